@@ -1,0 +1,214 @@
+//! The campaign file itself: `init`, `head`, `verify`, `seed reveal` and `retract`.
+
+use super::output::{Report, appended};
+use super::{Context, Globals, record, record_with};
+use crate::Error;
+use crate::dice::fairness;
+use crate::rules::{Command, RuleError};
+use crate::store::{Checkpoint, Store, VerifyReport};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+/// Create a campaign file and start dice epoch 1.
+///
+/// Records the campaign's creation with the commitment (SHA-256) of a fresh secret seed, and prints
+/// that commitment: players should note it down, because `grimoire seed reveal` will later publish
+/// the seed and anyone can check that it matches. Rolls no dice.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The campaign's name, e.g. "The Sunken Vault".
+    #[arg(long)]
+    pub name: String,
+}
+
+pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, Error> {
+    g.no_rolls("init")?;
+    let name = args.name.trim().to_string();
+    if name.is_empty() {
+        return Err(Error::Usage(
+            "--name must not be empty; e.g. --name \"The Sunken Vault\"".into(),
+        ));
+    }
+    let (mut store, created) = Store::create(&g.db)?;
+    let seed = ctx.secret::<32>();
+    let campaign_id = uuid::Builder::from_random_bytes(ctx.secret::<16>())
+        .into_uuid()
+        .to_string();
+    let seed_commitment = fairness::seed_commitment(&seed);
+    let command = Command::CreateCampaign {
+        campaign_id: campaign_id.clone(),
+        name: name.clone(),
+        seed_commitment,
+    };
+    let result = record_with(g, ctx, &mut store, Some(seed), |_, _| Ok(command));
+    if result.is_err() && created {
+        // Leave no empty campaign file behind a failed init.
+        drop(store);
+        remove_database(&g.db);
+    }
+    let events = result?;
+    let commitment = fairness::seed_commitment(&seed);
+    let text = format!(
+        "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nPlayers: note this commitment down. `grimoire seed reveal` later publishes the seed, and anyone can check it hashes to this value.",
+        g.db.display()
+    );
+    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db, "epoch": 1, "seed_commitment": commitment, "appended": appended(&events).json["appended"] });
+    Ok(Report::new(text, json))
+}
+
+/// Removes a database file and its WAL companions.
+pub(super) fn remove_database(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+/// Print the log's head as a SEQ:HASH checkpoint.
+///
+/// Whoever holds the campaign file could rewrite it and recompute every hash, so players note this
+/// short code; a later `grimoire verify --checkpoint SEQ:HASH` proves the history up to it is unchanged.
+#[derive(Debug, Args)]
+pub struct HeadArgs {}
+
+pub fn head(g: &Globals, _args: &HeadArgs) -> Result<Report, Error> {
+    g.no_rolls("head")?;
+    let store = g.open()?;
+    let head = store.head()?.ok_or(RuleError::NoCampaign)?;
+    Ok(Report::new(
+        head.to_string(),
+        json!({ "checkpoint": head.to_string(), "seq": head.seq, "hash_prefix": head.hash_prefix }),
+    ))
+}
+
+/// Check the whole log: the hash chain, every seeded die of revealed epochs, every revealed sealed die,
+/// and optionally a checkpoint noted earlier.
+///
+/// Exits 0 only when every check holds; otherwise names the first bad event and exits 1.
+/// Records nothing.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// A SEQ:HASH code printed earlier by `session end` or `head`; the log must still hold it.
+    #[arg(long, value_name = "SEQ:HASH", value_parser = parse_checkpoint)]
+    pub checkpoint: Option<Checkpoint>,
+}
+
+fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
+    text.parse()
+}
+
+pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
+    g.no_rolls("verify")?;
+    let store = g.open()?;
+    let report = store.verify(args.checkpoint.clone())?;
+    let mut out = Report::new(verify_text(&report), &report);
+    out.json["all_hold"] = json!(report.all_hold());
+    out.success = report.all_hold();
+    Ok(out)
+}
+
+fn verify_text(r: &VerifyReport) -> String {
+    let mut lines = Vec::new();
+    match &r.chain_break {
+        None => lines.push(format!(
+            "chain: {} events, unbroken; head {}",
+            r.events,
+            r.head.as_deref().unwrap_or("(empty)")
+        )),
+        Some(problem) => lines.push(format!(
+            "chain: BROKEN at #{}: {}",
+            problem.seq, problem.what
+        )),
+    }
+    let epochs: Vec<String> = r.epochs_revealed.iter().map(u32::to_string).collect();
+    lines.push(format!(
+        "seeded dice: {} re-derived from revealed seeds (epochs: {}); {} await their epoch's reveal",
+        r.seeded_dice_checked,
+        if epochs.is_empty() { "none yet".to_string() } else { epochs.join(", ") },
+        r.seeded_dice_awaiting_reveal
+    ));
+    lines.push(format!(
+        "sealed dice: {} revealed and checked; {} still sealed",
+        r.sealed_dice_checked, r.sealed_dice_awaiting_reveal
+    ));
+    for problem in &r.dice_problems {
+        lines.push(format!("PROBLEM at #{}: {}", problem.seq, problem.what));
+    }
+    if let Some(c) = &r.checkpoint {
+        lines.push(if c.holds {
+            format!("checkpoint {}: holds", c.checkpoint)
+        } else {
+            format!(
+                "checkpoint {}: DOES NOT HOLD — the history up to it has been changed or cut",
+                c.checkpoint
+            )
+        });
+    }
+    lines.push(if r.all_hold() {
+        "all checks hold".into()
+    } else {
+        "verification FAILED".into()
+    });
+    lines.join("\n")
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SeedCommand {
+    /// Publish the current dice epoch's secret seed and start the next epoch.
+    ///
+    /// Records the seed (anyone can then re-derive every seeded die of the epoch with `verify`) and the
+    /// next epoch's commitment, which it prints for the players to note. Rolls no dice.
+    Reveal,
+}
+
+pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Report, Error> {
+    let SeedCommand::Reveal = command;
+    g.no_rolls("seed reveal")?;
+    let mut store = g.open()?;
+    let next = ctx.secret::<32>();
+    let next_commitment = fairness::seed_commitment(&next);
+    let events = record_with(g, ctx, &mut store, Some(next), |state, secrets| {
+        let seed = secrets
+            .seed(state.epoch)?
+            .ok_or(crate::dice::DiceError::NoSeed { epoch: state.epoch })?;
+        Ok(Command::RevealSeed {
+            seed,
+            next_commitment: next_commitment.clone(),
+        })
+    })?;
+    let mut report = appended(&events);
+    report.text.push_str(&format!(
+        "\nAnyone can now check the revealed epoch's dice with `grimoire verify`.\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+    ));
+    report.json["seed_commitment"] = json!(next_commitment);
+    Ok(report)
+}
+
+/// Undo an event by recording a retraction.
+///
+/// Both stay in the log; replay skips the retracted event from then on. Character additions, damage,
+/// healing, time and free rolls can be retracted; sessions, dice epochs, reveals and retractions
+/// cannot. Rolls no dice.
+#[derive(Debug, Args)]
+pub struct RetractArgs {
+    /// The event's number, as `grimoire log` shows it (#SEQ).
+    pub seq: u64,
+    /// Why, in a few words: recorded for the table to see.
+    #[arg(long)]
+    pub reason: String,
+}
+
+pub fn retract(g: &Globals, ctx: &mut Context, args: &RetractArgs) -> Result<Report, Error> {
+    g.no_rolls("retract")?;
+    let target = g.open()?.event(args.seq)?.map(|r| r.event);
+    Ok(appended(&record(
+        g,
+        ctx,
+        Command::Retract {
+            seq: args.seq,
+            target,
+            reason: args.reason.clone(),
+        },
+    )?))
+}

@@ -1,0 +1,313 @@
+//! Characters: `character add|list|show`, `damage`, `heal`.
+
+use super::output::{Report, appended};
+use super::{Context, Globals, record};
+use crate::Error;
+use crate::rules::{Command, RuleError};
+use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
+use crate::state::{CampaignState, Character};
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+
+#[derive(Debug, Subcommand)]
+pub enum CharacterCommand {
+    Add(AddArgs),
+    List(ListArgs),
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SystemArg {
+    /// A Dungeon Game: rituals and scrolls.
+    Adg,
+    /// Against the Darkmaster: spell casting.
+    Vsd,
+}
+
+/// Add a character to the campaign. Records the sheet as entered; rolls no dice.
+///
+/// A Dungeon Game sheet: --level (1-10) --agility --brawn --cunning --health [--silver].
+/// Against the Darkmaster sheet: --level --vocation --mp --drive --body --wsr --defense, any number of
+/// --lore NAME=BONUS:RANKS, and optionally --health.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The character's name; unique in the campaign, ignoring case.
+    pub name: String,
+    #[arg(long, value_enum)]
+    pub system: SystemArg,
+    /// Adventurer Level (ADG, 1-10) or Level (VsD).
+    #[arg(long)]
+    pub level: Option<u32>,
+    /// ADG: Agility.
+    #[arg(long)]
+    pub agility: Option<u32>,
+    /// ADG: Brawn.
+    #[arg(long)]
+    pub brawn: Option<u32>,
+    /// ADG: Cunning.
+    #[arg(long)]
+    pub cunning: Option<u32>,
+    /// Maximum health (required for ADG, optional for VsD).
+    #[arg(long)]
+    pub health: Option<u32>,
+    /// ADG: silver on hand (default 0).
+    #[arg(long)]
+    pub silver: Option<u64>,
+    /// VsD: vocation, e.g. wizard, animist, warrior.
+    #[arg(long)]
+    pub vocation: Option<String>,
+    /// VsD: a Spell Lore as NAME=BONUS:RANKS, e.g. Elementalism=45:6. Repeat for each lore.
+    #[arg(long, value_parser = Lore::parse, value_name = "NAME=BONUS:RANKS")]
+    pub lore: Vec<Lore>,
+    /// VsD: maximum magic points.
+    #[arg(long)]
+    pub mp: Option<u32>,
+    /// VsD: Drive points.
+    #[arg(long)]
+    pub drive: Option<u32>,
+    /// VsD: Body skill bonus.
+    #[arg(long, allow_negative_numbers = true)]
+    pub body: Option<i32>,
+    /// VsD: Willpower save (WSR) bonus.
+    #[arg(long, allow_negative_numbers = true)]
+    pub wsr: Option<i32>,
+    /// VsD: Defense.
+    #[arg(long, allow_negative_numbers = true)]
+    pub defense: Option<i32>,
+}
+
+const ADG_FLAGS: &str =
+    "an ADG sheet takes --level --agility --brawn --cunning --health [--silver]";
+const VSD_FLAGS: &str = "a VsD sheet takes --level --vocation --mp --drive --body --wsr --defense [--lore NAME=BONUS:RANKS …] [--health]";
+
+impl AddArgs {
+    fn sheet(&self) -> Result<Sheet, Error> {
+        let wrong = |flag: &str, present: bool, system: &str, takes: &str| -> Result<(), Error> {
+            if present {
+                return Err(Error::Usage(format!(
+                    "{flag} is not part of {system} sheet; {takes}"
+                )));
+            }
+            Ok(())
+        };
+        fn need<T: Clone>(value: &Option<T>, flag: &str, takes: &str) -> Result<T, Error> {
+            value
+                .clone()
+                .ok_or_else(|| Error::Usage(format!("{flag} is missing; {takes}")))
+        }
+        match self.system {
+            SystemArg::Adg => {
+                for (flag, present) in [
+                    ("--vocation", self.vocation.is_some()),
+                    ("--lore", !self.lore.is_empty()),
+                    ("--mp", self.mp.is_some()),
+                    ("--drive", self.drive.is_some()),
+                    ("--body", self.body.is_some()),
+                    ("--wsr", self.wsr.is_some()),
+                    ("--defense", self.defense.is_some()),
+                ] {
+                    wrong(flag, present, "an ADG", ADG_FLAGS)?;
+                }
+                Ok(Sheet::Adg(AdgSheet {
+                    level: need(&self.level, "--level", ADG_FLAGS)?,
+                    agility: need(&self.agility, "--agility", ADG_FLAGS)?,
+                    brawn: need(&self.brawn, "--brawn", ADG_FLAGS)?,
+                    cunning: need(&self.cunning, "--cunning", ADG_FLAGS)?,
+                    health: need(&self.health, "--health", ADG_FLAGS)?,
+                    silver: self.silver.unwrap_or(0),
+                }))
+            }
+            SystemArg::Vsd => {
+                for (flag, present) in [
+                    ("--agility", self.agility.is_some()),
+                    ("--brawn", self.brawn.is_some()),
+                    ("--cunning", self.cunning.is_some()),
+                    ("--silver", self.silver.is_some()),
+                ] {
+                    wrong(flag, present, "a VsD", VSD_FLAGS)?;
+                }
+                Ok(Sheet::Vsd(VsdSheet {
+                    level: need(&self.level, "--level", VSD_FLAGS)?,
+                    vocation: need(&self.vocation, "--vocation", VSD_FLAGS)?
+                        .trim()
+                        .to_lowercase(),
+                    lores: self.lore.clone(),
+                    mp: need(&self.mp, "--mp", VSD_FLAGS)?,
+                    drive: need(&self.drive, "--drive", VSD_FLAGS)?,
+                    body: need(&self.body, "--body", VSD_FLAGS)?,
+                    wsr: need(&self.wsr, "--wsr", VSD_FLAGS)?,
+                    defense: need(&self.defense, "--defense", VSD_FLAGS)?,
+                    health: self.health,
+                }))
+            }
+        }
+    }
+}
+
+/// List the campaign's characters. Records nothing.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Show the list as it stood just after event SEQ.
+    #[arg(long, value_name = "SEQ")]
+    pub at: Option<u64>,
+}
+
+/// Show a character's sheet as computed by replaying the log. Records nothing.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    pub name: String,
+    /// Show the sheet as it stood just after event SEQ (e.g. the end of a past session).
+    #[arg(long, value_name = "SEQ")]
+    pub at: Option<u64>,
+}
+
+pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result<Report, Error> {
+    match command {
+        CharacterCommand::Add(args) => {
+            g.no_rolls("character add")?;
+            let sheet = args.sheet()?;
+            Ok(appended(&record(
+                g,
+                ctx,
+                Command::AddCharacter {
+                    name: args.name.clone(),
+                    sheet,
+                },
+            )?))
+        }
+        CharacterCommand::List(args) => {
+            g.no_rolls("character list")?;
+            let state = replay_at(g, args.at)?;
+            let mut lines: Vec<String> = state.characters.values().map(list_line).collect();
+            if lines.is_empty() {
+                lines.push("No characters yet; add one with `grimoire character add NAME --system adg|vsd …`.".into());
+            }
+            let characters: Vec<&Character> = state.characters.values().collect();
+            Ok(Report::new(
+                lines.join("\n"),
+                json!({ "as_of_seq": state.head, "characters": characters }),
+            ))
+        }
+        CharacterCommand::Show(args) => {
+            g.no_rolls("character show")?;
+            let state = replay_at(g, args.at)?;
+            let character =
+                state
+                    .character(&args.name)
+                    .ok_or_else(|| RuleError::UnknownCharacter {
+                        name: args.name.clone(),
+                        known: state.characters.values().map(|c| c.name.clone()).collect(),
+                    })?;
+            let text = sheet_text(character, &state);
+            Ok(Report::new(
+                text,
+                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character }),
+            ))
+        }
+    }
+}
+
+/// Replays to `at` (the whole log when `None`), refusing a seq past the end.
+fn replay_at(g: &Globals, at: Option<u64>) -> Result<CampaignState, Error> {
+    let store = g.open()?;
+    let state = store.replay(at)?;
+    if state.campaign.is_none() {
+        return Err(RuleError::NoCampaign.into());
+    }
+    if let Some(seq) = at
+        && seq > state.head
+    {
+        return Err(RuleError::NoSuchEvent(seq, state.head).into());
+    }
+    Ok(state)
+}
+
+fn health_text(c: &Character) -> String {
+    c.health
+        .map(|h| format!("health {}/{}", h.current, h.max))
+        .unwrap_or_else(|| "no health track".into())
+}
+
+fn list_line(c: &Character) -> String {
+    let (system, level) = match &c.sheet {
+        Sheet::Adg(s) => ("ADG", s.level),
+        Sheet::Vsd(s) => ("VsD", s.level),
+    };
+    format!(
+        "{:<20} {system} level {level:<3} {}",
+        c.name,
+        health_text(c)
+    )
+}
+
+fn sheet_text(c: &Character, state: &CampaignState) -> String {
+    let mut lines = vec![format!(
+        "{} ({}), as of #{} at {}",
+        c.name,
+        c.sheet.system(),
+        state.head,
+        state.clock
+    )];
+    match &c.sheet {
+        Sheet::Adg(s) => {
+            lines.push(format!("  Level {}", s.level));
+            lines.push(format!(
+                "  Agility {}   Brawn {}   Cunning {}",
+                s.agility, s.brawn, s.cunning
+            ));
+            lines.push(format!("  {}", health_text(c)));
+            lines.push(format!("  Silver {}", s.silver));
+        }
+        Sheet::Vsd(s) => {
+            lines.push(format!("  Level {} {}", s.level, s.vocation));
+            lines.push(format!(
+                "  MP {}   Drive {}   Body {:+}   WSR {:+}   Defense {:+}",
+                s.mp, s.drive, s.body, s.wsr, s.defense
+            ));
+            if s.lores.is_empty() {
+                lines.push("  Spell Lores: none".into());
+            }
+            for lore in &s.lores {
+                lines.push(format!(
+                    "  Spell Lore {}: {:+} ({} ranks)",
+                    lore.name, lore.bonus, lore.ranks
+                ));
+            }
+            lines.push(format!("  {}", health_text(c)));
+        }
+    }
+    lines.join("\n")
+}
+
+/// A character and a number of health points.
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    pub name: String,
+    /// How many points, 1 or more.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub amount: u32,
+}
+
+pub fn damage(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
+    g.no_rolls("damage")?;
+    Ok(appended(&record(
+        g,
+        ctx,
+        Command::Damage {
+            character: args.name.clone(),
+            amount: args.amount,
+        },
+    )?))
+}
+
+pub fn heal(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
+    g.no_rolls("heal")?;
+    Ok(appended(&record(
+        g,
+        ctx,
+        Command::Heal {
+            character: args.name.clone(),
+            amount: args.amount,
+        },
+    )?))
+}

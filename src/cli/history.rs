@@ -1,0 +1,192 @@
+//! Reading the record: `log` and `explain`.
+
+use super::Globals;
+use super::output::{Report, event_line, event_view};
+use crate::Error;
+use crate::dice::{DiePosition, Provenance, fairness};
+use crate::event::{Event, Recorded};
+use crate::rules::RuleError;
+use crate::state::fold_name;
+use clap::Args;
+use serde_json::json;
+use std::collections::VecDeque;
+
+/// Show the log, oldest first. Records nothing.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only events about this character.
+    #[arg(long, value_name = "NAME")]
+    pub character: Option<String>,
+    /// Only events of this game session.
+    #[arg(long, value_name = "N")]
+    pub session: Option<u32>,
+    /// Only the last N matching events.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+}
+
+pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
+    g.no_rolls("log")?;
+    let store = g.open()?;
+    let state = store.replay(None)?;
+    let who = args.character.as_deref().map(fold_name);
+    if let Some(name) = &args.character
+        && state.character(name).is_none()
+    {
+        return Err(RuleError::UnknownCharacter {
+            name: name.clone(),
+            known: state.characters.values().map(|c| c.name.clone()).collect(),
+        }
+        .into());
+    }
+    // Stream the log, keeping only the last `limit` matches, so a long campaign never sits in memory.
+    let cap = args
+        .limit
+        .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let mut kept: VecDeque<Recorded> = VecDeque::new();
+    store.for_each_event(1, None, |r| {
+        let about_character = who
+            .as_ref()
+            .is_none_or(|w| r.event.character().is_some_and(|c| fold_name(c) == *w));
+        let in_session = args.session.is_none_or(|s| r.session == Some(s));
+        if about_character && in_session {
+            if kept.len() == cap {
+                kept.pop_front();
+            }
+            kept.push_back(r);
+        }
+        Ok(())
+    })?;
+    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
+    let lines: Vec<String> = kept
+        .iter()
+        .map(|r| event_line(r, retracted(r.seq)))
+        .collect();
+    let views: Vec<_> = kept
+        .iter()
+        .map(|r| event_view(r, retracted(r.seq)))
+        .collect();
+    let text = if lines.is_empty() {
+        "No matching events.".to_string()
+    } else {
+        lines.join("\n")
+    };
+    Ok(Report::new(text, json!({ "events": views })))
+}
+
+/// Explain one event: its envelope, every die with its provenance and, for seeded dice of a revealed
+/// epoch, the full derivation re-computed. Records nothing.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The event's number (#SEQ in `grimoire log`).
+    pub seq: u64,
+}
+
+pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
+    g.no_rolls("explain")?;
+    let store = g.open()?;
+    let state = store.replay(None)?;
+    let r = store
+        .event(args.seq)?
+        .ok_or(RuleError::NoSuchEvent(args.seq, state.head))?;
+    let campaign_id = state
+        .campaign
+        .as_ref()
+        .map(|c| c.campaign_id.clone())
+        .unwrap_or_default();
+    let retracted = state.retracted.get(&r.seq).map(String::as_str);
+    let mut lines = vec![
+        format!("#{} {}: {}", r.seq, r.event.kind(), r.event.describe()),
+        format!(
+            "  recorded {} by {}, {}, in-game {}",
+            r.recorded_at,
+            r.actor,
+            r.session
+                .map(|s| format!("session {s}"))
+                .unwrap_or_else(|| "outside any session".into()),
+            r.game_time
+        ),
+        format!("  event id {}", r.event_id),
+        format!("  hash {} (previous {})", r.hash, r.prev_hash),
+    ];
+    if let Some(reason) = retracted {
+        lines.push(format!("  RETRACTED: {reason}"));
+    }
+    let mut dice_json = Vec::new();
+    let dice = r.event.dice();
+    if !dice.is_empty() {
+        let entropy = store.entropy_before(r.seq)?;
+        lines.push("  dice, in draw order:".into());
+        for die in dice {
+            let face = die
+                .value
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "sealed".into());
+            let mut line = format!("    n={} d{} → {face}  ({})", die.n, die.sides, die.purpose);
+            let mut derivation = json!(null);
+            match &die.provenance {
+                Provenance::Entered => {
+                    line.push_str("\n         entered at the table with --rolls")
+                }
+                Provenance::Sealed { commitment } => {
+                    line.push_str(&format!(
+                        "\n         sealed by the GM; commitment {commitment}"
+                    ));
+                }
+                Provenance::Seeded { epoch } => {
+                    let message = format!(
+                        "grimoire-die-v1|{campaign_id}|{epoch}|{}|{}|0|{entropy}",
+                        r.seq, die.n
+                    );
+                    line.push_str(&format!(
+                        "\n         seeded, epoch {epoch}: HMAC-SHA256(seed, \"{message}\")"
+                    ));
+                    match store
+                        .revealed_seed(*epoch)?
+                        .and_then(|s| fairness::parse_seed(&s).map(|b| (s, b)))
+                    {
+                        Some((seed_hex, seed)) => {
+                            let pos = DiePosition {
+                                campaign_id: &campaign_id,
+                                epoch: *epoch,
+                                seq: r.seq,
+                                n: die.n,
+                                entropy: &entropy,
+                            };
+                            let expected = fairness::seeded_face(&seed, &pos, die.sides);
+                            let verdict = if Some(expected) == die.value {
+                                "matches"
+                            } else {
+                                "DOES NOT MATCH"
+                            };
+                            line.push_str(&format!(
+                                "\n         seed {seed_hex} gives {expected}: {verdict}"
+                            ));
+                            derivation = json!({ "message": message, "seed": seed_hex, "derived": expected, "matches": Some(expected) == die.value });
+                        }
+                        None => {
+                            line.push_str(&format!("\n         epoch {epoch}'s seed is not revealed yet; `grimoire seed reveal` publishes it"));
+                            derivation = json!({ "message": message, "seed": null });
+                        }
+                    }
+                }
+            }
+            lines.push(line);
+            dice_json.push(json!({ "die": die, "derivation": derivation }));
+        }
+        if let Event::DiceRolled {
+            expression,
+            total: Some(_),
+            ..
+        } = &r.event
+        {
+            let faces: Vec<u32> = dice.iter().filter_map(|d| d.value).collect();
+            if let Some((breakdown, _)) = expression.breakdown(&faces) {
+                lines.push(format!("  total: {expression} = {breakdown}"));
+            }
+        }
+    }
+    let json =
+        json!({ "event": event_view(&r, retracted), "prev_hash": r.prev_hash, "dice": dice_json });
+    Ok(Report::new(lines.join("\n"), json))
+}

@@ -1,0 +1,274 @@
+//! The command line: clap definitions (their `///` comments are the help text), one module per
+//! command group, and the one write path every recording command goes through.
+
+mod campaign;
+mod character;
+mod history;
+mod output;
+mod table;
+mod tour;
+mod transfer;
+
+use crate::Error;
+use crate::dice::{Dice, SeedContext};
+use crate::event::Recorded;
+use crate::rules::{Command, decide};
+use crate::state::CampaignState;
+use crate::store::{Batch, SecretsView, Stamp, Store};
+use chrono::{DateTime, SecondsFormat, Utc};
+use clap::{Args, Parser, Subcommand};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::path::PathBuf;
+
+pub use output::Report;
+
+/// Keep a campaign's spellcasters as an append-only, hash-chained log, and compute every sheet from it.
+///
+/// Everything that happens at the table (damage, rests, time passing, every die) is recorded as an
+/// event in one SQLite file. Sheets are computed by replaying those events, so any past moment can be
+/// restored (`--at SEQ`) and any disputed roll settled (`explain`, `verify`).
+///
+/// Dice: grimoire rolls provably fair seeded dice unless you enter physical dice with --rolls, in the
+/// order the command's help lists them.
+#[derive(Debug, Parser)]
+#[command(name = "grimoire", version, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub globals: Globals,
+    #[command(subcommand)]
+    pub command: Commands,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct Globals {
+    /// The campaign file.
+    #[arg(
+        long,
+        global = true,
+        env = "GRIMOIRE_DB",
+        default_value = "grimoire.db",
+        value_name = "PATH"
+    )]
+    pub db: PathBuf,
+    /// Print JSON instead of text (field names are stable; see README, "JSON output").
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Physical dice rolled at the table, in the command's draw order, e.g. --rolls 14,3.
+    /// Each value is checked against its die; too few or too many values record nothing.
+    #[arg(long, global = true, value_name = "N,N,…", value_parser = parse_rolls)]
+    pub rolls: Option<EnteredRolls>,
+    /// Who is entering this (recorded on every event) [default: GRIMOIRE_ACTOR, else your OS user name].
+    #[arg(long, global = true, env = "GRIMOIRE_ACTOR", value_name = "NAME")]
+    pub actor: Option<String>,
+}
+
+/// Values given with `--rolls`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnteredRolls(pub Vec<u32>);
+
+/// The longest `--rolls` list: far more dice than any command draws, small enough to refuse junk.
+const MAX_ENTERED_ROLLS: usize = 1000;
+
+fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
+    let values: Vec<&str> = text.split(',').map(str::trim).collect();
+    if values.len() > MAX_ENTERED_ROLLS {
+        return Err(format!("at most {MAX_ENTERED_ROLLS} values"));
+    }
+    values
+        .iter()
+        .map(|v| {
+            v.parse::<u32>().map_err(|_| {
+                format!(
+                    "'{v}' is not a die face; write whole numbers separated by commas, e.g. 14,3"
+                )
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(EnteredRolls)
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Commands {
+    Init(campaign::InitArgs),
+    #[command(subcommand)]
+    Character(character::CharacterCommand),
+    /// Record damage to a character's health (health never drops below 0). Rolls no dice.
+    Damage(character::HealthArgs),
+    /// Record healing (health never rises above its maximum). Rolls no dice.
+    Heal(character::HealthArgs),
+    #[command(subcommand)]
+    Time(table::TimeCommand),
+    #[command(subcommand)]
+    Session(table::SessionCommand),
+    Roll(table::RollArgs),
+    Reveal(table::RevealArgs),
+    Log(history::LogArgs),
+    Explain(history::ExplainArgs),
+    Verify(campaign::VerifyArgs),
+    Head(campaign::HeadArgs),
+    #[command(subcommand)]
+    Seed(campaign::SeedCommand),
+    Retract(campaign::RetractArgs),
+    Export(transfer::ExportArgs),
+    Import(transfer::ImportArgs),
+    Tour(tour::TourArgs),
+}
+
+/// Time and randomness for one run. Tests pin both through the environment (GRIMOIRE_NOW, an RFC 3339
+/// time; GRIMOIRE_RANDOMNESS_SEED, a number), as jj does; otherwise they come from the OS.
+pub struct Context {
+    pub now: DateTime<Utc>,
+    pub rng: StdRng,
+}
+
+impl Context {
+    pub fn from_env() -> Result<Context, Error> {
+        let now = match std::env::var("GRIMOIRE_NOW") {
+            Ok(text) => DateTime::parse_from_rfc3339(&text)
+                .map_err(|_| {
+                    Error::Usage(format!(
+                        "GRIMOIRE_NOW='{text}' is not an RFC 3339 time such as 2026-01-31T20:00:00Z"
+                    ))
+                })?
+                .with_timezone(&Utc),
+            Err(_) => Utc::now(),
+        };
+        let rng = match std::env::var("GRIMOIRE_RANDOMNESS_SEED") {
+            Ok(text) => StdRng::seed_from_u64(text.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "GRIMOIRE_RANDOMNESS_SEED='{text}' is not a whole number"
+                ))
+            })?),
+            Err(_) => StdRng::from_os_rng(),
+        };
+        Ok(Context { now, rng })
+    }
+
+    fn stamp(&mut self, globals: &Globals) -> Stamp {
+        Stamp {
+            recorded_at: self.now.to_rfc3339_opts(SecondsFormat::Secs, true),
+            actor: globals.actor(),
+            id_rng: StdRng::from_rng(&mut self.rng),
+        }
+    }
+
+    /// Fresh secret bytes (seeds, ids) from this run's randomness.
+    fn secret<const N: usize>(&mut self) -> [u8; N] {
+        let mut bytes = [0u8; N];
+        rand::RngCore::fill_bytes(&mut self.rng, &mut bytes);
+        bytes
+    }
+}
+
+impl Globals {
+    fn actor(&self) -> String {
+        self.actor
+            .clone()
+            .filter(|a| !a.trim().is_empty())
+            .or_else(|| {
+                ["USER", "USERNAME", "LOGNAME"]
+                    .iter()
+                    .find_map(|v| std::env::var(v).ok())
+            })
+            .unwrap_or_else(|| "unknown".to_string())
+    }
+
+    fn open(&self) -> Result<Store, Error> {
+        Ok(Store::open(&self.db)?)
+    }
+
+    /// Refuses `--rolls` on a command that draws no dice, before anything is opened.
+    fn no_rolls(&self, command: &str) -> Result<(), Error> {
+        if self.rolls.is_some() {
+            return Err(Error::Usage(format!(
+                "`{command}` rolls no dice, so --rolls does not apply"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
+    let g = &cli.globals;
+    match &cli.command {
+        Commands::Init(args) => campaign::init(g, ctx, args),
+        Commands::Character(command) => character::run(g, ctx, command),
+        Commands::Damage(args) => character::damage(g, ctx, args),
+        Commands::Heal(args) => character::heal(g, ctx, args),
+        Commands::Time(command) => table::time(g, ctx, command),
+        Commands::Session(command) => table::session(g, ctx, command),
+        Commands::Roll(args) => table::roll(g, ctx, args),
+        Commands::Reveal(args) => table::reveal(g, ctx, args),
+        Commands::Log(args) => history::log(g, args),
+        Commands::Explain(args) => history::explain(g, args),
+        Commands::Verify(args) => campaign::verify(g, args),
+        Commands::Head(args) => campaign::head(g, args),
+        Commands::Seed(command) => campaign::seed(g, ctx, command),
+        Commands::Retract(args) => campaign::retract(g, ctx, args),
+        Commands::Export(args) => transfer::export(g, args),
+        Commands::Import(args) => transfer::import(g, args),
+        Commands::Tour(args) => tour::run(g, ctx, args),
+    }
+}
+
+/// The write path: lock the log, replay, build the command from the state, decide with the dice
+/// (entered with --rolls, else seeded), append. `new_seed` is the next epoch's secret for the commands
+/// that start an epoch.
+fn record_with<F>(
+    g: &Globals,
+    ctx: &mut Context,
+    store: &mut Store,
+    new_seed: Option<[u8; 32]>,
+    make: F,
+) -> Result<Vec<Recorded>, Error>
+where
+    F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Command, Error>,
+{
+    let stamp = ctx.stamp(g);
+    let mut secret_rng = StdRng::from_rng(&mut ctx.rng);
+    let rolls = g.rolls.clone();
+    store.write(stamp, |state, secrets| {
+        let command = make(state, secrets)?;
+        let seeds = match (&command, new_seed) {
+            (Command::CreateCampaign { .. }, Some(seed)) => vec![(1, seed)],
+            (Command::RevealSeed { .. }, Some(seed)) => vec![(state.epoch + 1, seed)],
+            _ => vec![],
+        };
+        let mut dice = match (rolls, &state.campaign) {
+            (Some(EnteredRolls(values)), _) => Dice::entered(values, &mut secret_rng),
+            (None, Some(campaign)) => match secrets.seed(state.epoch)? {
+                Some(seed) => Dice::seeded(
+                    SeedContext {
+                        seed,
+                        campaign_id: campaign.campaign_id.clone(),
+                        epoch: state.epoch,
+                        seq: state.head + 1,
+                        entropy: state
+                            .open_session
+                            .as_ref()
+                            .map(|s| s.entropy.clone())
+                            .unwrap_or_default(),
+                    },
+                    &mut secret_rng,
+                ),
+                None => Dice::without_seed(state.epoch, &mut secret_rng),
+            },
+            (None, None) => Dice::without_seed(1, &mut secret_rng),
+        };
+        let events = decide(state, command, &mut dice)?;
+        let sealed = dice.finish()?;
+        Ok(Batch {
+            events,
+            sealed,
+            seeds,
+        })
+    })
+}
+
+/// [`record_with`] for a command that does not depend on the state.
+fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Vec<Recorded>, Error> {
+    let mut store = g.open()?;
+    record_with(g, ctx, &mut store, None, |_, _| Ok(command))
+}

@@ -1,0 +1,103 @@
+//! What commands print: every command builds a [`Report`] with both a text and a JSON form, and `--json`
+//! picks one. JSON field names here are part of the interface (README, "JSON output").
+
+use crate::event::{Event, Recorded};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+pub struct Report {
+    pub text: String,
+    pub json: Value,
+    /// False when the command ran but found a problem to report (a failed `verify`): exit 1.
+    pub success: bool,
+}
+
+impl Report {
+    pub fn new(text: String, json: impl Serialize) -> Report {
+        let json = serde_json::to_value(json).unwrap_or_else(|e| json!({ "error": e.to_string() }));
+        Report {
+            text,
+            json,
+            success: true,
+        }
+    }
+
+    /// A command that already wrote its output itself (an export to standard output).
+    pub fn silent() -> Report {
+        Report {
+            text: String::new(),
+            json: Value::Null,
+            success: true,
+        }
+    }
+
+    pub fn is_silent(&self) -> bool {
+        self.text.is_empty() && self.json.is_null()
+    }
+}
+
+/// One event for JSON output.
+#[derive(Debug, Serialize)]
+pub struct EventView<'a> {
+    pub seq: u64,
+    pub kind: &'static str,
+    pub description: String,
+    pub game_time: u64,
+    pub game_time_text: String,
+    pub session: Option<u32>,
+    pub actor: &'a str,
+    pub recorded_at: &'a str,
+    pub event_id: &'a str,
+    pub hash: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retracted: Option<&'a str>,
+    pub payload: &'a Event,
+}
+
+pub fn event_view<'a>(r: &'a Recorded, retracted: Option<&'a str>) -> EventView<'a> {
+    EventView {
+        seq: r.seq,
+        kind: r.event.kind(),
+        description: r.event.describe(),
+        game_time: r.game_time.seconds(),
+        game_time_text: r.game_time.to_string(),
+        session: r.session,
+        actor: &r.actor,
+        recorded_at: &r.recorded_at,
+        event_id: &r.event_id,
+        hash: &r.hash,
+        retracted,
+        payload: &r.event,
+    }
+}
+
+/// One line of `log`: seq, in-game time, session, actor, what happened.
+pub fn event_line(r: &Recorded, retracted: Option<&str>) -> String {
+    let session = r
+        .session
+        .map(|s| format!("s{s}"))
+        .unwrap_or_else(|| "-".into());
+    let mut line = format!(
+        "#{:<5} {:<18} {:<4} {:<10} {}",
+        r.seq,
+        r.game_time.to_string(),
+        session,
+        r.actor,
+        r.event.describe()
+    );
+    if let Some(reason) = retracted {
+        line.push_str(&format!("  [retracted: {reason}]"));
+    }
+    line
+}
+
+/// The report of a recording command: what it appended, one line per event.
+pub fn appended(events: &[Recorded]) -> Report {
+    let text = events
+        .iter()
+        .map(|r| format!("#{} {}", r.seq, r.event.describe()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let views: Vec<EventView<'_>> = events.iter().map(|r| event_view(r, None)).collect();
+    Report::new(text, json!({ "appended": views }))
+}

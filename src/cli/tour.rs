@@ -1,0 +1,186 @@
+//! `grimoire tour`: a short scripted evening played through the real commands.
+
+use super::campaign::remove_database;
+use super::output::Report;
+use super::{Cli, Context, Globals, run as run_command};
+use crate::Error;
+use crate::store::Store;
+use clap::{Args, Parser};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// Play a short scripted evening into a fresh campaign file, printing each command and its output:
+/// two characters, a session with seeded, physical and sealed dice, damage, healing, a retraction, the
+/// log, the sheets (now and at a past moment), a dice explanation and a full verification.
+///
+/// The file is replaced if it is an earlier tour's campaign; any other file is left alone.
+#[derive(Debug, Args)]
+pub struct TourArgs {
+    /// Where to write the tour's campaign.
+    #[arg(long, default_value = "tour.db", value_name = "PATH")]
+    pub into: PathBuf,
+}
+
+struct Tour<'a> {
+    db: String,
+    ctx: &'a mut Context,
+    transcript: Vec<String>,
+    steps: Vec<Value>,
+}
+
+impl Tour<'_> {
+    /// Runs one command line (after `grimoire --db TOUR`), records it, and returns its JSON.
+    fn step(&mut self, args: &[&str]) -> Result<Value, Error> {
+        let mut argv = vec!["grimoire", "--db", self.db.as_str()];
+        argv.extend_from_slice(args);
+        let cli = Cli::try_parse_from(&argv)
+            .map_err(|e| Error::Usage(format!("tour step {args:?}: {e}")))?;
+        let report = run_command(&cli, self.ctx)?;
+        let shown: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.contains(' ') {
+                    format!("\"{a}\"")
+                } else {
+                    a.to_string()
+                }
+            })
+            .collect();
+        self.transcript
+            .push(format!("$ grimoire {}\n{}\n", shown.join(" "), report.text));
+        self.steps
+            .push(json!({ "command": args, "output": report.json }));
+        Ok(report.json)
+    }
+
+    fn say(&mut self, words: &str) {
+        self.transcript.push(format!("# {words}"));
+    }
+}
+
+fn first_seq(json: &Value) -> String {
+    json["appended"][0]["seq"]
+        .as_u64()
+        .map(|s| s.to_string())
+        .unwrap_or_default()
+}
+
+pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
+    g.no_rolls("tour")?;
+    if args.into.exists() {
+        // Only ever replace a grimoire file: opening proves it is one.
+        drop(Store::open(&args.into)?);
+        remove_database(&args.into);
+    }
+    let mut tour = Tour {
+        db: args.into.display().to_string(),
+        ctx,
+        transcript: Vec::new(),
+        steps: Vec::new(),
+    };
+
+    tour.say("A new campaign. The commitment printed is what players write down.");
+    tour.step(&["init", "--name", "The Sunken Vault"])?;
+    tour.say("One caster of each rule system.");
+    tour.step(&[
+        "character",
+        "add",
+        "Aldric",
+        "--system",
+        "adg",
+        "--level",
+        "2",
+        "--agility",
+        "11",
+        "--brawn",
+        "9",
+        "--cunning",
+        "13",
+        "--health",
+        "8",
+        "--silver",
+        "40",
+    ])?;
+    tour.step(&[
+        "character",
+        "add",
+        "Mira",
+        "--system",
+        "vsd",
+        "--level",
+        "3",
+        "--vocation",
+        "wizard",
+        "--lore",
+        "Elementalism=45:6",
+        "--lore",
+        "Divination=20:3",
+        "--mp",
+        "12",
+        "--drive",
+        "3",
+        "--body",
+        "40",
+        "--wsr",
+        "20",
+        "--defense",
+        "10",
+        "--health",
+        "14",
+    ])?;
+    tour.say("The players choose the session's entropy, so no seed could have been picked to favour tonight.");
+    tour.step(&["session", "start", "--entropy", "owls at midnight"])?;
+    tour.say("grimoire rolls seeded dice...");
+    let sneak = tour.step(&["roll", "d20", "--for", "Aldric sneaks past the gate"])?;
+    tour.step(&["roll", "oe+45", "--for", "Mira's Elementalism"])?;
+    tour.say("...or the table rolls physical dice and enters them.");
+    tour.step(&["--rolls", "4,6", "roll", "2d6", "--for", "falling stones"])?;
+    tour.step(&["damage", "Aldric", "5"])?;
+    let hurt = tour.step(&["damage", "Mira", "3"])?;
+    tour.say("A mistake: the stones missed Mira. Undo it with a retraction; both stay in the log.");
+    tour.step(&[
+        "retract",
+        &first_seq(&hurt),
+        "--reason",
+        "the stones missed her",
+    ])?;
+    let wounded = tour.step(&["heal", "Aldric", "2"])?;
+    tour.say("The GM rolls in secret: only a commitment is logged until the reveal.");
+    let secret = tour.step(&[
+        "roll",
+        "d20",
+        "--sealed",
+        "--for",
+        "is the vault guardian awake?",
+    ])?;
+    tour.step(&["time", "advance", "2h"])?;
+    tour.step(&["reveal", &first_seq(&secret)])?;
+    tour.say("Ending the session prints a checkpoint for the players to note.");
+    let ended = tour.step(&["session", "end"])?;
+    let checkpoint = ended["checkpoint"].as_str().unwrap_or_default().to_string();
+    tour.step(&["log"])?;
+    tour.step(&["character", "show", "Aldric"])?;
+    tour.step(&["character", "show", "Mira"])?;
+    tour.say("Any past moment can be restored: Aldric just before he was healed.");
+    let before_heal = first_seq(&wounded)
+        .parse::<u64>()
+        .unwrap_or(1)
+        .saturating_sub(1)
+        .to_string();
+    tour.step(&["character", "show", "Aldric", "--at", &before_heal])?;
+    tour.say("Publishing the epoch's seed lets anyone re-derive every seeded die.");
+    tour.step(&["seed", "reveal"])?;
+    tour.step(&["explain", &first_seq(&sneak)])?;
+    tour.step(&["verify", "--checkpoint", &checkpoint])?;
+
+    let text = format!(
+        "{}\nThe tour's campaign is in {}: try `grimoire --db {} log` or `character show Mira`.",
+        tour.transcript.join("\n"),
+        tour.db,
+        tour.db
+    );
+    Ok(Report::new(
+        text,
+        json!({ "db": tour.db, "steps": tour.steps }),
+    ))
+}

@@ -1,0 +1,170 @@
+//! Moving a campaign between files: `export` and `import`.
+
+use super::Globals;
+use super::campaign::remove_database;
+use super::output::Report;
+use crate::Error;
+use crate::store::{Store, StoreError, jsonl};
+use clap::Args;
+use serde_json::json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The longest line import reads; far above any real event, low enough that junk cannot exhaust memory.
+const MAX_LINE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Write the log as JSON Lines, one event per line exactly as stored and hashed, so anyone can check
+/// the chain from the file. Records nothing.
+///
+/// The export holds no secrets unless --with-secrets is given: without it, it is the public record a
+/// GM can hand to players; with it, it is a full backup (epoch seeds not yet revealed and sealed dice).
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Write to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Include the GM's secrets (a backup, not for players' eyes).
+    #[arg(long)]
+    pub with_secrets: bool,
+}
+
+pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
+    g.no_rolls("export")?;
+    let store = g.open()?;
+    let Some(out) = &args.out else {
+        // Standard output gets the lines themselves, streamed, and nothing else.
+        let stdout = std::io::stdout();
+        let mut sink = std::io::BufWriter::new(stdout.lock());
+        write_export(
+            &store,
+            args.with_secrets,
+            &mut sink,
+            Path::new("standard output"),
+        )?;
+        return Ok(Report::silent());
+    };
+    // Write beside the target and rename, so an interrupted export never leaves half a file.
+    let partial = out.with_extension("partial");
+    let io = |why: std::io::Error| StoreError::Io {
+        path: out.clone(),
+        action: "written",
+        why: why.to_string(),
+    };
+    let file = std::fs::File::create(&partial).map_err(io)?;
+    let mut sink = std::io::BufWriter::new(file);
+    let (events, secrets) = write_export(&store, args.with_secrets, &mut sink, out)?;
+    let file = sink.into_inner().map_err(|e| io(e.into_error()))?;
+    file.sync_all().map_err(io)?;
+    std::fs::rename(&partial, out).map_err(io)?;
+    let what = if secrets > 0 {
+        format!(" and {secrets} secrets")
+    } else {
+        String::new()
+    };
+    Ok(Report::new(
+        format!("Exported {events} events{what} to {}.", out.display()),
+        json!({ "events": events, "secrets": secrets, "out": out }),
+    ))
+}
+
+fn write_export(
+    store: &Store,
+    with_secrets: bool,
+    out: &mut impl Write,
+    target: &Path,
+) -> Result<(u64, u64), Error> {
+    let io = |why: std::io::Error| StoreError::Io {
+        path: target.to_path_buf(),
+        action: "written",
+        why: why.to_string(),
+    };
+    let mut events = 0;
+    store.for_each_row(1, None, |row| {
+        let line = jsonl::event_line(&row).ok_or_else(|| StoreError::Damaged {
+            seq: row.seq,
+            reason: crate::event::PayloadError::Unreadable {
+                kind: row.kind.clone(),
+                detail: "not JSON".into(),
+            },
+        })?;
+        writeln!(out, "{line}").map_err(io)?;
+        events += 1;
+        Ok(())
+    })?;
+    let mut secrets = 0;
+    if with_secrets {
+        for (kind, key, value) in store.secrets()? {
+            writeln!(out, "{}", jsonl::secret_line(&kind, &key, &value)).map_err(io)?;
+            secrets += 1;
+        }
+    }
+    out.flush().map_err(io)?;
+    Ok((events, secrets))
+}
+
+/// Load an export into a new (or empty) campaign file. Records the exported events exactly as they
+/// were, after checking the whole chain: a broken one is refused naming the first bad line, and
+/// nothing is imported. Rolls no dice.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// A file written by `grimoire export`.
+    pub file: PathBuf,
+}
+
+pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
+    g.no_rolls("import")?;
+    let file = std::fs::File::open(&args.file).map_err(|e| StoreError::Io {
+        path: args.file.clone(),
+        action: "read",
+        why: e.to_string(),
+    })?;
+    let (mut store, created) = Store::create(&g.db)?;
+    let result = store.import(numbered_lines(BufReader::new(file)));
+    if result.is_err() && created {
+        drop(store);
+        remove_database(&g.db);
+    }
+    let (events, secrets) = result?;
+    let head = Store::open(&g.db)?
+        .head()?
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    Ok(Report::new(
+        format!(
+            "Imported {events} events and {secrets} secrets into {}; the chain checks out up to {head}.",
+            g.db.display()
+        ),
+        json!({ "events": events, "secrets": secrets, "head": head, "db": g.db }),
+    ))
+}
+
+/// The file's non-blank lines, numbered from 1; a line too long or not UTF-8 becomes an error.
+fn numbered_lines(mut reader: impl BufRead) -> impl Iterator<Item = (u64, Result<String, String>)> {
+    let mut number = 0u64;
+    std::iter::from_fn(move || {
+        loop {
+            number += 1;
+            let mut bytes = Vec::new();
+            let read = (&mut reader)
+                .take(MAX_LINE_BYTES + 1)
+                .read_until(b'\n', &mut bytes);
+            match read {
+                Ok(0) => return None,
+                Err(e) => return Some((number, Err(format!("the file could not be read ({e})")))),
+                Ok(_) if bytes.len() as u64 > MAX_LINE_BYTES => {
+                    return Some((
+                        number,
+                        Err(format!("the line is longer than {MAX_LINE_BYTES} bytes")),
+                    ));
+                }
+                Ok(_) => match String::from_utf8(bytes) {
+                    Err(_) => return Some((number, Err("the line is not valid UTF-8".into()))),
+                    Ok(text) if text.trim().is_empty() => continue,
+                    Ok(text) => {
+                        return Some((number, Ok(text.trim_end_matches(['\n', '\r']).to_string())));
+                    }
+                },
+            }
+        }
+    })
+}

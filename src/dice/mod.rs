@@ -1,0 +1,312 @@
+//! Dice: every roll is evidence. A die is drawn from one of three sources and recorded with its
+//! provenance inside the event that used it (see ARCHITECTURE.md, "Dice").
+
+pub mod expr;
+pub mod fairness;
+pub mod open_ended;
+pub mod sealed;
+
+use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
+
+pub use expr::DiceExpr;
+pub use fairness::DiePosition;
+pub use sealed::SealedSecret;
+
+/// One die as the log records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Die {
+    /// Index in the command's draw order, from 0: the order `--rolls` values are consumed in, and the
+    /// `n` of the fairness derivation.
+    pub n: u32,
+    /// What the die was for, in words ("free roll 2d6+3", "open-ended d100, rolled again").
+    pub purpose: String,
+    pub sides: u32,
+    /// The face; absent while the die is sealed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<u32>,
+    pub provenance: Provenance,
+}
+
+/// Where a die's value came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum Provenance {
+    /// A physical die at the table, typed in with `--rolls`.
+    Entered,
+    /// Derived from the epoch's secret seed; checkable once the seed is revealed.
+    Seeded { epoch: u32 },
+    /// A GM's secret roll: only the commitment is public until it is revealed.
+    Sealed { commitment: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    #[error(
+        "--rolls ran out: the command needed a {next_die} for {purpose} after the {given} value(s) you entered; give one value per die, in the order the command's help lists"
+    )]
+    TooFew {
+        given: usize,
+        next_die: String,
+        purpose: String,
+    },
+    #[error(
+        "--rolls has {given} values but the command drew only {used} dice; give exactly one value per die"
+    )]
+    TooMany { given: usize, used: usize },
+    #[error(
+        "--rolls value {value} (number {position} in the list) cannot come from a d{sides} ({purpose}); it must be 1 to {sides}"
+    )]
+    OutOfRange {
+        position: usize,
+        value: u32,
+        sides: u32,
+        purpose: String,
+    },
+    #[error(
+        "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you; enter physical dice with --rolls"
+    )]
+    NoSeed { epoch: u32 },
+}
+
+/// The seeded source's fixed inputs for one command.
+#[derive(Debug, Clone)]
+pub struct SeedContext {
+    pub seed: [u8; 32],
+    pub campaign_id: String,
+    pub epoch: u32,
+    /// The seq of the first event the command will append; its dice are stored in that event.
+    pub seq: u64,
+    pub entropy: String,
+}
+
+enum Source {
+    Seeded(SeedContext),
+    Entered { values: Vec<u32> },
+    NoSeed { epoch: u32 },
+}
+
+/// The dice a command draws from. Rules receive it as a parameter, so tests pin every value.
+pub struct Dice<'r> {
+    source: Source,
+    drawn: u32,
+    /// Randomness for sealed nonces (and a sealed die's value when grimoire rolls it).
+    secret_rng: &'r mut dyn RngCore,
+    sealed: Vec<SealedSecret>,
+}
+
+impl<'r> Dice<'r> {
+    pub fn seeded(context: SeedContext, secret_rng: &'r mut dyn RngCore) -> Self {
+        Self::new(Source::Seeded(context), secret_rng)
+    }
+
+    /// Physical dice typed at the table, consumed in draw order.
+    pub fn entered(values: Vec<u32>, secret_rng: &'r mut dyn RngCore) -> Self {
+        Self::new(Source::Entered { values }, secret_rng)
+    }
+
+    /// For a campaign file that lacks the current epoch's seed: any draw is refused.
+    pub fn without_seed(epoch: u32, secret_rng: &'r mut dyn RngCore) -> Self {
+        Self::new(Source::NoSeed { epoch }, secret_rng)
+    }
+
+    fn new(source: Source, secret_rng: &'r mut dyn RngCore) -> Self {
+        Dice {
+            source,
+            drawn: 0,
+            secret_rng,
+            sealed: Vec::new(),
+        }
+    }
+
+    /// Rolls one public die.
+    pub fn roll(&mut self, sides: u32, purpose: &str) -> Result<Die, DiceError> {
+        let (value, provenance) = self.draw(sides, purpose)?;
+        Ok(self.record(sides, purpose, Some(value), provenance))
+    }
+
+    /// Rolls one sealed die: the returned record hides the value, which stays in the GM's secrets.
+    /// The value is returned beside it because rules may need it now (an open-ended chain's length).
+    pub fn roll_sealed(&mut self, sides: u32, purpose: &str) -> Result<(Die, u32), DiceError> {
+        let value = match &self.source {
+            // A sealed die must not come from the epoch seed: revealing the seed would reveal it early.
+            Source::Seeded(_) | Source::NoSeed { .. } => self.secret_rng.random_range(1..=sides),
+            Source::Entered { .. } => self.draw(sides, purpose)?.0,
+        };
+        let secret = SealedSecret::seal(self.drawn, value, self.secret_rng);
+        let commitment = secret.commitment().unwrap_or_default();
+        self.sealed.push(secret);
+        Ok((
+            self.record(sides, purpose, None, Provenance::Sealed { commitment }),
+            value,
+        ))
+    }
+
+    fn draw(&mut self, sides: u32, purpose: &str) -> Result<(u32, Provenance), DiceError> {
+        let n = self.drawn;
+        match &self.source {
+            Source::Seeded(ctx) => {
+                let pos = DiePosition {
+                    campaign_id: &ctx.campaign_id,
+                    epoch: ctx.epoch,
+                    seq: ctx.seq,
+                    n,
+                    entropy: &ctx.entropy,
+                };
+                Ok((
+                    fairness::seeded_face(&ctx.seed, &pos, sides),
+                    Provenance::Seeded { epoch: ctx.epoch },
+                ))
+            }
+            Source::Entered { values } => {
+                let value = *values.get(n as usize).ok_or_else(|| DiceError::TooFew {
+                    given: values.len(),
+                    next_die: format!("d{sides}"),
+                    purpose: purpose.to_string(),
+                })?;
+                if !(1..=sides).contains(&value) {
+                    return Err(DiceError::OutOfRange {
+                        position: n as usize + 1,
+                        value,
+                        sides,
+                        purpose: purpose.to_string(),
+                    });
+                }
+                Ok((value, Provenance::Entered))
+            }
+            Source::NoSeed { epoch } => Err(DiceError::NoSeed { epoch: *epoch }),
+        }
+    }
+
+    fn record(
+        &mut self,
+        sides: u32,
+        purpose: &str,
+        value: Option<u32>,
+        provenance: Provenance,
+    ) -> Die {
+        let die = Die {
+            n: self.drawn,
+            purpose: purpose.to_string(),
+            sides,
+            value,
+            provenance,
+        };
+        self.drawn += 1;
+        die
+    }
+
+    /// Ends the command's drawing: every entered value must have been used. Returns the sealed secrets
+    /// the store keeps beside the log.
+    pub fn finish(self) -> Result<Vec<SealedSecret>, DiceError> {
+        if let Source::Entered { values } = &self.source
+            && values.len() > self.drawn as usize
+        {
+            return Err(DiceError::TooMany {
+                given: values.len(),
+                used: self.drawn as usize,
+            });
+        }
+        Ok(self.sealed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    #[test]
+    fn entered_dice_are_used_in_order_and_recorded_as_entered() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::entered(vec![4, 17], &mut rng);
+        let a = dice.roll(6, "first").unwrap();
+        let b = dice.roll(20, "second").unwrap();
+        assert_eq!((a.n, a.value, b.n, b.value), (0, Some(4), 1, Some(17)));
+        assert_eq!(a.provenance, Provenance::Entered);
+        assert!(dice.finish().unwrap().is_empty());
+    }
+
+    #[test]
+    fn entered_dice_refuse_a_face_the_die_does_not_have() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::entered(vec![7], &mut rng);
+        let err = dice.roll(3, "learning cost").unwrap_err();
+        assert_eq!(
+            err,
+            DiceError::OutOfRange {
+                position: 1,
+                value: 7,
+                sides: 3,
+                purpose: "learning cost".into()
+            }
+        );
+        let mut dice = Dice::entered(vec![0], &mut rng);
+        assert!(matches!(
+            dice.roll(20, "x"),
+            Err(DiceError::OutOfRange { value: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn entered_dice_refuse_too_few_and_too_many_values() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::entered(vec![2], &mut rng);
+        dice.roll(6, "a").unwrap();
+        assert!(matches!(
+            dice.roll(6, "b"),
+            Err(DiceError::TooFew { given: 1, .. })
+        ));
+        let mut dice = Dice::entered(vec![2, 3, 4], &mut rng);
+        dice.roll(6, "a").unwrap();
+        assert_eq!(dice.finish(), Err(DiceError::TooMany { given: 3, used: 1 }));
+    }
+
+    #[test]
+    fn seeded_dice_follow_the_fairness_derivation() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let ctx = SeedContext {
+            seed: [5u8; 32],
+            campaign_id: "camp".into(),
+            epoch: 2,
+            seq: 40,
+            entropy: "moon".into(),
+        };
+        let mut dice = Dice::seeded(ctx, &mut rng);
+        let first = dice.roll(20, "a").unwrap();
+        let second = dice.roll(20, "b").unwrap();
+        for die in [&first, &second] {
+            let pos = DiePosition {
+                campaign_id: "camp",
+                epoch: 2,
+                seq: 40,
+                n: die.n,
+                entropy: "moon",
+            };
+            assert_eq!(die.value, Some(fairness::seeded_face(&[5u8; 32], &pos, 20)));
+            assert_eq!(die.provenance, Provenance::Seeded { epoch: 2 });
+        }
+    }
+
+    #[test]
+    fn a_sealed_die_hides_its_value_and_keeps_an_opening_secret() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::entered(vec![11], &mut rng);
+        let (die, value) = dice.roll_sealed(20, "GM check").unwrap();
+        assert_eq!((die.value, value), (None, 11));
+        let secrets = dice.finish().unwrap();
+        let Provenance::Sealed { commitment } = &die.provenance else {
+            panic!("not sealed")
+        };
+        assert!(sealed::reveal_matches(commitment, 11, &secrets[0].nonce));
+    }
+
+    #[test]
+    fn a_seedless_file_refuses_to_roll_but_says_how_to_enter_dice() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::without_seed(3, &mut rng);
+        let err = dice.roll(6, "x").unwrap_err();
+        assert!(err.to_string().contains("--rolls"));
+    }
+}

@@ -1,0 +1,329 @@
+//! Events: the facts the log records. Adding a variant is fine; changing the shape of a shipped one is
+//! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
+
+use crate::dice::{DiceExpr, Die};
+use crate::sheet::Sheet;
+use crate::time::{GameDuration, GameTime};
+use serde::{Deserialize, Serialize};
+
+/// The payload schema version this build writes for every kind.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// The first event of every log.
+    CampaignCreated {
+        campaign_id: String,
+        name: String,
+        /// SHA-256 of dice epoch 1's secret seed.
+        seed_commitment: String,
+        grimoire_version: String,
+    },
+    CharacterAdded {
+        name: String,
+        sheet: Sheet,
+    },
+    DamageTaken {
+        character: String,
+        amount: u32,
+    },
+    Healed {
+        character: String,
+        amount: u32,
+    },
+    ClockAdvanced {
+        by: GameDuration,
+    },
+    SessionStarted {
+        number: u32,
+        /// Player-chosen text mixed into every seeded die of the session.
+        entropy: String,
+    },
+    SessionEnded {
+        number: u32,
+    },
+    /// A free roll (`grimoire roll`), public or sealed.
+    DiceRolled {
+        expression: DiceExpr,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        purpose: Option<String>,
+        dice: Vec<Die>,
+        /// Absent while the roll is sealed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<i64>,
+    },
+    /// Opens the sealed dice of the event at `seq`.
+    SealedRevealed {
+        seq: u64,
+        dice: Vec<RevealedDie>,
+    },
+    /// Undoes the event at `seq`; replay skips it from here on. Both stay in the log.
+    Retracted {
+        seq: u64,
+        reason: String,
+    },
+    /// Publishes an epoch's seed so anyone can re-derive its dice.
+    SeedRevealed {
+        epoch: u32,
+        seed: String,
+    },
+    /// Starts a new dice epoch; follows a seed reveal in the same write.
+    EpochStarted {
+        epoch: u32,
+        seed_commitment: String,
+    },
+}
+
+/// A sealed die opened: the value and the nonce that hash to its commitment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedDie {
+    pub n: u32,
+    pub value: u32,
+    pub nonce: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    #[error("its payload is not a readable '{kind}' event ({detail})")]
+    Unreadable { kind: String, detail: String },
+    #[error(
+        "it is a '{kind}' event of payload version {version}, newer than this grimoire reads (up to {SCHEMA_VERSION}); upgrade grimoire"
+    )]
+    Newer { kind: String, version: u32 },
+    #[error("its kind column says '{column}' but its payload says '{payload}'")]
+    KindMismatch { column: String, payload: String },
+}
+
+impl Event {
+    /// The stable name stored in the `kind` column (the same as the payload's `kind` field).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::CampaignCreated { .. } => "campaign_created",
+            Event::CharacterAdded { .. } => "character_added",
+            Event::DamageTaken { .. } => "damage_taken",
+            Event::Healed { .. } => "healed",
+            Event::ClockAdvanced { .. } => "clock_advanced",
+            Event::SessionStarted { .. } => "session_started",
+            Event::SessionEnded { .. } => "session_ended",
+            Event::DiceRolled { .. } => "dice_rolled",
+            Event::SealedRevealed { .. } => "sealed_revealed",
+            Event::Retracted { .. } => "retracted",
+            Event::SeedRevealed { .. } => "seed_revealed",
+            Event::EpochStarted { .. } => "epoch_started",
+        }
+    }
+
+    /// The compact JSON stored as the payload.
+    pub fn to_payload(&self) -> String {
+        serde_json::to_string(self).expect("events serialise: every field is plain data")
+    }
+
+    /// Reads a stored payload of the given kind and version, upcasting older versions to today's shape.
+    pub fn from_stored(
+        kind: &str,
+        schema_version: u32,
+        payload: &str,
+    ) -> Result<Event, PayloadError> {
+        if schema_version > SCHEMA_VERSION {
+            return Err(PayloadError::Newer {
+                kind: kind.to_string(),
+                version: schema_version,
+            });
+        }
+        // Version 1 is the only version so far; an upcaster for version 1 → 2 goes here, rewriting the
+        // JSON value before it is deserialised.
+        let event: Event = serde_json::from_str(payload).map_err(|e| PayloadError::Unreadable {
+            kind: kind.to_string(),
+            detail: e.to_string(),
+        })?;
+        if event.kind() != kind {
+            return Err(PayloadError::KindMismatch {
+                column: kind.to_string(),
+                payload: event.kind().to_string(),
+            });
+        }
+        Ok(event)
+    }
+
+    /// The character an event concerns, if any (for `log --character`).
+    pub fn character(&self) -> Option<&str> {
+        match self {
+            Event::CharacterAdded { name, .. } => Some(name),
+            Event::DamageTaken { character, .. } | Event::Healed { character, .. } => {
+                Some(character)
+            }
+            _ => None,
+        }
+    }
+
+    /// Every die the event holds, in draw order. `verify` checks them without knowing each kind.
+    pub fn dice(&self) -> &[Die] {
+        match self {
+            Event::DiceRolled { dice, .. } => dice,
+            Event::CampaignCreated { .. }
+            | Event::CharacterAdded { .. }
+            | Event::DamageTaken { .. }
+            | Event::Healed { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::SessionStarted { .. }
+            | Event::SessionEnded { .. }
+            | Event::SealedRevealed { .. }
+            | Event::Retracted { .. }
+            | Event::SeedRevealed { .. }
+            | Event::EpochStarted { .. } => &[],
+        }
+    }
+
+    /// Whether a retraction may undo this event. The campaign's bookkeeping (its creation, sessions,
+    /// dice epochs, reveals and retractions) must stay in force: the fairness check depends on it.
+    pub fn is_retractable(&self) -> bool {
+        matches!(
+            self,
+            Event::CharacterAdded { .. }
+                | Event::DamageTaken { .. }
+                | Event::Healed { .. }
+                | Event::ClockAdvanced { .. }
+                | Event::DiceRolled { .. }
+        )
+    }
+
+    /// One line in plain words, for `log` and the output of the command that recorded it.
+    pub fn describe(&self) -> String {
+        match self {
+            Event::CampaignCreated {
+                name,
+                seed_commitment,
+                ..
+            } => {
+                format!(
+                    "campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}"
+                )
+            }
+            Event::CharacterAdded { name, sheet } => match sheet {
+                Sheet::Adg(s) => format!(
+                    "{name} joins (A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {})",
+                    s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
+                ),
+                Sheet::Vsd(s) => format!(
+                    "{name} joins (Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {})",
+                    s.level, s.vocation, s.mp, s.drive, s.body
+                ),
+            },
+            Event::DamageTaken { character, amount } => {
+                format!("{character} takes {amount} damage")
+            }
+            Event::Healed { character, amount } => format!("{character} heals {amount}"),
+            Event::ClockAdvanced { by } => format!("time passes: {by}"),
+            Event::SessionStarted { number, entropy } if entropy.is_empty() => {
+                format!("session {number} starts")
+            }
+            Event::SessionStarted { number, entropy } => {
+                format!("session {number} starts; players' entropy \"{entropy}\"")
+            }
+            Event::SessionEnded { number } => format!("session {number} ends"),
+            Event::DiceRolled {
+                expression,
+                purpose,
+                dice,
+                total,
+            } => {
+                let what = purpose
+                    .as_deref()
+                    .map(|p| format!(" for {p}"))
+                    .unwrap_or_default();
+                match total {
+                    Some(total) => {
+                        let faces: Vec<String> = dice
+                            .iter()
+                            .filter_map(|d| d.value)
+                            .map(|v| v.to_string())
+                            .collect();
+                        format!(
+                            "rolled {expression}{what}: {total} (dice {})",
+                            faces.join(", ")
+                        )
+                    }
+                    None => format!("rolled {expression}{what}, sealed ({} dice)", dice.len()),
+                }
+            }
+            Event::SealedRevealed { seq, dice } => {
+                let faces: Vec<String> = dice.iter().map(|d| d.value.to_string()).collect();
+                format!("sealed dice of #{seq} revealed: {}", faces.join(", "))
+            }
+            Event::Retracted { seq, reason } => format!("#{seq} retracted: {reason}"),
+            Event::SeedRevealed { epoch, seed } => {
+                format!("dice epoch {epoch} seed revealed: {seed}")
+            }
+            Event::EpochStarted {
+                epoch,
+                seed_commitment,
+            } => {
+                format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
+            }
+        }
+    }
+}
+
+/// An event as the log holds it: the envelope around the payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    pub seq: u64,
+    pub event_id: String,
+    pub schema_version: u32,
+    pub game_time: GameTime,
+    pub recorded_at: String,
+    pub session: Option<u32>,
+    pub actor: String,
+    pub prev_hash: String,
+    pub hash: String,
+    pub event: Event,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Provenance;
+
+    #[test]
+    fn the_kind_column_matches_the_payload_tag() {
+        let event = Event::Healed {
+            character: "Aldric".into(),
+            amount: 3,
+        };
+        let payload = event.to_payload();
+        assert!(payload.contains("\"kind\":\"healed\""), "{payload}");
+        assert_eq!(Event::from_stored("healed", 1, &payload).unwrap(), event);
+        assert!(matches!(
+            Event::from_stored("damage_taken", 1, &payload),
+            Err(PayloadError::KindMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn a_payload_from_a_newer_grimoire_is_refused_not_misread() {
+        let payload = Event::SessionEnded { number: 1 }.to_payload();
+        assert!(matches!(
+            Event::from_stored("session_ended", 2, &payload),
+            Err(PayloadError::Newer { .. })
+        ));
+    }
+
+    #[test]
+    fn dice_are_found_in_events_that_hold_them() {
+        let die = Die {
+            n: 0,
+            purpose: "p".into(),
+            sides: 6,
+            value: Some(3),
+            provenance: Provenance::Entered,
+        };
+        let event = Event::DiceRolled {
+            expression: DiceExpr::parse("d6").unwrap(),
+            purpose: None,
+            dice: vec![die.clone()],
+            total: Some(3),
+        };
+        assert_eq!(event.dice(), &[die]);
+    }
+}

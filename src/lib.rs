@@ -1,0 +1,19 @@
+//! grimoire keeps a tabletop campaign's spellcasters as an append-only, hash-chained event log in
+//! SQLite and computes every sheet by replaying it.
+//!
+//! One flow serves every command: [`rules::decide`] turns the replayed [`state::CampaignState`], a
+//! command and the [`dice::Dice`] into [`event::Event`]s; the [`store::Store`] appends them in one
+//! transaction; [`state::CampaignState::apply`] folds them back into state. `decide` and `apply` are
+//! pure: randomness and time come in as parameters.
+
+pub mod cli;
+pub mod dice;
+pub mod error;
+pub mod event;
+pub mod rules;
+pub mod sheet;
+pub mod state;
+pub mod store;
+pub mod time;
+
+pub use error::Error;

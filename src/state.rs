@@ -1,0 +1,220 @@
+//! Campaign state, computed by replaying the log. Nothing here is stored as truth: [`CampaignState::apply`]
+//! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
+
+use crate::dice::Provenance;
+use crate::event::Event;
+use crate::sheet::Sheet;
+use crate::time::GameTime;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CampaignInfo {
+    pub campaign_id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenSession {
+    pub number: u32,
+    pub entropy: String,
+    pub started_seq: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Health {
+    pub max: u32,
+    pub current: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Character {
+    pub name: String,
+    pub sheet: Sheet,
+    /// `None` for a VsD character added without a health maximum.
+    pub health: Option<Health>,
+    pub added_seq: u64,
+}
+
+/// A sealed die not yet revealed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PendingSeal {
+    pub n: u32,
+    pub commitment: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct CampaignState {
+    pub campaign: Option<CampaignInfo>,
+    /// The seq of the last event replayed (retracted events count: they are in the log).
+    pub head: u64,
+    pub clock: GameTime,
+    pub open_session: Option<OpenSession>,
+    /// How many sessions have started; the next one gets this number + 1.
+    pub sessions_started: u32,
+    pub epoch: u32,
+    pub epoch_commitment: String,
+    /// Keyed by the name folded to lowercase: names are unique regardless of case.
+    pub characters: BTreeMap<String, Character>,
+    /// Retracted seq → reason.
+    pub retracted: BTreeMap<u64, String>,
+    /// seq → its sealed dice still awaiting a reveal.
+    pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
+}
+
+pub fn fold_name(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+impl CampaignState {
+    pub fn character(&self, name: &str) -> Option<&Character> {
+        self.characters.get(&fold_name(name))
+    }
+
+    /// The in-game time and session an event appended now is stamped with.
+    pub fn stamp_for(&self, event: &Event) -> (GameTime, Option<u32>) {
+        let session = match event {
+            Event::SessionStarted { number, .. } => Some(*number),
+            _ => self.open_session.as_ref().map(|s| s.number),
+        };
+        (self.clock, session)
+    }
+
+    /// Folds one event into the state. Total: an event that no longer makes sense (a character
+    /// since retracted, say) changes nothing rather than failing, because the log is fact.
+    pub fn apply(&mut self, seq: u64, event: &Event) {
+        self.head = seq;
+        match event {
+            Event::CampaignCreated {
+                campaign_id,
+                name,
+                seed_commitment,
+                ..
+            } => {
+                self.campaign = Some(CampaignInfo {
+                    campaign_id: campaign_id.clone(),
+                    name: name.clone(),
+                });
+                self.epoch = 1;
+                self.epoch_commitment = seed_commitment.clone();
+            }
+            Event::CharacterAdded { name, sheet } => {
+                let health = sheet.max_health().map(|max| Health { max, current: max });
+                let character = Character {
+                    name: name.clone(),
+                    sheet: sheet.clone(),
+                    health,
+                    added_seq: seq,
+                };
+                self.characters.insert(fold_name(name), character);
+            }
+            Event::DamageTaken { character, amount } => {
+                if let Some(health) = self.health_mut(character) {
+                    health.current = health.current.saturating_sub(*amount);
+                }
+            }
+            Event::Healed { character, amount } => {
+                if let Some(health) = self.health_mut(character) {
+                    health.current = health.current.saturating_add(*amount).min(health.max);
+                }
+            }
+            Event::ClockAdvanced { by } => self.clock = self.clock.after(*by),
+            Event::SessionStarted { number, entropy } => {
+                self.sessions_started = self.sessions_started.max(*number);
+                self.open_session = Some(OpenSession {
+                    number: *number,
+                    entropy: entropy.clone(),
+                    started_seq: seq,
+                });
+            }
+            Event::SessionEnded { .. } => self.open_session = None,
+            Event::DiceRolled { dice, .. } => {
+                let sealed: Vec<PendingSeal> = dice
+                    .iter()
+                    .filter_map(|d| match &d.provenance {
+                        Provenance::Sealed { commitment } => Some(PendingSeal {
+                            n: d.n,
+                            commitment: commitment.clone(),
+                        }),
+                        _ => None,
+                    })
+                    .collect();
+                if !sealed.is_empty() {
+                    self.sealed_pending.insert(seq, sealed);
+                }
+            }
+            Event::SealedRevealed { seq: revealed, .. } => {
+                self.sealed_pending.remove(revealed);
+            }
+            Event::Retracted {
+                seq: target,
+                reason,
+            } => {
+                self.retracted.insert(*target, reason.clone());
+            }
+            Event::SeedRevealed { .. } => {}
+            Event::EpochStarted {
+                epoch,
+                seed_commitment,
+            } => {
+                self.epoch = *epoch;
+                self.epoch_commitment = seed_commitment.clone();
+            }
+        }
+    }
+
+    fn health_mut(&mut self, name: &str) -> Option<&mut Health> {
+        self.characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.health.as_mut())
+    }
+}
+
+/// Replays a log in seq order. The seqs retracted (up to the replay's end) are known beforehand, so
+/// the log streams through once and nothing is undone after the fact.
+pub struct Replay {
+    state: CampaignState,
+    retracted: BTreeSet<u64>,
+}
+
+impl Replay {
+    pub fn new(retracted: BTreeSet<u64>) -> Replay {
+        Replay {
+            state: CampaignState::default(),
+            retracted,
+        }
+    }
+
+    pub fn feed(&mut self, seq: u64, event: &Event) {
+        if self.retracted.contains(&seq) {
+            self.state.head = seq;
+        } else {
+            self.state.apply(seq, event);
+        }
+    }
+
+    pub fn state(&self) -> &CampaignState {
+        &self.state
+    }
+
+    pub fn finish(self) -> CampaignState {
+        self.state
+    }
+}
+
+/// Replays a whole in-memory log; `retracted` is derived from the log itself.
+pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> CampaignState {
+    let retracted = events
+        .clone()
+        .into_iter()
+        .filter_map(|(_, e)| match e {
+            Event::Retracted { seq, .. } => Some(*seq),
+            _ => None,
+        })
+        .collect();
+    let mut replay = Replay::new(retracted);
+    for (seq, event) in events {
+        replay.feed(seq, event);
+    }
+    replay.finish()
+}

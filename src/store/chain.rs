@@ -1,0 +1,442 @@
+//! The hash chain: how a row's hash is computed, and `verify`, which re-checks the chain, the seeded
+//! dice of revealed epochs, the revealed sealed dice and, optionally, a checkpoint noted earlier.
+
+use crate::dice::{DiePosition, Provenance, fairness, sealed};
+use crate::event::{Event, RevealedDie};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The `prev_hash` of the first row.
+pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Hex digits of the hash shown in a checkpoint code (64 bits: plenty to catch a rewrite, short
+/// enough to copy onto a character sheet).
+pub const CHECKPOINT_HEX: usize = 16;
+const MIN_CHECKPOINT_HEX: usize = 8;
+
+/// A row exactly as stored: the unit that is hashed, exported and imported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRow {
+    pub seq: u64,
+    pub event_id: String,
+    pub kind: String,
+    pub schema_version: u32,
+    pub payload: String,
+    pub game_time: u64,
+    pub recorded_at: String,
+    pub session: Option<u32>,
+    pub actor: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+impl StoredRow {
+    /// SHA-256 over `prev_hash` (as its 64 hex characters) followed by each stored field, in column
+    /// order, as an 8-byte big-endian byte length and the field's UTF-8 text. Numbers are written in
+    /// decimal; an absent session is the empty string. Length prefixes make the encoding unambiguous.
+    pub fn compute_hash(&self) -> String {
+        let session = self.session.map(|s| s.to_string()).unwrap_or_default();
+        let fields: [&str; 9] = [
+            &self.seq.to_string(),
+            &self.event_id,
+            &self.kind,
+            &self.schema_version.to_string(),
+            &self.payload,
+            &self.game_time.to_string(),
+            &self.recorded_at,
+            &session,
+            &self.actor,
+        ];
+        let mut hasher = Sha256::new();
+        hasher.update(self.prev_hash.as_bytes());
+        for field in fields {
+            hasher.update((field.len() as u64).to_be_bytes());
+            hasher.update(field.as_bytes());
+        }
+        hex::encode(hasher.finalize())
+    }
+
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint::of(self.seq, &self.hash)
+    }
+}
+
+/// A `SEQ:HASH` code the players note down to anchor the chain outside the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Checkpoint {
+    pub seq: u64,
+    pub hash_prefix: String,
+}
+
+impl Checkpoint {
+    pub fn of(seq: u64, hash: &str) -> Checkpoint {
+        Checkpoint {
+            seq,
+            hash_prefix: hash.chars().take(CHECKPOINT_HEX).collect(),
+        }
+    }
+}
+
+impl std::fmt::Display for Checkpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.seq, self.hash_prefix)
+    }
+}
+
+impl std::str::FromStr for Checkpoint {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let hint = "a checkpoint is SEQ:HASH as `grimoire head` or `session end` printed it, e.g. 42:9f86d081884c7d65";
+        let (seq, hash) = text
+            .trim()
+            .split_once(':')
+            .ok_or_else(|| format!("'{text}' has no ':'; {hint}"))?;
+        let seq: u64 = seq
+            .parse()
+            .map_err(|_| format!("'{seq}' is not an event number; {hint}"))?;
+        let hash = hash.to_ascii_lowercase();
+        if hash.len() < MIN_CHECKPOINT_HEX
+            || hash.len() > 64
+            || !hash.chars().all(|c| c.is_ascii_hexdigit())
+        {
+            return Err(format!("'{hash}' is not 8 to 64 hex digits; {hint}"));
+        }
+        Ok(Checkpoint {
+            seq,
+            hash_prefix: hash,
+        })
+    }
+}
+
+/// One thing `verify` found wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub seq: u64,
+    pub what: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CheckpointResult {
+    pub checkpoint: String,
+    pub holds: bool,
+}
+
+/// What `verify` checked and found.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct VerifyReport {
+    pub events: u64,
+    pub head: Option<String>,
+    /// The first row where the chain breaks, if any.
+    pub chain_break: Option<Problem>,
+    pub seeded_dice_checked: u64,
+    pub seeded_dice_awaiting_reveal: u64,
+    pub epochs_revealed: Vec<u32>,
+    pub sealed_dice_checked: u64,
+    pub sealed_dice_awaiting_reveal: u64,
+    /// Dice or reveals that do not match, first one first.
+    pub dice_problems: Vec<Problem>,
+    pub checkpoint: Option<CheckpointResult>,
+}
+
+impl VerifyReport {
+    pub fn all_hold(&self) -> bool {
+        self.chain_break.is_none()
+            && self.dice_problems.is_empty()
+            && self.checkpoint.as_ref().is_none_or(|c| c.holds)
+    }
+}
+
+/// What `verify` must know before streaming the log: the seeds published later and the sealed dice
+/// revealed later than the events that hold them.
+#[derive(Debug, Default)]
+pub struct Reveals {
+    pub seeds: BTreeMap<u32, String>,
+    pub sealed: BTreeMap<u64, Vec<RevealedDie>>,
+}
+
+impl Reveals {
+    pub fn note(&mut self, event: &Event) {
+        match event {
+            Event::SeedRevealed { epoch, seed } => {
+                self.seeds.insert(*epoch, seed.clone());
+            }
+            Event::SealedRevealed { seq, dice } => {
+                self.sealed
+                    .entry(*seq)
+                    .or_default()
+                    .extend(dice.iter().cloned());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Streams the rows through the checks. Feed every row in seq order, then call [`Verifier::finish`].
+pub struct Verifier {
+    reveals: Reveals,
+    report: VerifyReport,
+    expected_seq: u64,
+    prev_hash: String,
+    campaign_id: String,
+    epoch: u32,
+    commitment: String,
+    entropy: String,
+    checkpoint: Option<Checkpoint>,
+}
+
+const MAX_PROBLEMS: usize = 20;
+
+impl Verifier {
+    pub fn new(reveals: Reveals, checkpoint: Option<Checkpoint>) -> Verifier {
+        Verifier {
+            reveals,
+            report: VerifyReport::default(),
+            expected_seq: 1,
+            prev_hash: GENESIS_HASH.to_string(),
+            campaign_id: String::new(),
+            epoch: 1,
+            commitment: String::new(),
+            entropy: String::new(),
+            checkpoint,
+        }
+    }
+
+    pub fn feed(&mut self, row: &StoredRow) {
+        self.report.events += 1;
+        self.report.head = Some(row.checkpoint().to_string());
+        if self.report.chain_break.is_none()
+            && let Some(what) = self.chain_fault(row)
+        {
+            self.report.chain_break = Some(Problem {
+                seq: row.seq.min(self.expected_seq),
+                what,
+            });
+        }
+        self.expected_seq = row.seq + 1;
+        self.prev_hash = row.hash.clone();
+        if let Some(checkpoint) = &self.checkpoint
+            && checkpoint.seq == row.seq
+        {
+            self.report.checkpoint = Some(CheckpointResult {
+                checkpoint: checkpoint.to_string(),
+                holds: row.hash.starts_with(&checkpoint.hash_prefix),
+            });
+        }
+        match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
+            Ok(event) => self.check_event(row.seq, &event),
+            Err(e) => self.dice_problem(row.seq, format!("#{} cannot be read: {e}", row.seq)),
+        }
+    }
+
+    fn chain_fault(&self, row: &StoredRow) -> Option<String> {
+        if row.seq != self.expected_seq {
+            return Some(format!(
+                "the log skips from #{} to #{}: event #{} is missing",
+                self.expected_seq - 1,
+                row.seq,
+                self.expected_seq
+            ));
+        }
+        if row.prev_hash != self.prev_hash {
+            return Some(format!(
+                "#{} does not link to the event before it (prev_hash differs)",
+                row.seq
+            ));
+        }
+        if row.compute_hash() != row.hash {
+            return Some(format!(
+                "#{} was changed after it was recorded (its hash does not match its content)",
+                row.seq
+            ));
+        }
+        if row.seq == 1 && row.kind != "campaign_created" {
+            return Some("#1 is not the campaign's creation".to_string());
+        }
+        None
+    }
+
+    fn dice_problem(&mut self, seq: u64, what: String) {
+        if self.report.dice_problems.len() < MAX_PROBLEMS {
+            self.report.dice_problems.push(Problem { seq, what });
+        }
+    }
+
+    fn check_event(&mut self, seq: u64, event: &Event) {
+        let mut last_n = None;
+        for die in event.dice() {
+            if last_n.is_some_and(|n| die.n <= n) {
+                self.dice_problem(seq, format!("#{seq}: die {} is out of draw order", die.n));
+            }
+            last_n = Some(die.n);
+            match &die.provenance {
+                Provenance::Entered => {}
+                Provenance::Seeded { epoch } => {
+                    self.check_seeded(seq, *epoch, die.n, die.sides, die.value)
+                }
+                Provenance::Sealed { commitment } => self.check_sealed(seq, die.n, commitment),
+            }
+        }
+        match event {
+            Event::CampaignCreated {
+                campaign_id,
+                seed_commitment,
+                ..
+            } => {
+                self.campaign_id = campaign_id.clone();
+                self.commitment = seed_commitment.clone();
+            }
+            Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
+            Event::SessionEnded { .. } => self.entropy.clear(),
+            Event::SeedRevealed { epoch, seed } => {
+                let opens = fairness::parse_seed(seed)
+                    .is_some_and(|s| fairness::seed_commitment(&s) == self.commitment);
+                if *epoch != self.epoch || !opens {
+                    self.dice_problem(seq, format!("#{seq}: the seed revealed for epoch {epoch} does not match the commitment published for it"));
+                } else {
+                    self.report.epochs_revealed.push(*epoch);
+                }
+            }
+            Event::EpochStarted {
+                epoch,
+                seed_commitment,
+            } => {
+                self.epoch = *epoch;
+                self.commitment = seed_commitment.clone();
+            }
+            _ => {}
+        }
+    }
+
+    fn check_seeded(&mut self, seq: u64, epoch: u32, n: u32, sides: u32, value: Option<u32>) {
+        if epoch != self.epoch {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: die {n} claims epoch {epoch} but the log was in epoch {}",
+                    self.epoch
+                ),
+            );
+            return;
+        }
+        let Some(seed) = self
+            .reveals
+            .seeds
+            .get(&epoch)
+            .and_then(|s| fairness::parse_seed(s))
+        else {
+            self.report.seeded_dice_awaiting_reveal += 1;
+            return;
+        };
+        let pos = DiePosition {
+            campaign_id: &self.campaign_id,
+            epoch,
+            seq,
+            n,
+            entropy: &self.entropy,
+        };
+        let expected = (sides > 0).then(|| fairness::seeded_face(&seed, &pos, sides));
+        self.report.seeded_dice_checked += 1;
+        if value != expected {
+            self.dice_problem(
+                seq,
+                format!("#{seq}: seeded die {n} shows {value:?} but the revealed seed gives {expected:?}"),
+            );
+        }
+    }
+
+    fn check_sealed(&mut self, seq: u64, n: u32, commitment: &str) {
+        let opened = self
+            .reveals
+            .sealed
+            .get(&seq)
+            .and_then(|dice| dice.iter().find(|d| d.n == n))
+            .cloned();
+        match opened {
+            None => self.report.sealed_dice_awaiting_reveal += 1,
+            Some(reveal) => {
+                self.report.sealed_dice_checked += 1;
+                if !sealed::reveal_matches(commitment, reveal.value, &reveal.nonce) {
+                    self.dice_problem(seq, format!("#{seq}: the value revealed for sealed die {n} does not open its commitment"));
+                }
+            }
+        }
+    }
+
+    pub fn finish(mut self) -> VerifyReport {
+        if let Some(checkpoint) = &self.checkpoint
+            && self.report.checkpoint.is_none()
+        {
+            self.report.checkpoint = Some(CheckpointResult {
+                checkpoint: checkpoint.to_string(),
+                holds: false,
+            });
+        }
+        self.report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(seq: u64, prev_hash: &str) -> StoredRow {
+        let mut row = StoredRow {
+            seq,
+            event_id: format!("id-{seq}"),
+            kind: "session_ended".into(),
+            schema_version: 1,
+            payload: r#"{"kind":"session_ended","number":1}"#.into(),
+            game_time: 0,
+            recorded_at: "2026-01-01T00:00:00Z".into(),
+            session: Some(1),
+            actor: "gm".into(),
+            prev_hash: prev_hash.into(),
+            hash: String::new(),
+        };
+        row.hash = row.compute_hash();
+        row
+    }
+
+    #[test]
+    fn every_field_is_bound_into_the_hash() {
+        let base = row(2, GENESIS_HASH);
+        type Change = Box<dyn Fn(&mut StoredRow)>;
+        let changes: Vec<Change> = vec![
+            Box::new(|r| r.seq = 3),
+            Box::new(|r| r.event_id.push('x')),
+            Box::new(|r| r.kind.push('x')),
+            Box::new(|r| r.schema_version = 2),
+            Box::new(|r| r.payload.push(' ')),
+            Box::new(|r| r.game_time = 1),
+            Box::new(|r| r.recorded_at.push('x')),
+            Box::new(|r| r.session = None),
+            Box::new(|r| r.actor.push('x')),
+            Box::new(|r| r.prev_hash = "1".repeat(64)),
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let mut changed = base.clone();
+            change(&mut changed);
+            assert_ne!(
+                changed.compute_hash(),
+                base.hash,
+                "change {i} went unnoticed"
+            );
+        }
+    }
+
+    #[test]
+    fn checkpoints_parse_from_the_printed_code_only() {
+        let cp: Checkpoint = "42:9F86D081884C7D65".parse().unwrap();
+        assert_eq!(
+            cp,
+            Checkpoint {
+                seq: 42,
+                hash_prefix: "9f86d081884c7d65".into()
+            }
+        );
+        for bad in ["42", "x:9f86d081", "42:9f86", "42:zzzzzzzzzz", ""] {
+            assert!(bad.parse::<Checkpoint>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The export format: JSON Lines, one stored row per line, exactly as hashed, so the chain can be
+//! checked from the file alone. A full backup (`--with-secrets`) adds one line per secret.
+//!
+//! Event line: `{"seq":…,"event_id":…,"kind":…,"schema_version":…,"payload":{…},"game_time":…,
+//! "recorded_at":…,"session":…,"actor":…,"prev_hash":…,"hash":…}` — `payload` is the stored JSON
+//! text embedded verbatim. Secret line: `{"secret":KIND,"key":…,"value":…}`.
+
+use super::chain::{GENESIS_HASH, StoredRow};
+use crate::event::Event;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+#[derive(Serialize)]
+struct EventLineOut<'a> {
+    seq: u64,
+    event_id: &'a str,
+    kind: &'a str,
+    schema_version: u32,
+    payload: &'a RawValue,
+    game_time: u64,
+    recorded_at: &'a str,
+    session: Option<u32>,
+    actor: &'a str,
+    prev_hash: &'a str,
+    hash: &'a str,
+}
+
+#[derive(Serialize)]
+struct SecretLineOut<'a> {
+    secret: &'a str,
+    key: &'a str,
+    value: &'a str,
+}
+
+/// Every field either kind of line may carry; which ones are present says which kind it is.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LineIn {
+    secret: Option<String>,
+    key: Option<String>,
+    value: Option<String>,
+    seq: Option<u64>,
+    event_id: Option<String>,
+    kind: Option<String>,
+    schema_version: Option<u32>,
+    payload: Option<Box<RawValue>>,
+    game_time: Option<u64>,
+    recorded_at: Option<String>,
+    #[serde(default)]
+    session: Option<u32>,
+    actor: Option<String>,
+    prev_hash: Option<String>,
+    hash: Option<String>,
+}
+
+/// One parsed line of an export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    Event(StoredRow),
+    Secret {
+        kind: String,
+        key: String,
+        value: String,
+    },
+}
+
+/// The line for a stored row; `None` when the stored payload is not JSON (a damaged log).
+pub fn event_line(row: &StoredRow) -> Option<String> {
+    let payload: &RawValue = serde_json::from_str(&row.payload).ok()?;
+    serde_json::to_string(&EventLineOut {
+        seq: row.seq,
+        event_id: &row.event_id,
+        kind: &row.kind,
+        schema_version: row.schema_version,
+        payload,
+        game_time: row.game_time,
+        recorded_at: &row.recorded_at,
+        session: row.session,
+        actor: &row.actor,
+        prev_hash: &row.prev_hash,
+        hash: &row.hash,
+    })
+    .ok()
+}
+
+pub fn secret_line(kind: &str, key: &str, value: &str) -> String {
+    serde_json::to_string(&SecretLineOut {
+        secret: kind,
+        key,
+        value,
+    })
+    .unwrap_or_default()
+}
+
+pub fn parse_line(text: &str) -> Result<Line, String> {
+    let line: LineIn =
+        serde_json::from_str(text).map_err(|e| format!("not a grimoire export line ({e})"))?;
+    if let Some(kind) = line.secret {
+        let (Some(key), Some(value)) = (line.key, line.value) else {
+            return Err("a secret line needs \"key\" and \"value\"".into());
+        };
+        return Ok(Line::Secret { kind, key, value });
+    }
+    let missing = |field: &str| format!("an event line needs \"{field}\"");
+    Ok(Line::Event(StoredRow {
+        seq: line.seq.ok_or_else(|| missing("seq"))?,
+        event_id: line.event_id.ok_or_else(|| missing("event_id"))?,
+        kind: line.kind.ok_or_else(|| missing("kind"))?,
+        schema_version: line
+            .schema_version
+            .ok_or_else(|| missing("schema_version"))?,
+        payload: line
+            .payload
+            .ok_or_else(|| missing("payload"))?
+            .get()
+            .to_string(),
+        game_time: line.game_time.ok_or_else(|| missing("game_time"))?,
+        recorded_at: line.recorded_at.ok_or_else(|| missing("recorded_at"))?,
+        session: line.session,
+        actor: line.actor.ok_or_else(|| missing("actor"))?,
+        prev_hash: line.prev_hash.ok_or_else(|| missing("prev_hash"))?,
+        hash: line.hash.ok_or_else(|| missing("hash"))?,
+    }))
+}
+
+/// Checks rows one by one as they arrive: gapless seqs from 1, each linked to the one before and
+/// hashing to its stored hash, a readable payload, the campaign's creation first.
+pub struct ChainCheck {
+    next_seq: u64,
+    prev_hash: String,
+}
+
+impl Default for ChainCheck {
+    fn default() -> Self {
+        ChainCheck {
+            next_seq: 1,
+            prev_hash: GENESIS_HASH.to_string(),
+        }
+    }
+}
+
+impl ChainCheck {
+    pub fn check(&mut self, row: &StoredRow) -> Result<(), String> {
+        if row.seq != self.next_seq {
+            return Err(format!(
+                "event #{} follows #{}: the log must run from #1 without gaps",
+                row.seq,
+                self.next_seq - 1
+            ));
+        }
+        if row.prev_hash != self.prev_hash {
+            return Err(format!("#{} does not link to the event before it", row.seq));
+        }
+        if row.compute_hash() != row.hash {
+            return Err(format!(
+                "#{} was changed after it was recorded (its hash does not match)",
+                row.seq
+            ));
+        }
+        let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
+            .map_err(|e| format!("#{}: {e}", row.seq))?;
+        if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {
+            return Err("#1 must be the campaign's creation".into());
+        }
+        self.next_seq += 1;
+        self.prev_hash = row.hash.clone();
+        Ok(())
+    }
+
+    pub fn events_seen(&self) -> u64 {
+        self.next_seq - 1
+    }
+}

@@ -1,0 +1,62 @@
+//! Storage: the SQLite file, its migrations, the hash chain and the GM's secrets.
+
+pub mod chain;
+pub mod jsonl;
+mod migrations;
+mod sqlite;
+
+pub use chain::{Checkpoint, StoredRow, VerifyReport};
+pub use sqlite::{Batch, SecretsView, Stamp, Store};
+
+use crate::event::PayloadError;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Why the store could not do what was asked. Messages never show SQLite's own text: a person at
+/// the table gets what happened and what to do.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error(
+        "there is no campaign file at {0}; create one with `grimoire init --name NAME`, or point --db (or GRIMOIRE_DB) at an existing one"
+    )]
+    Missing(PathBuf),
+    #[error("{0} is not a grimoire campaign file; point --db at a file made by `grimoire init`")]
+    NotGrimoire(PathBuf),
+    #[error(
+        "{path} was written by a newer grimoire (schema version {found}; this one knows up to {known}); upgrade grimoire to open it"
+    )]
+    Newer {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("{0} already holds events; import into a new file (or an empty one)")]
+    NotEmpty(PathBuf),
+    #[error("{0} is damaged (SQLite reports corruption); restore it from a backup or an export")]
+    Corrupt(PathBuf),
+    #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
+    Damaged { seq: u64, reason: PayloadError },
+    #[error(
+        "another grimoire command kept the campaign file busy for too long; nothing was recorded, try again"
+    )]
+    Busy,
+    #[error("{path} could not be {action}: {why}; nothing was recorded")]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        why: String,
+    },
+    #[error("import refused at line {line}: {why}; nothing was imported")]
+    Import { line: u64, why: String },
+}
+
+impl StoreError {
+    /// Exit status: data refused → 1, busy → 75 (EX_TEMPFAIL), input/output failure → 74 (EX_IOERR).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            StoreError::Busy => 75,
+            StoreError::Io { .. } => 74,
+            _ => 1,
+        }
+    }
+}

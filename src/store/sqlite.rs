@@ -1,0 +1,598 @@
+//! The campaign file: one SQLite database per campaign.
+//!
+//! Every write is `BEGIN IMMEDIATE` → replay → decide → insert → commit, so writers queue up behind
+//! SQLite's write lock (with a generous busy timeout) and each decides on the state the previous one
+//! left. WAL lets readers go on while a writer works; `synchronous=FULL` makes a commit survive power loss.
+
+use super::StoreError;
+use super::chain::{Checkpoint, GENESIS_HASH, Reveals, StoredRow, Verifier, VerifyReport};
+use super::jsonl::{self, ChainCheck, Line};
+use super::migrations;
+use crate::Error;
+use crate::dice::SealedSecret;
+use crate::event::{Event, Recorded, SCHEMA_VERSION};
+use crate::state::{CampaignState, Replay};
+use crate::time::GameTime;
+use rand::Rng;
+use rand::rngs::StdRng;
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `PRAGMA application_id` of a grimoire file: "GRIM" in ASCII. It tells our files from other SQLite
+/// databases before anything is read or migrated.
+const APPLICATION_ID: i32 = 0x4752_494D;
+
+/// How long a command waits for another one's write to finish before giving up. Long, because at the
+/// table a short wait is far better than a failed command.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
+
+const ROW_COLUMNS: &str = "seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash";
+
+/// Who and when, stamped on every event a write appends.
+pub struct Stamp {
+    pub recorded_at: String,
+    pub actor: String,
+    /// Source of the events' unique ids.
+    pub id_rng: StdRng,
+}
+
+/// What a decision produces: events to append, plus secrets to keep beside the log.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub events: Vec<Event>,
+    /// Sealed dice drawn by the command; they belong to its first event.
+    pub sealed: Vec<SealedSecret>,
+    /// Epoch seeds to keep (a new epoch's seed).
+    pub seeds: Vec<(u32, [u8; 32])>,
+}
+
+/// Read access to the GM's secrets during a write.
+pub struct SecretsView<'c> {
+    conn: &'c Connection,
+    path: &'c Path,
+}
+
+impl SecretsView<'_> {
+    pub fn seed(&self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
+        let text: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM secrets WHERE kind = 'epoch_seed' AND key = ?1",
+                [epoch.to_string()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| db_error(self.path, "read", e))?;
+        Ok(text.and_then(|t| crate::dice::fairness::parse_seed(&t)))
+    }
+
+    pub fn sealed(&self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT value FROM secrets WHERE kind = 'sealed_die' AND key LIKE ?1")
+            .map_err(|e| db_error(self.path, "read", e))?;
+        let rows = stmt
+            .query_map([format!("{seq}:%")], |r| r.get::<_, String>(0))
+            .map_err(|e| db_error(self.path, "read", e))?;
+        let mut secrets = Vec::new();
+        for row in rows {
+            let text = row.map_err(|e| db_error(self.path, "read", e))?;
+            if let Ok(secret) = serde_json::from_str(&text) {
+                secrets.push(secret);
+            }
+        }
+        Ok(secrets)
+    }
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// Maps SQLite failures to messages a person can act on; SQLite's own text never reaches the user.
+pub(crate) fn db_error(path: &Path, action: &'static str, error: rusqlite::Error) -> StoreError {
+    let code = error.sqlite_error_code();
+    let io = |why: &str| StoreError::Io {
+        path: path.to_path_buf(),
+        action,
+        why: why.to_string(),
+    };
+    match code {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
+        Some(ErrorCode::NotADatabase) => StoreError::NotGrimoire(path.to_path_buf()),
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt(path.to_path_buf()),
+        Some(ErrorCode::DiskFull) => io("the disk is full"),
+        Some(ErrorCode::ReadOnly) => io("the file or its folder is read-only"),
+        Some(ErrorCode::PermissionDenied) => io("permission denied"),
+        Some(ErrorCode::CannotOpen) => io("it cannot be opened (does its folder exist?)"),
+        Some(ErrorCode::SystemIoFailure) => {
+            io("the operating system reported an input/output error")
+        }
+        Some(other) => io(&format!("unexpected database condition {other:?}")),
+        None => io("unexpected database failure"),
+    }
+}
+
+impl Store {
+    /// Opens an existing campaign file, migrating it to this build's schema.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if !path.exists() {
+            return Err(StoreError::Missing(path.to_path_buf()));
+        }
+        if std::fs::metadata(path)
+            .map(|m| m.len() == 0)
+            .unwrap_or(false)
+        {
+            return Err(StoreError::NotGrimoire(path.to_path_buf()));
+        }
+        Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+    }
+
+    /// Opens the file for `init` or `import`: a missing or zero-length file becomes a new campaign file;
+    /// an existing grimoire file is opened (the command then checks it holds no events). Returns whether
+    /// the file was created, so a failed import can remove what it made.
+    pub fn create(path: &Path) -> Result<(Store, bool), StoreError> {
+        let fresh = !path.exists()
+            || std::fs::metadata(path)
+                .map(|m| m.len() == 0)
+                .unwrap_or(false);
+        if !fresh {
+            return Ok((Self::open(path)?, false));
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
+        let conn =
+            Connection::open_with_flags(path, flags).map_err(|e| db_error(path, "created", e))?;
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .map_err(|e| db_error(path, "created", e))?;
+        drop(conn);
+        Ok((
+            Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?,
+            true,
+        ))
+    }
+
+    fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
+        let fail = |e| db_error(path, "opened", e);
+        let mut conn = Connection::open_with_flags(path, flags).map_err(fail)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        let id: i32 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(fail)?;
+        if id != APPLICATION_ID {
+            return Err(StoreError::NotGrimoire(path.to_path_buf()));
+        }
+        let (applied, known) = (
+            migrations::applied_version(&conn).map_err(fail)?,
+            migrations::latest_version(),
+        );
+        if applied > known {
+            return Err(StoreError::Newer {
+                path: path.to_path_buf(),
+                found: applied,
+                known,
+            });
+        }
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(fail)?;
+        if applied < known {
+            migrations::run(&mut conn).map_err(|e| StoreError::Io {
+                path: path.to_path_buf(),
+                action: "upgraded",
+                why: format!("the schema migration failed ({})", e.kind()),
+            })?;
+        }
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn fail(&self, action: &'static str) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
+        move |e| db_error(&self.path, action, e)
+    }
+
+    /// The last row's checkpoint, or `None` for an empty log.
+    pub fn head(&self) -> Result<Option<Checkpoint>, StoreError> {
+        Ok(last_row(&self.conn)
+            .map_err(self.fail("read"))?
+            .map(|(seq, hash)| Checkpoint::of(seq, &hash)))
+    }
+
+    /// The state after replaying the log up to `upto` (all of it when `None`).
+    pub fn replay(&self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+        replay(&self.conn, &self.path, upto)
+    }
+
+    /// Calls `visit` with every event in seq order from `from` up to `upto`, streaming.
+    pub fn for_each_event(
+        &self,
+        from: u64,
+        upto: Option<u64>,
+        mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.for_each_row(from, upto, |row| visit(to_recorded(row)?))
+    }
+
+    /// Calls `visit` with every stored row in seq order, unparsed, streaming.
+    pub fn for_each_row(
+        &self,
+        from: u64,
+        upto: Option<u64>,
+        mut visit: impl FnMut(StoredRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let sql =
+            format!("SELECT {ROW_COLUMNS} FROM events WHERE seq >= ?1 AND seq <= ?2 ORDER BY seq");
+        let mut stmt = self.conn.prepare(&sql).map_err(self.fail("read"))?;
+        let mut rows = stmt
+            .query(params![
+                to_sql_seq(from),
+                to_sql_seq(upto.unwrap_or(u64::MAX))
+            ])
+            .map_err(self.fail("read"))?;
+        while let Some(row) = rows.next().map_err(self.fail("read"))? {
+            visit(read_row(row).map_err(self.fail("read"))?)?;
+        }
+        Ok(())
+    }
+
+    pub fn event(&self, seq: u64) -> Result<Option<Recorded>, StoreError> {
+        let sql = format!("SELECT {ROW_COLUMNS} FROM events WHERE seq = ?1");
+        let row = self
+            .conn
+            .query_row(&sql, [to_sql_seq(seq)], read_row)
+            .optional()
+            .map_err(self.fail("read"))?;
+        row.map(to_recorded).transpose()
+    }
+
+    /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
+    /// If anything fails nothing is written.
+    pub fn write<F>(&mut self, mut stamp: Stamp, decide: F) -> Result<Vec<Recorded>, Error>
+    where
+        F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Batch, Error>,
+    {
+        let path = self.path.clone();
+        let fail = |e| db_error(&path, "written", e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let mut state = replay(&tx, &path, None)?;
+        let batch = decide(
+            &state,
+            &SecretsView {
+                conn: &tx,
+                path: &path,
+            },
+        )?;
+        let (mut seq, mut prev_hash) = last_row(&tx)
+            .map_err(fail)?
+            .unwrap_or((0, GENESIS_HASH.to_string()));
+        let first_seq = seq + 1;
+        let mut appended = Vec::with_capacity(batch.events.len());
+        for event in batch.events {
+            seq += 1;
+            let (game_time, session) = state.stamp_for(&event);
+            let mut row = StoredRow {
+                seq,
+                event_id: new_event_id(&mut stamp.id_rng),
+                kind: event.kind().to_string(),
+                schema_version: SCHEMA_VERSION,
+                payload: event.to_payload(),
+                game_time: game_time.seconds(),
+                recorded_at: stamp.recorded_at.clone(),
+                session,
+                actor: stamp.actor.clone(),
+                prev_hash,
+                hash: String::new(),
+            };
+            row.hash = row.compute_hash();
+            insert_row(&tx, &row).map_err(fail)?;
+            state.apply(seq, &event);
+            prev_hash = row.hash.clone();
+            appended.push(recorded(row, event));
+        }
+        for secret in &batch.sealed {
+            let value = serde_json::to_string(secret).map_err(|e| StoreError::Io {
+                path: path.clone(),
+                action: "written",
+                why: format!("a sealed die could not be encoded ({e})"),
+            })?;
+            insert_secret(
+                &tx,
+                "sealed_die",
+                &format!("{first_seq}:{}", secret.n),
+                &value,
+            )
+            .map_err(fail)?;
+        }
+        for (epoch, seed) in &batch.seeds {
+            insert_secret(&tx, "epoch_seed", &epoch.to_string(), &hex::encode(seed))
+                .map_err(fail)?;
+        }
+        tx.commit().map_err(fail)?;
+        Ok(appended)
+    }
+
+    /// Checks the whole log (see [`crate::store::chain`]). Streams the log twice: once for the reveals,
+    /// which come after the dice they open, then once through every check.
+    pub fn verify(&self, checkpoint: Option<Checkpoint>) -> Result<VerifyReport, StoreError> {
+        let mut reveals = Reveals::default();
+        let sql = "SELECT kind, schema_version, payload FROM events WHERE kind IN ('seed_revealed', 'sealed_revealed') ORDER BY seq";
+        let mut stmt = self.conn.prepare(sql).map_err(self.fail("read"))?;
+        let mut rows = stmt.query([]).map_err(self.fail("read"))?;
+        while let Some(row) = rows.next().map_err(self.fail("read"))? {
+            let (kind, version, payload): (String, u32, String) = (
+                row.get(0).map_err(self.fail("read"))?,
+                row.get(1).map_err(self.fail("read"))?,
+                row.get(2).map_err(self.fail("read"))?,
+            );
+            // An unreadable reveal is reported by the main pass, which reads every row.
+            if let Ok(event) = Event::from_stored(&kind, version, &payload) {
+                reveals.note(&event);
+            }
+        }
+        let mut verifier = Verifier::new(reveals, checkpoint);
+        self.for_each_row(0, None, |row| {
+            verifier.feed(&row);
+            Ok(())
+        })?;
+        Ok(verifier.finish())
+    }
+
+    /// The players' entropy in force for dice of event `seq`: that of the session open at the time
+    /// (empty outside a session).
+    pub fn entropy_before(&self, seq: u64) -> Result<String, StoreError> {
+        let sql = "SELECT seq, kind, schema_version, payload FROM events \
+                   WHERE kind IN ('session_started', 'session_ended') AND seq < ?1 ORDER BY seq DESC LIMIT 1";
+        let last = self
+            .conn
+            .query_row(sql, [to_sql_seq(seq)], |r| {
+                Ok((
+                    r.get::<_, u64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .optional();
+        let Some((at, kind, version, payload)) = last.map_err(self.fail("read"))? else {
+            return Ok(String::new());
+        };
+        match Event::from_stored(&kind, version, &payload)
+            .map_err(|reason| StoreError::Damaged { seq: at, reason })?
+        {
+            Event::SessionStarted { entropy, .. } => Ok(entropy),
+            _ => Ok(String::new()),
+        }
+    }
+
+    /// The seed published for `epoch`, if it has been revealed.
+    pub fn revealed_seed(&self, epoch: u32) -> Result<Option<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT seq, schema_version, payload FROM events WHERE kind = 'seed_revealed' ORDER BY seq")
+            .map_err(self.fail("read"))?;
+        let mut rows = stmt.query([]).map_err(self.fail("read"))?;
+        while let Some(row) = rows.next().map_err(self.fail("read"))? {
+            let seq: u64 = row.get(0).map_err(self.fail("read"))?;
+            let payload: String = row.get(2).map_err(self.fail("read"))?;
+            let event = Event::from_stored(
+                "seed_revealed",
+                row.get(1).map_err(self.fail("read"))?,
+                &payload,
+            )
+            .map_err(|reason| StoreError::Damaged { seq, reason })?;
+            if let Event::SeedRevealed {
+                epoch: revealed,
+                seed,
+            } = event
+                && revealed == epoch
+            {
+                return Ok(Some(seed));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Every secret, as (kind, key, value), for a full backup.
+    pub fn secrets(&self) -> Result<Vec<(String, String, String)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT kind, key, value FROM secrets ORDER BY kind, key")
+            .map_err(self.fail("read"))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(self.fail("read"))?;
+        rows.collect::<Result<_, _>>().map_err(self.fail("read"))
+    }
+
+    /// Imports an export into this empty log, all or nothing: rows are checked (see
+    /// [`ChainCheck`]) and inserted in one transaction as they stream in. `lines` yields each
+    /// non-blank line with its 1-based line number, or the reason a line could not be read.
+    pub fn import(
+        &mut self,
+        lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
+    ) -> Result<(u64, u64), StoreError> {
+        let path = self.path.clone();
+        let fail = |e| db_error(&path, "written", e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        if last_row(&tx).map_err(fail)?.is_some() {
+            return Err(StoreError::NotEmpty(path.clone()));
+        }
+        let mut chain = ChainCheck::default();
+        let mut secrets = 0;
+        let mut last_line = 0;
+        for (line, text) in lines {
+            last_line = line;
+            let refuse = |why: String| StoreError::Import { line, why };
+            match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
+                Line::Event(row) => {
+                    chain.check(&row).map_err(refuse)?;
+                    insert_row(&tx, &row).map_err(|e| match e.sqlite_error_code() {
+                        Some(ErrorCode::ConstraintViolation) => {
+                            refuse(format!("#{} repeats an event id", row.seq))
+                        }
+                        _ => fail(e),
+                    })?;
+                }
+                Line::Secret { kind, key, value } => {
+                    insert_secret(&tx, &kind, &key, &value).map_err(|e| {
+                        match e.sqlite_error_code() {
+                            Some(ErrorCode::ConstraintViolation) => {
+                                refuse(format!("secret {kind} {key} appears twice"))
+                            }
+                            _ => fail(e),
+                        }
+                    })?;
+                    secrets += 1;
+                }
+            }
+        }
+        if chain.events_seen() == 0 {
+            return Err(StoreError::Import {
+                line: last_line,
+                why: "the file holds no events".into(),
+            });
+        }
+        tx.commit().map_err(fail)?;
+        Ok((chain.events_seen(), secrets))
+    }
+}
+
+/// SQLite integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
+fn to_sql_seq(seq: u64) -> i64 {
+    i64::try_from(seq).unwrap_or(i64::MAX)
+}
+
+fn new_event_id(rng: &mut StdRng) -> String {
+    uuid::Builder::from_random_bytes(rng.random())
+        .into_uuid()
+        .to_string()
+}
+
+fn last_row(conn: &Connection) -> rusqlite::Result<Option<(u64, String)>> {
+    conn.query_row(
+        "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()
+}
+
+fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
+    Ok(StoredRow {
+        seq: row.get(0)?,
+        event_id: row.get(1)?,
+        kind: row.get(2)?,
+        schema_version: row.get(3)?,
+        payload: row.get(4)?,
+        game_time: row.get(5)?,
+        recorded_at: row.get(6)?,
+        session: row.get(7)?,
+        actor: row.get(8)?,
+        prev_hash: row.get(9)?,
+        hash: row.get(10)?,
+    })
+}
+
+fn insert_row(conn: &Connection, row: &StoredRow) -> rusqlite::Result<()> {
+    let sql = format!(
+        "INSERT INTO events ({ROW_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    );
+    conn.prepare_cached(&sql)?.execute(params![
+        to_sql_seq(row.seq),
+        row.event_id,
+        row.kind,
+        row.schema_version,
+        row.payload,
+        to_sql_seq(row.game_time),
+        row.recorded_at,
+        row.session,
+        row.actor,
+        row.prev_hash,
+        row.hash,
+    ])?;
+    Ok(())
+}
+
+fn insert_secret(conn: &Connection, kind: &str, key: &str, value: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("INSERT INTO secrets (kind, key, value) VALUES (?1, ?2, ?3)")?
+        .execute([kind, key, value])?;
+    Ok(())
+}
+
+fn recorded(row: StoredRow, event: Event) -> Recorded {
+    Recorded {
+        seq: row.seq,
+        event_id: row.event_id,
+        schema_version: row.schema_version,
+        game_time: GameTime(row.game_time),
+        recorded_at: row.recorded_at,
+        session: row.session,
+        actor: row.actor,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        event,
+    }
+}
+
+fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
+    let event =
+        Event::from_stored(&row.kind, row.schema_version, &row.payload).map_err(|reason| {
+            StoreError::Damaged {
+                seq: row.seq,
+                reason,
+            }
+        })?;
+    Ok(recorded(row, event))
+}
+
+fn replay(conn: &Connection, path: &Path, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+    let fail = |e| db_error(path, "read", e);
+    let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
+    let mut retracted = BTreeSet::new();
+    {
+        let mut stmt = conn
+            .prepare_cached("SELECT seq, schema_version, payload FROM events WHERE kind = 'retracted' AND seq <= ?1")
+            .map_err(fail)?;
+        let mut rows = stmt.query([upto]).map_err(fail)?;
+        while let Some(row) = rows.next().map_err(fail)? {
+            let seq: u64 = row.get(0).map_err(fail)?;
+            let payload: String = row.get(2).map_err(fail)?;
+            let event = Event::from_stored("retracted", row.get(1).map_err(fail)?, &payload)
+                .map_err(|reason| StoreError::Damaged { seq, reason })?;
+            if let Event::Retracted { seq: target, .. } = event {
+                retracted.insert(target);
+            }
+        }
+    }
+    let mut replay = Replay::new(retracted);
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, kind, schema_version, payload FROM events WHERE seq <= ?1 ORDER BY seq",
+        )
+        .map_err(fail)?;
+    let mut rows = stmt.query([upto]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let seq: u64 = row.get(0).map_err(fail)?;
+        let kind: String = row.get(1).map_err(fail)?;
+        let payload: String = row.get(3).map_err(fail)?;
+        let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
+            .map_err(|reason| StoreError::Damaged { seq, reason })?;
+        replay.feed(seq, &event);
+    }
+    Ok(replay.finish())
+}
