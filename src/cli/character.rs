@@ -155,6 +155,7 @@ pub struct ListArgs {
 /// Show a character's sheet as computed by replaying the log. Records nothing.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
+    /// The character's name (any case).
     pub name: String,
     /// Show the sheet as it stood just after event SEQ (e.g. the end of a past session).
     #[arg(long, value_name = "SEQ")]
@@ -228,6 +229,14 @@ fn health_text(c: &Character) -> String {
         .unwrap_or_else(|| "no health track".into())
 }
 
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn list_line(c: &Character) -> String {
     let (system, level) = match &c.sheet {
         Sheet::Adg(s) => ("ADG", s.level),
@@ -255,7 +264,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
                 "  Agility {}   Brawn {}   Cunning {}",
                 s.agility, s.brawn, s.cunning
             ));
-            lines.push(format!("  {}", health_text(c)));
+            lines.push(format!("  {}", capitalized(&health_text(c))));
             lines.push(format!("  Silver {}", s.silver));
         }
         Sheet::Vsd(s) => {
@@ -273,7 +282,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
                     lore.name, lore.bonus, lore.ranks
                 ));
             }
-            lines.push(format!("  {}", health_text(c)));
+            lines.push(format!("  {}", capitalized(&health_text(c))));
         }
     }
     lines.join("\n")
@@ -282,6 +291,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
 /// A character and a number of health points.
 #[derive(Debug, Args)]
 pub struct HealthArgs {
+    /// The character's name (any case).
     pub name: String,
     /// How many points, 1 or more.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]

@@ -91,14 +91,17 @@ fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
 #[derive(Debug, Subcommand)]
 pub enum Commands {
     Init(campaign::InitArgs),
+    /// Add, list and show characters (sheets are computed by replaying the log).
     #[command(subcommand)]
     Character(character::CharacterCommand),
     /// Record damage to a character's health (health never drops below 0). Rolls no dice.
     Damage(character::HealthArgs),
     /// Record healing (health never rises above its maximum). Rolls no dice.
     Heal(character::HealthArgs),
+    /// Move the in-game clock.
     #[command(subcommand)]
     Time(table::TimeCommand),
+    /// Start and end game sessions (ending one prints a checkpoint for the players).
     #[command(subcommand)]
     Session(table::SessionCommand),
     Roll(table::RollArgs),
@@ -107,6 +110,7 @@ pub enum Commands {
     Explain(history::ExplainArgs),
     Verify(campaign::VerifyArgs),
     Head(campaign::HeadArgs),
+    /// Publish the dice epoch's seed so anyone can check its rolls.
     #[command(subcommand)]
     Seed(campaign::SeedCommand),
     Retract(campaign::RetractArgs),

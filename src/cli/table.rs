@@ -14,6 +14,7 @@ pub enum TimeCommand {
     /// Move the in-game clock forward: 10m, 2h, 3d, 1w, 5r (combat rounds of 6 seconds), or a mix
     /// such as 1h30m. Records the advance; rolls no dice.
     Advance {
+        /// How long, e.g. 10m, 2h, 3d, 1w, 5r or 1h30m.
         #[arg(value_parser = parse_duration)]
         duration: GameDuration,
     },
@@ -48,6 +49,7 @@ pub enum SessionCommand {
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
     /// have picked a seed that favours the session's rolls.
     Start {
+        /// Text the players choose together (up to 200 characters).
         #[arg(long, default_value = "")]
         entropy: String,
     },
@@ -101,6 +103,7 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
 /// `grimoire reveal SEQ` publishes the values.
 #[derive(Debug, Args)]
 pub struct RollArgs {
+    /// The dice expression, e.g. 2d6+3 or oe+35.
     #[arg(value_parser = parse_expr, allow_hyphen_values = true)]
     pub expr: DiceExpr,
     /// What the roll is for, e.g. "stealth check".
@@ -143,6 +146,7 @@ pub fn roll(g: &Globals, ctx: &mut Context, args: &RollArgs) -> Result<Report, E
 /// commitments, which `verify` then checks. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct RevealArgs {
+    /// The sealed roll's event number, as `roll --sealed` printed it.
     pub seq: u64,
 }
 

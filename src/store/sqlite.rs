@@ -16,6 +16,7 @@ use crate::time::GameTime;
 use rand::Rng;
 use rand::rngs::StdRng;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -284,7 +285,7 @@ impl Store {
             let (game_time, session) = state.stamp_for(&event);
             let mut row = StoredRow {
                 seq,
-                event_id: new_event_id(&mut stamp.id_rng),
+                event_id: new_event_id(&mut stamp.id_rng, seq),
                 kind: event.kind().to_string(),
                 schema_version: SCHEMA_VERSION,
                 payload: event.to_payload(),
@@ -477,8 +478,17 @@ fn to_sql_seq(seq: u64) -> i64 {
     i64::try_from(seq).unwrap_or(i64::MAX)
 }
 
-fn new_event_id(rng: &mut StdRng) -> String {
-    uuid::Builder::from_random_bytes(rng.random())
+/// A random UUID, mixed with the seq so ids stay unique in a log even when tests pin the randomness
+/// (every pinned process starts from the same random state).
+fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
+    let random: [u8; 16] = rng.random();
+    let digest = Sha256::new()
+        .chain_update(random)
+        .chain_update(seq.to_be_bytes())
+        .finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_random_bytes(bytes)
         .into_uuid()
         .to_string()
 }

@@ -1,0 +1,346 @@
+//! The campaign commands as a GM uses them, through the real binary.
+
+use crate::support::Campaign;
+use assert_cmd::prelude::*;
+use predicates::str::contains;
+
+#[test]
+fn init_creates_the_file_and_prints_the_seed_commitment() {
+    let c = Campaign::empty();
+    let out = c.ok(&["init", "--name", "The Sunken Vault"]);
+    assert!(out.contains("Dice epoch 1 seed commitment: "), "{out}");
+    let commitment = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Dice epoch 1 seed commitment: "))
+        .unwrap();
+    assert_eq!(commitment.len(), 64);
+    let log = c.json(&["log"]);
+    assert_eq!(log["events"][0]["kind"], "campaign_created");
+    assert_eq!(log["events"][0]["payload"]["seed_commitment"], commitment);
+}
+
+#[test]
+fn init_twice_is_refused_and_keeps_the_first_campaign() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "First"]);
+    let err = c.refused(&["init", "--name", "Second"], 1);
+    assert!(
+        err.contains("already holds the campaign \"First\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn character_sheets_show_what_was_entered() {
+    let c = Campaign::with_party();
+    insta::assert_snapshot!("adg_sheet", c.ok(&["character", "show", "aldric"]));
+    insta::assert_snapshot!("vsd_sheet", c.ok(&["character", "show", "Mira"]));
+    insta::assert_snapshot!("character_list", c.ok(&["character", "list"]));
+}
+
+#[test]
+fn adg_c2_damage_and_healing_change_health_within_its_bounds() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "5"]);
+    let health = |c: &Campaign| {
+        c.json(&["character", "show", "Aldric"])["character"]["health"]["current"].as_u64()
+    };
+    assert_eq!(health(&c), Some(3));
+    c.ok(&["damage", "Aldric", "9"]);
+    assert_eq!(health(&c), Some(0), "health stops at 0");
+    c.ok(&["heal", "Aldric", "20"]);
+    assert_eq!(health(&c), Some(8), "healing stops at the maximum");
+}
+
+#[test]
+fn t1_time_advances_in_every_unit() {
+    let c = Campaign::with_party();
+    c.ok(&["time", "advance", "1w"]);
+    c.ok(&["time", "advance", "3d"]);
+    c.ok(&["time", "advance", "2h"]);
+    c.ok(&["time", "advance", "10m"]);
+    let out = c.ok(&["time", "advance", "5r"]);
+    assert!(out.contains("It is now Day 11, 02:10 +5r."), "{out}");
+    let later = c.ok(&["damage", "Aldric", "1"]);
+    assert!(later.contains("Aldric takes 1 damage"));
+    let log = c.json(&["log", "--limit", "1"]);
+    assert_eq!(
+        log["events"][0]["game_time"],
+        (10 * 86_400 + 2 * 3600 + 600 + 30) as u64
+    );
+}
+
+#[test]
+fn a_roll_with_entered_dice_records_them_as_entered() {
+    let c = Campaign::with_party();
+    let out = c.ok(&["--rolls", "4,6", "roll", "2d6+3", "--for", "falling stones"]);
+    assert!(
+        out.contains("rolled 2d6+3 for falling stones: 13 (dice 4, 6)"),
+        "{out}"
+    );
+    let explained = c.ok(&["explain", "4"]);
+    assert!(
+        explained.contains("entered at the table with --rolls"),
+        "{explained}"
+    );
+    assert!(
+        explained.contains("total: 2d6+3 = [4+6] + 3 = 13"),
+        "{explained}"
+    );
+}
+
+#[test]
+fn vsd1_open_ended_rolls_chain_with_entered_dice() {
+    let c = Campaign::with_party();
+    let up = c.json(&["--rolls", "97,99,20", "roll", "oe"]);
+    assert_eq!(up["appended"][0]["payload"]["total"], 216);
+    let down = c.json(&["--rolls", "4,98,30", "roll", "oe"]);
+    assert_eq!(down["appended"][0]["payload"]["total"], 4 - 98 - 30);
+}
+
+#[test]
+fn seeded_rolls_are_verified_once_the_epoch_seed_is_revealed() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls at midnight"]);
+    let seq = c.seq_of(&["roll", "3d6", "--for", "ambush"]);
+    let before = c.ok(&["explain", &seq.to_string()]);
+    assert!(before.contains("not revealed yet"), "{before}");
+    let verify = c.ok(&["verify"]);
+    assert!(verify.contains("3 await their epoch's reveal"), "{verify}");
+
+    let revealed = c.ok(&["seed", "reveal"]);
+    assert!(
+        revealed.contains("New epoch seed commitment: "),
+        "{revealed}"
+    );
+    let after = c.ok(&["explain", &seq.to_string()]);
+    assert_eq!(after.matches(": matches").count(), 3, "{after}");
+    assert!(
+        after.contains("|owls at midnight\")"),
+        "the session entropy is part of the derivation: {after}"
+    );
+    let verify = c.ok(&["verify"]);
+    assert!(
+        verify.contains("seeded dice: 3 re-derived from revealed seeds (epochs: 1)"),
+        "{verify}"
+    );
+
+    // The next epoch rolls with its own, still secret, seed.
+    c.ok(&["roll", "d20"]);
+    assert!(c.ok(&["verify"]).contains("1 await their epoch's reveal"));
+}
+
+#[test]
+fn the_same_position_gives_the_same_seeded_die() {
+    // Two files from the same pinned randomness: the same command at the same seq rolls the same.
+    let a = Campaign::with_party();
+    let b = Campaign::with_party();
+    let roll = |c: &Campaign| c.json(&["roll", "d100"])["appended"][0]["payload"]["total"].clone();
+    assert_eq!(roll(&a), roll(&b));
+}
+
+#[test]
+fn a_sealed_roll_stays_secret_until_revealed_and_then_verifies() {
+    let c = Campaign::with_party();
+    let seq = c
+        .seq_of(&["roll", "d20", "--sealed", "--for", "guardian awake?"])
+        .to_string();
+    let log = c.ok(&["log"]);
+    assert!(
+        log.contains("rolled d20 for guardian awake?, sealed (1 dice)"),
+        "{log}"
+    );
+    assert!(
+        c.ok(&["verify"])
+            .contains("0 revealed and checked; 1 still sealed")
+    );
+    let public = c.ok(&["export"]);
+    assert!(
+        !public.contains("sealed_die"),
+        "a public export holds no secrets"
+    );
+
+    let revealed = c.ok(&["reveal", &seq]);
+    assert!(
+        revealed.contains(&format!("sealed dice of #{seq} revealed")),
+        "{revealed}"
+    );
+    assert!(
+        c.ok(&["verify"])
+            .contains("1 revealed and checked; 0 still sealed")
+    );
+    let again = c.refused(&["reveal", &seq], 1);
+    assert!(
+        again.contains("no sealed dice awaiting a reveal"),
+        "{again}"
+    );
+}
+
+#[test]
+fn a_reveal_that_does_not_open_the_commitment_is_refused() {
+    let c = Campaign::with_party();
+    let seq = c.seq_of(&["--rolls", "12", "roll", "d20", "--sealed"]);
+    // The GM's secrets table is edited to claim another value.
+    c.sql()
+        .execute("UPDATE secrets SET value = replace(value, '\"value\":12', '\"value\":19') WHERE kind = 'sealed_die'", [])
+        .unwrap();
+    let err = c.refused(&["reveal", &seq.to_string()], 1);
+    assert!(err.contains("does not open its commitment"), "{err}");
+}
+
+#[test]
+fn session_end_prints_a_checkpoint_that_verify_accepts() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    let ended = c.json(&["session", "end"]);
+    let checkpoint = ended["checkpoint"].as_str().unwrap().to_string();
+    assert_eq!(Some(checkpoint.clone()), c.head());
+    c.ok(&["damage", "Aldric", "1"]);
+    c.cmd()
+        .args(["verify", "--checkpoint", &checkpoint])
+        .assert()
+        .success()
+        .stdout(contains(format!("checkpoint {checkpoint}: holds")));
+    c.cmd()
+        .args(["verify", "--checkpoint", "3:0000000000000000"])
+        .assert()
+        .code(1)
+        .stdout(contains("DOES NOT HOLD"));
+    c.cmd()
+        .args(["verify", "--checkpoint", "999:0123456789abcdef"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn sessions_number_themselves_and_tag_their_events() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "1"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["heal", "Aldric", "1"]);
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    let second = c.json(&["log", "--session", "2"]);
+    let kinds: Vec<&str> = second["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["session_started", "damage_taken"]);
+    assert_eq!(second["events"][1]["payload"]["amount"], 2);
+}
+
+#[test]
+fn retraction_undoes_an_event_by_a_new_one_and_both_stay_in_the_log() {
+    let c = Campaign::with_party();
+    let seq = c.seq_of(&["damage", "Aldric", "5"]).to_string();
+    c.ok(&["retract", &seq, "--reason", "wrong target"]);
+    let sheet = c.json(&["character", "show", "Aldric"]);
+    assert_eq!(sheet["character"]["health"]["current"], 8);
+    let log = c.ok(&["log"]);
+    assert!(
+        log.contains("Aldric takes 5 damage  [retracted: wrong target]"),
+        "{log}"
+    );
+    assert!(
+        log.contains(&format!("#{seq} retracted: wrong target")),
+        "{log}"
+    );
+    let again = c.refused(&["retract", &seq, "--reason", "twice"], 1);
+    assert!(again.contains("already retracted"), "{again}");
+    let bookkeeping = c.refused(&["retract", "1", "--reason", "no campaign"], 1);
+    assert!(bookkeeping.contains("cannot be retracted"), "{bookkeeping}");
+}
+
+#[test]
+fn show_at_a_past_seq_restores_that_moment() {
+    let c = Campaign::with_party();
+    let hit = c.seq_of(&["damage", "Aldric", "5"]);
+    c.ok(&["heal", "Aldric", "3"]);
+    let past = c.json(&["character", "show", "Aldric", "--at", &hit.to_string()]);
+    assert_eq!(past["character"]["health"]["current"], 3);
+    assert_eq!(past["as_of_seq"], hit);
+    let before = c.json(&["character", "list", "--at", "2"]);
+    assert_eq!(
+        before["characters"].as_array().unwrap().len(),
+        1,
+        "Mira joined at #3"
+    );
+    let err = c.refused(&["character", "show", "Aldric", "--at", "99"], 1);
+    assert!(err.contains("#99 is not in the log"), "{err}");
+}
+
+#[test]
+fn log_filters_by_character_and_keeps_the_last_n() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "1"]);
+    c.ok(&["damage", "Mira", "2"]);
+    c.ok(&["heal", "Aldric", "1"]);
+    let aldric = c.json(&["log", "--character", "ALDRIC"]);
+    let kinds: Vec<&str> = aldric["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, vec!["character_added", "damage_taken", "healed"]);
+    let last = c.json(&["log", "--limit", "2"]);
+    let seqs: Vec<u64> = last["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, vec![5, 6]);
+}
+
+#[test]
+fn head_prints_the_short_checkpoint_code() {
+    let c = Campaign::with_party();
+    let head = c.ok(&["head"]);
+    let (seq, hash) = head.trim().split_once(':').unwrap();
+    assert_eq!((seq, hash.len()), ("3", 16));
+}
+
+#[test]
+fn explain_snapshot_of_a_seeded_roll_after_reveal() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "lanterns"]);
+    c.ok(&["roll", "oe+45", "--for", "Mira's Elementalism"]);
+    c.ok(&["seed", "reveal"]);
+    insta::assert_snapshot!("explain_seeded", c.ok(&["explain", "5"]));
+}
+
+#[test]
+fn the_tour_plays_an_evening_into_its_own_file_and_verifies() {
+    let c = Campaign::empty();
+    let out = c.ok(&["tour"]);
+    for step in [
+        "$ grimoire init",
+        "$ grimoire character show Mira",
+        "$ grimoire seed reveal",
+        "all checks hold",
+    ] {
+        assert!(out.contains(step), "missing {step}:\n{out}");
+    }
+    let tour_db = c.dir.path().join("tour.db");
+    crate::support::grimoire_cmd(&tour_db, c.dir.path())
+        .arg("verify")
+        .assert()
+        .success();
+    // A second tour replaces the first one's file rather than failing.
+    c.ok(&["tour"]);
+    // But never a file that is not a grimoire campaign.
+    std::fs::write(c.dir.path().join("notes.db"), "my notes").unwrap();
+    c.cmd()
+        .args(["tour", "--into", "notes.db"])
+        .assert()
+        .code(1);
+    assert_eq!(
+        std::fs::read_to_string(c.dir.path().join("notes.db")).unwrap(),
+        "my notes"
+    );
+}

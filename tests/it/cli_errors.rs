@@ -1,0 +1,381 @@
+//! Bad input: each case gets a clear one-line message, the right exit code (usage 2, refused 1) and
+//! leaves the log exactly as it was (`Campaign::refused` compares the chain head before and after).
+
+use crate::support::{Campaign, grimoire_cmd};
+
+#[test]
+fn an_unknown_character_is_refused_naming_who_exists() {
+    let c = Campaign::with_party();
+    let err = c.refused(&["damage", "Bob", "3"], 1);
+    assert!(
+        err.contains("no character named 'Bob'; known: Aldric, Mira"),
+        "{err}"
+    );
+    c.refused(&["character", "show", "Bob"], 1);
+    c.refused(&["log", "--character", "Bob"], 1);
+}
+
+#[test]
+fn a_duplicate_name_is_refused_ignoring_case() {
+    let c = Campaign::with_party();
+    let err = c.refused(
+        &[
+            "character",
+            "add",
+            "aldric",
+            "--system",
+            "adg",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "4",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("a character named 'Aldric' already exists"),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_numbers_are_usage_errors() {
+    let c = Campaign::with_party();
+    c.refused(&["damage", "Aldric", "three"], 2);
+    c.refused(&["damage", "Aldric", "-3"], 2);
+    c.refused(&["damage", "Aldric", "0"], 2);
+    c.refused(&["heal", "Aldric", "99999999999"], 2);
+    c.refused(&["character", "show", "Aldric", "--at", "x"], 2);
+    c.refused(&["explain", "-1"], 2);
+    c.refused(&["log", "--limit", "0"], 2);
+    let err = c.refused(
+        &[
+            "character",
+            "add",
+            "Zed",
+            "--system",
+            "vsd",
+            "--level",
+            "1",
+            "--vocation",
+            "wizard",
+            "--lore",
+            "Elementalism=lots:2",
+            "--mp",
+            "1",
+            "--drive",
+            "1",
+            "--body",
+            "5",
+            "--wsr",
+            "0",
+            "--defense",
+            "0",
+        ],
+        2,
+    );
+    assert!(err.contains("NAME=BONUS:RANKS"), "{err}");
+}
+
+#[test]
+fn sheet_values_out_of_range_are_refused_with_the_allowed_range() {
+    let c = Campaign::with_party();
+    let err = c.refused(
+        &[
+            "character",
+            "add",
+            "Old",
+            "--system",
+            "adg",
+            "--level",
+            "11",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "4",
+        ],
+        1,
+    );
+    assert!(err.contains("--level must be 1 to 10, not 11"), "{err}");
+}
+
+#[test]
+fn malformed_durations_are_usage_errors_that_show_the_form() {
+    let c = Campaign::with_party();
+    for bad in ["10", "ten minutes", "3y", "0h", "99999999999999999999w"] {
+        let err = c.refused(&["time", "advance", bad], 2);
+        assert!(err.contains("10m, 2h, 3d, 1w or 5r"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn malformed_dice_expressions_are_usage_errors_with_examples() {
+    let c = Campaign::with_party();
+    for bad in ["2d", "d0", "0d6", "d6+", "5", "fireball", "1000d6"] {
+        let err = c.refused(&["roll", bad], 2);
+        assert!(err.contains("Examples: d20, 2d6+3"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn entered_dice_must_fit_the_dice_drawn() {
+    let c = Campaign::with_party();
+    let err = c.refused(&["--rolls", "4", "roll", "2d6"], 2);
+    assert!(err.contains("--rolls ran out"), "{err}");
+    let err = c.refused(&["--rolls", "4,5,6", "roll", "2d6"], 2);
+    assert!(err.contains("drew only 2 dice"), "{err}");
+    let err = c.refused(&["--rolls", "4,7", "roll", "2d6"], 2);
+    assert!(
+        err.contains("--rolls value 7 (number 2 in the list) cannot come from a d6"),
+        "{err}"
+    );
+    let err = c.refused(&["--rolls", "4,x", "roll", "2d6"], 2);
+    assert!(err.contains("'x' is not a die face"), "{err}");
+    let err = c.refused(&["--rolls", "4", "damage", "Aldric", "1"], 2);
+    assert!(err.contains("rolls no dice"), "{err}");
+    // An open-ended chain needs one more die after a 96+.
+    c.refused(&["--rolls", "97", "roll", "oe"], 2);
+}
+
+#[test]
+fn flags_of_the_other_system_are_refused_naming_the_right_ones() {
+    let c = Campaign::with_party();
+    let err = c.refused(
+        &[
+            "character",
+            "add",
+            "Zed",
+            "--system",
+            "adg",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "4",
+            "--mp",
+            "5",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--mp is not part of an ADG sheet; an ADG sheet takes --level --agility"),
+        "{err}"
+    );
+    let err = c.refused(
+        &[
+            "character",
+            "add",
+            "Zed",
+            "--system",
+            "vsd",
+            "--level",
+            "1",
+            "--vocation",
+            "wizard",
+            "--mp",
+            "1",
+            "--drive",
+            "1",
+            "--body",
+            "5",
+            "--wsr",
+            "0",
+            "--defense",
+            "0",
+            "--cunning",
+            "12",
+        ],
+        2,
+    );
+    assert!(
+        err.contains("--cunning is not part of a VsD sheet"),
+        "{err}"
+    );
+    let err = c.refused(
+        &["character", "add", "Zed", "--system", "adg", "--level", "1"],
+        2,
+    );
+    assert!(err.contains("--agility is missing"), "{err}");
+}
+
+#[test]
+fn a_file_that_is_not_a_grimoire_database_is_refused_and_left_alone() {
+    let c = Campaign::empty();
+    std::fs::write(&c.db, b"these are my session notes, not a database").unwrap();
+    let err = c.refused(&["character", "list"], 1);
+    assert!(err.contains("is not a grimoire campaign file"), "{err}");
+    c.refused(&["init", "--name", "Over my notes"], 1);
+    assert_eq!(
+        std::fs::read(&c.db).unwrap(),
+        b"these are my session notes, not a database"
+    );
+
+    let other = Campaign::empty();
+    let conn = rusqlite::Connection::open(&other.db).unwrap();
+    conn.execute_batch("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('stew');")
+        .unwrap();
+    drop(conn);
+    let err = other.refused(&["log"], 1);
+    assert!(err.contains("is not a grimoire campaign file"), "{err}");
+    let conn = rusqlite::Connection::open(&other.db).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        tables, 1,
+        "no grimoire tables were added to someone else's database"
+    );
+}
+
+#[test]
+fn a_database_from_a_newer_grimoire_is_refused() {
+    let c = Campaign::with_party();
+    c.sql()
+        .execute(
+            "INSERT INTO refinery_schema_history (version, name, applied_on, checksum) VALUES (99, 'future', '2030-01-01T00:00:00Z', '0')",
+            [],
+        )
+        .unwrap();
+    let err = c.refused(&["damage", "Aldric", "1"], 1);
+    assert!(
+        err.contains("written by a newer grimoire (schema version 99"),
+        "{err}"
+    );
+    c.refused(&["character", "show", "Aldric"], 1);
+}
+
+#[test]
+fn a_payload_version_from_a_newer_grimoire_is_refused_not_misread() {
+    let c = Campaign::with_party();
+    let conn = c.sql();
+    conn.execute_batch("DROP TRIGGER events_refuse_update")
+        .unwrap();
+    conn.execute("UPDATE events SET schema_version = 9 WHERE seq = 2", [])
+        .unwrap();
+    drop(conn);
+    let err = c.refused(&["character", "list"], 1);
+    assert!(
+        err.contains("the log is damaged at #2") && err.contains("newer than this grimoire reads"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_file_is_refused_and_not_created() {
+    let c = Campaign::empty();
+    for args in [
+        &["log"][..],
+        &["damage", "Aldric", "1"],
+        &["verify"],
+        &["export"],
+    ] {
+        let err = c.refused(args, 1);
+        assert!(err.contains("there is no campaign file at"), "{err}");
+        assert!(err.contains("grimoire init --name"), "{err}");
+    }
+    assert!(!c.db.exists());
+}
+
+#[test]
+fn commands_on_a_file_without_a_campaign_say_how_to_start_one() {
+    let c = Campaign::empty();
+    c.refused(&["init", "--name", "  "], 2);
+    assert!(!c.db.exists(), "a refused init leaves no file behind");
+}
+
+#[test]
+fn sessions_cannot_overlap_or_end_twice() {
+    let c = Campaign::with_party();
+    c.refused(&["session", "end"], 1);
+    c.ok(&["session", "start"]);
+    let err = c.refused(&["session", "start"], 1);
+    assert!(err.contains("session 1 is still open"), "{err}");
+    let err = c.refused(&["session", "start", "--entropy", &"x".repeat(201)], 2);
+    assert!(err.contains("limited to 200"), "{err}");
+}
+
+#[test]
+fn a_retraction_without_a_reason_or_target_is_refused() {
+    let c = Campaign::with_party();
+    c.refused(&["retract", "2", "--reason", "  "], 1);
+    let err = c.refused(&["retract", "40", "--reason", "typo"], 1);
+    assert!(err.contains("#40 is not in the log"), "{err}");
+    c.refused(&["retract", "2"], 2);
+}
+
+#[test]
+fn a_vsd_character_without_health_cannot_take_damage() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "character",
+        "add",
+        "Nox",
+        "--system",
+        "vsd",
+        "--level",
+        "1",
+        "--vocation",
+        "animist",
+        "--mp",
+        "4",
+        "--drive",
+        "1",
+        "--body",
+        "10",
+        "--wsr",
+        "5",
+        "--defense",
+        "0",
+    ]);
+    let err = c.refused(&["damage", "Nox", "1"], 1);
+    assert!(err.contains("Nox has no health track"), "{err}");
+}
+
+#[test]
+fn json_errors_carry_the_message_and_exit_code() {
+    let c = Campaign::with_party();
+    let out = c.run(&["--json", "damage", "Bob", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["exit_code"], 1);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("no character named 'Bob'")
+    );
+}
+
+#[test]
+fn bad_environment_overrides_are_usage_errors() {
+    let c = Campaign::with_party();
+    let out = grimoire_cmd(&c.db, c.dir.path())
+        .env("GRIMOIRE_NOW", "yesterday")
+        .args(["damage", "Aldric", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("GRIMOIRE_NOW='yesterday' is not an RFC 3339 time")
+    );
+}

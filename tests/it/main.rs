@@ -1,0 +1,10 @@
+//! The integration suite: one binary, one module per concern.
+
+mod cli_campaign;
+mod cli_errors;
+mod fairness_golden;
+mod props;
+mod store_conformance;
+mod support;
+mod tamper;
+mod transfer;

@@ -1,0 +1,156 @@
+//! Helpers: a campaign in a temporary folder, driven through the real binary with time, randomness
+//! and actor pinned, so outputs are stable.
+
+use grimoire::store::Store;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use tempfile::TempDir;
+
+pub const NOW: &str = "2026-03-14T19:30:00Z";
+
+pub struct Campaign {
+    pub dir: TempDir,
+    pub db: PathBuf,
+}
+
+impl Campaign {
+    /// An empty folder; the campaign file does not exist yet.
+    pub fn empty() -> Campaign {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("campaign.db");
+        Campaign { dir, db }
+    }
+
+    /// A campaign with one character of each system.
+    pub fn with_party() -> Campaign {
+        let c = Campaign::empty();
+        c.ok(&["init", "--name", "The Sunken Vault"]);
+        c.ok(&ADG_ALDRIC);
+        c.ok(&VSD_MIRA);
+        c
+    }
+
+    pub fn cmd(&self) -> Command {
+        grimoire_cmd(&self.db, self.dir.path())
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("grimoire runs")
+    }
+
+    /// Runs a command that must succeed; returns its stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "{args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 output")
+    }
+
+    /// Runs a command that must fail with `code` and leave the log exactly as it was; returns stderr.
+    pub fn refused(&self, args: &[&str], code: i32) -> String {
+        let before = self.head();
+        let out = self.run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: expected exit {code}; stderr: {stderr}"
+        );
+        assert!(
+            stderr.starts_with("error: "),
+            "{args:?}: message missing: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+        assert_eq!(self.head(), before, "{args:?} changed the log");
+        stderr
+    }
+
+    /// The chain head as `SEQ:HASH`, or `None` when there is no campaign file.
+    pub fn head(&self) -> Option<String> {
+        if !self.db.exists() {
+            return None;
+        }
+        Store::open(&self.db)
+            .ok()?
+            .head()
+            .ok()?
+            .map(|h| h.to_string())
+    }
+
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&all)).expect("valid JSON")
+    }
+
+    /// The seq of the first event a recording command appended (run with --json).
+    pub fn seq_of(&self, args: &[&str]) -> u64 {
+        self.json(args)["appended"][0]["seq"]
+            .as_u64()
+            .expect("a seq")
+    }
+
+    /// Opens the raw SQLite file, as a tamperer would.
+    pub fn sql(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(&self.db).expect("open raw")
+    }
+}
+
+pub fn grimoire_cmd(db: &Path, cwd: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grimoire"));
+    cmd.current_dir(cwd)
+        .env("GRIMOIRE_DB", db)
+        .env("GRIMOIRE_NOW", NOW)
+        .env("GRIMOIRE_RANDOMNESS_SEED", "7")
+        .env("GRIMOIRE_ACTOR", "gm");
+    cmd
+}
+
+pub const ADG_ALDRIC: [&str; 16] = [
+    "character",
+    "add",
+    "Aldric",
+    "--system",
+    "adg",
+    "--level",
+    "2",
+    "--agility",
+    "11",
+    "--brawn",
+    "9",
+    "--cunning",
+    "13",
+    "--health",
+    "8",
+    "--silver=40",
+];
+
+pub const VSD_MIRA: [&str; 24] = [
+    "character",
+    "add",
+    "Mira",
+    "--system",
+    "vsd",
+    "--level",
+    "3",
+    "--vocation",
+    "wizard",
+    "--lore",
+    "Elementalism=45:6",
+    "--mp",
+    "12",
+    "--drive",
+    "3",
+    "--body",
+    "40",
+    "--wsr",
+    "20",
+    "--defense",
+    "10",
+    "--health",
+    "14",
+    "--lore=Divination=20:3",
+];

@@ -1,0 +1,156 @@
+//! Tampering with the file behind grimoire's back: `verify` must notice and name the first bad event.
+
+use crate::support::Campaign;
+
+/// A campaign with seeded dice, a sealed roll and a revealed epoch: something of every kind to forge.
+fn campaign() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "rain"]);
+    c.ok(&["roll", "2d6"]); // #5
+    c.ok(&["damage", "Aldric", "3"]); // #6
+    c.ok(&["roll", "d20", "--sealed"]); // #7
+    c.ok(&["reveal", "7"]); // #8
+    c.ok(&["session", "end"]); // #9
+    c.ok(&["seed", "reveal"]); // #10, #11
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    c
+}
+
+fn unlock(c: &Campaign) -> rusqlite::Connection {
+    let conn = c.sql();
+    conn.execute_batch("DROP TRIGGER events_refuse_update; DROP TRIGGER events_refuse_delete;")
+        .unwrap();
+    conn
+}
+
+fn verify_fails(c: &Campaign, args: &[&str]) -> String {
+    let out = c.run(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "verify should fail: {stdout}");
+    assert!(stdout.contains("verification FAILED"), "{stdout}");
+    stdout
+}
+
+#[test]
+fn one_changed_byte_in_a_payload_is_named_by_seq() {
+    let c = campaign();
+    unlock(&c).execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 6", []).unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("chain: BROKEN at #6: #6 was changed after it was recorded"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_deleted_row_is_named_as_missing() {
+    let c = campaign();
+    unlock(&c)
+        .execute("DELETE FROM events WHERE seq = 6", [])
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("BROKEN at #6: the log skips from #5 to #7"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded_dice() {
+    let c = campaign();
+    let checkpoint = c.json(&["head"])["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Rewrite the 2d6 roll at #5 to better faces and re-chain everything after it.
+    let conn = unlock(&c);
+    let payload: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = 5", [], |r| r.get(0))
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    event["dice"][0]["value"] = 6.into();
+    event["dice"][1]["value"] = 6.into();
+    event["total"] = 12.into();
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = 5",
+        [serde_json::to_string(&event).unwrap()],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+
+    let plain = verify_fails(&c, &["verify"]);
+    assert!(
+        plain.contains("chain: 11 events, unbroken"),
+        "the forged chain itself is consistent: {plain}"
+    );
+    assert!(
+        plain.contains("PROBLEM at #5: #5: seeded die 0 shows Some(6)"),
+        "{plain}"
+    );
+    let anchored = verify_fails(&c, &["verify", "--checkpoint", &checkpoint]);
+    assert!(anchored.contains("DOES NOT HOLD"), "{anchored}");
+}
+
+#[test]
+fn a_forged_sealed_reveal_is_caught() {
+    let c = campaign();
+    let conn = unlock(&c);
+    let payload: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = 8", [], |r| r.get(0))
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    let value = event["dice"][0]["value"].as_u64().unwrap();
+    event["dice"][0]["value"] = (value % 20 + 1).into();
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = 8",
+        [serde_json::to_string(&event).unwrap()],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("the value revealed for sealed die 0 does not open its commitment"),
+        "{report}"
+    );
+}
+
+/// Recomputes every hash from #1 on, as a forger with the file (and our hashing code) would.
+fn rechain(conn: &rusqlite::Connection) {
+    let mut rows: Vec<grimoire::store::StoredRow> = Vec::new();
+    let mut stmt = conn
+        .prepare("SELECT seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash FROM events ORDER BY seq")
+        .unwrap();
+    let mapped = stmt
+        .query_map([], |r| {
+            Ok(grimoire::store::StoredRow {
+                seq: r.get(0)?,
+                event_id: r.get(1)?,
+                kind: r.get(2)?,
+                schema_version: r.get(3)?,
+                payload: r.get(4)?,
+                game_time: r.get(5)?,
+                recorded_at: r.get(6)?,
+                session: r.get(7)?,
+                actor: r.get(8)?,
+                prev_hash: r.get(9)?,
+                hash: r.get(10)?,
+            })
+        })
+        .unwrap();
+    for row in mapped {
+        rows.push(row.unwrap());
+    }
+    let mut prev = "0".repeat(64);
+    for mut row in rows {
+        row.prev_hash = prev.clone();
+        row.hash = row.compute_hash();
+        conn.execute(
+            "UPDATE events SET prev_hash = ?1, hash = ?2 WHERE seq = ?3",
+            rusqlite::params![row.prev_hash, row.hash, row.seq as i64],
+        )
+        .unwrap();
+        prev = row.hash;
+    }
+}

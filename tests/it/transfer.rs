@@ -1,0 +1,133 @@
+//! Export and import: the public record, the full backup, and refusal of anything broken.
+
+use crate::support::Campaign;
+
+fn played() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "ash"]);
+    c.ok(&["roll", "oe+20"]);
+    c.ok(&["damage", "Mira", "4"]);
+    c.ok(&["roll", "d20", "--sealed"]);
+    c.ok(&["session", "end"]);
+    c
+}
+
+#[test]
+fn export_then_import_gives_the_same_chain_head_and_sheets() {
+    let c = played();
+    let file = c.dir.path().join("backup.jsonl");
+    let out = c.ok(&["export", "--with-secrets", "--out", file.to_str().unwrap()]);
+    assert!(out.contains("Exported 8 events and 2 secrets"), "{out}");
+
+    let copy = c.dir.path().join("copy.db");
+    let imported = crate::support::grimoire_cmd(&copy, c.dir.path())
+        .args(["import", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        imported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
+    let original_head = c.head().unwrap();
+    let restored = Campaign {
+        dir: tempfile::tempdir().unwrap(),
+        db: copy,
+    };
+    assert_eq!(restored.head().unwrap(), original_head);
+    assert_eq!(
+        restored.ok(&["character", "show", "Mira"]),
+        c.ok(&["character", "show", "Mira"])
+    );
+    assert!(restored.ok(&["verify"]).contains("all checks hold"));
+    // The backup carried the secrets: the restored file can still reveal and roll seeded dice.
+    restored.ok(&["reveal", "7"]);
+    restored.ok(&["roll", "d6"]);
+}
+
+#[test]
+fn a_public_export_can_be_checked_but_not_rolled_from() {
+    let c = played();
+    let file = c.dir.path().join("public.jsonl");
+    c.ok(&["export", "--out", file.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 8);
+    assert!(!text.contains("\"secret\""));
+    let players = Campaign::empty();
+    players.ok(&["import", file.to_str().unwrap()]);
+    assert!(players.ok(&["verify"]).contains("all checks hold"));
+    let err = players.refused(&["roll", "d6"], 1);
+    assert!(err.contains("no seed for dice epoch 1"), "{err}");
+    players.ok(&["--rolls", "3", "roll", "d6"]);
+}
+
+#[test]
+fn export_to_stdout_is_json_lines() {
+    let c = played();
+    let out = c.ok(&["export"]);
+    for line in out.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            value["hash"].is_string() && value["payload"].is_object(),
+            "{line}"
+        );
+    }
+}
+
+fn import_refused(lines: &str, expect: &str) {
+    let c = Campaign::empty();
+    let file = c.dir.path().join("in.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    let err = c.refused(&["import", file.to_str().unwrap()], 1);
+    assert!(err.contains(expect), "expected {expect:?} in {err}");
+    assert!(!c.db.exists(), "a refused import leaves no file behind");
+}
+
+#[test]
+fn import_refuses_a_broken_chain_naming_the_first_bad_line() {
+    let c = played();
+    let good = c.ok(&["export"]);
+    let lines: Vec<&str> = good.lines().collect();
+
+    let mut edited = lines.clone();
+    let changed = edited[5].replace("\"amount\":4", "\"amount\":1");
+    assert_ne!(changed, edited[5]);
+    edited[5] = &changed;
+    import_refused(
+        &edited.join("\n"),
+        "import refused at line 6: #6 was changed after it was recorded",
+    );
+
+    let mut missing = lines.clone();
+    missing.remove(2);
+    import_refused(
+        &missing.join("\n"),
+        "import refused at line 3: event #4 follows #2",
+    );
+
+    let mut swapped = lines.clone();
+    swapped.swap(3, 4);
+    import_refused(&swapped.join("\n"), "import refused at line 4");
+
+    import_refused(&lines[1..].join("\n"), "import refused at line 1");
+    import_refused("", "the file holds no events");
+    import_refused(
+        "not json\n",
+        "import refused at line 1: not a grimoire export line",
+    );
+    import_refused(
+        &format!("{}\n{{\"seq\":2}}\n", lines[0]),
+        "import refused at line 2: an event line needs \"event_id\"",
+    );
+}
+
+#[test]
+fn import_refuses_a_file_that_already_holds_a_campaign() {
+    let c = played();
+    let file = c.dir.path().join("again.jsonl");
+    c.ok(&["export", "--out", file.to_str().unwrap()]);
+    let err = c.refused(&["import", file.to_str().unwrap()], 1);
+    assert!(err.contains("already holds events"), "{err}");
+    let missing = c.refused(&["import", "/nonexistent/file.jsonl"], 74);
+    assert!(missing.contains("could not be read"), "{missing}");
+}
