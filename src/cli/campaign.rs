@@ -46,7 +46,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         drop(store);
         remove_database(&g.db);
     }
-    let events = result?;
+    let events = result?.events;
     let commitment = fairness::seed_commitment(&seed);
     let text = format!(
         "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nPlayers: note this commitment down. `grimoire seed reveal` later publishes the seed, and anyone can check it hashes to this value.",
@@ -176,7 +176,8 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
             seed,
             next_commitment: next_commitment.clone(),
         })
-    })?;
+    })?
+    .events;
     let mut report = appended(&events);
     report.text.push_str(&format!(
         "\nAnyone can now check the revealed epoch's dice with `grimoire verify`.\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
@@ -202,13 +203,16 @@ pub struct RetractArgs {
 pub fn retract(g: &Globals, ctx: &mut Context, args: &RetractArgs) -> Result<Report, Error> {
     g.no_rolls("retract")?;
     let target = g.open()?.event(args.seq)?.map(|r| r.event);
-    Ok(appended(&record(
-        g,
-        ctx,
-        Command::Retract {
-            seq: args.seq,
-            target,
-            reason: args.reason.clone(),
-        },
-    )?))
+    Ok(appended(
+        &record(
+            g,
+            ctx,
+            Command::Retract {
+                seq: args.seq,
+                target,
+                reason: args.reason.clone(),
+            },
+        )?
+        .events,
+    ))
 }

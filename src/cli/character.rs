@@ -6,6 +6,7 @@ use crate::Error;
 use crate::rules::{Command, RuleError};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::{CampaignState, Character};
+use crate::store::Written;
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::json;
 
@@ -167,14 +168,17 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
         CharacterCommand::Add(args) => {
             g.no_rolls("character add")?;
             let sheet = args.sheet()?;
-            Ok(appended(&record(
-                g,
-                ctx,
-                Command::AddCharacter {
-                    name: args.name.clone(),
-                    sheet,
-                },
-            )?))
+            Ok(appended(
+                &record(
+                    g,
+                    ctx,
+                    Command::AddCharacter {
+                        name: args.name.clone(),
+                        sheet,
+                    },
+                )?
+                .events,
+            ))
         }
         CharacterCommand::List(args) => {
             g.no_rolls("character list")?;
@@ -300,24 +304,30 @@ pub struct HealthArgs {
 
 pub fn damage(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
     g.no_rolls("damage")?;
-    Ok(appended(&record(
-        g,
-        ctx,
-        Command::Damage {
-            character: args.name.clone(),
-            amount: args.amount,
-        },
-    )?))
+    let command = Command::Damage {
+        character: args.name.clone(),
+        amount: args.amount,
+    };
+    Ok(with_health_after(record(g, ctx, command)?, &args.name))
 }
 
 pub fn heal(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
     g.no_rolls("heal")?;
-    Ok(appended(&record(
-        g,
-        ctx,
-        Command::Heal {
-            character: args.name.clone(),
-            amount: args.amount,
-        },
-    )?))
+    let command = Command::Heal {
+        character: args.name.clone(),
+        amount: args.amount,
+    };
+    Ok(with_health_after(record(g, ctx, command)?, &args.name))
+}
+
+/// What was recorded, and where the character's health stands now.
+fn with_health_after(written: Written, name: &str) -> Report {
+    let mut report = appended(&written.events);
+    if let Some(health) = written.state.character(name).and_then(|c| c.health) {
+        report
+            .text
+            .push_str(&format!("\nHealth now {}/{}.", health.current, health.max));
+        report.json["health"] = json!(health);
+    }
+    report
 }

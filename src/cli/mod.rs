@@ -11,10 +11,9 @@ mod transfer;
 
 use crate::Error;
 use crate::dice::{Dice, SeedContext};
-use crate::event::Recorded;
 use crate::rules::{Command, decide};
 use crate::state::CampaignState;
-use crate::store::{Batch, SecretsView, Stamp, Store};
+use crate::store::{Batch, SecretsView, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -226,7 +225,7 @@ fn record_with<F>(
     store: &mut Store,
     new_seed: Option<[u8; 32]>,
     make: F,
-) -> Result<Vec<Recorded>, Error>
+) -> Result<Written, Error>
 where
     F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Command, Error>,
 {
@@ -272,7 +271,7 @@ where
 }
 
 /// [`record_with`] for a command that does not depend on the state.
-fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Vec<Recorded>, Error> {
+fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
     let mut store = g.open()?;
     record_with(g, ctx, &mut store, None, |_, _| Ok(command))
 }

@@ -27,9 +27,9 @@ fn parse_duration(text: &str) -> Result<GameDuration, String> {
 pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Report, Error> {
     let TimeCommand::Advance { duration } = command;
     g.no_rolls("time advance")?;
-    let events = record(g, ctx, Command::AdvanceClock { by: *duration })?;
-    let state = g.open()?.replay(None)?;
-    let mut report = appended(&events);
+    let written = record(g, ctx, Command::AdvanceClock { by: *duration })?;
+    let state = written.state;
+    let mut report = appended(&written.events);
     report
         .text
         .push_str(&format!("\nIt is now {}.", state.clock));
@@ -68,17 +68,20 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
                     "--entropy is limited to {MAX_ENTROPY_CHARS} characters"
                 )));
             }
-            Ok(appended(&record(
-                g,
-                ctx,
-                Command::StartSession {
-                    entropy: entropy.clone(),
-                },
-            )?))
+            Ok(appended(
+                &record(
+                    g,
+                    ctx,
+                    Command::StartSession {
+                        entropy: entropy.clone(),
+                    },
+                )?
+                .events,
+            ))
         }
         SessionCommand::End => {
             g.no_rolls("session end")?;
-            let events = record(g, ctx, Command::EndSession)?;
+            let events = record(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);
             if let Some(last) = events.last() {
                 let checkpoint = crate::store::Checkpoint::of(last.seq, &last.hash);
@@ -129,7 +132,7 @@ pub fn roll(g: &Globals, ctx: &mut Context, args: &RollArgs) -> Result<Report, E
         purpose,
         sealed: args.sealed,
     };
-    let events = record(g, ctx, command)?;
+    let events = record(g, ctx, command)?.events;
     let mut report = appended(&events);
     if args.sealed
         && let Some(first) = events.first()
@@ -159,7 +162,8 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
             seq,
             secrets: secrets.sealed(seq)?,
         })
-    })?;
+    })?
+    .events;
     let mut report = appended(&events);
     if let Some(original) = store.event(seq)?
         && let crate::event::Event::DiceRolled { expression, .. } = &original.event

@@ -49,6 +49,13 @@ pub struct Batch {
     pub seeds: Vec<(u32, [u8; 32])>,
 }
 
+/// What a write appended, and the state just after it.
+#[derive(Debug)]
+pub struct Written {
+    pub events: Vec<Recorded>,
+    pub state: CampaignState,
+}
+
 /// Read access to the GM's secrets during a write.
 pub struct SecretsView<'c> {
     conn: &'c Connection,
@@ -257,7 +264,7 @@ impl Store {
 
     /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
     /// If anything fails nothing is written.
-    pub fn write<F>(&mut self, mut stamp: Stamp, decide: F) -> Result<Vec<Recorded>, Error>
+    pub fn write<F>(&mut self, mut stamp: Stamp, decide: F) -> Result<Written, Error>
     where
         F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Batch, Error>,
     {
@@ -321,7 +328,10 @@ impl Store {
                 .map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
-        Ok(appended)
+        Ok(Written {
+            events: appended,
+            state,
+        })
     }
 
     /// Checks the whole log (see [`crate::store::chain`]). Streams the log twice: once for the reveals,

@@ -41,7 +41,11 @@ fn character_sheets_show_what_was_entered() {
 #[test]
 fn adg_c2_damage_and_healing_change_health_within_its_bounds() {
     let c = Campaign::with_party();
-    c.ok(&["damage", "Aldric", "5"]);
+    let out = c.ok(&["damage", "Aldric", "5"]);
+    assert!(
+        out.ends_with("Aldric takes 5 damage\nHealth now 3/8.\n"),
+        "{out}"
+    );
     let health = |c: &Campaign| {
         c.json(&["character", "show", "Aldric"])["character"]["health"]["current"].as_u64()
     };

@@ -39,7 +39,7 @@ fn append(store: &mut Store, events: Vec<Event>) -> Result<Vec<u64>, Error> {
             ..Batch::default()
         })
     })?;
-    Ok(recorded.iter().map(|r| r.seq).collect())
+    Ok(recorded.events.iter().map(|r| r.seq).collect())
 }
 
 fn read_all(store: &Store) -> Vec<(u64, Event)> {
