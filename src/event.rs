@@ -244,6 +244,7 @@ impl Event {
                             faces.join(", ")
                         )
                     }
+                    None if dice.len() == 1 => format!("rolled {expression}{what}, sealed (1 die)"),
                     None => format!("rolled {expression}{what}, sealed ({} dice)", dice.len()),
                 }
             }

@@ -174,10 +174,9 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Er
     tour.step(&["verify", "--checkpoint", &checkpoint])?;
 
     let text = format!(
-        "{}\nThe tour's campaign is in {}: try `grimoire --db {} log` or `character show Mira`.",
+        "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`.",
         tour.transcript.join("\n"),
-        tour.db,
-        tour.db
+        db = tour.db
     );
     Ok(Report::new(
         text,

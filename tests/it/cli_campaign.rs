@@ -151,7 +151,7 @@ fn a_sealed_roll_stays_secret_until_revealed_and_then_verifies() {
         .to_string();
     let log = c.ok(&["log"]);
     assert!(
-        log.contains("rolled d20 for guardian awake?, sealed (1 dice)"),
+        log.contains("rolled d20 for guardian awake?, sealed (1 die)"),
         "{log}"
     );
     assert!(
