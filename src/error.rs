@@ -17,6 +17,9 @@ pub enum Error {
     /// Input that is malformed whatever the campaign holds.
     #[error("{0}")]
     Usage(String),
+    /// A bug in grimoire; nothing was written.
+    #[error("internal error: {0}; nothing was recorded (please report this)")]
+    Internal(String),
 }
 
 impl From<DurationError> for Error {
@@ -47,6 +50,7 @@ impl Error {
             )) => 2,
             Error::Rule(_) => 1,
             Error::Store(e) => e.exit_code(),
+            Error::Internal(_) => 70,
         }
     }
 }

@@ -3,8 +3,10 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record};
 use crate::Error;
+use crate::rules::adg::Attribute;
 use crate::rules::{Command, RuleError};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
+use crate::state::adg::AdgState;
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
 use clap::{Args, Subcommand, ValueEnum};
@@ -233,6 +235,97 @@ fn health_text(c: &Character) -> String {
         .unwrap_or_else(|| "no health track".into())
 }
 
+/// The computed A Dungeon Game sheet (ADG-C1 to ADG-R9, ADG-S9).
+fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
+    let mut lines = vec![format!(
+        "  Level {}{}",
+        adg.level,
+        if adg.dead { ", DEAD" } else { "" }
+    )];
+    let attribute = |a: Attribute| {
+        let (max, exerted) = (adg.max.get(a), adg.exerted.get(a));
+        if exerted == 0 {
+            format!("{a} {max}")
+        } else {
+            format!("{a} {} (max {max}, {exerted} exerted)", adg.current(a))
+        }
+    };
+    lines.push(format!(
+        "  {}   {}   {}",
+        attribute(Attribute::Agility),
+        attribute(Attribute::Brawn),
+        attribute(Attribute::Cunning)
+    ));
+    lines.push(format!("  {}", capitalized(&health_text(c))));
+    lines.push(format!("  Silver {}", adg.silver));
+    let safe = adg.safe_rituals_per_day();
+    lines.push(format!(
+        "  Rituals since last rest: {} (safe per day: {safe}); the next costs {} Cunning first",
+        adg.rituals_today,
+        adg.next_ritual_cost()
+    ));
+    if adg.locked_out {
+        lines.push("  LOCKED OUT of rituals until a night's rest".into());
+    }
+    let known: Vec<String> = adg
+        .known
+        .values()
+        .map(|k| {
+            let kind = format!("{:?}", k.kind).to_lowercase();
+            let words = if k.words.join(" ") == k.name {
+                String::new()
+            } else {
+                format!(", words {}", k.words.join(" "))
+            };
+            let reversible = if k.reversible { "" } else { ", not reversible" };
+            format!("{} ({kind}{words}{reversible})", k.name)
+        })
+        .collect();
+    lines.push(format!("  Rituals known: {}", list_or_none(&known)));
+    let discovered: Vec<String> = adg
+        .discovered
+        .values()
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !discovered.is_empty() {
+        lines.push(format!(
+            "  Discovered, not learned: {}",
+            discovered.join(", ")
+        ));
+    }
+    let lost: Vec<String> = adg.lost.values().cloned().collect();
+    lines.push(format!("  Lost forever: {}", list_or_none(&lost)));
+    let scrolls: Vec<String> = state
+        .scrolls
+        .values()
+        .filter(|s| crate::rules::campaign::same_character(&s.holder, &c.name))
+        .map(|s| {
+            format!(
+                "S{} {} SL {} {:?} read {}x",
+                s.id, s.ritual, s.level, s.state, s.reads
+            )
+            .to_string()
+        })
+        .collect();
+    lines.push(format!("  Scrolls held: {}", list_or_none(&scrolls)));
+    let active: Vec<String> = adg
+        .effects
+        .iter()
+        .filter(|e| e.until > state.clock)
+        .map(|e| format!("{} until {}", e.ritual, e.until))
+        .collect();
+    lines.push(format!("  Active effects: {}", list_or_none(&active)));
+    lines
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join("; ")
+    }
+}
+
 fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     chars
@@ -262,15 +355,10 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.clock
     )];
     match &c.sheet {
-        Sheet::Adg(s) => {
-            lines.push(format!("  Level {}", s.level));
-            lines.push(format!(
-                "  Agility {}   Brawn {}   Cunning {}",
-                s.agility, s.brawn, s.cunning
-            ));
-            lines.push(format!("  {}", capitalized(&health_text(c))));
-            lines.push(format!("  Silver {}", s.silver));
-        }
+        Sheet::Adg(s) => match &c.adg {
+            Some(adg) => lines.extend(adg_lines(c, adg, state)),
+            None => lines.push(format!("  Level {}", s.level)),
+        },
         Sheet::Vsd(s) => {
             lines.push(format!("  Level {} {}", s.level, s.vocation));
             lines.push(format!(

@@ -45,9 +45,7 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
         .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let mut kept: VecDeque<Recorded> = VecDeque::new();
     store.for_each_event(1, None, |r| {
-        let about_character = who
-            .as_ref()
-            .is_none_or(|w| r.event.character().is_some_and(|c| fold_name(c) == *w));
+        let about_character = who.as_ref().is_none_or(|w| r.event.concerns(w));
         let in_session = args.session.is_none_or(|s| r.session == Some(s));
         if about_character && in_session {
             if kept.len() == cap {

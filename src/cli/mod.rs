@@ -1,6 +1,7 @@
 //! The command line: clap definitions (their `///` comments are the help text), one module per
 //! command group, and the one write path every recording command goes through.
 
+mod adg;
 mod campaign;
 mod character;
 mod history;
@@ -115,6 +116,18 @@ pub enum Commands {
     Retract(campaign::RetractArgs),
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
+    /// A Dungeon Game: discover, learn and cast rituals.
+    #[command(subcommand)]
+    Ritual(adg::RitualCommand),
+    Exert(adg::ExertArgs),
+    Rest(adg::RestArgs),
+    Downtime(adg::DowntimeArgs),
+    /// A Dungeon Game: write, read, learn from, give and list scrolls.
+    #[command(subcommand)]
+    Scroll(adg::ScrollCommand),
+    /// A Dungeon Game: show or load the word lists, mishap table, scroll costs and house rules.
+    #[command(subcommand)]
+    Tables(adg::TablesCommand),
     Tour(tour::TourArgs),
 }
 
@@ -212,6 +225,12 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Retract(args) => campaign::retract(g, ctx, args),
         Commands::Export(args) => transfer::export(g, args),
         Commands::Import(args) => transfer::import(g, args),
+        Commands::Ritual(command) => adg::ritual(g, ctx, command),
+        Commands::Exert(args) => adg::exert(g, ctx, args),
+        Commands::Rest(args) => adg::rest(g, ctx, args),
+        Commands::Downtime(args) => adg::downtime(g, ctx, args),
+        Commands::Scroll(command) => adg::scroll(g, ctx, command),
+        Commands::Tables(command) => adg::tables(g, ctx, command),
         Commands::Tour(args) => tour::run(g, ctx, args),
     }
 }

@@ -8,6 +8,8 @@ use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::time::GameDuration;
 
+// A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     CreateCampaign {
@@ -50,6 +52,8 @@ pub enum Command {
         target: Option<Event>,
         reason: String,
     },
+    /// A Dungeon Game's commands.
+    Adg(Box<super::adg::AdgCommand>),
     /// `seed` is the current epoch's secret; `next_commitment` commits to the next epoch's.
     RevealSeed {
         seed: [u8; 32],
@@ -92,7 +96,11 @@ pub fn decide(
                 return Err(RuleError::DuplicateCharacter(existing.name.clone()));
             }
             sheet.validate().map_err(RuleError::InvalidSheet)?;
-            Event::CharacterAdded { name, sheet }
+            let tables = super::adg::tables_for_new_character(state, &sheet);
+            return Ok(tables
+                .into_iter()
+                .chain([Event::CharacterAdded { name, sheet }])
+                .collect());
         }
         Command::Damage { character, amount } => {
             let who = with_health(state, &character)?;
@@ -165,6 +173,7 @@ pub fn decide(
             }
             Event::Retracted { seq, reason }
         }
+        Command::Adg(command) => return super::adg::decide(state, *command, dice),
         Command::RevealSeed {
             seed,
             next_commitment,
@@ -187,13 +196,18 @@ pub fn decide(
     Ok(vec![event])
 }
 
-fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
+pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
     state
         .character(name)
         .ok_or_else(|| RuleError::UnknownCharacter {
             name: name.to_string(),
             known: state.characters.values().map(|c| c.name.clone()).collect(),
         })
+}
+
+/// Whether two spellings name the same character (names ignore case).
+pub(crate) fn same_character(a: &str, b: &str) -> bool {
+    crate::state::fold_name(a) == crate::state::fold_name(b)
 }
 
 fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {

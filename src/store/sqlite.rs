@@ -290,12 +290,20 @@ impl Store {
         for event in batch.events {
             seq += 1;
             let (game_time, session) = state.stamp_for(&event);
+            let payload = event.to_payload();
+            // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
+            if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
+                return Err(Error::Internal(format!(
+                    "a '{}' event does not read back as written",
+                    event.kind()
+                )));
+            }
             let mut row = StoredRow {
                 seq,
                 event_id: new_event_id(&mut stamp.id_rng, seq),
                 kind: event.kind().to_string(),
                 schema_version: SCHEMA_VERSION,
-                payload: event.to_payload(),
+                payload,
                 game_time: game_time.seconds(),
                 recorded_at: stamp.recorded_at.clone(),
                 session,

@@ -82,7 +82,7 @@ fn a_roll_with_entered_dice_records_them_as_entered() {
         out.contains("rolled 2d6+3 for falling stones: 13 (dice 4, 6)"),
         "{out}"
     );
-    let explained = c.ok(&["explain", "4"]);
+    let explained = c.ok(&["explain", "5"]);
     assert!(
         explained.contains("entered at the table with --rolls"),
         "{explained}"
@@ -267,11 +267,11 @@ fn show_at_a_past_seq_restores_that_moment() {
     let past = c.json(&["character", "show", "Aldric", "--at", &hit.to_string()]);
     assert_eq!(past["character"]["health"]["current"], 3);
     assert_eq!(past["as_of_seq"], hit);
-    let before = c.json(&["character", "list", "--at", "2"]);
+    let before = c.json(&["character", "list", "--at", "3"]);
     assert_eq!(
         before["characters"].as_array().unwrap().len(),
         1,
-        "Mira joined at #3"
+        "Mira joined at #4"
     );
     let err = c.refused(&["character", "show", "Aldric", "--at", "99"], 1);
     assert!(err.contains("#99 is not in the log"), "{err}");
@@ -298,7 +298,7 @@ fn log_filters_by_character_and_keeps_the_last_n() {
         .iter()
         .map(|e| e["seq"].as_u64().unwrap())
         .collect();
-    assert_eq!(seqs, vec![5, 6]);
+    assert_eq!(seqs, vec![6, 7]);
 }
 
 #[test]
@@ -306,7 +306,7 @@ fn head_prints_the_short_checkpoint_code() {
     let c = Campaign::with_party();
     let head = c.ok(&["head"]);
     let (seq, hash) = head.trim().split_once(':').unwrap();
-    assert_eq!((seq, hash.len()), ("3", 16));
+    assert_eq!((seq, hash.len()), ("4", 16));
 }
 
 #[test]
@@ -315,7 +315,7 @@ fn explain_snapshot_of_a_seeded_roll_after_reveal() {
     c.ok(&["session", "start", "--entropy", "lanterns"]);
     c.ok(&["roll", "oe+45", "--for", "Mira's Elementalism"]);
     c.ok(&["seed", "reveal"]);
-    insta::assert_snapshot!("explain_seeded", c.ok(&["explain", "5"]));
+    insta::assert_snapshot!("explain_seeded", c.ok(&["explain", "6"]));
 }
 
 #[test]

@@ -6,12 +6,12 @@ use crate::support::Campaign;
 fn campaign() -> Campaign {
     let c = Campaign::with_party();
     c.ok(&["session", "start", "--entropy", "rain"]);
-    c.ok(&["roll", "2d6"]); // #5
-    c.ok(&["damage", "Aldric", "3"]); // #6
-    c.ok(&["roll", "d20", "--sealed"]); // #7
-    c.ok(&["reveal", "7"]); // #8
-    c.ok(&["session", "end"]); // #9
-    c.ok(&["seed", "reveal"]); // #10, #11
+    c.ok(&["roll", "2d6"]); // #6
+    c.ok(&["damage", "Aldric", "3"]); // #7
+    c.ok(&["roll", "d20", "--sealed"]); // #8
+    c.ok(&["reveal", "8"]); // #9
+    c.ok(&["session", "end"]); // #10
+    c.ok(&["seed", "reveal"]); // #11, #12
     assert!(c.ok(&["verify"]).contains("all checks hold"));
     c
 }
@@ -34,10 +34,10 @@ fn verify_fails(c: &Campaign, args: &[&str]) -> String {
 #[test]
 fn one_changed_byte_in_a_payload_is_named_by_seq() {
     let c = campaign();
-    unlock(&c).execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 6", []).unwrap();
+    unlock(&c).execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 7", []).unwrap();
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("chain: BROKEN at #6: #6 was changed after it was recorded"),
+        report.contains("chain: BROKEN at #7: #7 was changed after it was recorded"),
         "{report}"
     );
 }
@@ -46,11 +46,11 @@ fn one_changed_byte_in_a_payload_is_named_by_seq() {
 fn a_deleted_row_is_named_as_missing() {
     let c = campaign();
     unlock(&c)
-        .execute("DELETE FROM events WHERE seq = 6", [])
+        .execute("DELETE FROM events WHERE seq = 7", [])
         .unwrap();
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("BROKEN at #6: the log skips from #5 to #7"),
+        report.contains("BROKEN at #7: the log skips from #6 to #8"),
         "{report}"
     );
 }
@@ -62,17 +62,17 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
         .as_str()
         .unwrap()
         .to_string();
-    // Rewrite the 2d6 roll at #5 to better faces and re-chain everything after it.
+    // Rewrite the 2d6 roll at #6 to better faces and re-chain everything after it.
     let conn = unlock(&c);
     let payload: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = 5", [], |r| r.get(0))
+        .query_row("SELECT payload FROM events WHERE seq = 6", [], |r| r.get(0))
         .unwrap();
     let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
     event["dice"][0]["value"] = 6.into();
     event["dice"][1]["value"] = 6.into();
     event["total"] = 12.into();
     conn.execute(
-        "UPDATE events SET payload = ?1 WHERE seq = 5",
+        "UPDATE events SET payload = ?1 WHERE seq = 6",
         [serde_json::to_string(&event).unwrap()],
     )
     .unwrap();
@@ -81,11 +81,11 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
 
     let plain = verify_fails(&c, &["verify"]);
     assert!(
-        plain.contains("chain: 11 events, unbroken"),
+        plain.contains("chain: 12 events, unbroken"),
         "the forged chain itself is consistent: {plain}"
     );
     assert!(
-        plain.contains("PROBLEM at #5: #5: seeded die 0 shows Some(6)"),
+        plain.contains("PROBLEM at #6: #6: seeded die 0 shows Some(6)"),
         "{plain}"
     );
     let anchored = verify_fails(&c, &["verify", "--checkpoint", &checkpoint]);
@@ -97,13 +97,13 @@ fn a_forged_sealed_reveal_is_caught() {
     let c = campaign();
     let conn = unlock(&c);
     let payload: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = 8", [], |r| r.get(0))
+        .query_row("SELECT payload FROM events WHERE seq = 9", [], |r| r.get(0))
         .unwrap();
     let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
     let value = event["dice"][0]["value"].as_u64().unwrap();
     event["dice"][0]["value"] = (value % 20 + 1).into();
     conn.execute(
-        "UPDATE events SET payload = ?1 WHERE seq = 8",
+        "UPDATE events SET payload = ?1 WHERE seq = 9",
         [serde_json::to_string(&event).unwrap()],
     )
     .unwrap();

@@ -17,7 +17,7 @@ fn export_then_import_gives_the_same_chain_head_and_sheets() {
     let c = played();
     let file = c.dir.path().join("backup.jsonl");
     let out = c.ok(&["export", "--with-secrets", "--out", file.to_str().unwrap()]);
-    assert!(out.contains("Exported 8 events and 2 secrets"), "{out}");
+    assert!(out.contains("Exported 9 events and 2 secrets"), "{out}");
 
     let copy = c.dir.path().join("copy.db");
     let imported = crate::support::grimoire_cmd(&copy, c.dir.path())
@@ -41,7 +41,7 @@ fn export_then_import_gives_the_same_chain_head_and_sheets() {
     );
     assert!(restored.ok(&["verify"]).contains("all checks hold"));
     // The backup carried the secrets: the restored file can still reveal and roll seeded dice.
-    restored.ok(&["reveal", "7"]);
+    restored.ok(&["reveal", "8"]);
     restored.ok(&["roll", "d6"]);
 }
 
@@ -51,7 +51,7 @@ fn a_public_export_can_be_checked_but_not_rolled_from() {
     let file = c.dir.path().join("public.jsonl");
     c.ok(&["export", "--out", file.to_str().unwrap()]);
     let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(text.lines().count(), 8);
+    assert_eq!(text.lines().count(), 9);
     assert!(!text.contains("\"secret\""));
     let players = Campaign::empty();
     players.ok(&["import", file.to_str().unwrap()]);
@@ -90,12 +90,12 @@ fn import_refuses_a_broken_chain_naming_the_first_bad_line() {
     let lines: Vec<&str> = good.lines().collect();
 
     let mut edited = lines.clone();
-    let changed = edited[5].replace("\"amount\":4", "\"amount\":1");
-    assert_ne!(changed, edited[5]);
-    edited[5] = &changed;
+    let changed = edited[6].replace("\"amount\":4", "\"amount\":1");
+    assert_ne!(changed, edited[6]);
+    edited[6] = &changed;
     import_refused(
         &edited.join("\n"),
-        "import refused at line 6: #6 was changed after it was recorded",
+        "import refused at line 7: #7 was changed after it was recorded",
     );
 
     let mut missing = lines.clone();

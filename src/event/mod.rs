@@ -1,7 +1,10 @@
 //! Events: the facts the log records. Adding a variant is fine; changing the shape of a shipped one is
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
+pub mod adg;
+
 use crate::dice::{DiceExpr, Die};
+use crate::rules::adg::{AdgTables, Attribute};
 use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
@@ -73,6 +76,52 @@ pub enum Event {
         epoch: u32,
         seed_commitment: String,
     },
+    /// A Dungeon Game tables in force from here on, carried whole (ADG-C5).
+    AdgTablesLoaded {
+        source: String,
+        sha256: String,
+        tables: AdgTables,
+    },
+    /// Two d20s on the word lists: a ritual found, not yet learned (ADG-R2).
+    RitualDiscovered {
+        character: String,
+        ritual: String,
+        words: Vec<String>,
+        dice: Vec<Die>,
+    },
+    /// Points of an attribute exerted (ADG-C3).
+    Exerted {
+        character: String,
+        attribute: Attribute,
+        amount: u32,
+        reason: String,
+    },
+    RitualLearnAttempted(adg::LearnAttempt),
+    RitualCast(adg::Cast),
+    /// A night's rest for one or more characters (ADG-C5, ADG-R9, T-2).
+    Rested {
+        by: GameDuration,
+        results: Vec<adg::RestResult>,
+        dice: Vec<Die>,
+    },
+    /// Downtime weeks not spent scribing (ADG-C5, T-2).
+    DowntimeSpent {
+        character: String,
+        weeks: u32,
+        by: GameDuration,
+        restored_exertion: bool,
+    },
+    /// A scroll written over one downtime week (ADG-S3); its id is this event's seq.
+    ScrollWritten(adg::ScrollWritten),
+    ScrollRead {
+        reading: adg::Reading,
+        dice: Vec<Die>,
+    },
+    ScrollGiven {
+        scroll: u64,
+        from: String,
+        to: String,
+    },
 }
 
 /// A sealed die opened: the value and the nonce that hash to its commitment.
@@ -111,6 +160,16 @@ impl Event {
             Event::Retracted { .. } => "retracted",
             Event::SeedRevealed { .. } => "seed_revealed",
             Event::EpochStarted { .. } => "epoch_started",
+            Event::AdgTablesLoaded { .. } => "adg_tables_loaded",
+            Event::RitualDiscovered { .. } => "ritual_discovered",
+            Event::Exerted { .. } => "exerted",
+            Event::RitualLearnAttempted(_) => "ritual_learn_attempted",
+            Event::RitualCast(_) => "ritual_cast",
+            Event::Rested { .. } => "rested",
+            Event::DowntimeSpent { .. } => "downtime_spent",
+            Event::ScrollWritten(_) => "scroll_written",
+            Event::ScrollRead { .. } => "scroll_read",
+            Event::ScrollGiven { .. } => "scroll_given",
         }
     }
 
@@ -146,22 +205,45 @@ impl Event {
         Ok(event)
     }
 
-    /// The character an event concerns, if any (for `log --character`).
-    pub fn character(&self) -> Option<&str> {
+    /// Whether the event concerns the character (folded name), for `log --character`.
+    pub fn concerns(&self, folded: &str) -> bool {
+        let is = |name: &str| crate::state::fold_name(name) == folded;
         match self {
-            Event::CharacterAdded { name, .. } => Some(name),
-            Event::DamageTaken { character, .. } | Event::Healed { character, .. } => {
-                Some(character)
+            Event::CharacterAdded { name, .. } => is(name),
+            Event::DamageTaken { character, .. }
+            | Event::Healed { character, .. }
+            | Event::RitualDiscovered { character, .. }
+            | Event::Exerted { character, .. }
+            | Event::DowntimeSpent { character, .. } => is(character),
+            Event::RitualLearnAttempted(a) => is(&a.character),
+            Event::RitualCast(c) => {
+                is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
             }
-            _ => None,
+            Event::Rested { results, .. } => results.iter().any(|r| is(&r.character)),
+            Event::ScrollWritten(w) => is(&w.writer),
+            Event::ScrollRead { reading, .. } => {
+                is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            Event::ScrollGiven { from, to, .. } => is(from) || is(to),
+            _ => false,
         }
     }
 
     /// Every die the event holds, in draw order. `verify` checks them without knowing each kind.
     pub fn dice(&self) -> &[Die] {
         match self {
-            Event::DiceRolled { dice, .. } => dice,
-            Event::CampaignCreated { .. }
+            Event::DiceRolled { dice, .. }
+            | Event::RitualDiscovered { dice, .. }
+            | Event::Rested { dice, .. }
+            | Event::ScrollRead { dice, .. } => dice,
+            Event::RitualLearnAttempted(a) => &a.dice,
+            Event::RitualCast(c) => &c.dice,
+            Event::ScrollWritten(w) => &w.dice,
+            Event::AdgTablesLoaded { .. }
+            | Event::Exerted { .. }
+            | Event::DowntimeSpent { .. }
+            | Event::ScrollGiven { .. }
+            | Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
@@ -185,6 +267,13 @@ impl Event {
                 | Event::Healed { .. }
                 | Event::ClockAdvanced { .. }
                 | Event::DiceRolled { .. }
+                | Event::RitualDiscovered { .. }
+                | Event::Exerted { .. }
+                | Event::RitualLearnAttempted(_)
+                | Event::RitualCast(_)
+                | Event::Rested { .. }
+                | Event::DowntimeSpent { .. }
+                | Event::ScrollGiven { .. }
         )
     }
 
@@ -262,6 +351,7 @@ impl Event {
             } => {
                 format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
             }
+            other => crate::rules::adg::describe(other),
         }
     }
 }

@@ -1,8 +1,11 @@
 //! Campaign state, computed by replaying the log. Nothing here is stored as truth: [`CampaignState::apply`]
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
+pub mod adg;
+
 use crate::dice::Provenance;
 use crate::event::Event;
+use crate::rules::adg::AdgTables;
 use crate::sheet::Sheet;
 use crate::time::GameTime;
 use serde::Serialize;
@@ -34,6 +37,9 @@ pub struct Character {
     /// `None` for a VsD character added without a health maximum.
     pub health: Option<Health>,
     pub added_seq: u64,
+    /// A Dungeon Game state, for ADG characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adg: Option<adg::AdgState>,
 }
 
 /// A sealed die not yet revealed.
@@ -60,6 +66,11 @@ pub struct CampaignState {
     pub retracted: BTreeMap<u64, String>,
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
+    /// The A Dungeon Game tables in force (loaded with the first ADG character, or by the GM).
+    #[serde(skip)]
+    pub adg_tables: Option<AdgTables>,
+    /// ADG scrolls by id.
+    pub scrolls: BTreeMap<u64, adg::Scroll>,
 }
 
 pub fn fold_name(name: &str) -> String {
@@ -84,6 +95,20 @@ impl CampaignState {
     /// since retracted, say) changes nothing rather than failing, because the log is fact.
     pub fn apply(&mut self, seq: u64, event: &Event) {
         self.head = seq;
+        let sealed: Vec<PendingSeal> = event
+            .dice()
+            .iter()
+            .filter_map(|d| match &d.provenance {
+                Provenance::Sealed { commitment } => Some(PendingSeal {
+                    n: d.n,
+                    commitment: commitment.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !sealed.is_empty() {
+            self.sealed_pending.insert(seq, sealed);
+        }
         match event {
             Event::CampaignCreated {
                 campaign_id,
@@ -100,23 +125,24 @@ impl CampaignState {
             }
             Event::CharacterAdded { name, sheet } => {
                 let health = sheet.max_health().map(|max| Health { max, current: max });
+                let adg = match sheet {
+                    Sheet::Adg(s) => Some(adg::AdgState::new(s)),
+                    Sheet::Vsd(_) => None,
+                };
                 let character = Character {
                     name: name.clone(),
                     sheet: sheet.clone(),
                     health,
                     added_seq: seq,
+                    adg,
                 };
                 self.characters.insert(fold_name(name), character);
             }
             Event::DamageTaken { character, amount } => {
-                if let Some(health) = self.health_mut(character) {
-                    health.current = health.current.saturating_sub(*amount);
-                }
+                self.change_health(character, -i64::from(*amount))
             }
             Event::Healed { character, amount } => {
-                if let Some(health) = self.health_mut(character) {
-                    health.current = health.current.saturating_add(*amount).min(health.max);
-                }
+                self.change_health(character, i64::from(*amount))
             }
             Event::ClockAdvanced { by } => self.clock = self.clock.after(*by),
             Event::SessionStarted { number, entropy } => {
@@ -128,21 +154,7 @@ impl CampaignState {
                 });
             }
             Event::SessionEnded { .. } => self.open_session = None,
-            Event::DiceRolled { dice, .. } => {
-                let sealed: Vec<PendingSeal> = dice
-                    .iter()
-                    .filter_map(|d| match &d.provenance {
-                        Provenance::Sealed { commitment } => Some(PendingSeal {
-                            n: d.n,
-                            commitment: commitment.clone(),
-                        }),
-                        _ => None,
-                    })
-                    .collect();
-                if !sealed.is_empty() {
-                    self.sealed_pending.insert(seq, sealed);
-                }
-            }
+            Event::DiceRolled { .. } => {}
             Event::SealedRevealed { seq: revealed, .. } => {
                 self.sealed_pending.remove(revealed);
             }
@@ -160,13 +172,32 @@ impl CampaignState {
                 self.epoch = *epoch;
                 self.epoch_commitment = seed_commitment.clone();
             }
+            Event::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
+            Event::RitualDiscovered {
+                character,
+                ritual,
+                words,
+                ..
+            } => self.apply_discovered(character, ritual, words),
+            Event::Exerted {
+                character,
+                attribute,
+                amount,
+                ..
+            } => self.apply_exerted(character, *attribute, *amount),
+            Event::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
+            Event::RitualCast(cast) => self.apply_cast(cast),
+            Event::Rested { by, results, .. } => self.apply_rest(*by, results),
+            Event::DowntimeSpent {
+                character,
+                by,
+                restored_exertion,
+                ..
+            } => self.apply_downtime(character, *by, *restored_exertion),
+            Event::ScrollWritten(written) => self.apply_scroll_written(seq, written),
+            Event::ScrollRead { reading, .. } => self.apply_reading(reading),
+            Event::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
         }
-    }
-
-    fn health_mut(&mut self, name: &str) -> Option<&mut Health> {
-        self.characters
-            .get_mut(&fold_name(name))
-            .and_then(|c| c.health.as_mut())
     }
 }
 

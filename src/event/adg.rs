@@ -1,0 +1,174 @@
+//! Payloads of A Dungeon Game events. Each carries its resolved consequences (points exerted,
+//! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
+
+use crate::dice::Die;
+use crate::rules::adg::{Attribute, Pay, RitualKind, WordSlot};
+use crate::time::GameTime;
+use serde::{Deserialize, Serialize};
+
+/// A d20 check against an attribute (ADG-C1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    pub attribute: Attribute,
+    /// The attribute's current value the roll was made against.
+    pub target: u32,
+    pub roll: u32,
+    pub success: bool,
+    /// The roll equalled the target.
+    pub exact: bool,
+    /// Points exerted after a failed roll to make it succeed (ADG-C3); 0 if none.
+    #[serde(default)]
+    pub exerted: u32,
+}
+
+/// Damage or healing rolled for a ritual or scroll (ADG-R6, ADG-S2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum EffectKind {
+    Damage,
+    Healing,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectRoll {
+    pub kind: EffectKind,
+    pub target: String,
+    pub amount: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordReplacement {
+    pub slot: WordSlot,
+    pub old: String,
+    pub new: String,
+    /// Whether the caster keeps the new word in the known ritual afterwards.
+    pub remembered: bool,
+}
+
+/// A table entry read and applied (mishap or damaged scroll).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableResult {
+    /// The total read on the table.
+    pub total: i64,
+    pub text: String,
+    #[serde(default)]
+    pub damage: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exertions: Vec<(Attribute, u32)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<WordReplacement>,
+    #[serde(default)]
+    pub lockout: bool,
+}
+
+/// The outcome of reading a scroll (ADG-S4 to ADG-S7), also used for an accidental cast (ADG-S8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    pub scroll: u64,
+    pub reader: String,
+    #[serde(default)]
+    pub in_combat: bool,
+    /// The Agility save after taking damage while reading (ADG-S6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agility_save: Option<Check>,
+    /// The damaged-scrolls chart, when the save failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<TableResult>,
+    /// For a Ceremony scroll: whether the sealed writing check (now revealed) succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writing_check_passed: Option<bool>,
+    /// A badly written scroll produces a mishap instead of its effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    /// The ADG-S7 reuse roll (absent when the scroll was damaged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_roll: Option<u32>,
+    /// Whether the scroll survives intact.
+    pub kept: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollCheck {
+    pub scroll: u64,
+    /// The ADG-S8 d20; accidental when at or under the SL or at or over Cunning.
+    pub roll: u32,
+    pub accidental: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnAttempt {
+    pub character: String,
+    pub ritual: String,
+    pub words: Vec<String>,
+    /// Named so because `kind` is the event's own tag.
+    pub ritual_kind: RitualKind,
+    /// For a spell from another game (ADG-R10): its level (0 when it has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell_level: Option<u32>,
+    pub pay: Pay,
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_scroll: Option<ScrollCheck>,
+    /// Absent when the cost killed the character before the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<Check>,
+    pub learned: bool,
+    pub died: bool,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cast {
+    pub character: String,
+    pub ritual: String,
+    /// The words as spoken (after any reversal).
+    pub words: Vec<String>,
+    #[serde(default)]
+    pub reversal_cost: u32,
+    /// The Cunning paid because the ritual was beyond the safe daily number (ADG-R9).
+    #[serde(default)]
+    pub over_limit_cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_taken: Option<u32>,
+    pub check: Check,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_choice: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_until: Option<GameTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    /// Locked out of rituals until a night's rest (a mishap on an over-limit ritual, or the table).
+    pub lockout: bool,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestResult {
+    pub character: String,
+    pub healed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollWritten {
+    pub writer: String,
+    pub ritual: String,
+    pub level: u32,
+    pub effect: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_roll: Option<EffectKind>,
+    pub original_kind: RitualKind,
+    pub cost: u64,
+    /// Cunning exerted ahead of the sealed check (ADG-S4); spent whatever happens.
+    #[serde(default)]
+    pub pre_exert: u32,
+    /// Cunning before that exertion: the sealed check is against it.
+    pub cunning: u32,
+    /// The sealed check's die, for a Ceremony.
+    pub dice: Vec<Die>,
+}

@@ -1,0 +1,524 @@
+//! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (RULINGS ADG-*).
+
+mod checks;
+mod rituals;
+mod scrolls;
+pub mod tables;
+
+use super::RuleError;
+use crate::dice::{Dice, SealedSecret};
+use crate::event::Event;
+use crate::event::adg::EffectKind;
+use crate::sheet::Sheet;
+use crate::state::adg::AdgState;
+use crate::state::{CampaignState, Character};
+use crate::time::GameDuration;
+use serde::{Deserialize, Serialize};
+
+pub use tables::{AdgTables, Attribute, WordSlot};
+
+/// One uninterrupted downtime week of scribing (ADG-S3).
+pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
+/// A night's rest moves the clock eight hours (T-2).
+pub const NIGHT: GameDuration = GameDuration(8 * 3600);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum RitualKind {
+    Phrase,
+    Sigil,
+    Ceremony,
+}
+
+/// What a learning cost is paid from (ADG-R3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Pay {
+    Health,
+    Agility,
+    Brawn,
+    Cunning,
+}
+
+impl Pay {
+    pub fn attribute(self) -> Option<Attribute> {
+        match self {
+            Pay::Health => None,
+            Pay::Agility => Some(Attribute::Agility),
+            Pay::Brawn => Some(Attribute::Brawn),
+            Pay::Cunning => Some(Attribute::Cunning),
+        }
+    }
+}
+
+/// Which words of a ritual to reverse (ADG-R5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Reverse {
+    First,
+    Second,
+    Both,
+}
+
+/// An exact success's bonus (ADG-R4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExactChoice {
+    Duration,
+    Effect,
+}
+
+/// How long a spell from another game takes to cast (ADG-R10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastTime {
+    /// One round, or measured in actions.
+    OneRoundOrActions,
+    /// Several rounds.
+    Rounds,
+    /// Minutes, hours or longer.
+    Longer,
+}
+
+/// A spell brought in from another game (ADG-R10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportedSpell {
+    pub level: u32,
+    pub cast_time: CastTime,
+    /// `None` for an instantaneous spell.
+    pub duration: Option<GameDuration>,
+}
+
+impl ImportedSpell {
+    /// ADG-R10: Phrase if cast in a round or in actions and lasting under 10 minutes; else Sigil if
+    /// cast in rounds and lasting under an hour; else Ceremony.
+    pub fn ritual_kind(&self) -> RitualKind {
+        let lasts = self.duration.map_or(0, GameDuration::seconds);
+        let in_rounds = matches!(
+            self.cast_time,
+            CastTime::OneRoundOrActions | CastTime::Rounds
+        );
+        if self.cast_time == CastTime::OneRoundOrActions && lasts < 600 {
+            RitualKind::Phrase
+        } else if in_rounds && lasts < 3600 {
+            RitualKind::Sigil
+        } else {
+            RitualKind::Ceremony
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdgCommand {
+    LoadTables {
+        source: String,
+        tables: Box<AdgTables>,
+    },
+    RollRitual {
+        character: String,
+    },
+    Learn {
+        character: String,
+        ritual: String,
+        kind: Option<RitualKind>,
+        spell: Option<ImportedSpell>,
+        pay: Pay,
+        exert: bool,
+    },
+    Cast {
+        character: String,
+        ritual: String,
+        reverse: Option<Reverse>,
+        damage_taken: Option<u32>,
+        moved: bool,
+        effect: Option<(EffectKind, String)>,
+        exact: Option<ExactChoice>,
+        exert: bool,
+    },
+    Exert {
+        character: String,
+        attribute: Attribute,
+        amount: u32,
+        reason: String,
+    },
+    /// An empty list rests the whole party (every living ADG character).
+    Rest {
+        characters: Vec<String>,
+    },
+    Downtime {
+        character: String,
+        weeks: u32,
+    },
+    WriteScroll {
+        character: String,
+        ritual: String,
+        level: u32,
+        effect: String,
+        effect_roll: Option<EffectKind>,
+        pre_exert: u32,
+    },
+    ReadScroll {
+        character: String,
+        scroll: u64,
+        in_combat: bool,
+        took_damage: bool,
+        target: Option<String>,
+        /// The GM's secret for a Ceremony scroll's sealed check.
+        sealed: Vec<SealedSecret>,
+    },
+    LearnScroll {
+        character: String,
+        scroll: u64,
+        pay: Pay,
+        exert: bool,
+        sealed: Vec<SealedSecret>,
+    },
+    GiveScroll {
+        scroll: u64,
+        to: String,
+    },
+}
+
+pub fn decide(
+    state: &CampaignState,
+    command: AdgCommand,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    match command {
+        AdgCommand::LoadTables { source, tables } => {
+            tables.validate().map_err(RuleError::InvalidTables)?;
+            Ok(vec![Event::AdgTablesLoaded {
+                source,
+                sha256: tables.sha256(),
+                tables: *tables,
+            }])
+        }
+        AdgCommand::RollRitual { character } => rituals::roll(state, &character, dice),
+        AdgCommand::Learn {
+            character,
+            ritual,
+            kind,
+            spell,
+            pay,
+            exert,
+        } => rituals::learn(state, &character, &ritual, kind, spell, pay, exert, dice),
+        AdgCommand::Cast {
+            character,
+            ritual,
+            reverse,
+            damage_taken,
+            moved,
+            effect,
+            exact,
+            exert,
+        } => {
+            let cast = rituals::CastOrder {
+                reverse,
+                damage_taken,
+                moved,
+                effect,
+                exact,
+                exert,
+            };
+            rituals::cast(state, &character, &ritual, cast, dice)
+        }
+        AdgCommand::Exert {
+            character,
+            attribute,
+            amount,
+            reason,
+        } => {
+            let (who, adg) = living(state, &character)?;
+            checks::can_exert(adg, attribute, amount)?;
+            Ok(vec![Event::Exerted {
+                character: who.name.clone(),
+                attribute,
+                amount,
+                reason,
+            }])
+        }
+        AdgCommand::Rest { characters } => rituals::rest(state, &characters, dice),
+        AdgCommand::Downtime { character, weeks } => {
+            let (who, _) = living(state, &character)?;
+            let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
+            let restored_exertion = tables(state)?.settings.downtime_restores_exertion;
+            Ok(vec![Event::DowntimeSpent {
+                character: who.name.clone(),
+                weeks,
+                by,
+                restored_exertion,
+            }])
+        }
+        AdgCommand::WriteScroll {
+            character,
+            ritual,
+            level,
+            effect,
+            effect_roll,
+            pre_exert,
+        } => scrolls::write(
+            state,
+            &character,
+            &ritual,
+            level,
+            effect,
+            effect_roll,
+            pre_exert,
+            dice,
+        ),
+        AdgCommand::ReadScroll {
+            character,
+            scroll,
+            in_combat,
+            took_damage,
+            target,
+            sealed,
+        } => scrolls::read(
+            state,
+            &character,
+            scroll,
+            in_combat || took_damage,
+            took_damage,
+            target,
+            &sealed,
+            dice,
+        ),
+        AdgCommand::LearnScroll {
+            character,
+            scroll,
+            pay,
+            exert,
+            sealed,
+        } => scrolls::learn(state, &character, scroll, pay, exert, &sealed, dice),
+        AdgCommand::GiveScroll { scroll, to } => scrolls::give(state, scroll, &to),
+    }
+}
+
+/// The first ADG character brings the sample tables into the log, so replay never depends on the
+/// binary's built-in copy (which may change between versions).
+pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<Event> {
+    if matches!(sheet, Sheet::Adg(_)) && state.adg_tables.is_none() {
+        let tables = AdgTables::sample();
+        return Some(Event::AdgTablesLoaded {
+            source: "built-in sample tables".into(),
+            sha256: tables.sha256(),
+            tables,
+        });
+    }
+    None
+}
+
+fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
+    state.adg_tables.as_ref().ok_or(RuleError::NoAdgTables)
+}
+
+/// An ADG character who can act: known, of this system, alive.
+fn living<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s AdgState), RuleError> {
+    let who = super::campaign::find(state, name)?;
+    let adg = who.adg.as_ref().ok_or_else(|| RuleError::WrongSystem {
+        name: who.name.clone(),
+        plays: who.sheet.system().to_string(),
+        needs: "A Dungeon Game",
+    })?;
+    if adg.dead {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    Ok((who, adg))
+}
+
+/// One line for `log` about an ADG event.
+pub fn describe(event: &Event) -> String {
+    use crate::event::adg::TableResult;
+    let table = |r: &TableResult| {
+        let mut parts = vec![format!("\"{}\" (table total {})", r.text, r.total)];
+        if r.damage > 0 {
+            parts.push(format!("{} damage", r.damage));
+        }
+        for (a, n) in &r.exertions {
+            parts.push(format!("{n} {a} exerted"));
+        }
+        if let Some(w) = &r.replaced {
+            parts.push(format!(
+                "{} became {}{}",
+                w.old,
+                w.new,
+                if w.remembered { " for good" } else { "" }
+            ));
+        }
+        if r.lockout {
+            parts.push("no rituals until a night's rest".into());
+        }
+        parts.join(", ")
+    };
+    match event {
+        Event::AdgTablesLoaded {
+            source,
+            sha256,
+            tables,
+        } => {
+            let sample = if tables.sample {
+                ", sample content"
+            } else {
+                ""
+            };
+            format!(
+                "A Dungeon Game tables loaded from {source} (\"{}\"{sample}; sha256 {})",
+                tables.name,
+                &sha256[..16]
+            )
+        }
+        Event::RitualDiscovered {
+            character, ritual, ..
+        } => format!("{character} discovers the ritual {ritual}"),
+        Event::Exerted {
+            character,
+            attribute,
+            amount,
+            reason,
+        } => {
+            format!("{character} exerts {amount} {attribute}: {reason}")
+        }
+        Event::RitualLearnAttempted(a) => {
+            let paid = format!("pays {} {:?}", a.cost, a.pay).to_lowercase();
+            let scroll = a.from_scroll.as_ref().map_or(String::new(), |s| {
+                let accident = if s.accidental {
+                    ", cast it by accident"
+                } else {
+                    ""
+                };
+                format!(" from scroll S{} (check {}{accident})", s.scroll, s.roll)
+            });
+            let outcome = if a.died {
+                "and dies of the cost".to_string()
+            } else if let Some(c) = &a.check {
+                let exerted = if c.exerted > 0 {
+                    format!(", exerting {}", c.exerted)
+                } else {
+                    String::new()
+                };
+                let result = if a.learned {
+                    "learns it"
+                } else {
+                    "loses it forever"
+                };
+                format!(
+                    "rolls {} against Cunning {}{exerted}: {result}",
+                    c.roll, c.target
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{} studies {}{scroll}, {paid}, {outcome}",
+                a.character, a.ritual
+            )
+        }
+        Event::RitualCast(c) => {
+            let mut parts = vec![format!("{} casts {}", c.character, c.words.join(" "))];
+            if c.reversal_cost + c.over_limit_cost > 0 {
+                parts.push(format!(
+                    "paying {} Cunning first",
+                    c.reversal_cost + c.over_limit_cost
+                ));
+            }
+            let verdict = if c.check.success {
+                if c.check.exact {
+                    "exact success"
+                } else {
+                    "success"
+                }
+            } else {
+                "failure"
+            };
+            let exerted = if c.check.exerted > 0 {
+                format!(" after exerting {}", c.check.exerted)
+            } else {
+                String::new()
+            };
+            parts.push(format!(
+                "rolls {} against Cunning {}: {verdict}{exerted}",
+                c.check.roll, c.check.target
+            ));
+            if let Some(choice) = &c.exact_choice {
+                parts.push(format!("double {choice}"));
+            }
+            if let Some(e) = &c.effect {
+                parts.push(format!("{} {:?} to {}", e.amount, e.kind, e.target).to_lowercase());
+            }
+            if let Some(m) = &c.mishap {
+                parts.push(format!("mishap: {}", table(m)));
+            }
+            if c.lockout {
+                parts.push("locked out until a night's rest".into());
+            }
+            parts.join("; ")
+        }
+        Event::Rested { results, .. } => {
+            let each: Vec<String> = results
+                .iter()
+                .map(|r| format!("{} heals {}", r.character, r.healed))
+                .collect();
+            format!("a night's rest: {}", each.join(", "))
+        }
+        Event::DowntimeSpent {
+            character,
+            weeks,
+            restored_exertion,
+            ..
+        } => {
+            let restored = if *restored_exertion {
+                "; exertion recovered"
+            } else {
+                ""
+            };
+            format!("{character} spends {weeks} week(s) of downtime{restored}")
+        }
+        Event::ScrollWritten(w) => {
+            let sealed = if w.original_kind == RitualKind::Ceremony {
+                "; the GM's check is sealed"
+            } else {
+                ""
+            };
+            format!(
+                "{} spends a week writing a scroll of {} (SL {}, \"{}\") for {} silver{sealed}",
+                w.writer, w.ritual, w.level, w.effect, w.cost
+            )
+        }
+        Event::ScrollRead { reading, .. } => {
+            let mut parts = vec![format!(
+                "{} reads scroll S{}",
+                reading.reader, reading.scroll
+            )];
+            if let Some(save) = &reading.agility_save {
+                parts.push(format!(
+                    "Agility save {} vs {}: {}",
+                    save.roll,
+                    save.target,
+                    if save.success { "passed" } else { "failed" }
+                ));
+            }
+            if let Some(d) = &reading.damaged {
+                parts.push(format!("scroll damaged: {}", table(d)));
+            }
+            if reading.writing_check_passed == Some(false) {
+                parts.push("it was badly written".into());
+            }
+            if let Some(m) = &reading.mishap {
+                parts.push(format!("mishap: {}", table(m)));
+            }
+            if let Some(e) = &reading.effect {
+                parts.push(format!("{} {:?} to {}", e.amount, e.kind, e.target).to_lowercase());
+            }
+            match (reading.reuse_roll, reading.kept) {
+                (Some(r), true) => parts.push(format!("reuse roll {r}: the scroll holds")),
+                (Some(r), false) => parts.push(format!("reuse roll {r}: the scroll turns to ash")),
+                (None, _) => {}
+            }
+            parts.join("; ")
+        }
+        Event::ScrollGiven { scroll, from, to } => format!("{from} gives scroll S{scroll} to {to}"),
+        other => other.kind().to_string(),
+    }
+}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,327 @@
+//! Rituals: discovering, learning, casting (ADG-R1 to ADG-R10), and the night's rest (ADG-C5).
+
+use super::checks::{self, can_exert};
+use super::{
+    Attribute, ExactChoice, ImportedSpell, Pay, Reverse, RitualKind, RuleError, living, tables,
+};
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt, RestResult};
+use crate::state::adg::AdgState;
+use crate::state::{CampaignState, Character, fold_name};
+use crate::time::GameDuration;
+
+/// ADG-R2: two d20s, one on each word list.
+pub fn roll(
+    state: &CampaignState,
+    name: &str,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, _) = living(state, name)?;
+    let tables = tables(state)?;
+    let mut record = Vec::new();
+    let mut words = Vec::new();
+    for list in 0..2 {
+        let face = checks::roll(dice, &mut record, 20, &format!("word list {}", list + 1))?;
+        words.push(
+            tables
+                .word(list, face)
+                .map(|e| e.word.clone())
+                .unwrap_or_default(),
+        );
+    }
+    Ok(vec![Event::RitualDiscovered {
+        character: who.name.clone(),
+        ritual: words.join(" "),
+        words,
+        dice: record,
+    }])
+}
+
+/// The words of a ritual being learned: as discovered, else the name's words.
+fn words_of(adg: &AdgState, ritual: &str) -> Vec<String> {
+    adg.discovered
+        .get(&fold_name(ritual))
+        .map(|(_, w)| w.clone())
+        .unwrap_or_else(|| ritual.split_whitespace().map(str::to_string).collect())
+}
+
+/// Refuses a ritual already known or lost forever (ADG-R3).
+pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
+    let key = fold_name(ritual);
+    if let Some(known) = adg.known.get(&key) {
+        return Err(RuleError::AlreadyKnown {
+            name: who.name.clone(),
+            ritual: known.name.clone(),
+        });
+    }
+    if let Some(lost) = adg.lost.get(&key) {
+        return Err(RuleError::LostForever {
+            name: who.name.clone(),
+            ritual: lost.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Pays a permanent learning cost (ADG-R3, ADG-C4); returns whether a maximum reached 0.
+pub(super) fn pays_with_life(who: &Character, adg: &AdgState, pay: Pay, cost: u32) -> bool {
+    match pay.attribute() {
+        Some(attribute) => adg.max.get(attribute) <= cost,
+        None => who.health.is_some_and(|h| h.max <= cost),
+    }
+}
+
+/// The check's Cunning after a learning cost paid from it.
+pub(super) fn cunning_after(adg: &AdgState, pay: Pay, cost: u32) -> u32 {
+    let current = adg.current(Attribute::Cunning);
+    if pay == Pay::Cunning {
+        current.saturating_sub(cost)
+    } else {
+        current
+    }
+}
+
+/// ADG-R3 / ADG-R10. Draws: the 1d3 cost (unless a levelled spell), then the d20 learning check.
+#[allow(clippy::too_many_arguments)]
+pub fn learn(
+    state: &CampaignState,
+    name: &str,
+    ritual: &str,
+    kind: Option<RitualKind>,
+    spell: Option<ImportedSpell>,
+    pay: Pay,
+    exert: bool,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, name)?;
+    let ritual = ritual.trim();
+    if ritual.is_empty() {
+        return Err(RuleError::EmptyName);
+    }
+    may_learn(who, adg, ritual)?;
+    let kind = kind
+        .or(spell.map(|s| s.ritual_kind()))
+        .ok_or(RuleError::RitualKindNeeded)?;
+    let mut record = Vec::new();
+    let cost = match spell {
+        Some(s) if s.level > 0 => s.level,
+        _ => checks::roll(dice, &mut record, 3, "learning cost 1d3")?,
+    };
+    let died = pays_with_life(who, adg, pay, cost);
+    let check = if died {
+        None
+    } else {
+        let target = cunning_after(adg, pay, cost);
+        Some(checks::check(
+            dice,
+            &mut record,
+            Attribute::Cunning,
+            target,
+            exert,
+            None,
+            "learning check",
+        )?)
+    };
+    let learned = check.as_ref().is_some_and(|c| c.success);
+    let display = adg
+        .discovered
+        .get(&fold_name(ritual))
+        .map(|(n, _)| n.clone())
+        .unwrap_or_else(|| ritual.to_string());
+    Ok(vec![Event::RitualLearnAttempted(LearnAttempt {
+        character: who.name.clone(),
+        ritual: display,
+        words: words_of(adg, ritual),
+        ritual_kind: kind,
+        spell_level: spell.map(|s| s.level),
+        pay,
+        cost,
+        from_scroll: None,
+        check,
+        learned,
+        died,
+        dice: record,
+    })])
+}
+
+/// The options of one casting.
+pub struct CastOrder {
+    pub reverse: Option<Reverse>,
+    pub damage_taken: Option<u32>,
+    pub moved: bool,
+    pub effect: Option<(EffectKind, String)>,
+    pub exact: Option<ExactChoice>,
+    pub exert: bool,
+}
+
+/// ADG-R4 to ADG-R9. Draws: the 1d3 reversal cost (both words reversed), the d20 casting check, then
+/// on success the level's d6s (with --effect), or on failure the mishap's 2d6 and its entry's dice.
+pub fn cast(
+    state: &CampaignState,
+    name: &str,
+    ritual: &str,
+    order: CastOrder,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, name)?;
+    let tables = tables(state)?;
+    let known = adg
+        .known
+        .get(&fold_name(ritual))
+        .ok_or_else(|| RuleError::UnknownRitual {
+            name: who.name.clone(),
+            ritual: ritual.to_string(),
+            known: adg.known.values().map(|k| k.name.clone()).collect(),
+        })?;
+    if adg.locked_out {
+        return Err(RuleError::LockedOut(who.name.clone()));
+    }
+    if order.moved {
+        return Err(RuleError::MovedThisRound(who.name.clone()));
+    }
+    let mut words = known.words.clone();
+    let mut record = Vec::new();
+    let mut reversal_cost = 0;
+    if let Some(reverse) = order.reverse {
+        if !known.reversible {
+            return Err(RuleError::NotReversible(known.name.clone()));
+        }
+        let slots: &[usize] = match reverse {
+            Reverse::First => &[0],
+            Reverse::Second => &[1],
+            Reverse::Both => &[0, 1],
+        };
+        for &slot in slots {
+            let word = words.get(slot).cloned().unwrap_or_default();
+            words[slot] = tables
+                .reverse_of(&word)
+                .ok_or_else(|| RuleError::NoReverse(word.clone()))?;
+        }
+        if reverse == Reverse::Both {
+            reversal_cost = checks::roll(dice, &mut record, 3, "reversing both words 1d3 Cunning")?;
+        }
+    }
+    // ADG-R9: the k-th ritual beyond the safe number costs k Cunning, paid before the roll.
+    let over_limit_cost = adg.next_ritual_cost();
+    let upfront = reversal_cost + over_limit_cost;
+    if upfront > 0 {
+        can_exert(adg, Attribute::Cunning, upfront)?;
+    }
+    let target = adg.current(Attribute::Cunning) - upfront;
+    let check = checks::check(
+        dice,
+        &mut record,
+        Attribute::Cunning,
+        target,
+        order.exert,
+        order.damage_taken,
+        "casting check",
+    )?;
+    let mut cast = Cast {
+        character: who.name.clone(),
+        ritual: known.name.clone(),
+        words: words.clone(),
+        reversal_cost,
+        over_limit_cost,
+        damage_taken: order.damage_taken,
+        check: check.clone(),
+        exact_choice: None,
+        effect: None,
+        effect_until: None,
+        mishap: None,
+        lockout: false,
+        dice: Vec::new(),
+    };
+    if check.success {
+        // An exact roll doubles duration unless the caster chose effect (ADG-R4).
+        let choice = check
+            .exact
+            .then(|| order.exact.unwrap_or(ExactChoice::Duration));
+        cast.exact_choice = choice.map(|c| format!("{c:?}").to_lowercase());
+        if let Some((kind, target)) = order.effect {
+            let dice_count = adg.level
+                * if choice == Some(ExactChoice::Effect) {
+                    2
+                } else {
+                    1
+                };
+            let amount = checks::d6s(dice, &mut record, dice_count, "ritual damage or healing")?;
+            cast.effect = Some(EffectRoll {
+                kind,
+                target,
+                amount,
+            });
+        }
+        let doubled = if choice == Some(ExactChoice::Duration) {
+            2
+        } else {
+            1
+        };
+        cast.effect_until = duration(known.kind, adg.level)
+            .map(|d| state.clock.after(GameDuration(d.seconds() * doubled)));
+    } else {
+        let difference = check.roll.abs_diff(check.target);
+        let mishap = checks::mishap(dice, &mut record, tables, difference, Some(&words))?;
+        cast.lockout = mishap.lockout || over_limit_cost > 0;
+        cast.mishap = Some(mishap);
+    }
+    cast.dice = record;
+    Ok(vec![Event::RitualCast(cast)])
+}
+
+/// ADG-R1: how long a ritual's effect lasts; a Phrase fades at once.
+fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
+    match kind {
+        RitualKind::Phrase => None,
+        RitualKind::Sigil => Some(GameDuration(600 * u64::from(level))),
+        RitualKind::Ceremony => Some(GameDuration(86_400 * u64::from(level))),
+    }
+}
+
+/// A night's rest (ADG-C5, T-2). Draws one recovery die per character, in name order.
+pub fn rest(
+    state: &CampaignState,
+    names: &[String],
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let tables = tables(state)?;
+    let mut resting: Vec<(&Character, &AdgState)> = Vec::new();
+    if names.is_empty() {
+        resting.extend(
+            state
+                .characters
+                .values()
+                .filter_map(|c| c.adg.as_ref().filter(|a| !a.dead).map(|a| (c, a))),
+        );
+        if resting.is_empty() {
+            return Err(RuleError::NoOneToRest);
+        }
+    } else {
+        for name in names {
+            resting.push(living(state, name)?);
+        }
+    }
+    let mut record = Vec::new();
+    let mut results = Vec::new();
+    for (who, adg) in resting {
+        let healed = match tables.recovery_die(adg.level) {
+            Some(die) if tables.settings.night_rest_heals => checks::roll_expr(
+                dice,
+                &mut record,
+                die,
+                &format!("{}'s recovery die", who.name),
+            )?,
+            _ => 0,
+        };
+        results.push(RestResult {
+            character: who.name.clone(),
+            healed,
+        });
+    }
+    Ok(vec![Event::Rested {
+        by: super::NIGHT,
+        results,
+        dice: record,
+    }])
+}

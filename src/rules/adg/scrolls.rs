@@ -1,0 +1,373 @@
+//! Scrolls (ADG-S1 to ADG-S9): writing over a downtime week, reading, damage, reuse, learning from
+//! them and handing them over.
+
+use super::checks::{self, can_exert};
+use super::rituals::{cunning_after, may_learn, pays_with_life};
+use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
+use crate::dice::{Dice, Die, SealedSecret, sealed};
+use crate::event::adg::{
+    EffectKind, EffectRoll, LearnAttempt, Reading, ScrollCheck, ScrollWritten,
+};
+use crate::event::{Event, RevealedDie};
+use crate::state::CampaignState;
+use crate::state::adg::{Scroll, ScrollState};
+
+/// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20.
+#[allow(clippy::too_many_arguments)]
+pub fn write(
+    state: &CampaignState,
+    name: &str,
+    ritual: &str,
+    level: u32,
+    effect: String,
+    effect_roll: Option<EffectKind>,
+    pre_exert: u32,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, name)?;
+    let tables = tables(state)?;
+    let known = adg
+        .known
+        .get(&crate::state::fold_name(ritual))
+        .ok_or_else(|| RuleError::UnknownRitual {
+            name: who.name.clone(),
+            ritual: ritual.to_string(),
+            known: adg.known.values().map(|k| k.name.clone()).collect(),
+        })?;
+    if adg.locked_out {
+        return Err(RuleError::LockedOut(who.name.clone()));
+    }
+    if level == 0 || level > adg.level {
+        return Err(RuleError::ScrollLevel {
+            name: who.name.clone(),
+            level,
+            max: adg.level,
+        });
+    }
+    let cost = tables.scroll_cost(level, known.kind).unwrap_or(0);
+    if adg.silver < cost {
+        return Err(RuleError::NotEnoughSilver {
+            name: who.name.clone(),
+            has: adg.silver,
+            cost,
+        });
+    }
+    let ceremony = known.kind == RitualKind::Ceremony;
+    if pre_exert > 0 {
+        if !ceremony {
+            return Err(RuleError::NothingToExertFor);
+        }
+        can_exert(adg, Attribute::Cunning, pre_exert)?;
+    }
+    let mut record = Vec::new();
+    if ceremony {
+        let (die, _) =
+            dice.roll_sealed(20, "the GM's sealed Cunning check for a Ceremony scroll")?;
+        record.push(die);
+    }
+    Ok(vec![Event::ScrollWritten(ScrollWritten {
+        writer: who.name.clone(),
+        ritual: known.name.clone(),
+        level,
+        effect,
+        effect_roll,
+        original_kind: known.kind,
+        cost,
+        pre_exert,
+        cunning: adg.current(Attribute::Cunning),
+        dice: record,
+    })])
+}
+
+fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
+    let scroll = state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))?;
+    if scroll.state != ScrollState::Intact {
+        return Err(RuleError::ScrollUnusable {
+            id,
+            state: format!("{:?}", scroll.state).to_lowercase(),
+        });
+    }
+    if !crate::rules::campaign::same_character(&scroll.holder, reader) {
+        return Err(RuleError::ScrollNotHeld {
+            id,
+            holder: scroll.holder.clone(),
+        });
+    }
+    Ok(scroll)
+}
+
+/// The sealed check of a Ceremony scroll, opened with the GM's secret: (value, die to reveal).
+fn open_seal(
+    state: &CampaignState,
+    scroll: &Scroll,
+    secrets: &[SealedSecret],
+) -> Result<Option<(u32, RevealedDie)>, RuleError> {
+    if !scroll.sealed_check {
+        return Ok(None);
+    }
+    let pending = state
+        .sealed_pending
+        .get(&scroll.id)
+        .and_then(|p| p.first())
+        .ok_or(RuleError::NothingSealed(scroll.id))?;
+    let secret = secrets
+        .iter()
+        .find(|s| s.n == pending.n)
+        .ok_or(RuleError::SecretMissing {
+            seq: scroll.id,
+            n: pending.n,
+        })?;
+    if !sealed::reveal_matches(&pending.commitment, secret.value, &secret.nonce) {
+        return Err(RuleError::SecretMismatch {
+            seq: scroll.id,
+            n: pending.n,
+        });
+    }
+    Ok(Some((
+        secret.value,
+        RevealedDie {
+            n: pending.n,
+            value: secret.value,
+            nonce: secret.nonce.clone(),
+        },
+    )))
+}
+
+/// Reads a scroll (also the accidental cast of ADG-S8). Draws, in order: the Agility save (after
+/// damage), the damaged-scrolls d20, the mishap's 2d6 and dice (a badly written Ceremony) or the SL d6s
+/// (a damage or healing scroll), and the reuse d20 (unless damaged).
+#[allow(clippy::too_many_arguments)]
+fn reading(
+    state: &CampaignState,
+    reader: &str,
+    scroll: &Scroll,
+    in_combat: bool,
+    took_damage: bool,
+    target: Option<String>,
+    seal: Option<u32>,
+    record: &mut Vec<Die>,
+    dice: &mut Dice<'_>,
+) -> Result<Reading, RuleError> {
+    let (who, adg) = living(state, reader)?;
+    let tables = tables(state)?;
+    let mut out = Reading {
+        scroll: scroll.id,
+        reader: who.name.clone(),
+        in_combat,
+        agility_save: None,
+        damaged: None,
+        writing_check_passed: None,
+        mishap: None,
+        effect: None,
+        reuse_roll: None,
+        kept: false,
+    };
+    if took_damage {
+        // ADG-S6: a saving throw, never exerted.
+        let save = checks::check(
+            dice,
+            record,
+            Attribute::Agility,
+            adg.current(Attribute::Agility),
+            false,
+            None,
+            "Agility save while reading",
+        )?;
+        if !save.success {
+            let roll = checks::roll(dice, record, 20, "damaged scroll d20")?;
+            let total = i64::from(roll) + i64::from(scroll.level);
+            out.damaged = Some(checks::resolve_entry(
+                dice,
+                record,
+                tables,
+                tables.damaged_scroll(total),
+                total,
+                None,
+            )?);
+        }
+        out.agility_save = Some(save);
+    }
+    // ADG-S4: the check passed when roll − Cunning ≤ the points exerted ahead. A failure's mishap uses
+    // the shortfall the buffer did not cover.
+    let shortfall =
+        seal.map(|roll| i64::from(roll) - i64::from(scroll.cunning) - i64::from(scroll.pre_exert));
+    out.writing_check_passed = shortfall.map(|s| s <= 0);
+    if let Some(s) = shortfall.filter(|s| *s > 0) {
+        let words: Vec<String> = scroll
+            .ritual
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        out.mishap = Some(checks::mishap(
+            dice,
+            record,
+            tables,
+            u32::try_from(s).unwrap_or(u32::MAX),
+            Some(&words),
+        )?);
+    } else if let Some(kind) = scroll.effect_roll {
+        let amount = checks::d6s(dice, record, scroll.level, "scroll damage or healing")?;
+        let default = if kind == EffectKind::Healing {
+            who.name.clone()
+        } else {
+            "its target".to_string()
+        };
+        out.effect = Some(EffectRoll {
+            kind,
+            target: target.unwrap_or(default),
+            amount,
+        });
+    }
+    if out.damaged.is_none() {
+        // ADG-S7: kept when the d20 lands between Cunning and SL, both ends included.
+        let roll = checks::roll(dice, record, 20, "scroll reuse d20")?;
+        let cunning = adg.current(Attribute::Cunning);
+        out.kept = (cunning.min(scroll.level)..=cunning.max(scroll.level)).contains(&roll);
+        out.reuse_roll = Some(roll);
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn read(
+    state: &CampaignState,
+    name: &str,
+    id: u64,
+    in_combat: bool,
+    took_damage: bool,
+    target: Option<String>,
+    secrets: &[SealedSecret],
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, _) = living(state, name)?;
+    let scroll = held(state, &who.name, id)?;
+    let seal = open_seal(state, scroll, secrets)?;
+    let mut record = Vec::new();
+    let reading = reading(
+        state,
+        name,
+        scroll,
+        in_combat,
+        took_damage,
+        target,
+        seal.as_ref().map(|s| s.0),
+        &mut record,
+        dice,
+    )?;
+    // The dice belong to the first event (their seq); the reveal follows it.
+    let mut events = vec![Event::ScrollRead {
+        reading,
+        dice: record,
+    }];
+    if let Some((_, revealed)) = seal {
+        events.push(Event::SealedRevealed {
+            seq: id,
+            dice: vec![revealed],
+        });
+    }
+    Ok(events)
+}
+
+/// ADG-S8. Draws: the 1d3 cost, the scroll d20, any accidental reading's dice, then the learning d20.
+pub fn learn(
+    state: &CampaignState,
+    name: &str,
+    id: u64,
+    pay: Pay,
+    exert: bool,
+    secrets: &[SealedSecret],
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, name)?;
+    let scroll = held(state, &who.name, id)?;
+    may_learn(who, adg, &scroll.ritual)?;
+    let mut record = Vec::new();
+    let cost = checks::roll(dice, &mut record, 3, "learning cost 1d3")?;
+    let died = pays_with_life(who, adg, pay, cost);
+    let mut attempt = LearnAttempt {
+        character: who.name.clone(),
+        ritual: scroll.ritual.clone(),
+        words: scroll
+            .ritual
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        // A scroll holds its ritual as a Phrase (ADG-S1), so that is the form learned from it.
+        ritual_kind: RitualKind::Phrase,
+        spell_level: None,
+        pay,
+        cost,
+        from_scroll: None,
+        check: None,
+        learned: false,
+        died,
+        dice: Vec::new(),
+    };
+    let mut reveal = None;
+    if !died {
+        let cunning = cunning_after(adg, pay, cost);
+        let roll = checks::roll(dice, &mut record, 20, "scroll study d20")?;
+        let accidental = roll <= scroll.level || roll >= cunning;
+        let accident = if accidental {
+            let seal = open_seal(state, scroll, secrets)?;
+            let value = seal.as_ref().map(|s| s.0);
+            reveal = seal.map(|s| s.1);
+            Some(reading(
+                state,
+                name,
+                scroll,
+                false,
+                false,
+                None,
+                value,
+                &mut record,
+                dice,
+            )?)
+        } else {
+            None
+        };
+        attempt.from_scroll = Some(ScrollCheck {
+            scroll: id,
+            roll,
+            accidental,
+            reading: accident,
+        });
+        let check = checks::check(
+            dice,
+            &mut record,
+            Attribute::Cunning,
+            cunning,
+            exert,
+            None,
+            "learning check",
+        )?;
+        attempt.learned = check.success;
+        attempt.check = Some(check);
+    }
+    attempt.dice = record;
+    let mut events = vec![Event::RitualLearnAttempted(attempt)];
+    if let Some(revealed) = reveal {
+        events.push(Event::SealedRevealed {
+            seq: id,
+            dice: vec![revealed],
+        });
+    }
+    Ok(events)
+}
+
+/// ADG-S9: a scroll is an item and changes hands.
+pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
+    let scroll = state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))?;
+    if scroll.state == ScrollState::Ash {
+        return Err(RuleError::ScrollUnusable {
+            id,
+            state: "ash".into(),
+        });
+    }
+    let receiver = crate::rules::campaign::find(state, to)?;
+    Ok(vec![Event::ScrollGiven {
+        scroll: id,
+        from: scroll.holder.clone(),
+        to: receiver.name.clone(),
+    }])
+}

@@ -1,0 +1,316 @@
+//! The GM's tables for A Dungeon Game (RULINGS ADG-C5, ADG-R2, ADG-R7, ADG-S3, ADG-S6): word lists,
+//! mishaps, the damaged-scrolls chart, scroll costs, recovery dice and house-rule settings.
+//!
+//! Tables travel inside the log (an `adg_tables_loaded` event carries the whole table and its hash),
+//! so replay never depends on a file that may change. The built-in defaults in
+//! `fixtures/tables/adg-sample.json` are original sample content, not the official tables; README.md
+//! ("A Dungeon Game tables") documents the format for loading the official ones or a GM's own.
+
+use crate::dice::DiceExpr;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+const SAMPLE: &str = include_str!("../../../fixtures/tables/adg-sample.json");
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Attribute {
+    Agility,
+    Brawn,
+    Cunning,
+}
+
+impl std::fmt::Display for Attribute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Attribute::Agility => "Agility",
+            Attribute::Brawn => "Brawn",
+            Attribute::Cunning => "Cunning",
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordEntry {
+    pub word: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse: Option<String>,
+}
+
+/// Which of a ritual's two words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum WordSlot {
+    First,
+    Second,
+}
+
+impl WordSlot {
+    pub fn index(self) -> usize {
+        match self {
+            WordSlot::First => 0,
+            WordSlot::Second => 1,
+        }
+    }
+}
+
+/// A number of points: fixed, or rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Amount {
+    Fixed(u32),
+    Roll(DiceExpr),
+}
+
+/// What a table entry does besides its text, applied by the tracker to the character concerned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// Damage to the caster (or reader).
+    Damage(DiceExpr),
+    /// Exertion of an attribute.
+    Exert {
+        attribute: Attribute,
+        amount: Amount,
+    },
+    /// One of the ritual's words is replaced by a word rolled on that word's list.
+    ReplaceWord { word: WordSlot, remembered: bool },
+    /// No rituals until a night's rest.
+    Lockout,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEntry {
+    pub min: i64,
+    /// `None`: this entry and everything above it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollCost {
+    pub level: u32,
+    pub phrase: u64,
+    pub sigil: u64,
+    pub ceremony: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecoveryRow {
+    pub min_level: u32,
+    pub max_level: u32,
+    pub die: DiceExpr,
+}
+
+/// House rules (ADG-C5); both on by default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub night_rest_heals: bool,
+    pub downtime_restores_exertion: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdgTables {
+    pub name: String,
+    #[serde(default)]
+    pub sample: bool,
+    pub word_lists: Vec<Vec<WordEntry>>,
+    pub mishaps: Vec<TableEntry>,
+    pub damaged_scrolls: Vec<TableEntry>,
+    pub scroll_costs: Vec<ScrollCost>,
+    pub recovery: Vec<RecoveryRow>,
+    pub settings: Settings,
+}
+
+impl AdgTables {
+    /// The built-in sample tables.
+    pub fn sample() -> AdgTables {
+        serde_json::from_str(SAMPLE)
+            .expect("the built-in sample tables are valid (a test checks them)")
+    }
+
+    /// Reads a tables file, checking everything the rules rely on.
+    pub fn parse(text: &str) -> Result<AdgTables, String> {
+        let tables: AdgTables =
+            serde_json::from_str(text).map_err(|e| format!("not a tables file ({e})"))?;
+        tables.validate()?;
+        Ok(tables)
+    }
+
+    /// SHA-256 of the canonical JSON form, recorded with the tables so anyone can tell two apart.
+    pub fn sha256(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        hex::encode(Sha256::digest(json.as_bytes()))
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.word_lists.len() != 2 || self.word_lists.iter().any(|l| l.len() != 20) {
+            return Err("word_lists must be two lists of exactly 20 words (one d20 each)".into());
+        }
+        check_ranges("mishaps", &self.mishaps)?;
+        check_ranges("damaged_scrolls", &self.damaged_scrolls)?;
+        for level in 1..=10 {
+            if !self.scroll_costs.iter().any(|c| c.level == level) {
+                return Err(format!("scroll_costs has no row for Scroll Level {level}"));
+            }
+            if !self
+                .recovery
+                .iter()
+                .any(|r| (r.min_level..=r.max_level).contains(&level))
+            {
+                return Err(format!("recovery has no die for level {level}"));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn mishap(&self, total: i64) -> &TableEntry {
+        lookup(&self.mishaps, total)
+    }
+
+    pub fn damaged_scroll(&self, total: i64) -> &TableEntry {
+        lookup(&self.damaged_scrolls, total)
+    }
+
+    pub fn scroll_cost(&self, level: u32, kind: super::RitualKind) -> Option<u64> {
+        let row = self.scroll_costs.iter().find(|c| c.level == level)?;
+        Some(match kind {
+            super::RitualKind::Phrase => row.phrase,
+            super::RitualKind::Sigil => row.sigil,
+            super::RitualKind::Ceremony => row.ceremony,
+        })
+    }
+
+    pub fn recovery_die(&self, level: u32) -> Option<&DiceExpr> {
+        self.recovery
+            .iter()
+            .find(|r| (r.min_level..=r.max_level).contains(&level))
+            .map(|r| &r.die)
+    }
+
+    /// The entry on `list` (0 or 1) for a d20 face.
+    pub fn word(&self, list: usize, face: u32) -> Option<&WordEntry> {
+        self.word_lists
+            .get(list)?
+            .get(face.checked_sub(1)? as usize)
+    }
+
+    /// The reversed form of `word`, looked up in either list (either form reverses to the other).
+    pub fn reverse_of(&self, word: &str) -> Option<String> {
+        self.word_lists.iter().flatten().find_map(|e| {
+            if e.word.eq_ignore_ascii_case(word) {
+                e.reverse.clone()
+            } else if e
+                .reverse
+                .as_deref()
+                .is_some_and(|r| r.eq_ignore_ascii_case(word))
+            {
+                Some(e.word.clone())
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// Entries must run upwards without gaps or overlaps, and the last must be open-ended, so every total
+/// finds exactly one entry.
+fn check_ranges(name: &str, entries: &[TableEntry]) -> Result<(), String> {
+    let Some(last) = entries.last() else {
+        return Err(format!("{name} has no entries"));
+    };
+    if last.max.is_some() {
+        return Err(format!(
+            "the last entry of {name} must have no max (it covers everything above)"
+        ));
+    }
+    for pair in entries.windows(2) {
+        let max = pair[0]
+            .max
+            .ok_or_else(|| format!("only the last entry of {name} may omit max"))?;
+        if pair[0].min > max || pair[1].min != max + 1 {
+            return Err(format!(
+                "{name}: the entry after {}-{max} must start at {}",
+                pair[0].min,
+                max + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A total below the first entry reads the first entry.
+fn lookup(entries: &[TableEntry], total: i64) -> &TableEntry {
+    entries
+        .iter()
+        .find(|e| total <= e.max.unwrap_or(i64::MAX))
+        .or(entries.last())
+        .expect("validated tables have entries")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adg_c5_the_sample_tables_are_valid_and_marked_as_samples() {
+        let tables = AdgTables::sample();
+        assert!(tables.sample);
+        assert!(tables.name.contains("not the official"));
+        tables.validate().unwrap();
+        assert_eq!(tables.recovery_die(1).unwrap().to_string(), "d3");
+        assert_eq!(tables.recovery_die(8).unwrap().to_string(), "d6+1");
+        assert_eq!(tables.recovery_die(10).unwrap().to_string(), "d6+2");
+    }
+
+    #[test]
+    fn adg_r7_mishap_totals_find_one_entry_each() {
+        let tables = AdgTables::sample();
+        assert_eq!(tables.mishap(2).min, 2);
+        assert_eq!(
+            tables.mishap(1).min,
+            2,
+            "below the table reads the first entry"
+        );
+        assert_eq!(
+            tables.mishap(99).max,
+            None,
+            "above reads the open-ended last entry"
+        );
+    }
+
+    #[test]
+    fn adg_r5_words_reverse_both_ways() {
+        let tables = AdgTables::sample();
+        assert_eq!(
+            tables.reverse_of("Concealing").as_deref(),
+            Some("Revealing")
+        );
+        assert_eq!(tables.reverse_of("light").as_deref(), Some("Darkness"));
+        assert_eq!(tables.reverse_of("Gibberish"), None);
+    }
+
+    #[test]
+    fn adg_c5_tables_with_gaps_or_short_lists_are_refused() {
+        let mut tables = AdgTables::sample();
+        tables.mishaps[1].min += 1;
+        assert!(tables.validate().unwrap_err().contains("must start at"));
+        let mut tables = AdgTables::sample();
+        tables.word_lists[0].pop();
+        assert!(tables.validate().unwrap_err().contains("exactly 20"));
+        let mut tables = AdgTables::sample();
+        tables.scroll_costs.retain(|c| c.level != 4);
+        assert!(tables.validate().unwrap_err().contains("Scroll Level 4"));
+        assert!(
+            AdgTables::parse("{}")
+                .unwrap_err()
+                .contains("not a tables file")
+        );
+    }
+}

@@ -1,0 +1,351 @@
+//! A Dungeon Game state: what replay computes for ADG characters and scrolls.
+
+use super::{CampaignState, fold_name};
+use crate::event::adg::{
+    Cast, EffectKind, EffectRoll, LearnAttempt, Reading, ScrollWritten, TableResult,
+};
+use crate::rules::adg::{Attribute, Pay, RitualKind};
+use crate::sheet::AdgSheet;
+use crate::time::{GameDuration, GameTime};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One value per attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Attributes {
+    pub agility: u32,
+    pub brawn: u32,
+    pub cunning: u32,
+}
+
+impl Attributes {
+    pub fn get(&self, a: Attribute) -> u32 {
+        match a {
+            Attribute::Agility => self.agility,
+            Attribute::Brawn => self.brawn,
+            Attribute::Cunning => self.cunning,
+        }
+    }
+
+    pub fn get_mut(&mut self, a: Attribute) -> &mut u32 {
+        match a {
+            Attribute::Agility => &mut self.agility,
+            Attribute::Brawn => &mut self.brawn,
+            Attribute::Cunning => &mut self.cunning,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KnownRitual {
+    pub name: String,
+    pub words: Vec<String>,
+    pub kind: RitualKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spell_level: Option<u32>,
+    /// Spells from other games are used only as written (ADG-R10 ruling).
+    pub reversible: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActiveEffect {
+    pub ritual: String,
+    pub until: GameTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AdgState {
+    pub level: u32,
+    pub max: Attributes,
+    pub exerted: Attributes,
+    pub silver: u64,
+    /// Rituals rolled on the word lists and not yet learned: folded name → (name, words).
+    pub discovered: BTreeMap<String, (String, Vec<String>)>,
+    pub known: BTreeMap<String, KnownRitual>,
+    /// Folded name → name: lost forever (ADG-R3).
+    pub lost: BTreeMap<String, String>,
+    /// Rituals cast since the last night's rest (ADG-R9).
+    pub rituals_today: u32,
+    pub locked_out: bool,
+    pub effects: Vec<ActiveEffect>,
+    pub dead: bool,
+}
+
+impl AdgState {
+    pub fn new(sheet: &AdgSheet) -> AdgState {
+        AdgState {
+            level: sheet.level,
+            max: Attributes {
+                agility: sheet.agility,
+                brawn: sheet.brawn,
+                cunning: sheet.cunning,
+            },
+            exerted: Attributes::default(),
+            silver: sheet.silver,
+            discovered: BTreeMap::new(),
+            known: BTreeMap::new(),
+            lost: BTreeMap::new(),
+            rituals_today: 0,
+            locked_out: false,
+            effects: Vec::new(),
+            dead: false,
+        }
+    }
+
+    /// The attribute's value now: its maximum less what is exerted, never below 0.
+    pub fn current(&self, a: Attribute) -> u32 {
+        self.max.get(a).saturating_sub(self.exerted.get(a))
+    }
+
+    /// floor(level / 2) + 1 rituals a day without exertion (ADG-R9).
+    pub fn safe_rituals_per_day(&self) -> u32 {
+        self.level / 2 + 1
+    }
+
+    /// The Cunning the next ritual costs before its roll: k for the k-th beyond the safe number.
+    pub fn next_ritual_cost(&self) -> u32 {
+        (self.rituals_today + 1).saturating_sub(self.safe_rituals_per_day())
+    }
+
+    fn exert(&mut self, a: Attribute, amount: u32) {
+        let exerted = self.exerted.get_mut(a);
+        *exerted = exerted.saturating_add(amount);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScrollState {
+    Intact,
+    Ash,
+    Damaged,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Scroll {
+    /// The seq of the event that wrote it.
+    pub id: u64,
+    pub ritual: String,
+    pub level: u32,
+    pub effect: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect_roll: Option<EffectKind>,
+    pub original_kind: RitualKind,
+    pub writer: String,
+    pub holder: String,
+    pub state: ScrollState,
+    pub reads: u32,
+    /// A Ceremony scroll's sealed writing check, not yet revealed.
+    pub sealed_check: bool,
+    /// The writer's Cunning and pre-exertion for that check.
+    pub cunning: u32,
+    pub pre_exert: u32,
+}
+
+impl CampaignState {
+    pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
+        self.characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.adg.as_mut())
+    }
+
+    /// Changes a character's current health (damage negative), kept within 0..=max.
+    pub(super) fn change_health(&mut self, name: &str, delta: i64) {
+        if let Some(health) = self
+            .characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.health.as_mut())
+        {
+            let next = (i64::from(health.current) + delta).clamp(0, i64::from(health.max));
+            health.current = u32::try_from(next).unwrap_or(0);
+        }
+    }
+
+    fn apply_effect(&mut self, effect: &Option<EffectRoll>) {
+        if let Some(e) = effect {
+            let sign = if e.kind == EffectKind::Damage { -1 } else { 1 };
+            self.change_health(&e.target, sign * i64::from(e.amount));
+        }
+    }
+
+    fn apply_table_result(&mut self, who: &str, result: &Option<TableResult>) {
+        let Some(r) = result else { return };
+        self.change_health(who, -i64::from(r.damage));
+        if let Some(adg) = self.adg_mut(who) {
+            for (attribute, amount) in &r.exertions {
+                adg.exert(*attribute, *amount);
+            }
+            adg.locked_out |= r.lockout;
+        }
+    }
+
+    pub(super) fn apply_learn(&mut self, a: &LearnAttempt) {
+        if let Some(scroll) = &a.from_scroll
+            && let Some(reading) = &scroll.reading
+        {
+            self.apply_reading(reading);
+        }
+        let folded = fold_name(&a.character);
+        let Some(character) = self.characters.get_mut(&folded) else {
+            return;
+        };
+        match a.pay {
+            Pay::Health => {
+                if let Some(h) = character.health.as_mut() {
+                    h.max = h.max.saturating_sub(a.cost);
+                    h.current = h.current.min(h.max);
+                }
+            }
+            Pay::Agility | Pay::Brawn | Pay::Cunning => {
+                if let (Some(adg), Some(attribute)) = (character.adg.as_mut(), a.pay.attribute()) {
+                    let max = adg.max.get_mut(attribute);
+                    *max = max.saturating_sub(a.cost);
+                }
+            }
+        }
+        let Some(adg) = character.adg.as_mut() else {
+            return;
+        };
+        adg.dead |= a.died;
+        if let Some(check) = &a.check {
+            adg.exert(Attribute::Cunning, check.exerted);
+        }
+        let key = fold_name(&a.ritual);
+        adg.discovered.remove(&key);
+        if a.learned {
+            adg.known.insert(
+                key,
+                KnownRitual {
+                    name: a.ritual.clone(),
+                    words: a.words.clone(),
+                    kind: a.ritual_kind,
+                    spell_level: a.spell_level,
+                    reversible: a.spell_level.is_none(),
+                },
+            );
+        } else if !a.died {
+            adg.lost.insert(key, a.ritual.clone());
+        }
+    }
+
+    pub(super) fn apply_cast(&mut self, c: &Cast) {
+        self.apply_table_result(&c.character, &c.mishap);
+        self.apply_effect(&c.effect);
+        let Some(adg) = self.adg_mut(&c.character) else {
+            return;
+        };
+        adg.exert(
+            Attribute::Cunning,
+            c.reversal_cost + c.over_limit_cost + c.check.exerted,
+        );
+        adg.rituals_today += 1;
+        adg.locked_out |= c.lockout;
+        if let Some(until) = c.effect_until {
+            adg.effects.push(ActiveEffect {
+                ritual: c.words.join(" "),
+                until,
+            });
+        }
+        if let Some(replaced) = c
+            .mishap
+            .as_ref()
+            .and_then(|m| m.replaced.as_ref())
+            .filter(|r| r.remembered)
+            && let Some(known) = adg.known.get_mut(&fold_name(&c.ritual))
+            && let Some(word) = known.words.get_mut(replaced.slot.index())
+        {
+            *word = replaced.new.clone();
+        }
+    }
+
+    pub(super) fn apply_rest(
+        &mut self,
+        by: GameDuration,
+        results: &[crate::event::adg::RestResult],
+    ) {
+        self.clock = self.clock.after(by);
+        for r in results {
+            self.change_health(&r.character, i64::from(r.healed));
+            if let Some(adg) = self.adg_mut(&r.character) {
+                adg.rituals_today = 0;
+                adg.locked_out = false;
+            }
+        }
+    }
+
+    pub(super) fn apply_downtime(&mut self, character: &str, by: GameDuration, restored: bool) {
+        self.clock = self.clock.after(by);
+        if let Some(adg) = self.adg_mut(character) {
+            // Nights pass during downtime, so the daily count and any lockout end too.
+            adg.rituals_today = 0;
+            adg.locked_out = false;
+            if restored {
+                adg.exerted = Attributes::default();
+            }
+        }
+    }
+
+    pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
+        self.clock = self.clock.after(crate::rules::adg::SCRIBING_WEEK);
+        if let Some(adg) = self.adg_mut(&w.writer) {
+            adg.silver = adg.silver.saturating_sub(w.cost);
+            adg.exert(Attribute::Cunning, w.pre_exert);
+        }
+        self.scrolls.insert(
+            seq,
+            Scroll {
+                id: seq,
+                ritual: w.ritual.clone(),
+                level: w.level,
+                effect: w.effect.clone(),
+                effect_roll: w.effect_roll,
+                original_kind: w.original_kind,
+                writer: w.writer.clone(),
+                holder: w.writer.clone(),
+                state: ScrollState::Intact,
+                reads: 0,
+                sealed_check: w.original_kind == RitualKind::Ceremony,
+                cunning: w.cunning,
+                pre_exert: w.pre_exert,
+            },
+        );
+    }
+
+    pub(super) fn apply_reading(&mut self, r: &Reading) {
+        self.apply_table_result(&r.reader, &r.damaged);
+        self.apply_table_result(&r.reader, &r.mishap);
+        self.apply_effect(&r.effect);
+        if let Some(scroll) = self.scrolls.get_mut(&r.scroll) {
+            scroll.reads += 1;
+            scroll.sealed_check = false;
+            scroll.state = match (&r.damaged, r.kept) {
+                (Some(_), _) => ScrollState::Damaged,
+                (None, true) => ScrollState::Intact,
+                (None, false) => ScrollState::Ash,
+            };
+        }
+    }
+
+    pub(super) fn apply_scroll_given(&mut self, scroll: u64, to: &str) {
+        let holder = self
+            .character(to)
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| to.to_string());
+        if let Some(s) = self.scrolls.get_mut(&scroll) {
+            s.holder = holder;
+        }
+    }
+
+    pub(super) fn apply_exerted(&mut self, character: &str, attribute: Attribute, amount: u32) {
+        if let Some(adg) = self.adg_mut(character) {
+            adg.exert(attribute, amount);
+        }
+    }
+
+    pub(super) fn apply_discovered(&mut self, character: &str, ritual: &str, words: &[String]) {
+        if let Some(adg) = self.adg_mut(character) {
+            adg.discovered
+                .insert(fold_name(ritual), (ritual.to_string(), words.to_vec()));
+        }
+    }
+}
