@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 
 /// Play a short scripted evening into a fresh campaign file, printing each command and its output:
-/// two characters, a session with seeded, physical and sealed dice, damage, healing, a retraction, the
-/// log, the sheets (now and at a past moment), a dice explanation and a full verification.
+/// two characters, a session with seeded, physical and sealed dice, damage, healing, a retraction, an
+/// A Dungeon Game ritual learned and cast, a scroll written and read, the log, the sheets (now and at a
+/// past moment), a dice explanation and a full verification.
 ///
 /// The file is replaced if it is an earlier tour's campaign; any other file is left alone.
 #[derive(Debug, Args)]
@@ -145,6 +146,28 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Er
         "the stones missed her",
     ])?;
     let wounded = tour.step(&["heal", "Aldric", "2"])?;
+    tour.say("A Dungeon Game magic: discover a ritual, learn one found in a tomb (the table rolls), cast it.");
+    tour.step(&["ritual", "roll", "Aldric"])?;
+    tour.step(&[
+        "--rolls",
+        "1,4",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ])?;
+    tour.step(&[
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+        "--reverse",
+        "first",
+    ])?;
     tour.say("The GM rolls in secret: only a commitment is logged until the reveal.");
     let secret = tour.step(&[
         "roll",
@@ -158,6 +181,23 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Er
     tour.say("Ending the session prints a checkpoint for the players to note.");
     let ended = tour.step(&["session", "end"])?;
     let checkpoint = ended["checkpoint"].as_str().unwrap_or_default().to_string();
+    tour.say("Downtime: a week scribing a scroll, then reading it.");
+    let scroll = tour.step(&[
+        "scroll",
+        "write",
+        "Aldric",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "hides one person for ten minutes",
+    ])?;
+    tour.step(&[
+        "scroll",
+        "read",
+        "Aldric",
+        &format!("S{}", first_seq(&scroll)),
+    ])?;
     tour.step(&["log"])?;
     tour.step(&["character", "show", "Aldric"])?;
     tour.step(&["character", "show", "Mira"])?;

@@ -1,5 +1,7 @@
 //! The integration suite: one binary, one module per concern.
 
+mod campaigns;
+mod cli_adg;
 mod cli_campaign;
 mod cli_errors;
 mod fairness_golden;

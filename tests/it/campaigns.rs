@@ -1,0 +1,100 @@
+//! Golden campaigns in fixtures/: played through the real binary, then checked field by field.
+
+use crate::support::Campaign;
+
+/// Plays a `.grim` script: one command per line, `#` comments and blank lines skipped.
+fn play(c: &Campaign, script: &str) {
+    for line in script
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let args = shell_words::split(line).expect("a well-quoted line");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        c.ok(&args);
+    }
+}
+
+#[test]
+fn adg_long_campaign_replays_to_the_expected_sheet() {
+    let c = Campaign::empty();
+    play(&c, include_str!("../../fixtures/campaigns/adg-long.grim"));
+    let shown = c.json(&["character", "show", "Wen"]);
+    let wen = &shown["character"];
+    let adg = &wen["adg"];
+
+    // Learning losses: 2 health, 3 Brawn, 1 Agility, all permanent.
+    assert_eq!(wen["health"]["max"], 8);
+    assert_eq!(
+        (
+            adg["max"]["agility"].as_u64(),
+            adg["max"]["brawn"].as_u64(),
+            adg["max"]["cunning"].as_u64()
+        ),
+        (Some(11), Some(7), Some(14))
+    );
+    // The mishap burned 4; nights healed 2 and 3: 8 - 4 + 2 = 6, + 3 = 8 (capped).
+    assert_eq!(wen["health"]["current"], 8);
+    // Exertion: the casts' 1 + 2 were restored by downtime; then 2 exerted ahead of the Ceremony
+    // check while scribing (no recovery during those weeks) and 2 from the misfire; the last
+    // downtime restored everything.
+    assert_eq!(
+        adg["exerted"],
+        serde_json::json!({ "agility": 0, "brawn": 0, "cunning": 0 })
+    );
+    // Silver: 600 - 20 (SL 2 Phrase) - 100 (SL 2 Ceremony) - 10 (SL 1 Phrase).
+    assert_eq!(adg["silver"], 470);
+    assert_eq!(adg["known"].as_object().unwrap().len(), 2);
+    assert_eq!(adg["lost"]["burning frost"], "Burning Frost");
+    assert_eq!(adg["locked_out"], false);
+    assert_eq!(adg["rituals_today"], 0);
+    assert_eq!(adg["dead"], false);
+
+    let scrolls = c.json(&["scroll", "list", "Wen"]);
+    let states: Vec<(u64, &str, u64)> = scrolls["scrolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_u64().unwrap(),
+                s["state"].as_str().unwrap(),
+                s["reads"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        vec![(15, "damaged", 1), (16, "intact", 1), (17, "ash", 2)]
+    );
+
+    // 2 + 3 scribing + 5 weeks of downtime, two nights and three days: past ten weeks.
+    assert_eq!(
+        shown["game_time"],
+        10 * 7 * 86_400 + 2 * 8 * 3600 + 3 * 86_400
+    );
+    // Just after the failed fourth cast (#11): locked out, 1 + 2 Cunning exerted, burned for 4.
+    let then = c.json(&["character", "show", "Wen", "--at", "11"])["character"].clone();
+    assert_eq!(
+        (
+            then["adg"]["locked_out"].as_bool(),
+            then["adg"]["exerted"]["cunning"].as_u64()
+        ),
+        (Some(true), Some(3))
+    );
+    assert_eq!(
+        (
+            then["adg"]["rituals_today"].as_u64(),
+            then["health"]["current"].as_u64()
+        ),
+        (Some(4), Some(4))
+    );
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let log = c.ok(&["log", "--character", "Wen"]);
+    assert!(
+        log.contains("mishap")
+            && log.contains("it was badly written")
+            && log.contains("loses it forever"),
+        "{log}"
+    );
+}

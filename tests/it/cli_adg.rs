@@ -1,0 +1,552 @@
+//! A Dungeon Game through the real binary: each refusal leaves the log untouched, and seeded dice in
+//! ADG events verify once the seed is out.
+
+use crate::support::Campaign;
+
+/// The party, with Aldric knowing Concealing Darkness (a Phrase) and Calling Moon (a Ceremony).
+fn scholar() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "--rolls",
+        "1,2",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    c
+}
+
+#[test]
+fn adg_r3_learning_a_known_or_lost_ritual_is_refused() {
+    let c = scholar();
+    let err = c.refused(
+        &[
+            "--rolls",
+            "1,1",
+            "ritual",
+            "learn",
+            "Aldric",
+            "concealing darkness",
+            "--type",
+            "phrase",
+            "--pay",
+            "brawn",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Aldric already knows Concealing Darkness"),
+        "{err}"
+    );
+    c.ok(&[
+        "--rolls",
+        "1,20",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Burning Frost",
+        "--type",
+        "sigil",
+        "--pay",
+        "brawn",
+    ]);
+    let err = c.refused(
+        &[
+            "--rolls",
+            "1,1",
+            "ritual",
+            "learn",
+            "Aldric",
+            "Burning Frost",
+            "--type",
+            "sigil",
+            "--pay",
+            "brawn",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Burning Frost is lost to Aldric forever"),
+        "{err}"
+    );
+}
+
+#[test]
+fn adg_r4_casting_an_unknown_ritual_is_refused_listing_the_known_ones() {
+    let c = scholar();
+    let err = c.refused(&["--rolls", "5", "ritual", "cast", "Aldric", "Fireball"], 1);
+    assert!(err.contains("Aldric does not know a ritual called 'Fireball'; they know: Calling Moon, Concealing Darkness"), "{err}");
+}
+
+#[test]
+fn adg_r8_casting_after_moving_is_refused() {
+    let c = scholar();
+    let err = c.refused(
+        &[
+            "--rolls",
+            "5",
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+            "--moved",
+        ],
+        1,
+    );
+    assert!(err.contains("moved this round"), "{err}");
+}
+
+#[test]
+fn adg_r9_a_locked_out_caster_is_refused_until_a_nights_rest() {
+    let c = scholar();
+    c.ok(&[
+        "--rolls",
+        "1",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    // Third: over the limit (costs 1), a 20 fails: 2d6 1+1 + 8 = 10 → a 1d6 burn; locked out.
+    let out = c.ok(&[
+        "--rolls",
+        "20,1,1,2",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    assert!(out.contains("locked out until a night's rest"), "{out}");
+    let sheet = c.ok(&["character", "show", "Aldric"]);
+    assert!(sheet.contains("LOCKED OUT"), "{sheet}");
+    let err = c.refused(
+        &[
+            "--rolls",
+            "5",
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("locked out of rituals until a night's rest"),
+        "{err}"
+    );
+    c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "1",
+            "--effect",
+            "x",
+        ],
+        1,
+    );
+    c.ok(&["--rolls", "2", "rest", "Aldric", "--night"]);
+    c.ok(&[
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+}
+
+#[test]
+fn adg_c3_exertion_below_one_and_unpayable_costs_are_refused() {
+    let c = scholar();
+    let err = c.refused(
+        &["exert", "Aldric", "brawn", "9", "--reason", "lift the gate"],
+        1,
+    );
+    assert!(
+        err.contains("exerting 9 Brawn would leave it below 1"),
+        "{err}"
+    );
+    c.refused(&["exert", "Aldric", "luck", "1", "--reason", "x"], 2);
+    c.ok(&[
+        "exert",
+        "Aldric",
+        "cunning",
+        "11",
+        "--reason",
+        "a long night of study",
+    ]);
+    // Cunning 2 left; both words reversed cost a d3 of 2 first: that would leave 0.
+    let err = c.refused(
+        &[
+            "--rolls",
+            "2,1",
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+            "--reverse",
+            "both",
+        ],
+        1,
+    );
+    assert!(err.contains("would leave it below 1"), "{err}");
+}
+
+#[test]
+fn adg_c4_the_dead_can_take_no_action() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "character",
+        "add",
+        "Frail",
+        "--system",
+        "adg",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "12",
+        "--health",
+        "2",
+    ]);
+    let out = c.ok(&[
+        "--rolls",
+        "3",
+        "ritual",
+        "learn",
+        "Frail",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    assert!(out.contains("dies of the cost"), "{out}");
+    assert!(c.ok(&["character", "show", "Frail"]).contains("DEAD"));
+    let err = c.refused(&["ritual", "roll", "Frail"], 1);
+    assert!(err.contains("Frail is dead"), "{err}");
+}
+
+#[test]
+fn adg_s2_s3_scroll_level_silver_and_knowledge_are_checked_before_writing() {
+    let c = scholar();
+    let err = c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "3",
+            "--effect",
+            "x",
+        ],
+        1,
+    );
+    assert!(err.contains("level 1 to 2"), "{err}");
+    let err = c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Burning Frost",
+            "--level",
+            "1",
+            "--effect",
+            "x",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("does not know a ritual called 'Burning Frost'"),
+        "{err}"
+    );
+    // Aldric has 40 silver; an SL 2 Ceremony costs 100 in the sample table.
+    let err = c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Calling Moon",
+            "--level",
+            "2",
+            "--effect",
+            "x",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Aldric has 40 silver but the scroll costs 100"),
+        "{err}"
+    );
+    let err = c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "1",
+            "--effect",
+            "x",
+            "--pre-exert",
+            "2",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("only applies to scrolls of Ceremonies"),
+        "{err}"
+    );
+}
+
+#[test]
+fn adg_s6_s7_s9_ash_damaged_and_other_peoples_scrolls_cannot_be_read() {
+    let c = scholar();
+    let out = c.ok(&[
+        "scroll",
+        "write",
+        "Aldric",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "hides the party",
+    ]);
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The scroll is "))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    assert!(
+        c.ok(&["scroll", "give", &id, "Mira"])
+            .contains(&format!("Aldric gives scroll {id} to Mira"))
+    );
+    let err = c.refused(&["--rolls", "5", "scroll", "read", "Aldric", &id], 1);
+    assert!(
+        err.contains(&format!("scroll {id} is held by Mira")),
+        "{err}"
+    );
+    let err = c.refused(&["--rolls", "5", "scroll", "read", "Mira", &id], 1);
+    assert!(err.contains("Mira plays Against the Darkmaster"), "{err}");
+    c.ok(&[
+        "character",
+        "add",
+        "Bryn",
+        "--system",
+        "adg",
+        "--level",
+        "1",
+        "--agility",
+        "10",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "6",
+    ]);
+    // Mira cannot read it; she passes it to Bryn, who reads it and fails the reuse roll: ash.
+    c.ok(&["scroll", "give", &id, "Bryn"]);
+    let out = c.ok(&["--rolls", "20", "scroll", "read", "Bryn", &id]);
+    assert!(out.contains("turns to ash"), "{out}");
+    let err = c.refused(&["--rolls", "5", "scroll", "read", "Bryn", &id], 1);
+    assert!(err.contains("is ash and can never be used again"), "{err}");
+
+    let out = c.ok(&[
+        "scroll",
+        "write",
+        "Aldric",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "hides the party",
+    ]);
+    let second = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The scroll is "))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    let out = c.ok(&[
+        "--rolls",
+        "15,1",
+        "scroll",
+        "read",
+        "Aldric",
+        &second,
+        "--took-damage",
+    ]);
+    assert!(out.contains("scroll damaged"), "{out}");
+    let err = c.refused(&["--rolls", "5", "scroll", "read", "Aldric", &second], 1);
+    assert!(err.contains("is damaged"), "{err}");
+    let list = c.ok(&["scroll", "list"]);
+    assert!(list.contains("ash") && list.contains("damaged"), "{list}");
+}
+
+#[test]
+fn adg_s4_a_ceremony_scroll_is_revealed_when_read_and_verifies() {
+    let rich = Campaign::empty();
+    rich.ok(&["init", "--name", "Rich"]);
+    rich.ok(&[
+        "character",
+        "add",
+        "Wen",
+        "--system",
+        "adg",
+        "--level",
+        "3",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "14",
+        "--health",
+        "9",
+        "--silver",
+        "500",
+    ]);
+    rich.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Wen",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    let out = rich.ok(&[
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "summons fog",
+        "--pre-exert",
+        "1",
+    ]);
+    assert!(out.contains("the GM's check is sealed"), "{out}");
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The scroll is "))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    let public = rich.ok(&["export"]);
+    assert!(!public.contains("sealed_die"));
+    rich.ok(&["scroll", "read", "Wen", &id]);
+    let verify = rich.ok(&["seed", "reveal"]);
+    assert!(verify.contains("epoch 2 starts"));
+    let report = rich.ok(&["verify"]);
+    assert!(
+        report.contains("sealed dice: 1 revealed and checked; 0 still sealed")
+            && report.contains("all checks hold"),
+        "{report}"
+    );
+}
+
+#[test]
+fn seeded_adg_dice_verify_after_the_seed_is_revealed() {
+    let c = scholar();
+    c.ok(&["session", "start", "--entropy", "candles"]);
+    c.ok(&["ritual", "roll", "Aldric"]);
+    c.ok(&["ritual", "cast", "Aldric", "Concealing Darkness"]);
+    c.ok(&["rest", "--party", "--night"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["seed", "reveal"]);
+    let report = c.ok(&["verify"]);
+    assert!(
+        report.contains("all checks hold") && !report.contains(" 0 re-derived"),
+        "{report}"
+    );
+}
+
+#[test]
+fn adg_c5_tables_load_from_a_file_and_travel_in_the_log() {
+    let c = scholar();
+    let mut tables: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/tables/adg-sample.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    tables["name"] = "House tables".into();
+    tables["settings"]["night_rest_heals"] = false.into();
+    let file = c.dir.path().join("house.json");
+    std::fs::write(&file, serde_json::to_string(&tables).unwrap()).unwrap();
+    c.ok(&["tables", "load", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
+    let shown = c.ok(&["tables", "show"]);
+    assert!(
+        shown.starts_with("House tables") && shown.contains("a night's rest heals: false"),
+        "{shown}"
+    );
+    c.ok(&["damage", "Aldric", "2"]);
+    c.ok(&["rest", "Aldric", "--night"]);
+    assert_eq!(
+        c.json(&["character", "show", "Aldric"])["character"]["health"]["current"],
+        4
+    );
+
+    std::fs::write(&file, "{\"name\": \"broken\"}").unwrap();
+    let err = c.refused(&["tables", "load", file.to_str().unwrap()], 2);
+    assert!(err.contains("not a tables file"), "{err}");
+}
+
+#[test]
+fn adg_commands_on_a_vsd_character_are_refused() {
+    let c = Campaign::with_party();
+    for args in [
+        &["ritual", "roll", "Mira"][..],
+        &["exert", "Mira", "cunning", "1", "--reason", "x"],
+        &["downtime", "Mira", "--weeks", "1"],
+        &["rest", "Mira", "--night"],
+    ] {
+        let err = c.refused(args, 1);
+        assert!(
+            err.contains("Mira plays Against the Darkmaster; this is A Dungeon Game command"),
+            "{err}"
+        );
+    }
+}
