@@ -5,6 +5,7 @@ use super::{Context, Globals, record, record_with};
 use crate::Error;
 use crate::event::adg::EffectKind;
 use crate::rules::Command;
+use crate::rules::adg::rituals::CastOrder;
 use crate::rules::adg::{
     AdgCommand, AdgTables, Attribute, CastTime, ExactChoice, ImportedSpell, Pay, Reverse,
     RitualKind,
@@ -288,20 +289,25 @@ pub fn ritual(g: &Globals, ctx: &mut Context, command: &RitualCommand) -> Result
                 },
             )
         }
-        RitualCommand::Cast(a) => adg(
-            g,
-            ctx,
-            AdgCommand::Cast {
-                character: a.name.clone(),
-                ritual: a.ritual.clone(),
+        RitualCommand::Cast(a) => {
+            let order = CastOrder {
                 reverse: a.reverse,
                 damage_taken: a.damage_taken,
                 moved: a.moved,
                 effect: a.effect.zip(a.target.clone()),
                 exact: a.exact,
                 exert: a.exert,
-            },
-        ),
+            };
+            adg(
+                g,
+                ctx,
+                AdgCommand::Cast {
+                    character: a.name.clone(),
+                    ritual: a.ritual.clone(),
+                    order,
+                },
+            )
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (RULINGS ADG-*).
 
 mod checks;
-mod rituals;
+pub mod rituals;
 mod scrolls;
 pub mod tables;
 
@@ -125,12 +125,7 @@ pub enum AdgCommand {
     Cast {
         character: String,
         ritual: String,
-        reverse: Option<Reverse>,
-        damage_taken: Option<u32>,
-        moved: bool,
-        effect: Option<(EffectKind, String)>,
-        exact: Option<ExactChoice>,
-        exert: bool,
+        order: rituals::CastOrder,
     },
     Exert {
         character: String,
@@ -202,23 +197,8 @@ pub fn decide(
         AdgCommand::Cast {
             character,
             ritual,
-            reverse,
-            damage_taken,
-            moved,
-            effect,
-            exact,
-            exert,
-        } => {
-            let cast = rituals::CastOrder {
-                reverse,
-                damage_taken,
-                moved,
-                effect,
-                exact,
-                exert,
-            };
-            rituals::cast(state, &character, &ritual, cast, dice)
-        }
+            order,
+        } => rituals::cast(state, &character, &ritual, order, dice),
         AdgCommand::Exert {
             character,
             attribute,

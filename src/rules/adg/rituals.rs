@@ -7,7 +7,7 @@ use super::{
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt, RestResult};
-use crate::state::adg::AdgState;
+use crate::state::adg::{AdgState, KnownRitual};
 use crate::state::{CampaignState, Character, fold_name};
 use crate::time::GameDuration;
 
@@ -44,6 +44,21 @@ fn words_of(adg: &AdgState, ritual: &str) -> Vec<String> {
         .get(&fold_name(ritual))
         .map(|(_, w)| w.clone())
         .unwrap_or_else(|| ritual.split_whitespace().map(str::to_string).collect())
+}
+
+/// The caster's known ritual of that name, or a refusal listing what they know.
+pub(super) fn known_ritual<'a>(
+    who: &Character,
+    adg: &'a AdgState,
+    ritual: &str,
+) -> Result<&'a KnownRitual, RuleError> {
+    adg.known
+        .get(&fold_name(ritual))
+        .ok_or_else(|| RuleError::UnknownRitual {
+            name: who.name.clone(),
+            ritual: ritual.to_string(),
+            known: adg.known.values().map(|k| k.name.clone()).collect(),
+        })
 }
 
 /// Refuses a ritual already known or lost forever (ADG-R3).
@@ -146,6 +161,7 @@ pub fn learn(
 }
 
 /// The options of one casting.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CastOrder {
     pub reverse: Option<Reverse>,
     pub damage_taken: Option<u32>,
@@ -166,14 +182,7 @@ pub fn cast(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = living(state, name)?;
     let tables = tables(state)?;
-    let known = adg
-        .known
-        .get(&fold_name(ritual))
-        .ok_or_else(|| RuleError::UnknownRitual {
-            name: who.name.clone(),
-            ritual: ritual.to_string(),
-            known: adg.known.values().map(|k| k.name.clone()).collect(),
-        })?;
+    let known = known_ritual(who, adg, ritual)?;
     if adg.locked_out {
         return Err(RuleError::LockedOut(who.name.clone()));
     }

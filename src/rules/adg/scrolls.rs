@@ -26,14 +26,7 @@ pub fn write(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = living(state, name)?;
     let tables = tables(state)?;
-    let known = adg
-        .known
-        .get(&crate::state::fold_name(ritual))
-        .ok_or_else(|| RuleError::UnknownRitual {
-            name: who.name.clone(),
-            ritual: ritual.to_string(),
-            known: adg.known.values().map(|k| k.name.clone()).collect(),
-        })?;
+    let known = super::rituals::known_ritual(who, adg, ritual)?;
     if adg.locked_out {
         return Err(RuleError::LockedOut(who.name.clone()));
     }

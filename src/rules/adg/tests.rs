@@ -1,6 +1,7 @@
 //! Given / when / then tests for every A Dungeon Game clause of RULINGS.md. Dice are entered, so each
 //! test says exactly what was rolled.
 
+use super::rituals::CastOrder;
 use super::*;
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
@@ -150,22 +151,17 @@ fn learn(ritual: &str, kind: Option<RitualKind>, exert: bool) -> AdgCommand {
 }
 
 fn cast(ritual: &str) -> AdgCommand {
+    cast_with(ritual, |_| {})
+}
+
+fn cast_with(ritual: &str, change: impl FnOnce(&mut CastOrder)) -> AdgCommand {
+    let mut order = CastOrder::default();
+    change(&mut order);
     AdgCommand::Cast {
         character: "Aldric".into(),
         ritual: ritual.into(),
-        reverse: None,
-        damage_taken: None,
-        moved: false,
-        effect: None,
-        exact: None,
-        exert: false,
+        order,
     }
-}
-
-fn cast_with(ritual: &str, change: impl FnOnce(&mut AdgCommand)) -> AdgCommand {
-    let mut command = cast(ritual);
-    change(&mut command);
-    command
 }
 
 fn the_cast(events: &[Event]) -> &Cast {
@@ -319,10 +315,8 @@ fn adg_c3_a_failed_check_can_be_exerted_by_exactly_the_difference() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
     let events = w.adg(
-        cast_with("Concealing Darkness", |c| {
-            if let AdgCommand::Cast { exert, .. } = c {
-                *exert = true
-            }
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.exert = true;
         }),
         &[16],
     );
@@ -337,10 +331,8 @@ fn adg_c3_exertion_cannot_rescue_a_roll_that_would_leave_the_attribute_below_one
     let mut w = world_with(adg_sheet(2, 3));
     w.knows("Concealing Darkness", RitualKind::Phrase);
     let events = w.adg(
-        cast_with("Concealing Darkness", |c| {
-            if let AdgCommand::Cast { exert, .. } = c {
-                *exert = true
-            }
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.exert = true;
         }),
         &[6, 1, 1, 1],
     );
@@ -618,11 +610,9 @@ fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
         2 * 2 * 600
     );
     let doubled = w.adg(
-        cast_with("Burning Frost", |c| {
-            if let AdgCommand::Cast { exact, effect, .. } = c {
-                *exact = Some(ExactChoice::Effect);
-                *effect = Some((EffectKind::Damage, "the ghoul".into()));
-            }
+        cast_with("Burning Frost", |o: &mut CastOrder| {
+            o.exact = Some(ExactChoice::Effect);
+            o.effect = Some((EffectKind::Damage, "the ghoul".into()));
         }),
         &[13, 1, 2, 3, 4],
     );
@@ -663,20 +653,16 @@ fn adg_r5_one_word_reverses_for_free_and_both_cost_1d3_cunning_before_the_roll()
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
     let one = w.adg(
-        cast_with("Concealing Darkness", |c| {
-            if let AdgCommand::Cast { reverse, .. } = c {
-                *reverse = Some(Reverse::First)
-            }
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::First);
         }),
         &[5],
     );
     assert_eq!(the_cast(&one).words, vec!["Revealing", "Darkness"]);
     assert_eq!(the_cast(&one).reversal_cost, 0);
     let both = w.adg(
-        cast_with("Concealing Darkness", |c| {
-            if let AdgCommand::Cast { reverse, .. } = c {
-                *reverse = Some(Reverse::Both)
-            }
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::Both);
         }),
         &[2, 11],
     );
@@ -701,10 +687,8 @@ fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
         &[],
     );
     let events = w.adg(
-        cast_with("Mending Bone", |c| {
-            if let AdgCommand::Cast { effect, .. } = c {
-                *effect = Some((EffectKind::Healing, "Aldric".into()))
-            }
+        cast_with("Mending Bone", |o: &mut CastOrder| {
+            o.effect = Some((EffectKind::Healing, "Aldric".into()));
         }),
         &[4, 1, 2, 3],
     );
@@ -762,10 +746,8 @@ fn adg_r8_a_caster_who_moved_cannot_cast() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
     let err = w.refused(
-        cast_with("Concealing Darkness", |c| {
-            if let AdgCommand::Cast { moved, .. } = c {
-                *moved = true
-            }
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.moved = true;
         }),
         &[5],
     );
@@ -776,10 +758,8 @@ fn adg_r8_a_caster_who_moved_cannot_cast() {
 fn adg_r8_after_taking_damage_the_roll_must_be_above_it_and_the_difference_is_absolute() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    let hurt = |c: &mut AdgCommand| {
-        if let AdgCommand::Cast { damage_taken, .. } = c {
-            *damage_taken = Some(6)
-        }
+    let hurt = |o: &mut CastOrder| {
+        o.damage_taken = Some(6);
     };
     let above = w
         .when(adg_cmd(cast_with("Concealing Darkness", hurt)), &[7])
@@ -932,10 +912,8 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
     );
     assert!(!w.aldric().known["fireball"].reversible);
     let err = w.refused(
-        cast_with("Fireball", |c| {
-            if let AdgCommand::Cast { reverse, .. } = c {
-                *reverse = Some(Reverse::First)
-            }
+        cast_with("Fireball", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::First);
         }),
         &[1],
     );
