@@ -139,21 +139,6 @@ pub struct ExertArgs {
     pub reason: String,
 }
 
-/// A night's rest (moves the clock 8 hours): heals by the level's recovery die (a campaign setting),
-/// resets the safe rituals per day and ends any lockout.
-///
-/// Dice, in order: one recovery die per resting character, in alphabetical order.
-#[derive(Debug, Args)]
-pub struct RestArgs {
-    /// Who rests; omit and give --party for every living A Dungeon Game character.
-    pub names: Vec<String>,
-    #[arg(long)]
-    pub party: bool,
-    /// A full night's sleep.
-    #[arg(long, required = true)]
-    pub night: bool,
-}
-
 /// Downtime weeks not spent scribing: the clock moves 7 days a week, exerted points recover (a
 /// campaign setting), and the daily ritual count and any lockout end. Rolls no dice.
 #[derive(Debug, Args)]
@@ -321,21 +306,6 @@ pub fn exert(g: &Globals, ctx: &mut Context, a: &ExertArgs) -> Result<Report, Er
             attribute: a.attribute,
             amount: a.amount,
             reason: a.reason.clone(),
-        },
-    )
-}
-
-pub fn rest(g: &Globals, ctx: &mut Context, a: &RestArgs) -> Result<Report, Error> {
-    if a.party != a.names.is_empty() {
-        return Err(Error::Usage(
-            "name who rests, or give --party for everyone (not both)".into(),
-        ));
-    }
-    adg(
-        g,
-        ctx,
-        AdgCommand::Rest {
-            characters: a.names.clone(),
         },
     )
 }

@@ -7,6 +7,7 @@ use crate::rules::adg::Attribute;
 use crate::rules::{Command, RuleError};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::adg::AdgState;
+use crate::state::vsd::VsdState;
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
 use clap::{Args, Subcommand, ValueEnum};
@@ -318,6 +319,113 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
     lines
 }
 
+/// The computed Against the Darkmaster sheet (VSD-2 to VSD-13).
+fn vsd_lines(c: &Character, vsd: &VsdState, state: &CampaignState) -> Vec<String> {
+    let mut lines = vec![format!(
+        "  Level {} {}{}",
+        vsd.level,
+        vsd.vocation,
+        if vsd.consumed { ", CONSUMED" } else { "" }
+    )];
+    let soul = if vsd.soul_damage > 0 {
+        format!(" (after {} soul damage)", vsd.soul_damage)
+    } else {
+        String::new()
+    };
+    lines.push(format!(
+        "  MP {}/{}   Drive {}   Body {:+}{soul}   WSR {:+}   Defense {:+}",
+        vsd.mp_current(),
+        vsd.mp_max,
+        vsd.drive,
+        vsd.body,
+        vsd.wsr,
+        vsd.defense
+    ));
+    for lore in &vsd.lores {
+        lines.push(format!(
+            "  Spell Lore {}: {:+} ({} ranks)",
+            lore.name, lore.bonus, lore.ranks
+        ));
+    }
+    lines.push(format!("  {}", capitalized(&health_text(c))));
+    let spells: Vec<String> = vsd
+        .spells
+        .values()
+        .map(|s| {
+            let mut traits = vec![
+                s.lore.clone(),
+                format!("Weave {}", s.weave),
+                format!("{:?}", s.kind).to_lowercase(),
+            ];
+            traits.extend(s.tags.iter().map(|t| format!("{t:?}").to_lowercase()));
+            if let Some(a) = s.attack {
+                traits.push(format!("{a:?}").to_lowercase());
+            }
+            if s.instantaneous {
+                traits.push("instantaneous".into());
+            }
+            if s.save {
+                traits.push("save".into());
+            }
+            format!("{} ({})", s.name, traits.join(", "))
+        })
+        .collect();
+    lines.push(format!("  Spells known: {}", list_or_none(&spells)));
+    if let Some(conc) = &vsd.concentration {
+        let rounds = conc.last_round - conc.first_round + 1;
+        lines.push(format!(
+            "  Concentrating on {}: {rounds} round(s), +{} if cast next round",
+            conc.spell,
+            10 * rounds.min(4)
+        ));
+    }
+    let conditions: Vec<String> = vsd
+        .conditions
+        .iter()
+        .filter(|c| c.until.is_none_or(|u| u > state.clock))
+        .map(|c| match c.until {
+            Some(until) => format!("{:?} until {until}", c.condition),
+            None => format!("{:?} until cleared", c.condition),
+        })
+        .collect();
+    lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
+    let active: Vec<String> = vsd
+        .active
+        .values()
+        .filter(|a| a.until.is_none_or(|u| u > state.clock))
+        .map(|a| match a.until {
+            Some(until) => format!("{} (from {}, until {until})", a.spell, a.caster),
+            None => format!("{} (from {})", a.spell, a.caster),
+        })
+        .collect();
+    lines.push(format!("  Spells on them: {}", list_or_none(&active)));
+    if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
+        lines.push(format!("  The Darkmaster is aware of them until {until}: a spell before then brings a resonance roll"));
+    }
+    if let Some(round) = vsd.fires_at_round {
+        lines.push(format!(
+            "  A failed spell fires at round {round} (concentration must be held)"
+        ));
+    }
+    for p in &vsd.pending {
+        let options: Vec<String> = p
+            .options
+            .iter()
+            .filter_map(|o| clap::ValueEnum::to_possible_value(o).map(|v| v.get_name().to_string()))
+            .collect();
+        lines.push(format!(
+            "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`",
+            p.about,
+            p.cast_seq,
+            p.by,
+            p.pick,
+            options.join(", "),
+            c.name
+        ));
+    }
+    lines
+}
+
 fn list_or_none(items: &[String]) -> String {
     if items.is_empty() {
         "none".to_string()
@@ -359,22 +467,10 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
             Some(adg) => lines.extend(adg_lines(c, adg, state)),
             None => lines.push(format!("  Level {}", s.level)),
         },
-        Sheet::Vsd(s) => {
-            lines.push(format!("  Level {} {}", s.level, s.vocation));
-            lines.push(format!(
-                "  MP {}   Drive {}   Body {:+}   WSR {:+}   Defense {:+}",
-                s.mp, s.drive, s.body, s.wsr, s.defense
-            ));
-            if s.lores.is_empty() {
-                lines.push("  Spell Lores: none".into());
+        Sheet::Vsd(_) => {
+            if let Some(vsd) = &c.vsd {
+                lines.extend(vsd_lines(c, vsd, state));
             }
-            for lore in &s.lores {
-                lines.push(format!(
-                    "  Spell Lore {}: {:+} ({} ranks)",
-                    lore.name, lore.bonus, lore.ranks
-                ));
-            }
-            lines.push(format!("  {}", capitalized(&health_text(c))));
         }
     }
     lines.join("\n")

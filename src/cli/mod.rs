@@ -9,6 +9,7 @@ mod output;
 mod table;
 mod tour;
 mod transfer;
+mod vsd;
 
 use crate::Error;
 use crate::dice::{Dice, SeedContext};
@@ -120,7 +121,7 @@ pub enum Commands {
     #[command(subcommand)]
     Ritual(adg::RitualCommand),
     Exert(adg::ExertArgs),
-    Rest(adg::RestArgs),
+    Rest(table::RestArgs),
     Downtime(adg::DowntimeArgs),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]
@@ -128,6 +129,20 @@ pub enum Commands {
     /// A Dungeon Game: show or load the word lists, mishap table, scroll costs and house rules.
     #[command(subcommand)]
     Tables(adg::TablesCommand),
+    /// Against the Darkmaster: learn, concentrate on and cast spells.
+    #[command(subcommand)]
+    Spell(vsd::SpellCommand),
+    Choose(vsd::ChooseArgs),
+    Save(vsd::SaveArgs),
+    /// Against the Darkmaster: sever the thread of a resonance.
+    #[command(subcommand)]
+    Resonance(vsd::ResonanceCommand),
+    /// Against the Darkmaster: the celestial alignment in force.
+    #[command(subcommand)]
+    Alignment(vsd::AlignmentCommand),
+    Setting(vsd::SettingArgs),
+    Drive(vsd::DriveArgs),
+    Condition(vsd::ConditionArgs),
     Tour(tour::TourArgs),
 }
 
@@ -227,10 +242,18 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Import(args) => transfer::import(g, args),
         Commands::Ritual(command) => adg::ritual(g, ctx, command),
         Commands::Exert(args) => adg::exert(g, ctx, args),
-        Commands::Rest(args) => adg::rest(g, ctx, args),
+        Commands::Rest(args) => table::rest(g, ctx, args),
         Commands::Downtime(args) => adg::downtime(g, ctx, args),
         Commands::Scroll(command) => adg::scroll(g, ctx, command),
         Commands::Tables(command) => adg::tables(g, ctx, command),
+        Commands::Spell(command) => vsd::spell(g, ctx, command),
+        Commands::Choose(args) => vsd::choose(g, ctx, args),
+        Commands::Save(args) => vsd::save(g, ctx, args),
+        Commands::Resonance(command) => vsd::resonance(g, ctx, command),
+        Commands::Alignment(command) => vsd::alignment(g, ctx, command),
+        Commands::Setting(args) => vsd::setting(g, ctx, args),
+        Commands::Drive(args) => vsd::drive(g, ctx, args),
+        Commands::Condition(args) => vsd::condition(g, ctx, args),
         Commands::Tour(args) => tour::run(g, ctx, args),
     }
 }

@@ -5,6 +5,7 @@ use super::{Context, Globals, record, record_with};
 use crate::Error;
 use crate::dice::DiceExpr;
 use crate::rules::Command;
+use crate::rules::rest::RestLength;
 use crate::time::GameDuration;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -178,5 +179,49 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
             report.json["total"] = json!(total);
         }
     }
+    Ok(report)
+}
+
+/// Rest (moves the clock): A Dungeon Game characters need a full night, which heals by the level's
+/// recovery die (a campaign setting), resets the safe rituals per day and ends any lockout; Against
+/// the Darkmaster characters recover all MPs after 8 hours, floor(max × hours / 8) after fewer.
+///
+/// Dice, in order: one recovery die per resting A Dungeon Game character, in alphabetical order.
+#[derive(Debug, Args)]
+pub struct RestArgs {
+    /// Who rests; omit and give --party for every character able to.
+    pub names: Vec<String>,
+    #[arg(long)]
+    pub party: bool,
+    /// A full night's sleep (8 hours).
+    #[arg(long, conflicts_with = "hours", required_unless_present = "hours")]
+    pub night: bool,
+    /// Hours of rest (Against the Darkmaster).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
+    pub hours: Option<u32>,
+}
+
+pub fn rest(g: &Globals, ctx: &mut Context, a: &RestArgs) -> Result<Report, Error> {
+    if a.party != a.names.is_empty() {
+        return Err(Error::Usage(
+            "name who rests, or give --party for everyone (not both)".into(),
+        ));
+    }
+    let length = match a.hours {
+        Some(hours) => RestLength::Hours(hours),
+        None => RestLength::Night,
+    };
+    let written = record(
+        g,
+        ctx,
+        Command::Rest {
+            characters: a.names.clone(),
+            length,
+        },
+    )?;
+    let mut report = appended(&written.events);
+    report
+        .text
+        .push_str(&format!("\nIt is now {}.", written.state.clock));
     Ok(report)
 }

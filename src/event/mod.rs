@@ -2,9 +2,11 @@
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
 pub mod adg;
+pub mod vsd;
 
 use crate::dice::{DiceExpr, Die};
 use crate::rules::adg::{AdgTables, Attribute};
+use crate::rules::vsd::{Alignment, Condition};
 use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
@@ -99,9 +101,12 @@ pub enum Event {
     RitualLearnAttempted(adg::LearnAttempt),
     RitualCast(adg::Cast),
     /// A night's rest for one or more characters (ADG-C5, ADG-R9, T-2).
+    /// A rest: ADG characters heal (a night), VsD characters recover MPs (VSD-6).
     Rested {
         by: GameDuration,
         results: Vec<adg::RestResult>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mp: Vec<vsd::MpRestored>,
         dice: Vec<Die>,
     },
     /// Downtime weeks not spent scribing (ADG-C5, T-2).
@@ -121,6 +126,35 @@ pub enum Event {
         scroll: u64,
         from: String,
         to: String,
+    },
+    SpellLearned(vsd::SpellLearned),
+    /// One round of concentration on a spell (VSD-3).
+    Concentrated {
+        character: String,
+        spell: String,
+        round: u64,
+    },
+    ConcentrationInterrupted {
+        character: String,
+    },
+    SpellCast(vsd::SpellCast),
+    ChoiceMade(vsd::ChoiceMade),
+    SaveRolled(vsd::SaveRolled),
+    ThreadSevered(vsd::Severed),
+    AlignmentSet {
+        alignment: Alignment,
+    },
+    SeverTheThreadSet {
+        on: bool,
+    },
+    DriveChanged {
+        character: String,
+        delta: i64,
+        reason: String,
+    },
+    ConditionCleared {
+        character: String,
+        condition: Condition,
     },
 }
 
@@ -170,6 +204,17 @@ impl Event {
             Event::ScrollWritten(_) => "scroll_written",
             Event::ScrollRead { .. } => "scroll_read",
             Event::ScrollGiven { .. } => "scroll_given",
+            Event::SpellLearned(_) => "spell_learned",
+            Event::Concentrated { .. } => "concentrated",
+            Event::ConcentrationInterrupted { .. } => "concentration_interrupted",
+            Event::SpellCast(_) => "spell_cast",
+            Event::ChoiceMade(_) => "choice_made",
+            Event::SaveRolled(_) => "save_rolled",
+            Event::ThreadSevered(_) => "thread_severed",
+            Event::AlignmentSet { .. } => "alignment_set",
+            Event::SeverTheThreadSet { .. } => "sever_the_thread_set",
+            Event::DriveChanged { .. } => "drive_changed",
+            Event::ConditionCleared { .. } => "condition_cleared",
         }
     }
 
@@ -219,12 +264,23 @@ impl Event {
             Event::RitualCast(c) => {
                 is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
             }
-            Event::Rested { results, .. } => results.iter().any(|r| is(&r.character)),
+            Event::Rested { results, mp, .. } => {
+                results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
+            }
             Event::ScrollWritten(w) => is(&w.writer),
             Event::ScrollRead { reading, .. } => {
                 is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
             }
             Event::ScrollGiven { from, to, .. } => is(from) || is(to),
+            Event::SpellLearned(l) => is(&l.character),
+            Event::Concentrated { character, .. }
+            | Event::ConcentrationInterrupted { character }
+            | Event::DriveChanged { character, .. }
+            | Event::ConditionCleared { character, .. } => is(character),
+            Event::SpellCast(c) => is(&c.caster) || is(&c.target),
+            Event::ChoiceMade(c) => is(&c.character),
+            Event::SaveRolled(s) => is(&s.target) || is(&s.caster),
+            Event::ThreadSevered(s) => is(&s.character),
             _ => false,
         }
     }
@@ -239,6 +295,17 @@ impl Event {
             Event::RitualLearnAttempted(a) => &a.dice,
             Event::RitualCast(c) => &c.dice,
             Event::ScrollWritten(w) => &w.dice,
+            Event::SpellCast(c) => &c.dice,
+            Event::ChoiceMade(c) => &c.dice,
+            Event::SaveRolled(s) => &s.dice,
+            Event::ThreadSevered(s) => &s.dice,
+            Event::SpellLearned(_)
+            | Event::Concentrated { .. }
+            | Event::ConcentrationInterrupted { .. }
+            | Event::AlignmentSet { .. }
+            | Event::SeverTheThreadSet { .. }
+            | Event::DriveChanged { .. }
+            | Event::ConditionCleared { .. } => &[],
             Event::AdgTablesLoaded { .. }
             | Event::Exerted { .. }
             | Event::DowntimeSpent { .. }
@@ -274,6 +341,15 @@ impl Event {
                 | Event::Rested { .. }
                 | Event::DowntimeSpent { .. }
                 | Event::ScrollGiven { .. }
+                | Event::SpellLearned(_)
+                | Event::Concentrated { .. }
+                | Event::ConcentrationInterrupted { .. }
+                | Event::SpellCast(_)
+                | Event::SaveRolled(_)
+                | Event::AlignmentSet { .. }
+                | Event::SeverTheThreadSet { .. }
+                | Event::DriveChanged { .. }
+                | Event::ConditionCleared { .. }
         )
     }
 

@@ -52,8 +52,15 @@ pub enum Command {
         target: Option<Event>,
         reason: String,
     },
+    /// A rest for the named characters (everyone able to, when none is named).
+    Rest {
+        characters: Vec<String>,
+        length: super::rest::RestLength,
+    },
     /// A Dungeon Game's commands.
     Adg(Box<super::adg::AdgCommand>),
+    /// Against the Darkmaster's commands.
+    Vsd(Box<super::vsd::VsdCommand>),
     /// `seed` is the current epoch's secret; `next_commitment` commits to the next epoch's.
     RevealSeed {
         seed: [u8; 32],
@@ -173,7 +180,11 @@ pub fn decide(
             }
             Event::Retracted { seq, reason }
         }
+        Command::Rest { characters, length } => {
+            return super::rest::rest(state, &characters, length, dice);
+        }
         Command::Adg(command) => return super::adg::decide(state, *command, dice),
+        Command::Vsd(command) => return super::vsd::decide(state, *command, dice),
         Command::RevealSeed {
             seed,
             next_commitment,

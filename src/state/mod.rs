@@ -2,6 +2,7 @@
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
 pub mod adg;
+pub mod vsd;
 
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -40,6 +41,9 @@ pub struct Character {
     /// A Dungeon Game state, for ADG characters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub adg: Option<adg::AdgState>,
+    /// Against the Darkmaster state, for VsD characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vsd: Option<vsd::VsdState>,
 }
 
 /// A sealed die not yet revealed.
@@ -71,6 +75,7 @@ pub struct CampaignState {
     pub adg_tables: Option<AdgTables>,
     /// ADG scrolls by id.
     pub scrolls: BTreeMap<u64, adg::Scroll>,
+    pub vsd_settings: crate::rules::vsd::VsdSettings,
 }
 
 pub fn fold_name(name: &str) -> String {
@@ -125,9 +130,9 @@ impl CampaignState {
             }
             Event::CharacterAdded { name, sheet } => {
                 let health = sheet.max_health().map(|max| Health { max, current: max });
-                let adg = match sheet {
-                    Sheet::Adg(s) => Some(adg::AdgState::new(s)),
-                    Sheet::Vsd(_) => None,
+                let (adg, vsd) = match sheet {
+                    Sheet::Adg(s) => (Some(adg::AdgState::new(s)), None),
+                    Sheet::Vsd(s) => (None, Some(vsd::VsdState::new(s))),
                 };
                 let character = Character {
                     name: name.clone(),
@@ -135,6 +140,7 @@ impl CampaignState {
                     health,
                     added_seq: seq,
                     adg,
+                    vsd,
                 };
                 self.characters.insert(fold_name(name), character);
             }
@@ -187,7 +193,12 @@ impl CampaignState {
             } => self.apply_exerted(character, *attribute, *amount),
             Event::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
             Event::RitualCast(cast) => self.apply_cast(cast),
-            Event::Rested { by, results, .. } => self.apply_rest(*by, results),
+            Event::Rested {
+                by, results, mp, ..
+            } => {
+                self.apply_rest(*by, results);
+                self.apply_mp_rest(mp);
+            }
             Event::DowntimeSpent {
                 character,
                 by,
@@ -197,6 +208,52 @@ impl CampaignState {
             Event::ScrollWritten(written) => self.apply_scroll_written(seq, written),
             Event::ScrollRead { reading, .. } => self.apply_reading(reading),
             Event::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
+            Event::SpellLearned(l) => {
+                if let Some(vsd) = self.vsd_mut(&l.character) {
+                    vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());
+                }
+            }
+            Event::Concentrated {
+                character,
+                spell,
+                round,
+            } => self.apply_concentrated(character, spell, *round),
+            Event::ConcentrationInterrupted { character } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.concentration = None;
+                }
+            }
+            Event::SpellCast(cast) => self.apply_spell_cast(seq, cast),
+            Event::ChoiceMade(made) => self.apply_choice(made),
+            Event::SaveRolled(save) => self.apply_save(save),
+            Event::ThreadSevered(severed) => self.apply_severed(severed),
+            Event::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
+            Event::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,
+            Event::DriveChanged {
+                character, delta, ..
+            } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.drive = u32::try_from((i64::from(vsd.drive) + delta).max(0)).unwrap_or(0);
+                }
+            }
+            Event::ConditionCleared {
+                character,
+                condition,
+            } => {
+                let now = self.clock;
+                if let Some(vsd) = self.vsd_mut(character) {
+                    // Cleared now: conditions of this kind still in force end at this moment.
+                    for c in vsd
+                        .conditions
+                        .iter_mut()
+                        .filter(|c| c.condition == *condition)
+                    {
+                        if c.until.is_none_or(|u| u > now) {
+                            c.until = Some(now);
+                        }
+                    }
+                }
+            }
         }
     }
 }

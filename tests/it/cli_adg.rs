@@ -541,7 +541,6 @@ fn adg_commands_on_a_vsd_character_are_refused() {
         &["ritual", "roll", "Mira"][..],
         &["exert", "Mira", "cunning", "1", "--reason", "x"],
         &["downtime", "Mira", "--weeks", "1"],
-        &["rest", "Mira", "--night"],
     ] {
         let err = c.refused(args, 1);
         assert!(

@@ -19,8 +19,6 @@ pub use tables::{AdgTables, Attribute, WordSlot};
 
 /// One uninterrupted downtime week of scribing (ADG-S3).
 pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
-/// A night's rest moves the clock eight hours (T-2).
-pub const NIGHT: GameDuration = GameDuration(8 * 3600);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -133,10 +131,6 @@ pub enum AdgCommand {
         amount: u32,
         reason: String,
     },
-    /// An empty list rests the whole party (every living ADG character).
-    Rest {
-        characters: Vec<String>,
-    },
     Downtime {
         character: String,
         weeks: u32,
@@ -214,7 +208,6 @@ pub fn decide(
                 reason,
             }])
         }
-        AdgCommand::Rest { characters } => rituals::rest(state, &characters, dice),
         AdgCommand::Downtime { character, weeks } => {
             let (who, _) = living(state, &character)?;
             let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
@@ -285,12 +278,12 @@ pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<
     None
 }
 
-fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
+pub(super) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state.adg_tables.as_ref().ok_or(RuleError::NoAdgTables)
 }
 
 /// An ADG character who can act: known, of this system, alive.
-fn living<'s>(
+pub(super) fn living<'s>(
     state: &'s CampaignState,
     name: &str,
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
@@ -497,7 +490,7 @@ pub fn describe(event: &Event) -> String {
             parts.join("; ")
         }
         Event::ScrollGiven { scroll, from, to } => format!("{from} gives scroll S{scroll} to {to}"),
-        other => other.kind().to_string(),
+        other => crate::rules::vsd::describe(other),
     }
 }
 #[cfg(test)]

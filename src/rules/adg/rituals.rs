@@ -6,7 +6,7 @@ use super::{
 };
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt, RestResult};
+use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt};
 use crate::state::adg::{AdgState, KnownRitual};
 use crate::state::{CampaignState, Character, fold_name};
 use crate::time::GameDuration;
@@ -286,51 +286,4 @@ fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
         RitualKind::Sigil => Some(GameDuration(600 * u64::from(level))),
         RitualKind::Ceremony => Some(GameDuration(86_400 * u64::from(level))),
     }
-}
-
-/// A night's rest (ADG-C5, T-2). Draws one recovery die per character, in name order.
-pub fn rest(
-    state: &CampaignState,
-    names: &[String],
-    dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
-    let tables = tables(state)?;
-    let mut resting: Vec<(&Character, &AdgState)> = Vec::new();
-    if names.is_empty() {
-        resting.extend(
-            state
-                .characters
-                .values()
-                .filter_map(|c| c.adg.as_ref().filter(|a| !a.dead).map(|a| (c, a))),
-        );
-        if resting.is_empty() {
-            return Err(RuleError::NoOneToRest);
-        }
-    } else {
-        for name in names {
-            resting.push(living(state, name)?);
-        }
-    }
-    let mut record = Vec::new();
-    let mut results = Vec::new();
-    for (who, adg) in resting {
-        let healed = match tables.recovery_die(adg.level) {
-            Some(die) if tables.settings.night_rest_heals => checks::roll_expr(
-                dice,
-                &mut record,
-                die,
-                &format!("{}'s recovery die", who.name),
-            )?,
-            _ => 0,
-        };
-        results.push(RestResult {
-            character: who.name.clone(),
-            healed,
-        });
-    }
-    Ok(vec![Event::Rested {
-        by: super::NIGHT,
-        results,
-        dice: record,
-    }])
 }

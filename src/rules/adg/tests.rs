@@ -6,6 +6,7 @@ use super::*;
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
 use crate::event::adg::{Cast, LearnAttempt, Reading};
+use crate::rules::rest::RestLength;
 use crate::rules::{Command, decide as decide_any};
 use crate::sheet::{AdgSheet, Sheet};
 use crate::state::adg::{AdgState, ScrollState};
@@ -401,12 +402,19 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
         },
         &[],
     );
-    let events = w.adg(AdgCommand::Rest { characters: vec![] }, &[3]);
+    let events = w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[3],
+    );
     assert!(matches!(&events[0], Event::Rested { results, .. } if results[0].healed == 3));
     assert_eq!(w.health(), (6, 8));
-    w.adg(
-        AdgCommand::Rest {
+    w.then(
+        Command::Rest {
             characters: vec!["Aldric".into()],
+            length: RestLength::Night,
         },
         &[3],
     );
@@ -418,7 +426,13 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
     );
     // Level 1-2 rolls a d3: a 4 cannot be entered.
     assert!(matches!(
-        w.when(adg_cmd(AdgCommand::Rest { characters: vec![] }), &[4]),
+        w.when(
+            Command::Rest {
+                characters: vec![],
+                length: RestLength::Night
+            },
+            &[4]
+        ),
         Err(RuleError::Dice(_))
     ));
 }
@@ -477,7 +491,13 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         },
         &[],
     );
-    w.adg(AdgCommand::Rest { characters: vec![] }, &[]);
+    w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[],
+    );
     w.adg(
         AdgCommand::Downtime {
             character: "Aldric".into(),
@@ -508,7 +528,13 @@ fn adg_r1_a_phrase_fades_a_sigil_lasts_ten_minutes_and_a_ceremony_a_day_per_leve
             .seconds(),
         2 * 600
     );
-    w.adg(AdgCommand::Rest { characters: vec![] }, &[1]);
+    w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[1],
+    );
     let until = the_cast(&w.adg(cast("Calling Moon"), &[5]))
         .effect_until
         .unwrap()
@@ -806,7 +832,13 @@ fn adg_r9_second_extra_ritual_costs_two_cunning() {
         (2, 10)
     );
     assert_eq!(w.aldric().current(Attribute::Cunning), 10);
-    w.adg(AdgCommand::Rest { characters: vec![] }, &[1]);
+    w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[1],
+    );
     assert_eq!(
         w.aldric().next_ritual_cost(),
         0,
@@ -827,7 +859,13 @@ fn adg_r9_a_mishap_on_an_extra_ritual_locks_the_caster_out_until_a_nights_rest()
         w.refused(cast("Concealing Darkness"), &[1]),
         RuleError::LockedOut("Aldric".into())
     );
-    w.adg(AdgCommand::Rest { characters: vec![] }, &[1]);
+    w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[1],
+    );
     assert!(!w.aldric().locked_out);
 }
 

@@ -1,0 +1,196 @@
+//! Payloads of Against the Darkmaster events. Like ADG events they carry their resolved consequences.
+
+use crate::dice::Die;
+use crate::rules::vsd::{Choice, Condition, Place, SpellDef};
+use crate::time::GameTime;
+use serde::{Deserialize, Serialize};
+
+/// One modifier of a roll, named so the log explains the total (VSD-4, VSD-10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Modifier {
+    pub what: String,
+    pub value: i64,
+}
+
+/// Where a casting landed on the casting table (VSD-5), or an attack roll (VSD-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Failure,
+    Partial,
+    Success,
+    Outstanding,
+    /// A bolt or area spell: the total goes to the GM's attack tables.
+    Attack,
+}
+
+/// A roll on the spell failure table (VSD-9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureRoll {
+    pub roll: u32,
+    pub modifier: i64,
+    pub total: i64,
+}
+
+/// A magical resonance roll (VSD-10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResonanceRoll {
+    pub roll: u32,
+    pub modifiers: Vec<Modifier>,
+    pub total: i64,
+    /// The band read, after the Weave ≤ 4 cap: nothing, awareness, attention, pursuit, assault, lieutenant.
+    pub result: String,
+}
+
+/// A choice someone still has to make before the caster acts again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// What the choice is about: partial success, outstanding success, failure, resonance.
+    pub about: String,
+    /// Who picks: the caster, or the GM.
+    pub by: String,
+    pub options: Vec<Choice>,
+    /// How many options to pick.
+    pub pick: usize,
+    /// The cast it belongs to, its spell and where it was cast (for a resonance roll it may call for).
+    pub cast_seq: u64,
+    pub spell: String,
+    pub place: Place,
+    /// Everyone the consequences fall on (a ritual's participants too).
+    pub affected: Vec<String>,
+    pub mp_cost: u32,
+    pub weave: u32,
+    /// The resonance modifier a failure's resonance option carries (+20 or +50).
+    #[serde(default)]
+    pub resonance_bonus: i64,
+}
+
+/// A condition placed on a character (VSD-13).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionChange {
+    pub character: String,
+    pub condition: Condition,
+    /// `None`: until cleared by the GM.
+    pub until: Option<GameTime>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overcast {
+    /// ritual, sacrifice or alignment.
+    pub method: String,
+    pub weaves_over: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub participants: Vec<String>,
+    #[serde(default)]
+    pub drive_spent: u32,
+    #[serde(default)]
+    pub soul_damage: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellCast {
+    pub caster: String,
+    pub spell: String,
+    pub target: String,
+    pub place: Place,
+    pub round: u64,
+    pub modifiers: Vec<Modifier>,
+    pub lore_bonus: i64,
+    /// The open-ended roll before bonus and modifiers.
+    pub roll: i64,
+    pub total: i64,
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save_difficulty: Option<u32>,
+    /// With a save and a partial result, targets resist automatically.
+    #[serde(default)]
+    pub auto_resisted: bool,
+    pub mp_spent: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overcast: Option<Overcast>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<FailureRoll>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resonance: Option<ResonanceRoll>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Pending>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionChange>,
+    /// When the spell's effect ends on its target (a spell with a duration that took hold).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_until: Option<GameTime>,
+    /// The spell took hold on its target now (no save needed).
+    #[serde(default)]
+    pub took_hold: bool,
+    /// The caster's Body fell to 0 or below: consumed by the spell.
+    #[serde(default)]
+    pub consumed: bool,
+    pub dice: Vec<Die>,
+}
+
+/// A pending choice resolved, with what it did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceMade {
+    pub character: String,
+    pub cast_seq: u64,
+    pub chosen: Vec<Choice>,
+    /// MPs given back to the caster (keep the MPs, half cost).
+    #[serde(default)]
+    pub mp_refund: u32,
+    /// MPs lost by each affected character.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mp_lost: Vec<(String, u32)>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionChange>,
+    /// A spell that will fire later (failure: fires 2 rounds later).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fires_at_round: Option<u64>,
+    /// A resonance roll the choice called for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resonance: Option<ResonanceRoll>,
+    /// A further choice (the GM's, after such a resonance roll).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SaveRolled {
+    pub target: String,
+    pub against: u64,
+    pub spell: String,
+    pub caster: String,
+    pub difficulty: u32,
+    pub wsr: i64,
+    pub roll: i64,
+    pub total: i64,
+    pub resisted: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_until: Option<GameTime>,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Severed {
+    pub character: String,
+    pub cast_seq: u64,
+    /// How many times the thread has now been severed for this resonance.
+    pub severs: u32,
+    pub resonance: ResonanceRoll,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MpRestored {
+    pub character: String,
+    pub restored: u32,
+}
+
+/// What a spell learned is, kept with the character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellLearned {
+    pub character: String,
+    pub spell: SpellDef,
+}

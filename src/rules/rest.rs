@@ -1,0 +1,99 @@
+//! Rest, for both systems (T-2): A Dungeon Game characters heal by their recovery die after a night
+//! (ADG-C5); Against the Darkmaster characters recover magic points (VSD-6).
+
+use super::RuleError;
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::event::adg::RestResult;
+use crate::event::vsd::MpRestored;
+use crate::state::{CampaignState, Character};
+use crate::time::GameDuration;
+
+/// How long the rest lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestLength {
+    /// A night's sleep: eight hours.
+    Night,
+    Hours(u32),
+}
+
+impl RestLength {
+    fn hours(self) -> u32 {
+        match self {
+            RestLength::Night => 8,
+            RestLength::Hours(h) => h,
+        }
+    }
+}
+
+/// Dice: one recovery die per resting A Dungeon Game character, in alphabetical order.
+pub fn rest(
+    state: &CampaignState,
+    names: &[String],
+    length: RestLength,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let can_rest = |c: &Character| {
+        c.adg.as_ref().is_some_and(|a| !a.dead) || c.vsd.as_ref().is_some_and(|v| !v.consumed)
+    };
+    let resting: Vec<&Character> = if names.is_empty() {
+        state.characters.values().filter(|c| can_rest(c)).collect()
+    } else {
+        let mut chosen = Vec::new();
+        for name in names {
+            let who = super::campaign::find(state, name)?;
+            if !can_rest(who) {
+                return Err(RuleError::Dead(who.name.clone()));
+            }
+            chosen.push(who);
+        }
+        chosen.sort_by_key(|c| crate::state::fold_name(&c.name));
+        chosen.dedup_by_key(|c| crate::state::fold_name(&c.name));
+        chosen
+    };
+    if resting.is_empty() {
+        return Err(RuleError::NoOneToRest);
+    }
+    let hours = length.hours();
+    let mut record = Vec::new();
+    let mut results = Vec::new();
+    let mut mp = Vec::new();
+    for who in resting {
+        if let Some(adg) = &who.adg {
+            if length != RestLength::Night {
+                return Err(RuleError::AdgRestsByNight(who.name.clone()));
+            }
+            let tables = super::adg::tables(state)?;
+            let healed = match tables.recovery_die(adg.level) {
+                Some(die) if tables.settings.night_rest_heals => {
+                    let rolled = die.roll(dice, &format!("{}'s recovery die", who.name), false)?;
+                    record.extend(rolled.dice);
+                    u32::try_from(rolled.total.unwrap_or(0).max(0)).unwrap_or(0)
+                }
+                _ => 0,
+            };
+            results.push(RestResult {
+                character: who.name.clone(),
+                healed,
+            });
+        }
+        if let Some(vsd) = &who.vsd {
+            // VSD-6 (house rule): eight hours restore all; fewer restore floor(max × hours / 8).
+            let regained = if hours >= 8 {
+                vsd.mp_max
+            } else {
+                vsd.mp_max * hours / 8
+            };
+            mp.push(MpRestored {
+                character: who.name.clone(),
+                restored: regained.min(vsd.mp_spent),
+            });
+        }
+    }
+    Ok(vec![Event::Rested {
+        by: GameDuration(u64::from(hours) * 3600),
+        results,
+        mp,
+        dice: record,
+    }])
+}

@@ -1,0 +1,541 @@
+//! Against the Darkmaster: spell casting, resonance, failure and overcasting (RULINGS VSD-*).
+
+mod casting;
+mod consequences;
+#[cfg(test)]
+mod tests;
+
+use super::RuleError;
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::state::vsd::VsdState;
+use crate::state::{CampaignState, Character};
+use crate::time::{GameDuration, ROUND_SECONDS};
+use serde::{Deserialize, Serialize};
+
+pub use casting::{CastOrder, OvercastOrder, Place, Range};
+
+/// Spell kinds, which set the failure modifier (VSD-9) and some resonance modifiers (VSD-10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SpellKind {
+    Healing,
+    Information,
+    Divination,
+    Utility,
+    Personal,
+    Defensive,
+    Nature,
+    Enchantment,
+    Alteration,
+    Dark,
+    Elemental,
+}
+
+impl SpellKind {
+    /// VSD-9's modifier to the failure roll.
+    pub fn failure_modifier(self) -> i64 {
+        match self {
+            SpellKind::Healing | SpellKind::Information | SpellKind::Divination => 0,
+            SpellKind::Utility | SpellKind::Personal | SpellKind::Defensive | SpellKind::Nature => {
+                10
+            }
+            SpellKind::Enchantment => 20,
+            SpellKind::Alteration => 30,
+            SpellKind::Dark | SpellKind::Elemental => 50,
+        }
+    }
+}
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Tag {
+    Attack,
+    Spirit,
+    Light,
+    Natural,
+    Elven,
+    Illusory,
+}
+
+/// Bolt and area spells roll on the attack tables instead of the casting table (VSD-14).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum AttackKind {
+    Bolt,
+    Area,
+}
+
+/// A spell as its caster knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellDef {
+    pub name: String,
+    pub lore: String,
+    pub weave: u32,
+    pub kind: SpellKind,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<Tag>,
+    #[serde(default)]
+    pub instantaneous: bool,
+    /// Unwilling targets get a Willpower save (VSD-7).
+    #[serde(default)]
+    pub save: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackKind>,
+    /// MP cost; the Weave when not given (VSD-6 ruling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mp: Option<u32>,
+    /// How long the spell lasts on its target, if it lasts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<GameDuration>,
+}
+
+impl SpellDef {
+    pub fn mp_cost(&self) -> u32 {
+        self.mp.unwrap_or(self.weave)
+    }
+
+    pub fn is_attack(&self) -> bool {
+        self.attack.is_some() || self.tags.contains(&Tag::Attack)
+    }
+}
+
+/// Options of the choices a cast can leave pending (VSD-5, VSD-9, VSD-10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum Choice {
+    HalfDuration,
+    HalfArea,
+    KeepMps,
+    HalfMp,
+    FreeWarping,
+    LoseHalfMps,
+    FiresLater,
+    LoseAllMps,
+    OtherTarget,
+    LoseMps,
+    Resonance,
+    LoseMpsAndWeary,
+    KnockedOut,
+    Agents,
+    Stunned,
+    Band,
+    Assailed,
+    Servants,
+    Scorched,
+}
+
+/// Conditions tracked on a character (VSD-13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum Condition {
+    Stunned,
+    Weary,
+    KnockedOut,
+    /// Unable to act until an assessment roll passes (resonance: pursuit).
+    Assailed,
+    /// Unable to act for 1d10 rounds (resonance: assault).
+    Scorched,
+}
+
+impl Condition {
+    /// Whether the condition stops the character from casting at all.
+    pub fn prevents_casting(self) -> bool {
+        matches!(
+            self,
+            Condition::KnockedOut | Condition::Assailed | Condition::Scorched
+        )
+    }
+}
+
+/// A celestial alignment (VSD-12, optional setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Alignment {
+    #[default]
+    None,
+    Benefic,
+    Auspicious,
+    Malefic,
+    Disastrous,
+}
+
+impl Alignment {
+    /// Weaves above Level it allows without a ritual or sacrifice.
+    pub fn overcast_allowance(self) -> u32 {
+        match self {
+            Alignment::Benefic => 3,
+            Alignment::Auspicious => 1,
+            _ => 0,
+        }
+    }
+
+    pub fn extra_mp(self) -> u32 {
+        u32::from(matches!(self, Alignment::Malefic | Alignment::Disastrous))
+    }
+}
+
+/// The campaign's VsD settings, changed by events.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct VsdSettings {
+    pub alignment: Alignment,
+    /// The optional Sever the Thread rule (VSD-11); off unless the GM turns it on.
+    pub sever_the_thread: bool,
+}
+
+// Lives for one call, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VsdCommand {
+    Learn {
+        character: String,
+        spell: SpellDef,
+    },
+    Concentrate {
+        character: String,
+        spell: String,
+    },
+    Interrupt {
+        character: String,
+    },
+    Cast {
+        character: String,
+        spell: String,
+        order: CastOrder,
+    },
+    Choose {
+        character: String,
+        choices: Vec<Choice>,
+    },
+    /// `cast` is the event at `against`, if it is a cast.
+    Save {
+        target: String,
+        wsr: Option<i64>,
+        against: u64,
+        cast: Option<crate::event::vsd::SpellCast>,
+    },
+    Sever {
+        character: String,
+    },
+    SetAlignment(Alignment),
+    SetSever(bool),
+    Drive {
+        character: String,
+        delta: i64,
+        reason: String,
+    },
+    ClearCondition {
+        character: String,
+        condition: Condition,
+    },
+}
+
+pub fn decide(
+    state: &CampaignState,
+    command: VsdCommand,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    match command {
+        VsdCommand::Learn { character, spell } => casting::learn(state, &character, spell),
+        VsdCommand::Concentrate { character, spell } => {
+            casting::concentrate(state, &character, &spell)
+        }
+        VsdCommand::Interrupt { character } => {
+            let (who, vsd) = caster(state, &character)?;
+            if vsd.concentration.is_none() {
+                return Err(RuleError::NotConcentrating(who.name.clone()));
+            }
+            Ok(vec![Event::ConcentrationInterrupted {
+                character: who.name.clone(),
+            }])
+        }
+        VsdCommand::Cast {
+            character,
+            spell,
+            order,
+        } => casting::cast(state, &character, &spell, order, dice),
+        VsdCommand::Choose { character, choices } => {
+            consequences::choose(state, &character, &choices, dice)
+        }
+        VsdCommand::Save {
+            target,
+            wsr,
+            against,
+            cast,
+        } => casting::save(state, &target, wsr, against, cast, dice),
+        VsdCommand::Sever { character } => consequences::sever(state, &character, dice),
+        VsdCommand::SetAlignment(alignment) => Ok(vec![Event::AlignmentSet { alignment }]),
+        VsdCommand::SetSever(on) => Ok(vec![Event::SeverTheThreadSet { on }]),
+        VsdCommand::Drive {
+            character,
+            delta,
+            reason,
+        } => {
+            let (who, vsd) = caster(state, &character)?;
+            if delta == 0 || i64::from(vsd.drive) + delta < 0 {
+                return Err(RuleError::DriveBelowZero {
+                    name: who.name.clone(),
+                    drive: vsd.drive,
+                    delta,
+                });
+            }
+            Ok(vec![Event::DriveChanged {
+                character: who.name.clone(),
+                delta,
+                reason,
+            }])
+        }
+        VsdCommand::ClearCondition {
+            character,
+            condition,
+        } => {
+            let (who, vsd) = caster(state, &character)?;
+            if !vsd.has_condition(condition, state.clock) {
+                return Err(RuleError::NoSuchCondition {
+                    name: who.name.clone(),
+                    condition: format!("{condition:?}"),
+                });
+            }
+            Ok(vec![Event::ConditionCleared {
+                character: who.name.clone(),
+                condition,
+            }])
+        }
+    }
+}
+
+/// The combat round the clock is in.
+pub fn round_of(state: &CampaignState) -> u64 {
+    state.clock.seconds() / ROUND_SECONDS
+}
+
+/// A VsD character who can act: known, of this system, not consumed.
+fn caster<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s VsdState), RuleError> {
+    let who = super::campaign::find(state, name)?;
+    let vsd = who.vsd.as_ref().ok_or_else(|| RuleError::WrongSystem {
+        name: who.name.clone(),
+        plays: who.sheet.system().to_string(),
+        needs: "an Against the Darkmaster",
+    })?;
+    if vsd.consumed {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    Ok((who, vsd))
+}
+
+/// Where a total lands on the casting table, and its save difficulty (VSD-5).
+pub fn casting_band(total: i64) -> (crate::event::vsd::Outcome, Option<u32>) {
+    use crate::event::vsd::Outcome;
+    const DIFFICULTIES: [(i64, u32); 16] = [
+        (80, 50),
+        (95, 60),
+        (105, 65),
+        (110, 70),
+        (120, 75),
+        (130, 80),
+        (135, 85),
+        (140, 90),
+        (145, 95),
+        (150, 100),
+        (155, 105),
+        (160, 110),
+        (165, 120),
+        (170, 130),
+        (175, 140),
+        (i64::MAX, 150),
+    ];
+    match total {
+        i64::MIN..=25 => (Outcome::Failure, None),
+        26..=50 => (Outcome::Partial, None),
+        _ => {
+            let difficulty = DIFFICULTIES
+                .iter()
+                .find(|(max, _)| total <= *max)
+                .map(|(_, d)| *d);
+            (
+                if total >= 151 {
+                    Outcome::Outstanding
+                } else {
+                    Outcome::Success
+                },
+                difficulty,
+            )
+        }
+    }
+}
+
+/// One line for `log` about a VsD event.
+pub fn describe(event: &Event) -> String {
+    let choices = |c: &[Choice]| {
+        c.iter()
+            .map(|c| format!("{c:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match event {
+        Event::SpellLearned(l) => format!(
+            "{} learns {} ({} lore, Weave {}, {:?})",
+            l.character, l.spell.name, l.spell.lore, l.spell.weave, l.spell.kind
+        )
+        .to_string(),
+        Event::Concentrated {
+            character,
+            spell,
+            round,
+        } => format!("{character} concentrates on {spell} (round {round})"),
+        Event::ConcentrationInterrupted { character } => {
+            format!("{character}'s concentration is broken")
+        }
+        Event::SpellCast(c) => {
+            let mut parts = vec![format!(
+                "{} casts {} at {}: roll {} {:+} lore {:+} modifiers = {}",
+                c.caster,
+                c.spell,
+                c.target,
+                c.roll,
+                c.lore_bonus,
+                c.modifiers.iter().map(|m| m.value).sum::<i64>(),
+                c.total
+            )];
+            parts.push(format!("{:?}", c.outcome).to_lowercase());
+            if let Some(d) = c.save_difficulty {
+                parts.push(format!("save difficulty {d}"));
+            }
+            if c.auto_resisted {
+                parts.push("targets resist automatically".into());
+            }
+            parts.push(format!("{} MP spent", c.mp_spent));
+            if let Some(o) = &c.overcast {
+                parts.push(format!(
+                    "overcast by {} ({}), soul damage {}",
+                    o.weaves_over, o.method, o.soul_damage
+                ));
+            }
+            if let Some(f) = &c.failure {
+                parts.push(format!(
+                    "failure roll {} {:+} = {}",
+                    f.roll, f.modifier, f.total
+                ));
+            }
+            if let Some(r) = &c.resonance {
+                parts.push(format!("RESONANCE {} → {}", r.total, r.result));
+            }
+            for p in &c.pending {
+                parts.push(format!(
+                    "{} to choose ({}): {}",
+                    p.by,
+                    p.about,
+                    choices(&p.options)
+                ));
+            }
+            if c.consumed {
+                parts.push("the caster is consumed".into());
+            }
+            parts.join("; ")
+        }
+        Event::ChoiceMade(c) => {
+            let mut line = format!("{} chooses {}", c.character, choices(&c.chosen));
+            if let Some(r) = &c.resonance {
+                line.push_str(&format!("; RESONANCE {} → {}", r.total, r.result));
+            }
+            line
+        }
+        Event::SaveRolled(s) => format!(
+            "{} saves against #{}: {} {:+} = {} vs {}: {}",
+            s.target,
+            s.against,
+            s.roll,
+            s.wsr,
+            s.total,
+            s.difficulty,
+            if s.resisted { "resisted" } else { "affected" }
+        ),
+        Event::ThreadSevered(s) => format!(
+            "{} severs the thread (×{}): resonance re-rolled {} → {}",
+            s.character, s.severs, s.resonance.total, s.resonance.result
+        ),
+        Event::AlignmentSet { alignment } => {
+            format!("celestial alignment: {alignment:?}").to_lowercase()
+        }
+        Event::SeverTheThreadSet { on } => {
+            format!("Sever the Thread is {}", if *on { "on" } else { "off" })
+        }
+        Event::DriveChanged {
+            character,
+            delta,
+            reason,
+        } => format!("{character} Drive {delta:+}: {reason}"),
+        Event::ConditionCleared {
+            character,
+            condition,
+        } => format!("{character} is no longer {condition:?}").to_lowercase(),
+        other => other.kind().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod band_tests {
+    use super::*;
+    use crate::event::vsd::Outcome;
+
+    #[test]
+    fn vsd5_every_band_boundary_of_the_casting_table() {
+        let cases = [
+            (25, Outcome::Failure, None),
+            (26, Outcome::Partial, None),
+            (50, Outcome::Partial, None),
+            (51, Outcome::Success, Some(50)),
+            (80, Outcome::Success, Some(50)),
+            (81, Outcome::Success, Some(60)),
+            (95, Outcome::Success, Some(60)),
+            (96, Outcome::Success, Some(65)),
+            (105, Outcome::Success, Some(65)),
+            (106, Outcome::Success, Some(70)),
+            (110, Outcome::Success, Some(70)),
+            (111, Outcome::Success, Some(75)),
+            (120, Outcome::Success, Some(75)),
+            (121, Outcome::Success, Some(80)),
+            (130, Outcome::Success, Some(80)),
+            (131, Outcome::Success, Some(85)),
+            (135, Outcome::Success, Some(85)),
+            (136, Outcome::Success, Some(90)),
+            (140, Outcome::Success, Some(90)),
+            (141, Outcome::Success, Some(95)),
+            (145, Outcome::Success, Some(95)),
+            (146, Outcome::Success, Some(100)),
+            (150, Outcome::Success, Some(100)),
+            (151, Outcome::Outstanding, Some(105)),
+            (155, Outcome::Outstanding, Some(105)),
+            (156, Outcome::Outstanding, Some(110)),
+            (160, Outcome::Outstanding, Some(110)),
+            (161, Outcome::Outstanding, Some(120)),
+            (165, Outcome::Outstanding, Some(120)),
+            (166, Outcome::Outstanding, Some(130)),
+            (170, Outcome::Outstanding, Some(130)),
+            (171, Outcome::Outstanding, Some(140)),
+            (175, Outcome::Outstanding, Some(140)),
+            (176, Outcome::Outstanding, Some(150)),
+            (400, Outcome::Outstanding, Some(150)),
+            (-120, Outcome::Failure, None),
+        ];
+        for (total, outcome, difficulty) in cases {
+            assert_eq!(casting_band(total), (outcome, difficulty), "total {total}");
+        }
+    }
+
+    #[test]
+    fn vsd9_failure_modifiers_by_kind() {
+        assert_eq!(SpellKind::Divination.failure_modifier(), 0);
+        assert_eq!(SpellKind::Nature.failure_modifier(), 10);
+        assert_eq!(SpellKind::Enchantment.failure_modifier(), 20);
+        assert_eq!(SpellKind::Alteration.failure_modifier(), 30);
+        assert_eq!(SpellKind::Elemental.failure_modifier(), 50);
+    }
+}

@@ -1,0 +1,293 @@
+//! Against the Darkmaster state: what replay computes for VsD characters.
+
+use super::{CampaignState, fold_name};
+use crate::event::vsd::{ChoiceMade, ConditionChange, Pending, SaveRolled, Severed, SpellCast};
+use crate::rules::vsd::{Condition, Place, SpellDef};
+use crate::sheet::{Lore, VsdSheet};
+use crate::time::{GameDuration, GameTime};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Concentration {
+    pub spell: String,
+    pub first_round: u64,
+    pub last_round: u64,
+}
+
+/// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActiveSpell {
+    pub spell: String,
+    pub caster: String,
+    pub cast_seq: u64,
+    pub until: Option<GameTime>,
+}
+
+/// The latest resonance a caster may still sever (VSD-11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenResonance {
+    pub cast_seq: u64,
+    pub spell: String,
+    pub place: Place,
+    pub bonus: i64,
+    pub severs: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VsdState {
+    pub level: u32,
+    pub vocation: String,
+    pub lores: Vec<Lore>,
+    pub mp_max: u32,
+    pub mp_spent: u32,
+    pub drive: u32,
+    /// Body as it stands, after soul damage (VSD-12).
+    pub body: i32,
+    pub soul_damage: u32,
+    pub wsr: i32,
+    pub defense: i64,
+    pub spells: BTreeMap<String, SpellDef>,
+    pub concentration: Option<Concentration>,
+    pub last_cast_round: Option<u64>,
+    pub conditions: Vec<ConditionChange>,
+    pub pending: Vec<Pending>,
+    /// The awareness window (VSD-10): the next spell before this time triggers resonance.
+    pub awareness_until: Option<GameTime>,
+    pub resonance_open: Option<OpenResonance>,
+    /// Spells in force on this character, by folded spell name.
+    pub active: BTreeMap<String, ActiveSpell>,
+    /// A failed spell set to fire at this round.
+    pub fires_at_round: Option<u64>,
+    pub consumed: bool,
+}
+
+impl VsdState {
+    pub fn new(sheet: &VsdSheet) -> VsdState {
+        VsdState {
+            level: sheet.level,
+            vocation: sheet.vocation.clone(),
+            lores: sheet.lores.clone(),
+            mp_max: sheet.mp,
+            mp_spent: 0,
+            drive: sheet.drive,
+            body: sheet.body,
+            soul_damage: 0,
+            wsr: sheet.wsr,
+            defense: i64::from(sheet.defense),
+            spells: BTreeMap::new(),
+            concentration: None,
+            last_cast_round: None,
+            conditions: Vec::new(),
+            pending: Vec::new(),
+            awareness_until: None,
+            resonance_open: None,
+            active: BTreeMap::new(),
+            fires_at_round: None,
+            consumed: false,
+        }
+    }
+
+    pub fn mp_current(&self) -> u32 {
+        self.mp_max.saturating_sub(self.mp_spent)
+    }
+
+    pub fn spell(&self, name: &str) -> Option<&SpellDef> {
+        self.spells.get(&fold_name(name))
+    }
+
+    pub fn lore(&self, name: &str) -> Option<&Lore> {
+        self.lores
+            .iter()
+            .find(|l| l.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Conditions in force at `now`.
+    pub fn active_conditions(&self, now: GameTime) -> Vec<Condition> {
+        self.conditions
+            .iter()
+            .filter(|c| c.until.is_none_or(|u| u > now))
+            .map(|c| c.condition)
+            .collect()
+    }
+
+    pub fn has_condition(&self, condition: Condition, now: GameTime) -> bool {
+        self.active_conditions(now).contains(&condition)
+    }
+
+    /// Rounds of unbroken concentration on `spell` up to the round before `round` (VSD-3): the caster
+    /// must have concentrated in every round from the first up to the one just before casting.
+    pub fn concentration_for(&self, spell: &str, round: u64) -> u32 {
+        match &self.concentration {
+            Some(c) if c.spell.eq_ignore_ascii_case(spell) && c.last_round + 1 == round => {
+                u32::try_from(c.last_round - c.first_round + 1).unwrap_or(u32::MAX)
+            }
+            _ => 0,
+        }
+    }
+
+    fn lose_mp(&mut self, amount: u32) {
+        self.mp_spent = self.mp_spent.saturating_add(amount).min(self.mp_max);
+    }
+}
+
+impl CampaignState {
+    pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
+        self.characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.vsd.as_mut())
+    }
+
+    fn add_conditions(&mut self, changes: &[ConditionChange]) {
+        for change in changes {
+            if let Some(vsd) = self.vsd_mut(&change.character) {
+                vsd.conditions.push(change.clone());
+            }
+        }
+    }
+
+    fn take_hold(
+        &mut self,
+        target: &str,
+        spell: &str,
+        caster: &str,
+        cast_seq: u64,
+        until: Option<GameTime>,
+    ) {
+        if let Some(vsd) = self.vsd_mut(target) {
+            let active = ActiveSpell {
+                spell: spell.to_string(),
+                caster: caster.to_string(),
+                cast_seq,
+                until,
+            };
+            vsd.active.insert(fold_name(spell), active);
+        }
+    }
+
+    pub(super) fn apply_concentrated(&mut self, character: &str, spell: &str, round: u64) {
+        if let Some(vsd) = self.vsd_mut(character) {
+            vsd.concentration = match vsd.concentration.take() {
+                Some(c) if c.spell == spell && c.last_round + 1 == round => Some(Concentration {
+                    last_round: round,
+                    ..c
+                }),
+                _ => Some(Concentration {
+                    spell: spell.to_string(),
+                    first_round: round,
+                    last_round: round,
+                }),
+            };
+        }
+    }
+
+    pub(super) fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
+        let now = self.clock;
+        self.add_conditions(&c.conditions);
+        if c.took_hold {
+            self.take_hold(&c.target, &c.spell, &c.caster, seq, c.active_until);
+        }
+        if let Some(o) = &c.overcast {
+            for helper in &o.participants {
+                if let Some(vsd) = self.vsd_mut(helper) {
+                    vsd.concentration = None;
+                }
+            }
+        }
+        let Some(vsd) = self.vsd_mut(&c.caster) else {
+            return;
+        };
+        vsd.lose_mp(c.mp_spent);
+        vsd.concentration = None;
+        vsd.last_cast_round = Some(c.round);
+        vsd.pending.extend(c.pending.iter().cloned());
+        if let Some(o) = &c.overcast {
+            vsd.drive = vsd.drive.saturating_sub(o.drive_spent);
+            vsd.soul_damage += o.soul_damage;
+            vsd.body -= i32::try_from(o.soul_damage).unwrap_or(i32::MAX);
+        }
+        vsd.consumed |= c.consumed;
+        // A resonance triggered by the awareness window uses it up; a new awareness result opens one.
+        if c.resonance.is_some() {
+            vsd.awareness_until = None;
+        }
+        vsd.resonance_open = c.resonance.as_ref().map(|r| {
+            if r.result == "awareness" {
+                vsd.awareness_until = Some(now.after(GameDuration(3600)));
+            }
+            OpenResonance {
+                cast_seq: seq,
+                spell: c.spell.clone(),
+                place: c.place,
+                bonus: 0,
+                severs: 0,
+            }
+        });
+    }
+
+    pub(super) fn apply_choice(&mut self, made: &ChoiceMade) {
+        self.add_conditions(&made.conditions);
+        for (name, lost) in &made.mp_lost {
+            if let Some(vsd) = self.vsd_mut(name) {
+                vsd.lose_mp(*lost);
+            }
+        }
+        let now = self.clock;
+        let Some(vsd) = self.vsd_mut(&made.character) else {
+            return;
+        };
+        // The choice resolves the first pending entry of that cast whose options hold the picks.
+        if let Some(i) = vsd.pending.iter().position(|p| {
+            p.cast_seq == made.cast_seq && made.chosen.iter().all(|c| p.options.contains(c))
+        }) {
+            let resolved = vsd.pending.remove(i);
+            if let Some(r) = &made.resonance {
+                if r.result == "awareness" {
+                    vsd.awareness_until = Some(now.after(GameDuration(3600)));
+                }
+                vsd.resonance_open = Some(OpenResonance {
+                    cast_seq: made.cast_seq,
+                    spell: resolved.spell.clone(),
+                    place: resolved.place,
+                    bonus: resolved.resonance_bonus,
+                    severs: 0,
+                });
+            }
+        }
+        vsd.mp_spent = vsd.mp_spent.saturating_sub(made.mp_refund);
+        if made.fires_at_round.is_some() {
+            vsd.fires_at_round = made.fires_at_round;
+        }
+        vsd.pending.extend(made.pending.iter().cloned());
+    }
+
+    pub(super) fn apply_save(&mut self, s: &SaveRolled) {
+        if !s.resisted {
+            self.take_hold(&s.target, &s.spell, &s.caster, s.against, s.active_until);
+        }
+    }
+
+    pub(super) fn apply_severed(&mut self, s: &Severed) {
+        let now = self.clock;
+        let Some(vsd) = self.vsd_mut(&s.character) else {
+            return;
+        };
+        vsd.drive = vsd.drive.saturating_sub(1);
+        vsd.pending
+            .retain(|p| !(p.cast_seq == s.cast_seq && p.by == "GM"));
+        vsd.pending.extend(s.pending.iter().cloned());
+        if let Some(open) = vsd.resonance_open.as_mut() {
+            open.severs = s.severs;
+        }
+        vsd.awareness_until =
+            (s.resonance.result == "awareness").then(|| now.after(GameDuration(3600)));
+    }
+
+    pub(super) fn apply_mp_rest(&mut self, restored: &[crate::event::vsd::MpRestored]) {
+        for r in restored {
+            if let Some(vsd) = self.vsd_mut(&r.character) {
+                vsd.mp_spent = vsd.mp_spent.saturating_sub(r.restored);
+            }
+        }
+    }
+}
