@@ -384,8 +384,8 @@ fn vsd_lines(c: &Character, vsd: &VsdState, state: &CampaignState) -> Vec<String
         .iter()
         .filter(|c| c.until.is_none_or(|u| u > state.clock))
         .map(|c| match c.until {
-            Some(until) => format!("{:?} until {until}", c.condition),
-            None => format!("{:?} until cleared", c.condition),
+            Some(until) => format!("{} until {until}", c.condition.name()),
+            None => format!("{} until cleared", c.condition.name()),
         })
         .collect();
     lines.push(format!("  Conditions: {}", list_or_none(&conditions)));

@@ -168,6 +168,49 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Er
         "--reverse",
         "first",
     ])?;
+    tour.say("Against the Darkmaster magic: Mira learns a spell, concentrates a round, and casts.");
+    tour.step(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Flame Ward",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "defensive",
+        "--duration",
+        "10m",
+    ])?;
+    tour.step(&["spell", "concentrate", "Mira", "Flame Ward"])?;
+    tour.step(&["time", "advance", "1r"])?;
+    tour.step(&[
+        "--rolls",
+        "62",
+        "spell",
+        "cast",
+        "Mira",
+        "Flame Ward",
+        "--target",
+        "Aldric",
+        "--range",
+        "touch",
+    ])?;
+    tour.step(&["time", "advance", "1r"])?;
+    tour.say("A double on the first die (44) makes the GM roll for magical resonance.");
+    tour.step(&[
+        "--rolls",
+        "44,30",
+        "spell",
+        "cast",
+        "Mira",
+        "Flame Ward",
+        "--target",
+        "Mira",
+        "--range",
+        "touch",
+    ])?;
     tour.say("The GM rolls in secret: only a commitment is logged until the reveal.");
     let secret = tour.step(&[
         "roll",

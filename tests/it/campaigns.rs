@@ -98,3 +98,61 @@ fn adg_long_campaign_replays_to_the_expected_sheet() {
         "{log}"
     );
 }
+
+#[test]
+fn vsd_wizard_campaign_replays_to_the_expected_sheet() {
+    let c = Campaign::empty();
+    play(&c, include_str!("../../fixtures/campaigns/vsd-wizard.grim"));
+    let shown = c.json(&["character", "show", "Mira"]);
+    let vsd = &shown["character"]["vsd"];
+
+    // MPs: Shield 2, Spark's failure 1, Shield 2, Spark 1 → 6 spent, all back after 8 hours; Storm 5,
+    // then 2 hours restore floor(12 × 2 / 8) = 3.
+    assert_eq!(
+        (vsd["mp_max"].as_u64(), vsd["mp_spent"].as_u64()),
+        (Some(12), Some(2))
+    );
+    // Drive: one for the sever, one for the sacrifice. Soul damage 13 lowers Body for good.
+    assert_eq!(vsd["drive"], 1);
+    assert_eq!(
+        (vsd["body"].as_i64(), vsd["soul_damage"].as_u64()),
+        (Some(27), Some(13))
+    );
+    assert_eq!(vsd["consumed"], false);
+    assert_eq!(
+        vsd["pending"],
+        serde_json::json!([]),
+        "the sever left nothing for the GM to pick"
+    );
+    // Shield twice on herself: only the latest casting applies (VSD-8).
+    assert_eq!(vsd["active"].as_object().unwrap().len(), 1);
+    let log = c.json(&["log"]);
+    let events = log["events"].as_array().unwrap();
+    let last_shield = events
+        .iter()
+        .filter(|e| e["kind"] == "spell_cast" && e["payload"]["spell"] == "Shield")
+        .map(|e| e["seq"].as_u64().unwrap())
+        .max();
+    assert_eq!(vsd["active"]["shield"]["cast_seq"].as_u64(), last_shield);
+    // The failure stunned her, long since over; conditions keep their start and end.
+    assert_eq!(vsd["conditions"][0]["condition"], "stunned");
+    assert!(vsd["conditions"][0]["until"].is_u64());
+    let resonance: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e["payload"]["resonance"]["result"].as_str())
+        .collect();
+    assert_eq!(resonance, vec!["awareness", "pursuit", "awareness"]);
+    let spells = vsd["spells"].as_object().unwrap();
+    assert_eq!(spells.len(), 3);
+    assert_eq!(
+        shown["game_time"],
+        5 * 6 + 10 * 3600,
+        "five rounds, then 8 + 2 hours of rest"
+    );
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    assert!(
+        sheet.contains("MP 10/12   Drive 1   Body +27 (after 13 soul damage)"),
+        "{sheet}"
+    );
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}

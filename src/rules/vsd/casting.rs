@@ -176,7 +176,7 @@ pub fn cast(
     {
         return Err(RuleError::CannotAct {
             name: who.name.clone(),
-            condition: format!("{condition:?}"),
+            condition: condition.name(),
         });
     }
     if order.cannot_see {
@@ -276,7 +276,9 @@ pub fn cast(
         }
         (Outcome::Attack, None)
     } else {
-        casting_band(total)
+        let (outcome, difficulty) = casting_band(total);
+        // Only a spell that grants a save has a difficulty to beat (VSD-7).
+        (outcome, difficulty.filter(|_| spell.save))
     };
     let mut cast = SpellCast {
         caster: who.name.clone(),

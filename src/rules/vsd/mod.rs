@@ -143,6 +143,13 @@ pub enum Condition {
 }
 
 impl Condition {
+    /// The condition's name as typed on the command line (`knocked-out`).
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self)
+            .map(|v| v.get_name().to_string())
+            .unwrap_or_default()
+    }
+
     /// Whether the condition stops the character from casting at all.
     pub fn prevents_casting(self) -> bool {
         matches!(
@@ -297,7 +304,7 @@ pub fn decide(
             if !vsd.has_condition(condition, state.clock) {
                 return Err(RuleError::NoSuchCondition {
                     name: who.name.clone(),
-                    condition: format!("{condition:?}"),
+                    condition: condition.name(),
                 });
             }
             Ok(vec![Event::ConditionCleared {

@@ -1,0 +1,420 @@
+//! Against the Darkmaster through the real binary: each refusal is clear, exits non-zero and leaves
+//! the log untouched.
+
+use crate::support::Campaign;
+
+/// The party; Mira knows Shield (W2) and Storm (W5); Bran (animist, 2 ranks) and Tom (warrior) too.
+fn coven() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "character",
+        "add",
+        "Bran",
+        "--system",
+        "vsd",
+        "--level",
+        "2",
+        "--vocation",
+        "animist",
+        "--lore",
+        "Elementalism=30:2",
+        "--mp",
+        "8",
+        "--drive",
+        "0",
+        "--body",
+        "30",
+        "--wsr",
+        "10",
+        "--defense",
+        "5",
+    ]);
+    c.ok(&[
+        "character",
+        "add",
+        "Tom",
+        "--system",
+        "vsd",
+        "--level",
+        "5",
+        "--vocation",
+        "warrior",
+        "--lore",
+        "Elementalism=10:6",
+        "--mp",
+        "12",
+        "--drive",
+        "2",
+        "--body",
+        "50",
+        "--wsr",
+        "5",
+        "--defense",
+        "20",
+    ]);
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Shield",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "defensive",
+    ]);
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Storm",
+        "--lore",
+        "elementalism",
+        "--weave",
+        "5",
+        "--kind",
+        "elemental",
+    ]);
+    for who in ["Bran", "Tom"] {
+        c.ok(&[
+            "spell",
+            "learn",
+            who,
+            "Storm",
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "6",
+            "--kind",
+            "elemental",
+        ]);
+    }
+    c
+}
+
+#[test]
+fn vsd2_unknown_spells_missing_mps_and_a_second_spell_in_a_round_are_refused() {
+    let c = coven();
+    let err = c.refused(
+        &[
+            "--rolls", "50", "spell", "cast", "Mira", "Fireball", "--target", "orc",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Mira does not know a spell called 'Fireball'; they know: Shield, Storm"),
+        "{err}"
+    );
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Meteor",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "3",
+        "--kind",
+        "elemental",
+        "--mp",
+        "30",
+    ]);
+    let err = c.refused(
+        &[
+            "--rolls", "50", "spell", "cast", "Mira", "Meteor", "--target", "orc",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Mira has 12 MP but the spell costs 30"),
+        "{err}"
+    );
+    c.ok(&[
+        "--rolls", "60", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+    ]);
+    let err = c.refused(
+        &[
+            "--rolls", "60", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("already acted this round") && err.contains("time advance 1r"),
+        "{err}"
+    );
+}
+
+#[test]
+fn vsd2_a_caster_who_cannot_see_or_speak_is_refused() {
+    let c = coven();
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Mira",
+            "Shield",
+            "--target",
+            "Bran",
+            "--cannot-see",
+        ],
+        1,
+    );
+    assert!(err.contains("cannot see the target"), "{err}");
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Mira",
+            "Shield",
+            "--target",
+            "Bran",
+            "--silenced",
+        ],
+        1,
+    );
+    assert!(err.contains("cannot speak"), "{err}");
+}
+
+#[test]
+fn vsd12_overcasting_refusals_name_what_is_missing() {
+    let c = coven();
+    let err = c.refused(
+        &[
+            "--rolls", "50", "spell", "cast", "Mira", "Storm", "--target", "orc",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Storm is Weave 5, above Level 3") && err.contains("--overcast"),
+        "{err}"
+    );
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Tom",
+            "Storm",
+            "--target",
+            "orc",
+            "--overcast",
+            "sacrifice",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("only Wizards and Animists can overcast; Tom is a warrior"),
+        "{err}"
+    );
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Bran",
+            "Storm",
+            "--target",
+            "orc",
+            "--overcast",
+            "sacrifice",
+        ],
+        1,
+    );
+    assert!(
+        err.contains(
+            "Bran has 2 ranks in Elementalism; overcasting a Weave 6 spell needs at least 6"
+        ),
+        "{err}"
+    );
+    c.ok(&["drive", "Mira", "-3", "--reason", "spent on heroics"]);
+    let err = c.refused(
+        &[
+            "--rolls",
+            "1,1,50",
+            "spell",
+            "cast",
+            "Mira",
+            "Storm",
+            "--target",
+            "orc",
+            "--overcast",
+            "sacrifice",
+        ],
+        1,
+    );
+    assert!(err.contains("Mira has no Drive left"), "{err}");
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Mira",
+            "Storm",
+            "--target",
+            "orc",
+            "--overcast",
+            "ritual",
+        ],
+        2,
+    );
+    assert!(err.contains("--with"), "{err}");
+    let err = c.refused(&["drive", "Mira", "-1", "--reason", "x"], 1);
+    assert!(err.contains("would take it below 0"), "{err}");
+}
+
+#[test]
+fn vsd5_a_caster_with_a_choice_pending_cannot_cast_until_it_is_made() {
+    let c = coven();
+    // 10 + 45 - 10 = 45: a partial success, no save: the caster must choose.
+    let out = c.ok(&[
+        "--rolls", "10", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+    ]);
+    assert!(out.contains("caster to choose (partial success)"), "{out}");
+    c.ok(&["time", "advance", "1r"]);
+    let err = c.refused(
+        &[
+            "--rolls", "60", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+        ],
+        1,
+    );
+    assert!(err.contains("Mira has a choice to make first"), "{err}");
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    assert!(
+        sheet.contains("PENDING partial success")
+            && sheet.contains("half-duration, half-area, keep-mps"),
+        "{sheet}"
+    );
+    let err = c.refused(&["choose", "Mira", "half-mp"], 1);
+    assert!(
+        err.contains(
+            "pending: partial success (caster picks 1): half-duration, half-area, keep-mps"
+        ),
+        "{err}"
+    );
+    c.refused(&["choose", "Mira", "jump"], 2);
+    c.ok(&["choose", "Mira", "keep-mps"]);
+    c.ok(&[
+        "--rolls", "60", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+    ]);
+}
+
+#[test]
+fn vsd7_a_save_against_a_cast_is_rolled_and_recorded() {
+    let c = coven();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Sleep",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "enchantment",
+        "--save",
+        "--duration",
+        "10m",
+    ]);
+    let seq = c
+        .seq_of(&[
+            "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
+        ])
+        .to_string();
+    let out = c.ok(&["--rolls", "30", "save", "Tom", "--against", &seq]);
+    assert!(
+        out.contains("Tom saves against") && out.contains("35 vs 60: affected"),
+        "{out}"
+    );
+    assert!(
+        c.ok(&["character", "show", "Tom"])
+            .contains("Spells on them: Sleep (from Mira, until")
+    );
+    let err = c.refused(&["--rolls", "30", "save", "Tom", "--against", "2"], 1);
+    assert!(err.contains("#2 is not a spell casting"), "{err}");
+}
+
+#[test]
+fn vsd11_severing_is_refused_while_the_rule_is_off() {
+    let c = coven();
+    c.ok(&[
+        "--rolls", "44,90", "spell", "cast", "Mira", "Shield", "--target", "Mira",
+    ]);
+    let err = c.refused(&["--rolls", "50", "resonance", "sever", "Mira"], 1);
+    assert!(err.contains("Sever the Thread rule is off"), "{err}");
+    c.ok(&["setting", "sever-the-thread", "on"]);
+    let out = c.ok(&["--rolls", "50", "resonance", "sever", "Mira"]);
+    assert!(out.contains("Mira severs the thread"), "{out}");
+}
+
+#[test]
+fn vsd13_conditions_are_shown_and_cleared_by_the_gm() {
+    let c = coven();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "elemental",
+    ]);
+    c.ok(&[
+        "--rolls", "3,40,20", "spell", "cast", "Mira", "Ember", "--target", "orc",
+    ]);
+    assert!(
+        c.ok(&["character", "show", "Mira"])
+            .contains("Conditions: stunned until Day 1, 00:00 +2r")
+    );
+    c.ok(&["condition", "Mira", "clear", "stunned"]);
+    assert!(
+        c.ok(&["character", "show", "Mira"])
+            .contains("Conditions: none")
+    );
+    let err = c.refused(&["condition", "Mira", "clear", "weary"], 1);
+    assert!(err.contains("Mira is not weary now"), "{err}");
+}
+
+#[test]
+fn vsd_commands_on_an_adg_character_are_refused() {
+    let c = coven();
+    for args in [
+        &[
+            "spell",
+            "learn",
+            "Aldric",
+            "Shield",
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "1",
+            "--kind",
+            "defensive",
+        ][..],
+        &["spell", "concentrate", "Aldric", "Shield"],
+        &[
+            "--rolls", "50", "spell", "cast", "Aldric", "Shield", "--target", "x",
+        ],
+        &["choose", "Aldric", "keep-mps"],
+        &["drive", "Aldric", "+1", "--reason", "x"],
+        &["condition", "Aldric", "clear", "stunned"],
+        &["rest", "Aldric", "--hours", "4"],
+    ] {
+        let err = c.refused(args, 1);
+        assert!(
+            err.contains("Aldric plays A Dungeon Game"),
+            "{args:?}: {err}"
+        );
+    }
+}
