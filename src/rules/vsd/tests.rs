@@ -459,7 +459,10 @@ fn vsd5_an_outstanding_success_offers_half_cost_rounded_up_or_a_free_warping() {
     w.vsd(
         VsdCommand::Learn {
             character: "Mira".into(),
-            spell: SpellDef { save: true, ..spell("Wall", 3, SpellKind::Defensive) },
+            spell: SpellDef {
+                save: true,
+                ..spell("Wall", 3, SpellKind::Defensive)
+            },
         },
         &[],
     );
