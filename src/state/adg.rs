@@ -7,11 +7,11 @@ use crate::event::adg::{
 use crate::rules::adg::{Attribute, Pay, RitualKind};
 use crate::sheet::AdgSheet;
 use crate::time::{GameDuration, GameTime};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One value per attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Attributes {
     pub agility: u32,
     pub brawn: u32,
@@ -36,7 +36,7 @@ impl Attributes {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnownRitual {
     pub name: String,
     pub words: Vec<String>,
@@ -47,13 +47,13 @@ pub struct KnownRitual {
     pub reversible: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveEffect {
     pub ritual: String,
     pub until: GameTime,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdgState {
     pub level: u32,
     pub max: Attributes,
@@ -113,7 +113,7 @@ impl AdgState {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ScrollState {
     Intact,
@@ -121,7 +121,7 @@ pub enum ScrollState {
     Damaged,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scroll {
     /// The seq of the event that wrote it.
     pub id: u64,

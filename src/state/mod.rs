@@ -9,29 +9,29 @@ use crate::event::Event;
 use crate::rules::adg::AdgTables;
 use crate::sheet::Sheet;
 use crate::time::GameTime;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CampaignInfo {
     pub campaign_id: String,
     pub name: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenSession {
     pub number: u32,
     pub entropy: String,
     pub started_seq: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     pub max: u32,
     pub current: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Character {
     pub name: String,
     pub sheet: Sheet,
@@ -47,13 +47,13 @@ pub struct Character {
 }
 
 /// A sealed die not yet revealed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingSeal {
     pub n: u32,
     pub commitment: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct CampaignState {
     pub campaign: Option<CampaignInfo>,
     /// The seq of the last event replayed (retracted events count: they are in the log).
@@ -71,7 +71,6 @@ pub struct CampaignState {
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
     /// The A Dungeon Game tables in force (loaded with the first ADG character, or by the GM).
-    #[serde(skip)]
     pub adg_tables: Option<AdgTables>,
     /// ADG scrolls by id.
     pub scrolls: BTreeMap<u64, adg::Scroll>,
@@ -271,6 +270,12 @@ impl Replay {
             state: CampaignState::default(),
             retracted,
         }
+    }
+
+    /// Continues from a state replayed up to `state.head`; `retracted` must hold every retraction
+    /// target after it (a snapshot is only resumed when no retraction in the tail reaches back).
+    pub fn resume(state: CampaignState, retracted: BTreeSet<u64>) -> Replay {
+        Replay { state, retracted }
     }
 
     pub fn feed(&mut self, seq: u64, event: &Event) {

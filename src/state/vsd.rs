@@ -5,10 +5,10 @@ use crate::event::vsd::{ChoiceMade, ConditionChange, Pending, SaveRolled, Severe
 use crate::rules::vsd::{Condition, Place, SpellDef};
 use crate::sheet::{Lore, VsdSheet};
 use crate::time::{GameDuration, GameTime};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Concentration {
     pub spell: String,
     pub first_round: u64,
@@ -16,7 +16,7 @@ pub struct Concentration {
 }
 
 /// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveSpell {
     pub spell: String,
     pub caster: String,
@@ -25,7 +25,7 @@ pub struct ActiveSpell {
 }
 
 /// The latest resonance a caster may still sever (VSD-11).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenResonance {
     pub cast_seq: u64,
     pub spell: String,
@@ -34,7 +34,7 @@ pub struct OpenResonance {
     pub severs: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VsdState {
     pub level: u32,
     pub vocation: String,

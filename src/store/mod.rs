@@ -6,7 +6,7 @@ mod migrations;
 mod sqlite;
 
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
-pub use sqlite::{Batch, SecretsView, Stamp, Store, Written};
+pub use sqlite::{Appender, Batch, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written};
 
 use crate::event::PayloadError;
 use std::path::PathBuf;

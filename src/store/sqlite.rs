@@ -21,6 +21,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The format of snapshot state this build writes and trusts; any other version's are ignored.
+const STATE_FORMAT: &str = concat!("grimoire-state/", env!("CARGO_PKG_VERSION"));
+
+/// A snapshot is kept when a write crosses a multiple of this many events (see README, "Performance",
+/// for how it was chosen): replay then reads at most this many events past the snapshot.
+pub const SNAPSHOT_EVERY: u64 = 1000;
+
 /// `PRAGMA application_id` of a grimoire file: "GRIM" in ASCII. It tells our files from other SQLite
 /// databases before anything is read or migrated.
 const APPLICATION_ID: i32 = 0x4752_494D;
@@ -54,6 +61,75 @@ pub struct Batch {
 pub struct Written {
     pub events: Vec<Recorded>,
     pub state: CampaignState,
+}
+
+/// Appends decided batches inside one write transaction, keeping the replayed state up to date.
+pub struct Appender<'c> {
+    tx: rusqlite::Transaction<'c>,
+    path: PathBuf,
+    state: CampaignState,
+    prev_hash: String,
+    stamp: Stamp,
+    snapshot_every: u64,
+}
+
+impl Appender<'_> {
+    pub fn state(&self) -> &CampaignState {
+        &self.state
+    }
+
+    pub fn secrets(&self) -> SecretsView<'_> {
+        SecretsView { conn: &self.tx, path: &self.path }
+    }
+
+    /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot when the log
+    /// crosses a multiple of the snapshot interval.
+    pub fn append(&mut self, batch: Batch) -> Result<Vec<Recorded>, Error> {
+        let path = self.path.clone();
+        let fail = |e| db_error(&path, "written", e);
+        let head_before = self.state.head;
+        let first_seq = head_before + 1;
+        let mut appended = Vec::with_capacity(batch.events.len());
+        for event in batch.events {
+            let seq = self.state.head + 1;
+            let (game_time, session) = self.state.stamp_for(&event);
+            let payload = event.to_payload();
+            // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
+            if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
+                return Err(Error::Internal(format!("a '{}' event does not read back as written", event.kind())));
+            }
+            let mut row = StoredRow {
+                seq,
+                event_id: new_event_id(&mut self.stamp.id_rng, seq),
+                kind: event.kind().to_string(),
+                schema_version: SCHEMA_VERSION,
+                payload,
+                game_time: game_time.seconds(),
+                recorded_at: self.stamp.recorded_at.clone(),
+                session,
+                actor: self.stamp.actor.clone(),
+                prev_hash: std::mem::take(&mut self.prev_hash),
+                hash: String::new(),
+            };
+            row.hash = row.compute_hash();
+            insert_row(&self.tx, &row).map_err(fail)?;
+            self.state.apply(seq, &event);
+            self.prev_hash = row.hash.clone();
+            appended.push(recorded(row, event));
+        }
+        for secret in &batch.sealed {
+            let value = serde_json::to_string(secret)
+                .map_err(|e| Error::Internal(format!("a sealed die could not be encoded ({e})")))?;
+            insert_secret(&self.tx, "sealed_die", &format!("{first_seq}:{}", secret.n), &value).map_err(fail)?;
+        }
+        for (epoch, seed) in &batch.seeds {
+            insert_secret(&self.tx, "epoch_seed", &epoch.to_string(), &hex::encode(seed)).map_err(fail)?;
+        }
+        if self.state.head / self.snapshot_every > head_before / self.snapshot_every {
+            save_snapshot(&self.tx, &self.state, &self.prev_hash).map_err(fail)?;
+        }
+        Ok(appended)
+    }
 }
 
 /// Read access to the GM's secrets during a write.
@@ -98,6 +174,7 @@ impl SecretsView<'_> {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    snapshot_every: u64,
 }
 
 /// Maps SQLite failures to messages a person can act on; SQLite's own text never reaches the user.
@@ -194,10 +271,13 @@ impl Store {
                 why: format!("the schema migration failed ({})", e.kind()),
             })?;
         }
-        Ok(Store {
-            conn,
-            path: path.to_path_buf(),
-        })
+        Ok(Store { conn, path: path.to_path_buf(), snapshot_every: SNAPSHOT_EVERY })
+    }
+
+    /// Takes snapshots every `events` instead of [`SNAPSHOT_EVERY`] (tests and the benchmark).
+    pub fn with_snapshot_interval(mut self, events: u64) -> Store {
+        self.snapshot_every = events.max(1);
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -217,7 +297,52 @@ impl Store {
 
     /// The state after replaying the log up to `upto` (all of it when `None`).
     pub fn replay(&self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
-        replay(&self.conn, &self.path, upto)
+        replay(&self.conn, &self.path, upto, true)
+    }
+
+    /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
+    pub fn replay_without_snapshots(&self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+        replay(&self.conn, &self.path, upto, false)
+    }
+
+    /// Drops every snapshot and takes new ones every [`SNAPSHOT_EVERY`] events, in one pass. Only
+    /// points no later retraction reaches back before are kept, so each equals a replay up to it.
+    pub fn rebuild_snapshots(&mut self) -> Result<u64, StoreError> {
+        let (path, every) = (self.path.clone(), self.snapshot_every);
+        let fail = |e| db_error(&path, "written", e);
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(fail)?;
+        tx.execute("DELETE FROM snapshots", []).map_err(fail)?;
+        let retractions = retractions(&tx, &path, i64::MAX)?;
+        let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
+        let mut taken = 0;
+        {
+            let mut stmt = tx
+                .prepare("SELECT seq, kind, schema_version, payload, hash FROM events ORDER BY seq")
+                .map_err(fail)?;
+            let mut rows = stmt.query([]).map_err(fail)?;
+            while let Some(row) = rows.next().map_err(fail)? {
+                let seq: u64 = row.get(0).map_err(fail)?;
+                let kind: String = row.get(1).map_err(fail)?;
+                let payload: String = row.get(3).map_err(fail)?;
+                let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
+                    .map_err(|reason| StoreError::Damaged { seq, reason })?;
+                replay.feed(seq, &event);
+                let reaches_back = retractions.iter().any(|&(at, target)| at > seq && target <= seq);
+                if seq % every == 0 && !reaches_back {
+                    let hash: String = row.get(4).map_err(fail)?;
+                    save_snapshot(&tx, replay.state(), &hash).map_err(fail)?;
+                    taken += 1;
+                }
+            }
+        }
+        tx.commit().map_err(fail)?;
+        Ok(taken)
+    }
+
+    /// Drops every snapshot; answers stay the same, only slower.
+    pub fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
+        let removed = self.conn.execute("DELETE FROM snapshots", []).map_err(self.fail("written"))?;
+        Ok(removed as u64)
     }
 
     /// Calls `visit` with every event in seq order from `from` up to `upto`, streaming.
@@ -264,82 +389,33 @@ impl Store {
 
     /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
     /// If anything fails nothing is written.
-    pub fn write<F>(&mut self, mut stamp: Stamp, decide: F) -> Result<Written, Error>
+    pub fn write<F>(&mut self, stamp: Stamp, decide: F) -> Result<Written, Error>
     where
         F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Batch, Error>,
     {
+        let (events, state) = self.bulk(stamp, |appender| {
+            let batch = decide(appender.state(), &appender.secrets())?;
+            appender.append(batch)
+        })?;
+        Ok(Written { events, state })
+    }
+
+    /// Many decisions in one transaction (the campaign generator): `work` decides on the running state
+    /// and appends batch after batch; nothing is written unless it returns Ok.
+    pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, CampaignState), Error>
+    where
+        F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
+    {
         let path = self.path.clone();
         let fail = |e| db_error(&path, "written", e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(fail)?;
-        let mut state = replay(&tx, &path, None)?;
-        let batch = decide(
-            &state,
-            &SecretsView {
-                conn: &tx,
-                path: &path,
-            },
-        )?;
-        let (mut seq, mut prev_hash) = last_row(&tx)
-            .map_err(fail)?
-            .unwrap_or((0, GENESIS_HASH.to_string()));
-        let first_seq = seq + 1;
-        let mut appended = Vec::with_capacity(batch.events.len());
-        for event in batch.events {
-            seq += 1;
-            let (game_time, session) = state.stamp_for(&event);
-            let payload = event.to_payload();
-            // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
-            if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
-                return Err(Error::Internal(format!(
-                    "a '{}' event does not read back as written",
-                    event.kind()
-                )));
-            }
-            let mut row = StoredRow {
-                seq,
-                event_id: new_event_id(&mut stamp.id_rng, seq),
-                kind: event.kind().to_string(),
-                schema_version: SCHEMA_VERSION,
-                payload,
-                game_time: game_time.seconds(),
-                recorded_at: stamp.recorded_at.clone(),
-                session,
-                actor: stamp.actor.clone(),
-                prev_hash,
-                hash: String::new(),
-            };
-            row.hash = row.compute_hash();
-            insert_row(&tx, &row).map_err(fail)?;
-            state.apply(seq, &event);
-            prev_hash = row.hash.clone();
-            appended.push(recorded(row, event));
-        }
-        for secret in &batch.sealed {
-            let value = serde_json::to_string(secret).map_err(|e| StoreError::Io {
-                path: path.clone(),
-                action: "written",
-                why: format!("a sealed die could not be encoded ({e})"),
-            })?;
-            insert_secret(
-                &tx,
-                "sealed_die",
-                &format!("{first_seq}:{}", secret.n),
-                &value,
-            )
-            .map_err(fail)?;
-        }
-        for (epoch, seed) in &batch.seeds {
-            insert_secret(&tx, "epoch_seed", &epoch.to_string(), &hex::encode(seed))
-                .map_err(fail)?;
-        }
+        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(fail)?;
+        let state = replay(&tx, &path, None, true)?;
+        let prev_hash = last_row(&tx).map_err(fail)?.map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
+        let mut appender = Appender { tx, path: path.clone(), state, prev_hash, stamp, snapshot_every: self.snapshot_every };
+        let result = work(&mut appender)?;
+        let Appender { tx, state, .. } = appender;
         tx.commit().map_err(fail)?;
-        Ok(Written {
-            events: appended,
-            state,
-        })
+        Ok((result, state))
     }
 
     /// Checks the whole log (see [`crate::store::chain`]). Streams the log twice: once for the reveals,
@@ -588,32 +664,79 @@ fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
     Ok(recorded(row, event))
 }
 
-fn replay(conn: &Connection, path: &Path, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+/// Every retraction up to `upto`, as (its seq, the seq it retracts).
+fn retractions(conn: &Connection, path: &Path, upto: i64) -> Result<Vec<(u64, u64)>, StoreError> {
     let fail = |e| db_error(path, "read", e);
-    let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
-    let mut retracted = BTreeSet::new();
-    {
-        let mut stmt = conn
-            .prepare_cached("SELECT seq, schema_version, payload FROM events WHERE kind = 'retracted' AND seq <= ?1")
-            .map_err(fail)?;
-        let mut rows = stmt.query([upto]).map_err(fail)?;
-        while let Some(row) = rows.next().map_err(fail)? {
-            let seq: u64 = row.get(0).map_err(fail)?;
-            let payload: String = row.get(2).map_err(fail)?;
-            let event = Event::from_stored("retracted", row.get(1).map_err(fail)?, &payload)
-                .map_err(|reason| StoreError::Damaged { seq, reason })?;
-            if let Event::Retracted { seq: target, .. } = event {
-                retracted.insert(target);
-            }
+    let mut stmt = conn
+        .prepare_cached("SELECT seq, schema_version, payload FROM events WHERE kind = 'retracted' AND seq <= ?1")
+        .map_err(fail)?;
+    let mut rows = stmt.query([upto]).map_err(fail)?;
+    let mut found = Vec::new();
+    while let Some(row) = rows.next().map_err(fail)? {
+        let seq: u64 = row.get(0).map_err(fail)?;
+        let payload: String = row.get(2).map_err(fail)?;
+        let event = Event::from_stored("retracted", row.get(1).map_err(fail)?, &payload)
+            .map_err(|reason| StoreError::Damaged { seq, reason })?;
+        if let Event::Retracted { seq: target, .. } = event {
+            found.push((seq, target));
         }
     }
-    let mut replay = Replay::new(retracted);
+    Ok(found)
+}
+
+/// The newest snapshot at or before `upto` that can be trusted: made by this state format, its event
+/// still carrying the hash it had, and no retraction after it reaching back before it. Anything else
+/// is ignored, never trusted.
+fn usable_snapshot(
+    conn: &Connection,
+    path: &Path,
+    upto: i64,
+    retractions: &[(u64, u64)],
+) -> Result<Option<CampaignState>, StoreError> {
+    let fail = |e| db_error(path, "read", e);
     let mut stmt = conn
         .prepare_cached(
-            "SELECT seq, kind, schema_version, payload FROM events WHERE seq <= ?1 ORDER BY seq",
+            "SELECT s.seq, s.code_version, s.head_hash, s.state, e.hash FROM snapshots s \
+             LEFT JOIN events e ON e.seq = s.seq WHERE s.seq <= ?1 ORDER BY s.seq DESC LIMIT 8",
         )
         .map_err(fail)?;
     let mut rows = stmt.query([upto]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let seq: u64 = row.get(0).map_err(fail)?;
+        let code_version: String = row.get(1).map_err(fail)?;
+        let head_hash: String = row.get(2).map_err(fail)?;
+        let event_hash: Option<String> = row.get(4).map_err(fail)?;
+        let reaches_back = retractions.iter().any(|&(at, target)| at > seq && target <= seq);
+        if code_version != STATE_FORMAT || event_hash.as_deref() != Some(head_hash.as_str()) || reaches_back {
+            continue;
+        }
+        let text: String = row.get(3).map_err(fail)?;
+        if let Ok(state) = serde_json::from_str::<CampaignState>(&text)
+            && state.head == seq
+        {
+            return Ok(Some(state));
+        }
+    }
+    Ok(None)
+}
+
+/// The state after the log up to `upto`: from the best usable snapshot (when allowed) plus the tail,
+/// streamed, never holding the log in memory.
+fn replay(conn: &Connection, path: &Path, upto: Option<u64>, snapshots: bool) -> Result<CampaignState, StoreError> {
+    let fail = |e| db_error(path, "read", e);
+    let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
+    let retractions = retractions(conn, path, upto)?;
+    let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
+    let start = if snapshots { usable_snapshot(conn, path, upto, &retractions)? } else { None };
+    let from = start.as_ref().map_or(0, |s| s.head);
+    let mut replay = match start {
+        Some(state) => Replay::resume(state, targets),
+        None => Replay::new(targets),
+    };
+    let mut stmt = conn
+        .prepare_cached("SELECT seq, kind, schema_version, payload FROM events WHERE seq > ?1 AND seq <= ?2 ORDER BY seq")
+        .map_err(fail)?;
+    let mut rows = stmt.query([to_sql_seq(from), upto]).map_err(fail)?;
     while let Some(row) = rows.next().map_err(fail)? {
         let seq: u64 = row.get(0).map_err(fail)?;
         let kind: String = row.get(1).map_err(fail)?;
@@ -623,4 +746,13 @@ fn replay(conn: &Connection, path: &Path, upto: Option<u64>) -> Result<CampaignS
         replay.feed(seq, &event);
     }
     Ok(replay.finish())
+}
+
+fn save_snapshot(conn: &Connection, state: &CampaignState, head_hash: &str) -> rusqlite::Result<()> {
+    let json = serde_json::to_string(state).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![to_sql_seq(state.head), STATE_FORMAT, migrations::latest_version(), head_hash, json])?;
+    Ok(())
 }

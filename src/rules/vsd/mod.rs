@@ -187,7 +187,7 @@ impl Alignment {
 }
 
 /// The campaign's VsD settings, changed by events.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct VsdSettings {
     pub alignment: Alignment,
     /// The optional Sever the Thread rule (VSD-11); off unless the GM turns it on.
