@@ -10,6 +10,7 @@ pub mod cli;
 pub mod dice;
 pub mod error;
 pub mod event;
+pub mod generate;
 pub mod rules;
 pub mod sheet;
 pub mod state;

@@ -4,6 +4,7 @@
 mod adg;
 mod campaign;
 mod character;
+mod dev;
 mod history;
 mod output;
 mod table;
@@ -144,6 +145,12 @@ pub enum Commands {
     Drive(vsd::DriveArgs),
     Condition(vsd::ConditionArgs),
     Tour(tour::TourArgs),
+    /// Maintain the snapshots that speed replay up.
+    #[command(subcommand)]
+    Snapshots(dev::SnapshotsCommand),
+    /// Development tools (campaign generator).
+    #[command(subcommand, hide = true)]
+    Dev(dev::DevCommand),
 }
 
 /// Time and randomness for one run. Tests pin both through the environment (GRIMOIRE_NOW, an RFC 3339
@@ -255,6 +262,8 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Drive(args) => vsd::drive(g, ctx, args),
         Commands::Condition(args) => vsd::condition(g, ctx, args),
         Commands::Tour(args) => tour::run(g, ctx, args),
+        Commands::Snapshots(command) => dev::snapshots(g, command),
+        Commands::Dev(command) => dev::dev(g, ctx, command),
     }
 }
 

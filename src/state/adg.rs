@@ -97,6 +97,16 @@ impl AdgState {
         self.max.get(a).saturating_sub(self.exerted.get(a))
     }
 
+    /// Points each attribute can still be exerted before its current value would fall below 1.
+    pub fn exertion_room(&self) -> Attributes {
+        let room = |a| self.current(a).saturating_sub(1);
+        Attributes {
+            agility: room(Attribute::Agility),
+            brawn: room(Attribute::Brawn),
+            cunning: room(Attribute::Cunning),
+        }
+    }
+
     /// floor(level / 2) + 1 rituals a day without exertion (ADG-R9).
     pub fn safe_rituals_per_day(&self) -> u32 {
         self.level / 2 + 1

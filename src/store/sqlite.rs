@@ -79,7 +79,10 @@ impl Appender<'_> {
     }
 
     pub fn secrets(&self) -> SecretsView<'_> {
-        SecretsView { conn: &self.tx, path: &self.path }
+        SecretsView {
+            conn: &self.tx,
+            path: &self.path,
+        }
     }
 
     /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot when the log
@@ -96,7 +99,10 @@ impl Appender<'_> {
             let payload = event.to_payload();
             // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
             if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
-                return Err(Error::Internal(format!("a '{}' event does not read back as written", event.kind())));
+                return Err(Error::Internal(format!(
+                    "a '{}' event does not read back as written",
+                    event.kind()
+                )));
             }
             let mut row = StoredRow {
                 seq,
@@ -120,10 +126,22 @@ impl Appender<'_> {
         for secret in &batch.sealed {
             let value = serde_json::to_string(secret)
                 .map_err(|e| Error::Internal(format!("a sealed die could not be encoded ({e})")))?;
-            insert_secret(&self.tx, "sealed_die", &format!("{first_seq}:{}", secret.n), &value).map_err(fail)?;
+            insert_secret(
+                &self.tx,
+                "sealed_die",
+                &format!("{first_seq}:{}", secret.n),
+                &value,
+            )
+            .map_err(fail)?;
         }
         for (epoch, seed) in &batch.seeds {
-            insert_secret(&self.tx, "epoch_seed", &epoch.to_string(), &hex::encode(seed)).map_err(fail)?;
+            insert_secret(
+                &self.tx,
+                "epoch_seed",
+                &epoch.to_string(),
+                &hex::encode(seed),
+            )
+            .map_err(fail)?;
         }
         if self.state.head / self.snapshot_every > head_before / self.snapshot_every {
             save_snapshot(&self.tx, &self.state, &self.prev_hash).map_err(fail)?;
@@ -271,7 +289,11 @@ impl Store {
                 why: format!("the schema migration failed ({})", e.kind()),
             })?;
         }
-        Ok(Store { conn, path: path.to_path_buf(), snapshot_every: SNAPSHOT_EVERY })
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            snapshot_every: SNAPSHOT_EVERY,
+        })
     }
 
     /// Takes snapshots every `events` instead of [`SNAPSHOT_EVERY`] (tests and the benchmark).
@@ -310,7 +332,10 @@ impl Store {
     pub fn rebuild_snapshots(&mut self) -> Result<u64, StoreError> {
         let (path, every) = (self.path.clone(), self.snapshot_every);
         let fail = |e| db_error(&path, "written", e);
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(fail)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
         tx.execute("DELETE FROM snapshots", []).map_err(fail)?;
         let retractions = retractions(&tx, &path, i64::MAX)?;
         let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
@@ -327,7 +352,9 @@ impl Store {
                 let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
                     .map_err(|reason| StoreError::Damaged { seq, reason })?;
                 replay.feed(seq, &event);
-                let reaches_back = retractions.iter().any(|&(at, target)| at > seq && target <= seq);
+                let reaches_back = retractions
+                    .iter()
+                    .any(|&(at, target)| at > seq && target <= seq);
                 if seq % every == 0 && !reaches_back {
                     let hash: String = row.get(4).map_err(fail)?;
                     save_snapshot(&tx, replay.state(), &hash).map_err(fail)?;
@@ -341,7 +368,10 @@ impl Store {
 
     /// Drops every snapshot; answers stay the same, only slower.
     pub fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
-        let removed = self.conn.execute("DELETE FROM snapshots", []).map_err(self.fail("written"))?;
+        let removed = self
+            .conn
+            .execute("DELETE FROM snapshots", [])
+            .map_err(self.fail("written"))?;
         Ok(removed as u64)
     }
 
@@ -408,10 +438,22 @@ impl Store {
     {
         let path = self.path.clone();
         let fail = |e| db_error(&path, "written", e);
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(fail)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(fail)?;
         let state = replay(&tx, &path, None, true)?;
-        let prev_hash = last_row(&tx).map_err(fail)?.map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
-        let mut appender = Appender { tx, path: path.clone(), state, prev_hash, stamp, snapshot_every: self.snapshot_every };
+        let prev_hash = last_row(&tx)
+            .map_err(fail)?
+            .map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
+        let mut appender = Appender {
+            tx,
+            path: path.clone(),
+            state,
+            prev_hash,
+            stamp,
+            snapshot_every: self.snapshot_every,
+        };
         let result = work(&mut appender)?;
         let Appender { tx, state, .. } = appender;
         tx.commit().map_err(fail)?;
@@ -706,8 +748,13 @@ fn usable_snapshot(
         let code_version: String = row.get(1).map_err(fail)?;
         let head_hash: String = row.get(2).map_err(fail)?;
         let event_hash: Option<String> = row.get(4).map_err(fail)?;
-        let reaches_back = retractions.iter().any(|&(at, target)| at > seq && target <= seq);
-        if code_version != STATE_FORMAT || event_hash.as_deref() != Some(head_hash.as_str()) || reaches_back {
+        let reaches_back = retractions
+            .iter()
+            .any(|&(at, target)| at > seq && target <= seq);
+        if code_version != STATE_FORMAT
+            || event_hash.as_deref() != Some(head_hash.as_str())
+            || reaches_back
+        {
             continue;
         }
         let text: String = row.get(3).map_err(fail)?;
@@ -722,12 +769,21 @@ fn usable_snapshot(
 
 /// The state after the log up to `upto`: from the best usable snapshot (when allowed) plus the tail,
 /// streamed, never holding the log in memory.
-fn replay(conn: &Connection, path: &Path, upto: Option<u64>, snapshots: bool) -> Result<CampaignState, StoreError> {
+fn replay(
+    conn: &Connection,
+    path: &Path,
+    upto: Option<u64>,
+    snapshots: bool,
+) -> Result<CampaignState, StoreError> {
     let fail = |e| db_error(path, "read", e);
     let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
     let retractions = retractions(conn, path, upto)?;
     let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
-    let start = if snapshots { usable_snapshot(conn, path, upto, &retractions)? } else { None };
+    let start = if snapshots {
+        usable_snapshot(conn, path, upto, &retractions)?
+    } else {
+        None
+    };
     let from = start.as_ref().map_or(0, |s| s.head);
     let mut replay = match start {
         Some(state) => Replay::resume(state, targets),
@@ -748,8 +804,13 @@ fn replay(conn: &Connection, path: &Path, upto: Option<u64>, snapshots: bool) ->
     Ok(replay.finish())
 }
 
-fn save_snapshot(conn: &Connection, state: &CampaignState, head_hash: &str) -> rusqlite::Result<()> {
-    let json = serde_json::to_string(state).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+fn save_snapshot(
+    conn: &Connection,
+    state: &CampaignState,
+    head_hash: &str,
+) -> rusqlite::Result<()> {
+    let json = serde_json::to_string(state)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
     conn.prepare_cached(
         "INSERT OR REPLACE INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?

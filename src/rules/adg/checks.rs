@@ -4,7 +4,7 @@ use super::tables::{AdgTables, Amount, Effect, TableEntry};
 use super::{Attribute, RuleError};
 use crate::dice::{Dice, DiceExpr, Die};
 use crate::event::adg::{Check, TableResult, WordReplacement};
-use crate::state::adg::AdgState;
+use crate::state::adg::{AdgState, Attributes};
 
 /// Exertion that would bring an attribute below 1 is refused (ADG-C3 ruling).
 pub fn can_exert(adg: &AdgState, attribute: Attribute, amount: u32) -> Result<(), RuleError> {
@@ -78,6 +78,8 @@ pub fn check(
 
 /// Reads a table entry and resolves its structured effects, rolling what they need in entry order.
 /// `words` are the ritual's words as spoken, for word replacements (absent for scroll damage).
+/// `room` is what each attribute can still be exerted: a table's exertion never takes an attribute
+/// below 1 (the ADG-C3 ruling), so it is cut to fit, and `room` shrinks by what was taken.
 pub fn resolve_entry(
     dice: &mut Dice<'_>,
     record: &mut Vec<Die>,
@@ -85,6 +87,7 @@ pub fn resolve_entry(
     entry: &TableEntry,
     total: i64,
     words: Option<&[String]>,
+    room: &mut Attributes,
 ) -> Result<TableResult, RuleError> {
     let mut result = TableResult {
         total,
@@ -98,10 +101,13 @@ pub fn resolve_entry(
         match effect {
             Effect::Damage(expr) => result.damage += roll_expr(dice, record, expr, "table damage")?,
             Effect::Exert { attribute, amount } => {
-                let points = match amount {
+                let rolled = match amount {
                     Amount::Fixed(n) => *n,
                     Amount::Roll(expr) => roll_expr(dice, record, expr, "table exertion")?,
                 };
+                let left = room.get_mut(*attribute);
+                let points = rolled.min(*left);
+                *left -= points;
                 result.exertions.push((*attribute, points));
             }
             Effect::ReplaceWord { word, remembered } => {
@@ -133,11 +139,20 @@ pub fn mishap(
     tables: &AdgTables,
     difference: u32,
     words: Option<&[String]>,
+    room: &mut Attributes,
 ) -> Result<TableResult, RuleError> {
     let a = roll(dice, record, 6, "mishap 2d6")?;
     let b = roll(dice, record, 6, "mishap 2d6")?;
     let total = i64::from(a + b) + i64::from(difference);
-    resolve_entry(dice, record, tables, tables.mishap(total), total, words)
+    resolve_entry(
+        dice,
+        record,
+        tables,
+        tables.mishap(total),
+        total,
+        words,
+        room,
+    )
 }
 
 /// `count` d6 of damage or healing (ADG-R6, ADG-S2).

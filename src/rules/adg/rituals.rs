@@ -271,7 +271,16 @@ pub fn cast(
             .map(|d| state.clock.after(GameDuration(d.seconds() * doubled)));
     } else {
         let difference = check.roll.abs_diff(check.target);
-        let mishap = checks::mishap(dice, &mut record, tables, difference, Some(&words))?;
+        let mut room = adg.exertion_room();
+        room.cunning = room.cunning.saturating_sub(upfront + check.exerted);
+        let mishap = checks::mishap(
+            dice,
+            &mut record,
+            tables,
+            difference,
+            Some(&words),
+            &mut room,
+        )?;
         cast.lockout = mishap.lockout || over_limit_cost > 0;
         cast.mishap = Some(mishap);
     }

@@ -155,6 +155,7 @@ fn reading(
         reuse_roll: None,
         kept: false,
     };
+    let mut room = adg.exertion_room();
     if took_damage {
         // ADG-S6: a saving throw, never exerted.
         let save = checks::check(
@@ -176,6 +177,7 @@ fn reading(
                 tables.damaged_scroll(total),
                 total,
                 None,
+                &mut room,
             )?);
         }
         out.agility_save = Some(save);
@@ -197,6 +199,7 @@ fn reading(
             tables,
             u32::try_from(s).unwrap_or(u32::MAX),
             Some(&words),
+            &mut room,
         )?);
     } else if let Some(kind) = scroll.effect_roll {
         let amount = checks::d6s(dice, record, scroll.level, "scroll damage or healing")?;

@@ -1360,3 +1360,14 @@ fn adg_commands_on_a_vsd_character_are_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn adg_c3_a_mishaps_exertion_never_takes_an_attribute_below_one() {
+    let mut w = world_with(adg_sheet(2, 3));
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // 5 against Cunning 3: difference 2; 2d6 3+2 → 7 (a 1d3 Cunning headache, rolled 3): only 2 fit.
+    let events = w.adg(cast("Concealing Darkness"), &[5, 3, 2, 3]);
+    let mishap = the_cast(&events).mishap.clone().unwrap();
+    assert_eq!(mishap.exertions, vec![(Attribute::Cunning, 2)]);
+    assert_eq!(w.aldric().current(Attribute::Cunning), 1);
+}

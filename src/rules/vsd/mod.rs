@@ -393,10 +393,8 @@ pub fn describe(event: &Event) -> String {
         )
         .to_string(),
         Event::Concentrated {
-            character,
-            spell,
-            round,
-        } => format!("{character} concentrates on {spell} (round {round})"),
+            character, spell, ..
+        } => format!("{character} concentrates on {spell}"),
         Event::ConcentrationInterrupted { character } => {
             format!("{character}'s concentration is broken")
         }

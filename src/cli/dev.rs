@@ -1,0 +1,79 @@
+//! Maintenance and development: `snapshots rebuild|clear` and `dev generate`.
+
+use super::output::Report;
+use super::{Context, Globals};
+use crate::Error;
+use crate::store::Store;
+use chrono::SecondsFormat;
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+#[derive(Debug, Subcommand)]
+pub enum SnapshotsCommand {
+    /// Replace every snapshot by new ones taken along a full replay. Snapshots only speed replay up;
+    /// this never changes an answer. Records nothing in the log.
+    Rebuild,
+    /// Delete every snapshot (answers stay the same, only slower). Records nothing in the log.
+    Clear,
+}
+
+pub fn snapshots(g: &Globals, command: &SnapshotsCommand) -> Result<Report, Error> {
+    g.no_rolls("snapshots")?;
+    let mut store = g.open()?;
+    let (text, json) = match command {
+        SnapshotsCommand::Rebuild => {
+            let taken = store.rebuild_snapshots()?;
+            (
+                format!("Rebuilt {taken} snapshot(s)."),
+                json!({ "snapshots": taken }),
+            )
+        }
+        SnapshotsCommand::Clear => {
+            let removed = store.clear_snapshots()?;
+            (
+                format!("Removed {removed} snapshot(s)."),
+                json!({ "removed": removed }),
+            )
+        }
+    };
+    Ok(Report::new(text, json))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DevCommand {
+    Generate(GenerateArgs),
+}
+
+/// Build a long mixed campaign (both systems: sessions, seeded dice, casting, rests, downtime,
+/// scrolls) into a new campaign file through the real rules, for benchmarks and load tests.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[arg(long, default_value_t = 50)]
+    pub characters: usize,
+    #[arg(long, default_value_t = 10_000)]
+    pub events: u64,
+    /// Seed for the generator's choices (the campaign's dice are still provably fair seeded dice).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Report, Error> {
+    let DevCommand::Generate(args) = command;
+    g.no_rolls("dev generate")?;
+    let (mut store, created) = Store::create(&g.db)?;
+    if !created || store.head()?.is_some() {
+        return Err(crate::store::StoreError::NotEmpty(g.db.clone()).into());
+    }
+    let now = ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true);
+    let generated =
+        crate::generate::generate(&mut store, args.characters, args.events, args.seed, &now)?;
+    Ok(Report::new(
+        format!(
+            "Generated {} events for {} characters in {}.",
+            generated.events,
+            generated.characters,
+            g.db.display()
+        ),
+        json!(generated),
+    ))
+}

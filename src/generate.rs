@@ -1,0 +1,333 @@
+//! A long-campaign generator for benchmarks and tests: a realistic mixed campaign of both systems,
+//! played through the real `decide` path (every event valid, every seeded die verifiable), appended in
+//! large transactions.
+
+use crate::Error;
+use crate::dice::{Dice, DiceExpr, SeedContext, fairness};
+use crate::event::adg::EffectKind;
+use crate::rules::adg::{AdgCommand, Attribute, Pay, RitualKind};
+use crate::rules::rest::RestLength;
+use crate::rules::vsd::{CastOrder, Choice, SpellDef, SpellKind, VsdCommand};
+use crate::rules::{Command, decide};
+use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
+use crate::state::CampaignState;
+use crate::store::{Appender, Batch, Stamp, Store};
+use crate::time::GameDuration;
+use rand::rngs::StdRng;
+use rand::{Rng, RngCore, SeedableRng};
+
+/// Events appended per transaction: large enough to be fast, small enough to bound the WAL.
+const EVENTS_PER_TRANSACTION: u64 = 20_000;
+
+/// What a generation produced.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Generated {
+    pub events: u64,
+    pub characters: usize,
+}
+
+/// Fills an empty campaign file with about `events` events for `characters` characters (half of each
+/// system), deterministically from `seed`.
+pub fn generate(
+    store: &mut Store,
+    characters: usize,
+    events: u64,
+    seed: u64,
+    recorded_at: &str,
+) -> Result<Generated, Error> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let characters = characters.max(2);
+    let stamp = |rng: &mut StdRng| Stamp {
+        recorded_at: recorded_at.to_string(),
+        actor: "generator".into(),
+        id_rng: StdRng::seed_from_u64(rng.next_u64()),
+    };
+    let mut first = true;
+    loop {
+        let (done, _) = store.bulk(stamp(&mut rng), |appender| {
+            if first {
+                set_up(appender, characters, &mut rng)?;
+                first = false;
+            }
+            let target = (appender.state().head + EVENTS_PER_TRANSACTION).min(events);
+            while appender.state().head < target {
+                step(appender, characters, &mut rng)?;
+            }
+            Ok(appender.state().head >= events)
+        })?;
+        if done {
+            break;
+        }
+    }
+    Ok(Generated {
+        events: store.head()?.map_or(0, |h| h.seq),
+        characters,
+    })
+}
+
+fn name(i: usize) -> String {
+    format!("{}{i}", if i % 2 == 0 { "Adept" } else { "Magus" })
+}
+
+/// Decides `command` with seeded dice and appends it; a refusal is not an error here (the generator
+/// simply tries something else), so it reports whether anything was appended.
+fn play(appender: &mut Appender<'_>, command: Command, rng: &mut StdRng) -> Result<bool, Error> {
+    let state = appender.state();
+    let seed = match state.campaign.as_ref() {
+        Some(_) => appender.secrets().seed(state.epoch)?,
+        None => None,
+    };
+    let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
+    let mut dice = match (seed, &state.campaign) {
+        (Some(seed), Some(campaign)) => Dice::seeded(
+            SeedContext {
+                seed,
+                campaign_id: campaign.campaign_id.clone(),
+                epoch: state.epoch,
+                seq: state.head + 1,
+                entropy: state
+                    .open_session
+                    .as_ref()
+                    .map(|s| s.entropy.clone())
+                    .unwrap_or_default(),
+            },
+            &mut secret_rng,
+        ),
+        _ => Dice::without_seed(state.epoch, &mut secret_rng),
+    };
+    let Ok(events) = decide(state, command, &mut dice) else {
+        return Ok(false);
+    };
+    let sealed = dice.finish()?;
+    appender.append(Batch {
+        events,
+        sealed,
+        seeds: vec![],
+    })?;
+    Ok(true)
+}
+
+fn generated_seed(rng: &mut StdRng) -> [u8; 32] {
+    let mut seed = [0u8; 32];
+    rng.fill_bytes(&mut seed);
+    seed
+}
+
+fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Result<(), Error> {
+    let seed = generated_seed(rng);
+    let command = Command::CreateCampaign {
+        campaign_id: format!("generated-{}", rng.next_u32()),
+        name: "A generated West-Marches campaign".into(),
+        seed_commitment: fairness::seed_commitment(&seed),
+    };
+    let mut rng_dice = StdRng::seed_from_u64(rng.next_u64());
+    let mut dice = Dice::without_seed(1, &mut rng_dice);
+    let events = decide(appender.state(), command, &mut dice).map_err(Error::Rule)?;
+    appender.append(Batch {
+        events,
+        sealed: vec![],
+        seeds: vec![(1, seed)],
+    })?;
+    for i in 0..characters {
+        let sheet = if i % 2 == 0 {
+            Sheet::Adg(AdgSheet {
+                level: 1 + (i as u32 % 10),
+                agility: 12,
+                brawn: 11,
+                cunning: 16,
+                health: 30,
+                silver: 100_000,
+            })
+        } else {
+            Sheet::Vsd(VsdSheet {
+                level: 1 + (i as u32 % 8),
+                vocation: if i % 4 == 1 {
+                    "wizard".into()
+                } else {
+                    "animist".into()
+                },
+                lores: vec![Lore {
+                    name: "Elementalism".into(),
+                    bonus: 50,
+                    ranks: 8,
+                }],
+                mp: 30,
+                drive: 10,
+                body: 60,
+                wsr: 20,
+                defense: 10,
+                health: Some(30),
+            })
+        };
+        play(
+            appender,
+            Command::AddCharacter {
+                name: name(i),
+                sheet,
+            },
+            rng,
+        )?;
+        if i % 2 == 0 {
+            for (ritual, kind) in [
+                ("Concealing Darkness", RitualKind::Phrase),
+                ("Calling Moon", RitualKind::Ceremony),
+            ] {
+                let learn = AdgCommand::Learn {
+                    character: name(i),
+                    ritual: ritual.into(),
+                    kind: Some(kind),
+                    spell: None,
+                    pay: Pay::Health,
+                    exert: true,
+                };
+                play(appender, Command::Adg(Box::new(learn)), rng)?;
+            }
+        } else {
+            let ward = SpellDef {
+                name: "Ward".into(),
+                lore: "Elementalism".into(),
+                weave: 1,
+                kind: SpellKind::Defensive,
+                tags: vec![],
+                instantaneous: false,
+                save: false,
+                attack: None,
+                mp: None,
+                duration: Some(GameDuration(600)),
+            };
+            play(
+                appender,
+                Command::Vsd(Box::new(VsdCommand::Learn {
+                    character: name(i),
+                    spell: ward,
+                })),
+                rng,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// One thing happening at the table, chosen at random with realistic weights.
+fn step(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Result<(), Error> {
+    let state: &CampaignState = appender.state();
+    let who = name(rng.random_range(0..characters));
+    let adg = who.starts_with("Adept");
+    let roll = rng.random_range(0..100);
+    let command = match roll {
+        0..=1 if state.open_session.is_some() => Command::EndSession,
+        0..=1 => Command::StartSession {
+            entropy: format!("table talk {}", rng.next_u32()),
+        },
+        2..=11 => Command::AdvanceClock {
+            by: GameDuration(6 * rng.random_range(1..20)),
+        },
+        12..=17 => Command::Roll {
+            expression: DiceExpr::parse("2d6+1").expect("valid"),
+            purpose: None,
+            sealed: false,
+        },
+        18..=25 => Command::Damage {
+            character: who.clone(),
+            amount: rng.random_range(1..6),
+        },
+        26..=31 => Command::Heal {
+            character: who.clone(),
+            amount: rng.random_range(1..6),
+        },
+        32..=35 => Command::Rest {
+            characters: vec![],
+            length: if rng.random_bool(0.5) {
+                RestLength::Night
+            } else {
+                RestLength::Hours(4)
+            },
+        },
+        36 if adg => Command::Adg(Box::new(AdgCommand::Downtime {
+            character: who.clone(),
+            weeks: 1,
+        })),
+        37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll {
+            character: who.clone(),
+            ritual: "Concealing Darkness".into(),
+            level: 1,
+            effect: "hides one person".into(),
+            effect_roll: Some(EffectKind::Healing),
+            pre_exert: 0,
+        })),
+        39..=41 if adg => {
+            let held = state
+                .scrolls
+                .values()
+                .find(|s| s.holder == who && s.state == crate::state::adg::ScrollState::Intact)
+                .map(|s| s.id);
+            match held {
+                Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll {
+                    character: who.clone(),
+                    scroll,
+                    in_combat: false,
+                    took_damage: rng.random_bool(0.2),
+                    target: None,
+                    sealed: vec![],
+                })),
+                None => Command::Adg(Box::new(AdgCommand::RollRitual {
+                    character: who.clone(),
+                })),
+            }
+        }
+        42 if adg => Command::Adg(Box::new(AdgCommand::Exert {
+            character: who.clone(),
+            attribute: Attribute::Agility,
+            amount: 1,
+            reason: "a climb".into(),
+        })),
+        _ if adg => Command::Adg(Box::new(AdgCommand::Cast {
+            character: who.clone(),
+            ritual: "Concealing Darkness".into(),
+            order: crate::rules::adg::rituals::CastOrder {
+                exert: true,
+                ..Default::default()
+            },
+        })),
+        _ => {
+            let pending = state
+                .character(&who)
+                .and_then(|c| c.vsd.as_ref())
+                .and_then(|v| v.pending.first().cloned());
+            match pending {
+                Some(p) => Command::Vsd(Box::new(VsdCommand::Choose {
+                    character: who.clone(),
+                    choices: p
+                        .options
+                        .iter()
+                        .take(p.pick)
+                        .copied()
+                        .collect::<Vec<Choice>>(),
+                })),
+                None if roll % 3 == 0 => Command::Vsd(Box::new(VsdCommand::Concentrate {
+                    character: who.clone(),
+                    spell: "Ward".into(),
+                })),
+                None => Command::Vsd(Box::new(VsdCommand::Cast {
+                    character: who.clone(),
+                    spell: "Ward".into(),
+                    order: CastOrder {
+                        target: who.clone(),
+                        ..CastOrder::default()
+                    },
+                })),
+            }
+        }
+    };
+    if !play(appender, command, rng)? {
+        // Refused (a lockout, a round already used, no MPs...): let time pass, as at the table.
+        play(
+            appender,
+            Command::AdvanceClock {
+                by: GameDuration(6),
+            },
+            rng,
+        )?;
+    }
+    Ok(())
+}
