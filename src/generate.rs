@@ -66,7 +66,7 @@ pub fn generate(
 }
 
 fn name(i: usize) -> String {
-    format!("{}{i}", if i % 2 == 0 { "Adept" } else { "Magus" })
+    format!("{}{i}", if i.is_multiple_of(2) { "Adept" } else { "Magus" })
 }
 
 /// Decides `command` with seeded dice and appends it; a refusal is not an error here (the generator

@@ -355,7 +355,7 @@ impl Store {
                 let reaches_back = retractions
                     .iter()
                     .any(|&(at, target)| at > seq && target <= seq);
-                if seq % every == 0 && !reaches_back {
+                if seq.is_multiple_of(every) && !reaches_back {
                     let hash: String = row.get(4).map_err(fail)?;
                     save_snapshot(&tx, replay.state(), &hash).map_err(fail)?;
                     taken += 1;
