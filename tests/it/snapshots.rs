@@ -1,0 +1,181 @@
+//! Snapshots only speed replay up: with or without them every answer is the same, and a snapshot that
+//! is stale or invalid is ignored.
+
+use crate::support::Campaign;
+use grimoire::event::Event;
+use grimoire::generate::generate;
+use grimoire::rules::{Command, decide};
+use grimoire::sheet::{AdgSheet, Sheet};
+use grimoire::store::{Batch, Stamp, Store};
+use grimoire::time::GameDuration;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn stamp() -> Stamp {
+    Stamp { recorded_at: "2026-01-01T00:00:00Z".into(), actor: "t".into(), id_rng: StdRng::seed_from_u64(3) }
+}
+
+/// Writes each command through the store (one write each), as the CLI does.
+fn write_all(store: &mut Store, commands: Vec<Command>) {
+    for command in commands {
+        let _ = store.write(stamp(), |state, _| {
+            let mut rng = StdRng::seed_from_u64(0);
+            let mut dice = grimoire::dice::Dice::entered(vec![], &mut rng);
+            Ok(Batch { events: decide(state, command, &mut dice)?, ..Batch::default() })
+        });
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Damage(u32),
+    Heal(u32),
+    Advance(u64),
+    Retract(u64),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (1u32..5).prop_map(Op::Damage),
+        (1u32..5).prop_map(Op::Heal),
+        (1u64..1000).prop_map(Op::Advance),
+        (3u64..60).prop_map(Op::Retract),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn snapshot_plus_tail_equals_a_full_replay_at_any_cut(
+        ops in proptest::collection::vec(op(), 5..50),
+        interval in 2u64..9,
+        cuts in proptest::collection::vec(1u64..60, 4),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::create(&dir.path().join("s.db")).unwrap();
+        let mut store = store.with_snapshot_interval(interval);
+        let mut commands = vec![
+            Command::CreateCampaign { campaign_id: "p".into(), name: "P".into(), seed_commitment: "x".into() },
+            Command::AddCharacter {
+                name: "Aldric".into(),
+                sheet: Sheet::Adg(AdgSheet { level: 1, agility: 9, brawn: 9, cunning: 9, health: 20, silver: 0 }),
+            },
+        ];
+        for op in &ops {
+            commands.push(match op {
+                Op::Damage(n) => Command::Damage { character: "Aldric".into(), amount: *n },
+                Op::Heal(n) => Command::Heal { character: "Aldric".into(), amount: *n },
+                Op::Advance(s) => Command::AdvanceClock { by: GameDuration(*s) },
+                Op::Retract(seq) => {
+                    let target = store.event(*seq).unwrap().map(|r| r.event);
+                    Command::Retract { seq: *seq, target, reason: "p".into() }
+                }
+            });
+            write_all(&mut store, vec![commands.pop().unwrap()]);
+        }
+        write_all(&mut store, commands);
+        let head = store.head().unwrap().unwrap().seq;
+        for cut in cuts.into_iter().map(|c| c.min(head)).chain([head]) {
+            prop_assert_eq!(store.replay(Some(cut)).unwrap(), store.replay_without_snapshots(Some(cut)).unwrap(), "cut {}", cut);
+        }
+        store.rebuild_snapshots().unwrap();
+        prop_assert_eq!(store.replay(None).unwrap(), store.replay_without_snapshots(None).unwrap());
+    }
+}
+
+#[test]
+fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut store, _) = Store::create(&dir.path().join("g.db")).unwrap();
+    let generated = generate(&mut store, 8, 2_500, 11, "2026-01-01T00:00:00Z").unwrap();
+    assert!(generated.events >= 2_500);
+    let report = store.verify(None).unwrap();
+    assert!(report.all_hold(), "{report:?}");
+    let with = store.replay(None).unwrap();
+    assert_eq!(with, store.replay_without_snapshots(None).unwrap());
+    let kinds: std::collections::BTreeSet<&str> = {
+        let mut seen = std::collections::BTreeSet::new();
+        store
+            .for_each_event(1, None, |r| {
+                seen.insert(r.event.kind());
+                Ok(())
+            })
+            .unwrap();
+        seen
+    };
+    for kind in ["session_started", "ritual_cast", "spell_cast", "scroll_written", "rested", "dice_rolled", "damage_taken"] {
+        assert!(kinds.contains(kind), "the generator never produced {kind}: {kinds:?}");
+    }
+}
+
+#[test]
+fn stale_or_invalid_snapshots_are_ignored() {
+    let c = Campaign::with_party();
+    for _ in 0..5 {
+        c.ok(&["damage", "Aldric", "1"]);
+    }
+    let truth = c.json(&["character", "show", "Aldric"]);
+    let poison = |c: &Campaign, code_version: &str, hash_of: u64, state: &str| {
+        let conn = c.sql();
+        let hash: String = conn.query_row("SELECT hash FROM events WHERE seq = ?1", [hash_of as i64], |r| r.get(0)).unwrap();
+        conn.execute("DELETE FROM snapshots", []).unwrap();
+        conn.execute(
+            "INSERT INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (8, ?1, 2, ?2, ?3)",
+            rusqlite::params![code_version, hash, state],
+        )
+        .unwrap();
+    };
+    let real = {
+        let store = Store::open(&c.db).unwrap();
+        serde_json::to_string(&store.replay_without_snapshots(Some(8)).unwrap()).unwrap()
+    };
+    let healed = real.replace("\"max\":8,\"current\":4", "\"max\":8,\"current\":8");
+    assert!(real != healed, "the poisoned state differs from the real one");
+    let current = format!("grimoire-state/{}", env!("CARGO_PKG_VERSION"));
+    // From another version of grimoire: ignored.
+    poison(&c, "grimoire-state/0.0.1", 8, &healed);
+    assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
+    // Its event's hash no longer matches (the log changed under it): ignored.
+    poison(&c, &current, 7, &healed);
+    assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
+    // Not even JSON: ignored.
+    poison(&c, &current, 8, "{ broken");
+    assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
+    // A valid one is used (this proves the checks above were what kept the poisoned ones out).
+    poison(&c, &current, 8, &healed);
+    assert_ne!(c.json(&["character", "show", "Aldric"]), truth);
+    let out = c.ok(&["snapshots", "clear"]);
+    assert!(out.contains("Removed 1 snapshot"), "{out}");
+    assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
+    assert!(c.ok(&["snapshots", "rebuild"]).contains("Rebuilt 0 snapshot(s)"));
+}
+
+#[test]
+fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = Store::create(&dir.path().join("r.db")).unwrap();
+    let mut store = store.with_snapshot_interval(3);
+    write_all(
+        &mut store,
+        vec![
+            Command::CreateCampaign { campaign_id: "r".into(), name: "R".into(), seed_commitment: "x".into() },
+            Command::AddCharacter {
+                name: "Aldric".into(),
+                sheet: Sheet::Adg(AdgSheet { level: 1, agility: 9, brawn: 9, cunning: 9, health: 20, silver: 0 }),
+            },
+            Command::Damage { character: "Aldric".into(), amount: 7 },
+            Command::Heal { character: "Aldric".into(), amount: 1 },
+            Command::AdvanceClock { by: GameDuration(60) },
+            Command::AdvanceClock { by: GameDuration(60) },
+        ],
+    );
+    let damage_seq = 4; // #2 is the ADG tables the first ADG character brings
+    let target = store.event(damage_seq).unwrap().map(|r| r.event);
+    assert!(matches!(target, Some(Event::DamageTaken { .. })));
+    write_all(&mut store, vec![Command::Retract { seq: damage_seq, target, reason: "missed".into() }]);
+    let state = store.replay(None).unwrap();
+    assert_eq!(state, store.replay_without_snapshots(None).unwrap());
+    assert_eq!(state.character("Aldric").unwrap().health.unwrap().current, 20);
+}
