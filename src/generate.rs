@@ -66,7 +66,14 @@ pub fn generate(
 }
 
 fn name(i: usize) -> String {
-    format!("{}{i}", if i.is_multiple_of(2) { "Adept" } else { "Magus" })
+    format!(
+        "{}{i}",
+        if i.is_multiple_of(2) {
+            "Adept"
+        } else {
+            "Magus"
+        }
+    )
 }
 
 /// Decides `command` with seeded dice and appends it; a refusal is not an error here (the generator
@@ -259,7 +266,7 @@ fn step(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Res
             let held = state
                 .scrolls
                 .values()
-                .find(|s| s.holder == who && s.state == crate::state::adg::ScrollState::Intact)
+                .find(|s| s.holder == who)
                 .map(|s| s.id);
             match held {
                 Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll {

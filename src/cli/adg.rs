@@ -10,7 +10,6 @@ use crate::rules::adg::{
     AdgCommand, AdgTables, Attribute, CastTime, ExactChoice, ImportedSpell, Pay, Reverse,
     RitualKind,
 };
-use crate::state::adg::ScrollState;
 use crate::time::GameDuration;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -408,21 +407,37 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             let mut lines: Vec<String> = scrolls
                 .iter()
                 .map(|s| {
-                    let state = match s.state {
-                        ScrollState::Intact => "intact",
-                        ScrollState::Ash => "ash",
-                        ScrollState::Damaged => "damaged",
-                    };
                     format!(
-                        "S{:<5} {:<22} SL {:<2} {:<8} read {}x  held by {:<12} \"{}\"",
-                        s.id, s.ritual, s.level, state, s.reads, s.holder, s.effect
+                        "S{:<5} {:<22} SL {:<2} read {}x  held by {:<12} \"{}\"",
+                        s.id, s.ritual, s.level, s.reads, s.holder, s.effect
                     )
                 })
                 .collect();
             if lines.is_empty() {
-                lines.push("No scrolls.".into());
+                lines.push("No usable scrolls.".into());
             }
-            Ok(Report::new(lines.join("\n"), json!({ "scrolls": scrolls })))
+            // Spent scrolls belong to no one any more; they are listed with the whole campaign's.
+            let spent: Vec<serde_json::Value> = if name.is_none() {
+                state
+                    .spent_scrolls
+                    .iter()
+                    .map(|(id, fate)| json!({ "id": id, "state": fate }))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if !spent.is_empty() {
+                let shown: Vec<String> = state
+                    .spent_scrolls
+                    .iter()
+                    .map(|(id, fate)| format!("S{id} {fate:?}").to_lowercase())
+                    .collect();
+                lines.push(format!("Spent: {}", shown.join(", ")));
+            }
+            Ok(Report::new(
+                lines.join("\n"),
+                json!({ "scrolls": scrolls, "spent": spent }),
+            ))
         }
     }
 }

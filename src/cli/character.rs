@@ -300,13 +300,7 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
         .scrolls
         .values()
         .filter(|s| crate::rules::campaign::same_character(&s.holder, &c.name))
-        .map(|s| {
-            format!(
-                "S{} {} SL {} {:?} read {}x",
-                s.id, s.ritual, s.level, s.state, s.reads
-            )
-            .to_string()
-        })
+        .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads).to_string())
         .collect();
     lines.push(format!("  Scrolls held: {}", list_or_none(&scrolls)));
     let active: Vec<String> = adg

@@ -143,7 +143,6 @@ pub struct Scroll {
     pub original_kind: RitualKind,
     pub writer: String,
     pub holder: String,
-    pub state: ScrollState,
     pub reads: u32,
     /// A Ceremony scroll's sealed writing check, not yet revealed.
     pub sealed_check: bool,
@@ -312,7 +311,6 @@ impl CampaignState {
                 original_kind: w.original_kind,
                 writer: w.writer.clone(),
                 holder: w.writer.clone(),
-                state: ScrollState::Intact,
                 reads: 0,
                 sealed_check: w.original_kind == RitualKind::Ceremony,
                 cunning: w.cunning,
@@ -325,14 +323,24 @@ impl CampaignState {
         self.apply_table_result(&r.reader, &r.damaged);
         self.apply_table_result(&r.reader, &r.mishap);
         self.apply_effect(&r.effect);
-        if let Some(scroll) = self.scrolls.get_mut(&r.scroll) {
-            scroll.reads += 1;
-            scroll.sealed_check = false;
-            scroll.state = match (&r.damaged, r.kept) {
-                (Some(_), _) => ScrollState::Damaged,
-                (None, true) => ScrollState::Intact,
-                (None, false) => ScrollState::Ash,
-            };
+        let spent = match (&r.damaged, r.kept) {
+            (Some(_), _) => Some(ScrollState::Damaged),
+            (None, true) => None,
+            (None, false) => Some(ScrollState::Ash),
+        };
+        match spent {
+            // A spent scroll can never be used again: only its id and fate are kept, so a long
+            // campaign's state does not fill up with the remains of every scroll ever read.
+            Some(fate) => {
+                self.scrolls.remove(&r.scroll);
+                self.spent_scrolls.insert(r.scroll, fate);
+            }
+            None => {
+                if let Some(scroll) = self.scrolls.get_mut(&r.scroll) {
+                    scroll.reads += 1;
+                    scroll.sealed_check = false;
+                }
+            }
         }
     }
 

@@ -72,8 +72,11 @@ pub struct CampaignState {
     pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
     /// The A Dungeon Game tables in force (loaded with the first ADG character, or by the GM).
     pub adg_tables: Option<AdgTables>,
-    /// ADG scrolls by id.
+    /// ADG scrolls that can still be used, by id.
     pub scrolls: BTreeMap<u64, adg::Scroll>,
+    /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
+    #[serde(default)]
+    pub spent_scrolls: BTreeMap<u64, adg::ScrollState>,
     pub vsd_settings: crate::rules::vsd::VsdSettings,
 }
 
@@ -98,6 +101,30 @@ impl CampaignState {
     /// Folds one event into the state. Total: an event that no longer makes sense (a character
     /// since retracted, say) changes nothing rather than failing, because the log is fact.
     pub fn apply(&mut self, seq: u64, event: &Event) {
+        let clock_before = self.clock;
+        self.apply_event(seq, event);
+        if self.clock != clock_before {
+            self.forget_expired();
+        }
+    }
+
+    /// Drops effects, conditions and windows that have run out, so a long campaign's state holds
+    /// only what is in force (and replay memory stays flat).
+    fn forget_expired(&mut self) {
+        let now = self.clock;
+        for character in self.characters.values_mut() {
+            if let Some(adg) = character.adg.as_mut() {
+                adg.effects.retain(|e| e.until > now);
+            }
+            if let Some(vsd) = character.vsd.as_mut() {
+                vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
+                vsd.active.retain(|_, a| a.until.is_none_or(|u| u > now));
+                vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
+            }
+        }
+    }
+
+    fn apply_event(&mut self, seq: u64, event: &Event) {
         self.head = seq;
         let sealed: Vec<PendingSeal> = event
             .dice()

@@ -21,8 +21,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The format of snapshot state this build writes and trusts; any other version's are ignored.
-const STATE_FORMAT: &str = concat!("grimoire-state/", env!("CARGO_PKG_VERSION"));
+/// The format of snapshot state this build writes and trusts; any other's are ignored. Bump the
+/// number whenever what `apply` computes changes, so no snapshot from older rules is ever reused.
+const STATE_FORMAT: &str = concat!("grimoire-state-2/", env!("CARGO_PKG_VERSION"));
 
 /// A snapshot is kept when a write crosses a multiple of this many events (see README, "Performance",
 /// for how it was chosen): replay then reads at most this many events past the snapshot.
@@ -804,6 +805,13 @@ fn replay(
     Ok(replay.finish())
 }
 
+/// Snapshots kept besides the newest few: one per this many events, for `--at` far in the past.
+const SNAPSHOT_KEEP_EVERY: i64 = 100_000;
+/// The newest snapshots always kept.
+const SNAPSHOT_KEEP_NEWEST: i64 = 3;
+
+/// Stores a snapshot and prunes older ones, keeping the newest few and one per
+/// [`SNAPSHOT_KEEP_EVERY`] events, so snapshots never pile up the way events do.
 fn save_snapshot(
     conn: &Connection,
     state: &CampaignState,
@@ -815,5 +823,9 @@ fn save_snapshot(
         "INSERT OR REPLACE INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![to_sql_seq(state.head), STATE_FORMAT, migrations::latest_version(), head_hash, json])?;
+    conn.prepare_cached(
+        "DELETE FROM snapshots WHERE seq % ?1 != 0 AND seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?2)",
+    )?
+    .execute(params![SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_NEWEST])?;
     Ok(())
 }

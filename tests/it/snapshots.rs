@@ -13,7 +13,11 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 fn stamp() -> Stamp {
-    Stamp { recorded_at: "2026-01-01T00:00:00Z".into(), actor: "t".into(), id_rng: StdRng::seed_from_u64(3) }
+    Stamp {
+        recorded_at: "2026-01-01T00:00:00Z".into(),
+        actor: "t".into(),
+        id_rng: StdRng::seed_from_u64(3),
+    }
 }
 
 /// Writes each command through the store (one write each), as the CLI does.
@@ -22,7 +26,10 @@ fn write_all(store: &mut Store, commands: Vec<Command>) {
         let _ = store.write(stamp(), |state, _| {
             let mut rng = StdRng::seed_from_u64(0);
             let mut dice = grimoire::dice::Dice::entered(vec![], &mut rng);
-            Ok(Batch { events: decide(state, command, &mut dice)?, ..Batch::default() })
+            Ok(Batch {
+                events: decide(state, command, &mut dice)?,
+                ..Batch::default()
+            })
         });
     }
 }
@@ -105,8 +112,19 @@ fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots(
             .unwrap();
         seen
     };
-    for kind in ["session_started", "ritual_cast", "spell_cast", "scroll_written", "rested", "dice_rolled", "damage_taken"] {
-        assert!(kinds.contains(kind), "the generator never produced {kind}: {kinds:?}");
+    for kind in [
+        "session_started",
+        "ritual_cast",
+        "spell_cast",
+        "scroll_written",
+        "rested",
+        "dice_rolled",
+        "damage_taken",
+    ] {
+        assert!(
+            kinds.contains(kind),
+            "the generator never produced {kind}: {kinds:?}"
+        );
     }
 }
 
@@ -119,7 +137,13 @@ fn stale_or_invalid_snapshots_are_ignored() {
     let truth = c.json(&["character", "show", "Aldric"]);
     let poison = |c: &Campaign, code_version: &str, hash_of: u64, state: &str| {
         let conn = c.sql();
-        let hash: String = conn.query_row("SELECT hash FROM events WHERE seq = ?1", [hash_of as i64], |r| r.get(0)).unwrap();
+        let hash: String = conn
+            .query_row(
+                "SELECT hash FROM events WHERE seq = ?1",
+                [hash_of as i64],
+                |r| r.get(0),
+            )
+            .unwrap();
         conn.execute("DELETE FROM snapshots", []).unwrap();
         conn.execute(
             "INSERT INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (8, ?1, 2, ?2, ?3)",
@@ -132,8 +156,11 @@ fn stale_or_invalid_snapshots_are_ignored() {
         serde_json::to_string(&store.replay_without_snapshots(Some(8)).unwrap()).unwrap()
     };
     let healed = real.replace("\"max\":8,\"current\":4", "\"max\":8,\"current\":8");
-    assert!(real != healed, "the poisoned state differs from the real one");
-    let current = format!("grimoire-state/{}", env!("CARGO_PKG_VERSION"));
+    assert!(
+        real != healed,
+        "the poisoned state differs from the real one"
+    );
+    let current = format!("grimoire-state-2/{}", env!("CARGO_PKG_VERSION"));
     // From another version of grimoire: ignored.
     poison(&c, "grimoire-state/0.0.1", 8, &healed);
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
@@ -149,7 +176,10 @@ fn stale_or_invalid_snapshots_are_ignored() {
     let out = c.ok(&["snapshots", "clear"]);
     assert!(out.contains("Removed 1 snapshot"), "{out}");
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
-    assert!(c.ok(&["snapshots", "rebuild"]).contains("Rebuilt 0 snapshot(s)"));
+    assert!(
+        c.ok(&["snapshots", "rebuild"])
+            .contains("Rebuilt 0 snapshot(s)")
+    );
 }
 
 #[test]
@@ -160,22 +190,53 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     write_all(
         &mut store,
         vec![
-            Command::CreateCampaign { campaign_id: "r".into(), name: "R".into(), seed_commitment: "x".into() },
+            Command::CreateCampaign {
+                campaign_id: "r".into(),
+                name: "R".into(),
+                seed_commitment: "x".into(),
+            },
             Command::AddCharacter {
                 name: "Aldric".into(),
-                sheet: Sheet::Adg(AdgSheet { level: 1, agility: 9, brawn: 9, cunning: 9, health: 20, silver: 0 }),
+                sheet: Sheet::Adg(AdgSheet {
+                    level: 1,
+                    agility: 9,
+                    brawn: 9,
+                    cunning: 9,
+                    health: 20,
+                    silver: 0,
+                }),
             },
-            Command::Damage { character: "Aldric".into(), amount: 7 },
-            Command::Heal { character: "Aldric".into(), amount: 1 },
-            Command::AdvanceClock { by: GameDuration(60) },
-            Command::AdvanceClock { by: GameDuration(60) },
+            Command::Damage {
+                character: "Aldric".into(),
+                amount: 7,
+            },
+            Command::Heal {
+                character: "Aldric".into(),
+                amount: 1,
+            },
+            Command::AdvanceClock {
+                by: GameDuration(60),
+            },
+            Command::AdvanceClock {
+                by: GameDuration(60),
+            },
         ],
     );
     let damage_seq = 4; // #2 is the ADG tables the first ADG character brings
     let target = store.event(damage_seq).unwrap().map(|r| r.event);
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
-    write_all(&mut store, vec![Command::Retract { seq: damage_seq, target, reason: "missed".into() }]);
+    write_all(
+        &mut store,
+        vec![Command::Retract {
+            seq: damage_seq,
+            target,
+            reason: "missed".into(),
+        }],
+    );
     let state = store.replay(None).unwrap();
     assert_eq!(state, store.replay_without_snapshots(None).unwrap());
-    assert_eq!(state.character("Aldric").unwrap().health.unwrap().current, 20);
+    assert_eq!(
+        state.character("Aldric").unwrap().health.unwrap().current,
+        20
+    );
 }

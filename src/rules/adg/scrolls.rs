@@ -10,7 +10,7 @@ use crate::event::adg::{
 };
 use crate::event::{Event, RevealedDie};
 use crate::state::CampaignState;
-use crate::state::adg::{Scroll, ScrollState};
+use crate::state::adg::Scroll;
 
 /// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20.
 #[allow(clippy::too_many_arguments)]
@@ -72,14 +72,19 @@ pub fn write(
     })])
 }
 
-fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
-    let scroll = state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))?;
-    if scroll.state != ScrollState::Intact {
+/// A scroll that can still be used, or why not.
+fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
+    if let Some(fate) = state.spent_scrolls.get(&id) {
         return Err(RuleError::ScrollUnusable {
             id,
-            state: format!("{:?}", scroll.state).to_lowercase(),
+            state: format!("{fate:?}").to_lowercase(),
         });
     }
+    state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))
+}
+
+fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
+    let scroll = usable(state, id)?;
     if !crate::rules::campaign::same_character(&scroll.holder, reader) {
         return Err(RuleError::ScrollNotHeld {
             id,
@@ -353,13 +358,7 @@ pub fn learn(
 
 /// ADG-S9: a scroll is an item and changes hands.
 pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
-    let scroll = state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))?;
-    if scroll.state == ScrollState::Ash {
-        return Err(RuleError::ScrollUnusable {
-            id,
-            state: "ash".into(),
-        });
-    }
+    let scroll = usable(state, id)?;
     let receiver = crate::rules::campaign::find(state, to)?;
     Ok(vec![Event::ScrollGiven {
         scroll: id,

@@ -1,0 +1,315 @@
+//! The benchmark harness: one table of ratios against baselines measured in the same run, for logs of
+//! 10k, 100k and 1M generated events (see README, "Performance"). Timings are medians of repeated
+//! runs; nothing here is asserted, the machine is shared.
+//!
+//! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR]
+//!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
+
+use clap::Parser;
+use grimoire::cli::{Cli, Context, run};
+use grimoire::store::Store;
+use grimoire::store::jsonl;
+use rusqlite::{Connection, params};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("profile") {
+        let Some(db) = args.get(2) else {
+            return eprintln!("usage: grimoire-bench profile DB");
+        };
+        return profile(Path::new(db));
+    }
+    if args.get(1).map(String::as_str) == Some("replay-peak") {
+        let Some(db) = args.get(2) else {
+            return eprintln!("usage: grimoire-bench replay-peak DB");
+        };
+        return replay_peak(Path::new(db));
+    }
+    let mut sizes = vec![10_000u64, 100_000, 1_000_000];
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter().skip(1);
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--sizes" => {
+                sizes = rest
+                    .next()
+                    .map(|s| s.split(',').filter_map(|n| n.parse().ok()).collect())
+                    .unwrap_or(sizes)
+            }
+            "--dir" => dir = rest.next().map(PathBuf::from).unwrap_or(dir),
+            other => {
+                return eprintln!(
+                    "unknown argument {other}; usage: grimoire-bench [--sizes N,N] [--dir DIR]"
+                );
+            }
+        }
+    }
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return eprintln!("cannot create {}: {e}", dir.display());
+    }
+    println!(
+        "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | peak replay memory |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for size in sizes {
+        match bench(size, &dir) {
+            Ok(row) => println!("{row}"),
+            Err(e) => eprintln!("size {size}: {e}"),
+        }
+    }
+}
+
+type Failure = Box<dyn std::error::Error>;
+
+fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
+    let db = dir.join(format!("bench-{size}.db"));
+    if !db.exists() {
+        let started = Instant::now();
+        let (mut store, _) = Store::create(&db)?;
+        grimoire::generate::generate(&mut store, 50, size, 7, "2026-01-01T00:00:00Z")?;
+        eprintln!("generated {size} events in {:.1?}", started.elapsed());
+    }
+    let export = dir.join(format!("bench-{size}.jsonl"));
+    if !export.exists() {
+        let store = Store::open(&db)?;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&export)?);
+        store.for_each_row(1, None, |row| {
+            writeln!(out, "{}", jsonl::event_line(&row).unwrap_or_default()).map_err(|e| {
+                grimoire::store::StoreError::Io {
+                    path: export.clone(),
+                    action: "written",
+                    why: e.to_string(),
+                }
+            })
+        })?;
+        out.flush()?;
+    }
+
+    // 1. Import (chain checked, events validated) vs inserting the same parsed rows raw.
+    let import = time_once(|| {
+        let target = dir.join("import.db");
+        remove(&target);
+        let (mut store, _) = Store::create(&target)?;
+        let file = BufReader::new(std::fs::File::open(&export)?);
+        let lines = file
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
+        store.import(lines)?;
+        Ok(())
+    })?;
+    let raw_insert = time_once(|| {
+        let target = dir.join("raw.db");
+        remove(&target);
+        let mut conn = raw_connection(&target)?;
+        conn.execute_batch("CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, schema_version INTEGER NOT NULL, payload TEXT NOT NULL, game_time INTEGER NOT NULL, recorded_at TEXT NOT NULL, session INTEGER, actor TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL) STRICT")?;
+        let tx = conn.transaction()?;
+        {
+            let mut insert = tx.prepare(
+                "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?;
+            for line in BufReader::new(std::fs::File::open(&export)?).lines() {
+                let jsonl::Line::Event(r) = jsonl::parse_line(&line?)? else {
+                    continue;
+                };
+                insert.execute(params![
+                    r.seq as i64,
+                    r.event_id,
+                    r.kind,
+                    r.schema_version,
+                    r.payload,
+                    r.game_time as i64,
+                    r.recorded_at,
+                    r.session,
+                    r.actor,
+                    r.prev_hash,
+                    r.hash
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    })?;
+
+    // 2. Cold full replay without snapshots vs a raw SELECT of the same rows parsed as JSON.
+    let replay = median(3, || {
+        let store = Store::open(&db)?;
+        store.replay_without_snapshots(None)?;
+        Ok(())
+    })?;
+    let raw_parse = median(3, || {
+        let conn = raw_connection(&db)?;
+        let mut stmt =
+            conn.prepare("SELECT seq, kind, schema_version, payload FROM events ORDER BY seq")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let payload: String = row.get(3)?;
+            let _: serde_json::Value = serde_json::from_str(&payload)?;
+        }
+        Ok(())
+    })?;
+
+    // 3. `character show` as a whole process (snapshots kept) vs `grimoire --version`.
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    Store::open(&db)?.rebuild_snapshots()?;
+    let show = median(7, || {
+        process(
+            &exe,
+            &[
+                "--db",
+                db.to_str().unwrap_or_default(),
+                "character",
+                "show",
+                "Magus1",
+            ],
+        )
+    })?;
+    let version = median(7, || process(&exe, &["--version"]))?;
+
+    // 4. One durable append (a `damage` command, in process) vs a raw single-row durable insert.
+    let append = median(7, || {
+        let cli = Cli::try_parse_from([
+            "grimoire",
+            "--db",
+            db.to_str().unwrap_or_default(),
+            "damage",
+            "Magus1",
+            "1",
+        ])?;
+        let mut ctx = Context::from_env()?;
+        run(&cli, &mut ctx)?;
+        Ok(())
+    })?;
+    let raw_append = median(7, || {
+        let conn = raw_connection(&dir.join("raw-append.db"))?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)",
+        )?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        conn.execute(
+            "INSERT INTO t (payload) VALUES (?1)",
+            ["{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}"],
+        )?;
+        conn.execute_batch("COMMIT")?;
+        Ok(())
+    })?;
+
+    // 5. Peak memory of a full replay, in a fresh process.
+    let bench_exe = std::env::current_exe()?;
+    let out = Command::new(bench_exe)
+        .args(["replay-peak", db.to_str().unwrap_or_default()])
+        .output()?;
+    let peak_kib: u64 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0);
+
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
+    Ok(format!(
+        "| {size} | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.1} MiB |",
+        ratio(import, raw_insert),
+        import,
+        raw_insert,
+        ratio(replay, raw_parse),
+        replay,
+        raw_parse,
+        ratio(show, version),
+        show,
+        version,
+        ratio(append, raw_append),
+        append,
+        raw_append,
+        peak_kib as f64 / 1024.0
+    ))
+}
+
+fn raw_connection(path: &Path) -> Result<Connection, Failure> {
+    let conn = Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
+
+fn remove(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+fn process(exe: &Path, args: &[&str]) -> Result<(), Failure> {
+    let status = Command::new(exe)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .status()?;
+    if !status.success() {
+        return Err(format!("{} {args:?} failed", exe.display()).into());
+    }
+    Ok(())
+}
+
+fn time_once(mut work: impl FnMut() -> Result<(), Failure>) -> Result<Duration, Failure> {
+    let started = Instant::now();
+    work()?;
+    Ok(started.elapsed())
+}
+
+fn median(runs: usize, mut work: impl FnMut() -> Result<(), Failure>) -> Result<Duration, Failure> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        times.push(time_once(&mut work)?);
+    }
+    times.sort();
+    Ok(times[runs / 2])
+}
+
+/// Replays the whole log without snapshots, then prints the process's peak resident memory (KiB).
+fn replay_peak(db: &Path) {
+    let replayed = Store::open(db).and_then(|s| s.replay_without_snapshots(None));
+    if let Err(e) = replayed {
+        return eprintln!("replay failed: {e}");
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .map(|v| v.trim().trim_end_matches(" kB").trim().to_string());
+    println!("{}", peak.unwrap_or_else(|| "0".into()));
+}
+
+/// Where the time of a read goes: opening the file, loading the snapshot, replaying the tail.
+fn profile(db: &Path) {
+    let started = Instant::now();
+    let Ok(store) = Store::open(db) else {
+        return eprintln!("cannot open {}", db.display());
+    };
+    let opened = started.elapsed();
+    let conn = match Connection::open(db) {
+        Ok(conn) => conn,
+        Err(e) => return eprintln!("{e}"),
+    };
+    let load = Instant::now();
+    let text: String = conn
+        .query_row(
+            "SELECT state FROM snapshots ORDER BY seq DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_default();
+    let read = load.elapsed();
+    let parse = Instant::now();
+    let parsed = serde_json::from_str::<grimoire::state::CampaignState>(&text).is_ok();
+    let parsed_in = parse.elapsed();
+    let replay = Instant::now();
+    let _ = store.replay(None);
+    println!(
+        "open {opened:.2?}; snapshot of {} bytes read in {read:.2?}, parsed ({parsed}) in {parsed_in:.2?}; replay with snapshot {:.2?}",
+        text.len(),
+        replay.elapsed()
+    );
+}
