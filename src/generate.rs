@@ -277,9 +277,15 @@ fn step(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Res
                     target: None,
                     sealed: vec![],
                 })),
-                None => Command::Adg(Box::new(AdgCommand::RollRitual {
-                    character: who.clone(),
-                })),
+                // Discovering a new ritual is a rare find, far rarer than looking for a scroll.
+                None if rng.random_range(0..20) == 0 => {
+                    Command::Adg(Box::new(AdgCommand::RollRitual {
+                        character: who.clone(),
+                    }))
+                }
+                None => Command::AdvanceClock {
+                    by: GameDuration(60),
+                },
             }
         }
         42 if adg => Command::Adg(Box::new(AdgCommand::Exert {

@@ -7,14 +7,12 @@ refinery::embed_migrations!("migrations");
 /// refinery's bookkeeping table.
 const HISTORY_TABLE: &str = "refinery_schema_history";
 
-/// The newest schema version this build knows.
+/// The newest schema version this build knows: the highest V<n> in `migrations/`. A constant, because
+/// building refinery's runner to find it costs time on every open; a test keeps the two equal.
+pub const LATEST_VERSION: i64 = 2;
+
 pub fn latest_version() -> i64 {
-    migrations::runner()
-        .get_migrations()
-        .iter()
-        .map(|m| i64::from(m.version()))
-        .max()
-        .unwrap_or(0)
+    LATEST_VERSION
 }
 
 /// The newest schema version applied to the file (0 for a file never migrated).
@@ -36,4 +34,21 @@ pub fn applied_version(conn: &Connection) -> rusqlite::Result<i64> {
 
 pub fn run(conn: &mut Connection) -> Result<(), refinery::Error> {
     migrations::runner().run(conn).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_latest_version_constant_matches_the_embedded_migrations() {
+        let embedded = super::migrations::runner()
+            .get_migrations()
+            .iter()
+            .map(|m| i64::from(m.version()))
+            .max();
+        assert_eq!(
+            embedded,
+            Some(super::LATEST_VERSION),
+            "add the new migration's number to LATEST_VERSION"
+        );
+    }
 }

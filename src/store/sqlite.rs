@@ -27,7 +27,7 @@ const STATE_FORMAT: &str = concat!("grimoire-state-2/", env!("CARGO_PKG_VERSION"
 
 /// A snapshot is kept when a write crosses a multiple of this many events (see README, "Performance",
 /// for how it was chosen): replay then reads at most this many events past the snapshot.
-pub const SNAPSHOT_EVERY: u64 = 1000;
+pub const SNAPSHOT_EVERY: u64 = 200;
 
 /// `PRAGMA application_id` of a grimoire file: "GRIM" in ASCII. It tells our files from other SQLite
 /// databases before anything is read or migrated.
