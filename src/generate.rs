@@ -3,7 +3,7 @@
 //! large transactions.
 
 use crate::Error;
-use crate::dice::{Dice, DiceExpr, SeedContext, fairness};
+use crate::dice::{Dice, DiceExpr, fairness};
 use crate::event::adg::EffectKind;
 use crate::rules::adg::{AdgCommand, Attribute, Pay, RitualKind};
 use crate::rules::rest::RestLength;
@@ -85,23 +85,7 @@ fn play(appender: &mut Appender<'_>, command: Command, rng: &mut StdRng) -> Resu
         None => None,
     };
     let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
-    let mut dice = match (seed, &state.campaign) {
-        (Some(seed), Some(campaign)) => Dice::seeded(
-            SeedContext {
-                seed,
-                campaign_id: campaign.campaign_id.clone(),
-                epoch: state.epoch,
-                seq: state.head + 1,
-                entropy: state
-                    .open_session
-                    .as_ref()
-                    .map(|s| s.entropy.clone())
-                    .unwrap_or_default(),
-            },
-            &mut secret_rng,
-        ),
-        _ => Dice::without_seed(state.epoch, &mut secret_rng),
-    };
+    let mut dice = crate::rules::seeded_dice(state, seed, &mut secret_rng);
     let Ok(events) = decide(state, command, &mut dice) else {
         return Ok(false);
     };

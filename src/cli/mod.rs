@@ -13,7 +13,7 @@ mod transfer;
 mod vsd;
 
 use crate::Error;
-use crate::dice::{Dice, SeedContext};
+use crate::dice::Dice;
 use crate::rules::{Command, decide};
 use crate::state::CampaignState;
 use crate::store::{Batch, SecretsView, Stamp, Store, Written};
@@ -290,26 +290,12 @@ where
             (Command::RevealSeed { .. }, Some(seed)) => vec![(state.epoch + 1, seed)],
             _ => vec![],
         };
-        let mut dice = match (rolls, &state.campaign) {
-            (Some(EnteredRolls(values)), _) => Dice::entered(values, &mut secret_rng),
-            (None, Some(campaign)) => match secrets.seed(state.epoch)? {
-                Some(seed) => Dice::seeded(
-                    SeedContext {
-                        seed,
-                        campaign_id: campaign.campaign_id.clone(),
-                        epoch: state.epoch,
-                        seq: state.head + 1,
-                        entropy: state
-                            .open_session
-                            .as_ref()
-                            .map(|s| s.entropy.clone())
-                            .unwrap_or_default(),
-                    },
-                    &mut secret_rng,
-                ),
-                None => Dice::without_seed(state.epoch, &mut secret_rng),
-            },
-            (None, None) => Dice::without_seed(1, &mut secret_rng),
+        let mut dice = match rolls {
+            Some(EnteredRolls(values)) => Dice::entered(values, &mut secret_rng),
+            None if state.campaign.is_some() => {
+                crate::rules::seeded_dice(state, secrets.seed(state.epoch)?, &mut secret_rng)
+            }
+            None => crate::rules::seeded_dice(state, None, &mut secret_rng),
         };
         let events = decide(state, command, &mut dice)?;
         let sealed = dice.finish()?;

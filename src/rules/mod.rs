@@ -6,10 +6,39 @@ pub mod campaign;
 pub mod rest;
 pub mod vsd;
 
-use crate::dice::DiceError;
+use crate::dice::{Dice, DiceError, SeedContext};
+use crate::state::CampaignState;
+use rand::RngCore;
 use thiserror::Error;
 
 pub use campaign::{Command, decide};
+
+/// The provably fair dice for the next command on `state`: each die bound to the next seq and to the
+/// open session's entropy. Without the epoch's seed (a file imported without secrets) any draw is
+/// refused with a message that says to enter physical dice.
+pub fn seeded_dice<'r>(
+    state: &CampaignState,
+    seed: Option<[u8; 32]>,
+    rng: &'r mut dyn RngCore,
+) -> Dice<'r> {
+    match (seed, &state.campaign) {
+        (Some(seed), Some(campaign)) => Dice::seeded(
+            SeedContext {
+                seed,
+                campaign_id: campaign.campaign_id.clone(),
+                epoch: state.epoch,
+                seq: state.head + 1,
+                entropy: state
+                    .open_session
+                    .as_ref()
+                    .map(|s| s.entropy.clone())
+                    .unwrap_or_default(),
+            },
+            rng,
+        ),
+        _ => Dice::without_seed(state.epoch.max(1), rng),
+    }
+}
 
 /// Why the rules refuse a command. Every message says what was wrong and, where it helps, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

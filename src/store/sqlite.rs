@@ -347,11 +347,7 @@ impl Store {
                 .map_err(fail)?;
             let mut rows = stmt.query([]).map_err(fail)?;
             while let Some(row) = rows.next().map_err(fail)? {
-                let seq: u64 = row.get(0).map_err(fail)?;
-                let kind: String = row.get(1).map_err(fail)?;
-                let payload: String = row.get(3).map_err(fail)?;
-                let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
-                    .map_err(|reason| StoreError::Damaged { seq, reason })?;
+                let (seq, event) = decode_event(row, &path)?;
                 replay.feed(seq, &event);
                 let reaches_back = retractions
                     .iter()
@@ -795,14 +791,21 @@ fn replay(
         .map_err(fail)?;
     let mut rows = stmt.query([to_sql_seq(from), upto]).map_err(fail)?;
     while let Some(row) = rows.next().map_err(fail)? {
-        let seq: u64 = row.get(0).map_err(fail)?;
-        let kind: String = row.get(1).map_err(fail)?;
-        let payload: String = row.get(3).map_err(fail)?;
-        let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
-            .map_err(|reason| StoreError::Damaged { seq, reason })?;
+        let (seq, event) = decode_event(row, path)?;
         replay.feed(seq, &event);
     }
     Ok(replay.finish())
+}
+
+/// Reads the event of a row selected as `seq, kind, schema_version, payload, …`.
+fn decode_event(row: &rusqlite::Row<'_>, path: &Path) -> Result<(u64, Event), StoreError> {
+    let fail = |e| db_error(path, "read", e);
+    let seq: u64 = row.get(0).map_err(fail)?;
+    let kind: String = row.get(1).map_err(fail)?;
+    let payload: String = row.get(3).map_err(fail)?;
+    let event = Event::from_stored(&kind, row.get(2).map_err(fail)?, &payload)
+        .map_err(|reason| StoreError::Damaged { seq, reason })?;
+    Ok((seq, event))
 }
 
 /// Snapshots kept besides the newest few: one per this many events, for `--at` far in the past.
