@@ -110,6 +110,12 @@ pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
 
 fn verify_text(r: &VerifyReport) -> String {
     let mut lines = Vec::new();
+    if r.file_problems > 0 {
+        lines.push(format!(
+            "file: DAMAGED — SQLite's integrity check found {} problem(s) in its pages; restore from a backup or an export",
+            r.file_problems
+        ));
+    }
     match &r.chain_break {
         None => lines.push(format!(
             "chain: {} events, unbroken; head {}",

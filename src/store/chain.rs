@@ -125,6 +125,8 @@ pub struct CheckpointResult {
 /// What `verify` checked and found.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct VerifyReport {
+    /// Problems SQLite's own integrity check found in the file's pages (0: the file is sound).
+    pub file_problems: u64,
     pub events: u64,
     pub head: Option<String>,
     /// The first row where the chain breaks, if any.
@@ -141,7 +143,8 @@ pub struct VerifyReport {
 
 impl VerifyReport {
     pub fn all_hold(&self) -> bool {
-        self.chain_break.is_none()
+        self.file_problems == 0
+            && self.chain_break.is_none()
             && self.dice_problems.is_empty()
             && self.checkpoint.as_ref().is_none_or(|c| c.holds)
     }

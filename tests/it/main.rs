@@ -7,6 +7,7 @@ mod cli_errors;
 mod cli_vsd;
 mod fairness_golden;
 mod props;
+mod reliability;
 mod snapshots;
 mod store_conformance;
 mod support;

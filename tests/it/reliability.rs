@@ -1,0 +1,152 @@
+//! The store's promises against the real file, from outside: many processes at once, and files that
+//! are damaged or not ours.
+
+use crate::support::{Campaign, grimoire_cmd};
+use grimoire::store::Store;
+
+#[test]
+fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() {
+    let c = Campaign::with_party();
+    let before = Store::open(&c.db).unwrap().head().unwrap().unwrap().seq;
+    let workers: Vec<_> = (0..8)
+        .map(|w| {
+            let (db, dir) = (c.db.clone(), c.dir.path().to_path_buf());
+            std::thread::spawn(move || {
+                let mut failures = Vec::new();
+                for i in 0..100 {
+                    let args: Vec<String> = match i % 3 {
+                        0 => vec!["damage".into(), "Aldric".into(), "1".into()],
+                        1 => vec!["heal".into(), "Aldric".into(), "1".into()],
+                        _ => vec![
+                            "roll".into(),
+                            "d20".into(),
+                            "--for".into(),
+                            format!("worker {w}"),
+                        ],
+                    };
+                    // Distinct randomness per process, as real separate runs would have.
+                    let out = grimoire_cmd(&db, &dir)
+                        .env("GRIMOIRE_RANDOMNESS_SEED", format!("{}", w * 1000 + i))
+                        .args(&args)
+                        .output()
+                        .expect("runs");
+                    if !out.status.success() {
+                        failures.push(String::from_utf8_lossy(&out.stderr).to_string());
+                    }
+                }
+                failures
+            })
+        })
+        .collect();
+    let failures: Vec<String> = workers
+        .into_iter()
+        .flat_map(|w| w.join().unwrap())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} commands failed, e.g. {:?}",
+        failures.len(),
+        failures.first()
+    );
+    let store = Store::open(&c.db).unwrap();
+    let mut seqs = Vec::new();
+    store
+        .for_each_row(1, None, |row| {
+            seqs.push(row.seq);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(
+        seqs.len() as u64,
+        before + 800,
+        "every command's event is present"
+    );
+    assert!(
+        seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "seqs are gapless"
+    );
+    assert!(store.verify(None).unwrap().all_hold());
+}
+
+#[test]
+fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
+    let c = Campaign::with_party();
+    for i in 0..30 {
+        c.ok(&[
+            "--rolls",
+            "3",
+            "roll",
+            "d6",
+            "--for",
+            &format!("padding {i}"),
+        ]);
+    }
+    // Fold the WAL into the main file so the damage below hits real pages.
+    let conn = c.sql();
+    conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")
+        .unwrap();
+    drop(conn);
+    let pristine = std::fs::read(&c.db).unwrap();
+    assert!(pristine.len() > 8192, "the file has several pages");
+
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated", pristine[..pristine.len() / 2].to_vec()),
+        ("zeroed page", {
+            let mut bytes = pristine.clone();
+            for b in &mut bytes[4096..8192] {
+                *b = 0;
+            }
+            bytes
+        }),
+        (
+            "random bytes",
+            (0..pristine.len())
+                .map(|i| (i * 7919 % 251) as u8)
+                .collect(),
+        ),
+        ("zeroed header", {
+            let mut bytes = pristine.clone();
+            for b in &mut bytes[..100] {
+                *b = 0;
+            }
+            bytes
+        }),
+    ];
+    for (what, bytes) in cases {
+        let damaged = Campaign::empty();
+        std::fs::write(&damaged.db, &bytes).unwrap();
+        // verify always finds the damage, even in pages no query reads.
+        let out = damaged.run(&["verify"]);
+        assert_eq!(out.status.code(), Some(1), "{what}: verify should fail");
+        // Other commands may not notice damage in pages they never read; when they do, they say so
+        // plainly and leave the file alone; they never panic or show SQLite's own text.
+        for args in [
+            &["log"][..],
+            &["damage", "Aldric", "1"],
+            &["character", "show", "Aldric"],
+        ] {
+            let before = std::fs::read(&damaged.db).unwrap();
+            let out = damaged.run(args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !stderr.contains("panicked"),
+                "{what}: {args:?} panicked: {stderr}"
+            );
+            assert!(
+                !stderr.to_lowercase().contains("sqlite error"),
+                "{what}: raw SQLite text: {stderr}"
+            );
+            if !out.status.success() {
+                assert!(
+                    stderr.starts_with("error: ") && stderr.len() < 400,
+                    "{what}: {args:?}: {stderr}"
+                );
+                assert_eq!(
+                    std::fs::read(&damaged.db).unwrap(),
+                    before,
+                    "{what}: {args:?} changed the file"
+                );
+            }
+        }
+    }
+}
