@@ -150,3 +150,33 @@ fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
         }
     }
 }
+
+#[test]
+fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
+    let c = Campaign::empty();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
+        &c.db,
+    )
+    .unwrap();
+    // Reading it migrates it to the current schema first.
+    let aldric = c.ok(&["character", "show", "Aldric"]);
+    let mira = c.ok(&["character", "show", "Mira"]);
+    let versions: Vec<i64> = {
+        let conn = c.sql();
+        let mut stmt = conn
+            .prepare("SELECT version FROM refinery_schema_history ORDER BY version")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(versions, vec![1, 2]);
+    insta::assert_snapshot!("golden_v1_aldric", aldric);
+    insta::assert_snapshot!("golden_v1_mira", mira);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    // And it takes new events as any campaign does.
+    c.ok(&["damage", "Aldric", "1"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
