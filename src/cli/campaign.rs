@@ -44,7 +44,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
     if result.is_err() && created {
         // Leave no empty campaign file behind a failed init.
         drop(store);
-        remove_database(&g.db);
+        crate::store::remove_database_files(&g.db);
     }
     let events = result?.events;
     let commitment = fairness::seed_commitment(&seed);
@@ -54,15 +54,6 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
     );
     let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db, "epoch": 1, "seed_commitment": commitment, "appended": appended(&events).json["appended"] });
     Ok(Report::new(text, json))
-}
-
-/// Removes a database file and its WAL companions.
-pub(super) fn remove_database(path: &std::path::Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let mut file = path.as_os_str().to_owned();
-        file.push(suffix);
-        let _ = std::fs::remove_file(file);
-    }
 }
 
 /// Print the log's head as a SEQ:HASH checkpoint.

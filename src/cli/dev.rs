@@ -42,6 +42,12 @@ pub fn snapshots(g: &Globals, command: &SnapshotsCommand) -> Result<Report, Erro
 #[derive(Debug, Subcommand)]
 pub enum DevCommand {
     Generate(GenerateArgs),
+    /// Append N one-minute clock advances, one durable write each, printing "acked SEQ" after each
+    /// commit (the crash tests kill it mid-way and check every acknowledged event survived).
+    AppendLoop {
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+    },
 }
 
 /// Build a long mixed campaign (both systems: sessions, seeded dice, casting, rests, downtime,
@@ -58,7 +64,10 @@ pub struct GenerateArgs {
 }
 
 pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Report, Error> {
-    let DevCommand::Generate(args) = command;
+    let args = match command {
+        DevCommand::Generate(args) => args,
+        DevCommand::AppendLoop { count } => return append_loop(g, ctx, *count),
+    };
     g.no_rolls("dev generate")?;
     let (mut store, created) = Store::create(&g.db)?;
     if !created || store.head()?.is_some() {
@@ -76,4 +85,23 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
         ),
         json!(generated),
     ))
+}
+
+fn append_loop(g: &Globals, ctx: &mut Context, count: u64) -> Result<Report, Error> {
+    use std::io::Write;
+    let mut store = g.open()?;
+    let stdout = std::io::stdout();
+    for _ in 0..count {
+        let command = crate::rules::Command::AdvanceClock {
+            by: crate::time::GameDuration(60),
+        };
+        let written = super::record_with(g, ctx, &mut store, None, |_, _| Ok(command))?;
+        if let Some(last) = written.events.last() {
+            let mut out = stdout.lock();
+            // Printed only after the commit returned: an acknowledged event is a durable one.
+            let _ = writeln!(out, "acked {}", last.seq);
+            let _ = out.flush();
+        }
+    }
+    Ok(Report::silent())
 }

@@ -1,10 +1,10 @@
 //! `grimoire tour`: a short scripted evening played through the real commands.
 
-use super::campaign::remove_database;
 use super::output::Report;
 use super::{Cli, Context, Globals, run as run_command};
 use crate::Error;
 use crate::store::Store;
+use crate::store::remove_database_files;
 use clap::{Args, Parser};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -71,7 +71,7 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Er
     if args.into.exists() {
         // Only ever replace a grimoire file: opening proves it is one.
         drop(Store::open(&args.into)?);
-        remove_database(&args.into);
+        remove_database_files(&args.into);
     }
     let mut tour = Tour {
         db: args.into.display().to_string(),

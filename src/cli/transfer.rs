@@ -1,9 +1,9 @@
 //! Moving a campaign between files: `export` and `import`.
 
 use super::Globals;
-use super::campaign::remove_database;
 use super::output::Report;
 use crate::Error;
+use crate::store::remove_database_files;
 use crate::store::{Store, StoreError, jsonl};
 use clap::Args;
 use serde_json::json;
@@ -122,7 +122,7 @@ pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
     let result = store.import(numbered_lines(BufReader::new(file)));
     if result.is_err() && created {
         drop(store);
-        remove_database(&g.db);
+        remove_database_files(&g.db);
     }
     let (events, secrets) = result?;
     let head = Store::open(&g.db)?

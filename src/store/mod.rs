@@ -6,7 +6,9 @@ mod migrations;
 mod sqlite;
 
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
-pub use sqlite::{Appender, Batch, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written};
+pub use sqlite::{
+    Appender, Batch, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written, remove_database_files,
+};
 
 use crate::event::PayloadError;
 use std::path::PathBuf;

@@ -246,12 +246,31 @@ impl Store {
         if !fresh {
             return Ok((Self::open(path)?, false));
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
-        let conn =
-            Connection::open_with_flags(path, flags).map_err(|e| db_error(path, "created", e))?;
-        conn.pragma_update(None, "application_id", APPLICATION_ID)
-            .map_err(|e| db_error(path, "created", e))?;
-        drop(conn);
+        // Built under a temporary name and renamed into place once its schema is complete, so a
+        // crash while creating never leaves a half-made file where the campaign should be.
+        let mut building = path.as_os_str().to_owned();
+        building.push(".creating");
+        let building = PathBuf::from(building);
+        remove_database_files(&building);
+        let made = (|| {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
+            let conn = Connection::open_with_flags(&building, flags)
+                .map_err(|e| db_error(path, "created", e))?;
+            conn.pragma_update(None, "application_id", APPLICATION_ID)
+                .map_err(|e| db_error(path, "created", e))?;
+            drop(conn);
+            // Migrating opens in WAL mode; closing the last connection folds the WAL back in.
+            drop(Self::connect(&building, OpenFlags::SQLITE_OPEN_READ_WRITE)?);
+            std::fs::rename(&building, path).map_err(|e| StoreError::Io {
+                path: path.to_path_buf(),
+                action: "created",
+                why: e.to_string(),
+            })
+        })();
+        if made.is_err() {
+            remove_database_files(&building);
+        }
+        made?;
         Ok((
             Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?,
             true,
@@ -854,4 +873,13 @@ fn save_snapshot(
     )?
     .execute(params![SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_NEWEST])?;
     Ok(())
+}
+
+/// Removes a database file and its WAL companions, if present.
+pub fn remove_database_files(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.as_os_str().to_owned();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
 }

@@ -5,6 +5,7 @@ mod cli_adg;
 mod cli_campaign;
 mod cli_errors;
 mod cli_vsd;
+mod crash;
 mod fairness_golden;
 mod props;
 mod reliability;
