@@ -7,6 +7,7 @@ mod cli_errors;
 mod cli_vsd;
 mod crash;
 mod fairness_golden;
+mod hostile;
 mod props;
 mod reliability;
 mod snapshots;

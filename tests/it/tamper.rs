@@ -171,15 +171,29 @@ fn the_tamper_matrix_on_a_thousand_events() {
     // Byte flips: 120 sampled (seq, position) pairs, each restored afterwards.
     for sample in 0..120u64 {
         let seq = 1 + (sample * 7919) % 1000;
-        let payload: String = conn.query_row("SELECT payload FROM events WHERE seq = ?1", [seq as i64], |r| r.get(0)).unwrap();
+        let payload: String = conn
+            .query_row(
+                "SELECT payload FROM events WHERE seq = ?1",
+                [seq as i64],
+                |r| r.get(0),
+            )
+            .unwrap();
         let mut bytes = payload.clone().into_bytes();
         let at = (sample as usize * 104_729) % bytes.len();
         // Flip to another printable character so the payload stays text.
         bytes[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
         let forged = String::from_utf8(bytes).unwrap();
-        conn.execute("UPDATE events SET payload = ?1 WHERE seq = ?2", rusqlite::params![forged, seq as i64]).unwrap();
+        conn.execute(
+            "UPDATE events SET payload = ?1 WHERE seq = ?2",
+            rusqlite::params![forged, seq as i64],
+        )
+        .unwrap();
         assert_eq!(first_bad(), Some(seq), "flip at byte {at} of #{seq}");
-        conn.execute("UPDATE events SET payload = ?1 WHERE seq = ?2", rusqlite::params![payload, seq as i64]).unwrap();
+        conn.execute(
+            "UPDATE events SET payload = ?1 WHERE seq = ?2",
+            rusqlite::params![payload, seq as i64],
+        )
+        .unwrap();
         caught += 1;
     }
     assert_eq!(first_bad(), None, "everything restored");
@@ -204,11 +218,13 @@ fn the_tamper_matrix_on_a_thousand_events() {
     )
     .unwrap();
     assert_eq!(first_bad(), Some(1001));
-    conn.execute("DELETE FROM events WHERE seq = 1001", []).unwrap();
+    conn.execute("DELETE FROM events WHERE seq = 1001", [])
+        .unwrap();
     caught += 1;
 
     // A row deleted.
-    conn.execute("DELETE FROM events WHERE seq = 700", []).unwrap();
+    conn.execute("DELETE FROM events WHERE seq = 700", [])
+        .unwrap();
     assert_eq!(first_bad(), Some(700));
     caught += 1;
     assert_eq!(caught, 123);
@@ -225,8 +241,17 @@ fn the_same_edits_on_an_export_are_refused_by_import_naming_the_line() {
         std::fs::write(&file, edited.join("\n")).unwrap();
         let out = target.run(&["import", file.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-        assert!(!target.db.exists() || target.head().is_none(), "nothing imported");
-        stderr.split("import refused at line ").nth(1)?.split(':').next()?.parse().ok()
+        assert!(
+            !target.db.exists() || target.head().is_none(),
+            "nothing imported"
+        );
+        stderr
+            .split("import refused at line ")
+            .nth(1)?
+            .split(':')
+            .next()?
+            .parse()
+            .ok()
     };
     for sample in 0..30usize {
         let index = (sample * 7919) % lines.len();
@@ -236,7 +261,12 @@ fn the_same_edits_on_an_export_are_refused_by_import_naming_the_line() {
         let at = start + (sample * 31) % 40;
         bytes[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
         edited[index] = String::from_utf8(bytes).unwrap();
-        assert_eq!(refused_at(&edited), Some(index as u64 + 1), "flip in line {}", index + 1);
+        assert_eq!(
+            refused_at(&edited),
+            Some(index as u64 + 1),
+            "flip in line {}",
+            index + 1
+        );
     }
     let mut deleted = lines.clone();
     deleted.remove(499);
