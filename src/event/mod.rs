@@ -166,6 +166,39 @@ pub struct RevealedDie {
     pub nonce: String,
 }
 
+/// One step that rewrites a stored payload of `kind` from version `from` to `from + 1`, so old logs
+/// keep reading after an event's shape changes.
+pub struct Upcaster {
+    pub kind: &'static str,
+    pub from: u32,
+    pub step: fn(serde_json::Value) -> serde_json::Value,
+}
+
+/// The upcasters this build applies to old payloads. Empty while every shipped kind is at version 1;
+/// when a shape changes, its step goes here with SCHEMA_VERSION raised.
+pub const UPCASTERS: &[Upcaster] = &[];
+
+/// Brings a payload of `kind` from version `from` up to `to`, one step at a time.
+pub fn upcast(
+    kind: &str,
+    from: u32,
+    to: u32,
+    mut value: serde_json::Value,
+    upcasters: &[Upcaster],
+) -> Result<serde_json::Value, PayloadError> {
+    for version in from..to {
+        let step = upcasters
+            .iter()
+            .find(|u| u.kind == kind && u.from == version)
+            .ok_or_else(|| PayloadError::Unreadable {
+                kind: kind.to_string(),
+                detail: format!("no upcaster from version {version}"),
+            })?;
+        value = (step.step)(value);
+    }
+    Ok(value)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PayloadError {
     #[error("its payload is not a readable '{kind}' event ({detail})")]
@@ -235,12 +268,17 @@ impl Event {
                 version: schema_version,
             });
         }
-        // Version 1 is the only version so far; an upcaster for version 1 → 2 goes here, rewriting the
-        // JSON value before it is deserialised.
-        let event: Event = serde_json::from_str(payload).map_err(|e| PayloadError::Unreadable {
+        let unreadable = |detail: String| PayloadError::Unreadable {
             kind: kind.to_string(),
-            detail: e.to_string(),
-        })?;
+            detail,
+        };
+        let event: Event = if schema_version == SCHEMA_VERSION {
+            serde_json::from_str(payload).map_err(|e| unreadable(e.to_string()))?
+        } else {
+            let value = serde_json::from_str(payload).map_err(|e| unreadable(e.to_string()))?;
+            let value = upcast(kind, schema_version, SCHEMA_VERSION, value, UPCASTERS)?;
+            serde_json::from_value(value).map_err(|e| unreadable(e.to_string()))?
+        };
         if event.kind() != kind {
             return Err(PayloadError::KindMismatch {
                 column: kind.to_string(),
@@ -465,6 +503,50 @@ mod tests {
             Event::from_stored("damage_taken", 1, &payload),
             Err(PayloadError::KindMismatch { .. })
         ));
+    }
+
+    #[test]
+    fn an_old_payload_is_upcast_step_by_step_before_it_is_read() {
+        // A pretend history: `healed` once stored `hp`, renamed to `amount` at version 2, and a
+        // version 3 that added nothing but a marker field later dropped.
+        fn rename(mut v: serde_json::Value) -> serde_json::Value {
+            if let Some(hp) = v.as_object_mut().and_then(|o| o.remove("hp")) {
+                v["amount"] = hp;
+            }
+            v
+        }
+        fn unmark(mut v: serde_json::Value) -> serde_json::Value {
+            v.as_object_mut().map(|o| o.remove("marker"));
+            v
+        }
+        let steps = [
+            Upcaster {
+                kind: "healed",
+                from: 1,
+                step: rename,
+            },
+            Upcaster {
+                kind: "healed",
+                from: 2,
+                step: unmark,
+            },
+        ];
+        let old =
+            serde_json::json!({ "kind": "healed", "character": "Aldric", "hp": 3, "marker": true });
+        let value = upcast("healed", 1, 3, old, &steps).unwrap();
+        let event: Event = serde_json::from_value(value).unwrap();
+        assert_eq!(
+            event,
+            Event::Healed {
+                character: "Aldric".into(),
+                amount: 3
+            }
+        );
+        let missing = upcast("damage_taken", 1, 2, serde_json::json!({}), &steps);
+        assert!(matches!(missing, Err(PayloadError::Unreadable { .. })));
+        // An unknown old version with no upcaster is refused, not misread.
+        let payload = Event::SessionEnded { number: 1 }.to_payload();
+        assert!(Event::from_stored("session_ended", 0, &payload).is_err());
     }
 
     #[test]

@@ -4,6 +4,7 @@ mod campaigns;
 mod cli_adg;
 mod cli_campaign;
 mod cli_errors;
+mod cli_matrix;
 mod cli_vsd;
 mod crash;
 mod fairness_golden;
