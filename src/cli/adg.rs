@@ -65,17 +65,12 @@ fn parse_cast_time(text: &str) -> Result<CastTime, String> {
         return Ok(CastTime::OneRoundOrActions);
     }
     let duration = GameDuration::parse(&text).map_err(|e| e.to_string())?;
-    Ok(if text.ends_with('r') {
+    Ok(if duration.seconds() <= crate::time::ROUND_SECONDS {
+        CastTime::OneRoundOrActions
+    } else if text.ends_with('r') {
         CastTime::Rounds
     } else {
         CastTime::Longer
-    })
-    .map(|t| {
-        if duration.seconds() <= crate::time::ROUND_SECONDS {
-            CastTime::OneRoundOrActions
-        } else {
-            t
-        }
     })
 }
 

@@ -390,8 +390,7 @@ pub fn describe(event: &Event) -> String {
         Event::SpellLearned(l) => format!(
             "{} learns {} ({} lore, Weave {}, {:?})",
             l.character, l.spell.name, l.spell.lore, l.spell.weave, l.spell.kind
-        )
-        .to_string(),
+        ),
         Event::Concentrated {
             character, spell, ..
         } => format!("{character} concentrates on {spell}"),
