@@ -4,6 +4,8 @@
 pub mod adg;
 pub mod campaign;
 pub mod rest;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod vsd;
 
 use crate::dice::{Dice, DiceError, SeedContext};

@@ -3,21 +3,16 @@
 
 use super::rituals::CastOrder;
 use super::*;
-use crate::dice::{Dice, SealedSecret};
+use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::event::adg::{Cast, LearnAttempt, Reading};
+use crate::rules::Command;
 use crate::rules::rest::RestLength;
-use crate::rules::{Command, decide as decide_any};
+use crate::rules::testkit::Log;
 use crate::sheet::{AdgSheet, Sheet};
 use crate::state::adg::{AdgState, ScrollState};
-use crate::state::{CampaignState, replay_all};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 
-struct World {
-    events: Vec<Event>,
-    secrets: Vec<(u64, Vec<SealedSecret>)>,
-}
+type World = Log;
 
 fn adg_sheet(level: u32, cunning: u32) -> Sheet {
     Sheet::Adg(AdgSheet {
@@ -36,18 +31,7 @@ fn world() -> World {
 }
 
 fn world_with(sheet: Sheet) -> World {
-    let mut w = World {
-        events: vec![],
-        secrets: vec![],
-    };
-    w.then(
-        Command::CreateCampaign {
-            campaign_id: "c".into(),
-            name: "Test".into(),
-            seed_commitment: "x".into(),
-        },
-        &[],
-    );
+    let mut w = Log::campaign();
     w.then(
         Command::AddCharacter {
             name: "Aldric".into(),
@@ -58,43 +42,17 @@ fn world_with(sheet: Sheet) -> World {
     w
 }
 
-impl World {
-    fn state(&self) -> CampaignState {
-        replay_all(
-            self.events
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i as u64 + 1, e)),
-        )
-    }
+/// A Dungeon Game helpers on the test log.
+trait AdgWorld {
+    fn adg(&mut self, command: AdgCommand, rolls: &[u32]) -> Vec<Event>;
+    fn refused(&self, command: AdgCommand, rolls: &[u32]) -> RuleError;
+    fn aldric(&self) -> AdgState;
+    fn health(&self) -> (u32, u32);
+    fn knows(&mut self, ritual: &str, kind: RitualKind);
+    fn seq_of_last(&self) -> u64;
+}
 
-    fn when(&self, command: Command, rolls: &[u32]) -> Result<Vec<Event>, RuleError> {
-        self.when_sealed(command, rolls).map(|(events, _)| events)
-    }
-
-    fn when_sealed(
-        &self,
-        command: Command,
-        rolls: &[u32],
-    ) -> Result<(Vec<Event>, Vec<SealedSecret>), RuleError> {
-        let mut rng = StdRng::seed_from_u64(9);
-        let mut dice = Dice::entered(rolls.to_vec(), &mut rng);
-        let events = decide_any(&self.state(), command, &mut dice)?;
-        Ok((events, dice.finish()?))
-    }
-
-    fn then(&mut self, command: Command, rolls: &[u32]) -> Vec<Event> {
-        let next_seq = self.events.len() as u64 + 1;
-        let (events, secrets) = self
-            .when_sealed(command, rolls)
-            .expect("the command is accepted");
-        if !secrets.is_empty() {
-            self.secrets.push((next_seq, secrets));
-        }
-        self.events.extend(events.clone());
-        events
-    }
-
+impl AdgWorld for World {
     fn adg(&mut self, command: AdgCommand, rolls: &[u32]) -> Vec<Event> {
         self.then(adg_cmd(command), rolls)
     }
@@ -118,21 +76,13 @@ impl World {
         (h.current, h.max)
     }
 
-    fn secrets_for(&self, seq: u64) -> Vec<SealedSecret> {
-        self.secrets
-            .iter()
-            .find(|(s, _)| *s == seq)
-            .map(|(_, s)| s.clone())
-            .unwrap_or_default()
-    }
-
     /// Aldric knows `ritual` of `kind` (learning cost 1 from health, check 1).
     fn knows(&mut self, ritual: &str, kind: RitualKind) {
         self.adg(learn(ritual, Some(kind), false), &[1, 1]);
     }
 
     fn seq_of_last(&self) -> u64 {
-        self.events.len() as u64
+        self.seq()
     }
 }
 

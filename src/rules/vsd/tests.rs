@@ -5,18 +5,16 @@ use super::*;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::vsd::{Outcome, SpellCast};
+use crate::rules::Command;
 use crate::rules::rest::RestLength;
-use crate::rules::{Command, decide as decide_any};
+use crate::rules::testkit::Log;
 use crate::sheet::{Lore, Sheet, VsdSheet};
 use crate::state::vsd::VsdState;
-use crate::state::{CampaignState, replay_all};
 use crate::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-struct World {
-    events: Vec<Event>,
-}
+type World = Log;
 
 fn vsd_sheet(level: u32, vocation: &str, bonus: i32, ranks: u32, body: i32) -> Sheet {
     Sheet::Vsd(VsdSheet {
@@ -56,15 +54,7 @@ fn spell(name: &str, weave: u32, kind: SpellKind) -> SpellDef {
 /// Mira knows Shield (W2 defensive, 10 minutes), Sleep (W1 enchantment, save), Light (W1 utility,
 /// light, instantaneous), Fire Bolt (W2 elemental bolt), Ember (W1 elemental), Storm (W5 elemental).
 fn world() -> World {
-    let mut w = World { events: vec![] };
-    w.then(
-        Command::CreateCampaign {
-            campaign_id: "c".into(),
-            name: "T".into(),
-            seed_commitment: "x".into(),
-        },
-        &[],
-    );
+    let mut w = Log::campaign();
     w.then(
         Command::AddCharacter {
             name: "Mira".into(),
@@ -157,30 +147,15 @@ fn the_cast(events: &[Event]) -> &SpellCast {
         .expect("a cast")
 }
 
-impl World {
-    fn state(&self) -> CampaignState {
-        replay_all(
-            self.events
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i as u64 + 1, e)),
-        )
-    }
+/// Against the Darkmaster helpers on the test log.
+trait VsdWorld {
+    fn vsd(&mut self, command: VsdCommand, rolls: &[u32]) -> Vec<Event>;
+    fn refused(&self, command: VsdCommand, rolls: &[u32]) -> RuleError;
+    fn next_round(&mut self);
+    fn of(&self, name: &str) -> VsdState;
+}
 
-    fn when(&self, command: Command, rolls: &[u32]) -> Result<Vec<Event>, RuleError> {
-        let mut rng = StdRng::seed_from_u64(1);
-        let mut dice = Dice::entered(rolls.to_vec(), &mut rng);
-        let events = decide_any(&self.state(), command, &mut dice)?;
-        dice.finish()?;
-        Ok(events)
-    }
-
-    fn then(&mut self, command: Command, rolls: &[u32]) -> Vec<Event> {
-        let events = self.when(command, rolls).expect("the command is accepted");
-        self.events.extend(events.clone());
-        events
-    }
-
+impl VsdWorld for World {
     fn vsd(&mut self, command: VsdCommand, rolls: &[u32]) -> Vec<Event> {
         self.then(Command::Vsd(Box::new(command)), rolls)
     }
@@ -201,10 +176,6 @@ impl World {
 
     fn of(&self, name: &str) -> VsdState {
         self.state().character(name).unwrap().vsd.clone().unwrap()
-    }
-
-    fn seq(&self) -> u64 {
-        self.events.len() as u64
     }
 }
 
