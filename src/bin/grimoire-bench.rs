@@ -4,6 +4,7 @@
 //!
 //! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR]
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
+//!        grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
 
 use clap::Parser;
 use grimoire::cli::{Cli, Context, run};
@@ -285,13 +286,12 @@ fn replay_peak(db: &Path) {
 /// Where the time of a read goes: opening the file, loading the snapshot, replaying the tail.
 fn profile(db: &Path) {
     let started = Instant::now();
-    let Ok(store) = Store::open(db) else {
+    let Ok(mut store) = Store::open(db) else {
         return eprintln!("cannot open {}", db.display());
     };
     let opened = started.elapsed();
-    let conn = match Connection::open(db) {
-        Ok(conn) => conn,
-        Err(e) => return eprintln!("{e}"),
+    let Ok(conn) = Connection::open(db) else {
+        return eprintln!("cannot open {}", db.display());
     };
     let load = Instant::now();
     let text: String = conn
@@ -306,10 +306,30 @@ fn profile(db: &Path) {
     let parsed = serde_json::from_str::<grimoire::state::CampaignState>(&text).is_ok();
     let parsed_in = parse.elapsed();
     let replay = Instant::now();
-    let _ = store.replay(None);
+    let replayed = store.replay(None).is_ok();
+    let replay_in = replay.elapsed();
+    // One durable write of a one-round clock advance (it stays in the log: profile a copy).
+    let write = Instant::now();
+    let stamp = grimoire::store::Stamp {
+        recorded_at: "2026-01-01T00:00:00Z".into(),
+        actor: "profile".into(),
+        id_rng: rand::SeedableRng::seed_from_u64(1),
+    };
+    let event = grimoire::event::Event::ClockAdvanced {
+        by: grimoire::time::GameDuration(6),
+    };
+    let wrote = store
+        .write(stamp, |_, _| {
+            Ok(grimoire::store::Batch {
+                events: vec![event],
+                ..Default::default()
+            })
+        })
+        .is_ok();
     println!(
-        "open {opened:.2?}; snapshot of {} bytes read in {read:.2?}, parsed ({parsed}) in {parsed_in:.2?}; replay with snapshot {:.2?}",
+        "open {opened:.2?}; snapshot of {} bytes read in {read:.2?}, parsed ({parsed}) in {parsed_in:.2?}; \
+         replay with snapshot ({replayed}) {replay_in:.2?}; one durable write ({wrote}) {:.2?}",
         text.len(),
-        replay.elapsed()
+        write.elapsed()
     );
 }

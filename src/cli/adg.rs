@@ -415,7 +415,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             let spent: Vec<serde_json::Value> = if name.is_none() {
                 state
                     .spent_scrolls
-                    .iter()
+                    .all()
+                    .into_iter()
                     .map(|(id, fate)| json!({ "id": id, "state": fate }))
                     .collect()
             } else {
@@ -424,6 +425,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             if !spent.is_empty() {
                 let shown: Vec<String> = state
                     .spent_scrolls
+                    .all()
                     .iter()
                     .map(|(id, fate)| format!("S{id} {fate:?}").to_lowercase())
                     .collect();

@@ -131,6 +131,46 @@ pub enum ScrollState {
     Damaged,
 }
 
+/// Scrolls that can never be used again, by fate. Two sets of ids rather than a map of records: a
+/// long campaign spends thousands, and this keeps its snapshots small and quick to read.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SpentScrolls {
+    pub ash: std::collections::BTreeSet<u64>,
+    pub damaged: std::collections::BTreeSet<u64>,
+}
+
+impl SpentScrolls {
+    pub fn fate(&self, id: u64) -> Option<ScrollState> {
+        if self.ash.contains(&id) {
+            Some(ScrollState::Ash)
+        } else if self.damaged.contains(&id) {
+            Some(ScrollState::Damaged)
+        } else {
+            None
+        }
+    }
+
+    fn insert(&mut self, id: u64, fate: ScrollState) {
+        match fate {
+            ScrollState::Ash => self.ash.insert(id),
+            ScrollState::Damaged => self.damaged.insert(id),
+            ScrollState::Intact => false,
+        };
+    }
+
+    /// Every spent scroll, in id order.
+    pub fn all(&self) -> Vec<(u64, ScrollState)> {
+        let mut all: Vec<(u64, ScrollState)> = self
+            .ash
+            .iter()
+            .map(|&id| (id, ScrollState::Ash))
+            .chain(self.damaged.iter().map(|&id| (id, ScrollState::Damaged)))
+            .collect();
+        all.sort_by_key(|&(id, _)| id);
+        all
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scroll {
     /// The seq of the event that wrote it.

@@ -76,7 +76,7 @@ pub struct CampaignState {
     pub scrolls: BTreeMap<u64, adg::Scroll>,
     /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
     #[serde(default)]
-    pub spent_scrolls: BTreeMap<u64, adg::ScrollState>,
+    pub spent_scrolls: adg::SpentScrolls,
     pub vsd_settings: crate::rules::vsd::VsdSettings,
 }
 

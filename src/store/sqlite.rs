@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// The format of snapshot state this build writes and trusts; any other's are ignored. Bump the
 /// number whenever what `apply` computes changes, so no snapshot from older rules is ever reused.
-const STATE_FORMAT: &str = concat!("grimoire-state-2/", env!("CARGO_PKG_VERSION"));
+const STATE_FORMAT: &str = concat!("grimoire-state-3/", env!("CARGO_PKG_VERSION"));
 
 /// A snapshot is kept when a write crosses a multiple of this many events (see README, "Performance",
 /// for how it was chosen): replay then reads at most this many events past the snapshot.

@@ -160,7 +160,7 @@ fn stale_or_invalid_snapshots_are_ignored() {
         real != healed,
         "the poisoned state differs from the real one"
     );
-    let current = format!("grimoire-state-2/{}", env!("CARGO_PKG_VERSION"));
+    let current = format!("grimoire-state-3/{}", env!("CARGO_PKG_VERSION"));
     // From another version of grimoire: ignored.
     poison(&c, "grimoire-state/0.0.1", 8, &healed);
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);

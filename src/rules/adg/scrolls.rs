@@ -74,7 +74,7 @@ pub fn write(
 
 /// A scroll that can still be used, or why not.
 fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
-    if let Some(fate) = state.spent_scrolls.get(&id) {
+    if let Some(fate) = state.spent_scrolls.fate(id) {
         return Err(RuleError::ScrollUnusable {
             id,
             state: format!("{fate:?}").to_lowercase(),

@@ -1162,7 +1162,7 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
         reading.reuse_roll, None,
         "a damaged scroll is not rolled for reuse"
     );
-    assert_eq!(w.state().spent_scrolls[&id], ScrollState::Damaged);
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Damaged));
     assert!(matches!(
         w.refused(read(id, false, vec![]), &[5]),
         RuleError::ScrollUnusable { .. }
@@ -1185,7 +1185,7 @@ fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
         assert_eq!(the_reading(&events).kept, kept, "roll {roll}");
     }
     w.adg(read(id, false, vec![]), &[20]);
-    assert_eq!(w.state().spent_scrolls[&id], ScrollState::Ash);
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
         RuleError::ScrollUnusable {
@@ -1232,7 +1232,7 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     assert!(check.accidental);
     assert!(!check.reading.as_ref().unwrap().kept);
     assert!(attempt.learned);
-    assert_eq!(w.state().spent_scrolls[&id], ScrollState::Ash);
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
 }
 
 #[test]
