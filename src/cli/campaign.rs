@@ -1,7 +1,7 @@
 //! The campaign file itself: `init`, `head`, `verify`, `seed reveal` and `retract`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record, record_with};
+use super::{Context, Globals, record_with};
 use crate::Error;
 use crate::dice::fairness;
 use crate::rules::{Command, RuleError};
@@ -199,17 +199,15 @@ pub struct RetractArgs {
 
 pub fn retract(g: &Globals, ctx: &mut Context, args: &RetractArgs) -> Result<Report, Error> {
     g.no_rolls("retract")?;
-    let target = g.open()?.event(args.seq)?.map(|r| r.event);
+    // Events never change once written, so reading the target before the write's lock is safe.
+    let mut store = g.open()?;
+    let target = store.event(args.seq)?.map(|r| r.event);
+    let command = Command::Retract {
+        seq: args.seq,
+        target,
+        reason: args.reason.clone(),
+    };
     Ok(appended(
-        &record(
-            g,
-            ctx,
-            Command::Retract {
-                seq: args.seq,
-                target,
-                reason: args.reason.clone(),
-            },
-        )?
-        .events,
+        &record_with(g, ctx, &mut store, None, |_, _| Ok(command))?.events,
     ))
 }

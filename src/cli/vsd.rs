@@ -2,7 +2,7 @@
 //! `drive`, `condition`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record};
+use super::{Context, Globals, record, record_with};
 use crate::Error;
 use crate::event::Event;
 use crate::rules::Command;
@@ -234,20 +234,21 @@ pub struct SaveArgs {
 }
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {
-    let cast = match g.open()?.event(a.against)?.map(|r| r.event) {
+    let mut store = g.open()?;
+    let cast = match store.event(a.against)?.map(|r| r.event) {
         Some(Event::SpellCast(cast)) => Some(cast),
         _ => None,
     };
-    vsd(
-        g,
-        ctx,
-        VsdCommand::Save {
-            target: a.target.clone(),
-            wsr: a.wsr,
-            against: a.against,
-            cast,
-        },
-    )
+    let command = VsdCommand::Save {
+        target: a.target.clone(),
+        wsr: a.wsr,
+        against: a.against,
+        cast,
+    };
+    let written = record_with(g, ctx, &mut store, None, |_, _| {
+        Ok(Command::Vsd(Box::new(command)))
+    })?;
+    Ok(appended(&written.events))
 }
 
 #[derive(Debug, Subcommand)]

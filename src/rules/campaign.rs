@@ -5,7 +5,7 @@ use super::RuleError;
 use crate::dice::{Dice, DiceExpr, SealedSecret, fairness, sealed};
 use crate::event::{Event, RevealedDie};
 use crate::sheet::Sheet;
-use crate::state::{CampaignState, Character};
+use crate::state::{CampaignState, Character, PendingSeal};
 use crate::time::GameDuration;
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
@@ -229,6 +229,27 @@ fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character
     Ok(who)
 }
 
+/// Opens one sealed die of event `seq` with the GM's secrets, refusing a secret that is missing or
+/// does not match the commitment the log holds.
+pub(crate) fn open_seal(
+    seq: u64,
+    seal: &PendingSeal,
+    secrets: &[SealedSecret],
+) -> Result<RevealedDie, RuleError> {
+    let secret = secrets
+        .iter()
+        .find(|s| s.n == seal.n)
+        .ok_or(RuleError::SecretMissing { seq, n: seal.n })?;
+    if !sealed::reveal_matches(&seal.commitment, secret.value, &secret.nonce) {
+        return Err(RuleError::SecretMismatch { seq, n: seal.n });
+    }
+    Ok(RevealedDie {
+        n: seal.n,
+        value: secret.value,
+        nonce: secret.nonce.clone(),
+    })
+}
+
 fn reveal_sealed(
     state: &CampaignState,
     seq: u64,
@@ -238,21 +259,10 @@ fn reveal_sealed(
         .sealed_pending
         .get(&seq)
         .ok_or(RuleError::NothingSealed(seq))?;
-    let mut dice = Vec::new();
-    for seal in pending {
-        let secret = secrets
-            .iter()
-            .find(|s| s.n == seal.n)
-            .ok_or(RuleError::SecretMissing { seq, n: seal.n })?;
-        if !sealed::reveal_matches(&seal.commitment, secret.value, &secret.nonce) {
-            return Err(RuleError::SecretMismatch { seq, n: seal.n });
-        }
-        dice.push(RevealedDie {
-            n: seal.n,
-            value: secret.value,
-            nonce: secret.nonce.clone(),
-        });
-    }
+    let dice = pending
+        .iter()
+        .map(|seal| open_seal(seq, seal, secrets))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Event::SealedRevealed { seq, dice })
 }
 

@@ -4,7 +4,7 @@
 use super::checks::{self, can_exert};
 use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
-use crate::dice::{Dice, Die, SealedSecret, sealed};
+use crate::dice::{Dice, Die, SealedSecret};
 use crate::event::adg::{
     EffectKind, EffectRoll, LearnAttempt, Reading, ScrollCheck, ScrollWritten,
 };
@@ -99,7 +99,7 @@ fn open_seal(
     state: &CampaignState,
     scroll: &Scroll,
     secrets: &[SealedSecret],
-) -> Result<Option<(u32, RevealedDie)>, RuleError> {
+) -> Result<Option<RevealedDie>, RuleError> {
     if !scroll.sealed_check {
         return Ok(None);
     }
@@ -108,27 +108,7 @@ fn open_seal(
         .get(&scroll.id)
         .and_then(|p| p.first())
         .ok_or(RuleError::NothingSealed(scroll.id))?;
-    let secret = secrets
-        .iter()
-        .find(|s| s.n == pending.n)
-        .ok_or(RuleError::SecretMissing {
-            seq: scroll.id,
-            n: pending.n,
-        })?;
-    if !sealed::reveal_matches(&pending.commitment, secret.value, &secret.nonce) {
-        return Err(RuleError::SecretMismatch {
-            seq: scroll.id,
-            n: pending.n,
-        });
-    }
-    Ok(Some((
-        secret.value,
-        RevealedDie {
-            n: pending.n,
-            value: secret.value,
-            nonce: secret.nonce.clone(),
-        },
-    )))
+    crate::rules::campaign::open_seal(scroll.id, pending, secrets).map(Some)
 }
 
 /// Reads a scroll (also the accidental cast of ADG-S8). Draws, in order: the Agility save (after
@@ -251,7 +231,7 @@ pub fn read(
         in_combat,
         took_damage,
         target,
-        seal.as_ref().map(|s| s.0),
+        seal.as_ref().map(|s| s.value),
         &mut record,
         dice,
     )?;
@@ -260,7 +240,7 @@ pub fn read(
         reading,
         dice: record,
     }];
-    if let Some((_, revealed)) = seal {
+    if let Some(revealed) = seal {
         events.push(Event::SealedRevealed {
             seq: id,
             dice: vec![revealed],
@@ -311,8 +291,8 @@ pub fn learn(
         let accidental = roll <= scroll.level || roll >= cunning;
         let accident = if accidental {
             let seal = open_seal(state, scroll, secrets)?;
-            let value = seal.as_ref().map(|s| s.0);
-            reveal = seal.map(|s| s.1);
+            let value = seal.as_ref().map(|s| s.value);
+            reveal = seal;
             Some(reading(
                 state,
                 name,
