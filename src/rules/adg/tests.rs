@@ -1321,3 +1321,56 @@ fn adg_c3_a_mishaps_exertion_never_takes_an_attribute_below_one() {
     assert_eq!(mishap.exertions, vec![(Attribute::Cunning, 2)]);
     assert_eq!(w.aldric().current(Attribute::Cunning), 1);
 }
+
+#[test]
+fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
+    let mut w = world();
+    w.then(
+        Command::Damage {
+            character: "Aldric".into(),
+            amount: 4,
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::Exert {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "a door".into(),
+        },
+        &[],
+    );
+    let before = w.state().clock.seconds();
+    w.then(
+        Command::Rest {
+            characters: vec![],
+            length: RestLength::Night,
+        },
+        &[2],
+    );
+    assert_eq!(
+        w.state().clock.seconds() - before,
+        8 * 3600,
+        "a night is eight hours"
+    );
+    assert_eq!(w.health(), (6, 8), "the recovery die healed 2");
+    assert_eq!(
+        w.aldric().exerted.brawn,
+        2,
+        "a night does not restore exertion"
+    );
+    w.adg(
+        AdgCommand::Downtime {
+            character: "Aldric".into(),
+            weeks: 1,
+        },
+        &[],
+    );
+    assert_eq!(
+        w.state().clock.seconds() - before,
+        8 * 3600 + 7 * 86_400,
+        "a downtime week is seven days"
+    );
+    assert_eq!(w.aldric().exerted.brawn, 0, "the week restored it");
+}
