@@ -46,6 +46,9 @@ const MAX_ENTROPY_CHARS: usize = 200;
 pub enum SessionCommand {
     /// Start a game session. Rolls no dice.
     ///
+    /// Reads the whole campaign file first and refuses if any part is damaged, so an evening is never
+    /// played onto a broken file.
+    ///
     /// Give --entropy with text the players choose at the table (a phrase, the last digits of
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
     /// have picked a seed that favours the session's rolls.
@@ -56,7 +59,8 @@ pub enum SessionCommand {
     },
     /// End the current session and print the log's head as a SEQ:HASH checkpoint for the players to
     /// note; `grimoire verify --checkpoint SEQ:HASH` later proves nothing before it was rewritten.
-    /// Rolls no dice.
+    /// Rolls no dice. Like `session start`, it reads the whole file first and refuses if any part
+    /// is damaged: a checkpoint never vouches for a broken file.
     End,
 }
 
@@ -69,20 +73,14 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
                     "--entropy is limited to {MAX_ENTROPY_CHARS} characters"
                 )));
             }
-            Ok(appended(
-                &record(
-                    g,
-                    ctx,
-                    Command::StartSession {
-                        entropy: entropy.clone(),
-                    },
-                )?
-                .events,
-            ))
+            let command = Command::StartSession {
+                entropy: entropy.clone(),
+            };
+            Ok(appended(&record_on_a_whole_file(g, ctx, command)?.events))
         }
         SessionCommand::End => {
             g.no_rolls("session end")?;
-            let events = record(g, ctx, Command::EndSession)?.events;
+            let events = record_on_a_whole_file(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);
             if let Some(last) = events.last() {
                 let checkpoint = crate::store::Checkpoint::of(last.seq, &last.hash);
@@ -94,6 +92,19 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
             Ok(report)
         }
     }
+}
+
+/// Records a session boundary only after reading every page of the file: damage in pages no
+/// command has needed since is caught before an evening is played onto it, and a checkpoint is never
+/// printed for a damaged file.
+fn record_on_a_whole_file(
+    g: &Globals,
+    ctx: &mut Context,
+    command: Command,
+) -> Result<crate::store::Written, Error> {
+    let mut store = g.open()?;
+    store.check_every_page()?;
+    record_with(g, ctx, &mut store, None, |_, _| Ok(command))
 }
 
 /// Roll dice and record the roll.

@@ -34,7 +34,9 @@ pub enum StoreError {
     },
     #[error("{0} already holds events; import into a new file (or an empty one)")]
     NotEmpty(PathBuf),
-    #[error("{0} is damaged (SQLite reports corruption); restore it from a backup or an export")]
+    #[error(
+        "{0} is damaged (part of the file cannot be read); nothing was recorded. Restore it from a backup or an earlier export; `grimoire verify` shows what is affected"
+    )]
     Corrupt(PathBuf),
     #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
     Damaged { seq: u64, reason: PayloadError },

@@ -89,15 +89,16 @@ fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
     let pristine = std::fs::read(&c.db).unwrap();
     assert!(pristine.len() > 8192, "the file has several pages");
 
-    let cases: Vec<(&str, Vec<u8>)> = vec![
+    let page_size = 4096;
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    // Every page in turn, not only those a command happens to read.
+    for page in 1..pristine.len() / page_size {
+        let mut bytes = pristine.clone();
+        bytes[page * page_size..(page + 1) * page_size].fill(0);
+        cases.push((format!("page {} zeroed", page + 1), bytes));
+    }
+    let whole: Vec<(&str, Vec<u8>)> = vec![
         ("truncated", pristine[..pristine.len() / 2].to_vec()),
-        ("zeroed page", {
-            let mut bytes = pristine.clone();
-            for b in &mut bytes[4096..8192] {
-                *b = 0;
-            }
-            bytes
-        }),
         (
             "random bytes",
             (0..pristine.len())
@@ -112,12 +113,41 @@ fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
             bytes
         }),
     ];
+    cases.extend(
+        whole
+            .into_iter()
+            .map(|(what, bytes)| (what.to_string(), bytes)),
+    );
     for (what, bytes) in cases {
         let damaged = Campaign::empty();
         std::fs::write(&damaged.db, &bytes).unwrap();
-        // verify always finds the damage, even in pages no query reads.
-        let out = damaged.run(&["verify"]);
-        assert_eq!(out.status.code(), Some(1), "{what}: verify should fail");
+        // verify and both session boundaries read every page, so they find the damage wherever it
+        // is, say so plainly, and write nothing.
+        for args in [&["verify"][..], &["session", "start"], &["session", "end"]] {
+            let out = damaged.run(args);
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(out.status.code(), Some(1), "{what}: {args:?} should fail");
+            assert!(
+                [
+                    "damaged",
+                    "verification FAILED",
+                    "not a grimoire campaign file"
+                ]
+                .iter()
+                .any(|clear| said.contains(clear))
+                    && !said.to_lowercase().contains("sqlite error"),
+                "{what}: {args:?}: {said}"
+            );
+            assert_eq!(
+                std::fs::read(&damaged.db).unwrap(),
+                bytes,
+                "{what}: {args:?} changed the file"
+            );
+        }
         // Other commands may not notice damage in pages they never read; when they do, they say so
         // plainly and leave the file alone; they never panic or show SQLite's own text.
         for args in [
