@@ -32,8 +32,19 @@ pub fn applied_version(conn: &Connection) -> rusqlite::Result<i64> {
     )
 }
 
+/// Applies the missing migrations. Grouped, so the schema change and refinery's record of it commit
+/// in one transaction: applied one by one, a crash between the two left a schema that the next open
+/// tried to create again, and failed.
 pub fn run(conn: &mut Connection) -> Result<(), refinery::Error> {
-    migrations::runner().run(conn).map(|_| ())
+    migrations::runner().set_grouped(true).run(conn).map(|_| ())
+}
+
+/// The SQLite error beneath a failed migration, if that is what stopped it.
+pub fn sqlite_cause(error: &refinery::Error) -> Option<&rusqlite::Error> {
+    match error.kind() {
+        refinery::error::Kind::Connection(_, source) => source.downcast_ref(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -198,7 +198,10 @@ pub struct Store {
 
 /// Maps SQLite failures to messages a person can act on; SQLite's own text never reaches the user.
 pub(crate) fn db_error(path: &Path, action: &'static str, error: rusqlite::Error) -> StoreError {
-    let code = error.sqlite_error_code();
+    db_failure(path, action, error.sqlite_error_code())
+}
+
+fn db_failure(path: &Path, action: &'static str, code: Option<ErrorCode>) -> StoreError {
     let io = |why: &str| StoreError::Io {
         path: path.to_path_buf(),
         action,
@@ -302,12 +305,19 @@ impl Store {
             .map_err(fail)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(fail)?;
-        if applied < known {
-            migrations::run(&mut conn).map_err(|e| StoreError::Io {
-                path: path.to_path_buf(),
-                action: "upgraded",
-                why: format!("the schema migration failed ({})", e.kind()),
-            })?;
+        if applied < known
+            && let Err(error) = migrations::run(&mut conn)
+            // Another grimoire may have migrated the file first; then there is nothing left to do.
+            && migrations::applied_version(&conn).map_err(fail)? < known
+        {
+            return Err(match migrations::sqlite_cause(&error) {
+                Some(cause) => db_failure(path, "upgraded", cause.sqlite_error_code()),
+                None => StoreError::Io {
+                    path: path.to_path_buf(),
+                    action: "upgraded",
+                    why: "its schema could not be migrated".into(),
+                },
+            });
         }
         Ok(Store {
             conn,

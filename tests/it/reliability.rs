@@ -210,3 +210,36 @@ fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
     c.ok(&["damage", "Aldric", "1"]);
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
+
+/// The first commands run after an upgrade may well start together (two players checking their
+/// sheets): each must find the file migrated, whoever did it.
+#[test]
+fn processes_opening_a_first_schema_file_at_once_all_succeed() {
+    for round in 0..5 {
+        let c = Campaign::empty();
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
+            &c.db,
+        )
+        .unwrap();
+        let children: Vec<_> = (0..6)
+            .map(|_| {
+                grimoire_cmd(&c.db, c.dir.path())
+                    .args(["character", "list"])
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8_lossy(&out.stdout).contains("Aldric"));
+        }
+    }
+}
