@@ -73,8 +73,9 @@ pub fn head(g: &Globals, _args: &HeadArgs) -> Result<Report, Error> {
     ))
 }
 
-/// Check the whole log: the hash chain, every seeded die of revealed epochs, every revealed sealed die,
-/// and optionally a checkpoint noted earlier.
+/// Check the whole campaign file: every page of it, the hash chain, every seeded die of revealed
+/// epochs, every revealed sealed die, every stored snapshot against a replay of the log, and
+/// optionally a checkpoint noted earlier.
 ///
 /// Exits 0 only when every check holds; otherwise names the first bad event and exits 1.
 /// Records nothing.
@@ -129,7 +130,11 @@ fn verify_text(r: &VerifyReport) -> String {
         "sealed dice: {} revealed and checked; {} still sealed",
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal
     ));
-    for problem in &r.dice_problems {
+    lines.push(format!(
+        "snapshots: {} compared with a replay of the log",
+        r.snapshots_checked
+    ));
+    for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {
         lines.push(format!("PROBLEM at #{}: {}", problem.seq, problem.what));
     }
     if let Some(c) = &r.checkpoint {

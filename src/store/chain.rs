@@ -139,6 +139,10 @@ pub struct VerifyReport {
     /// Dice or reveals that do not match, first one first.
     pub dice_problems: Vec<Problem>,
     pub checkpoint: Option<CheckpointResult>,
+    /// Stored snapshots that commands would start from, compared with a replay of the log.
+    pub snapshots_checked: u64,
+    /// Snapshots that differ from the replay: edited outside grimoire, they would show a false state.
+    pub snapshot_problems: Vec<Problem>,
 }
 
 impl VerifyReport {
@@ -146,6 +150,7 @@ impl VerifyReport {
         self.file_problems == 0
             && self.chain_break.is_none()
             && self.dice_problems.is_empty()
+            && self.snapshot_problems.is_empty()
             && self.checkpoint.as_ref().is_none_or(|c| c.holds)
     }
 }
@@ -205,7 +210,8 @@ impl Verifier {
         }
     }
 
-    pub fn feed(&mut self, row: &StoredRow) {
+    /// Checks one row; returns its event when it can be read, so the caller can replay it.
+    pub fn feed(&mut self, row: &StoredRow) -> Option<Event> {
         self.report.events += 1;
         self.report.head = Some(row.checkpoint().to_string());
         if self.report.chain_break.is_none()
@@ -227,8 +233,14 @@ impl Verifier {
             });
         }
         match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
-            Ok(event) => self.check_event(row.seq, &event),
-            Err(e) => self.dice_problem(row.seq, format!("#{} cannot be read: {e}", row.seq)),
+            Ok(event) => {
+                self.check_event(row.seq, &event);
+                Some(event)
+            }
+            Err(e) => {
+                self.dice_problem(row.seq, format!("#{} cannot be read: {e}", row.seq));
+                None
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 //! left. WAL lets readers go on while a writer works; `synchronous=FULL` makes a commit survive power loss.
 
 use super::StoreError;
-use super::chain::{Checkpoint, GENESIS_HASH, Reveals, StoredRow, Verifier, VerifyReport};
+use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
 use super::jsonl::{self, ChainCheck, Line};
 use super::migrations;
 use crate::Error;
@@ -17,7 +17,7 @@ use rand::Rng;
 use rand::rngs::StdRng;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -507,14 +507,88 @@ impl Store {
             }
         }
         let mut verifier = Verifier::new(reveals, checkpoint);
+        // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
+        // the file would show a false sheet while the chain stays whole: replay the log alongside
+        // and compare each snapshot a command could start from.
+        let retractions = retractions(&self.conn, &self.path, i64::MAX)?;
+        let mut to_compare: VecDeque<u64> = self.trusted_snapshot_seqs(&retractions)?.into();
+        let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
+        let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
         self.for_each_row(0, None, |row| {
-            verifier.feed(&row);
+            let event = verifier.feed(&row);
+            let Some(&next) = to_compare.front() else {
+                return Ok(());
+            };
+            match event {
+                Some(event) => replay.feed(row.seq, &event),
+                // Past an unreadable event the replay means nothing; the row is reported above.
+                None => to_compare.clear(),
+            }
+            if row.seq == next {
+                to_compare.pop_front();
+                if let Some(stored) = self.snapshot_state(next)? {
+                    snapshots_checked += 1;
+                    if &stored != replay.state() {
+                        snapshot_problems.push(Problem {
+                            seq: next,
+                            what: format!(
+                                "the snapshot at #{next} does not match a replay of the log (it was edited outside grimoire); `grimoire snapshots rebuild` replaces it"
+                            ),
+                        });
+                    }
+                }
+            }
             Ok(())
         })?;
         Ok(VerifyReport {
             file_problems,
+            snapshots_checked,
+            snapshot_problems,
             ..verifier.finish()
         })
+    }
+
+    /// The seqs of the snapshots a command could start from, oldest first.
+    fn trusted_snapshot_seqs(&self, retractions: &[(u64, u64)]) -> Result<Vec<u64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT s.seq, s.code_version, s.head_hash, e.hash FROM snapshots s \
+                 LEFT JOIN events e ON e.seq = s.seq ORDER BY s.seq",
+            )
+            .map_err(self.fail("read"))?;
+        let mut rows = stmt.query([]).map_err(self.fail("read"))?;
+        let mut seqs = Vec::new();
+        while let Some(row) = rows.next().map_err(self.fail("read"))? {
+            let seq: u64 = row.get(0).map_err(self.fail("read"))?;
+            let code_version: String = row.get(1).map_err(self.fail("read"))?;
+            let head_hash: String = row.get(2).map_err(self.fail("read"))?;
+            let event_hash: Option<String> = row.get(3).map_err(self.fail("read"))?;
+            if snapshot_is_trusted(
+                seq,
+                &code_version,
+                &head_hash,
+                event_hash.as_deref(),
+                retractions,
+            ) {
+                seqs.push(seq);
+            }
+        }
+        Ok(seqs)
+    }
+
+    /// The state stored in the snapshot at `seq`, if it can be read (one that cannot is never used).
+    fn snapshot_state(&self, seq: u64) -> Result<Option<CampaignState>, StoreError> {
+        let text: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT state FROM snapshots WHERE seq = ?1",
+                [to_sql_seq(seq)],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(self.fail("read"))?;
+        Ok(text.and_then(|text| parse_snapshot(seq, &text)))
     }
 
     /// Reads every page of the file and fails if any is damaged. Commands notice damage only in the
@@ -794,9 +868,8 @@ fn retractions(conn: &Connection, path: &Path, upto: i64) -> Result<Vec<(u64, u6
     Ok(found)
 }
 
-/// The newest snapshot at or before `upto` that can be trusted: made by this state format, its event
-/// still carrying the hash it had, and no retraction after it reaching back before it. Anything else
-/// is ignored, never trusted.
+/// The newest snapshot at or before `upto` that can be trusted ([`snapshot_is_trusted`]) and read.
+/// Anything else is ignored, never trusted.
 fn usable_snapshot(
     conn: &Connection,
     path: &Path,
@@ -816,23 +889,43 @@ fn usable_snapshot(
         let code_version: String = row.get(1).map_err(fail)?;
         let head_hash: String = row.get(2).map_err(fail)?;
         let event_hash: Option<String> = row.get(4).map_err(fail)?;
-        let reaches_back = retractions
-            .iter()
-            .any(|&(at, target)| at > seq && target <= seq);
-        if code_version != STATE_FORMAT
-            || event_hash.as_deref() != Some(head_hash.as_str())
-            || reaches_back
-        {
+        if !snapshot_is_trusted(
+            seq,
+            &code_version,
+            &head_hash,
+            event_hash.as_deref(),
+            retractions,
+        ) {
             continue;
         }
         let text: String = row.get(3).map_err(fail)?;
-        if let Ok(state) = serde_json::from_str::<CampaignState>(&text)
-            && state.head == seq
-        {
+        if let Some(state) = parse_snapshot(seq, &text) {
             return Ok(Some(state));
         }
     }
     Ok(None)
+}
+
+/// Whether a snapshot may stand in for replaying the log up to `seq`: made by this state format, its
+/// event still carrying the hash it had, and no later retraction reaching back before it.
+fn snapshot_is_trusted(
+    seq: u64,
+    code_version: &str,
+    head_hash: &str,
+    event_hash: Option<&str>,
+    retractions: &[(u64, u64)],
+) -> bool {
+    let reaches_back = retractions
+        .iter()
+        .any(|&(at, target)| at > seq && target <= seq);
+    code_version == STATE_FORMAT && event_hash == Some(head_hash) && !reaches_back
+}
+
+/// A snapshot's state, when it reads as one and claims the seq it is stored under.
+fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
+    serde_json::from_str::<CampaignState>(text)
+        .ok()
+        .filter(|state| state.head == seq)
 }
 
 /// The state after the log up to `upto`: from the best usable snapshot (when allowed) plus the tail,

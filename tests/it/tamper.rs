@@ -278,3 +278,37 @@ fn the_same_edits_on_an_export_are_refused_by_import_naming_the_line() {
     inserted.insert(100, lines[50].clone());
     assert_eq!(refused_at(&inserted), Some(101));
 }
+
+/// Commands start from snapshots without replaying what they summarise, so an edited snapshot would
+/// show a false sheet while every hash still links: `verify` compares each one with a replay.
+#[test]
+fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let honest = c.json(&["character", "show", "Adept0"])["health"]["current"].clone();
+    let report = c.ok(&["verify"]);
+    assert!(
+        report.contains("snapshots: 2 compared with a replay of the log"),
+        "{report}"
+    );
+
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = json_set(state, '$.characters.adept0.health.current', 99) WHERE seq = 400",
+            [],
+        )
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("PROBLEM at #400: the snapshot at #400 does not match a replay of the log"),
+        "{report}"
+    );
+    assert!(report.contains("chain: 450 events, unbroken"), "{report}");
+
+    c.ok(&["snapshots", "rebuild"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    assert_eq!(
+        c.json(&["character", "show", "Adept0"])["health"]["current"],
+        honest
+    );
+}
