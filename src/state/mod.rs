@@ -2,7 +2,10 @@
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
 pub mod adg;
+mod characters;
 pub mod vsd;
+
+pub use characters::Characters;
 
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -46,6 +49,20 @@ pub struct Character {
     pub vsd: Option<vsd::VsdState>,
 }
 
+impl Character {
+    /// Drops this character's effects, conditions and windows that have run out by `now`.
+    fn forget_expired(&mut self, now: GameTime) {
+        if let Some(adg) = self.adg.as_mut() {
+            adg.effects.retain(|e| e.until > now);
+        }
+        if let Some(vsd) = self.vsd.as_mut() {
+            vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
+            vsd.active.retain(|_, a| a.until.is_none_or(|u| u > now));
+            vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
+        }
+    }
+}
+
 /// A sealed die not yet revealed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingSeal {
@@ -65,7 +82,7 @@ pub struct CampaignState {
     pub epoch: u32,
     pub epoch_commitment: String,
     /// Keyed by the name folded to lowercase: names are unique regardless of case.
-    pub characters: BTreeMap<String, Character>,
+    pub characters: Characters,
     /// Retracted seq → reason.
     pub retracted: BTreeMap<u64, String>,
     /// seq → its sealed dice still awaiting a reveal.
@@ -111,17 +128,7 @@ impl CampaignState {
     /// Drops effects, conditions and windows that have run out, so a long campaign's state holds
     /// only what is in force (and replay memory stays flat).
     fn forget_expired(&mut self) {
-        let now = self.clock;
-        for character in self.characters.values_mut() {
-            if let Some(adg) = character.adg.as_mut() {
-                adg.effects.retain(|e| e.until > now);
-            }
-            if let Some(vsd) = character.vsd.as_mut() {
-                vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
-                vsd.active.retain(|_, a| a.until.is_none_or(|u| u > now));
-                vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
-            }
-        }
+        self.characters.forget_expired(self.clock);
     }
 
     fn apply_event(&mut self, seq: u64, event: &Event) {
