@@ -68,7 +68,7 @@ pub struct Written {
 pub struct Appender<'c> {
     tx: rusqlite::Transaction<'c>,
     path: PathBuf,
-    state: CampaignState,
+    running: Running,
     prev_hash: String,
     stamp: Stamp,
     snapshot_every: u64,
@@ -76,7 +76,7 @@ pub struct Appender<'c> {
 
 impl Appender<'_> {
     pub fn state(&self) -> &CampaignState {
-        &self.state
+        &self.running.state
     }
 
     pub fn secrets(&self) -> SecretsView<'_> {
@@ -86,17 +86,16 @@ impl Appender<'_> {
         }
     }
 
-    /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot when the log
-    /// crosses a multiple of the snapshot interval.
+    /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot once the
+    /// snapshot interval has passed since the last one.
     pub fn append(&mut self, batch: Batch) -> Result<Vec<Recorded>, Error> {
         let path = self.path.clone();
         let fail = |e| db_error(&path, "written", e);
-        let head_before = self.state.head;
-        let first_seq = head_before + 1;
+        let first_seq = self.running.state.head + 1;
         let mut appended = Vec::with_capacity(batch.events.len());
         for event in batch.events {
-            let seq = self.state.head + 1;
-            let (game_time, session) = self.state.stamp_for(&event);
+            let seq = self.running.state.head + 1;
+            let (game_time, session) = self.running.state.stamp_for(&event);
             let payload = event.to_payload();
             // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
             if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
@@ -120,7 +119,7 @@ impl Appender<'_> {
             };
             row.hash = row.compute_hash();
             insert_row(&self.tx, &row).map_err(fail)?;
-            self.state.apply(seq, &event);
+            self.running.feed(&self.tx, &path, seq, &event)?;
             self.prev_hash = row.hash.clone();
             appended.push(recorded(row, event));
         }
@@ -144,10 +143,56 @@ impl Appender<'_> {
             )
             .map_err(fail)?;
         }
-        if self.state.head / self.snapshot_every > head_before / self.snapshot_every {
-            save_snapshot(&self.tx, &self.state, &self.prev_hash).map_err(fail)?;
-        }
+        self.running
+            .snapshot_if_due(&self.tx, self.snapshot_every, &self.prev_hash)
+            .map_err(fail)?;
         Ok(appended)
+    }
+}
+
+/// The state replayed alongside a write transaction, and the snapshot it rests on.
+struct Running {
+    state: CampaignState,
+    /// The seq of the snapshot the state was loaded from or last saved as (0: none).
+    snapshot_at: u64,
+}
+
+impl Running {
+    fn load(conn: &Connection, path: &Path) -> Result<Running, StoreError> {
+        let (state, snapshot_at) = replay_from(conn, path, None, true)?;
+        Ok(Running { state, snapshot_at })
+    }
+
+    /// Folds in an event just inserted. A retraction reaches back into events already folded in,
+    /// and events cannot be unapplied, so the state is replayed again from the log, which now
+    /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
+    fn feed(
+        &mut self,
+        conn: &Connection,
+        path: &Path,
+        seq: u64,
+        event: &Event,
+    ) -> Result<(), StoreError> {
+        if matches!(event, Event::Retracted { .. }) {
+            *self = Running::load(conn, path)?;
+        } else {
+            self.state.apply(seq, event);
+        }
+        Ok(())
+    }
+
+    /// Saves a snapshot once `every` events have passed since the one the state rests on.
+    fn snapshot_if_due(
+        &mut self,
+        conn: &Connection,
+        every: u64,
+        head_hash: &str,
+    ) -> rusqlite::Result<()> {
+        if self.state.head >= self.snapshot_at.saturating_add(every) {
+            save_snapshot(conn, &self.state, head_hash)?;
+            self.snapshot_at = self.state.head;
+        }
+        Ok(())
     }
 }
 
@@ -349,45 +394,25 @@ impl Store {
 
     /// The state after replaying the log up to `upto` (all of it when `None`).
     pub fn replay(&self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
-        replay(&self.conn, &self.path, upto, true)
+        Ok(replay_from(&self.conn, &self.path, upto, true)?.0)
     }
 
     /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
     pub fn replay_without_snapshots(&self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
-        replay(&self.conn, &self.path, upto, false)
+        Ok(replay_from(&self.conn, &self.path, upto, false)?.0)
     }
 
-    /// Drops every snapshot and takes new ones every [`SNAPSHOT_EVERY`] events, in one pass. Only
-    /// points no later retraction reaches back before are kept, so each equals a replay up to it.
+    /// Drops every snapshot and takes new ones along one full replay: the ones kept for the far
+    /// past and one at the head.
     pub fn rebuild_snapshots(&mut self) -> Result<u64, StoreError> {
-        let (path, every) = (self.path.clone(), self.snapshot_every);
+        let path = self.path.clone();
         let fail = |e| db_error(&path, "written", e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(fail)?;
         tx.execute("DELETE FROM snapshots", []).map_err(fail)?;
-        let retractions = retractions(&tx, &path, i64::MAX)?;
-        let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
-        let mut taken = 0;
-        {
-            let mut stmt = tx
-                .prepare("SELECT seq, kind, schema_version, payload, hash FROM events ORDER BY seq")
-                .map_err(fail)?;
-            let mut rows = stmt.query([]).map_err(fail)?;
-            while let Some(row) = rows.next().map_err(fail)? {
-                let (seq, event) = decode_event(row, &path)?;
-                replay.feed(seq, &event);
-                let reaches_back = retractions
-                    .iter()
-                    .any(|&(at, target)| at > seq && target <= seq);
-                if seq.is_multiple_of(every) && !reaches_back {
-                    let hash: String = row.get(4).map_err(fail)?;
-                    save_snapshot(&tx, replay.state(), &hash).map_err(fail)?;
-                    taken += 1;
-                }
-            }
-        }
+        let taken = take_snapshots(&tx, &path)?;
         tx.commit().map_err(fail)?;
         Ok(taken)
     }
@@ -449,7 +474,8 @@ impl Store {
     where
         F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Batch, Error>,
     {
-        let (events, state) = self.bulk(stamp, |appender| {
+        let every = self.snapshot_every;
+        let (events, state) = self.transact(stamp, every, |appender| {
             let batch = decide(appender.state(), &appender.secrets())?;
             appender.append(batch)
         })?;
@@ -457,8 +483,30 @@ impl Store {
     }
 
     /// Many decisions in one transaction (the campaign generator): `work` decides on the running state
-    /// and appends batch after batch; nothing is written unless it returns Ok.
+    /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
+    /// sparsely along the way and once at the end, so the next command starts from the head.
     pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, CampaignState), Error>
+    where
+        F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
+    {
+        self.transact(stamp, SNAPSHOT_KEEP_EVERY, |appender| {
+            let result = work(appender)?;
+            let (tx, hash) = (&appender.tx, &appender.prev_hash);
+            appender
+                .running
+                .snapshot_if_due(tx, 1, hash)
+                .map_err(|e| db_error(&appender.path, "written", e))?;
+            Ok(result)
+        })
+    }
+
+    /// One write transaction with an [`Appender`] taking snapshots every `snapshot_every` events.
+    fn transact<T, F>(
+        &mut self,
+        stamp: Stamp,
+        snapshot_every: u64,
+        work: F,
+    ) -> Result<(T, CampaignState), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
@@ -468,22 +516,22 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(fail)?;
-        let state = replay(&tx, &path, None, true)?;
+        let running = Running::load(&tx, &path)?;
         let prev_hash = last_row(&tx)
             .map_err(fail)?
             .map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
         let mut appender = Appender {
             tx,
             path: path.clone(),
-            state,
+            running,
             prev_hash,
             stamp,
-            snapshot_every: self.snapshot_every,
+            snapshot_every,
         };
         let result = work(&mut appender)?;
-        let Appender { tx, state, .. } = appender;
+        let Appender { tx, running, .. } = appender;
         tx.commit().map_err(fail)?;
-        Ok((result, state))
+        Ok((result, running.state))
     }
 
     /// Checks the whole log (see [`crate::store::chain`]). Streams the log twice: once for the reveals,
@@ -746,6 +794,8 @@ impl Store {
                 why: "the file holds no events".into(),
             });
         }
+        // Without snapshots every command after the import would replay the whole log.
+        take_snapshots(&tx, &path)?;
         tx.commit().map_err(fail)?;
         Ok((chain.events_seen(), secrets))
     }
@@ -929,13 +979,14 @@ fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
 }
 
 /// The state after the log up to `upto`: from the best usable snapshot (when allowed) plus the tail,
-/// streamed, never holding the log in memory.
-fn replay(
+/// streamed, never holding the log in memory. Also returns the seq of the snapshot it started from
+/// (0 for none).
+fn replay_from(
     conn: &Connection,
     path: &Path,
     upto: Option<u64>,
     snapshots: bool,
-) -> Result<CampaignState, StoreError> {
+) -> Result<(CampaignState, u64), StoreError> {
     let fail = |e| db_error(path, "read", e);
     let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
     let retractions = retractions(conn, path, upto)?;
@@ -958,7 +1009,36 @@ fn replay(
         let (seq, event) = decode_event(row, path)?;
         replay.feed(seq, &event);
     }
-    Ok(replay.finish())
+    Ok((replay.finish(), from))
+}
+
+/// Takes snapshots along one full replay of the log in `conn`: the first of every
+/// [`SNAPSHOT_KEEP_EVERY`] events, for `--at` far in the past, and one at the head. Points that a
+/// later retraction reaches back before are skipped: a replay up to them would differ. Returns how
+/// many were taken.
+fn take_snapshots(conn: &Connection, path: &Path) -> Result<u64, StoreError> {
+    let fail = |e| db_error(path, "written", e);
+    let retractions = retractions(conn, path, i64::MAX)?;
+    let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
+    let head = last_row(conn).map_err(fail)?.map_or(0, |(seq, _)| seq);
+    let mut taken = 0;
+    let mut stmt = conn
+        .prepare("SELECT seq, kind, schema_version, payload, hash FROM events ORDER BY seq")
+        .map_err(fail)?;
+    let mut rows = stmt.query([]).map_err(fail)?;
+    while let Some(row) = rows.next().map_err(fail)? {
+        let (seq, event) = decode_event(row, path)?;
+        replay.feed(seq, &event);
+        let reaches_back = retractions
+            .iter()
+            .any(|&(at, target)| at > seq && target <= seq);
+        if (seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) || seq == head) && !reaches_back {
+            let hash: String = row.get(4).map_err(fail)?;
+            save_snapshot(conn, replay.state(), &hash).map_err(fail)?;
+            taken += 1;
+        }
+    }
+    Ok(taken)
 }
 
 /// Reads the event of a row selected as `seq, kind, schema_version, payload, …`.
@@ -972,12 +1052,14 @@ fn decode_event(row: &rusqlite::Row<'_>, path: &Path) -> Result<(u64, Event), St
     Ok((seq, event))
 }
 
-/// Snapshots kept besides the newest few: one per this many events, for `--at` far in the past.
-const SNAPSHOT_KEEP_EVERY: i64 = 100_000;
-/// The newest snapshots always kept.
-const SNAPSHOT_KEEP_NEWEST: i64 = 3;
+/// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
+/// far in the past.
+const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
+/// The newest snapshots always kept: a retraction reaching back past all of them replays from the
+/// one kept for its block.
+const SNAPSHOT_KEEP_NEWEST: u64 = 8;
 
-/// Stores a snapshot and prunes older ones, keeping the newest few and one per
+/// Stores a snapshot and prunes older ones, keeping the newest few and the first in every block of
 /// [`SNAPSHOT_KEEP_EVERY`] events, so snapshots never pile up the way events do.
 fn save_snapshot(
     conn: &Connection,
@@ -991,7 +1073,8 @@ fn save_snapshot(
     )?
     .execute(params![to_sql_seq(state.head), STATE_FORMAT, migrations::latest_version(), head_hash, json])?;
     conn.prepare_cached(
-        "DELETE FROM snapshots WHERE seq % ?1 != 0 AND seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?2)",
+        "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?2) \
+         AND seq NOT IN (SELECT MIN(seq) FROM snapshots GROUP BY seq / ?1)",
     )?
     .execute(params![SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_NEWEST])?;
     Ok(())

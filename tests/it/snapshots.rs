@@ -176,10 +176,12 @@ fn stale_or_invalid_snapshots_are_ignored() {
     let out = c.ok(&["snapshots", "clear"]);
     assert!(out.contains("Removed 1 snapshot"), "{out}");
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
+    // A rebuild takes one at the head, and it agrees with the log.
     assert!(
         c.ok(&["snapshots", "rebuild"])
-            .contains("Rebuilt 0 snapshot(s)")
+            .contains("Rebuilt 1 snapshot(s)")
     );
+    assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
 }
 
 #[test]
@@ -239,4 +241,120 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
         state.character("Aldric").unwrap().health.unwrap().current,
         20
     );
+}
+
+#[test]
+fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = Store::create(&dir.path().join("r.db")).unwrap();
+    let mut store = store.with_snapshot_interval(1);
+    write_all(
+        &mut store,
+        vec![
+            Command::CreateCampaign {
+                campaign_id: "r".into(),
+                name: "R".into(),
+                seed_commitment: "x".into(),
+            },
+            Command::AddCharacter {
+                name: "Aldric".into(),
+                sheet: Sheet::Adg(AdgSheet {
+                    level: 1,
+                    agility: 9,
+                    brawn: 9,
+                    cunning: 9,
+                    health: 20,
+                    silver: 0,
+                }),
+            },
+            Command::Damage {
+                character: "Aldric".into(),
+                amount: 7,
+            },
+        ],
+    );
+    let target = store.event(4).unwrap().map(|r| r.event);
+    assert!(matches!(target, Some(Event::DamageTaken { .. })));
+    write_all(
+        &mut store,
+        vec![Command::Retract {
+            seq: 4,
+            target,
+            reason: "missed".into(),
+        }],
+    );
+    let with = store.replay(None).unwrap();
+    assert_eq!(
+        with.character("Aldric").unwrap().health.unwrap().current,
+        20
+    );
+    assert_eq!(with, store.replay_without_snapshots(None).unwrap());
+}
+
+/// A restored campaign must be as quick as the one it came from: the import leaves a snapshot at the
+/// head, so the first commands after it do not replay the whole log.
+#[test]
+fn an_import_leaves_a_snapshot_at_the_head() {
+    let source = Campaign::empty();
+    source.ok(&["dev", "generate", "--characters", "4", "--events", "700"]);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    let restored = Campaign::empty();
+    restored.ok(&["import", export.to_str().unwrap()]);
+    let newest: i64 = restored
+        .sql()
+        .query_row("SELECT MAX(seq) FROM snapshots", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(newest, 700);
+    let store = Store::open(&restored.db).unwrap();
+    assert_eq!(
+        store.replay(None).unwrap(),
+        store.replay_without_snapshots(None).unwrap()
+    );
+    assert!(restored.ok(&["verify"]).contains("snapshots: 1 compared"));
+}
+
+/// Snapshots are pruned as they are taken: a long run of writes keeps the newest few, not all.
+#[test]
+fn snapshots_do_not_pile_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _) = Store::create(&dir.path().join("p.db")).unwrap();
+    let mut store = store.with_snapshot_interval(1);
+    let mut commands = vec![
+        Command::CreateCampaign {
+            campaign_id: "p".into(),
+            name: "P".into(),
+            seed_commitment: "x".into(),
+        },
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 9,
+                brawn: 9,
+                cunning: 9,
+                health: 20,
+                silver: 0,
+            }),
+        },
+    ];
+    commands.extend((0..60).map(|_| Command::AdvanceClock {
+        by: GameDuration(60),
+    }));
+    write_all(&mut store, commands);
+    let conn = rusqlite::Connection::open(dir.path().join("p.db")).unwrap();
+    let seqs: Vec<i64> = conn
+        .prepare("SELECT seq FROM snapshots ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    // The first of the block (kept for the far past) and the newest eight.
+    assert_eq!(seqs, [vec![1], (56..=63).collect::<Vec<i64>>()].concat());
 }

@@ -285,22 +285,29 @@ fn the_same_edits_on_an_export_are_refused_by_import_naming_the_line() {
 fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
     let c = Campaign::empty();
     c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
-    let honest = c.json(&["character", "show", "Adept0"])["health"]["current"].clone();
+    let honest = c.json(&["character", "show", "Adept0"])["character"]["health"]["current"].clone();
+    assert!(honest.is_u64() && honest != 99, "{honest}");
     let report = c.ok(&["verify"]);
     assert!(
-        report.contains("snapshots: 2 compared with a replay of the log"),
+        report.contains("snapshots: 1 compared with a replay of the log"),
         "{report}"
     );
 
     c.sql()
         .execute(
-            "UPDATE snapshots SET state = json_set(state, '$.characters.adept0.health.current', 99) WHERE seq = 400",
+            "UPDATE snapshots SET state = json_set(state, '$.characters.adept0.health.current', 99) WHERE seq = 450",
             [],
         )
         .unwrap();
+    // Commands would believe it...
+    assert_eq!(
+        c.json(&["character", "show", "Adept0"])["character"]["health"]["current"],
+        99
+    );
+    // ...but verify does not.
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("PROBLEM at #400: the snapshot at #400 does not match a replay of the log"),
+        report.contains("PROBLEM at #450: the snapshot at #450 does not match a replay of the log"),
         "{report}"
     );
     assert!(report.contains("chain: 450 events, unbroken"), "{report}");
@@ -308,7 +315,7 @@ fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
     c.ok(&["snapshots", "rebuild"]);
     assert!(c.ok(&["verify"]).contains("all checks hold"));
     assert_eq!(
-        c.json(&["character", "show", "Adept0"])["health"]["current"],
+        c.json(&["character", "show", "Adept0"])["character"]["health"]["current"],
         honest
     );
 }
