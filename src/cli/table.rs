@@ -6,6 +6,7 @@ use crate::Error;
 use crate::dice::DiceExpr;
 use crate::rules::Command;
 use crate::rules::rest::RestLength;
+use crate::store::StoreError;
 use crate::time::GameDuration;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -46,8 +47,8 @@ const MAX_ENTROPY_CHARS: usize = 200;
 pub enum SessionCommand {
     /// Start a game session. Rolls no dice.
     ///
-    /// Reads the whole campaign file first and refuses if any part is damaged, so an evening is never
-    /// played onto a broken file.
+    /// Reads every page of the campaign file first (SQLite's quick check) and refuses if its
+    /// structure is damaged, so an evening is not played onto a broken file.
     ///
     /// Give --entropy with text the players choose at the table (a phrase, the last digits of
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
@@ -59,8 +60,8 @@ pub enum SessionCommand {
     },
     /// End the current session and print the log's head as a SEQ:HASH checkpoint for the players to
     /// note; `grimoire verify --checkpoint SEQ:HASH` later proves nothing before it was rewritten.
-    /// Rolls no dice. Like `session start`, it reads the whole file first and refuses if any part
-    /// is damaged: a checkpoint never vouches for a broken file.
+    /// Rolls no dice. It runs everything `grimoire verify` does first and refuses if anything fails:
+    /// a checkpoint never vouches for a damaged or altered file.
     End,
 }
 
@@ -76,11 +77,24 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
             let command = Command::StartSession {
                 entropy: entropy.clone(),
             };
-            Ok(appended(&record_on_a_whole_file(g, ctx, command)?.events))
+            let mut store = g.open()?;
+            store.check_every_page()?;
+            let written = record_with(g, ctx, &mut store, None, |_, _| Ok(command))?;
+            Ok(appended(&written.events))
         }
         SessionCommand::End => {
             g.no_rolls("session end")?;
-            let events = record_on_a_whole_file(g, ctx, Command::EndSession)?.events;
+            let mut store = g.open()?;
+            let report = store.verify(None)?;
+            if let Some(problem) = report.first_problem() {
+                return Err(StoreError::FailsVerification {
+                    path: store.path().to_path_buf(),
+                    problem,
+                }
+                .into());
+            }
+            let events =
+                record_with(g, ctx, &mut store, None, |_, _| Ok(Command::EndSession))?.events;
             let mut report = appended(&events);
             if let Some(last) = events.last() {
                 let checkpoint = crate::store::Checkpoint::of(last.seq, &last.hash);
@@ -92,19 +106,6 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
             Ok(report)
         }
     }
-}
-
-/// Records a session boundary only after reading every page of the file: damage in pages no
-/// command has needed since is caught before an evening is played onto it, and a checkpoint is never
-/// printed for a damaged file.
-fn record_on_a_whole_file(
-    g: &Globals,
-    ctx: &mut Context,
-    command: Command,
-) -> Result<crate::store::Written, Error> {
-    let mut store = g.open()?;
-    store.check_every_page()?;
-    record_with(g, ctx, &mut store, None, |_, _| Ok(command))
 }
 
 /// Roll dice and record the roll.

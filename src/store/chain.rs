@@ -146,6 +146,31 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
+    /// The first thing that does not hold, in a few words (`None` when everything holds).
+    pub fn first_problem(&self) -> Option<String> {
+        if self.file_problems > 0 {
+            return Some(format!(
+                "the file is damaged: SQLite's integrity check found {} problem(s)",
+                self.file_problems
+            ));
+        }
+        if let Some(problem) = &self.chain_break {
+            return Some(format!("the chain breaks at #{}", problem.seq));
+        }
+        if let Some(problem) = self
+            .dice_problems
+            .iter()
+            .chain(&self.snapshot_problems)
+            .next()
+        {
+            return Some(problem.what.clone());
+        }
+        self.checkpoint
+            .as_ref()
+            .filter(|c| !c.holds)
+            .map(|c| format!("checkpoint {} does not hold", c.checkpoint))
+    }
+
     pub fn all_hold(&self) -> bool {
         self.file_problems == 0
             && self.chain_break.is_none()

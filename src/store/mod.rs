@@ -38,6 +38,10 @@ pub enum StoreError {
         "{0} is damaged (part of the file cannot be read); nothing was recorded. Restore it from a backup or an earlier export; `grimoire verify` shows what is affected"
     )]
     Corrupt(PathBuf),
+    #[error(
+        "{path} does not pass verification ({problem}), so the session was not ended: no checkpoint may vouch for it. `grimoire verify` lists every problem"
+    )]
+    FailsVerification { path: PathBuf, problem: String },
     #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
     Damaged { seq: u64, reason: PayloadError },
     #[error(

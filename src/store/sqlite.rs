@@ -574,13 +574,21 @@ impl Store {
             }
             if row.seq == next {
                 to_compare.pop_front();
-                if let Some(stored) = self.snapshot_state(next)? {
+                if let Some(text) = self.snapshot_text(next)? {
                     snapshots_checked += 1;
-                    if &stored != replay.state() {
+                    let fault = match parse_snapshot(next, &text) {
+                        // Commands skip it, but only damage to the file makes a snapshot unreadable.
+                        None => Some("cannot be read (the file is damaged there)"),
+                        Some(stored) if &stored != replay.state() => Some(
+                            "does not match a replay of the log (it was edited outside grimoire)",
+                        ),
+                        Some(_) => None,
+                    };
+                    if let Some(fault) = fault {
                         snapshot_problems.push(Problem {
                             seq: next,
                             what: format!(
-                                "the snapshot at #{next} does not match a replay of the log (it was edited outside grimoire); `grimoire snapshots rebuild` replaces it"
+                                "the snapshot at #{next} {fault}; `grimoire snapshots rebuild` replaces it"
                             ),
                         });
                     }
@@ -625,24 +633,22 @@ impl Store {
         Ok(seqs)
     }
 
-    /// The state stored in the snapshot at `seq`, if it can be read (one that cannot is never used).
-    fn snapshot_state(&self, seq: u64) -> Result<Option<CampaignState>, StoreError> {
-        let text: Option<String> = self
-            .conn
+    /// The text of the snapshot at `seq`, if there is one.
+    fn snapshot_text(&self, seq: u64) -> Result<Option<String>, StoreError> {
+        self.conn
             .query_row(
                 "SELECT state FROM snapshots WHERE seq = ?1",
                 [to_sql_seq(seq)],
                 |row| row.get(0),
             )
             .optional()
-            .map_err(self.fail("read"))?;
-        Ok(text.and_then(|text| parse_snapshot(seq, &text)))
+            .map_err(self.fail("read"))
     }
 
-    /// Reads every page of the file and fails if any is damaged. Commands notice damage only in the
-    /// pages they read, and a snapshot spares them most of the file, so the session boundaries run
-    /// this (SQLite's quick check: linear in the file, about 0.7 s at a million events) to catch
-    /// damage before an evening is played onto it or a checkpoint vouches for it.
+    /// Reads every page of the file and fails if its structure is damaged. Commands notice damage
+    /// only in the pages they read, and a snapshot spares them most of the file, so `session start`
+    /// runs this (SQLite's quick check: linear in the file, about 0.7 s at a million events) to
+    /// catch damage before an evening is played onto it.
     pub fn check_every_page(&self) -> Result<(), StoreError> {
         let mut stmt = self
             .conn

@@ -319,3 +319,21 @@ fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
         honest
     );
 }
+
+/// The checkpoint `session end` prints vouches for the history before it, so it is never printed
+/// for a log that fails verification.
+#[test]
+fn session_end_refuses_to_print_a_checkpoint_for_an_altered_log() {
+    let c = campaign();
+    c.ok(&["session", "start"]);
+    unlock(&c).execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 7", []).unwrap();
+    let before = c.head();
+    let refused = c.run(&["session", "end"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("does not pass verification (the chain breaks at #7)"),
+        "{stderr}"
+    );
+    assert_eq!(c.head(), before);
+}
