@@ -140,7 +140,8 @@ impl Default for ChainCheck {
 }
 
 impl ChainCheck {
-    pub fn check(&mut self, row: &StoredRow) -> Result<(), String> {
+    /// Checks the next row; returns its event, read from the payload.
+    pub fn check(&mut self, row: &StoredRow) -> Result<Event, String> {
         if row.seq != self.next_seq {
             return Err(format!(
                 "event #{} follows #{}: the log must run from #1 without gaps",
@@ -164,7 +165,7 @@ impl ChainCheck {
         }
         self.next_seq += 1;
         self.prev_hash = row.hash.clone();
-        Ok(())
+        Ok(event)
     }
 
     pub fn events_seen(&self) -> u64 {

@@ -767,6 +767,12 @@ impl Store {
             return Err(StoreError::NotEmpty(path.clone()));
         }
         let mut chain = ChainCheck::default();
+        // Replayed as it arrives, so the import leaves snapshots without reading the log again.
+        let mut running = Running {
+            state: CampaignState::default(),
+            snapshot_at: 0,
+        };
+        let mut head_hash = String::new();
         let mut secrets = 0;
         let mut last_line = 0;
         for (line, text) in lines {
@@ -774,13 +780,18 @@ impl Store {
             let refuse = |why: String| StoreError::Import { line, why };
             match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
                 Line::Event(row) => {
-                    chain.check(&row).map_err(refuse)?;
+                    let event = chain.check(&row).map_err(refuse)?;
                     insert_row(&tx, &row).map_err(|e| match e.sqlite_error_code() {
                         Some(ErrorCode::ConstraintViolation) => {
                             refuse(format!("#{} repeats an event id", row.seq))
                         }
                         _ => fail(e),
                     })?;
+                    running.feed(&tx, &path, row.seq, &event)?;
+                    running
+                        .snapshot_if_due(&tx, IMPORT_SNAPSHOT_EVERY, &row.hash)
+                        .map_err(fail)?;
+                    head_hash = row.hash;
                 }
                 Line::Secret { kind, key, value } => {
                     insert_secret(&tx, &kind, &key, &value).map_err(|e| {
@@ -801,8 +812,8 @@ impl Store {
                 why: "the file holds no events".into(),
             });
         }
-        // Without snapshots every command after the import would replay the whole log.
-        take_snapshots(&tx, &path)?;
+        // Without one at the head every command after the import would replay a long tail.
+        running.snapshot_if_due(&tx, 1, &head_hash).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok((chain.events_seen(), secrets))
     }
@@ -1058,6 +1069,10 @@ fn decode_event(row: &rusqlite::Row<'_>, path: &Path) -> Result<(u64, Event), St
         .map_err(|reason| StoreError::Damaged { seq, reason })?;
     Ok((seq, event))
 }
+
+/// How often an import takes a snapshot as it goes: often enough that a retraction in the file
+/// replays only a short stretch again, rarely enough to cost little.
+const IMPORT_SNAPSHOT_EVERY: u64 = 1_000;
 
 /// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
 /// far in the past.

@@ -131,3 +131,53 @@ fn import_refuses_a_file_that_already_holds_a_campaign() {
     let missing = c.refused(&["import", "/nonexistent/file.jsonl"], 74);
     assert!(missing.contains("could not be read"), "{missing}");
 }
+
+/// An import replays the log as it arrives to leave snapshots behind; a retraction in the file
+/// reaches back into events already replayed, and the imported campaign must still match the source.
+#[test]
+fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
+    let source = Campaign::empty();
+    source.ok(&["dev", "generate", "--characters", "4", "--events", "1200"]);
+    let hurt = source.seq_of(&["damage", "Magus1", "2"]);
+    source.ok(&["heal", "Magus1", "1"]);
+    source.ok(&["retract", &hurt.to_string(), "--reason", "missed"]);
+    // And one reaching back past the import's snapshot at #1000.
+    let earlier: i64 = source
+        .sql()
+        .query_row(
+            "SELECT seq FROM events WHERE kind IN ('damage_taken', 'healed') AND seq BETWEEN 1001 AND 1200 LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    source.ok(&[
+        "retract",
+        &earlier.to_string(),
+        "--reason",
+        "never happened",
+    ]);
+    source.ok(&["damage", "Adept0", "1"]);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+
+    let restored = Campaign::empty();
+    restored.ok(&["import", export.to_str().unwrap()]);
+    for name in ["Magus1", "Adept0", "Magus3"] {
+        assert_eq!(
+            restored.json(&["character", "show", name]),
+            source.json(&["character", "show", name]),
+            "{name}"
+        );
+    }
+    let store = grimoire::store::Store::open(&restored.db).unwrap();
+    assert_eq!(
+        store.replay(None).unwrap(),
+        store.replay_without_snapshots(None).unwrap()
+    );
+    assert!(restored.ok(&["verify"]).contains("all checks hold"));
+}
