@@ -768,10 +768,7 @@ impl Store {
         }
         let mut chain = ChainCheck::default();
         // Replayed as it arrives, so the import leaves snapshots without reading the log again.
-        let mut running = Running {
-            state: CampaignState::default(),
-            snapshot_at: 0,
-        };
+        let mut replay = ImportReplay::new();
         let mut head_hash = String::new();
         let mut secrets = 0;
         let mut last_line = 0;
@@ -787,10 +784,11 @@ impl Store {
                         }
                         _ => fail(e),
                     })?;
-                    running.feed(&tx, &path, row.seq, &event)?;
-                    running
-                        .snapshot_if_due(&tx, IMPORT_SNAPSHOT_EVERY, &row.hash)
-                        .map_err(fail)?;
+                    replay.feed(&tx, &path, row.seq, &event)?;
+                    // Kept for `--at` far in the past, as writes keep them.
+                    if row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) {
+                        save_snapshot(&tx, &replay.state, &row.hash).map_err(fail)?;
+                    }
                     head_hash = row.hash;
                 }
                 Line::Secret { kind, key, value } => {
@@ -812,8 +810,8 @@ impl Store {
                 why: "the file holds no events".into(),
             });
         }
-        // Without one at the head every command after the import would replay a long tail.
-        running.snapshot_if_due(&tx, 1, &head_hash).map_err(fail)?;
+        // Without one at the head every command after the import would replay the whole log.
+        save_snapshot(&tx, &replay.state, &head_hash).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok((chain.events_seen(), secrets))
     }
@@ -1005,15 +1003,28 @@ fn replay_from(
     upto: Option<u64>,
     snapshots: bool,
 ) -> Result<(CampaignState, u64), StoreError> {
-    let fail = |e| db_error(path, "read", e);
     let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
     let retractions = retractions(conn, path, upto)?;
-    let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
     let start = if snapshots {
         usable_snapshot(conn, path, upto, &retractions)?
     } else {
         None
     };
+    let from = start.as_ref().map_or(0, |s| s.head);
+    Ok((replay_after(conn, path, start, &retractions, upto)?, from))
+}
+
+/// Replays the log after `start` (from the beginning when `None`) up to `upto`, skipping the
+/// targets of `retractions`. `start` must not include any of those targets.
+fn replay_after(
+    conn: &Connection,
+    path: &Path,
+    start: Option<CampaignState>,
+    retractions: &[(u64, u64)],
+    upto: i64,
+) -> Result<CampaignState, StoreError> {
+    let fail = |e| db_error(path, "read", e);
+    let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
     let from = start.as_ref().map_or(0, |s| s.head);
     let mut replay = match start {
         Some(state) => Replay::resume(state, targets),
@@ -1027,7 +1038,55 @@ fn replay_from(
         let (seq, event) = decode_event(row, path)?;
         replay.feed(seq, &event);
     }
-    Ok((replay.finish(), from))
+    Ok(replay.finish())
+}
+
+/// The state an import builds as rows arrive. Events cannot be unapplied, so it keeps a few copies
+/// of itself along the way: a retraction in the file resumes from the newest copy before its target
+/// and replays the rows after it again (the file's retractions are not known in advance).
+struct ImportReplay {
+    state: CampaignState,
+    copies: VecDeque<CampaignState>,
+}
+
+impl ImportReplay {
+    /// A copy every this many events, and this many kept: a retraction reaching back up to
+    /// `COPY_EVERY * COPIES_KEPT` events replays at most that many again (further, from the start).
+    const COPY_EVERY: u64 = 500;
+    const COPIES_KEPT: usize = 8;
+
+    fn new() -> ImportReplay {
+        ImportReplay {
+            state: CampaignState::default(),
+            copies: VecDeque::new(),
+        }
+    }
+
+    /// Folds in an event just inserted into `conn`.
+    fn feed(
+        &mut self,
+        conn: &Connection,
+        path: &Path,
+        seq: u64,
+        event: &Event,
+    ) -> Result<(), StoreError> {
+        if let Event::Retracted { seq: target, .. } = event {
+            // Copies taken after the target hold it: they are of no more use.
+            self.copies.retain(|copy| copy.head < *target);
+            let start = self.copies.back().cloned();
+            let retractions = retractions(conn, path, to_sql_seq(seq))?;
+            self.state = replay_after(conn, path, start, &retractions, to_sql_seq(seq))?;
+        } else {
+            self.state.apply(seq, event);
+        }
+        if seq.is_multiple_of(Self::COPY_EVERY) {
+            self.copies.push_back(self.state.clone());
+            if self.copies.len() > Self::COPIES_KEPT {
+                self.copies.pop_front();
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Takes snapshots along one full replay of the log in `conn`: the first of every
@@ -1069,10 +1128,6 @@ fn decode_event(row: &rusqlite::Row<'_>, path: &Path) -> Result<(u64, Event), St
         .map_err(|reason| StoreError::Damaged { seq, reason })?;
     Ok((seq, event))
 }
-
-/// How often an import takes a snapshot as it goes: often enough that a retraction in the file
-/// replays only a short stretch again, rarely enough to cost little.
-const IMPORT_SNAPSHOT_EVERY: u64 = 1_000;
 
 /// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
 /// far in the past.

@@ -358,3 +358,71 @@ fn snapshots_do_not_pile_up() {
     // The first of the block (kept for the far past) and the newest eight.
     assert_eq!(seqs, [vec![1], (56..=63).collect::<Vec<i64>>()].concat());
 }
+
+/// An import keeps copies of its running state to resume from when a retraction in the file reaches
+/// back; a copy taken after an event later retracted must never be resumed from again.
+#[test]
+fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
+    let source = Campaign::empty();
+    let (mut store, _) = Store::create(&source.db).unwrap();
+    let add = |name: &str| Command::AddCharacter {
+        name: name.into(),
+        sheet: Sheet::Adg(AdgSheet {
+            level: 1,
+            agility: 9,
+            brawn: 9,
+            cunning: 9,
+            health: 20,
+            silver: 0,
+        }),
+    };
+    let wait = |n: usize| {
+        (0..n).map(|_| Command::AdvanceClock {
+            by: GameDuration(6),
+        })
+    };
+    let mut commands = vec![Command::CreateCampaign {
+        campaign_id: "i".into(),
+        name: "I".into(),
+        seed_commitment: "x".into(),
+    }];
+    commands.push(add("Aldric"));
+    commands.extend(wait(600));
+    commands.push(add("Bryn")); // between the import's copies at #500 and #1000
+    commands.extend(wait(500));
+    commands.push(add("Cato")); // after the copy at #1000
+    write_all(&mut store, commands);
+    for name in ["Bryn", "Cato"] {
+        let seq = store
+            .replay(None)
+            .unwrap()
+            .character(name)
+            .unwrap()
+            .added_seq;
+        let target = store.event(seq).unwrap().map(|r| r.event);
+        write_all(
+            &mut store,
+            vec![Command::Retract {
+                seq,
+                target,
+                reason: "never joined".into(),
+            }],
+        );
+    }
+    drop(store);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+
+    let restored = Campaign::empty();
+    restored.ok(&["import", export.to_str().unwrap()]);
+    let store = Store::open(&restored.db).unwrap();
+    let state = store.replay(None).unwrap();
+    assert!(state.character("Bryn").is_none());
+    assert!(state.character("Cato").is_none());
+    assert_eq!(state, store.replay_without_snapshots(None).unwrap());
+}

@@ -141,21 +141,20 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
     let hurt = source.seq_of(&["damage", "Magus1", "2"]);
     source.ok(&["heal", "Magus1", "1"]);
     source.ok(&["retract", &hurt.to_string(), "--reason", "missed"]);
-    // And one reaching back past the import's snapshot at #1000.
-    let earlier: i64 = source
-        .sql()
-        .query_row(
-            "SELECT seq FROM events WHERE kind IN ('damage_taken', 'healed') AND seq BETWEEN 1001 AND 1200 LIMIT 1",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    source.ok(&[
-        "retract",
-        &earlier.to_string(),
-        "--reason",
-        "never happened",
-    ]);
+    // And ones reaching back past the copies the import keeps (every 500 events), and before all
+    // of them.
+    for range in ["10 AND 499", "501 AND 999", "1001 AND 1200"] {
+        let sql = format!(
+            "SELECT seq FROM events WHERE kind IN ('damage_taken', 'healed') AND seq BETWEEN {range} LIMIT 1"
+        );
+        let earlier: i64 = source.sql().query_row(&sql, [], |r| r.get(0)).unwrap();
+        source.ok(&[
+            "retract",
+            &earlier.to_string(),
+            "--reason",
+            "never happened",
+        ]);
+    }
     source.ok(&["damage", "Adept0", "1"]);
     let export = source.dir.path().join("all.jsonl");
     source.ok(&[
