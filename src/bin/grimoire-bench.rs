@@ -9,8 +9,8 @@
 
 use clap::Parser;
 use grimoire::cli::{Cli, Context, run};
-use grimoire::store::{SNAPSHOT_EVERY, Store};
 use grimoire::store::jsonl;
+use grimoire::store::{SNAPSHOT_EVERY, Store};
 use rusqlite::{Connection, params};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
