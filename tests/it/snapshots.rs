@@ -34,6 +34,32 @@ fn write_all(store: &mut Store, commands: Vec<Command>) {
     }
 }
 
+/// A new campaign's first commands: its creation and an A Dungeon Game character.
+fn a_campaign_with(name: &str) -> Vec<Command> {
+    vec![
+        Command::CreateCampaign {
+            campaign_id: "c".into(),
+            name: "C".into(),
+            seed_commitment: "x".into(),
+        },
+        an_adg_character(name),
+    ]
+}
+
+fn an_adg_character(name: &str) -> Command {
+    Command::AddCharacter {
+        name: name.into(),
+        sheet: Sheet::Adg(AdgSheet {
+            level: 1,
+            agility: 9,
+            brawn: 9,
+            cunning: 9,
+            health: 20,
+            silver: 0,
+        }),
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Op {
     Damage(u32),
@@ -63,13 +89,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let (store, _) = Store::create(&dir.path().join("s.db")).unwrap();
         let mut store = store.with_snapshot_interval(interval);
-        let mut commands = vec![
-            Command::CreateCampaign { campaign_id: "p".into(), name: "P".into(), seed_commitment: "x".into() },
-            Command::AddCharacter {
-                name: "Aldric".into(),
-                sheet: Sheet::Adg(AdgSheet { level: 1, agility: 9, brawn: 9, cunning: 9, health: 20, silver: 0 }),
-            },
-        ];
+        let mut commands = a_campaign_with("Aldric");
         for op in &ops {
             commands.push(match op {
                 Op::Damage(n) => Command::Damage { character: "Aldric".into(), amount: *n },
@@ -191,38 +211,26 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     let mut store = store.with_snapshot_interval(3);
     write_all(
         &mut store,
-        vec![
-            Command::CreateCampaign {
-                campaign_id: "r".into(),
-                name: "R".into(),
-                seed_commitment: "x".into(),
-            },
-            Command::AddCharacter {
-                name: "Aldric".into(),
-                sheet: Sheet::Adg(AdgSheet {
-                    level: 1,
-                    agility: 9,
-                    brawn: 9,
-                    cunning: 9,
-                    health: 20,
-                    silver: 0,
-                }),
-            },
-            Command::Damage {
-                character: "Aldric".into(),
-                amount: 7,
-            },
-            Command::Heal {
-                character: "Aldric".into(),
-                amount: 1,
-            },
-            Command::AdvanceClock {
-                by: GameDuration(60),
-            },
-            Command::AdvanceClock {
-                by: GameDuration(60),
-            },
-        ],
+        [
+            a_campaign_with("Aldric"),
+            vec![
+                Command::Damage {
+                    character: "Aldric".into(),
+                    amount: 7,
+                },
+                Command::Heal {
+                    character: "Aldric".into(),
+                    amount: 1,
+                },
+                Command::AdvanceClock {
+                    by: GameDuration(60),
+                },
+                Command::AdvanceClock {
+                    by: GameDuration(60),
+                },
+            ],
+        ]
+        .concat(),
     );
     let damage_seq = 4; // #2 is the ADG tables the first ADG character brings
     let target = store.event(damage_seq).unwrap().map(|r| r.event);
@@ -250,28 +258,14 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
     let mut store = store.with_snapshot_interval(1);
     write_all(
         &mut store,
-        vec![
-            Command::CreateCampaign {
-                campaign_id: "r".into(),
-                name: "R".into(),
-                seed_commitment: "x".into(),
-            },
-            Command::AddCharacter {
-                name: "Aldric".into(),
-                sheet: Sheet::Adg(AdgSheet {
-                    level: 1,
-                    agility: 9,
-                    brawn: 9,
-                    cunning: 9,
-                    health: 20,
-                    silver: 0,
-                }),
-            },
-            Command::Damage {
+        [
+            a_campaign_with("Aldric"),
+            vec![Command::Damage {
                 character: "Aldric".into(),
                 amount: 7,
-            },
-        ],
+            }],
+        ]
+        .concat(),
     );
     let target = store.event(4).unwrap().map(|r| r.event);
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
@@ -325,24 +319,7 @@ fn snapshots_do_not_pile_up() {
     let dir = tempfile::tempdir().unwrap();
     let (store, _) = Store::create(&dir.path().join("p.db")).unwrap();
     let mut store = store.with_snapshot_interval(1);
-    let mut commands = vec![
-        Command::CreateCampaign {
-            campaign_id: "p".into(),
-            name: "P".into(),
-            seed_commitment: "x".into(),
-        },
-        Command::AddCharacter {
-            name: "Aldric".into(),
-            sheet: Sheet::Adg(AdgSheet {
-                level: 1,
-                agility: 9,
-                brawn: 9,
-                cunning: 9,
-                health: 20,
-                silver: 0,
-            }),
-        },
-    ];
+    let mut commands = a_campaign_with("Aldric");
     commands.extend((0..60).map(|_| Command::AdvanceClock {
         by: GameDuration(60),
     }));
@@ -365,32 +342,16 @@ fn snapshots_do_not_pile_up() {
 fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
     let source = Campaign::empty();
     let (mut store, _) = Store::create(&source.db).unwrap();
-    let add = |name: &str| Command::AddCharacter {
-        name: name.into(),
-        sheet: Sheet::Adg(AdgSheet {
-            level: 1,
-            agility: 9,
-            brawn: 9,
-            cunning: 9,
-            health: 20,
-            silver: 0,
-        }),
-    };
     let wait = |n: usize| {
         (0..n).map(|_| Command::AdvanceClock {
             by: GameDuration(6),
         })
     };
-    let mut commands = vec![Command::CreateCampaign {
-        campaign_id: "i".into(),
-        name: "I".into(),
-        seed_commitment: "x".into(),
-    }];
-    commands.push(add("Aldric"));
+    let mut commands = a_campaign_with("Aldric");
     commands.extend(wait(600));
-    commands.push(add("Bryn")); // between the import's copies at #500 and #1000
+    commands.push(an_adg_character("Bryn")); // between the import's copies at #500 and #1000
     commands.extend(wait(500));
-    commands.push(add("Cato")); // after the copy at #1000
+    commands.push(an_adg_character("Cato")); // after the copy at #1000
     write_all(&mut store, commands);
     for name in ["Bryn", "Cato"] {
         let seq = store
