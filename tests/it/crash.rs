@@ -78,13 +78,7 @@ fn killed_appenders_lose_no_acknowledged_event_and_leave_no_torn_one() {
 fn a_killed_import_leaves_all_or_nothing() {
     let source = Campaign::empty();
     source.ok(&["dev", "generate", "--characters", "6", "--events", "3000"]);
-    let export = source.dir.path().join("all.jsonl");
-    source.ok(&[
-        "export",
-        "--with-secrets",
-        "--out",
-        export.to_str().unwrap(),
-    ]);
+    let export = source.export_all();
     let full = Store::open(&source.db).unwrap().head().unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     for kill in 0..kills().min(20) {

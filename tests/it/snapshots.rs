@@ -291,15 +291,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
 fn an_import_leaves_a_snapshot_at_the_head() {
     let source = Campaign::empty();
     source.ok(&["dev", "generate", "--characters", "4", "--events", "700"]);
-    let export = source.dir.path().join("all.jsonl");
-    source.ok(&[
-        "export",
-        "--with-secrets",
-        "--out",
-        export.to_str().unwrap(),
-    ]);
-    let restored = Campaign::empty();
-    restored.ok(&["import", export.to_str().unwrap()]);
+    let restored = source.restored();
     let newest: i64 = restored
         .sql()
         .query_row("SELECT MAX(seq) FROM snapshots", [], |r| r.get(0))
@@ -371,16 +363,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
         );
     }
     drop(store);
-    let export = source.dir.path().join("all.jsonl");
-    source.ok(&[
-        "export",
-        "--with-secrets",
-        "--out",
-        export.to_str().unwrap(),
-    ]);
-
-    let restored = Campaign::empty();
-    restored.ok(&["import", export.to_str().unwrap()]);
+    let restored = source.restored();
     let store = Store::open(&restored.db).unwrap();
     let state = store.replay(None).unwrap();
     assert!(state.character("Bryn").is_none());

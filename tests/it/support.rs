@@ -93,6 +93,26 @@ impl Campaign {
             .expect("a seq")
     }
 
+    /// Exports the whole log with the GM's secrets to `all.jsonl` in the campaign's folder.
+    pub fn export_all(&self) -> std::path::PathBuf {
+        let export = self.dir.path().join("all.jsonl");
+        self.ok(&[
+            "export",
+            "--with-secrets",
+            "--out",
+            export.to_str().unwrap(),
+        ]);
+        export
+    }
+
+    /// A new campaign imported from a full export of this one.
+    pub fn restored(&self) -> Campaign {
+        let export = self.export_all();
+        let restored = Campaign::empty();
+        restored.ok(&["import", export.to_str().unwrap()]);
+        restored
+    }
+
     /// Opens the raw SQLite file, as a tamperer would.
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(&self.db).expect("open raw")

@@ -156,16 +156,7 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
         ]);
     }
     source.ok(&["damage", "Adept0", "1"]);
-    let export = source.dir.path().join("all.jsonl");
-    source.ok(&[
-        "export",
-        "--with-secrets",
-        "--out",
-        export.to_str().unwrap(),
-    ]);
-
-    let restored = Campaign::empty();
-    restored.ok(&["import", export.to_str().unwrap()]);
+    let restored = source.restored();
     for name in ["Magus1", "Adept0", "Magus3"] {
         assert_eq!(
             restored.json(&["character", "show", name]),
