@@ -71,6 +71,8 @@ fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() 
 #[test]
 fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
     let c = Campaign::with_party();
+    // An evening under way, so `session end` has a session to end.
+    c.ok(&["session", "start"]);
     for i in 0..30 {
         c.ok(&[
             "--rolls",

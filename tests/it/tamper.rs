@@ -337,3 +337,13 @@ fn session_end_refuses_to_print_a_checkpoint_for_an_altered_log() {
     );
     assert_eq!(c.head(), before);
 }
+
+/// With no session open there is nothing to end: the rules say so at once, without first verifying a
+/// log that may take seconds to check.
+#[test]
+fn session_end_without_a_session_is_refused_by_the_rules_before_any_verification() {
+    let c = campaign();
+    unlock(&c).execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 7", []).unwrap();
+    let stderr = c.refused(&["session", "end"], 1);
+    assert!(stderr.contains("no session is open"), "{stderr}");
+}
