@@ -539,7 +539,7 @@ impl Store {
     /// which come after the dice they open, then once through every check.
     pub fn verify(&self, checkpoint: Option<Checkpoint>) -> Result<VerifyReport, StoreError> {
         // SQLite's own check first: damage in pages the log's queries never touch would go unseen.
-        let file_problems = self.file_problems()?;
+        let file_problems = self.problems_reported_by("integrity_check")?;
         let mut reveals = Reveals::default();
         let sql = "SELECT kind, schema_version, payload FROM events WHERE kind IN ('seed_revealed', 'sealed_revealed') ORDER BY seq";
         let mut stmt = self.conn.prepare(sql).map_err(self.fail("read"))?;
@@ -651,31 +651,23 @@ impl Store {
     /// runs this (SQLite's quick check: linear in the file, about 0.7 s at a million events) to
     /// catch damage before an evening is played onto it.
     pub fn check_every_page(&self) -> Result<(), StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("PRAGMA quick_check")
-            .map_err(self.fail("checked"))?;
-        let mut rows = stmt.query([]).map_err(self.fail("checked"))?;
-        while let Some(row) = rows.next().map_err(self.fail("checked"))? {
-            let line: String = row.get(0).map_err(self.fail("checked"))?;
-            if line != "ok" {
-                return Err(StoreError::Corrupt(self.path.clone()));
-            }
+        if self.problems_reported_by("quick_check")? > 0 {
+            return Err(StoreError::Corrupt(self.path.clone()));
         }
         Ok(())
     }
 
-    /// How many problems `PRAGMA integrity_check` reports (its text is SQLite's, so only the count
-    /// reaches the user).
-    fn file_problems(&self) -> Result<u64, StoreError> {
+    /// How many problems one of SQLite's checks (`integrity_check`, `quick_check`) reports. Its
+    /// text is SQLite's, so only the count reaches the user.
+    fn problems_reported_by(&self, check: &str) -> Result<u64, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("PRAGMA integrity_check")
-            .map_err(self.fail("read"))?;
-        let mut rows = stmt.query([]).map_err(self.fail("read"))?;
+            .prepare(&format!("PRAGMA {check}"))
+            .map_err(self.fail("checked"))?;
+        let mut rows = stmt.query([]).map_err(self.fail("checked"))?;
         let mut problems = 0;
-        while let Some(row) = rows.next().map_err(self.fail("read"))? {
-            let line: String = row.get(0).map_err(self.fail("read"))?;
+        while let Some(row) = rows.next().map_err(self.fail("checked"))? {
+            let line: String = row.get(0).map_err(self.fail("checked"))?;
             if line != "ok" {
                 problems += 1;
             }
