@@ -269,6 +269,29 @@ fn db_failure(path: &Path, action: &'static str, code: Option<ErrorCode>) -> Sto
     }
 }
 
+/// Puts the file in WAL mode (it stays so). A file still in rollback mode, say a copy made by another
+/// tool, needs an exclusive lock to switch, and SQLite refuses the switch at once rather than call the
+/// busy handler while other commands read it (waiting there could deadlock two switchers). So the
+/// switch is retried here until the busy timeout, as any other write would wait.
+fn switch_to_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+        if mode.eq_ignore_ascii_case("wal") {
+            return Ok(());
+        }
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(e)
+                if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl Store {
     /// Opens an existing campaign file, migrating it to this build's schema.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -347,8 +370,7 @@ impl Store {
                 known,
             });
         }
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
+        switch_to_wal(&conn).map_err(fail)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(fail)?;
         if applied < known

@@ -248,6 +248,43 @@ fn processes_opening_a_first_schema_file_at_once_all_succeed() {
     }
 }
 
+/// A file in rollback mode (a copy made by another tool, or the oldest schema) is switched to WAL on
+/// open, which needs the file to itself. While another connection holds the write lock (a second
+/// command switching it at the same moment), SQLite refuses the switch at once instead of waiting,
+/// so the command must wait for it as it would for any writer, not fail.
+#[test]
+fn a_command_waits_for_a_writer_before_switching_an_old_file_to_wal() {
+    let c = Campaign::empty();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
+        &c.db,
+    )
+    .unwrap();
+    let writer = c.sql();
+    writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let command = grimoire_cmd(&c.db, c.dir.path())
+        .args(["character", "list"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    writer.execute_batch("COMMIT").unwrap();
+    let out = command.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Aldric"));
+    drop(writer);
+    let mode: String = c
+        .sql()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}
+
 /// Damage in a page no command reads (here refinery's migration history) goes unnoticed by everyday
 /// commands, so `session start` reads the whole file before an evening is played onto it.
 #[test]
