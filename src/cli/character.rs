@@ -260,10 +260,13 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
     lines.push(format!("  {}", capitalized(&health_text(c))));
     lines.push(format!("  Silver {}", adg.silver));
     let safe = adg.safe_rituals_per_day();
+    let next = match adg.next_ritual_cost() {
+        0 => "the next is safe".to_string(),
+        cost => format!("the next costs {cost} Cunning first"),
+    };
     lines.push(format!(
-        "  Rituals since last rest: {} (safe per day: {safe}); the next costs {} Cunning first",
-        adg.rituals_today,
-        adg.next_ritual_cost()
+        "  Rituals since last rest: {} (safe per day: {safe}); {next}",
+        adg.rituals_today
     ));
     if adg.locked_out {
         lines.push("  LOCKED OUT of rituals until a night's rest".into());

@@ -141,9 +141,19 @@ fn adg_r9_a_locked_out_caster_is_refused_until_a_nights_rest() {
         "Aldric",
         "Concealing Darkness",
     ]);
+    assert!(
+        out.contains("exerts 1 Cunning for casting beyond the safe number today"),
+        "{out}"
+    );
     assert!(out.contains("locked out until a night's rest"), "{out}");
     let sheet = c.ok(&["character", "show", "Aldric"]);
     assert!(sheet.contains("LOCKED OUT"), "{sheet}");
+    assert!(
+        sheet.contains(
+            "Rituals since last rest: 3 (safe per day: 2); the next costs 2 Cunning first"
+        ),
+        "{sheet}"
+    );
     let err = c.refused(
         &[
             "--rolls",

@@ -323,6 +323,14 @@ pub fn describe(event: &Event) -> String {
         }
         parts.join(", ")
     };
+    // Names keep the case they were entered in; only the kind is a plain word.
+    let effect = |e: &crate::event::adg::EffectRoll| {
+        let kind = match e.kind {
+            EffectKind::Damage => "damage",
+            EffectKind::Healing => "healing",
+        };
+        format!("{} {kind} to {}", e.amount, e.target)
+    };
     match event {
         Event::AdgTablesLoaded {
             source,
@@ -388,10 +396,16 @@ pub fn describe(event: &Event) -> String {
         }
         Event::RitualCast(c) => {
             let mut parts = vec![format!("{} casts {}", c.character, c.words.join(" "))];
-            if c.reversal_cost + c.over_limit_cost > 0 {
+            if c.reversal_cost > 0 {
                 parts.push(format!(
-                    "paying {} Cunning first",
-                    c.reversal_cost + c.over_limit_cost
+                    "exerts {} Cunning to reverse both words",
+                    c.reversal_cost
+                ));
+            }
+            if c.over_limit_cost > 0 {
+                parts.push(format!(
+                    "exerts {} Cunning for casting beyond the safe number today",
+                    c.over_limit_cost
                 ));
             }
             let verdict = if c.check.success {
@@ -416,12 +430,13 @@ pub fn describe(event: &Event) -> String {
                 parts.push(format!("double {choice}"));
             }
             if let Some(e) = &c.effect {
-                parts.push(format!("{} {:?} to {}", e.amount, e.kind, e.target).to_lowercase());
+                parts.push(effect(e));
             }
             if let Some(m) = &c.mishap {
                 parts.push(format!("mishap: {}", table(m)));
             }
-            if c.lockout {
+            // A table entry that locks the caster out has said so already.
+            if c.lockout && !c.mishap.as_ref().is_some_and(|m| m.lockout) {
                 parts.push("locked out until a night's rest".into());
             }
             parts.join("; ")
@@ -480,7 +495,7 @@ pub fn describe(event: &Event) -> String {
                 parts.push(format!("mishap: {}", table(m)));
             }
             if let Some(e) = &reading.effect {
-                parts.push(format!("{} {:?} to {}", e.amount, e.kind, e.target).to_lowercase());
+                parts.push(effect(e));
             }
             match (reading.reuse_roll, reading.kept) {
                 (Some(r), true) => parts.push(format!("reuse roll {r}: the scroll holds")),

@@ -652,6 +652,31 @@ fn adg_r5_one_word_reverses_for_free_and_both_cost_1d3_cunning_before_the_roll()
 }
 
 #[test]
+fn adg_r5_r9_the_log_says_why_cunning_was_paid_and_keeps_the_targets_name() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let reversed = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::Both);
+            o.effect = Some((EffectKind::Damage, "the Ghoul of Vel".into()));
+        }),
+        &[1, 5, 3, 4],
+    );
+    assert_eq!(
+        describe(&reversed[0]),
+        "Aldric casts Revealing Light; exerts 1 Cunning to reverse both words; \
+         rolls 5 against Cunning 12: success; 7 damage to the Ghoul of Vel"
+    );
+    w.adg(cast("Concealing Darkness"), &[1]);
+    let extra = w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(
+        describe(&extra[0]),
+        "Aldric casts Concealing Darkness; exerts 1 Cunning for casting beyond the safe number \
+         today; rolls 1 against Cunning 11: success"
+    );
+}
+
+#[test]
 fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
     let mut w = world_with(adg_sheet(3, 13));
     w.knows("Mending Bone", RitualKind::Phrase);
@@ -702,6 +727,12 @@ fn adg_r7_mishap_entries_apply_damage_exertion_and_lockout() {
     assert_eq!(
         w.refused(cast("Concealing Darkness"), &[1]),
         RuleError::LockedOut("Aldric".into())
+    );
+    let line = describe(&events[0]);
+    assert_eq!(
+        line.matches("night's rest").count(),
+        1,
+        "the lockout is said once: {line}"
     );
 }
 
