@@ -20,6 +20,7 @@ pub enum RitualCommand {
     /// Discover a new ritual: draws two d20s, one on each word list, and records the ritual found
     /// (not yet learned).
     Roll {
+        /// The character's name (any case).
         name: String,
     },
     Learn(LearnArgs),
@@ -33,6 +34,7 @@ pub enum RitualCommand {
 /// then the d20 learning check.
 #[derive(Debug, Args)]
 pub struct LearnArgs {
+    /// The character's name (any case).
     pub name: String,
     /// The ritual, e.g. "Concealing Darkness" (as discovered), or a spell's name.
     pub ritual: String,
@@ -95,7 +97,9 @@ fn parse_spell_duration(text: &str) -> Result<SpellDuration, String> {
 /// Level d6 (with --effect), or on failure the mishap's 2d6 followed by the dice its entry needs.
 #[derive(Debug, Args)]
 pub struct CastArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The ritual, as the character knows it (any case).
     pub ritual: String,
     /// Reverse one word (free) or both (costs 1d3 Cunning first).
     #[arg(long, value_enum)]
@@ -124,11 +128,15 @@ pub struct CastArgs {
 /// below 1. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct ExertArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The attribute exerted.
     #[arg(value_enum)]
     pub attribute: Attribute,
+    /// How many points, 1 to 100.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=100))]
     pub amount: u32,
+    /// Why, in a few words; kept in the log.
     #[arg(long)]
     pub reason: String,
 }
@@ -137,7 +145,9 @@ pub struct ExertArgs {
 /// campaign setting), and the daily ritual count and any lockout end. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct DowntimeArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// How many weeks, 1 to 52.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=52))]
     pub weeks: u32,
 }
@@ -152,10 +162,12 @@ pub enum ScrollCommand {
         /// The scroll's id (S12 or 12).
         #[arg(value_parser = parse_scroll)]
         scroll: u64,
+        /// The character who receives it (any case).
         to: String,
     },
     /// List scrolls, or those one character holds. Records nothing.
     List {
+        /// The character's name (any case).
         name: Option<String>,
     },
 }
@@ -167,7 +179,9 @@ pub enum ScrollCommand {
 /// Dice: for a Ceremony only, the GM's sealed d20 check, revealed when the scroll is first used.
 #[derive(Debug, Args)]
 pub struct WriteArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The ritual, as the character knows it (any case).
     pub ritual: String,
     /// Scroll Level, 1 up to the writer's level.
     #[arg(long)]
@@ -190,9 +204,12 @@ pub struct WriteArgs {
 /// SL d6; then, unless damaged, the reuse d20.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The scroll's id (S12 or 12).
     #[arg(value_parser = parse_scroll)]
     pub scroll: u64,
+    /// Read in combat: it takes the whole round and the reader acts last.
     #[arg(long)]
     pub in_combat: bool,
     /// The reader took damage this round (implies --in-combat).
@@ -209,11 +226,15 @@ pub struct ReadArgs {
 /// Dice, in order: the 1d3 cost, the scroll d20, any accidental reading's dice, the d20 learning check.
 #[derive(Debug, Args)]
 pub struct ScrollLearnArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The scroll's id (S12 or 12).
     #[arg(value_parser = parse_scroll)]
     pub scroll: u64,
+    /// What pays the cost: maximum health or one attribute's maximum.
     #[arg(long, value_enum)]
     pub pay: Pay,
+    /// If the learning check fails, exert exactly the Cunning needed to succeed (when Cunning stays at 1 or more).
     #[arg(long)]
     pub exert: bool,
 }
@@ -231,7 +252,10 @@ pub enum TablesCommand {
     Show,
     /// Load tables from a JSON file (format in README.md); recorded whole in the log, so later edits
     /// to the file change nothing. Rolls no dice.
-    Load { file: PathBuf },
+    Load {
+        /// The JSON file to load.
+        file: PathBuf,
+    },
 }
 
 fn adg(g: &Globals, ctx: &mut Context, command: AdgCommand) -> Result<Report, Error> {

@@ -37,6 +37,7 @@ pub enum SystemArg {
 pub struct AddArgs {
     /// The character's name; unique in the campaign, ignoring case.
     pub name: String,
+    /// The rule system the character plays; it decides which sheet flags are needed.
     #[arg(long, value_enum)]
     pub system: SystemArg,
     /// Adventurer Level (ADG, 1-10) or Level (VsD).

@@ -45,6 +45,7 @@ pub enum DevCommand {
     /// Append N one-minute clock advances, one durable write each, printing "acked SEQ" after each
     /// commit (the crash tests kill it mid-way and check every acknowledged event survived).
     AppendLoop {
+        /// How many clock advances to append.
         #[arg(long, default_value_t = 1000)]
         count: u64,
     },
@@ -54,8 +55,10 @@ pub enum DevCommand {
 /// scrolls) into a new campaign file through the real rules, for benchmarks and load tests.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
+    /// How many characters, split between the two systems.
     #[arg(long, default_value_t = 50)]
     pub characters: usize,
+    /// How many events to generate, roughly (a command may record several).
     #[arg(long, default_value_t = 10_000)]
     pub events: u64,
     /// Seed for the generator's choices (the campaign's dice are still provably fair seeded dice).

@@ -206,6 +206,7 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
 pub struct RestArgs {
     /// Who rests; omit and give --party for every character able to.
     pub names: Vec<String>,
+    /// Everyone who can rest, instead of naming them.
     #[arg(long)]
     pub party: bool,
     /// A full night's sleep (8 hours).

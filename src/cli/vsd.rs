@@ -25,11 +25,14 @@ pub enum SpellCommand {
     /// Spend this round concentrating on a spell: +10 to its casting roll per round, at most +40. No
     /// MPs are spent until the cast; skipping a round or being interrupted loses the bonus. Rolls no dice.
     Concentrate {
+        /// The character's name (any case).
         name: String,
+        /// The spell, as the character learned it (any case).
         spell: String,
     },
     /// Record that a caster's concentration was broken. Rolls no dice.
     Interrupt {
+        /// The character's name (any case).
         name: String,
     },
     Cast(CastArgs),
@@ -38,13 +41,17 @@ pub enum SpellCommand {
 /// Record a spell a character knows. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct LearnArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The spell, as the character learned it (any case).
     pub spell: String,
     /// The Spell Lore it belongs to (one of the character's lores).
     #[arg(long)]
     pub lore: String,
+    /// The spell's Weave, 1 to 50: the MPs it costs unless --mp says otherwise, and the Level needed to cast it without overcasting.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub weave: u32,
+    /// The spell's kind, which sets its failure modifier (VSD-9).
     #[arg(long, value_enum)]
     pub kind: SpellKind,
     /// Comma-separated: attack, spirit, light, natural, elven, illusory.
@@ -84,10 +91,14 @@ pub enum OvercastMethod {
 /// d100 failure roll; on resonance the d100 resonance roll.
 #[derive(Debug, Args)]
 pub struct CastArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The spell, as the character learned it (any case).
     pub spell: String,
+    /// Who the spell is aimed at: a character (any case) or anyone else, e.g. "the troll".
     #[arg(long)]
     pub target: String,
+    /// Distance to the target (VSD-4): touch; up to 3, 15, 30 or 90 metres; or far (over 90).
     #[arg(long, value_enum, default_value = "15")]
     pub range: Range,
     /// The target is restrained, unconscious or unaware (+10).
@@ -99,12 +110,16 @@ pub struct CastArgs {
     /// A GM modifier, e.g. --mod -15.
     #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
     pub gm_modifier: i64,
+    /// The place's effect on resonance (VSD-10).
     #[arg(long, value_enum, default_value = "normal")]
     pub place: Place,
+    /// The caster cannot see the target: the cast is refused.
     #[arg(long)]
     pub cannot_see: bool,
+    /// The caster cannot speak: the cast is refused.
     #[arg(long)]
     pub silenced: bool,
+    /// Cast a spell of a Weave above the caster's Level (VSD-12), and how.
     #[arg(long, value_enum)]
     pub overcast: Option<OvercastMethod>,
     /// The other casters of a magic ritual, comma-separated.
@@ -203,7 +218,9 @@ pub fn spell(g: &Globals, ctx: &mut Context, command: &SpellCommand) -> Result<R
 /// Dice: a d100 resonance roll if "resonance" is chosen; 1d10 rounds for the GM's "scorched".
 #[derive(Debug, Args)]
 pub struct ChooseArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The option picked (two where the result offers two, e.g. an outstanding success).
     #[arg(value_enum, num_args = 1..=2, required = true)]
     pub options: Vec<Choice>,
 }
@@ -226,6 +243,7 @@ pub fn choose(g: &Globals, ctx: &mut Context, a: &ChooseArgs) -> Result<Report, 
 pub struct SaveArgs {
     /// The target: a character (whose WSR is used) or anyone, with --wsr.
     pub target: String,
+    /// The target's Willpower save bonus, for a target who is not a character here.
     #[arg(long, allow_negative_numbers = true)]
     pub wsr: Option<i64>,
     /// The cast's event number.
@@ -255,7 +273,10 @@ pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Erro
 pub enum ResonanceCommand {
     /// Sever the Thread (optional rule): spend 1 Drive; the GM re-rolls the caster's latest resonance
     /// at a further -20 (the -20s add up). Dice: the d100 resonance roll.
-    Sever { name: String },
+    Sever {
+        /// The character's name (any case).
+        name: String,
+    },
 }
 
 pub fn resonance(
@@ -278,6 +299,7 @@ pub enum AlignmentCommand {
     /// Set the celestial alignment in force: benefic (overcast up to 3 Weaves), auspicious (1),
     /// malefic (+1 MP per spell), disastrous (-10 and +1 MP), none. Rolls no dice.
     Set {
+        /// The alignment now in force.
         #[arg(value_enum)]
         alignment: Alignment,
     },
@@ -308,8 +330,10 @@ pub enum OnOff {
 /// Turn an optional rule on or off for the campaign. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct SettingArgs {
+    /// The optional rule.
     #[arg(value_enum)]
     pub setting: SettingName,
+    /// Whether it is in force from now on.
     #[arg(value_enum)]
     pub value: OnOff,
 }
@@ -323,9 +347,12 @@ pub fn setting(g: &Globals, ctx: &mut Context, a: &SettingArgs) -> Result<Report
 /// Change a character's Drive, e.g. `drive Mira +1 --reason "a heroic deed"`. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct DriveArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// The change, e.g. +1 or -2.
     #[arg(allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-99..=99))]
     pub delta: i64,
+    /// Why, in a few words; kept in the log.
     #[arg(long)]
     pub reason: String,
 }
@@ -351,9 +378,12 @@ pub enum ConditionAction {
 /// End a condition now, e.g. `condition Mira clear stunned` (the GM's call). Rolls no dice.
 #[derive(Debug, Args)]
 pub struct ConditionArgs {
+    /// The character's name (any case).
     pub name: String,
+    /// What to do with the condition.
     #[arg(value_enum)]
     pub action: ConditionAction,
+    /// The condition.
     #[arg(value_enum)]
     pub condition: Condition,
 }
