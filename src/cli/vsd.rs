@@ -43,7 +43,7 @@ pub enum SpellCommand {
 pub struct LearnArgs {
     /// The character's name (any case).
     pub name: String,
-    /// The spell, as the character learned it (any case).
+    /// The spell's name, as it will be cast later, e.g. "Fire Bolt".
     pub spell: String,
     /// The Spell Lore it belongs to (one of the character's lores).
     #[arg(long)]
