@@ -153,7 +153,7 @@ impl AddArgs {
 #[derive(Debug, Args)]
 pub struct ListArgs {
     /// Show the list as it stood just after event SEQ.
-    #[arg(long, value_name = "SEQ")]
+    #[arg(long, value_name = "SEQ", value_parser = clap::value_parser!(u64).range(1..))]
     pub at: Option<u64>,
 }
 
@@ -163,7 +163,7 @@ pub struct ShowArgs {
     /// The character's name (any case).
     pub name: String,
     /// Show the sheet as it stood just after event SEQ (e.g. the end of a past session).
-    #[arg(long, value_name = "SEQ")]
+    #[arg(long, value_name = "SEQ", value_parser = clap::value_parser!(u64).range(1..))]
     pub at: Option<u64>,
 }
 

@@ -52,6 +52,10 @@ fn malformed_numbers_are_usage_errors() {
     c.refused(&["damage", "Aldric", "0"], 2);
     c.refused(&["heal", "Aldric", "99999999999"], 2);
     c.refused(&["character", "show", "Aldric", "--at", "x"], 2);
+    // Events count from #1: before it there is nothing to show.
+    let err = c.refused(&["character", "show", "Aldric", "--at", "0"], 2);
+    assert!(err.contains("1.."), "{err}");
+    c.refused(&["character", "list", "--at", "0"], 2);
     c.refused(&["explain", "-1"], 2);
     c.refused(&["log", "--limit", "0"], 2);
     let err = c.refused(
