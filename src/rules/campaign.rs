@@ -73,6 +73,7 @@ pub fn decide(
     command: Command,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    super::text::check_command(&command)?;
     if let Command::CreateCampaign {
         campaign_id,
         name,
@@ -349,6 +350,52 @@ mod tests {
         assert_eq!(
             when(&state, command, vec![]),
             Err(RuleError::DuplicateCharacter("Aldric".into()))
+        );
+    }
+
+    #[test]
+    fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
+        let state = given(&[created(), adg("Aldric", 8)]);
+        let named = |name: &str| Command::AddCharacter {
+            name: name.into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 10,
+                brawn: 10,
+                cunning: 10,
+                health: 5,
+                silver: 0,
+            }),
+        };
+        assert_eq!(
+            when(&state, named("Bran\nthe Bold"), vec![]),
+            Err(RuleError::TextNotOneLine("character's name"))
+        );
+        assert_eq!(
+            when(&state, named(&"y".repeat(61)), vec![]),
+            Err(RuleError::TextTooLong {
+                what: "character's name",
+                length: 61,
+                max: 60
+            })
+        );
+        assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
+        let retract = |reason: String| Command::Retract {
+            seq: 2,
+            target: Some(adg("Aldric", 8)),
+            reason,
+        };
+        assert_eq!(
+            when(&state, retract("x".repeat(501)), vec![]),
+            Err(RuleError::TextTooLong {
+                what: "reason",
+                length: 501,
+                max: 500
+            })
+        );
+        assert_eq!(
+            when(&state, retract("a typo\tin the sheet".into()), vec![]),
+            Err(RuleError::TextNotOneLine("reason"))
         );
     }
 

@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod rest;
 #[cfg(test)]
 pub(crate) mod testkit;
+pub mod text;
 pub mod vsd;
 
 use crate::dice::{Dice, DiceError, SeedContext};
@@ -55,6 +56,14 @@ pub enum RuleError {
     DuplicateCharacter(String),
     #[error("a character needs a name")]
     EmptyName,
+    #[error("the {0} must be one line: no line breaks, tabs or other control characters")]
+    TextNotOneLine(&'static str),
+    #[error("the {what} is {length} characters long; at most {max} are allowed")]
+    TextTooLong {
+        what: &'static str,
+        length: usize,
+        max: usize,
+    },
     #[error("the sheet is not valid: {0}")]
     InvalidSheet(String),
     #[error("{0} has no health track (a VsD character gets one with --health when added)")]

@@ -44,6 +44,46 @@ fn a_duplicate_name_is_refused_ignoring_case() {
     );
 }
 
+/// Names and notes are recorded for good and shown on one-line log entries: a pasted line break or
+/// a page of text is refused with what to do, and nothing is recorded.
+#[test]
+fn names_and_notes_must_be_one_short_line() {
+    let c = Campaign::with_party();
+    let err = c.refused(
+        &[
+            "exert",
+            "Aldric",
+            "cunning",
+            "1",
+            "--reason",
+            "first line\nsecond",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("the reason must be one line: no line breaks"),
+        "{err}"
+    );
+    let long_effect = "a".repeat(600);
+    let err = c.refused(
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "1",
+            "--effect",
+            &long_effect,
+        ],
+        1,
+    );
+    assert!(
+        err.contains("the scroll's effect is 600 characters long; at most 500 are allowed"),
+        "{err}"
+    );
+}
+
 #[test]
 fn malformed_numbers_are_usage_errors() {
     let c = Campaign::with_party();
