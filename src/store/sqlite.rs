@@ -292,12 +292,26 @@ fn switch_to_wal(conn: &Connection) -> rusqlite::Result<()> {
     }
 }
 
+/// `--db` names the campaign file itself; a folder is a likely slip, worth saying so plainly.
+fn refuse_a_folder(path: &Path, action: &'static str) -> Result<(), StoreError> {
+    if path.is_dir() {
+        return Err(StoreError::Io {
+            path: path.to_path_buf(),
+            action,
+            why: "it is a folder; give --db the campaign file's path, e.g. campaign/grimoire.db"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
 impl Store {
     /// Opens an existing campaign file, migrating it to this build's schema.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if !path.exists() {
             return Err(StoreError::Missing(path.to_path_buf()));
         }
+        refuse_a_folder(path, "opened")?;
         if std::fs::metadata(path)
             .map(|m| m.len() == 0)
             .unwrap_or(false)
@@ -311,6 +325,7 @@ impl Store {
     /// an existing grimoire file is opened (the command then checks it holds no events). Returns whether
     /// the file was created, so a failed import can remove what it made.
     pub fn create(path: &Path) -> Result<(Store, bool), StoreError> {
+        refuse_a_folder(path, "created")?;
         let fresh = !path.exists()
             || std::fs::metadata(path)
                 .map(|m| m.len() == 0)

@@ -340,6 +340,30 @@ fn a_missing_file_is_refused_and_not_created() {
 }
 
 #[test]
+fn a_folder_given_as_the_campaign_file_is_named_as_such() {
+    let c = Campaign::empty();
+    let folder = c.dir.path().join("campaign");
+    std::fs::create_dir(&folder).unwrap();
+    for args in [&["character", "list"][..], &["init", "--name", "x"]] {
+        let out = grimoire_cmd(&folder, c.dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(74), "{err}");
+        assert!(
+            err.contains("it is a folder; give --db the campaign file's path"),
+            "{err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(&folder).unwrap().count(),
+        0,
+        "nothing made inside"
+    );
+}
+
+#[test]
 fn commands_on_a_file_without_a_campaign_say_how_to_start_one() {
     let c = Campaign::empty();
     c.refused(&["init", "--name", "  "], 2);
