@@ -136,8 +136,12 @@ proptest! {
     fn events_round_trip_through_their_stored_form(ops in proptest::collection::vec(op(), 0..40)) {
         let (log, _) = play(&ops);
         for (_, event) in &log {
-            let back = Event::from_stored(event.kind(), grimoire::event::SCHEMA_VERSION, &event.to_payload());
+            let payload = event.to_payload();
+            let back = Event::from_stored(event.kind(), grimoire::event::SCHEMA_VERSION, &payload);
             prop_assert_eq!(back.as_ref(), Ok(event));
+            // Read by naming the variant (above) and by serde's tag (here): the same event.
+            let by_tag = serde_json::from_str::<Event>(&payload).ok();
+            prop_assert_eq!(by_tag.as_ref(), Some(event));
         }
     }
 
@@ -171,4 +175,34 @@ proptest! {
     fn hostile_export_lines_never_panic(text in ".{0,300}") {
         let _ = grimoire::store::jsonl::parse_line(&text);
     }
+}
+
+/// Every kind a long campaign records, read by naming its variant (how grimoire reads the log) and
+/// by serde's tag: the same event each time.
+#[test]
+fn every_stored_payload_of_a_generated_campaign_reads_the_same_both_ways() {
+    let c = crate::support::Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "8", "--events", "3000"]);
+    let conn = c.sql();
+    let mut rows = conn
+        .prepare("SELECT kind, schema_version, payload FROM events ORDER BY seq")
+        .unwrap();
+    let mut kinds = std::collections::BTreeSet::new();
+    for row in rows
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, u32>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })
+        .unwrap()
+    {
+        let (kind, version, payload) = row.unwrap();
+        let by_kind = Event::from_stored(&kind, version, &payload).unwrap();
+        let by_tag: Event = serde_json::from_str(&payload).unwrap();
+        assert_eq!(by_kind, by_tag, "{payload}");
+        kinds.insert(kind);
+    }
+    assert!(kinds.len() >= 15, "the campaign should hold most kinds: {kinds:?}");
 }
