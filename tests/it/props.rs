@@ -204,5 +204,8 @@ fn every_stored_payload_of_a_generated_campaign_reads_the_same_both_ways() {
         assert_eq!(by_kind, by_tag, "{payload}");
         kinds.insert(kind);
     }
-    assert!(kinds.len() >= 15, "the campaign should hold most kinds: {kinds:?}");
+    assert!(
+        kinds.len() >= 15,
+        "the campaign should hold most kinds: {kinds:?}"
+    );
 }
