@@ -284,6 +284,18 @@ mod tests {
         }
     }
 
+    /// A level 1 A Dungeon Game sheet, for characters added during a test.
+    fn a_novice_sheet() -> Sheet {
+        Sheet::Adg(AdgSheet {
+            level: 1,
+            agility: 10,
+            brawn: 10,
+            cunning: 10,
+            health: 5,
+            silver: 0,
+        })
+    }
+
     fn adg(name: &str, health: u32) -> Event {
         Event::CharacterAdded {
             name: name.into(),
@@ -338,14 +350,7 @@ mod tests {
         let state = given(&[created(), adg("Aldric", 8)]);
         let command = Command::AddCharacter {
             name: "ALDRIC".into(),
-            sheet: Sheet::Adg(AdgSheet {
-                level: 1,
-                agility: 10,
-                brawn: 10,
-                cunning: 10,
-                health: 5,
-                silver: 0,
-            }),
+            sheet: a_novice_sheet(),
         };
         assert_eq!(
             when(&state, command, vec![]),
@@ -358,14 +363,7 @@ mod tests {
         let state = given(&[created(), adg("Aldric", 8)]);
         let named = |name: &str| Command::AddCharacter {
             name: name.into(),
-            sheet: Sheet::Adg(AdgSheet {
-                level: 1,
-                agility: 10,
-                brawn: 10,
-                cunning: 10,
-                health: 5,
-                silver: 0,
-            }),
+            sheet: a_novice_sheet(),
         };
         assert_eq!(
             when(&state, named("Bran\nthe Bold"), vec![]),
