@@ -5,6 +5,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceExpr, fairness};
 use crate::event::adg::EffectKind;
+use crate::event::{Event, Recorded};
 use crate::rules::adg::{AdgCommand, Attribute, Pay, RitualKind};
 use crate::rules::rest::RestLength;
 use crate::rules::vsd::{CastOrder, Choice, SpellDef, SpellKind, VsdCommand};
@@ -18,6 +19,10 @@ use rand::{Rng, RngCore, SeedableRng};
 
 /// Events appended per transaction: large enough to be fast, small enough to bound the WAL.
 const EVENTS_PER_TRANSACTION: u64 = 20_000;
+
+/// About one step in this many retracts the damage or healing entered just before, as a GM fixing a
+/// slip would: a long campaign gathers retractions, and every read must stay quick with them.
+const RETRACT_ONE_IN: u32 = 150;
 
 /// What a generation produced.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -43,6 +48,7 @@ pub fn generate(
         id_rng: StdRng::seed_from_u64(rng.next_u64()),
     };
     let mut first = true;
+    let mut last = None;
     loop {
         let (done, _) = store.bulk(stamp(&mut rng), |appender| {
             if first {
@@ -51,7 +57,7 @@ pub fn generate(
             }
             let target = (appender.state().head + EVENTS_PER_TRANSACTION).min(events);
             while appender.state().head < target {
-                step(appender, characters, &mut rng)?;
+                step(appender, characters, &mut last, &mut rng)?;
             }
             Ok(appender.state().head >= events)
         })?;
@@ -79,6 +85,15 @@ fn name(i: usize) -> String {
 /// Decides `command` with seeded dice and appends it; a refusal is not an error here (the generator
 /// simply tries something else), so it reports whether anything was appended.
 fn play(appender: &mut Appender<'_>, command: Command, rng: &mut StdRng) -> Result<bool, Error> {
+    Ok(play_recorded(appender, command, rng)?.is_some())
+}
+
+/// [`play`], returning the last event appended.
+fn play_recorded(
+    appender: &mut Appender<'_>,
+    command: Command,
+    rng: &mut StdRng,
+) -> Result<Option<Recorded>, Error> {
     let state = appender.state();
     let seed = match state.campaign.as_ref() {
         Some(_) => appender.secrets().seed(state.epoch)?,
@@ -87,15 +102,15 @@ fn play(appender: &mut Appender<'_>, command: Command, rng: &mut StdRng) -> Resu
     let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
     let mut dice = crate::rules::seeded_dice(state, seed, &mut secret_rng);
     let Ok(events) = decide(state, command, &mut dice) else {
-        return Ok(false);
+        return Ok(None);
     };
     let sealed = dice.finish()?;
-    appender.append(Batch {
+    let appended = appender.append(Batch {
         events,
         sealed,
         seeds: vec![],
     })?;
-    Ok(true)
+    Ok(appended.into_iter().last())
 }
 
 fn generated_seed(rng: &mut StdRng) -> [u8; 32] {
@@ -199,12 +214,33 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
     Ok(())
 }
 
-/// One thing happening at the table, chosen at random with realistic weights.
-fn step(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Result<(), Error> {
+/// One thing happening at the table, chosen at random with realistic weights. `last` is the event
+/// the previous step recorded, which the GM may retract.
+fn step(
+    appender: &mut Appender<'_>,
+    characters: usize,
+    last: &mut Option<Recorded>,
+    rng: &mut StdRng,
+) -> Result<(), Error> {
     let state: &CampaignState = appender.state();
     let who = name(rng.random_range(0..characters));
     let adg = who.starts_with("Adept");
     let roll = rng.random_range(0..100);
+    // Now and then the GM undoes a mistake: the damage or healing just entered was wrong.
+    if let Some(mistake) = last.take_if(|_| rng.random_range(0..RETRACT_ONE_IN) == 0)
+        && matches!(
+            mistake.event,
+            Event::DamageTaken { .. } | Event::Healed { .. }
+        )
+    {
+        let undo = Command::Retract {
+            seq: mistake.seq,
+            target: Some(mistake.event),
+            reason: "entered for the wrong character".into(),
+        };
+        play(appender, undo, rng)?;
+        return Ok(());
+    }
     let command = match roll {
         0..=1 if state.open_session.is_some() => Command::EndSession,
         0..=1 => Command::StartSession {
@@ -316,7 +352,8 @@ fn step(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Res
             }
         }
     };
-    if !play(appender, command, rng)? {
+    *last = play_recorded(appender, command, rng)?;
+    if last.is_none() {
         // Refused (a lockout, a round already used, no MPs...): let time pass, as at the table.
         play(
             appender,

@@ -522,12 +522,13 @@ impl Store {
 
     /// Many decisions in one transaction (the campaign generator): `work` decides on the running state
     /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
-    /// sparsely along the way and once at the end, so the next command starts from the head.
+    /// every [`BULK_SNAPSHOT_EVERY`] events along the way (pruned as usual) and once at the end, so
+    /// the next command starts from the head.
     pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, CampaignState), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
-        self.transact(stamp, SNAPSHOT_KEEP_EVERY, |appender| {
+        self.transact(stamp, BULK_SNAPSHOT_EVERY, |appender| {
             let result = work(appender)?;
             let (tx, hash) = (&appender.tx, &appender.prev_hash);
             appender
@@ -596,7 +597,7 @@ impl Store {
         // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
         // the file would show a false sheet while the chain stays whole: replay the log alongside
         // and compare each snapshot a command could start from.
-        let retractions = retractions(&self.conn, &self.path, i64::MAX)?;
+        let retractions = retractions(&self.conn, &self.path, 0, i64::MAX)?;
         let mut to_compare: VecDeque<u64> = self.trusted_snapshot_seqs(&retractions)?.into();
         let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
         let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
@@ -673,14 +674,7 @@ impl Store {
 
     /// The text of the snapshot at `seq`, if there is one.
     fn snapshot_text(&self, seq: u64) -> Result<Option<String>, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT state FROM snapshots WHERE seq = ?1",
-                [to_sql_seq(seq)],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(self.fail("read"))
+        snapshot_text(&self.conn, seq).map_err(self.fail("read"))
     }
 
     /// Reads every page of the file and fails if its structure is damaged. Commands notice damage
@@ -943,13 +937,22 @@ fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
     Ok(recorded(row, event))
 }
 
-/// Every retraction up to `upto`, as (its seq, the seq it retracts).
-fn retractions(conn: &Connection, path: &Path, upto: i64) -> Result<Vec<(u64, u64)>, StoreError> {
+/// The retractions recorded after `after` and up to `upto`, as (its seq, the seq it retracts). A
+/// replay resuming from a state at `after` needs no earlier ones: they are folded into that state.
+fn retractions(
+    conn: &Connection,
+    path: &Path,
+    after: u64,
+    upto: i64,
+) -> Result<Vec<(u64, u64)>, StoreError> {
     let fail = |e| db_error(path, "read", e);
     let mut stmt = conn
-        .prepare_cached("SELECT seq, schema_version, payload FROM events WHERE kind = 'retracted' AND seq <= ?1")
+        .prepare_cached(
+            "SELECT seq, schema_version, payload FROM events \
+             WHERE kind = 'retracted' AND seq > ?1 AND seq <= ?2",
+        )
         .map_err(fail)?;
-    let mut rows = stmt.query([upto]).map_err(fail)?;
+    let mut rows = stmt.query([to_sql_seq(after), upto]).map_err(fail)?;
     let mut found = Vec::new();
     while let Some(row) = rows.next().map_err(fail)? {
         let seq: u64 = row.get(0).map_err(fail)?;
@@ -963,42 +966,63 @@ fn retractions(conn: &Connection, path: &Path, upto: i64) -> Result<Vec<(u64, u6
     Ok(found)
 }
 
-/// The newest snapshot at or before `upto` that can be trusted ([`snapshot_is_trusted`]) and read.
-/// Anything else is ignored, never trusted.
+/// The newest snapshot at or before `upto` that can be trusted ([`snapshot_is_trusted`]) and read,
+/// with the retractions a replay from it needs. Anything else is ignored, never trusted.
+///
+/// Only the retractions after a snapshot matter to it (earlier ones are folded in), so they are read
+/// back from `upto` one candidate at a time, newest first: usually just the few since the newest
+/// snapshot. Reading them all made every command slower as a campaign gathered retractions.
 fn usable_snapshot(
     conn: &Connection,
     path: &Path,
     upto: i64,
-    retractions: &[(u64, u64)],
-) -> Result<Option<CampaignState>, StoreError> {
+) -> Result<Option<(CampaignState, Vec<(u64, u64)>)>, StoreError> {
     let fail = |e| db_error(path, "read", e);
     let mut stmt = conn
         .prepare_cached(
-            "SELECT s.seq, s.code_version, s.head_hash, s.state, e.hash FROM snapshots s \
+            "SELECT s.seq, s.code_version, s.head_hash, e.hash FROM snapshots s \
              LEFT JOIN events e ON e.seq = s.seq WHERE s.seq <= ?1 ORDER BY s.seq DESC LIMIT 8",
         )
         .map_err(fail)?;
-    let mut rows = stmt.query([upto]).map_err(fail)?;
-    while let Some(row) = rows.next().map_err(fail)? {
-        let seq: u64 = row.get(0).map_err(fail)?;
-        let code_version: String = row.get(1).map_err(fail)?;
-        let head_hash: String = row.get(2).map_err(fail)?;
-        let event_hash: Option<String> = row.get(4).map_err(fail)?;
+    let candidates = stmt
+        .query_map([upto], |row| {
+            Ok((
+                row.get::<_, u64>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+                row.get::<_, Option<String>>(3)?,
+            ))
+        })
+        .map_err(fail)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(fail)?;
+    let mut after_candidate = Vec::new();
+    let mut read_down_to = upto;
+    for (seq, code_version, head_hash, event_hash) in &candidates {
+        after_candidate.extend(retractions(conn, path, *seq, read_down_to)?);
+        read_down_to = to_sql_seq(*seq);
         if !snapshot_is_trusted(
-            seq,
-            &code_version,
-            &head_hash,
+            *seq,
+            code_version,
+            head_hash,
             event_hash.as_deref(),
-            retractions,
+            &after_candidate,
         ) {
             continue;
         }
-        let text: String = row.get(3).map_err(fail)?;
-        if let Some(state) = parse_snapshot(seq, &text) {
-            return Ok(Some(state));
+        let text = snapshot_text(conn, *seq).map_err(fail)?;
+        if let Some(state) = text.and_then(|text| parse_snapshot(*seq, &text)) {
+            return Ok(Some((state, after_candidate)));
         }
     }
     Ok(None)
+}
+
+/// The text of the snapshot at `seq`, if there is one.
+fn snapshot_text(conn: &Connection, seq: u64) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT state FROM snapshots WHERE seq = ?1")?
+        .query_row([to_sql_seq(seq)], |row| row.get(0))
+        .optional()
 }
 
 /// Whether a snapshot may stand in for replaying the log up to `seq`: made by this state format, its
@@ -1033,14 +1057,15 @@ fn replay_from(
     snapshots: bool,
 ) -> Result<(CampaignState, u64), StoreError> {
     let upto = to_sql_seq(upto.unwrap_or(u64::MAX));
-    let retractions = retractions(conn, path, upto)?;
-    let start = if snapshots {
-        usable_snapshot(conn, path, upto, &retractions)?
-    } else {
-        None
-    };
-    let from = start.as_ref().map_or(0, |s| s.head);
-    Ok((replay_after(conn, path, start, &retractions, upto)?, from))
+    if snapshots && let Some((start, retractions)) = usable_snapshot(conn, path, upto)? {
+        let from = start.head;
+        return Ok((
+            replay_after(conn, path, Some(start), &retractions, upto)?,
+            from,
+        ));
+    }
+    let retractions = retractions(conn, path, 0, upto)?;
+    Ok((replay_after(conn, path, None, &retractions, upto)?, 0))
 }
 
 /// Replays the log after `start` (from the beginning when `None`) up to `upto`, skipping the
@@ -1103,7 +1128,8 @@ impl ImportReplay {
             // Copies taken after the target hold it: they are of no more use.
             self.copies.retain(|copy| copy.head < *target);
             let start = self.copies.back().cloned();
-            let retractions = retractions(conn, path, to_sql_seq(seq))?;
+            let after = start.as_ref().map_or(0, |copy| copy.head);
+            let retractions = retractions(conn, path, after, to_sql_seq(seq))?;
             self.state = replay_after(conn, path, start, &retractions, to_sql_seq(seq))?;
         } else {
             self.state.apply(seq, event);
@@ -1124,7 +1150,7 @@ impl ImportReplay {
 /// many were taken.
 fn take_snapshots(conn: &Connection, path: &Path) -> Result<u64, StoreError> {
     let fail = |e| db_error(path, "written", e);
-    let retractions = retractions(conn, path, i64::MAX)?;
+    let retractions = retractions(conn, path, 0, i64::MAX)?;
     let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
     let head = last_row(conn).map_err(fail)?.map_or(0, |(seq, _)| seq);
     let mut taken = 0;
@@ -1135,10 +1161,14 @@ fn take_snapshots(conn: &Connection, path: &Path) -> Result<u64, StoreError> {
     while let Some(row) = rows.next().map_err(fail)? {
         let (seq, event) = decode_event(row, path)?;
         replay.feed(seq, &event);
-        let reaches_back = retractions
-            .iter()
-            .any(|&(at, target)| at > seq && target <= seq);
-        if (seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) || seq == head) && !reaches_back {
+        let kept_point = seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) || seq == head;
+        // Checked only where a snapshot would go: against every row it was a cost per retraction.
+        let reaches_back = || {
+            retractions
+                .iter()
+                .any(|&(at, target)| at > seq && target <= seq)
+        };
+        if kept_point && !reaches_back() {
             let hash: String = row.get(4).map_err(fail)?;
             save_snapshot(conn, replay.state(), &hash).map_err(fail)?;
             taken += 1;
@@ -1161,6 +1191,11 @@ fn decode_event(row: &rusqlite::Row<'_>, path: &Path) -> Result<(u64, Event), St
 /// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
 /// far in the past.
 const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
+
+/// The snapshot interval of a bulk write. A retraction among its events replays the state from the
+/// snapshot before it, so this bounds that replay (about 3 ms) at the cost of a snapshot written and
+/// pruned every so often (about 1.5 ms at a million events).
+const BULK_SNAPSHOT_EVERY: u64 = 1_000;
 /// The newest snapshots always kept: a retraction reaching back past all of them replays from the
 /// one kept for its block.
 const SNAPSHOT_KEEP_NEWEST: u64 = 8;

@@ -116,8 +116,8 @@ proptest! {
 fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots() {
     let dir = tempfile::tempdir().unwrap();
     let (mut store, _) = Store::create(&dir.path().join("g.db")).unwrap();
-    let generated = generate(&mut store, 8, 2_500, 11, "2026-01-01T00:00:00Z").unwrap();
-    assert!(generated.events >= 2_500);
+    let generated = generate(&mut store, 8, 5_000, 11, "2026-01-01T00:00:00Z").unwrap();
+    assert!(generated.events >= 5_000);
     let report = store.verify(None).unwrap();
     assert!(report.all_hold(), "{report:?}");
     let with = store.replay(None).unwrap();
@@ -140,6 +140,7 @@ fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots(
         "rested",
         "dice_rolled",
         "damage_taken",
+        "retracted",
     ] {
         assert!(
             kinds.contains(kind),
