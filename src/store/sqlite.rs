@@ -644,7 +644,7 @@ impl Store {
     }
 
     /// The seqs of the snapshots a command could start from, oldest first.
-    fn trusted_snapshot_seqs(&self, retractions: &[(u64, u64)]) -> Result<Vec<u64>, StoreError> {
+    fn trusted_snapshot_seqs(&self, retractions: &[Retraction]) -> Result<Vec<u64>, StoreError> {
         let mut stmt = self
             .conn
             .prepare(
@@ -937,14 +937,17 @@ fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
     Ok(recorded(row, event))
 }
 
-/// The retractions recorded after `after` and up to `upto`, as (its seq, the seq it retracts). A
+/// A retraction in the log: (its seq, the seq it retracts).
+type Retraction = (u64, u64);
+
+/// The retractions recorded after `after` and up to `upto`. A
 /// replay resuming from a state at `after` needs no earlier ones: they are folded into that state.
 fn retractions(
     conn: &Connection,
     path: &Path,
     after: u64,
     upto: i64,
-) -> Result<Vec<(u64, u64)>, StoreError> {
+) -> Result<Vec<Retraction>, StoreError> {
     let fail = |e| db_error(path, "read", e);
     let mut stmt = conn
         .prepare_cached(
@@ -976,7 +979,7 @@ fn usable_snapshot(
     conn: &Connection,
     path: &Path,
     upto: i64,
-) -> Result<Option<(CampaignState, Vec<(u64, u64)>)>, StoreError> {
+) -> Result<Option<(CampaignState, Vec<Retraction>)>, StoreError> {
     let fail = |e| db_error(path, "read", e);
     let mut stmt = conn
         .prepare_cached(
@@ -1032,7 +1035,7 @@ fn snapshot_is_trusted(
     code_version: &str,
     head_hash: &str,
     event_hash: Option<&str>,
-    retractions: &[(u64, u64)],
+    retractions: &[Retraction],
 ) -> bool {
     let reaches_back = retractions
         .iter()
@@ -1074,7 +1077,7 @@ fn replay_after(
     conn: &Connection,
     path: &Path,
     start: Option<CampaignState>,
-    retractions: &[(u64, u64)],
+    retractions: &[Retraction],
     upto: i64,
 ) -> Result<CampaignState, StoreError> {
     let fail = |e| db_error(path, "read", e);
