@@ -940,8 +940,8 @@ fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
 /// A retraction in the log: (its seq, the seq it retracts).
 type Retraction = (u64, u64);
 
-/// The retractions recorded after `after` and up to `upto`. A
-/// replay resuming from a state at `after` needs no earlier ones: they are folded into that state.
+/// The retractions recorded after `after` and up to `upto`. A replay resuming from a state at `after`
+/// needs no earlier ones: they are folded into that state.
 fn retractions(
     conn: &Connection,
     path: &Path,
