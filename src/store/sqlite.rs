@@ -807,10 +807,10 @@ impl Store {
                         }
                         _ => fail(e),
                     })?;
-                    replay.feed(&tx, &path, row.seq, &event)?;
+                    replay.feed(&tx, &path, row.seq, event)?;
                     // Kept for `--at` far in the past, as writes keep them.
                     if row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) {
-                        save_snapshot(&tx, &replay.state, &row.hash).map_err(fail)?;
+                        save_snapshot(&tx, replay.caught_up(), &row.hash).map_err(fail)?;
                     }
                     head_hash = row.hash;
                 }
@@ -834,7 +834,7 @@ impl Store {
             });
         }
         // Without one at the head every command after the import would replay the whole log.
-        save_snapshot(&tx, &replay.state, &head_hash).map_err(fail)?;
+        save_snapshot(&tx, replay.caught_up(), &head_hash).map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok((chain.events_seen(), secrets))
     }
@@ -1098,15 +1098,20 @@ fn replay_after(
     Ok(replay.finish())
 }
 
-/// The state an import builds as rows arrive. Events cannot be unapplied, so it keeps a few copies
-/// of itself along the way: a retraction in the file resumes from the newest copy before its target
-/// and replays the rows after it again (the file's retractions are not known in advance).
+/// The state an import builds as rows arrive. Events cannot be unapplied, and the file's retractions
+/// are not known in advance, so:
+/// - the newest [`Self::WINDOW`] events wait before they are applied: a retraction of one of them
+///   (a slip undone at once, by far the most common) just drops it;
+/// - a copy of the state is kept every [`Self::COPY_EVERY`] events: a retraction reaching further
+///   back resumes from the newest copy before its target and replays the rows after it again.
 struct ImportReplay {
     state: CampaignState,
+    waiting: VecDeque<(u64, Event)>,
     copies: VecDeque<CampaignState>,
 }
 
 impl ImportReplay {
+    const WINDOW: usize = 32;
     /// A copy every this many events, and this many kept: a retraction reaching back up to
     /// `COPY_EVERY * COPIES_KEPT` events replays at most that many again (further, from the start).
     const COPY_EVERY: u64 = 500;
@@ -1115,35 +1120,60 @@ impl ImportReplay {
     fn new() -> ImportReplay {
         ImportReplay {
             state: CampaignState::default(),
+            waiting: VecDeque::new(),
             copies: VecDeque::new(),
         }
     }
 
-    /// Folds in an event just inserted into `conn`.
+    /// Takes in an event just inserted into `conn`.
     fn feed(
         &mut self,
         conn: &Connection,
         path: &Path,
         seq: u64,
-        event: &Event,
+        event: Event,
     ) -> Result<(), StoreError> {
         if let Event::Retracted { seq: target, .. } = event {
-            // Copies taken after the target hold it: they are of no more use.
-            self.copies.retain(|copy| copy.head < *target);
-            let start = self.copies.back().cloned();
-            let after = start.as_ref().map_or(0, |copy| copy.head);
-            let retractions = retractions(conn, path, after, to_sql_seq(seq))?;
-            self.state = replay_after(conn, path, start, &retractions, to_sql_seq(seq))?;
-        } else {
-            self.state.apply(seq, event);
+            if let Some(at) = self.waiting.iter().position(|(s, _)| *s == target) {
+                self.waiting.remove(at);
+            } else {
+                // Copies taken after the target hold it: they are of no more use.
+                self.copies.retain(|copy| copy.head < target);
+                let start = self.copies.back().cloned();
+                let after = start.as_ref().map_or(0, |copy| copy.head);
+                let retractions = retractions(conn, path, after, to_sql_seq(seq))?;
+                // Replays every row up to this one, the waiting ones included.
+                self.state = replay_after(conn, path, start, &retractions, to_sql_seq(seq))?;
+                self.waiting.clear();
+                return Ok(());
+            }
         }
+        self.waiting.push_back((seq, event));
+        if self.waiting.len() > Self::WINDOW {
+            self.apply_oldest_waiting();
+        }
+        Ok(())
+    }
+
+    fn apply_oldest_waiting(&mut self) {
+        let Some((seq, event)) = self.waiting.pop_front() else {
+            return;
+        };
+        self.state.apply(seq, &event);
         if seq.is_multiple_of(Self::COPY_EVERY) {
             self.copies.push_back(self.state.clone());
             if self.copies.len() > Self::COPIES_KEPT {
                 self.copies.pop_front();
             }
         }
-        Ok(())
+    }
+
+    /// The state after every event taken in so far.
+    fn caught_up(&mut self) -> &CampaignState {
+        while !self.waiting.is_empty() {
+            self.apply_oldest_waiting();
+        }
+        &self.state
     }
 }
 

@@ -141,8 +141,8 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
     let hurt = source.seq_of(&["damage", "Magus1", "2"]);
     source.ok(&["heal", "Magus1", "1"]);
     source.ok(&["retract", &hurt.to_string(), "--reason", "missed"]);
-    // And ones reaching back past the copies the import keeps (every 500 events), and before all
-    // of them.
+    // That one is undone while the import still holds it back; these reach past that window, past
+    // the copies the import keeps (every 500 events), and before all of them.
     for range in ["10 AND 499", "501 AND 999", "1001 AND 1200"] {
         let sql = format!(
             "SELECT seq FROM events WHERE kind IN ('damage_taken', 'healed') AND seq BETWEEN {range} LIMIT 1"
