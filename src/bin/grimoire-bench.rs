@@ -1,7 +1,8 @@
 //! The benchmark harness: one table of ratios against baselines measured in the same run, for logs of
-//! 10k, 100k and 1M generated events (see README, "Performance"). Timings are medians of repeated
-//! runs, but appends are means over two snapshot cycles; nothing here is asserted, the machine is
-//! shared.
+//! 10k, 100k and 1M generated events (see README, "Performance"). Each measurement alternates with
+//! its baseline, run by run, so a change in the machine's load falls on both sides of a ratio.
+//! Timings are medians of the runs, but appends are means over two snapshot cycles; nothing here is
+//! asserted, the machine is shared.
 //!
 //! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR]
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
@@ -94,116 +95,132 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
     // 1. Import (chain checked, events validated) vs inserting the same parsed rows raw; repeated
     // where that is quick, since a single run of a fraction of a second is at the mercy of the machine.
     let import_runs = if size <= 100_000 { 3 } else { 1 };
-    let import = median(import_runs, || {
-        let target = dir.join("import.db");
-        remove(&target);
-        let (mut store, _) = Store::create(&target)?;
-        let file = BufReader::new(std::fs::File::open(&export)?);
-        let lines = file
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
-        store.import(lines)?;
-        Ok(())
-    })?;
-    let raw_insert = median(import_runs, || {
-        let target = dir.join("raw.db");
-        remove(&target);
-        let mut conn = raw_connection(&target)?;
-        conn.execute_batch("CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, schema_version INTEGER NOT NULL, payload TEXT NOT NULL, game_time INTEGER NOT NULL, recorded_at TEXT NOT NULL, session INTEGER, actor TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL) STRICT")?;
-        let tx = conn.transaction()?;
-        {
-            let mut insert = tx.prepare(
-                "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            )?;
-            for line in BufReader::new(std::fs::File::open(&export)?).lines() {
-                let jsonl::Line::Event(r) = jsonl::parse_line(&line?)? else {
-                    continue;
-                };
-                insert.execute(params![
-                    r.seq as i64,
-                    r.event_id,
-                    r.kind,
-                    r.schema_version,
-                    r.payload,
-                    r.game_time as i64,
-                    r.recorded_at,
-                    r.session,
-                    r.actor,
-                    r.prev_hash,
-                    r.hash
-                ])?;
+    let (import, raw_insert) = alternating(
+        import_runs,
+        median,
+        || {
+            let target = dir.join("import.db");
+            remove(&target);
+            let (mut store, _) = Store::create(&target)?;
+            let file = BufReader::new(std::fs::File::open(&export)?);
+            let lines = file
+                .lines()
+                .enumerate()
+                .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
+            store.import(lines)?;
+            Ok(())
+        },
+        || {
+            let target = dir.join("raw.db");
+            remove(&target);
+            let mut conn = raw_connection(&target)?;
+            conn.execute_batch("CREATE TABLE events (seq INTEGER PRIMARY KEY, event_id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, schema_version INTEGER NOT NULL, payload TEXT NOT NULL, game_time INTEGER NOT NULL, recorded_at TEXT NOT NULL, session INTEGER, actor TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL) STRICT")?;
+            let tx = conn.transaction()?;
+            {
+                let mut insert = tx.prepare(
+                    "INSERT INTO events VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                )?;
+                for line in BufReader::new(std::fs::File::open(&export)?).lines() {
+                    let jsonl::Line::Event(r) = jsonl::parse_line(&line?)? else {
+                        continue;
+                    };
+                    insert.execute(params![
+                        r.seq as i64,
+                        r.event_id,
+                        r.kind,
+                        r.schema_version,
+                        r.payload,
+                        r.game_time as i64,
+                        r.recorded_at,
+                        r.session,
+                        r.actor,
+                        r.prev_hash,
+                        r.hash
+                    ])?;
+                }
             }
-        }
-        tx.commit()?;
-        Ok(())
-    })?;
+            tx.commit()?;
+            Ok(())
+        },
+    )?;
 
     // 2. Cold full replay without snapshots vs a raw SELECT of the same rows parsed as JSON.
-    let replay = median(3, || {
-        let store = Store::open(&db)?;
-        store.replay_without_snapshots(None)?;
-        Ok(())
-    })?;
-    let raw_parse = median(3, || {
-        let conn = raw_connection(&db)?;
-        let mut stmt =
-            conn.prepare("SELECT seq, kind, schema_version, payload FROM events ORDER BY seq")?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let payload: String = row.get(3)?;
-            let _: serde_json::Value = serde_json::from_str(&payload)?;
-        }
-        Ok(())
-    })?;
+    let (replay, raw_parse) = alternating(
+        3,
+        median,
+        || {
+            let store = Store::open(&db)?;
+            store.replay_without_snapshots(None)?;
+            Ok(())
+        },
+        || {
+            let conn = raw_connection(&db)?;
+            let mut stmt =
+                conn.prepare("SELECT seq, kind, schema_version, payload FROM events ORDER BY seq")?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let payload: String = row.get(3)?;
+                let _: serde_json::Value = serde_json::from_str(&payload)?;
+            }
+            Ok(())
+        },
+    )?;
 
     // 3. `character show` as a whole process (snapshots kept) vs `grimoire --version`.
     let exe = std::env::current_exe()?.with_file_name("grimoire");
     Store::open(&db)?.rebuild_snapshots()?;
-    let show = median(7, || {
-        process(
-            &exe,
-            &[
-                "--db",
-                db.to_str().unwrap_or_default(),
-                "character",
-                "show",
-                "Magus1",
-            ],
-        )
-    })?;
-    let version = median(7, || process(&exe, &["--version"]))?;
+    let (show, version) = alternating(
+        7,
+        median,
+        || {
+            process(
+                &exe,
+                &[
+                    "--db",
+                    db.to_str().unwrap_or_default(),
+                    "character",
+                    "show",
+                    "Magus1",
+                ],
+            )
+        },
+        || process(&exe, &["--version"]),
+    )?;
 
     // 4. One durable append (a `damage` command, in process) vs a raw single-row durable insert,
     // averaged over two whole snapshot cycles: the tail replayed grows from none to a full interval,
     // and one append in each cycle also writes a snapshot.
     let cycles = 2 * SNAPSHOT_EVERY as usize;
-    let append = mean(cycles, || {
-        let cli = Cli::try_parse_from([
-            "grimoire",
-            "--db",
-            db.to_str().unwrap_or_default(),
-            "damage",
-            "Magus1",
-            "1",
-        ])?;
-        let mut ctx = Context::from_env()?;
-        run(&cli, &mut ctx)?;
-        Ok(())
-    })?;
-    let raw_append = mean(cycles, || {
-        let conn = raw_connection(&dir.join("raw-append.db"))?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)",
-        )?;
-        conn.execute_batch("BEGIN IMMEDIATE")?;
-        conn.execute(
-            "INSERT INTO t (payload) VALUES (?1)",
-            ["{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}"],
-        )?;
-        conn.execute_batch("COMMIT")?;
-        Ok(())
-    })?;
+    let (append, raw_append) = alternating(
+        cycles,
+        mean,
+        || {
+            let cli = Cli::try_parse_from([
+                "grimoire",
+                "--db",
+                db.to_str().unwrap_or_default(),
+                "damage",
+                "Magus1",
+                "1",
+            ])?;
+            let mut ctx = Context::from_env()?;
+            run(&cli, &mut ctx)?;
+            Ok(())
+        },
+        || {
+            let conn = raw_connection(&dir.join("raw-append.db"))?;
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)",
+            )?;
+            conn.execute_batch("BEGIN IMMEDIATE")?;
+            conn.execute(
+                "INSERT INTO t (payload) VALUES (?1)",
+                ["{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}"],
+            )?;
+            conn.execute_batch("COMMIT")?;
+            Ok(())
+        },
+    )?;
 
     // 5. Peak memory of a full replay, in a fresh process.
     let bench_exe = std::env::current_exe()?;
@@ -266,21 +283,29 @@ fn time_once(mut work: impl FnMut() -> Result<(), Failure>) -> Result<Duration, 
     Ok(started.elapsed())
 }
 
-fn median(runs: usize, mut work: impl FnMut() -> Result<(), Failure>) -> Result<Duration, Failure> {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        times.push(time_once(&mut work)?);
+/// Runs `measured` and `baseline` by turns, `runs` times each, and summarises each side's times.
+fn alternating(
+    runs: usize,
+    summary: fn(Vec<Duration>) -> Duration,
+    mut measured: impl FnMut() -> Result<(), Failure>,
+    mut baseline: impl FnMut() -> Result<(), Failure>,
+) -> Result<(Duration, Duration), Failure> {
+    let (mut ours, mut theirs) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    for _ in 0..runs.max(1) {
+        ours.push(time_once(&mut measured)?);
+        theirs.push(time_once(&mut baseline)?);
     }
-    times.sort();
-    Ok(times[runs / 2])
+    Ok((summary(ours), summary(theirs)))
 }
 
-fn mean(runs: usize, mut work: impl FnMut() -> Result<(), Failure>) -> Result<Duration, Failure> {
-    let mut total = Duration::ZERO;
-    for _ in 0..runs {
-        total += time_once(&mut work)?;
-    }
-    Ok(total / u32::try_from(runs.max(1)).unwrap_or(u32::MAX))
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn mean(times: Vec<Duration>) -> Duration {
+    let count = u32::try_from(times.len().max(1)).unwrap_or(u32::MAX);
+    times.iter().sum::<Duration>() / count
 }
 
 /// Replays the whole log without snapshots, then prints the process's peak resident memory (KiB).
