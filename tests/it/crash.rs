@@ -113,12 +113,7 @@ fn a_killed_import_leaves_all_or_nothing() {
 fn a_killed_migration_is_redone_on_the_next_open() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(9);
     for kill in 0..kills().min(20) {
-        let c = Campaign::empty();
-        std::fs::copy(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
-            &c.db,
-        )
-        .unwrap();
+        let c = Campaign::from_the_first_schema();
         let mut child = grimoire_cmd(&c.db, c.dir.path())
             .args(["character", "list"])
             .stdout(Stdio::null())

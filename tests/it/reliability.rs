@@ -187,12 +187,7 @@ fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
 
 #[test]
 fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
-    let c = Campaign::empty();
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
-        &c.db,
-    )
-    .unwrap();
+    let c = Campaign::from_the_first_schema();
     // Reading it migrates it to the current schema first.
     let aldric = c.ok(&["character", "show", "Aldric"]);
     let mira = c.ok(&["character", "show", "Mira"]);
@@ -220,12 +215,7 @@ fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
 #[test]
 fn processes_opening_a_first_schema_file_at_once_all_succeed() {
     for round in 0..5 {
-        let c = Campaign::empty();
-        std::fs::copy(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
-            &c.db,
-        )
-        .unwrap();
+        let c = Campaign::from_the_first_schema();
         let children: Vec<_> = (0..6)
             .map(|_| {
                 grimoire_cmd(&c.db, c.dir.path())
@@ -254,12 +244,7 @@ fn processes_opening_a_first_schema_file_at_once_all_succeed() {
 /// so the command must wait for it as it would for any writer, not fail.
 #[test]
 fn a_command_waits_for_a_writer_before_switching_an_old_file_to_wal() {
-    let c = Campaign::empty();
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/golden/schema-v1.db"),
-        &c.db,
-    )
-    .unwrap();
+    let c = Campaign::from_the_first_schema();
     let writer = c.sql();
     writer.execute_batch("BEGIN IMMEDIATE").unwrap();
     let command = grimoire_cmd(&c.db, c.dir.path())
