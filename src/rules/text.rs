@@ -70,3 +70,56 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sheet::{Lore, VsdSheet};
+
+    fn caster(vocation: &str, lore: &str) -> Command {
+        Command::AddCharacter {
+            name: "Mira".into(),
+            sheet: Sheet::Vsd(VsdSheet {
+                level: 3,
+                vocation: vocation.into(),
+                lores: vec![Lore {
+                    name: lore.into(),
+                    bonus: 25,
+                    ranks: 3,
+                }],
+                mp: 12,
+                drive: 3,
+                body: 20,
+                wsr: 10,
+                defense: 5,
+                health: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_sheets_vocation_and_lore_names_are_one_short_line_too() {
+        assert_eq!(check_command(&caster("wizard", "Elementalism")), Ok(()));
+        assert_eq!(
+            check_command(&caster("wizard", "Elemen\ttalism")),
+            Err(RuleError::TextNotOneLine("Spell Lore's name"))
+        );
+        assert_eq!(
+            check_command(&caster(&"w".repeat(61), "Elementalism")),
+            Err(RuleError::TextTooLong {
+                what: "vocation",
+                length: 61,
+                max: NAME_MAX
+            })
+        );
+    }
+
+    #[test]
+    fn length_counts_characters_not_bytes_and_ignores_surrounding_spaces() {
+        assert_eq!(
+            check("name", &format!("  {}  ", "é".repeat(60)), NAME_MAX),
+            Ok(())
+        );
+        assert!(check("name", &"é".repeat(61), NAME_MAX).is_err());
+    }
+}
