@@ -72,8 +72,9 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
     let db = dir.join(format!("bench-{size}.db"));
     if !db.exists() {
         let started = Instant::now();
-        let (mut store, _) = Store::create(&db)?;
-        grimoire::generate::generate(&mut store, 50, size, 7, "2026-01-01T00:00:00Z")?;
+        let mut new = Store::create_new(&db)?;
+        grimoire::generate::generate(new.store(), 50, size, 7, "2026-01-01T00:00:00Z")?;
+        new.publish()?;
         eprintln!("generated {size} events in {:.1?}", started.elapsed());
     }
     let export = dir.join(format!("bench-{size}.jsonl"));
@@ -101,13 +102,14 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         || {
             let target = dir.join("import.db");
             remove(&target);
-            let (mut store, _) = Store::create(&target)?;
+            let mut new = Store::create_new(&target)?;
             let file = BufReader::new(std::fs::File::open(&export)?);
             let lines = file
                 .lines()
                 .enumerate()
                 .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
-            store.import(lines)?;
+            new.store().import(lines)?;
+            new.publish()?;
             Ok(())
         },
         || {

@@ -29,7 +29,6 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
             "--name must not be empty; e.g. --name \"The Sunken Vault\"".into(),
         ));
     }
-    let (mut store, created) = Store::create(&g.db)?;
     let seed = ctx.secret::<32>();
     let campaign_id = uuid::Builder::from_random_bytes(ctx.secret::<16>())
         .into_uuid()
@@ -40,12 +39,19 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         name: name.clone(),
         seed_commitment,
     };
-    let result = record_with(g, ctx, &mut store, Some(seed), |_, _| Ok(command));
-    if result.is_err() && created {
-        // Leave no empty campaign file behind a failed init.
-        drop(store);
-        crate::store::remove_database_files(&g.db);
-    }
+    let record = |store: &mut Store, ctx: &mut Context| {
+        record_with(g, ctx, store, Some(seed), |_, _| Ok(command))
+    };
+    // An existing file must be an empty campaign file (`AlreadyCreated` otherwise); a new one is
+    // built whole and appears only with its campaign in it.
+    let result = if g.db.symlink_metadata().is_ok() {
+        record(&mut g.open()?, ctx)
+    } else {
+        let mut new = Store::create_new(&g.db)?;
+        let written = record(new.store(), ctx)?;
+        new.publish()?;
+        Ok(written)
+    };
     let events = result?.events;
     let commitment = fairness::seed_commitment(&seed);
     let text = format!(

@@ -72,13 +72,11 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
         DevCommand::AppendLoop { count } => return append_loop(g, ctx, *count),
     };
     g.no_rolls("dev generate")?;
-    let (mut store, created) = Store::create(&g.db)?;
-    if !created || store.head()?.is_some() {
-        return Err(crate::store::StoreError::NotEmpty(g.db.clone()).into());
-    }
+    let mut new = Store::create_new(&g.db)?;
     let now = ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true);
     let generated =
-        crate::generate::generate(&mut store, args.characters, args.events, args.seed, &now)?;
+        crate::generate::generate(new.store(), args.characters, args.events, args.seed, &now)?;
+    new.publish()?;
     Ok(Report::new(
         format!(
             "Generated {} events for {} characters in {}.",

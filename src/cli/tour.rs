@@ -14,7 +14,7 @@ use std::path::PathBuf;
 /// A Dungeon Game ritual learned and cast, a scroll written and read, the log, the sheets (now and at a
 /// past moment), a dice explanation and a full verification.
 ///
-/// The file is replaced if it is an earlier tour's campaign; any other file is left alone.
+/// The file is replaced if an earlier tour made it; any other file is refused and left alone.
 #[derive(Debug, Args)]
 pub struct TourArgs {
     /// Where to write the tour's campaign.
@@ -68,11 +68,20 @@ fn first_seq(json: &Value) -> String {
 
 pub fn run(g: &Globals, ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     g.no_rolls("tour")?;
-    if args.into.exists() {
-        // Only ever replace a grimoire file: opening proves it is one.
-        drop(Store::open(&args.into)?);
+    if args.into.symlink_metadata().is_ok() {
+        // Only ever replace the tour's own earlier file: a campaign must never be lost to a demo.
+        if !Store::open(&args.into)?.is_tour()? {
+            return Err(crate::store::StoreError::Refused {
+                path: args.into.clone(),
+                why: "it was not made by `grimoire tour`, which replaces only its own earlier file; give --into a new path".into(),
+            }
+            .into());
+        }
         remove_database_files(&args.into);
     }
+    let mut new = Store::create_new(&args.into)?;
+    new.store().mark_as_tour()?;
+    new.publish()?;
     let mut tour = Tour {
         db: args.into.display().to_string(),
         ctx,

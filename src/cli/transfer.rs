@@ -3,8 +3,8 @@
 use super::Globals;
 use super::output::Report;
 use crate::Error;
-use crate::store::remove_database_files;
-use crate::store::{Store, StoreError, jsonl};
+use crate::store::output::{OutputFile, OutputKind, OutputRequest};
+use crate::store::{Store, StoreError, io_error, jsonl};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -23,9 +23,14 @@ pub struct ExportArgs {
     /// Write to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Include the GM's secrets (a backup, not for players' eyes).
+    /// Include the GM's secrets (a backup, not for players' eyes); the file is made readable by
+    /// its owner only.
     #[arg(long)]
     pub with_secrets: bool,
+    /// Replace --out even when it is not an earlier grimoire export. A campaign file, a folder or a
+    /// device is refused all the same.
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
@@ -43,19 +48,18 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
         )?;
         return Ok(Report::silent());
     };
-    // Write beside the target and rename, so an interrupted export never leaves half a file.
-    let partial = out.with_extension("partial");
-    let io = |why: std::io::Error| StoreError::Io {
-        path: out.clone(),
-        action: "written",
-        why: why.to_string(),
-    };
-    let file = std::fs::File::create(&partial).map_err(io)?;
-    let mut sink = std::io::BufWriter::new(file);
+    let mut output = OutputFile::create(&OutputRequest {
+        target: out,
+        campaign: &g.db,
+        kind: OutputKind::Export,
+        secret: args.with_secrets,
+        force: args.force,
+    })?;
+    let mut sink = std::io::BufWriter::new(output.file());
     let (events, secrets) = write_export(&store, args.with_secrets, &mut sink, out)?;
-    let file = sink.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)?;
-    std::fs::rename(&partial, out).map_err(io)?;
+    sink.flush().map_err(|e| io_error(out, "written", &e))?;
+    drop(sink);
+    output.commit()?;
     let what = if secrets > 0 {
         format!(" and {secrets} secrets")
     } else {
@@ -73,11 +77,7 @@ fn write_export(
     out: &mut impl Write,
     target: &Path,
 ) -> Result<(u64, u64), Error> {
-    let io = |why: std::io::Error| StoreError::Io {
-        path: target.to_path_buf(),
-        action: "written",
-        why: why.to_string(),
-    };
+    let io = |why: std::io::Error| io_error(target, "written", &why);
     let mut events = 0;
     store.for_each_row(1, None, |row| {
         let line = jsonl::event_line(&row).ok_or_else(|| StoreError::Damaged {
@@ -113,18 +113,17 @@ pub struct ImportArgs {
 
 pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
     g.no_rolls("import")?;
-    let file = std::fs::File::open(&args.file).map_err(|e| StoreError::Io {
-        path: args.file.clone(),
-        action: "read",
-        why: e.to_string(),
-    })?;
-    let (mut store, created) = Store::create(&g.db)?;
-    let result = store.import(numbered_lines(BufReader::new(file)));
-    if result.is_err() && created {
-        drop(store);
-        remove_database_files(&g.db);
-    }
-    let (events, secrets) = result?;
+    let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
+    let lines = numbered_lines(BufReader::new(file));
+    // Into an existing empty campaign file, or a new file that appears only once the import is whole.
+    let (events, secrets) = if g.db.symlink_metadata().is_ok() {
+        g.open()?.import(lines)?
+    } else {
+        let mut new = Store::create_new(&g.db)?;
+        let imported = new.store().import(lines)?;
+        new.publish()?;
+        imported
+    };
     let head = Store::open(&g.db)?
         .head()?
         .map(|h| h.to_string())

@@ -3,11 +3,13 @@
 pub mod chain;
 pub mod jsonl;
 mod migrations;
+pub mod output;
 mod sqlite;
 
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use sqlite::{
-    Appender, Batch, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written, remove_database_files,
+    Appender, Batch, NewFile, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written, io_error,
+    remove_database_files,
 };
 
 use crate::event::PayloadError;
@@ -32,6 +34,14 @@ pub enum StoreError {
         found: i64,
         known: i64,
     },
+    #[error(
+        "{0} is an empty file, not a campaign file; delete it or choose another path, and grimoire will create the campaign there"
+    )]
+    EmptyFile(PathBuf),
+    #[error(
+        "{0} now exists: another command created it first, so nothing was recorded here; point --db at it to use it, or choose a new path"
+    )]
+    Exists(PathBuf),
     #[error("{0} already holds events; import into a new file (or an empty one)")]
     NotEmpty(PathBuf),
     #[error(
@@ -54,6 +64,8 @@ pub enum StoreError {
         action: &'static str,
         why: String,
     },
+    #[error("{path} was left as it was: {why}")]
+    Refused { path: PathBuf, why: String },
     #[error("import refused at line {line}: {why}; nothing was imported")]
     Import { line: u64, why: String },
 }

@@ -18,6 +18,7 @@ use rand::rngs::StdRng;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, VecDeque};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -33,6 +34,10 @@ pub const SNAPSHOT_EVERY: u64 = 25;
 /// `PRAGMA application_id` of a grimoire file: "GRIM" in ASCII. It tells our files from other SQLite
 /// databases before anything is read or migrated.
 const APPLICATION_ID: i32 = 0x4752_494D;
+
+/// `PRAGMA user_version` of a file `grimoire tour` made ("TOUR" in ASCII). Only `tour` writes it,
+/// and `tour` replaces no file without it.
+const TOUR_MARK: i32 = 0x544F_5552;
 
 /// How long a command waits for another one's write to finish before giving up. Long, because at the
 /// table a short wait is far better than a failed command.
@@ -316,52 +321,64 @@ impl Store {
             .map(|m| m.len() == 0)
             .unwrap_or(false)
         {
-            return Err(StoreError::NotGrimoire(path.to_path_buf()));
+            return Err(StoreError::EmptyFile(path.to_path_buf()));
         }
         Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
     }
 
-    /// Opens the file for `init` or `import`: a missing or zero-length file becomes a new campaign file;
-    /// an existing grimoire file is opened (the command then checks it holds no events). Returns whether
-    /// the file was created, so a failed import can remove what it made.
-    pub fn create(path: &Path) -> Result<(Store, bool), StoreError> {
+    /// Starts a new campaign file at `path`, which must not exist yet. The file is built under a
+    /// private name beside it (mode 0600: a campaign file holds the GM's secrets) and appears at
+    /// `path` only when [`NewFile::publish`] links it there, whole: a crash or a refused command
+    /// leaves nothing at `path`, and of several commands creating the same path at once exactly one
+    /// wins.
+    pub fn create_new(path: &Path) -> Result<NewFile, StoreError> {
         refuse_a_folder(path, "created")?;
-        let fresh = !path.exists()
-            || std::fs::metadata(path)
-                .map(|m| m.len() == 0)
-                .unwrap_or(false);
-        if !fresh {
-            return Ok((Self::open(path)?, false));
+        if path.symlink_metadata().is_ok() {
+            return Err(StoreError::Exists(path.to_path_buf()));
         }
-        // Built under a temporary name and renamed into place once its schema is complete, so a
-        // crash while creating never leaves a half-made file where the campaign should be.
-        let mut building = path.as_os_str().to_owned();
-        building.push(".creating");
-        let building = PathBuf::from(building);
-        remove_database_files(&building);
+        let building = private_name(path, "creating");
         let made = (|| {
-            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&building)
+                .map_err(|e| io_error(path, "created", &e))?;
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE;
             let conn = Connection::open_with_flags(&building, flags)
                 .map_err(|e| db_error(path, "created", e))?;
             conn.pragma_update(None, "application_id", APPLICATION_ID)
                 .map_err(|e| db_error(path, "created", e))?;
             drop(conn);
-            // Migrating opens in WAL mode; closing the last connection folds the WAL back in.
-            drop(Self::connect(&building, OpenFlags::SQLITE_OPEN_READ_WRITE)?);
-            std::fs::rename(&building, path).map_err(|e| StoreError::Io {
-                path: path.to_path_buf(),
-                action: "created",
-                why: e.to_string(),
-            })
+            Self::connect(&building, OpenFlags::SQLITE_OPEN_READ_WRITE)
         })();
-        if made.is_err() {
-            remove_database_files(&building);
+        match made {
+            Ok(store) => Ok(NewFile {
+                store: Some(store),
+                building,
+                target: path.to_path_buf(),
+            }),
+            Err(e) => {
+                remove_database_files(&building);
+                Err(e)
+            }
         }
-        made?;
-        Ok((
-            Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?,
-            true,
-        ))
+    }
+
+    /// Marks this file as the tour's, so a later `tour` may replace it and nothing else.
+    pub fn mark_as_tour(&self) -> Result<(), StoreError> {
+        self.conn
+            .pragma_update(None, "user_version", TOUR_MARK)
+            .map_err(self.fail("written"))
+    }
+
+    /// Whether `tour` wrote this file.
+    pub fn is_tour(&self) -> Result<bool, StoreError> {
+        let mark: i32 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(self.fail("read"))?;
+        Ok(mark == TOUR_MARK)
     }
 
     fn connect(path: &Path, flags: OpenFlags) -> Result<Store, StoreError> {
@@ -1252,6 +1269,81 @@ fn save_snapshot(
     )?
     .execute(params![SNAPSHOT_KEEP_EVERY, SNAPSHOT_KEEP_NEWEST])?;
     Ok(())
+}
+
+/// A campaign file under construction; see [`Store::create_new`]. Dropped unpublished, it removes
+/// itself.
+pub struct NewFile {
+    store: Option<Store>,
+    building: PathBuf,
+    target: PathBuf,
+}
+
+impl NewFile {
+    pub fn store(&mut self) -> &mut Store {
+        self.store
+            .as_mut()
+            .expect("a NewFile holds its store until published")
+    }
+
+    /// Links the finished file into place. Fails with [`StoreError::Exists`] when another command
+    /// created the path meanwhile; nothing is replaced.
+    pub fn publish(mut self) -> Result<Store, StoreError> {
+        // Closing the last connection folds the WAL back into the file, so the one file is all.
+        drop(self.store.take());
+        match std::fs::hard_link(&self.building, &self.target) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(StoreError::Exists(self.target.clone()));
+            }
+            Err(e) => return Err(io_error(&self.target, "created", &e)),
+        }
+        remove_database_files(&self.building);
+        Store::open(&self.target)
+    }
+}
+
+impl Drop for NewFile {
+    fn drop(&mut self) {
+        drop(self.store.take());
+        remove_database_files(&self.building);
+    }
+}
+
+/// A name beside `path` that no other process uses: `.NAME.WHAT-PID-RANDOM`.
+pub(crate) fn private_name(path: &Path, what: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let unique: u64 = rand::rng().random();
+    path.with_file_name(format!(
+        ".{name}.{what}-{}-{unique:016x}",
+        std::process::id()
+    ))
+}
+
+/// An operating-system failure on `path`, in words a person can act on.
+pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreError {
+    use std::io::ErrorKind;
+    let why = match e.kind() {
+        ErrorKind::NotFound => "its folder does not exist".to_string(),
+        ErrorKind::PermissionDenied => {
+            "permission denied (check who owns the file and its folder)".to_string()
+        }
+        ErrorKind::ReadOnlyFilesystem => "the file system is read-only".to_string(),
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+            "the disk is full (or the file reached its size limit); free some space and try again"
+                .to_string()
+        }
+        ErrorKind::IsADirectory => "it is a folder".to_string(),
+        _ => format!("the operating system said: {e}"),
+    };
+    StoreError::Io {
+        path: path.to_path_buf(),
+        action,
+        why,
+    }
 }
 
 /// Removes a database file and its WAL companions, if present.

@@ -116,7 +116,7 @@ proptest! {
         lines.insert(at.min(lines.len()), line);
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("target.db");
-        let (mut store, _) = Store::create(&db).unwrap();
+        let mut store = Store::create_new(&db).unwrap().publish().unwrap();
         let numbered = lines.into_iter().enumerate().map(|(i, l)| (i as u64 + 1, Ok(l)));
         prop_assert!(store.import(numbered).is_err());
         prop_assert!(store.head().unwrap().is_none(), "nothing was written");

@@ -8,6 +8,7 @@ mod cli_matrix;
 mod cli_vsd;
 mod crash;
 mod fairness_golden;
+mod file_safety;
 mod hostile;
 mod props;
 mod reliability;

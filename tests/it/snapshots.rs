@@ -87,7 +87,7 @@ proptest! {
         cuts in proptest::collection::vec(1u64..60, 4),
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::create(&dir.path().join("s.db")).unwrap();
+        let store = Store::create_new(&dir.path().join("s.db")).unwrap().publish().unwrap();
         let mut store = store.with_snapshot_interval(interval);
         let mut commands = a_campaign_with("Aldric");
         for op in &ops {
@@ -115,7 +115,10 @@ proptest! {
 #[test]
 fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut store, _) = Store::create(&dir.path().join("g.db")).unwrap();
+    let mut store = Store::create_new(&dir.path().join("g.db"))
+        .unwrap()
+        .publish()
+        .unwrap();
     let generated = generate(&mut store, 8, 5_000, 11, "2026-01-01T00:00:00Z").unwrap();
     assert!(generated.events >= 5_000);
     let report = store.verify(None).unwrap();
@@ -208,7 +211,10 @@ fn stale_or_invalid_snapshots_are_ignored() {
 #[test]
 fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     let dir = tempfile::tempdir().unwrap();
-    let (store, _) = Store::create(&dir.path().join("r.db")).unwrap();
+    let store = Store::create_new(&dir.path().join("r.db"))
+        .unwrap()
+        .publish()
+        .unwrap();
     let mut store = store.with_snapshot_interval(3);
     write_all(
         &mut store,
@@ -255,7 +261,10 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
 #[test]
 fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
     let dir = tempfile::tempdir().unwrap();
-    let (store, _) = Store::create(&dir.path().join("r.db")).unwrap();
+    let store = Store::create_new(&dir.path().join("r.db"))
+        .unwrap()
+        .publish()
+        .unwrap();
     let mut store = store.with_snapshot_interval(1);
     write_all(
         &mut store,
@@ -310,7 +319,10 @@ fn an_import_leaves_a_snapshot_at_the_head() {
 #[test]
 fn snapshots_do_not_pile_up() {
     let dir = tempfile::tempdir().unwrap();
-    let (store, _) = Store::create(&dir.path().join("p.db")).unwrap();
+    let store = Store::create_new(&dir.path().join("p.db"))
+        .unwrap()
+        .publish()
+        .unwrap();
     let mut store = store.with_snapshot_interval(1);
     let mut commands = a_campaign_with("Aldric");
     commands.extend((0..60).map(|_| Command::AdvanceClock {
@@ -334,7 +346,7 @@ fn snapshots_do_not_pile_up() {
 #[test]
 fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
     let source = Campaign::empty();
-    let (mut store, _) = Store::create(&source.db).unwrap();
+    let mut store = Store::create_new(&source.db).unwrap().publish().unwrap();
     let wait = |n: usize| {
         (0..n).map(|_| Command::AdvanceClock {
             by: GameDuration(6),

@@ -27,8 +27,10 @@ fn created() -> Event {
 
 fn fresh() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
-    let (store, created_file) = Store::create(&dir.path().join("c.db")).unwrap();
-    assert!(created_file);
+    let store = Store::create_new(&dir.path().join("c.db"))
+        .unwrap()
+        .publish()
+        .unwrap();
     (dir, store)
 }
 

@@ -1,0 +1,179 @@
+//! Files grimoire writes besides the campaign file (an export today): the rules that keep a careless
+//! path from destroying anything.
+//!
+//! - A symbolic link is followed and its target written; the link itself is never replaced.
+//! - The target must be a new path or a regular file: a folder, device, FIFO or socket is refused.
+//! - The campaign file being read, or any other SQLite database, is never written over.
+//! - An existing file is replaced only when it is grimoire's own output of the same kind (or empty);
+//!   anything else needs `--force`.
+//! - The output is written under a private name beside the target and renamed over it only once
+//!   complete and synced; on any failure the partial file is removed.
+//! - A file that holds secrets is created with mode 0600.
+
+use super::StoreError;
+use super::sqlite::io_error;
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// What kind of file is being written, so that only an earlier one of the same kind is replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// `grimoire export`: JSON Lines beginning with the log's first event.
+    Export,
+}
+
+impl OutputKind {
+    fn noun(self) -> &'static str {
+        match self {
+            OutputKind::Export => "a grimoire export",
+        }
+    }
+
+    /// Whether `start`, the first bytes of an existing file, is this kind of grimoire output.
+    fn recognises(self, start: &[u8]) -> bool {
+        match self {
+            OutputKind::Export => start.starts_with(br#"{"seq":1,"event_id":""#),
+        }
+    }
+}
+
+/// What a command asks of its output file.
+pub struct OutputRequest<'a> {
+    pub target: &'a Path,
+    /// The campaign file the command reads, never to be written over.
+    pub campaign: &'a Path,
+    pub kind: OutputKind,
+    /// The output holds the GM's secrets: mode 0600.
+    pub secret: bool,
+    /// Replace an existing file that is not grimoire's own output of this kind.
+    pub force: bool,
+}
+
+/// An output file being written; [`OutputFile::commit`] puts it in place.
+pub struct OutputFile {
+    partial: tempfile::NamedTempFile,
+    /// Where the output goes: the request's path with any symbolic links followed.
+    target: PathBuf,
+    shown: PathBuf,
+}
+
+/// The first bytes of a SQLite database file.
+const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+
+impl OutputFile {
+    /// Checks the target against the rules above and opens a private partial file beside it.
+    pub fn create(request: &OutputRequest<'_>) -> Result<OutputFile, StoreError> {
+        let shown = request.target.to_path_buf();
+        let refuse = |why: String| StoreError::Refused {
+            path: shown.clone(),
+            why,
+        };
+        let target = follow_links(request.target).map_err(refuse)?;
+        if let Ok(meta) = std::fs::metadata(&target) {
+            if !meta.is_file() {
+                let what = if meta.is_dir() {
+                    "a folder"
+                } else {
+                    "not a regular file (a device, FIFO or socket)"
+                };
+                return Err(refuse(format!(
+                    "it is {what}; give the path of a file to write"
+                )));
+            }
+            if let Ok(campaign) = std::fs::metadata(request.campaign)
+                && (campaign.dev(), campaign.ino()) == (meta.dev(), meta.ino())
+            {
+                return Err(refuse(
+                    "it is the campaign file itself (--db); write the output to another file"
+                        .into(),
+                ));
+            }
+            let start = first_bytes(&target).map_err(|e| io_error(&shown, "read", &e))?;
+            if start.starts_with(SQLITE_HEADER) {
+                return Err(refuse(
+                    "it is a database (perhaps another campaign file), which grimoire never writes over; choose another path"
+                        .into(),
+                ));
+            }
+            if !start.is_empty() && !request.kind.recognises(&start) && !request.force {
+                return Err(refuse(format!(
+                    "it exists and is not {}; add --force to replace it, or choose another path",
+                    request.kind.noun()
+                )));
+            }
+        }
+        let folder = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| format!(".{}.", n.to_string_lossy()))
+            .unwrap_or_else(|| ".grimoire.".into());
+        // tempfile creates the file with mode 0600 and removes it when dropped unpersisted.
+        let partial = tempfile::Builder::new()
+            .prefix(&name)
+            .suffix(".partial")
+            .tempfile_in(&folder)
+            .map_err(|e| io_error(&shown, "written", &e))?;
+        if !request.secret {
+            partial
+                .as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(|e| io_error(&shown, "written", &e))?;
+        }
+        Ok(OutputFile {
+            partial,
+            target,
+            shown,
+        })
+    }
+
+    pub fn file(&mut self) -> &mut File {
+        self.partial.as_file_mut()
+    }
+
+    /// The path as the user gave it.
+    pub fn shown(&self) -> &Path {
+        &self.shown
+    }
+
+    /// Syncs the complete output and renames it over the target.
+    pub fn commit(self) -> Result<(), StoreError> {
+        let shown = self.shown.clone();
+        self.partial
+            .as_file()
+            .sync_all()
+            .map_err(|e| io_error(&shown, "written", &e))?;
+        self.partial
+            .persist(&self.target)
+            .map_err(|e| io_error(&shown, "written", &e.error))?;
+        Ok(())
+    }
+}
+
+/// The path a chain of symbolic links leads to (the path itself when it is not a link).
+fn follow_links(path: &Path) -> Result<PathBuf, String> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let next = std::fs::read_link(&current).map_err(|e| e.to_string())?;
+                current = match current.parent() {
+                    Some(folder) if next.is_relative() => folder.join(next),
+                    _ => next,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err("it is a symbolic link in a loop of links".into())
+}
+
+fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut start = Vec::with_capacity(64);
+    File::open(path)?.take(64).read_to_end(&mut start)?;
+    Ok(start)
+}

@@ -1,0 +1,250 @@
+//! No grimoire command destroys a file it did not make: the tour replaces only its own file, an export
+//! never lands on a campaign file or anything but a regular file, and of several commands creating
+//! the same campaign file at once exactly one wins.
+
+use crate::support::{Campaign, grimoire_cmd};
+use grimoire::store::Store;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+
+fn bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+/// The folder's entries other than `keep`: what a command left behind.
+fn leftovers(dir: &Path, keep: &[&str]) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !keep.contains(&n.as_str()))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_tour_refuses_to_replace_a_real_campaign_and_leaves_it_untouched() {
+    let c = Campaign::with_party();
+    let before = bytes(&c.db);
+    let message = c.refused(&["tour", "--into", c.db.to_str().unwrap()], 1);
+    assert!(message.contains("not made by `grimoire tour`"), "{message}");
+    assert_eq!(bytes(&c.db), before);
+    assert!(c.ok(&["character", "list"]).contains("Aldric"));
+}
+
+#[test]
+fn the_tour_replaces_its_own_earlier_file() {
+    let c = Campaign::empty();
+    let tour = c.dir.path().join("tour.db");
+    c.ok(&["tour", "--into", tour.to_str().unwrap()]);
+    let first = Store::open(&tour).unwrap().head().unwrap();
+    c.ok(&["tour", "--into", tour.to_str().unwrap()]);
+    let again = Store::open(&tour).unwrap();
+    assert!(again.is_tour().unwrap());
+    assert_eq!(again.head().unwrap(), first, "the same pinned evening");
+}
+
+#[test]
+fn an_export_never_overwrites_the_campaign_file_however_it_is_named() {
+    let c = Campaign::with_party();
+    let before = bytes(&c.db);
+    let other_name = c.dir.path().join("link-to-campaign.db");
+    std::os::unix::fs::symlink(&c.db, &other_name).unwrap();
+    let hard = c.dir.path().join("hard.db");
+    std::fs::hard_link(&c.db, &hard).unwrap();
+    for out in [
+        c.db.clone(),
+        other_name,
+        hard,
+        c.dir.path().join("./campaign.db"),
+    ] {
+        let message = c.refused(
+            &["export", "--with-secrets", "--out", out.to_str().unwrap()],
+            1,
+        );
+        assert!(message.contains("campaign file itself"), "{message}");
+        assert_eq!(bytes(&c.db), before);
+    }
+    // --force does not make a campaign file fair game either.
+    c.refused(&["export", "--force", "--out", c.db.to_str().unwrap()], 1);
+    assert_eq!(bytes(&c.db), before);
+}
+
+#[test]
+fn an_export_never_overwrites_another_campaign_file() {
+    let c = Campaign::with_party();
+    let other = Campaign::with_party();
+    let before = bytes(&other.db);
+    let message = c.refused(
+        &["export", "--force", "--out", other.db.to_str().unwrap()],
+        1,
+    );
+    assert!(message.contains("database"), "{message}");
+    assert_eq!(bytes(&other.db), before);
+}
+
+#[test]
+fn an_export_refuses_folders_devices_and_fifos_and_leaves_no_partial_file() {
+    let c = Campaign::with_party();
+    let fifo = c.dir.path().join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let folder = c.dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    for (out, says) in [
+        (fifo.as_path(), "not a regular file"),
+        (Path::new("/dev/null"), "not a regular file"),
+        (folder.as_path(), "a folder"),
+    ] {
+        let message = c.refused(
+            &["export", "--with-secrets", "--out", out.to_str().unwrap()],
+            1,
+        );
+        assert!(message.contains(says), "{out:?}: {message}");
+    }
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo_like()
+    );
+    assert_eq!(
+        leftovers(c.dir.path(), &["campaign.db", "pipe", "folder"]),
+        Vec::<String>::new()
+    );
+}
+
+trait FifoLike {
+    fn is_fifo_like(&self) -> bool;
+}
+
+impl FifoLike for std::fs::FileType {
+    fn is_fifo_like(&self) -> bool {
+        std::os::unix::fs::FileTypeExt::is_fifo(self)
+    }
+}
+
+#[test]
+fn an_export_replaces_only_an_earlier_export_unless_forced() {
+    let c = Campaign::with_party();
+    let out = c.dir.path().join("notes.txt");
+    std::fs::write(&out, "my session notes\n").unwrap();
+    let message = c.refused(&["export", "--out", out.to_str().unwrap()], 1);
+    assert!(message.contains("--force"), "{message}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "my session notes\n");
+
+    let export = c.dir.path().join("log.jsonl");
+    c.ok(&["export", "--out", export.to_str().unwrap()]);
+    c.ok(&["damage", "Aldric", "1"]);
+    c.ok(&["export", "--out", export.to_str().unwrap()]);
+    assert_eq!(std::fs::read_to_string(&export).unwrap().lines().count(), 5);
+
+    c.ok(&["export", "--force", "--out", out.to_str().unwrap()]);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("{\"seq\":1,")
+    );
+}
+
+#[test]
+fn an_export_through_a_symlink_writes_its_target_and_keeps_the_link() {
+    let c = Campaign::with_party();
+    let real = c.dir.path().join("real.jsonl");
+    let link = c.dir.path().join("latest.jsonl");
+    std::os::unix::fs::symlink("real.jsonl", &link).unwrap();
+    c.ok(&["export", "--out", link.to_str().unwrap()]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .starts_with("{\"seq\":1,")
+    );
+}
+
+#[test]
+fn files_that_hold_secrets_are_readable_by_their_owner_only() {
+    let c = Campaign::with_party();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&c.db), 0o600, "the campaign file holds the seeds");
+    let backup = c.dir.path().join("backup.jsonl");
+    c.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        backup.to_str().unwrap(),
+    ]);
+    assert_eq!(mode(&backup), 0o600);
+    let public = c.dir.path().join("public.jsonl");
+    c.ok(&["export", "--out", public.to_str().unwrap()]);
+    assert_eq!(mode(&public), 0o644);
+    let restored = Campaign::empty();
+    restored.ok(&["import", backup.to_str().unwrap()]);
+    assert_eq!(mode(&restored.db), 0o600);
+}
+
+#[test]
+fn a_failed_export_leaves_no_partial_file() {
+    let c = Campaign::with_party();
+    let out = c.dir.path().join("missing-folder").join("x.jsonl");
+    let message = c.refused(&["export", "--out", out.to_str().unwrap()], 74);
+    assert!(message.contains("folder does not exist"), "{message}");
+    assert_eq!(
+        leftovers(c.dir.path(), &["campaign.db"]),
+        Vec::<String>::new()
+    );
+}
+
+/// Eight `init`s (then eight `import`s) race for one new path. However they interleave, one wins, the
+/// others exit 1 saying the file exists, and no zero-length or half-made file is left.
+#[test]
+fn of_commands_creating_the_same_campaign_file_at_once_exactly_one_wins() {
+    let source = Campaign::with_party();
+    let export = source.export_all();
+    for (what, args) in [
+        ("init", vec!["init", "--name", "Race"]),
+        ("import", vec!["import", export.to_str().unwrap()]),
+    ] {
+        let c = Campaign::empty();
+        let children: Vec<_> = (0..8)
+            .map(|_| {
+                grimoire_cmd(&c.db, c.dir.path())
+                    .args(&args)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let outcomes: Vec<_> = children
+            .into_iter()
+            .map(|child| child.wait_with_output().unwrap())
+            .collect();
+        let winners = outcomes.iter().filter(|o| o.status.success()).count();
+        assert_eq!(winners, 1, "{what}: exactly one creates the file");
+        for lost in outcomes.iter().filter(|o| !o.status.success()) {
+            let message = String::from_utf8_lossy(&lost.stderr);
+            assert_eq!(lost.status.code(), Some(1), "{what}: {message}");
+            assert!(
+                message.contains("exists") || message.contains("already holds"),
+                "{what}: {message}"
+            );
+        }
+        assert_eq!(
+            leftovers(c.dir.path(), &["campaign.db"]),
+            Vec::<String>::new()
+        );
+        assert!(Store::open(&c.db).unwrap().verify(None).unwrap().all_hold());
+    }
+}
