@@ -14,7 +14,7 @@ mod vsd;
 
 use crate::Error;
 use crate::dice::Dice;
-use crate::rules::{Command, decide};
+use crate::rules::{Command, decide, text};
 use crate::state::CampaignState;
 use crate::store::{Batch, SecretsView, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -183,12 +183,12 @@ impl Context {
         Ok(Context { now, rng })
     }
 
-    fn stamp(&mut self, globals: &Globals) -> Stamp {
-        Stamp {
+    fn stamp(&mut self, globals: &Globals) -> Result<Stamp, Error> {
+        Ok(Stamp {
             recorded_at: self.now.to_rfc3339_opts(SecondsFormat::Secs, true),
-            actor: globals.actor(),
+            actor: globals.actor()?,
             id_rng: StdRng::from_rng(&mut self.rng),
-        }
+        })
     }
 
     /// Fresh secret bytes (seeds, ids) from this run's randomness.
@@ -200,8 +200,11 @@ impl Context {
 }
 
 impl Globals {
-    fn actor(&self) -> String {
-        self.actor
+    /// Who is entering this: a name, checked like any other text the log keeps, since it is
+    /// printed on every log line.
+    fn actor(&self) -> Result<String, Error> {
+        let actor = self
+            .actor
             .clone()
             .filter(|a| !a.trim().is_empty())
             .or_else(|| {
@@ -209,7 +212,10 @@ impl Globals {
                     .iter()
                     .find_map(|v| std::env::var(v).ok())
             })
-            .unwrap_or_else(|| "unknown".to_string())
+            .unwrap_or_else(|| "unknown".to_string());
+        crate::rules::text::check("actor (--actor or GRIMOIRE_ACTOR)", &actor, text::NAME_MAX)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(actor.trim().to_string())
     }
 
     fn open(&self) -> Result<Store, Error> {
@@ -280,7 +286,7 @@ fn record_with<F>(
 where
     F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Command, Error>,
 {
-    let stamp = ctx.stamp(g);
+    let stamp = ctx.stamp(g)?;
     let mut secret_rng = StdRng::from_rng(&mut ctx.rng);
     let rolls = g.rolls.clone();
     store.write(stamp, |state, secrets| {

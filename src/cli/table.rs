@@ -40,9 +40,6 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
     Ok(report)
 }
 
-/// The longest entropy text accepted: plenty for a phrase the players agree on.
-const MAX_ENTROPY_CHARS: usize = 200;
-
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// Start a game session. Rolls no dice.
@@ -54,7 +51,7 @@ pub enum SessionCommand {
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
     /// have picked a seed that favours the session's rolls.
     Start {
-        /// Text the players choose together (up to 200 characters).
+        /// Text the players choose together (up to 500 characters).
         #[arg(long, default_value = "")]
         entropy: String,
     },
@@ -69,11 +66,6 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
     match command {
         SessionCommand::Start { entropy } => {
             g.no_rolls("session start")?;
-            if entropy.chars().count() > MAX_ENTROPY_CHARS {
-                return Err(Error::Usage(format!(
-                    "--entropy is limited to {MAX_ENTROPY_CHARS} characters"
-                )));
-            }
             let command = Command::StartSession {
                 entropy: entropy.clone(),
             };

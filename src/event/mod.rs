@@ -11,8 +11,16 @@ use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 
-/// The payload schema version this build writes for every kind.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The payload schema version this build writes for every kind. Version 2 changed no shape: it marks
+/// events recorded under the text rules (`rules::text::check_row`), which import holds them to;
+/// version 1 events are taken as earlier grimoires recorded them.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The first version whose events import holds to the text rules.
+pub const TEXT_RULES_SINCE: u32 = 2;
+
+/// The oldest version whose payload shapes are today's: read directly, with no upcaster.
+const SAME_SHAPES_SINCE: u32 = 1;
 
 /// Declares [`Event`] and, from the very same variant list, `EventOfKind`: serde's remote twin of it
 /// that reads a variant *named from outside* (externally tagged). A stored row names its kind in a
@@ -313,7 +321,7 @@ impl Event {
             kind: kind.to_string(),
             detail,
         };
-        let event: Event = if schema_version == SCHEMA_VERSION {
+        let event: Event = if schema_version >= SAME_SHAPES_SINCE {
             read_current(kind, payload).map_err(|e| unreadable(e.to_string()))?
         } else {
             let value = serde_json::from_str(payload).map_err(|e| unreadable(e.to_string()))?;
@@ -636,7 +644,7 @@ mod tests {
     fn a_payload_from_a_newer_grimoire_is_refused_not_misread() {
         let payload = Event::SessionEnded { number: 1 }.to_payload();
         assert!(matches!(
-            Event::from_stored("session_ended", 2, &payload),
+            Event::from_stored("session_ended", SCHEMA_VERSION + 1, &payload),
             Err(PayloadError::Newer { .. })
         ));
     }

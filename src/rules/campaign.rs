@@ -103,6 +103,16 @@ pub fn decide(
             if let Some(existing) = state.character(&name) {
                 return Err(RuleError::DuplicateCharacter(existing.name.clone()));
             }
+            if let Some(existing) = state
+                .characters
+                .values()
+                .find(|c| super::text::look_alike(&c.name, &name))
+            {
+                return Err(RuleError::ConfusableName {
+                    name,
+                    existing: existing.name.clone(),
+                });
+            }
             sheet.validate().map_err(RuleError::InvalidSheet)?;
             let tables = super::adg::tables_for_new_character(state, &sheet);
             return Ok(tables

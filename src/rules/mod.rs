@@ -58,6 +58,18 @@ pub enum RuleError {
     EmptyName,
     #[error("the {0} must be one line: no line breaks, tabs or other control characters")]
     TextNotOneLine(&'static str),
+    #[error("the '{kind}' event cannot be recorded: {why}")]
+    Unrecordable { kind: &'static str, why: String },
+    #[error(
+        "the {0} holds a character that reorders the text around it (a bidirectional control); type it without one"
+    )]
+    TextReorders(&'static str),
+    #[error("the {0} is made only of invisible characters; give visible text")]
+    TextInvisible(&'static str),
+    #[error(
+        "'{name}' looks just like the existing character '{existing}' (only case, invisible or look-alike letters differ); choose a name the table can tell apart"
+    )]
+    ConfusableName { name: String, existing: String },
     #[error("the {what} is {length} characters long; at most {max} are allowed")]
     TextTooLong {
         what: &'static str,

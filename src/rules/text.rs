@@ -12,17 +12,167 @@ pub const NAME_MAX: usize = 60;
 /// Reasons, purposes, session entropy and a scroll's effect.
 pub const NOTE_MAX: usize = 500;
 
-/// Refuses text holding line breaks, tabs or other control characters, or longer than `max`
+/// Every text the log stores, under any field, is at most this many characters: the one size limit
+/// that keeps each event (and so each export line) within what import reads. Twice a note, because
+/// the rules compose some texts from one (a die's purpose adds what the die was for).
+pub const TEXT_MAX: usize = 2 * NOTE_MAX;
+
+/// The largest payload the log takes, in bytes. Texts are bounded one by one; this bounds how many
+/// an event can gather (a party's rest, a long --rolls list). Import reads lines of this size.
+pub const PAYLOAD_MAX_BYTES: usize = 1024 * 1024;
+
+/// Characters that reorder text on screen (bidirectional embeddings, overrides, isolates and marks):
+/// a name holding one can make a log line read other than it is stored.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Characters that show nothing: spaces, zero-width characters and other invisible format marks.
+pub fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200D}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{3164}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+        )
+}
+
+/// Refuses text holding line breaks, tabs or other control characters, or characters that reorder
+/// the line around them; text made only of invisible characters; or text longer than `max`
 /// characters once trimmed.
 pub fn check(what: &'static str, text: &str, max: usize) -> Result<(), RuleError> {
     if text.chars().any(char::is_control) {
         return Err(RuleError::TextNotOneLine(what));
+    }
+    if text.chars().any(is_bidi_control) {
+        return Err(RuleError::TextReorders(what));
+    }
+    // Spaces alone count as empty text, which each command refuses in its own words where it must.
+    let trimmed = text.trim();
+    if !trimmed.is_empty() && trimmed.chars().all(is_invisible) {
+        return Err(RuleError::TextInvisible(what));
     }
     let length = text.trim().chars().count();
     if length > max {
         return Err(RuleError::TextTooLong { what, length, max });
     }
     Ok(())
+}
+
+/// Checks every string in a stored payload (JSON text) against the rules of [`check`] with the one
+/// limit [`TEXT_MAX`], and the payload's size against [`PAYLOAD_MAX_BYTES`]. The same check guards
+/// every append and every imported event, so whatever the log takes, an import takes back. It reads
+/// the JSON text itself, escapes included, without building a tree.
+pub fn check_payload(payload: &str) -> Result<(), String> {
+    if payload.len() > PAYLOAD_MAX_BYTES {
+        return Err(format!(
+            "the event is {} bytes; the log takes events of up to {PAYLOAD_MAX_BYTES}",
+            payload.len()
+        ));
+    }
+    let mut chars = payload.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut length = 0usize;
+        let (mut visible, mut blank) = (false, true);
+        loop {
+            let Some(c) = chars.next() else {
+                return Err("a text is not closed".into());
+            };
+            let c = match c {
+                '"' => break,
+                '\\' => match chars.next() {
+                    Some('u') => {
+                        let hex: String = chars.by_ref().take(4).collect();
+                        u32::from_str_radix(&hex, 16)
+                            .ok()
+                            .map(|code| char::from_u32(code).unwrap_or('\u{FFFD}'))
+                            .ok_or("a text holds a broken escape")?
+                    }
+                    Some('n' | 'r' | 't' | 'b' | 'f') => '\n',
+                    Some(other) => other,
+                    None => return Err("a text is not closed".into()),
+                },
+                other => other,
+            };
+            if c.is_control() {
+                return Err("a text holds a line break or another control character".into());
+            }
+            if is_bidi_control(c) {
+                return Err("a text holds a character that reorders the line around it".into());
+            }
+            visible |= !is_invisible(c);
+            blank &= c.is_whitespace();
+            length += 1;
+        }
+        if !blank && !visible {
+            return Err("a text is made only of invisible characters".into());
+        }
+        if length > TEXT_MAX {
+            return Err(format!(
+                "a text is {length} characters long; at most {TEXT_MAX} are allowed"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The texts of one row as the log takes them: its actor (a name) and its payload.
+pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
+    check("actor", actor, NAME_MAX).map_err(|e| e.to_string())?;
+    check_payload(payload)
+}
+
+/// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
+/// control and reordering characters are shown as escapes instead of acting on the terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() || is_bidi_control(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// What a name looks like once invisible characters and look-alike letters are set aside (Unicode's
+/// confusable skeleton), as written, in lower case and in capitals: two names that share any of
+/// these cannot be told apart at the table ("ALDRlC" and "Aldric" share the capitals' one).
+pub fn look_alike_keys(name: &str) -> [String; 3] {
+    use unicode_security::confusable_detection::skeleton;
+    let visible: String = name
+        .trim()
+        .chars()
+        .filter(|c| *c == ' ' || !is_invisible(*c))
+        .collect();
+    let key = |text: &str| skeleton(text).collect::<String>();
+    [
+        key(&visible),
+        key(&visible.to_lowercase()),
+        key(&visible.to_uppercase()),
+    ]
+}
+
+/// Whether two names look alike (see [`look_alike_keys`]).
+pub fn look_alike(a: &str, b: &str) -> bool {
+    let (a, b) = (look_alike_keys(a), look_alike_keys(b));
+    a.iter().any(|key| b.contains(key))
 }
 
 /// Checks every new text a command would record. Names that refer to someone already in the
@@ -48,6 +198,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         Command::Retract { reason, .. } => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
             AdgCommand::Learn { ritual, .. } => check("ritual's name", ritual, NAME_MAX),
+            AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
             AdgCommand::Cast { order, .. } => match &order.effect {
                 Some((_, target)) => check("target", target, NAME_MAX),
                 None => Ok(()),

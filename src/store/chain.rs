@@ -380,7 +380,11 @@ impl Verifier {
         if value != expected {
             self.dice_problem(
                 seq,
-                format!("#{seq}: seeded die {n} shows {value:?} but the revealed seed gives {expected:?}"),
+                format!(
+                    "#{seq}: seeded die {n} shows {} but the revealed seed gives {}",
+                    face_words(value),
+                    face_words(expected)
+                ),
             );
         }
     }
@@ -414,6 +418,11 @@ impl Verifier {
         }
         self.report
     }
+}
+
+/// A die's face in words for a report: "17", or "no value" where the log holds none.
+fn face_words(face: Option<u32>) -> String {
+    face.map_or_else(|| "no value".to_string(), |f| f.to_string())
 }
 
 #[cfg(test)]

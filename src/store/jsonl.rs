@@ -158,8 +158,19 @@ impl ChainCheck {
                 row.seq
             ));
         }
+        // SQLite stores signed 64-bit integers: anything larger would come back as another number.
+        if i64::try_from(row.game_time).is_err() {
+            return Err(format!(
+                "#{}: its game_time {} is beyond what a campaign file can store",
+                row.seq, row.game_time
+            ));
+        }
         let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
             .map_err(|e| format!("#{}: {e}", row.seq))?;
+        if row.schema_version >= crate::event::TEXT_RULES_SINCE {
+            crate::rules::text::check_row(&row.actor, &row.payload)
+                .map_err(|e| format!("#{}: {e}", row.seq))?;
+        }
         if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {
             return Err("#1 must be the campaign's creation".into());
         }

@@ -110,6 +110,13 @@ impl Appender<'_> {
                     event.kind()
                 )));
             }
+            // What an import would refuse is never recorded: every event must restore from a backup.
+            crate::rules::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
+                crate::rules::RuleError::Unrecordable {
+                    kind: event.kind(),
+                    why,
+                }
+            })?;
             let mut row = StoredRow {
                 seq,
                 event_id: new_event_id(&mut self.stamp.id_rng, seq),
@@ -262,16 +269,48 @@ fn db_failure(path: &Path, action: &'static str, code: Option<ErrorCode>) -> Sto
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
         Some(ErrorCode::NotADatabase) => StoreError::NotGrimoire(path.to_path_buf()),
         Some(ErrorCode::DatabaseCorrupt) => StoreError::Corrupt(path.to_path_buf()),
-        Some(ErrorCode::DiskFull) => io("the disk is full"),
-        Some(ErrorCode::ReadOnly) => io("the file or its folder is read-only"),
+        Some(ErrorCode::DiskFull) => io(
+            "the disk is full (or the file reached its size limit); free some space and try again",
+        ),
+        Some(ErrorCode::ReadOnly) => io(&why_it_cannot_be_opened(path)),
         Some(ErrorCode::PermissionDenied) => io("permission denied"),
-        Some(ErrorCode::CannotOpen) => io("it cannot be opened (does its folder exist?)"),
-        Some(ErrorCode::SystemIoFailure) => {
-            io("the operating system reported an input/output error")
-        }
-        Some(other) => io(&format!("unexpected database condition {other:?}")),
-        None => io("unexpected database failure"),
+        Some(ErrorCode::CannotOpen) => io(&why_it_cannot_be_opened(path)),
+        Some(ErrorCode::SystemIoFailure) => io(
+            "the operating system could not read or write it: the disk may be full, the file over a size limit, or the device failing; free some space or check the disk, then try again",
+        ),
+        Some(_) | None => io(
+            "SQLite could not complete the work; check the disk and the file, then try again (`grimoire verify` checks the file)",
+        ),
     }
+}
+
+/// Why SQLite could not open `path`, found by asking the file system what it would refuse.
+fn why_it_cannot_be_opened(path: &Path) -> String {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !folder.is_dir() {
+        return format!("its folder {} does not exist", folder.display());
+    }
+    if path.exists()
+        && let Err(e) = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+        && e.kind() == std::io::ErrorKind::PermissionDenied
+    {
+        return "you may not read and write it (check who owns it and its permissions)".into();
+    }
+    if let Err(e) = tempfile::tempfile_in(&folder)
+        && e.kind() == std::io::ErrorKind::PermissionDenied
+    {
+        return format!(
+            "its folder {} is not writable by you, and SQLite keeps its journal beside the file; run grimoire as the folder's owner or move the file",
+            folder.display()
+        );
+    }
+    "it cannot be opened for writing; check that the path names a campaign file you may read and write, on a disk that is not read-only".into()
 }
 
 /// Puts the file in WAL mode (it stays so). A file still in rollback mode, say a copy made by another
@@ -508,7 +547,7 @@ impl Store {
             ])
             .map_err(self.fail("read"))?;
         while let Some(row) = rows.next().map_err(self.fail("read"))? {
-            visit(read_row(row).map_err(self.fail("read"))?)?;
+            visit(read_row(row).map_err(self.fail("read"))??)?;
         }
         Ok(())
     }
@@ -520,7 +559,7 @@ impl Store {
             .query_row(&sql, [to_sql_seq(seq)], read_row)
             .optional()
             .map_err(self.fail("read"))?;
-        row.map(to_recorded).transpose()
+        row.transpose()?.map(to_recorded).transpose()
     }
 
     /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
@@ -886,20 +925,71 @@ fn last_row(conn: &Connection) -> rusqlite::Result<Option<(u64, String)>> {
     .optional()
 }
 
-fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredRow> {
-    Ok(StoredRow {
-        seq: row.get(0)?,
-        event_id: row.get(1)?,
-        kind: row.get(2)?,
-        schema_version: row.get(3)?,
-        payload: row.get(4)?,
-        game_time: row.get(5)?,
-        recorded_at: row.get(6)?,
-        session: row.get(7)?,
-        actor: row.get(8)?,
-        prev_hash: row.get(9)?,
-        hash: row.get(10)?,
-    })
+/// Reads one stored row. The outer error is SQLite's; the inner one a row whose values this build
+/// never writes (text that is not UTF-8, a negative time), edited into the file from outside.
+fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, StoreError>> {
+    use rusqlite::types::ValueRef;
+    let raw_seq: i64 = row.get(0)?;
+    let seq = u64::try_from(raw_seq).unwrap_or(0);
+    let damaged = |what: String| Ok(Err(StoreError::DamagedRow { seq, what }));
+    if raw_seq < 1 {
+        return damaged(format!("its seq is {raw_seq}"));
+    }
+    let text = |i: usize| -> rusqlite::Result<Option<String>> {
+        Ok(match row.get_ref(i)? {
+            ValueRef::Text(bytes) => String::from_utf8(bytes.to_vec()).ok(),
+            _ => None,
+        })
+    };
+    let number = |i: usize| -> rusqlite::Result<Option<u64>> {
+        Ok(match row.get_ref(i)? {
+            ValueRef::Integer(n) => u64::try_from(n).ok(),
+            _ => None,
+        })
+    };
+    let columns = ROW_COLUMNS.split(", ").collect::<Vec<_>>();
+    let bad_text = |i: usize| format!("its {} is not valid UTF-8 text", columns[i]);
+    let bad_number = |i: usize| format!("its {} is not a number grimoire writes", columns[i]);
+    macro_rules! text {
+        ($i:expr) => {
+            match text($i)? {
+                Some(t) => t,
+                None => return damaged(bad_text($i)),
+            }
+        };
+    }
+    macro_rules! number {
+        ($i:expr) => {
+            match number($i)? {
+                Some(n) => n,
+                None => return damaged(bad_number($i)),
+            }
+        };
+    }
+    let session = match row.get_ref(7)? {
+        ValueRef::Null => None,
+        ValueRef::Integer(n) => match u32::try_from(n) {
+            Ok(n) => Some(n),
+            Err(_) => return damaged(bad_number(7)),
+        },
+        _ => return damaged(bad_number(7)),
+    };
+    let Ok(schema_version) = u32::try_from(number!(3)) else {
+        return damaged(bad_number(3));
+    };
+    Ok(Ok(StoredRow {
+        seq,
+        event_id: text!(1),
+        kind: text!(2),
+        schema_version,
+        payload: text!(4),
+        game_time: number!(5),
+        recorded_at: text!(6),
+        session,
+        actor: text!(8),
+        prev_hash: text!(9),
+        hash: text!(10),
+    }))
 }
 
 fn insert_row(conn: &Connection, row: &StoredRow) -> rusqlite::Result<()> {

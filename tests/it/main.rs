@@ -10,6 +10,8 @@ mod crash;
 mod fairness_golden;
 mod file_safety;
 mod hostile;
+mod hostile_text;
+mod largest;
 mod props;
 mod reliability;
 mod snapshots;

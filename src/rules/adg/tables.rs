@@ -150,6 +150,7 @@ impl AdgTables {
     }
 
     pub fn validate(&self) -> Result<(), String> {
+        self.check_texts()?;
         if self.word_lists.len() != 2 || self.word_lists.iter().any(|l| l.len() != 20) {
             return Err("word_lists must be two lists of exactly 20 words (one d20 each)".into());
         }
@@ -166,6 +167,51 @@ impl AdgTables {
             {
                 return Err(format!("recovery has no die for level {level}"));
             }
+        }
+        Ok(())
+    }
+
+    /// Every text one line of sensible length, and no table longer than a d20 chart could need, so a
+    /// loaded table (recorded whole in one event) stays within what the log and an import take.
+    fn check_texts(&self) -> Result<(), String> {
+        use crate::rules::text::{NAME_MAX, NOTE_MAX, check};
+        let text = |what: &'static str, text: &str, max: usize| {
+            check(what, text, max).map_err(|e| e.to_string())
+        };
+        text("tables' name", &self.name, NOTE_MAX)?;
+        for entry in self.word_lists.iter().flatten() {
+            text("word", &entry.word, NAME_MAX)?;
+            if entry.word.trim().is_empty() {
+                return Err("a word in word_lists is empty".into());
+            }
+            if let Some(reverse) = &entry.reverse {
+                text("reversed word", reverse, NAME_MAX)?;
+            }
+        }
+        for (name, entries) in [
+            ("mishaps", &self.mishaps),
+            ("damaged_scrolls", &self.damaged_scrolls),
+        ] {
+            if entries.len() > MAX_ENTRIES {
+                return Err(format!(
+                    "{name} has {} entries; at most {MAX_ENTRIES} are allowed",
+                    entries.len()
+                ));
+            }
+            for entry in entries {
+                text("table entry's text", &entry.text, NOTE_MAX)?;
+                if entry.effects.len() > MAX_EFFECTS {
+                    return Err(format!(
+                        "an entry of {name} has {} effects; at most {MAX_EFFECTS} are allowed",
+                        entry.effects.len()
+                    ));
+                }
+            }
+        }
+        if self.scroll_costs.len() > MAX_ENTRIES || self.recovery.len() > MAX_ENTRIES {
+            return Err(format!(
+                "scroll_costs and recovery may have at most {MAX_ENTRIES} rows each"
+            ));
         }
         Ok(())
     }
@@ -218,6 +264,11 @@ impl AdgTables {
         })
     }
 }
+
+/// The most entries a table may have: far more than any chart rolled on dice needs.
+const MAX_ENTRIES: usize = 100;
+/// The most effects one entry may have.
+const MAX_EFFECTS: usize = 10;
 
 /// Entries must run upwards without gaps or overlaps, and the last must be open-ended, so every total
 /// finds exactly one entry.

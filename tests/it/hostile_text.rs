@@ -1,0 +1,312 @@
+//! Every door for text is checked the same way (commands, `--actor`, tables files, import): one line,
+//! no control or reordering characters, not only invisible ones, within one length limit. Rows edited
+//! into the file from outside are named by seq, never reported as an unexpected failure.
+
+use crate::support::{ADG_ALDRIC, Campaign};
+use grimoire::store::jsonl::{self, Line};
+
+#[test]
+fn an_actor_with_a_line_break_escapes_or_a_huge_length_is_refused() {
+    let c = Campaign::with_party();
+    for actor in [
+        "gm\n#99 forged line",
+        "gm\u{1b}[31m",
+        "gm\u{202e}dlrow",
+        &"a".repeat(100_000),
+    ] {
+        let message = c.refused(&["--actor", actor, "damage", "Aldric", "1"], 2);
+        assert!(message.contains("actor"), "{message}");
+    }
+    let out = c
+        .cmd()
+        .env("GRIMOIRE_ACTOR", "a\tb")
+        .args(["heal", "Aldric", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_tables_file_with_a_multi_line_name_or_a_huge_word_is_refused() {
+    let c = Campaign::with_party();
+    let sample: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/tables/adg-sample.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut broken_name = sample.clone();
+    broken_name["name"] = "My tables\n#5 forged".into();
+    let mut huge_word = sample.clone();
+    huge_word["word_lists"][0][0]["word"] = "w".repeat(100_000).into();
+    let mut too_many = sample.clone();
+    let entry = too_many["mishaps"][0].clone();
+    let mut entries = vec![];
+    for i in 0..200 {
+        let mut e = entry.clone();
+        e["min"] = (i + 2).into();
+        e["max"] = (i + 2).into();
+        entries.push(e);
+    }
+    entries
+        .last_mut()
+        .unwrap()
+        .as_object_mut()
+        .unwrap()
+        .remove("max");
+    too_many["mishaps"] = entries.into();
+    for (name, tables, says) in [
+        ("name.json", broken_name, "one line"),
+        ("word.json", huge_word, "at most 60"),
+        ("many.json", too_many, "at most 100 are allowed"),
+    ] {
+        let path = c.dir.path().join(name);
+        std::fs::write(&path, tables.to_string()).unwrap();
+        let message = c.refused(&["tables", "load", path.to_str().unwrap()], 2);
+        assert!(message.contains(says), "{name}: {message}");
+    }
+}
+
+/// Rewrites an export's lines with `edit` applied to the event at `seq`, re-chained after it as a
+/// forger with our hashing code would.
+fn forge(lines: &str, seq: u64, edit: impl Fn(&mut grimoire::store::StoredRow)) -> String {
+    let mut prev = "0".repeat(64);
+    let mut out = Vec::new();
+    for line in lines.lines() {
+        match jsonl::parse_line(line).unwrap() {
+            Line::Event(mut row) => {
+                if row.seq == seq {
+                    edit(&mut row);
+                }
+                row.prev_hash = prev.clone();
+                row.hash = row.compute_hash();
+                prev = row.hash.clone();
+                out.push(jsonl::event_line(&row).unwrap());
+            }
+            Line::Secret { .. } => out.push(line.to_string()),
+        }
+    }
+    out.join("\n") + "\n"
+}
+
+fn import(c: &Campaign, text: &str) -> std::process::Output {
+    let file = c.dir.path().join("forged.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let target = Campaign::empty();
+    target.run(&["import", file.to_str().unwrap()])
+}
+
+#[test]
+fn import_refuses_control_characters_in_payload_text_of_todays_events_but_takes_old_grimoires_own()
+{
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let with_bell = |row: &mut grimoire::store::StoredRow| {
+        row.payload = row.payload.replace("\"Aldric\"", "\"Ald\\u0007ric\"");
+    };
+    let forged = forge(&lines, 3, with_bell);
+    assert!(forged.contains("Ald\\u0007ric"), "{forged}");
+    let out = import(&c, &forged);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("line 3") && message.contains("control character"),
+        "{message}"
+    );
+
+    // An earlier grimoire (event version 1) took such a name: its own export must still restore.
+    let old = forge(&lines, 3, |row| {
+        with_bell(row);
+        row.schema_version = 1;
+    });
+    let out = import(&c, &old);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn import_refuses_a_game_time_it_cannot_store_exactly_naming_the_line() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let forged = forge(&lines, 3, |row| row.game_time = u64::MAX);
+    let out = import(&c, &forged);
+    assert_eq!(out.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("line 3") && message.contains("game_time"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_name_that_only_looks_different_is_refused_naming_the_existing_one() {
+    let c = Campaign::with_party();
+    for look_alike in ["Ald\u{200b}ric", "\u{410}ldric", "Aldr\u{131}c", "ALDRlC"] {
+        let mut args = ADG_ALDRIC;
+        args[2] = look_alike;
+        let message = c.refused(&args, 1);
+        assert!(
+            message.contains("looks just like the existing character 'Aldric'"),
+            "{look_alike}: {message}"
+        );
+    }
+    let mut args = ADG_ALDRIC;
+    args[2] = "Aldrik";
+    c.ok(&args);
+}
+
+#[test]
+fn text_made_only_of_invisible_characters_or_reordering_marks_is_refused() {
+    let c = Campaign::with_party();
+    let mut args = ADG_ALDRIC;
+    args[2] = "\u{200b}\u{200b}";
+    assert!(c.refused(&args, 1).contains("invisible"));
+    let message = c.refused(
+        &[
+            "exert",
+            "Aldric",
+            "brawn",
+            "1",
+            "--reason",
+            "abc\u{202e}def",
+        ],
+        1,
+    );
+    assert!(message.contains("reorders"), "{message}");
+}
+
+/// A row edited into the file with bytes that are not UTF-8, or a negative time: every reader names
+/// the seq and exits 1, instead of "unexpected database failure" and 74.
+#[test]
+fn a_row_with_invalid_text_or_a_negative_time_is_named_by_seq() {
+    for (what, sql) in [
+        (
+            "utf-8",
+            "UPDATE events SET actor = CAST(X'67FF6D' AS TEXT) WHERE seq = 3",
+        ),
+        ("time", "UPDATE events SET game_time = -5 WHERE seq = 3"),
+    ] {
+        let c = Campaign::with_party();
+        let conn = c.sql();
+        conn.execute_batch("DROP TRIGGER events_refuse_update;")
+            .unwrap();
+        conn.execute(sql, []).unwrap();
+        drop(conn);
+        for args in [&["verify"][..], &["log"], &["export"]] {
+            let out = c.run(args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{what} {args:?}: {stderr}");
+            assert!(stderr.contains("#3"), "{what} {args:?}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn with_json_every_outcome_is_exactly_one_json_document() {
+    let c = Campaign::with_party();
+    for (args, code) in [
+        (&["--json", "damage", "Aldric", "x"][..], 2),
+        (&["--json", "damage", "Nobody", "1"], 1),
+        (&["--json", "damage", "Aldric", "1"], 0),
+    ] {
+        let out = c.run(args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+        let doc: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        if code != 0 {
+            assert_eq!(doc["exit_code"], code);
+            assert!(
+                !doc["error"].as_str().unwrap().contains("invalid digit"),
+                "{doc}"
+            );
+        }
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn as_nobody() -> Option<()> {
+    let root = std::process::Command::new("id").arg("-u").output().ok()?;
+    let runuser = std::path::Path::new("/usr/sbin/runuser").exists()
+        || std::path::Path::new("/sbin/runuser").exists();
+    if String::from_utf8_lossy(&root.stdout).trim() != "0" || !runuser {
+        eprintln!(
+            "skipped: permission cases need root and runuser (they run grimoire as `nobody`)"
+        );
+        return None;
+    }
+    Some(())
+}
+
+/// Run as an unprivileged user (root is never refused): an unreadable file and a read-only folder
+/// each say what is wrong.
+#[test]
+fn an_unreadable_file_and_a_read_only_folder_are_told_apart() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::with_party();
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |db: &std::path::Path| {
+        let out = std::process::Command::new("runuser")
+            .args(["-u", "nobody", "--", env!("CARGO_BIN_EXE_grimoire"), "--db"])
+            .arg(db)
+            .args(["character", "list"])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, message) = run(&c.db);
+    assert_eq!(code, Some(74), "{message}");
+    assert!(
+        message.contains("may not read"),
+        "unreadable file: {message}"
+    );
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let (code, message) = run(&c.db);
+    assert_eq!(code, Some(74), "{message}");
+    assert!(
+        message.contains("folder") && message.contains("not writable"),
+        "read-only folder: {message}"
+    );
+}
+
+/// A disk that fills up mid-import (a file-size limit, with its signal ignored so writes fail as on a
+/// full disk) says so, and leaves no file behind.
+#[test]
+fn a_full_disk_says_the_disk_is_full_and_leaves_nothing() {
+    let source = Campaign::empty();
+    source.ok(&["dev", "generate", "--characters", "4", "--events", "2000"]);
+    let export = source.export_all();
+    let target = Campaign::empty();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 200; exec '{}' --db '{}' import '{}'",
+            env!("CARGO_BIN_EXE_grimoire"),
+            target.db.display(),
+            export.display()
+        ))
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(74), "{message}");
+    assert!(
+        message.contains("full") && !message.contains("input/output error"),
+        "{message}"
+    );
+    let left: Vec<_> = std::fs::read_dir(target.dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
