@@ -100,7 +100,7 @@ fn play_recorded(
         None => None,
     };
     let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
-    let mut dice = crate::rules::seeded_dice(state, seed, &mut secret_rng);
+    let mut dice = crate::rules::seeded_dice(state, seed, None, &mut secret_rng);
     let Ok(events) = decide(state, command, &mut dice) else {
         return Ok(None);
     };

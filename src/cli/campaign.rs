@@ -132,6 +132,14 @@ fn verify_text(r: &VerifyReport) -> String {
         if epochs.is_empty() { "none yet".to_string() } else { epochs.join(", ") },
         r.seeded_dice_awaiting_reveal
     ));
+    if r.seeded_dice_unwitnessed > 0 {
+        lines.push(format!(
+            "unwitnessed dice: {} seeded {} rolled with no player entropy (outside a session, or in one started without it): the GM could have predicted {}",
+            r.seeded_dice_unwitnessed,
+            if r.seeded_dice_unwitnessed == 1 { "die was" } else { "dice were" },
+            if r.seeded_dice_unwitnessed == 1 { "it" } else { "them" },
+        ));
+    }
     lines.push(format!(
         "sealed dice: {} revealed and checked; {} still sealed",
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal

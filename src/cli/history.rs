@@ -43,26 +43,50 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     let cap = args
         .limit
         .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    let mut kept: VecDeque<Recorded> = VecDeque::new();
+    let mut kept: VecDeque<(Recorded, bool)> = VecDeque::new();
+    let mut session_entropy = String::new();
     store.for_each_event(1, None, |r| {
+        match &r.event {
+            Event::SessionStarted { entropy, .. } => session_entropy = entropy.clone(),
+            Event::SessionEnded { .. } => session_entropy.clear(),
+            _ => {}
+        }
+        let unwitnessed = r.event.dice().iter().any(|d| {
+            matches!(d.provenance, Provenance::Seeded { .. })
+                && d.provenance.entropy(&session_entropy).is_empty()
+        });
         let about_character = who.as_ref().is_none_or(|w| r.event.concerns(w));
         let in_session = args.session.is_none_or(|s| r.session == Some(s));
         if about_character && in_session {
             if kept.len() == cap {
                 kept.pop_front();
             }
-            kept.push_back(r);
+            kept.push_back((r, unwitnessed));
         }
         Ok(())
     })?;
     let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
+    // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
     let lines: Vec<String> = kept
         .iter()
-        .map(|r| event_line(r, retracted(r.seq)))
+        .map(|(r, unwitnessed)| {
+            let line = event_line(r, retracted(r.seq));
+            if *unwitnessed {
+                format!("{line}  [no player entropy]")
+            } else {
+                line
+            }
+        })
         .collect();
     let views: Vec<_> = kept
         .iter()
-        .map(|r| event_view(r, retracted(r.seq)))
+        .map(|(r, unwitnessed)| {
+            let mut view = json!(event_view(r, retracted(r.seq)));
+            if *unwitnessed {
+                view["unwitnessed_dice"] = json!(true);
+            }
+            view
+        })
         .collect();
     let text = if lines.is_empty() {
         "No matching events.".to_string()
@@ -113,7 +137,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     let mut dice_json = Vec::new();
     let dice = r.event.dice();
     if !dice.is_empty() {
-        let entropy = store.entropy_before(r.seq)?;
+        let session_entropy = store.entropy_before(r.seq)?;
         lines.push("  dice, in draw order:".into());
         for die in dice {
             let face = die
@@ -131,7 +155,8 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                         "\n         sealed by the GM; commitment {commitment}"
                     ));
                 }
-                Provenance::Seeded { epoch } => {
+                Provenance::Seeded { epoch, witness } => {
+                    let entropy = die.provenance.entropy(&session_entropy);
                     let message = format!(
                         "grimoire-die-v1|{campaign_id}|{epoch}|{}|{}|0|{entropy}",
                         r.seq, die.n
@@ -139,6 +164,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                     line.push_str(&format!(
                         "\n         seeded, epoch {epoch}: HMAC-SHA256(seed, \"{message}\")"
                     ));
+                    line.push_str(&match witness {
+                        _ if entropy.is_empty() => "\n         no player entropy: the GM could have predicted this die".to_string(),
+                        Some(w) => format!("\n         entropy given by {} for this command (entropy the GM types proves nothing)", w.by),
+                        None => "\n         with the session's player entropy".to_string(),
+                    });
                     match store
                         .revealed_seed(*epoch)?
                         .and_then(|s| fairness::parse_seed(&s).map(|b| (s, b)))
@@ -149,7 +179,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                                 epoch: *epoch,
                                 seq: r.seq,
                                 n: die.n,
-                                entropy: &entropy,
+                                entropy,
                             };
                             let expected = fairness::seeded_face(&seed, &pos, die.sides);
                             let verdict = if Some(expected) == die.value {
@@ -160,11 +190,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                             line.push_str(&format!(
                                 "\n         seed {seed_hex} gives {expected}: {verdict}"
                             ));
-                            derivation = json!({ "message": message, "seed": seed_hex, "derived": expected, "matches": Some(expected) == die.value });
+                            derivation = json!({ "message": message, "unwitnessed": entropy.is_empty(), "seed": seed_hex, "derived": expected, "matches": Some(expected) == die.value });
                         }
                         None => {
                             line.push_str(&format!("\n         epoch {epoch}'s seed is not revealed yet; `grimoire seed reveal` publishes it"));
-                            derivation = json!({ "message": message, "seed": null });
+                            derivation = json!({ "message": message, "unwitnessed": entropy.is_empty(), "seed": null });
                         }
                     }
                 }

@@ -60,6 +60,11 @@ pub struct Globals {
     /// Each value is checked against its die; too few or too many values record nothing.
     #[arg(long, global = true, value_name = "N,N,…", value_parser = parse_rolls)]
     pub rolls: Option<EnteredRolls>,
+    /// Between sessions: text a player chooses, mixed into this command's seeded dice as a session's
+    /// entropy is (a night's rest, a save after the session ended). Recorded with who typed it
+    /// (--actor): entropy the GM types proves nothing, since the GM holds the seed.
+    #[arg(long, global = true, value_name = "TEXT")]
+    pub player_entropy: Option<String>,
     /// Who is entering this (recorded on every event) [default: GRIMOIRE_ACTOR, else your OS user name].
     #[arg(long, global = true, env = "GRIMOIRE_ACTOR", value_name = "NAME")]
     pub actor: Option<String>,
@@ -222,14 +227,42 @@ impl Globals {
         Ok(Store::open(&self.db)?)
     }
 
-    /// Refuses `--rolls` on a command that draws no dice, before anything is opened.
+    /// Refuses `--rolls` and `--player-entropy` on a command that draws no dice, before anything is
+    /// opened.
     fn no_rolls(&self, command: &str) -> Result<(), Error> {
-        if self.rolls.is_some() {
-            return Err(Error::Usage(format!(
-                "`{command}` rolls no dice, so --rolls does not apply"
-            )));
+        for (given, flag) in [
+            (self.rolls.is_some(), "--rolls"),
+            (self.player_entropy.is_some(), "--player-entropy"),
+        ] {
+            if given {
+                return Err(Error::Usage(format!(
+                    "`{command}` rolls no dice, so {flag} does not apply"
+                )));
+            }
         }
         Ok(())
+    }
+
+    /// `--player-entropy` with who typed it, checked like any note the log keeps.
+    fn given_entropy(&self) -> Result<Option<crate::rules::GivenEntropy>, Error> {
+        let Some(text) = &self.player_entropy else {
+            return Ok(None);
+        };
+        if self.rolls.is_some() {
+            return Err(Error::Usage(
+                "--player-entropy goes into seeded dice, and --rolls enters physical ones: give one or the other".into(),
+            ));
+        }
+        text::check("player entropy", text, text::NOTE_MAX)?;
+        if text.trim().is_empty() {
+            return Err(Error::Usage(
+                "--player-entropy needs text a player chooses, e.g. --player-entropy \"three crows\"".into(),
+            ));
+        }
+        Ok(Some(crate::rules::GivenEntropy {
+            text: text.clone(),
+            by: self.actor()?,
+        }))
     }
 }
 
@@ -289,7 +322,11 @@ where
     let stamp = ctx.stamp(g)?;
     let mut secret_rng = StdRng::from_rng(&mut ctx.rng);
     let rolls = g.rolls.clone();
+    let given = g.given_entropy()?;
     store.write(stamp, |state, secrets| {
+        if let (Some(session), Some(_)) = (&state.open_session, &given) {
+            return Err(crate::rules::RuleError::EntropyInSession(session.number).into());
+        }
         let command = make(state, secrets)?;
         let seeds = match (&command, new_seed) {
             (Command::CreateCampaign { .. }, Some(seed)) => vec![(1, seed)],
@@ -298,12 +335,25 @@ where
         };
         let mut dice = match rolls {
             Some(EnteredRolls(values)) => Dice::entered(values, &mut secret_rng),
-            None if state.campaign.is_some() => {
-                crate::rules::seeded_dice(state, secrets.seed(state.epoch)?, &mut secret_rng)
-            }
-            None => crate::rules::seeded_dice(state, None, &mut secret_rng),
+            None if state.campaign.is_some() => crate::rules::seeded_dice(
+                state,
+                secrets.seed(state.epoch)?,
+                given.clone(),
+                &mut secret_rng,
+            ),
+            None => crate::rules::seeded_dice(state, None, None, &mut secret_rng),
         };
         let events = decide(state, command, &mut dice)?;
+        if given.is_some()
+            && !events
+                .iter()
+                .flat_map(|e| e.dice())
+                .any(|d| matches!(d.provenance, crate::dice::Provenance::Seeded { .. }))
+        {
+            return Err(Error::Usage(
+                "this command rolled no seeded dice, so --player-entropy does not apply".into(),
+            ));
+        }
         let sealed = dice.finish()?;
         Ok(Batch {
             events,

@@ -35,9 +35,37 @@ pub enum Provenance {
     /// A physical die at the table, typed in with `--rolls`.
     Entered,
     /// Derived from the epoch's secret seed; checkable once the seed is revealed.
-    Seeded { epoch: u32 },
+    Seeded {
+        epoch: u32,
+        /// Entropy given for this command with `--player-entropy`, outside a session (inside one the
+        /// session's entropy is used, and found in the log).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
+    },
     /// A GM's secret roll: only the commitment is public until it is revealed.
     Sealed { commitment: String },
+}
+
+/// Entropy a person gave for one command's seeded dice outside a session, and who typed it. Entropy
+/// typed by the GM proves nothing (the GM holds the seed and could try texts until one suits); typed
+/// by a player, it binds the dice as a session's entropy does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Witness {
+    pub entropy: String,
+    pub by: String,
+}
+
+impl Provenance {
+    /// The entropy a seeded die was derived with, given the session's (`session_entropy`): its own
+    /// witness's when it has one.
+    pub fn entropy<'a>(&'a self, session_entropy: &'a str) -> &'a str {
+        match self {
+            Provenance::Seeded {
+                witness: Some(w), ..
+            } => &w.entropy,
+            _ => session_entropy,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -78,6 +106,8 @@ pub struct SeedContext {
     /// The seq of the first event the command will append; its dice are stored in that event.
     pub seq: u64,
     pub entropy: String,
+    /// Who gave `entropy`, when it was given for this command rather than by the open session.
+    pub witness_by: Option<String>,
 }
 
 enum Source {
@@ -153,9 +183,16 @@ impl<'r> Dice<'r> {
                     n,
                     entropy: &ctx.entropy,
                 };
+                let witness = ctx.witness_by.as_ref().map(|by| Witness {
+                    entropy: ctx.entropy.clone(),
+                    by: by.clone(),
+                });
                 Ok((
                     fairness::seeded_face(&ctx.seed, &pos, sides),
-                    Provenance::Seeded { epoch: ctx.epoch },
+                    Provenance::Seeded {
+                        epoch: ctx.epoch,
+                        witness,
+                    },
                 ))
             }
             Source::Entered { values } => {
@@ -272,6 +309,7 @@ mod tests {
             epoch: 2,
             seq: 40,
             entropy: "moon".into(),
+            witness_by: None,
         };
         let mut dice = Dice::seeded(ctx, &mut rng);
         let first = dice.roll(20, "a").unwrap();
@@ -285,7 +323,13 @@ mod tests {
                 entropy: "moon",
             };
             assert_eq!(die.value, Some(fairness::seeded_face(&[5u8; 32], &pos, 20)));
-            assert_eq!(die.provenance, Provenance::Seeded { epoch: 2 });
+            assert_eq!(
+                die.provenance,
+                Provenance::Seeded {
+                    epoch: 2,
+                    witness: None
+                }
+            );
         }
     }
 

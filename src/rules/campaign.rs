@@ -200,6 +200,11 @@ pub fn decide(
             seed,
             next_commitment,
         } => {
+            // The next epoch's dice must mix in entropy the players give after its commitment: a
+            // session's entropy is already known, and a GM could reveal, roll, and keep the best copy.
+            if let Some(session) = &state.open_session {
+                return Err(RuleError::RevealInSession(session.number));
+            }
             if fairness::seed_commitment(&seed) != state.epoch_commitment {
                 return Err(RuleError::SeedMismatch(state.epoch));
             }
@@ -750,5 +755,31 @@ mod tests {
             ),
             Err(RuleError::SeedMismatch(1))
         );
+    }
+
+    #[test]
+    fn given_an_open_session_when_the_seed_is_revealed_then_refused_until_the_session_ends() {
+        let session = Event::SessionStarted {
+            number: 1,
+            entropy: "owls".into(),
+        };
+        let state = given(&[created(), session]);
+        let reveal = Command::RevealSeed {
+            seed: [7u8; 32],
+            next_commitment: fairness::seed_commitment(&[8u8; 32]),
+        };
+        assert_eq!(
+            when(&state, reveal.clone(), vec![]),
+            Err(RuleError::RevealInSession(1))
+        );
+        let ended = given(&[
+            created(),
+            Event::SessionStarted {
+                number: 1,
+                entropy: "owls".into(),
+            },
+            Event::SessionEnded { number: 1 },
+        ]);
+        assert!(when(&ended, reveal, vec![]).is_ok());
     }
 }

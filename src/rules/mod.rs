@@ -16,12 +16,21 @@ use thiserror::Error;
 
 pub use campaign::{Command, decide};
 
+/// Entropy given for one command outside a session (`--player-entropy`), and who typed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GivenEntropy {
+    pub text: String,
+    pub by: String,
+}
+
 /// The provably fair dice for the next command on `state`: each die bound to the next seq and to the
-/// open session's entropy. Without the epoch's seed (a file imported without secrets) any draw is
-/// refused with a message that says to enter physical dice.
+/// open session's entropy, or outside a session to `given` entropy if any. Without the epoch's seed
+/// (a file imported without secrets) any draw is refused with a message that says to enter physical
+/// dice.
 pub fn seeded_dice<'r>(
     state: &CampaignState,
     seed: Option<[u8; 32]>,
+    given: Option<GivenEntropy>,
     rng: &'r mut dyn RngCore,
 ) -> Dice<'r> {
     match (seed, &state.campaign) {
@@ -31,11 +40,12 @@ pub fn seeded_dice<'r>(
                 campaign_id: campaign.campaign_id.clone(),
                 epoch: state.epoch,
                 seq: state.head + 1,
-                entropy: state
-                    .open_session
-                    .as_ref()
-                    .map(|s| s.entropy.clone())
-                    .unwrap_or_default(),
+                entropy: match (&state.open_session, &given) {
+                    (Some(session), _) => session.entropy.clone(),
+                    (None, Some(given)) => given.text.clone(),
+                    (None, None) => String::new(),
+                },
+                witness_by: given.filter(|_| state.open_session.is_none()).map(|g| g.by),
             },
             rng,
         ),
@@ -82,6 +92,14 @@ pub enum RuleError {
     NoHealth(String),
     #[error("session {0} is still open; end it with `grimoire session end` first")]
     SessionOpen(u32),
+    #[error(
+        "session {0} is open: a seed is revealed between sessions, so the next epoch's dice mix in entropy given after its commitment; end the session with `grimoire session end` first"
+    )]
+    RevealInSession(u32),
+    #[error(
+        "session {0} is open, and its entropy already goes into every seeded die; --player-entropy is for rolls between sessions"
+    )]
+    EntropyInSession(u32),
     #[error("no session is open; start one with `grimoire session start`")]
     NoSessionOpen,
     #[error("#{0} is not in the log (the log ends at #{1})")]

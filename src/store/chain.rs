@@ -133,6 +133,9 @@ pub struct VerifyReport {
     pub chain_break: Option<Problem>,
     pub seeded_dice_checked: u64,
     pub seeded_dice_awaiting_reveal: u64,
+    /// Seeded dice rolled with no player entropy (outside a session, or in one started without
+    /// any): the GM, who holds the seed, could have predicted them.
+    pub seeded_dice_unwitnessed: u64,
     pub epochs_revealed: Vec<u32>,
     pub sealed_dice_checked: u64,
     pub sealed_dice_awaiting_reveal: u64,
@@ -311,8 +314,12 @@ impl Verifier {
             last_n = Some(die.n);
             match &die.provenance {
                 Provenance::Entered => {}
-                Provenance::Seeded { epoch } => {
-                    self.check_seeded(seq, *epoch, die.n, die.sides, die.value)
+                Provenance::Seeded { epoch, .. } => {
+                    let entropy = die.provenance.entropy(&self.entropy).to_string();
+                    if entropy.is_empty() {
+                        self.report.seeded_dice_unwitnessed += 1;
+                    }
+                    self.check_seeded(seq, *epoch, die, &entropy)
                 }
                 Provenance::Sealed { commitment } => self.check_sealed(seq, die.n, commitment),
             }
@@ -348,7 +355,8 @@ impl Verifier {
         }
     }
 
-    fn check_seeded(&mut self, seq: u64, epoch: u32, n: u32, sides: u32, value: Option<u32>) {
+    fn check_seeded(&mut self, seq: u64, epoch: u32, die: &crate::dice::Die, entropy: &str) {
+        let (n, sides, value) = (die.n, die.sides, die.value);
         if epoch != self.epoch {
             self.dice_problem(
                 seq,
@@ -373,7 +381,7 @@ impl Verifier {
             epoch,
             seq,
             n,
-            entropy: &self.entropy,
+            entropy,
         };
         let expected = (sides > 0).then(|| fairness::seeded_face(&seed, &pos, sides));
         self.report.seeded_dice_checked += 1;

@@ -112,6 +112,7 @@ fn seeded_rolls_are_verified_once_the_epoch_seed_is_revealed() {
     let verify = c.ok(&["verify"]);
     assert!(verify.contains("3 await their epoch's reveal"), "{verify}");
 
+    c.ok(&["session", "end"]);
     let revealed = c.ok(&["seed", "reveal"]);
     assert!(
         revealed.contains("New epoch seed commitment: "),
@@ -132,6 +133,63 @@ fn seeded_rolls_are_verified_once_the_epoch_seed_is_revealed() {
     // The next epoch rolls with its own, still secret, seed.
     c.ok(&["roll", "d20"]);
     assert!(c.ok(&["verify"]).contains("1 await their epoch's reveal"));
+}
+
+/// A seeded die rolled with no player entropy (between sessions) is one the GM could have foreseen:
+/// every view says so. A player can bring entropy for such a roll; inside a session it is refused.
+#[test]
+fn dice_rolled_without_player_entropy_are_marked_and_players_can_bring_some() {
+    let c = Campaign::with_party();
+    let bare = c.seq_of(&["roll", "d20", "--for", "night watch"]);
+    let explained = c.ok(&["explain", &bare.to_string()]);
+    assert!(
+        explained.contains("no player entropy: the GM could have predicted this die"),
+        "{explained}"
+    );
+    let log = c.ok(&["log"]);
+    assert!(
+        log.lines()
+            .any(|l| l.contains("night watch") && l.ends_with("[no player entropy]")),
+        "{log}"
+    );
+    assert!(
+        c.ok(&["verify"])
+            .contains("unwitnessed dice: 1 seeded die was rolled with no player entropy")
+    );
+
+    let witnessed = c.seq_of(&[
+        "--actor",
+        "Bryn's player",
+        "--player-entropy",
+        "three crows",
+        "roll",
+        "d20",
+    ]);
+    let explained = c.json(&["explain", &witnessed.to_string()]);
+    assert_eq!(
+        explained["dice"][0]["die"]["provenance"]["witness"]["by"],
+        "Bryn's player"
+    );
+    assert_eq!(explained["dice"][0]["derivation"]["unwitnessed"], false);
+    assert!(
+        explained["dice"][0]["derivation"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("|three crows")
+    );
+    c.ok(&["seed", "reveal"]);
+    let verify = c.ok(&["verify"]);
+    assert!(
+        verify.contains("seeded dice: 2 re-derived") && verify.contains("unwitnessed dice: 1 "),
+        "{verify}"
+    );
+
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    let message = c.refused(&["--player-entropy", "x", "roll", "d20"], 1);
+    assert!(message.contains("session 1 is open"), "{message}");
+    c.refused(&["--player-entropy", "x", "damage", "Aldric", "1"], 2);
+    let message = c.refused(&["seed", "reveal"], 1);
+    assert!(message.contains("between sessions"), "{message}");
 }
 
 #[test]
@@ -314,6 +372,7 @@ fn explain_snapshot_of_a_seeded_roll_after_reveal() {
     let c = Campaign::with_party();
     c.ok(&["session", "start", "--entropy", "lanterns"]);
     c.ok(&["roll", "oe+45", "--for", "Mira's Elementalism"]);
+    c.ok(&["session", "end"]);
     c.ok(&["seed", "reveal"]);
     insta::assert_snapshot!("explain_seeded", c.ok(&["explain", "6"]));
 }

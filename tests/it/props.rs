@@ -100,6 +100,7 @@ fn play(ops: &[Op]) -> (Vec<(u64, Event)>, CampaignState) {
             epoch: 1,
             seq: state.head + 1,
             entropy: String::new(),
+            witness_by: None,
         };
         let mut dice = Dice::seeded(context, &mut rng);
         if let Ok(events) = decide(&state, command, &mut dice) {
@@ -156,7 +157,7 @@ proptest! {
     fn rolled_expressions_stay_within_their_bounds(count in 1u32..20, sides in 2u32..200, bonus in -50i64..50, seed in any::<[u8; 32]>()) {
         let expr = DiceExpr::parse(&format!("{count}d{sides}{bonus:+}")).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
-        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: 1, entropy: String::new() };
+        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: 1, entropy: String::new(), witness_by: None };
         let mut dice = Dice::seeded(context, &mut rng);
         let rolled = expr.roll(&mut dice, "p", false).unwrap();
         prop_assert_eq!(rolled.dice.len(), count as usize);
