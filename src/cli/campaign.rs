@@ -4,6 +4,7 @@ use super::output::{Report, appended};
 use super::{Context, Globals, record_with};
 use crate::Error;
 use crate::dice::fairness;
+use crate::event::Event;
 use crate::rules::{Command, RuleError};
 use crate::store::{Checkpoint, Store, VerifyReport};
 use clap::{Args, Subcommand};
@@ -171,10 +172,12 @@ fn verify_text(r: &VerifyReport) -> String {
 
 #[derive(Debug, Subcommand)]
 pub enum SeedCommand {
-    /// Publish the current dice epoch's secret seed and start the next epoch.
+    /// Publish the current dice epoch's secret seed and start the next epoch (between sessions only).
     ///
     /// Records the seed (anyone can then re-derive every seeded die of the epoch with `verify`) and the
-    /// next epoch's commitment, which it prints for the players to note. Rolls no dice.
+    /// next epoch's commitment, which it prints for the players to note. If sealed dice rolled from
+    /// the seed are still pending, the seed is withheld instead and published by the reveal of the
+    /// last of them. Rolls no dice.
     Reveal,
 }
 
@@ -195,9 +198,18 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
     })?
     .events;
     let mut report = appended(&events);
-    report.text.push_str(&format!(
-        "\nAnyone can now check the revealed epoch's dice with `grimoire verify`.\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
-    ));
+    let withheld = events
+        .iter()
+        .any(|r| matches!(r.event, Event::SeedWithheld { .. }));
+    report.text.push_str(&if withheld {
+        format!(
+            "\nThe seed stays secret while sealed dice rolled from it are pending: the reveal of the last of them publishes it (`grimoire reveal SEQ` opens one early).\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+        )
+    } else {
+        format!(
+            "\nAnyone can now check the revealed epoch's dice with `grimoire verify`.\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+        )
+    });
     report.json["seed_commitment"] = json!(next_commitment);
     Ok(report)
 }

@@ -3,7 +3,7 @@
 use super::Globals;
 use super::output::{Report, event_line, event_view};
 use crate::Error;
-use crate::dice::{DiePosition, Provenance, fairness};
+use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
 use crate::state::fold_name;
@@ -150,10 +150,19 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 Provenance::Entered => {
                     line.push_str("\n         entered at the table with --rolls")
                 }
-                Provenance::Sealed { commitment } => {
+                Provenance::Sealed { commitment, origin } => {
                     line.push_str(&format!(
-                        "\n         sealed by the GM; commitment {commitment}"
+                        "\n         sealed; commitment {commitment}\n         {}",
+                        sealed_origin_words(
+                            origin.as_ref(),
+                            die.provenance.entropy(&session_entropy)
+                        )
                     ));
+                    derivation = json!({ "sealed_by": match origin {
+                        Some(SealedOrigin::Entered) => "entered",
+                        Some(SealedOrigin::Seeded { .. }) => "seeded",
+                        None => "not recorded",
+                    } });
                 }
                 Provenance::Seeded { epoch, witness } => {
                     let entropy = die.provenance.entropy(&session_entropy);
@@ -217,4 +226,22 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     let json =
         json!({ "event": event_view(&r, retracted), "prev_hash": r.prev_hash, "dice": dice_json });
     Ok(Report::new(lines.join("\n"), json))
+}
+
+/// Who chose a sealed die's value, in words for `explain`.
+fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str) -> String {
+    match origin {
+        Some(SealedOrigin::Entered) => {
+            "the GM typed this value (--rolls): it proves nothing about fairness".into()
+        }
+        Some(SealedOrigin::Seeded { epoch, .. }) => format!(
+            "rolled by grimoire from epoch {epoch}'s seed{}: once revealed and the seed is published, `grimoire verify` re-derives it",
+            if entropy.is_empty() {
+                " with no player entropy (the GM could have predicted it)"
+            } else {
+                ""
+            }
+        ),
+        None => "rolled by grimoire from the operating system's randomness (recorded before grimoire noted who rolled sealed dice)".into(),
+    }
 }

@@ -343,7 +343,16 @@ where
             ),
             None => crate::rules::seeded_dice(state, None, None, &mut secret_rng),
         };
-        let events = decide(state, command, &mut dice)?;
+        let mut events = decide(state, command, &mut dice)?;
+        for epoch in crate::rules::campaign::seeds_released(state, &events) {
+            let seed = secrets
+                .seed(epoch)?
+                .ok_or(crate::dice::DiceError::NoSeed { epoch })?;
+            events.push(crate::event::Event::SeedRevealed {
+                epoch,
+                seed: hex::encode(seed),
+            });
+        }
         if given.is_some()
             && !events
                 .iter()

@@ -178,7 +178,7 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
         && let Some(crate::event::Event::SealedRevealed { dice, .. }) =
             events.first().map(|r| &r.event)
     {
-        let faces: Vec<u32> = dice.iter().map(|d| d.value).collect();
+        let faces: Vec<u32> = dice.iter().flat_map(|d| d.faces()).collect();
         if let Some((breakdown, total)) = expression.breakdown(&faces) {
             report
                 .text

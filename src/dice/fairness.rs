@@ -20,11 +20,18 @@ pub struct DiePosition<'a> {
 }
 
 /// The message for block `k` of a die. The entropy comes last, so text containing `|` cannot be
-/// confused with the numeric fields before it.
-fn message(pos: &DiePosition<'_>, block: u32) -> String {
+/// confused with the numeric fields before it. `part` numbers the further dice of one sealed result
+/// (an open-ended chain sealed whole is one entry in the draw order): part 0 is the die itself and
+/// is written `N`, part k ≥ 1 is written `N/k`.
+pub fn message(pos: &DiePosition<'_>, part: u32, block: u32) -> String {
+    let n = if part == 0 {
+        pos.n.to_string()
+    } else {
+        format!("{}/{part}", pos.n)
+    };
     format!(
-        "grimoire-die-v1|{}|{}|{}|{}|{}|{}",
-        pos.campaign_id, pos.epoch, pos.seq, pos.n, block, pos.entropy
+        "grimoire-die-v1|{}|{}|{}|{n}|{block}|{}",
+        pos.campaign_id, pos.epoch, pos.seq, pos.entropy
     )
 }
 
@@ -34,13 +41,18 @@ fn message(pos: &DiePosition<'_>, block: u32) -> String {
 /// `sides` below 2^32 is rejected (taking it `% sides` would favour low faces); the first accepted
 /// word gives `word % sides + 1`. If all eight are rejected, block k+1 is computed.
 pub fn seeded_face(seed: &[u8; 32], pos: &DiePosition<'_>, sides: u32) -> u32 {
+    seeded_part(seed, pos, 0, sides)
+}
+
+/// The face of part `part` of the sealed result at `pos` (part 0 is [`seeded_face`]).
+pub fn seeded_part(seed: &[u8; 32], pos: &DiePosition<'_>, part: u32, sides: u32) -> u32 {
     assert!(sides >= 1, "a die has at least one face");
     let range = 1u64 << 32;
     let limit = range - range % u64::from(sides);
     let mut block = 0u32;
     loop {
         let mut mac = HmacSha256::new_from_slice(seed).expect("HMAC accepts keys of any length");
-        mac.update(message(pos, block).as_bytes());
+        mac.update(message(pos, part, block).as_bytes());
         let digest = mac.finalize().into_bytes();
         for word in digest.chunks_exact(4) {
             let w = u64::from(u32::from_be_bytes([word[0], word[1], word[2], word[3]]));

@@ -6,7 +6,7 @@ pub mod fairness;
 pub mod open_ended;
 pub mod sealed;
 
-use rand::{Rng, RngCore};
+use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 pub use expr::DiceExpr;
@@ -43,7 +43,28 @@ pub enum Provenance {
         witness: Option<Witness>,
     },
     /// A GM's secret roll: only the commitment is public until it is revealed.
-    Sealed { commitment: String },
+    Sealed {
+        commitment: String,
+        /// Who chose the value. Absent on sealed dice recorded before grimoire said (they were
+        /// rolled by grimoire from the operating system's randomness).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        origin: Option<SealedOrigin>,
+    },
+}
+
+/// Where a sealed value came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum SealedOrigin {
+    /// The GM typed it with `--rolls`: it proves nothing about fairness.
+    Entered,
+    /// Rolled by grimoire from the epoch's seed, like a seeded die; once revealed and the seed is
+    /// published, anyone can check the GM did not choose it.
+    Seeded {
+        epoch: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
+    },
 }
 
 /// Entropy a person gave for one command's seeded dice outside a session, and who typed it. Entropy
@@ -62,8 +83,27 @@ impl Provenance {
         match self {
             Provenance::Seeded {
                 witness: Some(w), ..
+            }
+            | Provenance::Sealed {
+                origin:
+                    Some(SealedOrigin::Seeded {
+                        witness: Some(w), ..
+                    }),
+                ..
             } => &w.entropy,
             _ => session_entropy,
+        }
+    }
+
+    /// The epoch of a die derived from an epoch's seed, sealed or not.
+    pub fn seeded_epoch(&self) -> Option<u32> {
+        match self {
+            Provenance::Seeded { epoch, .. }
+            | Provenance::Sealed {
+                origin: Some(SealedOrigin::Seeded { epoch, .. }),
+                ..
+            } => Some(*epoch),
+            _ => None,
         }
     }
 }
@@ -110,6 +150,25 @@ pub struct SeedContext {
     pub witness_by: Option<String>,
 }
 
+impl SeedContext {
+    fn position(&self, n: u32) -> DiePosition<'_> {
+        DiePosition {
+            campaign_id: &self.campaign_id,
+            epoch: self.epoch,
+            seq: self.seq,
+            n,
+            entropy: &self.entropy,
+        }
+    }
+
+    fn witness(&self) -> Option<Witness> {
+        self.witness_by.as_ref().map(|by| Witness {
+            entropy: self.entropy.clone(),
+            by: by.clone(),
+        })
+    }
+}
+
 enum Source {
     Seeded(SeedContext),
     Entered { values: Vec<u32> },
@@ -119,7 +178,10 @@ enum Source {
 /// The dice a command draws from. Rules receive it as a parameter, so tests pin every value.
 pub struct Dice<'r> {
     source: Source,
+    /// Entries recorded so far: the next one's `n`.
     drawn: u32,
+    /// `--rolls` values used so far (a sealed chain uses several for one entry).
+    consumed: usize,
     /// Randomness for sealed nonces (and a sealed die's value when grimoire rolls it).
     secret_rng: &'r mut dyn RngCore,
     sealed: Vec<SealedSecret>,
@@ -144,6 +206,7 @@ impl<'r> Dice<'r> {
         Dice {
             source,
             drawn: 0,
+            consumed: 0,
             secret_rng,
             sealed: Vec::new(),
         }
@@ -156,63 +219,90 @@ impl<'r> Dice<'r> {
     }
 
     /// Rolls one sealed die: the returned record hides the value, which stays in the GM's secrets.
-    /// The value is returned beside it because rules may need it now (an open-ended chain's length).
+    /// The value is returned beside it because rules may need it now.
     pub fn roll_sealed(&mut self, sides: u32, purpose: &str) -> Result<(Die, u32), DiceError> {
-        let value = match &self.source {
-            // A sealed die must not come from the epoch seed: revealing the seed would reveal it early.
-            Source::Seeded(_) | Source::NoSeed { .. } => self.secret_rng.random_range(1..=sides),
-            Source::Entered { .. } => self.draw(sides, purpose)?.0,
+        let (die, faces) = self.roll_sealed_chain(sides, purpose, |_| false)?;
+        Ok((die, faces.first().copied().unwrap_or_default()))
+    }
+
+    /// Rolls one sealed result: a die, then more while `another(faces so far)` says so (an
+    /// open-ended chain). The record is one entry in the draw order with one commitment, so it shows
+    /// nothing that depends on the faces, not even how many there were. Seeded faces follow the
+    /// fairness derivation (part k of entry n), so once revealed and the seed is published anyone
+    /// can check the GM did not choose them; entered ones are marked as the GM's.
+    pub fn roll_sealed_chain(
+        &mut self,
+        sides: u32,
+        purpose: &str,
+        another: impl Fn(&[u32]) -> bool,
+    ) -> Result<(Die, Vec<u32>), DiceError> {
+        let n = self.drawn;
+        let mut faces = Vec::new();
+        loop {
+            let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
+            let face = match &self.source {
+                Source::Seeded(ctx) => {
+                    fairness::seeded_part(&ctx.seed, &ctx.position(n), part, sides)
+                }
+                Source::Entered { .. } => self.take_entered(sides, purpose)?,
+                Source::NoSeed { epoch } => return Err(DiceError::NoSeed { epoch: *epoch }),
+            };
+            faces.push(face);
+            if !another(&faces) {
+                break;
+            }
+        }
+        let origin = match &self.source {
+            Source::Seeded(ctx) => SealedOrigin::Seeded {
+                epoch: ctx.epoch,
+                witness: ctx.witness(),
+            },
+            Source::Entered { .. } | Source::NoSeed { .. } => SealedOrigin::Entered,
         };
-        let secret = SealedSecret::seal(self.drawn, value, self.secret_rng);
+        let secret = SealedSecret::seal_faces(n, &faces, self.secret_rng);
         let commitment = secret.commitment().unwrap_or_default();
         self.sealed.push(secret);
-        Ok((
-            self.record(sides, purpose, None, Provenance::Sealed { commitment }),
-            value,
-        ))
+        let provenance = Provenance::Sealed {
+            commitment,
+            origin: Some(origin),
+        };
+        Ok((self.record(sides, purpose, None, provenance), faces))
     }
 
     fn draw(&mut self, sides: u32, purpose: &str) -> Result<(u32, Provenance), DiceError> {
-        let n = self.drawn;
         match &self.source {
-            Source::Seeded(ctx) => {
-                let pos = DiePosition {
-                    campaign_id: &ctx.campaign_id,
+            Source::Seeded(ctx) => Ok((
+                fairness::seeded_face(&ctx.seed, &ctx.position(self.drawn), sides),
+                Provenance::Seeded {
                     epoch: ctx.epoch,
-                    seq: ctx.seq,
-                    n,
-                    entropy: &ctx.entropy,
-                };
-                let witness = ctx.witness_by.as_ref().map(|by| Witness {
-                    entropy: ctx.entropy.clone(),
-                    by: by.clone(),
-                });
-                Ok((
-                    fairness::seeded_face(&ctx.seed, &pos, sides),
-                    Provenance::Seeded {
-                        epoch: ctx.epoch,
-                        witness,
-                    },
-                ))
-            }
-            Source::Entered { values } => {
-                let value = *values.get(n as usize).ok_or_else(|| DiceError::TooFew {
-                    given: values.len(),
-                    next_die: format!("d{sides}"),
-                    purpose: purpose.to_string(),
-                })?;
-                if !(1..=sides).contains(&value) {
-                    return Err(DiceError::OutOfRange {
-                        position: n as usize + 1,
-                        value,
-                        sides,
-                        purpose: purpose.to_string(),
-                    });
-                }
-                Ok((value, Provenance::Entered))
-            }
+                    witness: ctx.witness(),
+                },
+            )),
+            Source::Entered { .. } => Ok((self.take_entered(sides, purpose)?, Provenance::Entered)),
             Source::NoSeed { epoch } => Err(DiceError::NoSeed { epoch: *epoch }),
         }
+    }
+
+    /// The next `--rolls` value, checked against its die.
+    fn take_entered(&mut self, sides: u32, purpose: &str) -> Result<u32, DiceError> {
+        let Source::Entered { values } = &self.source else {
+            return Err(DiceError::NoSeed { epoch: 0 });
+        };
+        let value = *values.get(self.consumed).ok_or_else(|| DiceError::TooFew {
+            given: values.len(),
+            next_die: format!("d{sides}"),
+            purpose: purpose.to_string(),
+        })?;
+        if !(1..=sides).contains(&value) {
+            return Err(DiceError::OutOfRange {
+                position: self.consumed + 1,
+                value,
+                sides,
+                purpose: purpose.to_string(),
+            });
+        }
+        self.consumed += 1;
+        Ok(value)
     }
 
     fn record(
@@ -237,11 +327,11 @@ impl<'r> Dice<'r> {
     /// the store keeps beside the log.
     pub fn finish(self) -> Result<Vec<SealedSecret>, DiceError> {
         if let Source::Entered { values } = &self.source
-            && values.len() > self.drawn as usize
+            && values.len() > self.consumed
         {
             return Err(DiceError::TooMany {
                 given: values.len(),
-                used: self.drawn as usize,
+                used: self.consumed,
             });
         }
         Ok(self.sealed)
@@ -340,10 +430,11 @@ mod tests {
         let (die, value) = dice.roll_sealed(20, "GM check").unwrap();
         assert_eq!((die.value, value), (None, 11));
         let secrets = dice.finish().unwrap();
-        let Provenance::Sealed { commitment } = &die.provenance else {
+        let Provenance::Sealed { commitment, origin } = &die.provenance else {
             panic!("not sealed")
         };
-        assert!(sealed::reveal_matches(commitment, 11, &secrets[0].nonce));
+        assert!(sealed::reveal_matches(commitment, &[11], &secrets[0].nonce));
+        assert_eq!(origin, &Some(SealedOrigin::Entered), "the GM typed it");
     }
 
     #[test]

@@ -40,7 +40,9 @@ pub fn needs_another(faces: &[u32]) -> bool {
     }
 }
 
-/// Rolls an open-ended d100, each die recorded with `purpose`. A sealed roll keeps every die sealed.
+/// Rolls an open-ended d100, each die recorded with `purpose`. A sealed roll is sealed whole: one
+/// record and one commitment for the chain, so its length (which gives the first die away) stays
+/// secret until the reveal.
 pub fn roll(
     dice: &mut Dice<'_>,
     purpose: &str,
@@ -48,6 +50,12 @@ pub fn roll(
 ) -> Result<(Vec<Die>, Vec<ChainDie>), DiceError> {
     let mut records = Vec::new();
     let mut faces = Vec::new();
+    if sealed {
+        let what = format!("{purpose} (open-ended d100, sealed whole)");
+        let (die, chain) = dice.roll_sealed_chain(100, &what, needs_another)?;
+        records.push(die);
+        faces = chain;
+    }
     while needs_another(&faces) {
         let what = match faces.first() {
             None => format!("{purpose} (open-ended d100)"),
@@ -56,15 +64,9 @@ pub fn roll(
             }
             Some(_) => format!("{purpose} (open-ended, rolled again and added)"),
         };
-        let (die, value) = if sealed {
-            dice.roll_sealed(100, &what)?
-        } else {
-            let die = dice.roll(100, &what)?;
-            let value = die.value.unwrap_or_default();
-            (die, value)
-        };
+        let die = dice.roll(100, &what)?;
+        faces.push(die.value.unwrap_or_default());
         records.push(die);
-        faces.push(value);
     }
     let low = faces.first().is_some_and(|&f| is_low(f));
     let chain = faces

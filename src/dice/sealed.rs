@@ -1,8 +1,10 @@
 //! Sealed dice: a GM's secret roll that the log commits to now and reveals later (ADG-S4).
 //!
-//! The log holds only `SHA-256(nonce ‖ value)`, where the nonce is 16 random bytes and the value is
-//! written as ASCII decimal digits. The nonce stops anyone from guessing the value by hashing each
-//! possible face; revealing value and nonce lets anyone recompute the commitment.
+//! The log holds only `SHA-256(nonce ‖ faces)`, where the nonce is 16 random bytes and the faces are
+//! written as ASCII decimal digits separated by commas: one face for a die ("14"), every face of an
+//! open-ended chain sealed whole ("97,45"), so the record shows one commitment however many dice
+//! the result took. The nonce stops anyone from guessing the value by hashing each possible face;
+//! revealing faces and nonce lets anyone recompute the commitment.
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
@@ -16,37 +18,61 @@ pub struct SealedSecret {
     pub value: u32,
     /// 32 hex digits (16 bytes).
     pub nonce: String,
+    /// The faces after `value` when the sealed result is an open-ended chain.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<u32>,
 }
 
 impl SealedSecret {
     /// Seals `value` with a fresh nonce drawn from `rng`.
     pub fn seal(n: u32, value: u32, rng: &mut dyn RngCore) -> SealedSecret {
+        Self::seal_faces(n, &[value], rng)
+    }
+
+    /// Seals a result of one or more faces (never empty) under one commitment.
+    pub fn seal_faces(n: u32, faces: &[u32], rng: &mut dyn RngCore) -> SealedSecret {
         let mut nonce = [0u8; 16];
         rng.fill_bytes(&mut nonce);
         SealedSecret {
             n,
-            value,
+            value: faces.first().copied().unwrap_or_default(),
             nonce: hex::encode(nonce),
+            then: faces.get(1..).unwrap_or_default().to_vec(),
         }
     }
 
+    pub fn faces(&self) -> Vec<u32> {
+        faces(self.value, &self.then)
+    }
+
     pub fn commitment(&self) -> Option<String> {
-        commitment(&self.nonce, self.value)
+        commitment(&self.nonce, &self.faces())
     }
 }
 
-/// `SHA-256(nonce bytes ‖ decimal value)` in lowercase hex; `None` when the nonce is not valid hex.
-pub fn commitment(nonce_hex: &str, value: u32) -> Option<String> {
+/// A sealed result's faces in draw order: the first, then any further ones of a chain.
+pub fn faces(first: u32, then: &[u32]) -> Vec<u32> {
+    std::iter::once(first).chain(then.iter().copied()).collect()
+}
+
+/// `SHA-256(nonce bytes ‖ faces in decimal, comma-separated)` in lowercase hex; `None` when the nonce
+/// is not valid hex. For one face this is `SHA-256(nonce ‖ value)`, as every sealed die has been.
+pub fn commitment(nonce_hex: &str, faces: &[u32]) -> Option<String> {
     let nonce = hex::decode(nonce_hex).ok()?;
+    let text = faces
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
     let mut hasher = Sha256::new();
     hasher.update(&nonce);
-    hasher.update(value.to_string().as_bytes());
+    hasher.update(text.as_bytes());
     Some(hex::encode(hasher.finalize()))
 }
 
-/// Whether a revealed value and nonce open the commitment the log holds.
-pub fn reveal_matches(commitment_hex: &str, value: u32, nonce_hex: &str) -> bool {
-    commitment(nonce_hex, value).is_some_and(|c| c == commitment_hex)
+/// Whether revealed faces and nonce open the commitment the log holds.
+pub fn reveal_matches(commitment_hex: &str, faces: &[u32], nonce_hex: &str) -> bool {
+    !faces.is_empty() && commitment(nonce_hex, faces).is_some_and(|c| c == commitment_hex)
 }
 
 #[cfg(test)]
@@ -60,7 +86,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         let secret = SealedSecret::seal(0, 14, &mut rng);
         let committed = secret.commitment().unwrap();
-        assert!(reveal_matches(&committed, 14, &secret.nonce));
+        assert!(reveal_matches(&committed, &[14], &secret.nonce));
     }
 
     #[test]
@@ -69,14 +95,37 @@ mod tests {
         let secret = SealedSecret::seal(0, 3, &mut rng);
         let committed = secret.commitment().unwrap();
         for wrong in [1, 2, 4, 13, 30] {
-            assert!(!reveal_matches(&committed, wrong, &secret.nonce), "{wrong}");
+            assert!(
+                !reveal_matches(&committed, &[wrong], &secret.nonce),
+                "{wrong}"
+            );
         }
         let other_nonce = SealedSecret::seal(0, 3, &mut rng).nonce;
         assert!(
-            !reveal_matches(&committed, 3, &other_nonce),
+            !reveal_matches(&committed, &[3], &other_nonce),
             "right value, wrong nonce"
         );
-        assert!(!reveal_matches(&committed, 3, "not hex"));
+        assert!(!reveal_matches(&committed, &[3], "not hex"));
+    }
+
+    #[test]
+    fn a_chain_sealed_whole_opens_only_with_all_its_faces_in_order() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let secret = SealedSecret::seal_faces(0, &[97, 45], &mut rng);
+        let committed = secret.commitment().unwrap();
+        assert!(reveal_matches(&committed, &[97, 45], &secret.nonce));
+        for wrong in [&[97][..], &[45, 97], &[97, 45, 3], &[9, 745]] {
+            assert!(
+                !reveal_matches(&committed, wrong, &secret.nonce),
+                "{wrong:?}"
+            );
+        }
+        let one = SealedSecret::seal(0, 14, &mut rng);
+        assert_eq!(one.commitment(), commitment(&one.nonce, &[14]));
+        assert!(
+            one.then.is_empty(),
+            "a single die keeps the first stored shape"
+        );
     }
 
     #[test]

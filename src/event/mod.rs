@@ -96,7 +96,15 @@ event_enum! {
         epoch: u32,
         seed: String,
     },
-    /// Starts a new dice epoch; follows a seed reveal in the same write.
+    /// An epoch ended but its seed stays secret: sealed dice derived from it are still pending (a
+    /// Ceremony scroll may wait months to be read), and publishing the seed would open them. The
+    /// reveal of the last of them publishes the seed.
+    SeedWithheld {
+        epoch: u32,
+        /// The events whose sealed dice hold the seed back.
+        until: Vec<u64>,
+    },
+    /// Starts a new dice epoch; follows a seed reveal (or a withheld seed) in the same write.
     EpochStarted {
         epoch: u32,
         seed_commitment: String,
@@ -207,12 +215,47 @@ fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
     Ok(event)
 }
 
+/// Who chose the values of a command's sealed dice, in words for its log line.
+pub fn sealed_by(dice: &[Die]) -> &'static str {
+    use crate::dice::{Provenance, SealedOrigin};
+    let origins: Vec<_> = dice
+        .iter()
+        .filter_map(|d| match &d.provenance {
+            Provenance::Sealed { origin, .. } => Some(origin),
+            _ => None,
+        })
+        .collect();
+    if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Entered)))
+    {
+        "typed by the GM"
+    } else if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
+    {
+        "rolled by grimoire from the epoch's seed"
+    } else {
+        "rolled by grimoire"
+    }
+}
+
 /// A sealed die opened: the value and the nonce that hash to its commitment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevealedDie {
     pub n: u32,
     pub value: u32,
     pub nonce: String,
+    /// The further faces of an open-ended chain sealed whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<u32>,
+}
+
+impl RevealedDie {
+    /// Every face the reveal opens, in draw order.
+    pub fn faces(&self) -> Vec<u32> {
+        crate::dice::sealed::faces(self.value, &self.then)
+    }
 }
 
 /// One step that rewrites a stored payload of `kind` from version `from` to `from + 1`, so old logs
@@ -275,6 +318,7 @@ impl Event {
             Event::SealedRevealed { .. } => "sealed_revealed",
             Event::Retracted { .. } => "retracted",
             Event::SeedRevealed { .. } => "seed_revealed",
+            Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
             Event::AdgTablesLoaded { .. } => "adg_tables_loaded",
             Event::RitualDiscovered { .. } => "ritual_discovered",
@@ -407,6 +451,7 @@ impl Event {
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
+            | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => &[],
         }
     }
@@ -496,15 +541,35 @@ impl Event {
                             faces.join(", ")
                         )
                     }
-                    None if dice.len() == 1 => format!("rolled {expression}{what}, sealed (1 die)"),
-                    None => format!("rolled {expression}{what}, sealed ({} dice)", dice.len()),
+                    None => format!(
+                        "rolled {expression}{what}, sealed ({} {}, {})",
+                        dice.len(),
+                        if dice.len() == 1 { "entry" } else { "entries" },
+                        sealed_by(dice)
+                    ),
                 }
             }
             Event::SealedRevealed { seq, dice } => {
-                let faces: Vec<String> = dice.iter().map(|d| d.value.to_string()).collect();
+                let faces: Vec<String> = dice
+                    .iter()
+                    .map(|d| {
+                        d.faces()
+                            .iter()
+                            .map(u32::to_string)
+                            .collect::<Vec<_>>()
+                            .join("+")
+                    })
+                    .collect();
                 format!("sealed dice of #{seq} revealed: {}", faces.join(", "))
             }
             Event::Retracted { seq, reason } => format!("#{seq} retracted: {reason}"),
+            Event::SeedWithheld { epoch, until } => {
+                let seqs: Vec<String> = until.iter().map(|s| format!("#{s}")).collect();
+                format!(
+                    "dice epoch {epoch} seed withheld until the sealed dice of {} are revealed",
+                    seqs.join(", ")
+                )
+            }
             Event::SeedRevealed { epoch, seed } => {
                 format!("dice epoch {epoch} seed revealed: {seed}")
             }

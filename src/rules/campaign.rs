@@ -208,11 +208,22 @@ pub fn decide(
             if fairness::seed_commitment(&seed) != state.epoch_commitment {
                 return Err(RuleError::SeedMismatch(state.epoch));
             }
-            return Ok(vec![
+            // Sealed dice derived from this seed and not yet revealed would be opened by publishing
+            // it: the epoch ends, and the seed waits for the last of them.
+            let holding = holding_back(state, state.epoch);
+            let ended = if holding.is_empty() {
                 Event::SeedRevealed {
                     epoch: state.epoch,
                     seed: hex::encode(seed),
-                },
+                }
+            } else {
+                Event::SeedWithheld {
+                    epoch: state.epoch,
+                    until: holding,
+                }
+            };
+            return Ok(vec![
+                ended,
                 Event::EpochStarted {
                     epoch: state.epoch + 1,
                     seed_commitment: next_commitment,
@@ -221,6 +232,42 @@ pub fn decide(
         }
     };
     Ok(vec![event])
+}
+
+/// The events whose pending sealed dice were derived from `epoch`'s seed.
+fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
+    state
+        .sealed_pending
+        .iter()
+        .filter(|(_, seals)| seals.iter().any(|s| s.epoch == Some(epoch)))
+        .map(|(seq, _)| *seq)
+        .collect()
+}
+
+/// The withheld epochs whose seeds `events` set free: after them no sealed die derived from the
+/// seed is still pending (the last was revealed, or retracted). Their `SeedRevealed` events go in
+/// the same write, so a seed is published the moment nothing it could open is left.
+pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
+    let settled: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SealedRevealed { seq, .. } | Event::Retracted { seq, .. } => Some(*seq),
+            _ => None,
+        })
+        .collect();
+    if settled.is_empty() {
+        return Vec::new();
+    }
+    state
+        .withheld_seeds
+        .iter()
+        .copied()
+        .filter(|&epoch| {
+            holding_back(state, epoch)
+                .iter()
+                .all(|seq| settled.contains(seq))
+        })
+        .collect()
 }
 
 pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
@@ -256,13 +303,14 @@ pub(crate) fn open_seal(
         .iter()
         .find(|s| s.n == seal.n)
         .ok_or(RuleError::SecretMissing { seq, n: seal.n })?;
-    if !sealed::reveal_matches(&seal.commitment, secret.value, &secret.nonce) {
+    if !sealed::reveal_matches(&seal.commitment, &secret.faces(), &secret.nonce) {
         return Err(RuleError::SecretMismatch { seq, n: seal.n });
     }
     Ok(RevealedDie {
         n: seal.n,
         value: secret.value,
         nonce: secret.nonce.clone(),
+        then: secret.then.clone(),
     })
 }
 
@@ -781,5 +829,56 @@ mod tests {
             Event::SessionEnded { number: 1 },
         ]);
         assert!(when(&ended, reveal, vec![]).is_ok());
+    }
+
+    #[test]
+    fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_reveal() {
+        use crate::dice::{Die, Provenance, SealedOrigin};
+        let sealed_roll = Event::DiceRolled {
+            expression: DiceExpr::parse("d20").unwrap(),
+            purpose: None,
+            dice: vec![Die {
+                n: 0,
+                purpose: "GM check".into(),
+                sides: 20,
+                value: None,
+                provenance: Provenance::Sealed {
+                    commitment: "c".repeat(64),
+                    origin: Some(SealedOrigin::Seeded {
+                        epoch: 1,
+                        witness: None,
+                    }),
+                },
+            }],
+            total: None,
+        };
+        let state = given(&[created(), sealed_roll.clone()]);
+        let next = fairness::seed_commitment(&[8u8; 32]);
+        let events = when(
+            &state,
+            Command::RevealSeed {
+                seed: [7u8; 32],
+                next_commitment: next.clone(),
+            },
+            vec![],
+        )
+        .unwrap();
+        assert_eq!(
+            events[0],
+            Event::SeedWithheld {
+                epoch: 1,
+                until: vec![2]
+            }
+        );
+        let after = given(&[created(), sealed_roll, events[0].clone(), events[1].clone()]);
+        let reveal = Event::SealedRevealed {
+            seq: 2,
+            dice: vec![],
+        };
+        assert_eq!(seeds_released(&after, &[reveal]), vec![1]);
+        assert_eq!(
+            seeds_released(&after, &[Event::SessionEnded { number: 1 }]),
+            Vec::<u32>::new()
+        );
     }
 }

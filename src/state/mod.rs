@@ -68,6 +68,10 @@ impl Character {
 pub struct PendingSeal {
     pub n: u32,
     pub commitment: String,
+    /// The epoch whose seed the sealed value was derived from: that seed stays unpublished while
+    /// this seal is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -87,6 +91,9 @@ pub struct CampaignState {
     pub retracted: BTreeMap<u64, String>,
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
+    /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
+    #[serde(default)]
+    pub withheld_seeds: std::collections::BTreeSet<u32>,
     /// The A Dungeon Game tables in force (loaded with the first ADG character, or by the GM).
     pub adg_tables: Option<AdgTables>,
     /// ADG scrolls that can still be used, by id.
@@ -137,9 +144,10 @@ impl CampaignState {
             .dice()
             .iter()
             .filter_map(|d| match &d.provenance {
-                Provenance::Sealed { commitment } => Some(PendingSeal {
+                Provenance::Sealed { commitment, .. } => Some(PendingSeal {
                     n: d.n,
                     commitment: commitment.clone(),
+                    epoch: d.provenance.seeded_epoch(),
                 }),
                 _ => None,
             })
@@ -203,7 +211,12 @@ impl CampaignState {
             } => {
                 self.retracted.insert(*target, reason.clone());
             }
-            Event::SeedRevealed { .. } => {}
+            Event::SeedRevealed { epoch, .. } => {
+                self.withheld_seeds.remove(epoch);
+            }
+            Event::SeedWithheld { epoch, .. } => {
+                self.withheld_seeds.insert(*epoch);
+            }
             Event::EpochStarted {
                 epoch,
                 seed_commitment,

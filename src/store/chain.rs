@@ -216,7 +216,8 @@ pub struct Verifier {
     prev_hash: String,
     campaign_id: String,
     epoch: u32,
-    commitment: String,
+    /// Each epoch's published seed commitment: a withheld seed is revealed epochs later.
+    commitments: BTreeMap<u32, String>,
     entropy: String,
     checkpoint: Option<Checkpoint>,
 }
@@ -232,7 +233,7 @@ impl Verifier {
             prev_hash: GENESIS_HASH.to_string(),
             campaign_id: String::new(),
             epoch: 1,
-            commitment: String::new(),
+            commitments: BTreeMap::new(),
             entropy: String::new(),
             checkpoint,
         }
@@ -321,7 +322,13 @@ impl Verifier {
                     }
                     self.check_seeded(seq, *epoch, die, &entropy)
                 }
-                Provenance::Sealed { commitment } => self.check_sealed(seq, die.n, commitment),
+                Provenance::Sealed { commitment, .. } => {
+                    let entropy = die.provenance.entropy(&self.entropy).to_string();
+                    if die.provenance.seeded_epoch().is_some() && entropy.is_empty() {
+                        self.report.seeded_dice_unwitnessed += 1;
+                    }
+                    self.check_sealed(seq, die, commitment, &entropy)
+                }
             }
         }
         match event {
@@ -331,14 +338,16 @@ impl Verifier {
                 ..
             } => {
                 self.campaign_id = campaign_id.clone();
-                self.commitment = seed_commitment.clone();
+                self.commitments.insert(1, seed_commitment.clone());
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
             Event::SessionEnded { .. } => self.entropy.clear(),
             Event::SeedRevealed { epoch, seed } => {
-                let opens = fairness::parse_seed(seed)
-                    .is_some_and(|s| fairness::seed_commitment(&s) == self.commitment);
-                if *epoch != self.epoch || !opens {
+                // A seed is revealed when its epoch ends, or later when held back for sealed dice.
+                let opens = fairness::parse_seed(seed).is_some_and(|s| {
+                    self.commitments.get(epoch) == Some(&fairness::seed_commitment(&s))
+                });
+                if *epoch > self.epoch || !opens || self.report.epochs_revealed.contains(epoch) {
                     self.dice_problem(seq, format!("#{seq}: the seed revealed for epoch {epoch} does not match the commitment published for it"));
                 } else {
                     self.report.epochs_revealed.push(*epoch);
@@ -349,7 +358,7 @@ impl Verifier {
                 seed_commitment,
             } => {
                 self.epoch = *epoch;
-                self.commitment = seed_commitment.clone();
+                self.commitments.insert(*epoch, seed_commitment.clone());
             }
             _ => {}
         }
@@ -397,21 +406,69 @@ impl Verifier {
         }
     }
 
-    fn check_sealed(&mut self, seq: u64, n: u32, commitment: &str) {
+    fn check_sealed(&mut self, seq: u64, die: &crate::dice::Die, commitment: &str, entropy: &str) {
+        let n = die.n;
         let opened = self
             .reveals
             .sealed
             .get(&seq)
             .and_then(|dice| dice.iter().find(|d| d.n == n))
             .cloned();
-        match opened {
-            None => self.report.sealed_dice_awaiting_reveal += 1,
-            Some(reveal) => {
-                self.report.sealed_dice_checked += 1;
-                if !sealed::reveal_matches(commitment, reveal.value, &reveal.nonce) {
-                    self.dice_problem(seq, format!("#{seq}: the value revealed for sealed die {n} does not open its commitment"));
-                }
-            }
+        let Some(reveal) = opened else {
+            self.report.sealed_dice_awaiting_reveal += 1;
+            return;
+        };
+        self.report.sealed_dice_checked += 1;
+        let faces = reveal.faces();
+        if !sealed::reveal_matches(commitment, &faces, &reveal.nonce) {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: the value revealed for sealed die {n} does not open its commitment"
+                ),
+            );
+            return;
+        }
+        // A sealed die grimoire rolled from the epoch's seed: once that seed is out, the revealed
+        // faces must be the ones the derivation gives, or the GM chose them.
+        let Some(epoch) = die.provenance.seeded_epoch() else {
+            return;
+        };
+        let Some(seed) = self
+            .reveals
+            .seeds
+            .get(&epoch)
+            .and_then(|s| fairness::parse_seed(s))
+        else {
+            return;
+        };
+        let pos = DiePosition {
+            campaign_id: &self.campaign_id,
+            epoch,
+            seq,
+            n,
+            entropy,
+        };
+        let derived: Vec<u32> = (0..faces.len())
+            .map(|part| {
+                fairness::seeded_part(
+                    &seed,
+                    &pos,
+                    u32::try_from(part).unwrap_or(u32::MAX),
+                    die.sides,
+                )
+            })
+            .collect();
+        self.report.seeded_dice_checked += 1;
+        if epoch != self.epoch || derived != faces {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: sealed die {n} was revealed as {} but epoch {epoch}'s seed gives {}",
+                    join_faces(&faces),
+                    join_faces(&derived)
+                ),
+            );
         }
     }
 
@@ -426,6 +483,14 @@ impl Verifier {
         }
         self.report
     }
+}
+
+fn join_faces(faces: &[u32]) -> String {
+    faces
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A die's face in words for a report: "17", or "no value" where the log holds none.

@@ -8,8 +8,8 @@ mod sqlite;
 
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use sqlite::{
-    Appender, Batch, NewFile, SNAPSHOT_EVERY, SecretsView, Stamp, Store, Written, io_error,
-    remove_database_files,
+    Appender, Batch, NewFile, SNAPSHOT_EVERY, STATE_FORMAT, SecretsView, Stamp, Store, Written,
+    io_error, remove_database_files,
 };
 
 use crate::event::PayloadError;

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 /// The format of snapshot state this build writes and trusts; any other's are ignored. Bump the
 /// number whenever what `apply` computes changes, so no snapshot from older rules is ever reused.
-const STATE_FORMAT: &str = concat!("grimoire-state-3/", env!("CARGO_PKG_VERSION"));
+pub const STATE_FORMAT: &str = concat!("grimoire-state-4/", env!("CARGO_PKG_VERSION"));
 
 /// A write takes a snapshot once this many events have passed since the last one, so replay reads
 /// at most this many past it. Chosen by measurement (README, "Performance"): at a million events a

@@ -209,7 +209,9 @@ fn a_sealed_roll_stays_secret_until_revealed_and_then_verifies() {
         .to_string();
     let log = c.ok(&["log"]);
     assert!(
-        log.contains("rolled d20 for guardian awake?, sealed (1 die)"),
+        log.contains(
+            "rolled d20 for guardian awake?, sealed (1 entry, rolled by grimoire from the epoch's seed)"
+        ),
         "{log}"
     );
     assert!(

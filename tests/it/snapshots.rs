@@ -184,18 +184,18 @@ fn stale_or_invalid_snapshots_are_ignored() {
         real != healed,
         "the poisoned state differs from the real one"
     );
-    let current = format!("grimoire-state-3/{}", env!("CARGO_PKG_VERSION"));
+    let current = grimoire::store::STATE_FORMAT;
     // From another version of grimoire: ignored.
     poison(&c, "grimoire-state/0.0.1", 8, &healed);
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
     // Its event's hash no longer matches (the log changed under it): ignored.
-    poison(&c, &current, 7, &healed);
+    poison(&c, current, 7, &healed);
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
     // Not even JSON: ignored.
-    poison(&c, &current, 8, "{ broken");
+    poison(&c, current, 8, "{ broken");
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
     // A valid one is used (this proves the checks above were what kept the poisoned ones out).
-    poison(&c, &current, 8, &healed);
+    poison(&c, current, 8, &healed);
     assert_ne!(c.json(&["character", "show", "Aldric"]), truth);
     let out = c.ok(&["snapshots", "clear"]);
     assert!(out.contains("Removed 1 snapshot"), "{out}");

@@ -463,9 +463,12 @@ pub fn describe(event: &Event) -> String {
         }
         Event::ScrollWritten(w) => {
             let sealed = if w.original_kind == RitualKind::Ceremony {
-                "; the GM's check is sealed"
+                format!(
+                    "; the GM's check is sealed ({})",
+                    crate::event::sealed_by(&w.dice)
+                )
             } else {
-                ""
+                String::new()
             };
             format!(
                 "{} spends a week writing a scroll of {} (SL {}, \"{}\") for {} silver{sealed}",

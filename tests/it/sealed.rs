@@ -1,0 +1,221 @@
+//! Sealed dice show nothing that depends on their value, say who chose it, and — when grimoire rolled
+//! them from the epoch's seed — can be proven unchosen once revealed and the seed is published,
+//! without the seed ever opening a seal early.
+
+use crate::support::Campaign;
+use serde_json::Value;
+
+/// The public record of a sealed roll with its commitment blanked (it differs by design).
+fn public_shape(c: &Campaign, seq: u64) -> Value {
+    let mut explained = c.json(&["explain", &seq.to_string()]);
+    let mut dice = explained["event"]["payload"]["dice"].take();
+    for die in dice.as_array_mut().unwrap() {
+        die["provenance"]["commitment"] = Value::Null;
+    }
+    dice
+}
+
+#[test]
+fn a_sealed_open_ended_roll_has_one_commitment_whatever_its_chain() {
+    let mut shapes = Vec::new();
+    for rolls in ["50", "97,45", "3,80", "99,98,12"] {
+        let c = Campaign::with_party();
+        let seq = c.seq_of(&[
+            "--rolls", rolls, "roll", "oe", "--sealed", "--for", "ambush",
+        ]);
+        shapes.push((rolls, public_shape(&c, seq), c.ok(&["log", "--limit", "1"])));
+        let revealed = c.ok(&["reveal", &seq.to_string()]);
+        assert!(
+            revealed.contains(&rolls.replace(',', "+")),
+            "{rolls}: {revealed}"
+        );
+        assert!(c.ok(&["verify"]).contains("all checks hold"));
+    }
+    let (_, first_shape, first_log) = &shapes[0];
+    assert_eq!(
+        first_shape.as_array().unwrap().len(),
+        1,
+        "one entry: {first_shape}"
+    );
+    for (rolls, shape, log) in &shapes {
+        assert_eq!(
+            shape, first_shape,
+            "{rolls}: the record's shape depends on the value"
+        );
+        assert_eq!(log, first_log, "{rolls}: the log line depends on the value");
+    }
+}
+
+#[test]
+fn a_sealed_die_says_whether_the_gm_typed_it_or_grimoire_rolled_it() {
+    let c = Campaign::with_party();
+    let typed = c.seq_of(&["--rolls", "20", "roll", "d20", "--sealed"]);
+    let rolled = c.seq_of(&["roll", "d20", "--sealed"]);
+    let log = c.ok(&["log"]);
+    assert!(log.contains("sealed (1 entry, typed by the GM)"), "{log}");
+    assert!(
+        log.contains("sealed (1 entry, rolled by grimoire from the epoch's seed)"),
+        "{log}"
+    );
+    let explained = c.ok(&["explain", &typed.to_string()]);
+    assert!(explained.contains("the GM typed this value"), "{explained}");
+    let explained = c.json(&["explain", &rolled.to_string()]);
+    assert_eq!(explained["dice"][0]["derivation"]["sealed_by"], "seeded");
+    let export = c.ok(&["export"]);
+    assert!(
+        export.contains(r#""origin":{"source":"entered"}"#),
+        "{export}"
+    );
+}
+
+/// The seed of an epoch with a pending seeded seal stays secret after `seed reveal`; the reveal of the
+/// seal publishes it, and `verify` then re-derives the sealed die.
+#[test]
+fn a_pending_sealed_die_holds_its_epochs_seed_back_until_it_is_revealed() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    let sealed = c.seq_of(&["roll", "oe", "--sealed", "--for", "guardian"]);
+    c.ok(&["roll", "d20"]);
+    c.ok(&["session", "end"]);
+    let out = c.ok(&["seed", "reveal"]);
+    assert!(
+        out.contains(&format!("seed withheld until the sealed dice of #{sealed}")),
+        "{out}"
+    );
+    assert!(
+        !c.ok(&["export"]).contains("\"seed_revealed\""),
+        "no seed published yet"
+    );
+    let verify = c.ok(&["verify"]);
+    assert!(verify.contains("(epochs: none yet)"), "{verify}");
+
+    let out = c.ok(&["reveal", &sealed.to_string()]);
+    assert!(out.contains("dice epoch 1 seed revealed"), "{out}");
+    let verify = c.ok(&["verify"]);
+    assert!(
+        verify.contains("all checks hold") && verify.contains("(epochs: 1)"),
+        "{verify}"
+    );
+    assert!(
+        verify.contains("seeded dice: 2 re-derived"),
+        "the d20 and the sealed chain: {verify}"
+    );
+}
+
+/// A GM who seals a value of their choosing but records it as grimoire's is caught once the seed is out.
+#[test]
+fn a_sealed_value_the_gm_chose_is_caught_once_the_seed_is_published() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
+    let conn = c.sql();
+    let secret: String = conn
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'sealed_die'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut secret: Value = serde_json::from_str(&secret).unwrap();
+    let chosen = secret["value"].as_u64().unwrap() % 20 + 1;
+    secret["value"] = chosen.into();
+    let nonce = secret["nonce"].as_str().unwrap().to_string();
+    // The forged commitment goes into the event, re-chained, as the GM holding the file could do.
+    let commitment = grimoire::dice::sealed::commitment(&nonce, &[chosen as u32]).unwrap();
+    conn.execute(
+        "UPDATE secrets SET value = ?1 WHERE kind = 'sealed_die'",
+        [secret.to_string()],
+    )
+    .unwrap();
+    conn.execute_batch("DROP TRIGGER events_refuse_update;")
+        .unwrap();
+    let payload: String = conn
+        .query_row(
+            "SELECT payload FROM events WHERE seq = ?1",
+            [sealed as i64],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut event: Value = serde_json::from_str(&payload).unwrap();
+    event["dice"][0]["provenance"]["commitment"] = commitment.into();
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = ?2",
+        rusqlite::params![event.to_string(), sealed as i64],
+    )
+    .unwrap();
+    crate::tamper::rechain(&conn);
+    drop(conn);
+    c.ok(&["reveal", &sealed.to_string()]);
+    c.ok(&["seed", "reveal"]);
+    let out = c.run(&["verify"]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains(&format!(
+            "sealed die 0 was revealed as {chosen} but epoch 1's seed gives"
+        )),
+        "{report}"
+    );
+}
+
+/// A Ceremony scroll's sealed check may wait long: the seed it holds back is published when the scroll
+/// is read.
+#[test]
+fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "Rich"]);
+    c.ok(&[
+        "character",
+        "add",
+        "Wen",
+        "--system",
+        "adg",
+        "--level",
+        "3",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "14",
+        "--health",
+        "9",
+        "--silver",
+        "500",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Wen",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    let scroll = c.seq_of(&[
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "summons fog",
+        "--pre-exert",
+        "1",
+    ]);
+    let out = c.ok(&["seed", "reveal"]);
+    assert!(
+        out.contains(&format!("withheld until the sealed dice of #{scroll}")),
+        "{out}"
+    );
+    let read = c.ok(&["scroll", "read", "Wen", &format!("S{scroll}")]);
+    assert!(read.contains("dice epoch 1 seed revealed"), "{read}");
+    let report = c.ok(&["verify"]);
+    assert!(
+        report.contains("all checks hold") && report.contains("(epochs: 1)"),
+        "{report}"
+    );
+}
