@@ -170,6 +170,16 @@ pub enum ScrollCommand {
         /// The character's name (any case).
         name: Option<String>,
     },
+    /// Roll what reading a Ceremony scroll left pending: its mishap if the GM's sealed check failed,
+    /// or its damage or healing if the check passed.
+    ///
+    /// Those dice depend on the sealed check, so the reading records the check first and leaves them
+    /// on the reader, who does nothing else until they are rolled. Dice, in order: the mishap's 2d6
+    /// and its entry's dice, or SL d6 of damage or healing.
+    Resolve {
+        /// The reader's name (any case).
+        name: String,
+    },
 }
 
 /// Spend one downtime week writing a scroll of a known ritual (ADG-S1 to ADG-S4): the clock moves 7
@@ -199,9 +209,10 @@ pub struct WriteArgs {
 
 /// Read a scroll (anyone can; it uses none of the daily rituals). In combat it takes the whole round.
 ///
-/// Dice, in order: with --took-damage an Agility save d20 and, if failed, the damaged-scrolls d20; then
-/// for a badly written Ceremony the mishap's 2d6 and its entry's dice, or for a damage/healing scroll
-/// SL d6; then, unless damaged, the reuse d20.
+/// Dice, in order: with --took-damage an Agility save d20 and, if failed, the damaged-scrolls d20 and
+/// its entry's dice; for a damage or healing scroll without a sealed check, SL d6; then, unless
+/// damaged, the reuse d20. A Ceremony scroll's sealed check is opened and recorded, and what depends
+/// on it (a mishap, or the damage or healing) waits for `scroll resolve`.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
     /// The character's name (any case).
@@ -409,6 +420,13 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                 },
             )
         }
+        ScrollCommand::Resolve { name } => adg(
+            g,
+            ctx,
+            AdgCommand::ResolvePending {
+                character: name.clone(),
+            },
+        ),
         ScrollCommand::List { name } => {
             g.no_rolls("scroll list")?;
             let state = g.open()?.replay(None)?;

@@ -314,6 +314,14 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
         .map(|e| format!("{} until {}", e.ritual, e.until))
         .collect();
     lines.push(format!("  Active effects: {}", list_or_none(&active)));
+    if let Some(pending) = &adg.pending_roll {
+        lines.push(format!(
+            "  Pending: {} from scroll S{}; roll it with `grimoire scroll resolve {}`",
+            crate::rules::adg::pending_words(&pending.outcome),
+            pending.scroll,
+            c.name
+        ));
+    }
     lines
 }
 

@@ -87,6 +87,45 @@ pub struct Reading {
     pub reuse_roll: Option<u32>,
     /// Whether the scroll survives intact.
     pub kept: bool,
+    /// The dice that depend on a sealed writing check (its mishap, or the scroll's damage or
+    /// healing), left for `scroll resolve` once the check is open in the log: drawn in the reading
+    /// itself, how many dice it takes would tell the check before it is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingScrollRoll>,
+}
+
+/// Dice a reading left pending on its reader (see [`Reading::pending`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingScrollRoll {
+    pub scroll: u64,
+    /// The scroll's ritual, whose words a mishap may twist.
+    pub ritual: String,
+    pub outcome: PendingOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingOutcome {
+    /// The check failed by `difference`: a mishap instead of the effect.
+    Mishap { difference: u32 },
+    /// The check passed: the scroll's SL d6s of damage or healing on `target`.
+    Effect {
+        kind: EffectKind,
+        target: String,
+        level: u32,
+    },
+}
+
+/// The pending dice of a reading, rolled (`scroll resolve`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollOutcome {
+    pub reader: String,
+    pub scroll: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    pub dice: Vec<crate::dice::Die>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

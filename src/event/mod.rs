@@ -158,6 +158,8 @@ event_enum! {
         from: String,
         to: String,
     },
+    /// The dice a reading left pending, rolled once its sealed check was open (ADG-S4).
+    ScrollOutcomeRolled(adg::ScrollOutcome),
     SpellLearned(vsd::SpellLearned),
     /// One round of concentration on a spell (VSD-3).
     Concentrated {
@@ -330,6 +332,7 @@ impl Event {
             Event::ScrollWritten(_) => "scroll_written",
             Event::ScrollRead { .. } => "scroll_read",
             Event::ScrollGiven { .. } => "scroll_given",
+            Event::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
             Event::SpellLearned(_) => "spell_learned",
             Event::Concentrated { .. } => "concentrated",
             Event::ConcentrationInterrupted { .. } => "concentration_interrupted",
@@ -403,6 +406,9 @@ impl Event {
                 is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
             }
             Event::ScrollGiven { from, to, .. } => is(from) || is(to),
+            Event::ScrollOutcomeRolled(o) => {
+                is(&o.reader) || o.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
             Event::SpellLearned(l) => is(&l.character),
             Event::Concentrated { character, .. }
             | Event::ConcentrationInterrupted { character }
@@ -426,6 +432,7 @@ impl Event {
             Event::RitualLearnAttempted(a) => &a.dice,
             Event::RitualCast(c) => &c.dice,
             Event::ScrollWritten(w) => &w.dice,
+            Event::ScrollOutcomeRolled(o) => &o.dice,
             Event::SpellCast(c) => &c.dice,
             Event::ChoiceMade(c) => &c.dice,
             Event::SaveRolled(s) => &s.dice,

@@ -140,6 +140,12 @@ pub enum RuleError {
         plays: String,
         needs: &'static str,
     },
+    #[error(
+        "{name} has dice pending from reading scroll S{scroll}; roll them first with `grimoire scroll resolve {name}`"
+    )]
+    RollPending { name: String, scroll: u64 },
+    #[error("{0} has no dice pending from a scroll")]
+    NothingPending(String),
     #[error("{0} is dead and can take no further action")]
     Dead(String),
     #[error("exerting {amount} {attribute} would leave it below 1 (it is {current} now); at most {} can be exerted", current.saturating_sub(1))]

@@ -2,7 +2,8 @@
 
 use super::{CampaignState, fold_name};
 use crate::event::adg::{
-    Cast, EffectKind, EffectRoll, LearnAttempt, Reading, ScrollWritten, TableResult,
+    Cast, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading, ScrollOutcome,
+    ScrollWritten, TableResult,
 };
 use crate::rules::adg::{Attribute, Pay, RitualKind};
 use crate::sheet::AdgSheet;
@@ -71,6 +72,10 @@ pub struct AdgState {
     pub locked_out: bool,
     pub effects: Vec<ActiveEffect>,
     pub dead: bool,
+    /// Dice a reading left to roll once its sealed check was open (ADG-S4); the character does
+    /// nothing else until `scroll resolve` rolls them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_roll: Option<PendingScrollRoll>,
 }
 
 impl AdgState {
@@ -91,6 +96,7 @@ impl AdgState {
             locked_out: false,
             effects: Vec::new(),
             dead: false,
+            pending_roll: None,
         }
     }
 
@@ -419,6 +425,9 @@ impl CampaignState {
     }
 
     pub(super) fn apply_reading(&mut self, r: &Reading) {
+        if let (Some(pending), Some(adg)) = (&r.pending, self.adg_mut(&r.reader)) {
+            adg.pending_roll = Some(pending.clone());
+        }
         self.apply_table_result(&r.reader, &r.damaged);
         self.apply_table_result(&r.reader, &r.mishap);
         self.apply_effect(&r.effect);
@@ -441,6 +450,14 @@ impl CampaignState {
                 }
             }
         }
+    }
+
+    pub(super) fn apply_scroll_outcome(&mut self, o: &ScrollOutcome) {
+        if let Some(adg) = self.adg_mut(&o.reader) {
+            adg.pending_roll = None;
+        }
+        self.apply_table_result(&o.reader, &o.mishap);
+        self.apply_effect(&o.effect);
     }
 
     pub(super) fn apply_scroll_given(&mut self, scroll: u64, to: &str) {

@@ -254,6 +254,7 @@ impl CampaignState {
             Event::ScrollWritten(written) => self.apply_scroll_written(seq, written),
             Event::ScrollRead { reading, .. } => self.apply_reading(reading),
             Event::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
+            Event::ScrollOutcomeRolled(o) => self.apply_scroll_outcome(o),
             Event::SpellLearned(l) => {
                 if let Some(vsd) = self.vsd_mut(&l.character) {
                     vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());

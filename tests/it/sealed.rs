@@ -219,3 +219,145 @@ fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
         "{report}"
     );
 }
+
+/// A campaign where Wen wrote a Ceremony scroll of damage whose sealed check (entered by the GM) is
+/// `seal`, and gave it to Bryn: 1 passes against Cunning 14, 20 fails.
+fn a_sealed_scroll(seal: &str) -> (Campaign, String) {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "Probe"]);
+    for (name, cunning) in [("Wen", "14"), ("Bryn", "12")] {
+        c.ok(&[
+            "character",
+            "add",
+            name,
+            "--system",
+            "adg",
+            "--level",
+            "3",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            cunning,
+            "--health",
+            "9",
+            "--silver",
+            "500",
+        ]);
+    }
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Wen",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    let scroll = c.seq_of(&[
+        "--rolls",
+        seal,
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "a rain of stones",
+        "--roll",
+        "damage",
+    ]);
+    (c, format!("S{scroll}"))
+}
+
+/// Every command that consults a sealed value, with every `--rolls` length: a passing and a failing
+/// seal are told apart by nothing a refused command prints or by which lengths are accepted.
+#[test]
+fn refused_commands_say_nothing_that_depends_on_a_sealed_check() {
+    let (pass, scroll) = a_sealed_scroll("1");
+    let (fail, _) = a_sealed_scroll("20");
+    // Bryn, who does not know the ritual, learns from the scroll: an accidental reading opens the seal.
+    let (pass_bryn, fail_bryn) = (a_sealed_scroll("1").0, a_sealed_scroll("20").0);
+    for c in [&pass_bryn, &fail_bryn] {
+        c.ok(&["scroll", "give", &scroll, "Bryn"]);
+    }
+    let probes: Vec<(&Campaign, &Campaign, Vec<String>)> = vec![
+        (&pass, &fail, vec!["scroll", "read", "Wen", &scroll]),
+        (
+            &pass,
+            &fail,
+            vec!["scroll", "read", "Wen", &scroll, "--took-damage"],
+        ),
+        (
+            &pass_bryn,
+            &fail_bryn,
+            vec!["scroll", "learn", "Bryn", &scroll, "--pay", "brawn"],
+        ),
+        (&pass, &fail, vec!["reveal", &scroll[1..]]),
+    ]
+    .into_iter()
+    .map(|(a, b, p)| (a, b, p.into_iter().map(str::to_string).collect()))
+    .collect();
+    let mut accepted = 0;
+    for (pass, fail, probe) in &probes {
+        for length in 0..=8 {
+            let mut args: Vec<String> = Vec::new();
+            if length > 0 {
+                args.extend(["--rolls".to_string(), vec!["1"; length].join(",")]);
+            }
+            args.extend(probe.iter().cloned());
+            let run = |c: &Campaign| {
+                let copy = Campaign::empty();
+                std::fs::copy(&c.db, &copy.db).unwrap();
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let out = copy.run(&args);
+                (
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).to_string(),
+                )
+            };
+            let (passing, failing) = (run(pass), run(fail));
+            assert_eq!(
+                passing.0, failing.0,
+                "{args:?}: accepted for one seal only: {passing:?} / {failing:?}"
+            );
+            if passing.0 == Some(0) {
+                accepted += 1;
+            } else {
+                assert_eq!(
+                    passing.1, failing.1,
+                    "{args:?}: the refusal differs with the seal"
+                );
+            }
+        }
+    }
+    assert!(
+        accepted >= 4,
+        "the probe must reach the seal, not only refusals ({accepted})"
+    );
+}
+
+#[test]
+fn the_dice_a_sealed_check_calls_for_wait_for_scroll_resolve() {
+    for (seal, expect) in [("1", "damage"), ("20", "mishap")] {
+        let (c, scroll) = a_sealed_scroll(seal);
+        let read = c.ok(&["--rolls", "1", "scroll", "read", "Wen", &scroll]);
+        assert!(
+            read.contains("waits for `grimoire scroll resolve Wen`"),
+            "{read}"
+        );
+        let blocked = c.refused(&["exert", "Wen", "brawn", "1", "--reason", "x"], 1);
+        assert!(
+            blocked.contains("roll them first with `grimoire scroll resolve Wen`"),
+            "{blocked}"
+        );
+        let resolved = c.ok(&["scroll", "resolve", "Wen"]);
+        assert!(resolved.contains(expect), "{seal}: {resolved}");
+        c.ok(&["exert", "Wen", "brawn", "1", "--reason", "x"]);
+    }
+}

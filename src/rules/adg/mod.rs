@@ -163,6 +163,9 @@ pub enum AdgCommand {
         scroll: u64,
         to: String,
     },
+    ResolvePending {
+        character: String,
+    },
 }
 
 pub fn decide(
@@ -261,6 +264,7 @@ pub fn decide(
             sealed,
         } => scrolls::learn(state, &character, scroll, pay, exert, &sealed, dice),
         AdgCommand::GiveScroll { scroll, to } => scrolls::give(state, scroll, &to),
+        AdgCommand::ResolvePending { character } => scrolls::resolve(state, &character, dice),
     }
 }
 
@@ -282,8 +286,24 @@ pub(super) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state.adg_tables.as_ref().ok_or(RuleError::NoAdgTables)
 }
 
-/// An ADG character who can act: known, of this system, alive.
+/// An ADG character who can act: known, of this system, alive, and with no dice pending from a
+/// reading (those come first).
 pub(super) fn living<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s AdgState), RuleError> {
+    let (who, adg) = alive(state, name)?;
+    if let Some(pending) = &adg.pending_roll {
+        return Err(RuleError::RollPending {
+            name: who.name.clone(),
+            scroll: pending.scroll,
+        });
+    }
+    Ok((who, adg))
+}
+
+/// An ADG character known, of this system and alive.
+pub(super) fn alive<'s>(
     state: &'s CampaignState,
     name: &str,
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
@@ -297,6 +317,26 @@ pub(super) fn living<'s>(
         return Err(RuleError::Dead(who.name.clone()));
     }
     Ok((who, adg))
+}
+
+/// What a reading left pending, in words.
+pub fn pending_words(outcome: &crate::event::adg::PendingOutcome) -> String {
+    use crate::event::adg::PendingOutcome;
+    match outcome {
+        PendingOutcome::Mishap { difference } => {
+            format!("its mishap (failed by {difference})")
+        }
+        PendingOutcome::Effect { kind, level, .. } => {
+            format!(
+                "its {level}d6 of {}",
+                if *kind == EffectKind::Healing {
+                    "healing"
+                } else {
+                    "damage"
+                }
+            )
+        }
+    }
 }
 
 /// One line for `log` about an ADG event.
@@ -367,7 +407,20 @@ pub fn describe(event: &Event) -> String {
                 } else {
                     ""
                 };
-                format!(" from scroll S{} (check {}{accident})", s.scroll, s.roll)
+                let pending = s.reading.as_ref().and_then(|r| r.pending.as_ref()).map_or(
+                    String::new(),
+                    |p| {
+                        format!(
+                            "; {} waits for `grimoire scroll resolve {}`",
+                            pending_words(&p.outcome),
+                            a.character
+                        )
+                    },
+                );
+                format!(
+                    " from scroll S{} (check {}{accident}{pending})",
+                    s.scroll, s.roll
+                )
             });
             let outcome = if a.died {
                 "and dies of the cost".to_string()
@@ -504,6 +557,26 @@ pub fn describe(event: &Event) -> String {
                 (Some(r), true) => parts.push(format!("reuse roll {r}: the scroll holds")),
                 (Some(r), false) => parts.push(format!("reuse roll {r}: the scroll turns to ash")),
                 (None, _) => {}
+            }
+            if let Some(pending) = &reading.pending {
+                parts.push(format!(
+                    "{} waits for `grimoire scroll resolve {}`",
+                    pending_words(&pending.outcome),
+                    reading.reader
+                ));
+            }
+            parts.join("; ")
+        }
+        Event::ScrollOutcomeRolled(o) => {
+            let mut parts = vec![format!(
+                "{} rolls what scroll S{} left pending",
+                o.reader, o.scroll
+            )];
+            if let Some(m) = &o.mishap {
+                parts.push(format!("mishap: {}", table(m)));
+            }
+            if let Some(e) = &o.effect {
+                parts.push(effect(e));
             }
             parts.join("; ")
         }

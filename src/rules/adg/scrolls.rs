@@ -6,7 +6,8 @@ use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
 use crate::dice::{Dice, Die, SealedSecret};
 use crate::event::adg::{
-    EffectKind, EffectRoll, LearnAttempt, Reading, ScrollCheck, ScrollWritten,
+    EffectKind, EffectRoll, LearnAttempt, PendingOutcome, PendingScrollRoll, Reading, ScrollCheck,
+    ScrollOutcome, ScrollWritten,
 };
 use crate::event::{Event, RevealedDie};
 use crate::state::CampaignState;
@@ -139,6 +140,7 @@ fn reading(
         effect: None,
         reuse_roll: None,
         kept: false,
+        pending: None,
     };
     let mut room = adg.exertion_room();
     if took_damage {
@@ -172,32 +174,43 @@ fn reading(
     let shortfall =
         seal.map(|roll| i64::from(roll) - i64::from(scroll.cunning) - i64::from(scroll.pre_exert));
     out.writing_check_passed = shortfall.map(|s| s <= 0);
-    if let Some(s) = shortfall.filter(|s| *s > 0) {
-        let words: Vec<String> = scroll
-            .ritual
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        out.mishap = Some(checks::mishap(
-            dice,
-            record,
-            tables,
-            u32::try_from(s).unwrap_or(u32::MAX),
-            Some(&words),
-            &mut room,
-        )?);
-    } else if let Some(kind) = scroll.effect_roll {
-        let amount = checks::d6s(dice, record, scroll.level, "scroll damage or healing")?;
-        let default = if kind == EffectKind::Healing {
-            who.name.clone()
-        } else {
-            "its target".to_string()
-        };
-        out.effect = Some(EffectRoll {
-            kind,
-            target: target.unwrap_or(default),
-            amount,
-        });
+    let effect_target = |kind: EffectKind| match target {
+        Some(t) => t,
+        None if kind == EffectKind::Healing => who.name.clone(),
+        None => "its target".to_string(),
+    };
+    match shortfall {
+        // Whether a mishap or the effect follows, and so how many dice, depends on the sealed
+        // check: drawn here, a refused command would tell the check before the log opens it. They
+        // wait on the reader until the next command (`scroll resolve`).
+        Some(s) => {
+            let outcome = if s > 0 {
+                Some(PendingOutcome::Mishap {
+                    difference: u32::try_from(s).unwrap_or(u32::MAX),
+                })
+            } else {
+                scroll.effect_roll.map(|kind| PendingOutcome::Effect {
+                    kind,
+                    target: effect_target(kind),
+                    level: scroll.level,
+                })
+            };
+            out.pending = outcome.map(|outcome| PendingScrollRoll {
+                scroll: scroll.id,
+                ritual: scroll.ritual.clone(),
+                outcome,
+            });
+        }
+        None => {
+            if let Some(kind) = scroll.effect_roll {
+                let amount = checks::d6s(dice, record, scroll.level, "scroll damage or healing")?;
+                out.effect = Some(EffectRoll {
+                    kind,
+                    target: effect_target(kind),
+                    amount,
+                });
+            }
+        }
     }
     if out.damaged.is_none() {
         // ADG-S7: kept when the d20 lands between Cunning and SL, both ends included.
@@ -334,6 +347,61 @@ pub fn learn(
         });
     }
     Ok(events)
+}
+
+/// ADG-S4: rolls what a reading left pending on `name` once its sealed check was open. Draws: the
+/// mishap's 2d6 and the dice of its entry, or the SL d6s of damage or healing.
+pub fn resolve(
+    state: &CampaignState,
+    name: &str,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = super::alive(state, name)?;
+    let pending = adg
+        .pending_roll
+        .as_ref()
+        .ok_or_else(|| RuleError::NothingPending(who.name.clone()))?;
+    let tables = tables(state)?;
+    let mut record = Vec::new();
+    let mut room = adg.exertion_room();
+    let (mishap, effect) = match &pending.outcome {
+        PendingOutcome::Mishap { difference } => {
+            let words: Vec<String> = pending
+                .ritual
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            let mishap = checks::mishap(
+                dice,
+                &mut record,
+                tables,
+                *difference,
+                Some(&words),
+                &mut room,
+            )?;
+            (Some(mishap), None)
+        }
+        PendingOutcome::Effect {
+            kind,
+            target,
+            level,
+        } => {
+            let amount = checks::d6s(dice, &mut record, *level, "scroll damage or healing")?;
+            let effect = EffectRoll {
+                kind: *kind,
+                target: target.clone(),
+                amount,
+            };
+            (None, Some(effect))
+        }
+    };
+    Ok(vec![Event::ScrollOutcomeRolled(ScrollOutcome {
+        reader: who.name.clone(),
+        scroll: pending.scroll,
+        mishap,
+        effect,
+        dice: record,
+    })])
 }
 
 /// ADG-S9: a scroll is an item and changes hands.

@@ -5,6 +5,7 @@ use super::rituals::CastOrder;
 use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
+use crate::event::adg::PendingOutcome;
 use crate::event::adg::{Cast, LearnAttempt, Reading};
 use crate::rules::Command;
 use crate::rules::rest::RestLength;
@@ -1101,15 +1102,37 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     );
     let id = w.seq_of_last();
     let secrets = w.secrets_for(id);
-    // Reading: mishap 2d6 of 1 and 1 + shortfall 1 → 3, then the reuse roll 5.
-    let events = w.adg(read(id, false, secrets), &[1, 1, 5]);
+    // Reading: only the reuse roll 5; the check is opened and the mishap it calls for waits.
+    let events = w.adg(read(id, false, secrets), &[5]);
     let reading = the_reading(&events);
     assert_eq!(reading.writing_check_passed, Some(false));
-    assert_eq!(reading.mishap.as_ref().unwrap().total, 3);
-    assert!(reading.effect.is_none());
+    assert!(reading.mishap.is_none() && reading.effect.is_none());
+    assert_eq!(
+        reading.pending.as_ref().map(|p| &p.outcome),
+        Some(&PendingOutcome::Mishap { difference: 1 })
+    );
     assert!(
         matches!(&events[1], Event::SealedRevealed { seq, dice } if *seq == id && dice[0].value == 16)
     );
+    // The reader does nothing else until the pending dice are rolled: mishap 2d6 of 1 and 1 +
+    // shortfall 1 → 3.
+    assert!(matches!(
+        w.refused(write("Calling Moon", 1, 0), &[16]),
+        RuleError::RollPending { .. }
+    ));
+    let resolve = AdgCommand::ResolvePending {
+        character: "aldric".into(),
+    };
+    let rolled = w.adg(resolve.clone(), &[1, 1]);
+    let Event::ScrollOutcomeRolled(outcome) = &rolled[0] else {
+        panic!("{rolled:?}")
+    };
+    assert_eq!(outcome.mishap.as_ref().unwrap().total, 3);
+    assert_eq!(w.aldric().pending_roll, None);
+    assert!(matches!(
+        w.refused(resolve, &[]),
+        RuleError::NothingPending(_)
+    ));
 }
 
 #[test]
