@@ -486,7 +486,7 @@ pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result
     match command {
         TablesCommand::Load { file } => {
             let text = std::fs::read_to_string(file)
-                .map_err(|e| Error::Usage(format!("{} could not be read: {e}", file.display())))?;
+                .map_err(|e| crate::store::io_error(file, "read", &e))?;
             let tables = AdgTables::parse(&text)
                 .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
             let source = file.display().to_string();

@@ -38,6 +38,11 @@ pub struct ExportArgs {
 pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
     g.no_rolls("export")?;
     let store = g.open()?;
+    if args.out.is_none() && g.json {
+        return Err(Error::Usage(
+            "an export is JSON Lines already (one document per event); with --json give --out FILE, and the summary is printed as JSON".into(),
+        ));
+    }
     let Some(out) = &args.out else {
         // Standard output gets the lines themselves, streamed, and nothing else.
         let stdout = std::io::stdout();
