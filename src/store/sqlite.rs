@@ -1417,7 +1417,12 @@ pub(crate) fn private_name(path: &Path, what: &str) -> PathBuf {
 pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreError {
     use std::io::ErrorKind;
     let why = match e.kind() {
-        ErrorKind::NotFound => "its folder does not exist".to_string(),
+        ErrorKind::NotFound => match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+                format!("its folder {} does not exist", folder.display())
+            }
+            _ => "it does not exist".to_string(),
+        },
         ErrorKind::PermissionDenied => {
             "permission denied (check who owns the file and its folder)".to_string()
         }
