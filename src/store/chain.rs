@@ -192,6 +192,11 @@ pub struct Reveals {
 }
 
 impl Reveals {
+    /// The seed published for `epoch`, if any.
+    fn seed(&self, epoch: u32) -> Option<[u8; 32]> {
+        self.seeds.get(&epoch).and_then(|s| fairness::parse_seed(s))
+    }
+
     pub fn note(&mut self, event: &Event) {
         match event {
             Event::SeedRevealed { epoch, seed } => {
@@ -376,12 +381,7 @@ impl Verifier {
             );
             return;
         }
-        let Some(seed) = self
-            .reveals
-            .seeds
-            .get(&epoch)
-            .and_then(|s| fairness::parse_seed(s))
-        else {
+        let Some(seed) = self.reveals.seed(epoch) else {
             self.report.seeded_dice_awaiting_reveal += 1;
             return;
         };
@@ -434,12 +434,7 @@ impl Verifier {
         let Some(epoch) = die.provenance.seeded_epoch() else {
             return;
         };
-        let Some(seed) = self
-            .reveals
-            .seeds
-            .get(&epoch)
-            .and_then(|s| fairness::parse_seed(s))
-        else {
+        let Some(seed) = self.reveals.seed(epoch) else {
             return;
         };
         let pos = DiePosition {

@@ -429,39 +429,7 @@ fn adg_s6_s7_s9_ash_damaged_and_other_peoples_scrolls_cannot_be_read() {
 
 #[test]
 fn adg_s4_a_ceremony_scroll_is_revealed_when_read_and_verifies() {
-    let rich = Campaign::empty();
-    rich.ok(&["init", "--name", "Rich"]);
-    rich.ok(&[
-        "character",
-        "add",
-        "Wen",
-        "--system",
-        "adg",
-        "--level",
-        "3",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "14",
-        "--health",
-        "9",
-        "--silver",
-        "500",
-    ]);
-    rich.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Wen",
-        "Calling Moon",
-        "--type",
-        "ceremony",
-        "--pay",
-        "health",
-    ]);
+    let rich = Campaign::with_a_ceremony_writer();
     let out = rich.ok(&[
         "scroll",
         "write",
@@ -513,14 +481,7 @@ fn seeded_adg_dice_verify_after_the_seed_is_revealed() {
 #[test]
 fn adg_c5_tables_load_from_a_file_and_travel_in_the_log() {
     let c = scholar();
-    let mut tables: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/tables/adg-sample.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+    let mut tables = crate::support::sample_tables();
     tables["name"] = "House tables".into();
     tables["settings"]["night_rest_heals"] = false.into();
     let file = c.dir.path().join("house.json");

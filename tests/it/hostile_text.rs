@@ -29,14 +29,7 @@ fn an_actor_with_a_line_break_escapes_or_a_huge_length_is_refused() {
 #[test]
 fn a_tables_file_with_a_multi_line_name_or_a_huge_word_is_refused() {
     let c = Campaign::with_party();
-    let sample: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/tables/adg-sample.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+    let sample = crate::support::sample_tables();
     let mut broken_name = sample.clone();
     broken_name["name"] = "My tables\n#5 forged".into();
     let mut huge_word = sample.clone();

@@ -22,14 +22,7 @@ fn text(length: usize) -> impl Strategy<Value = String> {
 /// The sample tables grown to the largest a tables file may be: 100 entries in each chart, every
 /// text 500 characters, every word 60.
 fn largest_tables(note: &str, word: &str) -> serde_json::Value {
-    let mut tables: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures/tables/adg-sample.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+    let mut tables = crate::support::sample_tables();
     tables["name"] = note.into();
     for list in tables["word_lists"].as_array_mut().unwrap() {
         for (i, entry) in list.as_array_mut().unwrap().iter_mut().enumerate() {

@@ -161,39 +161,7 @@ fn a_sealed_value_the_gm_chose_is_caught_once_the_seed_is_published() {
 /// is read.
 #[test]
 fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
-    let c = Campaign::empty();
-    c.ok(&["init", "--name", "Rich"]);
-    c.ok(&[
-        "character",
-        "add",
-        "Wen",
-        "--system",
-        "adg",
-        "--level",
-        "3",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "14",
-        "--health",
-        "9",
-        "--silver",
-        "500",
-    ]);
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Wen",
-        "Calling Moon",
-        "--type",
-        "ceremony",
-        "--pay",
-        "health",
-    ]);
+    let c = Campaign::with_a_ceremony_writer();
     let scroll = c.seq_of(&[
         "scroll",
         "write",
@@ -223,41 +191,7 @@ fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
 /// A campaign where Wen wrote a Ceremony scroll of damage whose sealed check (entered by the GM) is
 /// `seal`, and gave it to Bryn: 1 passes against Cunning 14, 20 fails.
 fn a_sealed_scroll(seal: &str) -> (Campaign, String) {
-    let c = Campaign::empty();
-    c.ok(&["init", "--name", "Probe"]);
-    for (name, cunning) in [("Wen", "14"), ("Bryn", "12")] {
-        c.ok(&[
-            "character",
-            "add",
-            name,
-            "--system",
-            "adg",
-            "--level",
-            "3",
-            "--agility",
-            "9",
-            "--brawn",
-            "9",
-            "--cunning",
-            cunning,
-            "--health",
-            "9",
-            "--silver",
-            "500",
-        ]);
-    }
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Wen",
-        "Calling Moon",
-        "--type",
-        "ceremony",
-        "--pay",
-        "health",
-    ]);
+    let c = Campaign::with_a_ceremony_writer();
     let scroll = c.seq_of(&[
         "--rolls",
         seal,

@@ -33,6 +33,47 @@ impl Campaign {
         c
     }
 
+    /// Wen (Cunning 14, 500 silver), who knows the Ceremony Calling Moon, and Bryn (Cunning 12), who
+    /// does not: enough to write, read and learn from sealed Ceremony scrolls.
+    pub fn with_a_ceremony_writer() -> Campaign {
+        let c = Campaign::empty();
+        c.ok(&["init", "--name", "Rich"]);
+        for (name, cunning) in [("Wen", "14"), ("Bryn", "12")] {
+            c.ok(&[
+                "character",
+                "add",
+                name,
+                "--system",
+                "adg",
+                "--level",
+                "3",
+                "--agility",
+                "9",
+                "--brawn",
+                "9",
+                "--cunning",
+                cunning,
+                "--health",
+                "9",
+                "--silver",
+                "500",
+            ]);
+        }
+        c.ok(&[
+            "--rolls",
+            "1,3",
+            "ritual",
+            "learn",
+            "Wen",
+            "Calling Moon",
+            "--type",
+            "ceremony",
+            "--pay",
+            "health",
+        ]);
+        c
+    }
+
     /// A campaign with one character of each system.
     pub fn with_party() -> Campaign {
         let c = Campaign::empty();
@@ -129,6 +170,16 @@ impl Campaign {
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(&self.db).expect("open raw")
     }
+}
+
+/// The sample A Dungeon Game tables, as a tables file holds them.
+pub fn sample_tables() -> serde_json::Value {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/tables/adg-sample.json"
+    ))
+    .expect("the sample tables file");
+    serde_json::from_str(&text).expect("the sample tables are JSON")
 }
 
 pub fn grimoire_cmd(db: &Path, cwd: &Path) -> Command {
