@@ -135,6 +135,10 @@ pub enum DiceError {
         "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you; enter physical dice with --rolls"
     )]
     NoSeed { epoch: u32 },
+    #[error(
+        "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again, or enter physical dice with --rolls"
+    )]
+    StaleEntropy { session: u32, epoch: u32 },
 }
 
 /// The seeded source's fixed inputs for one command.
@@ -171,8 +175,11 @@ impl SeedContext {
 
 enum Source {
     Seeded(SeedContext),
-    Entered { values: Vec<u32> },
-    NoSeed { epoch: u32 },
+    Entered {
+        values: Vec<u32>,
+    },
+    /// No seeded die may be drawn: every draw fails with this error.
+    Refused(DiceError),
 }
 
 /// The dice a command draws from. Rules receive it as a parameter, so tests pin every value.
@@ -199,7 +206,12 @@ impl<'r> Dice<'r> {
 
     /// For a campaign file that lacks the current epoch's seed: any draw is refused.
     pub fn without_seed(epoch: u32, secret_rng: &'r mut dyn RngCore) -> Self {
-        Self::new(Source::NoSeed { epoch }, secret_rng)
+        Self::refusing(DiceError::NoSeed { epoch }, secret_rng)
+    }
+
+    /// Dice that refuse every seeded draw with `why` (entered dice are another source).
+    pub fn refusing(why: DiceError, secret_rng: &'r mut dyn RngCore) -> Self {
+        Self::new(Source::Refused(why), secret_rng)
     }
 
     fn new(source: Source, secret_rng: &'r mut dyn RngCore) -> Self {
@@ -245,7 +257,7 @@ impl<'r> Dice<'r> {
                     fairness::seeded_part(&ctx.seed, &ctx.position(n), part, sides)
                 }
                 Source::Entered { .. } => self.take_entered(sides, purpose)?,
-                Source::NoSeed { epoch } => return Err(DiceError::NoSeed { epoch: *epoch }),
+                Source::Refused(why) => return Err(why.clone()),
             };
             faces.push(face);
             if !another(&faces) {
@@ -257,7 +269,7 @@ impl<'r> Dice<'r> {
                 epoch: ctx.epoch,
                 witness: ctx.witness(),
             },
-            Source::Entered { .. } | Source::NoSeed { .. } => SealedOrigin::Entered,
+            Source::Entered { .. } | Source::Refused(_) => SealedOrigin::Entered,
         };
         let secret = SealedSecret::seal_faces(n, &faces, self.secret_rng);
         let commitment = secret.commitment().unwrap_or_default();
@@ -279,7 +291,7 @@ impl<'r> Dice<'r> {
                 },
             )),
             Source::Entered { .. } => Ok((self.take_entered(sides, purpose)?, Provenance::Entered)),
-            Source::NoSeed { epoch } => Err(DiceError::NoSeed { epoch: *epoch }),
+            Source::Refused(why) => Err(why.clone()),
         }
     }
 

@@ -881,4 +881,38 @@ mod tests {
             Vec::<u32>::new()
         );
     }
+
+    #[test]
+    fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_refused() {
+        // Only a log from before `seed reveal` was refused in sessions can hold this.
+        let state = given(&[
+            created(),
+            Event::SessionStarted {
+                number: 1,
+                entropy: "known early".into(),
+            },
+            Event::SeedRevealed {
+                epoch: 1,
+                seed: hex::encode([7u8; 32]),
+            },
+            Event::EpochStarted {
+                epoch: 2,
+                seed_commitment: fairness::seed_commitment(&[8u8; 32]),
+            },
+        ]);
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut dice = crate::rules::seeded_dice(&state, Some([8u8; 32]), None, &mut rng);
+        let roll = Command::Roll {
+            expression: DiceExpr::parse("d20").unwrap(),
+            purpose: None,
+            sealed: false,
+        };
+        assert_eq!(
+            decide(&state, roll, &mut dice),
+            Err(RuleError::Dice(crate::dice::DiceError::StaleEntropy {
+                session: 1,
+                epoch: 2
+            }))
+        );
+    }
 }

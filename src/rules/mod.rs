@@ -33,6 +33,19 @@ pub fn seeded_dice<'r>(
     given: Option<GivenEntropy>,
     rng: &'r mut dyn RngCore,
 ) -> Dice<'r> {
+    // A session opened before this epoch's commitment (possible only in a log from before `seed
+    // reveal` was refused during sessions) has entropy the seed could have been chosen against.
+    if let Some(session) = &state.open_session
+        && session.started_seq < state.epoch_started_seq
+    {
+        return Dice::refusing(
+            DiceError::StaleEntropy {
+                session: session.number,
+                epoch: state.epoch,
+            },
+            rng,
+        );
+    }
     match (seed, &state.campaign) {
         (Some(seed), Some(campaign)) => Dice::seeded(
             SeedContext {

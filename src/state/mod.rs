@@ -85,6 +85,9 @@ pub struct CampaignState {
     pub sessions_started: u32,
     pub epoch: u32,
     pub epoch_commitment: String,
+    /// The seq of the event that started the current epoch (0 for epoch 1).
+    #[serde(default)]
+    pub epoch_started_seq: u64,
     /// Keyed by the name folded to lowercase: names are unique regardless of case.
     pub characters: Characters,
     /// Retracted seq → reason.
@@ -223,6 +226,7 @@ impl CampaignState {
             } => {
                 self.epoch = *epoch;
                 self.epoch_commitment = seed_commitment.clone();
+                self.epoch_started_seq = seq;
             }
             Event::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
             Event::RitualDiscovered {
