@@ -63,12 +63,17 @@ pub struct SpellDuration(Option<GameDuration>);
 
 fn parse_cast_time(text: &str) -> Result<CastTime, String> {
     let text = text.trim().to_lowercase();
-    if matches!(text.as_str(), "action" | "actions" | "round" | "1r") {
-        return Ok(CastTime::OneRoundOrActions);
+    if matches!(text.as_str(), "action" | "actions") {
+        return Ok(CastTime::Actions);
+    }
+    if matches!(text.as_str(), "round" | "1r") {
+        return Ok(CastTime::OneRound);
     }
     let duration = GameDuration::parse(&text).map_err(|e| e.to_string())?;
-    Ok(if duration.seconds() <= crate::time::ROUND_SECONDS {
-        CastTime::OneRoundOrActions
+    Ok(if duration.seconds() < crate::time::ROUND_SECONDS {
+        CastTime::Actions
+    } else if duration.seconds() == crate::time::ROUND_SECONDS {
+        CastTime::OneRound
     } else if text.ends_with('r') {
         CastTime::Rounds
     } else {
@@ -574,12 +579,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn adg_r10_cast_times_parse_into_the_three_classes() {
-        assert_eq!(
-            parse_cast_time("action").unwrap(),
-            CastTime::OneRoundOrActions
-        );
-        assert_eq!(parse_cast_time("1r").unwrap(), CastTime::OneRoundOrActions);
+    fn adg_r10_cast_times_parse_into_their_classes() {
+        assert_eq!(parse_cast_time("action").unwrap(), CastTime::Actions);
+        assert_eq!(parse_cast_time("1r").unwrap(), CastTime::OneRound);
         assert_eq!(parse_cast_time("3r").unwrap(), CastTime::Rounds);
         assert_eq!(parse_cast_time("10m").unwrap(), CastTime::Longer);
         assert!(parse_cast_time("soon").is_err());

@@ -284,8 +284,12 @@ pub(crate) fn same_character(a: &str, b: &str) -> bool {
     crate::state::fold_name(a) == crate::state::fold_name(b)
 }
 
+/// A living character with a health track: damage and healing are recorded only for them.
 fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
     let who = find(state, name)?;
+    if who.is_dead() {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
     if who.health.is_none() {
         return Err(RuleError::NoHealth(who.name.clone()));
     }

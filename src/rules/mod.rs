@@ -167,6 +167,14 @@ pub enum RuleError {
         current: u32,
         amount: u32,
     },
+    #[error(
+        "this would be {name}'s ritual number {beyond} beyond today's safe number, which costs {beyond} Cunning before the roll, and {name} has {cunning} Cunning (at least 1 must remain); a night's rest (`grimoire rest {name} --night`) resets the count"
+    )]
+    BeyondSafeRituals {
+        name: String,
+        beyond: u32,
+        cunning: u32,
+    },
     #[error("{name} already knows {ritual}")]
     AlreadyKnown { name: String, ritual: String },
     #[error("{ritual} is lost to {name} forever: a failed learning roll can never be retried")]

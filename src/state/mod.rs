@@ -50,6 +50,12 @@ pub struct Character {
 }
 
 impl Character {
+    /// Dead as its system has it: an ADG maximum reached 0 (ADG-C4), a VsD caster consumed by Soul
+    /// Damage (VSD-12). The dead take no further action.
+    pub fn is_dead(&self) -> bool {
+        self.adg.as_ref().is_some_and(|a| a.dead) || self.vsd.as_ref().is_some_and(|v| v.consumed)
+    }
+
     /// Drops this character's effects, conditions and windows that have run out by `now`.
     fn forget_expired(&mut self, now: GameTime) {
         if let Some(adg) = self.adg.as_mut() {

@@ -67,8 +67,10 @@ pub enum ExactChoice {
 /// How long a spell from another game takes to cast (ADG-R10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CastTime {
-    /// One round, or measured in actions.
-    OneRoundOrActions,
+    /// Measured in actions (shorter than a round).
+    Actions,
+    /// One round.
+    OneRound,
     /// Several rounds.
     Rounds,
     /// Minutes, hours or longer.
@@ -86,14 +88,13 @@ pub struct ImportedSpell {
 
 impl ImportedSpell {
     /// ADG-R10: Phrase if cast in a round or in actions and lasting under 10 minutes; else Sigil if
-    /// cast in rounds and lasting under an hour; else Ceremony.
+    /// cast in rounds (one or more) and lasting under an hour; else Ceremony. A spell cast in actions
+    /// is not cast in rounds: lasting 10 minutes or more, it is a Ceremony.
     pub fn ritual_kind(&self) -> RitualKind {
         let lasts = self.duration.map_or(0, GameDuration::seconds);
-        let in_rounds = matches!(
-            self.cast_time,
-            CastTime::OneRoundOrActions | CastTime::Rounds
-        );
-        if self.cast_time == CastTime::OneRoundOrActions && lasts < 600 {
+        let quick = matches!(self.cast_time, CastTime::Actions | CastTime::OneRound);
+        let in_rounds = matches!(self.cast_time, CastTime::OneRound | CastTime::Rounds);
+        if quick && lasts < 600 {
             RitualKind::Phrase
         } else if in_rounds && lasts < 3600 {
             RitualKind::Sigil

@@ -192,6 +192,17 @@ pub fn cast(
     let mut words = known.words.clone();
     let mut record = Vec::new();
     let mut reversal_cost = 0;
+    // ADG-R9: beyond the safe number the ritual costs Cunning up front; say so in those words when it
+    // cannot be paid, before any die is rolled.
+    let over_limit_cost = adg.next_ritual_cost();
+    let cunning = adg.current(Attribute::Cunning);
+    if over_limit_cost > 0 && cunning <= over_limit_cost {
+        return Err(RuleError::BeyondSafeRituals {
+            name: who.name.clone(),
+            beyond: over_limit_cost,
+            cunning,
+        });
+    }
     if let Some(reverse) = order.reverse {
         if !known.reversible {
             return Err(RuleError::NotReversible(known.name.clone()));
@@ -212,7 +223,6 @@ pub fn cast(
         }
     }
     // ADG-R9: the k-th ritual beyond the safe number costs k Cunning, paid before the roll.
-    let over_limit_cost = adg.next_ritual_cost();
     let upfront = reversal_cost + over_limit_cost;
     if upfront > 0 {
         can_exert(adg, Attribute::Cunning, upfront)?;

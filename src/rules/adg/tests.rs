@@ -344,6 +344,35 @@ fn adg_c4_a_maximum_reaching_zero_kills_and_the_dead_cannot_act() {
 }
 
 #[test]
+fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
+    let mut w = world_with(Sheet::Adg(AdgSheet {
+        level: 1,
+        agility: 10,
+        brawn: 10,
+        cunning: 12,
+        health: 2,
+        silver: 0,
+    }));
+    w.adg(
+        learn("Concealing Darkness", Some(RitualKind::Phrase), false),
+        &[2],
+    );
+    assert!(w.aldric().dead);
+    for command in [
+        Command::Heal {
+            character: "Aldric".into(),
+            amount: 1,
+        },
+        Command::Damage {
+            character: "aldric".into(),
+            amount: 1,
+        },
+    ] {
+        assert_eq!(w.when(command, &[]), Err(RuleError::Dead("Aldric".into())));
+    }
+}
+
+#[test]
 fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
     let mut w = world();
     w.then(
@@ -858,24 +887,41 @@ fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
     w.adg(cast("Concealing Darkness"), &[1]);
     w.adg(cast("Concealing Darkness"), &[1]);
     let err = w.refused(cast("Concealing Darkness"), &[1]);
+    assert_eq!(
+        err,
+        RuleError::BeyondSafeRituals {
+            name: "Aldric".into(),
+            beyond: 2,
+            cunning: 2
+        }
+    );
+    // The message speaks of the ritual beyond the safe number, what is left, and the night's rest;
+    // not of an exertion nobody asked for.
+    let message = err.to_string();
     assert!(
-        matches!(
-            err,
-            RuleError::ExertionTooHigh {
-                current: 2,
-                amount: 2,
-                ..
-            }
-        ),
-        "{err:?}"
+        message.contains("ritual number 2 beyond today's safe number")
+            && message.contains("has 2 Cunning")
+            && message.contains("night's rest")
+            && !message.contains("exerting"),
+        "{message}"
     );
     let mut w = world_with(adg_sheet(1, 1));
     w.knows("Concealing Darkness", RitualKind::Phrase);
     w.adg(cast("Concealing Darkness"), &[1]);
     assert!(matches!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::ExertionTooHigh { .. }
+        RuleError::BeyondSafeRituals { beyond: 1, .. }
     ));
+}
+
+#[test]
+fn adg_r10_a_spell_cast_in_actions_lasting_half_an_hour_is_a_ceremony_not_a_sigil() {
+    let spell = ImportedSpell {
+        level: 2,
+        cast_time: CastTime::Actions,
+        duration: Some(GameDuration(1800)),
+    };
+    assert_eq!(spell.ritual_kind(), RitualKind::Ceremony);
 }
 
 #[test]
@@ -886,15 +932,15 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
         duration: duration.map(GameDuration),
     };
     assert_eq!(
-        spell(CastTime::OneRoundOrActions, None).ritual_kind(),
+        spell(CastTime::Actions, None).ritual_kind(),
         RitualKind::Phrase
     );
     assert_eq!(
-        spell(CastTime::OneRoundOrActions, Some(599)).ritual_kind(),
+        spell(CastTime::OneRound, Some(599)).ritual_kind(),
         RitualKind::Phrase
     );
     assert_eq!(
-        spell(CastTime::OneRoundOrActions, Some(600)).ritual_kind(),
+        spell(CastTime::OneRound, Some(600)).ritual_kind(),
         RitualKind::Sigil
     );
     assert_eq!(
@@ -917,7 +963,7 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
         kind: None,
         spell: Some(ImportedSpell {
             level,
-            cast_time: CastTime::OneRoundOrActions,
+            cast_time: CastTime::OneRound,
             duration: None,
         }),
         pay: Pay::Health,
