@@ -191,7 +191,8 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             if lines.is_empty() {
                 lines.push("No characters yet; add one with `grimoire character add NAME --system adg|vsd …`.".into());
             }
-            let characters: Vec<&Character> = state.characters.values().collect();
+            let characters: Vec<serde_json::Value> =
+                state.characters.values().map(character_json).collect();
             Ok(Report::new(
                 lines.join("\n"),
                 json!({ "as_of_seq": state.head, "characters": characters }),
@@ -210,7 +211,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             let text = sheet_text(character, &state);
             Ok(Report::new(
                 text,
-                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character }),
+                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character_json(character) }),
             ))
         }
     }
@@ -231,10 +232,20 @@ fn replay_at(g: &Globals, at: Option<u64>) -> Result<CampaignState, Error> {
     Ok(state)
 }
 
+/// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.
+fn character_json(c: &Character) -> serde_json::Value {
+    let mut value = json!(c);
+    if let Some(status) = c.status() {
+        value["status"] = json!(status);
+    }
+    value
+}
+
 fn health_text(c: &Character) -> String {
+    let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
     c.health
-        .map(|h| format!("health {}/{}", h.current, h.max))
-        .unwrap_or_else(|| "no health track".into())
+        .map(|h| format!("health {}/{}{status}", h.current, h.max))
+        .unwrap_or_else(|| format!("no health track{status}"))
 }
 
 /// The computed A Dungeon Game sheet (ADG-C1 to ADG-R9, ADG-S9).
@@ -513,11 +524,18 @@ pub fn heal(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report,
 /// What was recorded, and where the character's health stands now.
 fn with_health_after(written: Written, name: &str) -> Report {
     let mut report = appended(&written.events);
-    if let Some(health) = written.state.character(name).and_then(|c| c.health) {
-        report
-            .text
-            .push_str(&format!("\nHealth now {}/{}.", health.current, health.max));
+    if let Some(c) = written.state.character(name)
+        && let Some(health) = c.health
+    {
+        let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
+        report.text.push_str(&format!(
+            "\nHealth now {}/{}{status}.",
+            health.current, health.max
+        ));
         report.json["health"] = json!(health);
+        if let Some(status) = c.status() {
+            report.json["status"] = json!(status);
+        }
     }
     report
 }

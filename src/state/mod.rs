@@ -56,6 +56,18 @@ impl Character {
         self.adg.as_ref().is_some_and(|a| a.dead) || self.vsd.as_ref().is_some_and(|v| v.consumed)
     }
 
+    /// How the character stands, where it is worth saying: "dead" as its system has it, "down" at
+    /// 0 current health (the texts give VsD no health rules, so both systems say "down" there).
+    pub fn status(&self) -> Option<&'static str> {
+        if self.is_dead() {
+            Some("dead")
+        } else if self.health.is_some_and(|h| h.current == 0) {
+            Some("down")
+        } else {
+            None
+        }
+    }
+
     /// Drops this character's effects, conditions and windows that have run out by `now`.
     fn forget_expired(&mut self, now: GameTime) {
         if let Some(adg) = self.adg.as_mut() {

@@ -423,3 +423,69 @@ fn the_tour_plays_an_evening_into_its_own_file_and_verifies() {
         "my notes"
     );
 }
+
+/// ADG-C4 and T-2: at 0 current health a character of either system is "down"; an ADG character is
+/// dead only when a maximum reaches 0.
+#[test]
+fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_reaches_zero() {
+    let c = Campaign::with_party();
+    assert!(
+        c.ok(&["damage", "Aldric", "8"])
+            .contains("Health now 0/8 (down).")
+    );
+    assert!(
+        c.ok(&["character", "show", "Aldric"])
+            .contains("Health 0/8 (down)")
+    );
+    assert_eq!(
+        c.json(&["character", "show", "Aldric"])["character"]["status"],
+        "down"
+    );
+    c.ok(&["damage", "Mira", "14"]);
+    assert!(c.ok(&["character", "list"]).contains("health 0/14 (down)"));
+    c.ok(&["heal", "Aldric", "1"]);
+    assert!(
+        c.json(&["character", "show", "Aldric"])["character"]
+            .get("status")
+            .is_none()
+    );
+
+    // A learning cost that takes maximum health to 0 kills.
+    let d = Campaign::empty();
+    d.ok(&["init", "--name", "Grim"]);
+    d.ok(&[
+        "character",
+        "add",
+        "Pell",
+        "--system",
+        "adg",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "2",
+    ]);
+    d.ok(&[
+        "--rolls",
+        "2",
+        "ritual",
+        "learn",
+        "Pell",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    assert!(
+        d.ok(&["character", "show", "Pell"])
+            .contains("Health 0/0 (dead)")
+    );
+    let refused = d.refused(&["heal", "Pell", "1"], 1);
+    assert!(refused.contains("Pell is dead"), "{refused}");
+}
