@@ -188,9 +188,11 @@ impl CampaignState {
             self.take_hold(&c.target, &c.spell, &c.caster, seq, c.active_until);
         }
         if let Some(o) = &c.overcast {
+            // Each participant spent the round concentrating on the ritual: their action is used.
             for helper in &o.participants {
                 if let Some(vsd) = self.vsd_mut(helper) {
                     vsd.concentration = None;
+                    vsd.last_cast_round = Some(c.round);
                 }
             }
         }

@@ -464,10 +464,25 @@ fn check_overcast(
                         helper.name, spell.name
                     )));
                 }
+                // Ruling: a participant spends the round concentrating on the ritual, so one who
+                // already acted in it (a cast, or concentration on something else) cannot join.
+                let round = round_of(state);
+                let acted = helper_vsd.last_cast_round == Some(round)
+                    || helper_vsd
+                        .concentration
+                        .as_ref()
+                        .is_some_and(|c| c.last_round == round);
+                if acted {
+                    return Err(RuleError::RitualParticipants(format!(
+                        "{} has already acted this round and cannot also concentrate on the ritual",
+                        helper.name
+                    )));
+                }
                 participants.push(helper.name.clone());
             }
-            // A ruling: each other participant allows one Weave over Level.
-            if over > participants.len() as u32 + allowance {
+            // Rulings: each other participant allows one Weave over Level, and the caster meets
+            // one condition: a ritual's allowance is not added to an alignment's.
+            if over > participants.len() as u32 {
                 return Err(RuleError::RitualParticipants(format!(
                     "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
                     participants.len()

@@ -37,7 +37,9 @@ pub fn roll_resonance(
     if spell.kind == SpellKind::Healing || has(Tag::Spirit) || has(Tag::Light) {
         add("healing, spirit or light spell", -20);
     }
-    if has(Tag::Natural) || has(Tag::Elven) || has(Tag::Illusory) {
+    // Ruling: nature magic counts as natural, tagged or not.
+    if spell.kind == SpellKind::Nature || has(Tag::Natural) || has(Tag::Elven) || has(Tag::Illusory)
+    {
         add("natural, elven or illusory spell", -10);
     }
     if spell.is_attack() {

@@ -860,6 +860,26 @@ fn vsd10_resonance_modifiers_by_place_and_spell() {
 }
 
 #[test]
+fn vsd10_nature_magic_counts_as_natural_for_resonance() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut dice = Dice::entered(vec![50], &mut rng);
+    let nature = spell("Barkskin", 1, SpellKind::Nature);
+    let roll =
+        roll_resonance(&mut dice, &mut vec![], &nature, Place::Normal, 0, 0, "test").unwrap();
+    assert_eq!(roll.total, 41, "50 + Weave 1 − 10");
+    // Tagged natural as well, it still takes the −10 once.
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut dice = Dice::entered(vec![50], &mut rng);
+    let tagged = SpellDef {
+        tags: vec![Tag::Natural],
+        ..nature
+    };
+    let roll =
+        roll_resonance(&mut dice, &mut vec![], &tagged, Place::Normal, 0, 0, "test").unwrap();
+    assert_eq!(roll.total, 41);
+}
+
+#[test]
 fn vsd10_awareness_makes_the_next_spell_within_an_hour_roll_resonance_and_gm_picks_follow() {
     let mut w = world();
     // A double 33: resonance d100 50 + 2 = 52: awareness.
@@ -1123,6 +1143,76 @@ fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() 
     assert_eq!(c.outcome, Outcome::Failure);
     let stunned: Vec<&str> = c.conditions.iter().map(|c| c.character.as_str()).collect();
     assert_eq!(stunned, vec!["Mira", "Bran", "Tom"]);
+}
+
+#[test]
+fn vsd12_ritual_participants_spend_the_round_concentrating() {
+    let mut w = world();
+    for who in ["Bran", "Tom"] {
+        w.vsd(
+            VsdCommand::Learn {
+                character: who.into(),
+                spell: spell("Storm", 5, SpellKind::Elemental),
+            },
+            &[],
+        );
+    }
+    let ritual = || {
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastOrder::Ritual(vec!["Bran".into(), "Tom".into()]))
+        })
+    };
+    // A helper who already cast this round cannot also concentrate on the ritual.
+    w.vsd(
+        VsdCommand::Learn {
+            character: "Bran".into(),
+            spell: spell("Ember", 1, SpellKind::Elemental),
+        },
+        &[],
+    );
+    w.vsd(cast_by("Bran", "Ember", |_| {}), &[50]);
+    let refused = w.refused(ritual(), &[50]);
+    assert!(
+        matches!(&refused, RuleError::RitualParticipants(why) if why.contains("Bran has already acted")),
+        "{refused:?}"
+    );
+    // In a fresh round the ritual goes ahead, and no participant can cast in that round after it.
+    w.next_round();
+    w.vsd(ritual(), &[60]);
+    assert_eq!(
+        w.refused(cast_by("Tom", "Storm", |_| {}), &[50]),
+        RuleError::RoundUsed("Tom".into())
+    );
+}
+
+#[test]
+fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn {
+            character: "Bran".into(),
+            spell: spell("Storm", 5, SpellKind::Elemental),
+        },
+        &[],
+    );
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    // Storm is two Weaves over Mira's Level: one helper allows one, and Benefic's three are not added.
+    let refused = w.refused(
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastOrder::Ritual(vec!["Bran".into()]))
+        }),
+        &[50],
+    );
+    assert!(
+        matches!(refused, RuleError::RitualParticipants(_)),
+        "{refused:?}"
+    );
+    // Under Benefic alone (no ritual) the same cast fits.
+    let events = w.vsd(cast("Storm"), &[50]);
+    assert_eq!(
+        the_cast(&events).overcast.as_ref().unwrap().method,
+        "alignment"
+    );
 }
 
 #[test]
