@@ -249,6 +249,20 @@ fn health_text(c: &Character) -> String {
 }
 
 /// The computed A Dungeon Game sheet (ADG-C1 to ADG-R9, ADG-S9).
+/// The Against the Darkmaster spells in force on a character of either system.
+fn spells_on_line(c: &Character, state: &CampaignState) -> String {
+    let active: Vec<String> = c
+        .spells_on
+        .values()
+        .filter(|a| a.until.is_none_or(|u| u > state.clock))
+        .map(|a| match a.until {
+            Some(until) => format!("{} (from {}, until {until})", a.spell, a.caster),
+            None => format!("{} (from {})", a.spell, a.caster),
+        })
+        .collect();
+    format!("  Spells on them: {}", list_or_none(&active))
+}
+
 fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
     let mut lines = vec![format!(
         "  Level {}{}",
@@ -325,6 +339,9 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
         .map(|e| format!("{} until {}", e.ritual, e.until))
         .collect();
     lines.push(format!("  Active effects: {}", list_or_none(&active)));
+    if !c.spells_on.is_empty() {
+        lines.push(spells_on_line(c, state));
+    }
     if let Some(pending) = &adg.pending_roll {
         lines.push(format!(
             "  Pending: {} from scroll S{}; roll it with `grimoire scroll resolve {}`",
@@ -406,16 +423,7 @@ fn vsd_lines(c: &Character, vsd: &VsdState, state: &CampaignState) -> Vec<String
         })
         .collect();
     lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
-    let active: Vec<String> = vsd
-        .active
-        .values()
-        .filter(|a| a.until.is_none_or(|u| u > state.clock))
-        .map(|a| match a.until {
-            Some(until) => format!("{} (from {}, until {until})", a.spell, a.caster),
-            None => format!("{} (from {})", a.spell, a.caster),
-        })
-        .collect();
-    lines.push(format!("  Spells on them: {}", list_or_none(&active)));
+    lines.push(spells_on_line(c, state));
     if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
         lines.push(format!("  The Darkmaster is aware of them until {until}: a spell before then brings a resonance roll"));
     }

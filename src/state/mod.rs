@@ -47,6 +47,10 @@ pub struct Character {
     /// Against the Darkmaster state, for VsD characters.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub vsd: Option<vsd::VsdState>,
+    /// Spells in force on this character (VSD-8), whichever system the character plays: an Against
+    /// the Darkmaster spell may be cast on anyone. By folded spell name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spells_on: BTreeMap<String, vsd::ActiveSpell>,
 }
 
 impl Character {
@@ -73,9 +77,10 @@ impl Character {
         if let Some(adg) = self.adg.as_mut() {
             adg.effects.retain(|e| e.until > now);
         }
+        self.spells_on
+            .retain(|_, a| a.until.is_none_or(|u| u > now));
         if let Some(vsd) = self.vsd.as_mut() {
             vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
-            vsd.active.retain(|_, a| a.until.is_none_or(|u| u > now));
             vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
         }
     }
@@ -203,6 +208,7 @@ impl CampaignState {
                     added_seq: seq,
                     adg,
                     vsd,
+                    spells_on: BTreeMap::new(),
                 };
                 self.characters.insert(fold_name(name), character);
             }

@@ -55,8 +55,6 @@ pub struct VsdState {
     /// The awareness window (VSD-10): the next spell before this time triggers resonance.
     pub awareness_until: Option<GameTime>,
     pub resonance_open: Option<OpenResonance>,
-    /// Spells in force on this character, by folded spell name.
-    pub active: BTreeMap<String, ActiveSpell>,
     /// A failed spell set to fire at this round.
     pub fires_at_round: Option<u64>,
     pub consumed: bool,
@@ -82,7 +80,6 @@ impl VsdState {
             pending: Vec::new(),
             awareness_until: None,
             resonance_open: None,
-            active: BTreeMap::new(),
             fires_at_round: None,
             consumed: false,
         }
@@ -146,6 +143,8 @@ impl CampaignState {
         }
     }
 
+    /// Puts a spell in force on its target, of either system (VSD-8: it replaces an older casting of
+    /// the same spell). An instantaneous spell has done its work once cast: nothing stays in force.
     fn take_hold(
         &mut self,
         target: &str,
@@ -154,14 +153,21 @@ impl CampaignState {
         cast_seq: u64,
         until: Option<GameTime>,
     ) {
-        if let Some(vsd) = self.vsd_mut(target) {
+        let instantaneous = self
+            .character(caster)
+            .and_then(|c| c.vsd.as_ref()?.spell(spell).map(|s| s.instantaneous))
+            .unwrap_or(false);
+        if instantaneous {
+            return;
+        }
+        if let Some(character) = self.characters.get_mut(&fold_name(target)) {
             let active = ActiveSpell {
                 spell: spell.to_string(),
                 caster: caster.to_string(),
                 cast_seq,
                 until,
             };
-            vsd.active.insert(fold_name(spell), active);
+            character.spells_on.insert(fold_name(spell), active);
         }
     }
 

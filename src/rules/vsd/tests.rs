@@ -13,6 +13,7 @@ use crate::state::vsd::VsdState;
 use crate::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::collections::BTreeMap;
 
 type World = Log;
 
@@ -153,6 +154,8 @@ trait VsdWorld {
     fn refused(&self, command: VsdCommand, rolls: &[u32]) -> RuleError;
     fn next_round(&mut self);
     fn of(&self, name: &str) -> VsdState;
+    /// The spells in force on a character of either system.
+    fn on(&self, name: &str) -> BTreeMap<String, crate::state::vsd::ActiveSpell>;
 }
 
 impl VsdWorld for World {
@@ -176,6 +179,10 @@ impl VsdWorld for World {
 
     fn of(&self, name: &str) -> VsdState {
         self.state().character(name).unwrap().vsd.clone().unwrap()
+    }
+
+    fn on(&self, name: &str) -> BTreeMap<String, crate::state::vsd::ActiveSpell> {
+        self.state().character(name).unwrap().spells_on.clone()
     }
 }
 
@@ -533,7 +540,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         Event::SaveRolled(s) => assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false)),
         other => panic!("{other:?}"),
     }
-    assert!(w.of("Bran").active.contains_key("sleep"));
+    assert!(w.on("Bran").contains_key("sleep"));
     let no_wsr = VsdCommand::Save {
         target: "a goblin".into(),
         wsr: None,
@@ -556,9 +563,9 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
     w.next_round();
     w.vsd(cast_with("Shield", |o| o.target = "Bran".into()), &[60]);
     let second = w.seq();
-    let bran = w.of("Bran");
-    assert_eq!(bran.active.len(), 1);
-    assert_eq!(bran.active["shield"].cast_seq, second);
+    let bran = w.on("Bran");
+    assert_eq!(bran.len(), 1);
+    assert_eq!(bran["shield"].cast_seq, second);
     assert_ne!(first, second);
     w.next_round();
     w.vsd(cast_with("Sleep", |o| o.target = "Bran".into()), &[50]);
@@ -573,7 +580,38 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
         },
         &[10],
     );
-    assert_eq!(w.of("Bran").active.len(), 2, "Shield and Sleep stack");
+    assert_eq!(w.on("Bran").len(), 2, "Shield and Sleep stack");
+}
+
+#[test]
+fn vsd8_an_instantaneous_spell_is_never_in_force_and_spells_hold_on_the_other_system_too() {
+    let mut w = world();
+    w.then(
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(crate::sheet::AdgSheet {
+                level: 1,
+                agility: 10,
+                brawn: 10,
+                cunning: 10,
+                health: 6,
+                silver: 0,
+            }),
+        },
+        &[],
+    );
+    w.vsd(cast_with("Light", |o| o.target = "Bran".into()), &[50]);
+    assert!(
+        w.on("Bran").is_empty(),
+        "an instantaneous spell did its work once cast"
+    );
+    w.next_round();
+    w.vsd(cast_with("Shield", |o| o.target = "Aldric".into()), &[50]);
+    let aldric = w.on("Aldric");
+    assert_eq!(
+        aldric["shield"].caster, "Mira",
+        "an ADG character carries a VsD spell"
+    );
 }
 
 // ---- VSD-9: spell failure ------------------------------------------------------------------------
