@@ -4,7 +4,7 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record, record_with};
 use crate::Error;
-use crate::event::Event;
+use crate::event::{Event, Recorded};
 use crate::rules::Command;
 use crate::rules::vsd::{
     Alignment, AttackKind, CastOrder, Choice, Condition, OvercastOrder, Place, Range, SpellDef,
@@ -253,8 +253,12 @@ pub struct SaveArgs {
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
-    let cast = match store.event(a.against)?.map(|r| r.event) {
-        Some(Event::SpellCast(cast)) => Some(cast),
+    let cast = match store.event(a.against)? {
+        Some(Recorded {
+            event: Event::SpellCast(cast),
+            game_time,
+            ..
+        }) => Some((cast, game_time)),
         _ => None,
     };
     let command = VsdCommand::Save {

@@ -128,6 +128,11 @@ pub struct CampaignState {
     #[serde(default)]
     pub spent_scrolls: adg::SpentScrolls,
     pub vsd_settings: crate::rules::vsd::VsdSettings,
+    /// For each target (folded name) and spell (folded): the newest casting on it that allows a save,
+    /// and whether the target has saved against it (VSD-7: one save per target per cast; VSD-8: only
+    /// the newest casting counts). One entry per target and spell, however long the campaign.
+    #[serde(default)]
+    pub castings_on: BTreeMap<String, BTreeMap<String, vsd::CastingOn>>,
 }
 
 pub fn fold_name(name: &str) -> String {

@@ -24,6 +24,13 @@ pub struct ActiveSpell {
     pub until: Option<GameTime>,
 }
 
+/// The newest casting of a spell on a target that allows a save (see `CampaignState::castings_on`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastingOn {
+    pub cast_seq: u64,
+    pub saved: bool,
+}
+
 /// The latest resonance a caster may still sever (VSD-11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenResonance {
@@ -189,6 +196,18 @@ impl CampaignState {
 
     pub(super) fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
         let now = self.clock;
+        if c.save_difficulty.is_some() {
+            self.castings_on
+                .entry(fold_name(&c.target))
+                .or_default()
+                .insert(
+                    fold_name(&c.spell),
+                    CastingOn {
+                        cast_seq: seq,
+                        saved: false,
+                    },
+                );
+        }
         self.add_conditions(&c.conditions);
         if c.took_hold {
             self.take_hold(&c.target, &c.spell, &c.caster, seq, c.active_until);
@@ -270,6 +289,22 @@ impl CampaignState {
     }
 
     pub(super) fn apply_save(&mut self, s: &SaveRolled) {
+        // The saver may be anyone the spell reaches, not only the cast's named target.
+        let casting = self
+            .castings_on
+            .entry(fold_name(&s.target))
+            .or_default()
+            .entry(fold_name(&s.spell))
+            .or_insert(CastingOn {
+                cast_seq: s.against,
+                saved: false,
+            });
+        if casting.cast_seq <= s.against {
+            *casting = CastingOn {
+                cast_seq: s.against,
+                saved: true,
+            };
+        }
         if !s.resisted {
             self.take_hold(&s.target, &s.spell, &s.caster, s.against, s.active_until);
         }

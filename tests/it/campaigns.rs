@@ -151,7 +151,10 @@ fn vsd_wizard_campaign_replays_to_the_expected_sheet() {
     );
     assert!(stunned["character"]["vsd"]["conditions"][0]["until"].is_u64());
     assert_eq!(vsd["conditions"], serde_json::json!([]));
-    assert!(shown["character"].get("spells_on").is_none(), "nothing in force");
+    assert!(
+        shown["character"].get("spells_on").is_none(),
+        "nothing in force"
+    );
     let resonance: Vec<&str> = events
         .iter()
         .filter_map(|e| e["payload"]["resonance"]["result"].as_str())

@@ -506,10 +506,10 @@ pub fn save(
     target: &str,
     wsr: Option<i64>,
     against: u64,
-    cast: Option<SpellCast>,
+    cast: Option<(SpellCast, crate::time::GameTime)>,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let cast = cast.ok_or(RuleError::NotACast(against))?;
+    let (cast, cast_at) = cast.ok_or(RuleError::NotACast(against))?;
     if cast.auto_resisted {
         return Err(RuleError::NoSaveNeeded {
             seq: against,
@@ -521,6 +521,30 @@ pub fn save(
         why: "the spell did not take effect".into(),
     })?;
     let character = state.character(target);
+    let target_name = character.map_or(target, |c| c.name.as_str());
+    // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
+    // the spell on that target.
+    if let Some(casting) = state
+        .castings_on
+        .get(&fold_name(target))
+        .and_then(|spells| spells.get(&fold_name(&cast.spell)))
+    {
+        if casting.cast_seq > against {
+            return Err(RuleError::NoSaveNeeded {
+                seq: against,
+                why: format!(
+                    "{} was cast on {target_name} again at #{}, and only the newest casting counts",
+                    cast.spell, casting.cast_seq
+                ),
+            });
+        }
+        if casting.cast_seq == against && casting.saved {
+            return Err(RuleError::NoSaveNeeded {
+                seq: against,
+                why: format!("{target_name} has already saved against it (one save per cast)"),
+            });
+        }
+    }
     let wsr = wsr
         .or_else(|| {
             character
@@ -550,10 +574,11 @@ pub fn save(
         roll,
         total,
         resisted,
+        // Ruling: a spell's duration runs from its cast, not from the save.
         active_until: if resisted {
             None
         } else {
-            duration.map(|d| state.clock.after(d))
+            duration.map(|d| cast_at.after(d))
         },
         dice: record,
     })])

@@ -223,7 +223,8 @@ pub enum VsdCommand {
         target: String,
         wsr: Option<i64>,
         against: u64,
-        cast: Option<crate::event::vsd::SpellCast>,
+        /// The cast at `against`, with the in-game time it was made (durations run from it).
+        cast: Option<(crate::event::vsd::SpellCast, crate::time::GameTime)>,
     },
     Sever {
         character: String,

@@ -418,13 +418,14 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
     let c = the_cast(&events);
     assert!(c.auto_resisted && c.pending.is_empty());
     let seq = w.seq();
+    let at = w.state().clock;
     let cast = c.clone();
     let err = w.refused(
         VsdCommand::Save {
             target: "the orc".into(),
             wsr: Some(5),
             against: seq,
-            cast: Some(cast),
+            cast: Some((cast, at)),
         },
         &[50],
     );
@@ -516,12 +517,13 @@ fn vsd7_a_save_must_beat_the_difficulty() {
     let sleep = the_cast(&events).clone();
     assert_eq!(sleep.save_difficulty, Some(60));
     let seq = w.seq();
+    let at = w.state().clock;
     let save = |roll: u32| {
         let command = VsdCommand::Save {
             target: "the orc".into(),
             wsr: Some(10),
             against: seq,
-            cast: Some(sleep.clone()),
+            cast: Some((sleep.clone(), at)),
         };
         match &w.when(Command::Vsd(Box::new(command)), &[roll]).unwrap()[0] {
             Event::SaveRolled(s) => (s.total, s.resisted),
@@ -534,7 +536,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         target: "Bran".into(),
         wsr: None,
         against: seq,
-        cast: Some(sleep.clone()),
+        cast: Some((sleep.clone(), at)),
     };
     match &w.vsd(bran, &[30])[0] {
         Event::SaveRolled(s) => assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false)),
@@ -545,7 +547,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         target: "a goblin".into(),
         wsr: None,
         against: seq,
-        cast: Some(sleep),
+        cast: Some((sleep, at)),
     };
     assert_eq!(
         w.refused(no_wsr, &[30]),
@@ -571,16 +573,58 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
     w.vsd(cast_with("Sleep", |o| o.target = "Bran".into()), &[50]);
     let sleep = the_cast(&w.events[w.events.len() - 1..]).clone();
     let seq = w.seq();
+    let at = w.state().clock;
     w.vsd(
         VsdCommand::Save {
             target: "Bran".into(),
             wsr: None,
             against: seq,
-            cast: Some(sleep),
+            cast: Some((sleep, at)),
         },
         &[10],
     );
     assert_eq!(w.on("Bran").len(), 2, "Shield and Sleep stack");
+}
+
+#[test]
+fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_durations_run_from_the_cast()
+ {
+    let mut w = world();
+    let sleep_on_bran = |w: &mut World| {
+        w.vsd(cast_with("Sleep", |o| o.target = "Bran".into()), &[50]);
+        let cast = the_cast(&w.events[w.events.len() - 1..]).clone();
+        (w.seq(), cast, w.state().clock)
+    };
+    let save = |against: u64, cast: &SpellCast, at| VsdCommand::Save {
+        target: "Bran".into(),
+        wsr: None,
+        against,
+        cast: Some((cast.clone(), at)),
+    };
+    let (first, first_cast, first_at) = sleep_on_bran(&mut w);
+    // Two rounds pass before Bran's save: Sleep's ten minutes still run from the cast.
+    w.next_round();
+    w.next_round();
+    let events = w.vsd(save(first, &first_cast, first_at), &[10]);
+    let Event::SaveRolled(failed) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert!(!failed.resisted);
+    assert_eq!(failed.active_until, Some(first_at.after(GameDuration(600))));
+    // A second save against the same cast is refused.
+    assert!(matches!(
+        w.refused(save(first, &first_cast, first_at), &[90]),
+        RuleError::NoSaveNeeded { why, .. } if why.contains("already saved")
+    ));
+    // A newer casting replaces it; a save against the older one is refused and cannot bring it back.
+    w.next_round();
+    let (second, second_cast, second_at) = sleep_on_bran(&mut w);
+    assert!(matches!(
+        w.refused(save(first, &first_cast, first_at), &[90]),
+        RuleError::NoSaveNeeded { why, .. } if why.contains("only the newest casting counts")
+    ));
+    w.vsd(save(second, &second_cast, second_at), &[10]);
+    assert_eq!(w.on("Bran")["sleep"].cast_seq, second);
 }
 
 #[test]
