@@ -255,9 +255,16 @@ fn spells_on_line(c: &Character, state: &CampaignState) -> String {
         .spells_on
         .values()
         .filter(|a| a.until.is_none_or(|u| u > state.clock))
-        .map(|a| match a.until {
-            Some(until) => format!("{} (from {}, until {until})", a.spell, a.caster),
-            None => format!("{} (from {})", a.spell, a.caster),
+        .map(|a| {
+            let area = if a.half_area {
+                ", over half its area"
+            } else {
+                ""
+            };
+            match a.until {
+                Some(until) => format!("{} (from {}{area}, until {until})", a.spell, a.caster),
+                None => format!("{} (from {}{area})", a.spell, a.caster),
+            }
         })
         .collect();
     format!("  Spells on them: {}", list_or_none(&active))

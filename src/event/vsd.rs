@@ -63,6 +63,24 @@ pub struct Pending {
     /// The resonance modifier a failure's resonance option carries (+20 or +50).
     #[serde(default)]
     pub resonance_bonus: i64,
+    /// The cast's target and when it was cast: a partial success's halved spell is put in force
+    /// there, its duration running from the cast (absent in choices recorded before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast_at: Option<GameTime>,
+}
+
+/// A spell a choice put in force (VSD-5 ruling: a partial success, halved, still takes hold).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InForce {
+    pub target: String,
+    pub spell: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<GameTime>,
+    /// Over half its area.
+    #[serde(default)]
+    pub half_area: bool,
 }
 
 /// A condition placed on a character (VSD-13).
@@ -148,6 +166,9 @@ pub struct ChoiceMade {
     /// A resonance roll the choice called for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resonance: Option<ResonanceRoll>,
+    /// The spell put in force by the choice (a partial success's half duration or half area).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_force: Option<InForce>,
     /// A further choice (the GM's, after such a resonance roll).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Pending>,

@@ -22,6 +22,9 @@ pub struct ActiveSpell {
     pub caster: String,
     pub cast_seq: u64,
     pub until: Option<GameTime>,
+    /// Over half its area (a partial success, VSD-5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half_area: bool,
 }
 
 /// The newest casting of a spell on a target that allows a save (see `CampaignState::castings_on`).
@@ -173,6 +176,7 @@ impl CampaignState {
                 caster: caster.to_string(),
                 cast_seq,
                 until,
+                half_area: false,
             };
             character.spells_on.insert(fold_name(spell), active);
         }
@@ -254,6 +258,17 @@ impl CampaignState {
 
     pub(super) fn apply_choice(&mut self, made: &ChoiceMade) {
         self.add_conditions(&made.conditions);
+        if let Some(f) = &made.in_force {
+            self.take_hold(&f.target, &f.spell, &made.character, made.cast_seq, f.until);
+            if f.half_area
+                && let Some(active) = self
+                    .characters
+                    .get_mut(&fold_name(&f.target))
+                    .and_then(|c| c.spells_on.get_mut(&fold_name(&f.spell)))
+            {
+                active.half_area = true;
+            }
+        }
         for (name, lost) in &made.mp_lost {
             if let Some(vsd) = self.vsd_mut(name) {
                 vsd.lose_mp(*lost);

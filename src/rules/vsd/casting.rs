@@ -316,6 +316,8 @@ pub fn cast(
         mp_cost: cost,
         weave: spell.weave,
         resonance_bonus: 0,
+        target: Some(order.target.clone()),
+        cast_at: Some(state.clock),
     };
     use super::Choice::*;
     match outcome {

@@ -4,7 +4,9 @@
 use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caster, round_of};
 use crate::dice::{Dice, Die};
 use crate::event::Event;
-use crate::event::vsd::{ChoiceMade, ConditionChange, Modifier, Pending, ResonanceRoll, Severed};
+use crate::event::vsd::{
+    ChoiceMade, ConditionChange, InForce, Modifier, Pending, ResonanceRoll, Severed,
+};
 use crate::state::CampaignState;
 use crate::time::{GameDuration, ROUND_SECONDS};
 
@@ -156,6 +158,7 @@ pub fn choose(
         conditions: Vec::new(),
         fires_at_round: None,
         resonance: None,
+        in_force: None,
         pending: None,
         dice: Vec::new(),
     };
@@ -246,8 +249,31 @@ pub fn choose(
                 made.pending = resonance_pending(&resonance, base);
                 made.resonance = Some(resonance);
             }
-            Choice::HalfDuration | Choice::HalfArea | Choice::FreeWarping | Choice::OtherTarget => {
+            // Ruling: halved, a partial success still takes hold on its target, replacing older
+            // castings there (VSD-8); its duration runs from the cast.
+            Choice::HalfDuration | Choice::HalfArea => {
+                if let (Some(target), Some(cast_at)) = (&pending.target, pending.cast_at)
+                    && state.character(target).is_some()
+                {
+                    let duration = vsd.spell(&pending.spell).and_then(|s| s.duration);
+                    let half_duration = *choice == Choice::HalfDuration;
+                    let until = duration.map(|d| {
+                        let seconds = if half_duration {
+                            d.seconds().div_ceil(2)
+                        } else {
+                            d.seconds()
+                        };
+                        cast_at.after(GameDuration(seconds))
+                    });
+                    made.in_force = Some(InForce {
+                        target: target.clone(),
+                        spell: pending.spell.clone(),
+                        until,
+                        half_area: !half_duration,
+                    });
+                }
             }
+            Choice::FreeWarping | Choice::OtherTarget => {}
             Choice::Agents | Choice::Band | Choice::Servants => {}
         }
     }
@@ -303,6 +329,8 @@ pub fn sever(
         mp_cost: 0,
         weave: spell.weave,
         resonance_bonus: 0,
+        target: None,
+        cast_at: None,
     };
     let pending = resonance_pending(&resonance, base);
     Ok(vec![Event::ThreadSevered(Severed {

@@ -412,6 +412,39 @@ fn vsd5_a_partial_success_without_a_save_offers_the_caster_three_choices() {
 }
 
 #[test]
+fn vsd5_a_partial_success_halved_is_in_force_and_replaces_older_castings() {
+    let mut w = world();
+    // Shield (10 minutes) at full strength on Bran, then a partial success on him.
+    w.vsd(cast_with("Shield", |o| o.target = "Bran".into()), &[60]);
+    let full = w.seq();
+    w.next_round();
+    w.vsd(cast_with("Shield", |o| o.target = "Bran".into()), &[10]);
+    let partial = w.seq();
+    let cast_at = w.state().clock;
+    w.next_round();
+    w.vsd(choose(&[Choice::HalfDuration]), &[]);
+    let shield = &w.on("Bran")["shield"];
+    assert_eq!(
+        shield.cast_seq, partial,
+        "the newest casting replaced the full one at #{full}"
+    );
+    assert_eq!(
+        shield.until,
+        Some(cast_at.after(GameDuration(300))),
+        "half of ten minutes, from the cast"
+    );
+    assert_eq!(w.of("Mira").mp_current(), 12 - 2 - 2, "both castings paid");
+
+    w.next_round();
+    w.vsd(cast_with("Shield", |o| o.target = "Tom".into()), &[10]);
+    let at = w.state().clock;
+    w.vsd(choose(&[Choice::HalfArea]), &[]);
+    let shield = &w.on("Tom")["shield"];
+    assert!(shield.half_area);
+    assert_eq!(shield.until, Some(at.after(GameDuration(600))));
+}
+
+#[test]
 fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
     let mut w = world();
     let events = w.vsd(cast("Sleep"), &[10]);
@@ -720,6 +753,8 @@ fn vsd9_every_failure_band_boundary_with_entered_dice() {
         mp_cost: 1,
         weave: 1,
         resonance_bonus: 0,
+        target: None,
+        cast_at: None,
     };
     assert_eq!(failure_pending(150, base()).unwrap().resonance_bonus, 20);
     let worst = failure_pending(151, base()).unwrap();
@@ -805,6 +840,8 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
             mp_cost: 1,
             weave: 1,
             resonance_bonus: 50,
+            target: None,
+            cast_at: None,
         }],
         ..the_cast(
             &world_ko
