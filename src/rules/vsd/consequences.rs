@@ -223,7 +223,21 @@ pub fn choose(
                     Condition::Scorched,
                     Some(state.clock.after(GameDuration(rounds * ROUND_SECONDS))),
                 );
+                // Then the caster's own choice: every MP left, or one true answer.
+                made.pending = Some(Pending {
+                    about: "the Darkmaster's gaze".into(),
+                    by: "caster".into(),
+                    options: vec![Choice::LoseRemainingMps, Choice::AnswerTruly],
+                    pick: 1,
+                    affected: vec![who.name.clone()],
+                    ..pending.clone()
+                });
             }
+            Choice::LoseRemainingMps => {
+                made.mp_lost = vec![(who.name.clone(), vsd.mp_current())];
+            }
+            // The answer itself is the table's; the log records that it is owed.
+            Choice::AnswerTruly => {}
             Choice::Resonance => {
                 let spell =
                     vsd.spell(&pending.spell)

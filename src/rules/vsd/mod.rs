@@ -126,6 +126,10 @@ pub enum Choice {
     Assailed,
     Servants,
     Scorched,
+    /// After the Darkmaster's gaze (assault, "scorched"): the caster loses every MP left...
+    LoseRemainingMps,
+    /// ...or answers one question truthfully.
+    AnswerTruly,
 }
 
 /// Conditions tracked on a character (VSD-13).

@@ -979,6 +979,31 @@ fn vsd10_resonance_modifiers_by_place_and_spell() {
 }
 
 #[test]
+fn vsd10_after_the_gazes_rounds_the_caster_chooses_all_mps_or_a_true_answer() {
+    let mut w = world();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    // Storm (Weave 5) on a double, 44; resonance 90 + Weave 5 = 95: assault.
+    let events = w.vsd(cast("Storm"), &[44, 90]);
+    assert_eq!(
+        the_cast(&events).resonance.as_ref().unwrap().result,
+        "assault"
+    );
+    let mps_before = w.of("Mira").mp_current();
+    w.vsd(choose(&[Choice::Scorched]), &[4]);
+    let mira = w.of("Mira");
+    assert!(mira.has_condition(Condition::Scorched, w.state().clock));
+    assert_eq!(
+        mira.pending[0].options,
+        vec![Choice::LoseRemainingMps, Choice::AnswerTruly]
+    );
+    assert_eq!(mira.pending[0].by, "caster");
+    w.vsd(choose(&[Choice::LoseRemainingMps]), &[]);
+    assert!(mps_before > 0);
+    assert_eq!(w.of("Mira").mp_current(), 0);
+    assert!(w.of("Mira").pending.is_empty());
+}
+
+#[test]
 fn vsd10_nature_magic_counts_as_natural_for_resonance() {
     let mut rng = StdRng::seed_from_u64(1);
     let mut dice = Dice::entered(vec![50], &mut rng);
