@@ -281,6 +281,7 @@ fn step(
             effect: "hides one person".into(),
             effect_roll: Some(EffectKind::Healing),
             pre_exert: 0,
+            ongoing: false,
         })),
         39..=41 if adg => {
             let held = state

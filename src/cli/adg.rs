@@ -210,6 +210,10 @@ pub struct WriteArgs {
     /// Ceremony only: Cunning exerted before the GM's check, spent whatever happens.
     #[arg(long, default_value_t = 0)]
     pub pre_exert: u32,
+    /// The effect lasts once read: 10 minutes × SL on the reader's sheet. A Sigil's or a
+    /// Ceremony's effect lasts anyway.
+    #[arg(long)]
+    pub ongoing: bool,
 }
 
 /// Read a scroll (anyone can; it uses none of the daily rituals). In combat it takes the whole round.
@@ -366,6 +370,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                 effect: a.effect.clone(),
                 effect_roll: a.roll,
                 pre_exert: a.pre_exert,
+                ongoing: a.ongoing,
             };
             let events = record(g, ctx, Command::Adg(Box::new(command)))?.events;
             let mut report = appended(&events);

@@ -92,6 +92,9 @@ pub struct Reading {
     /// itself, how many dice it takes would tell the check before it is recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingScrollRoll>,
+    /// An ongoing effect (ADG-S2): in force on the reader until this time, 1 turn (10 minutes) × SL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ongoing_until: Option<crate::time::GameTime>,
 }
 
 /// Dice a reading left pending on its reader (see [`Reading::pending`]).
@@ -210,4 +213,7 @@ pub struct ScrollWritten {
     pub cunning: u32,
     /// The sealed check's die, for a Ceremony.
     pub dice: Vec<Die>,
+    /// The writer marked the effect as ongoing (ADG-S2); a Sigil's or a Ceremony's is ongoing anyway.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ongoing: bool,
 }

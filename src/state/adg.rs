@@ -254,6 +254,9 @@ pub struct Scroll {
     /// The writer's Cunning and pre-exertion for that check.
     pub cunning: u32,
     pub pre_exert: u32,
+    /// Its effect is ongoing (ADG-S2): a Sigil's or a Ceremony's, or marked so by the writer.
+    #[serde(default)]
+    pub ongoing: bool,
 }
 
 impl CampaignState {
@@ -420,11 +423,22 @@ impl CampaignState {
                 sealed_check: w.original_kind == RitualKind::Ceremony,
                 cunning: w.cunning,
                 pre_exert: w.pre_exert,
+                ongoing: w.ongoing || w.original_kind != RitualKind::Phrase,
             },
         );
     }
 
     pub(super) fn apply_reading(&mut self, r: &Reading) {
+        if let Some(until) = r.ongoing_until {
+            let ritual = self
+                .scrolls
+                .get(&r.scroll)
+                .map(|s| s.ritual.clone())
+                .unwrap_or_default();
+            if let Some(adg) = self.adg_mut(&r.reader) {
+                adg.effects.push(ActiveEffect { ritual, until });
+            }
+        }
         if let (Some(pending), Some(adg)) = (&r.pending, self.adg_mut(&r.reader)) {
             adg.pending_roll = Some(pending.clone());
         }

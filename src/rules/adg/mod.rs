@@ -143,6 +143,8 @@ pub enum AdgCommand {
         effect: String,
         effect_roll: Option<EffectKind>,
         pre_exert: u32,
+        /// The effect lasts (ADG-S2); a Sigil's or a Ceremony's does anyway.
+        ongoing: bool,
     },
     ReadScroll {
         character: String,
@@ -230,6 +232,7 @@ pub fn decide(
             effect,
             effect_roll,
             pre_exert,
+            ongoing,
         } => scrolls::write(
             state,
             &character,
@@ -238,6 +241,7 @@ pub fn decide(
             effect,
             effect_roll,
             pre_exert,
+            ongoing,
             dice,
         ),
         AdgCommand::ReadScroll {

@@ -12,6 +12,7 @@ use crate::event::adg::{
 use crate::event::{Event, RevealedDie};
 use crate::state::CampaignState;
 use crate::state::adg::Scroll;
+use crate::time::GameDuration;
 
 /// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20.
 #[allow(clippy::too_many_arguments)]
@@ -23,6 +24,7 @@ pub fn write(
     effect: String,
     effect_roll: Option<EffectKind>,
     pre_exert: u32,
+    ongoing: bool,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = living(state, name)?;
@@ -70,8 +72,12 @@ pub fn write(
         pre_exert,
         cunning: adg.current(Attribute::Cunning),
         dice: record,
+        ongoing,
     })])
 }
+
+/// ADG-S2 (ruling): a turn is 10 minutes.
+const TURN_SECONDS: u64 = 600;
 
 /// A scroll that can still be used, or why not.
 fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
@@ -141,6 +147,7 @@ fn reading(
         reuse_roll: None,
         kept: false,
         pending: None,
+        ongoing_until: None,
     };
     let mut room = adg.exertion_room();
     if took_damage {
@@ -174,6 +181,14 @@ fn reading(
     let shortfall =
         seal.map(|roll| i64::from(roll) - i64::from(scroll.cunning) - i64::from(scroll.pre_exert));
     out.writing_check_passed = shortfall.map(|s| s <= 0);
+    // ADG-S2: an ongoing effect lasts 1 turn (10 minutes) × SL, unless a bad writing misfires.
+    if scroll.ongoing && out.writing_check_passed != Some(false) {
+        out.ongoing_until = Some(
+            state
+                .clock
+                .after(GameDuration(TURN_SECONDS * u64::from(scroll.level))),
+        );
+    }
     let effect_target = |kind: EffectKind| match target {
         Some(t) => t,
         None if kind == EffectKind::Healing => who.name.clone(),

@@ -163,6 +163,7 @@ fn write(ritual: &str, level: u32, pre_exert: u32) -> AdgCommand {
         effect: "reveals hidden doors within 10 m".into(),
         effect_roll: None,
         pre_exert,
+        ongoing: false,
     }
 }
 
@@ -1072,6 +1073,45 @@ fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
     let events = w.adg(at_troll, &[6, 5, 9]);
     let effect = the_reading(&events).effect.clone().unwrap();
     assert_eq!((effect.amount, effect.target.as_str()), (11, "the troll"));
+}
+
+#[test]
+fn adg_s2_an_ongoing_effect_lasts_a_turn_per_sl_on_the_readers_sheet() {
+    let mut w = world();
+    w.knows("Iron Ward", RitualKind::Sigil);
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // A Sigil's effect is ongoing; so is a Phrase's the writer marks so; a plain Phrase's is not.
+    w.adg(write("Iron Ward", 2, 0), &[]);
+    let sigil = w.seq_of_last();
+    let mut marked = write("Concealing Darkness", 1, 0);
+    if let AdgCommand::WriteScroll { ongoing, .. } = &mut marked {
+        *ongoing = true;
+    }
+    w.adg(marked, &[]);
+    let phrase = w.seq_of_last();
+    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    let plain = w.seq_of_last();
+
+    let now = w.state().clock;
+    let events = w.adg(read(sigil, false, vec![]), &[2]);
+    assert_eq!(
+        the_reading(&events).ongoing_until,
+        Some(now.after(GameDuration(2 * 600))),
+        "SL 2: twenty minutes"
+    );
+    let effects = w.aldric().effects;
+    assert!(
+        effects
+            .iter()
+            .any(|e| e.ritual == "Iron Ward" && e.until == now.after(GameDuration(1200)))
+    );
+    let events = w.adg(read(phrase, false, vec![]), &[2]);
+    assert_eq!(
+        the_reading(&events).ongoing_until,
+        Some(now.after(GameDuration(600)))
+    );
+    let events = w.adg(read(plain, false, vec![]), &[2]);
+    assert_eq!(the_reading(&events).ongoing_until, None);
 }
 
 #[test]
