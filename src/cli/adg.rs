@@ -146,8 +146,11 @@ pub struct ExertArgs {
     pub reason: String,
 }
 
-/// Downtime weeks not spent scribing: the clock moves 7 days a week, exerted points recover (a
-/// campaign setting), and the daily ritual count and any lockout end. Rolls no dice.
+/// Downtime weeks not spent scribing: the clock moves 7 days a week, each of the seven nights heals
+/// by the character's recovery die (capped at maximum health), exerted points recover (both are
+/// campaign settings), and the daily ritual count and any lockout end.
+///
+/// Dice: one recovery die per night, seven a week, in order.
 #[derive(Debug, Args)]
 pub struct DowntimeArgs {
     /// The character's name (any case).
@@ -191,7 +194,11 @@ pub enum ScrollCommand {
 /// days, silver is paid from the cost table (by SL and the ritual's type), and exertion does not
 /// recover that week. The scroll's id is printed (S and the event number).
 ///
-/// Dice: for a Ceremony only, the GM's sealed d20 check, revealed when the scroll is first used.
+/// The week's seven nights heal by the writer's recovery die and end the daily ritual count and any
+/// lockout; exerted points do not recover while scribing.
+///
+/// Dice: for a Ceremony only, the GM's sealed d20 check (revealed when the scroll is first used),
+/// then one recovery die per night, seven in all.
 #[derive(Debug, Args)]
 pub struct WriteArgs {
     /// The character's name (any case).
@@ -349,7 +356,6 @@ pub fn exert(g: &Globals, ctx: &mut Context, a: &ExertArgs) -> Result<Report, Er
 }
 
 pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeArgs) -> Result<Report, Error> {
-    g.no_rolls("downtime")?;
     adg(
         g,
         ctx,

@@ -196,6 +196,47 @@ pub struct RestResult {
     pub healed: u32,
 }
 
+/// A span of downtime weeks (ADG-C5, ADG-S3, T-2): the clock moves once for everyone in it, and each
+/// character spends each week on an activity. Its nights heal, end the daily ritual count and any
+/// lockout; a week not spent scribing restores exertion (a campaign setting).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Downtime {
+    pub weeks: u32,
+    pub by: crate::time::GameDuration,
+    pub characters: Vec<DowntimeOf>,
+    /// Every recovery die, in draw order: each character's nights in turn.
+    pub dice: Vec<Die>,
+}
+
+/// One character's part of a downtime span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DowntimeOf {
+    pub character: String,
+    /// One per week, in order.
+    pub activities: Vec<Activity>,
+    /// Health the span's nights restored, all their recovery dice added and capped at the maximum.
+    pub healed: u32,
+    pub restored_exertion: bool,
+}
+
+/// What a character does with a downtime week.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "activity", rename_all = "snake_case")]
+pub enum Activity {
+    Rest,
+    /// Something of the GM's: training, travel, a job.
+    Other {
+        what: String,
+    },
+}
+
+/// The nights of a scribing week (ADG-S3 ruling): they heal and end the daily count and any lockout,
+/// but exerted points do not recover.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Nights {
+    pub healed: u32,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScrollWritten {
     pub writer: String,
@@ -216,4 +257,7 @@ pub struct ScrollWritten {
     /// The writer marked the effect as ongoing (ADG-S2); a Sigil's or a Ceremony's is ongoing anyway.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ongoing: bool,
+    /// The week's nights (absent in scrolls written before they were counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nights: Option<Nights>,
 }

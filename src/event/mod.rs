@@ -140,7 +140,9 @@ event_enum! {
         mp: Vec<vsd::MpRestored>,
         dice: Vec<Die>,
     },
-    /// Downtime weeks not spent scribing (ADG-C5, T-2).
+    /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
+    DowntimeTaken(adg::Downtime),
+    /// Downtime weeks not spent scribing, as recorded before downtime's nights healed (ADG-C5, T-2).
     DowntimeSpent {
         character: String,
         weeks: u32,
@@ -332,6 +334,7 @@ impl Event {
             Event::ScrollWritten(_) => "scroll_written",
             Event::ScrollRead { .. } => "scroll_read",
             Event::ScrollGiven { .. } => "scroll_given",
+            Event::DowntimeTaken(_) => "downtime_taken",
             Event::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
             Event::SpellLearned(_) => "spell_learned",
             Event::Concentrated { .. } => "concentrated",
@@ -409,6 +412,7 @@ impl Event {
             Event::ScrollOutcomeRolled(o) => {
                 is(&o.reader) || o.effect.as_ref().is_some_and(|e| is(&e.target))
             }
+            Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
             Event::SpellLearned(l) => is(&l.character),
             Event::Concentrated { character, .. }
             | Event::ConcentrationInterrupted { character }
@@ -433,6 +437,7 @@ impl Event {
             Event::RitualCast(c) => &c.dice,
             Event::ScrollWritten(w) => &w.dice,
             Event::ScrollOutcomeRolled(o) => &o.dice,
+            Event::DowntimeTaken(d) => &d.dice,
             Event::SpellCast(c) => &c.dice,
             Event::ChoiceMade(c) => &c.dice,
             Event::SaveRolled(s) => &s.dice,
@@ -479,6 +484,7 @@ impl Event {
                 | Event::RitualCast(_)
                 | Event::Rested { .. }
                 | Event::DowntimeSpent { .. }
+                | Event::DowntimeTaken(_)
                 | Event::ScrollGiven { .. }
                 | Event::SpellLearned(_)
                 | Event::Concentrated { .. }

@@ -2,8 +2,8 @@
 
 use super::{CampaignState, fold_name};
 use crate::event::adg::{
-    Cast, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading, ScrollOutcome,
-    ScrollWritten, TableResult,
+    Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
+    ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::rules::adg::{Attribute, Pay, RitualKind};
 use crate::sheet::AdgSheet;
@@ -402,11 +402,35 @@ impl CampaignState {
         }
     }
 
+    /// Nights passed: health restored, and the daily ritual count and any lockout over (ADG-C5).
+    fn apply_nights(&mut self, character: &str, healed: u32) {
+        self.change_health(character, i64::from(healed));
+        if let Some(adg) = self.adg_mut(character) {
+            adg.rituals_today = 0;
+            adg.locked_out = false;
+        }
+    }
+
+    pub(super) fn apply_downtime_taken(&mut self, d: &Downtime) {
+        self.clock = self.clock.after(d.by);
+        for c in &d.characters {
+            self.apply_nights(&c.character, c.healed);
+            if c.restored_exertion
+                && let Some(adg) = self.adg_mut(&c.character)
+            {
+                adg.exerted = Attributes::default();
+            }
+        }
+    }
+
     pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
         self.clock = self.clock.after(crate::rules::adg::SCRIBING_WEEK);
         if let Some(adg) = self.adg_mut(&w.writer) {
             adg.silver = adg.silver.saturating_sub(w.cost);
             adg.exert(Attribute::Cunning, w.pre_exert);
+        }
+        if let Some(nights) = &w.nights {
+            self.apply_nights(&w.writer, nights.healed);
         }
         self.scrolls.insert(
             seq,

@@ -284,6 +284,7 @@ impl CampaignState {
                 restored_exertion,
                 ..
             } => self.apply_downtime(character, *by, *restored_exertion),
+            Event::DowntimeTaken(downtime) => self.apply_downtime_taken(downtime),
             Event::ScrollWritten(written) => self.apply_scroll_written(seq, written),
             Event::ScrollRead { reading, .. } => self.apply_reading(reading),
             Event::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),

@@ -33,7 +33,7 @@ fn adg_long_campaign_replays_to_the_expected_sheet() {
         ),
         (Some(11), Some(7), Some(14))
     );
-    // The mishap burned 4; nights healed 2 and 3: 8 - 4 + 2 = 6, + 3 = 8 (capped).
+    // The mishap burned 4; the nights of rest, scribing and downtime healed it all: 8, capped.
     assert_eq!(wen["health"]["current"], 8);
     // Exertion: the casts' 1 + 2 were restored by downtime; then 2 exerted ahead of the Ceremony
     // check while scribing (no recovery during those weeks) and 2 from the misfire; the last

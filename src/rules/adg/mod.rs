@@ -8,7 +8,7 @@ pub mod tables;
 use super::RuleError;
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
-use crate::event::adg::EffectKind;
+use crate::event::adg::{Activity, Downtime, DowntimeOf, EffectKind};
 use crate::sheet::Sheet;
 use crate::state::adg::AdgState;
 use crate::state::{CampaignState, Character};
@@ -215,15 +215,22 @@ pub fn decide(
             }])
         }
         AdgCommand::Downtime { character, weeks } => {
-            let (who, _) = living(state, &character)?;
+            let (who, adg) = living(state, &character)?;
             let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
-            let restored_exertion = tables(state)?.settings.downtime_restores_exertion;
-            Ok(vec![Event::DowntimeSpent {
-                character: who.name.clone(),
+            let tables = tables(state)?;
+            let mut record = Vec::new();
+            let healed = nights_heal(who, adg, tables, weeks * 7, &mut record, dice)?;
+            Ok(vec![Event::DowntimeTaken(Downtime {
                 weeks,
                 by,
-                restored_exertion,
-            }])
+                characters: vec![DowntimeOf {
+                    character: who.name.clone(),
+                    activities: vec![Activity::Rest; weeks as usize],
+                    healed,
+                    restored_exertion: tables.settings.downtime_restores_exertion,
+                }],
+                dice: record,
+            })])
         }
         AdgCommand::WriteScroll {
             character,
@@ -289,6 +296,36 @@ pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<
 
 pub(super) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state.adg_tables.as_ref().ok_or(RuleError::NoAdgTables)
+}
+
+/// ADG-C5 and its ruling: `nights` nights' rest, each its recovery die (recorded), the total capped
+/// at maximum health. Nothing when the campaign's nights do not heal.
+pub(super) fn nights_heal(
+    who: &Character,
+    adg: &AdgState,
+    tables: &AdgTables,
+    nights: u32,
+    record: &mut Vec<crate::dice::Die>,
+    dice: &mut Dice<'_>,
+) -> Result<u32, RuleError> {
+    let Some(die) = tables
+        .recovery_die(adg.level)
+        .filter(|_| tables.settings.night_rest_heals)
+    else {
+        return Ok(0);
+    };
+    let mut total = 0i64;
+    for night in 1..=nights {
+        let rolled = die.roll(
+            dice,
+            &format!("{}'s recovery die, night {night}", who.name),
+            false,
+        )?;
+        record.extend(rolled.dice);
+        total += rolled.total.unwrap_or(0).max(0);
+    }
+    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
+    Ok(u32::try_from(total).unwrap_or(u32::MAX).min(room))
 }
 
 /// An ADG character who can act: known, of this system, alive, and with no dice pending from a
@@ -505,6 +542,21 @@ pub fn describe(event: &Event) -> String {
                 .map(|r| format!("{} heals {}", r.character, r.healed))
                 .collect();
             format!("a night's rest: {}", each.join(", "))
+        }
+        Event::DowntimeTaken(d) => {
+            let each: Vec<String> = d
+                .characters
+                .iter()
+                .map(|c| {
+                    let restored = if c.restored_exertion {
+                        ", exertion recovered"
+                    } else {
+                        ""
+                    };
+                    format!("{} heals {}{restored}", c.character, c.healed)
+                })
+                .collect();
+            format!("{} week(s) of downtime: {}", d.weeks, each.join("; "))
         }
         Event::DowntimeSpent {
             character,

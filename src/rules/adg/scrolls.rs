@@ -6,8 +6,8 @@ use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
 use crate::dice::{Dice, Die, SealedSecret};
 use crate::event::adg::{
-    EffectKind, EffectRoll, LearnAttempt, PendingOutcome, PendingScrollRoll, Reading, ScrollCheck,
-    ScrollOutcome, ScrollWritten,
+    EffectKind, EffectRoll, LearnAttempt, Nights, PendingOutcome, PendingScrollRoll, Reading,
+    ScrollCheck, ScrollOutcome, ScrollWritten,
 };
 use crate::event::{Event, RevealedDie};
 use crate::state::CampaignState;
@@ -61,6 +61,8 @@ pub fn write(
             dice.roll_sealed(20, "the GM's sealed Cunning check for a Ceremony scroll")?;
         record.push(die);
     }
+    // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
+    let healed = super::nights_heal(who, adg, tables, 7, &mut record, dice)?;
     Ok(vec![Event::ScrollWritten(ScrollWritten {
         writer: who.name.clone(),
         ritual: known.name.clone(),
@@ -73,6 +75,7 @@ pub fn write(
         cunning: adg.current(Attribute::Cunning),
         dice: record,
         ongoing,
+        nights: Some(Nights { healed }),
     })])
 }
 

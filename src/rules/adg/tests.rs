@@ -5,7 +5,7 @@ use super::rituals::CastOrder;
 use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
-use crate::event::adg::PendingOutcome;
+use crate::event::adg::{Activity, PendingOutcome};
 use crate::event::adg::{Cast, LearnAttempt, Reading};
 use crate::rules::Command;
 use crate::rules::rest::RestLength;
@@ -155,6 +155,11 @@ fn the_reading(events: &[Event]) -> &Reading {
         .expect("a reading")
 }
 
+/// A scribing week's dice: any sealed check, then the week's seven recovery dice (ones).
+fn scribing(check: &[u32]) -> Vec<u32> {
+    check.iter().copied().chain([1; 7]).collect()
+}
+
 fn write(ritual: &str, level: u32, pre_exert: u32) -> AdgCommand {
     AdgCommand::WriteScroll {
         character: "Aldric".into(),
@@ -300,7 +305,7 @@ fn adg_c3_exertion_cannot_rescue_a_roll_that_would_leave_the_attribute_below_one
 fn adg_c3_saving_throws_are_never_exerted() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let scroll = w.seq_of_last();
     // Agility 11: a 12 fails the save, and nothing exerts it away.
     let events = w.adg(read(scroll, true, vec![]), &[12, 1]);
@@ -435,10 +440,83 @@ fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
             character: "Aldric".into(),
             weeks: 2,
         },
-        &[],
+        &[1; 14],
     );
     assert_eq!(w.aldric().exerted, crate::state::adg::Attributes::default());
     assert_eq!(w.state().clock.seconds(), 14 * 86_400);
+}
+
+#[test]
+fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_lockout() {
+    let mut w = world();
+    w.then(
+        Command::Damage {
+            character: "Aldric".into(),
+            amount: 8,
+        },
+        &[],
+    );
+    assert_eq!(w.health(), (0, 8));
+    // Level 2 recovers by d3 a night: seven dice of 1 heal 7 of the 8 lost.
+    let events = w.adg(
+        AdgCommand::Downtime {
+            character: "Aldric".into(),
+            weeks: 1,
+        },
+        &[1; 7],
+    );
+    let Event::DowntimeTaken(downtime) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(downtime.dice.len(), 7, "every night's die recorded");
+    assert_eq!(downtime.characters[0].activities, vec![Activity::Rest]);
+    assert_eq!(w.health(), (7, 8));
+    // Capped at the maximum: a second week of threes heals only the last point.
+    w.adg(
+        AdgCommand::Downtime {
+            character: "Aldric".into(),
+            weeks: 1,
+        },
+        &[3; 7],
+    );
+    assert_eq!(w.health(), (8, 8));
+}
+
+#[test]
+fn adg_s3_a_scribing_weeks_nights_heal_and_end_the_daily_count_but_not_exertion() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(w.aldric().rituals_today, 1);
+    w.then(
+        Command::Damage {
+            character: "Aldric".into(),
+            amount: 3,
+        },
+        &[],
+    );
+    let (before, _) = w.health();
+    w.adg(
+        AdgCommand::Exert {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "a heavy door".into(),
+        },
+        &[],
+    );
+    w.adg(write("Concealing Darkness", 1, 0), &[2, 2, 2, 2, 2, 2, 2]);
+    assert_eq!(w.aldric().rituals_today, 0, "the daily count ended");
+    assert_eq!(
+        w.health().0,
+        (before + 14).min(w.health().1),
+        "seven nights healed"
+    );
+    assert_eq!(
+        w.aldric().exerted.brawn,
+        2,
+        "no exertion recovers while scribing"
+    );
 }
 
 #[test]
@@ -821,7 +899,7 @@ fn adg_r9_safe_rituals_are_half_the_level_plus_one_and_reading_scrolls_does_not_
     assert_eq!(w.aldric().safe_rituals_per_day(), 3);
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let scroll = w.seq_of_last();
     w.adg(read(scroll, false, vec![]), &[5]);
     assert_eq!(w.aldric().rituals_today, 0);
@@ -1003,7 +1081,7 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
 fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Sigil);
-    w.adg(write("Calling Moon", 2, 0), &[]);
+    w.adg(write("Calling Moon", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
     assert_eq!(
         w.state().scrolls[&id].effect,
@@ -1064,7 +1142,7 @@ fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
     if let AdgCommand::WriteScroll { effect_roll, .. } = &mut damaging {
         *effect_roll = Some(EffectKind::Damage);
     }
-    w.adg(damaging, &[]);
+    w.adg(damaging, &scribing(&[]));
     let id = w.seq_of_last();
     let mut at_troll = read(id, false, vec![]);
     if let AdgCommand::ReadScroll { target, .. } = &mut at_troll {
@@ -1081,15 +1159,15 @@ fn adg_s2_an_ongoing_effect_lasts_a_turn_per_sl_on_the_readers_sheet() {
     w.knows("Iron Ward", RitualKind::Sigil);
     w.knows("Concealing Darkness", RitualKind::Phrase);
     // A Sigil's effect is ongoing; so is a Phrase's the writer marks so; a plain Phrase's is not.
-    w.adg(write("Iron Ward", 2, 0), &[]);
+    w.adg(write("Iron Ward", 2, 0), &scribing(&[]));
     let sigil = w.seq_of_last();
     let mut marked = write("Concealing Darkness", 1, 0);
     if let AdgCommand::WriteScroll { ongoing, .. } = &mut marked {
         *ongoing = true;
     }
-    w.adg(marked, &[]);
+    w.adg(marked, &scribing(&[]));
     let phrase = w.seq_of_last();
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let plain = w.seq_of_last();
 
     let now = w.state().clock;
@@ -1118,7 +1196,7 @@ fn adg_s2_an_ongoing_effect_lasts_a_turn_per_sl_on_the_readers_sheet() {
 fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Ceremony);
-    w.adg(write("Calling Moon", 2, 0), &[9]);
+    w.adg(write("Calling Moon", 2, 0), &scribing(&[9]));
     let state = w.state();
     assert_eq!(state.clock.seconds(), 7 * 86_400);
     assert_eq!(
@@ -1162,7 +1240,7 @@ fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_w
         },
         &[],
     );
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     assert_eq!(w.aldric().exerted.agility, 2);
     w.adg(cast("Concealing Darkness"), &[20, 4, 4, 1, 1, 1]);
     assert_eq!(
@@ -1176,7 +1254,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Ceremony);
     // The GM's sealed d20 shows 16 against Cunning 13 with 2 exerted ahead: 16 − 13 = 3 > 2, failed.
-    let written = w.adg(write("Calling Moon", 1, 2), &[16]);
+    let written = w.adg(write("Calling Moon", 1, 2), &scribing(&[16]));
     let Event::ScrollWritten(event) = &written[0] else {
         panic!()
     };
@@ -1225,7 +1303,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
 fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Ceremony);
-    w.adg(write("Calling Moon", 1, 3), &[16]);
+    w.adg(write("Calling Moon", 1, 3), &scribing(&[16]));
     let id = w.seq_of_last();
     let secrets = w.secrets_for(id);
     let events = w.adg(read(id, false, secrets.clone()), &[5]);
@@ -1236,7 +1314,7 @@ fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
     }];
     let mut again = world();
     again.knows("Calling Moon", RitualKind::Ceremony);
-    again.adg(write("Calling Moon", 1, 3), &[16]);
+    again.adg(write("Calling Moon", 1, 3), &scribing(&[16]));
     assert!(matches!(
         again.refused(read(id, false, forged), &[5]),
         RuleError::SecretMismatch { .. }
@@ -1251,7 +1329,7 @@ fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
 fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let id = w.seq_of_last();
     w.then(
         Command::AddCharacter {
@@ -1289,7 +1367,7 @@ fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
 fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_scroll() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 2, 0), &[]);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
     // Save 15 over Agility 11 fails; the chart d20 7 + SL 2 = 9 → the sparking entry, 1d4 = 3.
     let events = w.adg(read(id, true, vec![]), &[15, 7, 3]);
@@ -1309,7 +1387,7 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
     ));
     let mut passed = world();
     passed.knows("Concealing Darkness", RitualKind::Phrase);
-    passed.adg(write("Concealing Darkness", 2, 0), &[]);
+    passed.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
     let ok = passed.adg(read(id, true, vec![]), &[11, 5]);
     assert!(the_reading(&ok).damaged.is_none() && the_reading(&ok).kept);
 }
@@ -1318,7 +1396,7 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
 fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 2, 0), &[]);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
     for (roll, kept) in [(2, true), (13, true), (7, true), (1, false), (14, false)] {
         let events = w.when(adg_cmd(read(id, false, vec![])), &[roll]).unwrap();
@@ -1339,7 +1417,7 @@ fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
 fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 2, 0), &[]);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
     w.then(
         Command::AddCharacter {
@@ -1379,7 +1457,7 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
 fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
-    w.adg(write("Concealing Darkness", 1, 0), &[]);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let id = w.seq_of_last();
     w.then(
         Command::AddCharacter {
@@ -1505,7 +1583,7 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
             character: "Aldric".into(),
             weeks: 1,
         },
-        &[],
+        &[1; 7],
     );
     assert_eq!(
         w.state().clock.seconds() - before,
