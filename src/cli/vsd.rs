@@ -98,8 +98,10 @@ pub struct CastArgs {
     /// Who the spell is aimed at: a character (any case) or anyone else, e.g. "the troll".
     #[arg(long)]
     pub target: String,
-    /// Distance to the target (VSD-4): touch; up to 3, 15, 30 or 90 metres; or far (over 90).
-    #[arg(long, value_enum, default_value = "15")]
+    /// Distance to the target in metres (e.g. 12), touch, or far (over 90 m). A casting roll takes
+    /// the casting table's band for it (VSD-4); a bolt or area spell its attack table's (VSD-14),
+    /// which reaches 30 m.
+    #[arg(long, default_value = "15", value_parser = parse_range)]
     pub range: Range,
     /// The target is restrained, unconscious or unaware (+10).
     #[arg(long = "static")]
@@ -249,6 +251,10 @@ pub struct SaveArgs {
     /// The cast's event number.
     #[arg(long, value_name = "SEQ")]
     pub against: u64,
+}
+
+fn parse_range(text: &str) -> Result<Range, String> {
+    text.parse()
 }
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {

@@ -40,6 +40,38 @@ pub fn needs_another(faces: &[u32]) -> bool {
     }
 }
 
+/// VSD-14 ruling: an attack roll. Its first die showing 01–10 is a fumble: the roll ends there, and
+/// the chain comes back empty (the die is in the records). Otherwise it goes on as an open-ended
+/// roll (a first die of 11–95 ends it, 96–100 rolls again and adds).
+pub fn roll_attack(
+    dice: &mut Dice<'_>,
+    purpose: &str,
+) -> Result<(Vec<Die>, Vec<ChainDie>), DiceError> {
+    let first = dice.roll(100, &format!("{purpose} (open-ended d100)"))?;
+    let face = first.value.unwrap_or_default();
+    let mut records = vec![first];
+    if face <= 10 {
+        return Ok((records, Vec::new()));
+    }
+    let mut faces = vec![face];
+    while needs_another(&faces) {
+        let die = dice.roll(
+            100,
+            &format!("{purpose} (open-ended, rolled again and added)"),
+        )?;
+        faces.push(die.value.unwrap_or_default());
+        records.push(die);
+    }
+    let chain = faces
+        .into_iter()
+        .map(|value| ChainDie {
+            value,
+            subtracted: false,
+        })
+        .collect();
+    Ok((records, chain))
+}
+
 /// Rolls an open-ended d100, each die recorded with `purpose`. A sealed roll is sealed whole: one
 /// record and one commitment for the chain, so its length (which gives the first die away) stays
 /// secret until the reveal.

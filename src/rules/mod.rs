@@ -226,6 +226,10 @@ pub enum RuleError {
         lore: String,
         lores: Vec<String>,
     },
+    #[error(
+        "{spell} is a bolt or area spell, whose attack reaches 30 m; the target at {distance} is out of range"
+    )]
+    OutOfReach { spell: String, distance: String },
     #[error("the spell is not valid: {0}")]
     InvalidSpell(String),
     #[error("{name} does not know a spell called '{spell}'{}", if known.is_empty() { String::new() } else { format!("; they know: {}", known.join(", ")) })]

@@ -178,7 +178,7 @@ fn every_command_refuses_bad_arguments_without_touching_the_log() {
         (&["spell", "cast", "Mira", "Shield"], 2),
         (
             &[
-                "spell", "cast", "Mira", "Shield", "--target", "x", "--range", "100",
+                "spell", "cast", "Mira", "Shield", "--target", "x", "--range", "nearby",
             ],
             2,
         ),

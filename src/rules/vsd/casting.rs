@@ -13,36 +13,72 @@ use crate::state::fold_name;
 use crate::time::{GameDuration, ROUND_SECONDS};
 use serde::{Deserialize, Serialize};
 
-/// Distance to the target (VSD-4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+/// Distance to the target. The casting table (VSD-4) and the attack table (VSD-14) band it
+/// differently, so the distance itself is given and each table finds its band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Range {
     Touch,
-    /// Up to 3 m.
-    #[value(name = "3")]
-    Near,
-    /// 4–15 m.
-    #[default]
-    #[value(name = "15")]
-    Short,
-    /// 16–30 m.
-    #[value(name = "30")]
-    Medium,
-    /// 31–90 m.
-    #[value(name = "90")]
-    Long,
-    /// Over 90 m.
+    Metres(u32),
+    /// Further than any band: over 90 m.
     Far,
 }
 
+impl Default for Range {
+    fn default() -> Range {
+        Range::Metres(15)
+    }
+}
+
+impl std::str::FromStr for Range {
+    type Err = String;
+
+    /// `touch`, `far`, or metres: `12` (the old band words 3, 15, 30 and 90 are distances too).
+    fn from_str(text: &str) -> Result<Range, String> {
+        let text = text.trim().to_lowercase();
+        match text.as_str() {
+            "touch" => Ok(Range::Touch),
+            "far" => Ok(Range::Far),
+            metres => metres
+                .trim_end_matches('m')
+                .trim()
+                .parse()
+                .map(Range::Metres)
+                .map_err(|_| {
+                    format!("'{text}' is not a distance; give metres (e.g. 12), touch or far")
+                }),
+        }
+    }
+}
+
 impl Range {
-    fn modifier(self) -> i64 {
+    /// VSD-4: the casting table's range modifier.
+    fn casting_modifier(self) -> i64 {
         match self {
             Range::Touch => 30,
-            Range::Near => 10,
-            Range::Short => 0,
-            Range::Medium => -10,
-            Range::Long => -20,
-            Range::Far => -30,
+            Range::Metres(0..=3) => 10,
+            Range::Metres(4..=15) => 0,
+            Range::Metres(16..=30) => -10,
+            Range::Metres(31..=90) => -20,
+            Range::Metres(_) | Range::Far => -30,
+        }
+    }
+
+    /// VSD-14 ruling: an attack spell's own range table; `None` beyond 30 m, out of range.
+    fn attack_modifier(self) -> Option<i64> {
+        match self {
+            Range::Touch | Range::Metres(0..=3) => Some(35),
+            Range::Metres(4..=10) => Some(10),
+            Range::Metres(11..=20) => Some(0),
+            Range::Metres(21..=30) => Some(-20),
+            Range::Metres(_) | Range::Far => None,
+        }
+    }
+
+    fn words(self) -> String {
+        match self {
+            Range::Touch => "touch".into(),
+            Range::Metres(m) => format!("{m} m"),
+            Range::Far => "over 90 m".into(),
         }
     }
 }
@@ -225,7 +261,20 @@ pub fn cast(
     if order.static_target {
         add("static target", 10);
     }
-    add("range", order.range.modifier());
+    match spell.attack {
+        // VSD-14: an attack spell takes its own range table, not the casting table's.
+        Some(_) => {
+            let modifier = order
+                .range
+                .attack_modifier()
+                .ok_or_else(|| RuleError::OutOfReach {
+                    spell: spell.name.clone(),
+                    distance: order.range.words(),
+                })?;
+            add("attack range", modifier);
+        }
+        None => add("range", order.range.casting_modifier()),
+    }
     add("armour movement penalty", -i64::from(order.armor_penalty));
     add("GM modifier", order.gm_modifier);
     add("overcasting", -10 * i64::from(over));
@@ -242,9 +291,22 @@ pub fn cast(
             record.push(die);
         }
     }
-    let (chain_dice, chain) = open_ended::roll(dice, "spell casting roll", false)?;
+    // VSD-14 ruling: an attack roll whose first die shows 01–10 is a fumble; it ends there and goes
+    // to the spell failure table.
+    let (chain_dice, chain, fumbled) = if spell.attack.is_some() {
+        let (chain_dice, chain) = open_ended::roll_attack(dice, "attack roll")?;
+        let fumbled = chain.is_empty();
+        (chain_dice, chain, fumbled)
+    } else {
+        let (chain_dice, chain) = open_ended::roll(dice, "spell casting roll", false)?;
+        (chain_dice, chain, false)
+    };
+    let faces: Vec<u32> = if fumbled {
+        chain_dice.iter().filter_map(|d| d.value).collect()
+    } else {
+        chain.iter().map(|d| d.value).collect()
+    };
     record.extend(chain_dice);
-    let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
     let roll = open_ended::chain_total(&faces);
     let lore_bonus = i64::from(vsd.lore(&spell.lore).map_or(0, |l| l.bonus));
     let mut total = roll + lore_bonus + modifiers.iter().map(|m| m.value).sum::<i64>();
@@ -257,7 +319,9 @@ pub fn cast(
         )
         .collect();
 
-    let (outcome, save_difficulty) = if spell.attack.is_some() {
+    let (outcome, save_difficulty) = if fumbled {
+        (Outcome::Failure, None)
+    } else if spell.attack.is_some() {
         let defense = order
             .defense
             .or_else(|| {

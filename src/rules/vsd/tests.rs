@@ -384,10 +384,10 @@ fn vsd4_range_static_armour_and_gm_modifiers_add_up() {
         the_cast(&events).total - 95
     };
     assert_eq!(total_with(|o| o.range = Range::Touch), 30);
-    assert_eq!(total_with(|o| o.range = Range::Near), 10);
-    assert_eq!(total_with(|o| o.range = Range::Short), 0);
-    assert_eq!(total_with(|o| o.range = Range::Medium), -10);
-    assert_eq!(total_with(|o| o.range = Range::Long), -20);
+    assert_eq!(total_with(|o| o.range = Range::Metres(3)), 10);
+    assert_eq!(total_with(|o| o.range = Range::Metres(15)), 0);
+    assert_eq!(total_with(|o| o.range = Range::Metres(30)), -10);
+    assert_eq!(total_with(|o| o.range = Range::Metres(90)), -20);
     assert_eq!(total_with(|o| o.range = Range::Far), -30);
     assert_eq!(total_with(|o| o.static_target = true), 10);
     assert_eq!(total_with(|o| o.armor_penalty = 15), -15);
@@ -1454,6 +1454,65 @@ fn vsd14_a_bolt_is_an_attack_roll_less_the_targets_defense() {
         60 + 45 - 10 - 10,
         "a character's own Defense"
     );
+}
+
+#[test]
+fn vsd14_attack_spells_take_their_own_range_table_and_the_casting_table_its_bands() {
+    let w = world();
+    let total = |spell: &str, range: &str| {
+        let range: Range = range.parse().unwrap();
+        w.when(
+            Command::Vsd(Box::new(cast_with(spell, |o| {
+                o.range = range;
+                o.defense = Some(0)
+            }))),
+            &[60],
+        )
+        .map(|events| the_cast(&events).total - (60 + 45 - 10))
+    };
+    for (range, attack) in [
+        ("touch", 35),
+        ("3", 35),
+        ("4", 10),
+        ("10", 10),
+        ("11", 0),
+        ("20", 0),
+        ("21", -20),
+        ("30", -20),
+    ] {
+        assert_eq!(total("Fire Bolt", range), Ok(attack), "a bolt at {range}");
+    }
+    for range in ["31", "90", "far"] {
+        assert!(
+            matches!(total("Fire Bolt", range), Err(RuleError::OutOfReach { .. })),
+            "{range}"
+        );
+    }
+    // The casting table keeps its own bands: 12 m is 4–15 m, no modifier; a bolt there has 0 too.
+    assert_eq!(total("Ember", "12"), Ok(0));
+    assert_eq!(total("Ember", "3"), Ok(10));
+    assert_eq!(total("Ember", "touch"), Ok(30));
+    assert_eq!(total("Ember", "16"), Ok(-10));
+    assert!("nearby".parse::<Range>().is_err());
+}
+
+#[test]
+fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table() {
+    let w = world();
+    // 3 would start a subtracting chain on a casting roll; on an attack it is a fumble, and the
+    // next die is the spell failure roll (40 + elemental 50 = 90).
+    let events = w
+        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[3, 40])
+        .unwrap();
+    let c = the_cast(&events);
+    assert_eq!((c.outcome, c.roll), (Outcome::Failure, 3));
+    assert_eq!(c.failure.as_ref().unwrap().roll, 40);
+    assert_eq!(c.dice.len(), 2, "no open-ended chain after a fumble");
+    // 12 is no fumble: the attack stands.
+    let events = w
+        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[12])
+        .unwrap();
+    assert_eq!(the_cast(&events).outcome, Outcome::Attack);
 }
 
 #[test]
