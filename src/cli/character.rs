@@ -434,9 +434,10 @@ fn vsd_lines(c: &Character, vsd: &VsdState, state: &CampaignState) -> Vec<String
     if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
         lines.push(format!("  The Darkmaster is aware of them until {until}: a spell before then brings a resonance roll"));
     }
-    if let Some(round) = vsd.fires_at_round {
+    if let Some(d) = &vsd.delayed {
         lines.push(format!(
-            "  A failed spell fires at round {round} (concentration must be held)"
+            "  {} (failed at #{}) fires at the end of round {} if {} concentrates on it until then",
+            d.spell, d.cast_seq, d.fires_at_round, c.name
         ));
     }
     for p in &vsd.pending {

@@ -174,6 +174,8 @@ event_enum! {
     },
     SpellCast(vsd::SpellCast),
     ChoiceMade(vsd::ChoiceMade),
+    /// A failed spell held two rounds fires or fizzles (VSD-9 ruling).
+    DelayedSpellResolved(vsd::DelayedResolved),
     SaveRolled(vsd::SaveRolled),
     ThreadSevered(vsd::Severed),
     AlignmentSet {
@@ -341,6 +343,7 @@ impl Event {
             Event::ConcentrationInterrupted { .. } => "concentration_interrupted",
             Event::SpellCast(_) => "spell_cast",
             Event::ChoiceMade(_) => "choice_made",
+            Event::DelayedSpellResolved(_) => "delayed_spell_resolved",
             Event::SaveRolled(_) => "save_rolled",
             Event::ThreadSevered(_) => "thread_severed",
             Event::AlignmentSet { .. } => "alignment_set",
@@ -420,6 +423,7 @@ impl Event {
             | Event::ConditionCleared { character, .. } => is(character),
             Event::SpellCast(c) => is(&c.caster) || is(&c.target),
             Event::ChoiceMade(c) => is(&c.character),
+            Event::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
             Event::SaveRolled(s) => is(&s.target) || is(&s.caster),
             Event::ThreadSevered(s) => is(&s.character),
             _ => false,
@@ -443,6 +447,7 @@ impl Event {
             Event::SaveRolled(s) => &s.dice,
             Event::ThreadSevered(s) => &s.dice,
             Event::SpellLearned(_)
+            | Event::DelayedSpellResolved(_)
             | Event::Concentrated { .. }
             | Event::ConcentrationInterrupted { .. }
             | Event::AlignmentSet { .. }

@@ -71,6 +71,26 @@ pub struct Pending {
     pub cast_at: Option<GameTime>,
 }
 
+/// A failed spell held to fire two rounds later (VSD-9), resolved once its round is over: it fires
+/// if the caster concentrated through both rounds, as a success at the lowest band, else it fizzles
+/// and costs nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedResolved {
+    pub caster: String,
+    pub spell: String,
+    pub target: String,
+    /// The failed cast that was held.
+    pub cast_seq: u64,
+    pub fired: bool,
+    pub mp_spent: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save_difficulty: Option<u32>,
+    #[serde(default)]
+    pub took_hold: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_until: Option<GameTime>,
+}
+
 /// A spell a choice put in force (VSD-5 ruling: a partial success, halved, still takes hold).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InForce {

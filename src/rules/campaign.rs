@@ -68,7 +68,19 @@ pub enum Command {
     },
 }
 
+/// The events `command` records on `state`, and then what they set off by themselves: a failed
+/// spell held to fire later whose round they bring to an end (VSD-9).
 pub fn decide(
+    state: &CampaignState,
+    command: Command,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let mut events = decide_command(state, command, dice)?;
+    events.extend(super::vsd::delayed_spells_due(state, &events));
+    Ok(events)
+}
+
+fn decide_command(
     state: &CampaignState,
     command: Command,
     dice: &mut Dice<'_>,

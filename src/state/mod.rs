@@ -133,6 +133,10 @@ pub struct CampaignState {
     /// the newest casting counts). One entry per target and spell, however long the campaign.
     #[serde(default)]
     pub castings_on: BTreeMap<String, BTreeMap<String, vsd::CastingOn>>,
+    /// Casters (folded names) holding a failed spell to fire later (VSD-9): found without reading
+    /// every character.
+    #[serde(default)]
+    pub delayed_casters: std::collections::BTreeSet<String>,
 }
 
 pub fn fold_name(name: &str) -> String {
@@ -307,6 +311,7 @@ impl CampaignState {
             Event::SpellCast(cast) => self.apply_spell_cast(seq, cast),
             Event::ChoiceMade(made) => self.apply_choice(made),
             Event::SaveRolled(save) => self.apply_save(save),
+            Event::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
             Event::ThreadSevered(severed) => self.apply_severed(severed),
             Event::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
             Event::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,

@@ -1,7 +1,9 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
 use super::{CampaignState, fold_name};
-use crate::event::vsd::{ChoiceMade, ConditionChange, Pending, SaveRolled, Severed, SpellCast};
+use crate::event::vsd::{
+    ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
+};
 use crate::rules::vsd::{Condition, Place, SpellDef};
 use crate::sheet::{Lore, VsdSheet};
 use crate::time::{GameDuration, GameTime};
@@ -25,6 +27,17 @@ pub struct ActiveSpell {
     /// Over half its area (a partial success, VSD-5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub half_area: bool,
+}
+
+/// A failed spell held to fire later (VSD-9): it fires at the end of `fires_at_round` if the caster
+/// concentrated on it through the two rounds up to then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedSpell {
+    pub cast_seq: u64,
+    pub spell: String,
+    pub target: String,
+    pub fires_at_round: u64,
+    pub mp_cost: u32,
 }
 
 /// The newest casting of a spell on a target that allows a save (see `CampaignState::castings_on`).
@@ -66,7 +79,7 @@ pub struct VsdState {
     pub awareness_until: Option<GameTime>,
     pub resonance_open: Option<OpenResonance>,
     /// A failed spell set to fire at this round.
-    pub fires_at_round: Option<u64>,
+    pub delayed: Option<DelayedSpell>,
     pub consumed: bool,
 }
 
@@ -90,7 +103,7 @@ impl VsdState {
             pending: Vec::new(),
             awareness_until: None,
             resonance_open: None,
-            fires_at_round: None,
+            delayed: None,
             consumed: false,
         }
     }
@@ -279,10 +292,14 @@ impl CampaignState {
             return;
         };
         // The choice resolves the first pending entry of that cast whose options hold the picks.
+        let (mut resolved_spell, mut resolved_target, mut resolved_cost) = (None, None, 0);
         if let Some(i) = vsd.pending.iter().position(|p| {
             p.cast_seq == made.cast_seq && made.chosen.iter().all(|c| p.options.contains(c))
         }) {
             let resolved = vsd.pending.remove(i);
+            resolved_spell = Some(resolved.spell.clone());
+            resolved_target = resolved.target.clone();
+            resolved_cost = resolved.mp_cost;
             if let Some(r) = &made.resonance {
                 if r.result == "awareness" {
                     vsd.awareness_until = Some(now.after(GameDuration(3600)));
@@ -297,10 +314,45 @@ impl CampaignState {
             }
         }
         vsd.mp_spent = vsd.mp_spent.saturating_sub(made.mp_refund);
-        if made.fires_at_round.is_some() {
-            vsd.fires_at_round = made.fires_at_round;
+        let delayed = made.fires_at_round.map(|fires_at_round| DelayedSpell {
+            cast_seq: made.cast_seq,
+            spell: resolved_spell.clone().unwrap_or_default(),
+            target: resolved_target.clone().unwrap_or_default(),
+            fires_at_round,
+            mp_cost: resolved_cost,
+        });
+        let holds = delayed.is_some();
+        if let Some(delayed) = delayed {
+            vsd.delayed = Some(delayed);
         }
         vsd.pending.extend(made.pending.iter().cloned());
+        if holds {
+            self.delayed_casters.insert(fold_name(&made.character));
+        }
+    }
+
+    pub(super) fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
+        self.delayed_casters.remove(&fold_name(&d.caster));
+        if let Some(vsd) = self.vsd_mut(&d.caster) {
+            vsd.delayed = None;
+            vsd.concentration = None;
+            vsd.lose_mp(d.mp_spent);
+        }
+        if d.save_difficulty.is_some() {
+            self.castings_on
+                .entry(fold_name(&d.target))
+                .or_default()
+                .insert(
+                    fold_name(&d.spell),
+                    CastingOn {
+                        cast_seq: seq,
+                        saved: false,
+                    },
+                );
+        }
+        if d.took_hold {
+            self.take_hold(&d.target, &d.spell, &d.caster, seq, d.active_until);
+        }
     }
 
     pub(super) fn apply_save(&mut self, s: &SaveRolled) {

@@ -157,7 +157,12 @@ pub fn concentrate(
     let spell = vsd
         .spell(spell)
         .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, spell))?;
-    if spell.instantaneous {
+    // A failed spell held to fire later needs concentration, instantaneous or not (VSD-9 ruling).
+    let holding = vsd
+        .delayed
+        .as_ref()
+        .is_some_and(|d| d.spell.eq_ignore_ascii_case(&spell.name));
+    if spell.instantaneous && !holding {
         return Err(RuleError::InstantaneousNeedsNoConcentration(
             spell.name.clone(),
         ));

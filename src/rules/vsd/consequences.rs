@@ -5,7 +5,8 @@ use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caste
 use crate::dice::{Dice, Die};
 use crate::event::Event;
 use crate::event::vsd::{
-    ChoiceMade, ConditionChange, InForce, Modifier, Pending, ResonanceRoll, Severed,
+    ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
+    Severed,
 };
 use crate::state::CampaignState;
 use crate::time::{GameDuration, ROUND_SECONDS};
@@ -380,4 +381,59 @@ fn describe_pending(pending: &[Pending]) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// VSD-9 ruling: the failed spells held to fire later whose round `events` bring to an end. Each
+/// fires, as a success at the lowest band (save difficulty 50) with its MPs spent then, if its caster
+/// concentrated on it through the two rounds up to its own; otherwise it fizzles and costs nothing.
+/// Appended to the same write, so a held spell resolves as soon as its time has passed.
+pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event> {
+    if state.delayed_casters.is_empty() {
+        return Vec::new();
+    }
+    let mut after = state.clone();
+    for (i, event) in events.iter().enumerate() {
+        after.apply(state.head + 1 + i as u64, event);
+    }
+    let now = round_of(&after);
+    let mut resolved = Vec::new();
+    for name in &after.delayed_casters {
+        let Some(who) = after.character(name) else {
+            continue;
+        };
+        let Some((vsd, held)) = who
+            .vsd
+            .as_ref()
+            .and_then(|v| Some((v, v.delayed.as_ref()?)))
+        else {
+            continue;
+        };
+        if now <= held.fires_at_round {
+            continue;
+        }
+        let fired = vsd.concentration.as_ref().is_some_and(|c| {
+            c.spell.eq_ignore_ascii_case(&held.spell)
+                && c.first_round < held.fires_at_round
+                && c.last_round >= held.fires_at_round
+        });
+        let spell = vsd.spell(&held.spell);
+        let saves = spell.is_some_and(|s| s.save);
+        let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
+        let target_known = after.character(&held.target).is_some();
+        resolved.push(Event::DelayedSpellResolved(DelayedResolved {
+            caster: who.name.clone(),
+            spell: held.spell.clone(),
+            target: held.target.clone(),
+            cast_seq: held.cast_seq,
+            fired,
+            mp_spent: if fired { held.mp_cost } else { 0 },
+            save_difficulty: (fired && saves).then_some(50),
+            took_hold: fired && !saves && target_known,
+            active_until: spell
+                .and_then(|s| s.duration)
+                .filter(|_| fired && !saves && target_known)
+                .map(|d| takes_effect_at.after(d)),
+        }));
+    }
+    resolved
 }

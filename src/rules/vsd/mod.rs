@@ -14,6 +14,7 @@ use crate::time::{GameDuration, ROUND_SECONDS};
 use serde::{Deserialize, Serialize};
 
 pub use casting::{CastOrder, OvercastOrder, Place, Range};
+pub use consequences::delayed_spells_due;
 
 /// Spell kinds, which set the failure modifier (VSD-9) and some resonance modifiers (VSD-10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]

@@ -770,6 +770,110 @@ fn vsd9_every_failure_band_boundary_with_entered_dice() {
     assert_eq!((worst.pick, worst.resonance_bonus), (2, 50));
 }
 
+/// Shield fails (3, then 40 subtracted: −37 + 45 − 10 = −2) and its failure roll 70 + 10 offers
+/// holding it to fire two rounds later.
+fn a_held_shield(w: &mut World) -> u64 {
+    w.vsd(
+        cast_with("Shield", |o| o.target = "Bran".into()),
+        &[3, 40, 70],
+    );
+    let failed = w.seq();
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    failed
+}
+
+#[test]
+fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    a_held_shield(&mut w);
+    let concentrate = || VsdCommand::Concentrate {
+        character: "Mira".into(),
+        spell: "Shield".into(),
+    };
+    for _ in 0..2 {
+        w.next_round();
+        w.vsd(concentrate(), &[]);
+    }
+    assert_eq!(
+        w.of("Mira").mp_current(),
+        mps,
+        "nothing spent until it fires"
+    );
+    // The clock leaves the second round: the same write records the spell firing.
+    w.next_round();
+    let fired = w
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::DelayedSpellResolved(d) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("resolved");
+    assert!(fired.fired && fired.took_hold);
+    assert_eq!(fired.mp_spent, 2);
+    assert_eq!(w.of("Mira").mp_current(), mps - 2);
+    assert!(w.on("Bran").contains_key("shield"));
+    assert!(w.of("Mira").delayed.is_none());
+}
+
+#[test]
+fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    a_held_shield(&mut w);
+    w.next_round();
+    w.vsd(
+        VsdCommand::Concentrate {
+            character: "Mira".into(),
+            spell: "Shield".into(),
+        },
+        &[],
+    );
+    // The second round goes by without concentration; the round after it, the spell fizzles.
+    w.next_round();
+    w.next_round();
+    let resolved = w
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::DelayedSpellResolved(d) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("resolved");
+    assert!(!resolved.fired && resolved.mp_spent == 0);
+    assert_eq!(w.of("Mira").mp_current(), mps);
+    assert!(!w.on("Bran").contains_key("shield"));
+}
+
+#[test]
+fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
+    let mut w = world();
+    // Light is instantaneous: no concentration normally...
+    assert!(matches!(
+        w.refused(
+            VsdCommand::Concentrate {
+                character: "Mira".into(),
+                spell: "Light".into(),
+            },
+            &[]
+        ),
+        RuleError::InstantaneousNeedsNoConcentration(_)
+    ));
+    // ...but held after a failure (3, 40: −37 + 45 = 8; failure 70 + 10 = 80), it is concentrated on.
+    w.vsd(cast("Light"), &[3, 40, 70]);
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    w.next_round();
+    w.vsd(
+        VsdCommand::Concentrate {
+            character: "Mira".into(),
+            spell: "Light".into(),
+        },
+        &[],
+    );
+}
+
 #[test]
 fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     let mut w = world();
@@ -786,7 +890,10 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     w.next_round();
     w.vsd(cast("Quake"), &[3, 40, 30]);
     w.vsd(choose(&[Choice::FiresLater]), &[]);
-    assert_eq!(w.of("Mira").fires_at_round, Some(3));
+    assert_eq!(
+        w.of("Mira").delayed.as_ref().map(|d| d.fires_at_round),
+        Some(3)
+    );
     w.next_round();
     // 90 + 50 = 140: two of lose-mps, other-target, resonance (+20): resonance d100 10 + 3 + 20 = 33.
     w.vsd(cast("Quake"), &[3, 40, 90]);
