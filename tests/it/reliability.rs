@@ -188,9 +188,11 @@ fn damaged_files_get_a_clear_message_and_are_left_as_they_were() {
 #[test]
 fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
     let c = Campaign::from_the_first_schema();
-    // Reading it migrates it to the current schema first.
-    let aldric = c.ok(&["character", "show", "Aldric"]);
-    let mira = c.ok(&["character", "show", "Mira"]);
+    // Reading it migrates it to the current schema first. The sheets are pinned by their numbers, so
+    // a change in how sheets are worded does not disturb them, while any change in what the old
+    // events compute does.
+    let aldric = c.json(&["character", "show", "Aldric"]);
+    let mira = c.json(&["character", "show", "Mira"]);
     let versions: Vec<i64> = {
         let conn = c.sql();
         let mut stmt = conn
@@ -202,8 +204,46 @@ fn a_database_from_the_first_schema_migrates_and_replays_to_the_same_sheets() {
             .collect()
     };
     assert_eq!(versions, vec![1, 2]);
-    insta::assert_snapshot!("golden_v1_aldric", aldric);
-    insta::assert_snapshot!("golden_v1_mira", mira);
+    assert_eq!(aldric["as_of_seq"], 29);
+    let (a, adg) = (&aldric["character"], &aldric["character"]["adg"]);
+    assert_eq!(
+        (a["health"]["current"].as_u64(), a["health"]["max"].as_u64()),
+        (Some(5), Some(7))
+    );
+    assert_eq!(adg["level"], 2);
+    assert_eq!(
+        adg["max"],
+        serde_json::json!({ "agility": 11, "brawn": 9, "cunning": 13 })
+    );
+    assert_eq!(
+        adg["exerted"],
+        serde_json::json!({ "agility": 0, "brawn": 0, "cunning": 0 })
+    );
+    assert_eq!(adg["silver"], 30);
+    assert_eq!(adg["rituals_today"], 1);
+    assert_eq!(adg["known"].as_object().unwrap().len(), 1);
+    assert!(adg["known"].get("concealing darkness").is_some());
+    assert!(adg["discovered"].get("burning wind").is_some());
+    assert_eq!(adg["lost"], serde_json::json!({}));
+    let scrolls = c.json(&["scroll", "list", "Aldric"]);
+    assert_eq!(scrolls["scrolls"][0]["id"], 26);
+    assert_eq!(scrolls["scrolls"][0]["reads"], 1);
+    let (m, vsd) = (&mira["character"], &mira["character"]["vsd"]);
+    assert_eq!(
+        (m["health"]["current"].as_u64(), m["health"]["max"].as_u64()),
+        (Some(14), Some(14))
+    );
+    assert_eq!(
+        (vsd["mp_max"].as_u64(), vsd["mp_spent"].as_u64()),
+        (Some(12), Some(4))
+    );
+    assert_eq!(
+        (vsd["drive"].as_u64(), vsd["body"].as_i64()),
+        (Some(3), Some(40))
+    );
+    assert_eq!(vsd["spells"].as_object().unwrap().len(), 1);
+    assert_eq!(vsd["conditions"], serde_json::json!([]));
+    assert!(m.get("spells_on").is_none());
     assert!(c.ok(&["verify"]).contains("all checks hold"));
     // And it takes new events as any campaign does.
     c.ok(&["damage", "Aldric", "1"]);
