@@ -21,7 +21,7 @@ impl fmt::Display for System {
     }
 }
 
-/// An A Dungeon Game character (RULINGS ADG-C1, ADG-C2).
+/// An A Dungeon Game character (docs/rules.md ADG-C1, ADG-C2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdgSheet {
     pub level: u32,

@@ -1,4 +1,4 @@
-//! The campaign's one in-game clock (RULINGS T-1) and the durations typed at the table.
+//! The campaign's one in-game clock (docs/rules.md T-1) and the durations typed at the table.
 //!
 //! Time is counted in seconds since Day 1, 00:00. Seconds are finer than any rule needs, but a combat
 //! round is six seconds here (ten rounds to the minute), and counting seconds keeps rounds, minutes and

@@ -33,6 +33,9 @@ pub use output::Report;
 ///
 /// Dice: grimoire rolls provably fair seeded dice unless you enter physical dice with --rolls, in the
 /// order the command's help lists them.
+///
+/// Rules: what grimoire computes for each rule of both games, and its rulings where the games are
+/// silent, are in docs/rules.md (clause IDs such as ADG-R9 or VSD-12 appear in help texts and tests).
 #[derive(Debug, Parser)]
 #[command(name = "grimoire", version, max_term_width = 100)]
 pub struct Cli {

@@ -1,5 +1,5 @@
 //! Dice expressions for free rolls: `2d6+3`, `d20`, `d%`, `3d6-1d4+2` and `oe`/`d100oe` (the
-//! open-ended d100 of RULINGS VSD-1).
+//! open-ended d100 of docs/rules.md VSD-1).
 
 use super::open_ended;
 use super::{Dice, DiceError, Die};

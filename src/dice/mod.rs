@@ -1,5 +1,5 @@
 //! Dice: every roll is evidence. A die is drawn from one of three sources and recorded with its
-//! provenance inside the event that used it (see ARCHITECTURE.md, "Dice").
+//! provenance inside the event that used it (README, "Dice: every roll is evidence").
 
 pub mod expr;
 pub mod fairness;

@@ -1,4 +1,4 @@
-//! The open-ended d100 (RULINGS VSD-1).
+//! The open-ended d100 (docs/rules.md VSD-1).
 
 use super::{Dice, DiceError, Die};
 

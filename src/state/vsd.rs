@@ -314,13 +314,17 @@ impl CampaignState {
             }
         }
         vsd.mp_spent = vsd.mp_spent.saturating_sub(made.mp_refund);
-        let delayed = made.fires_at_round.map(|fires_at_round| DelayedSpell {
-            cast_seq: made.cast_seq,
-            spell: resolved_spell.clone().unwrap_or_default(),
-            target: resolved_target.clone().unwrap_or_default(),
-            fires_at_round,
-            mp_cost: resolved_cost,
-        });
+        // A choice recorded before held spells were resolved names no target: it stays as it was.
+        let delayed = match (made.fires_at_round, resolved_spell, resolved_target) {
+            (Some(fires_at_round), Some(spell), Some(target)) => Some(DelayedSpell {
+                cast_seq: made.cast_seq,
+                spell,
+                target,
+                fires_at_round,
+                mp_cost: resolved_cost,
+            }),
+            _ => None,
+        };
         let holds = delayed.is_some();
         if let Some(delayed) = delayed {
             vsd.delayed = Some(delayed);

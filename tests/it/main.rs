@@ -14,6 +14,7 @@ mod hostile_text;
 mod largest;
 mod props;
 mod reliability;
+mod rules_doc;
 mod sealed;
 mod snapshots;
 mod store_conformance;

@@ -1,4 +1,4 @@
-//! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (RULINGS ADG-*).
+//! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (docs/rules.md ADG-*).
 
 mod checks;
 pub mod rituals;

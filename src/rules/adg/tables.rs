@@ -1,4 +1,4 @@
-//! The GM's tables for A Dungeon Game (RULINGS ADG-C5, ADG-R2, ADG-R7, ADG-S3, ADG-S6): word lists,
+//! The GM's tables for A Dungeon Game (docs/rules.md ADG-C5, ADG-R2, ADG-R7, ADG-S3, ADG-S6): word lists,
 //! mishaps, the damaged-scrolls chart, scroll costs, recovery dice and house-rule settings.
 //!
 //! Tables travel inside the log (an `adg_tables_loaded` event carries the whole table and its hash),

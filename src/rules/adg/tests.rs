@@ -1,4 +1,4 @@
-//! Given / when / then tests for every A Dungeon Game clause of RULINGS.md. Dice are entered, so each
+//! Given / when / then tests for every A Dungeon Game clause of docs/rules.md. Dice are entered, so each
 //! test says exactly what was rolled.
 
 use super::rituals::CastOrder;

@@ -1,4 +1,4 @@
-//! Against the Darkmaster: spell casting, resonance, failure and overcasting (RULINGS VSD-*).
+//! Against the Darkmaster: spell casting, resonance, failure and overcasting (docs/rules.md VSD-*).
 
 mod casting;
 mod consequences;

@@ -1,4 +1,4 @@
-//! Given / when / then tests for every Against the Darkmaster clause of RULINGS.md, with entered dice.
+//! Given / when / then tests for every Against the Darkmaster clause of docs/rules.md, with entered dice.
 
 use super::consequences::{failure_pending, roll_resonance};
 use super::*;
