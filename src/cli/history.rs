@@ -166,10 +166,15 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 }
                 Provenance::Seeded { epoch, witness } => {
                     let entropy = die.provenance.entropy(&session_entropy);
-                    let message = format!(
-                        "grimoire-die-v1|{campaign_id}|{epoch}|{}|{}|0|{entropy}",
-                        r.seq, die.n
-                    );
+                    let pos = DiePosition {
+                        campaign_id: &campaign_id,
+                        epoch: *epoch,
+                        seq: r.seq,
+                        n: die.n,
+                        entropy,
+                    };
+                    // The derivation's own message (block 0), so explain can never print another.
+                    let message = fairness::message(&pos, 0, 0);
                     line.push_str(&format!(
                         "\n         seeded, epoch {epoch}: HMAC-SHA256(seed, \"{message}\")"
                     ));
@@ -183,13 +188,6 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                         .and_then(|s| fairness::parse_seed(&s).map(|b| (s, b)))
                     {
                         Some((seed_hex, seed)) => {
-                            let pos = DiePosition {
-                                campaign_id: &campaign_id,
-                                epoch: *epoch,
-                                seq: r.seq,
-                                n: die.n,
-                                entropy,
-                            };
                             let expected = fairness::seeded_face(&seed, &pos, die.sides);
                             let verdict = if Some(expected) == die.value {
                                 "matches"
