@@ -114,6 +114,14 @@ fn world() -> World {
     w
 }
 
+/// Mira concentrates a round on `spell`.
+fn concentrate(spell: &str) -> VsdCommand {
+    VsdCommand::Concentrate {
+        character: "Mira".into(),
+        spell: spell.into(),
+    }
+}
+
 fn cast(spell: &str) -> VsdCommand {
     cast_by("Mira", spell, |_| {})
 }
@@ -275,13 +283,7 @@ fn vsd3_each_round_of_concentration_adds_ten_and_none_is_improvised() {
     assert_eq!(the_cast(&improvised).modifiers[0].value, -10);
     for _ in 0..2 {
         w.next_round();
-        w.vsd(
-            VsdCommand::Concentrate {
-                character: "Mira".into(),
-                spell: "Shield".into(),
-            },
-            &[],
-        );
+        w.vsd(concentrate("Shield"), &[]);
     }
     assert_eq!(w.of("Mira").mp_current(), 10, "concentrating spends no MPs");
     w.next_round();
@@ -294,13 +296,7 @@ fn vsd3_each_round_of_concentration_adds_ten_and_none_is_improvised() {
 fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
     let mut w = world();
     for _ in 0..6 {
-        w.vsd(
-            VsdCommand::Concentrate {
-                character: "Mira".into(),
-                spell: "Shield".into(),
-            },
-            &[],
-        );
+        w.vsd(concentrate("Shield"), &[]);
         w.next_round();
     }
     assert_eq!(
@@ -308,13 +304,7 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
         40
     );
     w.next_round();
-    w.vsd(
-        VsdCommand::Concentrate {
-            character: "Mira".into(),
-            spell: "Shield".into(),
-        },
-        &[],
-    );
+    w.vsd(concentrate("Shield"), &[]);
     w.next_round();
     w.next_round();
     assert_eq!(
@@ -323,13 +313,7 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
         "a skipped round breaks it"
     );
     w.next_round();
-    w.vsd(
-        VsdCommand::Concentrate {
-            character: "Mira".into(),
-            spell: "Shield".into(),
-        },
-        &[],
-    );
+    w.vsd(concentrate("Shield"), &[]);
     w.vsd(
         VsdCommand::Interrupt {
             character: "Mira".into(),
@@ -356,13 +340,7 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
 #[test]
 fn vsd3_instantaneous_spells_gain_nothing_from_concentration_and_are_never_improvised() {
     let mut w = world();
-    let err = w.refused(
-        VsdCommand::Concentrate {
-            character: "Mira".into(),
-            spell: "Light".into(),
-        },
-        &[],
-    );
+    let err = w.refused(concentrate("Light"), &[]);
     assert_eq!(
         err,
         RuleError::InstantaneousNeedsNoConcentration("Light".into())
@@ -787,10 +765,7 @@ fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held(
     let mut w = world();
     let mps = w.of("Mira").mp_current();
     a_held_shield(&mut w);
-    let concentrate = || VsdCommand::Concentrate {
-        character: "Mira".into(),
-        spell: "Shield".into(),
-    };
+    let concentrate = || concentrate("Shield");
     for _ in 0..2 {
         w.next_round();
         w.vsd(concentrate(), &[]);
@@ -824,13 +799,7 @@ fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
     let mps = w.of("Mira").mp_current();
     a_held_shield(&mut w);
     w.next_round();
-    w.vsd(
-        VsdCommand::Concentrate {
-            character: "Mira".into(),
-            spell: "Shield".into(),
-        },
-        &[],
-    );
+    w.vsd(concentrate("Shield"), &[]);
     // The second round goes by without concentration; the round after it, the spell fizzles.
     w.next_round();
     w.next_round();
@@ -852,26 +821,14 @@ fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
     let mut w = world();
     // Light is instantaneous: no concentration normally...
     assert!(matches!(
-        w.refused(
-            VsdCommand::Concentrate {
-                character: "Mira".into(),
-                spell: "Light".into(),
-            },
-            &[]
-        ),
+        w.refused(concentrate("Light"), &[]),
         RuleError::InstantaneousNeedsNoConcentration(_)
     ));
     // ...but held after a failure (3, 40: −37 + 45 = 8; failure 70 + 10 = 80), it is concentrated on.
     w.vsd(cast("Light"), &[3, 40, 70]);
     w.vsd(choose(&[Choice::FiresLater]), &[]);
     w.next_round();
-    w.vsd(
-        VsdCommand::Concentrate {
-            character: "Mira".into(),
-            spell: "Light".into(),
-        },
-        &[],
-    );
+    w.vsd(concentrate("Light"), &[]);
 }
 
 #[test]
