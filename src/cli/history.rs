@@ -151,18 +151,73 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                     line.push_str("\n         entered at the table with --rolls")
                 }
                 Provenance::Sealed { commitment, origin } => {
+                    let entropy = die.provenance.entropy(&session_entropy);
                     line.push_str(&format!(
                         "\n         sealed; commitment {commitment}\n         {}",
-                        sealed_origin_words(
-                            origin.as_ref(),
-                            die.provenance.entropy(&session_entropy)
-                        )
+                        sealed_origin_words(origin.as_ref(), entropy)
                     ));
-                    derivation = json!({ "sealed_by": match origin {
-                        Some(SealedOrigin::Entered) => "entered",
-                        Some(SealedOrigin::Seeded { .. }) => "seeded",
-                        None => "not recorded",
-                    } });
+                    let opened = store
+                        .revealed_sealed(r.seq)?
+                        .and_then(|dice| dice.into_iter().find(|d| d.n == die.n));
+                    let faces = opened.as_ref().map(|d| d.faces());
+                    let opens = opened.as_ref().is_some_and(|d| {
+                        crate::dice::sealed::reveal_matches(commitment, &d.faces(), &d.nonce)
+                    });
+                    // Once revealed, and once the seed it came from is out, say what each proves.
+                    let derived = match (origin, &faces) {
+                        (Some(SealedOrigin::Seeded { epoch, .. }), Some(faces)) => store
+                            .revealed_seed(*epoch)?
+                            .and_then(|s| fairness::parse_seed(&s))
+                            .map(|seed| {
+                                let pos = DiePosition {
+                                    campaign_id: &campaign_id,
+                                    epoch: *epoch,
+                                    seq: r.seq,
+                                    n: die.n,
+                                    entropy,
+                                };
+                                (0..faces.len())
+                                    .map(|part| {
+                                        fairness::seeded_part(
+                                            &seed,
+                                            &pos,
+                                            u32::try_from(part).unwrap_or(u32::MAX),
+                                            die.sides,
+                                        )
+                                    })
+                                    .collect::<Vec<u32>>()
+                            }),
+                        _ => None,
+                    };
+                    if let Some(faces) = &faces {
+                        let shown: Vec<String> = faces.iter().map(u32::to_string).collect();
+                        line.push_str(&format!(
+                            "\n         revealed: {}; {}",
+                            shown.join(", "),
+                            if opens {
+                                "it opens the commitment"
+                            } else {
+                                "it DOES NOT open the commitment"
+                            }
+                        ));
+                        if let Some(derived) = &derived {
+                            line.push_str(if derived == faces {
+                                "; the published seed gives the same: grimoire rolled it"
+                            } else {
+                                "; the published seed gives OTHER faces: it was not grimoire's roll"
+                            });
+                        }
+                    }
+                    derivation = json!({
+                        "sealed_by": match origin {
+                            Some(SealedOrigin::Entered) => "entered",
+                            Some(SealedOrigin::Seeded { .. }) => "seeded",
+                            None => "not recorded",
+                        },
+                        "revealed": faces,
+                        "opens_commitment": faces.as_ref().map(|_| opens),
+                        "seed_gives": derived,
+                    });
                 }
                 Provenance::Seeded { epoch, witness } => {
                     let entropy = die.provenance.entropy(&session_entropy);

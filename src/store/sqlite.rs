@@ -791,27 +791,44 @@ impl Store {
 
     /// The seed published for `epoch`, if it has been revealed.
     pub fn revealed_seed(&self, epoch: u32) -> Result<Option<String>, StoreError> {
+        self.first_of_kind("seed_revealed", |event| match event {
+            Event::SeedRevealed {
+                epoch: revealed,
+                seed,
+            } if revealed == epoch => Some(seed),
+            _ => None,
+        })
+    }
+
+    /// The reveal of the sealed dice of event `seq`, if it has been made.
+    pub fn revealed_sealed(
+        &self,
+        seq: u64,
+    ) -> Result<Option<Vec<crate::event::RevealedDie>>, StoreError> {
+        self.first_of_kind("sealed_revealed", |event| match event {
+            Event::SealedRevealed { seq: opened, dice } if opened == seq => Some(dice),
+            _ => None,
+        })
+    }
+
+    /// The first event of `kind` (by the kind index, in seq order) that `pick` takes.
+    fn first_of_kind<T>(
+        &self,
+        kind: &str,
+        pick: impl Fn(Event) -> Option<T>,
+    ) -> Result<Option<T>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT seq, schema_version, payload FROM events WHERE kind = 'seed_revealed' ORDER BY seq")
+            .prepare("SELECT seq, schema_version, payload FROM events WHERE kind = ?1 ORDER BY seq")
             .map_err(self.fail("read"))?;
-        let mut rows = stmt.query([]).map_err(self.fail("read"))?;
+        let mut rows = stmt.query([kind]).map_err(self.fail("read"))?;
         while let Some(row) = rows.next().map_err(self.fail("read"))? {
             let seq: u64 = row.get(0).map_err(self.fail("read"))?;
             let payload: String = row.get(2).map_err(self.fail("read"))?;
-            let event = Event::from_stored(
-                "seed_revealed",
-                row.get(1).map_err(self.fail("read"))?,
-                &payload,
-            )
-            .map_err(|reason| StoreError::Damaged { seq, reason })?;
-            if let Event::SeedRevealed {
-                epoch: revealed,
-                seed,
-            } = event
-                && revealed == epoch
-            {
-                return Ok(Some(seed));
+            let event = Event::from_stored(kind, row.get(1).map_err(self.fail("read"))?, &payload)
+                .map_err(|reason| StoreError::Damaged { seq, reason })?;
+            if let Some(found) = pick(event) {
+                return Ok(Some(found));
             }
         }
         Ok(None)

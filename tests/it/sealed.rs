@@ -155,6 +155,11 @@ fn a_sealed_value_the_gm_chose_is_caught_once_the_seed_is_published() {
         )),
         "{report}"
     );
+    let explained = c.json(&["explain", &sealed.to_string()]);
+    let derivation = &explained["dice"][0]["derivation"];
+    assert_eq!(derivation["revealed"], serde_json::json!([chosen]));
+    assert_eq!(derivation["opens_commitment"], true);
+    assert_ne!(derivation["seed_gives"], derivation["revealed"]);
 }
 
 /// A Ceremony scroll's sealed check may wait long: the seed it holds back is published when the scroll
