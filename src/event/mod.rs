@@ -426,7 +426,20 @@ impl Event {
             Event::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
             Event::SaveRolled(s) => is(&s.target) || is(&s.caster),
             Event::ThreadSevered(s) => is(&s.character),
-            _ => false,
+            // The campaign's bookkeeping and free rolls name no character.
+            Event::CampaignCreated { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::SessionStarted { .. }
+            | Event::SessionEnded { .. }
+            | Event::DiceRolled { .. }
+            | Event::SealedRevealed { .. }
+            | Event::Retracted { .. }
+            | Event::SeedRevealed { .. }
+            | Event::SeedWithheld { .. }
+            | Event::EpochStarted { .. }
+            | Event::AdgTablesLoaded { .. }
+            | Event::AlignmentSet { .. }
+            | Event::SeverTheThreadSet { .. } => false,
         }
     }
 

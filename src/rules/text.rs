@@ -191,10 +191,6 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             Ok(())
         }
         Command::StartSession { entropy } => check("session's entropy", entropy, NOTE_MAX),
-        Command::Roll {
-            purpose: Some(purpose),
-            ..
-        } => check("roll's purpose", purpose, NOTE_MAX),
         Command::Retract { reason, .. } => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
             AdgCommand::Learn { ritual, .. } => check("ritual's name", ritual, NAME_MAX),
@@ -205,20 +201,40 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             },
             AdgCommand::Exert { reason, .. } => check("reason", reason, NOTE_MAX),
             AdgCommand::WriteScroll { effect, .. } => check("scroll's effect", effect, NOTE_MAX),
-            AdgCommand::ReadScroll {
-                target: Some(target),
-                ..
-            } => check("target", target, NAME_MAX),
-            _ => Ok(()),
+            AdgCommand::ReadScroll { target, .. } => target
+                .as_deref()
+                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
+            // These record no new text: their names must match what the campaign holds.
+            AdgCommand::RollRitual { .. }
+            | AdgCommand::Downtime { .. }
+            | AdgCommand::LearnScroll { .. }
+            | AdgCommand::GiveScroll { .. }
+            | AdgCommand::ResolvePending { .. } => Ok(()),
         },
         Command::Vsd(vsd) => match vsd.as_ref() {
             VsdCommand::Learn { spell, .. } => check("spell's name", &spell.name, NAME_MAX),
             VsdCommand::Cast { order, .. } => check("target", &order.target, NAME_MAX),
             VsdCommand::Save { target, .. } => check("target", target, NAME_MAX),
             VsdCommand::Drive { reason, .. } => check("reason", reason, NOTE_MAX),
-            _ => Ok(()),
+            VsdCommand::Concentrate { .. }
+            | VsdCommand::Interrupt { .. }
+            | VsdCommand::Choose { .. }
+            | VsdCommand::Sever { .. }
+            | VsdCommand::SetAlignment(_)
+            | VsdCommand::SetSever(_)
+            | VsdCommand::ClearCondition { .. } => Ok(()),
         },
-        _ => Ok(()),
+        Command::Roll { purpose, .. } => purpose
+            .as_deref()
+            .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
+        // These record no new text of their own.
+        Command::Damage { .. }
+        | Command::Heal { .. }
+        | Command::AdvanceClock { .. }
+        | Command::EndSession
+        | Command::RevealSealed { .. }
+        | Command::Rest { .. }
+        | Command::RevealSeed { .. } => Ok(()),
     }
 }
 
