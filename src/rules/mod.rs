@@ -16,6 +16,15 @@ use thiserror::Error;
 
 pub use campaign::{Command, decide};
 
+/// A value of one of the rules' closed lists as the command line spells it (`half-mp`, `knocked-out`):
+/// the words a person types and reads, never a Rust name.
+pub fn typed_name<T: clap::ValueEnum>(value: &T) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
 /// Entropy given for one command outside a session (`--player-entropy`), and who typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GivenEntropy {

@@ -384,18 +384,34 @@ pub fn casting_band(total: i64) -> (crate::event::vsd::Outcome, Option<u32>) {
     }
 }
 
+/// Where a cast landed, in words.
+fn outcome_words(outcome: crate::event::vsd::Outcome) -> &'static str {
+    use crate::event::vsd::Outcome;
+    match outcome {
+        Outcome::Failure => "failure",
+        Outcome::Partial => "partial success",
+        Outcome::Success => "success",
+        Outcome::Outstanding => "outstanding success",
+        Outcome::Attack => "attack roll",
+    }
+}
+
 /// One line for `log` about a VsD event.
 pub fn describe(event: &Event) -> String {
     let choices = |c: &[Choice]| {
         c.iter()
-            .map(|c| format!("{c:?}"))
+            .map(super::typed_name)
             .collect::<Vec<_>>()
             .join(", ")
     };
     match event {
         Event::SpellLearned(l) => format!(
-            "{} learns {} ({} lore, Weave {}, {:?})",
-            l.character, l.spell.name, l.spell.lore, l.spell.weave, l.spell.kind
+            "{} learns {} ({} lore, Weave {}, {})",
+            l.character,
+            l.spell.name,
+            l.spell.lore,
+            l.spell.weave,
+            super::typed_name(&l.spell.kind)
         ),
         Event::Concentrated {
             character, spell, ..
@@ -414,7 +430,7 @@ pub fn describe(event: &Event) -> String {
                 c.modifiers.iter().map(|m| m.value).sum::<i64>(),
                 c.total
             )];
-            parts.push(format!("{:?}", c.outcome).to_lowercase());
+            parts.push(outcome_words(c.outcome).to_string());
             if let Some(d) = c.save_difficulty {
                 parts.push(format!("save difficulty {d}"));
             }
@@ -472,7 +488,7 @@ pub fn describe(event: &Event) -> String {
             s.character, s.severs, s.resonance.total, s.resonance.result
         ),
         Event::AlignmentSet { alignment } => {
-            format!("celestial alignment: {alignment:?}").to_lowercase()
+            format!("celestial alignment: {}", super::typed_name(alignment))
         }
         Event::SeverTheThreadSet { on } => {
             format!("Sever the Thread is {}", if *on { "on" } else { "off" })
@@ -485,7 +501,22 @@ pub fn describe(event: &Event) -> String {
         Event::ConditionCleared {
             character,
             condition,
-        } => format!("{character} is no longer {condition:?}").to_lowercase(),
+        } => format!("{character} is no longer {}", condition.name()),
+        Event::DelayedSpellResolved(d) if d.fired => format!(
+            "{}'s held {} (from #{}) fires at {}, {} MP spent{}",
+            d.caster,
+            d.spell,
+            d.cast_seq,
+            d.target,
+            d.mp_spent,
+            d.save_difficulty
+                .map(|s| format!("; save difficulty {s}"))
+                .unwrap_or_default()
+        ),
+        Event::DelayedSpellResolved(d) => format!(
+            "{}'s held {} (from #{}) fizzles: concentration was not held; no MP spent",
+            d.caster, d.spell, d.cast_seq
+        ),
         other => other.kind().to_string(),
     }
 }

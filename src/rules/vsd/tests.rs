@@ -817,6 +817,45 @@ fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
 }
 
 #[test]
+fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
+    let mut w = world();
+    // 95 + 45 − 10 + 30 (touch) = 160: outstanding.
+    let events = w.vsd(cast_with("Shield", |o| o.range = Range::Touch), &[95]);
+    let line = describe(&events[0]);
+    assert!(
+        line.contains("outstanding success") && line.contains("half-mp, free-warping"),
+        "{line}"
+    );
+    w.vsd(choose(&[Choice::HalfMp]), &[]);
+    w.next_round();
+    w.vsd(cast("Ember"), &[3, 40, 20]);
+    let cleared = w.vsd(
+        VsdCommand::ClearCondition {
+            character: "Mira".into(),
+            condition: Condition::Stunned,
+        },
+        &[],
+    );
+    assert_eq!(describe(&cleared[0]), "Mira is no longer stunned");
+    // A held spell that fizzles says so in words.
+    let mut w = world();
+    a_held_shield(&mut w);
+    for _ in 0..3 {
+        w.next_round();
+    }
+    let line = w
+        .events
+        .iter()
+        .find(|e| matches!(e, Event::DelayedSpellResolved(_)))
+        .map(describe)
+        .unwrap();
+    assert!(
+        line.contains("Mira's held Shield") && line.contains("fizzles"),
+        "{line}"
+    );
+}
+
+#[test]
 fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
     let mut w = world();
     // Light is instantaneous: no concentration normally...
