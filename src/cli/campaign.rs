@@ -117,8 +117,8 @@ fn verify_text(r: &VerifyReport) -> String {
     }
     match &r.chain_break {
         None => lines.push(format!(
-            "chain: {} events, unbroken; head {}",
-            r.events,
+            "chain: {}, unbroken; head {}",
+            super::output::count(r.events, "event", "events"),
             r.head.as_deref().unwrap_or("(empty)")
         )),
         Some(problem) => lines.push(format!(

@@ -101,3 +101,8 @@ pub fn appended(events: &[Recorded]) -> Report {
     let views: Vec<EventView<'_>> = events.iter().map(|r| event_view(r, None)).collect();
     Report::new(text, json!({ "appended": views }))
 }
+
+/// "1 event", "3 events": a count with its noun in the right number.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,7 +1,7 @@
 //! Moving a campaign between files: `export` and `import`.
 
 use super::Globals;
-use super::output::Report;
+use super::output::{Report, count};
 use crate::Error;
 use crate::store::output::{OutputFile, OutputKind, OutputRequest};
 use crate::store::{Store, StoreError, io_error, jsonl};
@@ -68,12 +68,16 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
     drop(sink);
     output.commit()?;
     let what = if secrets > 0 {
-        format!(" and {secrets} secrets")
+        format!(" and {}", count(secrets, "secret", "secrets"))
     } else {
         String::new()
     };
     Ok(Report::new(
-        format!("Exported {events} events{what} to {}.", out.display()),
+        format!(
+            "Exported {}{what} to {}.",
+            count(events, "event", "events"),
+            out.display()
+        ),
         json!({ "events": events, "secrets": secrets, "out": out }),
     ))
 }
@@ -137,7 +141,9 @@ pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
         .unwrap_or_default();
     Ok(Report::new(
         format!(
-            "Imported {events} events and {secrets} secrets into {}; the chain checks out up to {head}.",
+            "Imported {} and {} into {}; the chain checks out up to {head}.",
+            count(events, "event", "events"),
+            count(secrets, "secret", "secrets"),
             g.db.display()
         ),
         json!({ "events": events, "secrets": secrets, "head": head, "db": g.db }),

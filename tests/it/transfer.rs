@@ -171,3 +171,14 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
     );
     assert!(restored.ok(&["verify"]).contains("all checks hold"));
 }
+
+#[test]
+fn counts_read_in_the_right_number() {
+    let c = Campaign::with_party();
+    let out = c.dir.path().join("b.jsonl");
+    let said = c.ok(&["export", "--with-secrets", "--out", out.to_str().unwrap()]);
+    assert!(said.contains("and 1 secret to"), "{said}");
+    let restored = Campaign::empty();
+    let said = restored.ok(&["import", out.to_str().unwrap()]);
+    assert!(said.contains("events and 1 secret into"), "{said}");
+}
