@@ -248,9 +248,9 @@ pub struct SaveArgs {
     /// The target's Willpower save bonus, for a target who is not a character here.
     #[arg(long, allow_negative_numbers = true)]
     pub wsr: Option<i64>,
-    /// The cast's event number.
-    #[arg(long, value_name = "SEQ")]
-    pub against: u64,
+    /// The cast's event number (#SEQ in `grimoire log`); `--against` is the older spelling.
+    #[arg(long = "cast", alias = "against", value_name = "SEQ")]
+    pub cast: u64,
 }
 
 fn parse_range(text: &str) -> Result<Range, String> {
@@ -259,7 +259,7 @@ fn parse_range(text: &str) -> Result<Range, String> {
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
-    let cast = match store.event(a.against)? {
+    let cast = match store.event(a.cast)? {
         Some(Recorded {
             event: Event::SpellCast(cast),
             game_time,
@@ -270,7 +270,7 @@ pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Erro
     let command = VsdCommand::Save {
         target: a.target.clone(),
         wsr: a.wsr,
-        against: a.against,
+        against: a.cast,
         cast,
     };
     let written = record_with(g, ctx, &mut store, None, |_, _| {

@@ -329,7 +329,7 @@ fn vsd7_a_save_against_a_cast_is_rolled_and_recorded() {
             "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
         ])
         .to_string();
-    let out = c.ok(&["--rolls", "30", "save", "Tom", "--against", &seq]);
+    let out = c.ok(&["--rolls", "30", "save", "Tom", "--cast", &seq]);
     assert!(
         out.contains("Tom saves against") && out.contains("35 vs 60: affected"),
         "{out}"
