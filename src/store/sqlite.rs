@@ -1399,13 +1399,18 @@ impl NewFile {
         // Closing the last connection folds the WAL back into the file, so the one file is all.
         drop(self.store.take());
         match std::fs::hard_link(&self.building, &self.target) {
-            Ok(()) => {}
+            Ok(()) => remove_database_files(&self.building),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 return Err(StoreError::Exists(self.target.clone()));
             }
+            // A file system without hard links (FAT, some network mounts): rename instead, which
+            // cannot refuse to replace, so look first; only a creator racing in that instant wins.
+            Err(_) if self.target.symlink_metadata().is_err() => {
+                std::fs::rename(&self.building, &self.target)
+                    .map_err(|e| io_error(&self.target, "created", &e))?;
+            }
             Err(e) => return Err(io_error(&self.target, "created", &e)),
         }
-        remove_database_files(&self.building);
         Store::open(&self.target)
     }
 }
