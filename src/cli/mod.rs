@@ -5,6 +5,7 @@ mod adg;
 mod campaign;
 mod character;
 mod dev;
+mod docs;
 mod history;
 mod output;
 mod table;
@@ -153,6 +154,8 @@ pub enum Commands {
     Drive(vsd::DriveArgs),
     Condition(vsd::ConditionArgs),
     Tour(tour::TourArgs),
+    Completions(docs::CompletionsArgs),
+    Man(docs::ManArgs),
     /// Maintain the snapshots that speed replay up.
     #[command(subcommand)]
     Snapshots(dev::SnapshotsCommand),
@@ -304,6 +307,8 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Drive(args) => vsd::drive(g, ctx, args),
         Commands::Condition(args) => vsd::condition(g, ctx, args),
         Commands::Tour(args) => tour::run(g, ctx, args),
+        Commands::Completions(args) => docs::completions(g, args),
+        Commands::Man(args) => docs::man(g, args),
         Commands::Snapshots(command) => dev::snapshots(g, command),
         Commands::Dev(command) => dev::dev(g, ctx, command),
     }

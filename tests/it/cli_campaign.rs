@@ -489,3 +489,23 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
     let refused = d.refused(&["heal", "Pell", "1"], 1);
     assert!(refused.contains("Pell is dead"), "{refused}");
 }
+
+/// Completions and the manual come from the same definitions as --help, and never touch a campaign.
+#[test]
+fn completions_and_the_man_page_are_generated_without_opening_a_campaign() {
+    let c = Campaign::empty();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = c.ok(&["completions", shell]);
+        assert!(
+            script.contains("ritual") && script.contains("scroll"),
+            "{shell}"
+        );
+    }
+    let page = c.ok(&["man"]);
+    assert!(
+        page.contains(".TH grimoire 1") && page.contains("docs/rules.md"),
+        "{page}"
+    );
+    assert!(!c.db.exists(), "no campaign file was created");
+    c.refused(&["completions", "tcsh"], 2);
+}
