@@ -140,6 +140,13 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         let session_entropy = store.entropy_before(r.seq)?;
         lines.push("  dice, in draw order:".into());
         for die in dice {
+            let position = |epoch: u32, entropy| DiePosition {
+                campaign_id: &campaign_id,
+                epoch,
+                seq: r.seq,
+                n: die.n,
+                entropy,
+            };
             let face = die
                 .value
                 .map(|v| v.to_string())
@@ -169,23 +176,12 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                             .revealed_seed(*epoch)?
                             .and_then(|s| fairness::parse_seed(&s))
                             .map(|seed| {
-                                let pos = DiePosition {
-                                    campaign_id: &campaign_id,
-                                    epoch: *epoch,
-                                    seq: r.seq,
-                                    n: die.n,
-                                    entropy,
-                                };
-                                (0..faces.len())
-                                    .map(|part| {
-                                        fairness::seeded_part(
-                                            &seed,
-                                            &pos,
-                                            u32::try_from(part).unwrap_or(u32::MAX),
-                                            die.sides,
-                                        )
-                                    })
-                                    .collect::<Vec<u32>>()
+                                fairness::seeded_faces(
+                                    &seed,
+                                    &position(*epoch, entropy),
+                                    die.sides,
+                                    faces.len(),
+                                )
                             }),
                         _ => None,
                     };
@@ -221,13 +217,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 }
                 Provenance::Seeded { epoch, witness } => {
                     let entropy = die.provenance.entropy(&session_entropy);
-                    let pos = DiePosition {
-                        campaign_id: &campaign_id,
-                        epoch: *epoch,
-                        seq: r.seq,
-                        n: die.n,
-                        entropy,
-                    };
+                    let pos = position(*epoch, entropy);
                     // The derivation's own message (block 0), so explain can never print another.
                     let message = fairness::message(&pos, 0, 0);
                     line.push_str(&format!(

@@ -64,6 +64,14 @@ pub fn seeded_part(seed: &[u8; 32], pos: &DiePosition<'_>, part: u32, sides: u32
     }
 }
 
+/// The faces of a sealed result of `count` dice at `pos` (an open-ended chain sealed whole): part 0,
+/// then parts 1, 2, … as the README's derivation writes `n/k`.
+pub fn seeded_faces(seed: &[u8; 32], pos: &DiePosition<'_>, sides: u32, count: usize) -> Vec<u32> {
+    (0..count)
+        .map(|part| seeded_part(seed, pos, u32::try_from(part).unwrap_or(u32::MAX), sides))
+        .collect()
+}
+
 /// The public commitment to an epoch seed: lowercase hex SHA-256 of its 32 bytes.
 pub fn seed_commitment(seed: &[u8; 32]) -> String {
     hex::encode(Sha256::digest(seed))

@@ -211,19 +211,24 @@ impl CampaignState {
         }
     }
 
+    /// Records the casting at `seq` as the newest of `spell` on `target` that a save may answer.
+    fn note_casting_on(&mut self, target: &str, spell: &str, seq: u64) {
+        self.castings_on
+            .entry(fold_name(target))
+            .or_default()
+            .insert(
+                fold_name(spell),
+                CastingOn {
+                    cast_seq: seq,
+                    saved: false,
+                },
+            );
+    }
+
     pub(super) fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
         let now = self.clock;
         if c.save_difficulty.is_some() {
-            self.castings_on
-                .entry(fold_name(&c.target))
-                .or_default()
-                .insert(
-                    fold_name(&c.spell),
-                    CastingOn {
-                        cast_seq: seq,
-                        saved: false,
-                    },
-                );
+            self.note_casting_on(&c.target, &c.spell, seq);
         }
         self.add_conditions(&c.conditions);
         if c.took_hold {
@@ -343,16 +348,7 @@ impl CampaignState {
             vsd.lose_mp(d.mp_spent);
         }
         if d.save_difficulty.is_some() {
-            self.castings_on
-                .entry(fold_name(&d.target))
-                .or_default()
-                .insert(
-                    fold_name(&d.spell),
-                    CastingOn {
-                        cast_seq: seq,
-                        saved: false,
-                    },
-                );
+            self.note_casting_on(&d.target, &d.spell, seq);
         }
         if d.took_hold {
             self.take_hold(&d.target, &d.spell, &d.caster, seq, d.active_until);

@@ -444,16 +444,7 @@ impl Verifier {
             n,
             entropy,
         };
-        let derived: Vec<u32> = (0..faces.len())
-            .map(|part| {
-                fairness::seeded_part(
-                    &seed,
-                    &pos,
-                    u32::try_from(part).unwrap_or(u32::MAX),
-                    die.sides,
-                )
-            })
-            .collect();
+        let derived = fairness::seeded_faces(&seed, &pos, die.sides, faces.len());
         self.report.seeded_dice_checked += 1;
         if epoch != self.epoch || derived != faces {
             self.dice_problem(
