@@ -282,6 +282,35 @@ mod tests {
     }
 
     #[test]
+    fn a_stored_payload_is_held_to_the_same_rules_escapes_included() {
+        assert_eq!(check_payload(r#"{"name":"Aldric","n":3}"#), Ok(()));
+        assert_eq!(check_payload(r#"{"blank":"  ","empty":""}"#), Ok(()));
+        for bad in [
+            r#"{"name":"Ald\nric"}"#,
+            r#"{"name":"Ald\u0007ric"}"#,
+            r#"{"name":"Ald\u202Eric"}"#,
+            "{\"name\":\"Ald\u{202E}ric\"}",
+            r#"{"name":"\u200b\u200b"}"#,
+            r#"{"name":"unclosed}"#,
+        ] {
+            assert!(check_payload(bad).is_err(), "{bad}");
+        }
+        let long = format!(r#"{{"reason":"{}"}}"#, "\u{e9}".repeat(TEXT_MAX + 1));
+        assert!(check_payload(&long).unwrap_err().contains("at most 1000"));
+        let at_limit = format!(r#"{{"reason":"{}"}}"#, "\u{e9}".repeat(TEXT_MAX));
+        assert_eq!(check_payload(&at_limit), Ok(()));
+        let huge = format!(r#"{{"rolls":[{}1]}}"#, "1,".repeat(PAYLOAD_MAX_BYTES / 2));
+        assert!(check_payload(&huge).unwrap_err().contains("bytes"));
+    }
+
+    #[test]
+    fn text_from_the_log_reaches_the_terminal_with_its_controls_shown_not_acted_on() {
+        assert_eq!(printable("Aldric"), "Aldric");
+        assert_eq!(printable("gm\u{1b}[31m"), "gm\\u{1b}[31m");
+        assert_eq!(printable("a\u{202e}b"), "a\\u{202e}b");
+    }
+
+    #[test]
     fn length_counts_characters_not_bytes_and_ignores_surrounding_spaces() {
         assert_eq!(
             check("name", &format!("  {}  ", "é".repeat(60)), NAME_MAX),

@@ -248,3 +248,18 @@ fn of_commands_creating_the_same_campaign_file_at_once_exactly_one_wins() {
         assert!(Store::open(&c.db).unwrap().verify(None).unwrap().all_hold());
     }
 }
+
+/// An empty file where the campaign should be is neither taken for a campaign nor replaced.
+#[test]
+fn an_empty_file_at_the_campaign_path_is_named_and_left_alone() {
+    let c = Campaign::empty();
+    std::fs::write(&c.db, b"").unwrap();
+    for args in [&["init", "--name", "X"][..], &["character", "list"]] {
+        let message = c.refused(args, 1);
+        assert!(
+            message.contains("is an empty file, not a campaign file"),
+            "{message}"
+        );
+    }
+    assert_eq!(bytes(&c.db), b"");
+}
