@@ -135,11 +135,6 @@ impl OutputFile {
         self.partial.as_file_mut()
     }
 
-    /// The path as the user gave it.
-    pub fn shown(&self) -> &Path {
-        &self.shown
-    }
-
     /// Syncs the complete output and renames it over the target.
     pub fn commit(self) -> Result<(), StoreError> {
         let shown = self.shown.clone();
