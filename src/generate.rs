@@ -94,11 +94,12 @@ fn play_recorded(
     command: Command,
     rng: &mut StdRng,
 ) -> Result<Option<Recorded>, Error> {
-    let state = appender.state();
-    let seed = match state.campaign.as_ref() {
-        Some(_) => appender.secrets().seed(state.epoch)?,
-        None => None,
+    let (created, epoch) = (appender.state().campaign.is_some(), appender.state().epoch);
+    let seed = match created {
+        true => appender.secrets().seed(epoch)?,
+        false => None,
     };
+    let state = appender.state();
     let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
     let mut dice = crate::rules::seeded_dice(state, seed, None, &mut secret_rng);
     let Ok(events) = decide(state, command, &mut dice) else {

@@ -79,7 +79,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
     }
     let export = dir.join(format!("bench-{size}.jsonl"));
     if !export.exists() {
-        let store = Store::open(&db)?;
+        let mut store = Store::open(&db)?;
         let mut out = std::io::BufWriter::new(std::fs::File::create(&export)?);
         store.for_each_row(1, None, |row| {
             writeln!(out, "{}", jsonl::event_line(&row).unwrap_or_default()).map_err(|e| {
@@ -151,7 +151,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         3,
         median,
         || {
-            let store = Store::open(&db)?;
+            let mut store = Store::open(&db)?;
             store.replay_without_snapshots(None)?;
             Ok(())
         },
@@ -312,7 +312,7 @@ fn mean(times: Vec<Duration>) -> Duration {
 
 /// Replays the whole log without snapshots, then prints the process's peak resident memory (KiB).
 fn replay_peak(db: &Path) {
-    let replayed = Store::open(db).and_then(|s| s.replay_without_snapshots(None));
+    let replayed = Store::open(db).and_then(|mut s| s.replay_without_snapshots(None));
     if let Err(e) = replayed {
         return eprintln!("replay failed: {e}");
     }

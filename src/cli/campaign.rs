@@ -45,7 +45,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
     };
     // An existing file must be an empty campaign file (`AlreadyCreated` otherwise); a new one is
     // built whole and appears only with its campaign in it.
-    let result = if g.db.symlink_metadata().is_ok() {
+    let result = if Store::exists(&g.db)? {
         record(&mut g.open()?, ctx)
     } else {
         let mut new = Store::create_new(&g.db)?;
@@ -57,9 +57,9 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
     let commitment = fairness::seed_commitment(&seed);
     let text = format!(
         "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nPlayers: note this commitment down. `grimoire seed reveal` later publishes the seed, and anyone can check it hashes to this value.",
-        g.db.display()
+        g.db
     );
-    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db, "epoch": 1, "seed_commitment": commitment, "appended": appended(&events).json["appended"] });
+    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db.to_string(), "epoch": 1, "seed_commitment": commitment, "appended": appended(&events).json["appended"] });
     Ok(Report::new(text, json))
 }
 
@@ -72,7 +72,7 @@ pub struct HeadArgs {}
 
 pub fn head(g: &Globals, _args: &HeadArgs) -> Result<Report, Error> {
     g.no_rolls("head")?;
-    let store = g.open()?;
+    let mut store = g.open()?;
     let head = store.head()?.ok_or(RuleError::NoCampaign)?;
     Ok(Report::new(
         head.to_string(),
@@ -99,7 +99,7 @@ fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
 
 pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
     g.no_rolls("verify")?;
-    let store = g.open()?;
+    let mut store = g.open()?;
     let report = store.verify(args.checkpoint.clone())?;
     let mut out = Report::new(verify_text(&report), &report);
     out.json["all_hold"] = json!(report.all_hold());

@@ -219,7 +219,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
 
 /// Replays to `at` (the whole log when `None`), refusing a seq past the end.
 fn replay_at(g: &Globals, at: Option<u64>) -> Result<CampaignState, Error> {
-    let store = g.open()?;
+    let mut store = g.open()?;
     let state = store.replay(at)?;
     if state.campaign.is_none() {
         return Err(RuleError::NoCampaign.into());

@@ -80,9 +80,7 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
     Ok(Report::new(
         format!(
             "Generated {} events for {} characters in {}.",
-            generated.events,
-            generated.characters,
-            g.db.display()
+            generated.events, generated.characters, g.db
         ),
         json!(generated),
     ))

@@ -27,7 +27,7 @@ pub struct LogArgs {
 
 pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     g.no_rolls("log")?;
-    let store = g.open()?;
+    let mut store = g.open()?;
     let state = store.replay(None)?;
     let who = args.character.as_deref().map(fold_name);
     if let Some(name) = &args.character
@@ -106,7 +106,7 @@ pub struct ExplainArgs {
 
 pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     g.no_rolls("explain")?;
-    let store = g.open()?;
+    let mut store = g.open()?;
     let state = store.replay(None)?;
     let r = store
         .event(args.seq)?

@@ -17,12 +17,11 @@ use crate::Error;
 use crate::dice::Dice;
 use crate::rules::{Command, decide, text};
 use crate::state::CampaignState;
-use crate::store::{Batch, SecretsView, Stamp, Store, Written};
+use crate::store::{Batch, Location, SecretsView, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use std::path::PathBuf;
 
 pub use output::Report;
 
@@ -48,15 +47,17 @@ pub struct Cli {
 
 #[derive(Debug, Clone, Args)]
 pub struct Globals {
-    /// The campaign file.
+    /// The campaign: a SQLite file's path, or a campaign in a PostgreSQL database,
+    /// postgres://USER@HOST/DATABASE?campaign=NAME (README, "PostgreSQL").
     #[arg(
         long,
         global = true,
         env = "GRIMOIRE_DB",
         default_value = "grimoire.db",
-        value_name = "PATH"
+        value_name = "PATH|URL",
+        value_parser = Location::parse
     )]
-    pub db: PathBuf,
+    pub db: Location,
     /// Print JSON instead of text (field names are stable; see README, "JSON output").
     #[arg(long, global = true)]
     pub json: bool,
@@ -325,7 +326,7 @@ fn record_with<F>(
     make: F,
 ) -> Result<Written, Error>
 where
-    F: FnOnce(&CampaignState, &SecretsView<'_>) -> Result<Command, Error>,
+    F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
 {
     let stamp = ctx.stamp(g)?;
     let mut secret_rng = StdRng::from_rng(&mut ctx.rng);

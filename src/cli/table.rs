@@ -83,7 +83,7 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
                 && let Some(problem) = store.verify(None)?.first_problem()
             {
                 return Err(StoreError::FailsVerification {
-                    path: store.path().to_path_buf(),
+                    place: store.place(),
                     problem,
                 }
                 .into());

@@ -37,7 +37,7 @@ pub struct ExportArgs {
 
 pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
     g.no_rolls("export")?;
-    let store = g.open()?;
+    let mut store = g.open()?;
     if args.out.is_none() && g.json {
         return Err(Error::Usage(
             "an export is JSON Lines already (one document per event); with --json give --out FILE, and the summary is printed as JSON".into(),
@@ -48,7 +48,7 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
         let stdout = std::io::stdout();
         let mut sink = std::io::BufWriter::new(stdout.lock());
         write_export(
-            &store,
+            &mut store,
             args.with_secrets,
             &mut sink,
             Path::new("standard output"),
@@ -57,13 +57,13 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
     };
     let mut output = OutputFile::create(&OutputRequest {
         target: out,
-        campaign: &g.db,
+        campaign: g.db.file(),
         kind: OutputKind::Export,
         secret: args.with_secrets,
         force: args.force,
     })?;
     let mut sink = std::io::BufWriter::new(output.file());
-    let (events, secrets) = write_export(&store, args.with_secrets, &mut sink, out)?;
+    let (events, secrets) = write_export(&mut store, args.with_secrets, &mut sink, out)?;
     sink.flush().map_err(|e| io_error(out, "written", &e))?;
     drop(sink);
     output.commit()?;
@@ -83,7 +83,7 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
 }
 
 fn write_export(
-    store: &Store,
+    store: &mut Store,
     with_secrets: bool,
     out: &mut impl Write,
     target: &Path,
@@ -127,7 +127,7 @@ pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
     let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
     let lines = numbered_lines(BufReader::new(file));
     // Into an existing empty campaign file, or a new file that appears only once the import is whole.
-    let (events, secrets) = if g.db.symlink_metadata().is_ok() {
+    let (events, secrets) = if Store::exists(&g.db)? {
         g.open()?.import(lines)?
     } else {
         let mut new = Store::create_new(&g.db)?;
@@ -144,9 +144,9 @@ pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
             "Imported {} and {} into {}; the chain checks out up to {head}.",
             count(events, "event", "events"),
             count(secrets, "secret", "secrets"),
-            g.db.display()
+            g.db
         ),
-        json!({ "events": events, "secrets": secrets, "head": head, "db": g.db }),
+        json!({ "events": events, "secrets": secrets, "head": head, "db": g.db.to_string() }),
     ))
 }
 

@@ -1,8 +1,14 @@
-//! Embedded refinery migrations, run whenever a campaign file is opened.
+//! Embedded refinery migrations, run whenever a campaign is opened: `migrations/sqlite` for
+//! campaign files, `migrations/postgres` for PostgreSQL databases.
 
 use rusqlite::Connection;
 
-refinery::embed_migrations!("migrations");
+mod sqlite {
+    refinery::embed_migrations!("migrations/sqlite");
+}
+mod postgres {
+    refinery::embed_migrations!("migrations/postgres");
+}
 
 /// refinery's bookkeeping table.
 const HISTORY_TABLE: &str = "refinery_schema_history";
@@ -10,6 +16,9 @@ const HISTORY_TABLE: &str = "refinery_schema_history";
 /// The newest schema version this build knows: the highest V<n> in `migrations/`. A constant, because
 /// building refinery's runner to find it costs time on every open; a test keeps the two equal.
 pub const LATEST_VERSION: i64 = 2;
+
+/// The newest PostgreSQL schema version this build knows (the highest V<n> in `migrations/postgres`).
+pub const PG_LATEST_VERSION: i64 = 1;
 
 pub fn latest_version() -> i64 {
     LATEST_VERSION
@@ -36,7 +45,31 @@ pub fn applied_version(conn: &Connection) -> rusqlite::Result<i64> {
 /// in one transaction: applied one by one, a crash between the two left a schema that the next open
 /// tried to create again, and failed.
 pub fn run(conn: &mut Connection) -> Result<(), refinery::Error> {
-    migrations::runner().set_grouped(true).run(conn).map(|_| ())
+    sqlite::migrations::runner()
+        .set_grouped(true)
+        .run(conn)
+        .map(|_| ())
+}
+
+/// The newest schema version applied to a PostgreSQL database (0 for one never migrated).
+pub fn pg_applied_version(client: &mut ::postgres::Client) -> Result<i64, ::postgres::Error> {
+    let row = client.query_one("SELECT to_regclass($1) IS NOT NULL", &[&HISTORY_TABLE])?;
+    if !row.get::<_, bool>(0) {
+        return Ok(0);
+    }
+    let row = client.query_one(
+        &format!("SELECT COALESCE(MAX(version), 0)::BIGINT FROM {HISTORY_TABLE}"),
+        &[],
+    )?;
+    Ok(row.get(0))
+}
+
+/// Applies the missing PostgreSQL migrations, grouped in one transaction.
+pub fn pg_run(client: &mut ::postgres::Client) -> Result<(), refinery::Error> {
+    postgres::migrations::runner()
+        .set_grouped(true)
+        .run(client)
+        .map(|_| ())
 }
 
 /// The SQLite error beneath a failed migration, if that is what stopped it.
@@ -50,8 +83,18 @@ pub fn sqlite_cause(error: &refinery::Error) -> Option<&rusqlite::Error> {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn the_postgres_latest_version_constant_matches_the_embedded_migrations() {
+        let embedded = super::postgres::migrations::runner()
+            .get_migrations()
+            .iter()
+            .map(|m| i64::from(m.version()))
+            .max();
+        assert_eq!(embedded, Some(super::PG_LATEST_VERSION));
+    }
+
+    #[test]
     fn the_latest_version_constant_matches_the_embedded_migrations() {
-        let embedded = super::migrations::runner()
+        let embedded = super::sqlite::migrations::runner()
             .get_migrations()
             .iter()
             .map(|m| i64::from(m.version()))

@@ -1,16 +1,27 @@
-//! Storage: the SQLite file, its migrations, the hash chain and the GM's secrets.
+//! Storage: the campaign log with its hash chain and the GM's secrets, over a backend.
+//!
+//! [`Store`] (in `log`) does everything once for every backend: chaining appended rows, replay from
+//! snapshots, the snapshot policy (`replay`), import and verify (`chain`). A backend ([`backend`]'s
+//! traits) only keeps rows, secrets and snapshot texts: `sqlite` (one file per campaign, the
+//! default) and `postgres` (many campaigns in one database).
 
+pub mod backend;
 pub mod chain;
+mod files;
 pub mod jsonl;
+mod location;
+mod log;
 mod migrations;
 pub mod output;
+mod postgres;
+mod replay;
 mod sqlite;
 
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
-pub use sqlite::{
-    Appender, Batch, NewFile, SNAPSHOT_EVERY, STATE_FORMAT, SecretsView, Stamp, Store, Written,
-    io_error, remove_database_files,
-};
+pub use files::{io_error, remove_database_files};
+pub use location::{Location, PgLocation};
+pub use log::{Appender, Batch, NewCampaign, SecretsView, Stamp, Store, Written};
+pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 
 use crate::event::PayloadError;
 use std::path::PathBuf;
@@ -27,10 +38,10 @@ pub enum StoreError {
     #[error("{0} is not a grimoire campaign file; point --db at a file made by `grimoire init`")]
     NotGrimoire(PathBuf),
     #[error(
-        "{path} was written by a newer grimoire (schema version {found}; this one knows up to {known}); upgrade grimoire to open it"
+        "{place} was written by a newer grimoire (schema version {found}; this one knows up to {known}); upgrade grimoire to open it"
     )]
     Newer {
-        path: PathBuf,
+        place: String,
         found: i64,
         known: i64,
     },
@@ -41,17 +52,17 @@ pub enum StoreError {
     #[error(
         "{0} now exists: another command created it first, so nothing was recorded here; point --db at it to use it, or choose a new path"
     )]
-    Exists(PathBuf),
+    Exists(String),
     #[error("{0} already holds events; import into a new file (or an empty one)")]
-    NotEmpty(PathBuf),
+    NotEmpty(String),
     #[error(
         "{0} is damaged (part of the file cannot be read); nothing was recorded. Restore it from a backup or an earlier export; `grimoire verify` shows what is affected"
     )]
     Corrupt(PathBuf),
     #[error(
-        "{path} does not pass verification ({problem}), so the session was not ended: no checkpoint may vouch for it. `grimoire verify` lists every problem"
+        "{place} does not pass verification ({problem}), so the session was not ended: no checkpoint may vouch for it. `grimoire verify` lists every problem"
     )]
-    FailsVerification { path: PathBuf, problem: String },
+    FailsVerification { place: String, problem: String },
     #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
     Damaged { seq: u64, reason: PayloadError },
     #[error(
@@ -72,6 +83,15 @@ pub enum StoreError {
     Refused { path: PathBuf, why: String },
     #[error("import refused at line {line}: {why}; nothing was imported")]
     Import { line: u64, why: String },
+    #[error(
+        "there is no campaign \"{name}\" on {server}; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db"
+    )]
+    NoCampaign { name: String, server: String },
+    #[error("{place} could not be used: {why}; nothing was recorded")]
+    Server { place: String, why: String },
+    /// A bug in grimoire; nothing was written.
+    #[error("internal error: {0}; nothing was recorded (please report this)")]
+    Internal(String),
 }
 
 impl StoreError {
@@ -79,8 +99,21 @@ impl StoreError {
     pub fn exit_code(&self) -> u8 {
         match self {
             StoreError::Busy => 75,
-            StoreError::Io { .. } => 74,
-            _ => 1,
+            StoreError::Io { .. } | StoreError::Server { .. } => 74,
+            StoreError::Internal(_) => 70,
+            StoreError::Missing(_)
+            | StoreError::NotGrimoire(_)
+            | StoreError::Newer { .. }
+            | StoreError::EmptyFile(_)
+            | StoreError::Exists(_)
+            | StoreError::NotEmpty(_)
+            | StoreError::Corrupt(_)
+            | StoreError::FailsVerification { .. }
+            | StoreError::Damaged { .. }
+            | StoreError::DamagedRow { .. }
+            | StoreError::Refused { .. }
+            | StoreError::Import { .. }
+            | StoreError::NoCampaign { .. } => 1,
         }
     }
 }

@@ -11,7 +11,7 @@
 //! - A file that holds secrets is created with mode 0600.
 
 use super::StoreError;
-use super::sqlite::io_error;
+use super::files::io_error;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -42,8 +42,9 @@ impl OutputKind {
 /// What a command asks of its output file.
 pub struct OutputRequest<'a> {
     pub target: &'a Path,
-    /// The campaign file the command reads, never to be written over.
-    pub campaign: &'a Path,
+    /// The campaign file the command reads, never to be written over (none for a campaign in a
+    /// database server).
+    pub campaign: Option<&'a Path>,
     pub kind: OutputKind,
     /// The output holds the GM's secrets: mode 0600.
     pub secret: bool,
@@ -82,7 +83,7 @@ impl OutputFile {
                     "it is {what}; give the path of a file to write"
                 )));
             }
-            if let Ok(campaign) = std::fs::metadata(request.campaign)
+            if let Some(Ok(campaign)) = request.campaign.map(std::fs::metadata)
                 && (campaign.dev(), campaign.ino()) == (meta.dev(), meta.ino())
             {
                 return Err(refuse(

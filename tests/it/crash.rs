@@ -57,7 +57,7 @@ fn killed_appenders_lose_no_acknowledged_event_and_leave_no_torn_one() {
         acknowledged_total += acked.len();
 
         assert!(integrity_ok(&c.db), "kill {kill}: the file is damaged");
-        let store = Store::open(&c.db).unwrap();
+        let mut store = Store::open(&c.db).unwrap();
         let report = store.verify(None).unwrap();
         assert!(report.all_hold(), "kill {kill}: {report:?}");
         let head = store.head().unwrap().unwrap().seq;

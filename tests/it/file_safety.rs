@@ -40,7 +40,7 @@ fn the_tour_replaces_its_own_earlier_file() {
     c.ok(&["tour", "--into", tour.to_str().unwrap()]);
     let first = Store::open(&tour).unwrap().head().unwrap();
     c.ok(&["tour", "--into", tour.to_str().unwrap()]);
-    let again = Store::open(&tour).unwrap();
+    let mut again = Store::open(&tour).unwrap();
     assert!(again.is_tour().unwrap());
     assert_eq!(again.head().unwrap(), first, "the same pinned evening");
 }

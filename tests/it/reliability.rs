@@ -48,7 +48,7 @@ fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() 
         failures.len(),
         failures.first()
     );
-    let store = Store::open(&c.db).unwrap();
+    let mut store = Store::open(&c.db).unwrap();
     let mut seqs = Vec::new();
     store
         .for_each_row(1, None, |row| {

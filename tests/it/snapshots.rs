@@ -176,7 +176,7 @@ fn stale_or_invalid_snapshots_are_ignored() {
         .unwrap();
     };
     let real = {
-        let store = Store::open(&c.db).unwrap();
+        let mut store = Store::open(&c.db).unwrap();
         serde_json::to_string(&store.replay_without_snapshots(Some(8)).unwrap()).unwrap()
     };
     let healed = real.replace("\"max\":8,\"current\":4", "\"max\":8,\"current\":8");
@@ -307,7 +307,7 @@ fn an_import_leaves_a_snapshot_at_the_head() {
         .query_row("SELECT MAX(seq) FROM snapshots", [], |r| r.get(0))
         .unwrap();
     assert_eq!(newest, 700);
-    let store = Store::open(&restored.db).unwrap();
+    let mut store = Store::open(&restored.db).unwrap();
     assert_eq!(
         store.replay(None).unwrap(),
         store.replay_without_snapshots(None).unwrap()
@@ -377,7 +377,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
     }
     drop(store);
     let restored = source.restored();
-    let store = Store::open(&restored.db).unwrap();
+    let mut store = Store::open(&restored.db).unwrap();
     let state = store.replay(None).unwrap();
     assert!(state.character("Bryn").is_none());
     assert!(state.character("Cato").is_none());

@@ -44,7 +44,7 @@ fn append(store: &mut Store, events: Vec<Event>) -> Result<Vec<u64>, Error> {
     Ok(recorded.events.iter().map(|r| r.seq).collect())
 }
 
-fn read_all(store: &Store) -> Vec<(u64, Event)> {
+fn read_all(store: &mut Store) -> Vec<(u64, Event)> {
     let mut all = Vec::new();
     store
         .for_each_event(1, None, |r| {
@@ -69,7 +69,7 @@ fn appended_events_read_back_in_order_with_gapless_seqs() {
         append(&mut store, batch.clone()).unwrap(),
         vec![2, 3, 4, 5, 6]
     );
-    let back = read_all(&store);
+    let back = read_all(&mut store);
     assert_eq!(
         back.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
         vec![1, 2, 3, 4, 5, 6]
@@ -131,7 +131,7 @@ fn a_batch_that_fails_halfway_writes_nothing() {
         head,
         "no event of the failed batch remains"
     );
-    assert_eq!(read_all(&store).len(), 1);
+    assert_eq!(read_all(&mut store).len(), 1);
     assert!(store.secrets().unwrap().is_empty());
 }
 
@@ -218,8 +218,8 @@ fn concurrent_writers_queue_up_and_every_event_lands() {
     for t in threads {
         t.join().unwrap();
     }
-    let store = Store::open(&path).unwrap();
-    assert_eq!(read_all(&store).len(), 101);
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(read_all(&mut store).len(), 101);
     // 25 advances of 1, 2, 3 and 4 minutes: every one applied exactly once.
     assert_eq!(
         store.replay(None).unwrap().clock.seconds(),

@@ -164,7 +164,7 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
             "{name}"
         );
     }
-    let store = grimoire::store::Store::open(&restored.db).unwrap();
+    let mut store = grimoire::store::Store::open(&restored.db).unwrap();
     assert_eq!(
         store.replay(None).unwrap(),
         store.replay_without_snapshots(None).unwrap()

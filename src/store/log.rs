@@ -1,0 +1,666 @@
+//! The campaign log over any backend: appending chained rows, replay with snapshots, import and
+//! verify. Everything here is written once for every backend; a backend only stores rows.
+
+use super::StoreError;
+use super::backend::{Backend, InsertError, LogRead, LogWrite};
+use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
+use super::jsonl::{self, ChainCheck, Line};
+use super::location::Location;
+use super::postgres::PgBackend;
+use super::replay::{
+    self, BULK_SNAPSHOT_EVERY, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode,
+    parse_snapshot, replay_from, save_snapshot, snapshot_is_trusted,
+};
+use super::sqlite::SqliteBackend;
+use crate::Error;
+use crate::dice::SealedSecret;
+use crate::event::{Event, Recorded, SCHEMA_VERSION};
+use crate::state::{CampaignState, Replay};
+use crate::time::GameTime;
+use rand::Rng;
+use rand::rngs::StdRng;
+use sha2::{Digest, Sha256};
+use std::ops::ControlFlow;
+
+/// Who and when, stamped on every event a write appends.
+pub struct Stamp {
+    pub recorded_at: String,
+    pub actor: String,
+    /// Source of the events' unique ids.
+    pub id_rng: StdRng,
+}
+
+/// What a decision produces: events to append, plus secrets to keep beside the log.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub events: Vec<Event>,
+    /// Sealed dice drawn by the command; they belong to its first event.
+    pub sealed: Vec<SealedSecret>,
+    /// Epoch seeds to keep (a new epoch's seed).
+    pub seeds: Vec<(u32, [u8; 32])>,
+}
+
+/// What a write appended, and the state just after it.
+#[derive(Debug)]
+pub struct Written {
+    pub events: Vec<Recorded>,
+    pub state: CampaignState,
+}
+
+/// A campaign's log, in whichever backend holds it.
+pub struct Store {
+    backend: Box<dyn Backend>,
+    snapshot_every: u64,
+}
+
+/// A campaign being built by [`Store::create_new`]: it appears under its name only when published,
+/// whole. Dropped unpublished, it leaves nothing behind.
+pub struct NewCampaign {
+    store: Store,
+}
+
+impl NewCampaign {
+    pub fn store(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// Makes the campaign visible. Fails with [`StoreError::Exists`] when another command created
+    /// it meanwhile; nothing is replaced.
+    pub fn publish(self) -> Result<Store, StoreError> {
+        let Store {
+            backend,
+            snapshot_every,
+        } = self.store;
+        Ok(Store {
+            backend: backend.publish()?,
+            snapshot_every,
+        })
+    }
+}
+
+impl Store {
+    /// Opens an existing campaign, migrating its database to this build's schema.
+    pub fn open(location: impl Into<Location>) -> Result<Store, StoreError> {
+        let backend: Box<dyn Backend> = match location.into() {
+            Location::File(path) => Box::new(SqliteBackend::open(&path)?),
+            Location::Postgres(pg) => Box::new(PgBackend::open(&pg)?),
+        };
+        Ok(Store::on(backend))
+    }
+
+    /// Starts a new campaign where none is yet (see [`NewCampaign`]).
+    pub fn create_new(location: impl Into<Location>) -> Result<NewCampaign, StoreError> {
+        let backend: Box<dyn Backend> = match location.into() {
+            Location::File(path) => Box::new(SqliteBackend::create_new(&path)?),
+            Location::Postgres(pg) => Box::new(PgBackend::create_new(&pg)?),
+        };
+        Ok(NewCampaign {
+            store: Store::on(backend),
+        })
+    }
+
+    /// Whether something already answers to this location (a file, even an empty or foreign one;
+    /// a campaign of that name, even one being created).
+    pub fn exists(location: &Location) -> Result<bool, StoreError> {
+        match location {
+            Location::File(path) => Ok(path.symlink_metadata().is_ok()),
+            Location::Postgres(pg) => PgBackend::exists(pg),
+        }
+    }
+
+    fn on(backend: Box<dyn Backend>) -> Store {
+        Store {
+            backend,
+            snapshot_every: SNAPSHOT_EVERY,
+        }
+    }
+
+    /// Takes snapshots every `events` instead of [`SNAPSHOT_EVERY`] (tests and the benchmark).
+    pub fn with_snapshot_interval(mut self, events: u64) -> Store {
+        self.snapshot_every = events.max(1);
+        self
+    }
+
+    /// Where the campaign lives, for messages (never a password).
+    pub fn place(&self) -> String {
+        self.backend.place()
+    }
+
+    /// Marks this campaign as the tour's, so a later `tour` may replace it and nothing else.
+    pub fn mark_as_tour(&mut self) -> Result<(), StoreError> {
+        self.backend.mark_as_tour()
+    }
+
+    /// Whether `tour` made this campaign.
+    pub fn is_tour(&mut self) -> Result<bool, StoreError> {
+        self.backend.is_tour()
+    }
+
+    /// The last row's checkpoint, or `None` for an empty log.
+    pub fn head(&mut self) -> Result<Option<Checkpoint>, StoreError> {
+        Ok(self
+            .backend
+            .read()?
+            .head()?
+            .map(|(seq, hash)| Checkpoint::of(seq, &hash)))
+    }
+
+    /// The state after replaying the log up to `upto` (all of it when `None`).
+    pub fn replay(&mut self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+        let mut log = self.backend.read()?;
+        Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), true)?.0)
+    }
+
+    /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
+    pub fn replay_without_snapshots(
+        &mut self,
+        upto: Option<u64>,
+    ) -> Result<CampaignState, StoreError> {
+        let mut log = self.backend.read()?;
+        Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), false)?.0)
+    }
+
+    /// Drops every snapshot and takes new ones along one full replay: the ones kept for the far
+    /// past and one at the head.
+    pub fn rebuild_snapshots(&mut self) -> Result<u64, StoreError> {
+        let mut log = self.backend.write()?;
+        log.clear_snapshots()?;
+        let taken = replay::take_snapshots(&mut *log)?;
+        log.commit()?;
+        Ok(taken)
+    }
+
+    /// Drops every snapshot; answers stay the same, only slower.
+    pub fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
+        let mut log = self.backend.write()?;
+        let removed = log.clear_snapshots()?;
+        log.commit()?;
+        Ok(removed)
+    }
+
+    /// Calls `visit` with every event in seq order from `from` up to `upto`, streaming.
+    pub fn for_each_event(
+        &mut self,
+        from: u64,
+        upto: Option<u64>,
+        mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.for_each_row(from, upto, |row| visit(to_recorded(row)?))
+    }
+
+    /// Calls `visit` with every stored row in seq order, unparsed, streaming.
+    pub fn for_each_row(
+        &mut self,
+        from: u64,
+        upto: Option<u64>,
+        mut visit: impl FnMut(StoredRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut log = self.backend.read()?;
+        log.rows(from, upto.unwrap_or(u64::MAX), &mut |row| {
+            visit(row).map(ControlFlow::Continue)
+        })
+    }
+
+    pub fn event(&mut self, seq: u64) -> Result<Option<Recorded>, StoreError> {
+        self.backend.read()?.row(seq)?.map(to_recorded).transpose()
+    }
+
+    /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
+    /// If anything fails nothing is written.
+    pub fn write<F>(&mut self, stamp: Stamp, decide: F) -> Result<Written, Error>
+    where
+        F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Batch, Error>,
+    {
+        let every = self.snapshot_every;
+        let (events, state) = self.transact(stamp, every, |appender| {
+            let batch = decide(
+                &appender.running.state,
+                &mut SecretsView {
+                    log: &mut *appender.log,
+                },
+            )?;
+            appender.append(batch)
+        })?;
+        Ok(Written { events, state })
+    }
+
+    /// Many decisions in one transaction (the campaign generator): `work` decides on the running state
+    /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
+    /// every [`BULK_SNAPSHOT_EVERY`] events along the way (pruned as usual) and once at the end, so
+    /// the next command starts from the head.
+    pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, CampaignState), Error>
+    where
+        F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
+    {
+        self.transact(stamp, BULK_SNAPSHOT_EVERY, |appender| {
+            let result = work(appender)?;
+            appender
+                .running
+                .snapshot_if_due(&mut *appender.log, 1, &appender.prev_hash)?;
+            Ok(result)
+        })
+    }
+
+    /// One write transaction with an [`Appender`] taking snapshots every `snapshot_every` events.
+    fn transact<T, F>(
+        &mut self,
+        stamp: Stamp,
+        snapshot_every: u64,
+        work: F,
+    ) -> Result<(T, CampaignState), Error>
+    where
+        F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
+    {
+        let mut log = self.backend.write()?;
+        let running = Running::load(&mut *log)?;
+        let prev_hash = log
+            .head()?
+            .map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
+        let mut appender = Appender {
+            log,
+            running,
+            prev_hash,
+            stamp,
+            snapshot_every,
+        };
+        let result = work(&mut appender)?;
+        let Appender { log, running, .. } = appender;
+        log.commit()?;
+        Ok((result, running.state))
+    }
+
+    /// Checks the whole log (see [`crate::store::chain`]) in one consistent read: first the
+    /// database's own check of its storage, then the reveals (they come after the dice they open),
+    /// then every row through every check, comparing each trusted snapshot with a replay.
+    pub fn verify(&mut self, checkpoint: Option<Checkpoint>) -> Result<VerifyReport, StoreError> {
+        // Damage in pages the log's queries never touch would otherwise go unseen.
+        let file_problems = self.backend.storage_problems(true)?;
+        let mut log = self.backend.read()?;
+        let mut reveals = Reveals::default();
+        for kind in ["seed_revealed", "sealed_revealed"] {
+            log.rows_of_kind(kind, 0, u64::MAX, &mut |row| {
+                // An unreadable reveal is reported by the main pass, which reads every row.
+                if let Ok(event) = decode(&row) {
+                    reveals.note(&event);
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+        }
+        let mut verifier = Verifier::new(reveals, checkpoint);
+        // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
+        // the database would show a false sheet while the chain stays whole: replay the log
+        // alongside and compare each snapshot a command could start from.
+        let retractions = replay::retractions(&mut *log, 0, u64::MAX)?;
+        let mut to_compare: Vec<u64> = log
+            .snapshots(u64::MAX, u64::MAX)?
+            .into_iter()
+            .rev()
+            .filter(|s| snapshot_is_trusted(s, &retractions))
+            .map(|s| s.seq)
+            .collect();
+        let mut replay = Some(Replay::new(
+            retractions.iter().map(|&(_, target)| target).collect(),
+        ));
+        let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
+        let mut from = 1;
+        to_compare.push(u64::MAX);
+        for until in to_compare {
+            log.rows(from, until, &mut |row| {
+                let event = verifier.feed(&row);
+                match (&mut replay, event) {
+                    (Some(replay), Some(event)) => replay.feed(row.seq, &event),
+                    // Past an unreadable event the replay means nothing; the row is reported above.
+                    (_, None) => replay = None,
+                    (None, Some(_)) => {}
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+            from = until.saturating_add(1);
+            let (Some(replayed), true) = (&replay, until < u64::MAX) else {
+                continue;
+            };
+            let Some(text) = log.snapshot(until)? else {
+                continue;
+            };
+            snapshots_checked += 1;
+            let fault = match parse_snapshot(until, &text) {
+                // Commands skip it, but only damage to the database makes a snapshot unreadable.
+                None => Some("cannot be read (the file is damaged there)"),
+                Some(stored) if &stored != replayed.state() => {
+                    Some("does not match a replay of the log (it was edited outside grimoire)")
+                }
+                Some(_) => None,
+            };
+            if let Some(fault) = fault {
+                snapshot_problems.push(Problem {
+                    seq: until,
+                    what: format!(
+                        "the snapshot at #{until} {fault}; `grimoire snapshots rebuild` replaces it"
+                    ),
+                });
+            }
+        }
+        Ok(VerifyReport {
+            file_problems,
+            snapshots_checked,
+            snapshot_problems,
+            ..verifier.finish()
+        })
+    }
+
+    /// Checks the database's storage and fails if its structure is damaged. Commands notice damage
+    /// only in the pages they read, and a snapshot spares them most of the log, so `session start`
+    /// runs this (for SQLite its quick check: linear in the file, about 0.7 s at a million events)
+    /// to catch damage before an evening is played onto it.
+    pub fn check_every_page(&mut self) -> Result<(), StoreError> {
+        if self.backend.storage_problems(false)? > 0 {
+            return Err(StoreError::Corrupt(self.place().into()));
+        }
+        Ok(())
+    }
+
+    /// The players' entropy in force for dice of event `seq`: that of the session open at the time
+    /// (empty outside a session).
+    pub fn entropy_before(&mut self, seq: u64) -> Result<String, StoreError> {
+        let mut log = self.backend.read()?;
+        let last = log.last_of_kinds(&["session_started", "session_ended"], seq)?;
+        match last.as_ref().map(decode).transpose()? {
+            Some(Event::SessionStarted { entropy, .. }) => Ok(entropy),
+            _ => Ok(String::new()),
+        }
+    }
+
+    /// The seed published for `epoch`, if it has been revealed.
+    pub fn revealed_seed(&mut self, epoch: u32) -> Result<Option<String>, StoreError> {
+        self.first_of_kind("seed_revealed", |event| match event {
+            Event::SeedRevealed {
+                epoch: revealed,
+                seed,
+            } if revealed == epoch => Some(seed),
+            _ => None,
+        })
+    }
+
+    /// The reveal of the sealed dice of event `seq`, if it has been made.
+    pub fn revealed_sealed(
+        &mut self,
+        seq: u64,
+    ) -> Result<Option<Vec<crate::event::RevealedDie>>, StoreError> {
+        self.first_of_kind("sealed_revealed", |event| match event {
+            Event::SealedRevealed { seq: opened, dice } if opened == seq => Some(dice),
+            _ => None,
+        })
+    }
+
+    /// The first event of `kind` (in seq order) that `pick` takes.
+    fn first_of_kind<T>(
+        &mut self,
+        kind: &str,
+        pick: impl Fn(Event) -> Option<T>,
+    ) -> Result<Option<T>, StoreError> {
+        let mut found = None;
+        self.backend
+            .read()?
+            .rows_of_kind(kind, 0, u64::MAX, &mut |row| {
+                found = pick(decode(&row)?);
+                Ok(match found {
+                    Some(_) => ControlFlow::Break(()),
+                    None => ControlFlow::Continue(()),
+                })
+            })?;
+        Ok(found)
+    }
+
+    /// Every secret, as (kind, key, value), for a full backup.
+    pub fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
+        self.backend.read()?.secrets()
+    }
+
+    /// Imports an export into this empty log, all or nothing: rows are checked (see
+    /// [`ChainCheck`]) and inserted in one transaction as they stream in. `lines` yields each
+    /// non-blank line with its 1-based line number, or the reason a line could not be read.
+    pub fn import(
+        &mut self,
+        lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
+    ) -> Result<(u64, u64), StoreError> {
+        let place = self.place();
+        let mut log = self.backend.write()?;
+        if log.head()?.is_some() {
+            return Err(StoreError::NotEmpty(place));
+        }
+        let mut chain = ChainCheck::default();
+        // Replayed as it arrives, so the import leaves snapshots without reading the log again.
+        let mut replay = ImportReplay::new();
+        let mut head_hash = String::new();
+        let mut secrets = 0;
+        let mut last_line = 0;
+        for (line, text) in lines {
+            last_line = line;
+            let refuse = |why: String| StoreError::Import { line, why };
+            match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
+                Line::Event(row) => {
+                    let event = chain.check(&row).map_err(refuse)?;
+                    log.insert_row(&row).map_err(|e| match e {
+                        InsertError::Duplicate => {
+                            refuse(format!("#{} repeats an event id", row.seq))
+                        }
+                        InsertError::Failed(e) => e,
+                    })?;
+                    replay.feed(&mut *log, row.seq, event)?;
+                    // Kept for `--at` far in the past, as writes keep them.
+                    if row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) {
+                        save_snapshot(&mut *log, replay.caught_up(), &row.hash)?;
+                    }
+                    head_hash = row.hash;
+                }
+                Line::Secret { kind, key, value } => {
+                    log.insert_secret(&kind, &key, &value)
+                        .map_err(|e| match e {
+                            InsertError::Duplicate => {
+                                refuse(format!("secret {kind} {key} appears twice"))
+                            }
+                            InsertError::Failed(e) => e,
+                        })?;
+                    secrets += 1;
+                }
+            }
+        }
+        if chain.events_seen() == 0 {
+            return Err(StoreError::Import {
+                line: last_line,
+                why: "the file holds no events".into(),
+            });
+        }
+        // Without one at the head every command after the import would replay the whole log.
+        save_snapshot(&mut *log, replay.caught_up(), &head_hash)?;
+        log.commit()?;
+        Ok((chain.events_seen(), secrets))
+    }
+}
+
+/// Appends decided batches inside one write transaction, keeping the replayed state up to date.
+pub struct Appender<'c> {
+    log: Box<dyn LogWrite + 'c>,
+    running: Running,
+    prev_hash: String,
+    stamp: Stamp,
+    snapshot_every: u64,
+}
+
+impl Appender<'_> {
+    pub fn state(&self) -> &CampaignState {
+        &self.running.state
+    }
+
+    pub fn secrets(&mut self) -> SecretsView<'_> {
+        SecretsView {
+            log: &mut *self.log,
+        }
+    }
+
+    /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot once the
+    /// snapshot interval has passed since the last one.
+    pub fn append(&mut self, batch: Batch) -> Result<Vec<Recorded>, Error> {
+        let inserted = |e: InsertError| match e {
+            // Ids and keys are fresh: a repeat is a bug, not the user's doing.
+            InsertError::Duplicate => {
+                Error::Internal("an event id or secret key was used twice".into())
+            }
+            InsertError::Failed(e) => Error::Store(e),
+        };
+        let first_seq = self.running.state.head + 1;
+        let mut appended = Vec::with_capacity(batch.events.len());
+        for event in batch.events {
+            let seq = self.running.state.head + 1;
+            let (game_time, session) = self.running.state.stamp_for(&event);
+            let payload = event.to_payload();
+            // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
+            if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
+                return Err(Error::Internal(format!(
+                    "a '{}' event does not read back as written",
+                    event.kind()
+                )));
+            }
+            // What an import would refuse is never recorded: every event must restore from a backup.
+            crate::rules::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
+                crate::rules::RuleError::Unrecordable {
+                    kind: event.kind(),
+                    why,
+                }
+            })?;
+            let mut row = StoredRow {
+                seq,
+                event_id: new_event_id(&mut self.stamp.id_rng, seq),
+                kind: event.kind().to_string(),
+                schema_version: SCHEMA_VERSION,
+                payload,
+                game_time: game_time.seconds(),
+                recorded_at: self.stamp.recorded_at.clone(),
+                session,
+                actor: self.stamp.actor.clone(),
+                prev_hash: std::mem::take(&mut self.prev_hash),
+                hash: String::new(),
+            };
+            row.hash = row.compute_hash();
+            self.log.insert_row(&row).map_err(inserted)?;
+            self.running.feed(&mut *self.log, seq, &event)?;
+            self.prev_hash = row.hash.clone();
+            appended.push(recorded(row, event));
+        }
+        for secret in &batch.sealed {
+            let value = serde_json::to_string(secret)
+                .map_err(|e| Error::Internal(format!("a sealed die could not be encoded ({e})")))?;
+            let key = format!("{first_seq}:{}", secret.n);
+            self.log
+                .insert_secret("sealed_die", &key, &value)
+                .map_err(inserted)?;
+        }
+        for (epoch, seed) in &batch.seeds {
+            self.log
+                .insert_secret("epoch_seed", &epoch.to_string(), &hex::encode(seed))
+                .map_err(inserted)?;
+        }
+        self.running
+            .snapshot_if_due(&mut *self.log, self.snapshot_every, &self.prev_hash)?;
+        Ok(appended)
+    }
+}
+
+/// The state replayed alongside a write transaction, and the snapshot it rests on.
+struct Running {
+    state: CampaignState,
+    /// The seq of the snapshot the state was loaded from or last saved as (0: none).
+    snapshot_at: u64,
+}
+
+impl Running {
+    fn load(log: &mut dyn LogRead) -> Result<Running, StoreError> {
+        let (state, snapshot_at) = replay_from(log, u64::MAX, true)?;
+        Ok(Running { state, snapshot_at })
+    }
+
+    /// Folds in an event just inserted. A retraction reaches back into events already folded in,
+    /// and events cannot be unapplied, so the state is replayed again from the log, which now
+    /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
+    fn feed(&mut self, log: &mut dyn LogWrite, seq: u64, event: &Event) -> Result<(), StoreError> {
+        if matches!(event, Event::Retracted { .. }) {
+            *self = Running::load(log)?;
+        } else {
+            self.state.apply(seq, event);
+        }
+        Ok(())
+    }
+
+    /// Saves a snapshot once `every` events have passed since the one the state rests on.
+    fn snapshot_if_due(
+        &mut self,
+        log: &mut dyn LogWrite,
+        every: u64,
+        head_hash: &str,
+    ) -> Result<(), StoreError> {
+        if self.state.head >= self.snapshot_at.saturating_add(every) {
+            save_snapshot(log, &self.state, head_hash)?;
+            self.snapshot_at = self.state.head;
+        }
+        Ok(())
+    }
+}
+
+/// Read access to the GM's secrets during a write.
+pub struct SecretsView<'c> {
+    log: &'c mut dyn LogWrite,
+}
+
+impl SecretsView<'_> {
+    pub fn seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
+        let text = self.log.secret("epoch_seed", &epoch.to_string())?;
+        Ok(text.and_then(|t| crate::dice::fairness::parse_seed(&t)))
+    }
+
+    pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
+        let mut sealed: Vec<SealedSecret> = self
+            .log
+            .secrets_with_prefix("sealed_die", &format!("{seq}:"))?
+            .iter()
+            .filter_map(|text| serde_json::from_str(text).ok())
+            .collect();
+        // Keys sort as text ("12:10" before "12:2"): put the dice back in draw order.
+        sealed.sort_by_key(|secret| secret.n);
+        Ok(sealed)
+    }
+}
+
+/// A random UUID, mixed with the seq so ids stay unique in a log even when tests pin the randomness
+/// (every pinned process starts from the same random state).
+fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
+    let random: [u8; 16] = rng.random();
+    let digest = Sha256::new()
+        .chain_update(random)
+        .chain_update(seq.to_be_bytes())
+        .finalize();
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    uuid::Builder::from_random_bytes(bytes)
+        .into_uuid()
+        .to_string()
+}
+
+fn recorded(row: StoredRow, event: Event) -> Recorded {
+    Recorded {
+        seq: row.seq,
+        event_id: row.event_id,
+        schema_version: row.schema_version,
+        game_time: GameTime(row.game_time),
+        recorded_at: row.recorded_at,
+        session: row.session,
+        actor: row.actor,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        event,
+    }
+}
+
+fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
+    let event = decode(&row)?;
+    Ok(recorded(row, event))
+}

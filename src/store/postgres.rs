@@ -1,0 +1,667 @@
+//! The PostgreSQL backend: many campaigns in one database, each found by its name, for groups that
+//! outgrow one file (several GMs and devices writing to the same campaigns, the server's replication
+//! and backups).
+//!
+//! A write transaction starts by locking its campaign's row (`SELECT … FOR UPDATE`), so writers of
+//! one campaign queue up, from any machine, and each decides on the head the previous one left;
+//! writers of different campaigns never wait for each other. Reads run in a read-only
+//! repeatable-read transaction: one consistent view however many queries an answer takes.
+
+use super::StoreError;
+use super::backend::{Backend, InsertError, LogRead, LogWrite, SnapshotInfo, Visit};
+use super::chain::StoredRow;
+use super::location::PgLocation;
+use super::migrations;
+use postgres::error::SqlState;
+use postgres::{Client, IsolationLevel, Row, Transaction};
+use std::sync::Arc;
+
+/// Advisory lock classes (the first key of PostgreSQL's two-key advisory locks).
+const MIGRATION_LOCK: i32 = 1;
+const BUILD_LOCK: i32 = 2;
+
+/// Rows fetched per query when streaming the log: memory stays flat however long the log is.
+const PAGE: i64 = 2_000;
+
+const ROW_COLUMNS: &str = "seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash";
+
+/// One campaign in a PostgreSQL database. While `building`, it is a campaign `create_new` made and
+/// nobody else sees yet; this connection holds its build lock.
+pub struct PgBackend {
+    client: Client,
+    campaign: i64,
+    place: String,
+    building: bool,
+}
+
+/// A PostgreSQL failure in words a person can act on; the driver's own text is used only where it
+/// is the server's message (which never holds a password).
+fn pg_error(place: &str, error: &postgres::Error) -> StoreError {
+    let busy = [
+        SqlState::T_R_SERIALIZATION_FAILURE,
+        SqlState::T_R_DEADLOCK_DETECTED,
+        SqlState::LOCK_NOT_AVAILABLE,
+    ];
+    if error.code().is_some_and(|code| busy.contains(code)) {
+        return StoreError::Busy;
+    }
+    let why = match error.as_db_error() {
+        _ if error.code() == Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
+            "the database role may not do this (permission denied); a players' role reads the log but not the secrets (README, \"PostgreSQL\")".to_string()
+        }
+        Some(db) => format!("the server said: {}", db.message()),
+        None if error.is_closed() => "the connection to the server was lost".into(),
+        None => match std::error::Error::source(error)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+        {
+            Some(io) => format!("could not reach the server ({})", io.kind()),
+            None => "could not talk to the server (check the URL, the server and its TLS settings)"
+                .into(),
+        },
+    };
+    StoreError::Server {
+        place: place.to_string(),
+        why,
+    }
+}
+
+/// TLS through rustls with the system's root certificates; `sslmode` in the URL decides whether it
+/// is used (`prefer` by default, `require` to insist, `disable`).
+fn tls() -> tokio_postgres_rustls::MakeRustlsConnect {
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        // A certificate the system holds but rustls cannot use is left out, as browsers do.
+        let _ = roots.add(cert);
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map(|builder| builder.with_root_certificates(roots).with_no_client_auth());
+    match config {
+        Ok(config) => tokio_postgres_rustls::MakeRustlsConnect::new(config),
+        // ring supports the default versions; this is unreachable in practice.
+        Err(_) => tokio_postgres_rustls::MakeRustlsConnect::new(
+            rustls::ClientConfig::builder()
+                .with_root_certificates(rustls::RootCertStore::empty())
+                .with_no_client_auth(),
+        ),
+    }
+}
+
+/// Connects and brings the database's schema up to this build's.
+fn connect(location: &PgLocation) -> Result<Client, StoreError> {
+    let place = location.server.clone();
+    let config: postgres::Config = location.url.parse().map_err(|_| StoreError::Server {
+        place: place.clone(),
+        why: "the URL's settings are not ones PostgreSQL knows (see README, \"PostgreSQL\")".into(),
+    })?;
+    let mut client = config.connect(tls()).map_err(|e| pg_error(&place, &e))?;
+    let fail = |e: postgres::Error| pg_error(&place, &e);
+    let known = migrations::PG_LATEST_VERSION;
+    let mut applied = migrations::pg_applied_version(&mut client).map_err(fail)?;
+    if applied < known {
+        // One migrator at a time: the others wait, then find nothing left to do.
+        client
+            .execute("SELECT pg_advisory_lock($1, 0)", &[&MIGRATION_LOCK])
+            .map_err(fail)?;
+        applied = migrations::pg_applied_version(&mut client).map_err(fail)?;
+        let ran = if applied < known {
+            migrations::pg_run(&mut client)
+        } else {
+            Ok(())
+        };
+        client
+            .execute("SELECT pg_advisory_unlock($1, 0)", &[&MIGRATION_LOCK])
+            .map_err(fail)?;
+        if ran.is_err() {
+            return Err(StoreError::Server {
+                place,
+                why: "its schema could not be created or migrated (does the role have CREATE on the database?)".into(),
+            });
+        }
+        applied = known;
+    }
+    if applied > known {
+        return Err(StoreError::Newer {
+            place,
+            found: applied,
+            known,
+        });
+    }
+    Ok(client)
+}
+
+impl PgBackend {
+    pub fn open(location: &PgLocation) -> Result<PgBackend, StoreError> {
+        let mut client = connect(location)?;
+        let found = client
+            .query_opt(
+                "SELECT id FROM campaigns WHERE name = $1 AND ready",
+                &[&location.campaign],
+            )
+            .map_err(|e| pg_error(&location.server, &e))?;
+        let Some(row) = found else {
+            return Err(StoreError::NoCampaign {
+                name: location.campaign.clone(),
+                server: location.server.clone(),
+            });
+        };
+        Ok(PgBackend {
+            client,
+            campaign: row.get(0),
+            place: location_place(location),
+            building: false,
+        })
+    }
+
+    pub fn exists(location: &PgLocation) -> Result<bool, StoreError> {
+        let mut client = connect(location)?;
+        let found = client
+            .query_opt(
+                "SELECT 1 FROM campaigns WHERE name = $1",
+                &[&location.campaign],
+            )
+            .map_err(|e| pg_error(&location.server, &e))?;
+        Ok(found.is_some())
+    }
+
+    /// Starts a campaign under `location`'s name, unseen by others until published. Its row is
+    /// inserted together with this connection's build lock, so a campaign left unpublished by a
+    /// crashed builder (lock released with its connection) is cleared by the next creator, while
+    /// one still being built makes the next creator fail with [`StoreError::Exists`].
+    pub fn create_new(location: &PgLocation) -> Result<PgBackend, StoreError> {
+        let mut client = connect(location)?;
+        let place = location_place(location);
+        let fail = |e: postgres::Error| pg_error(&location.server, &e);
+        for _ in 0..2 {
+            let mut tx = client.transaction().map_err(fail)?;
+            let inserted = tx
+                .query_opt(
+                    "INSERT INTO campaigns (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id",
+                    &[&location.campaign],
+                )
+                .map_err(fail)?;
+            if let Some(row) = inserted {
+                let campaign: i64 = row.get(0);
+                tx.execute(
+                    "SELECT pg_advisory_lock($1, ($2 % 2147483647)::INTEGER)",
+                    &[&BUILD_LOCK, &campaign],
+                )
+                .map_err(fail)?;
+                tx.commit().map_err(fail)?;
+                return Ok(PgBackend {
+                    client,
+                    campaign,
+                    place,
+                    building: true,
+                });
+            }
+            let existing = tx
+                .query_one(
+                    "SELECT id, ready FROM campaigns WHERE name = $1",
+                    &[&location.campaign],
+                )
+                .map_err(fail)?;
+            let (campaign, ready): (i64, bool) = (existing.get(0), existing.get(1));
+            let builder_gone: bool = !ready
+                && tx
+                    .query_one(
+                        "SELECT pg_try_advisory_xact_lock($1, ($2 % 2147483647)::INTEGER)",
+                        &[&BUILD_LOCK, &campaign],
+                    )
+                    .map_err(fail)?
+                    .get(0);
+            if !builder_gone {
+                return Err(StoreError::Exists(place));
+            }
+            remove_campaign(&mut tx, campaign).map_err(fail)?;
+            tx.commit().map_err(fail)?;
+        }
+        Err(StoreError::Exists(place))
+    }
+
+    fn begin(&mut self, write: bool) -> Result<PgTx<'_>, StoreError> {
+        let place = self.place.clone();
+        let fail = |e: postgres::Error| pg_error(&place, &e);
+        let mut tx = if write {
+            self.client.transaction().map_err(fail)?
+        } else {
+            self.client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(fail)?
+        };
+        if write {
+            // The campaign's write lock: held until commit or rollback.
+            tx.execute(
+                "SELECT 1 FROM campaigns WHERE id = $1 FOR UPDATE",
+                &[&self.campaign],
+            )
+            .map_err(fail)?;
+        }
+        Ok(PgTx {
+            tx,
+            campaign: self.campaign,
+            place,
+        })
+    }
+}
+
+fn location_place(location: &PgLocation) -> String {
+    format!("campaign \"{}\" on {}", location.campaign, location.server)
+}
+
+/// Deletes an unpublished campaign and everything it holds (the triggers allow it only while the
+/// campaign is not ready).
+fn remove_campaign(tx: &mut Transaction<'_>, campaign: i64) -> Result<(), postgres::Error> {
+    for table in ["events", "secrets", "snapshots"] {
+        tx.execute(
+            &format!("DELETE FROM {table} WHERE campaign = $1"),
+            &[&campaign],
+        )?;
+    }
+    tx.execute(
+        "DELETE FROM campaigns WHERE id = $1 AND NOT ready",
+        &[&campaign],
+    )?;
+    Ok(())
+}
+
+impl Backend for PgBackend {
+    fn place(&self) -> String {
+        self.place.clone()
+    }
+
+    fn read(&mut self) -> Result<Box<dyn LogRead + '_>, StoreError> {
+        Ok(Box::new(self.begin(false)?))
+    }
+
+    fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
+        Ok(Box::new(self.begin(true)?))
+    }
+
+    /// PostgreSQL guards its own pages (data checksums, `amcheck`); nothing is counted here.
+    fn storage_problems(&mut self, _thorough: bool) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+
+    fn is_tour(&mut self) -> Result<bool, StoreError> {
+        let row = self
+            .client
+            .query_one(
+                "SELECT tour FROM campaigns WHERE id = $1",
+                &[&self.campaign],
+            )
+            .map_err(|e| pg_error(&self.place, &e))?;
+        Ok(row.get(0))
+    }
+
+    fn mark_as_tour(&mut self) -> Result<(), StoreError> {
+        self.client
+            .execute(
+                "UPDATE campaigns SET tour = true WHERE id = $1",
+                &[&self.campaign],
+            )
+            .map(|_| ())
+            .map_err(|e| pg_error(&self.place, &e))
+    }
+
+    fn publish(mut self: Box<Self>) -> Result<Box<dyn Backend>, StoreError> {
+        if self.building {
+            let fail = |e: postgres::Error| pg_error(&self.place, &e);
+            self.client
+                .execute(
+                    "UPDATE campaigns SET ready = true WHERE id = $1",
+                    &[&self.campaign],
+                )
+                .map_err(fail)?;
+            self.client
+                .execute(
+                    "SELECT pg_advisory_unlock($1, ($2 % 2147483647)::INTEGER)",
+                    &[&BUILD_LOCK, &self.campaign],
+                )
+                .map_err(fail)?;
+            self.building = false;
+        }
+        Ok(self)
+    }
+}
+
+impl Drop for PgBackend {
+    /// A campaign dropped unpublished (a refused import) leaves nothing behind. Should this fail,
+    /// the build lock goes with the connection and the next creator clears the rest.
+    fn drop(&mut self) {
+        if self.building
+            && let Ok(mut tx) = self.client.transaction()
+            && remove_campaign(&mut tx, self.campaign).is_ok()
+        {
+            let _ = tx.commit();
+        }
+    }
+}
+
+/// One PostgreSQL transaction over one campaign's rows.
+struct PgTx<'c> {
+    tx: Transaction<'c>,
+    campaign: i64,
+    place: String,
+}
+
+impl PgTx<'_> {
+    fn fail(&self) -> impl Fn(postgres::Error) -> StoreError + '_ {
+        move |e| pg_error(&self.place, &e)
+    }
+
+    /// Streams the rows a keyset query selects, page by page: `sql` takes the campaign ($1), the
+    /// seq to start after ($2), then `more` parameters, and ends with `ORDER BY seq LIMIT` the page.
+    fn stream(
+        &mut self,
+        sql: &str,
+        after: u64,
+        more: &[&(dyn postgres::types::ToSql + Sync)],
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        let mut after = to_pg(after);
+        loop {
+            let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                vec![&self.campaign, &after];
+            params.extend_from_slice(more);
+            params.push(&PAGE);
+            let rows = self.tx.query(sql, &params).map_err(self.fail())?;
+            let full = rows.len() as i64 == PAGE;
+            for row in rows {
+                let row = read_row(&row).map_err(self.fail())??;
+                after = to_pg(row.seq);
+                if visit(row)?.is_break() {
+                    return Ok(());
+                }
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
+    fn insert(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<(), InsertError> {
+        match self.tx.execute(sql, params) {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(InsertError::Duplicate),
+            Err(e) => Err(InsertError::Failed(pg_error(&self.place, &e))),
+        }
+    }
+}
+
+impl LogRead for PgTx<'_> {
+    fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT seq, hash FROM events WHERE campaign = $1 ORDER BY seq DESC LIMIT 1",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| (from_pg(r.get(0)), r.get(1))))
+    }
+
+    fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4"
+        );
+        self.stream(&sql, from.saturating_sub(1), &[&to_pg(upto)], visit)
+    }
+
+    fn rows_of_kind(
+        &mut self,
+        kind: &str,
+        after: u64,
+        upto: u64,
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq > $2 AND seq <= $3 AND kind = $4 ORDER BY seq LIMIT $5"
+        );
+        self.stream(&sql, after, &[&to_pg(upto), &kind], visit)
+    }
+
+    fn last_of_kinds(
+        &mut self,
+        kinds: &[&str],
+        before: u64,
+    ) -> Result<Option<StoredRow>, StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND kind = ANY($2) AND seq < $3 ORDER BY seq DESC LIMIT 1"
+        );
+        let row = self
+            .tx
+            .query_opt(&sql, &[&self.campaign, &kinds, &to_pg(before)])
+            .map_err(self.fail())?;
+        match row {
+            Some(row) => Ok(Some(read_row(&row).map_err(self.fail())??)),
+            None => Ok(None),
+        }
+    }
+
+    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
+        let sql = format!("SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq = $2");
+        let row = self
+            .tx
+            .query_opt(&sql, &[&self.campaign, &to_pg(seq)])
+            .map_err(self.fail())?;
+        match row {
+            Some(row) => Ok(Some(read_row(&row).map_err(self.fail())??)),
+            None => Ok(None),
+        }
+    }
+
+    fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT value FROM secrets WHERE campaign = $1 AND kind = $2 AND key = $3",
+                &[&self.campaign, &kind, &key],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT value FROM secrets WHERE campaign = $1 AND kind = $2 AND left(key, length($3)) = $3 ORDER BY key",
+                &[&self.campaign, &kind, &prefix],
+            )
+            .map_err(self.fail())?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT kind, key, value FROM secrets WHERE campaign = $1 ORDER BY kind COLLATE \"C\", key COLLATE \"C\"",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+    }
+
+    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT s.seq, s.code_version, s.head_hash, e.hash FROM snapshots s \
+                 LEFT JOIN events e ON e.campaign = s.campaign AND e.seq = s.seq \
+                 WHERE s.campaign = $1 AND s.seq <= $2 ORDER BY s.seq DESC LIMIT $3",
+                &[&self.campaign, &to_pg(upto), &to_pg(limit)],
+            )
+            .map_err(self.fail())?;
+        Ok(rows
+            .iter()
+            .map(|r| SnapshotInfo {
+                seq: from_pg(r.get(0)),
+                format: r.get(1),
+                head_hash: r.get(2),
+                event_hash: r.get(3),
+            })
+            .collect())
+    }
+
+    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT state FROM snapshots WHERE campaign = $1 AND seq = $2",
+                &[&self.campaign, &to_pg(seq)],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| r.get(0)))
+    }
+}
+
+impl LogWrite for PgTx<'_> {
+    fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError> {
+        let sql = format!(
+            "INSERT INTO events (campaign, {ROW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        );
+        let schema_version = i32::try_from(row.schema_version).unwrap_or(i32::MAX);
+        let session = row.session.map(|s| i32::try_from(s).unwrap_or(i32::MAX));
+        let campaign = self.campaign;
+        self.insert(
+            &sql,
+            &[
+                &campaign,
+                &to_pg(row.seq),
+                &row.event_id,
+                &row.kind,
+                &schema_version,
+                &row.payload,
+                &to_pg(row.game_time),
+                &row.recorded_at,
+                &session,
+                &row.actor,
+                &row.prev_hash,
+                &row.hash,
+            ],
+        )
+    }
+
+    fn insert_secret(&mut self, kind: &str, key: &str, value: &str) -> Result<(), InsertError> {
+        let campaign = self.campaign;
+        self.insert(
+            "INSERT INTO secrets (campaign, kind, key, value) VALUES ($1, $2, $3, $4)",
+            &[&campaign, &kind, &key, &value],
+        )
+    }
+
+    fn put_snapshot(
+        &mut self,
+        seq: u64,
+        format: &str,
+        head_hash: &str,
+        state: &str,
+    ) -> Result<(), StoreError> {
+        let version = i32::try_from(migrations::PG_LATEST_VERSION).unwrap_or(i32::MAX);
+        self.tx
+            .execute(
+                "INSERT INTO snapshots (campaign, seq, code_version, schema_version, head_hash, state) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (campaign, seq) DO UPDATE SET \
+                 code_version = EXCLUDED.code_version, schema_version = EXCLUDED.schema_version, \
+                 head_hash = EXCLUDED.head_hash, state = EXCLUDED.state",
+                &[&self.campaign, &to_pg(seq), &format, &version, &head_hash, &state],
+            )
+            .map(|_| ())
+            .map_err(self.fail())
+    }
+
+    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT seq FROM snapshots WHERE campaign = $1 ORDER BY seq",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(rows.iter().map(|r| from_pg(r.get(0))).collect())
+    }
+
+    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
+        let seqs: Vec<i64> = seqs.iter().map(|&s| to_pg(s)).collect();
+        self.tx
+            .execute(
+                "DELETE FROM snapshots WHERE campaign = $1 AND seq = ANY($2)",
+                &[&self.campaign, &seqs],
+            )
+            .map(|_| ())
+            .map_err(self.fail())
+    }
+
+    fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
+        self.tx
+            .execute(
+                "DELETE FROM snapshots WHERE campaign = $1",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        let place = self.place;
+        self.tx.commit().map_err(|e| pg_error(&place, &e))
+    }
+}
+
+/// PostgreSQL's integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
+fn to_pg(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn from_pg(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// Reads one stored row (columns as [`ROW_COLUMNS`]). The outer error is the driver's; the inner one
+/// a row whose numbers this build never writes, edited in from outside.
+fn read_row(row: &Row) -> Result<Result<StoredRow, StoreError>, postgres::Error> {
+    let raw_seq: i64 = row.try_get(0)?;
+    let seq = from_pg(raw_seq);
+    let damaged = |what: String| Ok(Err(StoreError::DamagedRow { seq, what }));
+    if raw_seq < 1 {
+        return damaged(format!("its seq is {raw_seq}"));
+    }
+    let (schema_version, game_time, session): (i32, i64, Option<i32>) =
+        (row.try_get(3)?, row.try_get(5)?, row.try_get(7)?);
+    let Ok(schema_version) = u32::try_from(schema_version) else {
+        return damaged("its schema_version is not a number grimoire writes".into());
+    };
+    let Ok(game_time) = u64::try_from(game_time) else {
+        return damaged("its game_time is not a number grimoire writes".into());
+    };
+    let session = match session.map(u32::try_from) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => return damaged("its session is not a number grimoire writes".into()),
+    };
+    Ok(Ok(StoredRow {
+        seq,
+        event_id: row.try_get(1)?,
+        kind: row.try_get(2)?,
+        schema_version,
+        payload: row.try_get(4)?,
+        game_time,
+        recorded_at: row.try_get(6)?,
+        session,
+        actor: row.try_get(8)?,
+        prev_hash: row.try_get(9)?,
+        hash: row.try_get(10)?,
+    }))
+}

@@ -1,0 +1,288 @@
+//! Replay over any backend, and the snapshot policy: which snapshots are taken, kept, and trusted.
+//! One rule for every backend, in one place.
+
+use super::StoreError;
+use super::backend::{LogRead, LogWrite, SnapshotInfo};
+use super::chain::StoredRow;
+use crate::event::Event;
+use crate::state::{CampaignState, Replay};
+use std::collections::{BTreeSet, VecDeque};
+use std::ops::ControlFlow;
+
+/// The format of snapshot state this build writes and trusts; any other's are ignored. Bump the
+/// number whenever what `apply` computes changes, so no snapshot from older rules is ever reused.
+pub const STATE_FORMAT: &str = concat!("grimoire-state-4/", env!("CARGO_PKG_VERSION"));
+
+/// A write takes a snapshot once this many events have passed since the last one, so replay reads
+/// at most this many past it. Chosen by measurement (README, "Performance"): at a million events a
+/// tail event costs ~10 µs to replay and a snapshot ~1.5 ms to take, which balance near 20.
+pub const SNAPSHOT_EVERY: u64 = 25;
+
+/// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
+/// far in the past.
+pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
+
+/// The newest snapshots always kept: a retraction reaching back past all of them replays from the
+/// one kept for its block.
+const SNAPSHOT_KEEP_NEWEST: usize = 8;
+
+/// The snapshot interval of a bulk write. A retraction among its events replays the state from the
+/// snapshot before it, so this bounds that replay (about 3 ms) at the cost of a snapshot written and
+/// pruned every so often (about 1.5 ms at a million events).
+pub(super) const BULK_SNAPSHOT_EVERY: u64 = 1_000;
+
+/// A retraction in the log: (its seq, the seq it retracts).
+pub(super) type Retraction = (u64, u64);
+
+/// Reads a stored row's event; a row that does not read is damage, named by its seq.
+pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
+    Event::from_stored(&row.kind, row.schema_version, &row.payload).map_err(|reason| {
+        StoreError::Damaged {
+            seq: row.seq,
+            reason,
+        }
+    })
+}
+
+/// The retractions recorded after `after` and up to `upto`. A replay resuming from a state at `after`
+/// needs no earlier ones: they are folded into that state.
+pub(super) fn retractions(
+    log: &mut dyn LogRead,
+    after: u64,
+    upto: u64,
+) -> Result<Vec<Retraction>, StoreError> {
+    let mut found = Vec::new();
+    log.rows_of_kind("retracted", after, upto, &mut |row| {
+        if let Event::Retracted { seq: target, .. } = decode(&row)? {
+            found.push((row.seq, target));
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(found)
+}
+
+/// Whether a snapshot may stand in for replaying the log up to its seq: made by this state format,
+/// its event still carrying the hash it had, and no later retraction reaching back before it.
+pub(super) fn snapshot_is_trusted(snapshot: &SnapshotInfo, retractions: &[Retraction]) -> bool {
+    let seq = snapshot.seq;
+    let reaches_back = retractions
+        .iter()
+        .any(|&(at, target)| at > seq && target <= seq);
+    snapshot.format == STATE_FORMAT
+        && snapshot.event_hash.as_deref() == Some(snapshot.head_hash.as_str())
+        && !reaches_back
+}
+
+/// A snapshot's state, when it reads as one and claims the seq it is stored under.
+pub(super) fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
+    serde_json::from_str::<CampaignState>(text)
+        .ok()
+        .filter(|state| state.head == seq)
+}
+
+/// The newest snapshot at or before `upto` that may stand in for a replay, with the retractions
+/// recorded after it. Snapshots are few but retractions pile up, so they are read back from `upto`
+/// one candidate at a time, newest first: usually just the few since the newest snapshot.
+fn usable_snapshot(
+    log: &mut dyn LogRead,
+    upto: u64,
+) -> Result<Option<(CampaignState, Vec<Retraction>)>, StoreError> {
+    let candidates = log.snapshots(upto, SNAPSHOT_KEEP_NEWEST as u64)?;
+    let mut after_candidate = Vec::new();
+    let mut read_down_to = upto;
+    for candidate in &candidates {
+        after_candidate.extend(retractions(log, candidate.seq, read_down_to)?);
+        read_down_to = candidate.seq;
+        if !snapshot_is_trusted(candidate, &after_candidate) {
+            continue;
+        }
+        let text = log.snapshot(candidate.seq)?;
+        if let Some(state) = text.and_then(|text| parse_snapshot(candidate.seq, &text)) {
+            return Ok(Some((state, after_candidate)));
+        }
+    }
+    Ok(None)
+}
+
+/// The state after the log up to `upto`: from the best usable snapshot (when allowed) plus the tail,
+/// streamed, never holding the log in memory. Also returns the seq of the snapshot it started from
+/// (0 for none).
+pub(super) fn replay_from(
+    log: &mut dyn LogRead,
+    upto: u64,
+    snapshots: bool,
+) -> Result<(CampaignState, u64), StoreError> {
+    if snapshots && let Some((start, retractions)) = usable_snapshot(log, upto)? {
+        let from = start.head;
+        return Ok((replay_after(log, Some(start), &retractions, upto)?, from));
+    }
+    let retractions = retractions(log, 0, upto)?;
+    Ok((replay_after(log, None, &retractions, upto)?, 0))
+}
+
+/// Replays the log after `start` (from the beginning when `None`) up to `upto`, skipping the
+/// targets of `retractions`. `start` must not include any of those targets.
+pub(super) fn replay_after(
+    log: &mut dyn LogRead,
+    start: Option<CampaignState>,
+    retractions: &[Retraction],
+    upto: u64,
+) -> Result<CampaignState, StoreError> {
+    let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
+    let from = start.as_ref().map_or(0, |s| s.head);
+    let mut replay = match start {
+        Some(state) => Replay::resume(state, targets),
+        None => Replay::new(targets),
+    };
+    log.rows(from + 1, upto, &mut |row| {
+        replay.feed(row.seq, &decode(&row)?);
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(replay.finish())
+}
+
+/// Stores a snapshot of `state` and prunes older ones, keeping the newest few and the first in every
+/// block of [`SNAPSHOT_KEEP_EVERY`] events, so snapshots never pile up the way events do.
+pub(super) fn save_snapshot(
+    log: &mut dyn LogWrite,
+    state: &CampaignState,
+    head_hash: &str,
+) -> Result<(), StoreError> {
+    let json = serde_json::to_string(state)
+        .map_err(|e| StoreError::Internal(format!("a snapshot could not be encoded ({e})")))?;
+    log.put_snapshot(state.head, STATE_FORMAT, head_hash, &json)?;
+    let seqs = log.snapshot_seqs()?;
+    let newest_kept = seqs.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
+    let mut block_seen = BTreeSet::new();
+    let pruned: Vec<u64> = seqs
+        .iter()
+        .enumerate()
+        .filter(|&(i, &seq)| {
+            let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
+            i < newest_kept && !first_of_block
+        })
+        .map(|(_, &seq)| seq)
+        .collect();
+    if !pruned.is_empty() {
+        log.delete_snapshots(&pruned)?;
+    }
+    Ok(())
+}
+
+/// Takes snapshots along one full replay of the log: the first of every [`SNAPSHOT_KEEP_EVERY`]
+/// events, for `--at` far in the past, and one at the head. Points that a later retraction reaches
+/// back before are skipped: a replay up to them would differ. Returns how many were taken.
+pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> {
+    let retractions = retractions(log, 0, u64::MAX)?;
+    let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
+    let head = log.head()?.map_or(0, |(seq, _)| seq);
+    // Rows are streamed block by block, and each block's snapshot saved between reads.
+    let mut taken = 0;
+    let mut from = 1;
+    while from <= head {
+        let until = (from / SNAPSHOT_KEEP_EVERY + 1) * SNAPSHOT_KEEP_EVERY;
+        let mut point: Option<(u64, String)> = None;
+        log.rows(from, until.min(head), &mut |row| {
+            replay.feed(row.seq, &decode(&row)?);
+            let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) || row.seq == head;
+            // Checked only where a snapshot would go: against every row it was a cost per retraction.
+            let reaches_back = || {
+                retractions
+                    .iter()
+                    .any(|&(at, target)| at > row.seq && target <= row.seq)
+            };
+            if kept_point && !reaches_back() {
+                point = Some((row.seq, row.hash));
+                return Ok(ControlFlow::Break(()));
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        match point {
+            Some((seq, hash)) => {
+                save_snapshot(log, replay.state(), &hash)?;
+                taken += 1;
+                from = seq + 1;
+            }
+            None => from = until.min(head) + 1,
+        }
+    }
+    Ok(taken)
+}
+
+/// The state an import builds as rows arrive. Events cannot be unapplied, and the file's retractions
+/// are not known in advance, so:
+/// - the newest [`Self::WINDOW`] events wait before they are applied: a retraction of one of them
+///   (a slip undone at once, by far the most common) just drops it;
+/// - a copy of the state is kept every [`Self::COPY_EVERY`] events: a retraction reaching further
+///   back resumes from the newest copy before its target and replays the rows after it again.
+pub(super) struct ImportReplay {
+    state: CampaignState,
+    waiting: VecDeque<(u64, Event)>,
+    copies: VecDeque<CampaignState>,
+}
+
+impl ImportReplay {
+    const WINDOW: usize = 32;
+    /// A copy every this many events, and this many kept: a retraction reaching back up to
+    /// `COPY_EVERY * COPIES_KEPT` events replays at most that many again (further, from the start).
+    const COPY_EVERY: u64 = 500;
+    const COPIES_KEPT: usize = 8;
+
+    pub(super) fn new() -> ImportReplay {
+        ImportReplay {
+            state: CampaignState::default(),
+            waiting: VecDeque::new(),
+            copies: VecDeque::new(),
+        }
+    }
+
+    /// Takes in an event just inserted into `log`.
+    pub(super) fn feed(
+        &mut self,
+        log: &mut dyn LogRead,
+        seq: u64,
+        event: Event,
+    ) -> Result<(), StoreError> {
+        if let Event::Retracted { seq: target, .. } = event {
+            if let Some(at) = self.waiting.iter().position(|(s, _)| *s == target) {
+                self.waiting.remove(at);
+            } else {
+                // Copies taken after the target hold it: they are of no more use.
+                self.copies.retain(|copy| copy.head < target);
+                let start = self.copies.back().cloned();
+                let after = start.as_ref().map_or(0, |copy| copy.head);
+                let retractions = retractions(log, after, seq)?;
+                // Replays every row up to this one, the waiting ones included.
+                self.state = replay_after(log, start, &retractions, seq)?;
+                self.waiting.clear();
+                return Ok(());
+            }
+        }
+        self.waiting.push_back((seq, event));
+        if self.waiting.len() > Self::WINDOW {
+            self.apply_oldest_waiting();
+        }
+        Ok(())
+    }
+
+    fn apply_oldest_waiting(&mut self) {
+        let Some((seq, event)) = self.waiting.pop_front() else {
+            return;
+        };
+        self.state.apply(seq, &event);
+        if seq.is_multiple_of(Self::COPY_EVERY) {
+            self.copies.push_back(self.state.clone());
+            if self.copies.len() > Self::COPIES_KEPT {
+                self.copies.pop_front();
+            }
+        }
+    }
+
+    /// The state after every event taken in so far.
+    pub(super) fn caught_up(&mut self) -> &CampaignState {
+        while !self.waiting.is_empty() {
+            self.apply_oldest_waiting();
+        }
+        &self.state
+    }
+}
