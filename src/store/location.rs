@@ -45,16 +45,16 @@ impl Location {
 
 impl PgLocation {
     fn parse(text: &str) -> Result<PgLocation, String> {
-        let mut url = url::Url::parse(text).map_err(|e| {
-            format!("--db is not a PostgreSQL URL ({e}); e.g. postgres://gm@db.example.org/campaigns?campaign=Sunken%20Vault")
-        })?;
-        let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+        let (base, query) = text.split_once('?').unwrap_or((text, ""));
+        let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+            .into_owned()
+            .collect();
         let campaign = pairs
             .iter()
             .find(|(k, _)| k == "campaign")
             .map(|(_, v)| v.trim().to_string())
             .ok_or_else(|| {
-                "a PostgreSQL --db names its campaign: add ?campaign=NAME to the URL (one database holds many campaigns)".to_string()
+                "a PostgreSQL --db names its campaign: add ?campaign=NAME to the URL (one database holds many campaigns), e.g. postgres://gm@db.example.org/club?campaign=Sunken%20Vault".to_string()
             })?;
         text::check(
             "the campaign's name (?campaign=)",
@@ -62,31 +62,41 @@ impl PgLocation {
             text::NAME_MAX,
         )
         .map_err(|e| e.to_string())?;
-        let kept: Vec<&(String, String)> = pairs.iter().filter(|(k, _)| k != "campaign").collect();
-        if kept.is_empty() {
-            url.set_query(None);
-        } else {
-            url.query_pairs_mut()
-                .clear()
-                .extend_pairs(kept.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-        }
-        let driver_url = url.to_string();
-        let mut shown = url.clone();
-        let _ = shown.set_password(None);
-        let socket = pairs
-            .iter()
-            .find(|(k, _)| k == "host")
-            .map(|(_, v)| v.clone());
-        shown.set_query(None);
-        if let Some(folder) = socket {
-            shown.query_pairs_mut().append_pair("host", &folder);
+        let kept = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs.iter().filter(|(k, _)| k != "campaign"))
+            .finish();
+        let url = match kept.is_empty() {
+            true => base.to_string(),
+            false => format!("{base}?{kept}"),
+        };
+        // Shown in messages: no password, and of the settings only the socket folder.
+        let mut server = without_password(base);
+        if let Some((_, folder)) = pairs.iter().find(|(k, _)| k == "host") {
+            server = format!("{server} (socket folder {folder})");
         }
         Ok(PgLocation {
-            url: driver_url,
+            url,
             campaign,
-            server: shown.to_string(),
+            server,
         })
     }
+}
+
+/// `scheme://user:password@host/db` without its `:password`.
+fn without_password(base: &str) -> String {
+    let Some((scheme, rest)) = base.split_once("://") else {
+        return base.to_string();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    let authority = match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(name, _)| name);
+            format!("{user}@{host}")
+        }
+        None => authority.to_string(),
+    };
+    format!("{scheme}://{authority}{path}")
 }
 
 /// Never shows a password: the debug form is the display form.
@@ -143,6 +153,13 @@ mod tests {
         };
         assert_eq!(pg.campaign, "Sunken Vault");
         assert_eq!(pg.server, "postgres://gm@db.example.org:5433/club");
+        let Location::Postgres(socket) =
+            Location::parse("postgres://gm:pw@/club?host=/run/pg&campaign=A").unwrap()
+        else {
+            panic!("a postgres URL is a PostgreSQL location");
+        };
+        assert_eq!(socket.server, "postgres://gm@/club (socket folder /run/pg)");
+        assert_eq!(socket.url, "postgres://gm:pw@/club?host=%2Frun%2Fpg");
         assert!(pg.url.contains("sslmode=require") && !pg.url.contains("campaign"));
         let shown = format!(
             "{:?} {}",

@@ -51,6 +51,11 @@ fn pg_error(place: &str, error: &postgres::Error) -> StoreError {
         }
         Some(db) => format!("the server said: {}", db.message()),
         None if error.is_closed() => "the connection to the server was lost".into(),
+        None if std::error::Error::source(error)
+            .is_some_and(|s| s.is::<postgres::types::WrongType>()) =>
+        {
+            return StoreError::Internal("a query's value did not fit its column".into());
+        }
         None => match std::error::Error::source(error)
             .and_then(|s| s.downcast_ref::<std::io::Error>())
         {
@@ -95,7 +100,17 @@ fn connect(location: &PgLocation) -> Result<Client, StoreError> {
         place: place.clone(),
         why: "the URL's settings are not ones PostgreSQL knows (see README, \"PostgreSQL\")".into(),
     })?;
-    let mut client = config.connect(tls()).map_err(|e| pg_error(&place, &e))?;
+    // TLS needs a host name to check the certificate against; a Unix socket has none (and needs
+    // no TLS: it never leaves the machine).
+    let tcp = config
+        .get_hosts()
+        .iter()
+        .any(|host| matches!(host, postgres::config::Host::Tcp(_)));
+    let connected = match tcp {
+        true => config.connect(tls()),
+        false => config.connect(postgres::NoTls),
+    };
+    let mut client = connected.map_err(|e| pg_error(&place, &e))?;
     let fail = |e: postgres::Error| pg_error(&place, &e);
     let known = migrations::PG_LATEST_VERSION;
     let mut applied = migrations::pg_applied_version(&mut client).map_err(fail)?;
@@ -184,7 +199,7 @@ impl PgBackend {
             if let Some(row) = inserted {
                 let campaign: i64 = row.get(0);
                 tx.execute(
-                    "SELECT pg_advisory_lock($1, ($2 % 2147483647)::INTEGER)",
+                    "SELECT pg_advisory_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
                     &[&BUILD_LOCK, &campaign],
                 )
                 .map_err(fail)?;
@@ -206,7 +221,7 @@ impl PgBackend {
             let builder_gone: bool = !ready
                 && tx
                     .query_one(
-                        "SELECT pg_try_advisory_xact_lock($1, ($2 % 2147483647)::INTEGER)",
+                        "SELECT pg_try_advisory_xact_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
                         &[&BUILD_LOCK, &campaign],
                     )
                     .map_err(fail)?
@@ -319,7 +334,7 @@ impl Backend for PgBackend {
                 .map_err(fail)?;
             self.client
                 .execute(
-                    "SELECT pg_advisory_unlock($1, ($2 % 2147483647)::INTEGER)",
+                    "SELECT pg_advisory_unlock($1, ($2::BIGINT % 2147483647)::INTEGER)",
                     &[&BUILD_LOCK, &self.campaign],
                 )
                 .map_err(fail)?;

@@ -12,6 +12,7 @@ mod file_safety;
 mod hostile;
 mod hostile_text;
 mod largest;
+mod pg_cluster;
 mod props;
 mod reliability;
 mod rules_doc;
