@@ -99,6 +99,12 @@ fn without_password(base: &str) -> String {
     format!("{scheme}://{authority}{path}")
 }
 
+impl fmt::Display for PgLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} as \"{}\"", self.server, self.campaign)
+    }
+}
+
 /// Never shows a password: the debug form is the display form.
 impl fmt::Debug for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -110,7 +116,7 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::File(path) => write!(f, "{}", path.display()),
-            Location::Postgres(pg) => write!(f, "campaign \"{}\" on {}", pg.campaign, pg.server),
+            Location::Postgres(pg) => write!(f, "{pg}"),
         }
     }
 }

@@ -164,7 +164,7 @@ impl PgBackend {
         Ok(PgBackend {
             client,
             campaign: row.get(0),
-            place: location_place(location),
+            place: location.to_string(),
             building: false,
         })
     }
@@ -186,7 +186,7 @@ impl PgBackend {
     /// one still being built makes the next creator fail with [`StoreError::Exists`].
     pub fn create_new(location: &PgLocation) -> Result<PgBackend, StoreError> {
         let mut client = connect(location)?;
-        let place = location_place(location);
+        let place = location.to_string();
         let fail = |e: postgres::Error| pg_error(&location.server, &e);
         for _ in 0..2 {
             let mut tx = client.transaction().map_err(fail)?;
@@ -262,10 +262,6 @@ impl PgBackend {
             place,
         })
     }
-}
-
-fn location_place(location: &PgLocation) -> String {
-    format!("campaign \"{}\" on {}", location.campaign, location.server)
 }
 
 /// Deletes an unpublished campaign and everything it holds (the triggers allow it only while the

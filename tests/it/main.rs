@@ -13,6 +13,7 @@ mod hostile;
 mod hostile_text;
 mod largest;
 mod pg_cluster;
+mod postgres;
 mod props;
 mod reliability;
 mod rules_doc;

@@ -205,6 +205,8 @@ fn stop_when_we_exit(bin: &Path, data: &Path, dir: &Path) {
         data = data.display(),
         dir = dir.display(),
     );
+    // Never waited for: it must outlive the test binary, and init reaps it.
+    #[allow(clippy::zombie_processes)]
     Command::new("sh")
         .args(["-c", &script])
         .stdin(Stdio::null())

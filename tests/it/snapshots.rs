@@ -87,7 +87,7 @@ proptest! {
         cuts in proptest::collection::vec(1u64..60, 4),
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::create_new(&dir.path().join("s.db")).unwrap().publish().unwrap();
+        let store = Store::create_new(dir.path().join("s.db")).unwrap().publish().unwrap();
         let mut store = store.with_snapshot_interval(interval);
         let mut commands = a_campaign_with("Aldric");
         for op in &ops {
@@ -115,7 +115,7 @@ proptest! {
 #[test]
 fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots() {
     let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::create_new(&dir.path().join("g.db"))
+    let mut store = Store::create_new(dir.path().join("g.db"))
         .unwrap()
         .publish()
         .unwrap();
@@ -211,7 +211,7 @@ fn stale_or_invalid_snapshots_are_ignored() {
 #[test]
 fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::create_new(&dir.path().join("r.db"))
+    let store = Store::create_new(dir.path().join("r.db"))
         .unwrap()
         .publish()
         .unwrap();
@@ -261,7 +261,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
 #[test]
 fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::create_new(&dir.path().join("r.db"))
+    let store = Store::create_new(dir.path().join("r.db"))
         .unwrap()
         .publish()
         .unwrap();
@@ -319,7 +319,7 @@ fn an_import_leaves_a_snapshot_at_the_head() {
 #[test]
 fn snapshots_do_not_pile_up() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::create_new(&dir.path().join("p.db"))
+    let store = Store::create_new(dir.path().join("p.db"))
         .unwrap()
         .publish()
         .unwrap();

@@ -26,10 +26,13 @@ fn created() -> Event {
     }
 }
 
+/// Runs one SQL statement straight on the backend's database.
+type RawSql = Box<dyn Fn(&str) -> Result<(), String>>;
+
 /// A new, empty campaign in some backend, and a raw SQL door into its database (as a tamperer has).
 struct Place {
     location: Location,
-    raw: Box<dyn Fn(&str) -> Result<(), String>>,
+    raw: RawSql,
     _keep: Box<dyn std::any::Any>,
 }
 
@@ -274,7 +277,7 @@ fn the_file_is_durable_wal_and_waits_instead_of_failing() {
         .unwrap()
         .publish()
         .unwrap();
-    let _reopened = Store::open(&dir.path().join("c.db")).unwrap();
+    let _reopened = Store::open(dir.path().join("c.db")).unwrap();
     let raw = rusqlite::Connection::open(dir.path().join("c.db")).unwrap();
     let mode: String = raw
         .pragma_query_value(None, "journal_mode", |r| r.get(0))

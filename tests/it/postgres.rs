@@ -1,0 +1,391 @@
+//! The PostgreSQL backend through the real binary, against a real server (see `pg_cluster`):
+//! campaigns by name, export/import round trips with SQLite, writers from many processes, killed
+//! writers, a players' role kept from the secrets, and messages that never show a password.
+
+use crate::pg_cluster::{self, Database};
+use crate::support::{ADG_ALDRIC, NOW, VSD_MIRA};
+use grimoire::store::{Location, Store};
+use rand::{Rng, SeedableRng};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// A campaign in a PostgreSQL database, driven through the binary as `Campaign` drives a file.
+struct PgCampaign {
+    url: String,
+    dir: tempfile::TempDir,
+}
+
+impl PgCampaign {
+    fn new(database: &Database, name: &str) -> PgCampaign {
+        PgCampaign {
+            url: database.url(name),
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn cmd(&self) -> Command {
+        grimoire_at(&self.url, self.dir.path())
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("grimoire runs")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "{args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn store(&self) -> Store {
+        Store::open(Location::parse(&self.url).unwrap()).unwrap()
+    }
+
+    fn head(&self) -> String {
+        self.ok(&["head"]).trim().to_string()
+    }
+}
+
+fn grimoire_at(db: &str, cwd: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grimoire"));
+    cmd.current_dir(cwd)
+        .env("GRIMOIRE_DB", db)
+        .env("GRIMOIRE_NOW", NOW)
+        .env("GRIMOIRE_RANDOMNESS_SEED", "7")
+        .env("GRIMOIRE_ACTOR", "gm");
+    cmd
+}
+
+/// An evening with both systems, sealed and seeded dice, a retraction and a revealed seed.
+fn play(c: &PgCampaign) {
+    c.ok(&["init", "--name", "The Sunken Vault"]);
+    c.ok(&ADG_ALDRIC);
+    c.ok(&VSD_MIRA);
+    c.ok(&["session", "start", "--entropy", "pizza"]);
+    c.ok(&["damage", "Aldric", "3"]);
+    let hurt = c.ok(&["--json", "damage", "Mira", "2"]);
+    let seq =
+        serde_json::from_str::<serde_json::Value>(&hurt).unwrap()["appended"][0]["seq"].to_string();
+    c.ok(&["retract", &seq, "--reason", "missed after all"]);
+    c.ok(&["roll", "2d6", "--sealed"]);
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Fire Bolt",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "3",
+        "--kind",
+        "elemental",
+    ]);
+    c.ok(&["spell", "cast", "Mira", "Fire Bolt", "--target", "Aldric"]);
+    c.ok(&["rest", "--party", "--night"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["seed", "reveal"]);
+}
+
+#[test]
+fn a_campaign_on_postgres_plays_verifies_and_round_trips_through_sqlite() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Sunken Vault");
+    play(&c);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    let export = c.dir.path().join("all.jsonl");
+    c.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+
+    // Onto a file and back onto another campaign of the same database: the same chain, the same sheets.
+    let file = c.dir.path().join("copy.db");
+    let to_file = grimoire_at(file.to_str().unwrap(), c.dir.path())
+        .args(["import", export.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(to_file.status.success(), "{to_file:?}");
+    let from_file = grimoire_at(file.to_str().unwrap(), c.dir.path())
+        .args(["character", "show", "Mira"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&from_file.stdout), sheet);
+    let again = PgCampaign::new(&database, "Sunken Vault (copy)");
+    again.ok(&["import", export.to_str().unwrap()]);
+    assert_eq!(again.head(), c.head());
+    assert_eq!(again.ok(&["character", "show", "Mira"]), sheet);
+    assert!(again.ok(&["verify"]).contains("all checks hold"));
+    // Byte for byte the same export, wherever the log lives.
+    let second = again.dir.path().join("again.jsonl");
+    again.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        second.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&export).unwrap(),
+        std::fs::read_to_string(&second).unwrap()
+    );
+}
+
+#[test]
+fn one_database_holds_many_campaigns_each_with_its_own_chain() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let (a, b) = (
+        PgCampaign::new(&database, "Tuesday table"),
+        PgCampaign::new(&database, "Friday table"),
+    );
+    a.ok(&["init", "--name", "Tuesday"]);
+    b.ok(&["init", "--name", "Friday"]);
+    a.ok(&ADG_ALDRIC);
+    assert!(a.head().starts_with("3:"));
+    assert!(b.head().starts_with("1:"));
+    assert!(
+        b.ok(&["character", "list"])
+            .starts_with("No characters yet")
+    );
+    let missing = PgCampaign::new(&database, "Sunday table").run(&["character", "list"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        said.contains("no campaign \"Sunday table\"") && said.contains("grimoire init"),
+        "{said}"
+    );
+}
+
+#[test]
+fn eight_processes_appending_to_one_campaign_lose_and_duplicate_nothing() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Busy");
+    c.ok(&["init", "--name", "Busy"]);
+    let writers: Vec<_> = (0..8)
+        .map(|n| {
+            c.cmd()
+                .env("GRIMOIRE_RANDOMNESS_SEED", n.to_string())
+                .args(["dev", "append-loop", "--count", "100"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut acked = Vec::new();
+    for writer in writers {
+        let out = writer.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        acked.extend(
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.strip_prefix("acked ")?.parse::<u64>().ok()),
+        );
+    }
+    acked.sort_unstable();
+    assert_eq!(
+        acked,
+        (2..=801).collect::<Vec<u64>>(),
+        "every append acknowledged once"
+    );
+    let mut store = c.store();
+    assert_eq!(store.head().unwrap().unwrap().seq, 801);
+    // 800 advances of one minute, each applied exactly once.
+    assert_eq!(store.replay(None).unwrap().clock.seconds(), 800 * 60);
+    assert!(store.verify(None).unwrap().all_hold());
+}
+
+#[test]
+fn killed_appenders_lose_no_acknowledged_event() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Crashing");
+    c.ok(&["init", "--name", "Crashing"]);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+    for kill in 0..10 {
+        // Killed after a random number of acknowledged appends, not after a time: the test waits
+        // for the child's own word, however slow the machine.
+        let wanted = rng.random_range(1..20);
+        let mut child = c
+            .cmd()
+            .env("GRIMOIRE_RANDOMNESS_SEED", kill.to_string())
+            .args(["dev", "append-loop", "--count", "100000"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut acked = Vec::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            acked.push(line.strip_prefix("acked ").unwrap().parse::<u64>().unwrap());
+            if acked.len() == wanted {
+                child.kill().unwrap();
+                break;
+            }
+        }
+        child.wait().unwrap();
+        let mut store = c.store();
+        let report = store.verify(None).unwrap();
+        assert!(report.all_hold(), "kill {kill}: {report:?}");
+        let head = store.head().unwrap().unwrap().seq;
+        for seq in &acked {
+            assert!(
+                store.event(*seq).unwrap().is_some(),
+                "kill {kill}: #{seq} lost"
+            );
+        }
+        assert!(acked.iter().all(|seq| *seq <= head));
+    }
+}
+
+#[test]
+fn of_eight_racing_inits_of_one_campaign_exactly_one_wins() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Contested");
+    let racers: Vec<_> = (0..8)
+        .map(|n| {
+            c.cmd()
+                .env("GRIMOIRE_RANDOMNESS_SEED", n.to_string())
+                .args(["init", "--name", "Contested"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let codes: Vec<Option<i32>> = racers
+        .into_iter()
+        .map(|r| r.wait_with_output().unwrap().status.code())
+        .collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == Some(0)).count(),
+        1,
+        "{codes:?}"
+    );
+    assert!(
+        codes.iter().all(|c| *c == Some(0) || *c == Some(1)),
+        "{codes:?}"
+    );
+    assert!(c.head().starts_with("1:"), "one campaign, created once");
+}
+
+#[test]
+fn a_refused_import_leaves_no_campaign_behind() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let source = PgCampaign::new(&database, "Source");
+    play(&source);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&["export", "--out", export.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&export).unwrap();
+    let forged = text.replacen("\"amount\":3", "\"amount\":1", 1);
+    assert_ne!(forged, text);
+    std::fs::write(&export, forged).unwrap();
+    let target = PgCampaign::new(&database, "Target");
+    let out = target.run(&["import", export.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("was changed after it was recorded"));
+    let location = Location::parse(&target.url).unwrap();
+    assert!(
+        !Store::exists(&location).unwrap(),
+        "nothing of the import remains"
+    );
+    // And the name is free for the next attempt.
+    let clean = source.dir.path().join("clean.jsonl");
+    source.ok(&["export", "--out", clean.to_str().unwrap()]);
+    target.ok(&["import", clean.to_str().unwrap()]);
+    assert_eq!(target.head(), source.head());
+}
+
+#[test]
+fn a_players_role_reads_the_log_but_not_the_secrets_and_writes_nothing() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Guarded");
+    play(&c);
+    // The GRANTs the README gives for a players' role.
+    database
+        .client()
+        .batch_execute(
+            "CREATE ROLE players LOGIN;
+             GRANT SELECT ON campaigns, events, snapshots, refinery_schema_history TO players;",
+        )
+        .unwrap();
+    let players = PgCampaign {
+        url: c.url.replacen("grimoire@", "players@", 1),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    assert_eq!(
+        players.ok(&["character", "show", "Mira"]),
+        c.ok(&["character", "show", "Mira"])
+    );
+    assert!(players.ok(&["verify"]).contains("all checks hold"));
+    let before = c.head();
+    for args in [
+        vec!["export", "--with-secrets"],
+        vec!["damage", "Aldric", "1"],
+    ] {
+        let out = players.run(&args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(74), "{args:?}: {said}");
+        assert!(said.contains("permission denied"), "{args:?}: {said}");
+    }
+    assert_eq!(c.head(), before);
+    // The public export works: it holds no secret.
+    players.ok(&[
+        "export",
+        "--out",
+        players.dir.path().join("p.jsonl").to_str().unwrap(),
+    ]);
+}
+
+#[test]
+fn a_password_never_appears_in_any_message() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "hunter2-correct-horse";
+    let socket = database.socket_dir.to_string_lossy().to_string();
+    for url in [
+        // A database that does not exist, on the real server.
+        format!("postgres://grimoire:{secret}@/nowhere?host={socket}&campaign=A"),
+        // A server that is not there.
+        format!("postgresql://gm:{secret}@127.0.0.1:1/club?campaign=A&connect_timeout=5"),
+        // A setting the driver does not know.
+        format!("postgres://gm:{secret}@/club?host={socket}&campaign=A&colour=blue"),
+    ] {
+        for json in [false, true] {
+            let mut cmd = grimoire_at(&url, dir.path());
+            if json {
+                cmd.arg("--json");
+            }
+            let out = cmd.args(["character", "list"]).output().unwrap();
+            assert!(!out.status.success());
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(!said.contains(secret), "{url}: {said}");
+            assert!(said.contains("could not be used"), "{url}: {said}");
+        }
+    }
+}
