@@ -11,6 +11,7 @@ pub mod dice;
 pub mod error;
 pub mod event;
 pub mod generate;
+pub mod render;
 pub mod rules;
 pub mod sheet;
 pub mod state;

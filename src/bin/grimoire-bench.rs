@@ -5,6 +5,9 @@
 //! asserted, the machine is shared.
 //!
 //! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR]
+//!        grimoire-bench postgres URL [--size 100000] [--dir DIR]
+//!            (the PostgreSQL backend on the server and database URL names, e.g.
+//!            postgres://grimoire@/bench?host=/tmp/pg; see README, "Performance")
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
 //!        grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
 
@@ -31,6 +34,9 @@ fn main() {
             return eprintln!("usage: grimoire-bench replay-peak DB");
         };
         return replay_peak(Path::new(db));
+    }
+    if args.get(1).map(String::as_str) == Some("postgres") {
+        return postgres_main(&args[2..]);
     }
     let mut sizes = vec![10_000u64, 100_000, 1_000_000];
     let mut dir = std::env::temp_dir().join("grimoire-bench");
@@ -68,7 +74,8 @@ fn main() {
 
 type Failure = Box<dyn std::error::Error>;
 
-fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
+/// The generated campaign file of `size` events and its export, made once and kept in `dir`.
+fn prepared(size: u64, dir: &Path) -> Result<(PathBuf, PathBuf), Failure> {
     let db = dir.join(format!("bench-{size}.db"));
     if !db.exists() {
         let started = Instant::now();
@@ -92,6 +99,11 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         })?;
         out.flush()?;
     }
+    Ok((db, export))
+}
+
+fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
+    let (db, export) = prepared(size, dir)?;
 
     // 1. Import (chain checked, events validated) vs inserting the same parsed rows raw; repeated
     // where that is quick, since a single run of a fraction of a second is at the mercy of the machine.
@@ -250,6 +262,86 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         append,
         raw_append,
         peak_kib as f64 / 1024.0
+    ))
+}
+
+fn postgres_main(args: &[String]) {
+    let Some(url) = args.first() else {
+        return eprintln!("usage: grimoire-bench postgres URL [--size N] [--dir DIR]");
+    };
+    let mut size = 100_000u64;
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter().skip(1);
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--size" => size = rest.next().and_then(|n| n.parse().ok()).unwrap_or(size),
+            "--dir" => dir = rest.next().map(PathBuf::from).unwrap_or(dir),
+            other => return eprintln!("unknown argument {other}"),
+        }
+    }
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return eprintln!("cannot create {}: {e}", dir.display());
+    }
+    println!(
+        "| events | durable append vs raw `psql` insert | `character show` vs raw `psql` select |"
+    );
+    println!("|---:|---:|---:|");
+    match bench_postgres(url, size, &dir) {
+        Ok(row) => println!("{row}"),
+        Err(e) => eprintln!("postgres, size {size}: {e}"),
+    }
+}
+
+/// The PostgreSQL backend as whole processes on both sides: `grimoire` against `psql` (the
+/// server's own client) doing one insert or one select on the same server.
+fn bench_postgres(url: &str, size: u64, dir: &Path) -> Result<String, Failure> {
+    let (_, export) = prepared(size, dir)?;
+    let separator = if url.contains('?') { '&' } else { '?' };
+    let campaign = format!("{url}{separator}campaign=bench-{size}");
+    let location = grimoire::store::Location::parse(&campaign)?;
+    if !Store::exists(&location)? {
+        let started = Instant::now();
+        let mut new = Store::create_new(&location)?;
+        let file = BufReader::new(std::fs::File::open(&export)?);
+        let lines = file
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
+        new.store().import(lines)?;
+        new.publish()?;
+        eprintln!(
+            "imported {size} events into PostgreSQL in {:.1?}",
+            started.elapsed()
+        );
+    }
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    let psql = |sql: &str| process(Path::new("psql"), &["-X", "-q", "-d", url, "-c", sql]);
+    psql("CREATE TABLE IF NOT EXISTS bench_raw (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL)")?;
+    let (append, raw_append) = alternating(
+        2 * SNAPSHOT_EVERY as usize,
+        mean,
+        || process(&exe, &["--db", &campaign, "damage", "Magus1", "1"]),
+        || {
+            psql(
+                "INSERT INTO bench_raw (payload) VALUES ('{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}')",
+            )
+        },
+    )?;
+    let (show, select) = alternating(
+        7,
+        median,
+        || process(&exe, &["--db", &campaign, "character", "show", "Magus1"]),
+        || psql("SELECT payload FROM events ORDER BY campaign DESC, seq DESC LIMIT 1"),
+    )?;
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
+    Ok(format!(
+        "| {size} | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) |",
+        ratio(append, raw_append),
+        append,
+        raw_append,
+        ratio(show, select),
+        show,
+        select
     ))
 }
 

@@ -352,7 +352,7 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
     if let Some(pending) = &adg.pending_roll {
         lines.push(format!(
             "  Pending: {} from scroll S{}; roll it with `grimoire scroll resolve {}`",
-            crate::rules::adg::pending_words(&pending.outcome),
+            crate::render::pending_words(&pending.outcome),
             pending.scroll,
             c.name
         ));

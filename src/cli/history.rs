@@ -118,7 +118,12 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         .unwrap_or_default();
     let retracted = state.retracted.get(&r.seq).map(String::as_str);
     let mut lines = vec![
-        format!("#{} {}: {}", r.seq, r.event.kind(), r.event.describe()),
+        format!(
+            "#{} {}: {}",
+            r.seq,
+            r.event.kind(),
+            crate::render::describe(&r.event)
+        ),
         format!(
             "  recorded {} by {}, {}, in-game {}",
             r.recorded_at,

@@ -58,7 +58,7 @@ pub fn event_view<'a>(r: &'a Recorded, retracted: Option<&'a str>) -> EventView<
     EventView {
         seq: r.seq,
         kind: r.event.kind(),
-        description: r.event.describe(),
+        description: crate::render::describe(&r.event),
         game_time: r.game_time.seconds(),
         game_time_text: r.game_time.to_string(),
         session: r.session,
@@ -83,7 +83,7 @@ pub fn event_line(r: &Recorded, retracted: Option<&str>) -> String {
         r.game_time.to_string(),
         session,
         r.actor,
-        r.event.describe()
+        crate::render::describe(&r.event)
     );
     if let Some(reason) = retracted {
         line.push_str(&format!("  [retracted: {reason}]"));
@@ -95,7 +95,7 @@ pub fn event_line(r: &Recorded, retracted: Option<&str>) -> String {
 pub fn appended(events: &[Recorded]) -> Report {
     let text = events
         .iter()
-        .map(|r| format!("#{} {}", r.seq, r.event.describe()))
+        .map(|r| format!("#{} {}", r.seq, crate::render::describe(&r.event)))
         .collect::<Vec<_>>()
         .join("\n");
     let views: Vec<EventView<'_>> = events.iter().map(|r| event_view(r, None)).collect();

@@ -221,31 +221,6 @@ fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
     Ok(event)
 }
 
-/// Who chose the values of a command's sealed dice, in words for its log line.
-pub fn sealed_by(dice: &[Die]) -> &'static str {
-    use crate::dice::{Provenance, SealedOrigin};
-    let origins: Vec<_> = dice
-        .iter()
-        .filter_map(|d| match &d.provenance {
-            Provenance::Sealed { origin, .. } => Some(origin),
-            _ => None,
-        })
-        .collect();
-    if origins
-        .iter()
-        .all(|o| matches!(o, Some(SealedOrigin::Entered)))
-    {
-        "typed by the GM"
-    } else if origins
-        .iter()
-        .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
-    {
-        "rolled by grimoire from the epoch's seed"
-    } else {
-        "rolled by grimoire"
-    }
-}
-
 /// A sealed die opened: the value and the nonce that hash to its commitment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevealedDie {
@@ -514,104 +489,6 @@ impl Event {
                 | Event::DriveChanged { .. }
                 | Event::ConditionCleared { .. }
         )
-    }
-
-    /// One line in plain words, for `log` and the output of the command that recorded it.
-    pub fn describe(&self) -> String {
-        match self {
-            Event::CampaignCreated {
-                name,
-                seed_commitment,
-                ..
-            } => {
-                format!(
-                    "campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}"
-                )
-            }
-            Event::CharacterAdded { name, sheet } => match sheet {
-                Sheet::Adg(s) => format!(
-                    "{name} joins (A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {})",
-                    s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
-                ),
-                Sheet::Vsd(s) => format!(
-                    "{name} joins (Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {})",
-                    s.level, s.vocation, s.mp, s.drive, s.body
-                ),
-            },
-            Event::DamageTaken { character, amount } => {
-                format!("{character} takes {amount} damage")
-            }
-            Event::Healed { character, amount } => format!("{character} heals {amount}"),
-            Event::ClockAdvanced { by } => format!("time passes: {by}"),
-            Event::SessionStarted { number, entropy } if entropy.is_empty() => {
-                format!("session {number} starts")
-            }
-            Event::SessionStarted { number, entropy } => {
-                format!("session {number} starts; players' entropy \"{entropy}\"")
-            }
-            Event::SessionEnded { number } => format!("session {number} ends"),
-            Event::DiceRolled {
-                expression,
-                purpose,
-                dice,
-                total,
-            } => {
-                let what = purpose
-                    .as_deref()
-                    .map(|p| format!(" for {p}"))
-                    .unwrap_or_default();
-                match total {
-                    Some(total) => {
-                        let faces: Vec<String> = dice
-                            .iter()
-                            .filter_map(|d| d.value)
-                            .map(|v| v.to_string())
-                            .collect();
-                        format!(
-                            "rolled {expression}{what}: {total} (dice {})",
-                            faces.join(", ")
-                        )
-                    }
-                    None => format!(
-                        "rolled {expression}{what}, sealed ({} {}, {})",
-                        dice.len(),
-                        if dice.len() == 1 { "entry" } else { "entries" },
-                        sealed_by(dice)
-                    ),
-                }
-            }
-            Event::SealedRevealed { seq, dice } => {
-                let faces: Vec<String> = dice
-                    .iter()
-                    .map(|d| {
-                        d.faces()
-                            .iter()
-                            .map(u32::to_string)
-                            .collect::<Vec<_>>()
-                            .join("+")
-                    })
-                    .collect();
-                format!("sealed dice of #{seq} revealed: {}", faces.join(", "))
-            }
-            Event::Retracted { seq, reason } => format!("#{seq} retracted: {reason}"),
-            Event::SeedWithheld { epoch, until } => {
-                let seqs: Vec<String> = until.iter().map(|s| format!("#{s}")).collect();
-                format!(
-                    "dice epoch {epoch} seed withheld until the sealed dice of {} are revealed",
-                    seqs.join(", ")
-                )
-            }
-            Event::SeedRevealed { epoch, seed } => {
-                format!("dice epoch {epoch} seed revealed: {seed}")
-            }
-            Event::EpochStarted {
-                epoch,
-                seed_commitment,
-            } => {
-                format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
-            }
-            other => crate::rules::adg::describe(other),
-        }
     }
 }
 

@@ -772,14 +772,14 @@ fn adg_r5_r9_the_log_says_why_cunning_was_paid_and_keeps_the_targets_name() {
         &[1, 5, 3, 4],
     );
     assert_eq!(
-        describe(&reversed[0]),
+        crate::render::describe(&reversed[0]),
         "Aldric casts Revealing Light; exerts 1 Cunning to reverse both words; \
          rolls 5 against Cunning 12: success; 7 damage to the Ghoul of Vel"
     );
     w.adg(cast("Concealing Darkness"), &[1]);
     let extra = w.adg(cast("Concealing Darkness"), &[1]);
     assert_eq!(
-        describe(&extra[0]),
+        crate::render::describe(&extra[0]),
         "Aldric casts Concealing Darkness; exerts 1 Cunning for casting beyond the safe number \
          today; rolls 1 against Cunning 11: success"
     );
@@ -837,7 +837,7 @@ fn adg_r7_mishap_entries_apply_damage_exertion_and_lockout() {
         w.refused(cast("Concealing Darkness"), &[1]),
         RuleError::LockedOut("Aldric".into())
     );
-    let line = describe(&events[0]);
+    let line = crate::render::describe(&events[0]);
     assert_eq!(
         line.matches("night's rest").count(),
         1,

@@ -821,7 +821,7 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
     let mut w = world();
     // 95 + 45 − 10 + 30 (touch) = 160: outstanding.
     let events = w.vsd(cast_with("Shield", |o| o.range = Range::Touch), &[95]);
-    let line = describe(&events[0]);
+    let line = crate::render::describe(&events[0]);
     assert!(
         line.contains("outstanding success") && line.contains("half-mp, free-warping"),
         "{line}"
@@ -836,7 +836,10 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
         },
         &[],
     );
-    assert_eq!(describe(&cleared[0]), "Mira is no longer stunned");
+    assert_eq!(
+        crate::render::describe(&cleared[0]),
+        "Mira is no longer stunned"
+    );
     // A held spell that fizzles says so in words.
     let mut w = world();
     a_held_shield(&mut w);
@@ -847,7 +850,7 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
         .events
         .iter()
         .find(|e| matches!(e, Event::DelayedSpellResolved(_)))
-        .map(describe)
+        .map(crate::render::describe)
         .unwrap();
     assert!(
         line.contains("Mira's held Shield") && line.contains("fizzles"),

@@ -1,0 +1,191 @@
+//! What the log's events look like to people: one line each, for `log` and for the command that
+//! recorded them. Rendering lives here, apart from the events (what is stored) and the rules (what
+//! they mean), and each match names every kind: a new event kind does not compile until it has its
+//! line.
+
+mod adg;
+mod vsd;
+
+use crate::dice::Die;
+use crate::event::Event;
+use crate::sheet::Sheet;
+
+/// One line in plain words.
+pub fn describe(event: &Event) -> String {
+    match event {
+        Event::CampaignCreated {
+            name,
+            seed_commitment,
+            ..
+        } => {
+            format!("campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}")
+        }
+        Event::CharacterAdded { name, sheet } => match sheet {
+            Sheet::Adg(s) => format!(
+                "{name} joins (A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {})",
+                s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
+            ),
+            Sheet::Vsd(s) => format!(
+                "{name} joins (Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {})",
+                s.level, s.vocation, s.mp, s.drive, s.body
+            ),
+        },
+        Event::DamageTaken { character, amount } => {
+            format!("{character} takes {amount} damage")
+        }
+        Event::Healed { character, amount } => format!("{character} heals {amount}"),
+        Event::ClockAdvanced { by } => format!("time passes: {by}"),
+        Event::SessionStarted { number, entropy } if entropy.is_empty() => {
+            format!("session {number} starts")
+        }
+        Event::SessionStarted { number, entropy } => {
+            format!("session {number} starts; players' entropy \"{entropy}\"")
+        }
+        Event::SessionEnded { number } => format!("session {number} ends"),
+        Event::DiceRolled {
+            expression,
+            purpose,
+            dice,
+            total,
+        } => {
+            let what = purpose
+                .as_deref()
+                .map(|p| format!(" for {p}"))
+                .unwrap_or_default();
+            match total {
+                Some(total) => {
+                    let faces: Vec<String> = dice
+                        .iter()
+                        .filter_map(|d| d.value)
+                        .map(|v| v.to_string())
+                        .collect();
+                    format!(
+                        "rolled {expression}{what}: {total} (dice {})",
+                        faces.join(", ")
+                    )
+                }
+                None => format!(
+                    "rolled {expression}{what}, sealed ({} {}, {})",
+                    dice.len(),
+                    if dice.len() == 1 { "entry" } else { "entries" },
+                    sealed_by(dice)
+                ),
+            }
+        }
+        Event::SealedRevealed { seq, dice } => {
+            let faces: Vec<String> = dice
+                .iter()
+                .map(|d| {
+                    d.faces()
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join("+")
+                })
+                .collect();
+            format!("sealed dice of #{seq} revealed: {}", faces.join(", "))
+        }
+        Event::Retracted { seq, reason } => format!("#{seq} retracted: {reason}"),
+        Event::SeedWithheld { epoch, until } => {
+            let seqs: Vec<String> = until.iter().map(|s| format!("#{s}")).collect();
+            format!(
+                "dice epoch {epoch} seed withheld until the sealed dice of {} are revealed",
+                seqs.join(", ")
+            )
+        }
+        Event::SeedRevealed { epoch, seed } => {
+            format!("dice epoch {epoch} seed revealed: {seed}")
+        }
+        Event::EpochStarted {
+            epoch,
+            seed_commitment,
+        } => {
+            format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
+        }
+        Event::AdgTablesLoaded {
+            source,
+            sha256,
+            tables,
+        } => adg::tables_loaded(source, sha256, tables),
+        Event::RitualDiscovered {
+            character, ritual, ..
+        } => format!("{character} discovers the ritual {ritual}"),
+        Event::Exerted {
+            character,
+            attribute,
+            amount,
+            reason,
+        } => format!("{character} exerts {amount} {attribute}: {reason}"),
+        Event::RitualLearnAttempted(attempt) => adg::learn_attempt(attempt),
+        Event::RitualCast(cast) => adg::cast(cast),
+        Event::Rested { results, .. } => adg::rest(results),
+        Event::DowntimeTaken(downtime) => adg::downtime(downtime),
+        Event::DowntimeSpent {
+            character,
+            weeks,
+            restored_exertion,
+            ..
+        } => adg::downtime_spent(character, *weeks, *restored_exertion),
+        Event::ScrollWritten(written) => adg::scroll_written(written),
+        Event::ScrollRead { reading, .. } => adg::scroll_read(reading),
+        Event::ScrollOutcomeRolled(outcome) => adg::scroll_outcome(outcome),
+        Event::ScrollGiven { scroll, from, to } => format!("{from} gives scroll S{scroll} to {to}"),
+        Event::SpellLearned(learned) => vsd::spell_learned(learned),
+        Event::Concentrated {
+            character, spell, ..
+        } => format!("{character} concentrates on {spell}"),
+        Event::ConcentrationInterrupted { character } => {
+            format!("{character}'s concentration is broken")
+        }
+        Event::SpellCast(cast) => vsd::spell_cast(cast),
+        Event::ChoiceMade(made) => vsd::choice_made(made),
+        Event::SaveRolled(save) => vsd::save_rolled(save),
+        Event::ThreadSevered(severed) => vsd::thread_severed(severed),
+        Event::AlignmentSet { alignment } => {
+            format!(
+                "celestial alignment: {}",
+                crate::rules::typed_name(alignment)
+            )
+        }
+        Event::SeverTheThreadSet { on } => {
+            format!("Sever the Thread is {}", if *on { "on" } else { "off" })
+        }
+        Event::DriveChanged {
+            character,
+            delta,
+            reason,
+        } => format!("{character} Drive {delta:+}: {reason}"),
+        Event::ConditionCleared {
+            character,
+            condition,
+        } => format!("{character} is no longer {}", condition.name()),
+        Event::DelayedSpellResolved(resolved) => vsd::delayed_resolved(resolved),
+    }
+}
+
+pub use adg::pending_words;
+
+/// Who chose the values of a command's sealed dice, in words for its log line.
+pub fn sealed_by(dice: &[Die]) -> &'static str {
+    use crate::dice::{Provenance, SealedOrigin};
+    let origins: Vec<_> = dice
+        .iter()
+        .filter_map(|d| match &d.provenance {
+            Provenance::Sealed { origin, .. } => Some(origin),
+            _ => None,
+        })
+        .collect();
+    if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Entered)))
+    {
+        "typed by the GM"
+    } else if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
+    {
+        "rolled by grimoire from the epoch's seed"
+    } else {
+        "rolled by grimoire"
+    }
+}
