@@ -46,10 +46,10 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     let mut kept: VecDeque<(Recorded, bool)> = VecDeque::new();
     let mut session_entropy = String::new();
     store.for_each_event(1, None, |r| {
-        match &r.event {
-            Event::SessionStarted { entropy, .. } => session_entropy = entropy.clone(),
-            Event::SessionEnded { .. } => session_entropy.clear(),
-            _ => {}
+        if let Event::SessionStarted { entropy, .. } = &r.event {
+            session_entropy = entropy.clone();
+        } else if let Event::SessionEnded { .. } = &r.event {
+            session_entropy.clear();
         }
         let unwitnessed = r.event.dice().iter().any(|d| {
             matches!(d.provenance, Provenance::Seeded { .. })

@@ -259,14 +259,17 @@ fn parse_range(text: &str) -> Result<Range, String> {
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
-    let cast = match store.event(a.cast)? {
-        Some(Recorded {
+    let cast = store.event(a.cast)?.and_then(|recorded| {
+        let Recorded {
             event: Event::SpellCast(cast),
             game_time,
             ..
-        }) => Some((cast, game_time)),
-        _ => None,
-    };
+        } = recorded
+        else {
+            return None;
+        };
+        Some((cast, game_time))
+    });
     let command = VsdCommand::Save {
         target: a.target.clone(),
         wsr: a.wsr,

@@ -68,6 +68,29 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The dice epoch this command opens, whose new seed its write keeps: a campaign's first, or
+    /// the next one after a seed reveal.
+    pub fn new_epoch(&self, state: &CampaignState) -> Option<u32> {
+        match self {
+            Command::CreateCampaign { .. } => Some(1),
+            Command::RevealSeed { .. } => Some(state.epoch + 1),
+            Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::StartSession { .. }
+            | Command::EndSession
+            | Command::Roll { .. }
+            | Command::RevealSealed { .. }
+            | Command::Retract { .. }
+            | Command::Rest { .. }
+            | Command::Adg(_)
+            | Command::Vsd(_) => None,
+        }
+    }
+}
+
 /// The events `command` records on `state`, and then what they set off by themselves: a failed
 /// spell held to fire later whose round they bring to an end (VSD-9).
 pub fn decide(
@@ -262,9 +285,11 @@ fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
 pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
     let settled: Vec<u64> = events
         .iter()
-        .filter_map(|e| match e {
-            Event::SealedRevealed { seq, .. } | Event::Retracted { seq, .. } => Some(*seq),
-            _ => None,
+        .filter_map(|e| {
+            let (Event::SealedRevealed { seq, .. } | Event::Retracted { seq, .. }) = e else {
+                return None;
+            };
+            Some(*seq)
         })
         .collect();
     if settled.is_empty() {

@@ -150,9 +150,10 @@ impl CampaignState {
 
     /// The in-game time and session an event appended now is stamped with.
     pub fn stamp_for(&self, event: &Event) -> (GameTime, Option<u32>) {
-        let session = match event {
-            Event::SessionStarted { number, .. } => Some(*number),
-            _ => self.open_session.as_ref().map(|s| s.number),
+        let session = if let Event::SessionStarted { number, .. } = event {
+            Some(*number)
+        } else {
+            self.open_session.as_ref().map(|s| s.number)
         };
         (self.clock, session)
     }
@@ -387,9 +388,11 @@ pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone
     let retracted = events
         .clone()
         .into_iter()
-        .filter_map(|(_, e)| match e {
-            Event::Retracted { seq, .. } => Some(*seq),
-            _ => None,
+        .filter_map(|(_, e)| {
+            let Event::Retracted { seq, .. } = e else {
+                return None;
+            };
+            Some(*seq)
         })
         .collect();
     let mut replay = Replay::new(retracted);

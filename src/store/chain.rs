@@ -198,17 +198,13 @@ impl Reveals {
     }
 
     pub fn note(&mut self, event: &Event) {
-        match event {
-            Event::SeedRevealed { epoch, seed } => {
-                self.seeds.insert(*epoch, seed.clone());
-            }
-            Event::SealedRevealed { seq, dice } => {
-                self.sealed
-                    .entry(*seq)
-                    .or_default()
-                    .extend(dice.iter().cloned());
-            }
-            _ => {}
+        if let Event::SeedRevealed { epoch, seed } = event {
+            self.seeds.insert(*epoch, seed.clone());
+        } else if let Event::SealedRevealed { seq, dice } = event {
+            self.sealed
+                .entry(*seq)
+                .or_default()
+                .extend(dice.iter().cloned());
         }
     }
 }
@@ -365,7 +361,39 @@ impl Verifier {
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
             }
-            _ => {}
+            // Their dice were checked above; nothing else in them bears on the chain or the dice.
+            Event::CharacterAdded { .. }
+            | Event::DamageTaken { .. }
+            | Event::Healed { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::DiceRolled { .. }
+            | Event::SealedRevealed { .. }
+            | Event::Retracted { .. }
+            | Event::SeedWithheld { .. }
+            | Event::AdgTablesLoaded { .. }
+            | Event::RitualDiscovered { .. }
+            | Event::Exerted { .. }
+            | Event::RitualLearnAttempted(_)
+            | Event::RitualCast(_)
+            | Event::Rested { .. }
+            | Event::DowntimeTaken(_)
+            | Event::DowntimeSpent { .. }
+            | Event::ScrollWritten(_)
+            | Event::ScrollRead { .. }
+            | Event::ScrollGiven { .. }
+            | Event::ScrollOutcomeRolled(_)
+            | Event::SpellLearned(_)
+            | Event::Concentrated { .. }
+            | Event::ConcentrationInterrupted { .. }
+            | Event::SpellCast(_)
+            | Event::ChoiceMade(_)
+            | Event::DelayedSpellResolved(_)
+            | Event::SaveRolled(_)
+            | Event::ThreadSevered(_)
+            | Event::AlignmentSet { .. }
+            | Event::SeverTheThreadSet { .. }
+            | Event::DriveChanged { .. }
+            | Event::ConditionCleared { .. } => {}
         }
     }
 

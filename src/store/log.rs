@@ -364,20 +364,25 @@ impl Store {
     pub fn entropy_before(&mut self, seq: u64) -> Result<String, StoreError> {
         let mut log = self.backend.read()?;
         let last = log.last_of_kinds(&["session_started", "session_ended"], seq)?;
-        match last.as_ref().map(decode).transpose()? {
-            Some(Event::SessionStarted { entropy, .. }) => Ok(entropy),
-            _ => Ok(String::new()),
-        }
+        // The newer of the two: a session started and not yet ended, or none open.
+        let Some(Event::SessionStarted { entropy, .. }) = last.as_ref().map(decode).transpose()?
+        else {
+            return Ok(String::new());
+        };
+        Ok(entropy)
     }
 
     /// The seed published for `epoch`, if it has been revealed.
     pub fn revealed_seed(&mut self, epoch: u32) -> Result<Option<String>, StoreError> {
-        self.first_of_kind("seed_revealed", |event| match event {
-            Event::SeedRevealed {
+        self.first_of_kind("seed_revealed", |event| {
+            let Event::SeedRevealed {
                 epoch: revealed,
                 seed,
-            } if revealed == epoch => Some(seed),
-            _ => None,
+            } = event
+            else {
+                return None;
+            };
+            (revealed == epoch).then_some(seed)
         })
     }
 
@@ -386,9 +391,11 @@ impl Store {
         &mut self,
         seq: u64,
     ) -> Result<Option<Vec<crate::event::RevealedDie>>, StoreError> {
-        self.first_of_kind("sealed_revealed", |event| match event {
-            Event::SealedRevealed { seq: opened, dice } if opened == seq => Some(dice),
-            _ => None,
+        self.first_of_kind("sealed_revealed", |event| {
+            let Event::SealedRevealed { seq: opened, dice } = event else {
+                return None;
+            };
+            (opened == seq).then_some(dice)
         })
     }
 
