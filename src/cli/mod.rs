@@ -337,11 +337,8 @@ where
             return Err(crate::rules::RuleError::EntropyInSession(session.number).into());
         }
         let command = make(state, secrets)?;
-        let seeds: Vec<(u32, [u8; 32])> = command
-            .new_epoch(state)
-            .zip(new_seed)
-            .into_iter()
-            .collect();
+        let seeds: Vec<(u32, [u8; 32])> =
+            command.new_epoch(state).zip(new_seed).into_iter().collect();
         let mut dice = match rolls {
             Some(EnteredRolls(values)) => Dice::entered(values, &mut secret_rng),
             None if state.campaign.is_some() => crate::rules::seeded_dice(

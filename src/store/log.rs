@@ -2,7 +2,8 @@
 //! verify. Everything here is written once for every backend; a backend only stores rows.
 
 use super::StoreError;
-use super::backend::{Backend, InsertError, LogRead, LogWrite};
+use super::append::{Appender, Running, SecretsView};
+use super::backend::{Backend, InsertError};
 use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
 use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
@@ -14,12 +15,10 @@ use super::replay::{
 use super::sqlite::SqliteBackend;
 use crate::Error;
 use crate::dice::SealedSecret;
-use crate::event::{Event, Recorded, SCHEMA_VERSION};
+use crate::event::{Event, Recorded};
 use crate::state::{CampaignState, Replay};
 use crate::time::GameTime;
-use rand::Rng;
 use rand::rngs::StdRng;
-use sha2::{Digest, Sha256};
 use std::ops::ControlFlow;
 
 /// Who and when, stamped on every event a write appends.
@@ -485,174 +484,7 @@ impl Store {
     }
 }
 
-/// Appends decided batches inside one write transaction, keeping the replayed state up to date.
-pub struct Appender<'c> {
-    log: Box<dyn LogWrite + 'c>,
-    running: Running,
-    prev_hash: String,
-    stamp: Stamp,
-    snapshot_every: u64,
-}
-
-impl Appender<'_> {
-    pub fn state(&self) -> &CampaignState {
-        &self.running.state
-    }
-
-    pub fn secrets(&mut self) -> SecretsView<'_> {
-        SecretsView {
-            log: &mut *self.log,
-        }
-    }
-
-    /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot once the
-    /// snapshot interval has passed since the last one.
-    pub fn append(&mut self, batch: Batch) -> Result<Vec<Recorded>, Error> {
-        let inserted = |e: InsertError| match e {
-            // Ids and keys are fresh: a repeat is a bug, not the user's doing.
-            InsertError::Duplicate => {
-                Error::Internal("an event id or secret key was used twice".into())
-            }
-            InsertError::Failed(e) => Error::Store(e),
-        };
-        let first_seq = self.running.state.head + 1;
-        let mut appended = Vec::with_capacity(batch.events.len());
-        for event in batch.events {
-            let seq = self.running.state.head + 1;
-            let (game_time, session) = self.running.state.stamp_for(&event);
-            let payload = event.to_payload();
-            // Never append what could not be read back: a shape bug must fail loudly, not corrupt the log.
-            if Event::from_stored(event.kind(), SCHEMA_VERSION, &payload).as_ref() != Ok(&event) {
-                return Err(Error::Internal(format!(
-                    "a '{}' event does not read back as written",
-                    event.kind()
-                )));
-            }
-            // What an import would refuse is never recorded: every event must restore from a backup.
-            crate::rules::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
-                crate::rules::RuleError::Unrecordable {
-                    kind: event.kind(),
-                    why,
-                }
-            })?;
-            let mut row = StoredRow {
-                seq,
-                event_id: new_event_id(&mut self.stamp.id_rng, seq),
-                kind: event.kind().to_string(),
-                schema_version: SCHEMA_VERSION,
-                payload,
-                game_time: game_time.seconds(),
-                recorded_at: self.stamp.recorded_at.clone(),
-                session,
-                actor: self.stamp.actor.clone(),
-                prev_hash: std::mem::take(&mut self.prev_hash),
-                hash: String::new(),
-            };
-            row.hash = row.compute_hash();
-            self.log.insert_row(&row).map_err(inserted)?;
-            self.running.feed(&mut *self.log, seq, &event)?;
-            self.prev_hash = row.hash.clone();
-            appended.push(recorded(row, event));
-        }
-        for secret in &batch.sealed {
-            let value = serde_json::to_string(secret)
-                .map_err(|e| Error::Internal(format!("a sealed die could not be encoded ({e})")))?;
-            let key = format!("{first_seq}:{}", secret.n);
-            self.log
-                .insert_secret("sealed_die", &key, &value)
-                .map_err(inserted)?;
-        }
-        for (epoch, seed) in &batch.seeds {
-            self.log
-                .insert_secret("epoch_seed", &epoch.to_string(), &hex::encode(seed))
-                .map_err(inserted)?;
-        }
-        self.running
-            .snapshot_if_due(&mut *self.log, self.snapshot_every, &self.prev_hash)?;
-        Ok(appended)
-    }
-}
-
-/// The state replayed alongside a write transaction, and the snapshot it rests on.
-struct Running {
-    state: CampaignState,
-    /// The seq of the snapshot the state was loaded from or last saved as (0: none).
-    snapshot_at: u64,
-}
-
-impl Running {
-    fn load(log: &mut dyn LogRead) -> Result<Running, StoreError> {
-        let (state, snapshot_at) = replay_from(log, u64::MAX, true)?;
-        Ok(Running { state, snapshot_at })
-    }
-
-    /// Folds in an event just inserted. A retraction reaches back into events already folded in,
-    /// and events cannot be unapplied, so the state is replayed again from the log, which now
-    /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
-    fn feed(&mut self, log: &mut dyn LogWrite, seq: u64, event: &Event) -> Result<(), StoreError> {
-        if matches!(event, Event::Retracted { .. }) {
-            *self = Running::load(log)?;
-        } else {
-            self.state.apply(seq, event);
-        }
-        Ok(())
-    }
-
-    /// Saves a snapshot once `every` events have passed since the one the state rests on.
-    fn snapshot_if_due(
-        &mut self,
-        log: &mut dyn LogWrite,
-        every: u64,
-        head_hash: &str,
-    ) -> Result<(), StoreError> {
-        if self.state.head >= self.snapshot_at.saturating_add(every) {
-            save_snapshot(log, &self.state, head_hash)?;
-            self.snapshot_at = self.state.head;
-        }
-        Ok(())
-    }
-}
-
-/// Read access to the GM's secrets during a write.
-pub struct SecretsView<'c> {
-    log: &'c mut dyn LogWrite,
-}
-
-impl SecretsView<'_> {
-    pub fn seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
-        let text = self.log.secret("epoch_seed", &epoch.to_string())?;
-        Ok(text.and_then(|t| crate::dice::fairness::parse_seed(&t)))
-    }
-
-    pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
-        let mut sealed: Vec<SealedSecret> = self
-            .log
-            .secrets_with_prefix("sealed_die", &format!("{seq}:"))?
-            .iter()
-            .filter_map(|text| serde_json::from_str(text).ok())
-            .collect();
-        // Keys sort as text ("12:10" before "12:2"): put the dice back in draw order.
-        sealed.sort_by_key(|secret| secret.n);
-        Ok(sealed)
-    }
-}
-
-/// A random UUID, mixed with the seq so ids stay unique in a log even when tests pin the randomness
-/// (every pinned process starts from the same random state).
-fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
-    let random: [u8; 16] = rng.random();
-    let digest = Sha256::new()
-        .chain_update(random)
-        .chain_update(seq.to_be_bytes())
-        .finalize();
-    let mut bytes = [0u8; 16];
-    bytes.copy_from_slice(&digest[..16]);
-    uuid::Builder::from_random_bytes(bytes)
-        .into_uuid()
-        .to_string()
-}
-
-fn recorded(row: StoredRow, event: Event) -> Recorded {
+pub(super) fn recorded(row: StoredRow, event: Event) -> Recorded {
     Recorded {
         seq: row.seq,
         event_id: row.event_id,

@@ -5,6 +5,7 @@
 //! traits) only keeps rows, secrets and snapshot texts: `sqlite` (one file per campaign, the
 //! default) and `postgres` (many campaigns in one database).
 
+mod append;
 pub mod backend;
 pub mod chain;
 mod files;
@@ -17,10 +18,11 @@ mod postgres;
 mod replay;
 mod sqlite;
 
+pub use append::{Appender, SecretsView};
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
-pub use log::{Appender, Batch, NewCampaign, SecretsView, Stamp, Store, Written};
+pub use log::{Batch, NewCampaign, Stamp, Store, Written};
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 
 use crate::event::PayloadError;

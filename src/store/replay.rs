@@ -134,9 +134,16 @@ pub(super) fn replay_after(
         Some(state) => Replay::resume(state, targets),
         None => Replay::new(targets),
     };
-    log.rows(from + 1, upto, &mut |row| {
-        replay.feed(row.seq, &decode(&row)?);
-        Ok(ControlFlow::Continue(()))
+    log.payloads(from + 1, upto, &mut |row| {
+        let event =
+            Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
+                StoreError::Damaged {
+                    seq: row.seq,
+                    reason,
+                }
+            })?;
+        replay.feed(row.seq, &event);
+        Ok(())
     })?;
     Ok(replay.finish())
 }

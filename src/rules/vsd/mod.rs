@@ -2,6 +2,7 @@
 
 mod casting;
 mod consequences;
+mod order;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,130 @@
+use super::*;
+use crate::dice::Provenance;
+
+#[test]
+fn the_kind_column_matches_the_payload_tag() {
+    let event = Event::Healed {
+        character: "Aldric".into(),
+        amount: 3,
+    };
+    let payload = event.to_payload();
+    assert!(payload.contains("\"kind\":\"healed\""), "{payload}");
+    assert_eq!(Event::from_stored("healed", 1, &payload).unwrap(), event);
+    assert!(matches!(
+        Event::from_stored("damage_taken", 1, &payload),
+        Err(PayloadError::KindMismatch { .. })
+    ));
+}
+
+/// Payloads grimoire wrote are read by naming their variant; anything else by serde's general
+/// path. Both must read a payload the same way, or refuse it.
+#[test]
+fn a_payload_reads_the_same_by_its_kind_as_by_its_tag() {
+    let healed = Event::Healed {
+        character: "Aldric".into(),
+        amount: 3,
+    };
+    let reordered = r#"{"character":"Aldric","amount":3,"kind":"healed"}"#;
+    assert_eq!(
+        Event::from_stored("healed", 1, reordered),
+        Ok(healed.clone())
+    );
+    let extra_field = r#"{"kind":"healed","character":"Aldric","amount":3,"note":"x"}"#;
+    assert_eq!(
+        serde_json::from_str::<Event>(extra_field).ok(),
+        Some(healed.clone())
+    );
+    assert_eq!(Event::from_stored("healed", 1, extra_field), Ok(healed));
+    for unreadable in [
+        r#"{"kind":"healed","character":"Aldric","amount":3}x"#,
+        r#"{"kind":"healed","character":"Aldric"}"#,
+        r#"{"kind":"healed","character":"Aldric","amount":-3}"#,
+        r#"{"kind":"healed""#,
+    ] {
+        assert!(
+            serde_json::from_str::<Event>(unreadable).is_err(),
+            "the general path refuses {unreadable}"
+        );
+        assert!(
+            matches!(
+                Event::from_stored("healed", 1, unreadable),
+                Err(PayloadError::Unreadable { .. })
+            ),
+            "{unreadable}"
+        );
+    }
+    // A kind no variant has is refused on either path.
+    let unknown = r#"{"kind":"fireball","character":"Aldric"}"#;
+    assert!(Event::from_stored("fireball", 1, unknown).is_err());
+}
+
+#[test]
+fn an_old_payload_is_upcast_step_by_step_before_it_is_read() {
+    // A pretend history: `healed` once stored `hp`, renamed to `amount` at version 2, and a
+    // version 3 that added nothing but a marker field later dropped.
+    fn rename(mut v: serde_json::Value) -> serde_json::Value {
+        if let Some(hp) = v.as_object_mut().and_then(|o| o.remove("hp")) {
+            v["amount"] = hp;
+        }
+        v
+    }
+    fn unmark(mut v: serde_json::Value) -> serde_json::Value {
+        v.as_object_mut().map(|o| o.remove("marker"));
+        v
+    }
+    let steps = [
+        Upcaster {
+            kind: "healed",
+            from: 1,
+            step: rename,
+        },
+        Upcaster {
+            kind: "healed",
+            from: 2,
+            step: unmark,
+        },
+    ];
+    let old =
+        serde_json::json!({ "kind": "healed", "character": "Aldric", "hp": 3, "marker": true });
+    let value = upcast("healed", 1, 3, old, &steps).unwrap();
+    let event: Event = serde_json::from_value(value).unwrap();
+    assert_eq!(
+        event,
+        Event::Healed {
+            character: "Aldric".into(),
+            amount: 3
+        }
+    );
+    let missing = upcast("damage_taken", 1, 2, serde_json::json!({}), &steps);
+    assert!(matches!(missing, Err(PayloadError::Unreadable { .. })));
+    // An unknown old version with no upcaster is refused, not misread.
+    let payload = Event::SessionEnded { number: 1 }.to_payload();
+    assert!(Event::from_stored("session_ended", 0, &payload).is_err());
+}
+
+#[test]
+fn a_payload_from_a_newer_grimoire_is_refused_not_misread() {
+    let payload = Event::SessionEnded { number: 1 }.to_payload();
+    assert!(matches!(
+        Event::from_stored("session_ended", SCHEMA_VERSION + 1, &payload),
+        Err(PayloadError::Newer { .. })
+    ));
+}
+
+#[test]
+fn dice_are_found_in_events_that_hold_them() {
+    let die = Die {
+        n: 0,
+        purpose: "p".into(),
+        sides: 6,
+        value: Some(3),
+        provenance: Provenance::Entered,
+    };
+    let event = Event::DiceRolled {
+        expression: DiceExpr::parse("d6").unwrap(),
+        purpose: None,
+        dice: vec![die.clone()],
+        total: Some(3),
+    };
+    assert_eq!(event.dice(), &[die]);
+}

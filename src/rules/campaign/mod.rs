@@ -1,0 +1,375 @@
+//! The campaign's own commands: characters, damage and healing, the clock, sessions, free rolls,
+//! sealed reveals, retractions and dice epochs. The rule systems' commands build on these.
+
+use super::RuleError;
+use crate::dice::{Dice, DiceExpr, SealedSecret, fairness, sealed};
+use crate::event::{Event, RevealedDie};
+use crate::sheet::Sheet;
+use crate::state::{CampaignState, Character, PendingSeal};
+use crate::time::GameDuration;
+
+// A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    CreateCampaign {
+        campaign_id: String,
+        name: String,
+        seed_commitment: String,
+    },
+    AddCharacter {
+        name: String,
+        sheet: Sheet,
+    },
+    Damage {
+        character: String,
+        amount: u32,
+    },
+    Heal {
+        character: String,
+        amount: u32,
+    },
+    AdvanceClock {
+        by: GameDuration,
+    },
+    StartSession {
+        entropy: String,
+    },
+    EndSession,
+    Roll {
+        expression: DiceExpr,
+        purpose: Option<String>,
+        sealed: bool,
+    },
+    /// `secrets` are the GM's stored values for the dice of `seq`.
+    RevealSealed {
+        seq: u64,
+        secrets: Vec<SealedSecret>,
+    },
+    /// `target` is the event at `seq`, if the log has one.
+    Retract {
+        seq: u64,
+        target: Option<Event>,
+        reason: String,
+    },
+    /// A rest for the named characters (everyone able to, when none is named).
+    Rest {
+        characters: Vec<String>,
+        length: super::rest::RestLength,
+    },
+    /// A Dungeon Game's commands.
+    Adg(Box<super::adg::AdgCommand>),
+    /// Against the Darkmaster's commands.
+    Vsd(Box<super::vsd::VsdCommand>),
+    /// `seed` is the current epoch's secret; `next_commitment` commits to the next epoch's.
+    RevealSeed {
+        seed: [u8; 32],
+        next_commitment: String,
+    },
+}
+
+impl Command {
+    /// The dice epoch this command opens, whose new seed its write keeps: a campaign's first, or
+    /// the next one after a seed reveal.
+    pub fn new_epoch(&self, state: &CampaignState) -> Option<u32> {
+        match self {
+            Command::CreateCampaign { .. } => Some(1),
+            Command::RevealSeed { .. } => Some(state.epoch + 1),
+            Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::StartSession { .. }
+            | Command::EndSession
+            | Command::Roll { .. }
+            | Command::RevealSealed { .. }
+            | Command::Retract { .. }
+            | Command::Rest { .. }
+            | Command::Adg(_)
+            | Command::Vsd(_) => None,
+        }
+    }
+}
+
+/// The events `command` records on `state`, and then what they set off by themselves: a failed
+/// spell held to fire later whose round they bring to an end (VSD-9).
+pub fn decide(
+    state: &CampaignState,
+    command: Command,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let mut events = decide_command(state, command, dice)?;
+    events.extend(super::vsd::delayed_spells_due(state, &events));
+    Ok(events)
+}
+
+fn decide_command(
+    state: &CampaignState,
+    command: Command,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    super::text::check_command(&command)?;
+    if let Command::CreateCampaign {
+        campaign_id,
+        name,
+        seed_commitment,
+    } = command
+    {
+        if let Some(existing) = &state.campaign {
+            return Err(RuleError::AlreadyCreated(existing.name.clone()));
+        }
+        return Ok(vec![Event::CampaignCreated {
+            campaign_id,
+            name,
+            seed_commitment,
+            grimoire_version: env!("CARGO_PKG_VERSION").to_string(),
+        }]);
+    }
+    if state.campaign.is_none() {
+        return Err(RuleError::NoCampaign);
+    }
+    let event = match command {
+        Command::CreateCampaign { .. } => unreachable!("handled above"),
+        Command::AddCharacter { name, sheet } => {
+            let name = name.trim().to_string();
+            if name.is_empty() {
+                return Err(RuleError::EmptyName);
+            }
+            if let Some(existing) = state.character(&name) {
+                return Err(RuleError::DuplicateCharacter(existing.name.clone()));
+            }
+            if let Some(existing) = state
+                .characters
+                .values()
+                .find(|c| super::text::look_alike(&c.name, &name))
+            {
+                return Err(RuleError::ConfusableName {
+                    name,
+                    existing: existing.name.clone(),
+                });
+            }
+            sheet.validate().map_err(RuleError::InvalidSheet)?;
+            let tables = super::adg::tables_for_new_character(state, &sheet);
+            return Ok(tables
+                .into_iter()
+                .chain([Event::CharacterAdded { name, sheet }])
+                .collect());
+        }
+        Command::Damage { character, amount } => {
+            let who = with_health(state, &character)?;
+            Event::DamageTaken {
+                character: who.name.clone(),
+                amount,
+            }
+        }
+        Command::Heal { character, amount } => {
+            let who = with_health(state, &character)?;
+            Event::Healed {
+                character: who.name.clone(),
+                amount,
+            }
+        }
+        Command::AdvanceClock { by } => Event::ClockAdvanced { by },
+        Command::StartSession { entropy } => {
+            if let Some(open) = &state.open_session {
+                return Err(RuleError::SessionOpen(open.number));
+            }
+            Event::SessionStarted {
+                number: state.sessions_started + 1,
+                entropy,
+            }
+        }
+        Command::EndSession => {
+            let open = state
+                .open_session
+                .as_ref()
+                .ok_or(RuleError::NoSessionOpen)?;
+            Event::SessionEnded {
+                number: open.number,
+            }
+        }
+        Command::Roll {
+            expression,
+            purpose,
+            sealed,
+        } => {
+            let label = purpose
+                .clone()
+                .unwrap_or_else(|| format!("free roll {expression}"));
+            let rolled = expression.roll(dice, &label, sealed)?;
+            Event::DiceRolled {
+                expression,
+                purpose,
+                dice: rolled.dice,
+                total: rolled.total,
+            }
+        }
+        Command::RevealSealed { seq, secrets } => reveal_sealed(state, seq, &secrets)?,
+        Command::Retract {
+            seq,
+            target,
+            reason,
+        } => {
+            let reason = reason.trim().to_string();
+            if reason.is_empty() {
+                return Err(RuleError::EmptyReason);
+            }
+            let target = target.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+            if let Some(why) = state.retracted.get(&seq) {
+                return Err(RuleError::AlreadyRetracted(seq, why.clone()));
+            }
+            if !target.is_retractable() {
+                return Err(RuleError::NotRetractable {
+                    seq,
+                    kind: target.kind().to_string(),
+                });
+            }
+            Event::Retracted { seq, reason }
+        }
+        Command::Rest { characters, length } => {
+            return super::rest::rest(state, &characters, length, dice);
+        }
+        Command::Adg(command) => return super::adg::decide(state, *command, dice),
+        Command::Vsd(command) => return super::vsd::decide(state, *command, dice),
+        Command::RevealSeed {
+            seed,
+            next_commitment,
+        } => {
+            // The next epoch's dice must mix in entropy the players give after its commitment: a
+            // session's entropy is already known, and a GM could reveal, roll, and keep the best copy.
+            if let Some(session) = &state.open_session {
+                return Err(RuleError::RevealInSession(session.number));
+            }
+            if fairness::seed_commitment(&seed) != state.epoch_commitment {
+                return Err(RuleError::SeedMismatch(state.epoch));
+            }
+            // Sealed dice derived from this seed and not yet revealed would be opened by publishing
+            // it: the epoch ends, and the seed waits for the last of them.
+            let holding = holding_back(state, state.epoch);
+            let ended = if holding.is_empty() {
+                Event::SeedRevealed {
+                    epoch: state.epoch,
+                    seed: hex::encode(seed),
+                }
+            } else {
+                Event::SeedWithheld {
+                    epoch: state.epoch,
+                    until: holding,
+                }
+            };
+            return Ok(vec![
+                ended,
+                Event::EpochStarted {
+                    epoch: state.epoch + 1,
+                    seed_commitment: next_commitment,
+                },
+            ]);
+        }
+    };
+    Ok(vec![event])
+}
+
+/// The events whose pending sealed dice were derived from `epoch`'s seed.
+fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
+    state
+        .sealed_pending
+        .iter()
+        .filter(|(_, seals)| seals.iter().any(|s| s.epoch == Some(epoch)))
+        .map(|(seq, _)| *seq)
+        .collect()
+}
+
+/// The withheld epochs whose seeds `events` set free: after them no sealed die derived from the
+/// seed is still pending (the last was revealed, or retracted). Their `SeedRevealed` events go in
+/// the same write, so a seed is published the moment nothing it could open is left.
+pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
+    let settled: Vec<u64> = events
+        .iter()
+        .filter_map(|e| {
+            let (Event::SealedRevealed { seq, .. } | Event::Retracted { seq, .. }) = e else {
+                return None;
+            };
+            Some(*seq)
+        })
+        .collect();
+    if settled.is_empty() {
+        return Vec::new();
+    }
+    state
+        .withheld_seeds
+        .iter()
+        .copied()
+        .filter(|&epoch| {
+            holding_back(state, epoch)
+                .iter()
+                .all(|seq| settled.contains(seq))
+        })
+        .collect()
+}
+
+pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
+    state
+        .character(name)
+        .ok_or_else(|| RuleError::UnknownCharacter {
+            name: name.to_string(),
+            known: state.characters.values().map(|c| c.name.clone()).collect(),
+        })
+}
+
+/// Whether two spellings name the same character (names ignore case).
+pub(crate) fn same_character(a: &str, b: &str) -> bool {
+    crate::state::fold_name(a) == crate::state::fold_name(b)
+}
+
+/// A living character with a health track: damage and healing are recorded only for them.
+fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
+    let who = find(state, name)?;
+    if who.is_dead() {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    if who.health.is_none() {
+        return Err(RuleError::NoHealth(who.name.clone()));
+    }
+    Ok(who)
+}
+
+/// Opens one sealed die of event `seq` with the GM's secrets, refusing a secret that is missing or
+/// does not match the commitment the log holds.
+pub(crate) fn open_seal(
+    seq: u64,
+    seal: &PendingSeal,
+    secrets: &[SealedSecret],
+) -> Result<RevealedDie, RuleError> {
+    let secret = secrets
+        .iter()
+        .find(|s| s.n == seal.n)
+        .ok_or(RuleError::SecretMissing { seq, n: seal.n })?;
+    if !sealed::reveal_matches(&seal.commitment, &secret.faces(), &secret.nonce) {
+        return Err(RuleError::SecretMismatch { seq, n: seal.n });
+    }
+    Ok(RevealedDie {
+        n: seal.n,
+        value: secret.value,
+        nonce: secret.nonce.clone(),
+        then: secret.then.clone(),
+    })
+}
+
+fn reveal_sealed(
+    state: &CampaignState,
+    seq: u64,
+    secrets: &[SealedSecret],
+) -> Result<Event, RuleError> {
+    let pending = state
+        .sealed_pending
+        .get(&seq)
+        .ok_or(RuleError::NothingSealed(seq))?;
+    let dice = pending
+        .iter()
+        .map(|seal| open_seal(seq, seal, secrets))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Event::SealedRevealed { seq, dice })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,579 @@
+use super::*;
+use crate::sheet::{AdgSheet, VsdSheet};
+use crate::state::replay_all;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn created() -> Event {
+    Event::CampaignCreated {
+        campaign_id: "c-1".into(),
+        name: "The Sunken Vault".into(),
+        seed_commitment: fairness::seed_commitment(&[7u8; 32]),
+        grimoire_version: "test".into(),
+    }
+}
+
+/// A level 1 A Dungeon Game sheet, for characters added during a test.
+fn a_novice_sheet() -> Sheet {
+    Sheet::Adg(AdgSheet {
+        level: 1,
+        agility: 10,
+        brawn: 10,
+        cunning: 10,
+        health: 5,
+        silver: 0,
+    })
+}
+
+fn adg(name: &str, health: u32) -> Event {
+    Event::CharacterAdded {
+        name: name.into(),
+        sheet: Sheet::Adg(AdgSheet {
+            level: 2,
+            agility: 11,
+            brawn: 9,
+            cunning: 13,
+            health,
+            silver: 40,
+        }),
+    }
+}
+
+fn given(events: &[Event]) -> CampaignState {
+    replay_all(events.iter().enumerate().map(|(i, e)| (i as u64 + 1, e)))
+}
+
+fn when(state: &CampaignState, command: Command, rolls: Vec<u32>) -> Result<Vec<Event>, RuleError> {
+    let mut rng = StdRng::seed_from_u64(0);
+    let mut dice = Dice::entered(rolls, &mut rng);
+    let events = decide(state, command, &mut dice)?;
+    dice.finish()?;
+    Ok(events)
+}
+
+#[test]
+fn given_no_campaign_when_anything_but_creation_then_refused() {
+    let err = when(&given(&[]), Command::EndSession, vec![]).unwrap_err();
+    assert_eq!(err, RuleError::NoCampaign);
+}
+
+#[test]
+fn given_a_campaign_when_created_again_then_refused() {
+    let command = Command::CreateCampaign {
+        campaign_id: "x".into(),
+        name: "Other".into(),
+        seed_commitment: "c".into(),
+    };
+    assert_eq!(
+        when(&given(&[created()]), command, vec![]),
+        Err(RuleError::AlreadyCreated("The Sunken Vault".into()))
+    );
+}
+
+#[test]
+fn given_a_character_when_another_takes_the_name_in_other_case_then_refused() {
+    let state = given(&[created(), adg("Aldric", 8)]);
+    let command = Command::AddCharacter {
+        name: "ALDRIC".into(),
+        sheet: a_novice_sheet(),
+    };
+    assert_eq!(
+        when(&state, command, vec![]),
+        Err(RuleError::DuplicateCharacter("Aldric".into()))
+    );
+}
+
+#[test]
+fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
+    let state = given(&[created(), adg("Aldric", 8)]);
+    let named = |name: &str| Command::AddCharacter {
+        name: name.into(),
+        sheet: a_novice_sheet(),
+    };
+    assert_eq!(
+        when(&state, named("Bran\nthe Bold"), vec![]),
+        Err(RuleError::TextNotOneLine("character's name"))
+    );
+    assert_eq!(
+        when(&state, named(&"y".repeat(61)), vec![]),
+        Err(RuleError::TextTooLong {
+            what: "character's name",
+            length: 61,
+            max: 60
+        })
+    );
+    assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
+    let retract = |reason: String| Command::Retract {
+        seq: 2,
+        target: Some(adg("Aldric", 8)),
+        reason,
+    };
+    assert_eq!(
+        when(&state, retract("x".repeat(501)), vec![]),
+        Err(RuleError::TextTooLong {
+            what: "reason",
+            length: 501,
+            max: 500
+        })
+    );
+    assert_eq!(
+        when(&state, retract("a typo\tin the sheet".into()), vec![]),
+        Err(RuleError::TextNotOneLine("reason"))
+    );
+}
+
+#[test]
+fn adg_c2_given_a_character_when_damaged_then_health_drops_and_never_below_zero() {
+    let state = given(&[created(), adg("Aldric", 8)]);
+    let events = when(
+        &state,
+        Command::Damage {
+            character: "aldric".into(),
+            amount: 3,
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::DamageTaken {
+            character: "Aldric".into(),
+            amount: 3
+        }]
+    );
+    let after = given(&[created(), adg("Aldric", 8), events[0].clone()]);
+    assert_eq!(
+        after.character("Aldric").unwrap().health.unwrap().current,
+        5
+    );
+    let overkill = given(&[
+        created(),
+        adg("Aldric", 8),
+        Event::DamageTaken {
+            character: "Aldric".into(),
+            amount: 50,
+        },
+    ]);
+    assert_eq!(
+        overkill
+            .character("Aldric")
+            .unwrap()
+            .health
+            .unwrap()
+            .current,
+        0
+    );
+}
+
+#[test]
+fn adg_c2_given_a_wounded_character_when_healed_then_health_is_capped_at_max() {
+    let state = given(&[
+        created(),
+        adg("Aldric", 8),
+        Event::DamageTaken {
+            character: "Aldric".into(),
+            amount: 3,
+        },
+        Event::Healed {
+            character: "Aldric".into(),
+            amount: 10,
+        },
+    ]);
+    assert_eq!(
+        state.character("Aldric").unwrap().health.unwrap().current,
+        8
+    );
+}
+
+#[test]
+fn given_an_unknown_name_when_damaged_then_refused_listing_who_exists() {
+    let state = given(&[created(), adg("Aldric", 8)]);
+    let err = when(
+        &state,
+        Command::Damage {
+            character: "Bob".into(),
+            amount: 1,
+        },
+        vec![],
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "no character named 'Bob'; known: Aldric");
+}
+
+#[test]
+fn given_a_vsd_character_without_health_when_damaged_then_refused() {
+    let mira = Event::CharacterAdded {
+        name: "Mira".into(),
+        sheet: Sheet::Vsd(VsdSheet {
+            level: 3,
+            vocation: "wizard".into(),
+            lores: vec![],
+            mp: 12,
+            drive: 3,
+            body: 40,
+            wsr: 20,
+            defense: 10,
+            health: None,
+        }),
+    };
+    let state = given(&[created(), mira]);
+    let err = when(
+        &state,
+        Command::Damage {
+            character: "Mira".into(),
+            amount: 1,
+        },
+        vec![],
+    )
+    .unwrap_err();
+    assert_eq!(err, RuleError::NoHealth("Mira".into()));
+}
+
+#[test]
+fn t1_given_a_campaign_when_time_advances_then_the_clock_moves() {
+    let by = GameDuration::parse("2h").unwrap();
+    let state = given(&[
+        created(),
+        Event::ClockAdvanced { by },
+        Event::ClockAdvanced { by },
+    ]);
+    assert_eq!(state.clock.seconds(), 4 * 3600);
+}
+
+#[test]
+fn given_an_open_session_when_another_starts_then_refused_and_numbers_follow_on() {
+    let open = given(&[
+        created(),
+        Event::SessionStarted {
+            number: 1,
+            entropy: "".into(),
+        },
+    ]);
+    assert_eq!(
+        when(
+            &open,
+            Command::StartSession {
+                entropy: "x".into()
+            },
+            vec![]
+        ),
+        Err(RuleError::SessionOpen(1))
+    );
+    let closed = given(&[
+        created(),
+        Event::SessionStarted {
+            number: 1,
+            entropy: "".into(),
+        },
+        Event::SessionEnded { number: 1 },
+    ]);
+    let events = when(
+        &closed,
+        Command::StartSession {
+            entropy: "owl".into(),
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(
+        events,
+        vec![Event::SessionStarted {
+            number: 2,
+            entropy: "owl".into()
+        }]
+    );
+    assert_eq!(
+        when(&closed, Command::EndSession, vec![]),
+        Err(RuleError::NoSessionOpen)
+    );
+}
+
+#[test]
+fn given_entered_dice_when_rolling_then_the_event_holds_every_die_and_the_total() {
+    let state = given(&[created()]);
+    let command = Command::Roll {
+        expression: DiceExpr::parse("2d6+3").unwrap(),
+        purpose: None,
+        sealed: false,
+    };
+    let events = when(&state, command, vec![5, 1]).unwrap();
+    let Event::DiceRolled { dice, total, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(*total, Some(9));
+    assert_eq!(
+        dice.iter().map(|d| d.value).collect::<Vec<_>>(),
+        vec![Some(5), Some(1)]
+    );
+}
+
+#[test]
+fn vsd1_given_a_campaign_when_rolling_open_ended_then_the_chain_is_recorded() {
+    let state = given(&[created()]);
+    let command = Command::Roll {
+        expression: DiceExpr::parse("oe").unwrap(),
+        purpose: None,
+        sealed: false,
+    };
+    let events = when(&state, command, vec![98, 96, 20]).unwrap();
+    let Event::DiceRolled { dice, total, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!((dice.len(), *total), (3, Some(214)));
+}
+
+#[test]
+fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_published() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let state = given(&[created()]);
+    let mut dice = Dice::entered(vec![17], &mut rng);
+    let command = Command::Roll {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        sealed: true,
+    };
+    let rolled = decide(&state, command, &mut dice).unwrap();
+    let secrets = dice.finish().unwrap();
+    let after = given(&[created(), rolled[0].clone()]);
+    assert_eq!(after.sealed_pending.len(), 1);
+
+    let reveal = when(
+        &after,
+        Command::RevealSealed {
+            seq: 2,
+            secrets: secrets.clone(),
+        },
+        vec![],
+    )
+    .unwrap();
+    let Event::SealedRevealed { dice, .. } = &reveal[0] else {
+        panic!("{reveal:?}")
+    };
+    assert_eq!(dice[0].value, 17);
+
+    let forged = vec![SealedSecret {
+        value: 3,
+        ..secrets[0].clone()
+    }];
+    assert_eq!(
+        when(
+            &after,
+            Command::RevealSealed {
+                seq: 2,
+                secrets: forged
+            },
+            vec![]
+        ),
+        Err(RuleError::SecretMismatch { seq: 2, n: 0 })
+    );
+    let done = given(&[created(), rolled[0].clone(), reveal[0].clone()]);
+    assert_eq!(
+        when(&done, Command::RevealSealed { seq: 2, secrets }, vec![]),
+        Err(RuleError::NothingSealed(2))
+    );
+}
+
+#[test]
+fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
+    let damage = Event::DamageTaken {
+        character: "Aldric".into(),
+        amount: 3,
+    };
+    let state = given(&[created(), adg("Aldric", 8), damage.clone()]);
+    let command = Command::Retract {
+        seq: 3,
+        target: Some(damage.clone()),
+        reason: "wrong target".into(),
+    };
+    let events = when(&state, command.clone(), vec![]).unwrap();
+    let after = given(&[created(), adg("Aldric", 8), damage, events[0].clone()]);
+    assert_eq!(
+        after.character("Aldric").unwrap().health.unwrap().current,
+        8
+    );
+    assert_eq!(after.head, 4);
+    assert_eq!(
+        when(&after, command, vec![]),
+        Err(RuleError::AlreadyRetracted(3, "wrong target".into()))
+    );
+}
+
+#[test]
+fn given_bookkeeping_events_when_retracted_then_refused() {
+    let state = given(&[
+        created(),
+        Event::SessionStarted {
+            number: 1,
+            entropy: "".into(),
+        },
+    ]);
+    let command = Command::Retract {
+        seq: 2,
+        target: Some(Event::SessionStarted {
+            number: 1,
+            entropy: "".into(),
+        }),
+        reason: "oops".into(),
+    };
+    assert!(matches!(
+        when(&state, command, vec![]),
+        Err(RuleError::NotRetractable { seq: 2, .. })
+    ));
+    let missing = Command::Retract {
+        seq: 9,
+        target: None,
+        reason: "x".into(),
+    };
+    assert_eq!(
+        when(&state, missing, vec![]),
+        Err(RuleError::NoSuchEvent(9, 2))
+    );
+    let blank = Command::Retract {
+        seq: 2,
+        target: None,
+        reason: "  ".into(),
+    };
+    assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
+}
+
+#[test]
+fn given_an_epoch_when_its_seed_is_revealed_then_the_next_epoch_starts_with_a_new_commitment() {
+    let state = given(&[created()]);
+    let next = fairness::seed_commitment(&[8u8; 32]);
+    let events = when(
+        &state,
+        Command::RevealSeed {
+            seed: [7u8; 32],
+            next_commitment: next.clone(),
+        },
+        vec![],
+    )
+    .unwrap();
+    let after = given(&[created(), events[0].clone(), events[1].clone()]);
+    assert_eq!(
+        (after.epoch, after.epoch_commitment.clone()),
+        (2, next.clone())
+    );
+    assert_eq!(
+        when(
+            &state,
+            Command::RevealSeed {
+                seed: [9u8; 32],
+                next_commitment: next
+            },
+            vec![]
+        ),
+        Err(RuleError::SeedMismatch(1))
+    );
+}
+
+#[test]
+fn given_an_open_session_when_the_seed_is_revealed_then_refused_until_the_session_ends() {
+    let session = Event::SessionStarted {
+        number: 1,
+        entropy: "owls".into(),
+    };
+    let state = given(&[created(), session]);
+    let reveal = Command::RevealSeed {
+        seed: [7u8; 32],
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+    };
+    assert_eq!(
+        when(&state, reveal.clone(), vec![]),
+        Err(RuleError::RevealInSession(1))
+    );
+    let ended = given(&[
+        created(),
+        Event::SessionStarted {
+            number: 1,
+            entropy: "owls".into(),
+        },
+        Event::SessionEnded { number: 1 },
+    ]);
+    assert!(when(&ended, reveal, vec![]).is_ok());
+}
+
+#[test]
+fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_reveal() {
+    use crate::dice::{Die, Provenance, SealedOrigin};
+    let sealed_roll = Event::DiceRolled {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        dice: vec![Die {
+            n: 0,
+            purpose: "GM check".into(),
+            sides: 20,
+            value: None,
+            provenance: Provenance::Sealed {
+                commitment: "c".repeat(64),
+                origin: Some(SealedOrigin::Seeded {
+                    epoch: 1,
+                    witness: None,
+                }),
+            },
+        }],
+        total: None,
+    };
+    let state = given(&[created(), sealed_roll.clone()]);
+    let next = fairness::seed_commitment(&[8u8; 32]);
+    let events = when(
+        &state,
+        Command::RevealSeed {
+            seed: [7u8; 32],
+            next_commitment: next.clone(),
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(
+        events[0],
+        Event::SeedWithheld {
+            epoch: 1,
+            until: vec![2]
+        }
+    );
+    let after = given(&[created(), sealed_roll, events[0].clone(), events[1].clone()]);
+    let reveal = Event::SealedRevealed {
+        seq: 2,
+        dice: vec![],
+    };
+    assert_eq!(seeds_released(&after, &[reveal]), vec![1]);
+    assert_eq!(
+        seeds_released(&after, &[Event::SessionEnded { number: 1 }]),
+        Vec::<u32>::new()
+    );
+}
+
+#[test]
+fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_refused() {
+    // Only a log from before `seed reveal` was refused in sessions can hold this.
+    let state = given(&[
+        created(),
+        Event::SessionStarted {
+            number: 1,
+            entropy: "known early".into(),
+        },
+        Event::SeedRevealed {
+            epoch: 1,
+            seed: hex::encode([7u8; 32]),
+        },
+        Event::EpochStarted {
+            epoch: 2,
+            seed_commitment: fairness::seed_commitment(&[8u8; 32]),
+        },
+    ]);
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut dice = crate::rules::seeded_dice(&state, Some([8u8; 32]), None, &mut rng);
+    let roll = Command::Roll {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        sealed: false,
+    };
+    assert_eq!(
+        decide(&state, roll, &mut dice),
+        Err(RuleError::Dice(crate::dice::DiceError::StaleEntropy {
+            session: 1,
+            epoch: 2
+        }))
+    );
+}

@@ -1,0 +1,378 @@
+//! One PostgreSQL transaction over one campaign's rows, secrets and snapshots.
+
+use super::pg_error;
+use crate::store::StoreError;
+use crate::store::backend::{
+    InsertError, LogRead, LogWrite, Payload, SnapshotInfo, Visit, VisitPayload,
+};
+use crate::store::chain::StoredRow;
+use crate::store::migrations;
+use postgres::error::SqlState;
+use postgres::{Row, Transaction};
+
+/// Rows fetched per query when streaming the log: memory stays flat however long the log is.
+const PAGE: i64 = 2_000;
+
+const ROW_COLUMNS: &str = "seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash";
+
+/// One PostgreSQL transaction over one campaign's rows.
+pub(super) struct PgTx<'c> {
+    pub(super) tx: Transaction<'c>,
+    pub(super) campaign: i64,
+    pub(super) place: String,
+}
+
+impl PgTx<'_> {
+    fn fail(&self) -> impl Fn(postgres::Error) -> StoreError + '_ {
+        move |e| pg_error(&self.place, &e)
+    }
+
+    /// Streams the rows a keyset query selects, page by page: `sql` takes the campaign ($1), the
+    /// seq to start after ($2), then `more` parameters, and ends with `ORDER BY seq LIMIT` the page.
+    fn stream(
+        &mut self,
+        sql: &str,
+        after: u64,
+        more: &[&(dyn postgres::types::ToSql + Sync)],
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        let mut after = to_pg(after);
+        loop {
+            let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> =
+                vec![&self.campaign, &after];
+            params.extend_from_slice(more);
+            params.push(&PAGE);
+            let rows = self.tx.query(sql, &params).map_err(self.fail())?;
+            let full = rows.len() as i64 == PAGE;
+            for row in rows {
+                let row = read_row(&row).map_err(self.fail())??;
+                after = to_pg(row.seq);
+                if visit(row)?.is_break() {
+                    return Ok(());
+                }
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
+    fn insert(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<(), InsertError> {
+        match self.tx.execute(sql, params) {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(InsertError::Duplicate),
+            Err(e) => Err(InsertError::Failed(pg_error(&self.place, &e))),
+        }
+    }
+}
+
+impl LogRead for PgTx<'_> {
+    fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT seq, hash FROM events WHERE campaign = $1 ORDER BY seq DESC LIMIT 1",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| (from_pg(r.get(0)), r.get(1))))
+    }
+
+    fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4"
+        );
+        self.stream(&sql, from.saturating_sub(1), &[&to_pg(upto)], visit)
+    }
+
+    fn payloads(
+        &mut self,
+        from: u64,
+        upto: u64,
+        visit: VisitPayload<'_>,
+    ) -> Result<(), StoreError> {
+        let mut after = to_pg(from.saturating_sub(1));
+        loop {
+            let rows = self
+                .tx
+                .query(
+                    "SELECT seq, kind, schema_version, payload FROM events \
+                     WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4",
+                    &[&self.campaign, &after, &to_pg(upto), &PAGE],
+                )
+                .map_err(self.fail())?;
+            let full = rows.len() as i64 == PAGE;
+            for row in &rows {
+                let (seq, kind, version, payload): (i64, &str, i32, &str) = (
+                    row.try_get(0).map_err(self.fail())?,
+                    row.try_get(1).map_err(self.fail())?,
+                    row.try_get(2).map_err(self.fail())?,
+                    row.try_get(3).map_err(self.fail())?,
+                );
+                after = seq;
+                visit(Payload {
+                    seq: from_pg(seq),
+                    kind,
+                    schema_version: u32::try_from(version).unwrap_or(u32::MAX),
+                    payload,
+                })?;
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
+    fn rows_of_kind(
+        &mut self,
+        kind: &str,
+        after: u64,
+        upto: u64,
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq > $2 AND seq <= $3 AND kind = $4 ORDER BY seq LIMIT $5"
+        );
+        self.stream(&sql, after, &[&to_pg(upto), &kind], visit)
+    }
+
+    fn last_of_kinds(
+        &mut self,
+        kinds: &[&str],
+        before: u64,
+    ) -> Result<Option<StoredRow>, StoreError> {
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND kind = ANY($2) AND seq < $3 ORDER BY seq DESC LIMIT 1"
+        );
+        let row = self
+            .tx
+            .query_opt(&sql, &[&self.campaign, &kinds, &to_pg(before)])
+            .map_err(self.fail())?;
+        match row {
+            Some(row) => Ok(Some(read_row(&row).map_err(self.fail())??)),
+            None => Ok(None),
+        }
+    }
+
+    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
+        let sql = format!("SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq = $2");
+        let row = self
+            .tx
+            .query_opt(&sql, &[&self.campaign, &to_pg(seq)])
+            .map_err(self.fail())?;
+        match row {
+            Some(row) => Ok(Some(read_row(&row).map_err(self.fail())??)),
+            None => Ok(None),
+        }
+    }
+
+    fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT value FROM secrets WHERE campaign = $1 AND kind = $2 AND key = $3",
+                &[&self.campaign, &kind, &key],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT value FROM secrets WHERE campaign = $1 AND kind = $2 AND left(key, length($3)) = $3 ORDER BY key",
+                &[&self.campaign, &kind, &prefix],
+            )
+            .map_err(self.fail())?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT kind, key, value FROM secrets WHERE campaign = $1 ORDER BY kind COLLATE \"C\", key COLLATE \"C\"",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+    }
+
+    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT s.seq, s.code_version, s.head_hash, e.hash FROM snapshots s \
+                 LEFT JOIN events e ON e.campaign = s.campaign AND e.seq = s.seq \
+                 WHERE s.campaign = $1 AND s.seq <= $2 ORDER BY s.seq DESC LIMIT $3",
+                &[&self.campaign, &to_pg(upto), &to_pg(limit)],
+            )
+            .map_err(self.fail())?;
+        Ok(rows
+            .iter()
+            .map(|r| SnapshotInfo {
+                seq: from_pg(r.get(0)),
+                format: r.get(1),
+                head_hash: r.get(2),
+                event_hash: r.get(3),
+            })
+            .collect())
+    }
+
+    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
+        let row = self
+            .tx
+            .query_opt(
+                "SELECT state FROM snapshots WHERE campaign = $1 AND seq = $2",
+                &[&self.campaign, &to_pg(seq)],
+            )
+            .map_err(self.fail())?;
+        Ok(row.map(|r| r.get(0)))
+    }
+}
+
+impl LogWrite for PgTx<'_> {
+    fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError> {
+        let sql = format!(
+            "INSERT INTO events (campaign, {ROW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        );
+        let schema_version = i32::try_from(row.schema_version).unwrap_or(i32::MAX);
+        let session = row.session.map(|s| i32::try_from(s).unwrap_or(i32::MAX));
+        let campaign = self.campaign;
+        self.insert(
+            &sql,
+            &[
+                &campaign,
+                &to_pg(row.seq),
+                &row.event_id,
+                &row.kind,
+                &schema_version,
+                &row.payload,
+                &to_pg(row.game_time),
+                &row.recorded_at,
+                &session,
+                &row.actor,
+                &row.prev_hash,
+                &row.hash,
+            ],
+        )
+    }
+
+    fn insert_secret(&mut self, kind: &str, key: &str, value: &str) -> Result<(), InsertError> {
+        let campaign = self.campaign;
+        self.insert(
+            "INSERT INTO secrets (campaign, kind, key, value) VALUES ($1, $2, $3, $4)",
+            &[&campaign, &kind, &key, &value],
+        )
+    }
+
+    fn put_snapshot(
+        &mut self,
+        seq: u64,
+        format: &str,
+        head_hash: &str,
+        state: &str,
+    ) -> Result<(), StoreError> {
+        let version = i32::try_from(migrations::PG_LATEST_VERSION).unwrap_or(i32::MAX);
+        self.tx
+            .execute(
+                "INSERT INTO snapshots (campaign, seq, code_version, schema_version, head_hash, state) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (campaign, seq) DO UPDATE SET \
+                 code_version = EXCLUDED.code_version, schema_version = EXCLUDED.schema_version, \
+                 head_hash = EXCLUDED.head_hash, state = EXCLUDED.state",
+                &[&self.campaign, &to_pg(seq), &format, &version, &head_hash, &state],
+            )
+            .map(|_| ())
+            .map_err(self.fail())
+    }
+
+    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError> {
+        let rows = self
+            .tx
+            .query(
+                "SELECT seq FROM snapshots WHERE campaign = $1 ORDER BY seq",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())?;
+        Ok(rows.iter().map(|r| from_pg(r.get(0))).collect())
+    }
+
+    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
+        let seqs: Vec<i64> = seqs.iter().map(|&s| to_pg(s)).collect();
+        self.tx
+            .execute(
+                "DELETE FROM snapshots WHERE campaign = $1 AND seq = ANY($2)",
+                &[&self.campaign, &seqs],
+            )
+            .map(|_| ())
+            .map_err(self.fail())
+    }
+
+    fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
+        self.tx
+            .execute(
+                "DELETE FROM snapshots WHERE campaign = $1",
+                &[&self.campaign],
+            )
+            .map_err(self.fail())
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        let place = self.place;
+        self.tx.commit().map_err(|e| pg_error(&place, &e))
+    }
+}
+
+/// PostgreSQL's integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
+fn to_pg(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn from_pg(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// Reads one stored row (columns as [`ROW_COLUMNS`]). The outer error is the driver's; the inner one
+/// a row whose numbers this build never writes, edited in from outside.
+fn read_row(row: &Row) -> Result<Result<StoredRow, StoreError>, postgres::Error> {
+    let raw_seq: i64 = row.try_get(0)?;
+    let seq = from_pg(raw_seq);
+    let damaged = |what: String| Ok(Err(StoreError::DamagedRow { seq, what }));
+    if raw_seq < 1 {
+        return damaged(format!("its seq is {raw_seq}"));
+    }
+    let (schema_version, game_time, session): (i32, i64, Option<i32>) =
+        (row.try_get(3)?, row.try_get(5)?, row.try_get(7)?);
+    let Ok(schema_version) = u32::try_from(schema_version) else {
+        return damaged("its schema_version is not a number grimoire writes".into());
+    };
+    let Ok(game_time) = u64::try_from(game_time) else {
+        return damaged("its game_time is not a number grimoire writes".into());
+    };
+    let session = match session.map(u32::try_from) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => return damaged("its session is not a number grimoire writes".into()),
+    };
+    Ok(Ok(StoredRow {
+        seq,
+        event_id: row.try_get(1)?,
+        kind: row.try_get(2)?,
+        schema_version,
+        payload: row.try_get(4)?,
+        game_time,
+        recorded_at: row.try_get(6)?,
+        session,
+        actor: row.try_get(8)?,
+        prev_hash: row.try_get(9)?,
+        hash: row.try_get(10)?,
+    }))
+}
