@@ -6,6 +6,7 @@
 //! transaction; [`state::CampaignState::apply`] folds them back into state. `decide` and `apply` are
 //! pure: randomness and time come in as parameters.
 
+pub mod campaign;
 pub mod cli;
 pub mod dice;
 pub mod error;
@@ -18,4 +19,5 @@ pub mod state;
 pub mod store;
 pub mod time;
 
+pub use campaign::Campaign;
 pub use error::Error;

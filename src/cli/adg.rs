@@ -342,7 +342,6 @@ pub fn ritual(g: &Globals, ctx: &mut Context, command: &RitualCommand) -> Result
 }
 
 pub fn exert(g: &Globals, ctx: &mut Context, a: &ExertArgs) -> Result<Report, Error> {
-    g.no_rolls("exert")?;
     adg(
         g,
         ctx,
@@ -389,7 +388,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             Ok(report)
         }
         ScrollCommand::Read(a) => {
-            let mut store = g.open()?;
+            let mut campaign = g.campaign()?;
             let (name, id, in_combat, took_damage, target) = (
                 a.name.clone(),
                 a.scroll,
@@ -397,7 +396,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                 a.took_damage,
                 a.target.clone(),
             );
-            let written = record_with(g, ctx, &mut store, None, |_, secrets| {
+            let written = record_with(g, ctx, &mut campaign, None, |_, secrets| {
                 let sealed = secrets.sealed(id)?;
                 Ok(Command::Adg(Box::new(AdgCommand::ReadScroll {
                     character: name,
@@ -411,9 +410,9 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             Ok(appended(&written.events))
         }
         ScrollCommand::Learn(a) => {
-            let mut store = g.open()?;
+            let mut campaign = g.campaign()?;
             let (name, id, pay, exert) = (a.name.clone(), a.scroll, a.pay, a.exert);
-            let written = record_with(g, ctx, &mut store, None, |_, secrets| {
+            let written = record_with(g, ctx, &mut campaign, None, |_, secrets| {
                 let sealed = secrets.sealed(id)?;
                 Ok(Command::Adg(Box::new(AdgCommand::LearnScroll {
                     character: name,
@@ -425,17 +424,14 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             })?;
             Ok(appended(&written.events))
         }
-        ScrollCommand::Give { scroll, to } => {
-            g.no_rolls("scroll give")?;
-            adg(
-                g,
-                ctx,
-                AdgCommand::GiveScroll {
-                    scroll: *scroll,
-                    to: to.clone(),
-                },
-            )
-        }
+        ScrollCommand::Give { scroll, to } => adg(
+            g,
+            ctx,
+            AdgCommand::GiveScroll {
+                scroll: *scroll,
+                to: to.clone(),
+            },
+        ),
         ScrollCommand::Resolve { name } => adg(
             g,
             ctx,
@@ -444,7 +440,6 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             },
         ),
         ScrollCommand::List { name } => {
-            g.no_rolls("scroll list")?;
             let state = g.open()?.replay(None)?;
             if let Some(n) = name {
                 crate::rules::campaign::find(&state, n)?;
@@ -498,7 +493,6 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
 }
 
 pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result<Report, Error> {
-    g.no_rolls("tables")?;
     match command {
         TablesCommand::Load { file } => {
             let text = std::fs::read_to_string(file)

@@ -1,7 +1,7 @@
 //! The campaign file itself: `init`, `head`, `verify`, `seed reveal` and `retract`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record_with};
+use super::{Context, Globals, record_on, record_with, run_of};
 use crate::Error;
 use crate::dice::fairness;
 use crate::event::Event;
@@ -23,7 +23,6 @@ pub struct InitArgs {
 }
 
 pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, Error> {
-    g.no_rolls("init")?;
     let name = args.name.trim().to_string();
     if name.is_empty() {
         return Err(Error::Usage(
@@ -41,7 +40,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         seed_commitment,
     };
     let record = |store: &mut Store, ctx: &mut Context| {
-        record_with(g, ctx, store, Some(seed), |_, _| Ok(command))
+        crate::campaign::execute(store, run_of(g, ctx, Some(seed))?, command)
     };
     // An existing file must be an empty campaign file (`AlreadyCreated` otherwise); a new one is
     // built whole and appears only with its campaign in it.
@@ -71,7 +70,6 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
 pub struct HeadArgs {}
 
 pub fn head(g: &Globals, _args: &HeadArgs) -> Result<Report, Error> {
-    g.no_rolls("head")?;
     let mut store = g.open()?;
     let head = store.head()?.ok_or(RuleError::NoCampaign)?;
     Ok(Report::new(
@@ -98,7 +96,6 @@ fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
 }
 
 pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
-    g.no_rolls("verify")?;
     let mut store = g.open()?;
     let report = store.verify(args.checkpoint.clone())?;
     let mut out = Report::new(verify_text(&report), &report);
@@ -183,11 +180,10 @@ pub enum SeedCommand {
 
 pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Report, Error> {
     let SeedCommand::Reveal = command;
-    g.no_rolls("seed reveal")?;
-    let mut store = g.open()?;
+    let mut campaign = g.campaign()?;
     let next = ctx.secret::<32>();
     let next_commitment = fairness::seed_commitment(&next);
-    let events = record_with(g, ctx, &mut store, Some(next), |state, secrets| {
+    let events = record_with(g, ctx, &mut campaign, Some(next), |state, secrets| {
         let seed = secrets
             .seed(state.epoch)?
             .ok_or(crate::dice::DiceError::NoSeed { epoch: state.epoch })?;
@@ -229,16 +225,13 @@ pub struct RetractArgs {
 }
 
 pub fn retract(g: &Globals, ctx: &mut Context, args: &RetractArgs) -> Result<Report, Error> {
-    g.no_rolls("retract")?;
     // Events never change once written, so reading the target before the write's lock is safe.
-    let mut store = g.open()?;
-    let target = store.event(args.seq)?.map(|r| r.event);
+    let mut campaign = g.campaign()?;
+    let target = campaign.store().event(args.seq)?.map(|r| r.event);
     let command = Command::Retract {
         seq: args.seq,
         target,
         reason: args.reason.clone(),
     };
-    Ok(appended(
-        &record_with(g, ctx, &mut store, None, |_, _| Ok(command))?.events,
-    ))
+    Ok(appended(&record_on(g, ctx, &mut campaign, command)?.events))
 }

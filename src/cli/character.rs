@@ -170,7 +170,6 @@ pub struct ShowArgs {
 pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result<Report, Error> {
     match command {
         CharacterCommand::Add(args) => {
-            g.no_rolls("character add")?;
             let sheet = args.sheet()?;
             Ok(appended(
                 &record(
@@ -185,7 +184,6 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             ))
         }
         CharacterCommand::List(args) => {
-            g.no_rolls("character list")?;
             let state = replay_at(g, args.at)?;
             let mut lines: Vec<String> = state.characters.values().map(list_line).collect();
             if lines.is_empty() {
@@ -199,7 +197,6 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             ))
         }
         CharacterCommand::Show(args) => {
-            g.no_rolls("character show")?;
             let state = replay_at(g, args.at)?;
             let character =
                 state
@@ -520,7 +517,6 @@ pub struct HealthArgs {
 }
 
 pub fn damage(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
-    g.no_rolls("damage")?;
     let command = Command::Damage {
         character: args.name.clone(),
         amount: args.amount,
@@ -529,7 +525,6 @@ pub fn damage(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Repor
 }
 
 pub fn heal(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
-    g.no_rolls("heal")?;
     let command = Command::Heal {
         character: args.name.clone(),
         amount: args.amount,

@@ -18,7 +18,6 @@ pub enum SnapshotsCommand {
 }
 
 pub fn snapshots(g: &Globals, command: &SnapshotsCommand) -> Result<Report, Error> {
-    g.no_rolls("snapshots")?;
     let mut store = g.open()?;
     let (text, json) = match command {
         SnapshotsCommand::Rebuild => {
@@ -71,7 +70,6 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
         DevCommand::Generate(args) => args,
         DevCommand::AppendLoop { count } => return append_loop(g, ctx, *count),
     };
-    g.no_rolls("dev generate")?;
     let mut new = Store::create_new(&g.db)?;
     let now = ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true);
     let generated =
@@ -88,13 +86,13 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
 
 fn append_loop(g: &Globals, ctx: &mut Context, count: u64) -> Result<Report, Error> {
     use std::io::Write;
-    let mut store = g.open()?;
+    let mut campaign = g.campaign()?;
     let stdout = std::io::stdout();
     for _ in 0..count {
         let command = crate::rules::Command::AdvanceClock {
             by: crate::time::GameDuration(60),
         };
-        let written = super::record_with(g, ctx, &mut store, None, |_, _| Ok(command))?;
+        let written = super::record_on(g, ctx, &mut campaign, command)?;
         if let Some(last) = written.events.last() {
             let mut out = stdout.lock();
             // Printed only after the commit returned: an acknowledged event is a durable one.

@@ -1,8 +1,8 @@
 //! `grimoire completions` and `grimoire man`: generated from the same clap definitions as `--help`,
 //! so they never drift from it. Neither opens a campaign file.
 
+use super::Cli;
 use super::output::Report;
-use super::{Cli, Globals};
 use crate::Error;
 use clap::{Args, CommandFactory};
 use std::io::Write;
@@ -19,8 +19,7 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-pub fn completions(g: &Globals, args: &CompletionsArgs) -> Result<Report, Error> {
-    g.no_rolls("completions")?;
+pub fn completions(args: &CompletionsArgs) -> Result<Report, Error> {
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut Cli::command(), "grimoire", &mut script);
     print(&script)
@@ -31,8 +30,7 @@ pub fn completions(g: &Globals, args: &CompletionsArgs) -> Result<Report, Error>
 #[derive(Debug, Args)]
 pub struct ManArgs {}
 
-pub fn man(g: &Globals, _args: &ManArgs) -> Result<Report, Error> {
-    g.no_rolls("man")?;
+pub fn man(_args: &ManArgs) -> Result<Report, Error> {
     let mut page = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut page)

@@ -14,10 +14,10 @@ mod transfer;
 mod vsd;
 
 use crate::Error;
-use crate::dice::Dice;
-use crate::rules::{Command, decide, text};
+use crate::campaign::{Campaign, DiceSource, Run};
+use crate::rules::{Command, text};
 use crate::state::CampaignState;
-use crate::store::{Batch, Location, SecretsView, Stamp, Store, Written};
+use crate::store::{Location, SecretsView, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -234,6 +234,10 @@ impl Globals {
         Ok(Store::open(&self.db)?)
     }
 
+    fn campaign(&self) -> Result<Campaign, Error> {
+        Campaign::open(&self.db)
+    }
+
     /// Refuses `--rolls` and `--player-entropy` on a command that draws no dice, before anything is
     /// opened.
     fn no_rolls(&self, command: &str) -> Result<(), Error> {
@@ -273,9 +277,65 @@ impl Globals {
     }
 }
 
+/// The commands that record nothing, by name: dice given to them are refused before anything is
+/// opened. (What a recording command may take is the library's to say: [`Campaign::check_dice`].)
+fn records_nothing(command: &Commands) -> Option<&'static str> {
+    match command {
+        Commands::Log(_) => Some("log"),
+        Commands::Explain(_) => Some("explain"),
+        Commands::Verify(_) => Some("verify"),
+        Commands::Head(_) => Some("head"),
+        Commands::Export(_) => Some("export"),
+        Commands::Import(_) => Some("import"),
+        Commands::Tour(_) => Some("tour"),
+        Commands::Completions(_) => Some("completions"),
+        Commands::Man(_) => Some("man"),
+        Commands::Snapshots(_) => Some("snapshots"),
+        Commands::Dev(dev::DevCommand::Generate(_)) => Some("dev generate"),
+        Commands::Character(character::CharacterCommand::List(_)) => Some("character list"),
+        Commands::Character(character::CharacterCommand::Show(_)) => Some("character show"),
+        Commands::Scroll(adg::ScrollCommand::List { .. }) => Some("scroll list"),
+        Commands::Tables(adg::TablesCommand::Show) => Some("tables show"),
+        Commands::Init(_)
+        | Commands::Character(character::CharacterCommand::Add(_))
+        | Commands::Damage(_)
+        | Commands::Heal(_)
+        | Commands::Time(_)
+        | Commands::Session(_)
+        | Commands::Roll(_)
+        | Commands::Reveal(_)
+        | Commands::Seed(_)
+        | Commands::Retract(_)
+        | Commands::Ritual(_)
+        | Commands::Exert(_)
+        | Commands::Rest(_)
+        | Commands::Downtime(_)
+        | Commands::Scroll(
+            adg::ScrollCommand::Write(_)
+            | adg::ScrollCommand::Read(_)
+            | adg::ScrollCommand::Learn(_)
+            | adg::ScrollCommand::Give { .. }
+            | adg::ScrollCommand::Resolve { .. },
+        )
+        | Commands::Tables(adg::TablesCommand::Load { .. })
+        | Commands::Spell(_)
+        | Commands::Choose(_)
+        | Commands::Save(_)
+        | Commands::Resonance(_)
+        | Commands::Alignment(_)
+        | Commands::Setting(_)
+        | Commands::Drive(_)
+        | Commands::Condition(_)
+        | Commands::Dev(dev::DevCommand::AppendLoop { .. }) => None,
+    }
+}
+
 /// Runs one parsed command line.
 pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     let g = &cli.globals;
+    if let Some(name) = records_nothing(&cli.command) {
+        g.no_rolls(name)?;
+    }
     match &cli.command {
         Commands::Init(args) => campaign::init(g, ctx, args),
         Commands::Character(command) => character::run(g, ctx, command),
@@ -307,81 +367,69 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Setting(args) => vsd::setting(g, ctx, args),
         Commands::Drive(args) => vsd::drive(g, ctx, args),
         Commands::Condition(args) => vsd::condition(g, ctx, args),
-        Commands::Tour(args) => tour::run(g, ctx, args),
-        Commands::Completions(args) => docs::completions(g, args),
-        Commands::Man(args) => docs::man(g, args),
+        Commands::Tour(args) => tour::run(ctx, args),
+        Commands::Completions(args) => docs::completions(args),
+        Commands::Man(args) => docs::man(args),
         Commands::Snapshots(command) => dev::snapshots(g, command),
         Commands::Dev(command) => dev::dev(g, ctx, command),
     }
 }
 
-/// The write path: lock the log, replay, build the command from the state, decide with the dice
-/// (entered with --rolls, else seeded), append. `new_seed` is the next epoch's secret for the commands
-/// that start an epoch.
+/// One run's inputs from the command line and the context: who and when, the dice (`--rolls`, else
+/// seeded, with `--player-entropy` if given), fresh randomness, and `next_seed` for the commands
+/// that open a dice epoch.
+fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result<Run, Error> {
+    let dice = match &g.rolls {
+        Some(EnteredRolls(values)) => {
+            // Refuses --player-entropy beside --rolls.
+            g.given_entropy()?;
+            DiceSource::Entered(values.clone())
+        }
+        None => DiceSource::Seeded {
+            player_entropy: g.given_entropy()?,
+        },
+    };
+    Ok(Run {
+        stamp: ctx.stamp(g)?,
+        dice,
+        rng: StdRng::from_rng(&mut ctx.rng),
+        next_seed,
+    })
+}
+
+/// Records a command built inside the write from the state and the GM's secrets (see
+/// [`Campaign::execute_with`]).
 fn record_with<F>(
     g: &Globals,
     ctx: &mut Context,
-    store: &mut Store,
-    new_seed: Option<[u8; 32]>,
+    campaign: &mut Campaign,
+    next_seed: Option<[u8; 32]>,
     make: F,
 ) -> Result<Written, Error>
 where
     F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
 {
-    let stamp = ctx.stamp(g)?;
-    let mut secret_rng = StdRng::from_rng(&mut ctx.rng);
-    let rolls = g.rolls.clone();
-    let given = g.given_entropy()?;
-    store.write(stamp, |state, secrets| {
-        if let (Some(session), Some(_)) = (&state.open_session, &given) {
-            return Err(crate::rules::RuleError::EntropyInSession(session.number).into());
-        }
-        let command = make(state, secrets)?;
-        let seeds: Vec<(u32, [u8; 32])> =
-            command.new_epoch(state).zip(new_seed).into_iter().collect();
-        let mut dice = match rolls {
-            Some(EnteredRolls(values)) => Dice::entered(values, &mut secret_rng),
-            None if state.campaign.is_some() => crate::rules::seeded_dice(
-                state,
-                secrets.seed(state.epoch)?,
-                given.clone(),
-                &mut secret_rng,
-            ),
-            None => crate::rules::seeded_dice(state, None, None, &mut secret_rng),
-        };
-        let mut events = decide(state, command, &mut dice)?;
-        for epoch in crate::rules::campaign::seeds_released(state, &events) {
-            let seed = secrets
-                .seed(epoch)?
-                .ok_or(crate::dice::DiceError::NoSeed { epoch })?;
-            events.push(crate::event::Event::SeedRevealed {
-                epoch,
-                seed: hex::encode(seed),
-            });
-        }
-        if given.is_some()
-            && !events
-                .iter()
-                .flat_map(|e| e.dice())
-                .any(|d| matches!(d.provenance, crate::dice::Provenance::Seeded { .. }))
-        {
-            return Err(Error::Usage(
-                "this command rolled no seeded dice, so --player-entropy does not apply".into(),
-            ));
-        }
-        let sealed = dice.finish()?;
-        Ok(Batch {
-            events,
-            sealed,
-            seeds,
-        })
-    })
+    let run = run_of(g, ctx, next_seed)?;
+    campaign.execute_with(run, make)
 }
 
-/// [`record_with`] for a command that does not depend on the state.
+/// Records `command` on a campaign already open (see [`Campaign::execute`]).
+fn record_on(
+    g: &Globals,
+    ctx: &mut Context,
+    campaign: &mut Campaign,
+    command: Command,
+) -> Result<Written, Error> {
+    let run = run_of(g, ctx, None)?;
+    campaign.execute(run, command)
+}
+
+/// Records `command` (see [`Campaign::execute`]); dice it cannot take are refused before the
+/// campaign is opened.
 fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
-    let mut store = g.open()?;
-    record_with(g, ctx, &mut store, None, |_, _| Ok(command))
+    let run = run_of(g, ctx, None)?;
+    Campaign::check_dice(&command, &run.dice)?;
+    Campaign::open(&g.db)?.execute(run, command)
 }
 
 #[cfg(test)]

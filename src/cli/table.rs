@@ -6,7 +6,6 @@ use crate::Error;
 use crate::dice::DiceExpr;
 use crate::rules::Command;
 use crate::rules::rest::RestLength;
-use crate::store::StoreError;
 use crate::time::GameDuration;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -28,7 +27,6 @@ fn parse_duration(text: &str) -> Result<GameDuration, String> {
 
 pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Report, Error> {
     let TimeCommand::Advance { duration } = command;
-    g.no_rolls("time advance")?;
     let written = record(g, ctx, Command::AdvanceClock { by: *duration })?;
     let state = written.state;
     let mut report = appended(&written.events);
@@ -65,31 +63,13 @@ pub enum SessionCommand {
 pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Result<Report, Error> {
     match command {
         SessionCommand::Start { entropy } => {
-            g.no_rolls("session start")?;
             let command = Command::StartSession {
                 entropy: entropy.clone(),
             };
-            let mut store = g.open()?;
-            store.check_every_page()?;
-            let written = record_with(g, ctx, &mut store, None, |_, _| Ok(command))?;
-            Ok(appended(&written.events))
+            Ok(appended(&record(g, ctx, command)?.events))
         }
         SessionCommand::End => {
-            g.no_rolls("session end")?;
-            let mut store = g.open()?;
-            // Verifying a long log takes seconds: only worth it when there is a session to end
-            // (otherwise the rules refuse below, and nothing is recorded either way).
-            if store.replay(None)?.open_session.is_some()
-                && let Some(problem) = store.verify(None)?.first_problem()
-            {
-                return Err(StoreError::FailsVerification {
-                    place: store.place(),
-                    problem,
-                }
-                .into());
-            }
-            let events =
-                record_with(g, ctx, &mut store, None, |_, _| Ok(Command::EndSession))?.events;
+            let events = record(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);
             if let Some(last) = events.last() {
                 let checkpoint = crate::store::Checkpoint::of(last.seq, &last.hash);
@@ -162,10 +142,9 @@ pub struct RevealArgs {
 }
 
 pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Report, Error> {
-    g.no_rolls("reveal")?;
-    let mut store = g.open()?;
+    let mut campaign = g.campaign()?;
     let seq = args.seq;
-    let events = record_with(g, ctx, &mut store, None, |_, secrets| {
+    let events = record_with(g, ctx, &mut campaign, None, |_, secrets| {
         Ok(Command::RevealSealed {
             seq,
             secrets: secrets.sealed(seq)?,
@@ -173,7 +152,7 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
     })?
     .events;
     let mut report = appended(&events);
-    if let Some(original) = store.event(seq)?
+    if let Some(original) = campaign.store().event(seq)?
         && let crate::event::Event::DiceRolled { expression, .. } = &original.event
         && let Some(crate::event::Event::SealedRevealed { dice, .. }) =
             events.first().map(|r| &r.event)

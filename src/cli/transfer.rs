@@ -36,7 +36,6 @@ pub struct ExportArgs {
 }
 
 pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
-    g.no_rolls("export")?;
     let mut store = g.open()?;
     if args.out.is_none() && g.json {
         return Err(Error::Usage(
@@ -123,7 +122,6 @@ pub struct ImportArgs {
 }
 
 pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
-    g.no_rolls("import")?;
     let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
     let lines = numbered_lines(BufReader::new(file));
     // Into an existing empty campaign file, or a new file that appears only once the import is whole.

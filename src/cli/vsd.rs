@@ -2,7 +2,7 @@
 //! `drive`, `condition`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record, record_with};
+use super::{Context, Globals, record, record_on};
 use crate::Error;
 use crate::event::{Event, Recorded};
 use crate::rules::Command;
@@ -135,7 +135,6 @@ pub struct CastArgs {
 pub fn spell(g: &Globals, ctx: &mut Context, command: &SpellCommand) -> Result<Report, Error> {
     match command {
         SpellCommand::Learn(a) => {
-            g.no_rolls("spell learn")?;
             let spell = SpellDef {
                 name: a.spell.trim().to_string(),
                 lore: a.lore.clone(),
@@ -157,27 +156,21 @@ pub fn spell(g: &Globals, ctx: &mut Context, command: &SpellCommand) -> Result<R
                 },
             )
         }
-        SpellCommand::Concentrate { name, spell } => {
-            g.no_rolls("spell concentrate")?;
-            vsd(
-                g,
-                ctx,
-                VsdCommand::Concentrate {
-                    character: name.clone(),
-                    spell: spell.clone(),
-                },
-            )
-        }
-        SpellCommand::Interrupt { name } => {
-            g.no_rolls("spell interrupt")?;
-            vsd(
-                g,
-                ctx,
-                VsdCommand::Interrupt {
-                    character: name.clone(),
-                },
-            )
-        }
+        SpellCommand::Concentrate { name, spell } => vsd(
+            g,
+            ctx,
+            VsdCommand::Concentrate {
+                character: name.clone(),
+                spell: spell.clone(),
+            },
+        ),
+        SpellCommand::Interrupt { name } => vsd(
+            g,
+            ctx,
+            VsdCommand::Interrupt {
+                character: name.clone(),
+            },
+        ),
         SpellCommand::Cast(a) => {
             let overcast = match a.overcast {
                 None => None,
@@ -258,8 +251,8 @@ fn parse_range(text: &str) -> Result<Range, String> {
 }
 
 pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Error> {
-    let mut store = g.open()?;
-    let cast = store.event(a.cast)?.and_then(|recorded| {
+    let mut campaign = g.campaign()?;
+    let cast = campaign.store().event(a.cast)?.and_then(|recorded| {
         let Recorded {
             event: Event::SpellCast(cast),
             game_time,
@@ -276,9 +269,7 @@ pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Erro
         against: a.cast,
         cast,
     };
-    let written = record_with(g, ctx, &mut store, None, |_, _| {
-        Ok(Command::Vsd(Box::new(command)))
-    })?;
+    let written = record_on(g, ctx, &mut campaign, Command::Vsd(Box::new(command)))?;
     Ok(appended(&written.events))
 }
 
@@ -324,7 +315,6 @@ pub fn alignment(
     command: &AlignmentCommand,
 ) -> Result<Report, Error> {
     let AlignmentCommand::Set { alignment } = command;
-    g.no_rolls("alignment set")?;
     vsd(g, ctx, VsdCommand::SetAlignment(*alignment))
 }
 
@@ -352,7 +342,6 @@ pub struct SettingArgs {
 }
 
 pub fn setting(g: &Globals, ctx: &mut Context, a: &SettingArgs) -> Result<Report, Error> {
-    g.no_rolls("setting")?;
     let SettingName::SeverTheThread = a.setting;
     vsd(g, ctx, VsdCommand::SetSever(matches!(a.value, OnOff::On)))
 }
@@ -371,7 +360,6 @@ pub struct DriveArgs {
 }
 
 pub fn drive(g: &Globals, ctx: &mut Context, a: &DriveArgs) -> Result<Report, Error> {
-    g.no_rolls("drive")?;
     vsd(
         g,
         ctx,
@@ -402,7 +390,6 @@ pub struct ConditionArgs {
 }
 
 pub fn condition(g: &Globals, ctx: &mut Context, a: &ConditionArgs) -> Result<Report, Error> {
-    g.no_rolls("condition")?;
     let ConditionAction::Clear = a.action;
     vsd(
         g,

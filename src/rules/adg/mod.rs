@@ -77,6 +77,25 @@ pub enum CastTime {
     Longer,
 }
 
+impl AdgCommand {
+    /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
+    pub fn draws_dice(&self) -> bool {
+        match self {
+            AdgCommand::RollRitual { .. }
+            | AdgCommand::Learn { .. }
+            | AdgCommand::Cast { .. }
+            | AdgCommand::Downtime { .. }
+            | AdgCommand::WriteScroll { .. }
+            | AdgCommand::ReadScroll { .. }
+            | AdgCommand::LearnScroll { .. }
+            | AdgCommand::ResolvePending { .. } => true,
+            AdgCommand::LoadTables { .. }
+            | AdgCommand::Exert { .. }
+            | AdgCommand::GiveScroll { .. } => false,
+        }
+    }
+}
+
 /// A spell brought in from another game (ADG-R10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportedSpell {

@@ -69,6 +69,38 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether deciding this command may draw dice. A command that never does refuses physical
+    /// dice (`--rolls`) and players' entropy given for it, rather than ignore them.
+    pub fn draws_dice(&self) -> bool {
+        match self {
+            Command::Roll { .. } | Command::Rest { .. } => true,
+            Command::CreateCampaign { .. }
+            | Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::StartSession { .. }
+            | Command::EndSession
+            | Command::RevealSealed { .. }
+            | Command::Retract { .. }
+            | Command::RevealSeed { .. } => false,
+            Command::Adg(command) => command.draws_dice(),
+            Command::Vsd(command) => command.draws_dice(),
+        }
+    }
+
+    /// Whether this command prints a checkpoint the players keep: then the whole log is verified
+    /// first, and the command refused if anything fails.
+    pub fn vouches_for_the_log(&self) -> bool {
+        matches!(self, Command::EndSession)
+    }
+
+    /// Whether this command starts an evening's play: then every page of the storage is checked
+    /// first, so damage no other command would read is found before play goes onto it.
+    pub fn checks_the_storage_first(&self) -> bool {
+        matches!(self, Command::StartSession { .. })
+    }
+
     /// The dice epoch this command opens, whose new seed its write keeps: a campaign's first, or
     /// the next one after a seed reveal.
     pub fn new_epoch(&self, state: &CampaignState) -> Option<u32> {

@@ -200,6 +200,25 @@ pub struct VsdSettings {
     pub sever_the_thread: bool,
 }
 
+impl VsdCommand {
+    /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
+    pub fn draws_dice(&self) -> bool {
+        match self {
+            VsdCommand::Cast { .. }
+            | VsdCommand::Choose { .. }
+            | VsdCommand::Save { .. }
+            | VsdCommand::Sever { .. } => true,
+            VsdCommand::Learn { .. }
+            | VsdCommand::Concentrate { .. }
+            | VsdCommand::Interrupt { .. }
+            | VsdCommand::SetAlignment(_)
+            | VsdCommand::SetSever(_)
+            | VsdCommand::Drive { .. }
+            | VsdCommand::ClearCondition { .. } => false,
+        }
+    }
+}
+
 // Lives for one call, so its size does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]

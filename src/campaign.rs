@@ -1,0 +1,242 @@
+//! The library's one entry point for recording: a campaign opened for commands. It keeps the
+//! policies around `decide` that every front end must keep alike (the CLI today, a shell later):
+//! which commands may take dice, when players' entropy applies, where each epoch's seed is kept,
+//! which seeds the command sets free, what must be checked before an evening starts or a checkpoint
+//! is printed.
+
+use crate::Error;
+use crate::dice::{Dice, DiceError, Provenance};
+use crate::event::Event;
+use crate::rules::{Command, GivenEntropy, RuleError, decide};
+use crate::state::CampaignState;
+use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// Where a command's dice come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiceSource {
+    /// grimoire's provably fair dice; between sessions, optionally with a player's entropy.
+    Seeded {
+        player_entropy: Option<GivenEntropy>,
+    },
+    /// Physical dice rolled at the table, in the command's draw order.
+    Entered(Vec<u32>),
+}
+
+/// One run's inputs besides the command: who and when, the dice, and fresh randomness.
+pub struct Run {
+    pub stamp: Stamp,
+    pub dice: DiceSource,
+    /// Secret randomness: sealed dice's nonces.
+    pub rng: StdRng,
+    /// The seed of the epoch the command opens, for the commands that open one
+    /// ([`Command::new_epoch`]).
+    pub next_seed: Option<[u8; 32]>,
+}
+
+/// A campaign opened for commands.
+pub struct Campaign {
+    store: Store,
+}
+
+impl Campaign {
+    pub fn open(location: &Location) -> Result<Campaign, Error> {
+        Ok(Campaign::on(Store::open(location)?))
+    }
+
+    pub fn on(store: Store) -> Campaign {
+        Campaign { store }
+    }
+
+    /// The log beneath, for reads.
+    pub fn store(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// Refuses dice given for a command that draws none (physical dice would otherwise be silently
+    /// ignored). Pure: front ends call it before opening anything, and `execute` again.
+    pub fn check_dice(command: &Command, dice: &DiceSource) -> Result<(), Error> {
+        if command.draws_dice() {
+            return Ok(());
+        }
+        let flag = match dice {
+            DiceSource::Entered(_) => "--rolls",
+            DiceSource::Seeded {
+                player_entropy: Some(_),
+            } => "--player-entropy",
+            DiceSource::Seeded {
+                player_entropy: None,
+            } => return Ok(()),
+        };
+        Err(Error::Usage(format!(
+            "this command rolls no dice, so {flag} does not apply"
+        )))
+    }
+
+    /// Records `command`: see [`execute`].
+    pub fn execute(&mut self, run: Run, command: Command) -> Result<Written, Error> {
+        execute(&mut self.store, run, command)
+    }
+
+    /// Records the command `make` builds inside the write: see [`execute_with`].
+    pub fn execute_with<F>(&mut self, run: Run, make: F) -> Result<Written, Error>
+    where
+        F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
+    {
+        execute_with(&mut self.store, run, make)
+    }
+}
+
+/// Records `command` on `store`: one write transaction, all or nothing. A command that starts an
+/// evening first has every page of the storage checked; one that prints a checkpoint first has the
+/// whole log verified (outside the write lock: these read everything).
+pub fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written, Error> {
+    Campaign::check_dice(&command, &run.dice)?;
+    if command.checks_the_storage_first() {
+        store.check_every_page()?;
+    }
+    // Verifying a long log takes seconds: only worth it when there is a session to end
+    // (otherwise the rules refuse, and nothing is recorded either way).
+    if command.vouches_for_the_log()
+        && store.replay(None)?.open_session.is_some()
+        && let Some(problem) = store.verify(None)?.first_problem()
+    {
+        return Err(StoreError::FailsVerification {
+            place: store.place(),
+            problem,
+        }
+        .into());
+    }
+    execute_with(store, run, |_, _| Ok(command))
+}
+
+/// Records the command `make` builds inside the write from the state and the GM's secrets (a reveal
+/// looks up sealed values, a seed reveal the seed, a reading a scroll's sealed check).
+pub fn execute_with<F>(store: &mut Store, run: Run, make: F) -> Result<Written, Error>
+where
+    F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
+{
+    let Run {
+        stamp,
+        dice,
+        mut rng,
+        next_seed,
+    } = run;
+    let mut secret_rng = StdRng::from_rng(&mut rng);
+    store.write(stamp, |state, secrets| {
+        let command = make(state, secrets)?;
+        Campaign::check_dice(&command, &dice)?;
+        decide_with_dice(state, secrets, command, &dice, next_seed, &mut secret_rng)
+    })
+}
+
+/// Draws the dice, decides, publishes the seeds the command sets free and keeps a new epoch's seed.
+fn decide_with_dice(
+    state: &CampaignState,
+    secrets: &mut SecretsView<'_>,
+    command: Command,
+    source: &DiceSource,
+    next_seed: Option<[u8; 32]>,
+    secret_rng: &mut StdRng,
+) -> Result<Batch, Error> {
+    let given = match source {
+        DiceSource::Seeded { player_entropy } => player_entropy.clone(),
+        DiceSource::Entered(_) => None,
+    };
+    if let (Some(session), Some(_)) = (&state.open_session, &given) {
+        return Err(RuleError::EntropyInSession(session.number).into());
+    }
+    let seeds: Vec<(u32, [u8; 32])> = command
+        .new_epoch(state)
+        .zip(next_seed)
+        .into_iter()
+        .collect();
+    let mut dice = match source {
+        DiceSource::Entered(values) => Dice::entered(values.clone(), secret_rng),
+        DiceSource::Seeded { .. } if state.campaign.is_some() => {
+            crate::rules::seeded_dice(state, secrets.seed(state.epoch)?, given.clone(), secret_rng)
+        }
+        DiceSource::Seeded { .. } => crate::rules::seeded_dice(state, None, None, secret_rng),
+    };
+    let mut events = decide(state, command, &mut dice)?;
+    for epoch in crate::rules::campaign::seeds_released(state, &events) {
+        let seed = secrets.seed(epoch)?.ok_or(DiceError::NoSeed { epoch })?;
+        events.push(Event::SeedRevealed {
+            epoch,
+            seed: hex::encode(seed),
+        });
+    }
+    if given.is_some()
+        && !events
+            .iter()
+            .flat_map(|e| e.dice())
+            .any(|d| matches!(d.provenance, Provenance::Seeded { .. }))
+    {
+        return Err(Error::Usage(
+            "this command rolled no seeded dice, so --player-entropy does not apply".into(),
+        ));
+    }
+    let sealed = dice.finish()?;
+    Ok(Batch {
+        events,
+        sealed,
+        seeds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::adg::{AdgCommand, Attribute};
+    use crate::time::GameDuration;
+
+    fn entered() -> DiceSource {
+        DiceSource::Entered(vec![3])
+    }
+
+    fn with_entropy() -> DiceSource {
+        DiceSource::Seeded {
+            player_entropy: Some(GivenEntropy {
+                text: "three crows".into(),
+                by: "Bryn".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn given_a_command_that_draws_no_dice_when_dice_are_given_then_it_is_refused_naming_the_flag() {
+        let exert = Command::Adg(Box::new(AdgCommand::Exert {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 1,
+            reason: "a climb".into(),
+        }));
+        for (dice, flag) in [(entered(), "--rolls"), (with_entropy(), "--player-entropy")] {
+            let refused = Campaign::check_dice(&exert, &dice).unwrap_err().to_string();
+            assert!(
+                refused.contains("rolls no dice") && refused.contains(flag),
+                "{refused}"
+            );
+        }
+        let seeded = DiceSource::Seeded {
+            player_entropy: None,
+        };
+        assert!(Campaign::check_dice(&exert, &seeded).is_ok());
+    }
+
+    #[test]
+    fn given_a_command_that_draws_dice_when_dice_are_given_then_they_are_taken() {
+        let roll = Command::Roll {
+            expression: crate::dice::DiceExpr::parse("d6").unwrap(),
+            purpose: None,
+            sealed: false,
+        };
+        assert!(Campaign::check_dice(&roll, &entered()).is_ok());
+        assert!(Campaign::check_dice(&roll, &with_entropy()).is_ok());
+        let clock = Command::AdvanceClock {
+            by: GameDuration(60),
+        };
+        assert!(Campaign::check_dice(&clock, &entered()).is_err());
+    }
+}
