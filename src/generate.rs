@@ -179,14 +179,14 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
                 ("Concealing Darkness", RitualKind::Phrase),
                 ("Calling Moon", RitualKind::Ceremony),
             ] {
-                let learn = AdgCommand::Learn {
+                let learn = AdgCommand::Learn(crate::rules::adg::Learning {
                     character: name(i),
                     ritual: ritual.into(),
                     kind: Some(kind),
                     spell: None,
                     pay: Pay::Health,
                     exert: true,
-                };
+                });
                 play(appender, Command::Adg(Box::new(learn)), rng)?;
             }
         } else {
@@ -275,15 +275,17 @@ fn step(
             character: who.clone(),
             weeks: 1,
         })),
-        37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll {
-            character: who.clone(),
-            ritual: "Concealing Darkness".into(),
-            level: 1,
-            effect: "hides one person".into(),
-            effect_roll: Some(EffectKind::Healing),
-            pre_exert: 0,
-            ongoing: false,
-        })),
+        37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
+            crate::rules::adg::Scribing {
+                character: who.clone(),
+                ritual: "Concealing Darkness".into(),
+                level: 1,
+                effect: "hides one person".into(),
+                effect_roll: Some(EffectKind::Healing),
+                pre_exert: 0,
+                ongoing: false,
+            },
+        ))),
         39..=41 if adg => {
             let held = state
                 .scrolls
@@ -291,14 +293,16 @@ fn step(
                 .find(|s| s.holder == who)
                 .map(|s| s.id);
             match held {
-                Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll {
-                    character: who.clone(),
-                    scroll,
-                    in_combat: false,
-                    took_damage: rng.random_bool(0.2),
-                    target: None,
-                    sealed: vec![],
-                })),
+                Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll(
+                    crate::rules::adg::ScrollReading {
+                        character: who.clone(),
+                        scroll,
+                        in_combat: false,
+                        took_damage: rng.random_bool(0.2),
+                        target: None,
+                        sealed: vec![],
+                    },
+                ))),
                 // Discovering a new ritual is a rare find, far rarer than looking for a scroll.
                 None if rng.random_range(0..20) == 0 => {
                     Command::Adg(Box::new(AdgCommand::RollRitual {

@@ -309,14 +309,14 @@ pub fn ritual(g: &Globals, ctx: &mut Context, command: &RitualCommand) -> Result
             adg(
                 g,
                 ctx,
-                AdgCommand::Learn {
+                AdgCommand::Learn(crate::rules::adg::Learning {
                     character: a.name.clone(),
                     ritual: a.ritual.clone(),
                     kind: a.kind,
                     spell,
                     pay: a.pay,
                     exert: a.exert,
-                },
+                }),
             )
         }
         RitualCommand::Cast(a) => {
@@ -368,7 +368,7 @@ pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeArgs) -> Result<Repo
 pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result<Report, Error> {
     match command {
         ScrollCommand::Write(a) => {
-            let command = AdgCommand::WriteScroll {
+            let command = AdgCommand::WriteScroll(crate::rules::adg::Scribing {
                 character: a.name.clone(),
                 ritual: a.ritual.clone(),
                 level: a.level,
@@ -376,7 +376,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                 effect_roll: a.roll,
                 pre_exert: a.pre_exert,
                 ongoing: a.ongoing,
-            };
+            });
             let events = record(g, ctx, Command::Adg(Box::new(command)))?.events;
             let mut report = appended(&events);
             if let Some(first) = events.first() {
@@ -398,14 +398,16 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             );
             let written = record_with(g, ctx, &mut campaign, None, |_, secrets| {
                 let sealed = secrets.sealed(id)?;
-                Ok(Command::Adg(Box::new(AdgCommand::ReadScroll {
-                    character: name,
-                    scroll: id,
-                    in_combat,
-                    took_damage,
-                    target,
-                    sealed,
-                })))
+                Ok(Command::Adg(Box::new(AdgCommand::ReadScroll(
+                    crate::rules::adg::ScrollReading {
+                        character: name,
+                        scroll: id,
+                        in_combat,
+                        took_damage,
+                        target,
+                        sealed,
+                    },
+                ))))
             })?;
             Ok(appended(&written.events))
         }

@@ -15,6 +15,7 @@ mod vsd;
 
 use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
+use crate::event::Words;
 use crate::rules::{Command, text};
 use crate::state::CampaignState;
 use crate::store::{Location, SecretsView, Stamp, Store, Written};
@@ -74,6 +75,38 @@ pub struct Globals {
     #[arg(long, global = true, env = "GRIMOIRE_ACTOR", value_name = "NAME")]
     pub actor: Option<String>,
 }
+
+/// The model's closed lists as clap's value lists: the words are the model's ([`Words`]); clap
+/// only offers and parses them.
+macro_rules! value_enums {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl clap::ValueEnum for $ty {
+            fn value_variants<'a>() -> &'a [Self] {
+                <$ty as Words>::ALL
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(Words::word(*self)))
+            }
+        }
+    )+};
+}
+
+value_enums!(
+    crate::event::adg::EffectKind,
+    crate::rules::adg::RitualKind,
+    crate::rules::adg::Pay,
+    crate::rules::adg::Attribute,
+    crate::rules::adg::WordSlot,
+    crate::rules::adg::Reverse,
+    crate::rules::adg::ExactChoice,
+    crate::rules::vsd::Place,
+    crate::rules::vsd::SpellKind,
+    crate::rules::vsd::Tag,
+    crate::rules::vsd::AttackKind,
+    crate::rules::vsd::Choice,
+    crate::rules::vsd::Condition,
+    crate::rules::vsd::Alignment,
+);
 
 /// Values given with `--rolls`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
 
 use crate::dice::Die;
+use crate::event::words::words;
 use crate::rules::adg::{Attribute, Pay, RitualKind, WordSlot};
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
@@ -22,12 +23,17 @@ pub struct Check {
 }
 
 /// Damage or healing rolled for a ritual or scroll (ADG-R6, ADG-S2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EffectKind {
     Damage,
     Healing,
 }
+
+words!(EffectKind {
+    Damage => "damage",
+    Healing => "healing",
+});
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EffectRoll {

@@ -3,6 +3,9 @@
 
 pub mod adg;
 pub mod vsd;
+pub mod words;
+
+pub use words::Words;
 
 use crate::dice::{DiceExpr, Die};
 use crate::rules::adg::{AdgTables, Attribute};

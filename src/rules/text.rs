@@ -193,15 +193,19 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         Command::StartSession { entropy } => check("session's entropy", entropy, NOTE_MAX),
         Command::Retract { reason, .. } => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
-            AdgCommand::Learn { ritual, .. } => check("ritual's name", ritual, NAME_MAX),
+            AdgCommand::Learn(crate::rules::adg::Learning { ritual, .. }) => {
+                check("ritual's name", ritual, NAME_MAX)
+            }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
             AdgCommand::Cast { order, .. } => match &order.effect {
                 Some((_, target)) => check("target", target, NAME_MAX),
                 None => Ok(()),
             },
             AdgCommand::Exert { reason, .. } => check("reason", reason, NOTE_MAX),
-            AdgCommand::WriteScroll { effect, .. } => check("scroll's effect", effect, NOTE_MAX),
-            AdgCommand::ReadScroll { target, .. } => target
+            AdgCommand::WriteScroll(crate::rules::adg::Scribing { effect, .. }) => {
+                check("scroll's effect", effect, NOTE_MAX)
+            }
+            AdgCommand::ReadScroll(crate::rules::adg::ScrollReading { target, .. }) => target
                 .as_deref()
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.

@@ -9,6 +9,7 @@ use super::RuleError;
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
 use crate::event::adg::{Activity, Downtime, DowntimeOf, EffectKind};
+use crate::event::words::words;
 use crate::sheet::Sheet;
 use crate::state::adg::AdgState;
 use crate::state::{CampaignState, Character};
@@ -20,7 +21,7 @@ pub use tables::{AdgTables, Attribute, WordSlot};
 /// One uninterrupted downtime week of scribing (ADG-S3).
 pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RitualKind {
     Phrase,
@@ -28,8 +29,14 @@ pub enum RitualKind {
     Ceremony,
 }
 
+words!(RitualKind {
+    Phrase => "phrase",
+    Sigil => "sigil",
+    Ceremony => "ceremony",
+});
+
 /// What a learning cost is paid from (ADG-R3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Pay {
     Health,
@@ -37,6 +44,13 @@ pub enum Pay {
     Brawn,
     Cunning,
 }
+
+words!(Pay {
+    Health => "health",
+    Agility => "agility",
+    Brawn => "brawn",
+    Cunning => "cunning",
+});
 
 impl Pay {
     pub fn attribute(self) -> Option<Attribute> {
@@ -50,19 +64,30 @@ impl Pay {
 }
 
 /// Which words of a ritual to reverse (ADG-R5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reverse {
     First,
     Second,
     Both,
 }
 
+words!(Reverse {
+    First => "first",
+    Second => "second",
+    Both => "both",
+});
+
 /// An exact success's bonus (ADG-R4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExactChoice {
     Duration,
     Effect,
 }
+
+words!(ExactChoice {
+    Duration => "duration",
+    Effect => "effect",
+});
 
 /// How long a spell from another game takes to cast (ADG-R10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,11 +107,11 @@ impl AdgCommand {
     pub fn draws_dice(&self) -> bool {
         match self {
             AdgCommand::RollRitual { .. }
-            | AdgCommand::Learn { .. }
+            | AdgCommand::Learn(_)
             | AdgCommand::Cast { .. }
             | AdgCommand::Downtime { .. }
-            | AdgCommand::WriteScroll { .. }
-            | AdgCommand::ReadScroll { .. }
+            | AdgCommand::WriteScroll(_)
+            | AdgCommand::ReadScroll(_)
             | AdgCommand::LearnScroll { .. }
             | AdgCommand::ResolvePending { .. } => true,
             AdgCommand::LoadTables { .. }
@@ -123,6 +148,42 @@ impl ImportedSpell {
     }
 }
 
+/// Learning a ritual, or a spell from another game (ADG-R3, ADG-R10).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learning {
+    pub character: String,
+    pub ritual: String,
+    pub kind: Option<RitualKind>,
+    pub spell: Option<ImportedSpell>,
+    pub pay: Pay,
+    pub exert: bool,
+}
+
+/// A downtime week spent writing a scroll (ADG-S3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scribing {
+    pub character: String,
+    pub ritual: String,
+    pub level: u32,
+    pub effect: String,
+    pub effect_roll: Option<EffectKind>,
+    pub pre_exert: u32,
+    /// The effect lasts (ADG-S2); a Sigil's or a Ceremony's does anyway.
+    pub ongoing: bool,
+}
+
+/// Reading a scroll (ADG-S5 to ADG-S8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScrollReading {
+    pub character: String,
+    pub scroll: u64,
+    pub in_combat: bool,
+    pub took_damage: bool,
+    pub target: Option<String>,
+    /// The GM's secret for a Ceremony scroll's sealed check.
+    pub sealed: Vec<SealedSecret>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdgCommand {
     LoadTables {
@@ -132,14 +193,7 @@ pub enum AdgCommand {
     RollRitual {
         character: String,
     },
-    Learn {
-        character: String,
-        ritual: String,
-        kind: Option<RitualKind>,
-        spell: Option<ImportedSpell>,
-        pay: Pay,
-        exert: bool,
-    },
+    Learn(Learning),
     Cast {
         character: String,
         ritual: String,
@@ -155,25 +209,8 @@ pub enum AdgCommand {
         character: String,
         weeks: u32,
     },
-    WriteScroll {
-        character: String,
-        ritual: String,
-        level: u32,
-        effect: String,
-        effect_roll: Option<EffectKind>,
-        pre_exert: u32,
-        /// The effect lasts (ADG-S2); a Sigil's or a Ceremony's does anyway.
-        ongoing: bool,
-    },
-    ReadScroll {
-        character: String,
-        scroll: u64,
-        in_combat: bool,
-        took_damage: bool,
-        target: Option<String>,
-        /// The GM's secret for a Ceremony scroll's sealed check.
-        sealed: Vec<SealedSecret>,
-    },
+    WriteScroll(Scribing),
+    ReadScroll(ScrollReading),
     LearnScroll {
         character: String,
         scroll: u64,
@@ -205,14 +242,7 @@ pub fn decide(
             }])
         }
         AdgCommand::RollRitual { character } => rituals::roll(state, &character, dice),
-        AdgCommand::Learn {
-            character,
-            ritual,
-            kind,
-            spell,
-            pay,
-            exert,
-        } => rituals::learn(state, &character, &ritual, kind, spell, pay, exert, dice),
+        AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
         AdgCommand::Cast {
             character,
             ritual,
@@ -251,42 +281,8 @@ pub fn decide(
                 dice: record,
             })])
         }
-        AdgCommand::WriteScroll {
-            character,
-            ritual,
-            level,
-            effect,
-            effect_roll,
-            pre_exert,
-            ongoing,
-        } => scrolls::write(
-            state,
-            &character,
-            &ritual,
-            level,
-            effect,
-            effect_roll,
-            pre_exert,
-            ongoing,
-            dice,
-        ),
-        AdgCommand::ReadScroll {
-            character,
-            scroll,
-            in_combat,
-            took_damage,
-            target,
-            sealed,
-        } => scrolls::read(
-            state,
-            &character,
-            scroll,
-            in_combat || took_damage,
-            took_damage,
-            target,
-            &sealed,
-            dice,
-        ),
+        AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),
+        AdgCommand::ReadScroll(reading) => scrolls::read(state, &reading, dice),
         AdgCommand::LearnScroll {
             character,
             scroll,

@@ -1,9 +1,7 @@
 //! Rituals: discovering, learning, casting (ADG-R1 to ADG-R10), and the night's rest (ADG-C5).
 
 use super::checks::{self, can_exert};
-use super::{
-    Attribute, ExactChoice, ImportedSpell, Pay, Reverse, RitualKind, RuleError, living, tables,
-};
+use super::{Attribute, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt};
@@ -98,17 +96,19 @@ pub(super) fn cunning_after(adg: &AdgState, pay: Pay, cost: u32) -> u32 {
 }
 
 /// ADG-R3 / ADG-R10. Draws: the 1d3 cost (unless a levelled spell), then the d20 learning check.
-#[allow(clippy::too_many_arguments)]
 pub fn learn(
     state: &CampaignState,
-    name: &str,
-    ritual: &str,
-    kind: Option<RitualKind>,
-    spell: Option<ImportedSpell>,
-    pay: Pay,
-    exert: bool,
+    learning: &super::Learning,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    let (name, ritual, kind, spell, pay, exert) = (
+        learning.character.as_str(),
+        learning.ritual.as_str(),
+        learning.kind,
+        learning.spell,
+        learning.pay,
+        learning.exert,
+    );
     let (who, adg) = living(state, name)?;
     let ritual = ritual.trim();
     if ritual.is_empty() {

@@ -15,18 +15,21 @@ use crate::state::adg::Scroll;
 use crate::time::GameDuration;
 
 /// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20.
-#[allow(clippy::too_many_arguments)]
 pub fn write(
     state: &CampaignState,
-    name: &str,
-    ritual: &str,
-    level: u32,
-    effect: String,
-    effect_roll: Option<EffectKind>,
-    pre_exert: u32,
-    ongoing: bool,
+    scribing: super::Scribing,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    let super::Scribing {
+        character,
+        ritual,
+        level,
+        effect,
+        effect_roll,
+        pre_exert,
+        ongoing,
+    } = scribing;
+    let (name, ritual) = (character.as_str(), ritual.as_str());
     let (who, adg) = living(state, name)?;
     let tables = tables(state)?;
     let known = super::rituals::known_ritual(who, adg, ritual)?;
@@ -121,21 +124,30 @@ fn open_seal(
     crate::rules::campaign::open_seal(scroll.id, pending, secrets).map(Some)
 }
 
+/// How a scroll is read: in combat (an Agility save first), after damage this round, at whom.
+struct Circumstances {
+    in_combat: bool,
+    took_damage: bool,
+    target: Option<String>,
+}
+
 /// Reads a scroll (also the accidental cast of ADG-S8). Draws, in order: the Agility save (after
 /// damage), the damaged-scrolls d20, the mishap's 2d6 and dice (a badly written Ceremony) or the SL d6s
 /// (a damage or healing scroll), and the reuse d20 (unless damaged).
-#[allow(clippy::too_many_arguments)]
 fn reading(
     state: &CampaignState,
     reader: &str,
     scroll: &Scroll,
-    in_combat: bool,
-    took_damage: bool,
-    target: Option<String>,
+    circumstances: Circumstances,
     seal: Option<u32>,
     record: &mut Vec<Die>,
     dice: &mut Dice<'_>,
 ) -> Result<Reading, RuleError> {
+    let Circumstances {
+        in_combat,
+        took_damage,
+        target,
+    } = circumstances;
     let (who, adg) = living(state, reader)?;
     let tables = tables(state)?;
     let mut out = Reading {
@@ -240,28 +252,27 @@ fn reading(
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
 pub fn read(
     state: &CampaignState,
-    name: &str,
-    id: u64,
-    in_combat: bool,
-    took_damage: bool,
-    target: Option<String>,
-    secrets: &[SealedSecret],
+    order: &super::ScrollReading,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    let (name, id, secrets) = (order.character.as_str(), order.scroll, &order.sealed);
     let (who, _) = living(state, name)?;
     let scroll = held(state, &who.name, id)?;
     let seal = open_seal(state, scroll, secrets)?;
     let mut record = Vec::new();
+    // Damage taken this round means a fight is on, whether or not --in-combat was given.
+    let circumstances = Circumstances {
+        in_combat: order.in_combat || order.took_damage,
+        took_damage: order.took_damage,
+        target: order.target.clone(),
+    };
     let reading = reading(
         state,
         name,
         scroll,
-        in_combat,
-        took_damage,
-        target,
+        circumstances,
         seal.as_ref().map(|s| s.value),
         &mut record,
         dice,
@@ -324,13 +335,16 @@ pub fn learn(
             let seal = open_seal(state, scroll, secrets)?;
             let value = seal.as_ref().map(|s| s.value);
             reveal = seal;
+            let unhurried = Circumstances {
+                in_combat: false,
+                took_damage: false,
+                target: None,
+            };
             Some(reading(
                 state,
                 name,
                 scroll,
-                false,
-                false,
-                None,
+                unhurried,
                 value,
                 &mut record,
                 dice,

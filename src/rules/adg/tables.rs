@@ -7,20 +7,25 @@
 //! ("A Dungeon Game tables") documents the format for loading the official ones or a GM's own.
 
 use crate::dice::DiceExpr;
+use crate::event::words::words;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 const SAMPLE: &str = include_str!("../../../fixtures/tables/adg-sample.json");
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Attribute {
     Agility,
     Brawn,
     Cunning,
 }
+
+words!(Attribute {
+    Agility => "agility",
+    Brawn => "brawn",
+    Cunning => "cunning",
+});
 
 impl std::fmt::Display for Attribute {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -40,12 +45,17 @@ pub struct WordEntry {
 }
 
 /// Which of a ritual's two words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WordSlot {
     First,
     Second,
 }
+
+words!(WordSlot {
+    First => "first",
+    Second => "second",
+});
 
 impl WordSlot {
     pub fn index(self) -> usize {

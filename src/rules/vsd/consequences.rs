@@ -365,11 +365,7 @@ fn describe_pending(pending: &[Pending]) -> String {
             let options: Vec<String> = p
                 .options
                 .iter()
-                .map(|o| {
-                    clap::ValueEnum::to_possible_value(o)
-                        .map(|v| v.get_name().to_string())
-                        .unwrap_or_default()
-                })
+                .map(|o| crate::event::Words::word(*o).to_string())
                 .collect();
             format!(
                 "{} ({} picks {}): {}",

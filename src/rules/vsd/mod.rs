@@ -9,6 +9,7 @@ mod tests;
 use super::RuleError;
 use crate::dice::Dice;
 use crate::event::Event;
+use crate::event::words::words;
 use crate::state::vsd::VsdState;
 use crate::state::{CampaignState, Character};
 use crate::time::{GameDuration, ROUND_SECONDS};
@@ -18,7 +19,7 @@ pub use casting::{CastOrder, OvercastOrder, Place, Range};
 pub use consequences::delayed_spells_due;
 
 /// Spell kinds, which set the failure modifier (VSD-9) and some resonance modifiers (VSD-10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SpellKind {
     Healing,
@@ -33,6 +34,20 @@ pub enum SpellKind {
     Dark,
     Elemental,
 }
+
+words!(SpellKind {
+    Healing => "healing",
+    Information => "information",
+    Divination => "divination",
+    Utility => "utility",
+    Personal => "personal",
+    Defensive => "defensive",
+    Nature => "nature",
+    Enchantment => "enchantment",
+    Alteration => "alteration",
+    Dark => "dark",
+    Elemental => "elemental",
+});
 
 impl SpellKind {
     /// VSD-9's modifier to the failure roll.
@@ -49,9 +64,7 @@ impl SpellKind {
     }
 }
 
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tag {
     Attack,
@@ -62,13 +75,27 @@ pub enum Tag {
     Illusory,
 }
 
+words!(Tag {
+    Attack => "attack",
+    Spirit => "spirit",
+    Light => "light",
+    Natural => "natural",
+    Elven => "elven",
+    Illusory => "illusory",
+});
+
 /// Bolt and area spells roll on the attack tables instead of the casting table (VSD-14).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AttackKind {
     Bolt,
     Area,
 }
+
+words!(AttackKind {
+    Bolt => "bolt",
+    Area => "area",
+});
 
 /// A spell as its caster knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,9 +132,8 @@ impl SpellDef {
 }
 
 /// Options of the choices a cast can leave pending (VSD-5, VSD-9, VSD-10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
 pub enum Choice {
     HalfDuration,
     HalfArea,
@@ -134,10 +160,33 @@ pub enum Choice {
     AnswerTruly,
 }
 
+words!(Choice {
+    HalfDuration => "half-duration",
+    HalfArea => "half-area",
+    KeepMps => "keep-mps",
+    HalfMp => "half-mp",
+    FreeWarping => "free-warping",
+    LoseHalfMps => "lose-half-mps",
+    FiresLater => "fires-later",
+    LoseAllMps => "lose-all-mps",
+    OtherTarget => "other-target",
+    LoseMps => "lose-mps",
+    Resonance => "resonance",
+    LoseMpsAndWeary => "lose-mps-and-weary",
+    KnockedOut => "knocked-out",
+    Agents => "agents",
+    Stunned => "stunned",
+    Band => "band",
+    Assailed => "assailed",
+    Servants => "servants",
+    Scorched => "scorched",
+    LoseRemainingMps => "lose-remaining-mps",
+    AnswerTruly => "answer-truly",
+});
+
 /// Conditions tracked on a character (VSD-13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
 pub enum Condition {
     Stunned,
     Weary,
@@ -148,12 +197,18 @@ pub enum Condition {
     Scorched,
 }
 
+words!(Condition {
+    Stunned => "stunned",
+    Weary => "weary",
+    KnockedOut => "knocked-out",
+    Assailed => "assailed",
+    Scorched => "scorched",
+});
+
 impl Condition {
     /// The condition's name as typed on the command line (`knocked-out`).
     pub fn name(self) -> String {
-        clap::ValueEnum::to_possible_value(&self)
-            .map(|v| v.get_name().to_string())
-            .unwrap_or_default()
+        crate::event::Words::word(self).to_string()
     }
 
     /// Whether the condition stops the character from casting at all.
@@ -166,7 +221,7 @@ impl Condition {
 }
 
 /// A celestial alignment (VSD-12, optional setting).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Alignment {
     #[default]
@@ -176,6 +231,14 @@ pub enum Alignment {
     Malefic,
     Disastrous,
 }
+
+words!(Alignment {
+    None => "none",
+    Benefic => "benefic",
+    Auspicious => "auspicious",
+    Malefic => "malefic",
+    Disastrous => "disastrous",
+});
 
 impl Alignment {
     /// Weaves above Level it allows without a ritual or sacrifice.

@@ -1,5 +1,6 @@
 //! The circumstances a caster gives for one casting: range, place, overcasting.
 
+use crate::event::words::words;
 use serde::{Deserialize, Serialize};
 
 /// Distance to the target. The casting table (VSD-4) and the attack table (VSD-14) band it
@@ -73,13 +74,19 @@ impl Range {
 }
 
 /// Where the casting happens, for resonance (VSD-10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Place {
     #[default]
     Normal,
     Haven,
     Blighted,
 }
+
+words!(Place {
+    Normal => "normal",
+    Haven => "haven",
+    Blighted => "blighted",
+});
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OvercastOrder {

@@ -92,14 +92,14 @@ fn adg_cmd(command: AdgCommand) -> Command {
 }
 
 fn learn(ritual: &str, kind: Option<RitualKind>, exert: bool) -> AdgCommand {
-    AdgCommand::Learn {
+    AdgCommand::Learn(crate::rules::adg::Learning {
         character: "Aldric".into(),
         ritual: ritual.into(),
         kind,
         spell: None,
         pay: Pay::Health,
         exert,
-    }
+    })
 }
 
 fn cast(ritual: &str) -> AdgCommand {
@@ -161,7 +161,7 @@ fn scribing(check: &[u32]) -> Vec<u32> {
 }
 
 fn write(ritual: &str, level: u32, pre_exert: u32) -> AdgCommand {
-    AdgCommand::WriteScroll {
+    AdgCommand::WriteScroll(crate::rules::adg::Scribing {
         character: "Aldric".into(),
         ritual: ritual.into(),
         level,
@@ -169,18 +169,18 @@ fn write(ritual: &str, level: u32, pre_exert: u32) -> AdgCommand {
         effect_roll: None,
         pre_exert,
         ongoing: false,
-    }
+    })
 }
 
 fn read(scroll: u64, took_damage: bool, sealed: Vec<SealedSecret>) -> AdgCommand {
-    AdgCommand::ReadScroll {
+    AdgCommand::ReadScroll(crate::rules::adg::ScrollReading {
         character: "Aldric".into(),
         scroll,
         in_combat: took_damage,
         took_damage,
         target: None,
         sealed,
-    }
+    })
 }
 
 mod characters;

@@ -54,14 +54,14 @@ fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
 fn adg_r3_learning_pays_1d3_permanently_then_checks_cunning() {
     let mut w = world();
     let events = w.adg(
-        AdgCommand::Learn {
+        AdgCommand::Learn(crate::rules::adg::Learning {
             character: "Aldric".into(),
             ritual: "Concealing Darkness".into(),
             kind: Some(RitualKind::Phrase),
             spell: None,
             pay: Pay::Cunning,
             exert: false,
-        },
+        }),
         &[2, 11],
     );
     let attempt = the_learning(&events);
@@ -468,17 +468,19 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
     );
 
     let mut w = world();
-    let command = |level| AdgCommand::Learn {
-        character: "Aldric".into(),
-        ritual: "Fireball".into(),
-        kind: None,
-        spell: Some(ImportedSpell {
-            level,
-            cast_time: CastTime::OneRound,
-            duration: None,
-        }),
-        pay: Pay::Health,
-        exert: false,
+    let command = |level| {
+        AdgCommand::Learn(crate::rules::adg::Learning {
+            character: "Aldric".into(),
+            ritual: "Fireball".into(),
+            kind: None,
+            spell: Some(ImportedSpell {
+                level,
+                cast_time: CastTime::OneRound,
+                duration: None,
+            }),
+            pay: Pay::Health,
+            exert: false,
+        })
     };
     let events = w.adg(command(3), &[9]);
     let attempt = the_learning(&events);
@@ -496,7 +498,7 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
     );
     assert_eq!(err, RuleError::NotReversible("Fireball".into()));
     let mut zero = command(0);
-    if let AdgCommand::Learn { ritual, .. } = &mut zero {
+    if let AdgCommand::Learn(crate::rules::adg::Learning { ritual, .. }) = &mut zero {
         *ritual = "Light".into();
     }
     let level_zero = w.when(adg_cmd(zero), &[2, 9]).unwrap();

@@ -64,13 +64,14 @@ fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
         }
     );
     let mut damaging = write("Burning Frost", 2, 0);
-    if let AdgCommand::WriteScroll { effect_roll, .. } = &mut damaging {
+    if let AdgCommand::WriteScroll(crate::rules::adg::Scribing { effect_roll, .. }) = &mut damaging
+    {
         *effect_roll = Some(EffectKind::Damage);
     }
     w.adg(damaging, &scribing(&[]));
     let id = w.seq_of_last();
     let mut at_troll = read(id, false, vec![]);
-    if let AdgCommand::ReadScroll { target, .. } = &mut at_troll {
+    if let AdgCommand::ReadScroll(crate::rules::adg::ScrollReading { target, .. }) = &mut at_troll {
         *target = Some("the troll".into());
     }
     let events = w.adg(at_troll, &[6, 5, 9]);
@@ -87,7 +88,7 @@ fn adg_s2_an_ongoing_effect_lasts_a_turn_per_sl_on_the_readers_sheet() {
     w.adg(write("Iron Ward", 2, 0), &scribing(&[]));
     let sigil = w.seq_of_last();
     let mut marked = write("Concealing Darkness", 1, 0);
-    if let AdgCommand::WriteScroll { ongoing, .. } = &mut marked {
+    if let AdgCommand::WriteScroll(crate::rules::adg::Scribing { ongoing, .. }) = &mut marked {
         *ongoing = true;
     }
     w.adg(marked, &scribing(&[]));
@@ -271,7 +272,8 @@ fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
         &[],
     );
     let mut by_bryn = read(id, false, vec![]);
-    if let AdgCommand::ReadScroll { character, .. } = &mut by_bryn {
+    if let AdgCommand::ReadScroll(crate::rules::adg::ScrollReading { character, .. }) = &mut by_bryn
+    {
         *character = "Bryn".into();
     }
     let events = w.adg(by_bryn, &[4]);

@@ -1,0 +1,28 @@
+//! The closed lists the log stores (attributes, ritual kinds, spell kinds, conditions, choices…),
+//! each value with the one word people type and read for it: the command line offers these words,
+//! the log lines print them, and no Rust name ever reaches the table. The model defines the words;
+//! the CLI turns them into clap's value lists.
+
+/// A closed list with a word for each value.
+pub trait Words: Copy + 'static {
+    /// Every value, in the order help lists them.
+    const ALL: &'static [Self];
+    /// The value's word, as typed on the command line (`half-mp`, `knocked-out`).
+    fn word(self) -> &'static str;
+}
+
+/// `words!(Type { Variant => "word", … })`: the generated match names every variant, so a value
+/// added to the enum without its word does not compile.
+macro_rules! words {
+    ($ty:ident { $($variant:ident => $word:literal),+ $(,)? }) => {
+        impl $crate::event::Words for $ty {
+            const ALL: &'static [Self] = &[$($ty::$variant),+];
+            fn word(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use words;
