@@ -94,9 +94,8 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.step(&[
         "character",
         "add",
-        "Aldric",
-        "--system",
         "adg",
+        "Aldric",
         "--level",
         "2",
         "--agility",
@@ -113,9 +112,8 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.step(&[
         "character",
         "add",
-        "Mira",
-        "--system",
         "vsd",
+        "Mira",
         "--level",
         "3",
         "--vocation",

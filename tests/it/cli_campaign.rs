@@ -1,6 +1,6 @@
 //! The campaign commands as a GM uses them, through the real binary.
 
-use crate::support::Campaign;
+use crate::support::{ADG_ALDRIC, Campaign, VSD_MIRA};
 use assert_cmd::prelude::*;
 use predicates::str::contains;
 
@@ -508,4 +508,98 @@ fn completions_and_the_man_page_are_generated_without_opening_a_campaign() {
     );
     assert!(!c.db.exists(), "no campaign file was created");
     c.refused(&["completions", "tcsh"], 2);
+}
+
+#[test]
+fn character_add_takes_the_system_first_with_only_its_flags_and_the_old_form_still_works() {
+    let new_form = Campaign::empty();
+    new_form.ok(&["init", "--name", "Forms"]);
+    new_form.ok(&[
+        "character",
+        "add",
+        "adg",
+        "Aldric",
+        "--level",
+        "2",
+        "--agility",
+        "11",
+        "--brawn",
+        "9",
+        "--cunning",
+        "13",
+        "--health",
+        "8",
+        "--silver",
+        "40",
+    ]);
+    new_form.ok(&[
+        "character",
+        "add",
+        "vsd",
+        "Mira",
+        "--level",
+        "3",
+        "--vocation",
+        "wizard",
+        "--lore",
+        "Elementalism=45:6",
+        "--mp",
+        "12",
+        "--drive",
+        "3",
+        "--body",
+        "40",
+        "--wsr",
+        "20",
+        "--defense",
+        "10",
+        "--health",
+        "14",
+        "--lore=Divination=20:3",
+    ]);
+    let old_form = Campaign::empty();
+    old_form.ok(&["init", "--name", "Forms"]);
+    old_form.ok(&ADG_ALDRIC);
+    old_form.ok(&VSD_MIRA);
+    for name in ["Aldric", "Mira"] {
+        assert_eq!(
+            new_form.ok(&["character", "show", name]),
+            old_form.ok(&["character", "show", name]),
+            "the same sheet either way"
+        );
+    }
+    // A flag of the other system is not offered, so it is a usage error.
+    let err = new_form.refused(
+        &[
+            "character",
+            "add",
+            "adg",
+            "Bryn",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "5",
+            "--mp",
+            "3",
+        ],
+        2,
+    );
+    assert!(err.contains("--mp"), "{err}");
+    let help = new_form.ok(&["character", "add", "adg", "--help"]);
+    assert!(
+        help.contains("--cunning") && !help.contains("--vocation"),
+        "{help}"
+    );
+    let group = new_form.ok(&["character", "add", "--help"]);
+    assert!(group.contains("adg") && group.contains("vsd"), "{group}");
+    assert!(
+        !group.contains("--system"),
+        "the old form stays out of help: {group}"
+    );
 }
