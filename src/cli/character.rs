@@ -15,7 +15,7 @@ use serde_json::json;
 
 #[derive(Debug, Subcommand)]
 pub enum CharacterCommand {
-    Add(AddArgs),
+    Add(Box<AddArgs>),
     List(ListArgs),
     Show(ShowArgs),
 }
