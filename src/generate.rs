@@ -331,7 +331,7 @@ fn step(
         _ => {
             let pending = state
                 .character(&who)
-                .and_then(|c| c.vsd.as_ref())
+                .and_then(|c| c.vsd())
                 .and_then(|v| v.pending.first().cloned());
             match pending {
                 Some(p) => Command::Vsd(Box::new(VsdCommand::Choose {

@@ -616,12 +616,12 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.clock
     )];
     match &c.sheet {
-        Sheet::Adg(s) => match &c.adg {
+        Sheet::Adg(s) => match c.adg() {
             Some(adg) => lines.extend(adg_lines(c, adg, state)),
             None => lines.push(format!("  Level {}", s.level)),
         },
         Sheet::Vsd(_) => {
-            if let Some(vsd) = &c.vsd {
+            if let Some(vsd) = c.vsd() {
                 lines.extend(vsd_lines(c, vsd, state));
             }
         }

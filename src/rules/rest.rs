@@ -33,9 +33,8 @@ pub fn rest(
     length: RestLength,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let can_rest = |c: &Character| {
-        c.adg.as_ref().is_some_and(|a| !a.dead) || c.vsd.as_ref().is_some_and(|v| !v.consumed)
-    };
+    let can_rest =
+        |c: &Character| c.adg().is_some_and(|a| !a.dead) || c.vsd().is_some_and(|v| !v.consumed);
     let resting: Vec<&Character> = if names.is_empty() {
         state.characters.values().filter(|c| can_rest(c)).collect()
     } else {
@@ -59,7 +58,7 @@ pub fn rest(
     let mut results = Vec::new();
     let mut mp = Vec::new();
     for who in resting {
-        if let Some(adg) = &who.adg {
+        if let Some(adg) = who.adg() {
             if length != RestLength::Night {
                 return Err(RuleError::AdgRestsByNight(who.name.clone()));
             }
@@ -77,7 +76,7 @@ pub fn rest(
                 healed,
             });
         }
-        if let Some(vsd) = &who.vsd {
+        if let Some(vsd) = who.vsd() {
             // VSD-6 (house rule): eight hours restore all; fewer restore floor(max × hours / 8).
             let regained = if hours >= 8 {
                 vsd.mp_max

@@ -263,7 +263,7 @@ impl CampaignState {
     pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
         self.characters
             .get_mut(&fold_name(name))
-            .and_then(|c| c.adg.as_mut())
+            .and_then(|c| c.adg_mut())
     }
 
     /// Changes a character's current health (damage negative), kept within 0..=max.
@@ -314,13 +314,13 @@ impl CampaignState {
                 }
             }
             Pay::Agility | Pay::Brawn | Pay::Cunning => {
-                if let (Some(adg), Some(attribute)) = (character.adg.as_mut(), a.pay.attribute()) {
+                if let (Some(adg), Some(attribute)) = (character.adg_mut(), a.pay.attribute()) {
                     let max = adg.max.get_mut(attribute);
                     *max = max.saturating_sub(a.cost);
                 }
             }
         }
-        let Some(adg) = character.adg.as_mut() else {
+        let Some(adg) = character.adg_mut() else {
             return;
         };
         adg.dead |= a.died;

@@ -172,7 +172,7 @@ mod tests {
         whole.apply(3, &later);
         lazy.apply(3, &later);
         let aldric = lazy.character("Aldric").expect("still there");
-        assert!(aldric.adg.as_ref().expect("ADG").effects.is_empty());
+        assert!(aldric.adg().expect("ADG").effects.is_empty());
         assert_eq!(lazy, whole);
         assert_eq!(through_a_snapshot(&lazy), whole);
     }

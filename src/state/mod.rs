@@ -41,23 +41,59 @@ pub struct Character {
     /// `None` for a VsD character added without a health maximum.
     pub health: Option<Health>,
     pub added_seq: u64,
-    /// A Dungeon Game state, for ADG characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub adg: Option<adg::AdgState>,
-    /// Against the Darkmaster state, for VsD characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub vsd: Option<vsd::VsdState>,
+    /// The state of the one rule system the character plays (`adg` or `vsd` in JSON).
+    #[serde(flatten)]
+    pub system: SystemState,
     /// Spells in force on this character (VSD-8), whichever system the character plays: an Against
     /// the Darkmaster spell may be cast on anyone. By folded spell name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub spells_on: BTreeMap<String, vsd::ActiveSpell>,
 }
 
+/// What a character's rule system keeps: one system, never two.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SystemState {
+    Adg(adg::AdgState),
+    Vsd(vsd::VsdState),
+}
+
 impl Character {
+    pub fn adg(&self) -> Option<&adg::AdgState> {
+        match &self.system {
+            SystemState::Adg(state) => Some(state),
+            SystemState::Vsd(_) => None,
+        }
+    }
+
+    pub fn adg_mut(&mut self) -> Option<&mut adg::AdgState> {
+        match &mut self.system {
+            SystemState::Adg(state) => Some(state),
+            SystemState::Vsd(_) => None,
+        }
+    }
+
+    pub fn vsd(&self) -> Option<&vsd::VsdState> {
+        match &self.system {
+            SystemState::Vsd(state) => Some(state),
+            SystemState::Adg(_) => None,
+        }
+    }
+
+    pub fn vsd_mut(&mut self) -> Option<&mut vsd::VsdState> {
+        match &mut self.system {
+            SystemState::Vsd(state) => Some(state),
+            SystemState::Adg(_) => None,
+        }
+    }
+
     /// Dead as its system has it: an ADG maximum reached 0 (ADG-C4), a VsD caster consumed by Soul
     /// Damage (VSD-12). The dead take no further action.
     pub fn is_dead(&self) -> bool {
-        self.adg.as_ref().is_some_and(|a| a.dead) || self.vsd.as_ref().is_some_and(|v| v.consumed)
+        match &self.system {
+            SystemState::Adg(adg) => adg.dead,
+            SystemState::Vsd(vsd) => vsd.consumed,
+        }
     }
 
     /// How the character stands, where it is worth saying: "dead" as its system has it, "down" at
@@ -74,14 +110,14 @@ impl Character {
 
     /// Drops this character's effects, conditions and windows that have run out by `now`.
     fn forget_expired(&mut self, now: GameTime) {
-        if let Some(adg) = self.adg.as_mut() {
-            adg.effects.retain(|e| e.until > now);
-        }
         self.spells_on
             .retain(|_, a| a.until.is_none_or(|u| u > now));
-        if let Some(vsd) = self.vsd.as_mut() {
-            vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
-            vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
+        match &mut self.system {
+            SystemState::Adg(adg) => adg.effects.retain(|e| e.until > now),
+            SystemState::Vsd(vsd) => {
+                vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
+                vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
+            }
         }
     }
 }
@@ -207,17 +243,16 @@ impl CampaignState {
             }
             Event::CharacterAdded { name, sheet } => {
                 let health = sheet.max_health().map(|max| Health { max, current: max });
-                let (adg, vsd) = match sheet {
-                    Sheet::Adg(s) => (Some(adg::AdgState::new(s)), None),
-                    Sheet::Vsd(s) => (None, Some(vsd::VsdState::new(s))),
+                let system = match sheet {
+                    Sheet::Adg(s) => SystemState::Adg(adg::AdgState::new(s)),
+                    Sheet::Vsd(s) => SystemState::Vsd(vsd::VsdState::new(s)),
                 };
                 let character = Character {
                     name: name.clone(),
                     sheet: sheet.clone(),
                     health,
                     added_seq: seq,
-                    adg,
-                    vsd,
+                    system,
                     spells_on: BTreeMap::new(),
                 };
                 self.characters.insert(fold_name(name), character);

@@ -155,7 +155,7 @@ impl CampaignState {
     pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
         self.characters
             .get_mut(&fold_name(name))
-            .and_then(|c| c.vsd.as_mut())
+            .and_then(|c| c.vsd_mut())
     }
 
     fn add_conditions(&mut self, changes: &[ConditionChange]) {
@@ -178,7 +178,7 @@ impl CampaignState {
     ) {
         let instantaneous = self
             .character(caster)
-            .and_then(|c| c.vsd.as_ref()?.spell(spell).map(|s| s.instantaneous))
+            .and_then(|c| c.vsd()?.spell(spell).map(|s| s.instantaneous))
             .unwrap_or(false);
         if instantaneous {
             return;

@@ -365,7 +365,7 @@ pub(super) fn alive<'s>(
     name: &str,
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
     let who = super::campaign::find(state, name)?;
-    let adg = who.adg.as_ref().ok_or_else(|| RuleError::WrongSystem {
+    let adg = who.adg().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
         needs: "A Dungeon Game",

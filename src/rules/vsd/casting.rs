@@ -230,7 +230,7 @@ pub fn cast(
             .or_else(|| {
                 state
                     .character(&order.target)
-                    .and_then(|c| c.vsd.as_ref())
+                    .and_then(|c| c.vsd())
                     .map(|v| v.defense)
             })
             .unwrap_or(0);
@@ -515,11 +515,7 @@ pub fn save(
         }
     }
     let wsr = wsr
-        .or_else(|| {
-            character
-                .and_then(|c| c.vsd.as_ref())
-                .map(|v| i64::from(v.wsr))
-        })
+        .or_else(|| character.and_then(|c| c.vsd()).map(|v| i64::from(v.wsr)))
         .ok_or_else(|| RuleError::WsrNeeded(target.to_string()))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
@@ -528,7 +524,7 @@ pub fn save(
     let resisted = total > i64::from(difficulty);
     let duration = state
         .character(&cast.caster)
-        .and_then(|c| c.vsd.as_ref()?.spell(&cast.spell))
+        .and_then(|c| c.vsd()?.spell(&cast.spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
     Ok(vec![Event::SaveRolled(SaveRolled {

@@ -397,11 +397,7 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         let Some(who) = after.character(name) else {
             continue;
         };
-        let Some((vsd, held)) = who
-            .vsd
-            .as_ref()
-            .and_then(|v| Some((v, v.delayed.as_ref()?)))
-        else {
+        let Some((vsd, held)) = who.vsd().and_then(|v| Some((v, v.delayed.as_ref()?))) else {
             continue;
         };
         if now <= held.fires_at_round {

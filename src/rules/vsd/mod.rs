@@ -415,7 +415,7 @@ fn caster<'s>(
     name: &str,
 ) -> Result<(&'s Character, &'s VsdState), RuleError> {
     let who = super::campaign::find(state, name)?;
-    let vsd = who.vsd.as_ref().ok_or_else(|| RuleError::WrongSystem {
+    let vsd = who.vsd().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
         needs: "an Against the Darkmaster",

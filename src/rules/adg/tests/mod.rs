@@ -67,8 +67,8 @@ impl AdgWorld for World {
         self.state()
             .character("Aldric")
             .unwrap()
-            .adg
-            .clone()
+            .adg()
+            .cloned()
             .unwrap()
     }
 

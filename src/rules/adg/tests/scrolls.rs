@@ -44,8 +44,8 @@ fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
         .state()
         .character("Bryn")
         .unwrap()
-        .adg
-        .clone()
+        .adg()
+        .cloned()
         .unwrap();
     assert_eq!(bryn.known["calling moon"].kind, RitualKind::Phrase);
 }
@@ -282,8 +282,7 @@ fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
         w.state()
             .character("Bryn")
             .unwrap()
-            .adg
-            .as_ref()
+            .adg()
             .unwrap()
             .rituals_today,
         0

@@ -186,7 +186,12 @@ impl VsdWorld for World {
     }
 
     fn of(&self, name: &str) -> VsdState {
-        self.state().character(name).unwrap().vsd.clone().unwrap()
+        self.state()
+            .character(name)
+            .unwrap()
+            .vsd()
+            .cloned()
+            .unwrap()
     }
 
     fn on(&self, name: &str) -> BTreeMap<String, crate::state::vsd::ActiveSpell> {
