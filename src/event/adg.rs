@@ -2,8 +2,8 @@
 //! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
 
 use crate::dice::Die;
+use crate::event::tables::{Attribute, WordSlot};
 use crate::event::words::words;
-use crate::rules::adg::{Attribute, Pay, RitualKind, WordSlot};
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
 
@@ -266,4 +266,46 @@ pub struct ScrollWritten {
     /// The week's nights (absent in scrolls written before they were counted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nights: Option<Nights>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RitualKind {
+    Phrase,
+    Sigil,
+    Ceremony,
+}
+
+words!(RitualKind {
+    Phrase => "phrase",
+    Sigil => "sigil",
+    Ceremony => "ceremony",
+});
+
+/// What a learning cost is paid from (ADG-R3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pay {
+    Health,
+    Agility,
+    Brawn,
+    Cunning,
+}
+
+words!(Pay {
+    Health => "health",
+    Agility => "agility",
+    Brawn => "brawn",
+    Cunning => "cunning",
+});
+
+impl Pay {
+    pub fn attribute(self) -> Option<Attribute> {
+        match self {
+            Pay::Health => None,
+            Pay::Agility => Some(Attribute::Agility),
+            Pay::Brawn => Some(Attribute::Brawn),
+            Pay::Cunning => Some(Attribute::Cunning),
+        }
+    }
 }

@@ -2,17 +2,18 @@
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
 pub mod adg;
+pub mod tables;
 pub mod vsd;
 pub mod words;
 
 pub use words::Words;
 
 use crate::dice::{DiceExpr, Die};
-use crate::rules::adg::{AdgTables, Attribute};
-use crate::rules::vsd::{Alignment, Condition};
 use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
+use tables::{AdgTables, Attribute};
+use vsd::{Alignment, Condition};
 
 /// The payload schema version this build writes for every kind. Version 2 changed no shape: it marks
 /// events recorded under the text rules (`rules::text::check_row`), which import holds them to;
@@ -370,7 +371,7 @@ impl Event {
 
     /// Whether the event concerns the character (folded name), for `log --character`.
     pub fn concerns(&self, folded: &str) -> bool {
-        let is = |name: &str| crate::state::fold_name(name) == folded;
+        let is = |name: &str| fold_name(name) == folded;
         match self {
             Event::CharacterAdded { name, .. } => is(name),
             Event::DamageTaken { character, .. }
@@ -493,6 +494,11 @@ impl Event {
                 | Event::ConditionCleared { .. }
         )
     }
+}
+
+/// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
+pub fn fold_name(name: &str) -> String {
+    name.trim().to_lowercase()
 }
 
 /// An event as the log holds it: the envelope around the payload.

@@ -1,10 +1,12 @@
 //! Log lines of A Dungeon Game's events.
 
+use crate::event::Words;
+use crate::event::adg::RitualKind;
 use crate::event::adg::{
     Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult,
     ScrollOutcome, ScrollWritten, TableResult,
 };
-use crate::rules::adg::{AdgTables, RitualKind};
+use crate::event::tables::AdgTables;
 
 /// What a reading left pending, in words.
 pub fn pending_words(outcome: &PendingOutcome) -> String {
@@ -67,7 +69,7 @@ pub fn tables_loaded(source: &str, sha256: &str, tables: &AdgTables) -> String {
 }
 
 pub fn learn_attempt(a: &LearnAttempt) -> String {
-    let paid = format!("pays {} {}", a.cost, crate::rules::typed_name(&a.pay));
+    let paid = format!("pays {} {}", a.cost, a.pay.word());
     let scroll = a.from_scroll.as_ref().map_or(String::new(), |s| {
         let accident = if s.accidental {
             ", cast it by accident"

@@ -144,7 +144,7 @@ pub fn describe(event: &Event) -> String {
         Event::AlignmentSet { alignment } => {
             format!(
                 "celestial alignment: {}",
-                crate::rules::typed_name(alignment)
+                crate::event::Words::word(*alignment)
             )
         }
         Event::SeverTheThreadSet { on } => {

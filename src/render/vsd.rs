@@ -1,10 +1,10 @@
 //! Log lines of Against the Darkmaster's events.
 
+use crate::event::Words;
+use crate::event::vsd::Choice;
 use crate::event::vsd::{
     ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
 };
-use crate::rules::typed_name;
-use crate::rules::vsd::Choice;
 
 /// Where a cast landed, in words.
 fn outcome_words(outcome: Outcome) -> &'static str {
@@ -18,7 +18,10 @@ fn outcome_words(outcome: Outcome) -> &'static str {
 }
 
 fn choices(c: &[Choice]) -> String {
-    c.iter().map(typed_name).collect::<Vec<_>>().join(", ")
+    c.iter()
+        .map(|choice| choice.word())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn spell_learned(l: &SpellLearned) -> String {
@@ -28,7 +31,7 @@ pub fn spell_learned(l: &SpellLearned) -> String {
         l.spell.name,
         l.spell.lore,
         l.spell.weave,
-        typed_name(&l.spell.kind)
+        l.spell.kind.word()
     )
 }
 

@@ -16,12 +16,6 @@ use thiserror::Error;
 
 pub use campaign::{Command, decide};
 
-/// A value of one of the rules' closed lists as the command line spells it (`half-mp`, `knocked-out`):
-/// the words a person types and reads, never a Rust name.
-pub fn typed_name<T: crate::event::Words>(value: &T) -> String {
-    value.word().to_string()
-}
-
 /// Entropy given for one command outside a session (`--player-entropy`), and who typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GivenEntropy {

@@ -5,13 +5,17 @@ use crate::event::adg::{
     Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
     ScrollOutcome, ScrollWritten, TableResult,
 };
-use crate::rules::adg::{Attribute, Pay, RitualKind};
+use crate::event::adg::{Pay, RitualKind};
+use crate::event::tables::Attribute;
 use crate::sheet::AdgSheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// One uninterrupted downtime week of scribing (ADG-S3).
+pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
 
 /// One value per attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -424,7 +428,7 @@ impl CampaignState {
     }
 
     pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
-        self.clock = self.clock.after(crate::rules::adg::SCRIBING_WEEK);
+        self.clock = self.clock.after(SCRIBING_WEEK);
         if let Some(adg) = self.adg_mut(&w.writer) {
             adg.silver = adg.silver.saturating_sub(w.cost);
             adg.exert(Attribute::Cunning, w.pre_exert);

@@ -9,7 +9,7 @@ pub use characters::Characters;
 
 use crate::dice::Provenance;
 use crate::event::Event;
-use crate::rules::adg::AdgTables;
+use crate::event::tables::AdgTables;
 use crate::sheet::Sheet;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
@@ -163,7 +163,7 @@ pub struct CampaignState {
     /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
     #[serde(default)]
     pub spent_scrolls: adg::SpentScrolls,
-    pub vsd_settings: crate::rules::vsd::VsdSettings,
+    pub vsd_settings: vsd::VsdSettings,
     /// For each target (folded name) and spell (folded): the newest casting on it that allows a save,
     /// and whether the target has saved against it (VSD-7: one save per target per cast; VSD-8: only
     /// the newest casting counts). One entry per target and spell, however long the campaign.
@@ -175,9 +175,7 @@ pub struct CampaignState {
     pub delayed_casters: std::collections::BTreeSet<String>,
 }
 
-pub fn fold_name(name: &str) -> String {
-    name.trim().to_lowercase()
-}
+pub use crate::event::fold_name;
 
 impl CampaignState {
     pub fn character(&self, name: &str) -> Option<&Character> {

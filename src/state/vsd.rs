@@ -1,10 +1,10 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
 use super::{CampaignState, fold_name};
+use crate::event::vsd::{Alignment, Condition, Place, SpellDef};
 use crate::event::vsd::{
     ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
 };
-use crate::rules::vsd::{Condition, Place, SpellDef};
 use crate::sheet::{Lore, VsdSheet};
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
@@ -400,4 +400,12 @@ impl CampaignState {
             }
         }
     }
+}
+
+/// The campaign's VsD settings, changed by events.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct VsdSettings {
+    pub alignment: Alignment,
+    /// The optional Sever the Thread rule (VSD-11); off unless the GM turns it on.
+    pub sever_the_thread: bool,
 }

@@ -14,54 +14,10 @@ use crate::sheet::Sheet;
 use crate::state::adg::AdgState;
 use crate::state::{CampaignState, Character};
 use crate::time::GameDuration;
-use serde::{Deserialize, Serialize};
 
+pub use crate::event::adg::{Pay, RitualKind};
+pub use crate::state::adg::SCRIBING_WEEK;
 pub use tables::{AdgTables, Attribute, WordSlot};
-
-/// One uninterrupted downtime week of scribing (ADG-S3).
-pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RitualKind {
-    Phrase,
-    Sigil,
-    Ceremony,
-}
-
-words!(RitualKind {
-    Phrase => "phrase",
-    Sigil => "sigil",
-    Ceremony => "ceremony",
-});
-
-/// What a learning cost is paid from (ADG-R3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Pay {
-    Health,
-    Agility,
-    Brawn,
-    Cunning,
-}
-
-words!(Pay {
-    Health => "health",
-    Agility => "agility",
-    Brawn => "brawn",
-    Cunning => "cunning",
-});
-
-impl Pay {
-    pub fn attribute(self) -> Option<Attribute> {
-        match self {
-            Pay::Health => None,
-            Pay::Agility => Some(Attribute::Agility),
-            Pay::Brawn => Some(Attribute::Brawn),
-            Pay::Cunning => Some(Attribute::Cunning),
-        }
-    }
-}
 
 /// Which words of a ritual to reverse (ADG-R5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

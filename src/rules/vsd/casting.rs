@@ -12,7 +12,7 @@ use crate::state::CampaignState;
 use crate::state::fold_name;
 use crate::time::{GameDuration, ROUND_SECONDS};
 
-pub use super::order::{CastOrder, OvercastOrder, Place, Range};
+pub use super::order::{CastOrder, OvercastOrder, Range};
 
 pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;

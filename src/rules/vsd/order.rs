@@ -1,7 +1,6 @@
 //! The circumstances a caster gives for one casting: range, place, overcasting.
 
-use crate::event::words::words;
-use serde::{Deserialize, Serialize};
+use crate::event::vsd::Place;
 
 /// Distance to the target. The casting table (VSD-4) and the attack table (VSD-14) band it
 /// differently, so the distance itself is given and each table finds its band.
@@ -72,21 +71,6 @@ impl Range {
         }
     }
 }
-
-/// Where the casting happens, for resonance (VSD-10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum Place {
-    #[default]
-    Normal,
-    Haven,
-    Blighted,
-}
-
-words!(Place {
-    Normal => "normal",
-    Haven => "haven",
-    Blighted => "blighted",
-});
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OvercastOrder {
