@@ -4,6 +4,7 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record, record_on};
 use crate::Error;
+use crate::event::vsd::VsdEvent;
 use crate::event::{Event, Recorded};
 use crate::rules::Command;
 use crate::rules::vsd::{
@@ -254,7 +255,7 @@ pub fn save(g: &Globals, ctx: &mut Context, a: &SaveArgs) -> Result<Report, Erro
     let mut campaign = g.campaign()?;
     let cast = campaign.store().event(a.cast)?.and_then(|recorded| {
         let Recorded {
-            event: Event::SpellCast(cast),
+            event: Event::Vsd(VsdEvent::SpellCast(cast)),
             game_time,
             ..
         } = recorded

@@ -2,9 +2,9 @@
 //! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
 
 use crate::dice::Die;
-use crate::event::tables::{Attribute, WordSlot};
+use crate::event::tables::{AdgTables, Attribute, WordSlot};
 use crate::event::words::words;
-use crate::time::GameTime;
+use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 
 /// A d20 check against an attribute (ADG-C1).
@@ -306,6 +306,127 @@ impl Pay {
             Pay::Agility => Some(Attribute::Agility),
             Pay::Brawn => Some(Attribute::Brawn),
             Pay::Cunning => Some(Attribute::Cunning),
+        }
+    }
+}
+
+crate::event::event_enum! {
+    /// A Dungeon Game's events: rituals, exertion, scrolls.
+    AdgEvent / AdgEventOfKind = "AdgEvent" {
+    /// A Dungeon Game tables in force from here on, carried whole (ADG-C5).
+    AdgTablesLoaded {
+        source: String,
+        sha256: String,
+        tables: AdgTables,
+    },
+    /// Two d20s on the word lists: a ritual found, not yet learned (ADG-R2).
+    RitualDiscovered {
+        character: String,
+        ritual: String,
+        words: Vec<String>,
+        dice: Vec<Die>,
+    },
+    /// Points of an attribute exerted (ADG-C3).
+    Exerted {
+        character: String,
+        attribute: Attribute,
+        amount: u32,
+        reason: String,
+    },
+    RitualLearnAttempted(LearnAttempt),
+    RitualCast(Cast),
+    /// Downtime weeks not spent scribing, as recorded before downtime's nights healed (ADG-C5, T-2).
+    DowntimeSpent {
+        character: String,
+        weeks: u32,
+        by: GameDuration,
+        restored_exertion: bool,
+    },
+    /// A scroll written over one downtime week (ADG-S3); its id is this event's seq.
+    ScrollWritten(ScrollWritten),
+    ScrollRead {
+        reading: Reading,
+        dice: Vec<Die>,
+    },
+    ScrollGiven {
+        scroll: u64,
+        from: String,
+        to: String,
+    },
+    /// The dice a reading left pending, rolled once its sealed check was open (ADG-S4).
+    ScrollOutcomeRolled(ScrollOutcome),
+}
+}
+
+/// The concerns every event answers (see [`crate::event::Event`]), for A Dungeon Game's own.
+impl AdgEvent {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AdgEvent::AdgTablesLoaded { .. } => "adg_tables_loaded",
+            AdgEvent::RitualDiscovered { .. } => "ritual_discovered",
+            AdgEvent::Exerted { .. } => "exerted",
+            AdgEvent::RitualLearnAttempted(_) => "ritual_learn_attempted",
+            AdgEvent::RitualCast(_) => "ritual_cast",
+            AdgEvent::DowntimeSpent { .. } => "downtime_spent",
+            AdgEvent::ScrollWritten(_) => "scroll_written",
+            AdgEvent::ScrollRead { .. } => "scroll_read",
+            AdgEvent::ScrollGiven { .. } => "scroll_given",
+            AdgEvent::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
+        }
+    }
+
+    pub fn concerns(&self, folded: &str) -> bool {
+        let is = |name: &str| crate::event::fold_name(name) == folded;
+        match self {
+            AdgEvent::RitualDiscovered { character, .. }
+            | AdgEvent::Exerted { character, .. }
+            | AdgEvent::DowntimeSpent { character, .. } => is(character),
+            AdgEvent::RitualLearnAttempted(a) => is(&a.character),
+            AdgEvent::RitualCast(c) => {
+                is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            AdgEvent::ScrollWritten(w) => is(&w.writer),
+            AdgEvent::ScrollRead { reading, .. } => {
+                is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            AdgEvent::ScrollGiven { from, to, .. } => is(from) || is(to),
+            AdgEvent::ScrollOutcomeRolled(o) => {
+                is(&o.reader) || o.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            // Tables name no character.
+            AdgEvent::AdgTablesLoaded { .. } => false,
+        }
+    }
+
+    pub fn dice(&self) -> &[Die] {
+        match self {
+            AdgEvent::RitualDiscovered { dice, .. } | AdgEvent::ScrollRead { dice, .. } => dice,
+            AdgEvent::RitualLearnAttempted(a) => &a.dice,
+            AdgEvent::RitualCast(c) => &c.dice,
+            AdgEvent::ScrollWritten(w) => &w.dice,
+            AdgEvent::ScrollOutcomeRolled(o) => &o.dice,
+            AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollGiven { .. } => &[],
+        }
+    }
+
+    /// Undone by a retraction: what a slip of the GM's may have recorded. A scroll once written,
+    /// read or resolved, and the tables in force, stay: sealed checks and later readings rest on
+    /// them.
+    pub fn is_retractable(&self) -> bool {
+        match self {
+            AdgEvent::RitualDiscovered { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::RitualLearnAttempted(_)
+            | AdgEvent::RitualCast(_)
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollGiven { .. } => true,
+            AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::ScrollWritten(_)
+            | AdgEvent::ScrollRead { .. }
+            | AdgEvent::ScrollOutcomeRolled(_) => false,
         }
     }
 }

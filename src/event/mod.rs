@@ -12,8 +12,6 @@ use crate::dice::{DiceExpr, Die};
 use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
-use tables::{AdgTables, Attribute};
-use vsd::{Alignment, Condition};
 
 /// The payload schema version this build writes for every kind. Version 2 changed no shape: it marks
 /// events recorded under the text rules (`rules::text::check_row`), which import holds them to;
@@ -32,18 +30,22 @@ const SAME_SHAPES_SINCE: u32 = 1;
 /// generic tree to find the tag; naming the variant up front lets each payload be read straight into
 /// its event, which took a quarter of an import's time. One list, so the two can never differ.
 macro_rules! event_enum {
-    ($($variants:tt)*) => {
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+    ($(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         #[serde(tag = "kind", rename_all = "snake_case")]
-        pub enum Event { $($variants)* }
+        pub enum $name { $($variants)* }
 
-        #[derive(Deserialize)]
-        #[serde(remote = "Event", rename_all = "snake_case")]
-        enum EventOfKind { $($variants)* }
+        #[derive(serde::Deserialize)]
+        #[serde(remote = $remote, rename_all = "snake_case")]
+        pub(crate) enum $twin { $($variants)* }
     };
 }
+pub(crate) use event_enum;
 
 event_enum! {
+    /// What the log records: the campaign's own facts, and each rule system's.
+    Event / EventOfKind = "Event" {
     /// The first event of every log.
     CampaignCreated {
         campaign_id: String,
@@ -113,28 +115,6 @@ event_enum! {
         epoch: u32,
         seed_commitment: String,
     },
-    /// A Dungeon Game tables in force from here on, carried whole (ADG-C5).
-    AdgTablesLoaded {
-        source: String,
-        sha256: String,
-        tables: AdgTables,
-    },
-    /// Two d20s on the word lists: a ritual found, not yet learned (ADG-R2).
-    RitualDiscovered {
-        character: String,
-        ritual: String,
-        words: Vec<String>,
-        dice: Vec<Die>,
-    },
-    /// Points of an attribute exerted (ADG-C3).
-    Exerted {
-        character: String,
-        attribute: Attribute,
-        amount: u32,
-        reason: String,
-    },
-    RitualLearnAttempted(adg::LearnAttempt),
-    RitualCast(adg::Cast),
     /// A night's rest for one or more characters (ADG-C5, ADG-R9, T-2).
     /// A rest: ADG characters heal (a night), VsD characters recover MPs (VSD-6).
     Rested {
@@ -146,57 +126,13 @@ event_enum! {
     },
     /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
     DowntimeTaken(adg::Downtime),
-    /// Downtime weeks not spent scribing, as recorded before downtime's nights healed (ADG-C5, T-2).
-    DowntimeSpent {
-        character: String,
-        weeks: u32,
-        by: GameDuration,
-        restored_exertion: bool,
-    },
-    /// A scroll written over one downtime week (ADG-S3); its id is this event's seq.
-    ScrollWritten(adg::ScrollWritten),
-    ScrollRead {
-        reading: adg::Reading,
-        dice: Vec<Die>,
-    },
-    ScrollGiven {
-        scroll: u64,
-        from: String,
-        to: String,
-    },
-    /// The dice a reading left pending, rolled once its sealed check was open (ADG-S4).
-    ScrollOutcomeRolled(adg::ScrollOutcome),
-    SpellLearned(vsd::SpellLearned),
-    /// One round of concentration on a spell (VSD-3).
-    Concentrated {
-        character: String,
-        spell: String,
-        round: u64,
-    },
-    ConcentrationInterrupted {
-        character: String,
-    },
-    SpellCast(vsd::SpellCast),
-    ChoiceMade(vsd::ChoiceMade),
-    /// A failed spell held two rounds fires or fizzles (VSD-9 ruling).
-    DelayedSpellResolved(vsd::DelayedResolved),
-    SaveRolled(vsd::SaveRolled),
-    ThreadSevered(vsd::Severed),
-    AlignmentSet {
-        alignment: Alignment,
-    },
-    SeverTheThreadSet {
-        on: bool,
-    },
-    DriveChanged {
-        character: String,
-        delta: i64,
-        reason: String,
-    },
-    ConditionCleared {
-        character: String,
-        condition: Condition,
-    },
+    /// A Dungeon Game's events.
+    #[serde(untagged)]
+    Adg(adg::AdgEvent),
+    /// Against the Darkmaster's events.
+    #[serde(untagged)]
+    Vsd(vsd::VsdEvent),
+}
 }
 
 /// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
@@ -220,9 +156,75 @@ fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
     named.push_str(payload);
     named.push('}');
     let mut reader = serde_json::Deserializer::from_str(&named);
-    let event = EventOfKind::deserialize(&mut reader)?;
+    let event = match owner(kind) {
+        Owner::Core => EventOfKind::deserialize(&mut reader)?,
+        Owner::Adg => Event::Adg(adg::AdgEventOfKind::deserialize(&mut reader)?),
+        Owner::Vsd => Event::Vsd(vsd::VsdEventOfKind::deserialize(&mut reader)?),
+    };
     reader.end()?;
     Ok(event)
+}
+
+/// Which enum declares an event kind: the core's, or a rule system's.
+enum Owner {
+    Core,
+    Adg,
+    Vsd,
+}
+
+fn owner(kind: &str) -> Owner {
+    static KINDS: std::sync::OnceLock<(Vec<&'static str>, Vec<&'static str>)> =
+        std::sync::OnceLock::new();
+    let (adg, vsd) = KINDS.get_or_init(|| {
+        (
+            variant_names(|d| adg::AdgEventOfKind::deserialize(d).map(|_| ())),
+            variant_names(|d| vsd::VsdEventOfKind::deserialize(d).map(|_| ())),
+        )
+    });
+    if adg.contains(&kind) {
+        Owner::Adg
+    } else if vsd.contains(&kind) {
+        Owner::Vsd
+    } else {
+        Owner::Core
+    }
+}
+
+/// The kind names an enum's derived `Deserialize` accepts: serde hands them to the deserializer
+/// when it asks for an enum, so a deserializer that only listens learns them, from the one list
+/// the enum's derive keeps (nothing here repeats them).
+fn variant_names(
+    read: impl FnOnce(&mut NameCatcher) -> Result<(), serde::de::value::Error>,
+) -> Vec<&'static str> {
+    let mut catcher = NameCatcher(Vec::new());
+    let _ = read(&mut catcher);
+    catcher.0
+}
+
+struct NameCatcher(Vec<&'static str>);
+
+impl<'de> serde::Deserializer<'de> for &mut NameCatcher {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only enums are read here"))
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = variants.to_vec();
+        Err(serde::de::Error::custom("names taken"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
 }
 
 /// A sealed die opened: the value and the nonce that hash to its commitment.
@@ -305,30 +307,10 @@ impl Event {
             Event::SeedRevealed { .. } => "seed_revealed",
             Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
-            Event::AdgTablesLoaded { .. } => "adg_tables_loaded",
-            Event::RitualDiscovered { .. } => "ritual_discovered",
-            Event::Exerted { .. } => "exerted",
-            Event::RitualLearnAttempted(_) => "ritual_learn_attempted",
-            Event::RitualCast(_) => "ritual_cast",
             Event::Rested { .. } => "rested",
-            Event::DowntimeSpent { .. } => "downtime_spent",
-            Event::ScrollWritten(_) => "scroll_written",
-            Event::ScrollRead { .. } => "scroll_read",
-            Event::ScrollGiven { .. } => "scroll_given",
             Event::DowntimeTaken(_) => "downtime_taken",
-            Event::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
-            Event::SpellLearned(_) => "spell_learned",
-            Event::Concentrated { .. } => "concentrated",
-            Event::ConcentrationInterrupted { .. } => "concentration_interrupted",
-            Event::SpellCast(_) => "spell_cast",
-            Event::ChoiceMade(_) => "choice_made",
-            Event::DelayedSpellResolved(_) => "delayed_spell_resolved",
-            Event::SaveRolled(_) => "save_rolled",
-            Event::ThreadSevered(_) => "thread_severed",
-            Event::AlignmentSet { .. } => "alignment_set",
-            Event::SeverTheThreadSet { .. } => "sever_the_thread_set",
-            Event::DriveChanged { .. } => "drive_changed",
-            Event::ConditionCleared { .. } => "condition_cleared",
+            Event::Adg(event) => event.kind(),
+            Event::Vsd(event) => event.kind(),
         }
     }
 
@@ -374,37 +356,11 @@ impl Event {
         let is = |name: &str| fold_name(name) == folded;
         match self {
             Event::CharacterAdded { name, .. } => is(name),
-            Event::DamageTaken { character, .. }
-            | Event::Healed { character, .. }
-            | Event::RitualDiscovered { character, .. }
-            | Event::Exerted { character, .. }
-            | Event::DowntimeSpent { character, .. } => is(character),
-            Event::RitualLearnAttempted(a) => is(&a.character),
-            Event::RitualCast(c) => {
-                is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
-            }
+            Event::DamageTaken { character, .. } | Event::Healed { character, .. } => is(character),
             Event::Rested { results, mp, .. } => {
                 results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
             }
-            Event::ScrollWritten(w) => is(&w.writer),
-            Event::ScrollRead { reading, .. } => {
-                is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
-            }
-            Event::ScrollGiven { from, to, .. } => is(from) || is(to),
-            Event::ScrollOutcomeRolled(o) => {
-                is(&o.reader) || o.effect.as_ref().is_some_and(|e| is(&e.target))
-            }
             Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
-            Event::SpellLearned(l) => is(&l.character),
-            Event::Concentrated { character, .. }
-            | Event::ConcentrationInterrupted { character }
-            | Event::DriveChanged { character, .. }
-            | Event::ConditionCleared { character, .. } => is(character),
-            Event::SpellCast(c) => is(&c.caster) || is(&c.target),
-            Event::ChoiceMade(c) => is(&c.character),
-            Event::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
-            Event::SaveRolled(s) => is(&s.target) || is(&s.caster),
-            Event::ThreadSevered(s) => is(&s.character),
             // The campaign's bookkeeping and free rolls name no character.
             Event::CampaignCreated { .. }
             | Event::ClockAdvanced { .. }
@@ -415,42 +371,18 @@ impl Event {
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
-            | Event::EpochStarted { .. }
-            | Event::AdgTablesLoaded { .. }
-            | Event::AlignmentSet { .. }
-            | Event::SeverTheThreadSet { .. } => false,
+            | Event::EpochStarted { .. } => false,
+            Event::Adg(event) => event.concerns(folded),
+            Event::Vsd(event) => event.concerns(folded),
         }
     }
 
     /// Every die the event holds, in draw order. `verify` checks them without knowing each kind.
     pub fn dice(&self) -> &[Die] {
         match self {
-            Event::DiceRolled { dice, .. }
-            | Event::RitualDiscovered { dice, .. }
-            | Event::Rested { dice, .. }
-            | Event::ScrollRead { dice, .. } => dice,
-            Event::RitualLearnAttempted(a) => &a.dice,
-            Event::RitualCast(c) => &c.dice,
-            Event::ScrollWritten(w) => &w.dice,
-            Event::ScrollOutcomeRolled(o) => &o.dice,
+            Event::DiceRolled { dice, .. } | Event::Rested { dice, .. } => dice,
             Event::DowntimeTaken(d) => &d.dice,
-            Event::SpellCast(c) => &c.dice,
-            Event::ChoiceMade(c) => &c.dice,
-            Event::SaveRolled(s) => &s.dice,
-            Event::ThreadSevered(s) => &s.dice,
-            Event::SpellLearned(_)
-            | Event::DelayedSpellResolved(_)
-            | Event::Concentrated { .. }
-            | Event::ConcentrationInterrupted { .. }
-            | Event::AlignmentSet { .. }
-            | Event::SeverTheThreadSet { .. }
-            | Event::DriveChanged { .. }
-            | Event::ConditionCleared { .. } => &[],
-            Event::AdgTablesLoaded { .. }
-            | Event::Exerted { .. }
-            | Event::DowntimeSpent { .. }
-            | Event::ScrollGiven { .. }
-            | Event::CampaignCreated { .. }
+            Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
@@ -462,37 +394,33 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => &[],
+            Event::Adg(event) => event.dice(),
+            Event::Vsd(event) => event.dice(),
         }
     }
 
     /// Whether a retraction may undo this event. The campaign's bookkeeping (its creation, sessions,
     /// dice epochs, reveals and retractions) must stay in force: the fairness check depends on it.
     pub fn is_retractable(&self) -> bool {
-        matches!(
-            self,
+        match self {
             Event::CharacterAdded { .. }
-                | Event::DamageTaken { .. }
-                | Event::Healed { .. }
-                | Event::ClockAdvanced { .. }
-                | Event::DiceRolled { .. }
-                | Event::RitualDiscovered { .. }
-                | Event::Exerted { .. }
-                | Event::RitualLearnAttempted(_)
-                | Event::RitualCast(_)
-                | Event::Rested { .. }
-                | Event::DowntimeSpent { .. }
-                | Event::DowntimeTaken(_)
-                | Event::ScrollGiven { .. }
-                | Event::SpellLearned(_)
-                | Event::Concentrated { .. }
-                | Event::ConcentrationInterrupted { .. }
-                | Event::SpellCast(_)
-                | Event::SaveRolled(_)
-                | Event::AlignmentSet { .. }
-                | Event::SeverTheThreadSet { .. }
-                | Event::DriveChanged { .. }
-                | Event::ConditionCleared { .. }
-        )
+            | Event::DamageTaken { .. }
+            | Event::Healed { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::DiceRolled { .. }
+            | Event::Rested { .. }
+            | Event::DowntimeTaken(_) => true,
+            Event::CampaignCreated { .. }
+            | Event::SessionStarted { .. }
+            | Event::SessionEnded { .. }
+            | Event::SealedRevealed { .. }
+            | Event::Retracted { .. }
+            | Event::SeedRevealed { .. }
+            | Event::SeedWithheld { .. }
+            | Event::EpochStarted { .. } => false,
+            Event::Adg(event) => event.is_retractable(),
+            Event::Vsd(event) => event.is_retractable(),
+        }
     }
 }
 

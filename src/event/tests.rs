@@ -128,3 +128,33 @@ fn dice_are_found_in_events_that_hold_them() {
     };
     assert_eq!(event.dice(), &[die]);
 }
+
+/// Each kind is read through the enum that declares it: the core's, or its rule system's, whose
+/// names come from the derive itself.
+#[test]
+fn a_system_kind_reads_through_its_own_system_enum_by_its_kind() {
+    assert!(matches!(owner("healed"), Owner::Core));
+    assert!(matches!(owner("ritual_cast"), Owner::Adg));
+    assert!(matches!(owner("scroll_outcome_rolled"), Owner::Adg));
+    assert!(matches!(owner("spell_cast"), Owner::Vsd));
+    assert!(matches!(owner("condition_cleared"), Owner::Vsd));
+    assert!(matches!(owner("fireball"), Owner::Core));
+    let exerted = Event::Adg(adg::AdgEvent::Exerted {
+        character: "Aldric".into(),
+        attribute: tables::Attribute::Brawn,
+        amount: 2,
+        reason: "a climb".into(),
+    });
+    let payload = exerted.to_payload();
+    assert!(payload.starts_with(r#"{"kind":"exerted""#), "{payload}");
+    assert_eq!(
+        Event::from_stored("exerted", 2, &payload),
+        Ok(exerted.clone())
+    );
+    assert_eq!(serde_json::from_str::<Event>(&payload).ok(), Some(exerted));
+    // A system kind stored under another kind's column is refused, as a core one is.
+    assert!(matches!(
+        Event::from_stored("spell_cast", 2, &payload),
+        Err(PayloadError::KindMismatch { .. }) | Err(PayloadError::Unreadable { .. })
+    ));
+}

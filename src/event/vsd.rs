@@ -488,3 +488,114 @@ words!(Place {
     Haven => "haven",
     Blighted => "blighted",
 });
+
+crate::event::event_enum! {
+    /// Against the Darkmaster's events: spells, saves, resonance, conditions.
+    VsdEvent / VsdEventOfKind = "VsdEvent" {
+    SpellLearned(SpellLearned),
+    /// One round of concentration on a spell (VSD-3).
+    Concentrated {
+        character: String,
+        spell: String,
+        round: u64,
+    },
+    ConcentrationInterrupted {
+        character: String,
+    },
+    SpellCast(SpellCast),
+    ChoiceMade(ChoiceMade),
+    /// A failed spell held two rounds fires or fizzles (VSD-9 ruling).
+    DelayedSpellResolved(DelayedResolved),
+    SaveRolled(SaveRolled),
+    ThreadSevered(Severed),
+    AlignmentSet {
+        alignment: Alignment,
+    },
+    SeverTheThreadSet {
+        on: bool,
+    },
+    DriveChanged {
+        character: String,
+        delta: i64,
+        reason: String,
+    },
+    ConditionCleared {
+        character: String,
+        condition: Condition,
+    },
+}
+}
+
+/// The concerns every event answers (see [`crate::event::Event`]), for Against the Darkmaster's own.
+impl VsdEvent {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            VsdEvent::SpellLearned(_) => "spell_learned",
+            VsdEvent::Concentrated { .. } => "concentrated",
+            VsdEvent::ConcentrationInterrupted { .. } => "concentration_interrupted",
+            VsdEvent::SpellCast(_) => "spell_cast",
+            VsdEvent::ChoiceMade(_) => "choice_made",
+            VsdEvent::DelayedSpellResolved(_) => "delayed_spell_resolved",
+            VsdEvent::SaveRolled(_) => "save_rolled",
+            VsdEvent::ThreadSevered(_) => "thread_severed",
+            VsdEvent::AlignmentSet { .. } => "alignment_set",
+            VsdEvent::SeverTheThreadSet { .. } => "sever_the_thread_set",
+            VsdEvent::DriveChanged { .. } => "drive_changed",
+            VsdEvent::ConditionCleared { .. } => "condition_cleared",
+        }
+    }
+
+    pub fn concerns(&self, folded: &str) -> bool {
+        let is = |name: &str| crate::event::fold_name(name) == folded;
+        match self {
+            VsdEvent::SpellLearned(l) => is(&l.character),
+            VsdEvent::Concentrated { character, .. }
+            | VsdEvent::ConcentrationInterrupted { character }
+            | VsdEvent::DriveChanged { character, .. }
+            | VsdEvent::ConditionCleared { character, .. } => is(character),
+            VsdEvent::SpellCast(c) => is(&c.caster) || is(&c.target),
+            VsdEvent::ChoiceMade(c) => is(&c.character),
+            VsdEvent::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
+            VsdEvent::SaveRolled(s) => is(&s.target) || is(&s.caster),
+            VsdEvent::ThreadSevered(s) => is(&s.character),
+            // The campaign's bookkeeping and free rolls name no character.
+            VsdEvent::AlignmentSet { .. } | VsdEvent::SeverTheThreadSet { .. } => false,
+        }
+    }
+
+    pub fn dice(&self) -> &[Die] {
+        match self {
+            VsdEvent::SpellCast(c) => &c.dice,
+            VsdEvent::ChoiceMade(c) => &c.dice,
+            VsdEvent::SaveRolled(s) => &s.dice,
+            VsdEvent::ThreadSevered(s) => &s.dice,
+            VsdEvent::SpellLearned(_)
+            | VsdEvent::DelayedSpellResolved(_)
+            | VsdEvent::Concentrated { .. }
+            | VsdEvent::ConcentrationInterrupted { .. }
+            | VsdEvent::AlignmentSet { .. }
+            | VsdEvent::SeverTheThreadSet { .. }
+            | VsdEvent::DriveChanged { .. }
+            | VsdEvent::ConditionCleared { .. } => &[],
+        }
+    }
+
+    /// Undone by a retraction: what a slip of the GM's may have recorded. A choice made, a held
+    /// spell resolved and a thread severed stay: they answer pending rolls of the log.
+    pub fn is_retractable(&self) -> bool {
+        match self {
+            VsdEvent::SpellLearned(_)
+            | VsdEvent::Concentrated { .. }
+            | VsdEvent::ConcentrationInterrupted { .. }
+            | VsdEvent::SpellCast(_)
+            | VsdEvent::SaveRolled(_)
+            | VsdEvent::AlignmentSet { .. }
+            | VsdEvent::SeverTheThreadSet { .. }
+            | VsdEvent::DriveChanged { .. }
+            | VsdEvent::ConditionCleared { .. } => true,
+            VsdEvent::ChoiceMade(_)
+            | VsdEvent::DelayedSpellResolved(_)
+            | VsdEvent::ThreadSevered(_) => false,
+        }
+    }
+}

@@ -1,12 +1,47 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::event::Words;
+use crate::event::adg::AdgEvent;
 use crate::event::adg::RitualKind;
 use crate::event::adg::{
     Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult,
     ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::event::tables::AdgTables;
+
+/// The log line of an A Dungeon Game event.
+pub fn describe(event: &AdgEvent) -> String {
+    match event {
+        AdgEvent::AdgTablesLoaded {
+            source,
+            sha256,
+            tables,
+        } => tables_loaded(source, sha256, tables),
+        AdgEvent::RitualDiscovered {
+            character, ritual, ..
+        } => format!("{character} discovers the ritual {ritual}"),
+        AdgEvent::Exerted {
+            character,
+            attribute,
+            amount,
+            reason,
+        } => format!("{character} exerts {amount} {attribute}: {reason}"),
+        AdgEvent::RitualLearnAttempted(attempt) => learn_attempt(attempt),
+        AdgEvent::RitualCast(ritual) => cast(ritual),
+        AdgEvent::DowntimeSpent {
+            character,
+            weeks,
+            restored_exertion,
+            ..
+        } => downtime_spent(character, *weeks, *restored_exertion),
+        AdgEvent::ScrollWritten(written) => scroll_written(written),
+        AdgEvent::ScrollRead { reading, .. } => scroll_read(reading),
+        AdgEvent::ScrollOutcomeRolled(outcome) => scroll_outcome(outcome),
+        AdgEvent::ScrollGiven { scroll, from, to } => {
+            format!("{from} gives scroll S{scroll} to {to}")
+        }
+    }
+}
 
 /// What a reading left pending, in words.
 pub fn pending_words(outcome: &PendingOutcome) -> String {

@@ -102,64 +102,12 @@ pub fn describe(event: &Event) -> String {
         } => {
             format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
         }
-        Event::AdgTablesLoaded {
-            source,
-            sha256,
-            tables,
-        } => adg::tables_loaded(source, sha256, tables),
-        Event::RitualDiscovered {
-            character, ritual, ..
-        } => format!("{character} discovers the ritual {ritual}"),
-        Event::Exerted {
-            character,
-            attribute,
-            amount,
-            reason,
-        } => format!("{character} exerts {amount} {attribute}: {reason}"),
-        Event::RitualLearnAttempted(attempt) => adg::learn_attempt(attempt),
-        Event::RitualCast(cast) => adg::cast(cast),
+
         Event::Rested { results, .. } => adg::rest(results),
         Event::DowntimeTaken(downtime) => adg::downtime(downtime),
-        Event::DowntimeSpent {
-            character,
-            weeks,
-            restored_exertion,
-            ..
-        } => adg::downtime_spent(character, *weeks, *restored_exertion),
-        Event::ScrollWritten(written) => adg::scroll_written(written),
-        Event::ScrollRead { reading, .. } => adg::scroll_read(reading),
-        Event::ScrollOutcomeRolled(outcome) => adg::scroll_outcome(outcome),
-        Event::ScrollGiven { scroll, from, to } => format!("{from} gives scroll S{scroll} to {to}"),
-        Event::SpellLearned(learned) => vsd::spell_learned(learned),
-        Event::Concentrated {
-            character, spell, ..
-        } => format!("{character} concentrates on {spell}"),
-        Event::ConcentrationInterrupted { character } => {
-            format!("{character}'s concentration is broken")
-        }
-        Event::SpellCast(cast) => vsd::spell_cast(cast),
-        Event::ChoiceMade(made) => vsd::choice_made(made),
-        Event::SaveRolled(save) => vsd::save_rolled(save),
-        Event::ThreadSevered(severed) => vsd::thread_severed(severed),
-        Event::AlignmentSet { alignment } => {
-            format!(
-                "celestial alignment: {}",
-                crate::event::Words::word(*alignment)
-            )
-        }
-        Event::SeverTheThreadSet { on } => {
-            format!("Sever the Thread is {}", if *on { "on" } else { "off" })
-        }
-        Event::DriveChanged {
-            character,
-            delta,
-            reason,
-        } => format!("{character} Drive {delta:+}: {reason}"),
-        Event::ConditionCleared {
-            character,
-            condition,
-        } => format!("{character} is no longer {}", condition.name()),
-        Event::DelayedSpellResolved(resolved) => vsd::delayed_resolved(resolved),
+
+        Event::Adg(event) => adg::describe(event),
+        Event::Vsd(event) => vsd::describe(event),
     }
 }
 

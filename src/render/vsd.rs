@@ -2,9 +2,46 @@
 
 use crate::event::Words;
 use crate::event::vsd::Choice;
+use crate::event::vsd::VsdEvent;
 use crate::event::vsd::{
     ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
 };
+
+/// The log line of an Against the Darkmaster event.
+pub fn describe(event: &VsdEvent) -> String {
+    match event {
+        VsdEvent::SpellLearned(learned) => spell_learned(learned),
+        VsdEvent::Concentrated {
+            character, spell, ..
+        } => format!("{character} concentrates on {spell}"),
+        VsdEvent::ConcentrationInterrupted { character } => {
+            format!("{character}'s concentration is broken")
+        }
+        VsdEvent::SpellCast(cast) => spell_cast(cast),
+        VsdEvent::ChoiceMade(made) => choice_made(made),
+        VsdEvent::SaveRolled(save) => save_rolled(save),
+        VsdEvent::ThreadSevered(severed) => thread_severed(severed),
+        VsdEvent::AlignmentSet { alignment } => {
+            format!(
+                "celestial alignment: {}",
+                crate::event::Words::word(*alignment)
+            )
+        }
+        VsdEvent::SeverTheThreadSet { on } => {
+            format!("Sever the Thread is {}", if *on { "on" } else { "off" })
+        }
+        VsdEvent::DriveChanged {
+            character,
+            delta,
+            reason,
+        } => format!("{character} Drive {delta:+}: {reason}"),
+        VsdEvent::ConditionCleared {
+            character,
+            condition,
+        } => format!("{character} is no longer {}", condition.name()),
+        VsdEvent::DelayedSpellResolved(resolved) => delayed_resolved(resolved),
+    }
+}
 
 /// Where a cast landed, in words.
 fn outcome_words(outcome: Outcome) -> &'static str {

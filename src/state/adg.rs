@@ -526,6 +526,40 @@ impl CampaignState {
     }
 }
 
+impl CampaignState {
+    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
+    pub(super) fn apply_adg(&mut self, seq: u64, event: &crate::event::adg::AdgEvent) {
+        use crate::event::adg::AdgEvent;
+        match event {
+            AdgEvent::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
+            AdgEvent::RitualDiscovered {
+                character,
+                ritual,
+                words,
+                ..
+            } => self.apply_discovered(character, ritual, words),
+            AdgEvent::Exerted {
+                character,
+                attribute,
+                amount,
+                ..
+            } => self.apply_exerted(character, *attribute, *amount),
+            AdgEvent::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
+            AdgEvent::RitualCast(cast) => self.apply_cast(cast),
+            AdgEvent::DowntimeSpent {
+                character,
+                by,
+                restored_exertion,
+                ..
+            } => self.apply_downtime(character, *by, *restored_exertion),
+            AdgEvent::ScrollWritten(written) => self.apply_scroll_written(seq, written),
+            AdgEvent::ScrollRead { reading, .. } => self.apply_reading(reading),
+            AdgEvent::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
+            AdgEvent::ScrollOutcomeRolled(o) => self.apply_scroll_outcome(o),
+        }
+    }
+}
+
 #[cfg(test)]
 mod spent_scroll_tests {
     use super::{ScrollState, SpentScrolls};

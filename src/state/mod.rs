@@ -295,85 +295,18 @@ impl CampaignState {
                 self.epoch_commitment = seed_commitment.clone();
                 self.epoch_started_seq = seq;
             }
-            Event::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
-            Event::RitualDiscovered {
-                character,
-                ritual,
-                words,
-                ..
-            } => self.apply_discovered(character, ritual, words),
-            Event::Exerted {
-                character,
-                attribute,
-                amount,
-                ..
-            } => self.apply_exerted(character, *attribute, *amount),
-            Event::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
-            Event::RitualCast(cast) => self.apply_cast(cast),
+
             Event::Rested {
                 by, results, mp, ..
             } => {
                 self.apply_rest(*by, results);
                 self.apply_mp_rest(mp);
             }
-            Event::DowntimeSpent {
-                character,
-                by,
-                restored_exertion,
-                ..
-            } => self.apply_downtime(character, *by, *restored_exertion),
+
             Event::DowntimeTaken(downtime) => self.apply_downtime_taken(downtime),
-            Event::ScrollWritten(written) => self.apply_scroll_written(seq, written),
-            Event::ScrollRead { reading, .. } => self.apply_reading(reading),
-            Event::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
-            Event::ScrollOutcomeRolled(o) => self.apply_scroll_outcome(o),
-            Event::SpellLearned(l) => {
-                if let Some(vsd) = self.vsd_mut(&l.character) {
-                    vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());
-                }
-            }
-            Event::Concentrated {
-                character,
-                spell,
-                round,
-            } => self.apply_concentrated(character, spell, *round),
-            Event::ConcentrationInterrupted { character } => {
-                if let Some(vsd) = self.vsd_mut(character) {
-                    vsd.concentration = None;
-                }
-            }
-            Event::SpellCast(cast) => self.apply_spell_cast(seq, cast),
-            Event::ChoiceMade(made) => self.apply_choice(made),
-            Event::SaveRolled(save) => self.apply_save(save),
-            Event::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
-            Event::ThreadSevered(severed) => self.apply_severed(severed),
-            Event::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
-            Event::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,
-            Event::DriveChanged {
-                character, delta, ..
-            } => {
-                if let Some(vsd) = self.vsd_mut(character) {
-                    vsd.drive = u32::try_from((i64::from(vsd.drive) + delta).max(0)).unwrap_or(0);
-                }
-            }
-            Event::ConditionCleared {
-                character,
-                condition,
-            } => {
-                let now = self.clock;
-                if let Some(vsd) = self.vsd_mut(character) {
-                    // Cleared now: conditions of this kind still in force end at this moment.
-                    for c in vsd
-                        .conditions
-                        .iter_mut()
-                        .filter(|c| c.condition == *condition)
-                    {
-                        if c.until.is_none_or(|u| u > now) {
-                            c.until = Some(now);
-                        }
-                    }
-                }
-            }
+
+            Event::Adg(event) => self.apply_adg(seq, event),
+            Event::Vsd(event) => self.apply_vsd(seq, event),
         }
     }
 }

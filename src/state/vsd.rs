@@ -409,3 +409,59 @@ pub struct VsdSettings {
     /// The optional Sever the Thread rule (VSD-11); off unless the GM turns it on.
     pub sever_the_thread: bool,
 }
+
+impl CampaignState {
+    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
+    pub(super) fn apply_vsd(&mut self, seq: u64, event: &crate::event::vsd::VsdEvent) {
+        use crate::event::vsd::VsdEvent;
+        match event {
+            VsdEvent::SpellLearned(l) => {
+                if let Some(vsd) = self.vsd_mut(&l.character) {
+                    vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());
+                }
+            }
+            VsdEvent::Concentrated {
+                character,
+                spell,
+                round,
+            } => self.apply_concentrated(character, spell, *round),
+            VsdEvent::ConcentrationInterrupted { character } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.concentration = None;
+                }
+            }
+            VsdEvent::SpellCast(cast) => self.apply_spell_cast(seq, cast),
+            VsdEvent::ChoiceMade(made) => self.apply_choice(made),
+            VsdEvent::SaveRolled(save) => self.apply_save(save),
+            VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
+            VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),
+            VsdEvent::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
+            VsdEvent::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,
+            VsdEvent::DriveChanged {
+                character, delta, ..
+            } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.drive = u32::try_from((i64::from(vsd.drive) + delta).max(0)).unwrap_or(0);
+                }
+            }
+            VsdEvent::ConditionCleared {
+                character,
+                condition,
+            } => {
+                let now = self.clock;
+                if let Some(vsd) = self.vsd_mut(character) {
+                    // Cleared now: conditions of this kind still in force end at this moment.
+                    for c in vsd
+                        .conditions
+                        .iter_mut()
+                        .filter(|c| c.condition == *condition)
+                    {
+                        if c.until.is_none_or(|u| u > now) {
+                            c.until = Some(now);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

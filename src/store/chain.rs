@@ -370,30 +370,11 @@ impl Verifier {
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             | Event::SeedWithheld { .. }
-            | Event::AdgTablesLoaded { .. }
-            | Event::RitualDiscovered { .. }
-            | Event::Exerted { .. }
-            | Event::RitualLearnAttempted(_)
-            | Event::RitualCast(_)
             | Event::Rested { .. }
             | Event::DowntimeTaken(_)
-            | Event::DowntimeSpent { .. }
-            | Event::ScrollWritten(_)
-            | Event::ScrollRead { .. }
-            | Event::ScrollGiven { .. }
-            | Event::ScrollOutcomeRolled(_)
-            | Event::SpellLearned(_)
-            | Event::Concentrated { .. }
-            | Event::ConcentrationInterrupted { .. }
-            | Event::SpellCast(_)
-            | Event::ChoiceMade(_)
-            | Event::DelayedSpellResolved(_)
-            | Event::SaveRolled(_)
-            | Event::ThreadSevered(_)
-            | Event::AlignmentSet { .. }
-            | Event::SeverTheThreadSet { .. }
-            | Event::DriveChanged { .. }
-            | Event::ConditionCleared { .. } => {}
+            // The rule systems' events carry dice (checked above) and nothing of the chain's.
+            | Event::Adg(_)
+            | Event::Vsd(_) => {}
         }
     }
 

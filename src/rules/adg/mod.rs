@@ -8,6 +8,7 @@ pub mod tables;
 use super::RuleError;
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
+use crate::event::adg::AdgEvent;
 use crate::event::adg::{Activity, Downtime, DowntimeOf, EffectKind};
 use crate::event::words::words;
 use crate::sheet::Sheet;
@@ -191,11 +192,11 @@ pub fn decide(
     match command {
         AdgCommand::LoadTables { source, tables } => {
             tables.validate().map_err(RuleError::InvalidTables)?;
-            Ok(vec![Event::AdgTablesLoaded {
+            Ok(vec![Event::Adg(AdgEvent::AdgTablesLoaded {
                 source,
                 sha256: tables.sha256(),
                 tables: *tables,
-            }])
+            })])
         }
         AdgCommand::RollRitual { character } => rituals::roll(state, &character, dice),
         AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
@@ -212,12 +213,12 @@ pub fn decide(
         } => {
             let (who, adg) = living(state, &character)?;
             checks::can_exert(adg, attribute, amount)?;
-            Ok(vec![Event::Exerted {
+            Ok(vec![Event::Adg(AdgEvent::Exerted {
                 character: who.name.clone(),
                 attribute,
                 amount,
                 reason,
-            }])
+            })])
         }
         AdgCommand::Downtime { character, weeks } => {
             let (who, adg) = living(state, &character)?;
@@ -256,11 +257,11 @@ pub fn decide(
 pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<Event> {
     if matches!(sheet, Sheet::Adg(_)) && state.adg_tables.is_none() {
         let tables = AdgTables::sample();
-        return Some(Event::AdgTablesLoaded {
+        return Some(Event::Adg(AdgEvent::AdgTablesLoaded {
             source: "built-in sample tables".into(),
             sha256: tables.sha256(),
             tables,
-        });
+        }));
     }
     None
 }

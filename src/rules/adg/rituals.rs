@@ -4,6 +4,7 @@ use super::checks::{self, can_exert};
 use super::{Attribute, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
 use crate::dice::Dice;
 use crate::event::Event;
+use crate::event::adg::AdgEvent;
 use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt};
 use crate::state::adg::{AdgState, KnownRitual};
 use crate::state::{CampaignState, Character, fold_name};
@@ -28,12 +29,12 @@ pub fn roll(
                 .unwrap_or_default(),
         );
     }
-    Ok(vec![Event::RitualDiscovered {
+    Ok(vec![Event::Adg(AdgEvent::RitualDiscovered {
         character: who.name.clone(),
         ritual: words.join(" "),
         words,
         dice: record,
-    }])
+    })])
 }
 
 /// The words of a ritual being learned: as discovered, else the name's words.
@@ -144,20 +145,22 @@ pub fn learn(
         .get(&fold_name(ritual))
         .map(|(n, _)| n.clone())
         .unwrap_or_else(|| ritual.to_string());
-    Ok(vec![Event::RitualLearnAttempted(LearnAttempt {
-        character: who.name.clone(),
-        ritual: display,
-        words: words_of(adg, ritual),
-        ritual_kind: kind,
-        spell_level: spell.map(|s| s.level),
-        pay,
-        cost,
-        from_scroll: None,
-        check,
-        learned,
-        died,
-        dice: record,
-    })])
+    Ok(vec![Event::Adg(AdgEvent::RitualLearnAttempted(
+        LearnAttempt {
+            character: who.name.clone(),
+            ritual: display,
+            words: words_of(adg, ritual),
+            ritual_kind: kind,
+            spell_level: spell.map(|s| s.level),
+            pay,
+            cost,
+            from_scroll: None,
+            check,
+            learned,
+            died,
+            dice: record,
+        },
+    ))])
 }
 
 /// The options of one casting.
@@ -295,7 +298,7 @@ pub fn cast(
         cast.mishap = Some(mishap);
     }
     cast.dice = record;
-    Ok(vec![Event::RitualCast(cast)])
+    Ok(vec![Event::Adg(AdgEvent::RitualCast(cast))])
 }
 
 /// ADG-R1: how long a ritual's effect lasts; a Phrase fades at once.

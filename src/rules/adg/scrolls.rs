@@ -5,6 +5,7 @@ use super::checks::{self, can_exert};
 use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
 use crate::dice::{Dice, Die, SealedSecret};
+use crate::event::adg::AdgEvent;
 use crate::event::adg::{
     EffectKind, EffectRoll, LearnAttempt, Nights, PendingOutcome, PendingScrollRoll, Reading,
     ScrollCheck, ScrollOutcome, ScrollWritten,
@@ -66,7 +67,7 @@ pub fn write(
     }
     // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
     let healed = super::nights_heal(who, adg, tables, 7, &mut record, dice)?;
-    Ok(vec![Event::ScrollWritten(ScrollWritten {
+    Ok(vec![Event::Adg(AdgEvent::ScrollWritten(ScrollWritten {
         writer: who.name.clone(),
         ritual: known.name.clone(),
         level,
@@ -79,7 +80,7 @@ pub fn write(
         dice: record,
         ongoing,
         nights: Some(Nights { healed }),
-    })])
+    }))])
 }
 
 /// ADG-S2 (ruling): a turn is 10 minutes.
@@ -278,10 +279,10 @@ pub fn read(
         dice,
     )?;
     // The dice belong to the first event (their seq); the reveal follows it.
-    let mut events = vec![Event::ScrollRead {
+    let mut events = vec![Event::Adg(AdgEvent::ScrollRead {
         reading,
         dice: record,
-    }];
+    })];
     if let Some(revealed) = seal {
         events.push(Event::SealedRevealed {
             seq: id,
@@ -371,7 +372,7 @@ pub fn learn(
         attempt.check = Some(check);
     }
     attempt.dice = record;
-    let mut events = vec![Event::RitualLearnAttempted(attempt)];
+    let mut events = vec![Event::Adg(AdgEvent::RitualLearnAttempted(attempt))];
     if let Some(revealed) = reveal {
         events.push(Event::SealedRevealed {
             seq: id,
@@ -427,22 +428,24 @@ pub fn resolve(
             (None, Some(effect))
         }
     };
-    Ok(vec![Event::ScrollOutcomeRolled(ScrollOutcome {
-        reader: who.name.clone(),
-        scroll: pending.scroll,
-        mishap,
-        effect,
-        dice: record,
-    })])
+    Ok(vec![Event::Adg(AdgEvent::ScrollOutcomeRolled(
+        ScrollOutcome {
+            reader: who.name.clone(),
+            scroll: pending.scroll,
+            mishap,
+            effect,
+            dice: record,
+        },
+    ))])
 }
 
 /// ADG-S9: a scroll is an item and changes hands.
 pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
     let scroll = usable(state, id)?;
     let receiver = crate::rules::campaign::find(state, to)?;
-    Ok(vec![Event::ScrollGiven {
+    Ok(vec![Event::Adg(AdgEvent::ScrollGiven {
         scroll: id,
         from: scroll.holder.clone(),
         to: receiver.name.clone(),
-    }])
+    })])
 }

@@ -4,6 +4,7 @@ use super::consequences::{failure_pending, resonance_pending, roll_resonance};
 use super::{Alignment, Condition, RuleError, SpellDef, caster, casting_band, round_of};
 use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
+use crate::event::vsd::VsdEvent;
 use crate::event::vsd::{
     ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled, SpellCast,
     SpellLearned,
@@ -39,10 +40,10 @@ pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<E
         lore: lore.name.clone(),
         ..spell
     };
-    Ok(vec![Event::SpellLearned(SpellLearned {
+    Ok(vec![Event::Vsd(VsdEvent::SpellLearned(SpellLearned {
         character: who.name.clone(),
         spell,
-    })])
+    }))])
 }
 
 /// VSD-3: one round of concentration on a spell, no MPs spent yet.
@@ -74,11 +75,11 @@ pub fn concentrate(
     {
         return Err(RuleError::RoundUsed(who.name.clone()));
     }
-    Ok(vec![Event::Concentrated {
+    Ok(vec![Event::Vsd(VsdEvent::Concentrated {
         character: who.name.clone(),
         spell: spell.name.clone(),
         round,
-    }])
+    })])
 }
 
 fn unknown_spell(name: &str, vsd: &crate::state::vsd::VsdState, spell: &str) -> RuleError {
@@ -353,7 +354,7 @@ pub fn cast(
         cast.consumed = i64::from(vsd.body) - i64::from(o.soul_damage) <= 0;
     }
     cast.dice = record;
-    Ok(vec![Event::SpellCast(cast)])
+    Ok(vec![Event::Vsd(VsdEvent::SpellCast(cast))])
 }
 
 /// VSD-12: who may overcast, by how much, and how.
@@ -527,7 +528,7 @@ pub fn save(
         .and_then(|c| c.vsd()?.spell(&cast.spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
-    Ok(vec![Event::SaveRolled(SaveRolled {
+    Ok(vec![Event::Vsd(VsdEvent::SaveRolled(SaveRolled {
         target: character
             .map(|c| c.name.clone())
             .unwrap_or_else(|| target.to_string()),
@@ -546,5 +547,5 @@ pub fn save(
             duration.map(|d| cast_at.after(d))
         },
         dice: record,
-    })])
+    }))])
 }

@@ -4,6 +4,7 @@
 use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caster, round_of};
 use crate::dice::{Dice, Die};
 use crate::event::Event;
+use crate::event::vsd::VsdEvent;
 use crate::event::vsd::{
     ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
     Severed,
@@ -293,7 +294,7 @@ pub fn choose(
         }
     }
     made.dice = record;
-    Ok(vec![Event::ChoiceMade(made)])
+    Ok(vec![Event::Vsd(VsdEvent::ChoiceMade(made))])
 }
 
 /// VSD-11: spend 1 Drive; the GM re-rolls the resonance at a further −20. Dice: the resonance d100.
@@ -348,14 +349,14 @@ pub fn sever(
         cast_at: None,
     };
     let pending = resonance_pending(&resonance, base);
-    Ok(vec![Event::ThreadSevered(Severed {
+    Ok(vec![Event::Vsd(VsdEvent::ThreadSevered(Severed {
         character: who.name.clone(),
         cast_seq: open.cast_seq,
         severs,
         resonance,
         pending,
         dice: record,
-    })])
+    }))])
 }
 
 fn describe_pending(pending: &[Pending]) -> String {
@@ -412,20 +413,22 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         let saves = spell.is_some_and(|s| s.save);
         let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
         let target_known = after.character(&held.target).is_some();
-        resolved.push(Event::DelayedSpellResolved(DelayedResolved {
-            caster: who.name.clone(),
-            spell: held.spell.clone(),
-            target: held.target.clone(),
-            cast_seq: held.cast_seq,
-            fired,
-            mp_spent: if fired { held.mp_cost } else { 0 },
-            save_difficulty: (fired && saves).then_some(50),
-            took_hold: fired && !saves && target_known,
-            active_until: spell
-                .and_then(|s| s.duration)
-                .filter(|_| fired && !saves && target_known)
-                .map(|d| takes_effect_at.after(d)),
-        }));
+        resolved.push(Event::Vsd(VsdEvent::DelayedSpellResolved(
+            DelayedResolved {
+                caster: who.name.clone(),
+                spell: held.spell.clone(),
+                target: held.target.clone(),
+                cast_seq: held.cast_seq,
+                fired,
+                mp_spent: if fired { held.mp_cost } else { 0 },
+                save_difficulty: (fired && saves).then_some(50),
+                took_hold: fired && !saves && target_known,
+                active_until: spell
+                    .and_then(|s| s.duration)
+                    .filter(|_| fired && !saves && target_known)
+                    .map(|d| takes_effect_at.after(d)),
+            },
+        )));
     }
     resolved
 }

@@ -9,6 +9,7 @@ mod tests;
 use super::RuleError;
 use crate::dice::Dice;
 use crate::event::Event;
+use crate::event::vsd::VsdEvent;
 use crate::state::vsd::VsdState;
 use crate::state::{CampaignState, Character};
 use crate::time::ROUND_SECONDS;
@@ -102,9 +103,9 @@ pub fn decide(
             if vsd.concentration.is_none() {
                 return Err(RuleError::NotConcentrating(who.name.clone()));
             }
-            Ok(vec![Event::ConcentrationInterrupted {
+            Ok(vec![Event::Vsd(VsdEvent::ConcentrationInterrupted {
                 character: who.name.clone(),
-            }])
+            })])
         }
         VsdCommand::Cast {
             character,
@@ -121,8 +122,10 @@ pub fn decide(
             cast,
         } => casting::save(state, &target, wsr, against, cast, dice),
         VsdCommand::Sever { character } => consequences::sever(state, &character, dice),
-        VsdCommand::SetAlignment(alignment) => Ok(vec![Event::AlignmentSet { alignment }]),
-        VsdCommand::SetSever(on) => Ok(vec![Event::SeverTheThreadSet { on }]),
+        VsdCommand::SetAlignment(alignment) => {
+            Ok(vec![Event::Vsd(VsdEvent::AlignmentSet { alignment })])
+        }
+        VsdCommand::SetSever(on) => Ok(vec![Event::Vsd(VsdEvent::SeverTheThreadSet { on })]),
         VsdCommand::Drive {
             character,
             delta,
@@ -136,11 +139,11 @@ pub fn decide(
                     delta,
                 });
             }
-            Ok(vec![Event::DriveChanged {
+            Ok(vec![Event::Vsd(VsdEvent::DriveChanged {
                 character: who.name.clone(),
                 delta,
                 reason,
-            }])
+            })])
         }
         VsdCommand::ClearCondition {
             character,
@@ -153,10 +156,10 @@ pub fn decide(
                     condition: condition.name(),
                 });
             }
-            Ok(vec![Event::ConditionCleared {
+            Ok(vec![Event::Vsd(VsdEvent::ConditionCleared {
                 character: who.name.clone(),
                 condition,
-            }])
+            })])
         }
     }
 }

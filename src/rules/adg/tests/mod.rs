@@ -5,6 +5,7 @@ use super::rituals::CastOrder;
 use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
+use crate::event::adg::AdgEvent;
 use crate::event::adg::{Activity, PendingOutcome};
 use crate::event::adg::{Cast, LearnAttempt, Reading};
 use crate::rules::Command;
@@ -120,7 +121,7 @@ fn the_cast(events: &[Event]) -> &Cast {
     events
         .iter()
         .find_map(|e| {
-            if let Event::RitualCast(c) = e {
+            if let Event::Adg(AdgEvent::RitualCast(c)) = e {
                 Some(c)
             } else {
                 None
@@ -133,7 +134,7 @@ fn the_learning(events: &[Event]) -> &LearnAttempt {
     events
         .iter()
         .find_map(|e| {
-            if let Event::RitualLearnAttempted(a) = e {
+            if let Event::Adg(AdgEvent::RitualLearnAttempted(a)) = e {
                 Some(a)
             } else {
                 None
@@ -146,7 +147,7 @@ fn the_reading(events: &[Event]) -> &Reading {
     events
         .iter()
         .find_map(|e| {
-            if let Event::ScrollRead { reading, .. } = e {
+            if let Event::Adg(AdgEvent::ScrollRead { reading, .. }) = e {
                 Some(reading)
             } else {
                 None

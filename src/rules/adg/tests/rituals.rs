@@ -1,4 +1,5 @@
 use super::*;
+use crate::event::adg::AdgEvent;
 
 // ---- Rituals -------------------------------------------------------------------------------------
 
@@ -42,7 +43,7 @@ fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
         },
         &[4, 4],
     );
-    let Event::RitualDiscovered { ritual, dice, .. } = &events[0] else {
+    let Event::Adg(AdgEvent::RitualDiscovered { ritual, dice, .. }) = &events[0] else {
         panic!()
     };
     assert_eq!(ritual, "Concealing Darkness");

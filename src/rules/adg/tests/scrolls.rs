@@ -1,4 +1,5 @@
 use super::*;
+use crate::event::adg::AdgEvent;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
@@ -181,7 +182,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     w.knows("Calling Moon", RitualKind::Ceremony);
     // The GM's sealed d20 shows 16 against Cunning 13 with 2 exerted ahead: 16 − 13 = 3 > 2, failed.
     let written = w.adg(write("Calling Moon", 1, 2), &scribing(&[16]));
-    let Event::ScrollWritten(event) = &written[0] else {
+    let Event::Adg(AdgEvent::ScrollWritten(event)) = &written[0] else {
         panic!()
     };
     assert_eq!(event.dice[0].value, None, "the log does not show the value");
@@ -214,7 +215,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
         character: "aldric".into(),
     };
     let rolled = w.adg(resolve.clone(), &[1, 1]);
-    let Event::ScrollOutcomeRolled(outcome) = &rolled[0] else {
+    let Event::Adg(AdgEvent::ScrollOutcomeRolled(outcome)) = &rolled[0] else {
         panic!("{rolled:?}")
     };
     assert_eq!(outcome.mishap.as_ref().unwrap().total, 3);

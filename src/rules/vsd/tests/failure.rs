@@ -1,4 +1,5 @@
 use super::*;
+use crate::event::vsd::VsdEvent;
 
 // ---- VSD-9: spell failure ------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held(
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::DelayedSpellResolved(d) => Some(d.clone()),
+            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
             _ => None,
         })
         .expect("resolved");
@@ -138,7 +139,7 @@ fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
         .events
         .iter()
         .find_map(|e| match e {
-            Event::DelayedSpellResolved(d) => Some(d.clone()),
+            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
             _ => None,
         })
         .expect("resolved");
@@ -180,7 +181,7 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
     let line = w
         .events
         .iter()
-        .find(|e| matches!(e, Event::DelayedSpellResolved(_)))
+        .find(|e| matches!(e, Event::Vsd(VsdEvent::DelayedSpellResolved(_))))
         .map(crate::render::describe)
         .unwrap();
     assert!(
@@ -235,7 +236,7 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
         "two are needed"
     );
     let made = w.vsd(choose(&[Choice::LoseMps, Choice::Resonance]), &[10]);
-    let Event::ChoiceMade(made) = &made[0] else {
+    let Event::Vsd(VsdEvent::ChoiceMade(made)) = &made[0] else {
         panic!()
     };
     assert_eq!(made.resonance.as_ref().unwrap().total, 33);
@@ -259,34 +260,36 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
     assert_eq!(w.of("Mira").mp_current(), 11);
     // The 151+ band comes from the pure table (a d100 + 50 cannot pass 150).
     let mut world_ko = world();
-    world_ko.events.push(Event::SpellCast(SpellCast {
-        pending: vec![crate::event::vsd::Pending {
-            about: "spell failure (160)".into(),
-            by: "caster".into(),
-            options: vec![
-                Choice::LoseMpsAndWeary,
-                Choice::OtherTarget,
-                Choice::Resonance,
-                Choice::KnockedOut,
-            ],
-            pick: 2,
-            cast_seq: 11,
-            spell: "Ember".into(),
-            place: Place::Normal,
-            affected: vec!["Mira".into()],
-            mp_cost: 1,
-            weave: 1,
-            resonance_bonus: 50,
-            target: None,
-            cast_at: None,
-        }],
-        ..the_cast(
-            &world_ko
-                .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
-                .unwrap(),
-        )
-        .clone()
-    }));
+    world_ko
+        .events
+        .push(Event::Vsd(VsdEvent::SpellCast(SpellCast {
+            pending: vec![crate::event::vsd::Pending {
+                about: "spell failure (160)".into(),
+                by: "caster".into(),
+                options: vec![
+                    Choice::LoseMpsAndWeary,
+                    Choice::OtherTarget,
+                    Choice::Resonance,
+                    Choice::KnockedOut,
+                ],
+                pick: 2,
+                cast_seq: 11,
+                spell: "Ember".into(),
+                place: Place::Normal,
+                affected: vec!["Mira".into()],
+                mp_cost: 1,
+                weave: 1,
+                resonance_bonus: 50,
+                target: None,
+                cast_at: None,
+            }],
+            ..the_cast(
+                &world_ko
+                    .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
+                    .unwrap(),
+            )
+            .clone()
+        })));
     world_ko.vsd(choose(&[Choice::KnockedOut, Choice::LoseMpsAndWeary]), &[]);
     let mira = world_ko.of("Mira");
     let now = world_ko.state().clock;

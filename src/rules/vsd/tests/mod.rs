@@ -4,6 +4,7 @@ use super::consequences::{failure_pending, roll_resonance};
 use super::*;
 use crate::dice::Dice;
 use crate::event::Event;
+use crate::event::vsd::VsdEvent;
 use crate::event::vsd::{Outcome, SpellCast};
 use crate::rules::Command;
 use crate::rules::rest::RestLength;
@@ -147,7 +148,7 @@ fn the_cast(events: &[Event]) -> &SpellCast {
     events
         .iter()
         .find_map(|e| {
-            if let Event::SpellCast(c) = e {
+            if let Event::Vsd(VsdEvent::SpellCast(c)) = e {
                 Some(c)
             } else {
                 None

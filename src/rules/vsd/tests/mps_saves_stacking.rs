@@ -1,4 +1,5 @@
 use super::*;
+use crate::event::vsd::VsdEvent;
 
 // ---- VSD-6: magic points -------------------------------------------------------------------------
 
@@ -71,7 +72,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
             cast: Some((sleep.clone(), at)),
         };
         match &w.when(Command::Vsd(Box::new(command)), &[roll]).unwrap()[0] {
-            Event::SaveRolled(s) => (s.total, s.resisted),
+            Event::Vsd(VsdEvent::SaveRolled(s)) => (s.total, s.resisted),
             other => panic!("{other:?}"),
         }
     };
@@ -84,7 +85,9 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         cast: Some((sleep.clone(), at)),
     };
     match &w.vsd(bran, &[30])[0] {
-        Event::SaveRolled(s) => assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false)),
+        Event::Vsd(VsdEvent::SaveRolled(s)) => {
+            assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false))
+        }
         other => panic!("{other:?}"),
     }
     assert!(w.on("Bran").contains_key("sleep"));
@@ -151,7 +154,7 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
     w.next_round();
     w.next_round();
     let events = w.vsd(save(first, &first_cast, first_at), &[10]);
-    let Event::SaveRolled(failed) = &events[0] else {
+    let Event::Vsd(VsdEvent::SaveRolled(failed)) = &events[0] else {
         panic!("{events:?}")
     };
     assert!(!failed.resisted);

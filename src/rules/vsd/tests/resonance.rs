@@ -1,4 +1,5 @@
 use super::*;
+use crate::event::vsd::VsdEvent;
 
 // ---- VSD-10: resonance ---------------------------------------------------------------------------
 
@@ -205,7 +206,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
         },
         &[90],
     );
-    let Event::ThreadSevered(once) = &once[0] else {
+    let Event::Vsd(VsdEvent::ThreadSevered(once)) = &once[0] else {
         panic!()
     };
     assert_eq!((once.severs, once.resonance.total), (1, 90 + 2 - 20));
@@ -215,7 +216,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
         },
         &[90],
     );
-    let Event::ThreadSevered(twice) = &twice[0] else {
+    let Event::Vsd(VsdEvent::ThreadSevered(twice)) = &twice[0] else {
         panic!()
     };
     assert_eq!(
