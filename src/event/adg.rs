@@ -359,8 +359,8 @@ crate::event::event_enum! {
 }
 
 /// The concerns every event answers (see [`crate::event::Event`]), for A Dungeon Game's own.
-impl AdgEvent {
-    pub fn kind(&self) -> &'static str {
+impl crate::event::system::SystemEvent for AdgEvent {
+    fn kind(&self) -> &'static str {
         match self {
             AdgEvent::AdgTablesLoaded { .. } => "adg_tables_loaded",
             AdgEvent::RitualDiscovered { .. } => "ritual_discovered",
@@ -375,7 +375,7 @@ impl AdgEvent {
         }
     }
 
-    pub fn concerns(&self, folded: &str) -> bool {
+    fn concerns(&self, folded: &str) -> bool {
         let is = |name: &str| crate::event::fold_name(name) == folded;
         match self {
             AdgEvent::RitualDiscovered { character, .. }
@@ -398,7 +398,7 @@ impl AdgEvent {
         }
     }
 
-    pub fn dice(&self) -> &[Die] {
+    fn dice(&self) -> &[Die] {
         match self {
             AdgEvent::RitualDiscovered { dice, .. } | AdgEvent::ScrollRead { dice, .. } => dice,
             AdgEvent::RitualLearnAttempted(a) => &a.dice,
@@ -415,7 +415,7 @@ impl AdgEvent {
     /// Undone by a retraction: what a slip of the GM's may have recorded. A scroll once written,
     /// read or resolved, and the tables in force, stay: sealed checks and later readings rest on
     /// them.
-    pub fn is_retractable(&self) -> bool {
+    fn is_retractable(&self) -> bool {
         match self {
             AdgEvent::RitualDiscovered { .. }
             | AdgEvent::Exerted { .. }

@@ -2,10 +2,12 @@
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
 pub mod adg;
+pub mod system;
 pub mod tables;
 pub mod vsd;
 pub mod words;
 
+pub use system::SystemEvent;
 pub use words::Words;
 
 use crate::dice::{DiceExpr, Die};

@@ -527,8 +527,8 @@ crate::event::event_enum! {
 }
 
 /// The concerns every event answers (see [`crate::event::Event`]), for Against the Darkmaster's own.
-impl VsdEvent {
-    pub fn kind(&self) -> &'static str {
+impl crate::event::system::SystemEvent for VsdEvent {
+    fn kind(&self) -> &'static str {
         match self {
             VsdEvent::SpellLearned(_) => "spell_learned",
             VsdEvent::Concentrated { .. } => "concentrated",
@@ -545,7 +545,7 @@ impl VsdEvent {
         }
     }
 
-    pub fn concerns(&self, folded: &str) -> bool {
+    fn concerns(&self, folded: &str) -> bool {
         let is = |name: &str| crate::event::fold_name(name) == folded;
         match self {
             VsdEvent::SpellLearned(l) => is(&l.character),
@@ -563,7 +563,7 @@ impl VsdEvent {
         }
     }
 
-    pub fn dice(&self) -> &[Die] {
+    fn dice(&self) -> &[Die] {
         match self {
             VsdEvent::SpellCast(c) => &c.dice,
             VsdEvent::ChoiceMade(c) => &c.dice,
@@ -582,7 +582,7 @@ impl VsdEvent {
 
     /// Undone by a retraction: what a slip of the GM's may have recorded. A choice made, a held
     /// spell resolved and a thread severed stay: they answer pending rolls of the log.
-    pub fn is_retractable(&self) -> bool {
+    fn is_retractable(&self) -> bool {
         match self {
             VsdEvent::SpellLearned(_)
             | VsdEvent::Concentrated { .. }

@@ -1,0 +1,131 @@
+//! What the core asks of each rule system's events. A system's event enum implements
+//! [`SystemEvent`] with one exhaustive match per method, and [`super::Event`] hands the system's
+//! variant to it: the core never lists another system's kinds, and a system's new kind does not
+//! compile until the system answers for it.
+
+use crate::dice::Die;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug {
+    /// The stable name stored in the `kind` column and the payload's `kind` field.
+    fn kind(&self) -> &'static str;
+    /// Whether the event names the character (folded name), for `log --character`.
+    fn concerns(&self, folded: &str) -> bool;
+    /// Every die the event holds, in draw order; `verify` checks them without knowing the kind.
+    fn dice(&self) -> &[Die];
+    /// Whether a retraction may undo it.
+    fn is_retractable(&self) -> bool;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::adg::AdgEvent;
+    use crate::event::tables::Attribute;
+    use crate::event::vsd::{Alignment, VsdEvent};
+    use serde::Deserialize;
+
+    /// What every system's events must keep: the payload names its kind as `kind()` says, reads
+    /// back equal, its dice are in range, and it concerns the character it names and nobody else.
+    fn keeps_the_contract<E: SystemEvent>(samples: &[(E, Option<&str>)]) {
+        for (event, named) in samples {
+            let payload = serde_json::to_string(event).unwrap();
+            assert!(
+                payload.starts_with(&format!("{{\"kind\":\"{}\"", event.kind())),
+                "{payload}"
+            );
+            assert_eq!(&serde_json::from_str::<E>(&payload).unwrap(), event);
+            assert!(
+                event
+                    .dice()
+                    .iter()
+                    .all(|d| d.value.is_none_or(|v| v >= 1 && v <= d.sides))
+            );
+            if let Some(name) = named {
+                assert!(event.concerns(&crate::event::fold_name(name)), "{payload}");
+            }
+            assert!(!event.concerns("nobody"), "{payload}");
+        }
+    }
+
+    /// A third rule system that does nothing, sketched to show what a system brings: an event enum
+    /// and these four answers. (Plugging it in adds `Event::Quiet(QuietEvent)` and one arm per
+    /// concern, which the compiler lists; see docs/architecture.md.)
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case")]
+    enum QuietEvent {
+        Waited { character: String },
+    }
+
+    impl SystemEvent for QuietEvent {
+        fn kind(&self) -> &'static str {
+            match self {
+                QuietEvent::Waited { .. } => "waited",
+            }
+        }
+        fn concerns(&self, folded: &str) -> bool {
+            match self {
+                QuietEvent::Waited { character } => crate::event::fold_name(character) == folded,
+            }
+        }
+        fn dice(&self) -> &[Die] {
+            match self {
+                QuietEvent::Waited { .. } => &[],
+            }
+        }
+        fn is_retractable(&self) -> bool {
+            match self {
+                QuietEvent::Waited { .. } => true,
+            }
+        }
+    }
+
+    #[test]
+    fn a_do_nothing_third_system_needs_only_its_events_and_four_answers() {
+        let waited = QuietEvent::Waited {
+            character: "Wen".into(),
+        };
+        assert!(waited.is_retractable());
+        keeps_the_contract(&[(waited, Some("wen"))]);
+    }
+
+    #[test]
+    fn both_systems_keep_the_events_contract() {
+        keeps_the_contract(&[
+            (
+                AdgEvent::Exerted {
+                    character: "Aldric".into(),
+                    attribute: Attribute::Brawn,
+                    amount: 1,
+                    reason: "a climb".into(),
+                },
+                Some("Aldric"),
+            ),
+            (
+                AdgEvent::ScrollGiven {
+                    scroll: 4,
+                    from: "Wen".into(),
+                    to: "Aldric".into(),
+                },
+                Some("wen"),
+            ),
+        ]);
+        keeps_the_contract(&[
+            (
+                VsdEvent::DriveChanged {
+                    character: "Mira".into(),
+                    delta: -1,
+                    reason: "a vow".into(),
+                },
+                Some("MIRA"),
+            ),
+            (
+                VsdEvent::AlignmentSet {
+                    alignment: Alignment::Benefic,
+                },
+                None,
+            ),
+        ]);
+    }
+}
