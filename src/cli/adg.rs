@@ -5,6 +5,7 @@ use super::{Context, Globals, record, record_with};
 use crate::Error;
 use crate::event::adg::EffectKind;
 use crate::rules::Command;
+use crate::rules::adg::AdgError;
 use crate::rules::adg::rituals::CastOrder;
 use crate::rules::adg::{
     AdgCommand, AdgTables, Attribute, CastTime, ExactChoice, ImportedSpell, Pay, Reverse,
@@ -515,7 +516,7 @@ pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result
             let state = g.open()?.replay(None)?;
             let tables = state
                 .adg_tables
-                .ok_or(crate::rules::RuleError::NoAdgTables)?;
+                .ok_or(crate::rules::RuleError::Adg(AdgError::NoAdgTables))?;
             let mut lines = vec![format!("{} (sha256 {})", tables.name, tables.sha256())];
             if tables.sample {
                 lines.push(

@@ -141,176 +141,22 @@ pub enum RuleError {
     SeedMismatch(u32),
     #[error(transparent)]
     Dice(#[from] DiceError),
-    #[error("the tables are not valid: {0}")]
-    InvalidTables(String),
-    #[error(
-        "no A Dungeon Game tables are loaded yet; add an ADG character or `grimoire tables load FILE`"
-    )]
-    NoAdgTables,
     #[error("{name} plays {plays}; this is {needs} command")]
     WrongSystem {
         name: String,
         plays: String,
         needs: &'static str,
     },
-    #[error(
-        "{name} has dice pending from reading scroll S{scroll}; roll them first with `grimoire scroll resolve {name}`"
-    )]
-    RollPending { name: String, scroll: u64 },
-    #[error("{0} has no dice pending from a scroll")]
-    NothingPending(String),
     #[error("{0} is dead and can take no further action")]
     Dead(String),
-    #[error("exerting {amount} {attribute} would leave it below 1 (it is {current} now); at most {} can be exerted", current.saturating_sub(1))]
-    ExertionTooHigh {
-        attribute: String,
-        current: u32,
-        amount: u32,
-    },
-    #[error(
-        "this would be {name}'s ritual number {beyond} beyond today's safe number, which costs {beyond} Cunning before the roll, and {name} has {cunning} Cunning (at least 1 must remain); a night's rest (`grimoire rest {name} --night`) resets the count"
-    )]
-    BeyondSafeRituals {
-        name: String,
-        beyond: u32,
-        cunning: u32,
-    },
-    #[error("{name} already knows {ritual}")]
-    AlreadyKnown { name: String, ritual: String },
-    #[error("{ritual} is lost to {name} forever: a failed learning roll can never be retried")]
-    LostForever { name: String, ritual: String },
-    #[error(
-        "say what kind of ritual it is with --type phrase|sigil|ceremony (or, for a spell from another game, give --spell-level, --cast-time and --duration)"
-    )]
-    RitualKindNeeded,
-    #[error(
-        "{name} does not know a ritual called '{ritual}'{}",
-        known_rituals(known)
-    )]
-    UnknownRitual {
-        name: String,
-        ritual: String,
-        known: Vec<String>,
-    },
-    #[error("{0} is locked out of rituals until a night's rest (`grimoire rest NAME --night`)")]
-    LockedOut(String),
-    #[error("{0} moved this round, and cannot also cast a ritual")]
-    MovedThisRound(String),
-    #[error("{0} is a spell from another game and is cast only as written: it cannot be reversed")]
-    NotReversible(String),
-    #[error("the word '{0}' has no reversed form in the word lists")]
-    NoReverse(String),
     #[error("no one is able to rest")]
     NoOneToRest,
     #[error("{0} plays A Dungeon Game, where rest comes by the night: use --night")]
     AdgRestsByNight(String),
-    #[error("{name} can write scrolls of level 1 to {max} (their Adventurer Level), not {level}")]
-    ScrollLevel { name: String, level: u32, max: u32 },
-    #[error("{name} has {has} silver but the scroll costs {cost}")]
-    NotEnoughSilver { name: String, has: u64, cost: u64 },
-    #[error(
-        "--pre-exert only applies to scrolls of Ceremonies, which are the only ones with a check"
-    )]
-    NothingToExertFor,
-    #[error("there is no scroll S{0}; `grimoire scroll list` shows them")]
-    NoSuchScroll(u64),
-    #[error("scroll S{id} is {state} and can never be used again")]
-    ScrollUnusable { id: u64, state: String },
-    #[error("scroll S{id} is held by {holder}")]
-    ScrollNotHeld { id: u64, holder: String },
-    #[error("{name} already knows {spell}")]
-    SpellKnown { name: String, spell: String },
-    #[error("{name} has no Spell Lore '{lore}'{}", if lores.is_empty() { "; they have none".to_string() } else { format!("; their lores: {}", lores.join(", ")) })]
-    UnknownLore {
-        name: String,
-        lore: String,
-        lores: Vec<String>,
-    },
-    #[error(
-        "{spell} is a bolt or area spell, whose attack reaches 30 m; the target at {distance} is out of range"
-    )]
-    OutOfReach { spell: String, distance: String },
-    #[error("the spell is not valid: {0}")]
-    InvalidSpell(String),
-    #[error("{name} does not know a spell called '{spell}'{}", if known.is_empty() { String::new() } else { format!("; they know: {}", known.join(", ")) })]
-    UnknownSpell {
-        name: String,
-        spell: String,
-        known: Vec<String>,
-    },
-    #[error("{0} is instantaneous: it gains nothing from concentration")]
-    InstantaneousNeedsNoConcentration(String),
-    #[error(
-        "{0} has already acted this round (one spell or round of concentration per round); advance the clock with `grimoire time advance 1r`"
-    )]
-    RoundUsed(String),
-    #[error("{0} is not concentrating")]
-    NotConcentrating(String),
-    #[error(
-        "{0} has a choice to make first; `grimoire character show` lists it, `grimoire choose` makes it"
-    )]
-    ChoicePending(String),
-    #[error("{name} cannot act while {condition}")]
-    CannotAct { name: String, condition: String },
-    #[error("{0} cannot see the target, and a spell needs a target in sight")]
-    CannotSee(String),
-    #[error("{0} cannot speak, and a spell's words must be spoken")]
-    CannotSpeak(String),
-    #[error("{name} has {has} MP but the spell costs {cost}")]
-    NotEnoughMp { name: String, has: u32, cost: u32 },
-    #[error(
-        "{spell} is Weave {weave}, above Level {level}: overcast it with --overcast ritual --with NAMES or --overcast sacrifice"
-    )]
-    WeaveAboveLevel {
-        spell: String,
-        weave: u32,
-        level: u32,
-    },
-    #[error("{spell} is Weave {weave}, within Level {level}: there is nothing to overcast")]
-    NoNeedToOvercast {
-        spell: String,
-        weave: u32,
-        level: u32,
-    },
-    #[error("only Wizards and Animists can overcast; {name} is a {vocation}")]
-    CannotOvercast { name: String, vocation: String },
-    #[error(
-        "{name} has {ranks} ranks in {lore}; overcasting a Weave {weave} spell needs at least {weave}"
-    )]
-    TooFewRanks {
-        name: String,
-        lore: String,
-        ranks: u32,
-        weave: u32,
-    },
-    #[error("{0} has no Drive left to spend")]
-    NoDrive(String),
-    #[error("a magic ritual needs other casters who know the spell: {0}")]
-    RitualParticipants(String),
-    #[error("{0} has no choice to make")]
-    NothingToChoose(String),
-    #[error("that is not a choice {name} can make now; pending: {pending}")]
-    InvalidChoice { name: String, pending: String },
-    #[error("#{0} is not a spell casting")]
-    NotACast(u64),
-    #[error("no save against #{seq}: {why}")]
-    NoSaveNeeded { seq: u64, why: String },
-    #[error("give the target's Willpower save bonus with --wsr N ({0} is not a VsD character)")]
-    WsrNeeded(String),
-    #[error(
-        "the optional Sever the Thread rule is off; the GM turns it on with `grimoire setting sever-the-thread on`"
-    )]
-    SeverOff,
-    #[error("{0} faces no resonance roll to sever")]
-    NoResonance(String),
-    #[error("{name} has {drive} Drive: a change of {delta:+} would take it below 0 (or is zero)")]
-    DriveBelowZero {
-        name: String,
-        drive: u32,
-        delta: i64,
-    },
-    #[error("{name} is not {condition} now")]
-    NoSuchCondition { name: String, condition: String },
+    #[error(transparent)]
+    Adg(#[from] adg::AdgError),
+    #[error(transparent)]
+    Vsd(#[from] vsd::VsdError),
 }
 
 fn known_rituals(known: &[String]) -> String {

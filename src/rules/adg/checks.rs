@@ -4,17 +4,18 @@ use super::tables::{AdgTables, Amount, Effect, TableEntry};
 use super::{Attribute, RuleError};
 use crate::dice::{Dice, DiceExpr, Die};
 use crate::event::adg::{Check, TableResult, WordReplacement};
+use crate::rules::adg::AdgError;
 use crate::state::adg::{AdgState, Attributes};
 
 /// Exertion that would bring an attribute below 1 is refused (ADG-C3 ruling).
 pub fn can_exert(adg: &AdgState, attribute: Attribute, amount: u32) -> Result<(), RuleError> {
     let current = adg.current(attribute);
     if amount == 0 || current <= amount {
-        return Err(RuleError::ExertionTooHigh {
+        return Err(RuleError::Adg(AdgError::ExertionTooHigh {
             attribute: attribute.to_string(),
             current,
             amount,
-        });
+        }));
     }
     Ok(())
 }

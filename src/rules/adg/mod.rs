@@ -1,6 +1,7 @@
 //! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (docs/rules.md ADG-*).
 
 mod checks;
+mod error;
 pub mod rituals;
 mod scrolls;
 pub mod tables;
@@ -18,6 +19,7 @@ use crate::time::GameDuration;
 
 pub use crate::event::adg::{Pay, RitualKind};
 pub use crate::state::adg::SCRIBING_WEEK;
+pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
 
 /// Which words of a ritual to reverse (ADG-R5).
@@ -191,7 +193,9 @@ pub fn decide(
 ) -> Result<Vec<Event>, RuleError> {
     match command {
         AdgCommand::LoadTables { source, tables } => {
-            tables.validate().map_err(RuleError::InvalidTables)?;
+            tables
+                .validate()
+                .map_err(|why| RuleError::Adg(AdgError::InvalidTables(why)))?;
             Ok(vec![Event::Adg(AdgEvent::AdgTablesLoaded {
                 source,
                 sha256: tables.sha256(),
@@ -267,7 +271,10 @@ pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<
 }
 
 pub(super) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
-    state.adg_tables.as_ref().ok_or(RuleError::NoAdgTables)
+    state
+        .adg_tables
+        .as_ref()
+        .ok_or(RuleError::Adg(AdgError::NoAdgTables))
 }
 
 /// ADG-C5 and its ruling: `nights` nights' rest, each its recovery die (recorded), the total capped
@@ -308,10 +315,10 @@ pub(super) fn living<'s>(
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
     let (who, adg) = alive(state, name)?;
     if let Some(pending) = &adg.pending_roll {
-        return Err(RuleError::RollPending {
+        return Err(RuleError::Adg(AdgError::RollPending {
             name: who.name.clone(),
             scroll: pending.scroll,
-        });
+        }));
     }
     Ok((who, adg))
 }

@@ -6,6 +6,7 @@ use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::adg::AdgEvent;
 use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt};
+use crate::rules::adg::AdgError;
 use crate::state::adg::{AdgState, KnownRitual};
 use crate::state::{CampaignState, Character, fold_name};
 use crate::time::GameDuration;
@@ -51,29 +52,29 @@ pub(super) fn known_ritual<'a>(
     adg: &'a AdgState,
     ritual: &str,
 ) -> Result<&'a KnownRitual, RuleError> {
-    adg.known
-        .get(&fold_name(ritual))
-        .ok_or_else(|| RuleError::UnknownRitual {
+    adg.known.get(&fold_name(ritual)).ok_or_else(|| {
+        RuleError::Adg(AdgError::UnknownRitual {
             name: who.name.clone(),
             ritual: ritual.to_string(),
             known: adg.known.values().map(|k| k.name.clone()).collect(),
         })
+    })
 }
 
 /// Refuses a ritual already known or lost forever (ADG-R3).
 pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
     let key = fold_name(ritual);
     if let Some(known) = adg.known.get(&key) {
-        return Err(RuleError::AlreadyKnown {
+        return Err(RuleError::Adg(AdgError::AlreadyKnown {
             name: who.name.clone(),
             ritual: known.name.clone(),
-        });
+        }));
     }
     if let Some(lost) = adg.lost.get(&key) {
-        return Err(RuleError::LostForever {
+        return Err(RuleError::Adg(AdgError::LostForever {
             name: who.name.clone(),
             ritual: lost.clone(),
-        });
+        }));
     }
     Ok(())
 }
@@ -118,7 +119,7 @@ pub fn learn(
     may_learn(who, adg, ritual)?;
     let kind = kind
         .or(spell.map(|s| s.ritual_kind()))
-        .ok_or(RuleError::RitualKindNeeded)?;
+        .ok_or(RuleError::Adg(AdgError::RitualKindNeeded))?;
     let mut record = Vec::new();
     let cost = match spell {
         Some(s) if s.level > 0 => s.level,
@@ -187,10 +188,10 @@ pub fn cast(
     let tables = tables(state)?;
     let known = known_ritual(who, adg, ritual)?;
     if adg.locked_out {
-        return Err(RuleError::LockedOut(who.name.clone()));
+        return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
     }
     if order.moved {
-        return Err(RuleError::MovedThisRound(who.name.clone()));
+        return Err(RuleError::Adg(AdgError::MovedThisRound(who.name.clone())));
     }
     let mut words = known.words.clone();
     let mut record = Vec::new();
@@ -200,15 +201,15 @@ pub fn cast(
     let over_limit_cost = adg.next_ritual_cost();
     let cunning = adg.current(Attribute::Cunning);
     if over_limit_cost > 0 && cunning <= over_limit_cost {
-        return Err(RuleError::BeyondSafeRituals {
+        return Err(RuleError::Adg(AdgError::BeyondSafeRituals {
             name: who.name.clone(),
             beyond: over_limit_cost,
             cunning,
-        });
+        }));
     }
     if let Some(reverse) = order.reverse {
         if !known.reversible {
-            return Err(RuleError::NotReversible(known.name.clone()));
+            return Err(RuleError::Adg(AdgError::NotReversible(known.name.clone())));
         }
         let slots: &[usize] = match reverse {
             Reverse::First => &[0],
@@ -219,7 +220,7 @@ pub fn cast(
             let word = words.get(slot).cloned().unwrap_or_default();
             words[slot] = tables
                 .reverse_of(&word)
-                .ok_or_else(|| RuleError::NoReverse(word.clone()))?;
+                .ok_or_else(|| RuleError::Adg(AdgError::NoReverse(word.clone())))?;
         }
         if reverse == Reverse::Both {
             reversal_cost = checks::roll(dice, &mut record, 3, "reversing both words 1d3 Cunning")?;

@@ -11,6 +11,7 @@ use crate::event::adg::{
     ScrollCheck, ScrollOutcome, ScrollWritten,
 };
 use crate::event::{Event, RevealedDie};
+use crate::rules::adg::AdgError;
 use crate::state::CampaignState;
 use crate::state::adg::Scroll;
 use crate::time::GameDuration;
@@ -35,27 +36,27 @@ pub fn write(
     let tables = tables(state)?;
     let known = super::rituals::known_ritual(who, adg, ritual)?;
     if adg.locked_out {
-        return Err(RuleError::LockedOut(who.name.clone()));
+        return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
     }
     if level == 0 || level > adg.level {
-        return Err(RuleError::ScrollLevel {
+        return Err(RuleError::Adg(AdgError::ScrollLevel {
             name: who.name.clone(),
             level,
             max: adg.level,
-        });
+        }));
     }
     let cost = tables.scroll_cost(level, known.kind).unwrap_or(0);
     if adg.silver < cost {
-        return Err(RuleError::NotEnoughSilver {
+        return Err(RuleError::Adg(AdgError::NotEnoughSilver {
             name: who.name.clone(),
             has: adg.silver,
             cost,
-        });
+        }));
     }
     let ceremony = known.kind == RitualKind::Ceremony;
     if pre_exert > 0 {
         if !ceremony {
-            return Err(RuleError::NothingToExertFor);
+            return Err(RuleError::Adg(AdgError::NothingToExertFor));
         }
         can_exert(adg, Attribute::Cunning, pre_exert)?;
     }
@@ -89,21 +90,24 @@ const TURN_SECONDS: u64 = 600;
 /// A scroll that can still be used, or why not.
 fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
     if let Some(fate) = state.spent_scrolls.fate(id) {
-        return Err(RuleError::ScrollUnusable {
+        return Err(RuleError::Adg(AdgError::ScrollUnusable {
             id,
             state: format!("{fate:?}").to_lowercase(),
-        });
+        }));
     }
-    state.scrolls.get(&id).ok_or(RuleError::NoSuchScroll(id))
+    state
+        .scrolls
+        .get(&id)
+        .ok_or(RuleError::Adg(AdgError::NoSuchScroll(id)))
 }
 
 fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
     let scroll = usable(state, id)?;
     if !crate::rules::campaign::same_character(&scroll.holder, reader) {
-        return Err(RuleError::ScrollNotHeld {
+        return Err(RuleError::Adg(AdgError::ScrollNotHeld {
             id,
             holder: scroll.holder.clone(),
-        });
+        }));
     }
     Ok(scroll)
 }
@@ -393,7 +397,7 @@ pub fn resolve(
     let pending = adg
         .pending_roll
         .as_ref()
-        .ok_or_else(|| RuleError::NothingPending(who.name.clone()))?;
+        .ok_or_else(|| RuleError::Adg(AdgError::NothingPending(who.name.clone())))?;
     let tables = tables(state)?;
     let mut record = Vec::new();
     let mut room = adg.exertion_room();

@@ -9,6 +9,7 @@ use crate::event::vsd::{
     ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled, SpellCast,
     SpellLearned,
 };
+use crate::rules::vsd::VsdError;
 use crate::state::CampaignState;
 use crate::state::fold_name;
 use crate::time::{GameDuration, ROUND_SECONDS};
@@ -21,20 +22,22 @@ pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<E
         return Err(RuleError::EmptyName);
     }
     if vsd.spells.contains_key(&fold_name(&spell.name)) {
-        return Err(RuleError::SpellKnown {
+        return Err(RuleError::Vsd(VsdError::SpellKnown {
             name: who.name.clone(),
             spell: spell.name,
-        });
+        }));
     }
-    let lore = vsd
-        .lore(&spell.lore)
-        .ok_or_else(|| RuleError::UnknownLore {
+    let lore = vsd.lore(&spell.lore).ok_or_else(|| {
+        RuleError::Vsd(VsdError::UnknownLore {
             name: who.name.clone(),
             lore: spell.lore.clone(),
             lores: vsd.lores.iter().map(|l| l.name.clone()).collect(),
-        })?;
+        })
+    })?;
     if spell.weave == 0 || spell.weave > 50 {
-        return Err(RuleError::InvalidSpell("--weave must be 1 to 50".into()));
+        return Err(RuleError::Vsd(VsdError::InvalidSpell(
+            "--weave must be 1 to 50".into(),
+        )));
     }
     let spell = SpellDef {
         lore: lore.name.clone(),
@@ -62,9 +65,9 @@ pub fn concentrate(
         .as_ref()
         .is_some_and(|d| d.spell.eq_ignore_ascii_case(&spell.name));
     if spell.instantaneous && !holding {
-        return Err(RuleError::InstantaneousNeedsNoConcentration(
+        return Err(RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(
             spell.name.clone(),
-        ));
+        )));
     }
     let round = round_of(state);
     if vsd
@@ -73,7 +76,7 @@ pub fn concentrate(
         .is_some_and(|c| c.last_round == round)
         || vsd.last_cast_round == Some(round)
     {
-        return Err(RuleError::RoundUsed(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
     }
     Ok(vec![Event::Vsd(VsdEvent::Concentrated {
         character: who.name.clone(),
@@ -83,11 +86,11 @@ pub fn concentrate(
 }
 
 fn unknown_spell(name: &str, vsd: &crate::state::vsd::VsdState, spell: &str) -> RuleError {
-    RuleError::UnknownSpell {
+    RuleError::Vsd(VsdError::UnknownSpell {
         name: name.to_string(),
         spell: spell.to_string(),
         known: vsd.spells.values().map(|s| s.name.clone()).collect(),
-    }
+    })
 }
 
 /// VSD-2 to VSD-14. Dice, in order: for a sacrifice, 1d10 per Weave over Level (soul damage); the
@@ -107,23 +110,23 @@ pub fn cast(
     let settings = &state.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
-        return Err(RuleError::ChoicePending(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::ChoicePending(who.name.clone())));
     }
     if let Some(condition) = vsd
         .active_conditions(state.clock)
         .into_iter()
         .find(|c| c.prevents_casting())
     {
-        return Err(RuleError::CannotAct {
+        return Err(RuleError::Vsd(VsdError::CannotAct {
             name: who.name.clone(),
             condition: condition.name(),
-        });
+        }));
     }
     if order.cannot_see {
-        return Err(RuleError::CannotSee(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::CannotSee(who.name.clone())));
     }
     if order.silenced {
-        return Err(RuleError::CannotSpeak(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::CannotSpeak(who.name.clone())));
     }
     if vsd.last_cast_round == Some(round)
         || vsd
@@ -131,15 +134,15 @@ pub fn cast(
             .as_ref()
             .is_some_and(|c| c.last_round == round)
     {
-        return Err(RuleError::RoundUsed(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
     }
     let cost = spell.mp_cost() + settings.alignment.extra_mp();
     if vsd.mp_current() < cost {
-        return Err(RuleError::NotEnoughMp {
+        return Err(RuleError::Vsd(VsdError::NotEnoughMp {
             name: who.name.clone(),
             has: vsd.mp_current(),
             cost,
-        });
+        }));
     }
     let over = spell.weave.saturating_sub(vsd.level);
     let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &order.overcast)?;
@@ -168,13 +171,12 @@ pub fn cast(
     match spell.attack {
         // VSD-14: an attack spell takes its own range table, not the casting table's.
         Some(_) => {
-            let modifier = order
-                .range
-                .attack_modifier()
-                .ok_or_else(|| RuleError::OutOfReach {
+            let modifier = order.range.attack_modifier().ok_or_else(|| {
+                RuleError::Vsd(VsdError::OutOfReach {
                     spell: spell.name.clone(),
                     distance: order.range.words(),
-                })?;
+                })
+            })?;
             add("attack range", modifier);
         }
         None => add("range", order.range.casting_modifier()),
@@ -368,28 +370,28 @@ fn check_overcast(
 ) -> Result<Option<Overcast>, RuleError> {
     if over == 0 {
         return match order {
-            Some(_) => Err(RuleError::NoNeedToOvercast {
+            Some(_) => Err(RuleError::Vsd(VsdError::NoNeedToOvercast {
                 spell: spell.name.clone(),
                 weave: spell.weave,
                 level: vsd.level,
-            }),
+            })),
             None => Ok(None),
         };
     }
     if !matches!(vsd.vocation.as_str(), "wizard" | "animist") {
-        return Err(RuleError::CannotOvercast {
+        return Err(RuleError::Vsd(VsdError::CannotOvercast {
             name: name.to_string(),
             vocation: vsd.vocation.clone(),
-        });
+        }));
     }
     let ranks = vsd.lore(&spell.lore).map_or(0, |l| l.ranks);
     if ranks < spell.weave {
-        return Err(RuleError::TooFewRanks {
+        return Err(RuleError::Vsd(VsdError::TooFewRanks {
             name: name.to_string(),
             lore: spell.lore.clone(),
             ranks,
             weave: spell.weave,
-        });
+        }));
     }
     let allowance = state.vsd_settings.alignment.overcast_allowance();
     let weaves_over = over;
@@ -401,14 +403,14 @@ fn check_overcast(
             drive_spent: 0,
             soul_damage: 0,
         })),
-        None => Err(RuleError::WeaveAboveLevel {
+        None => Err(RuleError::Vsd(VsdError::WeaveAboveLevel {
             spell: spell.name.clone(),
             weave: spell.weave,
             level: vsd.level,
-        }),
+        })),
         Some(OvercastOrder::Sacrifice) => {
             if vsd.drive == 0 {
-                return Err(RuleError::NoDrive(name.to_string()));
+                return Err(RuleError::Vsd(VsdError::NoDrive(name.to_string())));
             }
             Ok(Some(Overcast {
                 method: "sacrifice".into(),
@@ -424,15 +426,15 @@ fn check_overcast(
                 let (helper, helper_vsd) = caster(state, other)?;
                 if fold_name(&helper.name) == fold_name(name) || participants.contains(&helper.name)
                 {
-                    return Err(RuleError::RitualParticipants(
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(
                         "each participant is another caster, named once".into(),
-                    ));
+                    )));
                 }
                 if helper_vsd.spell(&spell.name).is_none() {
-                    return Err(RuleError::RitualParticipants(format!(
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
                         "{} does not know {}",
                         helper.name, spell.name
-                    )));
+                    ))));
                 }
                 // Ruling: a participant spends the round concentrating on the ritual, so one who
                 // already acted in it (a cast, or concentration on something else) cannot join.
@@ -443,20 +445,20 @@ fn check_overcast(
                         .as_ref()
                         .is_some_and(|c| c.last_round == round);
                 if acted {
-                    return Err(RuleError::RitualParticipants(format!(
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
                         "{} has already acted this round and cannot also concentrate on the ritual",
                         helper.name
-                    )));
+                    ))));
                 }
                 participants.push(helper.name.clone());
             }
             // Rulings: each other participant allows one Weave over Level, and the caster meets
             // one condition: a ritual's allowance is not added to an alignment's.
             if over > participants.len() as u32 {
-                return Err(RuleError::RitualParticipants(format!(
+                return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
                     "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
                     participants.len()
-                )));
+                ))));
             }
             Ok(Some(Overcast {
                 method: "ritual".into(),
@@ -479,17 +481,19 @@ pub fn save(
     cast: Option<(SpellCast, crate::time::GameTime)>,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let (cast, cast_at) = cast.ok_or(RuleError::NotACast(against))?;
+    let (cast, cast_at) = cast.ok_or(RuleError::Vsd(VsdError::NotACast(against)))?;
     if cast.auto_resisted {
-        return Err(RuleError::NoSaveNeeded {
+        return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
             seq: against,
             why: "on a partial success targets resist automatically".into(),
-        });
+        }));
     }
-    let difficulty = cast.save_difficulty.ok_or(RuleError::NoSaveNeeded {
-        seq: against,
-        why: "the spell did not take effect".into(),
-    })?;
+    let difficulty = cast
+        .save_difficulty
+        .ok_or(RuleError::Vsd(VsdError::NoSaveNeeded {
+            seq: against,
+            why: "the spell did not take effect".into(),
+        }))?;
     let character = state.character(target);
     let target_name = character.map_or(target, |c| c.name.as_str());
     // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
@@ -500,24 +504,24 @@ pub fn save(
         .and_then(|spells| spells.get(&fold_name(&cast.spell)))
     {
         if casting.cast_seq > against {
-            return Err(RuleError::NoSaveNeeded {
+            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!(
                     "{} was cast on {target_name} again at #{}, and only the newest casting counts",
                     cast.spell, casting.cast_seq
                 ),
-            });
+            }));
         }
         if casting.cast_seq == against && casting.saved {
-            return Err(RuleError::NoSaveNeeded {
+            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!("{target_name} has already saved against it (one save per cast)"),
-            });
+            }));
         }
     }
     let wsr = wsr
         .or_else(|| character.and_then(|c| c.vsd()).map(|v| i64::from(v.wsr)))
-        .ok_or_else(|| RuleError::WsrNeeded(target.to_string()))?;
+        .ok_or_else(|| RuleError::Vsd(VsdError::WsrNeeded(target.to_string())))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
     let roll = open_ended::chain_total(&faces);

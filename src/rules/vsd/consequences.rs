@@ -9,6 +9,7 @@ use crate::event::vsd::{
     ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
     Severed,
 };
+use crate::rules::vsd::VsdError;
 use crate::state::CampaignState;
 use crate::time::{GameDuration, ROUND_SECONDS};
 
@@ -132,23 +133,25 @@ pub fn choose(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if vsd.pending.is_empty() {
-        return Err(RuleError::NothingToChoose(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::NothingToChoose(who.name.clone())));
     }
     let pending = vsd
         .pending
         .iter()
         .find(|p| chosen.iter().all(|c| p.options.contains(c)))
-        .ok_or_else(|| RuleError::InvalidChoice {
-            name: who.name.clone(),
-            pending: describe_pending(&vsd.pending),
+        .ok_or_else(|| {
+            RuleError::Vsd(VsdError::InvalidChoice {
+                name: who.name.clone(),
+                pending: describe_pending(&vsd.pending),
+            })
         })?;
     let mut distinct = chosen.to_vec();
     distinct.dedup();
     if distinct.len() != pending.pick || chosen.len() != pending.pick {
-        return Err(RuleError::InvalidChoice {
+        return Err(RuleError::Vsd(VsdError::InvalidChoice {
             name: who.name.clone(),
             pending: describe_pending(std::slice::from_ref(pending)),
-        });
+        }));
     }
     let half = pending.mp_cost.div_ceil(2);
     let mut made = ChoiceMade {
@@ -241,14 +244,13 @@ pub fn choose(
             // The answer itself is the table's; the log records that it is owed.
             Choice::AnswerTruly => {}
             Choice::Resonance => {
-                let spell =
-                    vsd.spell(&pending.spell)
-                        .cloned()
-                        .ok_or_else(|| RuleError::UnknownSpell {
-                            name: who.name.clone(),
-                            spell: pending.spell.clone(),
-                            known: vec![],
-                        })?;
+                let spell = vsd.spell(&pending.spell).cloned().ok_or_else(|| {
+                    RuleError::Vsd(VsdError::UnknownSpell {
+                        name: who.name.clone(),
+                        spell: pending.spell.clone(),
+                        known: vec![],
+                    })
+                })?;
                 let resonance = roll_resonance(
                     dice,
                     &mut record,
@@ -305,23 +307,22 @@ pub fn sever(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if !state.vsd_settings.sever_the_thread {
-        return Err(RuleError::SeverOff);
+        return Err(RuleError::Vsd(VsdError::SeverOff));
     }
     let open = vsd
         .resonance_open
         .as_ref()
-        .ok_or_else(|| RuleError::NoResonance(who.name.clone()))?;
+        .ok_or_else(|| RuleError::Vsd(VsdError::NoResonance(who.name.clone())))?;
     if vsd.drive == 0 {
-        return Err(RuleError::NoDrive(who.name.clone()));
+        return Err(RuleError::Vsd(VsdError::NoDrive(who.name.clone())));
     }
-    let spell = vsd
-        .spell(&open.spell)
-        .cloned()
-        .ok_or_else(|| RuleError::UnknownSpell {
+    let spell = vsd.spell(&open.spell).cloned().ok_or_else(|| {
+        RuleError::Vsd(VsdError::UnknownSpell {
             name: who.name.clone(),
             spell: open.spell.clone(),
             known: vec![],
-        })?;
+        })
+    })?;
     let severs = open.severs + 1;
     let mut record = Vec::new();
     let resonance = roll_resonance(

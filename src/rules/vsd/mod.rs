@@ -2,6 +2,7 @@
 
 mod casting;
 mod consequences;
+mod error;
 mod order;
 #[cfg(test)]
 mod tests;
@@ -20,6 +21,7 @@ pub use crate::event::vsd::{
 pub use crate::state::vsd::VsdSettings;
 pub use casting::{CastOrder, OvercastOrder, Range};
 pub use consequences::delayed_spells_due;
+pub use error::VsdError;
 
 impl VsdCommand {
     /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
@@ -101,7 +103,7 @@ pub fn decide(
         VsdCommand::Interrupt { character } => {
             let (who, vsd) = caster(state, &character)?;
             if vsd.concentration.is_none() {
-                return Err(RuleError::NotConcentrating(who.name.clone()));
+                return Err(RuleError::Vsd(VsdError::NotConcentrating(who.name.clone())));
             }
             Ok(vec![Event::Vsd(VsdEvent::ConcentrationInterrupted {
                 character: who.name.clone(),
@@ -133,11 +135,11 @@ pub fn decide(
         } => {
             let (who, vsd) = caster(state, &character)?;
             if delta == 0 || i64::from(vsd.drive) + delta < 0 {
-                return Err(RuleError::DriveBelowZero {
+                return Err(RuleError::Vsd(VsdError::DriveBelowZero {
                     name: who.name.clone(),
                     drive: vsd.drive,
                     delta,
-                });
+                }));
             }
             Ok(vec![Event::Vsd(VsdEvent::DriveChanged {
                 character: who.name.clone(),
@@ -151,10 +153,10 @@ pub fn decide(
         } => {
             let (who, vsd) = caster(state, &character)?;
             if !vsd.has_condition(condition, state.clock) {
-                return Err(RuleError::NoSuchCondition {
+                return Err(RuleError::Vsd(VsdError::NoSuchCondition {
                     name: who.name.clone(),
                     condition: condition.name(),
-                });
+                }));
             }
             Ok(vec![Event::Vsd(VsdEvent::ConditionCleared {
                 character: who.name.clone(),

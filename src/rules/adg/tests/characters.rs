@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::adg::AdgError;
 
 // ---- Characters ----------------------------------------------------------------------------------
 
@@ -76,11 +77,11 @@ fn adg_c3_an_exertion_that_would_go_below_one_is_refused() {
     );
     assert_eq!(
         err,
-        RuleError::ExertionTooHigh {
+        RuleError::Adg(AdgError::ExertionTooHigh {
             attribute: "Brawn".into(),
             current: 9,
             amount: 9
-        }
+        })
     );
     assert!(err.to_string().contains("at most 8 can be exerted"));
 }

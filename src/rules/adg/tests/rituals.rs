@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::adg::AdgEvent;
+use crate::rules::adg::AdgError;
 
 // ---- Rituals -------------------------------------------------------------------------------------
 
@@ -89,10 +90,10 @@ fn adg_r3_a_failed_learning_roll_loses_the_ritual_forever() {
     );
     assert_eq!(
         err,
-        RuleError::LostForever {
+        RuleError::Adg(AdgError::LostForever {
             name: "Aldric".into(),
             ritual: "Concealing Darkness".into()
-        }
+        })
     );
 }
 
@@ -109,11 +110,11 @@ fn adg_r3_a_known_ritual_cannot_be_learned_again_and_learning_may_be_exerted() {
             learn("Concealing Darkness", Some(RitualKind::Phrase), false),
             &[1, 1]
         ),
-        RuleError::AlreadyKnown { .. }
+        RuleError::Adg(AdgError::AlreadyKnown { .. })
     ));
     assert_eq!(
         w.refused(learn("Burning Frost", None, false), &[1, 1]),
-        RuleError::RitualKindNeeded
+        RuleError::Adg(AdgError::RitualKindNeeded)
     );
 }
 
@@ -268,7 +269,7 @@ fn adg_r7_mishap_entries_apply_damage_exertion_and_lockout() {
     assert_eq!(w.aldric().current(Attribute::Brawn), 7);
     assert_eq!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::LockedOut("Aldric".into())
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
     );
     let line = crate::render::describe(&events[0]);
     assert_eq!(
@@ -300,7 +301,10 @@ fn adg_r8_a_caster_who_moved_cannot_cast() {
         }),
         &[5],
     );
-    assert_eq!(err, RuleError::MovedThisRound("Aldric".into()));
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::MovedThisRound("Aldric".into()))
+    );
 }
 
 #[test]
@@ -380,7 +384,7 @@ fn adg_r9_a_mishap_on_an_extra_ritual_locks_the_caster_out_until_a_nights_rest()
     assert!(the_cast(&extra).lockout);
     assert_eq!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::LockedOut("Aldric".into())
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
     );
     w.then(
         Command::Rest {
@@ -401,11 +405,11 @@ fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
     let err = w.refused(cast("Concealing Darkness"), &[1]);
     assert_eq!(
         err,
-        RuleError::BeyondSafeRituals {
+        RuleError::Adg(AdgError::BeyondSafeRituals {
             name: "Aldric".into(),
             beyond: 2,
             cunning: 2
-        }
+        })
     );
     // The message speaks of the ritual beyond the safe number, what is left, and the night's rest;
     // not of an exertion nobody asked for.
@@ -422,7 +426,7 @@ fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
     w.adg(cast("Concealing Darkness"), &[1]);
     assert!(matches!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::BeyondSafeRituals { beyond: 1, .. }
+        RuleError::Adg(AdgError::BeyondSafeRituals { beyond: 1, .. })
     ));
 }
 
@@ -497,7 +501,10 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
         }),
         &[1],
     );
-    assert_eq!(err, RuleError::NotReversible("Fireball".into()));
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::NotReversible("Fireball".into()))
+    );
     let mut zero = command(0);
     if let AdgCommand::Learn(crate::rules::adg::Learning { ritual, .. }) = &mut zero {
         *ritual = "Light".into();

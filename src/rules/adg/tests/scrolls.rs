@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::adg::AdgEvent;
+use crate::rules::adg::AdgError;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
@@ -58,11 +59,11 @@ fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
     let err = w.refused(write("Burning Frost", 3, 0), &[]);
     assert_eq!(
         err,
-        RuleError::ScrollLevel {
+        RuleError::Adg(AdgError::ScrollLevel {
             name: "Aldric".into(),
             level: 3,
             max: 2
-        }
+        })
     );
     let mut damaging = write("Burning Frost", 2, 0);
     if let AdgCommand::WriteScroll(crate::rules::adg::Scribing { effect_roll, .. }) = &mut damaging
@@ -133,7 +134,7 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     );
     assert!(matches!(
         w.refused(write("Unknown Words", 1, 0), &[]),
-        RuleError::UnknownRitual { .. }
+        RuleError::Adg(AdgError::UnknownRitual { .. })
     ));
     let mut poor = world_with(Sheet::Adg(AdgSheet {
         level: 2,
@@ -146,11 +147,11 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     poor.knows("Calling Moon", RitualKind::Phrase);
     assert_eq!(
         poor.refused(write("Calling Moon", 1, 0), &[]),
-        RuleError::NotEnoughSilver {
+        RuleError::Adg(AdgError::NotEnoughSilver {
             name: "Aldric".into(),
             has: 5,
             cost: 10
-        }
+        })
     );
 }
 
@@ -172,7 +173,7 @@ fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_w
     w.adg(cast("Concealing Darkness"), &[20, 4, 4, 1, 1, 1]);
     assert_eq!(
         w.refused(write("Concealing Darkness", 1, 0), &[]),
-        RuleError::LockedOut("Aldric".into())
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
     );
 }
 
@@ -209,7 +210,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     // shortfall 1 → 3.
     assert!(matches!(
         w.refused(write("Calling Moon", 1, 0), &[16]),
-        RuleError::RollPending { .. }
+        RuleError::Adg(AdgError::RollPending { .. })
     ));
     let resolve = AdgCommand::ResolvePending {
         character: "aldric".into(),
@@ -222,7 +223,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     assert_eq!(w.aldric().pending_roll, None);
     assert!(matches!(
         w.refused(resolve, &[]),
-        RuleError::NothingPending(_)
+        RuleError::Adg(AdgError::NothingPending(_))
     ));
 }
 
@@ -248,7 +249,7 @@ fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
     ));
     assert!(matches!(
         again.refused(write("Calling Moon", 1, 13), &[1]),
-        RuleError::ExertionTooHigh { .. }
+        RuleError::Adg(AdgError::ExertionTooHigh { .. })
     ));
 }
 
@@ -310,7 +311,7 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
     assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Damaged));
     assert!(matches!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::ScrollUnusable { .. }
+        RuleError::Adg(AdgError::ScrollUnusable { .. })
     ));
     let mut passed = world();
     passed.knows("Concealing Darkness", RitualKind::Phrase);
@@ -333,10 +334,10 @@ fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
     assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::ScrollUnusable {
+        RuleError::Adg(AdgError::ScrollUnusable {
             id,
             state: "ash".into()
-        }
+        })
     );
 }
 
@@ -412,14 +413,14 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
     );
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::ScrollNotHeld {
+        RuleError::Adg(AdgError::ScrollNotHeld {
             id,
             holder: "Bryn".into()
-        }
+        })
     );
     assert_eq!(
         w.refused(read(999, false, vec![]), &[5]),
-        RuleError::NoSuchScroll(999)
+        RuleError::Adg(AdgError::NoSuchScroll(999))
     );
 }
 

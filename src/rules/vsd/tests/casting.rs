@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::vsd::VsdError;
 
 // ---- VSD-1: the open-ended roll ------------------------------------------------------------------
 
@@ -22,23 +23,23 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     let mut w = world();
     assert!(matches!(
         w.refused(cast("Fireball"), &[50]),
-        RuleError::UnknownSpell { .. }
+        RuleError::Vsd(VsdError::UnknownSpell { .. })
     ));
     assert!(matches!(
         w.refused(cast("Storm"), &[50]),
-        RuleError::WeaveAboveLevel {
+        RuleError::Vsd(VsdError::WeaveAboveLevel {
             weave: 5,
             level: 3,
             ..
-        }
+        })
     ));
     assert_eq!(
         w.refused(cast_with("Shield", |o| o.cannot_see = true), &[50]),
-        RuleError::CannotSee("Mira".into())
+        RuleError::Vsd(VsdError::CannotSee("Mira".into()))
     );
     assert_eq!(
         w.refused(cast_with("Shield", |o| o.silenced = true), &[50]),
-        RuleError::CannotSpeak("Mira".into())
+        RuleError::Vsd(VsdError::CannotSpeak("Mira".into()))
     );
     w.vsd(
         VsdCommand::Learn {
@@ -52,16 +53,16 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     );
     assert_eq!(
         w.refused(cast("Meteor"), &[50]),
-        RuleError::NotEnoughMp {
+        RuleError::Vsd(VsdError::NotEnoughMp {
             name: "Mira".into(),
             has: 12,
             cost: 20
-        }
+        })
     );
     w.vsd(cast("Light"), &[50]);
     assert_eq!(
         w.refused(cast("Light"), &[50]),
-        RuleError::RoundUsed("Mira".into()),
+        RuleError::Vsd(VsdError::RoundUsed("Mira".into())),
         "one spell per round"
     );
     w.next_round();
@@ -69,7 +70,7 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     w.next_round();
     assert_eq!(
         w.refused(cast("Light"), &[50]),
-        RuleError::ChoicePending("Mira".into())
+        RuleError::Vsd(VsdError::ChoicePending("Mira".into()))
     );
 }
 
@@ -132,7 +133,7 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
             },
             &[]
         ),
-        RuleError::NotConcentrating("Mira".into())
+        RuleError::Vsd(VsdError::NotConcentrating("Mira".into()))
     );
 }
 
@@ -142,7 +143,7 @@ fn vsd3_instantaneous_spells_gain_nothing_from_concentration_and_are_never_impro
     let err = w.refused(concentrate("Light"), &[]);
     assert_eq!(
         err,
-        RuleError::InstantaneousNeedsNoConcentration("Light".into())
+        RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration("Light".into()))
     );
     let quick = w.vsd(cast("Light"), &[50]);
     assert!(the_cast(&quick).modifiers.is_empty());
@@ -239,7 +240,7 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
         },
         &[50],
     );
-    assert!(matches!(err, RuleError::NoSaveNeeded { .. }));
+    assert!(matches!(err, RuleError::Vsd(VsdError::NoSaveNeeded { .. })));
 }
 
 #[test]

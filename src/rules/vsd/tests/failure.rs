@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::vsd::VsdError;
 
 // ---- VSD-9: spell failure ------------------------------------------------------------------------
 
@@ -196,7 +197,7 @@ fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
     // Light is instantaneous: no concentration normally...
     assert!(matches!(
         w.refused(concentrate("Light"), &[]),
-        RuleError::InstantaneousNeedsNoConcentration(_)
+        RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(_))
     ));
     // ...but held after a failure (3, 40: −37 + 45 = 8; failure 70 + 10 = 80), it is concentrated on.
     w.vsd(cast("Light"), &[3, 40, 70]);
@@ -231,7 +232,7 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     assert!(
         matches!(
             w.refused(choose(&[Choice::LoseMps]), &[]),
-            RuleError::InvalidChoice { .. }
+            RuleError::Vsd(VsdError::InvalidChoice { .. })
         ),
         "two are needed"
     );

@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::vsd::VsdError;
 
 // ---- VSD-6: magic points -------------------------------------------------------------------------
 
@@ -99,7 +100,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
     };
     assert_eq!(
         w.refused(no_wsr, &[30]),
-        RuleError::WsrNeeded("a goblin".into())
+        RuleError::Vsd(VsdError::WsrNeeded("a goblin".into()))
     );
 }
 
@@ -162,14 +163,14 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
     // A second save against the same cast is refused.
     assert!(matches!(
         w.refused(save(first, &first_cast, first_at), &[90]),
-        RuleError::NoSaveNeeded { why, .. } if why.contains("already saved")
+        RuleError::Vsd(VsdError::NoSaveNeeded { why, .. }) if why.contains("already saved")
     ));
     // A newer casting replaces it; a save against the older one is refused and cannot bring it back.
     w.next_round();
     let (second, second_cast, second_at) = sleep_on_bran(&mut w);
     assert!(matches!(
         w.refused(save(first, &first_cast, first_at), &[90]),
-        RuleError::NoSaveNeeded { why, .. } if why.contains("only the newest casting counts")
+        RuleError::Vsd(VsdError::NoSaveNeeded { why, .. }) if why.contains("only the newest casting counts")
     ));
     w.vsd(save(second, &second_cast, second_at), &[10]);
     assert_eq!(w.on("Bran")["sleep"].cast_seq, second);

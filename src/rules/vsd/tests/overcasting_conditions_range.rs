@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::vsd::VsdError;
 
 // ---- VSD-12: overcasting -------------------------------------------------------------------------
 
@@ -20,10 +21,10 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     );
     assert_eq!(
         err,
-        RuleError::CannotOvercast {
+        RuleError::Vsd(VsdError::CannotOvercast {
             name: "Tom".into(),
             vocation: "warrior".into()
-        }
+        })
     );
     w.vsd(
         VsdCommand::Learn {
@@ -40,17 +41,20 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     );
     assert!(matches!(
         err,
-        RuleError::TooFewRanks {
+        RuleError::Vsd(VsdError::TooFewRanks {
             ranks: 2,
             weave: 5,
             ..
-        }
+        })
     ));
     let err = w.refused(
         cast_with("Shield", |o| o.overcast = Some(OvercastOrder::Sacrifice)),
         &[50],
     );
-    assert!(matches!(err, RuleError::NoNeedToOvercast { .. }));
+    assert!(matches!(
+        err,
+        RuleError::Vsd(VsdError::NoNeedToOvercast { .. })
+    ));
 }
 
 #[test]
@@ -109,7 +113,7 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
         cast_with("Storm", |o| o.overcast = Some(OvercastOrder::Sacrifice)),
         &[1, 1, 50],
     );
-    assert_eq!(err, RuleError::NoDrive("Mira".into()));
+    assert_eq!(err, RuleError::Vsd(VsdError::NoDrive("Mira".into())));
 }
 
 #[test]
@@ -132,14 +136,14 @@ fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() 
     assert!(
         matches!(
             w.refused(one(&["Bran"]), &[50]),
-            RuleError::RitualParticipants(_)
+            RuleError::Vsd(VsdError::RitualParticipants(_))
         ),
         "two Weaves over need two others"
     );
     assert!(
         matches!(
             w.refused(one(&["Bran", "Tom"]), &[50]),
-            RuleError::RitualParticipants(_)
+            RuleError::Vsd(VsdError::RitualParticipants(_))
         ),
         "Tom does not know Storm"
     );
@@ -185,7 +189,7 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
     w.vsd(cast_by("Bran", "Ember", |_| {}), &[50]);
     let refused = w.refused(ritual(), &[50]);
     assert!(
-        matches!(&refused, RuleError::RitualParticipants(why) if why.contains("Bran has already acted")),
+        matches!(&refused, RuleError::Vsd(VsdError::RitualParticipants(why)) if why.contains("Bran has already acted")),
         "{refused:?}"
     );
     // In a fresh round the ritual goes ahead, and no participant can cast in that round after it.
@@ -193,7 +197,7 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
     w.vsd(ritual(), &[60]);
     assert_eq!(
         w.refused(cast_by("Tom", "Storm", |_| {}), &[50]),
-        RuleError::RoundUsed("Tom".into())
+        RuleError::Vsd(VsdError::RoundUsed("Tom".into()))
     );
 }
 
@@ -216,7 +220,7 @@ fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
         &[50],
     );
     assert!(
-        matches!(refused, RuleError::RitualParticipants(_)),
+        matches!(refused, RuleError::Vsd(VsdError::RitualParticipants(_))),
         "{refused:?}"
     );
     // Under Benefic alone (no ritual) the same cast fits.
@@ -234,7 +238,7 @@ fn vsd12_celestial_alignments_widen_or_tax_casting() {
     assert!(
         matches!(
             w.refused(cast("Storm"), &[50]),
-            RuleError::WeaveAboveLevel { .. }
+            RuleError::Vsd(VsdError::WeaveAboveLevel { .. })
         ),
         "auspicious allows 1"
     );
@@ -290,7 +294,10 @@ fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
         },
         &[],
     );
-    assert!(matches!(err, RuleError::NoSuchCondition { .. }));
+    assert!(matches!(
+        err,
+        RuleError::Vsd(VsdError::NoSuchCondition { .. })
+    ));
 }
 
 // ---- VSD-14: bolt and area spells ----------------------------------------------------------------
@@ -352,7 +359,10 @@ fn vsd14_attack_spells_take_their_own_range_table_and_the_casting_table_its_band
     }
     for range in ["31", "90", "far"] {
         assert!(
-            matches!(total("Fire Bolt", range), Err(RuleError::OutOfReach { .. })),
+            matches!(
+                total("Fire Bolt", range),
+                Err(RuleError::Vsd(VsdError::OutOfReach { .. }))
+            ),
             "{range}"
         );
     }

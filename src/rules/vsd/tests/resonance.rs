@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::vsd::VsdError;
 
 // ---- VSD-10: resonance ---------------------------------------------------------------------------
 
@@ -197,7 +198,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             },
             &[50]
         ),
-        RuleError::SeverOff
+        RuleError::Vsd(VsdError::SeverOff)
     );
     w.vsd(VsdCommand::SetSever(true), &[]);
     let once = w.vsd(
@@ -245,7 +246,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             },
             &[10]
         ),
-        RuleError::NoDrive("Mira".into())
+        RuleError::Vsd(VsdError::NoDrive("Mira".into()))
     );
     assert!(matches!(
         w.refused(
@@ -254,6 +255,6 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             },
             &[10]
         ),
-        RuleError::NoResonance(_)
+        RuleError::Vsd(VsdError::NoResonance(_))
     ));
 }

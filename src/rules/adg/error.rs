@@ -1,0 +1,73 @@
+//! Why A Dungeon Game's rules refuse a command. Every message says what was wrong and, where it helps,
+//! what to do.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AdgError {
+    #[error("the tables are not valid: {0}")]
+    InvalidTables(String),
+    #[error(
+        "no A Dungeon Game tables are loaded yet; add an ADG character or `grimoire tables load FILE`"
+    )]
+    NoAdgTables,
+    #[error(
+        "{name} has dice pending from reading scroll S{scroll}; roll them first with `grimoire scroll resolve {name}`"
+    )]
+    RollPending { name: String, scroll: u64 },
+    #[error("{0} has no dice pending from a scroll")]
+    NothingPending(String),
+    #[error("exerting {amount} {attribute} would leave it below 1 (it is {current} now); at most {} can be exerted", current.saturating_sub(1))]
+    ExertionTooHigh {
+        attribute: String,
+        current: u32,
+        amount: u32,
+    },
+    #[error(
+        "this would be {name}'s ritual number {beyond} beyond today's safe number, which costs {beyond} Cunning before the roll, and {name} has {cunning} Cunning (at least 1 must remain); a night's rest (`grimoire rest {name} --night`) resets the count"
+    )]
+    BeyondSafeRituals {
+        name: String,
+        beyond: u32,
+        cunning: u32,
+    },
+    #[error("{name} already knows {ritual}")]
+    AlreadyKnown { name: String, ritual: String },
+    #[error("{ritual} is lost to {name} forever: a failed learning roll can never be retried")]
+    LostForever { name: String, ritual: String },
+    #[error(
+        "say what kind of ritual it is with --type phrase|sigil|ceremony (or, for a spell from another game, give --spell-level, --cast-time and --duration)"
+    )]
+    RitualKindNeeded,
+    #[error(
+        "{name} does not know a ritual called '{ritual}'{}",
+        crate::rules::known_rituals(known)
+    )]
+    UnknownRitual {
+        name: String,
+        ritual: String,
+        known: Vec<String>,
+    },
+    #[error("{0} is locked out of rituals until a night's rest (`grimoire rest NAME --night`)")]
+    LockedOut(String),
+    #[error("{0} moved this round, and cannot also cast a ritual")]
+    MovedThisRound(String),
+    #[error("{0} is a spell from another game and is cast only as written: it cannot be reversed")]
+    NotReversible(String),
+    #[error("the word '{0}' has no reversed form in the word lists")]
+    NoReverse(String),
+    #[error("{name} can write scrolls of level 1 to {max} (their Adventurer Level), not {level}")]
+    ScrollLevel { name: String, level: u32, max: u32 },
+    #[error("{name} has {has} silver but the scroll costs {cost}")]
+    NotEnoughSilver { name: String, has: u64, cost: u64 },
+    #[error(
+        "--pre-exert only applies to scrolls of Ceremonies, which are the only ones with a check"
+    )]
+    NothingToExertFor,
+    #[error("there is no scroll S{0}; `grimoire scroll list` shows them")]
+    NoSuchScroll(u64),
+    #[error("scroll S{id} is {state} and can never be used again")]
+    ScrollUnusable { id: u64, state: String },
+    #[error("scroll S{id} is held by {holder}")]
+    ScrollNotHeld { id: u64, holder: String },
+}

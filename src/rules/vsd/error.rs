@@ -1,0 +1,101 @@
+//! Why Against the Darkmaster's rules refuse a command. Every message says what was wrong and, where it helps,
+//! what to do.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VsdError {
+    #[error("{name} already knows {spell}")]
+    SpellKnown { name: String, spell: String },
+    #[error("{name} has no Spell Lore '{lore}'{}", if lores.is_empty() { "; they have none".to_string() } else { format!("; their lores: {}", lores.join(", ")) })]
+    UnknownLore {
+        name: String,
+        lore: String,
+        lores: Vec<String>,
+    },
+    #[error(
+        "{spell} is a bolt or area spell, whose attack reaches 30 m; the target at {distance} is out of range"
+    )]
+    OutOfReach { spell: String, distance: String },
+    #[error("the spell is not valid: {0}")]
+    InvalidSpell(String),
+    #[error("{name} does not know a spell called '{spell}'{}", if known.is_empty() { String::new() } else { format!("; they know: {}", known.join(", ")) })]
+    UnknownSpell {
+        name: String,
+        spell: String,
+        known: Vec<String>,
+    },
+    #[error("{0} is instantaneous: it gains nothing from concentration")]
+    InstantaneousNeedsNoConcentration(String),
+    #[error(
+        "{0} has already acted this round (one spell or round of concentration per round); advance the clock with `grimoire time advance 1r`"
+    )]
+    RoundUsed(String),
+    #[error("{0} is not concentrating")]
+    NotConcentrating(String),
+    #[error(
+        "{0} has a choice to make first; `grimoire character show` lists it, `grimoire choose` makes it"
+    )]
+    ChoicePending(String),
+    #[error("{name} cannot act while {condition}")]
+    CannotAct { name: String, condition: String },
+    #[error("{0} cannot see the target, and a spell needs a target in sight")]
+    CannotSee(String),
+    #[error("{0} cannot speak, and a spell's words must be spoken")]
+    CannotSpeak(String),
+    #[error("{name} has {has} MP but the spell costs {cost}")]
+    NotEnoughMp { name: String, has: u32, cost: u32 },
+    #[error(
+        "{spell} is Weave {weave}, above Level {level}: overcast it with --overcast ritual --with NAMES or --overcast sacrifice"
+    )]
+    WeaveAboveLevel {
+        spell: String,
+        weave: u32,
+        level: u32,
+    },
+    #[error("{spell} is Weave {weave}, within Level {level}: there is nothing to overcast")]
+    NoNeedToOvercast {
+        spell: String,
+        weave: u32,
+        level: u32,
+    },
+    #[error("only Wizards and Animists can overcast; {name} is a {vocation}")]
+    CannotOvercast { name: String, vocation: String },
+    #[error(
+        "{name} has {ranks} ranks in {lore}; overcasting a Weave {weave} spell needs at least {weave}"
+    )]
+    TooFewRanks {
+        name: String,
+        lore: String,
+        ranks: u32,
+        weave: u32,
+    },
+    #[error("{0} has no Drive left to spend")]
+    NoDrive(String),
+    #[error("a magic ritual needs other casters who know the spell: {0}")]
+    RitualParticipants(String),
+    #[error("{0} has no choice to make")]
+    NothingToChoose(String),
+    #[error("that is not a choice {name} can make now; pending: {pending}")]
+    InvalidChoice { name: String, pending: String },
+    #[error("#{0} is not a spell casting")]
+    NotACast(u64),
+    #[error("no save against #{seq}: {why}")]
+    NoSaveNeeded { seq: u64, why: String },
+    #[error("give the target's Willpower save bonus with --wsr N ({0} is not a VsD character)")]
+    WsrNeeded(String),
+    #[error(
+        "the optional Sever the Thread rule is off; the GM turns it on with `grimoire setting sever-the-thread on`"
+    )]
+    SeverOff,
+    #[error("{0} faces no resonance roll to sever")]
+    NoResonance(String),
+    #[error("{name} has {drive} Drive: a change of {delta:+} would take it below 0 (or is zero)")]
+    DriveBelowZero {
+        name: String,
+        drive: u32,
+        delta: i64,
+    },
+    #[error("{name} is not {condition} now")]
+    NoSuchCondition { name: String, condition: String },
+}
