@@ -9,9 +9,10 @@ use crate::state::{CampaignState, Replay};
 use std::collections::{BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
-/// The format of snapshot state this build writes and trusts; any other's are ignored. Bump the
-/// number whenever what `apply` computes changes, so no snapshot from older rules is ever reused.
-pub const STATE_FORMAT: &str = concat!("grimoire-state-4/", env!("CARGO_PKG_VERSION"));
+/// The format of snapshot state this build writes and trusts; any other's are ignored. It names a
+/// hash of every source that decides what `apply` computes (build.rs), so a snapshot made by other
+/// rules is never reused, with no number to remember to bump.
+pub const STATE_FORMAT: &str = concat!("grimoire-state/", env!("GRIMOIRE_STATE_SOURCES"));
 
 /// A write takes a snapshot once this many events have passed since the last one, so replay reads
 /// at most this many past it. Chosen by measurement (README, "Performance"): at a million events a
