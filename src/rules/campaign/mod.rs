@@ -68,6 +68,13 @@ pub enum Command {
     },
 }
 
+/// Where a command stands to an evening of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SessionEdge {
+    Start,
+    End,
+}
+
 impl Command {
     /// Whether deciding this command may draw dice. A command that never does refuses physical
     /// dice (`--rolls`) and players' entropy given for it, rather than ignore them.
@@ -92,13 +99,32 @@ impl Command {
     /// Whether this command prints a checkpoint the players keep: then the whole log is verified
     /// first, and the command refused if anything fails.
     pub fn vouches_for_the_log(&self) -> bool {
-        matches!(self, Command::EndSession)
+        self.session_edge() == Some(SessionEdge::End)
     }
 
     /// Whether this command starts an evening's play: then every page of the storage is checked
     /// first, so damage no other command would read is found before play goes onto it.
     pub fn checks_the_storage_first(&self) -> bool {
-        matches!(self, Command::StartSession { .. })
+        self.session_edge() == Some(SessionEdge::Start)
+    }
+
+    fn session_edge(&self) -> Option<SessionEdge> {
+        match self {
+            Command::StartSession { .. } => Some(SessionEdge::Start),
+            Command::EndSession => Some(SessionEdge::End),
+            Command::CreateCampaign { .. }
+            | Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::Roll { .. }
+            | Command::RevealSealed { .. }
+            | Command::Retract { .. }
+            | Command::Rest { .. }
+            | Command::RevealSeed { .. }
+            | Command::Adg(_)
+            | Command::Vsd(_) => None,
+        }
     }
 
     /// The dice epoch this command opens, whose new seed its write keeps: a campaign's first, or
