@@ -314,6 +314,8 @@ fn bench_postgres(url: &str, size: u64, dir: &Path) -> Result<String, Failure> {
             started.elapsed()
         );
     }
+    // Snapshots of this build's state format, as the file side has them.
+    Store::open(&location)?.rebuild_snapshots()?;
     let exe = std::env::current_exe()?.with_file_name("grimoire");
     let psql = |sql: &str| process(Path::new("psql"), &["-X", "-q", "-d", url, "-c", sql]);
     psql("CREATE TABLE IF NOT EXISTS bench_raw (id BIGSERIAL PRIMARY KEY, payload TEXT NOT NULL)")?;
