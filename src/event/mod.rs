@@ -32,12 +32,17 @@ const SAME_SHAPES_SINCE: u32 = 1;
 /// generic tree to find the tag; naming the variant up front lets each payload be read straight into
 /// its event, which took a quarter of an import's time. One list, so the two can never differ.
 macro_rules! event_enum {
-    ($(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }) => {
+    (
+        $(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }
+        $(nested { $($nested:tt)* })?
+    ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         #[serde(tag = "kind", rename_all = "snake_case")]
-        pub enum $name { $($variants)* }
+        pub enum $name { $($variants)* $($($nested)*)? }
 
+        // The twin leaves the nested enums out: an untagged variant would make serde buffer every
+        // payload to try it (a seventh of a replay); a nested kind is read by its own twin.
         #[derive(serde::Deserialize)]
         #[serde(remote = $remote, rename_all = "snake_case")]
         pub(crate) enum $twin { $($variants)* }
@@ -128,6 +133,8 @@ event_enum! {
     },
     /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
     DowntimeTaken(adg::Downtime),
+}
+nested {
     /// A Dungeon Game's events.
     #[serde(untagged)]
     Adg(adg::AdgEvent),
