@@ -114,15 +114,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         || {
             let target = dir.join("import.db");
             remove(&target);
-            let mut new = Store::create_new(&target)?;
-            let file = BufReader::new(std::fs::File::open(&export)?);
-            let lines = file
-                .lines()
-                .enumerate()
-                .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
-            new.store().import(lines)?;
-            new.publish()?;
-            Ok(())
+            import_into(target.into(), &export)
         },
         || {
             let target = dir.join("raw.db");
@@ -301,14 +293,7 @@ fn bench_postgres(url: &str, size: u64, dir: &Path) -> Result<String, Failure> {
     let location = grimoire::store::Location::parse(&campaign)?;
     if !Store::exists(&location)? {
         let started = Instant::now();
-        let mut new = Store::create_new(&location)?;
-        let file = BufReader::new(std::fs::File::open(&export)?);
-        let lines = file
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
-        new.store().import(lines)?;
-        new.publish()?;
+        import_into(location.clone(), &export)?;
         eprintln!(
             "imported {size} events into PostgreSQL in {:.1?}",
             started.elapsed()
@@ -345,6 +330,19 @@ fn bench_postgres(url: &str, size: u64, dir: &Path) -> Result<String, Failure> {
         show,
         select
     ))
+}
+
+/// Imports an export into a new campaign at `location`, as `grimoire import` does.
+fn import_into(location: grimoire::store::Location, export: &Path) -> Result<(), Failure> {
+    let mut new = Store::create_new(location)?;
+    let file = BufReader::new(std::fs::File::open(export)?);
+    let lines = file
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
+    new.store().import(lines)?;
+    new.publish()?;
+    Ok(())
 }
 
 fn raw_connection(path: &Path) -> Result<Connection, Failure> {
