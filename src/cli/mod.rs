@@ -56,7 +56,7 @@ pub struct Globals {
         env = "GRIMOIRE_DB",
         default_value = "grimoire.db",
         value_name = "PATH|URL",
-        value_parser = Location::parse
+        value_parser = LocationParser
     )]
     pub db: Location,
     /// Print JSON instead of text (field names are stable; see README, "JSON output").
@@ -107,6 +107,34 @@ value_enums!(
     crate::rules::vsd::Condition,
     crate::rules::vsd::Alignment,
 );
+
+/// Reads `--db` without ever echoing it: clap's own message for a refused value repeats the value,
+/// and a PostgreSQL URL may hold a password.
+#[derive(Debug, Clone, Copy)]
+struct LocationParser;
+
+impl clap::builder::TypedValueParser for LocationParser {
+    type Value = Location;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Location, clap::Error> {
+        let refuse = |why: String| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("--db: {why}\n"),
+            )
+            .with_cmd(command)
+        };
+        let text = value
+            .to_str()
+            .ok_or_else(|| refuse("the path or URL is not valid UTF-8".into()))?;
+        Location::parse(text).map_err(refuse)
+    }
+}
 
 /// Values given with `--rolls`.
 #[derive(Debug, Clone, PartialEq, Eq)]

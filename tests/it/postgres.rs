@@ -389,3 +389,39 @@ fn a_password_never_appears_in_any_message() {
         }
     }
 }
+
+/// A URL refused before any connection (no campaign named, a name the log would not take) is
+/// refused in words of our own: clap's message would repeat the value, password and all.
+#[test]
+fn a_refused_url_is_not_echoed_with_its_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "hunter2-correct-horse";
+    for url in [
+        format!("postgres://gm:{secret}@db.example.org/club"),
+        format!("postgres://gm:{secret}@db.example.org/club?campaign=a%0Ab"),
+    ] {
+        for json in [false, true] {
+            let mut cmd = grimoire_at("unused.db", dir.path());
+            if json {
+                cmd.arg("--json");
+            }
+            let out = cmd
+                .args(["--db", &url, "character", "list"])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2));
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(!said.contains(secret), "{url}: {said}");
+            assert!(said.contains("--db"), "{said}");
+        }
+        let by_env = grimoire_at(&url, dir.path())
+            .args(["character", "list"])
+            .output()
+            .unwrap();
+        assert!(!String::from_utf8_lossy(&by_env.stderr).contains(secret));
+    }
+}
