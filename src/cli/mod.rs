@@ -56,7 +56,9 @@ pub struct Globals {
         env = "GRIMOIRE_DB",
         default_value = "grimoire.db",
         value_name = "PATH|URL",
-        value_parser = LocationParser
+        value_parser = LocationParser,
+        // Help would print the variable's value, and a PostgreSQL URL may hold a password.
+        hide_env_values = true
     )]
     pub db: Location,
     /// Print JSON instead of text (field names are stable; see README, "JSON output").
