@@ -7,6 +7,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance};
 use crate::event::Event;
+use crate::rules::campaign::{SecretFound, SecretNeeded};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::state::CampaignState;
 use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
@@ -125,8 +126,15 @@ where
     } = run;
     let mut secret_rng = StdRng::from_rng(&mut rng);
     store.write(stamp, |state, secrets| {
-        let command = make(state, secrets)?;
+        let mut command = make(state, secrets)?;
         Campaign::check_dice(&command, &dice)?;
+        // The GM's secret the command is decided with, looked up here, inside the write.
+        if let Some(needed) = command.secret_needed(state) {
+            command.attach(match needed {
+                SecretNeeded::SealedDiceOf(seq) => SecretFound::SealedDice(secrets.sealed(seq)?),
+                SecretNeeded::EpochSeed(epoch) => SecretFound::EpochSeed(secrets.seed(epoch)?),
+            });
+        }
         decide_with_dice(state, secrets, command, &dice, next_seed, &mut secret_rng)
     })
 }

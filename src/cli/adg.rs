@@ -1,7 +1,7 @@
 //! A Dungeon Game commands: `ritual`, `exert`, `rest`, `downtime`, `scroll`, `tables`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record, record_with};
+use super::{Context, Globals, record};
 use crate::Error;
 use crate::event::adg::EffectKind;
 use crate::rules::Command;
@@ -388,45 +388,30 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             }
             Ok(report)
         }
-        ScrollCommand::Read(a) => {
-            let mut campaign = g.campaign()?;
-            let (name, id, in_combat, took_damage, target) = (
-                a.name.clone(),
-                a.scroll,
-                a.in_combat,
-                a.took_damage,
-                a.target.clone(),
-            );
-            let written = record_with(g, ctx, &mut campaign, None, |_, secrets| {
-                let sealed = secrets.sealed(id)?;
-                Ok(Command::Adg(Box::new(AdgCommand::ReadScroll(
-                    crate::rules::adg::ScrollReading {
-                        character: name,
-                        scroll: id,
-                        in_combat,
-                        took_damage,
-                        target,
-                        sealed,
-                    },
-                ))))
-            })?;
-            Ok(appended(&written.events))
-        }
-        ScrollCommand::Learn(a) => {
-            let mut campaign = g.campaign()?;
-            let (name, id, pay, exert) = (a.name.clone(), a.scroll, a.pay, a.exert);
-            let written = record_with(g, ctx, &mut campaign, None, |_, secrets| {
-                let sealed = secrets.sealed(id)?;
-                Ok(Command::Adg(Box::new(AdgCommand::LearnScroll {
-                    character: name,
-                    scroll: id,
-                    pay,
-                    exert,
-                    sealed,
-                })))
-            })?;
-            Ok(appended(&written.events))
-        }
+        // A Ceremony scroll's sealed check is looked up inside the write (Campaign::execute).
+        ScrollCommand::Read(a) => adg(
+            g,
+            ctx,
+            AdgCommand::ReadScroll(crate::rules::adg::ScrollReading {
+                character: a.name.clone(),
+                scroll: a.scroll,
+                in_combat: a.in_combat,
+                took_damage: a.took_damage,
+                target: a.target.clone(),
+                sealed: Vec::new(),
+            }),
+        ),
+        ScrollCommand::Learn(a) => adg(
+            g,
+            ctx,
+            AdgCommand::LearnScroll {
+                character: a.name.clone(),
+                scroll: a.scroll,
+                pay: a.pay,
+                exert: a.exert,
+                sealed: Vec::new(),
+            },
+        ),
         ScrollCommand::Give { scroll, to } => adg(
             g,
             ctx,

@@ -1,7 +1,7 @@
 //! The campaign file itself: `init`, `head`, `verify`, `seed reveal` and `retract`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record_on, record_with, run_of};
+use super::{Context, Globals, record_on, run_of};
 use crate::Error;
 use crate::dice::fairness;
 use crate::event::Event;
@@ -180,19 +180,15 @@ pub enum SeedCommand {
 
 pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Report, Error> {
     let SeedCommand::Reveal = command;
-    let mut campaign = g.campaign()?;
     let next = ctx.secret::<32>();
     let next_commitment = fairness::seed_commitment(&next);
-    let events = record_with(g, ctx, &mut campaign, Some(next), |state, secrets| {
-        let seed = secrets
-            .seed(state.epoch)?
-            .ok_or(crate::dice::DiceError::NoSeed { epoch: state.epoch })?;
-        Ok(Command::RevealSeed {
-            seed,
-            next_commitment: next_commitment.clone(),
-        })
-    })?
-    .events;
+    // The seed itself is looked up inside the write (Campaign::execute).
+    let command = Command::RevealSeed {
+        seed: None,
+        next_commitment: next_commitment.clone(),
+    };
+    let run = run_of(g, ctx, Some(next))?;
+    let events = g.campaign()?.execute(run, command)?.events;
     let mut report = appended(&events);
     let withheld = events
         .iter()

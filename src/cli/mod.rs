@@ -17,8 +17,7 @@ use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
 use crate::event::Words;
 use crate::rules::{Command, text};
-use crate::state::CampaignState;
-use crate::store::{Location, SecretsView, Stamp, Store, Written};
+use crate::store::{Location, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -458,22 +457,6 @@ fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result
         rng: StdRng::from_rng(&mut ctx.rng),
         next_seed,
     })
-}
-
-/// Records a command built inside the write from the state and the GM's secrets (see
-/// [`Campaign::execute_with`]).
-fn record_with<F>(
-    g: &Globals,
-    ctx: &mut Context,
-    campaign: &mut Campaign,
-    next_seed: Option<[u8; 32]>,
-    make: F,
-) -> Result<Written, Error>
-where
-    F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
-{
-    let run = run_of(g, ctx, next_seed)?;
-    campaign.execute_with(run, make)
 }
 
 /// Records `command` on a campaign already open (see [`Campaign::execute`]).

@@ -1,7 +1,7 @@
 //! At the table: the clock, sessions, free rolls and sealed reveals.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record, record_with};
+use super::{Context, Globals, record, record_on};
 use crate::Error;
 use crate::dice::DiceExpr;
 use crate::rules::Command;
@@ -144,13 +144,12 @@ pub struct RevealArgs {
 pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Report, Error> {
     let mut campaign = g.campaign()?;
     let seq = args.seq;
-    let events = record_with(g, ctx, &mut campaign, None, |_, secrets| {
-        Ok(Command::RevealSealed {
-            seq,
-            secrets: secrets.sealed(seq)?,
-        })
-    })?
-    .events;
+    // The sealed values are looked up inside the write (Campaign::execute).
+    let command = Command::RevealSealed {
+        seq,
+        secrets: Vec::new(),
+    };
+    let events = record_on(g, ctx, &mut campaign, command)?.events;
     let mut report = appended(&events);
     if let Some(original) = campaign.store().event(seq)?
         && let crate::event::Event::DiceRolled { expression, .. } = &original.event

@@ -424,7 +424,10 @@ fn a_refused_url_is_not_echoed_with_its_password() {
             .unwrap();
         assert!(!String::from_utf8_lossy(&by_env.stderr).contains(secret));
         // Help shows where GRIMOIRE_DB is read, not what it holds.
-        let help = grimoire_at(&url, dir.path()).arg("--help").output().unwrap();
+        let help = grimoire_at(&url, dir.path())
+            .arg("--help")
+            .output()
+            .unwrap();
         assert!(!String::from_utf8_lossy(&help.stdout).contains(secret));
     }
 }

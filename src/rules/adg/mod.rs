@@ -62,6 +62,41 @@ pub enum CastTime {
 }
 
 impl AdgCommand {
+    /// The scroll whose sealed check this command needs: reading a scroll or learning from it
+    /// (a Ceremony scroll's check is sealed until then).
+    pub fn sealed_dice_needed(&self) -> Option<u64> {
+        match self {
+            AdgCommand::ReadScroll(reading) => Some(reading.scroll),
+            AdgCommand::LearnScroll { scroll, .. } => Some(*scroll),
+            AdgCommand::LoadTables { .. }
+            | AdgCommand::RollRitual { .. }
+            | AdgCommand::Learn(_)
+            | AdgCommand::Cast { .. }
+            | AdgCommand::Exert { .. }
+            | AdgCommand::Downtime { .. }
+            | AdgCommand::WriteScroll(_)
+            | AdgCommand::GiveScroll { .. }
+            | AdgCommand::ResolvePending { .. } => None,
+        }
+    }
+
+    /// Attaches the sealed dice [`AdgCommand::sealed_dice_needed`] asked for.
+    pub fn attach_sealed(&mut self, found: Vec<SealedSecret>) {
+        match self {
+            AdgCommand::ReadScroll(reading) => reading.sealed = found,
+            AdgCommand::LearnScroll { sealed, .. } => *sealed = found,
+            AdgCommand::LoadTables { .. }
+            | AdgCommand::RollRitual { .. }
+            | AdgCommand::Learn(_)
+            | AdgCommand::Cast { .. }
+            | AdgCommand::Exert { .. }
+            | AdgCommand::Downtime { .. }
+            | AdgCommand::WriteScroll(_)
+            | AdgCommand::GiveScroll { .. }
+            | AdgCommand::ResolvePending { .. } => {}
+        }
+    }
+
     /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
     pub fn draws_dice(&self) -> bool {
         match self {

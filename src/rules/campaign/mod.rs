@@ -61,11 +61,29 @@ pub enum Command {
     Adg(Box<super::adg::AdgCommand>),
     /// Against the Darkmaster's commands.
     Vsd(Box<super::vsd::VsdCommand>),
-    /// `seed` is the current epoch's secret; `next_commitment` commits to the next epoch's.
+    /// `seed` is the current epoch's secret (attached from the GM's secrets inside the write;
+    /// `None` when the secrets hold none); `next_commitment` commits to the next epoch's.
     RevealSeed {
-        seed: [u8; 32],
+        seed: Option<[u8; 32]>,
         next_commitment: String,
     },
+}
+
+/// A GM's secret a command is decided with. The rules are pure, so the secret travels in the
+/// command; `grimoire::Campaign` looks it up inside the write and attaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SecretNeeded {
+    /// The sealed dice recorded with the event at this seq.
+    SealedDiceOf(u64),
+    /// The seed of this dice epoch.
+    EpochSeed(u32),
+}
+
+/// A secret looked up for a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretFound {
+    SealedDice(Vec<SealedSecret>),
+    EpochSeed(Option<[u8; 32]>),
 }
 
 /// Where a command stands to an evening of play.
@@ -124,6 +142,59 @@ impl Command {
             | Command::RevealSeed { .. }
             | Command::Adg(_)
             | Command::Vsd(_) => None,
+        }
+    }
+
+    /// The GM's secret this command must carry to be decided.
+    pub fn secret_needed(&self, state: &CampaignState) -> Option<SecretNeeded> {
+        match self {
+            Command::RevealSealed { seq, .. } => Some(SecretNeeded::SealedDiceOf(*seq)),
+            Command::RevealSeed { .. } => Some(SecretNeeded::EpochSeed(state.epoch)),
+            Command::Adg(command) => command.sealed_dice_needed().map(SecretNeeded::SealedDiceOf),
+            Command::CreateCampaign { .. }
+            | Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::StartSession { .. }
+            | Command::EndSession
+            | Command::Roll { .. }
+            | Command::Retract { .. }
+            | Command::Rest { .. }
+            | Command::Vsd(_) => None,
+        }
+    }
+
+    /// Attaches the secret [`Command::secret_needed`] asked for.
+    pub fn attach(&mut self, found: SecretFound) {
+        match self {
+            Command::RevealSealed { secrets, .. } => {
+                if let SecretFound::SealedDice(found) = found {
+                    *secrets = found;
+                }
+            }
+            Command::RevealSeed { seed, .. } => {
+                if let SecretFound::EpochSeed(found) = found {
+                    *seed = found;
+                }
+            }
+            Command::Adg(command) => {
+                if let SecretFound::SealedDice(found) = found {
+                    command.attach_sealed(found);
+                }
+            }
+            // They ask for no secret.
+            Command::CreateCampaign { .. }
+            | Command::AddCharacter { .. }
+            | Command::Damage { .. }
+            | Command::Heal { .. }
+            | Command::AdvanceClock { .. }
+            | Command::StartSession { .. }
+            | Command::EndSession
+            | Command::Roll { .. }
+            | Command::Retract { .. }
+            | Command::Rest { .. }
+            | Command::Vsd(_) => {}
         }
     }
 
@@ -298,6 +369,7 @@ fn decide_command(
             if let Some(session) = &state.open_session {
                 return Err(RuleError::RevealInSession(session.number));
             }
+            let seed = seed.ok_or(crate::dice::DiceError::NoSeed { epoch: state.epoch })?;
             if fairness::seed_commitment(&seed) != state.epoch_commitment {
                 return Err(RuleError::SeedMismatch(state.epoch));
             }

@@ -443,7 +443,7 @@ fn given_an_epoch_when_its_seed_is_revealed_then_the_next_epoch_starts_with_a_ne
     let events = when(
         &state,
         Command::RevealSeed {
-            seed: [7u8; 32],
+            seed: Some([7u8; 32]),
             next_commitment: next.clone(),
         },
         vec![],
@@ -458,7 +458,7 @@ fn given_an_epoch_when_its_seed_is_revealed_then_the_next_epoch_starts_with_a_ne
         when(
             &state,
             Command::RevealSeed {
-                seed: [9u8; 32],
+                seed: Some([9u8; 32]),
                 next_commitment: next
             },
             vec![]
@@ -475,7 +475,7 @@ fn given_an_open_session_when_the_seed_is_revealed_then_refused_until_the_sessio
     };
     let state = given(&[created(), session]);
     let reveal = Command::RevealSeed {
-        seed: [7u8; 32],
+        seed: Some([7u8; 32]),
         next_commitment: fairness::seed_commitment(&[8u8; 32]),
     };
     assert_eq!(
@@ -519,7 +519,7 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
     let events = when(
         &state,
         Command::RevealSeed {
-            seed: [7u8; 32],
+            seed: Some([7u8; 32]),
             next_commitment: next.clone(),
         },
         vec![],
