@@ -22,6 +22,10 @@ use tx::PgTx;
 const MIGRATION_LOCK: i32 = 1;
 const BUILD_LOCK: i32 = 2;
 
+/// How long a write waits for another writer of the same campaign before giving up (SQLite's
+/// busy timeout is the same).
+const LOCK_WAIT_SECONDS: u32 = 60;
+
 /// One campaign in a PostgreSQL database. While `building`, it is a campaign `create_new` made and
 /// nobody else sees yet; this connection holds its build lock.
 pub struct PgBackend {
@@ -109,6 +113,11 @@ fn connect(location: &PgLocation) -> Result<Client, StoreError> {
     };
     let mut client = connected.map_err(|e| pg_error(&place, &e))?;
     let fail = |e: postgres::Error| pg_error(&place, &e);
+    // A writer waits for the campaign's lock as long as a SQLite writer waits for its file's (a
+    // minute), then gives up saying so, rather than hang on a client that vanished mid-write.
+    client
+        .batch_execute(&format!("SET lock_timeout = '{}s'", LOCK_WAIT_SECONDS))
+        .map_err(fail)?;
     let known = migrations::PG_LATEST_VERSION;
     let mut applied = migrations::pg_applied_version(&mut client).map_err(fail)?;
     if applied < known {
