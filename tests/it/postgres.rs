@@ -431,3 +431,34 @@ fn a_refused_url_is_not_echoed_with_its_password() {
         assert!(!String::from_utf8_lossy(&help.stdout).contains(secret));
     }
 }
+
+/// A row changed behind grimoire's back (the trigger disabled by the database's owner) is named
+/// by its seq, never taken for a newer grimoire's, and nothing panics.
+#[test]
+fn a_row_edited_in_the_database_is_named_not_misread() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Edited");
+    c.ok(&["init", "--name", "Edited"]);
+    c.ok(&ADG_ALDRIC);
+    c.ok(&["snapshots", "clear"]);
+    database
+        .client()
+        .batch_execute(
+            "ALTER TABLE events DISABLE TRIGGER events_append_only;
+             UPDATE events SET schema_version = -1 WHERE seq = 3;
+             ALTER TABLE events ENABLE TRIGGER events_append_only;",
+        )
+        .unwrap();
+    for args in [&["character", "list"][..], &["verify"]] {
+        let out = c.run(args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(
+            said.contains("#3") && !said.contains("newer"),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("panicked"), "{said}");
+    }
+}

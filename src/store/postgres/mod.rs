@@ -16,7 +16,7 @@ use super::migrations;
 use postgres::error::SqlState;
 use postgres::{Client, IsolationLevel, Transaction};
 use std::sync::Arc;
-use tx::PgTx;
+use tx::{PgTx, cell};
 
 /// Advisory lock classes (the first key of PostgreSQL's two-key advisory locks).
 const MIGRATION_LOCK: i32 = 1;
@@ -73,7 +73,7 @@ fn pg_error(place: &str, error: &postgres::Error) -> StoreError {
 
 /// TLS through rustls with the system's root certificates; `sslmode` in the URL decides whether it
 /// is used (`prefer` by default, `require` to insist, `disable`).
-fn tls() -> tokio_postgres_rustls::MakeRustlsConnect {
+fn tls(place: &str) -> Result<tokio_postgres_rustls::MakeRustlsConnect, StoreError> {
     let mut roots = rustls::RootCertStore::empty();
     for cert in rustls_native_certs::load_native_certs().certs {
         // A certificate the system holds but rustls cannot use is left out, as browsers do.
@@ -83,15 +83,12 @@ fn tls() -> tokio_postgres_rustls::MakeRustlsConnect {
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map(|builder| builder.with_root_certificates(roots).with_no_client_auth());
-    match config {
-        Ok(config) => tokio_postgres_rustls::MakeRustlsConnect::new(config),
-        // ring supports the default versions; this is unreachable in practice.
-        Err(_) => tokio_postgres_rustls::MakeRustlsConnect::new(
-            rustls::ClientConfig::builder()
-                .with_root_certificates(rustls::RootCertStore::empty())
-                .with_no_client_auth(),
-        ),
-    }
+    config
+        .map(tokio_postgres_rustls::MakeRustlsConnect::new)
+        .map_err(|_| StoreError::Server {
+            place: place.to_string(),
+            why: "TLS could not be set up on this machine".into(),
+        })
 }
 
 /// Connects and brings the database's schema up to this build's.
@@ -108,7 +105,7 @@ fn connect(location: &PgLocation) -> Result<Client, StoreError> {
         .iter()
         .any(|host| matches!(host, postgres::config::Host::Tcp(_)));
     let connected = match tcp {
-        true => config.connect(tls()),
+        true => config.connect(tls(&place)?),
         false => config.connect(postgres::NoTls),
     };
     let mut client = connected.map_err(|e| pg_error(&place, &e))?;
@@ -169,7 +166,7 @@ impl PgBackend {
         };
         Ok(PgBackend {
             client,
-            campaign: row.get(0),
+            campaign: cell(&row, 0, &location.server)?,
             place: location.to_string(),
             building: false,
         })
@@ -203,7 +200,7 @@ impl PgBackend {
                 )
                 .map_err(fail)?;
             if let Some(row) = inserted {
-                let campaign: i64 = row.get(0);
+                let campaign: i64 = cell(&row, 0, &location.server)?;
                 tx.execute(
                     "SELECT pg_advisory_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
                     &[&BUILD_LOCK, &campaign],
@@ -223,15 +220,19 @@ impl PgBackend {
                     &[&location.campaign],
                 )
                 .map_err(fail)?;
-            let (campaign, ready): (i64, bool) = (existing.get(0), existing.get(1));
-            let builder_gone: bool = !ready
-                && tx
+            let (campaign, ready): (i64, bool) = (
+                cell(&existing, 0, &location.server)?,
+                cell(&existing, 1, &location.server)?,
+            );
+            let builder_gone: bool = !ready && {
+                let locked = tx
                     .query_one(
                         "SELECT pg_try_advisory_xact_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
                         &[&BUILD_LOCK, &campaign],
                     )
-                    .map_err(fail)?
-                    .get(0);
+                    .map_err(fail)?;
+                cell(&locked, 0, &location.server)?
+            };
             if !builder_gone {
                 return Err(StoreError::Exists(place));
             }
@@ -312,7 +313,7 @@ impl Backend for PgBackend {
                 &[&self.campaign],
             )
             .map_err(|e| pg_error(&self.place, &e))?;
-        Ok(row.get(0))
+        cell(&row, 0, &self.place)
     }
 
     fn mark_as_tour(&mut self) -> Result<(), StoreError> {

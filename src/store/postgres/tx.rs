@@ -9,6 +9,7 @@ use crate::store::chain::StoredRow;
 use crate::store::migrations;
 use postgres::error::SqlState;
 use postgres::{Row, Transaction};
+use std::ops::ControlFlow;
 
 /// Rows fetched per query when streaming the log: memory stays flat however long the log is.
 const PAGE: i64 = 2_000;
@@ -27,14 +28,16 @@ impl PgTx<'_> {
         move |e| pg_error(&self.place, &e)
     }
 
-    /// Streams the rows a keyset query selects, page by page: `sql` takes the campaign ($1), the
-    /// seq to start after ($2), then `more` parameters, and ends with `ORDER BY seq LIMIT` the page.
-    fn stream(
+    /// Runs a keyset query page by page, so memory stays flat however long the log is: `sql` takes
+    /// the campaign ($1), the seq to start after ($2), then `more` parameters, and ends with
+    /// `ORDER BY seq LIMIT` the page. `each` gets every row and says the row's seq, and whether to
+    /// go on.
+    fn pages(
         &mut self,
         sql: &str,
         after: u64,
         more: &[&(dyn postgres::types::ToSql + Sync)],
-        visit: Visit<'_>,
+        mut each: impl FnMut(&Row) -> Result<(i64, ControlFlow<()>), StoreError>,
     ) -> Result<(), StoreError> {
         let mut after = to_pg(after);
         loop {
@@ -43,18 +46,33 @@ impl PgTx<'_> {
             params.extend_from_slice(more);
             params.push(&PAGE);
             let rows = self.tx.query(sql, &params).map_err(self.fail())?;
-            let full = rows.len() as i64 == PAGE;
-            for row in rows {
-                let row = read_row(&row).map_err(self.fail())??;
-                after = to_pg(row.seq);
-                if visit(row)?.is_break() {
+            for row in &rows {
+                let (seq, flow) = each(row)?;
+                after = seq;
+                if flow.is_break() {
                     return Ok(());
                 }
             }
-            if !full {
+            if (rows.len() as i64) < PAGE {
                 return Ok(());
             }
         }
+    }
+
+    /// Streams whole rows (columns as [`ROW_COLUMNS`]) into `visit`.
+    fn stream(
+        &mut self,
+        sql: &str,
+        after: u64,
+        more: &[&(dyn postgres::types::ToSql + Sync)],
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        let place = self.place.clone();
+        self.pages(sql, after, more, |row| {
+            let row = read_row(row).map_err(|e| pg_error(&place, &e))??;
+            let seq = to_pg(row.seq);
+            Ok((seq, visit(row)?))
+        })
     }
 
     fn insert(
@@ -79,7 +97,13 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign],
             )
             .map_err(self.fail())?;
-        Ok(row.map(|r| (from_pg(r.get(0)), r.get(1))))
+        match row {
+            Some(r) => Ok(Some((
+                from_pg(cell(&r, 0, &self.place)?),
+                cell(&r, 1, &self.place)?,
+            ))),
+            None => Ok(None),
+        }
     }
 
     fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
@@ -95,36 +119,27 @@ impl LogRead for PgTx<'_> {
         upto: u64,
         visit: VisitPayload<'_>,
     ) -> Result<(), StoreError> {
-        let mut after = to_pg(from.saturating_sub(1));
-        loop {
-            let rows = self
-                .tx
-                .query(
-                    "SELECT seq, kind, schema_version, payload FROM events \
-                     WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4",
-                    &[&self.campaign, &after, &to_pg(upto), &PAGE],
-                )
-                .map_err(self.fail())?;
-            let full = rows.len() as i64 == PAGE;
-            for row in &rows {
-                let (seq, kind, version, payload): (i64, &str, i32, &str) = (
-                    row.try_get(0).map_err(self.fail())?,
-                    row.try_get(1).map_err(self.fail())?,
-                    row.try_get(2).map_err(self.fail())?,
-                    row.try_get(3).map_err(self.fail())?,
-                );
-                after = seq;
-                visit(Payload {
+        let place = self.place.clone();
+        let sql = "SELECT seq, kind, schema_version, payload FROM events \
+                   WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4";
+        self.pages(sql, from.saturating_sub(1), &[&to_pg(upto)], |row| {
+            let seq: i64 = cell(row, 0, &place)?;
+            let version: i32 = cell(row, 2, &place)?;
+            let (Ok(seq_number), Ok(schema_version)) = (u64::try_from(seq), u32::try_from(version))
+            else {
+                return Err(StoreError::DamagedRow {
                     seq: from_pg(seq),
-                    kind,
-                    schema_version: u32::try_from(version).unwrap_or(u32::MAX),
-                    payload,
-                })?;
-            }
-            if !full {
-                return Ok(());
-            }
-        }
+                    what: "its seq or schema_version is not a number grimoire writes".into(),
+                });
+            };
+            visit(Payload {
+                seq: seq_number,
+                kind: cell(row, 1, &place)?,
+                schema_version,
+                payload: cell(row, 3, &place)?,
+            })?;
+            Ok((seq, ControlFlow::Continue(())))
+        })
     }
 
     fn rows_of_kind(
@@ -178,7 +193,7 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign, &kind, &key],
             )
             .map_err(self.fail())?;
-        Ok(row.map(|r| r.get(0)))
+        row.map(|r| cell(&r, 0, &self.place)).transpose()
     }
 
     fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError> {
@@ -189,7 +204,7 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign, &kind, &prefix],
             )
             .map_err(self.fail())?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        rows.iter().map(|r| cell(r, 0, &self.place)).collect()
     }
 
     fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
@@ -200,10 +215,15 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign],
             )
             .map_err(self.fail())?;
-        Ok(rows
-            .iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect())
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    cell(r, 0, &self.place)?,
+                    cell(r, 1, &self.place)?,
+                    cell(r, 2, &self.place)?,
+                ))
+            })
+            .collect()
     }
 
     fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
@@ -216,15 +236,16 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign, &to_pg(upto), &to_pg(limit)],
             )
             .map_err(self.fail())?;
-        Ok(rows
-            .iter()
-            .map(|r| SnapshotInfo {
-                seq: from_pg(r.get(0)),
-                format: r.get(1),
-                head_hash: r.get(2),
-                event_hash: r.get(3),
+        rows.iter()
+            .map(|r| {
+                Ok(SnapshotInfo {
+                    seq: from_pg(cell(r, 0, &self.place)?),
+                    format: cell(r, 1, &self.place)?,
+                    head_hash: cell(r, 2, &self.place)?,
+                    event_hash: cell(r, 3, &self.place)?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
@@ -235,7 +256,7 @@ impl LogRead for PgTx<'_> {
                 &[&self.campaign, &to_pg(seq)],
             )
             .map_err(self.fail())?;
-        Ok(row.map(|r| r.get(0)))
+        row.map(|r| cell(&r, 0, &self.place)).transpose()
     }
 }
 
@@ -302,7 +323,9 @@ impl LogWrite for PgTx<'_> {
                 &[&self.campaign],
             )
             .map_err(self.fail())?;
-        Ok(rows.iter().map(|r| from_pg(r.get(0))).collect())
+        rows.iter()
+            .map(|r| Ok(from_pg(cell(r, 0, &self.place)?)))
+            .collect()
     }
 
     fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
@@ -329,6 +352,19 @@ impl LogWrite for PgTx<'_> {
         let place = self.place;
         self.tx.commit().map_err(|e| pg_error(&place, &e))
     }
+}
+
+/// One value of a row. A value grimoire never writes (a column changed outside grimoire) is named
+/// as such rather than taken for a driver fault.
+pub(super) fn cell<'r, T: postgres::types::FromSql<'r>>(
+    row: &'r Row,
+    index: usize,
+    place: &str,
+) -> Result<T, StoreError> {
+    row.try_get(index).map_err(|_| StoreError::Server {
+        place: place.to_string(),
+        why: "a stored value is not one grimoire writes (the database was changed outside grimoire); restore it from a backup or an export".into(),
+    })
 }
 
 /// PostgreSQL's integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
