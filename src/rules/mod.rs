@@ -69,7 +69,7 @@ pub fn seeded_dice<'r>(
 /// Why the rules refuse a command. Every message says what was wrong and, where it helps, what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RuleError {
-    #[error("this file already holds the campaign \"{0}\"; use another --db to start a new one")]
+    #[error("--db already holds the campaign \"{0}\"; give another --db to start a new one")]
     AlreadyCreated(String),
     #[error("the log has no campaign yet; create one with `grimoire init --name NAME`")]
     NoCampaign,

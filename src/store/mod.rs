@@ -89,6 +89,10 @@ pub enum StoreError {
         "there is no campaign \"{name}\" on {server}; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db"
     )]
     NoCampaign { name: String, server: String },
+    #[error(
+        "{0} is being created by another command (an init or an import) and is not whole yet; nothing was recorded. Try again once it finishes"
+    )]
+    BeingCreated(String),
     #[error("{place} could not be used: {why}; nothing was recorded")]
     Server { place: String, why: String },
     /// A bug in grimoire; nothing was written.
@@ -115,7 +119,8 @@ impl StoreError {
             | StoreError::DamagedRow { .. }
             | StoreError::Refused { .. }
             | StoreError::Import { .. }
-            | StoreError::NoCampaign { .. } => 1,
+            | StoreError::NoCampaign { .. }
+            | StoreError::BeingCreated(_) => 1,
         }
     }
 }

@@ -268,10 +268,20 @@ fn of_eight_racing_inits_of_one_campaign_exactly_one_wins() {
                 .unwrap()
         })
         .collect();
-    let codes: Vec<Option<i32>> = racers
+    let outcomes: Vec<Output> = racers
         .into_iter()
-        .map(|r| r.wait_with_output().unwrap().status.code())
+        .map(|r| r.wait_with_output().unwrap())
         .collect();
+    let codes: Vec<Option<i32>> = outcomes.iter().map(|o| o.status.code()).collect();
+    for lost in outcomes.iter().filter(|o| !o.status.success()) {
+        let said = String::from_utf8_lossy(&lost.stderr);
+        assert!(
+            ["now exists", "already holds", "is being created"]
+                .iter()
+                .any(|words| said.contains(words)),
+            "{said}"
+        );
+    }
     assert_eq!(
         codes.iter().filter(|c| **c == Some(0)).count(),
         1,

@@ -154,7 +154,7 @@ impl PgBackend {
         let mut client = connect(location)?;
         let found = client
             .query_opt(
-                "SELECT id FROM campaigns WHERE name = $1 AND ready",
+                "SELECT id, ready FROM campaigns WHERE name = $1",
                 &[&location.campaign],
             )
             .map_err(|e| pg_error(&location.server, &e))?;
@@ -164,6 +164,9 @@ impl PgBackend {
                 server: location.server.clone(),
             });
         };
+        if !cell::<bool>(&row, 1, &location.server)? {
+            return Err(StoreError::BeingCreated(location.to_string()));
+        }
         Ok(PgBackend {
             client,
             campaign: cell(&row, 0, &location.server)?,
@@ -231,7 +234,14 @@ impl PgBackend {
                         &[&BUILD_LOCK, &campaign],
                     )
                     .map_err(fail)?;
-                cell(&locked, 0, &location.server)?
+                // The builder may have published and let go of its lock since `ready` was read:
+                // only a campaign still unpublished once the lock is ours was left by a crash.
+                cell::<bool>(&locked, 0, &location.server)? && {
+                    let now = tx
+                        .query_one("SELECT ready FROM campaigns WHERE id = $1", &[&campaign])
+                        .map_err(fail)?;
+                    !cell::<bool>(&now, 0, &location.server)?
+                }
             };
             if !builder_gone {
                 return Err(StoreError::Exists(place));
