@@ -197,6 +197,7 @@ fn decide_with_dice(
 mod tests {
     use super::*;
     use crate::rules::adg::{AdgCommand, Attribute};
+    use crate::rules::campaign::{ClockAdvance, DiceRoll};
     use crate::time::GameDuration;
 
     fn entered() -> DiceSource {
@@ -235,16 +236,16 @@ mod tests {
 
     #[test]
     fn given_a_command_that_draws_dice_when_dice_are_given_then_they_are_taken() {
-        let roll = Command::Roll {
+        let roll = Command::Roll(DiceRoll {
             expression: crate::dice::DiceExpr::parse("d6").unwrap(),
             purpose: None,
             sealed: false,
-        };
+        });
         assert!(Campaign::check_dice(&roll, &entered()).is_ok());
         assert!(Campaign::check_dice(&roll, &with_entropy()).is_ok());
-        let clock = Command::AdvanceClock {
+        let clock = Command::AdvanceClock(ClockAdvance {
             by: GameDuration(60),
-        };
+        });
         assert!(Campaign::check_dice(&clock, &entered()).is_err());
     }
 }

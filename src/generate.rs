@@ -7,7 +7,9 @@ use crate::dice::{Dice, DiceExpr, fairness};
 use crate::event::adg::EffectKind;
 use crate::event::{Event, Recorded};
 use crate::rules::adg::{AdgCommand, Attribute, Pay, RitualKind};
-use crate::rules::rest::RestLength;
+use crate::rules::campaign::{
+    ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
+};
 use crate::rules::vsd::{CastOrder, Choice, SpellDef, SpellKind, VsdCommand};
 use crate::rules::{Command, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
@@ -234,43 +236,40 @@ fn step(
             Event::DamageTaken { .. } | Event::Healed { .. }
         )
     {
-        let undo = Command::Retract {
+        let undo = Command::Retract(Retraction {
             seq: mistake.seq,
             target: Some(mistake.event),
             reason: "entered for the wrong character".into(),
-        };
+        });
         play(appender, undo, rng)?;
         return Ok(());
     }
     let command = match roll {
         0..=1 if state.open_session.is_some() => Command::EndSession,
-        0..=1 => Command::StartSession {
+        0..=1 => Command::StartSession(SessionStart {
             entropy: format!("table talk {}", rng.next_u32()),
-        },
-        2..=11 => Command::AdvanceClock {
+        }),
+        2..=11 => Command::AdvanceClock(ClockAdvance {
             by: GameDuration(6 * rng.random_range(1..20)),
-        },
-        12..=17 => Command::Roll {
+        }),
+        12..=17 => Command::Roll(DiceRoll {
             expression: DiceExpr::parse("2d6+1").expect("valid"),
             purpose: None,
             sealed: false,
-        },
-        18..=25 => Command::Damage {
+        }),
+        18..=25 => Command::Damage(HealthChange {
             character: who.clone(),
             amount: rng.random_range(1..6),
-        },
-        26..=31 => Command::Heal {
+        }),
+        26..=31 => Command::Heal(HealthChange {
             character: who.clone(),
             amount: rng.random_range(1..6),
-        },
-        32..=35 => Command::Rest {
-            characters: vec![],
-            length: if rng.random_bool(0.5) {
-                RestLength::Night
-            } else {
-                RestLength::Hours(4)
-            },
-        },
+        }),
+        32..=35 => Command::Rest(if rng.random_bool(0.5) {
+            Resting::night(&[])
+        } else {
+            Resting::hours(&[], 4)
+        }),
         36 if adg => Command::Adg(Box::new(AdgCommand::Downtime {
             character: who.clone(),
             weeks: 1,
@@ -309,9 +308,9 @@ fn step(
                         character: who.clone(),
                     }))
                 }
-                None => Command::AdvanceClock {
+                None => Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
-                },
+                }),
             }
         }
         42 if adg => Command::Adg(Box::new(AdgCommand::Exert {
@@ -363,9 +362,9 @@ fn step(
         // Refused (a lockout, a round already used, no MPs...): let time pass, as at the table.
         play(
             appender,
-            Command::AdvanceClock {
+            Command::AdvanceClock(ClockAdvance {
                 by: GameDuration(6),
-            },
+            }),
             rng,
         )?;
     }

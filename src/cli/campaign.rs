@@ -5,6 +5,7 @@ use super::{Context, Globals, record_on, run_of};
 use crate::Error;
 use crate::dice::fairness;
 use crate::event::Event;
+use crate::rules::campaign::Retraction;
 use crate::rules::{Command, RuleError};
 use crate::store::{Checkpoint, Store, VerifyReport};
 use clap::{Args, Subcommand};
@@ -206,28 +207,13 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
     Ok(report)
 }
 
-/// Undo an event by recording a retraction.
-///
-/// Both stay in the log; replay skips the retracted event from then on. Character additions, damage,
-/// healing, time and free rolls can be retracted; sessions, dice epochs, reveals and retractions
-/// cannot. Rolls no dice.
-#[derive(Debug, Args)]
-pub struct RetractArgs {
-    /// The event's number, as `grimoire log` shows it (#SEQ).
-    pub seq: u64,
-    /// Why, in a few words: recorded for the table to see.
-    #[arg(long)]
-    pub reason: String,
-}
-
-pub fn retract(g: &Globals, ctx: &mut Context, args: &RetractArgs) -> Result<Report, Error> {
+pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Report, Error> {
     // Events never change once written, so reading the target before the write's lock is safe.
     let mut campaign = g.campaign()?;
     let target = campaign.store().event(args.seq)?.map(|r| r.event);
-    let command = Command::Retract {
-        seq: args.seq,
+    let command = Command::Retract(Retraction {
         target,
-        reason: args.reason.clone(),
-    };
+        ..args.clone()
+    });
     Ok(appended(&record_on(g, ctx, &mut campaign, command)?.events))
 }

@@ -89,9 +89,9 @@ fn append_loop(g: &Globals, ctx: &mut Context, count: u64) -> Result<Report, Err
     let mut campaign = g.campaign()?;
     let stdout = std::io::stdout();
     for _ in 0..count {
-        let command = crate::rules::Command::AdvanceClock {
+        let command = crate::rules::Command::AdvanceClock(crate::rules::campaign::ClockAdvance {
             by: crate::time::GameDuration(60),
-        };
+        });
         let written = super::record_on(g, ctx, &mut campaign, command)?;
         if let Some(last) = written.events.last() {
             let mut out = stdout.lock();

@@ -169,17 +169,17 @@ pub enum Commands {
     #[command(subcommand)]
     Character(character::CharacterCommand),
     /// Record damage to a character's health (health never drops below 0). Rolls no dice.
-    Damage(character::HealthArgs),
+    Damage(crate::rules::campaign::HealthChange),
     /// Record healing (health never rises above its maximum). Rolls no dice.
-    Heal(character::HealthArgs),
+    Heal(crate::rules::campaign::HealthChange),
     /// Move the in-game clock.
     #[command(subcommand)]
     Time(table::TimeCommand),
     /// Start and end game sessions (ending one prints a checkpoint for the players).
     #[command(subcommand)]
     Session(table::SessionCommand),
-    Roll(table::RollArgs),
-    Reveal(table::RevealArgs),
+    Roll(crate::rules::campaign::DiceRoll),
+    Reveal(crate::rules::campaign::SealedReveal),
     Log(history::LogArgs),
     Explain(history::ExplainArgs),
     Verify(campaign::VerifyArgs),
@@ -187,14 +187,14 @@ pub enum Commands {
     /// Publish the dice epoch's seed so anyone can check its rolls.
     #[command(subcommand)]
     Seed(campaign::SeedCommand),
-    Retract(campaign::RetractArgs),
+    Retract(crate::rules::campaign::Retraction),
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
     /// A Dungeon Game: discover, learn and cast rituals.
     #[command(subcommand)]
     Ritual(adg::RitualCommand),
     Exert(adg::ExertArgs),
-    Rest(table::RestArgs),
+    Rest(crate::rules::campaign::Resting),
     Downtime(adg::DowntimeArgs),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]

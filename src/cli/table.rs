@@ -3,31 +3,21 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record, record_on};
 use crate::Error;
-use crate::dice::DiceExpr;
 use crate::rules::Command;
-use crate::rules::rest::RestLength;
-use crate::time::GameDuration;
-use clap::{Args, Subcommand};
+use crate::rules::campaign::{ClockAdvance, DiceRoll, Resting, SealedReveal, SessionStart};
+use clap::Subcommand;
 use serde_json::json;
 
 #[derive(Debug, Subcommand)]
 pub enum TimeCommand {
     /// Move the in-game clock forward: 10m, 2h, 3d, 1w, 5r (combat rounds of 6 seconds), or a mix
     /// such as 1h30m. Records the advance; rolls no dice.
-    Advance {
-        /// How long, e.g. 10m, 2h, 3d, 1w, 5r or 1h30m.
-        #[arg(value_parser = parse_duration)]
-        duration: GameDuration,
-    },
-}
-
-fn parse_duration(text: &str) -> Result<GameDuration, String> {
-    GameDuration::parse(text).map_err(|e| e.to_string())
+    Advance(ClockAdvance),
 }
 
 pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Report, Error> {
-    let TimeCommand::Advance { duration } = command;
-    let written = record(g, ctx, Command::AdvanceClock { by: *duration })?;
+    let TimeCommand::Advance(advance) = command;
+    let written = record(g, ctx, Command::AdvanceClock(advance.clone()))?;
     let state = written.state;
     let mut report = appended(&written.events);
     report
@@ -48,11 +38,7 @@ pub enum SessionCommand {
     /// Give --entropy with text the players choose at the table (a phrase, the last digits of
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
     /// have picked a seed that favours the session's rolls.
-    Start {
-        /// Text the players choose together (up to 500 characters).
-        #[arg(long, default_value = "")]
-        entropy: String,
-    },
+    Start(SessionStart),
     /// End the current session and print the log's head as a SEQ:HASH checkpoint for the players to
     /// note; `grimoire verify --checkpoint SEQ:HASH` later proves nothing before it was rewritten.
     /// Rolls no dice. It runs everything `grimoire verify` does first and refuses if anything fails:
@@ -62,12 +48,9 @@ pub enum SessionCommand {
 
 pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Result<Report, Error> {
     match command {
-        SessionCommand::Start { entropy } => {
-            let command = Command::StartSession {
-                entropy: entropy.clone(),
-            };
-            Ok(appended(&record(g, ctx, command)?.events))
-        }
+        SessionCommand::Start(start) => Ok(appended(
+            &record(g, ctx, Command::StartSession(start.clone()))?.events,
+        )),
         SessionCommand::End => {
             let events = record(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);
@@ -83,44 +66,8 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
     }
 }
 
-/// Roll dice and record the roll.
-///
-/// EXPR is a sum of dice and numbers: d20, 2d6+3, 3d6-1d4, d% (a d100), oe (the open-ended d100: on
-/// 96-100 roll again and add, on 01-05 roll again and subtract, going on while the new die shows
-/// 96-100), oe+35. Dice are drawn left to right, an open-ended chain complete before the next term;
-/// with --rolls give one value per die in that order.
-///
-/// --sealed makes it a GM's secret roll: the log keeps only a commitment to each die until
-/// `grimoire reveal SEQ` publishes the values.
-#[derive(Debug, Args)]
-pub struct RollArgs {
-    /// The dice expression, e.g. 2d6+3 or oe+35.
-    #[arg(value_parser = parse_expr, allow_hyphen_values = true)]
-    pub expr: DiceExpr,
-    /// What the roll is for, e.g. "stealth check".
-    #[arg(long = "for", value_name = "TEXT")]
-    pub purpose: Option<String>,
-    /// Keep the result secret until revealed.
-    #[arg(long)]
-    pub sealed: bool,
-}
-
-fn parse_expr(text: &str) -> Result<DiceExpr, String> {
-    DiceExpr::parse(text).map_err(|e| e.to_string())
-}
-
-pub fn roll(g: &Globals, ctx: &mut Context, args: &RollArgs) -> Result<Report, Error> {
-    let purpose = args
-        .purpose
-        .as_ref()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty());
-    let command = Command::Roll {
-        expression: args.expr.clone(),
-        purpose,
-        sealed: args.sealed,
-    };
-    let events = record(g, ctx, command)?.events;
+pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, Error> {
+    let events = record(g, ctx, Command::Roll(args.clone()))?.events;
     let mut report = appended(&events);
     if args.sealed
         && let Some(first) = events.first()
@@ -133,23 +80,11 @@ pub fn roll(g: &Globals, ctx: &mut Context, args: &RollArgs) -> Result<Report, E
     Ok(report)
 }
 
-/// Reveal the sealed dice of event SEQ: records their values and the nonces that open their
-/// commitments, which `verify` then checks. Rolls no dice.
-#[derive(Debug, Args)]
-pub struct RevealArgs {
-    /// The sealed roll's event number, as `roll --sealed` printed it.
-    pub seq: u64,
-}
-
-pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Report, Error> {
+pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Report, Error> {
     let mut campaign = g.campaign()?;
     let seq = args.seq;
     // The sealed values are looked up inside the write (Campaign::execute).
-    let command = Command::RevealSealed {
-        seq,
-        secrets: Vec::new(),
-    };
-    let events = record_on(g, ctx, &mut campaign, command)?.events;
+    let events = record_on(g, ctx, &mut campaign, Command::RevealSealed(args.clone()))?.events;
     let mut report = appended(&events);
     if let Some(original) = campaign.store().event(seq)?
         && let crate::event::Event::DiceRolled { expression, .. } = &original.event
@@ -167,44 +102,13 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &RevealArgs) -> Result<Repor
     Ok(report)
 }
 
-/// Rest (moves the clock): A Dungeon Game characters need a full night, which heals by the level's
-/// recovery die (a campaign setting), resets the safe rituals per day and ends any lockout; Against
-/// the Darkmaster characters recover all MPs after 8 hours, floor(max × hours / 8) after fewer.
-///
-/// Dice, in order: one recovery die per resting A Dungeon Game character, in alphabetical order.
-#[derive(Debug, Args)]
-pub struct RestArgs {
-    /// Who rests; omit and give --party for every character able to.
-    pub names: Vec<String>,
-    /// Everyone who can rest, instead of naming them.
-    #[arg(long)]
-    pub party: bool,
-    /// A full night's sleep (8 hours).
-    #[arg(long, conflicts_with = "hours", required_unless_present = "hours")]
-    pub night: bool,
-    /// Hours of rest (Against the Darkmaster).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
-    pub hours: Option<u32>,
-}
-
-pub fn rest(g: &Globals, ctx: &mut Context, a: &RestArgs) -> Result<Report, Error> {
-    if a.party != a.names.is_empty() {
+pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error> {
+    if a.party != a.characters.is_empty() {
         return Err(Error::Usage(
             "name who rests, or give --party for everyone (not both)".into(),
         ));
     }
-    let length = match a.hours {
-        Some(hours) => RestLength::Hours(hours),
-        None => RestLength::Night,
-    };
-    let written = record(
-        g,
-        ctx,
-        Command::Rest {
-            characters: a.names.clone(),
-            length,
-        },
-    )?;
+    let written = record(g, ctx, Command::Rest(a.clone()))?;
     let mut report = appended(&written.events);
     report
         .text

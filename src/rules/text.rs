@@ -3,7 +3,7 @@
 
 use super::RuleError;
 use super::adg::AdgCommand;
-use super::campaign::Command;
+use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
 use super::vsd::VsdCommand;
 use crate::sheet::Sheet;
 
@@ -190,8 +190,10 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             }
             Ok(())
         }
-        Command::StartSession { entropy } => check("session's entropy", entropy, NOTE_MAX),
-        Command::Retract { reason, .. } => check("reason", reason, NOTE_MAX),
+        Command::StartSession(SessionStart { entropy }) => {
+            check("session's entropy", entropy, NOTE_MAX)
+        }
+        Command::Retract(Retraction { reason, .. }) => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
             AdgCommand::Learn(crate::rules::adg::Learning { ritual, .. }) => {
                 check("ritual's name", ritual, NAME_MAX)
@@ -228,16 +230,16 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             | VsdCommand::SetSever(_)
             | VsdCommand::ClearCondition { .. } => Ok(()),
         },
-        Command::Roll { purpose, .. } => purpose
+        Command::Roll(DiceRoll { purpose, .. }) => purpose
             .as_deref()
             .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
         // These record no new text of their own.
-        Command::Damage { .. }
-        | Command::Heal { .. }
-        | Command::AdvanceClock { .. }
+        Command::Damage(_)
+        | Command::Heal(_)
+        | Command::AdvanceClock(_)
         | Command::EndSession
-        | Command::RevealSealed { .. }
-        | Command::Rest { .. }
+        | Command::RevealSealed(_)
+        | Command::Rest(_)
         | Command::RevealSeed { .. } => Ok(()),
     }
 }

@@ -3,6 +3,7 @@
 
 use grimoire::dice::{Dice, DiceExpr, DiePosition, SeedContext, fairness};
 use grimoire::event::Event;
+use grimoire::rules::campaign::{ClockAdvance, DiceRoll, HealthChange, Retraction, SessionStart};
 use grimoire::rules::{Command, decide};
 use grimoire::sheet::{AdgSheet, Sheet};
 use grimoire::state::{CampaignState, replay_all};
@@ -52,31 +53,31 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
                 silver: 5,
             }),
         },
-        Op::Damage(c, n) => Command::Damage {
+        Op::Damage(c, n) => Command::Damage(HealthChange {
             character: name(c),
             amount: *n,
-        },
-        Op::Heal(c, n) => Command::Heal {
+        }),
+        Op::Heal(c, n) => Command::Heal(HealthChange {
             character: name(c),
             amount: *n,
-        },
-        Op::Advance(s) => Command::AdvanceClock {
+        }),
+        Op::Advance(s) => Command::AdvanceClock(ClockAdvance {
             by: GameDuration(*s),
-        },
-        Op::Start(entropy) => Command::StartSession {
+        }),
+        Op::Start(entropy) => Command::StartSession(SessionStart {
             entropy: entropy.clone(),
-        },
+        }),
         Op::End => Command::EndSession,
-        Op::Roll(i) => Command::Roll {
+        Op::Roll(i) => Command::Roll(DiceRoll {
             expression: DiceExpr::parse(EXPRESSIONS[*i]).unwrap(),
             purpose: None,
             sealed: false,
-        },
-        Op::Retract(seq) => Command::Retract {
+        }),
+        Op::Retract(seq) => Command::Retract(Retraction {
             seq: *seq,
             target: log.iter().find(|(s, _)| s == seq).map(|(_, e)| e.clone()),
             reason: "property".into(),
-        },
+        }),
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::support::Campaign;
 use grimoire::event::Event;
 use grimoire::generate::generate;
+use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction};
 use grimoire::rules::{Command, decide};
 use grimoire::sheet::{AdgSheet, Sheet};
 use grimoire::store::{Batch, Stamp, Store};
@@ -92,12 +93,12 @@ proptest! {
         let mut commands = a_campaign_with("Aldric");
         for op in &ops {
             commands.push(match op {
-                Op::Damage(n) => Command::Damage { character: "Aldric".into(), amount: *n },
-                Op::Heal(n) => Command::Heal { character: "Aldric".into(), amount: *n },
-                Op::Advance(s) => Command::AdvanceClock { by: GameDuration(*s) },
+                Op::Damage(n) => Command::Damage(HealthChange { character: "Aldric".into(), amount: *n }),
+                Op::Heal(n) => Command::Heal(HealthChange { character: "Aldric".into(), amount: *n }),
+                Op::Advance(s) => Command::AdvanceClock(ClockAdvance { by: GameDuration(*s) }),
                 Op::Retract(seq) => {
                     let target = store.event(*seq).unwrap().map(|r| r.event);
-                    Command::Retract { seq: *seq, target, reason: "p".into() }
+                    Command::Retract(Retraction { seq: *seq, target, reason: "p".into() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -221,20 +222,20 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
         [
             a_campaign_with("Aldric"),
             vec![
-                Command::Damage {
+                Command::Damage(HealthChange {
                     character: "Aldric".into(),
                     amount: 7,
-                },
-                Command::Heal {
+                }),
+                Command::Heal(HealthChange {
                     character: "Aldric".into(),
                     amount: 1,
-                },
-                Command::AdvanceClock {
+                }),
+                Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
-                },
-                Command::AdvanceClock {
+                }),
+                Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
-                },
+                }),
             ],
         ]
         .concat(),
@@ -244,11 +245,11 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
     write_all(
         &mut store,
-        vec![Command::Retract {
+        vec![Command::Retract(Retraction {
             seq: damage_seq,
             target,
             reason: "missed".into(),
-        }],
+        })],
     );
     let state = store.replay(None).unwrap();
     assert_eq!(state, store.replay_without_snapshots(None).unwrap());
@@ -270,10 +271,10 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
         &mut store,
         [
             a_campaign_with("Aldric"),
-            vec![Command::Damage {
+            vec![Command::Damage(HealthChange {
                 character: "Aldric".into(),
                 amount: 7,
-            }],
+            })],
         ]
         .concat(),
     );
@@ -281,11 +282,11 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
     write_all(
         &mut store,
-        vec![Command::Retract {
+        vec![Command::Retract(Retraction {
             seq: 4,
             target,
             reason: "missed".into(),
-        }],
+        })],
     );
     let with = store.replay(None).unwrap();
     assert_eq!(
@@ -325,8 +326,10 @@ fn snapshots_do_not_pile_up() {
         .unwrap();
     let mut store = store.with_snapshot_interval(1);
     let mut commands = a_campaign_with("Aldric");
-    commands.extend((0..60).map(|_| Command::AdvanceClock {
-        by: GameDuration(60),
+    commands.extend((0..60).map(|_| {
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(60),
+        })
     }));
     write_all(&mut store, commands);
     let conn = rusqlite::Connection::open(dir.path().join("p.db")).unwrap();
@@ -348,8 +351,10 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
     let source = Campaign::empty();
     let mut store = Store::create_new(&source.db).unwrap().publish().unwrap();
     let wait = |n: usize| {
-        (0..n).map(|_| Command::AdvanceClock {
-            by: GameDuration(6),
+        (0..n).map(|_| {
+            Command::AdvanceClock(ClockAdvance {
+                by: GameDuration(6),
+            })
         })
     };
     let mut commands = a_campaign_with("Aldric");
@@ -368,11 +373,11 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
         let target = store.event(seq).unwrap().map(|r| r.event);
         write_all(
             &mut store,
-            vec![Command::Retract {
+            vec![Command::Retract(Retraction {
                 seq,
                 target,
                 reason: "never joined".into(),
-            }],
+            })],
         );
     }
     drop(store);

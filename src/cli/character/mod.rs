@@ -4,6 +4,7 @@ use super::output::{Report, appended};
 use super::{Context, Globals, record};
 use crate::Error;
 use crate::rules::adg::Attribute;
+use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::sheet::Sheet;
 use crate::state::adg::AdgState;
@@ -376,30 +377,14 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
     lines.join("\n")
 }
 
-/// A character and a number of health points.
-#[derive(Debug, Args)]
-pub struct HealthArgs {
-    /// The character's name (any case).
-    pub name: String,
-    /// How many points, 1 or more.
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub amount: u32,
+pub fn damage(g: &Globals, ctx: &mut Context, change: &HealthChange) -> Result<Report, Error> {
+    let written = record(g, ctx, Command::Damage(change.clone()))?;
+    Ok(with_health_after(written, &change.character))
 }
 
-pub fn damage(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
-    let command = Command::Damage {
-        character: args.name.clone(),
-        amount: args.amount,
-    };
-    Ok(with_health_after(record(g, ctx, command)?, &args.name))
-}
-
-pub fn heal(g: &Globals, ctx: &mut Context, args: &HealthArgs) -> Result<Report, Error> {
-    let command = Command::Heal {
-        character: args.name.clone(),
-        amount: args.amount,
-    };
-    Ok(with_health_after(record(g, ctx, command)?, &args.name))
+pub fn heal(g: &Globals, ctx: &mut Context, change: &HealthChange) -> Result<Report, Error> {
+    let written = record(g, ctx, Command::Heal(change.clone()))?;
+    Ok(with_health_after(written, &change.character))
 }
 
 /// What was recorded, and where the character's health stands now.

@@ -2,11 +2,15 @@
 //! sealed reveals, retractions and dice epochs. The rule systems' commands build on these.
 
 use super::RuleError;
-use crate::dice::{Dice, DiceExpr, SealedSecret, fairness, sealed};
+use crate::dice::{Dice, SealedSecret, fairness, sealed};
 use crate::event::{Event, RevealedDie};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character, PendingSeal};
-use crate::time::GameDuration;
+
+mod commands;
+
+pub use super::rest::Resting;
+pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
 #[allow(clippy::large_enum_variant)]
@@ -21,42 +25,16 @@ pub enum Command {
         name: String,
         sheet: Sheet,
     },
-    Damage {
-        character: String,
-        amount: u32,
-    },
-    Heal {
-        character: String,
-        amount: u32,
-    },
-    AdvanceClock {
-        by: GameDuration,
-    },
-    StartSession {
-        entropy: String,
-    },
+    Damage(HealthChange),
+    Heal(HealthChange),
+    AdvanceClock(ClockAdvance),
+    StartSession(SessionStart),
     EndSession,
-    Roll {
-        expression: DiceExpr,
-        purpose: Option<String>,
-        sealed: bool,
-    },
-    /// `secrets` are the GM's stored values for the dice of `seq`.
-    RevealSealed {
-        seq: u64,
-        secrets: Vec<SealedSecret>,
-    },
-    /// `target` is the event at `seq`, if the log has one.
-    Retract {
-        seq: u64,
-        target: Option<Event>,
-        reason: String,
-    },
+    Roll(DiceRoll),
+    RevealSealed(SealedReveal),
+    Retract(Retraction),
     /// A rest for the named characters (everyone able to, when none is named).
-    Rest {
-        characters: Vec<String>,
-        length: super::rest::RestLength,
-    },
+    Rest(Resting),
     /// A Dungeon Game's commands.
     Adg(Box<super::adg::AdgCommand>),
     /// Against the Darkmaster's commands.
@@ -98,16 +76,16 @@ impl Command {
     /// dice (`--rolls`) and players' entropy given for it, rather than ignore them.
     pub fn draws_dice(&self) -> bool {
         match self {
-            Command::Roll { .. } | Command::Rest { .. } => true,
+            Command::Roll(_) | Command::Rest(_) => true,
             Command::CreateCampaign { .. }
             | Command::AddCharacter { .. }
-            | Command::Damage { .. }
-            | Command::Heal { .. }
-            | Command::AdvanceClock { .. }
-            | Command::StartSession { .. }
+            | Command::Damage(_)
+            | Command::Heal(_)
+            | Command::AdvanceClock(_)
+            | Command::StartSession(_)
             | Command::EndSession
-            | Command::RevealSealed { .. }
-            | Command::Retract { .. }
+            | Command::RevealSealed(_)
+            | Command::Retract(_)
             | Command::RevealSeed { .. } => false,
             Command::Adg(command) => command.draws_dice(),
             Command::Vsd(command) => command.draws_dice(),
@@ -128,17 +106,17 @@ impl Command {
 
     fn session_edge(&self) -> Option<SessionEdge> {
         match self {
-            Command::StartSession { .. } => Some(SessionEdge::Start),
+            Command::StartSession(_) => Some(SessionEdge::Start),
             Command::EndSession => Some(SessionEdge::End),
             Command::CreateCampaign { .. }
             | Command::AddCharacter { .. }
-            | Command::Damage { .. }
-            | Command::Heal { .. }
-            | Command::AdvanceClock { .. }
-            | Command::Roll { .. }
-            | Command::RevealSealed { .. }
-            | Command::Retract { .. }
-            | Command::Rest { .. }
+            | Command::Damage(_)
+            | Command::Heal(_)
+            | Command::AdvanceClock(_)
+            | Command::Roll(_)
+            | Command::RevealSealed(_)
+            | Command::Retract(_)
+            | Command::Rest(_)
             | Command::RevealSeed { .. }
             | Command::Adg(_)
             | Command::Vsd(_) => None,
@@ -148,19 +126,21 @@ impl Command {
     /// The GM's secret this command must carry to be decided.
     pub fn secret_needed(&self, state: &CampaignState) -> Option<SecretNeeded> {
         match self {
-            Command::RevealSealed { seq, .. } => Some(SecretNeeded::SealedDiceOf(*seq)),
+            Command::RevealSealed(SealedReveal { seq, .. }) => {
+                Some(SecretNeeded::SealedDiceOf(*seq))
+            }
             Command::RevealSeed { .. } => Some(SecretNeeded::EpochSeed(state.epoch)),
             Command::Adg(command) => command.sealed_dice_needed().map(SecretNeeded::SealedDiceOf),
             Command::CreateCampaign { .. }
             | Command::AddCharacter { .. }
-            | Command::Damage { .. }
-            | Command::Heal { .. }
-            | Command::AdvanceClock { .. }
-            | Command::StartSession { .. }
+            | Command::Damage(_)
+            | Command::Heal(_)
+            | Command::AdvanceClock(_)
+            | Command::StartSession(_)
             | Command::EndSession
-            | Command::Roll { .. }
-            | Command::Retract { .. }
-            | Command::Rest { .. }
+            | Command::Roll(_)
+            | Command::Retract(_)
+            | Command::Rest(_)
             | Command::Vsd(_) => None,
         }
     }
@@ -168,7 +148,7 @@ impl Command {
     /// Attaches the secret [`Command::secret_needed`] asked for.
     pub fn attach(&mut self, found: SecretFound) {
         match self {
-            Command::RevealSealed { secrets, .. } => {
+            Command::RevealSealed(SealedReveal { secrets, .. }) => {
                 if let SecretFound::SealedDice(found) = found {
                     *secrets = found;
                 }
@@ -186,14 +166,14 @@ impl Command {
             // They ask for no secret.
             Command::CreateCampaign { .. }
             | Command::AddCharacter { .. }
-            | Command::Damage { .. }
-            | Command::Heal { .. }
-            | Command::AdvanceClock { .. }
-            | Command::StartSession { .. }
+            | Command::Damage(_)
+            | Command::Heal(_)
+            | Command::AdvanceClock(_)
+            | Command::StartSession(_)
             | Command::EndSession
-            | Command::Roll { .. }
-            | Command::Retract { .. }
-            | Command::Rest { .. }
+            | Command::Roll(_)
+            | Command::Retract(_)
+            | Command::Rest(_)
             | Command::Vsd(_) => {}
         }
     }
@@ -205,15 +185,15 @@ impl Command {
             Command::CreateCampaign { .. } => Some(1),
             Command::RevealSeed { .. } => Some(state.epoch + 1),
             Command::AddCharacter { .. }
-            | Command::Damage { .. }
-            | Command::Heal { .. }
-            | Command::AdvanceClock { .. }
-            | Command::StartSession { .. }
+            | Command::Damage(_)
+            | Command::Heal(_)
+            | Command::AdvanceClock(_)
+            | Command::StartSession(_)
             | Command::EndSession
-            | Command::Roll { .. }
-            | Command::RevealSealed { .. }
-            | Command::Retract { .. }
-            | Command::Rest { .. }
+            | Command::Roll(_)
+            | Command::RevealSealed(_)
+            | Command::Retract(_)
+            | Command::Rest(_)
             | Command::Adg(_)
             | Command::Vsd(_) => None,
         }
@@ -284,22 +264,22 @@ fn decide_command(
                 .chain([Event::CharacterAdded { name, sheet }])
                 .collect());
         }
-        Command::Damage { character, amount } => {
+        Command::Damage(HealthChange { character, amount }) => {
             let who = with_health(state, &character)?;
             Event::DamageTaken {
                 character: who.name.clone(),
                 amount,
             }
         }
-        Command::Heal { character, amount } => {
+        Command::Heal(HealthChange { character, amount }) => {
             let who = with_health(state, &character)?;
             Event::Healed {
                 character: who.name.clone(),
                 amount,
             }
         }
-        Command::AdvanceClock { by } => Event::ClockAdvanced { by },
-        Command::StartSession { entropy } => {
+        Command::AdvanceClock(ClockAdvance { by }) => Event::ClockAdvanced { by },
+        Command::StartSession(SessionStart { entropy }) => {
             if let Some(open) = &state.open_session {
                 return Err(RuleError::SessionOpen(open.number));
             }
@@ -317,11 +297,15 @@ fn decide_command(
                 number: open.number,
             }
         }
-        Command::Roll {
+        Command::Roll(DiceRoll {
             expression,
             purpose,
             sealed,
-        } => {
+        }) => {
+            // A purpose of only spaces says nothing: the roll is then labelled by its expression.
+            let purpose = purpose
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty());
             let label = purpose
                 .clone()
                 .unwrap_or_else(|| format!("free roll {expression}"));
@@ -333,12 +317,14 @@ fn decide_command(
                 total: rolled.total,
             }
         }
-        Command::RevealSealed { seq, secrets } => reveal_sealed(state, seq, &secrets)?,
-        Command::Retract {
+        Command::RevealSealed(SealedReveal { seq, secrets }) => {
+            reveal_sealed(state, seq, &secrets)?
+        }
+        Command::Retract(Retraction {
             seq,
             target,
             reason,
-        } => {
+        }) => {
             let reason = reason.trim().to_string();
             if reason.is_empty() {
                 return Err(RuleError::EmptyReason);
@@ -355,8 +341,8 @@ fn decide_command(
             }
             Event::Retracted { seq, reason }
         }
-        Command::Rest { characters, length } => {
-            return super::rest::rest(state, &characters, length, dice);
+        Command::Rest(resting) => {
+            return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
         Command::Adg(command) => return super::adg::decide(state, *command, dice),
         Command::Vsd(command) => return super::vsd::decide(state, *command, dice),

@@ -1,6 +1,8 @@
 use super::*;
+use crate::dice::DiceExpr;
 use crate::sheet::{AdgSheet, VsdSheet};
 use crate::state::replay_all;
+use crate::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -103,10 +105,12 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
         })
     );
     assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
-    let retract = |reason: String| Command::Retract {
-        seq: 2,
-        target: Some(adg("Aldric", 8)),
-        reason,
+    let retract = |reason: String| {
+        Command::Retract(Retraction {
+            seq: 2,
+            target: Some(adg("Aldric", 8)),
+            reason,
+        })
     };
     assert_eq!(
         when(&state, retract("x".repeat(501)), vec![]),
@@ -127,10 +131,10 @@ fn adg_c2_given_a_character_when_damaged_then_health_drops_and_never_below_zero(
     let state = given(&[created(), adg("Aldric", 8)]);
     let events = when(
         &state,
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "aldric".into(),
             amount: 3,
-        },
+        }),
         vec![],
     )
     .unwrap();
@@ -190,10 +194,10 @@ fn given_an_unknown_name_when_damaged_then_refused_listing_who_exists() {
     let state = given(&[created(), adg("Aldric", 8)]);
     let err = when(
         &state,
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Bob".into(),
             amount: 1,
-        },
+        }),
         vec![],
     )
     .unwrap_err();
@@ -219,10 +223,10 @@ fn given_a_vsd_character_without_health_when_damaged_then_refused() {
     let state = given(&[created(), mira]);
     let err = when(
         &state,
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Mira".into(),
             amount: 1,
-        },
+        }),
         vec![],
     )
     .unwrap_err();
@@ -252,9 +256,9 @@ fn given_an_open_session_when_another_starts_then_refused_and_numbers_follow_on(
     assert_eq!(
         when(
             &open,
-            Command::StartSession {
+            Command::StartSession(SessionStart {
                 entropy: "x".into()
-            },
+            }),
             vec![]
         ),
         Err(RuleError::SessionOpen(1))
@@ -269,9 +273,9 @@ fn given_an_open_session_when_another_starts_then_refused_and_numbers_follow_on(
     ]);
     let events = when(
         &closed,
-        Command::StartSession {
+        Command::StartSession(SessionStart {
             entropy: "owl".into(),
-        },
+        }),
         vec![],
     )
     .unwrap();
@@ -291,11 +295,11 @@ fn given_an_open_session_when_another_starts_then_refused_and_numbers_follow_on(
 #[test]
 fn given_entered_dice_when_rolling_then_the_event_holds_every_die_and_the_total() {
     let state = given(&[created()]);
-    let command = Command::Roll {
+    let command = Command::Roll(DiceRoll {
         expression: DiceExpr::parse("2d6+3").unwrap(),
         purpose: None,
         sealed: false,
-    };
+    });
     let events = when(&state, command, vec![5, 1]).unwrap();
     let Event::DiceRolled { dice, total, .. } = &events[0] else {
         panic!("{events:?}")
@@ -310,11 +314,11 @@ fn given_entered_dice_when_rolling_then_the_event_holds_every_die_and_the_total(
 #[test]
 fn vsd1_given_a_campaign_when_rolling_open_ended_then_the_chain_is_recorded() {
     let state = given(&[created()]);
-    let command = Command::Roll {
+    let command = Command::Roll(DiceRoll {
         expression: DiceExpr::parse("oe").unwrap(),
         purpose: None,
         sealed: false,
-    };
+    });
     let events = when(&state, command, vec![98, 96, 20]).unwrap();
     let Event::DiceRolled { dice, total, .. } = &events[0] else {
         panic!("{events:?}")
@@ -327,11 +331,11 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
     let mut rng = StdRng::seed_from_u64(1);
     let state = given(&[created()]);
     let mut dice = Dice::entered(vec![17], &mut rng);
-    let command = Command::Roll {
+    let command = Command::Roll(DiceRoll {
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
         sealed: true,
-    };
+    });
     let rolled = decide(&state, command, &mut dice).unwrap();
     let secrets = dice.finish().unwrap();
     let after = given(&[created(), rolled[0].clone()]);
@@ -339,10 +343,10 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
 
     let reveal = when(
         &after,
-        Command::RevealSealed {
+        Command::RevealSealed(SealedReveal {
             seq: 2,
             secrets: secrets.clone(),
-        },
+        }),
         vec![],
     )
     .unwrap();
@@ -358,17 +362,21 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
     assert_eq!(
         when(
             &after,
-            Command::RevealSealed {
+            Command::RevealSealed(SealedReveal {
                 seq: 2,
                 secrets: forged
-            },
+            }),
             vec![]
         ),
         Err(RuleError::SecretMismatch { seq: 2, n: 0 })
     );
     let done = given(&[created(), rolled[0].clone(), reveal[0].clone()]);
     assert_eq!(
-        when(&done, Command::RevealSealed { seq: 2, secrets }, vec![]),
+        when(
+            &done,
+            Command::RevealSealed(SealedReveal { seq: 2, secrets }),
+            vec![]
+        ),
         Err(RuleError::NothingSealed(2))
     );
 }
@@ -380,11 +388,11 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         amount: 3,
     };
     let state = given(&[created(), adg("Aldric", 8), damage.clone()]);
-    let command = Command::Retract {
+    let command = Command::Retract(Retraction {
         seq: 3,
         target: Some(damage.clone()),
         reason: "wrong target".into(),
-    };
+    });
     let events = when(&state, command.clone(), vec![]).unwrap();
     let after = given(&[created(), adg("Aldric", 8), damage, events[0].clone()]);
     assert_eq!(
@@ -407,32 +415,32 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
             entropy: "".into(),
         },
     ]);
-    let command = Command::Retract {
+    let command = Command::Retract(Retraction {
         seq: 2,
         target: Some(Event::SessionStarted {
             number: 1,
             entropy: "".into(),
         }),
         reason: "oops".into(),
-    };
+    });
     assert!(matches!(
         when(&state, command, vec![]),
         Err(RuleError::NotRetractable { seq: 2, .. })
     ));
-    let missing = Command::Retract {
+    let missing = Command::Retract(Retraction {
         seq: 9,
         target: None,
         reason: "x".into(),
-    };
+    });
     assert_eq!(
         when(&state, missing, vec![]),
         Err(RuleError::NoSuchEvent(9, 2))
     );
-    let blank = Command::Retract {
+    let blank = Command::Retract(Retraction {
         seq: 2,
         target: None,
         reason: "  ".into(),
-    };
+    });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
 }
 
@@ -564,11 +572,11 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
     ]);
     let mut rng = StdRng::seed_from_u64(1);
     let mut dice = crate::rules::seeded_dice(&state, Some([8u8; 32]), None, &mut rng);
-    let roll = Command::Roll {
+    let roll = Command::Roll(DiceRoll {
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
         sealed: false,
-    };
+    });
     assert_eq!(
         decide(&state, roll, &mut dice),
         Err(RuleError::Dice(crate::dice::DiceError::StaleEntropy {

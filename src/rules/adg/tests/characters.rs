@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::adg::AdgError;
+use crate::rules::campaign::{HealthChange, Resting};
 
 // ---- Characters ----------------------------------------------------------------------------------
 
@@ -183,14 +184,14 @@ fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
     );
     assert!(w.aldric().dead);
     for command in [
-        Command::Heal {
+        Command::Heal(HealthChange {
             character: "Aldric".into(),
             amount: 1,
-        },
-        Command::Damage {
+        }),
+        Command::Damage(HealthChange {
             character: "aldric".into(),
             amount: 1,
-        },
+        }),
     ] {
         assert_eq!(w.when(command, &[]), Err(RuleError::Dead("Aldric".into())));
     }
@@ -200,28 +201,16 @@ fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
 fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
     let mut w = world();
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 5,
-        },
+        }),
         &[],
     );
-    let events = w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[3],
-    );
+    let events = w.then(Command::Rest(Resting::night(&[])), &[3]);
     assert!(matches!(&events[0], Event::Rested { results, .. } if results[0].healed == 3));
     assert_eq!(w.health(), (6, 8));
-    w.then(
-        Command::Rest {
-            characters: vec!["Aldric".into()],
-            length: RestLength::Night,
-        },
-        &[3],
-    );
+    w.then(Command::Rest(Resting::night(&["Aldric"])), &[3]);
     assert_eq!(w.health(), (8, 8), "capped");
     assert_eq!(
         w.state().clock.seconds(),
@@ -230,13 +219,7 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
     );
     // Level 1-2 rolls a d3: a 4 cannot be entered.
     assert!(matches!(
-        w.when(
-            Command::Rest {
-                characters: vec![],
-                length: RestLength::Night
-            },
-            &[4]
-        ),
+        w.when(Command::Rest(Resting::night(&[])), &[4]),
         Err(RuleError::Dice(_))
     ));
 }
@@ -268,10 +251,10 @@ fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
 fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_lockout() {
     let mut w = world();
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 8,
-        },
+        }),
         &[],
     );
     assert_eq!(w.health(), (0, 8));
@@ -307,10 +290,10 @@ fn adg_s3_a_scribing_weeks_nights_heal_and_end_the_daily_count_but_not_exertion(
     w.adg(cast("Concealing Darkness"), &[1]);
     assert_eq!(w.aldric().rituals_today, 1);
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 3,
-        },
+        }),
         &[],
     );
     let (before, _) = w.health();
@@ -353,10 +336,10 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         &[],
     );
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 2,
-        },
+        }),
         &[],
     );
     w.adg(
@@ -368,13 +351,7 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         },
         &[],
     );
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[]);
     w.adg(
         AdgCommand::Downtime {
             character: "Aldric".into(),

@@ -9,7 +9,6 @@ use crate::event::adg::AdgEvent;
 use crate::event::adg::{Activity, PendingOutcome};
 use crate::event::adg::{Cast, LearnAttempt, Reading};
 use crate::rules::Command;
-use crate::rules::rest::RestLength;
 use crate::rules::testkit::Log;
 use crate::sheet::{AdgSheet, Sheet};
 use crate::state::adg::{AdgState, ScrollState};

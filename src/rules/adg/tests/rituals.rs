@@ -1,6 +1,7 @@
 use super::*;
 use crate::event::adg::AdgEvent;
 use crate::rules::adg::AdgError;
+use crate::rules::campaign::{HealthChange, Resting};
 
 // ---- Rituals -------------------------------------------------------------------------------------
 
@@ -21,13 +22,7 @@ fn adg_r1_a_phrase_fades_a_sigil_lasts_ten_minutes_and_a_ceremony_a_day_per_leve
             .seconds(),
         2 * 600
     );
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[1],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
     let until = the_cast(&w.adg(cast("Calling Moon"), &[5]))
         .effect_until
         .unwrap()
@@ -224,10 +219,10 @@ fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
     let mut w = world_with(adg_sheet(3, 13));
     w.knows("Mending Bone", RitualKind::Phrase);
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 7,
-        },
+        }),
         &[],
     );
     let events = w.adg(
@@ -359,13 +354,7 @@ fn adg_r9_second_extra_ritual_costs_two_cunning() {
         (2, 10)
     );
     assert_eq!(w.aldric().current(Attribute::Cunning), 10);
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[1],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
     assert_eq!(
         w.aldric().next_ritual_cost(),
         0,
@@ -386,13 +375,7 @@ fn adg_r9_a_mishap_on_an_extra_ritual_locks_the_caster_out_until_a_nights_rest()
         w.refused(cast("Concealing Darkness"), &[1]),
         RuleError::Adg(AdgError::LockedOut("Aldric".into()))
     );
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[1],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
     assert!(!w.aldric().locked_out);
 }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::event::adg::AdgEvent;
 use crate::rules::adg::AdgError;
+use crate::rules::campaign::{HealthChange, Resting};
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
@@ -472,10 +473,10 @@ fn adg_c3_a_mishaps_exertion_never_takes_an_attribute_below_one() {
 fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
     let mut w = world();
     w.then(
-        Command::Damage {
+        Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 4,
-        },
+        }),
         &[],
     );
     w.adg(
@@ -488,13 +489,7 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
         &[],
     );
     let before = w.state().clock.seconds();
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[2],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[2]);
     assert_eq!(
         w.state().clock.seconds() - before,
         8 * 3600,

@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::campaign::ClockAdvance;
 use crate::rules::vsd::VsdError;
 
 // ---- VSD-9: spell failure ------------------------------------------------------------------------
@@ -298,9 +299,9 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
         mira.has_condition(Condition::KnockedOut, now) && mira.has_condition(Condition::Weary, now)
     );
     world_ko.then(
-        Command::AdvanceClock {
+        Command::AdvanceClock(ClockAdvance {
             by: GameDuration(6 * 3600),
-        },
+        }),
         &[],
     );
     let later = world_ko.state().clock;

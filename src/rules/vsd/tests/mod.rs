@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::event::vsd::VsdEvent;
 use crate::event::vsd::{Outcome, SpellCast};
 use crate::rules::Command;
-use crate::rules::rest::RestLength;
+use crate::rules::campaign::ClockAdvance;
 use crate::rules::testkit::Log;
 use crate::sheet::{Lore, Sheet, VsdSheet};
 use crate::state::vsd::VsdState;
@@ -179,9 +179,9 @@ impl VsdWorld for World {
 
     fn next_round(&mut self) {
         self.then(
-            Command::AdvanceClock {
+            Command::AdvanceClock(ClockAdvance {
                 by: GameDuration(6),
-            },
+            }),
             &[],
         );
     }

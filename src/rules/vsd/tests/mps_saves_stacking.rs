@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::campaign::Resting;
 use crate::rules::vsd::VsdError;
 
 // ---- VSD-6: magic points -------------------------------------------------------------------------
@@ -21,25 +22,13 @@ fn vsd6_mps_are_spent_on_casting_and_restored_by_rest() {
     );
     w.vsd(cast("Blink"), &[60]);
     assert_eq!(w.of("Mira").mp_current(), 12 - 2 - 5);
-    w.then(
-        Command::Rest {
-            characters: vec!["Mira".into()],
-            length: RestLength::Hours(4),
-        },
-        &[],
-    );
+    w.then(Command::Rest(Resting::hours(&["Mira"], 4)), &[]);
     assert_eq!(
         w.of("Mira").mp_current(),
         11,
         "4 hours restore floor(12 × 4 / 8) = 6, up to the maximum"
     );
-    w.then(
-        Command::Rest {
-            characters: vec![],
-            length: RestLength::Night,
-        },
-        &[],
-    );
+    w.then(Command::Rest(Resting::night(&[])), &[]);
     assert_eq!(w.of("Mira").mp_current(), 12);
 }
 

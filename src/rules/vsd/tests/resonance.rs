@@ -1,5 +1,6 @@
 use super::*;
 use crate::event::vsd::VsdEvent;
+use crate::rules::campaign::ClockAdvance;
 use crate::rules::vsd::VsdError;
 
 // ---- VSD-10: resonance ---------------------------------------------------------------------------
@@ -173,9 +174,9 @@ fn vsd10_awareness_makes_the_next_spell_within_an_hour_roll_resonance_and_gm_pic
             .has_condition(Condition::Stunned, w.state().clock)
     );
     w.then(
-        Command::AdvanceClock {
+        Command::AdvanceClock(ClockAdvance {
             by: GameDuration(3600),
-        },
+        }),
         &[],
     );
     let third = w.vsd(cast("Shield"), &[60]);
