@@ -196,7 +196,7 @@ fn decide_with_dice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::adg::{AdgCommand, Attribute};
+    use crate::rules::adg::{AdgCommand, Attribute, Exertion};
     use crate::rules::campaign::{ClockAdvance, DiceRoll};
     use crate::time::GameDuration;
 
@@ -215,12 +215,12 @@ mod tests {
 
     #[test]
     fn given_a_command_that_draws_no_dice_when_dice_are_given_then_it_is_refused_naming_the_flag() {
-        let exert = Command::Adg(Box::new(AdgCommand::Exert {
+        let exert = Command::Adg(Box::new(AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 1,
             reason: "a climb".into(),
-        }));
+        })));
         for (dice, flag) in [(entered(), "--rolls"), (with_entropy(), "--player-entropy")] {
             let refused = Campaign::check_dice(&exert, &dice).unwrap_err().to_string();
             assert!(

@@ -6,12 +6,12 @@ use crate::Error;
 use crate::dice::{Dice, DiceExpr, fairness};
 use crate::event::adg::EffectKind;
 use crate::event::{Event, Recorded};
-use crate::rules::adg::{AdgCommand, Attribute, Pay, RitualKind};
+use crate::rules::adg::{AdgCommand, Attribute, Casting, DowntimeWeeks, Exertion, Pay, RitualKind};
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
 };
 use crate::rules::vsd::{CastOrder, Choice, SpellDef, SpellKind, VsdCommand};
-use crate::rules::{Command, decide};
+use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Stamp, Store};
@@ -185,7 +185,9 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
                     character: name(i),
                     ritual: ritual.into(),
                     kind: Some(kind),
-                    spell: None,
+                    spell_level: None,
+                    cast_time: None,
+                    duration: None,
                     pay: Pay::Health,
                     exert: true,
                 });
@@ -270,10 +272,10 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
-        36 if adg => Command::Adg(Box::new(AdgCommand::Downtime {
+        36 if adg => Command::Adg(Box::new(AdgCommand::Downtime(DowntimeWeeks {
             character: who.clone(),
             weeks: 1,
-        })),
+        }))),
         37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
             crate::rules::adg::Scribing {
                 character: who.clone(),
@@ -304,29 +306,29 @@ fn step(
                 ))),
                 // Discovering a new ritual is a rare find, far rarer than looking for a scroll.
                 None if rng.random_range(0..20) == 0 => {
-                    Command::Adg(Box::new(AdgCommand::RollRitual {
+                    Command::Adg(Box::new(AdgCommand::RollRitual(Who {
                         character: who.clone(),
-                    }))
+                    })))
                 }
                 None => Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
                 }),
             }
         }
-        42 if adg => Command::Adg(Box::new(AdgCommand::Exert {
+        42 if adg => Command::Adg(Box::new(AdgCommand::Exert(Exertion {
             character: who.clone(),
             attribute: Attribute::Agility,
             amount: 1,
             reason: "a climb".into(),
-        })),
-        _ if adg => Command::Adg(Box::new(AdgCommand::Cast {
+        }))),
+        _ if adg => Command::Adg(Box::new(AdgCommand::Cast(Casting {
             character: who.clone(),
             ritual: "Concealing Darkness".into(),
-            order: crate::rules::adg::rituals::CastOrder {
+            order: crate::rules::adg::CastOrder {
                 exert: true,
                 ..Default::default()
             },
-        })),
+        }))),
         _ => {
             let pending = state
                 .character(&who)

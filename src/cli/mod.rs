@@ -193,9 +193,9 @@ pub enum Commands {
     /// A Dungeon Game: discover, learn and cast rituals.
     #[command(subcommand)]
     Ritual(adg::RitualCommand),
-    Exert(adg::ExertArgs),
+    Exert(crate::rules::adg::Exertion),
     Rest(crate::rules::campaign::Resting),
-    Downtime(adg::DowntimeArgs),
+    Downtime(crate::rules::adg::DowntimeWeeks),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]
     Scroll(adg::ScrollCommand),

@@ -16,6 +16,14 @@ use thiserror::Error;
 
 pub use campaign::{Command, decide};
 
+/// A command that names only the character it is for.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct Who {
+    /// The character's name (any case).
+    #[arg(value_name = "NAME")]
+    pub character: String,
+}
+
 /// Entropy given for one command outside a session (`--player-entropy`), and who typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GivenEntropy {

@@ -2,7 +2,7 @@
 //! on sheets and one-line log entries, so each must be one line of a length those can show.
 
 use super::RuleError;
-use super::adg::AdgCommand;
+use super::adg::{AdgCommand, Casting, Exertion};
 use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
 use super::vsd::VsdCommand;
 use crate::sheet::Sheet;
@@ -199,11 +199,11 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
                 check("ritual's name", ritual, NAME_MAX)
             }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
-            AdgCommand::Cast { order, .. } => match &order.effect {
-                Some((_, target)) => check("target", target, NAME_MAX),
-                None => Ok(()),
-            },
-            AdgCommand::Exert { reason, .. } => check("reason", reason, NOTE_MAX),
+            AdgCommand::Cast(Casting { order, .. }) => order
+                .target
+                .as_deref()
+                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
+            AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
             AdgCommand::WriteScroll(crate::rules::adg::Scribing { effect, .. }) => {
                 check("scroll's effect", effect, NOTE_MAX)
             }
@@ -211,11 +211,11 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
                 .as_deref()
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.
-            AdgCommand::RollRitual { .. }
-            | AdgCommand::Downtime { .. }
-            | AdgCommand::LearnScroll { .. }
-            | AdgCommand::GiveScroll { .. }
-            | AdgCommand::ResolvePending { .. } => Ok(()),
+            AdgCommand::RollRitual(_)
+            | AdgCommand::Downtime(_)
+            | AdgCommand::LearnScroll(_)
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::ResolvePending(_) => Ok(()),
         },
         Command::Vsd(vsd) => match vsd.as_ref() {
             VsdCommand::Learn { spell, .. } => check("spell's name", &spell.name, NAME_MAX),

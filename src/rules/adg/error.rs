@@ -15,6 +15,8 @@ pub enum AdgError {
         "{name} has dice pending from reading scroll S{scroll}; roll them first with `grimoire scroll resolve {name}`"
     )]
     RollPending { name: String, scroll: u64 },
+    #[error("a ritual's damage or healing needs a target: give --target NAME with --effect")]
+    EffectWithoutTarget,
     #[error("{0} has no dice pending from a scroll")]
     NothingPending(String),
     #[error("exerting {amount} {attribute} would leave it below 1 (it is {current} now); at most {} can be exerted", current.saturating_sub(1))]

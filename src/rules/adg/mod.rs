@@ -1,16 +1,17 @@
 //! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (docs/rules.md ADG-*).
 
 mod checks;
+mod commands;
 mod error;
 pub mod rituals;
 mod scrolls;
 pub mod tables;
 
-use super::RuleError;
+use super::{RuleError, Who};
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
 use crate::event::adg::AdgEvent;
-use crate::event::adg::{Activity, Downtime, DowntimeOf, EffectKind};
+use crate::event::adg::{Activity, Downtime, DowntimeOf};
 use crate::event::words::words;
 use crate::sheet::Sheet;
 use crate::state::adg::AdgState;
@@ -19,6 +20,10 @@ use crate::time::GameDuration;
 
 pub use crate::event::adg::{Pay, RitualKind};
 pub use crate::state::adg::SCRIBING_WEEK;
+pub use commands::{
+    CastOrder, Casting, DowntimeWeeks, Exertion, Learning, Scribing, ScrollGift, ScrollLearning,
+    ScrollReading, SpellDuration,
+};
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
 
@@ -67,16 +72,16 @@ impl AdgCommand {
     pub fn sealed_dice_needed(&self) -> Option<u64> {
         match self {
             AdgCommand::ReadScroll(reading) => Some(reading.scroll),
-            AdgCommand::LearnScroll { scroll, .. } => Some(*scroll),
+            AdgCommand::LearnScroll(ScrollLearning { scroll, .. }) => Some(*scroll),
             AdgCommand::LoadTables { .. }
-            | AdgCommand::RollRitual { .. }
+            | AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
-            | AdgCommand::Cast { .. }
-            | AdgCommand::Exert { .. }
-            | AdgCommand::Downtime { .. }
+            | AdgCommand::Cast(_)
+            | AdgCommand::Exert(_)
+            | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
-            | AdgCommand::GiveScroll { .. }
-            | AdgCommand::ResolvePending { .. } => None,
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::ResolvePending(_) => None,
         }
     }
 
@@ -84,33 +89,33 @@ impl AdgCommand {
     pub fn attach_sealed(&mut self, found: Vec<SealedSecret>) {
         match self {
             AdgCommand::ReadScroll(reading) => reading.sealed = found,
-            AdgCommand::LearnScroll { sealed, .. } => *sealed = found,
+            AdgCommand::LearnScroll(ScrollLearning { sealed, .. }) => *sealed = found,
             AdgCommand::LoadTables { .. }
-            | AdgCommand::RollRitual { .. }
+            | AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
-            | AdgCommand::Cast { .. }
-            | AdgCommand::Exert { .. }
-            | AdgCommand::Downtime { .. }
+            | AdgCommand::Cast(_)
+            | AdgCommand::Exert(_)
+            | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
-            | AdgCommand::GiveScroll { .. }
-            | AdgCommand::ResolvePending { .. } => {}
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::ResolvePending(_) => {}
         }
     }
 
     /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
     pub fn draws_dice(&self) -> bool {
         match self {
-            AdgCommand::RollRitual { .. }
+            AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
-            | AdgCommand::Cast { .. }
-            | AdgCommand::Downtime { .. }
+            | AdgCommand::Cast(_)
+            | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::ReadScroll(_)
-            | AdgCommand::LearnScroll { .. }
-            | AdgCommand::ResolvePending { .. } => true,
-            AdgCommand::LoadTables { .. }
-            | AdgCommand::Exert { .. }
-            | AdgCommand::GiveScroll { .. } => false,
+            | AdgCommand::LearnScroll(_)
+            | AdgCommand::ResolvePending(_) => true,
+            AdgCommand::LoadTables { .. } | AdgCommand::Exert(_) | AdgCommand::GiveScroll(_) => {
+                false
+            }
         }
     }
 }
@@ -142,83 +147,22 @@ impl ImportedSpell {
     }
 }
 
-/// Learning a ritual, or a spell from another game (ADG-R3, ADG-R10).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Learning {
-    pub character: String,
-    pub ritual: String,
-    pub kind: Option<RitualKind>,
-    pub spell: Option<ImportedSpell>,
-    pub pay: Pay,
-    pub exert: bool,
-}
-
-/// A downtime week spent writing a scroll (ADG-S3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scribing {
-    pub character: String,
-    pub ritual: String,
-    pub level: u32,
-    pub effect: String,
-    pub effect_roll: Option<EffectKind>,
-    pub pre_exert: u32,
-    /// The effect lasts (ADG-S2); a Sigil's or a Ceremony's does anyway.
-    pub ongoing: bool,
-}
-
-/// Reading a scroll (ADG-S5 to ADG-S8).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScrollReading {
-    pub character: String,
-    pub scroll: u64,
-    pub in_combat: bool,
-    pub took_damage: bool,
-    pub target: Option<String>,
-    /// The GM's secret for a Ceremony scroll's sealed check.
-    pub sealed: Vec<SealedSecret>,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdgCommand {
     LoadTables {
         source: String,
         tables: Box<AdgTables>,
     },
-    RollRitual {
-        character: String,
-    },
+    RollRitual(Who),
     Learn(Learning),
-    Cast {
-        character: String,
-        ritual: String,
-        order: rituals::CastOrder,
-    },
-    Exert {
-        character: String,
-        attribute: Attribute,
-        amount: u32,
-        reason: String,
-    },
-    Downtime {
-        character: String,
-        weeks: u32,
-    },
+    Cast(Casting),
+    Exert(Exertion),
+    Downtime(DowntimeWeeks),
     WriteScroll(Scribing),
     ReadScroll(ScrollReading),
-    LearnScroll {
-        character: String,
-        scroll: u64,
-        pay: Pay,
-        exert: bool,
-        sealed: Vec<SealedSecret>,
-    },
-    GiveScroll {
-        scroll: u64,
-        to: String,
-    },
-    ResolvePending {
-        character: String,
-    },
+    LearnScroll(ScrollLearning),
+    GiveScroll(ScrollGift),
+    ResolvePending(Who),
 }
 
 pub fn decide(
@@ -237,19 +181,15 @@ pub fn decide(
                 tables: *tables,
             })])
         }
-        AdgCommand::RollRitual { character } => rituals::roll(state, &character, dice),
+        AdgCommand::RollRitual(Who { character }) => rituals::roll(state, &character, dice),
         AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
-        AdgCommand::Cast {
-            character,
-            ritual,
-            order,
-        } => rituals::cast(state, &character, &ritual, order, dice),
-        AdgCommand::Exert {
+        AdgCommand::Cast(casting) => rituals::cast(state, casting, dice),
+        AdgCommand::Exert(Exertion {
             character,
             attribute,
             amount,
             reason,
-        } => {
+        }) => {
             let (who, adg) = living(state, &character)?;
             checks::can_exert(adg, attribute, amount)?;
             Ok(vec![Event::Adg(AdgEvent::Exerted {
@@ -259,7 +199,7 @@ pub fn decide(
                 reason,
             })])
         }
-        AdgCommand::Downtime { character, weeks } => {
+        AdgCommand::Downtime(DowntimeWeeks { character, weeks }) => {
             let (who, adg) = living(state, &character)?;
             let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
             let tables = tables(state)?;
@@ -279,15 +219,9 @@ pub fn decide(
         }
         AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),
         AdgCommand::ReadScroll(reading) => scrolls::read(state, &reading, dice),
-        AdgCommand::LearnScroll {
-            character,
-            scroll,
-            pay,
-            exert,
-            sealed,
-        } => scrolls::learn(state, &character, scroll, pay, exert, &sealed, dice),
-        AdgCommand::GiveScroll { scroll, to } => scrolls::give(state, scroll, &to),
-        AdgCommand::ResolvePending { character } => scrolls::resolve(state, &character, dice),
+        AdgCommand::LearnScroll(learning) => scrolls::learn(state, &learning, dice),
+        AdgCommand::GiveScroll(ScrollGift { scroll, to }) => scrolls::give(state, scroll, &to),
+        AdgCommand::ResolvePending(Who { character }) => scrolls::resolve(state, &character, dice),
     }
 }
 

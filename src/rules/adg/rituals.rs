@@ -1,11 +1,11 @@
 //! Rituals: discovering, learning, casting (ADG-R1 to ADG-R10), and the night's rest (ADG-C5).
 
 use super::checks::{self, can_exert};
-use super::{Attribute, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
+use super::{Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::adg::AdgEvent;
-use crate::event::adg::{Cast, EffectKind, EffectRoll, LearnAttempt};
+use crate::event::adg::{Cast, EffectRoll, LearnAttempt};
 use crate::rules::adg::AdgError;
 use crate::state::adg::{AdgState, KnownRitual};
 use crate::state::{CampaignState, Character, fold_name};
@@ -107,7 +107,7 @@ pub fn learn(
         learning.character.as_str(),
         learning.ritual.as_str(),
         learning.kind,
-        learning.spell,
+        learning.spell(),
         learning.pay,
         learning.exert,
     );
@@ -164,29 +164,24 @@ pub fn learn(
     ))])
 }
 
-/// The options of one casting.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CastOrder {
-    pub reverse: Option<Reverse>,
-    pub damage_taken: Option<u32>,
-    pub moved: bool,
-    pub effect: Option<(EffectKind, String)>,
-    pub exact: Option<ExactChoice>,
-    pub exert: bool,
-}
-
 /// ADG-R4 to ADG-R9. Draws: the 1d3 reversal cost (both words reversed), the d20 casting check, then
 /// on success the level's d6s (with --effect), or on failure the mishap's 2d6 and its entry's dice.
 pub fn cast(
     state: &CampaignState,
-    name: &str,
-    ritual: &str,
-    order: CastOrder,
+    casting: Casting,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let (who, adg) = living(state, name)?;
+    let Casting {
+        character,
+        ritual,
+        order,
+    } = casting;
+    let (who, adg) = living(state, &character)?;
     let tables = tables(state)?;
-    let known = known_ritual(who, adg, ritual)?;
+    let known = known_ritual(who, adg, &ritual)?;
+    if order.effect.is_some() && order.target.is_none() {
+        return Err(RuleError::Adg(AdgError::EffectWithoutTarget));
+    }
     if adg.locked_out {
         return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
     }
@@ -262,7 +257,7 @@ pub fn cast(
             .exact
             .then(|| order.exact.unwrap_or(ExactChoice::Duration));
         cast.exact_choice = choice.map(|c| format!("{c:?}").to_lowercase());
-        if let Some((kind, target)) = order.effect {
+        if let (Some(kind), Some(target)) = (order.effect, order.target) {
             let dice_count = adg.level
                 * if choice == Some(ExactChoice::Effect) {
                     2

@@ -3,7 +3,7 @@
 
 use super::checks::{self, can_exert};
 use super::rituals::{cunning_after, may_learn, pays_with_life};
-use super::{Attribute, Pay, RitualKind, RuleError, living, tables};
+use super::{Attribute, RitualKind, RuleError, living, tables};
 use crate::dice::{Dice, Die, SealedSecret};
 use crate::event::adg::AdgEvent;
 use crate::event::adg::{
@@ -299,14 +299,16 @@ pub fn read(
 /// ADG-S8. Draws: the 1d3 cost, the scroll d20, any accidental reading's dice, then the learning d20.
 pub fn learn(
     state: &CampaignState,
-    name: &str,
-    id: u64,
-    pay: Pay,
-    exert: bool,
-    secrets: &[SealedSecret],
+    learning: &super::ScrollLearning,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let (who, adg) = living(state, name)?;
+    let (id, pay, exert, secrets) = (
+        learning.scroll,
+        learning.pay,
+        learning.exert,
+        &learning.sealed,
+    );
+    let (who, adg) = living(state, &learning.character)?;
     let scroll = held(state, &who.name, id)?;
     may_learn(who, adg, &scroll.ritual)?;
     let mut record = Vec::new();
@@ -347,7 +349,7 @@ pub fn learn(
             };
             Some(reading(
                 state,
-                name,
+                &learning.character,
                 scroll,
                 unhurried,
                 value,

@@ -23,12 +23,12 @@ fn adg_c1_checks_use_the_current_not_the_maximum_value() {
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Cunning,
             amount: 4,
             reason: "test".into(),
-        },
+        }),
         &[],
     );
     let events = w
@@ -49,12 +49,12 @@ fn adg_c2_a_character_has_level_health_and_silver() {
 fn adg_c3_exertion_lowers_the_current_value_and_keeps_the_maximum() {
     let mut w = world();
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "aldric".into(),
             attribute: Attribute::Brawn,
             amount: 3,
             reason: "lift".into(),
-        },
+        }),
         &[],
     );
     let a = w.aldric();
@@ -68,12 +68,12 @@ fn adg_c3_exertion_lowers_the_current_value_and_keeps_the_maximum() {
 fn adg_c3_an_exertion_that_would_go_below_one_is_refused() {
     let w = world();
     let err = w.refused(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 9,
             reason: "x".into(),
-        },
+        }),
         &[],
     );
     assert_eq!(
@@ -159,9 +159,9 @@ fn adg_c4_a_maximum_reaching_zero_kills_and_the_dead_cannot_act() {
     );
     assert_eq!(
         w.refused(
-            AdgCommand::RollRitual {
+            AdgCommand::RollRitual(Who {
                 character: "Aldric".into()
-            },
+            }),
             &[1, 1]
         ),
         RuleError::Dead("Aldric".into())
@@ -228,19 +228,19 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
 fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
     let mut w = world();
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Agility,
             amount: 4,
             reason: "climb".into(),
-        },
+        }),
         &[],
     );
     w.adg(
-        AdgCommand::Downtime {
+        AdgCommand::Downtime(DowntimeWeeks {
             character: "Aldric".into(),
             weeks: 2,
-        },
+        }),
         &[1; 14],
     );
     assert_eq!(w.aldric().exerted, crate::state::adg::Attributes::default());
@@ -260,10 +260,10 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
     assert_eq!(w.health(), (0, 8));
     // Level 2 recovers by d3 a night: seven dice of 1 heal 7 of the 8 lost.
     let events = w.adg(
-        AdgCommand::Downtime {
+        AdgCommand::Downtime(DowntimeWeeks {
             character: "Aldric".into(),
             weeks: 1,
-        },
+        }),
         &[1; 7],
     );
     let Event::DowntimeTaken(downtime) = &events[0] else {
@@ -274,10 +274,10 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
     assert_eq!(w.health(), (7, 8));
     // Capped at the maximum: a second week of threes heals only the last point.
     w.adg(
-        AdgCommand::Downtime {
+        AdgCommand::Downtime(DowntimeWeeks {
             character: "Aldric".into(),
             weeks: 1,
-        },
+        }),
         &[3; 7],
     );
     assert_eq!(w.health(), (8, 8));
@@ -298,12 +298,12 @@ fn adg_s3_a_scribing_weeks_nights_heal_and_end_the_daily_count_but_not_exertion(
     );
     let (before, _) = w.health();
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 2,
             reason: "a heavy door".into(),
-        },
+        }),
         &[],
     );
     w.adg(write("Concealing Darkness", 1, 0), &[2, 2, 2, 2, 2, 2, 2]);
@@ -343,20 +343,20 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         &[],
     );
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Agility,
             amount: 1,
             reason: "x".into(),
-        },
+        }),
         &[],
     );
     w.then(Command::Rest(Resting::night(&[])), &[]);
     w.adg(
-        AdgCommand::Downtime {
+        AdgCommand::Downtime(DowntimeWeeks {
             character: "Aldric".into(),
             weeks: 1,
-        },
+        }),
         &[],
     );
     assert_eq!(w.health(), (6, 8));

@@ -1,11 +1,12 @@
 //! Given / when / then tests for every A Dungeon Game clause of docs/rules.md. Dice are entered, so each
 //! test says exactly what was rolled.
 
-use super::rituals::CastOrder;
+use super::CastOrder;
 use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::event::adg::AdgEvent;
+use crate::event::adg::EffectKind;
 use crate::event::adg::{Activity, PendingOutcome};
 use crate::event::adg::{Cast, LearnAttempt, Reading};
 use crate::rules::Command;
@@ -96,7 +97,9 @@ fn learn(ritual: &str, kind: Option<RitualKind>, exert: bool) -> AdgCommand {
         character: "Aldric".into(),
         ritual: ritual.into(),
         kind,
-        spell: None,
+        spell_level: None,
+        cast_time: None,
+        duration: None,
         pay: Pay::Health,
         exert,
     })
@@ -109,11 +112,11 @@ fn cast(ritual: &str) -> AdgCommand {
 fn cast_with(ritual: &str, change: impl FnOnce(&mut CastOrder)) -> AdgCommand {
     let mut order = CastOrder::default();
     change(&mut order);
-    AdgCommand::Cast {
+    AdgCommand::Cast(Casting {
         character: "Aldric".into(),
         ritual: ritual.into(),
         order,
-    }
+    })
 }
 
 fn the_cast(events: &[Event]) -> &Cast {

@@ -34,9 +34,9 @@ fn adg_r1_a_phrase_fades_a_sigil_lasts_ten_minutes_and_a_ceremony_a_day_per_leve
 fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
     let mut w = world();
     let events = w.adg(
-        AdgCommand::RollRitual {
+        AdgCommand::RollRitual(Who {
             character: "Aldric".into(),
-        },
+        }),
         &[4, 4],
     );
     let Event::Adg(AdgEvent::RitualDiscovered { ritual, dice, .. }) = &events[0] else {
@@ -55,7 +55,9 @@ fn adg_r3_learning_pays_1d3_permanently_then_checks_cunning() {
             character: "Aldric".into(),
             ritual: "Concealing Darkness".into(),
             kind: Some(RitualKind::Phrase),
-            spell: None,
+            spell_level: None,
+            cast_time: None,
+            duration: None,
             pay: Pay::Cunning,
             exert: false,
         }),
@@ -126,7 +128,8 @@ fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
     let doubled = w.adg(
         cast_with("Burning Frost", |o: &mut CastOrder| {
             o.exact = Some(ExactChoice::Effect);
-            o.effect = Some((EffectKind::Damage, "the ghoul".into()));
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some("the ghoul".into());
         }),
         &[13, 1, 2, 3, 4],
     );
@@ -135,6 +138,21 @@ fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
         10,
         "level 2 doubled: four d6"
     );
+}
+
+#[test]
+fn adg_r4_damage_or_healing_with_no_one_to_receive_it_is_refused_before_any_die() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Sigil);
+    // No rolls are given: a die drawn would be refused as missing instead.
+    let refused = w.refused(
+        cast_with("Burning Frost", |o: &mut CastOrder| {
+            o.effect = Some(EffectKind::Damage);
+        }),
+        &[],
+    );
+    assert_eq!(refused, RuleError::Adg(AdgError::EffectWithoutTarget));
+    assert!(refused.to_string().contains("--target"), "{refused}");
 }
 
 #[test]
@@ -196,7 +214,8 @@ fn adg_r5_r9_the_log_says_why_cunning_was_paid_and_keeps_the_targets_name() {
     let reversed = w.adg(
         cast_with("Concealing Darkness", |o: &mut CastOrder| {
             o.reverse = Some(Reverse::Both);
-            o.effect = Some((EffectKind::Damage, "the Ghoul of Vel".into()));
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some("the Ghoul of Vel".into());
         }),
         &[1, 5, 3, 4],
     );
@@ -227,7 +246,8 @@ fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
     );
     let events = w.adg(
         cast_with("Mending Bone", |o: &mut CastOrder| {
-            o.effect = Some((EffectKind::Healing, "Aldric".into()));
+            o.effect = Some(EffectKind::Healing);
+            o.target = Some("Aldric".into());
         }),
         &[4, 1, 2, 3],
     );
@@ -461,11 +481,9 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
             character: "Aldric".into(),
             ritual: "Fireball".into(),
             kind: None,
-            spell: Some(ImportedSpell {
-                level,
-                cast_time: CastTime::OneRound,
-                duration: None,
-            }),
+            spell_level: Some(level),
+            cast_time: Some(CastTime::OneRound),
+            duration: Some(SpellDuration(None)),
             pay: Pay::Health,
             exert: false,
         })

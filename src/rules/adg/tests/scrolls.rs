@@ -26,21 +26,21 @@ fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
         &[],
     );
     other.adg(
-        AdgCommand::GiveScroll {
+        AdgCommand::GiveScroll(ScrollGift {
             scroll: id,
             to: "Bryn".into(),
-        },
+        }),
         &[],
     );
     // cost 1, scroll d20 of 5 (between SL 2 and Cunning 14: no accident), learning 3.
     other.adg(
-        AdgCommand::LearnScroll {
+        AdgCommand::LearnScroll(ScrollLearning {
             character: "Bryn".into(),
             scroll: id,
             pay: Pay::Health,
             exert: false,
             sealed: vec![],
-        },
+        }),
         &[1, 5, 3],
     );
     let bryn = other
@@ -161,12 +161,12 @@ fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_w
     let mut w = world();
     w.knows("Concealing Darkness", RitualKind::Phrase);
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Agility,
             amount: 2,
             reason: "x".into(),
-        },
+        }),
         &[],
     );
     w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
@@ -213,9 +213,9 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
         w.refused(write("Calling Moon", 1, 0), &[16]),
         RuleError::Adg(AdgError::RollPending { .. })
     ));
-    let resolve = AdgCommand::ResolvePending {
+    let resolve = AdgCommand::ResolvePending(Who {
         character: "aldric".into(),
-    };
+    });
     let rolled = w.adg(resolve.clone(), &[1, 1]);
     let Event::Adg(AdgEvent::ScrollOutcomeRolled(outcome)) = &rolled[0] else {
         panic!("{rolled:?}")
@@ -268,10 +268,10 @@ fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
         &[],
     );
     w.adg(
-        AdgCommand::GiveScroll {
+        AdgCommand::GiveScroll(ScrollGift {
             scroll: id,
             to: "bryn".into(),
-        },
+        }),
         &[],
     );
     let mut by_bryn = read(id, false, vec![]);
@@ -356,22 +356,22 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
         &[],
     );
     w.adg(
-        AdgCommand::GiveScroll {
+        AdgCommand::GiveScroll(ScrollGift {
             scroll: id,
             to: "Bryn".into(),
-        },
+        }),
         &[],
     );
     // Cost 1 → the scroll d20 shows 2, at the SL: accidental cast; its reuse roll 20 turns it to ash;
     // learning then goes on: 6 against Cunning 12.
     let events = w.adg(
-        AdgCommand::LearnScroll {
+        AdgCommand::LearnScroll(ScrollLearning {
             character: "Bryn".into(),
             scroll: id,
             pay: Pay::Health,
             exert: false,
             sealed: vec![],
-        },
+        }),
         &[1, 2, 20, 6],
     );
     let attempt = the_learning(&events);
@@ -396,10 +396,10 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
         &[],
     );
     w.adg(
-        AdgCommand::GiveScroll {
+        AdgCommand::GiveScroll(ScrollGift {
             scroll: id,
             to: "Bryn".into(),
-        },
+        }),
         &[],
     );
     let scroll = w.state().scrolls[&id].clone();
@@ -446,9 +446,9 @@ fn adg_commands_on_a_vsd_character_are_refused() {
         &[],
     );
     let err = w.refused(
-        AdgCommand::RollRitual {
+        AdgCommand::RollRitual(Who {
             character: "Mira".into(),
-        },
+        }),
         &[1, 1],
     );
     assert!(
@@ -480,12 +480,12 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
         &[],
     );
     w.adg(
-        AdgCommand::Exert {
+        AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 2,
             reason: "a door".into(),
-        },
+        }),
         &[],
     );
     let before = w.state().clock.seconds();
@@ -502,10 +502,10 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
         "a night does not restore exertion"
     );
     w.adg(
-        AdgCommand::Downtime {
+        AdgCommand::Downtime(DowntimeWeeks {
             character: "Aldric".into(),
             weeks: 1,
-        },
+        }),
         &[1; 7],
     );
     assert_eq!(
