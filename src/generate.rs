@@ -10,7 +10,9 @@ use crate::rules::adg::{AdgCommand, Attribute, Casting, DowntimeWeeks, Exertion,
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
 };
-use crate::rules::vsd::{CastOrder, Choice, SpellDef, SpellKind, VsdCommand};
+use crate::rules::vsd::{
+    CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
+};
 use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
@@ -194,7 +196,7 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
                 play(appender, Command::Adg(Box::new(learn)), rng)?;
             }
         } else {
-            let ward = SpellDef {
+            let ward = NewSpell {
                 name: "Ward".into(),
                 lore: "Elementalism".into(),
                 weave: 1,
@@ -208,10 +210,10 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
             };
             play(
                 appender,
-                Command::Vsd(Box::new(VsdCommand::Learn {
+                Command::Vsd(Box::new(VsdCommand::Learn(SpellLearning {
                     character: name(i),
                     spell: ward,
-                })),
+                }))),
                 rng,
             )?;
         }
@@ -335,7 +337,7 @@ fn step(
                 .and_then(|c| c.vsd())
                 .and_then(|v| v.pending.first().cloned());
             match pending {
-                Some(p) => Command::Vsd(Box::new(VsdCommand::Choose {
+                Some(p) => Command::Vsd(Box::new(VsdCommand::Choose(Choosing {
                     character: who.clone(),
                     choices: p
                         .options
@@ -343,19 +345,21 @@ fn step(
                         .take(p.pick)
                         .copied()
                         .collect::<Vec<Choice>>(),
-                })),
-                None if roll % 3 == 0 => Command::Vsd(Box::new(VsdCommand::Concentrate {
-                    character: who.clone(),
-                    spell: "Ward".into(),
-                })),
-                None => Command::Vsd(Box::new(VsdCommand::Cast {
+                }))),
+                None if roll % 3 == 0 => {
+                    Command::Vsd(Box::new(VsdCommand::Concentrate(Concentration {
+                        character: who.clone(),
+                        spell: "Ward".into(),
+                    })))
+                }
+                None => Command::Vsd(Box::new(VsdCommand::Cast(crate::rules::vsd::Casting {
                     character: who.clone(),
                     spell: "Ward".into(),
                     order: CastOrder {
                         target: who.clone(),
                         ..CastOrder::default()
                     },
-                })),
+                }))),
             }
         }
     };

@@ -205,8 +205,8 @@ pub enum Commands {
     /// Against the Darkmaster: learn, concentrate on and cast spells.
     #[command(subcommand)]
     Spell(vsd::SpellCommand),
-    Choose(vsd::ChooseArgs),
-    Save(vsd::SaveArgs),
+    Choose(crate::rules::vsd::Choosing),
+    Save(crate::rules::vsd::SaveRoll),
     /// Against the Darkmaster: sever the thread of a resonance.
     #[command(subcommand)]
     Resonance(vsd::ResonanceCommand),
@@ -214,8 +214,8 @@ pub enum Commands {
     #[command(subcommand)]
     Alignment(vsd::AlignmentCommand),
     Setting(vsd::SettingArgs),
-    Drive(vsd::DriveArgs),
-    Condition(vsd::ConditionArgs),
+    Drive(crate::rules::vsd::DriveChange),
+    Condition(crate::rules::vsd::ConditionClearing),
     Tour(tour::TourArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),

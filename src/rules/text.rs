@@ -218,17 +218,17 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             | AdgCommand::ResolvePending(_) => Ok(()),
         },
         Command::Vsd(vsd) => match vsd.as_ref() {
-            VsdCommand::Learn { spell, .. } => check("spell's name", &spell.name, NAME_MAX),
-            VsdCommand::Cast { order, .. } => check("target", &order.target, NAME_MAX),
-            VsdCommand::Save { target, .. } => check("target", target, NAME_MAX),
-            VsdCommand::Drive { reason, .. } => check("reason", reason, NOTE_MAX),
-            VsdCommand::Concentrate { .. }
-            | VsdCommand::Interrupt { .. }
-            | VsdCommand::Choose { .. }
-            | VsdCommand::Sever { .. }
+            VsdCommand::Learn(learning) => check("spell's name", &learning.spell.name, NAME_MAX),
+            VsdCommand::Cast(casting) => check("target", &casting.order.target, NAME_MAX),
+            VsdCommand::Save(save) => check("target", &save.target, NAME_MAX),
+            VsdCommand::Drive(change) => check("reason", &change.reason, NOTE_MAX),
+            VsdCommand::Concentrate(_)
+            | VsdCommand::Interrupt(_)
+            | VsdCommand::Choose(_)
+            | VsdCommand::Sever(_)
             | VsdCommand::SetAlignment(_)
             | VsdCommand::SetSever(_)
-            | VsdCommand::ClearCondition { .. } => Ok(()),
+            | VsdCommand::ClearCondition(_) => Ok(()),
         },
         Command::Roll(DiceRoll { purpose, .. }) => purpose
             .as_deref()

@@ -85,6 +85,25 @@ fn names_and_notes_must_be_one_short_line() {
 }
 
 #[test]
+fn vsd12_a_magic_ritual_with_no_other_casters_named_is_a_usage_error() {
+    let c = Campaign::with_party();
+    let err = c.refused(
+        &[
+            "spell",
+            "cast",
+            "Mira",
+            "Fire Bolt",
+            "--target",
+            "the troll",
+            "--overcast",
+            "ritual",
+        ],
+        2,
+    );
+    assert!(err.contains("--with"), "{err}");
+}
+
+#[test]
 fn malformed_numbers_are_usage_errors() {
     let c = Campaign::with_party();
     c.refused(&["damage", "Aldric", "three"], 2);

@@ -1,7 +1,10 @@
 //! Learning, concentrating, casting and saving (VSD-2 to VSD-8, VSD-12, VSD-14).
 
 use super::consequences::{failure_pending, resonance_pending, roll_resonance};
-use super::{Alignment, Condition, RuleError, SpellDef, caster, casting_band, round_of};
+use super::{
+    Alignment, Casting, Condition, NewSpell, RuleError, SaveRoll, SpellDef, caster, casting_band,
+    round_of,
+};
 use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
 use crate::event::vsd::VsdEvent;
@@ -14,9 +17,9 @@ use crate::state::CampaignState;
 use crate::state::fold_name;
 use crate::time::{GameDuration, ROUND_SECONDS};
 
-pub use super::order::{CastOrder, OvercastOrder, Range};
+pub use super::order::{CastOrder, OvercastMethod, OvercastOrder, Range};
 
-pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<Event>, RuleError> {
+pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if spell.name.trim().is_empty() {
         return Err(RuleError::EmptyName);
@@ -24,7 +27,7 @@ pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<E
     if vsd.spells.contains_key(&fold_name(&spell.name)) {
         return Err(RuleError::Vsd(VsdError::SpellKnown {
             name: who.name.clone(),
-            spell: spell.name,
+            spell: spell.name.trim().to_string(),
         }));
     }
     let lore = vsd.lore(&spell.lore).ok_or_else(|| {
@@ -39,10 +42,7 @@ pub fn learn(state: &CampaignState, name: &str, spell: SpellDef) -> Result<Vec<E
             "--weave must be 1 to 50".into(),
         )));
     }
-    let spell = SpellDef {
-        lore: lore.name.clone(),
-        ..spell
-    };
+    let spell = spell.into_def(lore.name.clone());
     Ok(vec![Event::Vsd(VsdEvent::SpellLearned(SpellLearned {
         character: who.name.clone(),
         spell,
@@ -97,12 +97,16 @@ fn unknown_spell(name: &str, vsd: &crate::state::vsd::VsdState, spell: &str) -> 
 /// open-ended d100 chain; on a failure the plain d100 failure roll; on resonance its plain d100.
 pub fn cast(
     state: &CampaignState,
-    name: &str,
-    spell: &str,
-    order: CastOrder,
+    casting: Casting,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let (who, vsd) = caster(state, name)?;
+    let Casting {
+        character,
+        spell,
+        order,
+    } = casting;
+    let spell = spell.as_str();
+    let (who, vsd) = caster(state, &character)?;
     let spell = vsd
         .spell(spell)
         .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, spell))?
@@ -145,7 +149,8 @@ pub fn cast(
         }));
     }
     let over = spell.weave.saturating_sub(vsd.level);
-    let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &order.overcast)?;
+    let overcast_order = order.overcast_order().map_err(RuleError::Vsd)?;
+    let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &overcast_order)?;
 
     let mut modifiers = Vec::new();
     let mut add = |what: &str, value: i64| {
@@ -475,12 +480,16 @@ fn check_overcast(
 /// Dice: the open-ended d100 chain.
 pub fn save(
     state: &CampaignState,
-    target: &str,
-    wsr: Option<i64>,
-    against: u64,
-    cast: Option<(SpellCast, crate::time::GameTime)>,
+    save: SaveRoll,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    let SaveRoll {
+        target,
+        wsr,
+        against,
+        cast,
+    } = save;
+    let target = target.as_str();
     let (cast, cast_at) = cast.ok_or(RuleError::Vsd(VsdError::NotACast(against)))?;
     if cast.auto_resisted {
         return Err(RuleError::Vsd(VsdError::NoSaveNeeded {

@@ -17,6 +17,8 @@ pub enum VsdError {
         "{spell} is a bolt or area spell, whose attack reaches 30 m; the target at {distance} is out of range"
     )]
     OutOfReach { spell: String, distance: String },
+    #[error("a magic ritual needs its other casters: name them with --with NAME,NAME")]
+    RitualWithoutCasters,
     #[error("the spell is not valid: {0}")]
     InvalidSpell(String),
     #[error("{name} does not know a spell called '{spell}'{}", if known.is_empty() { String::new() } else { format!("; they know: {}", known.join(", ")) })]

@@ -1,13 +1,14 @@
 //! Against the Darkmaster: spell casting, resonance, failure and overcasting (docs/rules.md VSD-*).
 
 mod casting;
+mod commands;
 mod consequences;
 mod error;
 mod order;
 #[cfg(test)]
 mod tests;
 
-use super::RuleError;
+use super::{RuleError, Who};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::event::vsd::VsdEvent;
@@ -19,7 +20,11 @@ pub use crate::event::vsd::{
     Alignment, AttackKind, Choice, Condition, Place, SpellDef, SpellKind, Tag,
 };
 pub use crate::state::vsd::VsdSettings;
-pub use casting::{CastOrder, OvercastOrder, Range};
+pub use casting::{CastOrder, OvercastMethod, OvercastOrder, Range};
+pub use commands::{
+    Casting, Choosing, Concentration, ConditionAction, ConditionClearing, DriveChange, NewSpell,
+    SaveRoll, SpellLearning,
+};
 pub use consequences::delayed_spells_due;
 pub use error::VsdError;
 
@@ -27,17 +32,17 @@ impl VsdCommand {
     /// Whether deciding it may draw dice (see [`super::Command::draws_dice`]).
     pub fn draws_dice(&self) -> bool {
         match self {
-            VsdCommand::Cast { .. }
-            | VsdCommand::Choose { .. }
-            | VsdCommand::Save { .. }
-            | VsdCommand::Sever { .. } => true,
-            VsdCommand::Learn { .. }
-            | VsdCommand::Concentrate { .. }
-            | VsdCommand::Interrupt { .. }
+            VsdCommand::Cast(_)
+            | VsdCommand::Choose(_)
+            | VsdCommand::Save(_)
+            | VsdCommand::Sever(_) => true,
+            VsdCommand::Learn(_)
+            | VsdCommand::Concentrate(_)
+            | VsdCommand::Interrupt(_)
             | VsdCommand::SetAlignment(_)
             | VsdCommand::SetSever(_)
-            | VsdCommand::Drive { .. }
-            | VsdCommand::ClearCondition { .. } => false,
+            | VsdCommand::Drive(_)
+            | VsdCommand::ClearCondition(_) => false,
         }
     }
 }
@@ -46,48 +51,17 @@ impl VsdCommand {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VsdCommand {
-    Learn {
-        character: String,
-        spell: SpellDef,
-    },
-    Concentrate {
-        character: String,
-        spell: String,
-    },
-    Interrupt {
-        character: String,
-    },
-    Cast {
-        character: String,
-        spell: String,
-        order: CastOrder,
-    },
-    Choose {
-        character: String,
-        choices: Vec<Choice>,
-    },
-    /// `cast` is the event at `against`, if it is a cast.
-    Save {
-        target: String,
-        wsr: Option<i64>,
-        against: u64,
-        /// The cast at `against`, with the in-game time it was made (durations run from it).
-        cast: Option<(crate::event::vsd::SpellCast, crate::time::GameTime)>,
-    },
-    Sever {
-        character: String,
-    },
+    Learn(SpellLearning),
+    Concentrate(Concentration),
+    Interrupt(Who),
+    Cast(Casting),
+    Choose(Choosing),
+    Save(SaveRoll),
+    Sever(Who),
     SetAlignment(Alignment),
     SetSever(bool),
-    Drive {
-        character: String,
-        delta: i64,
-        reason: String,
-    },
-    ClearCondition {
-        character: String,
-        condition: Condition,
-    },
+    Drive(DriveChange),
+    ClearCondition(ConditionClearing),
 }
 
 pub fn decide(
@@ -96,11 +70,13 @@ pub fn decide(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     match command {
-        VsdCommand::Learn { character, spell } => casting::learn(state, &character, spell),
-        VsdCommand::Concentrate { character, spell } => {
+        VsdCommand::Learn(SpellLearning { character, spell }) => {
+            casting::learn(state, &character, spell)
+        }
+        VsdCommand::Concentrate(Concentration { character, spell }) => {
             casting::concentrate(state, &character, &spell)
         }
-        VsdCommand::Interrupt { character } => {
+        VsdCommand::Interrupt(Who { character }) => {
             let (who, vsd) = caster(state, &character)?;
             if vsd.concentration.is_none() {
                 return Err(RuleError::Vsd(VsdError::NotConcentrating(who.name.clone())));
@@ -109,30 +85,21 @@ pub fn decide(
                 character: who.name.clone(),
             })])
         }
-        VsdCommand::Cast {
-            character,
-            spell,
-            order,
-        } => casting::cast(state, &character, &spell, order, dice),
-        VsdCommand::Choose { character, choices } => {
+        VsdCommand::Cast(casting) => casting::cast(state, casting, dice),
+        VsdCommand::Choose(Choosing { character, choices }) => {
             consequences::choose(state, &character, &choices, dice)
         }
-        VsdCommand::Save {
-            target,
-            wsr,
-            against,
-            cast,
-        } => casting::save(state, &target, wsr, against, cast, dice),
-        VsdCommand::Sever { character } => consequences::sever(state, &character, dice),
+        VsdCommand::Save(save) => casting::save(state, save, dice),
+        VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
             Ok(vec![Event::Vsd(VsdEvent::AlignmentSet { alignment })])
         }
         VsdCommand::SetSever(on) => Ok(vec![Event::Vsd(VsdEvent::SeverTheThreadSet { on })]),
-        VsdCommand::Drive {
+        VsdCommand::Drive(DriveChange {
             character,
             delta,
             reason,
-        } => {
+        }) => {
             let (who, vsd) = caster(state, &character)?;
             if delta == 0 || i64::from(vsd.drive) + delta < 0 {
                 return Err(RuleError::Vsd(VsdError::DriveBelowZero {
@@ -147,10 +114,13 @@ pub fn decide(
                 reason,
             })])
         }
-        VsdCommand::ClearCondition {
+        VsdCommand::ClearCondition(ConditionClearing {
             character,
+            action,
             condition,
-        } => {
+        }) => {
+            // The one action there is; a new one fails to compile here until it is decided.
+            let ConditionAction::Clear = action;
             let (who, vsd) = caster(state, &character)?;
             if !vsd.has_condition(condition, state.clock) {
                 return Err(RuleError::Vsd(VsdError::NoSuchCondition {

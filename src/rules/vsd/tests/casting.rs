@@ -42,13 +42,13 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
         RuleError::Vsd(VsdError::CannotSpeak("Mira".into()))
     );
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Mira".into(),
-            spell: SpellDef {
+            spell: NewSpell {
                 mp: Some(20),
                 ..spell("Meteor", 3, SpellKind::Elemental)
             },
-        },
+        }),
         &[],
     );
     assert_eq!(
@@ -115,9 +115,9 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
     w.next_round();
     w.vsd(concentrate("Shield"), &[]);
     w.vsd(
-        VsdCommand::Interrupt {
+        VsdCommand::Interrupt(Who {
             character: "Mira".into(),
-        },
+        }),
         &[],
     );
     w.next_round();
@@ -128,9 +128,9 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
     );
     assert_eq!(
         w.refused(
-            VsdCommand::Interrupt {
+            VsdCommand::Interrupt(Who {
                 character: "Mira".into()
-            },
+            }),
             &[]
         ),
         RuleError::Vsd(VsdError::NotConcentrating("Mira".into()))
@@ -232,12 +232,12 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
     let at = w.state().clock;
     let cast = c.clone();
     let err = w.refused(
-        VsdCommand::Save {
+        VsdCommand::Save(SaveRoll {
             target: "the orc".into(),
             wsr: Some(5),
             against: seq,
             cast: Some((cast, at)),
-        },
+        }),
         &[50],
     );
     assert!(matches!(err, RuleError::Vsd(VsdError::NoSaveNeeded { .. })));
@@ -247,13 +247,13 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
 fn vsd5_an_outstanding_success_offers_half_cost_rounded_up_or_a_free_warping() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Mira".into(),
-            spell: SpellDef {
+            spell: NewSpell {
                 save: true,
                 ..spell("Wall", 3, SpellKind::Defensive)
             },
-        },
+        }),
         &[],
     );
     let events = w.vsd(cast_with("Wall", |o| o.gm_modifier = 30), &[90]);

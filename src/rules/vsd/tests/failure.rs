@@ -164,10 +164,11 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
     w.next_round();
     w.vsd(cast("Ember"), &[3, 40, 20]);
     let cleared = w.vsd(
-        VsdCommand::ClearCondition {
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
             character: "Mira".into(),
             condition: Condition::Stunned,
-        },
+        }),
         &[],
     );
     assert_eq!(
@@ -211,10 +212,10 @@ fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
 fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Mira".into(),
             spell: spell("Quake", 3, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     w.vsd(cast("Quake"), &[3, 40, 40]);
@@ -250,10 +251,10 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
 fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Mira".into(),
             spell: spell("Doom", 1, SpellKind::Dark),
-        },
+        }),
         &[],
     );
     // Dark +50 with a failure d100 of 100: 150 → two of lose-mps, other-target, resonance.

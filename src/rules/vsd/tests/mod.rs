@@ -36,8 +36,8 @@ fn vsd_sheet(level: u32, vocation: &str, bonus: i32, ranks: u32, body: i32) -> S
     })
 }
 
-fn spell(name: &str, weave: u32, kind: SpellKind) -> SpellDef {
-    SpellDef {
+fn spell(name: &str, weave: u32, kind: SpellKind) -> NewSpell {
+    NewSpell {
         name: name.into(),
         lore: "Elementalism".into(),
         weave,
@@ -49,6 +49,11 @@ fn spell(name: &str, weave: u32, kind: SpellKind) -> SpellDef {
         mp: None,
         duration: None,
     }
+}
+
+/// [`spell`] as the log keeps it once learned.
+fn def(name: &str, weave: u32, kind: SpellKind) -> SpellDef {
+    spell(name, weave, kind).into_def("Elementalism".into())
 }
 
 /// Mira: level 3 wizard, Elementalism +45 with 6 ranks, 12 MP, Drive 3, Body 40, WSR +20.
@@ -78,21 +83,21 @@ fn world() -> World {
         },
         &[],
     );
-    let shield = SpellDef {
+    let shield = NewSpell {
         duration: Some(GameDuration(600)),
         ..spell("Shield", 2, SpellKind::Defensive)
     };
-    let sleep = SpellDef {
+    let sleep = NewSpell {
         save: true,
         duration: Some(GameDuration(600)),
         ..spell("Sleep", 1, SpellKind::Enchantment)
     };
-    let light = SpellDef {
+    let light = NewSpell {
         instantaneous: true,
         tags: vec![Tag::Light],
         ..spell("Light", 1, SpellKind::Utility)
     };
-    let bolt = SpellDef {
+    let bolt = NewSpell {
         attack: Some(AttackKind::Bolt),
         ..spell("Fire Bolt", 2, SpellKind::Elemental)
     };
@@ -105,10 +110,10 @@ fn world() -> World {
         spell("Storm", 5, SpellKind::Elemental),
     ] {
         w.vsd(
-            VsdCommand::Learn {
+            VsdCommand::Learn(SpellLearning {
                 character: "Mira".into(),
                 spell: s,
-            },
+            }),
             &[],
         );
     }
@@ -117,10 +122,10 @@ fn world() -> World {
 
 /// Mira concentrates a round on `spell`.
 fn concentrate(spell: &str) -> VsdCommand {
-    VsdCommand::Concentrate {
+    VsdCommand::Concentrate(Concentration {
         character: "Mira".into(),
         spell: spell.into(),
-    }
+    })
 }
 
 fn cast(spell: &str) -> VsdCommand {
@@ -137,11 +142,11 @@ fn cast_by(who: &str, spell: &str, change: impl FnOnce(&mut CastOrder)) -> VsdCo
         ..CastOrder::default()
     };
     change(&mut order);
-    VsdCommand::Cast {
+    VsdCommand::Cast(Casting {
         character: who.into(),
         spell: spell.into(),
         order,
-    }
+    })
 }
 
 fn the_cast(events: &[Event]) -> &SpellCast {
@@ -201,10 +206,10 @@ impl VsdWorld for World {
 }
 
 fn choose(choices: &[Choice]) -> VsdCommand {
-    VsdCommand::Choose {
+    VsdCommand::Choose(Choosing {
         character: "Mira".into(),
         choices: choices.to_vec(),
-    }
+    })
 }
 
 mod casting;

@@ -11,13 +11,13 @@ fn vsd6_mps_are_spent_on_casting_and_restored_by_rest() {
     w.vsd(cast("Shield"), &[60]);
     w.next_round();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Mira".into(),
-            spell: SpellDef {
+            spell: NewSpell {
                 mp: Some(5),
                 ..spell("Blink", 1, SpellKind::Utility)
             },
-        },
+        }),
         &[],
     );
     w.vsd(cast("Blink"), &[60]);
@@ -55,12 +55,12 @@ fn vsd7_a_save_must_beat_the_difficulty() {
     let seq = w.seq();
     let at = w.state().clock;
     let save = |roll: u32| {
-        let command = VsdCommand::Save {
+        let command = VsdCommand::Save(SaveRoll {
             target: "the orc".into(),
             wsr: Some(10),
             against: seq,
             cast: Some((sleep.clone(), at)),
-        };
+        });
         match &w.when(Command::Vsd(Box::new(command)), &[roll]).unwrap()[0] {
             Event::Vsd(VsdEvent::SaveRolled(s)) => (s.total, s.resisted),
             other => panic!("{other:?}"),
@@ -68,12 +68,12 @@ fn vsd7_a_save_must_beat_the_difficulty() {
     };
     assert_eq!(save(50), (60, false), "equal is not enough");
     assert_eq!(save(51), (61, true));
-    let bran = VsdCommand::Save {
+    let bran = VsdCommand::Save(SaveRoll {
         target: "Bran".into(),
         wsr: None,
         against: seq,
         cast: Some((sleep.clone(), at)),
-    };
+    });
     match &w.vsd(bran, &[30])[0] {
         Event::Vsd(VsdEvent::SaveRolled(s)) => {
             assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false))
@@ -81,12 +81,12 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         other => panic!("{other:?}"),
     }
     assert!(w.on("Bran").contains_key("sleep"));
-    let no_wsr = VsdCommand::Save {
+    let no_wsr = VsdCommand::Save(SaveRoll {
         target: "a goblin".into(),
         wsr: None,
         against: seq,
         cast: Some((sleep, at)),
-    };
+    });
     assert_eq!(
         w.refused(no_wsr, &[30]),
         RuleError::Vsd(VsdError::WsrNeeded("a goblin".into()))
@@ -113,12 +113,12 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
     let seq = w.seq();
     let at = w.state().clock;
     w.vsd(
-        VsdCommand::Save {
+        VsdCommand::Save(SaveRoll {
             target: "Bran".into(),
             wsr: None,
             against: seq,
             cast: Some((sleep, at)),
-        },
+        }),
         &[10],
     );
     assert_eq!(w.on("Bran").len(), 2, "Shield and Sleep stack");
@@ -133,11 +133,13 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
         let cast = the_cast(&w.events[w.events.len() - 1..]).clone();
         (w.seq(), cast, w.state().clock)
     };
-    let save = |against: u64, cast: &SpellCast, at| VsdCommand::Save {
-        target: "Bran".into(),
-        wsr: None,
-        against,
-        cast: Some((cast.clone(), at)),
+    let save = |against: u64, cast: &SpellCast, at| {
+        VsdCommand::Save(SaveRoll {
+            target: "Bran".into(),
+            wsr: None,
+            against,
+            cast: Some((cast.clone(), at)),
+        })
     };
     let (first, first_cast, first_at) = sleep_on_bran(&mut w);
     // Two rounds pass before Bran's save: Sleep's ten minutes still run from the cast.

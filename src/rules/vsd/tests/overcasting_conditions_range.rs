@@ -7,15 +7,15 @@ use crate::rules::vsd::VsdError;
 fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Tom".into(),
             spell: spell("Storm", 6, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     let err = w.refused(
         cast_by("Tom", "Storm", |o| {
-            o.overcast = Some(OvercastOrder::Sacrifice)
+            o.overcast = Some(OvercastMethod::Sacrifice)
         }),
         &[50],
     );
@@ -27,15 +27,15 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
         })
     );
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Bran".into(),
             spell: spell("Storm", 5, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     let err = w.refused(
         cast_by("Bran", "Storm", |o| {
-            o.overcast = Some(OvercastOrder::Sacrifice)
+            o.overcast = Some(OvercastMethod::Sacrifice)
         }),
         &[50],
     );
@@ -48,7 +48,7 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
         })
     ));
     let err = w.refused(
-        cast_with("Shield", |o| o.overcast = Some(OvercastOrder::Sacrifice)),
+        cast_with("Shield", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
         &[50],
     );
     assert!(matches!(
@@ -62,7 +62,7 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
     let mut w = world();
     // Storm W5 at Level 3: two d10s of soul damage (3+1, 4+1), then the roll at -20 and improvised -10.
     let events = w.vsd(
-        cast_with("Storm", |o| o.overcast = Some(OvercastOrder::Sacrifice)),
+        cast_with("Storm", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
         &[3, 4, 60],
     );
     let c = the_cast(&events);
@@ -83,15 +83,15 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
         &[],
     );
     frail.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Wisp".into(),
             spell: spell("Storm", 2, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     let events = frail.vsd(
         cast_by("Wisp", "Storm", |o| {
-            o.overcast = Some(OvercastOrder::Sacrifice)
+            o.overcast = Some(OvercastMethod::Sacrifice)
         }),
         &[5, 60],
     );
@@ -102,15 +102,15 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
     );
     let mut broke = world();
     broke.vsd(
-        VsdCommand::Drive {
+        VsdCommand::Drive(DriveChange {
             character: "Mira".into(),
             delta: -3,
             reason: "spent".into(),
-        },
+        }),
         &[],
     );
     let err = broke.refused(
-        cast_with("Storm", |o| o.overcast = Some(OvercastOrder::Sacrifice)),
+        cast_with("Storm", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
         &[1, 1, 50],
     );
     assert_eq!(err, RuleError::Vsd(VsdError::NoDrive("Mira".into())));
@@ -120,19 +120,23 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
 fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Bran".into(),
             spell: spell("Storm", 5, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     let one = |who: &[&str]| {
         cast_with("Storm", |o| {
-            o.overcast = Some(OvercastOrder::Ritual(
-                who.iter().map(|s| s.to_string()).collect(),
-            ))
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = who.iter().map(|s| s.to_string()).collect();
         })
     };
+    assert_eq!(
+        w.refused(one(&[]), &[]),
+        RuleError::Vsd(VsdError::RitualWithoutCasters),
+        "a ritual names its other casters"
+    );
     assert!(
         matches!(
             w.refused(one(&["Bran"]), &[50]),
@@ -148,10 +152,10 @@ fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() 
         "Tom does not know Storm"
     );
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Tom".into(),
             spell: spell("Storm", 5, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     let events = w.vsd(one(&["Bran", "Tom"]), &[3, 40, 10]);
@@ -166,24 +170,25 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
     let mut w = world();
     for who in ["Bran", "Tom"] {
         w.vsd(
-            VsdCommand::Learn {
+            VsdCommand::Learn(SpellLearning {
                 character: who.into(),
                 spell: spell("Storm", 5, SpellKind::Elemental),
-            },
+            }),
             &[],
         );
     }
     let ritual = || {
         cast_with("Storm", |o| {
-            o.overcast = Some(OvercastOrder::Ritual(vec!["Bran".into(), "Tom".into()]))
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = vec!["Bran".into(), "Tom".into()];
         })
     };
     // A helper who already cast this round cannot also concentrate on the ritual.
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Bran".into(),
             spell: spell("Ember", 1, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     w.vsd(cast_by("Bran", "Ember", |_| {}), &[50]);
@@ -205,17 +210,18 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
 fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
     let mut w = world();
     w.vsd(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Bran".into(),
             spell: spell("Storm", 5, SpellKind::Elemental),
-        },
+        }),
         &[],
     );
     w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
     // Storm is two Weaves over Mira's Level: one helper allows one, and Benefic's three are not added.
     let refused = w.refused(
         cast_with("Storm", |o| {
-            o.overcast = Some(OvercastOrder::Ritual(vec!["Bran".into()]))
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = vec!["Bran".into()];
         }),
         &[50],
     );
@@ -277,10 +283,11 @@ fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
     );
     w.vsd(cast("Ember"), &[3, 40, 20]);
     w.vsd(
-        VsdCommand::ClearCondition {
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
             character: "Mira".into(),
             condition: Condition::Stunned,
-        },
+        }),
         &[],
     );
     assert!(
@@ -288,10 +295,11 @@ fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
             .has_condition(Condition::Stunned, w.state().clock)
     );
     let err = w.refused(
-        VsdCommand::ClearCondition {
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
             character: "Mira".into(),
             condition: Condition::Weary,
-        },
+        }),
         &[],
     );
     assert!(matches!(
@@ -411,10 +419,10 @@ fn vsd_commands_on_an_adg_character_are_refused() {
         &[],
     );
     let err = w.refused(
-        VsdCommand::Learn {
+        VsdCommand::Learn(SpellLearning {
             character: "Aldric".into(),
             spell: spell("Shield", 1, SpellKind::Defensive),
-        },
+        }),
         &[],
     );
     assert!(

@@ -31,7 +31,7 @@ fn vsd10_every_resonance_band_boundary_and_the_weave_four_cap() {
         let mut rng = StdRng::seed_from_u64(1);
         let mut dice = Dice::entered(vec![die], &mut rng);
         let mut record = vec![];
-        let storm = spell("Storm", weave, SpellKind::Elemental);
+        let storm = def("Storm", weave, SpellKind::Elemental);
         roll_resonance(&mut dice, &mut record, &storm, Place::Normal, 0, 0, "test")
             .unwrap()
             .result
@@ -64,14 +64,11 @@ fn vsd10_resonance_modifiers_by_place_and_spell() {
             .unwrap()
             .total
     };
-    let plain = spell("Plain", 1, SpellKind::Utility);
+    let plain = def("Plain", 1, SpellKind::Utility);
     assert_eq!(total(plain.clone(), Place::Normal), 51);
     assert_eq!(total(plain.clone(), Place::Haven), 31);
     assert_eq!(total(plain.clone(), Place::Blighted), 71);
-    assert_eq!(
-        total(spell("Mend", 1, SpellKind::Healing), Place::Normal),
-        31
-    );
+    assert_eq!(total(def("Mend", 1, SpellKind::Healing), Place::Normal), 31);
     assert_eq!(
         total(
             SpellDef {
@@ -103,7 +100,7 @@ fn vsd10_resonance_modifiers_by_place_and_spell() {
         ),
         71
     );
-    assert_eq!(total(spell("Curse", 1, SpellKind::Dark), Place::Normal), 81);
+    assert_eq!(total(def("Curse", 1, SpellKind::Dark), Place::Normal), 81);
 }
 
 #[test]
@@ -135,7 +132,7 @@ fn vsd10_after_the_gazes_rounds_the_caster_chooses_all_mps_or_a_true_answer() {
 fn vsd10_nature_magic_counts_as_natural_for_resonance() {
     let mut rng = StdRng::seed_from_u64(1);
     let mut dice = Dice::entered(vec![50], &mut rng);
-    let nature = spell("Barkskin", 1, SpellKind::Nature);
+    let nature = def("Barkskin", 1, SpellKind::Nature);
     let roll =
         roll_resonance(&mut dice, &mut vec![], &nature, Place::Normal, 0, 0, "test").unwrap();
     assert_eq!(roll.total, 41, "50 + Weave 1 − 10");
@@ -194,18 +191,18 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
     w.vsd(cast("Shield"), &[44, 90]);
     assert_eq!(
         w.refused(
-            VsdCommand::Sever {
+            VsdCommand::Sever(Who {
                 character: "Mira".into()
-            },
+            }),
             &[50]
         ),
         RuleError::Vsd(VsdError::SeverOff)
     );
     w.vsd(VsdCommand::SetSever(true), &[]);
     let once = w.vsd(
-        VsdCommand::Sever {
+        VsdCommand::Sever(Who {
             character: "Mira".into(),
-        },
+        }),
         &[90],
     );
     let Event::Vsd(VsdEvent::ThreadSevered(once)) = &once[0] else {
@@ -213,9 +210,9 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
     };
     assert_eq!((once.severs, once.resonance.total), (1, 90 + 2 - 20));
     let twice = w.vsd(
-        VsdCommand::Sever {
+        VsdCommand::Sever(Who {
             character: "Mira".into(),
-        },
+        }),
         &[90],
     );
     let Event::Vsd(VsdEvent::ThreadSevered(twice)) = &twice[0] else {
@@ -235,25 +232,25 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
         "awareness asks the GM for nothing"
     );
     w.vsd(
-        VsdCommand::Sever {
+        VsdCommand::Sever(Who {
             character: "Mira".into(),
-        },
+        }),
         &[10],
     );
     assert_eq!(
         w.refused(
-            VsdCommand::Sever {
+            VsdCommand::Sever(Who {
                 character: "Mira".into()
-            },
+            }),
             &[10]
         ),
         RuleError::Vsd(VsdError::NoDrive("Mira".into()))
     );
     assert!(matches!(
         w.refused(
-            VsdCommand::Sever {
+            VsdCommand::Sever(Who {
                 character: "Bran".into()
-            },
+            }),
             &[10]
         ),
         RuleError::Vsd(VsdError::NoResonance(_))
