@@ -7,7 +7,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance};
 use crate::event::Event;
-use crate::rules::campaign::{SecretFound, SecretNeeded};
+use crate::rules::campaign::SecretSlot;
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::state::CampaignState;
 use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
@@ -129,11 +129,10 @@ where
         let mut command = make(state, secrets)?;
         Campaign::check_dice(&command, &dice)?;
         // The GM's secret the command is decided with, looked up here, inside the write.
-        if let Some(needed) = command.secret_needed(state) {
-            command.attach(match needed {
-                SecretNeeded::SealedDiceOf(seq) => SecretFound::SealedDice(secrets.sealed(seq)?),
-                SecretNeeded::EpochSeed(epoch) => SecretFound::EpochSeed(secrets.seed(epoch)?),
-            });
+        match command.secret_slot() {
+            Some(SecretSlot::SealedDice { seq, into }) => *into = secrets.sealed(seq)?,
+            Some(SecretSlot::EpochSeed { into }) => *into = secrets.seed(state.epoch)?,
+            None => {}
         }
         decide_with_dice(state, secrets, command, &dice, next_seed, &mut secret_rng)
     })

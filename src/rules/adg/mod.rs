@@ -67,12 +67,12 @@ pub enum CastTime {
 }
 
 impl AdgCommand {
-    /// The scroll whose sealed check this command needs: reading a scroll or learning from it
-    /// (a Ceremony scroll's check is sealed until then).
-    pub fn sealed_dice_needed(&self) -> Option<u64> {
+    /// The scroll whose sealed check this command needs, and where its sealed dice go: reading a
+    /// scroll or learning from it (a Ceremony scroll's check is sealed until then).
+    pub fn sealed_slot(&mut self) -> Option<(u64, &mut Vec<SealedSecret>)> {
         match self {
-            AdgCommand::ReadScroll(reading) => Some(reading.scroll),
-            AdgCommand::LearnScroll(ScrollLearning { scroll, .. }) => Some(*scroll),
+            AdgCommand::ReadScroll(reading) => Some((reading.scroll, &mut reading.sealed)),
+            AdgCommand::LearnScroll(learning) => Some((learning.scroll, &mut learning.sealed)),
             AdgCommand::LoadTables { .. }
             | AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
@@ -82,23 +82,6 @@ impl AdgCommand {
             | AdgCommand::WriteScroll(_)
             | AdgCommand::GiveScroll(_)
             | AdgCommand::ResolvePending(_) => None,
-        }
-    }
-
-    /// Attaches the sealed dice [`AdgCommand::sealed_dice_needed`] asked for.
-    pub fn attach_sealed(&mut self, found: Vec<SealedSecret>) {
-        match self {
-            AdgCommand::ReadScroll(reading) => reading.sealed = found,
-            AdgCommand::LearnScroll(ScrollLearning { sealed, .. }) => *sealed = found,
-            AdgCommand::LoadTables { .. }
-            | AdgCommand::RollRitual(_)
-            | AdgCommand::Learn(_)
-            | AdgCommand::Cast(_)
-            | AdgCommand::Exert(_)
-            | AdgCommand::Downtime(_)
-            | AdgCommand::WriteScroll(_)
-            | AdgCommand::GiveScroll(_)
-            | AdgCommand::ResolvePending(_) => {}
         }
     }
 

@@ -171,14 +171,10 @@ pub fn cast(
     casting: Casting,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let Casting {
-        character,
-        ritual,
-        order,
-    } = casting;
-    let (who, adg) = living(state, &character)?;
+    let (who, adg) = living(state, &casting.character)?;
     let tables = tables(state)?;
-    let known = known_ritual(who, adg, &ritual)?;
+    let known = known_ritual(who, adg, &casting.ritual)?;
+    let order = casting.order;
     if order.effect.is_some() && order.target.is_none() {
         return Err(RuleError::Adg(AdgError::EffectWithoutTarget));
     }

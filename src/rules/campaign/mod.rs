@@ -47,21 +47,17 @@ pub enum Command {
     },
 }
 
-/// A GM's secret a command is decided with. The rules are pure, so the secret travels in the
-/// command; `grimoire::Campaign` looks it up inside the write and attaches it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SecretNeeded {
-    /// The sealed dice recorded with the event at this seq.
-    SealedDiceOf(u64),
-    /// The seed of this dice epoch.
-    EpochSeed(u32),
-}
-
-/// A secret looked up for a command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SecretFound {
-    SealedDice(Vec<SealedSecret>),
-    EpochSeed(Option<[u8; 32]>),
+/// Where the GM's secret a command is decided with goes. The rules are pure, so the secret travels
+/// in the command; `grimoire::Campaign` looks it up inside the write and puts it here.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SecretSlot<'c> {
+    /// The sealed dice recorded with the event at `seq`.
+    SealedDice {
+        seq: u64,
+        into: &'c mut Vec<SealedSecret>,
+    },
+    /// The seed of the current dice epoch (`None` when the secrets hold none).
+    EpochSeed { into: &'c mut Option<[u8; 32]> },
 }
 
 /// Where a command stands to an evening of play.
@@ -71,130 +67,118 @@ enum SessionEdge {
     End,
 }
 
+/// Which dice epoch a command opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EpochOpened {
+    /// The campaign's first.
+    First,
+    /// The one after the current epoch, whose seed is revealed.
+    Next,
+}
+
+/// What recording a command involves besides deciding it: one row per command in
+/// [`Command::policy`], so a new command states all of it in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Policy {
+    draws_dice: bool,
+    session_edge: Option<SessionEdge>,
+    opens_epoch: Option<EpochOpened>,
+}
+
+const RECORDS_ONLY: Policy = Policy {
+    draws_dice: false,
+    session_edge: None,
+    opens_epoch: None,
+};
+
 impl Command {
-    /// Whether deciding this command may draw dice. A command that never does refuses physical
-    /// dice (`--rolls`) and players' entropy given for it, rather than ignore them.
-    pub fn draws_dice(&self) -> bool {
+    fn policy(&self) -> Policy {
         match self {
-            Command::Roll(_) | Command::Rest(_) => true,
-            Command::CreateCampaign { .. }
-            | Command::AddCharacter { .. }
+            Command::CreateCampaign { .. } => Policy {
+                opens_epoch: Some(EpochOpened::First),
+                ..RECORDS_ONLY
+            },
+            Command::AddCharacter { .. }
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
-            | Command::StartSession(_)
-            | Command::EndSession
             | Command::RevealSealed(_)
-            | Command::Retract(_)
-            | Command::RevealSeed { .. } => false,
-            Command::Adg(command) => command.draws_dice(),
-            Command::Vsd(command) => command.draws_dice(),
+            | Command::Retract(_) => RECORDS_ONLY,
+            Command::StartSession(_) => Policy {
+                session_edge: Some(SessionEdge::Start),
+                ..RECORDS_ONLY
+            },
+            Command::EndSession => Policy {
+                session_edge: Some(SessionEdge::End),
+                ..RECORDS_ONLY
+            },
+            Command::Roll(_) | Command::Rest(_) => Policy {
+                draws_dice: true,
+                ..RECORDS_ONLY
+            },
+            Command::RevealSeed { .. } => Policy {
+                opens_epoch: Some(EpochOpened::Next),
+                ..RECORDS_ONLY
+            },
+            Command::Adg(command) => Policy {
+                draws_dice: command.draws_dice(),
+                ..RECORDS_ONLY
+            },
+            Command::Vsd(command) => Policy {
+                draws_dice: command.draws_dice(),
+                ..RECORDS_ONLY
+            },
         }
+    }
+
+    /// Whether deciding this command may draw dice. A command that never does refuses physical
+    /// dice (`--rolls`) and players' entropy given for it, rather than ignore them.
+    pub fn draws_dice(&self) -> bool {
+        self.policy().draws_dice
     }
 
     /// Whether this command prints a checkpoint the players keep: then the whole log is verified
     /// first, and the command refused if anything fails.
     pub fn vouches_for_the_log(&self) -> bool {
-        self.session_edge() == Some(SessionEdge::End)
+        self.policy().session_edge == Some(SessionEdge::End)
     }
 
     /// Whether this command starts an evening's play: then every page of the storage is checked
     /// first, so damage no other command would read is found before play goes onto it.
     pub fn checks_the_storage_first(&self) -> bool {
-        self.session_edge() == Some(SessionEdge::Start)
-    }
-
-    fn session_edge(&self) -> Option<SessionEdge> {
-        match self {
-            Command::StartSession(_) => Some(SessionEdge::Start),
-            Command::EndSession => Some(SessionEdge::End),
-            Command::CreateCampaign { .. }
-            | Command::AddCharacter { .. }
-            | Command::Damage(_)
-            | Command::Heal(_)
-            | Command::AdvanceClock(_)
-            | Command::Roll(_)
-            | Command::RevealSealed(_)
-            | Command::Retract(_)
-            | Command::Rest(_)
-            | Command::RevealSeed { .. }
-            | Command::Adg(_)
-            | Command::Vsd(_) => None,
-        }
-    }
-
-    /// The GM's secret this command must carry to be decided.
-    pub fn secret_needed(&self, state: &CampaignState) -> Option<SecretNeeded> {
-        match self {
-            Command::RevealSealed(SealedReveal { seq, .. }) => {
-                Some(SecretNeeded::SealedDiceOf(*seq))
-            }
-            Command::RevealSeed { .. } => Some(SecretNeeded::EpochSeed(state.epoch)),
-            Command::Adg(command) => command.sealed_dice_needed().map(SecretNeeded::SealedDiceOf),
-            Command::CreateCampaign { .. }
-            | Command::AddCharacter { .. }
-            | Command::Damage(_)
-            | Command::Heal(_)
-            | Command::AdvanceClock(_)
-            | Command::StartSession(_)
-            | Command::EndSession
-            | Command::Roll(_)
-            | Command::Retract(_)
-            | Command::Rest(_)
-            | Command::Vsd(_) => None,
-        }
-    }
-
-    /// Attaches the secret [`Command::secret_needed`] asked for.
-    pub fn attach(&mut self, found: SecretFound) {
-        match self {
-            Command::RevealSealed(SealedReveal { secrets, .. }) => {
-                if let SecretFound::SealedDice(found) = found {
-                    *secrets = found;
-                }
-            }
-            Command::RevealSeed { seed, .. } => {
-                if let SecretFound::EpochSeed(found) = found {
-                    *seed = found;
-                }
-            }
-            Command::Adg(command) => {
-                if let SecretFound::SealedDice(found) = found {
-                    command.attach_sealed(found);
-                }
-            }
-            // They ask for no secret.
-            Command::CreateCampaign { .. }
-            | Command::AddCharacter { .. }
-            | Command::Damage(_)
-            | Command::Heal(_)
-            | Command::AdvanceClock(_)
-            | Command::StartSession(_)
-            | Command::EndSession
-            | Command::Roll(_)
-            | Command::Retract(_)
-            | Command::Rest(_)
-            | Command::Vsd(_) => {}
-        }
+        self.policy().session_edge == Some(SessionEdge::Start)
     }
 
     /// The dice epoch this command opens, whose new seed its write keeps: a campaign's first, or
     /// the next one after a seed reveal.
     pub fn new_epoch(&self, state: &CampaignState) -> Option<u32> {
+        self.policy().opens_epoch.map(|opened| match opened {
+            EpochOpened::First => 1,
+            EpochOpened::Next => state.epoch + 1,
+        })
+    }
+
+    /// Where the GM's secret goes, for a command decided with one.
+    pub fn secret_slot(&mut self) -> Option<SecretSlot<'_>> {
         match self {
-            Command::CreateCampaign { .. } => Some(1),
-            Command::RevealSeed { .. } => Some(state.epoch + 1),
-            Command::AddCharacter { .. }
+            Command::RevealSealed(reveal) => Some(SecretSlot::SealedDice {
+                seq: reveal.seq,
+                into: &mut reveal.secrets,
+            }),
+            Command::RevealSeed { seed, .. } => Some(SecretSlot::EpochSeed { into: seed }),
+            Command::Adg(command) => command
+                .sealed_slot()
+                .map(|(seq, into)| SecretSlot::SealedDice { seq, into }),
+            Command::CreateCampaign { .. }
+            | Command::AddCharacter { .. }
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
             | Command::StartSession(_)
             | Command::EndSession
             | Command::Roll(_)
-            | Command::RevealSealed(_)
             | Command::Retract(_)
             | Command::Rest(_)
-            | Command::Adg(_)
             | Command::Vsd(_) => None,
         }
     }

@@ -100,17 +100,12 @@ pub fn cast(
     casting: Casting,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let Casting {
-        character,
-        spell,
-        order,
-    } = casting;
-    let spell = spell.as_str();
-    let (who, vsd) = caster(state, &character)?;
+    let (who, vsd) = caster(state, &casting.character)?;
     let spell = vsd
-        .spell(spell)
-        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, spell))?
+        .spell(&casting.spell)
+        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
         .clone();
+    let order = casting.order;
     let settings = &state.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
