@@ -12,6 +12,7 @@ const STATE_SOURCES: &[&str] = &[
     "src/dice",
     "src/sheet.rs",
     "src/time.rs",
+    "src/lazy_map.rs",
 ];
 
 fn files(path: &Path, found: &mut Vec<PathBuf>) {

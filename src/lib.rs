@@ -12,6 +12,7 @@ pub mod dice;
 pub mod error;
 pub mod event;
 pub mod generate;
+pub mod lazy_map;
 pub mod render;
 pub mod rules;
 pub mod sheet;

@@ -2,11 +2,13 @@
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
 pub mod adg;
+mod by_kind;
 pub mod system;
 pub mod tables;
 pub mod vsd;
 pub mod words;
 
+pub(crate) use by_kind::event_enum;
 pub use system::SystemEvent;
 pub use words::Words;
 
@@ -25,30 +27,6 @@ pub const TEXT_RULES_SINCE: u32 = 2;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;
-
-/// Declares [`Event`] and, from the very same variant list, `EventOfKind`: serde's remote twin of it
-/// that reads a variant *named from outside* (externally tagged). A stored row names its kind in a
-/// column, and serde can read an internally tagged enum only by first copying the whole payload into a
-/// generic tree to find the tag; naming the variant up front lets each payload be read straight into
-/// its event, which took a quarter of an import's time. One list, so the two can never differ.
-macro_rules! event_enum {
-    (
-        $(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }
-        $(nested { $($nested:tt)* })?
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
-        pub enum $name { $($variants)* $($($nested)*)? }
-
-        // The twin leaves the nested enums out: an untagged variant would make serde buffer every
-        // payload to try it (a seventh of a replay); a nested kind is read by its own twin.
-        #[derive(serde::Deserialize)]
-        #[serde(remote = $remote, rename_all = "snake_case")]
-        pub(crate) enum $twin { $($variants)* }
-    };
-}
-pub(crate) use event_enum;
 
 event_enum! {
     /// What the log records: the campaign's own facts, and each rule system's.
@@ -142,98 +120,6 @@ nested {
     #[serde(untagged)]
     Vsd(vsd::VsdEvent),
 }
-}
-
-/// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
-/// `kind` field; when that matches the column, the variant is read straight from the payload through
-/// `EventOfKind` (the payload's own `kind` field is then just a field the variant does not have).
-/// Any other payload takes serde's general path.
-fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
-    let begins_with_its_kind = payload
-        .strip_prefix(r#"{"kind":""#)
-        .and_then(|rest| rest.strip_prefix(kind))
-        .is_some_and(|rest| rest.starts_with('"'));
-    if !begins_with_its_kind {
-        return serde_json::from_str(payload);
-    }
-    // `{"<kind>": <payload>}`: serde's externally tagged form. `kind` is valid inside a JSON string,
-    // as the payload just showed.
-    let mut named = String::with_capacity(payload.len() + kind.len() + 5);
-    named.push_str("{\"");
-    named.push_str(kind);
-    named.push_str("\":");
-    named.push_str(payload);
-    named.push('}');
-    let mut reader = serde_json::Deserializer::from_str(&named);
-    let event = match owner(kind) {
-        Owner::Core => EventOfKind::deserialize(&mut reader)?,
-        Owner::Adg => Event::Adg(adg::AdgEventOfKind::deserialize(&mut reader)?),
-        Owner::Vsd => Event::Vsd(vsd::VsdEventOfKind::deserialize(&mut reader)?),
-    };
-    reader.end()?;
-    Ok(event)
-}
-
-/// Which enum declares an event kind: the core's, or a rule system's.
-enum Owner {
-    Core,
-    Adg,
-    Vsd,
-}
-
-fn owner(kind: &str) -> Owner {
-    static KINDS: std::sync::OnceLock<(Vec<&'static str>, Vec<&'static str>)> =
-        std::sync::OnceLock::new();
-    let (adg, vsd) = KINDS.get_or_init(|| {
-        (
-            variant_names(|d| adg::AdgEventOfKind::deserialize(d).map(|_| ())),
-            variant_names(|d| vsd::VsdEventOfKind::deserialize(d).map(|_| ())),
-        )
-    });
-    if adg.contains(&kind) {
-        Owner::Adg
-    } else if vsd.contains(&kind) {
-        Owner::Vsd
-    } else {
-        Owner::Core
-    }
-}
-
-/// The kind names an enum's derived `Deserialize` accepts: serde hands them to the deserializer
-/// when it asks for an enum, so a deserializer that only listens learns them, from the one list
-/// the enum's derive keeps (nothing here repeats them).
-fn variant_names(
-    read: impl FnOnce(&mut NameCatcher) -> Result<(), serde::de::value::Error>,
-) -> Vec<&'static str> {
-    let mut catcher = NameCatcher(Vec::new());
-    let _ = read(&mut catcher);
-    catcher.0
-}
-
-struct NameCatcher(Vec<&'static str>);
-
-impl<'de> serde::Deserializer<'de> for &mut NameCatcher {
-    type Error = serde::de::value::Error;
-
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::custom("only enums are read here"))
-    }
-
-    fn deserialize_enum<V: serde::de::Visitor<'de>>(
-        self,
-        _name: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.0 = variants.to_vec();
-        Err(serde::de::Error::custom("names taken"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
-        ignored_any
-    }
 }
 
 /// A sealed die opened: the value and the nonce that hash to its commitment.
@@ -345,7 +231,7 @@ impl Event {
             detail,
         };
         let event: Event = if schema_version >= SAME_SHAPES_SINCE {
-            read_current(kind, payload).map_err(|e| unreadable(e.to_string()))?
+            by_kind::read_current(kind, payload).map_err(|e| unreadable(e.to_string()))?
         } else {
             let value = serde_json::from_str(payload).map_err(|e| unreadable(e.to_string()))?;
             let value = upcast(kind, schema_version, SCHEMA_VERSION, value, UPCASTERS)?;

@@ -1,4 +1,5 @@
 use super::*;
+use by_kind::{Owner, owner};
 use crate::dice::Provenance;
 
 #[test]

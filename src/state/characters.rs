@@ -1,125 +1,20 @@
-//! The characters of a campaign state, each read from a snapshot only when something asks for it.
+//! The characters of a campaign state: a [`LazyMap`], so those read from a snapshot are parsed
+//! only when something asks for them (see `lazy_map.rs`, where that machinery lives).
 
 use super::Character;
+use crate::lazy_map::{CatchUp, LazyMap};
 use crate::time::GameTime;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::value::RawValue;
-use std::cell::OnceCell;
-use std::collections::BTreeMap;
 
 /// Characters keyed by their folded name.
-///
-/// A snapshot holds every character of the campaign while a command reads one or two, and parsing
-/// them all was most of the cost of a write on a long campaign. So a character loaded from a
-/// snapshot stays the JSON text it was stored as until it is first read; it then drops whatever ran
-/// out since, exactly as it would have had it been parsed all along.
-#[derive(Debug, Clone, Default)]
-pub struct Characters {
-    slots: BTreeMap<String, Slot>,
-    /// The clock at the last expiry sweep, applied to characters parsed after it.
-    swept_at: Option<GameTime>,
-}
+pub type Characters = LazyMap<Character>;
 
-#[derive(Debug, Clone)]
-struct Slot {
-    /// The snapshot's text, for a character not yet changed since it was loaded.
-    text: Option<Box<RawValue>>,
-    /// The character once read. `Some(None)`: its text did not parse, which only a snapshot edited
-    /// behind grimoire's back can cause; the character then reads as absent rather than invented,
-    /// and `verify` names the snapshot.
-    parsed: OnceCell<Option<Character>>,
-}
+/// A character parsed after the clock moved drops what ran out meanwhile, exactly as it would have
+/// had it been parsed all along.
+impl CatchUp for Character {
+    type Mark = GameTime;
 
-impl Slot {
-    fn read(&self, swept_at: Option<GameTime>) -> Option<&Character> {
-        self.parsed
-            .get_or_init(|| {
-                let text = self.text.as_ref()?;
-                let mut character: Character = serde_json::from_str(text.get()).ok()?;
-                if let Some(now) = swept_at {
-                    character.forget_expired(now);
-                }
-                Some(character)
-            })
-            .as_ref()
-    }
-}
-
-impl Characters {
-    pub fn get(&self, key: &str) -> Option<&Character> {
-        self.slots.get(key)?.read(self.swept_at)
-    }
-
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Character> {
-        let slot = self.slots.get_mut(key)?;
-        slot.read(self.swept_at);
-        // Changed from here on: the stored text no longer describes it.
-        slot.text = None;
-        slot.parsed.get_mut()?.as_mut()
-    }
-
-    pub fn insert(&mut self, key: String, character: Character) {
-        let slot = Slot {
-            text: None,
-            parsed: OnceCell::from(Some(character)),
-        };
-        self.slots.insert(key, slot);
-    }
-
-    /// Every character, in key order (this reads them all).
-    pub fn values(&self) -> impl Iterator<Item = &Character> {
-        self.iter().map(|(_, character)| character)
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&String, &Character)> {
-        self.slots
-            .iter()
-            .filter_map(|(key, slot)| Some((key, slot.read(self.swept_at)?)))
-    }
-
-    /// Drops what has run out by `now` from the characters already read, and from the others when
-    /// they are.
-    pub fn forget_expired(&mut self, now: GameTime) {
-        self.swept_at = Some(now);
-        for slot in self.slots.values_mut() {
-            if let Some(Some(character)) = slot.parsed.get_mut() {
-                character.forget_expired(now);
-            }
-        }
-    }
-}
-
-impl PartialEq for Characters {
-    fn eq(&self, other: &Characters) -> bool {
-        self.slots.len() == other.slots.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl Eq for Characters {}
-
-impl Serialize for Characters {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for Characters {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Characters, D::Error> {
-        let texts = BTreeMap::<String, Box<RawValue>>::deserialize(deserializer)?;
-        let slots = texts
-            .into_iter()
-            .map(|(key, text)| {
-                let slot = Slot {
-                    text: Some(text),
-                    parsed: OnceCell::new(),
-                };
-                (key, slot)
-            })
-            .collect();
-        Ok(Characters {
-            slots,
-            swept_at: None,
-        })
+    fn catch_up(&mut self, now: GameTime) {
+        self.forget_expired(now);
     }
 }
 

@@ -205,7 +205,7 @@ impl CampaignState {
     /// Drops effects, conditions and windows that have run out, so a long campaign's state holds
     /// only what is in force (and replay memory stays flat).
     fn forget_expired(&mut self) {
-        self.characters.forget_expired(self.clock);
+        self.characters.catch_up(self.clock);
     }
 
     fn apply_event(&mut self, seq: u64, event: &Event) {
