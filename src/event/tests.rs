@@ -1,6 +1,6 @@
 use super::*;
-use by_kind::{Owner, owner};
 use crate::dice::Provenance;
+use by_kind::{Owner, owner};
 
 #[test]
 fn the_kind_column_matches_the_payload_tag() {

@@ -465,7 +465,7 @@ impl Alignment {
         match self {
             Alignment::Benefic => 3,
             Alignment::Auspicious => 1,
-            _ => 0,
+            Alignment::None | Alignment::Malefic | Alignment::Disastrous => 0,
         }
     }
 

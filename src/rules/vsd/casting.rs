@@ -329,7 +329,9 @@ pub fn cast(
             vec![HalfMp, FreeWarping],
             1,
         )),
-        _ => {}
+        // A save spell's partial success is resisted automatically instead (VSD-7); a success
+        // leaves nothing to choose, and an attack's total goes to the GM's tables.
+        Outcome::Partial | Outcome::Success | Outcome::Attack => {}
     }
     // VSD-10: a double on the first die (never 100), or the awareness window still open.
     let first = faces.first().copied().unwrap_or(0);
