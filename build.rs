@@ -5,7 +5,8 @@
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// What `apply` depends on: the state itself, the model it folds, and the value types inside.
+/// What `apply` depends on: the state itself, the model it folds, the value types inside, and each
+/// rule system's model and state.
 const STATE_SOURCES: &[&str] = &[
     "src/state",
     "src/event",
@@ -13,6 +14,13 @@ const STATE_SOURCES: &[&str] = &[
     "src/sheet.rs",
     "src/time.rs",
     "src/lazy_map.rs",
+    "src/systems/adg/event.rs",
+    "src/systems/adg/tables.rs",
+    "src/systems/adg/sheet.rs",
+    "src/systems/adg/state.rs",
+    "src/systems/vsd/event.rs",
+    "src/systems/vsd/sheet.rs",
+    "src/systems/vsd/state.rs",
 ];
 
 fn files(path: &Path, found: &mut Vec<PathBuf>) {

@@ -195,8 +195,8 @@ fn decide_with_dice(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::adg::{AdgCommand, Attribute, Exertion};
     use crate::rules::campaign::{ClockAdvance, DiceRoll};
+    use crate::systems::adg::rules::{AdgCommand, Attribute, Exertion};
     use crate::time::GameDuration;
 
     fn entered() -> DiceSource {

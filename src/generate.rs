@@ -4,19 +4,21 @@
 
 use crate::Error;
 use crate::dice::{Dice, DiceExpr, fairness};
-use crate::event::adg::EffectKind;
 use crate::event::{Event, Recorded};
-use crate::rules::adg::{AdgCommand, Attribute, Casting, DowntimeWeeks, Exertion, Pay, RitualKind};
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
-};
-use crate::rules::vsd::{
-    CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
 };
 use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Stamp, Store};
+use crate::systems::adg::event::EffectKind;
+use crate::systems::adg::rules::{
+    AdgCommand, Attribute, Casting, DowntimeWeeks, Exertion, Pay, RitualKind,
+};
+use crate::systems::vsd::rules::{
+    CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
+};
 use crate::time::GameDuration;
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -183,7 +185,7 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
                 ("Concealing Darkness", RitualKind::Phrase),
                 ("Calling Moon", RitualKind::Ceremony),
             ] {
-                let learn = AdgCommand::Learn(crate::rules::adg::Learning {
+                let learn = AdgCommand::Learn(crate::systems::adg::rules::Learning {
                     character: name(i),
                     ritual: ritual.into(),
                     kind: Some(kind),
@@ -279,7 +281,7 @@ fn step(
             weeks: 1,
         }))),
         37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
-            crate::rules::adg::Scribing {
+            crate::systems::adg::rules::Scribing {
                 character: who.clone(),
                 ritual: "Concealing Darkness".into(),
                 level: 1,
@@ -297,7 +299,7 @@ fn step(
                 .map(|s| s.id);
             match held {
                 Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll(
-                    crate::rules::adg::ScrollReading {
+                    crate::systems::adg::rules::ScrollReading {
                         character: who.clone(),
                         scroll,
                         in_combat: false,
@@ -326,7 +328,7 @@ fn step(
         _ if adg => Command::Adg(Box::new(AdgCommand::Cast(Casting {
             character: who.clone(),
             ritual: "Concealing Darkness".into(),
-            order: crate::rules::adg::CastOrder {
+            order: crate::systems::adg::rules::CastOrder {
                 exert: true,
                 ..Default::default()
             },
@@ -352,14 +354,16 @@ fn step(
                         spell: "Ward".into(),
                     })))
                 }
-                None => Command::Vsd(Box::new(VsdCommand::Cast(crate::rules::vsd::Casting {
-                    character: who.clone(),
-                    spell: "Ward".into(),
-                    order: CastOrder {
-                        target: who.clone(),
-                        ..CastOrder::default()
+                None => Command::Vsd(Box::new(VsdCommand::Cast(
+                    crate::systems::vsd::rules::Casting {
+                        character: who.clone(),
+                        spell: "Ward".into(),
+                        order: CastOrder {
+                            target: who.clone(),
+                            ..CastOrder::default()
+                        },
                     },
-                }))),
+                ))),
             }
         }
     };

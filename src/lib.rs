@@ -18,6 +18,7 @@ pub mod rules;
 pub mod sheet;
 pub mod state;
 pub mod store;
+pub mod systems;
 pub mod time;
 
 pub use campaign::Campaign;

@@ -3,11 +3,11 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record};
 use crate::Error;
-use crate::rules::adg::{
+use crate::rules::{Command, Who};
+use crate::systems::adg::rules::{
     AdgCommand, AdgError, AdgTables, Casting, DowntimeWeeks, Exertion, Learning, Scribing,
     ScrollGift, ScrollLearning, ScrollReading,
 };
-use crate::rules::{Command, Who};
 use clap::Subcommand;
 use serde_json::json;
 use std::path::PathBuf;
@@ -198,17 +198,18 @@ pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result
                     .collect();
                 lines.push(format!("Word list {}: {}", i + 1, words.join(", ")));
             }
-            let entries = |name: &str, entries: &[crate::rules::adg::tables::TableEntry]| {
-                let mut out = vec![format!("{name}:")];
-                for e in entries {
-                    let range = e
-                        .max
-                        .map(|m| format!("{}-{m}", e.min))
-                        .unwrap_or_else(|| format!("{}+", e.min));
-                    out.push(format!("  {range:<6} {}", e.text));
-                }
-                out
-            };
+            let entries =
+                |name: &str, entries: &[crate::systems::adg::rules::tables::TableEntry]| {
+                    let mut out = vec![format!("{name}:")];
+                    for e in entries {
+                        let range = e
+                            .max
+                            .map(|m| format!("{}-{m}", e.min))
+                            .unwrap_or_else(|| format!("{}+", e.min));
+                        out.push(format!("  {range:<6} {}", e.text));
+                    }
+                    out
+                };
             lines.extend(entries("Mishaps (2d6 + difference)", &tables.mishaps));
             lines.extend(entries(
                 "Damaged scrolls (d20 + SL)",

@@ -93,20 +93,20 @@ macro_rules! value_enums {
 }
 
 value_enums!(
-    crate::event::adg::EffectKind,
-    crate::rules::adg::RitualKind,
-    crate::rules::adg::Pay,
-    crate::rules::adg::Attribute,
-    crate::rules::adg::WordSlot,
-    crate::rules::adg::Reverse,
-    crate::rules::adg::ExactChoice,
-    crate::rules::vsd::Place,
-    crate::rules::vsd::SpellKind,
-    crate::rules::vsd::Tag,
-    crate::rules::vsd::AttackKind,
-    crate::rules::vsd::Choice,
-    crate::rules::vsd::Condition,
-    crate::rules::vsd::Alignment,
+    crate::systems::adg::event::EffectKind,
+    crate::systems::adg::rules::RitualKind,
+    crate::systems::adg::rules::Pay,
+    crate::systems::adg::rules::Attribute,
+    crate::systems::adg::rules::WordSlot,
+    crate::systems::adg::rules::Reverse,
+    crate::systems::adg::rules::ExactChoice,
+    crate::systems::vsd::rules::Place,
+    crate::systems::vsd::rules::SpellKind,
+    crate::systems::vsd::rules::Tag,
+    crate::systems::vsd::rules::AttackKind,
+    crate::systems::vsd::rules::Choice,
+    crate::systems::vsd::rules::Condition,
+    crate::systems::vsd::rules::Alignment,
 );
 
 /// Reads `--db` without ever echoing it: clap's own message for a refused value repeats the value,
@@ -193,9 +193,9 @@ pub enum Commands {
     /// A Dungeon Game: discover, learn and cast rituals.
     #[command(subcommand)]
     Ritual(adg::RitualCommand),
-    Exert(crate::rules::adg::Exertion),
+    Exert(crate::systems::adg::rules::Exertion),
     Rest(crate::rules::campaign::Resting),
-    Downtime(crate::rules::adg::DowntimeWeeks),
+    Downtime(crate::systems::adg::rules::DowntimeWeeks),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]
     Scroll(adg::ScrollCommand),
@@ -205,8 +205,8 @@ pub enum Commands {
     /// Against the Darkmaster: learn, concentrate on and cast spells.
     #[command(subcommand)]
     Spell(vsd::SpellCommand),
-    Choose(crate::rules::vsd::Choosing),
-    Save(crate::rules::vsd::SaveRoll),
+    Choose(crate::systems::vsd::rules::Choosing),
+    Save(crate::systems::vsd::rules::SaveRoll),
     /// Against the Darkmaster: sever the thread of a resonance.
     #[command(subcommand)]
     Resonance(vsd::ResonanceCommand),
@@ -214,8 +214,8 @@ pub enum Commands {
     #[command(subcommand)]
     Alignment(vsd::AlignmentCommand),
     Setting(vsd::SettingArgs),
-    Drive(crate::rules::vsd::DriveChange),
-    Condition(crate::rules::vsd::ConditionClearing),
+    Drive(crate::systems::vsd::rules::DriveChange),
+    Condition(crate::systems::vsd::rules::ConditionClearing),
     Tour(tour::TourArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),

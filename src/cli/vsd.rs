@@ -4,13 +4,13 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record, record_on};
 use crate::Error;
-use crate::event::vsd::VsdEvent;
 use crate::event::{Event, Recorded};
-use crate::rules::vsd::{
+use crate::rules::{Command, Who};
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::rules::{
     Alignment, Casting, Choosing, Concentration, ConditionClearing, DriveChange, SaveRoll,
     SpellLearning, VsdCommand,
 };
-use crate::rules::{Command, Who};
 use clap::{Args, Subcommand, ValueEnum};
 
 fn vsd(g: &Globals, ctx: &mut Context, command: VsdCommand) -> Result<Report, Error> {

@@ -1,12 +1,12 @@
 //! Events: the facts the log records. Adding a variant is fine; changing the shape of a shipped one is
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
-pub mod adg;
 mod by_kind;
 pub mod system;
-pub mod tables;
-pub mod vsd;
 pub mod words;
+
+// Each system's events are its own (src/systems/); the core names them by these short paths.
+use crate::systems::{adg::event as adg, vsd::event as vsd};
 
 pub(crate) use by_kind::event_enum;
 pub use system::SystemEvent;

@@ -21,9 +21,9 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::adg::AdgEvent;
-    use crate::event::tables::Attribute;
-    use crate::event::vsd::{Alignment, VsdEvent};
+    use crate::systems::adg::event::AdgEvent;
+    use crate::systems::adg::tables::Attribute;
+    use crate::systems::vsd::event::{Alignment, VsdEvent};
     use serde::Deserialize;
 
     /// What every system's events must keep: the payload names its kind as `kind()` says, reads

@@ -142,7 +142,7 @@ fn a_system_kind_reads_through_its_own_system_enum_by_its_kind() {
     assert!(matches!(owner("fireball"), Owner::Core));
     let exerted = Event::Adg(adg::AdgEvent::Exerted {
         character: "Aldric".into(),
-        attribute: tables::Attribute::Brawn,
+        attribute: crate::systems::adg::tables::Attribute::Brawn,
         amount: 2,
         reason: "a climb".into(),
     });

@@ -3,8 +3,7 @@
 //! they mean), and each match names every kind: a new event kind does not compile until it has its
 //! line.
 
-mod adg;
-mod vsd;
+use crate::systems::{adg::render as adg, vsd::render as vsd};
 
 use crate::dice::Die;
 use crate::event::Event;
@@ -111,7 +110,7 @@ pub fn describe(event: &Event) -> String {
     }
 }
 
-pub use adg::pending_words;
+pub use crate::systems::adg::render::pending_words;
 
 /// Who chose the values of a command's sealed dice, in words for its log line.
 pub fn sealed_by(dice: &[Die]) -> &'static str {

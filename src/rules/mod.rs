@@ -1,13 +1,13 @@
 //! Rules: pure `decide` functions. Each takes the replayed state, a command and the dice, validates
 //! the command, and returns the events to append — or a [`RuleError`] and nothing.
 
-pub mod adg;
 pub mod campaign;
 pub mod rest;
 #[cfg(test)]
 pub(crate) mod testkit;
 pub mod text;
-pub mod vsd;
+
+use crate::systems::{adg::rules as adg, vsd::rules as vsd};
 
 use crate::dice::{Dice, DiceError, SeedContext};
 use crate::state::CampaignState;
@@ -167,7 +167,7 @@ pub enum RuleError {
     Vsd(#[from] vsd::VsdError),
 }
 
-fn known_rituals(known: &[String]) -> String {
+pub(crate) fn known_rituals(known: &[String]) -> String {
     if known.is_empty() {
         "; they know no rituals yet".to_string()
     } else {

@@ -4,9 +4,9 @@
 use super::RuleError;
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::event::adg::RestResult;
-use crate::event::vsd::MpRestored;
 use crate::state::{CampaignState, Character};
+use crate::systems::adg::event::RestResult;
+use crate::systems::vsd::event::MpRestored;
 use crate::time::GameDuration;
 
 /// How long the rest lasts.

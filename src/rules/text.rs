@@ -195,7 +195,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         }
         Command::Retract(Retraction { reason, .. }) => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
-            AdgCommand::Learn(crate::rules::adg::Learning { ritual, .. }) => {
+            AdgCommand::Learn(crate::systems::adg::rules::Learning { ritual, .. }) => {
                 check("ritual's name", ritual, NAME_MAX)
             }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
@@ -204,10 +204,12 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
                 .as_deref()
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
-            AdgCommand::WriteScroll(crate::rules::adg::Scribing { effect, .. }) => {
+            AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { effect, .. }) => {
                 check("scroll's effect", effect, NOTE_MAX)
             }
-            AdgCommand::ReadScroll(crate::rules::adg::ScrollReading { target, .. }) => target
+            AdgCommand::ReadScroll(crate::systems::adg::rules::ScrollReading {
+                target, ..
+            }) => target
                 .as_deref()
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.

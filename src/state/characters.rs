@@ -23,7 +23,7 @@ mod tests {
     use crate::event::Event;
     use crate::sheet::{AdgSheet, Sheet};
     use crate::state::CampaignState;
-    use crate::state::adg::ActiveEffect;
+    use crate::systems::adg::state::ActiveEffect;
     use crate::time::{GameDuration, GameTime};
 
     /// Two ADG characters, each under an effect that runs out ten minutes in.

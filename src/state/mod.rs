@@ -1,16 +1,16 @@
 //! Campaign state, computed by replaying the log. Nothing here is stored as truth: [`CampaignState::apply`]
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
-pub mod adg;
 mod characters;
-pub mod vsd;
+
+use crate::systems::{adg::state as adg, vsd::state as vsd};
 
 pub use characters::Characters;
 
 use crate::dice::Provenance;
 use crate::event::Event;
-use crate::event::tables::AdgTables;
 use crate::sheet::Sheet;
+use crate::systems::adg::tables::AdgTables;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

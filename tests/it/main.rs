@@ -12,6 +12,7 @@ mod file_safety;
 mod hostile;
 mod hostile_text;
 mod largest;
+mod layers;
 mod pg_cluster;
 mod postgres;
 mod props;

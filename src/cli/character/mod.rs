@@ -3,14 +3,14 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record};
 use crate::Error;
-use crate::rules::adg::Attribute;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::sheet::Sheet;
-use crate::state::adg::AdgState;
-use crate::state::vsd::VsdState;
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
+use crate::systems::adg::rules::Attribute;
+use crate::systems::adg::state::AdgState;
+use crate::systems::vsd::state::VsdState;
 use clap::{Args, Subcommand};
 use serde_json::json;
 

@@ -1,0 +1,432 @@
+//! Payloads of A Dungeon Game events. Each carries its resolved consequences (points exerted,
+//! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
+
+use crate::dice::Die;
+use crate::event::words::words;
+use crate::systems::adg::tables::{AdgTables, Attribute, WordSlot};
+use crate::time::{GameDuration, GameTime};
+use serde::{Deserialize, Serialize};
+
+/// A d20 check against an attribute (ADG-C1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Check {
+    pub attribute: Attribute,
+    /// The attribute's current value the roll was made against.
+    pub target: u32,
+    pub roll: u32,
+    pub success: bool,
+    /// The roll equalled the target.
+    pub exact: bool,
+    /// Points exerted after a failed roll to make it succeed (ADG-C3); 0 if none.
+    #[serde(default)]
+    pub exerted: u32,
+}
+
+/// Damage or healing rolled for a ritual or scroll (ADG-R6, ADG-S2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EffectKind {
+    Damage,
+    Healing,
+}
+
+words!(EffectKind {
+    Damage => "damage",
+    Healing => "healing",
+});
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EffectRoll {
+    pub kind: EffectKind,
+    pub target: String,
+    pub amount: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordReplacement {
+    pub slot: WordSlot,
+    pub old: String,
+    pub new: String,
+    /// Whether the caster keeps the new word in the known ritual afterwards.
+    pub remembered: bool,
+}
+
+/// A table entry read and applied (mishap or damaged scroll).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableResult {
+    /// The total read on the table.
+    pub total: i64,
+    pub text: String,
+    #[serde(default)]
+    pub damage: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exertions: Vec<(Attribute, u32)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<WordReplacement>,
+    #[serde(default)]
+    pub lockout: bool,
+}
+
+/// The outcome of reading a scroll (ADG-S4 to ADG-S7), also used for an accidental cast (ADG-S8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    pub scroll: u64,
+    pub reader: String,
+    #[serde(default)]
+    pub in_combat: bool,
+    /// The Agility save after taking damage while reading (ADG-S6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agility_save: Option<Check>,
+    /// The damaged-scrolls chart, when the save failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damaged: Option<TableResult>,
+    /// For a Ceremony scroll: whether the sealed writing check (now revealed) succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub writing_check_passed: Option<bool>,
+    /// A badly written scroll produces a mishap instead of its effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    /// The ADG-S7 reuse roll (absent when the scroll was damaged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_roll: Option<u32>,
+    /// Whether the scroll survives intact.
+    pub kept: bool,
+    /// The dice that depend on a sealed writing check (its mishap, or the scroll's damage or
+    /// healing), left for `scroll resolve` once the check is open in the log: drawn in the reading
+    /// itself, how many dice it takes would tell the check before it is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingScrollRoll>,
+    /// An ongoing effect (ADG-S2): in force on the reader until this time, 1 turn (10 minutes) × SL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ongoing_until: Option<crate::time::GameTime>,
+}
+
+/// Dice a reading left pending on its reader (see [`Reading::pending`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingScrollRoll {
+    pub scroll: u64,
+    /// The scroll's ritual, whose words a mishap may twist.
+    pub ritual: String,
+    pub outcome: PendingOutcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingOutcome {
+    /// The check failed by `difference`: a mishap instead of the effect.
+    Mishap { difference: u32 },
+    /// The check passed: the scroll's SL d6s of damage or healing on `target`.
+    Effect {
+        kind: EffectKind,
+        target: String,
+        level: u32,
+    },
+}
+
+/// The pending dice of a reading, rolled (`scroll resolve`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollOutcome {
+    pub reader: String,
+    pub scroll: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    pub dice: Vec<crate::dice::Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollCheck {
+    pub scroll: u64,
+    /// The ADG-S8 d20; accidental when at or under the SL or at or over Cunning.
+    pub roll: u32,
+    pub accidental: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnAttempt {
+    pub character: String,
+    pub ritual: String,
+    pub words: Vec<String>,
+    /// Named so because `kind` is the event's own tag.
+    pub ritual_kind: RitualKind,
+    /// For a spell from another game (ADG-R10): its level (0 when it has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell_level: Option<u32>,
+    pub pay: Pay,
+    pub cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_scroll: Option<ScrollCheck>,
+    /// Absent when the cost killed the character before the check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<Check>,
+    pub learned: bool,
+    pub died: bool,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cast {
+    pub character: String,
+    pub ritual: String,
+    /// The words as spoken (after any reversal).
+    pub words: Vec<String>,
+    #[serde(default)]
+    pub reversal_cost: u32,
+    /// The Cunning paid because the ritual was beyond the safe daily number (ADG-R9).
+    #[serde(default)]
+    pub over_limit_cost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_taken: Option<u32>,
+    pub check: Check,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_choice: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_until: Option<GameTime>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mishap: Option<TableResult>,
+    /// Locked out of rituals until a night's rest (a mishap on an over-limit ritual, or the table).
+    pub lockout: bool,
+    pub dice: Vec<Die>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestResult {
+    pub character: String,
+    pub healed: u32,
+}
+
+/// A span of downtime weeks (ADG-C5, ADG-S3, T-2): the clock moves once for everyone in it, and each
+/// character spends each week on an activity. Its nights heal, end the daily ritual count and any
+/// lockout; a week not spent scribing restores exertion (a campaign setting).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Downtime {
+    pub weeks: u32,
+    pub by: crate::time::GameDuration,
+    pub characters: Vec<DowntimeOf>,
+    /// Every recovery die, in draw order: each character's nights in turn.
+    pub dice: Vec<Die>,
+}
+
+/// One character's part of a downtime span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DowntimeOf {
+    pub character: String,
+    /// One per week, in order.
+    pub activities: Vec<Activity>,
+    /// Health the span's nights restored, all their recovery dice added and capped at the maximum.
+    pub healed: u32,
+    pub restored_exertion: bool,
+}
+
+/// What a character does with a downtime week.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "activity", rename_all = "snake_case")]
+pub enum Activity {
+    Rest,
+    /// Something of the GM's: training, travel, a job.
+    Other {
+        what: String,
+    },
+}
+
+/// The nights of a scribing week (ADG-S3 ruling): they heal and end the daily count and any lockout,
+/// but exerted points do not recover.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Nights {
+    pub healed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScrollWritten {
+    pub writer: String,
+    pub ritual: String,
+    pub level: u32,
+    pub effect: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_roll: Option<EffectKind>,
+    pub original_kind: RitualKind,
+    pub cost: u64,
+    /// Cunning exerted ahead of the sealed check (ADG-S4); spent whatever happens.
+    #[serde(default)]
+    pub pre_exert: u32,
+    /// Cunning before that exertion: the sealed check is against it.
+    pub cunning: u32,
+    /// The sealed check's die, for a Ceremony.
+    pub dice: Vec<Die>,
+    /// The writer marked the effect as ongoing (ADG-S2); a Sigil's or a Ceremony's is ongoing anyway.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ongoing: bool,
+    /// The week's nights (absent in scrolls written before they were counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nights: Option<Nights>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RitualKind {
+    Phrase,
+    Sigil,
+    Ceremony,
+}
+
+words!(RitualKind {
+    Phrase => "phrase",
+    Sigil => "sigil",
+    Ceremony => "ceremony",
+});
+
+/// What a learning cost is paid from (ADG-R3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pay {
+    Health,
+    Agility,
+    Brawn,
+    Cunning,
+}
+
+words!(Pay {
+    Health => "health",
+    Agility => "agility",
+    Brawn => "brawn",
+    Cunning => "cunning",
+});
+
+impl Pay {
+    pub fn attribute(self) -> Option<Attribute> {
+        match self {
+            Pay::Health => None,
+            Pay::Agility => Some(Attribute::Agility),
+            Pay::Brawn => Some(Attribute::Brawn),
+            Pay::Cunning => Some(Attribute::Cunning),
+        }
+    }
+}
+
+crate::event::event_enum! {
+    /// A Dungeon Game's events: rituals, exertion, scrolls.
+    AdgEvent / AdgEventOfKind = "AdgEvent" {
+    /// A Dungeon Game tables in force from here on, carried whole (ADG-C5).
+    AdgTablesLoaded {
+        source: String,
+        sha256: String,
+        tables: AdgTables,
+    },
+    /// Two d20s on the word lists: a ritual found, not yet learned (ADG-R2).
+    RitualDiscovered {
+        character: String,
+        ritual: String,
+        words: Vec<String>,
+        dice: Vec<Die>,
+    },
+    /// Points of an attribute exerted (ADG-C3).
+    Exerted {
+        character: String,
+        attribute: Attribute,
+        amount: u32,
+        reason: String,
+    },
+    RitualLearnAttempted(LearnAttempt),
+    RitualCast(Cast),
+    /// Downtime weeks not spent scribing, as recorded before downtime's nights healed (ADG-C5, T-2).
+    DowntimeSpent {
+        character: String,
+        weeks: u32,
+        by: GameDuration,
+        restored_exertion: bool,
+    },
+    /// A scroll written over one downtime week (ADG-S3); its id is this event's seq.
+    ScrollWritten(ScrollWritten),
+    ScrollRead {
+        reading: Reading,
+        dice: Vec<Die>,
+    },
+    ScrollGiven {
+        scroll: u64,
+        from: String,
+        to: String,
+    },
+    /// The dice a reading left pending, rolled once its sealed check was open (ADG-S4).
+    ScrollOutcomeRolled(ScrollOutcome),
+}
+}
+
+/// The concerns every event answers (see [`crate::event::Event`]), for A Dungeon Game's own.
+impl crate::event::system::SystemEvent for AdgEvent {
+    fn kind(&self) -> &'static str {
+        match self {
+            AdgEvent::AdgTablesLoaded { .. } => "adg_tables_loaded",
+            AdgEvent::RitualDiscovered { .. } => "ritual_discovered",
+            AdgEvent::Exerted { .. } => "exerted",
+            AdgEvent::RitualLearnAttempted(_) => "ritual_learn_attempted",
+            AdgEvent::RitualCast(_) => "ritual_cast",
+            AdgEvent::DowntimeSpent { .. } => "downtime_spent",
+            AdgEvent::ScrollWritten(_) => "scroll_written",
+            AdgEvent::ScrollRead { .. } => "scroll_read",
+            AdgEvent::ScrollGiven { .. } => "scroll_given",
+            AdgEvent::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
+        }
+    }
+
+    fn concerns(&self, folded: &str) -> bool {
+        let is = |name: &str| crate::event::fold_name(name) == folded;
+        match self {
+            AdgEvent::RitualDiscovered { character, .. }
+            | AdgEvent::Exerted { character, .. }
+            | AdgEvent::DowntimeSpent { character, .. } => is(character),
+            AdgEvent::RitualLearnAttempted(a) => is(&a.character),
+            AdgEvent::RitualCast(c) => {
+                is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            AdgEvent::ScrollWritten(w) => is(&w.writer),
+            AdgEvent::ScrollRead { reading, .. } => {
+                is(&reading.reader) || reading.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            AdgEvent::ScrollGiven { from, to, .. } => is(from) || is(to),
+            AdgEvent::ScrollOutcomeRolled(o) => {
+                is(&o.reader) || o.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            // Tables name no character.
+            AdgEvent::AdgTablesLoaded { .. } => false,
+        }
+    }
+
+    fn dice(&self) -> &[Die] {
+        match self {
+            AdgEvent::RitualDiscovered { dice, .. } | AdgEvent::ScrollRead { dice, .. } => dice,
+            AdgEvent::RitualLearnAttempted(a) => &a.dice,
+            AdgEvent::RitualCast(c) => &c.dice,
+            AdgEvent::ScrollWritten(w) => &w.dice,
+            AdgEvent::ScrollOutcomeRolled(o) => &o.dice,
+            AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollGiven { .. } => &[],
+        }
+    }
+
+    /// Undone by a retraction: what a slip of the GM's may have recorded. A scroll once written,
+    /// read or resolved, and the tables in force, stay: sealed checks and later readings rest on
+    /// them.
+    fn is_retractable(&self) -> bool {
+        match self {
+            AdgEvent::RitualDiscovered { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::RitualLearnAttempted(_)
+            | AdgEvent::RitualCast(_)
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollGiven { .. } => true,
+            AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::ScrollWritten(_)
+            | AdgEvent::ScrollRead { .. }
+            | AdgEvent::ScrollOutcomeRolled(_) => false,
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! A Dungeon Game: rituals learned or lost for good, casting, exertion, mishaps, safe rituals per
+//! day, and scrolls written in downtime, read, reused, damaged and learned from (docs/rules.md
+//! ADG-*).
+
+pub mod event;
+pub mod render;
+pub mod rules;
+pub mod sheet;
+pub mod state;
+pub mod tables;

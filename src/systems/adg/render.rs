@@ -1,0 +1,300 @@
+//! Log lines of A Dungeon Game's events.
+
+use crate::event::Words;
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::event::RitualKind;
+use crate::systems::adg::event::{
+    Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult,
+    ScrollOutcome, ScrollWritten, TableResult,
+};
+use crate::systems::adg::tables::AdgTables;
+
+/// The log line of an A Dungeon Game event.
+pub fn describe(event: &AdgEvent) -> String {
+    match event {
+        AdgEvent::AdgTablesLoaded {
+            source,
+            sha256,
+            tables,
+        } => tables_loaded(source, sha256, tables),
+        AdgEvent::RitualDiscovered {
+            character, ritual, ..
+        } => format!("{character} discovers the ritual {ritual}"),
+        AdgEvent::Exerted {
+            character,
+            attribute,
+            amount,
+            reason,
+        } => format!("{character} exerts {amount} {attribute}: {reason}"),
+        AdgEvent::RitualLearnAttempted(attempt) => learn_attempt(attempt),
+        AdgEvent::RitualCast(ritual) => cast(ritual),
+        AdgEvent::DowntimeSpent {
+            character,
+            weeks,
+            restored_exertion,
+            ..
+        } => downtime_spent(character, *weeks, *restored_exertion),
+        AdgEvent::ScrollWritten(written) => scroll_written(written),
+        AdgEvent::ScrollRead { reading, .. } => scroll_read(reading),
+        AdgEvent::ScrollOutcomeRolled(outcome) => scroll_outcome(outcome),
+        AdgEvent::ScrollGiven { scroll, from, to } => {
+            format!("{from} gives scroll S{scroll} to {to}")
+        }
+    }
+}
+
+/// What a reading left pending, in words.
+pub fn pending_words(outcome: &PendingOutcome) -> String {
+    match outcome {
+        PendingOutcome::Mishap { difference } => {
+            format!("its mishap (failed by {difference})")
+        }
+        PendingOutcome::Effect { kind, level, .. } => {
+            format!("its {level}d6 of {}", effect_kind(*kind))
+        }
+    }
+}
+
+fn effect_kind(kind: EffectKind) -> &'static str {
+    match kind {
+        EffectKind::Damage => "damage",
+        EffectKind::Healing => "healing",
+    }
+}
+
+/// A table result: its text, then what it did.
+fn table(r: &TableResult) -> String {
+    let mut parts = vec![format!("\"{}\" (table total {})", r.text, r.total)];
+    if r.damage > 0 {
+        parts.push(format!("{} damage", r.damage));
+    }
+    for (a, n) in &r.exertions {
+        parts.push(format!("{n} {a} exerted"));
+    }
+    if let Some(w) = &r.replaced {
+        parts.push(format!(
+            "{} became {}{}",
+            w.old,
+            w.new,
+            if w.remembered { " for good" } else { "" }
+        ));
+    }
+    if r.lockout {
+        parts.push("no rituals until a night's rest".into());
+    }
+    parts.join(", ")
+}
+
+/// Names keep the case they were entered in; only the kind is a plain word.
+fn effect(e: &EffectRoll) -> String {
+    format!("{} {} to {}", e.amount, effect_kind(e.kind), e.target)
+}
+
+pub fn tables_loaded(source: &str, sha256: &str, tables: &AdgTables) -> String {
+    let sample = if tables.sample {
+        ", sample content"
+    } else {
+        ""
+    };
+    format!(
+        "A Dungeon Game tables loaded from {source} (\"{}\"{sample}; sha256 {})",
+        tables.name,
+        sha256.get(..16).unwrap_or(sha256)
+    )
+}
+
+pub fn learn_attempt(a: &LearnAttempt) -> String {
+    let paid = format!("pays {} {}", a.cost, a.pay.word());
+    let scroll = a.from_scroll.as_ref().map_or(String::new(), |s| {
+        let accident = if s.accidental {
+            ", cast it by accident"
+        } else {
+            ""
+        };
+        let pending =
+            s.reading
+                .as_ref()
+                .and_then(|r| r.pending.as_ref())
+                .map_or(String::new(), |p| {
+                    format!(
+                        "; {} waits for `grimoire scroll resolve {}`",
+                        pending_words(&p.outcome),
+                        a.character
+                    )
+                });
+        format!(
+            " from scroll S{} (check {}{accident}{pending})",
+            s.scroll, s.roll
+        )
+    });
+    let outcome = if a.died {
+        "and dies of the cost".to_string()
+    } else if let Some(c) = &a.check {
+        let exerted = if c.exerted > 0 {
+            format!(", exerting {}", c.exerted)
+        } else {
+            String::new()
+        };
+        let result = if a.learned {
+            "learns it"
+        } else {
+            "loses it forever"
+        };
+        format!(
+            "rolls {} against Cunning {}{exerted}: {result}",
+            c.roll, c.target
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} studies {}{scroll}, {paid}, {outcome}",
+        a.character, a.ritual
+    )
+}
+
+pub fn cast(c: &Cast) -> String {
+    let mut parts = vec![format!("{} casts {}", c.character, c.words.join(" "))];
+    if c.reversal_cost > 0 {
+        parts.push(format!(
+            "exerts {} Cunning to reverse both words",
+            c.reversal_cost
+        ));
+    }
+    if c.over_limit_cost > 0 {
+        parts.push(format!(
+            "exerts {} Cunning for casting beyond the safe number today",
+            c.over_limit_cost
+        ));
+    }
+    let verdict = match (c.check.success, c.check.exact) {
+        (true, true) => "exact success",
+        (true, false) => "success",
+        (false, _) => "failure",
+    };
+    let exerted = if c.check.exerted > 0 {
+        format!(" after exerting {}", c.check.exerted)
+    } else {
+        String::new()
+    };
+    parts.push(format!(
+        "rolls {} against Cunning {}: {verdict}{exerted}",
+        c.check.roll, c.check.target
+    ));
+    if let Some(choice) = &c.exact_choice {
+        parts.push(format!("double {choice}"));
+    }
+    if let Some(e) = &c.effect {
+        parts.push(effect(e));
+    }
+    if let Some(m) = &c.mishap {
+        parts.push(format!("mishap: {}", table(m)));
+    }
+    // A table entry that locks the caster out has said so already.
+    if c.lockout && !c.mishap.as_ref().is_some_and(|m| m.lockout) {
+        parts.push("locked out until a night's rest".into());
+    }
+    parts.join("; ")
+}
+
+pub fn rest(results: &[RestResult]) -> String {
+    let each: Vec<String> = results
+        .iter()
+        .map(|r| format!("{} heals {}", r.character, r.healed))
+        .collect();
+    format!("a night's rest: {}", each.join(", "))
+}
+
+pub fn downtime(d: &Downtime) -> String {
+    let each: Vec<String> = d
+        .characters
+        .iter()
+        .map(|c| {
+            let restored = if c.restored_exertion {
+                ", exertion recovered"
+            } else {
+                ""
+            };
+            format!("{} heals {}{restored}", c.character, c.healed)
+        })
+        .collect();
+    format!("{} week(s) of downtime: {}", d.weeks, each.join("; "))
+}
+
+pub fn downtime_spent(character: &str, weeks: u32, restored_exertion: bool) -> String {
+    let restored = if restored_exertion {
+        "; exertion recovered"
+    } else {
+        ""
+    };
+    format!("{character} spends {weeks} week(s) of downtime{restored}")
+}
+
+pub fn scroll_written(w: &ScrollWritten) -> String {
+    let sealed = if w.original_kind == RitualKind::Ceremony {
+        format!(
+            "; the GM's check is sealed ({})",
+            crate::render::sealed_by(&w.dice)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} spends a week writing a scroll of {} (SL {}, \"{}\") for {} silver{sealed}",
+        w.writer, w.ritual, w.level, w.effect, w.cost
+    )
+}
+
+pub fn scroll_read(reading: &Reading) -> String {
+    let mut parts = vec![format!(
+        "{} reads scroll S{}",
+        reading.reader, reading.scroll
+    )];
+    if let Some(save) = &reading.agility_save {
+        parts.push(format!(
+            "Agility save {} vs {}: {}",
+            save.roll,
+            save.target,
+            if save.success { "passed" } else { "failed" }
+        ));
+    }
+    if let Some(d) = &reading.damaged {
+        parts.push(format!("scroll damaged: {}", table(d)));
+    }
+    if reading.writing_check_passed == Some(false) {
+        parts.push("it was badly written".into());
+    }
+    if let Some(m) = &reading.mishap {
+        parts.push(format!("mishap: {}", table(m)));
+    }
+    if let Some(e) = &reading.effect {
+        parts.push(effect(e));
+    }
+    match (reading.reuse_roll, reading.kept) {
+        (Some(r), true) => parts.push(format!("reuse roll {r}: the scroll holds")),
+        (Some(r), false) => parts.push(format!("reuse roll {r}: the scroll turns to ash")),
+        (None, _) => {}
+    }
+    if let Some(pending) = &reading.pending {
+        parts.push(format!(
+            "{} waits for `grimoire scroll resolve {}`",
+            pending_words(&pending.outcome),
+            reading.reader
+        ));
+    }
+    parts.join("; ")
+}
+
+pub fn scroll_outcome(o: &ScrollOutcome) -> String {
+    let mut parts = vec![format!(
+        "{} rolls what scroll S{} left pending",
+        o.reader, o.scroll
+    )];
+    if let Some(m) = &o.mishap {
+        parts.push(format!("mishap: {}", table(m)));
+    }
+    if let Some(e) = &o.effect {
+        parts.push(effect(e));
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,296 @@
+//! A Dungeon Game: rituals, exertion, mishaps, daily limits and scrolls (docs/rules.md ADG-*).
+
+mod checks;
+mod commands;
+mod error;
+pub mod rituals;
+mod scrolls;
+pub mod tables;
+
+use crate::dice::{Dice, SealedSecret};
+use crate::event::Event;
+use crate::event::words::words;
+use crate::rules::{RuleError, Who};
+use crate::sheet::Sheet;
+use crate::state::{CampaignState, Character};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::event::{Activity, Downtime, DowntimeOf};
+use crate::systems::adg::state::AdgState;
+use crate::time::GameDuration;
+
+pub use crate::systems::adg::event::{Pay, RitualKind};
+pub use crate::systems::adg::state::SCRIBING_WEEK;
+pub use commands::{
+    CastOrder, Casting, DowntimeWeeks, Exertion, Learning, Scribing, ScrollGift, ScrollLearning,
+    ScrollReading, SpellDuration,
+};
+pub use error::AdgError;
+pub use tables::{AdgTables, Attribute, WordSlot};
+
+/// Which words of a ritual to reverse (ADG-R5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reverse {
+    First,
+    Second,
+    Both,
+}
+
+words!(Reverse {
+    First => "first",
+    Second => "second",
+    Both => "both",
+});
+
+/// An exact success's bonus (ADG-R4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExactChoice {
+    Duration,
+    Effect,
+}
+
+words!(ExactChoice {
+    Duration => "duration",
+    Effect => "effect",
+});
+
+/// How long a spell from another game takes to cast (ADG-R10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastTime {
+    /// Measured in actions (shorter than a round).
+    Actions,
+    /// One round.
+    OneRound,
+    /// Several rounds.
+    Rounds,
+    /// Minutes, hours or longer.
+    Longer,
+}
+
+impl AdgCommand {
+    /// The scroll whose sealed check this command needs, and where its sealed dice go: reading a
+    /// scroll or learning from it (a Ceremony scroll's check is sealed until then).
+    pub fn sealed_slot(&mut self) -> Option<(u64, &mut Vec<SealedSecret>)> {
+        match self {
+            AdgCommand::ReadScroll(reading) => Some((reading.scroll, &mut reading.sealed)),
+            AdgCommand::LearnScroll(learning) => Some((learning.scroll, &mut learning.sealed)),
+            AdgCommand::LoadTables { .. }
+            | AdgCommand::RollRitual(_)
+            | AdgCommand::Learn(_)
+            | AdgCommand::Cast(_)
+            | AdgCommand::Exert(_)
+            | AdgCommand::Downtime(_)
+            | AdgCommand::WriteScroll(_)
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::ResolvePending(_) => None,
+        }
+    }
+
+    /// Whether deciding it may draw dice (see [`crate::rules::Command::draws_dice`]).
+    pub fn draws_dice(&self) -> bool {
+        match self {
+            AdgCommand::RollRitual(_)
+            | AdgCommand::Learn(_)
+            | AdgCommand::Cast(_)
+            | AdgCommand::Downtime(_)
+            | AdgCommand::WriteScroll(_)
+            | AdgCommand::ReadScroll(_)
+            | AdgCommand::LearnScroll(_)
+            | AdgCommand::ResolvePending(_) => true,
+            AdgCommand::LoadTables { .. } | AdgCommand::Exert(_) | AdgCommand::GiveScroll(_) => {
+                false
+            }
+        }
+    }
+}
+
+/// A spell brought in from another game (ADG-R10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportedSpell {
+    pub level: u32,
+    pub cast_time: CastTime,
+    /// `None` for an instantaneous spell.
+    pub duration: Option<GameDuration>,
+}
+
+impl ImportedSpell {
+    /// ADG-R10: Phrase if cast in a round or in actions and lasting under 10 minutes; else Sigil if
+    /// cast in rounds (one or more) and lasting under an hour; else Ceremony. A spell cast in actions
+    /// is not cast in rounds: lasting 10 minutes or more, it is a Ceremony.
+    pub fn ritual_kind(&self) -> RitualKind {
+        let lasts = self.duration.map_or(0, GameDuration::seconds);
+        let quick = matches!(self.cast_time, CastTime::Actions | CastTime::OneRound);
+        let in_rounds = matches!(self.cast_time, CastTime::OneRound | CastTime::Rounds);
+        if quick && lasts < 600 {
+            RitualKind::Phrase
+        } else if in_rounds && lasts < 3600 {
+            RitualKind::Sigil
+        } else {
+            RitualKind::Ceremony
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdgCommand {
+    LoadTables {
+        source: String,
+        tables: Box<AdgTables>,
+    },
+    RollRitual(Who),
+    Learn(Learning),
+    Cast(Casting),
+    Exert(Exertion),
+    Downtime(DowntimeWeeks),
+    WriteScroll(Scribing),
+    ReadScroll(ScrollReading),
+    LearnScroll(ScrollLearning),
+    GiveScroll(ScrollGift),
+    ResolvePending(Who),
+}
+
+pub fn decide(
+    state: &CampaignState,
+    command: AdgCommand,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    match command {
+        AdgCommand::LoadTables { source, tables } => {
+            tables
+                .validate()
+                .map_err(|why| RuleError::Adg(AdgError::InvalidTables(why)))?;
+            Ok(vec![Event::Adg(AdgEvent::AdgTablesLoaded {
+                source,
+                sha256: tables.sha256(),
+                tables: *tables,
+            })])
+        }
+        AdgCommand::RollRitual(Who { character }) => rituals::roll(state, &character, dice),
+        AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
+        AdgCommand::Cast(casting) => rituals::cast(state, casting, dice),
+        AdgCommand::Exert(Exertion {
+            character,
+            attribute,
+            amount,
+            reason,
+        }) => {
+            let (who, adg) = living(state, &character)?;
+            checks::can_exert(adg, attribute, amount)?;
+            Ok(vec![Event::Adg(AdgEvent::Exerted {
+                character: who.name.clone(),
+                attribute,
+                amount,
+                reason,
+            })])
+        }
+        AdgCommand::Downtime(DowntimeWeeks { character, weeks }) => {
+            let (who, adg) = living(state, &character)?;
+            let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
+            let tables = tables(state)?;
+            let mut record = Vec::new();
+            let healed = nights_heal(who, adg, tables, weeks * 7, &mut record, dice)?;
+            Ok(vec![Event::DowntimeTaken(Downtime {
+                weeks,
+                by,
+                characters: vec![DowntimeOf {
+                    character: who.name.clone(),
+                    activities: vec![Activity::Rest; weeks as usize],
+                    healed,
+                    restored_exertion: tables.settings.downtime_restores_exertion,
+                }],
+                dice: record,
+            })])
+        }
+        AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),
+        AdgCommand::ReadScroll(reading) => scrolls::read(state, &reading, dice),
+        AdgCommand::LearnScroll(learning) => scrolls::learn(state, &learning, dice),
+        AdgCommand::GiveScroll(ScrollGift { scroll, to }) => scrolls::give(state, scroll, &to),
+        AdgCommand::ResolvePending(Who { character }) => scrolls::resolve(state, &character, dice),
+    }
+}
+
+/// The first ADG character brings the sample tables into the log, so replay never depends on the
+/// binary's built-in copy (which may change between versions).
+pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<Event> {
+    if matches!(sheet, Sheet::Adg(_)) && state.adg_tables.is_none() {
+        let tables = AdgTables::sample();
+        return Some(Event::Adg(AdgEvent::AdgTablesLoaded {
+            source: "built-in sample tables".into(),
+            sha256: tables.sha256(),
+            tables,
+        }));
+    }
+    None
+}
+
+pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
+    state
+        .adg_tables
+        .as_ref()
+        .ok_or(RuleError::Adg(AdgError::NoAdgTables))
+}
+
+/// ADG-C5 and its ruling: `nights` nights' rest, each its recovery die (recorded), the total capped
+/// at maximum health. Nothing when the campaign's nights do not heal.
+pub(crate) fn nights_heal(
+    who: &Character,
+    adg: &AdgState,
+    tables: &AdgTables,
+    nights: u32,
+    record: &mut Vec<crate::dice::Die>,
+    dice: &mut Dice<'_>,
+) -> Result<u32, RuleError> {
+    let Some(die) = tables
+        .recovery_die(adg.level)
+        .filter(|_| tables.settings.night_rest_heals)
+    else {
+        return Ok(0);
+    };
+    let mut total = 0i64;
+    for night in 1..=nights {
+        let rolled = die.roll(
+            dice,
+            &format!("{}'s recovery die, night {night}", who.name),
+            false,
+        )?;
+        record.extend(rolled.dice);
+        total += rolled.total.unwrap_or(0).max(0);
+    }
+    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
+    Ok(u32::try_from(total).unwrap_or(u32::MAX).min(room))
+}
+
+/// An ADG character who can act: known, of this system, alive, and with no dice pending from a
+/// reading (those come first).
+pub(super) fn living<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s AdgState), RuleError> {
+    let (who, adg) = alive(state, name)?;
+    if let Some(pending) = &adg.pending_roll {
+        return Err(RuleError::Adg(AdgError::RollPending {
+            name: who.name.clone(),
+            scroll: pending.scroll,
+        }));
+    }
+    Ok((who, adg))
+}
+
+/// An ADG character known, of this system and alive.
+pub(super) fn alive<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s AdgState), RuleError> {
+    let who = crate::rules::campaign::find(state, name)?;
+    let adg = who.adg().ok_or_else(|| RuleError::WrongSystem {
+        name: who.name.clone(),
+        plays: who.sheet.system().to_string(),
+        needs: "A Dungeon Game",
+    })?;
+    if adg.dead {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    Ok((who, adg))
+}
+
+#[cfg(test)]
+mod tests;

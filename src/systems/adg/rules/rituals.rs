@@ -1,0 +1,303 @@
+//! Rituals: discovering, learning, casting (ADG-R1 to ADG-R10), and the night's rest (ADG-C5).
+
+use super::checks::{self, can_exert};
+use super::{Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::state::{CampaignState, Character, fold_name};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt};
+use crate::systems::adg::rules::AdgError;
+use crate::systems::adg::state::{AdgState, KnownRitual};
+use crate::time::GameDuration;
+
+/// ADG-R2: two d20s, one on each word list.
+pub fn roll(
+    state: &CampaignState,
+    name: &str,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, _) = living(state, name)?;
+    let tables = tables(state)?;
+    let mut record = Vec::new();
+    let mut words = Vec::new();
+    for list in 0..2 {
+        let face = checks::roll(dice, &mut record, 20, &format!("word list {}", list + 1))?;
+        words.push(
+            tables
+                .word(list, face)
+                .map(|e| e.word.clone())
+                .unwrap_or_default(),
+        );
+    }
+    Ok(vec![Event::Adg(AdgEvent::RitualDiscovered {
+        character: who.name.clone(),
+        ritual: words.join(" "),
+        words,
+        dice: record,
+    })])
+}
+
+/// The words of a ritual being learned: as discovered, else the name's words.
+fn words_of(adg: &AdgState, ritual: &str) -> Vec<String> {
+    adg.discovered
+        .get(&fold_name(ritual))
+        .map(|(_, w)| w.clone())
+        .unwrap_or_else(|| ritual.split_whitespace().map(str::to_string).collect())
+}
+
+/// The caster's known ritual of that name, or a refusal listing what they know.
+pub(super) fn known_ritual<'a>(
+    who: &Character,
+    adg: &'a AdgState,
+    ritual: &str,
+) -> Result<&'a KnownRitual, RuleError> {
+    adg.known.get(&fold_name(ritual)).ok_or_else(|| {
+        RuleError::Adg(AdgError::UnknownRitual {
+            name: who.name.clone(),
+            ritual: ritual.to_string(),
+            known: adg.known.values().map(|k| k.name.clone()).collect(),
+        })
+    })
+}
+
+/// Refuses a ritual already known or lost forever (ADG-R3).
+pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
+    let key = fold_name(ritual);
+    if let Some(known) = adg.known.get(&key) {
+        return Err(RuleError::Adg(AdgError::AlreadyKnown {
+            name: who.name.clone(),
+            ritual: known.name.clone(),
+        }));
+    }
+    if let Some(lost) = adg.lost.get(&key) {
+        return Err(RuleError::Adg(AdgError::LostForever {
+            name: who.name.clone(),
+            ritual: lost.clone(),
+        }));
+    }
+    Ok(())
+}
+
+/// Pays a permanent learning cost (ADG-R3, ADG-C4); returns whether a maximum reached 0.
+pub(super) fn pays_with_life(who: &Character, adg: &AdgState, pay: Pay, cost: u32) -> bool {
+    match pay.attribute() {
+        Some(attribute) => adg.max.get(attribute) <= cost,
+        None => who.health.is_some_and(|h| h.max <= cost),
+    }
+}
+
+/// The check's Cunning after a learning cost paid from it.
+pub(super) fn cunning_after(adg: &AdgState, pay: Pay, cost: u32) -> u32 {
+    let current = adg.current(Attribute::Cunning);
+    if pay == Pay::Cunning {
+        current.saturating_sub(cost)
+    } else {
+        current
+    }
+}
+
+/// ADG-R3 / ADG-R10. Draws: the 1d3 cost (unless a levelled spell), then the d20 learning check.
+pub fn learn(
+    state: &CampaignState,
+    learning: &super::Learning,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (name, ritual, kind, spell, pay, exert) = (
+        learning.character.as_str(),
+        learning.ritual.as_str(),
+        learning.kind,
+        learning.spell(),
+        learning.pay,
+        learning.exert,
+    );
+    let (who, adg) = living(state, name)?;
+    let ritual = ritual.trim();
+    if ritual.is_empty() {
+        return Err(RuleError::EmptyName);
+    }
+    may_learn(who, adg, ritual)?;
+    let kind = kind
+        .or(spell.map(|s| s.ritual_kind()))
+        .ok_or(RuleError::Adg(AdgError::RitualKindNeeded))?;
+    let mut record = Vec::new();
+    let cost = match spell {
+        Some(s) if s.level > 0 => s.level,
+        _ => checks::roll(dice, &mut record, 3, "learning cost 1d3")?,
+    };
+    let died = pays_with_life(who, adg, pay, cost);
+    let check = if died {
+        None
+    } else {
+        let target = cunning_after(adg, pay, cost);
+        Some(checks::check(
+            dice,
+            &mut record,
+            Attribute::Cunning,
+            target,
+            exert,
+            None,
+            "learning check",
+        )?)
+    };
+    let learned = check.as_ref().is_some_and(|c| c.success);
+    let display = adg
+        .discovered
+        .get(&fold_name(ritual))
+        .map(|(n, _)| n.clone())
+        .unwrap_or_else(|| ritual.to_string());
+    Ok(vec![Event::Adg(AdgEvent::RitualLearnAttempted(
+        LearnAttempt {
+            character: who.name.clone(),
+            ritual: display,
+            words: words_of(adg, ritual),
+            ritual_kind: kind,
+            spell_level: spell.map(|s| s.level),
+            pay,
+            cost,
+            from_scroll: None,
+            check,
+            learned,
+            died,
+            dice: record,
+        },
+    ))])
+}
+
+/// ADG-R4 to ADG-R9. Draws: the 1d3 reversal cost (both words reversed), the d20 casting check, then
+/// on success the level's d6s (with --effect), or on failure the mishap's 2d6 and its entry's dice.
+pub fn cast(
+    state: &CampaignState,
+    casting: Casting,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, &casting.character)?;
+    let tables = tables(state)?;
+    let known = known_ritual(who, adg, &casting.ritual)?;
+    let order = casting.order;
+    if order.effect.is_some() && order.target.is_none() {
+        return Err(RuleError::Adg(AdgError::EffectWithoutTarget));
+    }
+    if adg.locked_out {
+        return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
+    }
+    if order.moved {
+        return Err(RuleError::Adg(AdgError::MovedThisRound(who.name.clone())));
+    }
+    let mut words = known.words.clone();
+    let mut record = Vec::new();
+    let mut reversal_cost = 0;
+    // ADG-R9: beyond the safe number the ritual costs Cunning up front; say so in those words when it
+    // cannot be paid, before any die is rolled.
+    let over_limit_cost = adg.next_ritual_cost();
+    let cunning = adg.current(Attribute::Cunning);
+    if over_limit_cost > 0 && cunning <= over_limit_cost {
+        return Err(RuleError::Adg(AdgError::BeyondSafeRituals {
+            name: who.name.clone(),
+            beyond: over_limit_cost,
+            cunning,
+        }));
+    }
+    if let Some(reverse) = order.reverse {
+        if !known.reversible {
+            return Err(RuleError::Adg(AdgError::NotReversible(known.name.clone())));
+        }
+        let slots: &[usize] = match reverse {
+            Reverse::First => &[0],
+            Reverse::Second => &[1],
+            Reverse::Both => &[0, 1],
+        };
+        for &slot in slots {
+            let word = words.get(slot).cloned().unwrap_or_default();
+            words[slot] = tables
+                .reverse_of(&word)
+                .ok_or_else(|| RuleError::Adg(AdgError::NoReverse(word.clone())))?;
+        }
+        if reverse == Reverse::Both {
+            reversal_cost = checks::roll(dice, &mut record, 3, "reversing both words 1d3 Cunning")?;
+        }
+    }
+    // ADG-R9: the k-th ritual beyond the safe number costs k Cunning, paid before the roll.
+    let upfront = reversal_cost + over_limit_cost;
+    if upfront > 0 {
+        can_exert(adg, Attribute::Cunning, upfront)?;
+    }
+    let target = adg.current(Attribute::Cunning) - upfront;
+    let check = checks::check(
+        dice,
+        &mut record,
+        Attribute::Cunning,
+        target,
+        order.exert,
+        order.damage_taken,
+        "casting check",
+    )?;
+    let mut cast = Cast {
+        character: who.name.clone(),
+        ritual: known.name.clone(),
+        words: words.clone(),
+        reversal_cost,
+        over_limit_cost,
+        damage_taken: order.damage_taken,
+        check: check.clone(),
+        exact_choice: None,
+        effect: None,
+        effect_until: None,
+        mishap: None,
+        lockout: false,
+        dice: Vec::new(),
+    };
+    if check.success {
+        // An exact roll doubles duration unless the caster chose effect (ADG-R4).
+        let choice = check
+            .exact
+            .then(|| order.exact.unwrap_or(ExactChoice::Duration));
+        cast.exact_choice = choice.map(|c| format!("{c:?}").to_lowercase());
+        if let (Some(kind), Some(target)) = (order.effect, order.target) {
+            let dice_count = adg.level
+                * if choice == Some(ExactChoice::Effect) {
+                    2
+                } else {
+                    1
+                };
+            let amount = checks::d6s(dice, &mut record, dice_count, "ritual damage or healing")?;
+            cast.effect = Some(EffectRoll {
+                kind,
+                target,
+                amount,
+            });
+        }
+        let doubled = if choice == Some(ExactChoice::Duration) {
+            2
+        } else {
+            1
+        };
+        cast.effect_until = duration(known.kind, adg.level)
+            .map(|d| state.clock.after(GameDuration(d.seconds() * doubled)));
+    } else {
+        let difference = check.roll.abs_diff(check.target);
+        let mut room = adg.exertion_room();
+        room.cunning = room.cunning.saturating_sub(upfront + check.exerted);
+        let mishap = checks::mishap(
+            dice,
+            &mut record,
+            tables,
+            difference,
+            Some(&words),
+            &mut room,
+        )?;
+        cast.lockout = mishap.lockout || over_limit_cost > 0;
+        cast.mishap = Some(mishap);
+    }
+    cast.dice = record;
+    Ok(vec![Event::Adg(AdgEvent::RitualCast(cast))])
+}
+
+/// ADG-R1: how long a ritual's effect lasts; a Phrase fades at once.
+fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
+    match kind {
+        RitualKind::Phrase => None,
+        RitualKind::Sigil => Some(GameDuration(600 * u64::from(level))),
+        RitualKind::Ceremony => Some(GameDuration(86_400 * u64::from(level))),
+    }
+}

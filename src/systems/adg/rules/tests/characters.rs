@@ -1,0 +1,367 @@
+use super::*;
+use crate::rules::campaign::{HealthChange, Resting};
+use crate::systems::adg::rules::AdgError;
+
+// ---- Characters ----------------------------------------------------------------------------------
+
+#[test]
+fn adg_c1_a_check_succeeds_at_or_under_the_current_value_and_exactly_equal_is_exact() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let under = w.when(adg_cmd(cast("Concealing Darkness")), &[12]).unwrap();
+    assert!(the_cast(&under).check.success && !the_cast(&under).check.exact);
+    let exact = w.when(adg_cmd(cast("Concealing Darkness")), &[13]).unwrap();
+    assert!(the_cast(&exact).check.success && the_cast(&exact).check.exact);
+    let over = w
+        .when(adg_cmd(cast("Concealing Darkness")), &[14, 1, 1])
+        .unwrap();
+    assert!(!the_cast(&over).check.success);
+}
+
+#[test]
+fn adg_c1_checks_use_the_current_not_the_maximum_value() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Cunning,
+            amount: 4,
+            reason: "test".into(),
+        }),
+        &[],
+    );
+    let events = w
+        .when(adg_cmd(cast("Concealing Darkness")), &[10, 1, 1])
+        .unwrap();
+    assert_eq!(the_cast(&events).check.target, 9);
+    assert!(!the_cast(&events).check.success);
+}
+
+#[test]
+fn adg_c2_a_character_has_level_health_and_silver() {
+    let w = world();
+    let a = w.aldric();
+    assert_eq!((a.level, a.silver, w.health()), (2, 400, (8, 8)));
+}
+
+#[test]
+fn adg_c3_exertion_lowers_the_current_value_and_keeps_the_maximum() {
+    let mut w = world();
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 3,
+            reason: "lift".into(),
+        }),
+        &[],
+    );
+    let a = w.aldric();
+    assert_eq!(
+        (a.current(Attribute::Brawn), a.max.brawn, a.exerted.brawn),
+        (6, 9, 3)
+    );
+}
+
+#[test]
+fn adg_c3_an_exertion_that_would_go_below_one_is_refused() {
+    let w = world();
+    let err = w.refused(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 9,
+            reason: "x".into(),
+        }),
+        &[],
+    );
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::ExertionTooHigh {
+            attribute: "Brawn".into(),
+            current: 9,
+            amount: 9
+        })
+    );
+    assert!(err.to_string().contains("at most 8 can be exerted"));
+}
+
+#[test]
+fn adg_c3_a_failed_check_can_be_exerted_by_exactly_the_difference() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let events = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.exert = true;
+        }),
+        &[16],
+    );
+    let check = &the_cast(&events).check;
+    assert!(check.success);
+    assert_eq!(check.exerted, 3);
+    assert_eq!(w.aldric().current(Attribute::Cunning), 10);
+}
+
+#[test]
+fn adg_c3_exertion_cannot_rescue_a_roll_that_would_leave_the_attribute_below_one() {
+    let mut w = world_with(adg_sheet(2, 3));
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let events = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.exert = true;
+        }),
+        &[6, 1, 1, 1],
+    );
+    assert!(
+        !the_cast(&events).check.success,
+        "exerting 3 of 3 would leave 0"
+    );
+    assert_eq!(the_cast(&events).check.exerted, 0);
+}
+
+#[test]
+fn adg_c3_saving_throws_are_never_exerted() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let scroll = w.seq_of_last();
+    // Agility 11: a 12 fails the save, and nothing exerts it away.
+    let events = w.adg(read(scroll, true, vec![]), &[12, 1]);
+    let save = the_reading(&events).agility_save.clone().unwrap();
+    assert!(!save.success && save.exerted == 0);
+}
+
+#[test]
+fn adg_c4_a_maximum_reaching_zero_kills_and_the_dead_cannot_act() {
+    let mut w = world_with(Sheet::Adg(AdgSheet {
+        level: 1,
+        agility: 10,
+        brawn: 10,
+        cunning: 12,
+        health: 2,
+        silver: 0,
+    }));
+    let events = w.adg(
+        learn("Concealing Darkness", Some(RitualKind::Phrase), false),
+        &[2],
+    );
+    let attempt = the_learning(&events);
+    assert!(
+        attempt.died && attempt.check.is_none(),
+        "no learning roll after death"
+    );
+    assert!(w.aldric().dead);
+    assert_eq!(w.health(), (0, 0));
+    assert_eq!(
+        w.refused(cast("Concealing Darkness"), &[1]),
+        RuleError::Dead("Aldric".into())
+    );
+    assert_eq!(
+        w.refused(
+            AdgCommand::RollRitual(Who {
+                character: "Aldric".into()
+            }),
+            &[1, 1]
+        ),
+        RuleError::Dead("Aldric".into())
+    );
+}
+
+#[test]
+fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
+    let mut w = world_with(Sheet::Adg(AdgSheet {
+        level: 1,
+        agility: 10,
+        brawn: 10,
+        cunning: 12,
+        health: 2,
+        silver: 0,
+    }));
+    w.adg(
+        learn("Concealing Darkness", Some(RitualKind::Phrase), false),
+        &[2],
+    );
+    assert!(w.aldric().dead);
+    for command in [
+        Command::Heal(HealthChange {
+            character: "Aldric".into(),
+            amount: 1,
+        }),
+        Command::Damage(HealthChange {
+            character: "aldric".into(),
+            amount: 1,
+        }),
+    ] {
+        assert_eq!(w.when(command, &[]), Err(RuleError::Dead("Aldric".into())));
+    }
+}
+
+#[test]
+fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
+    let mut w = world();
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 5,
+        }),
+        &[],
+    );
+    let events = w.then(Command::Rest(Resting::night(&[])), &[3]);
+    assert!(matches!(&events[0], Event::Rested { results, .. } if results[0].healed == 3));
+    assert_eq!(w.health(), (6, 8));
+    w.then(Command::Rest(Resting::night(&["Aldric"])), &[3]);
+    assert_eq!(w.health(), (8, 8), "capped");
+    assert_eq!(
+        w.state().clock.seconds(),
+        16 * 3600,
+        "each night moves the clock 8 hours"
+    );
+    // Level 1-2 rolls a d3: a 4 cannot be entered.
+    assert!(matches!(
+        w.when(Command::Rest(Resting::night(&[])), &[4]),
+        Err(RuleError::Dice(_))
+    ));
+}
+
+#[test]
+fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
+    let mut w = world();
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Agility,
+            amount: 4,
+            reason: "climb".into(),
+        }),
+        &[],
+    );
+    w.adg(
+        AdgCommand::Downtime(DowntimeWeeks {
+            character: "Aldric".into(),
+            weeks: 2,
+        }),
+        &[1; 14],
+    );
+    assert_eq!(
+        w.aldric().exerted,
+        crate::systems::adg::state::Attributes::default()
+    );
+    assert_eq!(w.state().clock.seconds(), 14 * 86_400);
+}
+
+#[test]
+fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_lockout() {
+    let mut w = world();
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 8,
+        }),
+        &[],
+    );
+    assert_eq!(w.health(), (0, 8));
+    // Level 2 recovers by d3 a night: seven dice of 1 heal 7 of the 8 lost.
+    let events = w.adg(
+        AdgCommand::Downtime(DowntimeWeeks {
+            character: "Aldric".into(),
+            weeks: 1,
+        }),
+        &[1; 7],
+    );
+    let Event::DowntimeTaken(downtime) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(downtime.dice.len(), 7, "every night's die recorded");
+    assert_eq!(downtime.characters[0].activities, vec![Activity::Rest]);
+    assert_eq!(w.health(), (7, 8));
+    // Capped at the maximum: a second week of threes heals only the last point.
+    w.adg(
+        AdgCommand::Downtime(DowntimeWeeks {
+            character: "Aldric".into(),
+            weeks: 1,
+        }),
+        &[3; 7],
+    );
+    assert_eq!(w.health(), (8, 8));
+}
+
+#[test]
+fn adg_s3_a_scribing_weeks_nights_heal_and_end_the_daily_count_but_not_exertion() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(w.aldric().rituals_today, 1);
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 3,
+        }),
+        &[],
+    );
+    let (before, _) = w.health();
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "a heavy door".into(),
+        }),
+        &[],
+    );
+    w.adg(write("Concealing Darkness", 1, 0), &[2, 2, 2, 2, 2, 2, 2]);
+    assert_eq!(w.aldric().rituals_today, 0, "the daily count ended");
+    assert_eq!(
+        w.health().0,
+        (before + 14).min(w.health().1),
+        "seven nights healed"
+    );
+    assert_eq!(
+        w.aldric().exerted.brawn,
+        2,
+        "no exertion recovers while scribing"
+    );
+}
+
+#[test]
+fn adg_c5_house_rules_can_turn_recovery_off() {
+    let mut w = world();
+    let mut tables = AdgTables::sample();
+    tables.settings = tables::Settings {
+        night_rest_heals: false,
+        downtime_restores_exertion: false,
+    };
+    w.adg(
+        AdgCommand::LoadTables {
+            source: "house".into(),
+            tables: Box::new(tables),
+        },
+        &[],
+    );
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 2,
+        }),
+        &[],
+    );
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Agility,
+            amount: 1,
+            reason: "x".into(),
+        }),
+        &[],
+    );
+    w.then(Command::Rest(Resting::night(&[])), &[]);
+    w.adg(
+        AdgCommand::Downtime(DowntimeWeeks {
+            character: "Aldric".into(),
+            weeks: 1,
+        }),
+        &[],
+    );
+    assert_eq!(w.health(), (6, 8));
+    assert_eq!(w.aldric().exerted.agility, 1);
+}

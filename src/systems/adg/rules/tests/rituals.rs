@@ -1,0 +1,519 @@
+use super::*;
+use crate::rules::campaign::{HealthChange, Resting};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::rules::AdgError;
+
+// ---- Rituals -------------------------------------------------------------------------------------
+
+#[test]
+fn adg_r1_a_phrase_fades_a_sigil_lasts_ten_minutes_and_a_ceremony_a_day_per_level() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.knows("Burning Frost", RitualKind::Sigil);
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    assert_eq!(
+        the_cast(&w.adg(cast("Concealing Darkness"), &[5])).effect_until,
+        None
+    );
+    assert_eq!(
+        the_cast(&w.adg(cast("Burning Frost"), &[5]))
+            .effect_until
+            .unwrap()
+            .seconds(),
+        2 * 600
+    );
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
+    let until = the_cast(&w.adg(cast("Calling Moon"), &[5]))
+        .effect_until
+        .unwrap()
+        .seconds();
+    assert_eq!(until, 8 * 3600 + 2 * 86_400);
+}
+
+#[test]
+fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
+    let mut w = world();
+    let events = w.adg(
+        AdgCommand::RollRitual(Who {
+            character: "Aldric".into(),
+        }),
+        &[4, 4],
+    );
+    let Event::Adg(AdgEvent::RitualDiscovered { ritual, dice, .. }) = &events[0] else {
+        panic!()
+    };
+    assert_eq!(ritual, "Concealing Darkness");
+    assert_eq!(dice.len(), 2);
+    assert!(w.aldric().discovered.contains_key("concealing darkness"));
+}
+
+#[test]
+fn adg_r3_learning_pays_1d3_permanently_then_checks_cunning() {
+    let mut w = world();
+    let events = w.adg(
+        AdgCommand::Learn(crate::systems::adg::rules::Learning {
+            character: "Aldric".into(),
+            ritual: "Concealing Darkness".into(),
+            kind: Some(RitualKind::Phrase),
+            spell_level: None,
+            cast_time: None,
+            duration: None,
+            pay: Pay::Cunning,
+            exert: false,
+        }),
+        &[2, 11],
+    );
+    let attempt = the_learning(&events);
+    assert_eq!(
+        (attempt.cost, attempt.check.as_ref().unwrap().target),
+        (2, 11),
+        "the check uses Cunning after the cost"
+    );
+    assert!(attempt.learned);
+    assert_eq!(w.aldric().max.cunning, 11);
+}
+
+#[test]
+fn adg_r3_a_failed_learning_roll_loses_the_ritual_forever() {
+    let mut w = world();
+    w.adg(
+        learn("Concealing Darkness", Some(RitualKind::Phrase), false),
+        &[1, 18],
+    );
+    assert!(w.aldric().lost.contains_key("concealing darkness"));
+    let err = w.refused(
+        learn("concealing darkness", Some(RitualKind::Phrase), false),
+        &[1, 1],
+    );
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::LostForever {
+            name: "Aldric".into(),
+            ritual: "Concealing Darkness".into()
+        })
+    );
+}
+
+#[test]
+fn adg_r3_a_known_ritual_cannot_be_learned_again_and_learning_may_be_exerted() {
+    let mut w = world();
+    let events = w.adg(
+        learn("Concealing Darkness", Some(RitualKind::Phrase), true),
+        &[1, 15],
+    );
+    assert_eq!(the_learning(&events).check.as_ref().unwrap().exerted, 2);
+    assert!(matches!(
+        w.refused(
+            learn("Concealing Darkness", Some(RitualKind::Phrase), false),
+            &[1, 1]
+        ),
+        RuleError::Adg(AdgError::AlreadyKnown { .. })
+    ));
+    assert_eq!(
+        w.refused(learn("Burning Frost", None, false), &[1, 1]),
+        RuleError::Adg(AdgError::RitualKindNeeded)
+    );
+}
+
+#[test]
+fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Sigil);
+    let events = w.adg(cast("Burning Frost"), &[13]);
+    assert_eq!(the_cast(&events).exact_choice.as_deref(), Some("duration"));
+    assert_eq!(
+        the_cast(&events).effect_until.unwrap().seconds(),
+        2 * 2 * 600
+    );
+    let doubled = w.adg(
+        cast_with("Burning Frost", |o: &mut CastOrder| {
+            o.exact = Some(ExactChoice::Effect);
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some("the ghoul".into());
+        }),
+        &[13, 1, 2, 3, 4],
+    );
+    assert_eq!(
+        the_cast(&doubled).effect.as_ref().unwrap().amount,
+        10,
+        "level 2 doubled: four d6"
+    );
+}
+
+#[test]
+fn adg_r4_damage_or_healing_with_no_one_to_receive_it_is_refused_before_any_die() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Sigil);
+    // No rolls are given: a die drawn would be refused as missing instead.
+    let refused = w.refused(
+        cast_with("Burning Frost", |o: &mut CastOrder| {
+            o.effect = Some(EffectKind::Damage);
+        }),
+        &[],
+    );
+    assert_eq!(refused, RuleError::Adg(AdgError::EffectWithoutTarget));
+    assert!(refused.to_string().contains("--target"), "{refused}");
+}
+
+#[test]
+fn adg_r4_a_roll_over_cunning_fails_into_a_mishap_with_the_difference() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // 17 against 13: difference 4; 2d6 of 1 and 1 → 6 on the table (5-6: the first word twists into
+    // word 7 of the first list).
+    let events = w.adg(cast("Concealing Darkness"), &[17, 1, 1, 7]);
+    let mishap = the_cast(&events).mishap.clone().unwrap();
+    assert_eq!(mishap.total, 6);
+    let replaced = mishap.replaced.unwrap();
+    assert_eq!(
+        (
+            replaced.old.as_str(),
+            replaced.new.as_str(),
+            replaced.remembered
+        ),
+        ("Concealing", "Echoing", false)
+    );
+    assert_eq!(
+        w.aldric().known["concealing darkness"].words,
+        vec!["Concealing", "Darkness"],
+        "not remembered"
+    );
+}
+
+#[test]
+fn adg_r5_one_word_reverses_for_free_and_both_cost_1d3_cunning_before_the_roll() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let one = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::First);
+        }),
+        &[5],
+    );
+    assert_eq!(the_cast(&one).words, vec!["Revealing", "Darkness"]);
+    assert_eq!(the_cast(&one).reversal_cost, 0);
+    let both = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::Both);
+        }),
+        &[2, 11],
+    );
+    let c = the_cast(&both);
+    assert_eq!(
+        (c.words.join(" ").as_str(), c.reversal_cost, c.check.target),
+        ("Revealing Light", 2, 11)
+    );
+    assert!(c.check.success);
+    assert_eq!(w.aldric().current(Attribute::Cunning), 11);
+}
+
+#[test]
+fn adg_r5_r9_the_log_says_why_cunning_was_paid_and_keeps_the_targets_name() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let reversed = w.adg(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::Both);
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some("the Ghoul of Vel".into());
+        }),
+        &[1, 5, 3, 4],
+    );
+    assert_eq!(
+        crate::render::describe(&reversed[0]),
+        "Aldric casts Revealing Light; exerts 1 Cunning to reverse both words; \
+         rolls 5 against Cunning 12: success; 7 damage to the Ghoul of Vel"
+    );
+    w.adg(cast("Concealing Darkness"), &[1]);
+    let extra = w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(
+        crate::render::describe(&extra[0]),
+        "Aldric casts Concealing Darkness; exerts 1 Cunning for casting beyond the safe number \
+         today; rolls 1 against Cunning 11: success"
+    );
+}
+
+#[test]
+fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
+    let mut w = world_with(adg_sheet(3, 13));
+    w.knows("Mending Bone", RitualKind::Phrase);
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 7,
+        }),
+        &[],
+    );
+    let events = w.adg(
+        cast_with("Mending Bone", |o: &mut CastOrder| {
+            o.effect = Some(EffectKind::Healing);
+            o.target = Some("Aldric".into());
+        }),
+        &[4, 1, 2, 3],
+    );
+    assert_eq!(the_cast(&events).effect.as_ref().unwrap().amount, 6);
+    assert_eq!(
+        the_cast(&events).dice.len(),
+        4,
+        "one d20 and three d6 at level 3"
+    );
+    assert_eq!(
+        w.health(),
+        (6, 7),
+        "learning cost 1 maximum health; 7 damage, then 6 healed"
+    );
+}
+
+#[test]
+fn adg_r7_mishap_entries_apply_damage_exertion_and_lockout() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // 20 against 13: difference 7; 2d6 of 4 and 4 → 15: 2d6 damage, 1d3 Brawn, locked out.
+    let events = w.adg(cast("Concealing Darkness"), &[20, 4, 4, 2, 3, 2]);
+    let mishap = the_cast(&events).mishap.clone().unwrap();
+    assert_eq!(
+        (
+            mishap.total,
+            mishap.damage,
+            mishap.exertions.clone(),
+            mishap.lockout
+        ),
+        (15, 5, vec![(Attribute::Brawn, 2)], true)
+    );
+    assert_eq!(w.health(), (2, 7), "7 after the learning cost, less 5");
+    assert_eq!(w.aldric().current(Attribute::Brawn), 7);
+    assert_eq!(
+        w.refused(cast("Concealing Darkness"), &[1]),
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+    );
+    let line = crate::render::describe(&events[0]);
+    assert_eq!(
+        line.matches("night's rest").count(),
+        1,
+        "the lockout is said once: {line}"
+    );
+}
+
+#[test]
+fn adg_r7_a_remembered_word_replacement_changes_the_ritual_for_good() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // 17 against 13: difference 4; 2d6 of 3 and 4 → 11 (11-12: second word changes, remembered).
+    w.adg(cast("Concealing Darkness"), &[17, 3, 4, 1]);
+    assert_eq!(
+        w.aldric().known["concealing darkness"].words,
+        vec!["Concealing", "Ash"]
+    );
+}
+
+#[test]
+fn adg_r8_a_caster_who_moved_cannot_cast() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let err = w.refused(
+        cast_with("Concealing Darkness", |o: &mut CastOrder| {
+            o.moved = true;
+        }),
+        &[5],
+    );
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::MovedThisRound("Aldric".into()))
+    );
+}
+
+#[test]
+fn adg_r8_after_taking_damage_the_roll_must_be_above_it_and_the_difference_is_absolute() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    let hurt = |o: &mut CastOrder| {
+        o.damage_taken = Some(6);
+    };
+    let above = w
+        .when(adg_cmd(cast_with("Concealing Darkness", hurt)), &[7])
+        .unwrap();
+    assert!(the_cast(&above).check.success);
+    // 4 is under Cunning but not above the damage: a mishap with |4 − 13| = 9 → 2d6 1+1 → 11.
+    let under = w
+        .when(
+            adg_cmd(cast_with("Concealing Darkness", hurt)),
+            &[4, 1, 1, 2],
+        )
+        .unwrap();
+    let c = the_cast(&under);
+    assert!(!c.check.success);
+    assert_eq!(c.mishap.as_ref().unwrap().total, 11);
+}
+
+#[test]
+fn adg_r9_safe_rituals_are_half_the_level_plus_one_and_reading_scrolls_does_not_count() {
+    let w = world_with(adg_sheet(5, 13));
+    assert_eq!(w.aldric().safe_rituals_per_day(), 3);
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let scroll = w.seq_of_last();
+    w.adg(read(scroll, false, vec![]), &[5]);
+    assert_eq!(w.aldric().rituals_today, 0);
+}
+
+#[test]
+fn adg_r9_second_extra_ritual_costs_two_cunning() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    let first_extra = w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(the_cast(&first_extra).over_limit_cost, 1);
+    let second_extra = w.adg(cast("Concealing Darkness"), &[1]);
+    assert_eq!(
+        (
+            the_cast(&second_extra).over_limit_cost,
+            the_cast(&second_extra).check.target
+        ),
+        (2, 10)
+    );
+    assert_eq!(w.aldric().current(Attribute::Cunning), 10);
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
+    assert_eq!(
+        w.aldric().next_ritual_cost(),
+        0,
+        "a night's rest resets the count"
+    );
+}
+
+#[test]
+fn adg_r9_a_mishap_on_an_extra_ritual_locks_the_caster_out_until_a_nights_rest() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    // 20 against 12 (one paid first): 2d6 of 1 and 1 + 8 → 10, a 1d6 burn of 1.
+    let extra = w.adg(cast("Concealing Darkness"), &[20, 1, 1, 1]);
+    assert!(the_cast(&extra).lockout);
+    assert_eq!(
+        w.refused(cast("Concealing Darkness"), &[1]),
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+    );
+    w.then(Command::Rest(Resting::night(&[])), &[1]);
+    assert!(!w.aldric().locked_out);
+}
+
+#[test]
+fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
+    let mut w = world_with(adg_sheet(1, 3));
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    let err = w.refused(cast("Concealing Darkness"), &[1]);
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::BeyondSafeRituals {
+            name: "Aldric".into(),
+            beyond: 2,
+            cunning: 2
+        })
+    );
+    // The message speaks of the ritual beyond the safe number, what is left, and the night's rest;
+    // not of an exertion nobody asked for.
+    let message = err.to_string();
+    assert!(
+        message.contains("ritual number 2 beyond today's safe number")
+            && message.contains("has 2 Cunning")
+            && message.contains("night's rest")
+            && !message.contains("exerting"),
+        "{message}"
+    );
+    let mut w = world_with(adg_sheet(1, 1));
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(cast("Concealing Darkness"), &[1]);
+    assert!(matches!(
+        w.refused(cast("Concealing Darkness"), &[1]),
+        RuleError::Adg(AdgError::BeyondSafeRituals { beyond: 1, .. })
+    ));
+}
+
+#[test]
+fn adg_r10_a_spell_cast_in_actions_lasting_half_an_hour_is_a_ceremony_not_a_sigil() {
+    let spell = ImportedSpell {
+        level: 2,
+        cast_time: CastTime::Actions,
+        duration: Some(GameDuration(1800)),
+    };
+    assert_eq!(spell.ritual_kind(), RitualKind::Ceremony);
+}
+
+#[test]
+fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duration() {
+    let spell = |cast_time, duration: Option<u64>| ImportedSpell {
+        level: 3,
+        cast_time,
+        duration: duration.map(GameDuration),
+    };
+    assert_eq!(
+        spell(CastTime::Actions, None).ritual_kind(),
+        RitualKind::Phrase
+    );
+    assert_eq!(
+        spell(CastTime::OneRound, Some(599)).ritual_kind(),
+        RitualKind::Phrase
+    );
+    assert_eq!(
+        spell(CastTime::OneRound, Some(600)).ritual_kind(),
+        RitualKind::Sigil
+    );
+    assert_eq!(
+        spell(CastTime::Rounds, Some(3599)).ritual_kind(),
+        RitualKind::Sigil
+    );
+    assert_eq!(
+        spell(CastTime::Rounds, Some(3600)).ritual_kind(),
+        RitualKind::Ceremony
+    );
+    assert_eq!(
+        spell(CastTime::Longer, None).ritual_kind(),
+        RitualKind::Ceremony
+    );
+
+    let mut w = world();
+    let command = |level| {
+        AdgCommand::Learn(crate::systems::adg::rules::Learning {
+            character: "Aldric".into(),
+            ritual: "Fireball".into(),
+            kind: None,
+            spell_level: Some(level),
+            cast_time: Some(CastTime::OneRound),
+            duration: Some(SpellDuration(None)),
+            pay: Pay::Health,
+            exert: false,
+        })
+    };
+    let events = w.adg(command(3), &[9]);
+    let attempt = the_learning(&events);
+    assert_eq!(
+        (attempt.cost, attempt.ritual_kind, attempt.dice.len()),
+        (3, RitualKind::Phrase, 1),
+        "no 1d3"
+    );
+    assert!(!w.aldric().known["fireball"].reversible);
+    let err = w.refused(
+        cast_with("Fireball", |o: &mut CastOrder| {
+            o.reverse = Some(Reverse::First);
+        }),
+        &[1],
+    );
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::NotReversible("Fireball".into()))
+    );
+    let mut zero = command(0);
+    if let AdgCommand::Learn(crate::systems::adg::rules::Learning { ritual, .. }) = &mut zero {
+        *ritual = "Light".into();
+    }
+    let level_zero = w.when(adg_cmd(zero), &[2, 9]).unwrap();
+    assert_eq!(
+        the_learning(&level_zero).cost,
+        2,
+        "a level-0 spell rolls 1d3"
+    );
+}

@@ -1,0 +1,523 @@
+use super::*;
+use crate::rules::campaign::{HealthChange, Resting};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::rules::AdgError;
+
+// ---- Scrolls -------------------------------------------------------------------------------------
+
+#[test]
+fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Sigil);
+    w.adg(write("Calling Moon", 2, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    assert_eq!(
+        w.state().scrolls[&id].effect,
+        "reveals hidden doors within 10 m"
+    );
+    assert_eq!(w.state().scrolls[&id].original_kind, RitualKind::Sigil);
+    let mut other = world();
+    other.events = w.events.clone();
+    other.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 14),
+        },
+        &[],
+    );
+    other.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "Bryn".into(),
+        }),
+        &[],
+    );
+    // cost 1, scroll d20 of 5 (between SL 2 and Cunning 14: no accident), learning 3.
+    other.adg(
+        AdgCommand::LearnScroll(ScrollLearning {
+            character: "Bryn".into(),
+            scroll: id,
+            pay: Pay::Health,
+            exert: false,
+            sealed: vec![],
+        }),
+        &[1, 5, 3],
+    );
+    let bryn = other
+        .state()
+        .character("Bryn")
+        .unwrap()
+        .adg()
+        .cloned()
+        .unwrap();
+    assert_eq!(bryn.known["calling moon"].kind, RitualKind::Phrase);
+}
+
+#[test]
+fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Phrase);
+    let err = w.refused(write("Burning Frost", 3, 0), &[]);
+    assert_eq!(
+        err,
+        RuleError::Adg(AdgError::ScrollLevel {
+            name: "Aldric".into(),
+            level: 3,
+            max: 2
+        })
+    );
+    let mut damaging = write("Burning Frost", 2, 0);
+    if let AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { effect_roll, .. }) =
+        &mut damaging
+    {
+        *effect_roll = Some(EffectKind::Damage);
+    }
+    w.adg(damaging, &scribing(&[]));
+    let id = w.seq_of_last();
+    let mut at_troll = read(id, false, vec![]);
+    if let AdgCommand::ReadScroll(crate::systems::adg::rules::ScrollReading { target, .. }) =
+        &mut at_troll
+    {
+        *target = Some("the troll".into());
+    }
+    let events = w.adg(at_troll, &[6, 5, 9]);
+    let effect = the_reading(&events).effect.clone().unwrap();
+    assert_eq!((effect.amount, effect.target.as_str()), (11, "the troll"));
+}
+
+#[test]
+fn adg_s2_an_ongoing_effect_lasts_a_turn_per_sl_on_the_readers_sheet() {
+    let mut w = world();
+    w.knows("Iron Ward", RitualKind::Sigil);
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // A Sigil's effect is ongoing; so is a Phrase's the writer marks so; a plain Phrase's is not.
+    w.adg(write("Iron Ward", 2, 0), &scribing(&[]));
+    let sigil = w.seq_of_last();
+    let mut marked = write("Concealing Darkness", 1, 0);
+    if let AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { ongoing, .. }) =
+        &mut marked
+    {
+        *ongoing = true;
+    }
+    w.adg(marked, &scribing(&[]));
+    let phrase = w.seq_of_last();
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let plain = w.seq_of_last();
+
+    let now = w.state().clock;
+    let events = w.adg(read(sigil, false, vec![]), &[2]);
+    assert_eq!(
+        the_reading(&events).ongoing_until,
+        Some(now.after(GameDuration(2 * 600))),
+        "SL 2: twenty minutes"
+    );
+    let effects = w.aldric().effects;
+    assert!(
+        effects
+            .iter()
+            .any(|e| e.ritual == "Iron Ward" && e.until == now.after(GameDuration(1200)))
+    );
+    let events = w.adg(read(phrase, false, vec![]), &[2]);
+    assert_eq!(
+        the_reading(&events).ongoing_until,
+        Some(now.after(GameDuration(600)))
+    );
+    let events = w.adg(read(plain, false, vec![]), &[2]);
+    assert_eq!(the_reading(&events).ongoing_until, None);
+}
+
+#[test]
+fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    w.adg(write("Calling Moon", 2, 0), &scribing(&[9]));
+    let state = w.state();
+    assert_eq!(state.clock.seconds(), 7 * 86_400);
+    assert_eq!(
+        w.aldric().silver,
+        300,
+        "the sample table charges 100 for an SL 2 Ceremony"
+    );
+    assert!(matches!(
+        w.refused(write("Unknown Words", 1, 0), &[]),
+        RuleError::Adg(AdgError::UnknownRitual { .. })
+    ));
+    let mut poor = world_with(Sheet::Adg(AdgSheet {
+        level: 2,
+        agility: 11,
+        brawn: 9,
+        cunning: 13,
+        health: 8,
+        silver: 5,
+    }));
+    poor.knows("Calling Moon", RitualKind::Phrase);
+    assert_eq!(
+        poor.refused(write("Calling Moon", 1, 0), &[]),
+        RuleError::Adg(AdgError::NotEnoughSilver {
+            name: "Aldric".into(),
+            has: 5,
+            cost: 10
+        })
+    );
+}
+
+#[test]
+fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_week() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Agility,
+            amount: 2,
+            reason: "x".into(),
+        }),
+        &[],
+    );
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    assert_eq!(w.aldric().exerted.agility, 2);
+    w.adg(cast("Concealing Darkness"), &[20, 4, 4, 1, 1, 1]);
+    assert_eq!(
+        w.refused(write("Concealing Darkness", 1, 0), &[]),
+        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+    );
+}
+
+#[test]
+fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    // The GM's sealed d20 shows 16 against Cunning 13 with 2 exerted ahead: 16 − 13 = 3 > 2, failed.
+    let written = w.adg(write("Calling Moon", 1, 2), &scribing(&[16]));
+    let Event::Adg(AdgEvent::ScrollWritten(event)) = &written[0] else {
+        panic!()
+    };
+    assert_eq!(event.dice[0].value, None, "the log does not show the value");
+    assert_eq!(
+        w.aldric().exerted.cunning,
+        2,
+        "the buffer is spent whatever happens"
+    );
+    let id = w.seq_of_last();
+    let secrets = w.secrets_for(id);
+    // Reading: only the reuse roll 5; the check is opened and the mishap it calls for waits.
+    let events = w.adg(read(id, false, secrets), &[5]);
+    let reading = the_reading(&events);
+    assert_eq!(reading.writing_check_passed, Some(false));
+    assert!(reading.mishap.is_none() && reading.effect.is_none());
+    assert_eq!(
+        reading.pending.as_ref().map(|p| &p.outcome),
+        Some(&PendingOutcome::Mishap { difference: 1 })
+    );
+    assert!(
+        matches!(&events[1], Event::SealedRevealed { seq, dice } if *seq == id && dice[0].value == 16)
+    );
+    // The reader does nothing else until the pending dice are rolled: mishap 2d6 of 1 and 1 +
+    // shortfall 1 → 3.
+    assert!(matches!(
+        w.refused(write("Calling Moon", 1, 0), &[16]),
+        RuleError::Adg(AdgError::RollPending { .. })
+    ));
+    let resolve = AdgCommand::ResolvePending(Who {
+        character: "aldric".into(),
+    });
+    let rolled = w.adg(resolve.clone(), &[1, 1]);
+    let Event::Adg(AdgEvent::ScrollOutcomeRolled(outcome)) = &rolled[0] else {
+        panic!("{rolled:?}")
+    };
+    assert_eq!(outcome.mishap.as_ref().unwrap().total, 3);
+    assert_eq!(w.aldric().pending_roll, None);
+    assert!(matches!(
+        w.refused(resolve, &[]),
+        RuleError::Adg(AdgError::NothingPending(_))
+    ));
+}
+
+#[test]
+fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    w.adg(write("Calling Moon", 1, 3), &scribing(&[16]));
+    let id = w.seq_of_last();
+    let secrets = w.secrets_for(id);
+    let events = w.adg(read(id, false, secrets.clone()), &[5]);
+    assert_eq!(the_reading(&events).writing_check_passed, Some(true));
+    let forged = vec![SealedSecret {
+        value: 2,
+        ..secrets[0].clone()
+    }];
+    let mut again = world();
+    again.knows("Calling Moon", RitualKind::Ceremony);
+    again.adg(write("Calling Moon", 1, 3), &scribing(&[16]));
+    assert!(matches!(
+        again.refused(read(id, false, forged), &[5]),
+        RuleError::SecretMismatch { .. }
+    ));
+    assert!(matches!(
+        again.refused(write("Calling Moon", 1, 13), &[1]),
+        RuleError::Adg(AdgError::ExertionTooHigh { .. })
+    ));
+}
+
+#[test]
+fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 9),
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "bryn".into(),
+        }),
+        &[],
+    );
+    let mut by_bryn = read(id, false, vec![]);
+    if let AdgCommand::ReadScroll(crate::systems::adg::rules::ScrollReading { character, .. }) =
+        &mut by_bryn
+    {
+        *character = "Bryn".into();
+    }
+    let events = w.adg(by_bryn, &[4]);
+    assert_eq!(the_reading(&events).reader, "Bryn");
+    assert_eq!(
+        w.state()
+            .character("Bryn")
+            .unwrap()
+            .adg()
+            .unwrap()
+            .rituals_today,
+        0
+    );
+}
+
+#[test]
+fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_scroll() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    // Save 15 over Agility 11 fails; the chart d20 7 + SL 2 = 9 → the sparking entry, 1d4 = 3.
+    let events = w.adg(read(id, true, vec![]), &[15, 7, 3]);
+    let reading = the_reading(&events);
+    assert_eq!(
+        reading.damaged.as_ref().map(|d| (d.total, d.damage)),
+        Some((9, 3))
+    );
+    assert_eq!(
+        reading.reuse_roll, None,
+        "a damaged scroll is not rolled for reuse"
+    );
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Damaged));
+    assert!(matches!(
+        w.refused(read(id, false, vec![]), &[5]),
+        RuleError::Adg(AdgError::ScrollUnusable { .. })
+    ));
+    let mut passed = world();
+    passed.knows("Concealing Darkness", RitualKind::Phrase);
+    passed.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
+    let ok = passed.adg(read(id, true, vec![]), &[11, 5]);
+    assert!(the_reading(&ok).damaged.is_none() && the_reading(&ok).kept);
+}
+
+#[test]
+fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    for (roll, kept) in [(2, true), (13, true), (7, true), (1, false), (14, false)] {
+        let events = w.when(adg_cmd(read(id, false, vec![])), &[roll]).unwrap();
+        assert_eq!(the_reading(&events).kept, kept, "roll {roll}");
+    }
+    w.adg(read(id, false, vec![]), &[20]);
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
+    assert_eq!(
+        w.refused(read(id, false, vec![]), &[5]),
+        RuleError::Adg(AdgError::ScrollUnusable {
+            id,
+            state: "ash".into()
+        })
+    );
+}
+
+#[test]
+fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 12),
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "Bryn".into(),
+        }),
+        &[],
+    );
+    // Cost 1 → the scroll d20 shows 2, at the SL: accidental cast; its reuse roll 20 turns it to ash;
+    // learning then goes on: 6 against Cunning 12.
+    let events = w.adg(
+        AdgCommand::LearnScroll(ScrollLearning {
+            character: "Bryn".into(),
+            scroll: id,
+            pay: Pay::Health,
+            exert: false,
+            sealed: vec![],
+        }),
+        &[1, 2, 20, 6],
+    );
+    let attempt = the_learning(&events);
+    let check = attempt.from_scroll.as_ref().unwrap();
+    assert!(check.accidental);
+    assert!(!check.reading.as_ref().unwrap().kept);
+    assert!(attempt.learned);
+    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
+}
+
+#[test]
+fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 9),
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "Bryn".into(),
+        }),
+        &[],
+    );
+    let scroll = w.state().scrolls[&id].clone();
+    assert_eq!(
+        (
+            scroll.writer.as_str(),
+            scroll.holder.as_str(),
+            scroll.level,
+            scroll.reads
+        ),
+        ("Aldric", "Bryn", 1, 0)
+    );
+    assert_eq!(
+        w.refused(read(id, false, vec![]), &[5]),
+        RuleError::Adg(AdgError::ScrollNotHeld {
+            id,
+            holder: "Bryn".into()
+        })
+    );
+    assert_eq!(
+        w.refused(read(999, false, vec![]), &[5]),
+        RuleError::Adg(AdgError::NoSuchScroll(999))
+    );
+}
+
+#[test]
+fn adg_commands_on_a_vsd_character_are_refused() {
+    let mut w = world();
+    w.then(
+        Command::AddCharacter {
+            name: "Mira".into(),
+            sheet: Sheet::Vsd(crate::sheet::VsdSheet {
+                level: 3,
+                vocation: "wizard".into(),
+                lores: vec![],
+                mp: 10,
+                drive: 2,
+                body: 30,
+                wsr: 10,
+                defense: 5,
+                health: None,
+            }),
+        },
+        &[],
+    );
+    let err = w.refused(
+        AdgCommand::RollRitual(Who {
+            character: "Mira".into(),
+        }),
+        &[1, 1],
+    );
+    assert!(
+        err.to_string()
+            .contains("Mira plays Against the Darkmaster; this is A Dungeon Game command"),
+        "{err}"
+    );
+}
+
+#[test]
+fn adg_c3_a_mishaps_exertion_never_takes_an_attribute_below_one() {
+    let mut w = world_with(adg_sheet(2, 3));
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    // 5 against Cunning 3: difference 2; 2d6 3+2 → 7 (a 1d3 Cunning headache, rolled 3): only 2 fit.
+    let events = w.adg(cast("Concealing Darkness"), &[5, 3, 2, 3]);
+    let mishap = the_cast(&events).mishap.clone().unwrap();
+    assert_eq!(mishap.exertions, vec![(Attribute::Cunning, 2)]);
+    assert_eq!(w.aldric().current(Attribute::Cunning), 1);
+}
+
+#[test]
+fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
+    let mut w = world();
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 4,
+        }),
+        &[],
+    );
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "a door".into(),
+        }),
+        &[],
+    );
+    let before = w.state().clock.seconds();
+    w.then(Command::Rest(Resting::night(&[])), &[2]);
+    assert_eq!(
+        w.state().clock.seconds() - before,
+        8 * 3600,
+        "a night is eight hours"
+    );
+    assert_eq!(w.health(), (6, 8), "the recovery die healed 2");
+    assert_eq!(
+        w.aldric().exerted.brawn,
+        2,
+        "a night does not restore exertion"
+    );
+    w.adg(
+        AdgCommand::Downtime(DowntimeWeeks {
+            character: "Aldric".into(),
+            weeks: 1,
+        }),
+        &[1; 7],
+    );
+    assert_eq!(
+        w.state().clock.seconds() - before,
+        8 * 3600 + 7 * 86_400,
+        "a downtime week is seven days"
+    );
+    assert_eq!(w.aldric().exerted.brawn, 0, "the week restored it");
+}

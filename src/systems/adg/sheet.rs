@@ -1,0 +1,57 @@
+//! An A Dungeon Game character's sheet as entered when they are added (docs/rules.md ADG-C1,
+//! ADG-C2). Everything that changes later is computed by replay.
+
+use crate::sheet::within;
+use serde::{Deserialize, Serialize};
+
+/// An A Dungeon Game character (docs/rules.md ADG-C1, ADG-C2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdgSheet {
+    pub level: u32,
+    pub agility: u32,
+    pub brawn: u32,
+    pub cunning: u32,
+    pub health: u32,
+    pub silver: u64,
+}
+
+impl AdgSheet {
+    /// Checks the ranges the sheet must respect; the message says which value is off and what is
+    /// allowed.
+    pub fn validate(&self) -> Result<(), String> {
+        // Adventurer Levels run 1–10 (ADG-C2); attributes are checked with a d20, so above 20
+        // a check could never fail.
+        within("--level", self.level, 1, 10)?;
+        within("--agility", self.agility, 1, 20)?;
+        within("--brawn", self.brawn, 1, 20)?;
+        within("--cunning", self.cunning, 1, 20)?;
+        within("--health", self.health, 1, 999)?;
+        within("--silver", self.silver, 0, 1_000_000_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adg_c2_levels_run_one_to_ten() {
+        let sheet = |level| AdgSheet {
+            level,
+            agility: 10,
+            brawn: 10,
+            cunning: 10,
+            health: 8,
+            silver: 0,
+        };
+        assert!(sheet(1).validate().is_ok());
+        assert!(sheet(10).validate().is_ok());
+        assert!(
+            sheet(0)
+                .validate()
+                .unwrap_err()
+                .contains("--level must be 1 to 10")
+        );
+        assert!(sheet(11).validate().is_err());
+    }
+}

@@ -1,0 +1,601 @@
+//! A Dungeon Game state: what replay computes for ADG characters and scrolls.
+
+use crate::sheet::AdgSheet;
+use crate::state::{CampaignState, fold_name};
+use crate::systems::adg::event::{
+    Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
+    ScrollOutcome, ScrollWritten, TableResult,
+};
+use crate::systems::adg::event::{Pay, RitualKind};
+use crate::systems::adg::tables::Attribute;
+use crate::time::{GameDuration, GameTime};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::cell::OnceCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One uninterrupted downtime week of scribing (ADG-S3).
+pub const SCRIBING_WEEK: GameDuration = GameDuration(7 * 86_400);
+
+/// One value per attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Attributes {
+    pub agility: u32,
+    pub brawn: u32,
+    pub cunning: u32,
+}
+
+impl Attributes {
+    pub fn get(&self, a: Attribute) -> u32 {
+        match a {
+            Attribute::Agility => self.agility,
+            Attribute::Brawn => self.brawn,
+            Attribute::Cunning => self.cunning,
+        }
+    }
+
+    pub fn get_mut(&mut self, a: Attribute) -> &mut u32 {
+        match a {
+            Attribute::Agility => &mut self.agility,
+            Attribute::Brawn => &mut self.brawn,
+            Attribute::Cunning => &mut self.cunning,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownRitual {
+    pub name: String,
+    pub words: Vec<String>,
+    pub kind: RitualKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spell_level: Option<u32>,
+    /// Spells from other games are used only as written (ADG-R10 ruling).
+    pub reversible: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveEffect {
+    pub ritual: String,
+    pub until: GameTime,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdgState {
+    pub level: u32,
+    pub max: Attributes,
+    pub exerted: Attributes,
+    pub silver: u64,
+    /// Rituals rolled on the word lists and not yet learned: folded name → (name, words).
+    pub discovered: BTreeMap<String, (String, Vec<String>)>,
+    pub known: BTreeMap<String, KnownRitual>,
+    /// Folded name → name: lost forever (ADG-R3).
+    pub lost: BTreeMap<String, String>,
+    /// Rituals cast since the last night's rest (ADG-R9).
+    pub rituals_today: u32,
+    pub locked_out: bool,
+    pub effects: Vec<ActiveEffect>,
+    pub dead: bool,
+    /// Dice a reading left to roll once its sealed check was open (ADG-S4); the character does
+    /// nothing else until `scroll resolve` rolls them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_roll: Option<PendingScrollRoll>,
+}
+
+impl AdgState {
+    pub fn new(sheet: &AdgSheet) -> AdgState {
+        AdgState {
+            level: sheet.level,
+            max: Attributes {
+                agility: sheet.agility,
+                brawn: sheet.brawn,
+                cunning: sheet.cunning,
+            },
+            exerted: Attributes::default(),
+            silver: sheet.silver,
+            discovered: BTreeMap::new(),
+            known: BTreeMap::new(),
+            lost: BTreeMap::new(),
+            rituals_today: 0,
+            locked_out: false,
+            effects: Vec::new(),
+            dead: false,
+            pending_roll: None,
+        }
+    }
+
+    /// The attribute's value now: its maximum less what is exerted, never below 0.
+    pub fn current(&self, a: Attribute) -> u32 {
+        self.max.get(a).saturating_sub(self.exerted.get(a))
+    }
+
+    /// Points each attribute can still be exerted before its current value would fall below 1.
+    pub fn exertion_room(&self) -> Attributes {
+        let room = |a| self.current(a).saturating_sub(1);
+        Attributes {
+            agility: room(Attribute::Agility),
+            brawn: room(Attribute::Brawn),
+            cunning: room(Attribute::Cunning),
+        }
+    }
+
+    /// floor(level / 2) + 1 rituals a day without exertion (ADG-R9).
+    pub fn safe_rituals_per_day(&self) -> u32 {
+        self.level / 2 + 1
+    }
+
+    /// The Cunning the next ritual costs before its roll: k for the k-th beyond the safe number.
+    pub fn next_ritual_cost(&self) -> u32 {
+        (self.rituals_today + 1).saturating_sub(self.safe_rituals_per_day())
+    }
+
+    fn exert(&mut self, a: Attribute, amount: u32) {
+        let exerted = self.exerted.get_mut(a);
+        *exerted = exerted.saturating_add(amount);
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScrollState {
+    Intact,
+    Ash,
+    Damaged,
+}
+
+/// Scrolls that can never be used again, by fate: two sets of ids rather than a map of records, as a
+/// long campaign spends thousands. Only a command about a spent scroll needs them, so a snapshot's
+/// sets stay the text they were stored as until first used (reading them was the largest part of
+/// loading a snapshot of a long campaign).
+#[derive(Debug, Clone, Default)]
+pub struct SpentScrolls {
+    text: Option<Box<RawValue>>,
+    /// The sets once read. A text that does not parse (a snapshot edited behind grimoire's back,
+    /// which `verify` names) reads as no spent scrolls.
+    sets: OnceCell<SpentSets>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+struct SpentSets {
+    #[serde(deserialize_with = "id_set")]
+    ash: BTreeSet<u64>,
+    #[serde(deserialize_with = "id_set")]
+    damaged: BTreeSet<u64>,
+}
+
+/// Reads a set of ids in one go: serde's own set reader inserts them one at a time, while
+/// collecting a list builds the set at once.
+fn id_set<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<BTreeSet<u64>, D::Error> {
+    Ok(Vec::<u64>::deserialize(deserializer)?.into_iter().collect())
+}
+
+impl SpentScrolls {
+    fn sets(&self) -> &SpentSets {
+        self.sets.get_or_init(|| {
+            self.text
+                .as_ref()
+                .and_then(|text| serde_json::from_str(text.get()).ok())
+                .unwrap_or_default()
+        })
+    }
+
+    pub fn fate(&self, id: u64) -> Option<ScrollState> {
+        let sets = self.sets();
+        if sets.ash.contains(&id) {
+            Some(ScrollState::Ash)
+        } else if sets.damaged.contains(&id) {
+            Some(ScrollState::Damaged)
+        } else {
+            None
+        }
+    }
+
+    fn insert(&mut self, id: u64, fate: ScrollState) {
+        self.sets();
+        // Changed from here on: the stored text no longer describes the sets.
+        self.text = None;
+        if let Some(sets) = self.sets.get_mut() {
+            match fate {
+                ScrollState::Ash => sets.ash.insert(id),
+                ScrollState::Damaged => sets.damaged.insert(id),
+                ScrollState::Intact => false,
+            };
+        }
+    }
+
+    /// Every spent scroll, in id order.
+    pub fn all(&self) -> Vec<(u64, ScrollState)> {
+        let sets = self.sets();
+        let mut all: Vec<(u64, ScrollState)> = sets
+            .ash
+            .iter()
+            .map(|&id| (id, ScrollState::Ash))
+            .chain(sets.damaged.iter().map(|&id| (id, ScrollState::Damaged)))
+            .collect();
+        all.sort_by_key(|&(id, _)| id);
+        all
+    }
+}
+
+impl PartialEq for SpentScrolls {
+    fn eq(&self, other: &SpentScrolls) -> bool {
+        self.sets() == other.sets()
+    }
+}
+
+impl Eq for SpentScrolls {}
+
+impl Serialize for SpentScrolls {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.sets().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SpentScrolls {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<SpentScrolls, D::Error> {
+        Ok(SpentScrolls {
+            text: Some(Box::<RawValue>::deserialize(deserializer)?),
+            sets: OnceCell::new(),
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scroll {
+    /// The seq of the event that wrote it.
+    pub id: u64,
+    pub ritual: String,
+    pub level: u32,
+    pub effect: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect_roll: Option<EffectKind>,
+    pub original_kind: RitualKind,
+    pub writer: String,
+    pub holder: String,
+    pub reads: u32,
+    /// A Ceremony scroll's sealed writing check, not yet revealed.
+    pub sealed_check: bool,
+    /// The writer's Cunning and pre-exertion for that check.
+    pub cunning: u32,
+    pub pre_exert: u32,
+    /// Its effect is ongoing (ADG-S2): a Sigil's or a Ceremony's, or marked so by the writer.
+    #[serde(default)]
+    pub ongoing: bool,
+}
+
+impl CampaignState {
+    pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
+        self.characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.adg_mut())
+    }
+
+    /// Changes a character's current health (damage negative), kept within 0..=max.
+    pub(crate) fn change_health(&mut self, name: &str, delta: i64) {
+        if let Some(health) = self
+            .characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.health.as_mut())
+        {
+            let next = (i64::from(health.current) + delta).clamp(0, i64::from(health.max));
+            health.current = u32::try_from(next).unwrap_or(0);
+        }
+    }
+
+    fn apply_effect(&mut self, effect: &Option<EffectRoll>) {
+        if let Some(e) = effect {
+            let sign = if e.kind == EffectKind::Damage { -1 } else { 1 };
+            self.change_health(&e.target, sign * i64::from(e.amount));
+        }
+    }
+
+    fn apply_table_result(&mut self, who: &str, result: &Option<TableResult>) {
+        let Some(r) = result else { return };
+        self.change_health(who, -i64::from(r.damage));
+        if let Some(adg) = self.adg_mut(who) {
+            for (attribute, amount) in &r.exertions {
+                adg.exert(*attribute, *amount);
+            }
+            adg.locked_out |= r.lockout;
+        }
+    }
+
+    pub(super) fn apply_learn(&mut self, a: &LearnAttempt) {
+        if let Some(scroll) = &a.from_scroll
+            && let Some(reading) = &scroll.reading
+        {
+            self.apply_reading(reading);
+        }
+        let folded = fold_name(&a.character);
+        let Some(character) = self.characters.get_mut(&folded) else {
+            return;
+        };
+        match a.pay {
+            Pay::Health => {
+                if let Some(h) = character.health.as_mut() {
+                    h.max = h.max.saturating_sub(a.cost);
+                    h.current = h.current.min(h.max);
+                }
+            }
+            Pay::Agility | Pay::Brawn | Pay::Cunning => {
+                if let (Some(adg), Some(attribute)) = (character.adg_mut(), a.pay.attribute()) {
+                    let max = adg.max.get_mut(attribute);
+                    *max = max.saturating_sub(a.cost);
+                }
+            }
+        }
+        let Some(adg) = character.adg_mut() else {
+            return;
+        };
+        adg.dead |= a.died;
+        if let Some(check) = &a.check {
+            adg.exert(Attribute::Cunning, check.exerted);
+        }
+        let key = fold_name(&a.ritual);
+        adg.discovered.remove(&key);
+        if a.learned {
+            adg.known.insert(
+                key,
+                KnownRitual {
+                    name: a.ritual.clone(),
+                    words: a.words.clone(),
+                    kind: a.ritual_kind,
+                    spell_level: a.spell_level,
+                    reversible: a.spell_level.is_none(),
+                },
+            );
+        } else if !a.died {
+            adg.lost.insert(key, a.ritual.clone());
+        }
+    }
+
+    pub(super) fn apply_cast(&mut self, c: &Cast) {
+        self.apply_table_result(&c.character, &c.mishap);
+        self.apply_effect(&c.effect);
+        let Some(adg) = self.adg_mut(&c.character) else {
+            return;
+        };
+        adg.exert(
+            Attribute::Cunning,
+            c.reversal_cost + c.over_limit_cost + c.check.exerted,
+        );
+        adg.rituals_today += 1;
+        adg.locked_out |= c.lockout;
+        if let Some(until) = c.effect_until {
+            adg.effects.push(ActiveEffect {
+                ritual: c.words.join(" "),
+                until,
+            });
+        }
+        if let Some(replaced) = c
+            .mishap
+            .as_ref()
+            .and_then(|m| m.replaced.as_ref())
+            .filter(|r| r.remembered)
+            && let Some(known) = adg.known.get_mut(&fold_name(&c.ritual))
+            && let Some(word) = known.words.get_mut(replaced.slot.index())
+        {
+            *word = replaced.new.clone();
+        }
+    }
+
+    pub(crate) fn apply_rest(
+        &mut self,
+        by: GameDuration,
+        results: &[crate::systems::adg::event::RestResult],
+    ) {
+        self.clock = self.clock.after(by);
+        for r in results {
+            self.change_health(&r.character, i64::from(r.healed));
+            if let Some(adg) = self.adg_mut(&r.character) {
+                adg.rituals_today = 0;
+                adg.locked_out = false;
+            }
+        }
+    }
+
+    pub(super) fn apply_downtime(&mut self, character: &str, by: GameDuration, restored: bool) {
+        self.clock = self.clock.after(by);
+        if let Some(adg) = self.adg_mut(character) {
+            // Nights pass during downtime, so the daily count and any lockout end too.
+            adg.rituals_today = 0;
+            adg.locked_out = false;
+            if restored {
+                adg.exerted = Attributes::default();
+            }
+        }
+    }
+
+    /// Nights passed: health restored, and the daily ritual count and any lockout over (ADG-C5).
+    fn apply_nights(&mut self, character: &str, healed: u32) {
+        self.change_health(character, i64::from(healed));
+        if let Some(adg) = self.adg_mut(character) {
+            adg.rituals_today = 0;
+            adg.locked_out = false;
+        }
+    }
+
+    pub(crate) fn apply_downtime_taken(&mut self, d: &Downtime) {
+        self.clock = self.clock.after(d.by);
+        for c in &d.characters {
+            self.apply_nights(&c.character, c.healed);
+            if c.restored_exertion
+                && let Some(adg) = self.adg_mut(&c.character)
+            {
+                adg.exerted = Attributes::default();
+            }
+        }
+    }
+
+    pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
+        self.clock = self.clock.after(SCRIBING_WEEK);
+        if let Some(adg) = self.adg_mut(&w.writer) {
+            adg.silver = adg.silver.saturating_sub(w.cost);
+            adg.exert(Attribute::Cunning, w.pre_exert);
+        }
+        if let Some(nights) = &w.nights {
+            self.apply_nights(&w.writer, nights.healed);
+        }
+        self.scrolls.insert(
+            seq,
+            Scroll {
+                id: seq,
+                ritual: w.ritual.clone(),
+                level: w.level,
+                effect: w.effect.clone(),
+                effect_roll: w.effect_roll,
+                original_kind: w.original_kind,
+                writer: w.writer.clone(),
+                holder: w.writer.clone(),
+                reads: 0,
+                sealed_check: w.original_kind == RitualKind::Ceremony,
+                cunning: w.cunning,
+                pre_exert: w.pre_exert,
+                ongoing: w.ongoing || w.original_kind != RitualKind::Phrase,
+            },
+        );
+    }
+
+    pub(super) fn apply_reading(&mut self, r: &Reading) {
+        if let Some(until) = r.ongoing_until {
+            let ritual = self
+                .scrolls
+                .get(&r.scroll)
+                .map(|s| s.ritual.clone())
+                .unwrap_or_default();
+            if let Some(adg) = self.adg_mut(&r.reader) {
+                adg.effects.push(ActiveEffect { ritual, until });
+            }
+        }
+        if let (Some(pending), Some(adg)) = (&r.pending, self.adg_mut(&r.reader)) {
+            adg.pending_roll = Some(pending.clone());
+        }
+        self.apply_table_result(&r.reader, &r.damaged);
+        self.apply_table_result(&r.reader, &r.mishap);
+        self.apply_effect(&r.effect);
+        let spent = match (&r.damaged, r.kept) {
+            (Some(_), _) => Some(ScrollState::Damaged),
+            (None, true) => None,
+            (None, false) => Some(ScrollState::Ash),
+        };
+        match spent {
+            // A spent scroll can never be used again: only its id and fate are kept, so a long
+            // campaign's state does not fill up with the remains of every scroll ever read.
+            Some(fate) => {
+                self.scrolls.remove(&r.scroll);
+                self.spent_scrolls.insert(r.scroll, fate);
+            }
+            None => {
+                if let Some(scroll) = self.scrolls.get_mut(&r.scroll) {
+                    scroll.reads += 1;
+                    scroll.sealed_check = false;
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_scroll_outcome(&mut self, o: &ScrollOutcome) {
+        if let Some(adg) = self.adg_mut(&o.reader) {
+            adg.pending_roll = None;
+        }
+        self.apply_table_result(&o.reader, &o.mishap);
+        self.apply_effect(&o.effect);
+    }
+
+    pub(super) fn apply_scroll_given(&mut self, scroll: u64, to: &str) {
+        let holder = self
+            .character(to)
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| to.to_string());
+        if let Some(s) = self.scrolls.get_mut(&scroll) {
+            s.holder = holder;
+        }
+    }
+
+    pub(super) fn apply_exerted(&mut self, character: &str, attribute: Attribute, amount: u32) {
+        if let Some(adg) = self.adg_mut(character) {
+            adg.exert(attribute, amount);
+        }
+    }
+
+    pub(super) fn apply_discovered(&mut self, character: &str, ritual: &str, words: &[String]) {
+        if let Some(adg) = self.adg_mut(character) {
+            adg.discovered
+                .insert(fold_name(ritual), (ritual.to_string(), words.to_vec()));
+        }
+    }
+}
+
+impl CampaignState {
+    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
+    pub(crate) fn apply_adg(&mut self, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+        use crate::systems::adg::event::AdgEvent;
+        match event {
+            AdgEvent::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
+            AdgEvent::RitualDiscovered {
+                character,
+                ritual,
+                words,
+                ..
+            } => self.apply_discovered(character, ritual, words),
+            AdgEvent::Exerted {
+                character,
+                attribute,
+                amount,
+                ..
+            } => self.apply_exerted(character, *attribute, *amount),
+            AdgEvent::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
+            AdgEvent::RitualCast(cast) => self.apply_cast(cast),
+            AdgEvent::DowntimeSpent {
+                character,
+                by,
+                restored_exertion,
+                ..
+            } => self.apply_downtime(character, *by, *restored_exertion),
+            AdgEvent::ScrollWritten(written) => self.apply_scroll_written(seq, written),
+            AdgEvent::ScrollRead { reading, .. } => self.apply_reading(reading),
+            AdgEvent::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
+            AdgEvent::ScrollOutcomeRolled(o) => self.apply_scroll_outcome(o),
+        }
+    }
+}
+
+#[cfg(test)]
+mod spent_scroll_tests {
+    use super::{ScrollState, SpentScrolls};
+
+    fn through_a_snapshot(spent: &SpentScrolls) -> SpentScrolls {
+        let text = serde_json::to_string(spent).expect("serialises");
+        serde_json::from_str(&text).expect("reads back")
+    }
+
+    #[test]
+    fn spent_scrolls_read_from_a_snapshot_keep_their_fates_and_take_new_ones() {
+        let mut spent = SpentScrolls::default();
+        spent.insert(12, ScrollState::Ash);
+        spent.insert(40, ScrollState::Damaged);
+        let mut loaded = through_a_snapshot(&spent);
+        assert_eq!(loaded.fate(12), Some(ScrollState::Ash));
+        assert_eq!(loaded.fate(40), Some(ScrollState::Damaged));
+        assert_eq!(loaded.fate(41), None);
+        loaded.insert(7, ScrollState::Ash);
+        let saved = through_a_snapshot(&loaded);
+        assert_eq!(
+            saved.all(),
+            vec![
+                (7, ScrollState::Ash),
+                (12, ScrollState::Ash),
+                (40, ScrollState::Damaged)
+            ]
+        );
+        spent.insert(7, ScrollState::Ash);
+        assert_eq!(saved, spent);
+    }
+
+    #[test]
+    fn spent_scrolls_whose_text_does_not_parse_read_as_none_without_panicking() {
+        let edited: SpentScrolls = serde_json::from_str(r#"{"ash": "not a list"}"#).expect("JSON");
+        assert_eq!(edited.fate(12), None);
+        assert!(edited.all().is_empty());
+    }
+}

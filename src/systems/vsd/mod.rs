@@ -1,0 +1,8 @@
+//! Against the Darkmaster: open-ended rolls, concentration, the casting table, magic points, saves,
+//! resonance, spell failure and overcasting (docs/rules.md VSD-*).
+
+pub mod event;
+pub mod render;
+pub mod rules;
+pub mod sheet;
+pub mod state;

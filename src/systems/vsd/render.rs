@@ -1,0 +1,170 @@
+//! Log lines of Against the Darkmaster's events.
+
+use crate::event::Words;
+use crate::systems::vsd::event::Choice;
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::event::{
+    ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
+};
+
+/// The log line of an Against the Darkmaster event.
+pub fn describe(event: &VsdEvent) -> String {
+    match event {
+        VsdEvent::SpellLearned(learned) => spell_learned(learned),
+        VsdEvent::Concentrated {
+            character, spell, ..
+        } => format!("{character} concentrates on {spell}"),
+        VsdEvent::ConcentrationInterrupted { character } => {
+            format!("{character}'s concentration is broken")
+        }
+        VsdEvent::SpellCast(cast) => spell_cast(cast),
+        VsdEvent::ChoiceMade(made) => choice_made(made),
+        VsdEvent::SaveRolled(save) => save_rolled(save),
+        VsdEvent::ThreadSevered(severed) => thread_severed(severed),
+        VsdEvent::AlignmentSet { alignment } => {
+            format!(
+                "celestial alignment: {}",
+                crate::event::Words::word(*alignment)
+            )
+        }
+        VsdEvent::SeverTheThreadSet { on } => {
+            format!("Sever the Thread is {}", if *on { "on" } else { "off" })
+        }
+        VsdEvent::DriveChanged {
+            character,
+            delta,
+            reason,
+        } => format!("{character} Drive {delta:+}: {reason}"),
+        VsdEvent::ConditionCleared {
+            character,
+            condition,
+        } => format!("{character} is no longer {}", condition.name()),
+        VsdEvent::DelayedSpellResolved(resolved) => delayed_resolved(resolved),
+    }
+}
+
+/// Where a cast landed, in words.
+fn outcome_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Failure => "failure",
+        Outcome::Partial => "partial success",
+        Outcome::Success => "success",
+        Outcome::Outstanding => "outstanding success",
+        Outcome::Attack => "attack roll",
+    }
+}
+
+fn choices(c: &[Choice]) -> String {
+    c.iter()
+        .map(|choice| choice.word())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn spell_learned(l: &SpellLearned) -> String {
+    format!(
+        "{} learns {} ({} lore, Weave {}, {})",
+        l.character,
+        l.spell.name,
+        l.spell.lore,
+        l.spell.weave,
+        l.spell.kind.word()
+    )
+}
+
+pub fn spell_cast(c: &SpellCast) -> String {
+    let mut parts = vec![format!(
+        "{} casts {} at {}: roll {} {:+} lore {:+} modifiers = {}",
+        c.caster,
+        c.spell,
+        c.target,
+        c.roll,
+        c.lore_bonus,
+        c.modifiers.iter().map(|m| m.value).sum::<i64>(),
+        c.total
+    )];
+    parts.push(outcome_words(c.outcome).to_string());
+    if let Some(d) = c.save_difficulty {
+        parts.push(format!("save difficulty {d}"));
+    }
+    if c.auto_resisted {
+        parts.push("targets resist automatically".into());
+    }
+    parts.push(format!("{} MP spent", c.mp_spent));
+    if let Some(o) = &c.overcast {
+        parts.push(format!(
+            "overcast by {} ({}), soul damage {}",
+            o.weaves_over, o.method, o.soul_damage
+        ));
+    }
+    if let Some(f) = &c.failure {
+        parts.push(format!(
+            "failure roll {} {:+} = {}",
+            f.roll, f.modifier, f.total
+        ));
+    }
+    if let Some(r) = &c.resonance {
+        parts.push(format!("RESONANCE {} → {}", r.total, r.result));
+    }
+    for p in &c.pending {
+        parts.push(format!(
+            "{} to choose ({}): {}",
+            p.by,
+            p.about,
+            choices(&p.options)
+        ));
+    }
+    if c.consumed {
+        parts.push("the caster is consumed".into());
+    }
+    parts.join("; ")
+}
+
+pub fn choice_made(c: &ChoiceMade) -> String {
+    let mut line = format!("{} chooses {}", c.character, choices(&c.chosen));
+    if let Some(r) = &c.resonance {
+        line.push_str(&format!("; RESONANCE {} → {}", r.total, r.result));
+    }
+    line
+}
+
+pub fn save_rolled(s: &SaveRolled) -> String {
+    format!(
+        "{} saves against #{}: {} {:+} = {} vs {}: {}",
+        s.target,
+        s.against,
+        s.roll,
+        s.wsr,
+        s.total,
+        s.difficulty,
+        if s.resisted { "resisted" } else { "affected" }
+    )
+}
+
+pub fn thread_severed(s: &Severed) -> String {
+    format!(
+        "{} severs the thread (×{}): resonance re-rolled {} → {}",
+        s.character, s.severs, s.resonance.total, s.resonance.result
+    )
+}
+
+pub fn delayed_resolved(d: &DelayedResolved) -> String {
+    if d.fired {
+        format!(
+            "{}'s held {} (from #{}) fires at {}, {} MP spent{}",
+            d.caster,
+            d.spell,
+            d.cast_seq,
+            d.target,
+            d.mp_spent,
+            d.save_difficulty
+                .map(|s| format!("; save difficulty {s}"))
+                .unwrap_or_default()
+        )
+    } else {
+        format!(
+            "{}'s held {} (from #{}) fizzles: concentration was not held; no MP spent",
+            d.caster, d.spell, d.cast_seq
+        )
+    }
+}

@@ -1,0 +1,561 @@
+//! Learning, concentrating, casting and saving (VSD-2 to VSD-8, VSD-12, VSD-14).
+
+use super::consequences::{failure_pending, resonance_pending, roll_resonance};
+use super::{
+    Alignment, Casting, Condition, NewSpell, RuleError, SaveRoll, SpellDef, caster, casting_band,
+    round_of,
+};
+use crate::dice::{Dice, Die, open_ended};
+use crate::event::Event;
+use crate::state::CampaignState;
+use crate::state::fold_name;
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::event::{
+    ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled, SpellCast,
+    SpellLearned,
+};
+use crate::systems::vsd::rules::VsdError;
+use crate::time::{GameDuration, ROUND_SECONDS};
+
+pub use super::order::{CastOrder, OvercastMethod, OvercastOrder, Range};
+
+pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, name)?;
+    if spell.name.trim().is_empty() {
+        return Err(RuleError::EmptyName);
+    }
+    if vsd.spells.contains_key(&fold_name(&spell.name)) {
+        return Err(RuleError::Vsd(VsdError::SpellKnown {
+            name: who.name.clone(),
+            spell: spell.name.trim().to_string(),
+        }));
+    }
+    let lore = vsd.lore(&spell.lore).ok_or_else(|| {
+        RuleError::Vsd(VsdError::UnknownLore {
+            name: who.name.clone(),
+            lore: spell.lore.clone(),
+            lores: vsd.lores.iter().map(|l| l.name.clone()).collect(),
+        })
+    })?;
+    if spell.weave == 0 || spell.weave > 50 {
+        return Err(RuleError::Vsd(VsdError::InvalidSpell(
+            "--weave must be 1 to 50".into(),
+        )));
+    }
+    let spell = spell.into_def(lore.name.clone());
+    Ok(vec![Event::Vsd(VsdEvent::SpellLearned(SpellLearned {
+        character: who.name.clone(),
+        spell,
+    }))])
+}
+
+/// VSD-3: one round of concentration on a spell, no MPs spent yet.
+pub fn concentrate(
+    state: &CampaignState,
+    name: &str,
+    spell: &str,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, name)?;
+    let spell = vsd
+        .spell(spell)
+        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, spell))?;
+    // A failed spell held to fire later needs concentration, instantaneous or not (VSD-9 ruling).
+    let holding = vsd
+        .delayed
+        .as_ref()
+        .is_some_and(|d| d.spell.eq_ignore_ascii_case(&spell.name));
+    if spell.instantaneous && !holding {
+        return Err(RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(
+            spell.name.clone(),
+        )));
+    }
+    let round = round_of(state);
+    if vsd
+        .concentration
+        .as_ref()
+        .is_some_and(|c| c.last_round == round)
+        || vsd.last_cast_round == Some(round)
+    {
+        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
+    }
+    Ok(vec![Event::Vsd(VsdEvent::Concentrated {
+        character: who.name.clone(),
+        spell: spell.name.clone(),
+        round,
+    })])
+}
+
+fn unknown_spell(name: &str, vsd: &crate::systems::vsd::state::VsdState, spell: &str) -> RuleError {
+    RuleError::Vsd(VsdError::UnknownSpell {
+        name: name.to_string(),
+        spell: spell.to_string(),
+        known: vsd.spells.values().map(|s| s.name.clone()).collect(),
+    })
+}
+
+/// VSD-2 to VSD-14. Dice, in order: for a sacrifice, 1d10 per Weave over Level (soul damage); the
+/// open-ended d100 chain; on a failure the plain d100 failure roll; on resonance its plain d100.
+pub fn cast(
+    state: &CampaignState,
+    casting: Casting,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, &casting.character)?;
+    let spell = vsd
+        .spell(&casting.spell)
+        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
+        .clone();
+    let order = casting.order;
+    let settings = &state.vsd_settings;
+    let round = round_of(state);
+    if !vsd.pending.is_empty() {
+        return Err(RuleError::Vsd(VsdError::ChoicePending(who.name.clone())));
+    }
+    if let Some(condition) = vsd
+        .active_conditions(state.clock)
+        .into_iter()
+        .find(|c| c.prevents_casting())
+    {
+        return Err(RuleError::Vsd(VsdError::CannotAct {
+            name: who.name.clone(),
+            condition: condition.name(),
+        }));
+    }
+    if order.cannot_see {
+        return Err(RuleError::Vsd(VsdError::CannotSee(who.name.clone())));
+    }
+    if order.silenced {
+        return Err(RuleError::Vsd(VsdError::CannotSpeak(who.name.clone())));
+    }
+    if vsd.last_cast_round == Some(round)
+        || vsd
+            .concentration
+            .as_ref()
+            .is_some_and(|c| c.last_round == round)
+    {
+        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
+    }
+    let cost = spell.mp_cost() + settings.alignment.extra_mp();
+    if vsd.mp_current() < cost {
+        return Err(RuleError::Vsd(VsdError::NotEnoughMp {
+            name: who.name.clone(),
+            has: vsd.mp_current(),
+            cost,
+        }));
+    }
+    let over = spell.weave.saturating_sub(vsd.level);
+    let overcast_order = order.overcast_order().map_err(RuleError::Vsd)?;
+    let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &overcast_order)?;
+
+    let mut modifiers = Vec::new();
+    let mut add = |what: &str, value: i64| {
+        if value != 0 {
+            modifiers.push(Modifier {
+                what: what.to_string(),
+                value,
+            });
+        }
+    };
+    if !spell.instantaneous {
+        match vsd.concentration_for(&spell.name, round) {
+            0 => add("improvised", -10),
+            rounds => add(
+                &format!("{rounds} round(s) of concentration"),
+                10 * i64::from(rounds.min(4)),
+            ),
+        }
+    }
+    if order.static_target {
+        add("static target", 10);
+    }
+    match spell.attack {
+        // VSD-14: an attack spell takes its own range table, not the casting table's.
+        Some(_) => {
+            let modifier = order.range.attack_modifier().ok_or_else(|| {
+                RuleError::Vsd(VsdError::OutOfReach {
+                    spell: spell.name.clone(),
+                    distance: order.range.words(),
+                })
+            })?;
+            add("attack range", modifier);
+        }
+        None => add("range", order.range.casting_modifier()),
+    }
+    add("armour movement penalty", -i64::from(order.armor_penalty));
+    add("GM modifier", order.gm_modifier);
+    add("overcasting", -10 * i64::from(over));
+    if settings.alignment == Alignment::Disastrous {
+        add("disastrous alignment", -10);
+    }
+
+    let mut record: Vec<Die> = Vec::new();
+    let mut overcast = overcast;
+    if let Some(o) = overcast.as_mut().filter(|o| o.method == "sacrifice") {
+        for _ in 0..over {
+            let die = dice.roll(10, "soul damage 1d10+1")?;
+            o.soul_damage += die.value.unwrap_or(0) + 1;
+            record.push(die);
+        }
+    }
+    // VSD-14 ruling: an attack roll whose first die shows 01–10 is a fumble; it ends there and goes
+    // to the spell failure table.
+    let (chain_dice, chain, fumbled) = if spell.attack.is_some() {
+        let (chain_dice, chain) = open_ended::roll_attack(dice, "attack roll")?;
+        let fumbled = chain.is_empty();
+        (chain_dice, chain, fumbled)
+    } else {
+        let (chain_dice, chain) = open_ended::roll(dice, "spell casting roll", false)?;
+        (chain_dice, chain, false)
+    };
+    let faces: Vec<u32> = if fumbled {
+        chain_dice.iter().filter_map(|d| d.value).collect()
+    } else {
+        chain.iter().map(|d| d.value).collect()
+    };
+    record.extend(chain_dice);
+    let roll = open_ended::chain_total(&faces);
+    let lore_bonus = i64::from(vsd.lore(&spell.lore).map_or(0, |l| l.bonus));
+    let mut total = roll + lore_bonus + modifiers.iter().map(|m| m.value).sum::<i64>();
+    let affected: Vec<String> = std::iter::once(who.name.clone())
+        .chain(
+            overcast
+                .as_ref()
+                .map(|o| o.participants.clone())
+                .unwrap_or_default(),
+        )
+        .collect();
+
+    let (outcome, save_difficulty) = if fumbled {
+        (Outcome::Failure, None)
+    } else if spell.attack.is_some() {
+        let defense = order
+            .defense
+            .or_else(|| {
+                state
+                    .character(&order.target)
+                    .and_then(|c| c.vsd())
+                    .map(|v| v.defense)
+            })
+            .unwrap_or(0);
+        if defense != 0 {
+            modifiers.push(Modifier {
+                what: "target's Defense".into(),
+                value: -defense,
+            });
+            total -= defense;
+        }
+        (Outcome::Attack, None)
+    } else {
+        let (outcome, difficulty) = casting_band(total);
+        // Only a spell that grants a save has a difficulty to beat (VSD-7).
+        (outcome, difficulty.filter(|_| spell.save))
+    };
+    let mut cast = SpellCast {
+        caster: who.name.clone(),
+        spell: spell.name.clone(),
+        target: order.target.clone(),
+        place: order.place,
+        round,
+        modifiers,
+        lore_bonus,
+        roll,
+        total,
+        outcome,
+        save_difficulty,
+        auto_resisted: outcome == Outcome::Partial && spell.save,
+        mp_spent: if outcome == Outcome::Failure { 0 } else { cost },
+        overcast,
+        failure: None,
+        resonance: None,
+        pending: Vec::new(),
+        conditions: Vec::new(),
+        active_until: None,
+        took_hold: false,
+        consumed: false,
+        dice: Vec::new(),
+    };
+    let pending = |about: &str, by: &str, options: Vec<super::Choice>, pick: usize| Pending {
+        about: about.into(),
+        by: by.into(),
+        options,
+        pick,
+        cast_seq: state.head + 1,
+        spell: spell.name.clone(),
+        place: order.place,
+        affected: affected.clone(),
+        mp_cost: cost,
+        weave: spell.weave,
+        resonance_bonus: 0,
+        target: Some(order.target.clone()),
+        cast_at: Some(state.clock),
+    };
+    use super::Choice::*;
+    match outcome {
+        Outcome::Failure => {
+            let die = dice.roll(100, "spell failure d100")?;
+            let face = die.value.unwrap_or(0);
+            record.push(die);
+            let failure = FailureRoll {
+                roll: face,
+                modifier: spell.kind.failure_modifier(),
+                total: i64::from(face) + spell.kind.failure_modifier(),
+            };
+            // Always stunned, whatever the band (VSD-9); until the end of the next round.
+            let until = Some(state.clock.after(GameDuration(2 * ROUND_SECONDS)));
+            for name in &affected {
+                cast.conditions.push(ConditionChange {
+                    character: name.clone(),
+                    condition: Condition::Stunned,
+                    until,
+                });
+            }
+            if let Some(p) = failure_pending(failure.total, pending("failure", "caster", vec![], 1))
+            {
+                cast.pending.push(p);
+            }
+            cast.failure = Some(failure);
+        }
+        Outcome::Partial if !spell.save => {
+            cast.pending.push(pending(
+                "partial success",
+                "caster",
+                vec![HalfDuration, HalfArea, KeepMps],
+                1,
+            ));
+        }
+        Outcome::Outstanding => cast.pending.push(pending(
+            "outstanding success",
+            "caster",
+            vec![HalfMp, FreeWarping],
+            1,
+        )),
+        // A save spell's partial success is resisted automatically instead (VSD-7); a success
+        // leaves nothing to choose, and an attack's total goes to the GM's tables.
+        Outcome::Partial | Outcome::Success | Outcome::Attack => {}
+    }
+    // VSD-10: a double on the first die (never 100), or the awareness window still open.
+    let first = faces.first().copied().unwrap_or(0);
+    let double = first < 100 && first % 11 == 0 && first > 0;
+    let aware = vsd.awareness_until.is_some_and(|until| until > state.clock);
+    if double || aware {
+        let why = if double {
+            "a double on the casting roll"
+        } else {
+            "the Darkmaster's awareness"
+        };
+        let resonance = roll_resonance(dice, &mut record, &spell, order.place, 0, 0, why)?;
+        if let Some(p) = resonance_pending(&resonance, pending("resonance", "GM", vec![], 1)) {
+            cast.pending.push(p);
+        }
+        cast.resonance = Some(resonance);
+    }
+    let lands = matches!(outcome, Outcome::Success | Outcome::Outstanding);
+    if lands && !spell.save && state.character(&order.target).is_some() {
+        cast.took_hold = true;
+        cast.active_until = spell.duration.map(|d| state.clock.after(d));
+    }
+    if let Some(o) = &cast.overcast {
+        cast.consumed = i64::from(vsd.body) - i64::from(o.soul_damage) <= 0;
+    }
+    cast.dice = record;
+    Ok(vec![Event::Vsd(VsdEvent::SpellCast(cast))])
+}
+
+/// VSD-12: who may overcast, by how much, and how.
+fn check_overcast(
+    state: &CampaignState,
+    name: &str,
+    vsd: &crate::systems::vsd::state::VsdState,
+    spell: &SpellDef,
+    over: u32,
+    order: &Option<OvercastOrder>,
+) -> Result<Option<Overcast>, RuleError> {
+    if over == 0 {
+        return match order {
+            Some(_) => Err(RuleError::Vsd(VsdError::NoNeedToOvercast {
+                spell: spell.name.clone(),
+                weave: spell.weave,
+                level: vsd.level,
+            })),
+            None => Ok(None),
+        };
+    }
+    if !matches!(vsd.vocation.as_str(), "wizard" | "animist") {
+        return Err(RuleError::Vsd(VsdError::CannotOvercast {
+            name: name.to_string(),
+            vocation: vsd.vocation.clone(),
+        }));
+    }
+    let ranks = vsd.lore(&spell.lore).map_or(0, |l| l.ranks);
+    if ranks < spell.weave {
+        return Err(RuleError::Vsd(VsdError::TooFewRanks {
+            name: name.to_string(),
+            lore: spell.lore.clone(),
+            ranks,
+            weave: spell.weave,
+        }));
+    }
+    let allowance = state.vsd_settings.alignment.overcast_allowance();
+    let weaves_over = over;
+    match order {
+        None if over <= allowance => Ok(Some(Overcast {
+            method: "alignment".into(),
+            weaves_over,
+            participants: vec![],
+            drive_spent: 0,
+            soul_damage: 0,
+        })),
+        None => Err(RuleError::Vsd(VsdError::WeaveAboveLevel {
+            spell: spell.name.clone(),
+            weave: spell.weave,
+            level: vsd.level,
+        })),
+        Some(OvercastOrder::Sacrifice) => {
+            if vsd.drive == 0 {
+                return Err(RuleError::Vsd(VsdError::NoDrive(name.to_string())));
+            }
+            Ok(Some(Overcast {
+                method: "sacrifice".into(),
+                weaves_over,
+                participants: vec![],
+                drive_spent: 1,
+                soul_damage: 0,
+            }))
+        }
+        Some(OvercastOrder::Ritual(with)) => {
+            let mut participants = Vec::new();
+            for other in with {
+                let (helper, helper_vsd) = caster(state, other)?;
+                if fold_name(&helper.name) == fold_name(name) || participants.contains(&helper.name)
+                {
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(
+                        "each participant is another caster, named once".into(),
+                    )));
+                }
+                if helper_vsd.spell(&spell.name).is_none() {
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
+                        "{} does not know {}",
+                        helper.name, spell.name
+                    ))));
+                }
+                // Ruling: a participant spends the round concentrating on the ritual, so one who
+                // already acted in it (a cast, or concentration on something else) cannot join.
+                let round = round_of(state);
+                let acted = helper_vsd.last_cast_round == Some(round)
+                    || helper_vsd
+                        .concentration
+                        .as_ref()
+                        .is_some_and(|c| c.last_round == round);
+                if acted {
+                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
+                        "{} has already acted this round and cannot also concentrate on the ritual",
+                        helper.name
+                    ))));
+                }
+                participants.push(helper.name.clone());
+            }
+            // Rulings: each other participant allows one Weave over Level, and the caster meets
+            // one condition: a ritual's allowance is not added to an alignment's.
+            if over > participants.len() as u32 {
+                return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
+                    "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
+                    participants.len()
+                ))));
+            }
+            Ok(Some(Overcast {
+                method: "ritual".into(),
+                weaves_over,
+                participants,
+                drive_spent: 0,
+                soul_damage: 0,
+            }))
+        }
+    }
+}
+
+/// VSD-7: a Willpower save, open-ended d100 + WSR, resisting when greater than the difficulty.
+/// Dice: the open-ended d100 chain.
+pub fn save(
+    state: &CampaignState,
+    save: SaveRoll,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let SaveRoll {
+        target,
+        wsr,
+        against,
+        cast,
+    } = save;
+    let target = target.as_str();
+    let (cast, cast_at) = cast.ok_or(RuleError::Vsd(VsdError::NotACast(against)))?;
+    if cast.auto_resisted {
+        return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+            seq: against,
+            why: "on a partial success targets resist automatically".into(),
+        }));
+    }
+    let difficulty = cast
+        .save_difficulty
+        .ok_or(RuleError::Vsd(VsdError::NoSaveNeeded {
+            seq: against,
+            why: "the spell did not take effect".into(),
+        }))?;
+    let character = state.character(target);
+    let target_name = character.map_or(target, |c| c.name.as_str());
+    // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
+    // the spell on that target.
+    if let Some(casting) = state
+        .castings_on
+        .get(&fold_name(target))
+        .and_then(|spells| spells.get(&fold_name(&cast.spell)))
+    {
+        if casting.cast_seq > against {
+            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+                seq: against,
+                why: format!(
+                    "{} was cast on {target_name} again at #{}, and only the newest casting counts",
+                    cast.spell, casting.cast_seq
+                ),
+            }));
+        }
+        if casting.cast_seq == against && casting.saved {
+            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+                seq: against,
+                why: format!("{target_name} has already saved against it (one save per cast)"),
+            }));
+        }
+    }
+    let wsr = wsr
+        .or_else(|| character.and_then(|c| c.vsd()).map(|v| i64::from(v.wsr)))
+        .ok_or_else(|| RuleError::Vsd(VsdError::WsrNeeded(target.to_string())))?;
+    let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
+    let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
+    let roll = open_ended::chain_total(&faces);
+    let total = roll + wsr;
+    let resisted = total > i64::from(difficulty);
+    let duration = state
+        .character(&cast.caster)
+        .and_then(|c| c.vsd()?.spell(&cast.spell))
+        .and_then(|s| s.duration)
+        .filter(|_| character.is_some());
+    Ok(vec![Event::Vsd(VsdEvent::SaveRolled(SaveRolled {
+        target: character
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| target.to_string()),
+        against,
+        spell: cast.spell.clone(),
+        caster: cast.caster.clone(),
+        difficulty,
+        wsr,
+        roll,
+        total,
+        resisted,
+        // Ruling: a spell's duration runs from its cast, not from the save.
+        active_until: if resisted {
+            None
+        } else {
+            duration.map(|d| cast_at.after(d))
+        },
+        dice: record,
+    }))])
+}

@@ -1,0 +1,435 @@
+//! What follows a casting: resonance (VSD-10, VSD-11), failure results (VSD-9) and the choices a
+//! cast leaves (VSD-5).
+
+use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caster, round_of};
+use crate::dice::{Dice, Die};
+use crate::event::Event;
+use crate::state::CampaignState;
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::event::{
+    ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
+    Severed,
+};
+use crate::systems::vsd::rules::VsdError;
+use crate::time::{GameDuration, ROUND_SECONDS};
+
+/// VSD-10: a plain d100 + Weave + modifiers, capped at pursuit for Weave 4 or lower.
+pub fn roll_resonance(
+    dice: &mut Dice<'_>,
+    record: &mut Vec<Die>,
+    spell: &SpellDef,
+    place: Place,
+    bonus: i64,
+    severs: u32,
+    why: &str,
+) -> Result<ResonanceRoll, RuleError> {
+    let mut modifiers = vec![Modifier {
+        what: "Weave".into(),
+        value: i64::from(spell.weave),
+    }];
+    let mut add = |what: &str, value: i64| {
+        modifiers.push(Modifier {
+            what: what.into(),
+            value,
+        })
+    };
+    match place {
+        Place::Haven => add("safe haven", -20),
+        Place::Blighted => add("blighted land or darkland", 20),
+        Place::Normal => {}
+    }
+    let has = |tag: Tag| spell.tags.contains(&tag);
+    if spell.kind == SpellKind::Healing || has(Tag::Spirit) || has(Tag::Light) {
+        add("healing, spirit or light spell", -20);
+    }
+    // Ruling: nature magic counts as natural, tagged or not.
+    if spell.kind == SpellKind::Nature || has(Tag::Natural) || has(Tag::Elven) || has(Tag::Illusory)
+    {
+        add("natural, elven or illusory spell", -10);
+    }
+    if spell.is_attack() {
+        add("attack spell", 20);
+    }
+    if spell.kind == SpellKind::Dark {
+        add("dark spell", 30);
+    }
+    if bonus != 0 {
+        add("spell failure", bonus);
+    }
+    if severs > 0 {
+        add("thread severed", -20 * i64::from(severs));
+    }
+    let die = dice.roll(100, &format!("magical resonance ({why})"))?;
+    let roll = die.value.unwrap_or(0);
+    record.push(die);
+    let total = i64::from(roll) + modifiers.iter().map(|m| m.value).sum::<i64>();
+    let mut result = match total {
+        i64::MIN..=40 => "nothing",
+        41..=60 => "awareness",
+        61..=80 => "attention",
+        81..=90 => "pursuit",
+        91..=100 => "assault",
+        _ => "lieutenant",
+    };
+    if spell.weave <= 4 && total > 90 {
+        result = "pursuit";
+    }
+    Ok(ResonanceRoll {
+        roll,
+        modifiers,
+        total,
+        result: result.into(),
+    })
+}
+
+/// The GM's pick a resonance result calls for, if any.
+pub fn resonance_pending(resonance: &ResonanceRoll, base: Pending) -> Option<Pending> {
+    use Choice::*;
+    let options = match resonance.result.as_str() {
+        "attention" => vec![Agents, Stunned],
+        "pursuit" => vec![Band, Assailed],
+        "assault" => vec![Servants, Scorched],
+        _ => return None,
+    };
+    Some(Pending {
+        about: format!("resonance: {}", resonance.result),
+        by: "GM".into(),
+        options,
+        pick: 1,
+        ..base
+    })
+}
+
+/// The caster's choice a failure roll calls for (VSD-9), if any.
+pub fn failure_pending(total: i64, base: Pending) -> Option<Pending> {
+    use Choice::*;
+    let (options, pick, bonus) = match total {
+        i64::MIN..=75 => return None,
+        76..=100 => (vec![LoseHalfMps, FiresLater], 1, 0),
+        101..=125 => (vec![LoseAllMps, OtherTarget], 1, 0),
+        126..=150 => (vec![LoseMps, OtherTarget, Resonance], 2, 20),
+        _ => (
+            vec![LoseMpsAndWeary, OtherTarget, Resonance, KnockedOut],
+            2,
+            50,
+        ),
+    };
+    Some(Pending {
+        about: format!("spell failure ({total})"),
+        options,
+        pick,
+        resonance_bonus: bonus,
+        ..base
+    })
+}
+
+/// Resolves a pending choice. Dice: a resonance d100 (failure's resonance option), or 1d10 rounds
+/// (the GM's "scorched" pick).
+pub fn choose(
+    state: &CampaignState,
+    name: &str,
+    chosen: &[Choice],
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, name)?;
+    if vsd.pending.is_empty() {
+        return Err(RuleError::Vsd(VsdError::NothingToChoose(who.name.clone())));
+    }
+    let pending = vsd
+        .pending
+        .iter()
+        .find(|p| chosen.iter().all(|c| p.options.contains(c)))
+        .ok_or_else(|| {
+            RuleError::Vsd(VsdError::InvalidChoice {
+                name: who.name.clone(),
+                pending: describe_pending(&vsd.pending),
+            })
+        })?;
+    let mut distinct = chosen.to_vec();
+    distinct.dedup();
+    if distinct.len() != pending.pick || chosen.len() != pending.pick {
+        return Err(RuleError::Vsd(VsdError::InvalidChoice {
+            name: who.name.clone(),
+            pending: describe_pending(std::slice::from_ref(pending)),
+        }));
+    }
+    let half = pending.mp_cost.div_ceil(2);
+    let mut made = ChoiceMade {
+        character: who.name.clone(),
+        cast_seq: pending.cast_seq,
+        chosen: chosen.to_vec(),
+        mp_refund: 0,
+        mp_lost: Vec::new(),
+        conditions: Vec::new(),
+        fires_at_round: None,
+        resonance: None,
+        in_force: None,
+        pending: None,
+        dice: Vec::new(),
+    };
+    let mut record = Vec::new();
+    let everyone = |made: &mut ChoiceMade, condition, until| {
+        for name in &pending.affected {
+            made.conditions.push(ConditionChange {
+                character: name.clone(),
+                condition,
+                until,
+            });
+        }
+    };
+    let caster_only = |made: &mut ChoiceMade, condition, until| {
+        made.conditions.push(ConditionChange {
+            character: who.name.clone(),
+            condition,
+            until,
+        });
+    };
+    for choice in chosen {
+        match choice {
+            Choice::KeepMps => made.mp_refund = pending.mp_cost,
+            // Rounded up (VSD-5 ruling): the caster pays half, rounded up.
+            Choice::HalfMp => made.mp_refund = pending.mp_cost - half,
+            Choice::LoseHalfMps => {
+                made.mp_lost = pending.affected.iter().map(|n| (n.clone(), half)).collect()
+            }
+            Choice::LoseAllMps | Choice::LoseMps => {
+                made.mp_lost = pending
+                    .affected
+                    .iter()
+                    .map(|n| (n.clone(), pending.mp_cost))
+                    .collect()
+            }
+            Choice::LoseMpsAndWeary => {
+                made.mp_lost = pending
+                    .affected
+                    .iter()
+                    .map(|n| (n.clone(), pending.mp_cost))
+                    .collect();
+                everyone(&mut made, Condition::Weary, None);
+            }
+            Choice::FiresLater => made.fires_at_round = Some(round_of(state) + 2),
+            Choice::KnockedOut => everyone(
+                &mut made,
+                Condition::KnockedOut,
+                Some(state.clock.after(GameDuration(6 * 3600))),
+            ),
+            Choice::Stunned => caster_only(
+                &mut made,
+                Condition::Stunned,
+                Some(state.clock.after(GameDuration(2 * ROUND_SECONDS))),
+            ),
+            Choice::Assailed => caster_only(&mut made, Condition::Assailed, None),
+            Choice::Scorched => {
+                let die = dice.roll(10, "rounds unable to act (1d10)")?;
+                let rounds = u64::from(die.value.unwrap_or(1));
+                record.push(die);
+                caster_only(
+                    &mut made,
+                    Condition::Scorched,
+                    Some(state.clock.after(GameDuration(rounds * ROUND_SECONDS))),
+                );
+                // Then the caster's own choice: every MP left, or one true answer.
+                made.pending = Some(Pending {
+                    about: "the Darkmaster's gaze".into(),
+                    by: "caster".into(),
+                    options: vec![Choice::LoseRemainingMps, Choice::AnswerTruly],
+                    pick: 1,
+                    affected: vec![who.name.clone()],
+                    ..pending.clone()
+                });
+            }
+            Choice::LoseRemainingMps => {
+                made.mp_lost = vec![(who.name.clone(), vsd.mp_current())];
+            }
+            // The answer itself is the table's; the log records that it is owed.
+            Choice::AnswerTruly => {}
+            Choice::Resonance => {
+                let spell = vsd.spell(&pending.spell).cloned().ok_or_else(|| {
+                    RuleError::Vsd(VsdError::UnknownSpell {
+                        name: who.name.clone(),
+                        spell: pending.spell.clone(),
+                        known: vec![],
+                    })
+                })?;
+                let resonance = roll_resonance(
+                    dice,
+                    &mut record,
+                    &spell,
+                    pending.place,
+                    pending.resonance_bonus,
+                    0,
+                    "a failed spell",
+                )?;
+                let base = Pending {
+                    affected: vec![who.name.clone()],
+                    ..pending.clone()
+                };
+                made.pending = resonance_pending(&resonance, base);
+                made.resonance = Some(resonance);
+            }
+            // Ruling: halved, a partial success still takes hold on its target, replacing older
+            // castings there (VSD-8); its duration runs from the cast.
+            Choice::HalfDuration | Choice::HalfArea => {
+                if let (Some(target), Some(cast_at)) = (&pending.target, pending.cast_at)
+                    && state.character(target).is_some()
+                {
+                    let duration = vsd.spell(&pending.spell).and_then(|s| s.duration);
+                    let half_duration = *choice == Choice::HalfDuration;
+                    let until = duration.map(|d| {
+                        let seconds = if half_duration {
+                            d.seconds().div_ceil(2)
+                        } else {
+                            d.seconds()
+                        };
+                        cast_at.after(GameDuration(seconds))
+                    });
+                    made.in_force = Some(InForce {
+                        target: target.clone(),
+                        spell: pending.spell.clone(),
+                        until,
+                        half_area: !half_duration,
+                    });
+                }
+            }
+            Choice::FreeWarping | Choice::OtherTarget => {}
+            Choice::Agents | Choice::Band | Choice::Servants => {}
+        }
+    }
+    made.dice = record;
+    Ok(vec![Event::Vsd(VsdEvent::ChoiceMade(made))])
+}
+
+/// VSD-11: spend 1 Drive; the GM re-rolls the resonance at a further −20. Dice: the resonance d100.
+pub fn sever(
+    state: &CampaignState,
+    name: &str,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, name)?;
+    if !state.vsd_settings.sever_the_thread {
+        return Err(RuleError::Vsd(VsdError::SeverOff));
+    }
+    let open = vsd
+        .resonance_open
+        .as_ref()
+        .ok_or_else(|| RuleError::Vsd(VsdError::NoResonance(who.name.clone())))?;
+    if vsd.drive == 0 {
+        return Err(RuleError::Vsd(VsdError::NoDrive(who.name.clone())));
+    }
+    let spell = vsd.spell(&open.spell).cloned().ok_or_else(|| {
+        RuleError::Vsd(VsdError::UnknownSpell {
+            name: who.name.clone(),
+            spell: open.spell.clone(),
+            known: vec![],
+        })
+    })?;
+    let severs = open.severs + 1;
+    let mut record = Vec::new();
+    let resonance = roll_resonance(
+        dice,
+        &mut record,
+        &spell,
+        open.place,
+        open.bonus,
+        severs,
+        "the thread severed",
+    )?;
+    let base = Pending {
+        about: "resonance".into(),
+        by: "GM".into(),
+        options: vec![],
+        pick: 1,
+        cast_seq: open.cast_seq,
+        spell: spell.name.clone(),
+        place: open.place,
+        affected: vec![who.name.clone()],
+        mp_cost: 0,
+        weave: spell.weave,
+        resonance_bonus: 0,
+        target: None,
+        cast_at: None,
+    };
+    let pending = resonance_pending(&resonance, base);
+    Ok(vec![Event::Vsd(VsdEvent::ThreadSevered(Severed {
+        character: who.name.clone(),
+        cast_seq: open.cast_seq,
+        severs,
+        resonance,
+        pending,
+        dice: record,
+    }))])
+}
+
+fn describe_pending(pending: &[Pending]) -> String {
+    pending
+        .iter()
+        .map(|p| {
+            let options: Vec<String> = p
+                .options
+                .iter()
+                .map(|o| crate::event::Words::word(*o).to_string())
+                .collect();
+            format!(
+                "{} ({} picks {}): {}",
+                p.about,
+                p.by,
+                p.pick,
+                options.join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// VSD-9 ruling: the failed spells held to fire later whose round `events` bring to an end. Each
+/// fires, as a success at the lowest band (save difficulty 50) with its MPs spent then, if its caster
+/// concentrated on it through the two rounds up to its own; otherwise it fizzles and costs nothing.
+/// Appended to the same write, so a held spell resolves as soon as its time has passed.
+pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event> {
+    if state.delayed_casters.is_empty() {
+        return Vec::new();
+    }
+    let mut after = state.clone();
+    for (i, event) in events.iter().enumerate() {
+        after.apply(state.head + 1 + i as u64, event);
+    }
+    let now = round_of(&after);
+    let mut resolved = Vec::new();
+    for name in &after.delayed_casters {
+        let Some(who) = after.character(name) else {
+            continue;
+        };
+        let Some((vsd, held)) = who.vsd().and_then(|v| Some((v, v.delayed.as_ref()?))) else {
+            continue;
+        };
+        if now <= held.fires_at_round {
+            continue;
+        }
+        let fired = vsd.concentration.as_ref().is_some_and(|c| {
+            c.spell.eq_ignore_ascii_case(&held.spell)
+                && c.first_round < held.fires_at_round
+                && c.last_round >= held.fires_at_round
+        });
+        let spell = vsd.spell(&held.spell);
+        let saves = spell.is_some_and(|s| s.save);
+        let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
+        let target_known = after.character(&held.target).is_some();
+        resolved.push(Event::Vsd(VsdEvent::DelayedSpellResolved(
+            DelayedResolved {
+                caster: who.name.clone(),
+                spell: held.spell.clone(),
+                target: held.target.clone(),
+                cast_seq: held.cast_seq,
+                fired,
+                mp_spent: if fired { held.mp_cost } else { 0 },
+                save_difficulty: (fired && saves).then_some(50),
+                took_hold: fired && !saves && target_known,
+                active_until: spell
+                    .and_then(|s| s.duration)
+                    .filter(|_| fired && !saves && target_known)
+                    .map(|d| takes_effect_at.after(d)),
+            },
+        )));
+    }
+    resolved
+}

@@ -1,0 +1,260 @@
+//! Against the Darkmaster: spell casting, resonance, failure and overcasting (docs/rules.md VSD-*).
+
+mod casting;
+mod commands;
+mod consequences;
+mod error;
+mod order;
+#[cfg(test)]
+mod tests;
+
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::rules::{RuleError, Who};
+use crate::state::{CampaignState, Character};
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::state::VsdState;
+use crate::time::ROUND_SECONDS;
+
+pub use crate::systems::vsd::event::{
+    Alignment, AttackKind, Choice, Condition, Place, SpellDef, SpellKind, Tag,
+};
+pub use crate::systems::vsd::state::VsdSettings;
+pub use casting::{CastOrder, OvercastMethod, OvercastOrder, Range};
+pub use commands::{
+    Casting, Choosing, Concentration, ConditionAction, ConditionClearing, DriveChange, NewSpell,
+    SaveRoll, SpellLearning,
+};
+pub use consequences::delayed_spells_due;
+pub use error::VsdError;
+
+impl VsdCommand {
+    /// Whether deciding it may draw dice (see [`crate::rules::Command::draws_dice`]).
+    pub fn draws_dice(&self) -> bool {
+        match self {
+            VsdCommand::Cast(_)
+            | VsdCommand::Choose(_)
+            | VsdCommand::Save(_)
+            | VsdCommand::Sever(_) => true,
+            VsdCommand::Learn(_)
+            | VsdCommand::Concentrate(_)
+            | VsdCommand::Interrupt(_)
+            | VsdCommand::SetAlignment(_)
+            | VsdCommand::SetSever(_)
+            | VsdCommand::Drive(_)
+            | VsdCommand::ClearCondition(_) => false,
+        }
+    }
+}
+
+// Lives for one call, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VsdCommand {
+    Learn(SpellLearning),
+    Concentrate(Concentration),
+    Interrupt(Who),
+    Cast(Casting),
+    Choose(Choosing),
+    Save(SaveRoll),
+    Sever(Who),
+    SetAlignment(Alignment),
+    SetSever(bool),
+    Drive(DriveChange),
+    ClearCondition(ConditionClearing),
+}
+
+pub fn decide(
+    state: &CampaignState,
+    command: VsdCommand,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    match command {
+        VsdCommand::Learn(SpellLearning { character, spell }) => {
+            casting::learn(state, &character, spell)
+        }
+        VsdCommand::Concentrate(Concentration { character, spell }) => {
+            casting::concentrate(state, &character, &spell)
+        }
+        VsdCommand::Interrupt(Who { character }) => {
+            let (who, vsd) = caster(state, &character)?;
+            if vsd.concentration.is_none() {
+                return Err(RuleError::Vsd(VsdError::NotConcentrating(who.name.clone())));
+            }
+            Ok(vec![Event::Vsd(VsdEvent::ConcentrationInterrupted {
+                character: who.name.clone(),
+            })])
+        }
+        VsdCommand::Cast(casting) => casting::cast(state, casting, dice),
+        VsdCommand::Choose(Choosing { character, choices }) => {
+            consequences::choose(state, &character, &choices, dice)
+        }
+        VsdCommand::Save(save) => casting::save(state, save, dice),
+        VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
+        VsdCommand::SetAlignment(alignment) => {
+            Ok(vec![Event::Vsd(VsdEvent::AlignmentSet { alignment })])
+        }
+        VsdCommand::SetSever(on) => Ok(vec![Event::Vsd(VsdEvent::SeverTheThreadSet { on })]),
+        VsdCommand::Drive(DriveChange {
+            character,
+            delta,
+            reason,
+        }) => {
+            let (who, vsd) = caster(state, &character)?;
+            if delta == 0 || i64::from(vsd.drive) + delta < 0 {
+                return Err(RuleError::Vsd(VsdError::DriveBelowZero {
+                    name: who.name.clone(),
+                    drive: vsd.drive,
+                    delta,
+                }));
+            }
+            Ok(vec![Event::Vsd(VsdEvent::DriveChanged {
+                character: who.name.clone(),
+                delta,
+                reason,
+            })])
+        }
+        VsdCommand::ClearCondition(ConditionClearing {
+            character,
+            action,
+            condition,
+        }) => {
+            // The one action there is; a new one fails to compile here until it is decided.
+            let ConditionAction::Clear = action;
+            let (who, vsd) = caster(state, &character)?;
+            if !vsd.has_condition(condition, state.clock) {
+                return Err(RuleError::Vsd(VsdError::NoSuchCondition {
+                    name: who.name.clone(),
+                    condition: condition.name(),
+                }));
+            }
+            Ok(vec![Event::Vsd(VsdEvent::ConditionCleared {
+                character: who.name.clone(),
+                condition,
+            })])
+        }
+    }
+}
+
+/// The combat round the clock is in.
+pub fn round_of(state: &CampaignState) -> u64 {
+    state.clock.seconds() / ROUND_SECONDS
+}
+
+/// A VsD character who can act: known, of this system, not consumed.
+fn caster<'s>(
+    state: &'s CampaignState,
+    name: &str,
+) -> Result<(&'s Character, &'s VsdState), RuleError> {
+    let who = crate::rules::campaign::find(state, name)?;
+    let vsd = who.vsd().ok_or_else(|| RuleError::WrongSystem {
+        name: who.name.clone(),
+        plays: who.sheet.system().to_string(),
+        needs: "an Against the Darkmaster",
+    })?;
+    if vsd.consumed {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    Ok((who, vsd))
+}
+
+/// Where a total lands on the casting table, and its save difficulty (VSD-5).
+pub fn casting_band(total: i64) -> (crate::systems::vsd::event::Outcome, Option<u32>) {
+    use crate::systems::vsd::event::Outcome;
+    const DIFFICULTIES: [(i64, u32); 16] = [
+        (80, 50),
+        (95, 60),
+        (105, 65),
+        (110, 70),
+        (120, 75),
+        (130, 80),
+        (135, 85),
+        (140, 90),
+        (145, 95),
+        (150, 100),
+        (155, 105),
+        (160, 110),
+        (165, 120),
+        (170, 130),
+        (175, 140),
+        (i64::MAX, 150),
+    ];
+    match total {
+        i64::MIN..=25 => (Outcome::Failure, None),
+        26..=50 => (Outcome::Partial, None),
+        _ => {
+            let difficulty = DIFFICULTIES
+                .iter()
+                .find(|(max, _)| total <= *max)
+                .map(|(_, d)| *d);
+            (
+                if total >= 151 {
+                    Outcome::Outstanding
+                } else {
+                    Outcome::Success
+                },
+                difficulty,
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod band_tests {
+    use super::*;
+    use crate::systems::vsd::event::Outcome;
+
+    #[test]
+    fn vsd5_every_band_boundary_of_the_casting_table() {
+        let cases = [
+            (25, Outcome::Failure, None),
+            (26, Outcome::Partial, None),
+            (50, Outcome::Partial, None),
+            (51, Outcome::Success, Some(50)),
+            (80, Outcome::Success, Some(50)),
+            (81, Outcome::Success, Some(60)),
+            (95, Outcome::Success, Some(60)),
+            (96, Outcome::Success, Some(65)),
+            (105, Outcome::Success, Some(65)),
+            (106, Outcome::Success, Some(70)),
+            (110, Outcome::Success, Some(70)),
+            (111, Outcome::Success, Some(75)),
+            (120, Outcome::Success, Some(75)),
+            (121, Outcome::Success, Some(80)),
+            (130, Outcome::Success, Some(80)),
+            (131, Outcome::Success, Some(85)),
+            (135, Outcome::Success, Some(85)),
+            (136, Outcome::Success, Some(90)),
+            (140, Outcome::Success, Some(90)),
+            (141, Outcome::Success, Some(95)),
+            (145, Outcome::Success, Some(95)),
+            (146, Outcome::Success, Some(100)),
+            (150, Outcome::Success, Some(100)),
+            (151, Outcome::Outstanding, Some(105)),
+            (155, Outcome::Outstanding, Some(105)),
+            (156, Outcome::Outstanding, Some(110)),
+            (160, Outcome::Outstanding, Some(110)),
+            (161, Outcome::Outstanding, Some(120)),
+            (165, Outcome::Outstanding, Some(120)),
+            (166, Outcome::Outstanding, Some(130)),
+            (170, Outcome::Outstanding, Some(130)),
+            (171, Outcome::Outstanding, Some(140)),
+            (175, Outcome::Outstanding, Some(140)),
+            (176, Outcome::Outstanding, Some(150)),
+            (400, Outcome::Outstanding, Some(150)),
+            (-120, Outcome::Failure, None),
+        ];
+        for (total, outcome, difficulty) in cases {
+            assert_eq!(casting_band(total), (outcome, difficulty), "total {total}");
+        }
+    }
+
+    #[test]
+    fn vsd9_failure_modifiers_by_kind() {
+        assert_eq!(SpellKind::Divination.failure_modifier(), 0);
+        assert_eq!(SpellKind::Nature.failure_modifier(), 10);
+        assert_eq!(SpellKind::Enchantment.failure_modifier(), 20);
+        assert_eq!(SpellKind::Alteration.failure_modifier(), 30);
+        assert_eq!(SpellKind::Elemental.failure_modifier(), 50);
+    }
+}

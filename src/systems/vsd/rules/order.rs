@@ -1,0 +1,153 @@
+//! The circumstances a caster gives for one casting: range, place, overcasting.
+
+use super::VsdError;
+use crate::systems::vsd::event::Place;
+
+/// Distance to the target. The casting table (VSD-4) and the attack table (VSD-14) band it
+/// differently, so the distance itself is given and each table finds its band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    Touch,
+    Metres(u32),
+    /// Further than any band: over 90 m.
+    Far,
+}
+
+impl Default for Range {
+    fn default() -> Range {
+        Range::Metres(15)
+    }
+}
+
+impl std::str::FromStr for Range {
+    type Err = String;
+
+    /// `touch`, `far`, or metres: `12` (the old band words 3, 15, 30 and 90 are distances too).
+    fn from_str(text: &str) -> Result<Range, String> {
+        let text = text.trim().to_lowercase();
+        match text.as_str() {
+            "touch" => Ok(Range::Touch),
+            "far" => Ok(Range::Far),
+            metres => metres
+                .trim_end_matches('m')
+                .trim()
+                .parse()
+                .map(Range::Metres)
+                .map_err(|_| {
+                    format!("'{text}' is not a distance; give metres (e.g. 12), touch or far")
+                }),
+        }
+    }
+}
+
+impl Range {
+    /// VSD-4: the casting table's range modifier.
+    pub(super) fn casting_modifier(self) -> i64 {
+        match self {
+            Range::Touch => 30,
+            Range::Metres(0..=3) => 10,
+            Range::Metres(4..=15) => 0,
+            Range::Metres(16..=30) => -10,
+            Range::Metres(31..=90) => -20,
+            Range::Metres(_) | Range::Far => -30,
+        }
+    }
+
+    /// VSD-14 ruling: an attack spell's own range table; `None` beyond 30 m, out of range.
+    pub(super) fn attack_modifier(self) -> Option<i64> {
+        match self {
+            Range::Touch | Range::Metres(0..=3) => Some(35),
+            Range::Metres(4..=10) => Some(10),
+            Range::Metres(11..=20) => Some(0),
+            Range::Metres(21..=30) => Some(-20),
+            Range::Metres(_) | Range::Far => None,
+        }
+    }
+
+    pub(super) fn words(self) -> String {
+        match self {
+            Range::Touch => "touch".into(),
+            Range::Metres(m) => format!("{m} m"),
+            Range::Far => "over 90 m".into(),
+        }
+    }
+}
+
+/// How a caster reaches a Weave above their Level (VSD-12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OvercastMethod {
+    /// Other casters who know the spell join in (name them with --with).
+    Ritual,
+    /// Spend 1 Drive and take 1d10+1 soul damage per Weave above Level.
+    Sacrifice,
+}
+
+/// An overcasting as the rules weigh it: a ritual's other casters, or a sacrifice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OvercastOrder {
+    Ritual(Vec<String>),
+    Sacrifice,
+}
+
+/// The circumstances of one casting.
+#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
+pub struct CastOrder {
+    /// Who the spell is aimed at: a character (any case) or anyone else, e.g. "the troll".
+    #[arg(long)]
+    pub target: String,
+    /// Distance to the target in metres (e.g. 12), touch, or far (over 90 m). A casting roll takes
+    /// the casting table's band for it (VSD-4); a bolt or area spell its attack table's (VSD-14),
+    /// which reaches 30 m.
+    #[arg(long, default_value = "15", value_parser = parse_range)]
+    pub range: Range,
+    /// The target is restrained, unconscious or unaware (+10).
+    #[arg(long = "static")]
+    pub static_target: bool,
+    /// Armour movement penalty, after the Armour skill (subtracted).
+    #[arg(long, default_value_t = 0)]
+    pub armor_penalty: u32,
+    /// A GM modifier, e.g. --mod -15.
+    #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
+    pub gm_modifier: i64,
+    /// The place's effect on resonance (VSD-10).
+    #[arg(long, value_enum, default_value = "normal")]
+    pub place: Place,
+    /// The caster cannot see the target: the cast is refused.
+    #[arg(long)]
+    pub cannot_see: bool,
+    /// The caster cannot speak: the cast is refused.
+    #[arg(long)]
+    pub silenced: bool,
+    /// Cast a spell of a Weave above the caster's Level (VSD-12), and how.
+    #[arg(long, value_enum)]
+    pub overcast: Option<OvercastMethod>,
+    /// The other casters of a magic ritual, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "overcast",
+        required_if_eq("overcast", "ritual")
+    )]
+    pub with: Vec<String>,
+    /// The target's Defense, for a bolt or area spell at a non-player target.
+    #[arg(long, allow_negative_numbers = true)]
+    pub defense: Option<i64>,
+}
+
+impl CastOrder {
+    /// The overcasting asked for; a ritual must name its other casters.
+    pub(super) fn overcast_order(&self) -> Result<Option<OvercastOrder>, VsdError> {
+        match self.overcast {
+            None => Ok(None),
+            Some(OvercastMethod::Sacrifice) => Ok(Some(OvercastOrder::Sacrifice)),
+            Some(OvercastMethod::Ritual) if self.with.is_empty() => {
+                Err(VsdError::RitualWithoutCasters)
+            }
+            Some(OvercastMethod::Ritual) => Ok(Some(OvercastOrder::Ritual(self.with.clone()))),
+        }
+    }
+}
+
+fn parse_range(text: &str) -> Result<Range, String> {
+    text.parse()
+}

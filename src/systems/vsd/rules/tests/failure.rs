@@ -1,0 +1,319 @@
+use super::*;
+use crate::rules::campaign::ClockAdvance;
+use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::rules::VsdError;
+
+// ---- VSD-9: spell failure ------------------------------------------------------------------------
+
+#[test]
+fn vsd9_every_failure_band_boundary_with_entered_dice() {
+    // Ember is elemental (+50); a casting roll of 3 then 40 is a failure; the third die is the failure d100.
+    let cases: [(u32, Option<Vec<Choice>>, usize); 7] = [
+        (25, None, 0),
+        (26, Some(vec![Choice::LoseHalfMps, Choice::FiresLater]), 1),
+        (50, Some(vec![Choice::LoseHalfMps, Choice::FiresLater]), 1),
+        (51, Some(vec![Choice::LoseAllMps, Choice::OtherTarget]), 1),
+        (75, Some(vec![Choice::LoseAllMps, Choice::OtherTarget]), 1),
+        (
+            76,
+            Some(vec![
+                Choice::LoseMps,
+                Choice::OtherTarget,
+                Choice::Resonance,
+            ]),
+            2,
+        ),
+        (
+            100,
+            Some(vec![
+                Choice::LoseMps,
+                Choice::OtherTarget,
+                Choice::Resonance,
+            ]),
+            2,
+        ),
+    ];
+    let w = world();
+    for (die, options, pick) in cases {
+        let events = w
+            .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, die])
+            .unwrap();
+        let c = the_cast(&events);
+        assert_eq!(c.failure.as_ref().unwrap().total, i64::from(die) + 50);
+        assert_eq!(
+            c.conditions[0].condition,
+            Condition::Stunned,
+            "always stunned"
+        );
+        assert_eq!(
+            c.pending.first().map(|p| p.options.clone()),
+            options,
+            "failure total {}",
+            die + 50
+        );
+        assert_eq!(c.pending.first().map_or(0, |p| p.pick), pick);
+    }
+    let base = || crate::systems::vsd::event::Pending {
+        about: String::new(),
+        by: "caster".into(),
+        options: vec![],
+        pick: 1,
+        cast_seq: 1,
+        spell: "x".into(),
+        place: Place::Normal,
+        affected: vec![],
+        mp_cost: 1,
+        weave: 1,
+        resonance_bonus: 0,
+        target: None,
+        cast_at: None,
+    };
+    assert_eq!(failure_pending(150, base()).unwrap().resonance_bonus, 20);
+    let worst = failure_pending(151, base()).unwrap();
+    assert_eq!(
+        worst.options,
+        vec![
+            Choice::LoseMpsAndWeary,
+            Choice::OtherTarget,
+            Choice::Resonance,
+            Choice::KnockedOut
+        ]
+    );
+    assert_eq!((worst.pick, worst.resonance_bonus), (2, 50));
+}
+
+/// Shield fails (3, then 40 subtracted: −37 + 45 − 10 = −2) and its failure roll 70 + 10 offers
+/// holding it to fire two rounds later.
+fn a_held_shield(w: &mut World) -> u64 {
+    w.vsd(
+        cast_with("Shield", |o| o.target = "Bran".into()),
+        &[3, 40, 70],
+    );
+    let failed = w.seq();
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    failed
+}
+
+#[test]
+fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    a_held_shield(&mut w);
+    let concentrate = || concentrate("Shield");
+    for _ in 0..2 {
+        w.next_round();
+        w.vsd(concentrate(), &[]);
+    }
+    assert_eq!(
+        w.of("Mira").mp_current(),
+        mps,
+        "nothing spent until it fires"
+    );
+    // The clock leaves the second round: the same write records the spell firing.
+    w.next_round();
+    let fired = w
+        .events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("resolved");
+    assert!(fired.fired && fired.took_hold);
+    assert_eq!(fired.mp_spent, 2);
+    assert_eq!(w.of("Mira").mp_current(), mps - 2);
+    assert!(w.on("Bran").contains_key("shield"));
+    assert!(w.of("Mira").delayed.is_none());
+}
+
+#[test]
+fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    a_held_shield(&mut w);
+    w.next_round();
+    w.vsd(concentrate("Shield"), &[]);
+    // The second round goes by without concentration; the round after it, the spell fizzles.
+    w.next_round();
+    w.next_round();
+    let resolved = w
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("resolved");
+    assert!(!resolved.fired && resolved.mp_spent == 0);
+    assert_eq!(w.of("Mira").mp_current(), mps);
+    assert!(!w.on("Bran").contains_key("shield"));
+}
+
+#[test]
+fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
+    let mut w = world();
+    // 95 + 45 − 10 + 30 (touch) = 160: outstanding.
+    let events = w.vsd(cast_with("Shield", |o| o.range = Range::Touch), &[95]);
+    let line = crate::render::describe(&events[0]);
+    assert!(
+        line.contains("outstanding success") && line.contains("half-mp, free-warping"),
+        "{line}"
+    );
+    w.vsd(choose(&[Choice::HalfMp]), &[]);
+    w.next_round();
+    w.vsd(cast("Ember"), &[3, 40, 20]);
+    let cleared = w.vsd(
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
+            character: "Mira".into(),
+            condition: Condition::Stunned,
+        }),
+        &[],
+    );
+    assert_eq!(
+        crate::render::describe(&cleared[0]),
+        "Mira is no longer stunned"
+    );
+    // A held spell that fizzles says so in words.
+    let mut w = world();
+    a_held_shield(&mut w);
+    for _ in 0..3 {
+        w.next_round();
+    }
+    let line = w
+        .events
+        .iter()
+        .find(|e| matches!(e, Event::Vsd(VsdEvent::DelayedSpellResolved(_))))
+        .map(crate::render::describe)
+        .unwrap();
+    assert!(
+        line.contains("Mira's held Shield") && line.contains("fizzles"),
+        "{line}"
+    );
+}
+
+#[test]
+fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
+    let mut w = world();
+    // Light is instantaneous: no concentration normally...
+    assert!(matches!(
+        w.refused(concentrate("Light"), &[]),
+        RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(_))
+    ));
+    // ...but held after a failure (3, 40: −37 + 45 = 8; failure 70 + 10 = 80), it is concentrated on.
+    w.vsd(cast("Light"), &[3, 40, 70]);
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    w.next_round();
+    w.vsd(concentrate("Light"), &[]);
+}
+
+#[test]
+fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Mira".into(),
+            spell: spell("Quake", 3, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    w.vsd(cast("Quake"), &[3, 40, 40]);
+    w.vsd(choose(&[Choice::LoseHalfMps]), &[]);
+    assert_eq!(w.of("Mira").mp_current(), 10, "half of 3, rounded up");
+    w.next_round();
+    w.vsd(cast("Quake"), &[3, 40, 30]);
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    assert_eq!(
+        w.of("Mira").delayed.as_ref().map(|d| d.fires_at_round),
+        Some(3)
+    );
+    w.next_round();
+    // 90 + 50 = 140: two of lose-mps, other-target, resonance (+20): resonance d100 10 + 3 + 20 = 33.
+    w.vsd(cast("Quake"), &[3, 40, 90]);
+    assert!(
+        matches!(
+            w.refused(choose(&[Choice::LoseMps]), &[]),
+            RuleError::Vsd(VsdError::InvalidChoice { .. })
+        ),
+        "two are needed"
+    );
+    let made = w.vsd(choose(&[Choice::LoseMps, Choice::Resonance]), &[10]);
+    let Event::Vsd(VsdEvent::ChoiceMade(made)) = &made[0] else {
+        panic!()
+    };
+    assert_eq!(made.resonance.as_ref().unwrap().total, 33);
+    assert_eq!(w.of("Mira").mp_current(), 7);
+    assert!(w.of("Mira").pending.is_empty());
+}
+
+#[test]
+fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Mira".into(),
+            spell: spell("Doom", 1, SpellKind::Dark),
+        }),
+        &[],
+    );
+    // Dark +50 with a failure d100 of 100: 150 → two of lose-mps, other-target, resonance.
+    w.vsd(cast_with("Doom", |o| o.gm_modifier = -20), &[3, 40, 100]);
+    w.vsd(choose(&[Choice::OtherTarget, Choice::LoseMps]), &[]);
+    assert_eq!(w.of("Mira").mp_current(), 11);
+    // The 151+ band comes from the pure table (a d100 + 50 cannot pass 150).
+    let mut world_ko = world();
+    world_ko
+        .events
+        .push(Event::Vsd(VsdEvent::SpellCast(SpellCast {
+            pending: vec![crate::systems::vsd::event::Pending {
+                about: "spell failure (160)".into(),
+                by: "caster".into(),
+                options: vec![
+                    Choice::LoseMpsAndWeary,
+                    Choice::OtherTarget,
+                    Choice::Resonance,
+                    Choice::KnockedOut,
+                ],
+                pick: 2,
+                cast_seq: 11,
+                spell: "Ember".into(),
+                place: Place::Normal,
+                affected: vec!["Mira".into()],
+                mp_cost: 1,
+                weave: 1,
+                resonance_bonus: 50,
+                target: None,
+                cast_at: None,
+            }],
+            ..the_cast(
+                &world_ko
+                    .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
+                    .unwrap(),
+            )
+            .clone()
+        })));
+    world_ko.vsd(choose(&[Choice::KnockedOut, Choice::LoseMpsAndWeary]), &[]);
+    let mira = world_ko.of("Mira");
+    let now = world_ko.state().clock;
+    assert!(
+        mira.has_condition(Condition::KnockedOut, now) && mira.has_condition(Condition::Weary, now)
+    );
+    world_ko.then(
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(6 * 3600),
+        }),
+        &[],
+    );
+    let later = world_ko.state().clock;
+    assert!(
+        !world_ko
+            .of("Mira")
+            .has_condition(Condition::KnockedOut, later),
+        "six hours later"
+    );
+    assert!(
+        world_ko.of("Mira").has_condition(Condition::Weary, later),
+        "weary until cleared"
+    );
+}

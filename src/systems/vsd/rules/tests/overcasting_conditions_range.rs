@@ -1,0 +1,433 @@
+use super::*;
+use crate::systems::vsd::rules::VsdError;
+
+// ---- VSD-12: overcasting -------------------------------------------------------------------------
+
+#[test]
+fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Tom".into(),
+            spell: spell("Storm", 6, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    let err = w.refused(
+        cast_by("Tom", "Storm", |o| {
+            o.overcast = Some(OvercastMethod::Sacrifice)
+        }),
+        &[50],
+    );
+    assert_eq!(
+        err,
+        RuleError::Vsd(VsdError::CannotOvercast {
+            name: "Tom".into(),
+            vocation: "warrior".into()
+        })
+    );
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Bran".into(),
+            spell: spell("Storm", 5, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    let err = w.refused(
+        cast_by("Bran", "Storm", |o| {
+            o.overcast = Some(OvercastMethod::Sacrifice)
+        }),
+        &[50],
+    );
+    assert!(matches!(
+        err,
+        RuleError::Vsd(VsdError::TooFewRanks {
+            ranks: 2,
+            weave: 5,
+            ..
+        })
+    ));
+    let err = w.refused(
+        cast_with("Shield", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
+        &[50],
+    );
+    assert!(matches!(
+        err,
+        RuleError::Vsd(VsdError::NoNeedToOvercast { .. })
+    ));
+}
+
+#[test]
+fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
+    let mut w = world();
+    // Storm W5 at Level 3: two d10s of soul damage (3+1, 4+1), then the roll at -20 and improvised -10.
+    let events = w.vsd(
+        cast_with("Storm", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
+        &[3, 4, 60],
+    );
+    let c = the_cast(&events);
+    assert_eq!(c.overcast.as_ref().unwrap().soul_damage, 9);
+    assert_eq!(c.total, 60 + 45 - 10 - 20);
+    let mira = w.of("Mira");
+    assert_eq!(
+        (mira.drive, mira.body, mira.soul_damage, mira.mp_current()),
+        (2, 31, 9, 7)
+    );
+
+    let mut frail = world();
+    frail.then(
+        Command::AddCharacter {
+            name: "Wisp".into(),
+            sheet: vsd_sheet(1, "wizard", 40, 6, 5),
+        },
+        &[],
+    );
+    frail.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Wisp".into(),
+            spell: spell("Storm", 2, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    let events = frail.vsd(
+        cast_by("Wisp", "Storm", |o| {
+            o.overcast = Some(OvercastMethod::Sacrifice)
+        }),
+        &[5, 60],
+    );
+    assert!(the_cast(&events).consumed, "Body 5 - 6 soul damage");
+    assert_eq!(
+        frail.refused(cast_by("Wisp", "Storm", |_| {}), &[50]),
+        RuleError::Dead("Wisp".into())
+    );
+    let mut broke = world();
+    broke.vsd(
+        VsdCommand::Drive(DriveChange {
+            character: "Mira".into(),
+            delta: -3,
+            reason: "spent".into(),
+        }),
+        &[],
+    );
+    let err = broke.refused(
+        cast_with("Storm", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
+        &[1, 1, 50],
+    );
+    assert_eq!(err, RuleError::Vsd(VsdError::NoDrive("Mira".into())));
+}
+
+#[test]
+fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Bran".into(),
+            spell: spell("Storm", 5, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    let one = |who: &[&str]| {
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = who.iter().map(|s| s.to_string()).collect();
+        })
+    };
+    assert_eq!(
+        w.refused(one(&[]), &[]),
+        RuleError::Vsd(VsdError::RitualWithoutCasters),
+        "a ritual names its other casters"
+    );
+    assert!(
+        matches!(
+            w.refused(one(&["Bran"]), &[50]),
+            RuleError::Vsd(VsdError::RitualParticipants(_))
+        ),
+        "two Weaves over need two others"
+    );
+    assert!(
+        matches!(
+            w.refused(one(&["Bran", "Tom"]), &[50]),
+            RuleError::Vsd(VsdError::RitualParticipants(_))
+        ),
+        "Tom does not know Storm"
+    );
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Tom".into(),
+            spell: spell("Storm", 5, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    let events = w.vsd(one(&["Bran", "Tom"]), &[3, 40, 10]);
+    let c = the_cast(&events);
+    assert_eq!(c.outcome, Outcome::Failure);
+    let stunned: Vec<&str> = c.conditions.iter().map(|c| c.character.as_str()).collect();
+    assert_eq!(stunned, vec!["Mira", "Bran", "Tom"]);
+}
+
+#[test]
+fn vsd12_ritual_participants_spend_the_round_concentrating() {
+    let mut w = world();
+    for who in ["Bran", "Tom"] {
+        w.vsd(
+            VsdCommand::Learn(SpellLearning {
+                character: who.into(),
+                spell: spell("Storm", 5, SpellKind::Elemental),
+            }),
+            &[],
+        );
+    }
+    let ritual = || {
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = vec!["Bran".into(), "Tom".into()];
+        })
+    };
+    // A helper who already cast this round cannot also concentrate on the ritual.
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Bran".into(),
+            spell: spell("Ember", 1, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    w.vsd(cast_by("Bran", "Ember", |_| {}), &[50]);
+    let refused = w.refused(ritual(), &[50]);
+    assert!(
+        matches!(&refused, RuleError::Vsd(VsdError::RitualParticipants(why)) if why.contains("Bran has already acted")),
+        "{refused:?}"
+    );
+    // In a fresh round the ritual goes ahead, and no participant can cast in that round after it.
+    w.next_round();
+    w.vsd(ritual(), &[60]);
+    assert_eq!(
+        w.refused(cast_by("Tom", "Storm", |_| {}), &[50]),
+        RuleError::Vsd(VsdError::RoundUsed("Tom".into()))
+    );
+}
+
+#[test]
+fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
+    let mut w = world();
+    w.vsd(
+        VsdCommand::Learn(SpellLearning {
+            character: "Bran".into(),
+            spell: spell("Storm", 5, SpellKind::Elemental),
+        }),
+        &[],
+    );
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    // Storm is two Weaves over Mira's Level: one helper allows one, and Benefic's three are not added.
+    let refused = w.refused(
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = vec!["Bran".into()];
+        }),
+        &[50],
+    );
+    assert!(
+        matches!(refused, RuleError::Vsd(VsdError::RitualParticipants(_))),
+        "{refused:?}"
+    );
+    // Under Benefic alone (no ritual) the same cast fits.
+    let events = w.vsd(cast("Storm"), &[50]);
+    assert_eq!(
+        the_cast(&events).overcast.as_ref().unwrap().method,
+        "alignment"
+    );
+}
+
+#[test]
+fn vsd12_celestial_alignments_widen_or_tax_casting() {
+    let mut w = world();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Auspicious), &[]);
+    assert!(
+        matches!(
+            w.refused(cast("Storm"), &[50]),
+            RuleError::Vsd(VsdError::WeaveAboveLevel { .. })
+        ),
+        "auspicious allows 1"
+    );
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    let events = w.vsd(cast("Storm"), &[50]);
+    assert_eq!(
+        the_cast(&events).overcast.as_ref().unwrap().method,
+        "alignment"
+    );
+    w.next_round();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Malefic), &[]);
+    assert_eq!(the_cast(&w.vsd(cast("Shield"), &[60])).mp_spent, 3);
+    w.next_round();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Disastrous), &[]);
+    let events = w.vsd(cast("Shield"), &[60]);
+    assert_eq!(
+        (the_cast(&events).mp_spent, the_cast(&events).total),
+        (3, 60 + 45 - 10 - 10)
+    );
+}
+
+// ---- VSD-13: conditions --------------------------------------------------------------------------
+
+#[test]
+fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
+    let mut w = world();
+    w.vsd(cast("Ember"), &[3, 40, 20]);
+    let now = w.state().clock;
+    assert!(w.of("Mira").has_condition(Condition::Stunned, now));
+    w.next_round();
+    w.next_round();
+    assert!(
+        !w.of("Mira")
+            .has_condition(Condition::Stunned, w.state().clock),
+        "over after two rounds"
+    );
+    w.vsd(cast("Ember"), &[3, 40, 20]);
+    w.vsd(
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
+            character: "Mira".into(),
+            condition: Condition::Stunned,
+        }),
+        &[],
+    );
+    assert!(
+        !w.of("Mira")
+            .has_condition(Condition::Stunned, w.state().clock)
+    );
+    let err = w.refused(
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
+            character: "Mira".into(),
+            condition: Condition::Weary,
+        }),
+        &[],
+    );
+    assert!(matches!(
+        err,
+        RuleError::Vsd(VsdError::NoSuchCondition { .. })
+    ));
+}
+
+// ---- VSD-14: bolt and area spells ----------------------------------------------------------------
+
+#[test]
+fn vsd14_a_bolt_is_an_attack_roll_less_the_targets_defense() {
+    let w = world();
+    let at_orc = w
+        .when(
+            Command::Vsd(Box::new(cast_with("Fire Bolt", |o| o.defense = Some(25)))),
+            &[60],
+        )
+        .unwrap();
+    let c = the_cast(&at_orc);
+    assert_eq!(
+        (c.outcome, c.total, c.mp_spent),
+        (Outcome::Attack, 60 + 45 - 10 - 25, 2)
+    );
+    let at_bran = w
+        .when(
+            Command::Vsd(Box::new(cast_with("Fire Bolt", |o| {
+                o.target = "Bran".into()
+            }))),
+            &[60],
+        )
+        .unwrap();
+    assert_eq!(
+        the_cast(&at_bran).total,
+        60 + 45 - 10 - 10,
+        "a character's own Defense"
+    );
+}
+
+#[test]
+fn vsd14_attack_spells_take_their_own_range_table_and_the_casting_table_its_bands() {
+    let w = world();
+    let total = |spell: &str, range: &str| {
+        let range: Range = range.parse().unwrap();
+        w.when(
+            Command::Vsd(Box::new(cast_with(spell, |o| {
+                o.range = range;
+                o.defense = Some(0)
+            }))),
+            &[60],
+        )
+        .map(|events| the_cast(&events).total - (60 + 45 - 10))
+    };
+    for (range, attack) in [
+        ("touch", 35),
+        ("3", 35),
+        ("4", 10),
+        ("10", 10),
+        ("11", 0),
+        ("20", 0),
+        ("21", -20),
+        ("30", -20),
+    ] {
+        assert_eq!(total("Fire Bolt", range), Ok(attack), "a bolt at {range}");
+    }
+    for range in ["31", "90", "far"] {
+        assert!(
+            matches!(
+                total("Fire Bolt", range),
+                Err(RuleError::Vsd(VsdError::OutOfReach { .. }))
+            ),
+            "{range}"
+        );
+    }
+    // The casting table keeps its own bands: 12 m is 4–15 m, no modifier; a bolt there has 0 too.
+    assert_eq!(total("Ember", "12"), Ok(0));
+    assert_eq!(total("Ember", "3"), Ok(10));
+    assert_eq!(total("Ember", "touch"), Ok(30));
+    assert_eq!(total("Ember", "16"), Ok(-10));
+    assert!("nearby".parse::<Range>().is_err());
+}
+
+#[test]
+fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table() {
+    let w = world();
+    // 3 would start a subtracting chain on a casting roll; on an attack it is a fumble, and the
+    // next die is the spell failure roll (40 + elemental 50 = 90).
+    let events = w
+        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[3, 40])
+        .unwrap();
+    let c = the_cast(&events);
+    assert_eq!((c.outcome, c.roll), (Outcome::Failure, 3));
+    assert_eq!(c.failure.as_ref().unwrap().roll, 40);
+    assert_eq!(c.dice.len(), 2, "no open-ended chain after a fumble");
+    // 12 is no fumble: the attack stands.
+    let events = w
+        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[12])
+        .unwrap();
+    assert_eq!(the_cast(&events).outcome, Outcome::Attack);
+}
+
+#[test]
+fn vsd_commands_on_an_adg_character_are_refused() {
+    let mut w = world();
+    w.then(
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(crate::sheet::AdgSheet {
+                level: 1,
+                agility: 9,
+                brawn: 9,
+                cunning: 9,
+                health: 5,
+                silver: 0,
+            }),
+        },
+        &[],
+    );
+    let err = w.refused(
+        VsdCommand::Learn(SpellLearning {
+            character: "Aldric".into(),
+            spell: spell("Shield", 1, SpellKind::Defensive),
+        }),
+        &[],
+    );
+    assert!(
+        err.to_string()
+            .contains("Aldric plays A Dungeon Game; this is an Against the Darkmaster command"),
+        "{err}"
+    );
+}

@@ -1,0 +1,467 @@
+//! Against the Darkmaster state: what replay computes for VsD characters.
+
+use crate::sheet::{Lore, VsdSheet};
+use crate::state::{CampaignState, fold_name};
+use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
+use crate::systems::vsd::event::{
+    ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
+};
+use crate::time::{GameDuration, GameTime};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Concentration {
+    pub spell: String,
+    pub first_round: u64,
+    pub last_round: u64,
+}
+
+/// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveSpell {
+    pub spell: String,
+    pub caster: String,
+    pub cast_seq: u64,
+    pub until: Option<GameTime>,
+    /// Over half its area (a partial success, VSD-5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half_area: bool,
+}
+
+/// A failed spell held to fire later (VSD-9): it fires at the end of `fires_at_round` if the caster
+/// concentrated on it through the two rounds up to then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DelayedSpell {
+    pub cast_seq: u64,
+    pub spell: String,
+    pub target: String,
+    pub fires_at_round: u64,
+    pub mp_cost: u32,
+}
+
+/// The newest casting of a spell on a target that allows a save (see `CampaignState::castings_on`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastingOn {
+    pub cast_seq: u64,
+    pub saved: bool,
+}
+
+/// The latest resonance a caster may still sever (VSD-11).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenResonance {
+    pub cast_seq: u64,
+    pub spell: String,
+    pub place: Place,
+    pub bonus: i64,
+    pub severs: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VsdState {
+    pub level: u32,
+    pub vocation: String,
+    pub lores: Vec<Lore>,
+    pub mp_max: u32,
+    pub mp_spent: u32,
+    pub drive: u32,
+    /// Body as it stands, after soul damage (VSD-12).
+    pub body: i32,
+    pub soul_damage: u32,
+    pub wsr: i32,
+    pub defense: i64,
+    pub spells: BTreeMap<String, SpellDef>,
+    pub concentration: Option<Concentration>,
+    pub last_cast_round: Option<u64>,
+    pub conditions: Vec<ConditionChange>,
+    pub pending: Vec<Pending>,
+    /// The awareness window (VSD-10): the next spell before this time triggers resonance.
+    pub awareness_until: Option<GameTime>,
+    pub resonance_open: Option<OpenResonance>,
+    /// A failed spell set to fire at this round.
+    pub delayed: Option<DelayedSpell>,
+    pub consumed: bool,
+}
+
+impl VsdState {
+    pub fn new(sheet: &VsdSheet) -> VsdState {
+        VsdState {
+            level: sheet.level,
+            vocation: sheet.vocation.clone(),
+            lores: sheet.lores.clone(),
+            mp_max: sheet.mp,
+            mp_spent: 0,
+            drive: sheet.drive,
+            body: sheet.body,
+            soul_damage: 0,
+            wsr: sheet.wsr,
+            defense: i64::from(sheet.defense),
+            spells: BTreeMap::new(),
+            concentration: None,
+            last_cast_round: None,
+            conditions: Vec::new(),
+            pending: Vec::new(),
+            awareness_until: None,
+            resonance_open: None,
+            delayed: None,
+            consumed: false,
+        }
+    }
+
+    pub fn mp_current(&self) -> u32 {
+        self.mp_max.saturating_sub(self.mp_spent)
+    }
+
+    pub fn spell(&self, name: &str) -> Option<&SpellDef> {
+        self.spells.get(&fold_name(name))
+    }
+
+    pub fn lore(&self, name: &str) -> Option<&Lore> {
+        self.lores
+            .iter()
+            .find(|l| l.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Conditions in force at `now`.
+    pub fn active_conditions(&self, now: GameTime) -> Vec<Condition> {
+        self.conditions
+            .iter()
+            .filter(|c| c.until.is_none_or(|u| u > now))
+            .map(|c| c.condition)
+            .collect()
+    }
+
+    pub fn has_condition(&self, condition: Condition, now: GameTime) -> bool {
+        self.active_conditions(now).contains(&condition)
+    }
+
+    /// Rounds of unbroken concentration on `spell` up to the round before `round` (VSD-3): the caster
+    /// must have concentrated in every round from the first up to the one just before casting.
+    pub fn concentration_for(&self, spell: &str, round: u64) -> u32 {
+        match &self.concentration {
+            Some(c) if c.spell.eq_ignore_ascii_case(spell) && c.last_round + 1 == round => {
+                u32::try_from(c.last_round - c.first_round + 1).unwrap_or(u32::MAX)
+            }
+            _ => 0,
+        }
+    }
+
+    fn lose_mp(&mut self, amount: u32) {
+        self.mp_spent = self.mp_spent.saturating_add(amount).min(self.mp_max);
+    }
+}
+
+impl CampaignState {
+    pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
+        self.characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.vsd_mut())
+    }
+
+    fn add_conditions(&mut self, changes: &[ConditionChange]) {
+        for change in changes {
+            if let Some(vsd) = self.vsd_mut(&change.character) {
+                vsd.conditions.push(change.clone());
+            }
+        }
+    }
+
+    /// Puts a spell in force on its target, of either system (VSD-8: it replaces an older casting of
+    /// the same spell). An instantaneous spell has done its work once cast: nothing stays in force.
+    fn take_hold(
+        &mut self,
+        target: &str,
+        spell: &str,
+        caster: &str,
+        cast_seq: u64,
+        until: Option<GameTime>,
+    ) {
+        let instantaneous = self
+            .character(caster)
+            .and_then(|c| c.vsd()?.spell(spell).map(|s| s.instantaneous))
+            .unwrap_or(false);
+        if instantaneous {
+            return;
+        }
+        if let Some(character) = self.characters.get_mut(&fold_name(target)) {
+            let active = ActiveSpell {
+                spell: spell.to_string(),
+                caster: caster.to_string(),
+                cast_seq,
+                until,
+                half_area: false,
+            };
+            character.spells_on.insert(fold_name(spell), active);
+        }
+    }
+
+    pub(super) fn apply_concentrated(&mut self, character: &str, spell: &str, round: u64) {
+        if let Some(vsd) = self.vsd_mut(character) {
+            vsd.concentration = match vsd.concentration.take() {
+                Some(c) if c.spell == spell && c.last_round + 1 == round => Some(Concentration {
+                    last_round: round,
+                    ..c
+                }),
+                _ => Some(Concentration {
+                    spell: spell.to_string(),
+                    first_round: round,
+                    last_round: round,
+                }),
+            };
+        }
+    }
+
+    /// Records the casting at `seq` as the newest of `spell` on `target` that a save may answer.
+    fn note_casting_on(&mut self, target: &str, spell: &str, seq: u64) {
+        self.castings_on
+            .entry(fold_name(target))
+            .or_default()
+            .insert(
+                fold_name(spell),
+                CastingOn {
+                    cast_seq: seq,
+                    saved: false,
+                },
+            );
+    }
+
+    pub(super) fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
+        let now = self.clock;
+        if c.save_difficulty.is_some() {
+            self.note_casting_on(&c.target, &c.spell, seq);
+        }
+        self.add_conditions(&c.conditions);
+        if c.took_hold {
+            self.take_hold(&c.target, &c.spell, &c.caster, seq, c.active_until);
+        }
+        if let Some(o) = &c.overcast {
+            // Each participant spent the round concentrating on the ritual: their action is used.
+            for helper in &o.participants {
+                if let Some(vsd) = self.vsd_mut(helper) {
+                    vsd.concentration = None;
+                    vsd.last_cast_round = Some(c.round);
+                }
+            }
+        }
+        let Some(vsd) = self.vsd_mut(&c.caster) else {
+            return;
+        };
+        vsd.lose_mp(c.mp_spent);
+        vsd.concentration = None;
+        vsd.last_cast_round = Some(c.round);
+        vsd.pending.extend(c.pending.iter().cloned());
+        if let Some(o) = &c.overcast {
+            vsd.drive = vsd.drive.saturating_sub(o.drive_spent);
+            vsd.soul_damage += o.soul_damage;
+            vsd.body -= i32::try_from(o.soul_damage).unwrap_or(i32::MAX);
+        }
+        vsd.consumed |= c.consumed;
+        // A resonance triggered by the awareness window uses it up; a new awareness result opens one.
+        if c.resonance.is_some() {
+            vsd.awareness_until = None;
+        }
+        vsd.resonance_open = c.resonance.as_ref().map(|r| {
+            if r.result == "awareness" {
+                vsd.awareness_until = Some(now.after(GameDuration(3600)));
+            }
+            OpenResonance {
+                cast_seq: seq,
+                spell: c.spell.clone(),
+                place: c.place,
+                bonus: 0,
+                severs: 0,
+            }
+        });
+    }
+
+    pub(super) fn apply_choice(&mut self, made: &ChoiceMade) {
+        self.add_conditions(&made.conditions);
+        if let Some(f) = &made.in_force {
+            self.take_hold(&f.target, &f.spell, &made.character, made.cast_seq, f.until);
+            if f.half_area
+                && let Some(active) = self
+                    .characters
+                    .get_mut(&fold_name(&f.target))
+                    .and_then(|c| c.spells_on.get_mut(&fold_name(&f.spell)))
+            {
+                active.half_area = true;
+            }
+        }
+        for (name, lost) in &made.mp_lost {
+            if let Some(vsd) = self.vsd_mut(name) {
+                vsd.lose_mp(*lost);
+            }
+        }
+        let now = self.clock;
+        let Some(vsd) = self.vsd_mut(&made.character) else {
+            return;
+        };
+        // The choice resolves the first pending entry of that cast whose options hold the picks.
+        let (mut resolved_spell, mut resolved_target, mut resolved_cost) = (None, None, 0);
+        if let Some(i) = vsd.pending.iter().position(|p| {
+            p.cast_seq == made.cast_seq && made.chosen.iter().all(|c| p.options.contains(c))
+        }) {
+            let resolved = vsd.pending.remove(i);
+            resolved_spell = Some(resolved.spell.clone());
+            resolved_target = resolved.target.clone();
+            resolved_cost = resolved.mp_cost;
+            if let Some(r) = &made.resonance {
+                if r.result == "awareness" {
+                    vsd.awareness_until = Some(now.after(GameDuration(3600)));
+                }
+                vsd.resonance_open = Some(OpenResonance {
+                    cast_seq: made.cast_seq,
+                    spell: resolved.spell.clone(),
+                    place: resolved.place,
+                    bonus: resolved.resonance_bonus,
+                    severs: 0,
+                });
+            }
+        }
+        vsd.mp_spent = vsd.mp_spent.saturating_sub(made.mp_refund);
+        // A choice recorded before held spells were resolved names no target: it stays as it was.
+        let delayed = match (made.fires_at_round, resolved_spell, resolved_target) {
+            (Some(fires_at_round), Some(spell), Some(target)) => Some(DelayedSpell {
+                cast_seq: made.cast_seq,
+                spell,
+                target,
+                fires_at_round,
+                mp_cost: resolved_cost,
+            }),
+            _ => None,
+        };
+        let holds = delayed.is_some();
+        if let Some(delayed) = delayed {
+            vsd.delayed = Some(delayed);
+        }
+        vsd.pending.extend(made.pending.iter().cloned());
+        if holds {
+            self.delayed_casters.insert(fold_name(&made.character));
+        }
+    }
+
+    pub(super) fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
+        self.delayed_casters.remove(&fold_name(&d.caster));
+        if let Some(vsd) = self.vsd_mut(&d.caster) {
+            vsd.delayed = None;
+            vsd.concentration = None;
+            vsd.lose_mp(d.mp_spent);
+        }
+        if d.save_difficulty.is_some() {
+            self.note_casting_on(&d.target, &d.spell, seq);
+        }
+        if d.took_hold {
+            self.take_hold(&d.target, &d.spell, &d.caster, seq, d.active_until);
+        }
+    }
+
+    pub(super) fn apply_save(&mut self, s: &SaveRolled) {
+        // The saver may be anyone the spell reaches, not only the cast's named target.
+        let casting = self
+            .castings_on
+            .entry(fold_name(&s.target))
+            .or_default()
+            .entry(fold_name(&s.spell))
+            .or_insert(CastingOn {
+                cast_seq: s.against,
+                saved: false,
+            });
+        if casting.cast_seq <= s.against {
+            *casting = CastingOn {
+                cast_seq: s.against,
+                saved: true,
+            };
+        }
+        if !s.resisted {
+            self.take_hold(&s.target, &s.spell, &s.caster, s.against, s.active_until);
+        }
+    }
+
+    pub(super) fn apply_severed(&mut self, s: &Severed) {
+        let now = self.clock;
+        let Some(vsd) = self.vsd_mut(&s.character) else {
+            return;
+        };
+        vsd.drive = vsd.drive.saturating_sub(1);
+        vsd.pending
+            .retain(|p| !(p.cast_seq == s.cast_seq && p.by == "GM"));
+        vsd.pending.extend(s.pending.iter().cloned());
+        if let Some(open) = vsd.resonance_open.as_mut() {
+            open.severs = s.severs;
+        }
+        vsd.awareness_until =
+            (s.resonance.result == "awareness").then(|| now.after(GameDuration(3600)));
+    }
+
+    pub(crate) fn apply_mp_rest(&mut self, restored: &[crate::systems::vsd::event::MpRestored]) {
+        for r in restored {
+            if let Some(vsd) = self.vsd_mut(&r.character) {
+                vsd.mp_spent = vsd.mp_spent.saturating_sub(r.restored);
+            }
+        }
+    }
+}
+
+/// The campaign's VsD settings, changed by events.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct VsdSettings {
+    pub alignment: Alignment,
+    /// The optional Sever the Thread rule (VSD-11); off unless the GM turns it on.
+    pub sever_the_thread: bool,
+}
+
+impl CampaignState {
+    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
+    pub(crate) fn apply_vsd(&mut self, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+        use crate::systems::vsd::event::VsdEvent;
+        match event {
+            VsdEvent::SpellLearned(l) => {
+                if let Some(vsd) = self.vsd_mut(&l.character) {
+                    vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());
+                }
+            }
+            VsdEvent::Concentrated {
+                character,
+                spell,
+                round,
+            } => self.apply_concentrated(character, spell, *round),
+            VsdEvent::ConcentrationInterrupted { character } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.concentration = None;
+                }
+            }
+            VsdEvent::SpellCast(cast) => self.apply_spell_cast(seq, cast),
+            VsdEvent::ChoiceMade(made) => self.apply_choice(made),
+            VsdEvent::SaveRolled(save) => self.apply_save(save),
+            VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
+            VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),
+            VsdEvent::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
+            VsdEvent::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,
+            VsdEvent::DriveChanged {
+                character, delta, ..
+            } => {
+                if let Some(vsd) = self.vsd_mut(character) {
+                    vsd.drive = u32::try_from((i64::from(vsd.drive) + delta).max(0)).unwrap_or(0);
+                }
+            }
+            VsdEvent::ConditionCleared {
+                character,
+                condition,
+            } => {
+                let now = self.clock;
+                if let Some(vsd) = self.vsd_mut(character) {
+                    // Cleared now: conditions of this kind still in force end at this moment.
+                    for c in vsd
+                        .conditions
+                        .iter_mut()
+                        .filter(|c| c.condition == *condition)
+                    {
+                        if c.until.is_none_or(|u| u > now) {
+                            c.until = Some(now);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

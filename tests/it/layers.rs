@@ -1,0 +1,205 @@
+//! The layers of docs/architecture.md, checked: every path a source file names inside the crate
+//! (`crate::…`, or `super::…` resolved to where it lands) must point at its own layer or one below.
+//! A rule system's files sit in the layer of their role (`systems/adg/event.rs` is model,
+//! `systems/adg/state.rs` state, and so on), so a system cannot reach around the core's layering.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Layer {
+    Model,
+    State,
+    Rules,
+    Render,
+    Store,
+    /// The CLI, the library entry point, the generator and the binaries: they may use everything.
+    Top,
+}
+
+/// The layer a module path (`["systems", "adg", "state"]`, `["event", "by_kind"]`) belongs to.
+fn layer(module: &[String]) -> Layer {
+    let role = match module {
+        [systems, _system, role, ..] if systems == "systems" => role.as_str(),
+        [systems, ..] if systems == "systems" => return Layer::Model,
+        [first, ..] => first.as_str(),
+        [] => return Layer::Top,
+    };
+    match role {
+        "event" | "tables" | "sheet" | "dice" | "time" | "lazy_map" => Layer::Model,
+        "state" => Layer::State,
+        "rules" => Layer::Rules,
+        "render" => Layer::Render,
+        "store" => Layer::Store,
+        _ => Layer::Top,
+    }
+}
+
+/// Whether code in `from` may name `to`. The store checks stored text with the rules' text checks
+/// (`rules::text`, refusing with a `RuleError`), and its write runs the caller's decision, whose
+/// errors are the library's (`Error`); nothing else above it.
+fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
+    match from {
+        Layer::Model => to == Layer::Model,
+        Layer::State => to <= Layer::State,
+        Layer::Rules => to <= Layer::Rules,
+        Layer::Render => matches!(to, Layer::Model | Layer::State | Layer::Render),
+        Layer::Store => {
+            let named = |path: &[&str]| {
+                target.len() >= path.len() && target.iter().zip(path).all(|(a, b)| a == b)
+            };
+            matches!(to, Layer::Model | Layer::State | Layer::Store)
+                || named(&["rules", "text"])
+                || named(&["rules", "RuleError"])
+                || named(&["Error"])
+        }
+        Layer::Top => true,
+    }
+}
+
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable src") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            sources(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// Test code may reach up (the rules' tests check log lines through `render`): files named
+/// `tests.rs`, files under a `tests/` folder, and everything after a file's `#[cfg(test)]`.
+fn is_test_file(src: &Path, file: &Path) -> bool {
+    let relative = file.strip_prefix(src).expect("under src");
+    relative.iter().any(|p| p == "tests" || p == "tests.rs")
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The `a::b::c` segments at the start of `text`, and what follows them (after a trailing `::`
+/// when the path goes on into a brace group).
+fn leading_segments(text: &str) -> (Vec<String>, &str) {
+    let mut segments = Vec::new();
+    let mut rest = text;
+    loop {
+        let end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
+        if end == 0 {
+            return (segments, rest);
+        }
+        segments.push(rest[..end].to_string());
+        rest = &rest[end..];
+        match rest.strip_prefix("::") {
+            Some(after) => rest = after,
+            None => return (segments, rest),
+        }
+    }
+}
+
+/// Every crate path named in `code`, as module segments from the crate root (`super::` resolved
+/// from `module`). One level of braces is opened (`crate::systems::{adg::event as adg, …}`).
+fn paths_named(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let mut named = Vec::new();
+    for prefix in ["crate::", "super::"] {
+        for (start, _) in code.match_indices(prefix) {
+            // A `super::` inside `super::super::` is counted from the first one.
+            if code[..start].ends_with(|c: char| is_word(c) || c == ':') {
+                continue;
+            }
+            let mut rest = &code[start..];
+            let mut path: Vec<String> = Vec::new();
+            if let Some(after) = rest.strip_prefix("crate::") {
+                rest = after;
+            } else {
+                path = module.to_vec();
+                while let Some(after) = rest.strip_prefix("super::") {
+                    path.pop();
+                    rest = after;
+                }
+            }
+            let (head, after) = leading_segments(rest);
+            path.extend(head);
+            match after.strip_prefix('{').and_then(|g| g.split_once('}')) {
+                Some((group, _)) => {
+                    for item in group.split(',') {
+                        let mut inner = path.clone();
+                        inner.extend(leading_segments(item.trim()).0);
+                        named.push(inner);
+                    }
+                }
+                None => named.push(path),
+            }
+        }
+    }
+    named
+}
+
+#[test]
+fn each_layer_names_only_its_own_and_the_ones_below_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    assert!(files.len() > 50, "found the sources");
+    let mut wrong = Vec::new();
+    for file in &files {
+        if is_test_file(&src, file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("readable");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let module = module_of(&src, file);
+        let from = layer(&module);
+        for target in paths_named(code, &module) {
+            let to = layer(&target);
+            if !allowed(from, to, &target) {
+                wrong.push(format!(
+                    "{} ({from:?}) names {} ({to:?})",
+                    file.strip_prefix(&src).unwrap_or(file).display(),
+                    target.join("::")
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "layers crossed:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_layer_check_sees_a_crossing_through_crate_super_and_a_brace_group() {
+    let module: Vec<String> = ["systems", "adg", "event"].map(String::from).to_vec();
+    let from = layer(&module);
+    assert_eq!(from, Layer::Model);
+    for code in [
+        "use crate::state::CampaignState;",
+        "use crate::systems::{adg::rules as r, vsd::event};",
+        "let x = super::rules::decide;",
+    ] {
+        let crossing = paths_named(code, &module)
+            .iter()
+            .any(|target| !allowed(from, layer(target), target));
+        assert!(crossing, "{code}");
+    }
+    let fine = "use crate::dice::Die; use super::tables::Attribute;";
+    assert!(
+        paths_named(fine, &module)
+            .iter()
+            .all(|target| allowed(from, layer(target), target)),
+        "{fine}"
+    );
+}
