@@ -13,6 +13,8 @@ pub const ROUND_SECONDS: u64 = 6;
 const MINUTE: u64 = 60;
 const HOUR: u64 = 60 * MINUTE;
 const DAY: u64 = 24 * HOUR;
+/// The length of an in-game day, in the clock's seconds.
+pub const DAY_SECONDS: u64 = DAY;
 const WEEK: u64 = 7 * DAY;
 
 /// The longest single advance accepted (a hundred years): anything more is a typo, and the limit keeps

@@ -1,7 +1,7 @@
 //! A Dungeon Game commands: `ritual`, `exert`, `rest`, `downtime`, `scroll`, `tables`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record};
+use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::{Command, Who};
 use crate::systems::adg::rules::{
@@ -32,6 +32,8 @@ pub enum ScrollCommand {
     List {
         /// The character's name (any case).
         name: Option<String>,
+        #[command(flatten)]
+        at: At,
     },
     /// Roll what reading a Ceremony scroll left pending: its mishap if the GM's sealed check failed,
     /// or its damage or healing if the check passed.
@@ -99,8 +101,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
         ScrollCommand::Learn(learning) => adg(g, ctx, AdgCommand::LearnScroll(learning.clone())),
         ScrollCommand::Give(gift) => adg(g, ctx, AdgCommand::GiveScroll(gift.clone())),
         ScrollCommand::Resolve(who) => adg(g, ctx, AdgCommand::ResolvePending(who.clone())),
-        ScrollCommand::List { name } => {
-            let state = g.open()?.replay(None)?;
+        ScrollCommand::List { name, at } => {
+            let state = at.state(g)?;
             if let Some(n) = name {
                 crate::rules::campaign::find(&state, n)?;
             }

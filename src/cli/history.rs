@@ -7,6 +7,7 @@ use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
 use crate::state::fold_name;
+use crate::store::Point;
 use clap::Args;
 use serde_json::json;
 use std::collections::VecDeque;
@@ -23,10 +24,30 @@ pub struct LogArgs {
     /// Only the last N matching events.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Start at the event a point names: an event number, session:N (the end of session N),
+    /// session-start:N, day:D (the last event of in-game day D) or now.
+    #[arg(long, value_name = "POINT")]
+    pub from: Option<Point>,
+    /// Stop at (and include) the event a point names.
+    #[arg(long, value_name = "POINT")]
+    pub to: Option<Point>,
 }
 
 pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
+    let from = args
+        .from
+        .map(|p| store.resolve(p))
+        .transpose()?
+        .unwrap_or(1);
+    let to = args.to.map(|p| store.resolve(p)).transpose()?;
+    if let Some(to) = to
+        && from > to
+    {
+        return Err(Error::Usage(format!(
+            "--from names #{from}, which comes after #{to}, named by --to; give the earlier point to --from"
+        )));
+    }
     let state = store.replay(None)?;
     let who = args.character.as_deref().map(fold_name);
     if let Some(name) = &args.character
@@ -44,7 +65,8 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
         .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let mut kept: VecDeque<(Recorded, bool)> = VecDeque::new();
     let mut session_entropy = String::new();
-    store.for_each_event(1, None, |r| {
+    // From the first event: a seeded die's witness is the entropy of the session it was rolled in.
+    store.for_each_event(1, to, |r| {
         if let Event::SessionStarted { entropy, .. } = &r.event {
             session_entropy = entropy.clone();
         } else if let Event::SessionEnded { .. } = &r.event {
@@ -56,7 +78,7 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
         });
         let about_character = who.as_ref().is_none_or(|w| r.event.concerns(w));
         let in_session = args.session.is_none_or(|s| r.session == Some(s));
-        if about_character && in_session {
+        if about_character && in_session && r.seq >= from {
             if kept.len() == cap {
                 kept.pop_front();
             }

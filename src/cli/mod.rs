@@ -17,7 +17,8 @@ use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
 use crate::event::Words;
 use crate::rules::{Command, text};
-use crate::store::{Location, Stamp, Store, Written};
+use crate::state::CampaignState;
+use crate::store::{Location, Point, Stamp, Store, Written};
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -227,6 +228,31 @@ pub enum Commands {
     Dev(dev::DevCommand),
 }
 
+/// A point in the campaign's history for a read (`--at`).
+#[derive(Debug, Clone, Args)]
+pub struct At {
+    /// Show it as it stood at a point: an event number (120), session:N (the end of session N),
+    /// session-start:N, day:D (the end of in-game day D) or now (the default).
+    #[arg(long, value_name = "POINT")]
+    pub at: Option<Point>,
+}
+
+impl At {
+    /// The campaign's state at the point (now when none is given).
+    fn state(&self, g: &Globals) -> Result<CampaignState, Error> {
+        let mut store = g.open()?;
+        let upto = match self.at {
+            Some(point) => Some(store.resolve(point)?),
+            None => None,
+        };
+        let state = store.replay(upto)?;
+        if state.campaign.is_none() {
+            return Err(crate::rules::RuleError::NoCampaign.into());
+        }
+        Ok(state)
+    }
+}
+
 /// Time and randomness for one run. Tests pin both through the environment (GRIMOIRE_NOW, an RFC 3339
 /// time; GRIMOIRE_RANDOMNESS_SEED, a number), as jj does; otherwise they come from the OS.
 pub struct Context {
@@ -358,11 +384,12 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         Commands::Character(character::CharacterCommand::Show(_)) => Some("character show"),
         Commands::Scroll(adg::ScrollCommand::List { .. }) => Some("scroll list"),
         Commands::Tables(adg::TablesCommand::Show) => Some("tables show"),
+        Commands::Time(table::TimeCommand::Show(_)) => Some("time show"),
         Commands::Init(_)
         | Commands::Character(character::CharacterCommand::Add(_))
         | Commands::Damage(_)
         | Commands::Heal(_)
-        | Commands::Time(_)
+        | Commands::Time(table::TimeCommand::Advance(_))
         | Commands::Session(_)
         | Commands::Roll(_)
         | Commands::Reveal(_)

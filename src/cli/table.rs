@@ -1,10 +1,11 @@
 //! At the table: the clock, sessions, free rolls and sealed reveals.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record, record_on};
+use super::{At, Context, Globals, record, record_on};
 use crate::Error;
 use crate::rules::Command;
 use crate::rules::campaign::{ClockAdvance, DiceRoll, Resting, SealedReveal, SessionStart};
+use crate::state::CampaignState;
 use clap::Subcommand;
 use serde_json::json;
 
@@ -13,10 +14,16 @@ pub enum TimeCommand {
     /// Move the in-game clock forward: 10m, 2h, 3d, 1w, 5r (combat rounds of 6 seconds), or a mix
     /// such as 1h30m. Records the advance; rolls no dice.
     Advance(ClockAdvance),
+    /// Show the in-game date and time, the combat round, the open session and the dice epoch.
+    /// Records nothing.
+    Show(At),
 }
 
 pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Report, Error> {
-    let TimeCommand::Advance(advance) = command;
+    let advance = match command {
+        TimeCommand::Advance(advance) => advance,
+        TimeCommand::Show(at) => return time_show(&at.state(g)?),
+    };
     let written = record(g, ctx, Command::AdvanceClock(advance.clone()))?;
     let state = written.state;
     let mut report = appended(&written.events);
@@ -26,6 +33,45 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
     report.json["game_time"] = json!(state.clock.seconds());
     report.json["game_time_text"] = json!(state.clock.to_string());
     Ok(report)
+}
+
+/// Where the campaign stands in time: the clock, the round, the session and the dice epoch.
+fn time_show(state: &CampaignState) -> Result<Report, Error> {
+    let clock = state.clock;
+    let round = crate::systems::vsd::rules::round_of(state);
+    let mut lines = vec![format!(
+        "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
+        clock.seconds() % 60 / crate::time::ROUND_SECONDS + 1
+    )];
+    lines.push(match &state.open_session {
+        Some(open) => format!(
+            "Session {} is open (it started at #{}).",
+            open.number, open.started_seq
+        ),
+        None if state.sessions_started == 0 => "No session has been played yet.".to_string(),
+        None => format!(
+            "No session is open; {} played so far.",
+            state.sessions_started
+        ),
+    });
+    lines.push(format!(
+        "Dice epoch {}, its seed committed to as {}.",
+        state.epoch, state.epoch_commitment
+    ));
+    Ok(Report::new(
+        lines.join("\n"),
+        json!({
+            "as_of_seq": state.head,
+            "game_time": clock.seconds(),
+            "game_time_text": clock.to_string(),
+            "day": clock.day(),
+            "rounds_since_day_1": round,
+            "open_session": state.open_session.as_ref().map(|s| json!({ "number": s.number, "started_seq": s.started_seq })),
+            "sessions_started": state.sessions_started,
+            "epoch": state.epoch,
+            "epoch_commitment": state.epoch_commitment,
+        }),
+    ))
 }
 
 #[derive(Debug, Subcommand)]

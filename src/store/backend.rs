@@ -77,6 +77,8 @@ pub trait LogRead {
         before: u64,
     ) -> Result<Option<StoredRow>, StoreError>;
     fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError>;
+    /// The newest event recorded while the clock stood before `game_time` (seconds).
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError>;
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError>;
     /// The values of one kind of secret whose keys start with `prefix`.
     fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError>;

@@ -48,7 +48,7 @@ pub struct Written {
 
 /// A campaign's log, in whichever backend holds it.
 pub struct Store {
-    backend: Box<dyn Backend>,
+    pub(super) backend: Box<dyn Backend>,
     snapshot_every: u64,
 }
 

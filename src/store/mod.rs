@@ -14,6 +14,7 @@ mod location;
 mod log;
 mod migrations;
 pub mod output;
+mod point;
 mod postgres;
 mod replay;
 mod sqlite;
@@ -23,6 +24,7 @@ pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
 pub use log::{Batch, NewCampaign, Stamp, Store, Written};
+pub use point::Point;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 
 use crate::event::PayloadError;
@@ -89,6 +91,8 @@ pub enum StoreError {
         "there is no campaign \"{name}\" on {server}; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db"
     )]
     NoCampaign { name: String, server: String },
+    #[error("{0}")]
+    NoSuchPoint(String),
     #[error(
         "{0} is being created by another command (an init or an import) and is not whole yet; nothing was recorded. Try again once it finishes"
     )]
@@ -120,7 +124,8 @@ impl StoreError {
             | StoreError::Refused { .. }
             | StoreError::Import { .. }
             | StoreError::NoCampaign { .. }
-            | StoreError::BeingCreated(_) => 1,
+            | StoreError::BeingCreated(_)
+            | StoreError::NoSuchPoint(_) => 1,
         }
     }
 }

@@ -23,6 +23,10 @@ pub const SNAPSHOT_EVERY: u64 = 25;
 /// far in the past.
 pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
 
+/// The kind of event after which a snapshot is always taken and kept: the end of a session, so the
+/// state at any past session's end (`--at session:N`, recaps, diffs) loads at once.
+pub(super) const SESSION_END_KIND: &str = "session_ended";
+
 /// The newest snapshots always kept: a retraction reaching back past all of them replays from the
 /// one kept for its block.
 const SNAPSHOT_KEEP_NEWEST: usize = 8;
@@ -149,8 +153,9 @@ pub(super) fn replay_after(
     Ok(replay.finish())
 }
 
-/// Stores a snapshot of `state` and prunes older ones, keeping the newest few and the first in every
-/// block of [`SNAPSHOT_KEEP_EVERY`] events, so snapshots never pile up the way events do.
+/// Stores a snapshot of `state` and prunes older ones, keeping the newest few, the first in every
+/// block of [`SNAPSHOT_KEEP_EVERY`] events and those at a session's end, so snapshots never pile up
+/// the way events do.
 pub(super) fn save_snapshot(
     log: &mut dyn LogWrite,
     state: &CampaignState,
@@ -162,15 +167,19 @@ pub(super) fn save_snapshot(
     let seqs = log.snapshot_seqs()?;
     let newest_kept = seqs.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
     let mut block_seen = BTreeSet::new();
-    let pruned: Vec<u64> = seqs
-        .iter()
-        .enumerate()
-        .filter(|&(i, &seq)| {
-            let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
-            i < newest_kept && !first_of_block
-        })
-        .map(|(_, &seq)| seq)
-        .collect();
+    let mut pruned = Vec::new();
+    for (i, &seq) in seqs.iter().enumerate() {
+        let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
+        // Only the few past the newest are candidates, so this reads a row or two per save.
+        if i < newest_kept
+            && !first_of_block
+            && !log
+                .row(seq)?
+                .is_some_and(|row| row.kind == SESSION_END_KIND)
+        {
+            pruned.push(seq);
+        }
+    }
     if !pruned.is_empty() {
         log.delete_snapshots(&pruned)?;
     }
@@ -192,7 +201,9 @@ pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> 
         let mut point: Option<(u64, String)> = None;
         log.rows(from, until.min(head), &mut |row| {
             replay.feed(row.seq, &decode(&row)?);
-            let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) || row.seq == head;
+            let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)
+                || row.seq == head
+                || row.kind == SESSION_END_KIND;
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
             let reaches_back = || {
                 retractions

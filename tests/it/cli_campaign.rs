@@ -338,6 +338,83 @@ fn show_at_a_past_seq_restores_that_moment() {
 }
 
 #[test]
+fn points_in_time_by_session_and_day_restore_what_the_table_remembers() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owl"]);
+    let start = c.head().expect("a head");
+    c.ok(&["damage", "Aldric", "3"]);
+    c.ok(&["time", "advance", "1d"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    let health = |at: &str| {
+        c.json(&["character", "show", "Aldric", "--at", at])["character"]["health"]["current"]
+            .clone()
+    };
+    assert_eq!(health("session-start:1"), 8, "{start}");
+    assert_eq!(health("session:1"), 5);
+    assert_eq!(health("s1"), 5, "the short form");
+    assert_eq!(health("day:1"), 5, "the day ended with the advance");
+    assert_eq!(health("Day 2"), 3);
+    assert_eq!(health("now"), 3);
+    let list = c.json(&["character", "list", "--at", "session:1"]);
+    assert_eq!(list["characters"].as_array().map(Vec::len), Some(2));
+    // Points the log has not reached are refused, saying what it holds.
+    let open = c.refused(&["character", "show", "Aldric", "--at", "session:2"], 1);
+    assert!(open.contains("session 2 has not ended yet"), "{open}");
+    let none = c.refused(&["character", "show", "Aldric", "--at", "session:7"], 1);
+    assert!(none.contains("no session 7"), "{none}");
+    let later = c.refused(&["character", "list", "--at", "day:9"], 1);
+    assert!(
+        later.contains("Day 9 has not come yet: it is Day 2"),
+        "{later}"
+    );
+    let typo = c.refused(&["character", "show", "Aldric", "--at", "yesterday"], 2);
+    assert!(
+        typo.contains("session:N") && typo.contains("day:D"),
+        "{typo}"
+    );
+    // The log between two points: the first session, start to end.
+    let log = c.ok(&["log", "--from", "session-start:1", "--to", "session:1"]);
+    assert!(
+        log.starts_with(&format!("#{}", start.split(':').next().unwrap())),
+        "{log}"
+    );
+    assert!(
+        log.contains("Aldric takes 3 damage") && log.trim_end().ends_with("session 1 ends"),
+        "{log}"
+    );
+    assert!(!log.contains("takes 2 damage"), "{log}");
+    let backwards = c.refused(
+        &["log", "--from", "session:1", "--to", "session-start:1"],
+        2,
+    );
+    assert!(backwards.contains("comes after"), "{backwards}");
+}
+
+#[test]
+fn time_show_says_the_date_the_round_the_session_and_the_epoch() {
+    let c = Campaign::with_party();
+    c.ok(&["time", "advance", "1d2h30m2r"]);
+    c.ok(&["session", "start"]);
+    let shown = c.ok(&["time", "show"]);
+    assert!(
+        shown.contains("It is Day 2, 02:30 +2r (combat round 3 of the minute"),
+        "{shown}"
+    );
+    assert!(shown.contains("Session 1 is open"), "{shown}");
+    assert!(shown.contains("Dice epoch 1"), "{shown}");
+    let json = c.json(&["time", "show"]);
+    assert_eq!(json["day"], 2);
+    assert_eq!(json["open_session"]["number"], 1);
+    let before = c.json(&["time", "show", "--at", "3"]);
+    assert_eq!(before["game_time"], 0);
+    assert!(before["open_session"].is_null());
+    let err = c.refused(&["time", "show", "--rolls", "4"], 2);
+    assert!(err.contains("rolls no dice"), "{err}");
+}
+
+#[test]
 fn log_filters_by_character_and_keeps_the_last_n() {
     let c = Campaign::with_party();
     c.ok(&["damage", "Aldric", "1"]);

@@ -113,7 +113,7 @@ fn malformed_numbers_are_usage_errors() {
     c.refused(&["character", "show", "Aldric", "--at", "x"], 2);
     // Events count from #1: before it there is nothing to show.
     let err = c.refused(&["character", "show", "Aldric", "--at", "0"], 2);
-    assert!(err.contains("1.."), "{err}");
+    assert!(err.contains("counted 1, 2, 3"), "{err}");
     c.refused(&["character", "list", "--at", "0"], 2);
     c.refused(&["explain", "-1"], 2);
     c.refused(&["log", "--limit", "0"], 2);

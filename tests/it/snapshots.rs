@@ -4,7 +4,7 @@
 use crate::support::Campaign;
 use grimoire::event::Event;
 use grimoire::generate::generate;
-use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction};
+use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction, SessionStart};
 use grimoire::rules::{Command, decide};
 use grimoire::sheet::{AdgSheet, Sheet};
 use grimoire::store::{Batch, Stamp, Store};
@@ -342,6 +342,69 @@ fn snapshots_do_not_pile_up() {
         .collect();
     // The first of the block (kept for the far past) and the newest eight.
     assert_eq!(seqs, [vec![1], (56..=63).collect::<Vec<i64>>()].concat());
+}
+
+/// A session's end is a point the table comes back to (`--at session:N`, recaps): its snapshot is
+/// taken whatever the interval, and kept when later ones are pruned; so is one rebuilt.
+#[test]
+fn each_session_end_keeps_a_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let store = Store::create_new(&path).unwrap().publish().unwrap();
+    let mut store = store.with_snapshot_interval(1_000);
+    let mut commands = a_campaign_with("Aldric");
+    for _ in 0..3 {
+        commands.push(Command::StartSession(SessionStart {
+            entropy: String::new(),
+        }));
+        commands.extend((0..20).map(|_| {
+            Command::AdvanceClock(ClockAdvance {
+                by: GameDuration(60),
+            })
+        }));
+        commands.push(Command::EndSession);
+    }
+    write_all(&mut store, commands);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let ends: Vec<i64> = conn
+        .prepare("SELECT seq FROM events WHERE kind = 'session_ended' ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let kept = |conn: &rusqlite::Connection| -> Vec<i64> {
+        conn.prepare("SELECT seq FROM snapshots ORDER BY seq")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(ends.len(), 3);
+    assert_eq!(
+        kept(&conn),
+        ends,
+        "one at each session's end, none other at this interval"
+    );
+    // Later writes, each taking a snapshot, prune down to the newest eight but keep the ends.
+    let mut store = Store::open(&path).unwrap().with_snapshot_interval(1);
+    write_all(
+        &mut store,
+        (0..20)
+            .map(|_| {
+                Command::AdvanceClock(ClockAdvance {
+                    by: GameDuration(60),
+                })
+            })
+            .collect(),
+    );
+    let after = kept(&conn);
+    assert!(ends.iter().all(|end| after.contains(end)), "{after:?}");
+    assert_eq!(after.len(), ends.len() + 8, "{after:?}");
+    store.rebuild_snapshots().unwrap();
+    let rebuilt = kept(&conn);
+    assert!(ends.iter().all(|end| rebuilt.contains(end)), "{rebuilt:?}");
 }
 
 /// An import keeps copies of its running state to resume from when a retraction in the file reaches

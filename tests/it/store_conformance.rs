@@ -4,7 +4,7 @@
 use crate::pg_cluster;
 use grimoire::Error;
 use grimoire::event::Event;
-use grimoire::store::{Batch, Location, Stamp, Store};
+use grimoire::store::{Batch, Location, Point, Stamp, Store};
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -215,6 +215,41 @@ macro_rules! conformance {
                 append(&mut store, vec![Event::SessionEnded { number: 1 }]).unwrap();
                 assert!(store.replay(Some(2)).unwrap().open_session.is_some());
                 assert!(store.replay(None).unwrap().open_session.is_none());
+            }
+
+            #[test]
+            fn points_name_the_events_a_table_means_and_refuse_what_has_not_happened() {
+                let Some(place) = $fresh() else { return };
+                let mut store = place.open();
+                let a_day = || Event::ClockAdvanced {
+                    by: GameDuration(86_400),
+                };
+                let started = Event::SessionStarted {
+                    number: 1,
+                    entropy: String::new(),
+                };
+                append(&mut store, vec![created(), started, a_day()]).unwrap();
+                // Recorded on Day 2; the last advance moves the clock into Day 3.
+                append(&mut store, vec![Event::SessionEnded { number: 1 }, a_day()]).unwrap();
+                for (point, seq) in [
+                    (Point::SessionStart(1), 2),
+                    (Point::SessionEnd(1), 4),
+                    (Point::Day(1), 3),
+                    (Point::Day(2), 5),
+                    (Point::Day(3), 5),
+                    (Point::Seq(4), 4),
+                    (Point::Now, 5),
+                ] {
+                    assert_eq!(store.resolve(point).unwrap(), seq, "{point}");
+                }
+                for (point, says) in [
+                    (Point::Day(4), "Day 4 has not come yet"),
+                    (Point::Seq(6), "#6 is not in the log"),
+                    (Point::SessionEnd(2), "no session 2"),
+                ] {
+                    let refused = store.resolve(point).unwrap_err().to_string();
+                    assert!(refused.contains(says), "{point}: {refused}");
+                }
             }
 
             #[test]

@@ -1,7 +1,7 @@
 //! Characters: `character add|list|show`, `damage`, `heal`.
 
 use super::output::{Report, appended};
-use super::{Context, Globals, record};
+use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
@@ -28,9 +28,8 @@ pub use add::AddArgs;
 /// List the campaign's characters. Records nothing.
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Show the list as it stood just after event SEQ.
-    #[arg(long, value_name = "SEQ", value_parser = clap::value_parser!(u64).range(1..))]
-    pub at: Option<u64>,
+    #[command(flatten)]
+    pub at: At,
 }
 
 /// Show a character's sheet as computed by replaying the log. Records nothing.
@@ -38,9 +37,8 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The character's name (any case).
     pub name: String,
-    /// Show the sheet as it stood just after event SEQ (e.g. the end of a past session).
-    #[arg(long, value_name = "SEQ", value_parser = clap::value_parser!(u64).range(1..))]
-    pub at: Option<u64>,
+    #[command(flatten)]
+    pub at: At,
 }
 
 pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result<Report, Error> {
@@ -52,7 +50,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             ))
         }
         CharacterCommand::List(args) => {
-            let state = replay_at(g, args.at)?;
+            let state = args.at.state(g)?;
             let mut lines: Vec<String> = state.characters.values().map(list_line).collect();
             if lines.is_empty() {
                 lines.push(
@@ -68,7 +66,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             ))
         }
         CharacterCommand::Show(args) => {
-            let state = replay_at(g, args.at)?;
+            let state = args.at.state(g)?;
             let character =
                 state
                     .character(&args.name)
@@ -83,21 +81,6 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             ))
         }
     }
-}
-
-/// Replays to `at` (the whole log when `None`), refusing a seq past the end.
-fn replay_at(g: &Globals, at: Option<u64>) -> Result<CampaignState, Error> {
-    let mut store = g.open()?;
-    let state = store.replay(at)?;
-    if state.campaign.is_none() {
-        return Err(RuleError::NoCampaign.into());
-    }
-    if let Some(seq) = at
-        && seq > state.head
-    {
-        return Err(RuleError::NoSuchEvent(seq, state.head).into());
-    }
-    Ok(state)
 }
 
 /// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.

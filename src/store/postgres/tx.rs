@@ -185,6 +185,18 @@ impl LogRead for PgTx<'_> {
         }
     }
 
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+        let row = self
+            .tx
+            .query_one(
+                "SELECT max(seq) FROM events WHERE campaign = $1 AND game_time < $2",
+                &[&self.campaign, &to_pg(game_time)],
+            )
+            .map_err(self.fail())?;
+        let newest: Option<i64> = cell(&row, 0, &self.place)?;
+        Ok(newest.map(from_pg))
+    }
+
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
         let row = self
             .tx

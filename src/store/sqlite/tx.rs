@@ -163,6 +163,18 @@ impl LogRead for SqliteTx<'_> {
         Ok(found)
     }
 
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+        // The clock moves back only when a time advance is retracted, so no index orders events
+        // by it: this reads every row, once per `--at day:D`.
+        self.tx
+            .query_row(
+                "SELECT max(seq) FROM events WHERE game_time < ?1",
+                [to_sql_seq(game_time)],
+                |r| r.get(0),
+            )
+            .map_err(self.fail("read"))
+    }
+
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
         self.tx
             .query_row(
