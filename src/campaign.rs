@@ -101,7 +101,7 @@ pub fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written,
     // (otherwise the rules refuse, and nothing is recorded either way).
     if command.vouches_for_the_log()
         && store.replay(None)?.open_session.is_some()
-        && let Some(problem) = store.verify(None)?.first_problem()
+        && let Some(problem) = store.verify(Vec::new())?.first_problem()
     {
         return Err(StoreError::FailsVerification {
             place: store.place(),

@@ -88,8 +88,9 @@ pub fn head(g: &Globals, _args: &HeadArgs) -> Result<Report, Error> {
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// A SEQ:HASH code printed earlier by `session end` or `head`; the log must still hold it.
+    /// Give it once per checkpoint, e.g. every session's.
     #[arg(long, value_name = "SEQ:HASH", value_parser = parse_checkpoint)]
-    pub checkpoint: Option<Checkpoint>,
+    pub checkpoint: Vec<Checkpoint>,
 }
 
 fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
@@ -150,7 +151,7 @@ fn verify_text(r: &VerifyReport) -> String {
     for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {
         lines.push(format!("PROBLEM at #{}: {}", problem.seq, problem.what));
     }
-    if let Some(c) = &r.checkpoint {
+    for c in &r.checkpoints {
         lines.push(if c.holds {
             format!("checkpoint {}: holds", c.checkpoint)
         } else {

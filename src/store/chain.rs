@@ -141,7 +141,8 @@ pub struct VerifyReport {
     pub sealed_dice_awaiting_reveal: u64,
     /// Dice or reveals that do not match, first one first.
     pub dice_problems: Vec<Problem>,
-    pub checkpoint: Option<CheckpointResult>,
+    /// The checkpoints asked about, in the order given.
+    pub checkpoints: Vec<CheckpointResult>,
     /// Stored snapshots that commands would start from, compared with a replay of the log.
     pub snapshots_checked: u64,
     /// Snapshots that differ from the replay: edited outside grimoire, they would show a false state.
@@ -168,9 +169,9 @@ impl VerifyReport {
         {
             return Some(problem.what.clone());
         }
-        self.checkpoint
-            .as_ref()
-            .filter(|c| !c.holds)
+        self.checkpoints
+            .iter()
+            .find(|c| !c.holds)
             .map(|c| format!("checkpoint {} does not hold", c.checkpoint))
     }
 
@@ -179,7 +180,7 @@ impl VerifyReport {
             && self.chain_break.is_none()
             && self.dice_problems.is_empty()
             && self.snapshot_problems.is_empty()
-            && self.checkpoint.as_ref().is_none_or(|c| c.holds)
+            && self.checkpoints.iter().all(|c| c.holds)
     }
 }
 
@@ -220,13 +221,14 @@ pub struct Verifier {
     /// Each epoch's published seed commitment: a withheld seed is revealed epochs later.
     commitments: BTreeMap<u32, String>,
     entropy: String,
-    checkpoint: Option<Checkpoint>,
+    /// The checkpoints asked about, with what each was found to be (`None`: not reached yet).
+    checkpoints: Vec<(Checkpoint, Option<bool>)>,
 }
 
 const MAX_PROBLEMS: usize = 20;
 
 impl Verifier {
-    pub fn new(reveals: Reveals, checkpoint: Option<Checkpoint>) -> Verifier {
+    pub fn new(reveals: Reveals, checkpoints: Vec<Checkpoint>) -> Verifier {
         Verifier {
             reveals,
             report: VerifyReport::default(),
@@ -236,7 +238,7 @@ impl Verifier {
             epoch: 1,
             commitments: BTreeMap::new(),
             entropy: String::new(),
-            checkpoint,
+            checkpoints: checkpoints.into_iter().map(|c| (c, None)).collect(),
         }
     }
 
@@ -254,13 +256,10 @@ impl Verifier {
         }
         self.expected_seq = row.seq + 1;
         self.prev_hash = row.hash.clone();
-        if let Some(checkpoint) = &self.checkpoint
-            && checkpoint.seq == row.seq
-        {
-            self.report.checkpoint = Some(CheckpointResult {
-                checkpoint: checkpoint.to_string(),
-                holds: row.hash.starts_with(&checkpoint.hash_prefix),
-            });
+        for (checkpoint, found) in &mut self.checkpoints {
+            if checkpoint.seq == row.seq {
+                *found = Some(row.hash.starts_with(&checkpoint.hash_prefix));
+            }
         }
         match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
             Ok(event) => {
@@ -468,14 +467,15 @@ impl Verifier {
     }
 
     pub fn finish(mut self) -> VerifyReport {
-        if let Some(checkpoint) = &self.checkpoint
-            && self.report.checkpoint.is_none()
-        {
-            self.report.checkpoint = Some(CheckpointResult {
+        // A checkpoint past the end of the log does not hold: the history was cut.
+        self.report.checkpoints = self
+            .checkpoints
+            .iter()
+            .map(|(checkpoint, found)| CheckpointResult {
                 checkpoint: checkpoint.to_string(),
-                holds: false,
-            });
-        }
+                holds: found.unwrap_or(false),
+            })
+            .collect();
         self.report
     }
 }

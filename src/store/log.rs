@@ -271,7 +271,7 @@ impl Store {
     /// Checks the whole log (see [`crate::store::chain`]) in one consistent read: first the
     /// database's own check of its storage, then the reveals (they come after the dice they open),
     /// then every row through every check, comparing each trusted snapshot with a replay.
-    pub fn verify(&mut self, checkpoint: Option<Checkpoint>) -> Result<VerifyReport, StoreError> {
+    pub fn verify(&mut self, checkpoints: Vec<Checkpoint>) -> Result<VerifyReport, StoreError> {
         // Damage in pages the log's queries never touch would otherwise go unseen.
         let file_problems = self.backend.storage_problems(true)?;
         let mut log = self.backend.read()?;
@@ -285,7 +285,7 @@ impl Store {
                 Ok(ControlFlow::Continue(()))
             })?;
         }
-        let mut verifier = Verifier::new(reveals, checkpoint);
+        let mut verifier = Verifier::new(reveals, checkpoints);
         // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
         // the database would show a false sheet while the chain stays whole: replay the log
         // alongside and compare each snapshot a command could start from.

@@ -275,6 +275,33 @@ fn session_end_prints_a_checkpoint_that_verify_accepts() {
         .args(["verify", "--checkpoint", "999:0123456789abcdef"])
         .assert()
         .code(1);
+    // Every session's checkpoint at once: each is answered, and one that fails fails the run.
+    c.ok(&["session", "start"]);
+    let second = c.json(&["session", "end"])["checkpoint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let both = c.json(&[
+        "verify",
+        "--checkpoint",
+        &checkpoint,
+        "--checkpoint",
+        &second,
+    ]);
+    let held: Vec<bool> = both["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["holds"].as_bool().unwrap())
+        .collect();
+    assert_eq!(held, [true, true]);
+    c.cmd()
+        .args(["verify", "--checkpoint", &checkpoint])
+        .args(["--checkpoint", "3:0000000000000000"])
+        .assert()
+        .code(1)
+        .stdout(contains(format!("checkpoint {checkpoint}: holds")))
+        .stdout(contains("checkpoint 3:0000000000000000: DOES NOT HOLD"));
 }
 
 #[test]

@@ -251,7 +251,13 @@ fn of_commands_creating_the_same_campaign_file_at_once_exactly_one_wins() {
             ),
             Vec::<String>::new()
         );
-        assert!(Store::open(&c.db).unwrap().verify(None).unwrap().all_hold());
+        assert!(
+            Store::open(&c.db)
+                .unwrap()
+                .verify(Vec::new())
+                .unwrap()
+                .all_hold()
+        );
     }
 }
 

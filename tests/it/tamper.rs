@@ -164,7 +164,13 @@ fn the_tamper_matrix_on_a_thousand_events() {
     c.ok(&["dev", "generate", "--characters", "6", "--events", "1000"]);
     let conn = unlock(&c);
     let store = || grimoire::store::Store::open(&c.db).unwrap();
-    let first_bad = || store().verify(None).unwrap().chain_break.map(|p| p.seq);
+    let first_bad = || {
+        store()
+            .verify(Vec::new())
+            .unwrap()
+            .chain_break
+            .map(|p| p.seq)
+    };
     assert_eq!(first_bad(), None);
     let mut caught = 0;
 
