@@ -191,6 +191,7 @@ pub enum Commands {
     Retract(crate::rules::campaign::Retraction),
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
+    Backup(transfer::BackupArgs),
     /// A Dungeon Game: discover, learn and cast rituals.
     #[command(subcommand)]
     Ritual(adg::RitualCommand),
@@ -374,6 +375,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         Commands::Verify(_) => Some("verify"),
         Commands::Head(_) => Some("head"),
         Commands::Export(_) => Some("export"),
+        Commands::Backup(_) => Some("backup"),
         Commands::Import(_) => Some("import"),
         Commands::Tour(_) => Some("tour"),
         Commands::Completions(_) => Some("completions"),
@@ -441,6 +443,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, args),
         Commands::Export(args) => transfer::export(g, args),
+        Commands::Backup(args) => transfer::backup(g, args),
         Commands::Import(args) => transfer::import(g, args),
         Commands::Ritual(command) => adg::ritual(g, ctx, command),
         Commands::Exert(args) => adg::exert(g, ctx, args),

@@ -1,4 +1,4 @@
-//! Moving a campaign between files: `export` and `import`.
+//! Moving a campaign between files: `export`, `import` and `backup`.
 
 use super::Globals;
 use super::output::{Report, count};
@@ -177,4 +177,33 @@ fn numbered_lines(mut reader: impl BufRead) -> impl Iterator<Item = (u64, Result
             }
         }
     })
+}
+
+/// Copy the whole campaign, the GM's secrets included, into a new SQLite campaign file: a backup
+/// taken while others go on writing (it is the log as of one moment), complete or not at all.
+/// Records nothing.
+///
+/// The file is readable by its owner only and is a campaign file like any other: give it as --db to
+/// read or verify it, or to play on from it. On PostgreSQL the backup is the same kind of file,
+/// read from one consistent snapshot of the campaign.
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// The new file to write; an existing path is refused, so nothing is ever written over.
+    pub file: PathBuf,
+}
+
+pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
+    let head = g.open()?.backup(&args.file)?;
+    let shown = args.file.display();
+    let (events, head_text) = match &head {
+        Some(head) => (head.seq, head.to_string()),
+        None => (0, "(empty)".to_string()),
+    };
+    Ok(Report::new(
+        format!(
+            "Backed up {} to {shown} (head {head_text}). It holds the GM's secrets: keep it as safe as the campaign. `grimoire --db {shown} verify --checkpoint {head_text}` checks it.",
+            count(events, "event", "events")
+        ),
+        json!({ "backup": shown.to_string(), "events": events, "head": head.map(|h| h.to_string()) }),
+    ))
 }

@@ -9,6 +9,7 @@
 
 use super::StoreError;
 use super::chain::StoredRow;
+use super::sqlite::SqliteBackend;
 use std::ops::ControlFlow;
 
 /// What a row visitor says after each row: go on, or stop early (a search that found its row).
@@ -124,6 +125,32 @@ pub trait Backend {
     /// Whether `grimoire tour` made this campaign (only then may a later tour replace it).
     fn is_tour(&mut self) -> Result<bool, StoreError>;
     fn mark_as_tour(&mut self) -> Result<(), StoreError>;
+    /// Copies the whole campaign, as one consistent read sees it, into `into`: a new SQLite
+    /// campaign being built. This copies rows, secrets and snapshots through the seam; SQLite
+    /// copies its pages instead (its online backup API).
+    fn back_up(&mut self, into: &mut SqliteBackend) -> Result<(), StoreError> {
+        let mut from = self.read()?;
+        let mut to = into.write()?;
+        let copied = |e: InsertError| match e {
+            InsertError::Duplicate => {
+                StoreError::Internal("a backup's new file already held a copied key".into())
+            }
+            InsertError::Failed(e) => e,
+        };
+        from.rows(1, u64::MAX, &mut |row| {
+            to.insert_row(&row).map_err(copied)?;
+            Ok(ControlFlow::Continue(()))
+        })?;
+        for (kind, key, value) in from.secrets()? {
+            to.insert_secret(&kind, &key, &value).map_err(copied)?;
+        }
+        for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
+            if let Some(state) = from.snapshot(snapshot.seq)? {
+                to.put_snapshot(snapshot.seq, &snapshot.format, &snapshot.head_hash, &state)?;
+            }
+        }
+        to.commit()
+    }
     /// Makes a campaign built by `create_new` visible under its name, whole. Fails with
     /// [`StoreError::Exists`] when another command created it meanwhile.
     /// Dropped unpublished, such a campaign removes itself.

@@ -107,7 +107,7 @@ impl Store {
         }
     }
 
-    fn on(backend: Box<dyn Backend>) -> Store {
+    pub(super) fn on(backend: Box<dyn Backend>) -> Store {
         Store {
             backend,
             snapshot_every: SNAPSHOT_EVERY,

@@ -7,6 +7,7 @@
 
 mod append;
 pub mod backend;
+mod backup;
 pub mod chain;
 mod files;
 pub mod jsonl;

@@ -139,6 +139,47 @@ fn a_campaign_on_postgres_plays_verifies_and_round_trips_through_sqlite() {
     );
 }
 
+/// A backup of a campaign on the server is a SQLite campaign file: the same chain, secrets and
+/// sheets, its checkpoint holding, its export the server's byte for byte.
+#[test]
+fn a_backup_of_a_postgres_campaign_is_a_campaign_file_that_verifies() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Backed Up");
+    play(&c);
+    let head = c.head();
+    let file = c.dir.path().join("backup.db");
+    let said = c.ok(&["backup", file.to_str().unwrap()]);
+    assert!(said.contains(&format!("(head {head})")), "{said}");
+    let on_file = |args: &[&str]| {
+        let out = grimoire_at(file.to_str().unwrap(), c.dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(on_file(&["verify", "--checkpoint", &head]).contains("all checks hold"));
+    assert_eq!(
+        on_file(&["character", "show", "Mira"]),
+        c.ok(&["character", "show", "Mira"])
+    );
+    let exports: Vec<String> = [
+        c.dir.path().join("pg.jsonl"),
+        c.dir.path().join("file.jsonl"),
+    ]
+    .iter()
+    .map(|p| p.to_str().unwrap().to_string())
+    .collect();
+    c.ok(&["export", "--with-secrets", "--out", &exports[0]]);
+    on_file(&["export", "--with-secrets", "--out", &exports[1]]);
+    assert_eq!(
+        std::fs::read_to_string(&exports[0]).unwrap(),
+        std::fs::read_to_string(&exports[1]).unwrap()
+    );
+}
+
 #[test]
 fn one_database_holds_many_campaigns_each_with_its_own_chain() {
     let Some(database) = pg_cluster::database() else {

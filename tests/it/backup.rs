@@ -1,0 +1,103 @@
+//! `backup`: a whole, consistent copy of a campaign file in a new file, never written over anything,
+//! and a restore that checks out (the PostgreSQL backend's backup is in `postgres.rs`).
+
+use crate::support::{Campaign, grimoire_cmd};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+
+fn on(db: &Path, cwd: &Path, args: &[&str]) -> String {
+    let out = grimoire_cmd(db, cwd).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_backup_restores_the_campaign_with_its_secrets_and_its_checkpoint_holds() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    c.ok(&["damage", "Aldric", "3"]);
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]).to_string();
+    let head = c.head().unwrap();
+    let copy = c.dir.path().join("backup.db");
+    let said = c.ok(&["backup", copy.to_str().unwrap()]);
+    assert!(said.contains(&format!("(head {head})")), "{said}");
+    let mode = std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "it holds the GM's secrets");
+    let cwd = c.dir.path();
+    assert!(on(&copy, cwd, &["verify", "--checkpoint", &head]).contains("all checks hold"));
+    assert_eq!(
+        on(&copy, cwd, &["character", "show", "Aldric"]),
+        c.ok(&["character", "show", "Aldric"])
+    );
+    // The secrets came along: the sealed roll opens on the copy as on the original.
+    let revealed = on(&copy, cwd, &["reveal", &sealed]);
+    assert_eq!(revealed, c.ok(&["reveal", &sealed]));
+}
+
+#[test]
+fn a_backup_never_writes_over_anything() {
+    let c = Campaign::with_party();
+    let notes = c.dir.path().join("notes.txt");
+    std::fs::write(&notes, "the GM's notes").unwrap();
+    let campaign = c.db.to_str().unwrap().to_string();
+    for target in [
+        notes.to_str().unwrap(),
+        &campaign,
+        c.dir.path().to_str().unwrap(),
+    ] {
+        let before: Vec<String> = names(c.dir.path());
+        let said = c.refused(&["backup", target], 1);
+        assert!(said.contains("already exists"), "{said}");
+        assert_eq!(names(c.dir.path()), before, "nothing left behind");
+    }
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "the GM's notes");
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Backups taken while another process appends are each a whole log as of one moment: they verify,
+/// and each is the start of the final log. Whenever each lands among the writes, that holds.
+#[test]
+fn backups_taken_while_another_process_writes_are_each_whole() {
+    let c = Campaign::with_party();
+    let mut writer = c
+        .cmd()
+        .args(["dev", "append-loop", "--count", "150"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let copies: Vec<_> = (0..4)
+        .map(|n| {
+            let copy = c.dir.path().join(format!("during-{n}.db"));
+            c.ok(&["backup", copy.to_str().unwrap()]);
+            copy
+        })
+        .collect();
+    assert!(writer.wait().unwrap().success());
+    let whole = c.dir.path().join("whole.jsonl");
+    c.ok(&["export", "--out", whole.to_str().unwrap()]);
+    let whole = std::fs::read_to_string(&whole).unwrap();
+    for copy in &copies {
+        assert!(
+            on(copy, c.dir.path(), &["verify"]).contains("all checks hold"),
+            "{copy:?}"
+        );
+        let part = copy.with_extension("jsonl");
+        on(
+            copy,
+            c.dir.path(),
+            &["export", "--out", part.to_str().unwrap()],
+        );
+        let part = std::fs::read_to_string(&part).unwrap();
+        assert!(whole.starts_with(&part), "{copy:?} is the start of the log");
+    }
+}
