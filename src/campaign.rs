@@ -239,6 +239,7 @@ mod tests {
             expression: crate::dice::DiceExpr::parse("d6").unwrap(),
             purpose: None,
             sealed: false,
+            character: None,
         });
         assert!(Campaign::check_dice(&roll, &entered()).is_ok());
         assert!(Campaign::check_dice(&roll, &with_entropy()).is_ok());

@@ -262,6 +262,7 @@ fn step(
             expression: DiceExpr::parse("2d6+1").expect("valid"),
             purpose: None,
             sealed: false,
+            character: None,
         }),
         18..=25 => Command::Damage(HealthChange {
             character: who.clone(),

@@ -64,12 +64,64 @@ fn main() {
         "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | peak replay memory |"
     );
     println!("|---:|---:|---:|---:|---:|---:|");
-    for size in sizes {
+    for &size in &sizes {
         match bench(size, &dir) {
             Ok(row) => println!("{row}"),
             Err(e) => eprintln!("size {size}: {e}"),
         }
     }
+    println!();
+    println!(
+        "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | full `log` vs `export` |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    for size in sizes {
+        match reads(size, &dir) {
+            Ok(row) => println!("{row}"),
+            Err(e) => eprintln!("size {size}: {e}"),
+        }
+    }
+}
+
+/// Reads that must cost what they print, each a whole process against `grimoire head` (open the
+/// campaign, read its last row) on the same file; the full log against `export`, which writes as
+/// many lines.
+fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
+    let (db, _) = prepared(size, dir)?;
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    let on = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--db".to_string(), db.display().to_string()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        all
+    };
+    let run = |args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        process(&exe, &args)
+    };
+    let head = on(&["head"]);
+    let mut ratios = Vec::new();
+    for args in [
+        on(&["log", "--limit", "20"]),
+        on(&["log", "--character", "Magus1", "--limit", "20"]),
+        on(&["character", "list"]),
+    ] {
+        let (measured, baseline) = alternating(7, median, || run(&args), || run(&head))?;
+        ratios.push(format!(
+            "{:.2} ({measured:.2?} / {baseline:.2?})",
+            measured.as_secs_f64() / baseline.as_secs_f64().max(1e-9)
+        ));
+    }
+    let (log, export) = alternating(
+        3,
+        median,
+        || run(&on(&["log"])),
+        || run(&on(&["export"])),
+    )?;
+    ratios.push(format!(
+        "{:.2} ({log:.2?} / {export:.2?})",
+        log.as_secs_f64() / export.as_secs_f64().max(1e-9)
+    ));
+    Ok(format!("| {size} | {} |", ratios.join(" | ")))
 }
 
 type Failure = Box<dyn std::error::Error>;

@@ -10,17 +10,29 @@ use crate::state::fold_name;
 use crate::store::Point;
 use clap::Args;
 use serde_json::json;
-use std::collections::VecDeque;
+use std::ops::ControlFlow;
 
 /// Show the log, oldest first. Records nothing.
+///
+/// Filters combine: `log --character Aldric --kind dice_rolled --limit 5` shows Aldric's last five
+/// rolls. With --limit the newest events are read first, so a short look at a long campaign is quick.
 #[derive(Debug, Args)]
 pub struct LogArgs {
-    /// Only events about this character.
+    /// Only events about this character (rolls made with `roll --character` included).
     #[arg(long, value_name = "NAME")]
     pub character: Option<String>,
     /// Only events of this game session.
     #[arg(long, value_name = "N")]
     pub session: Option<u32>,
+    /// Only events of this kind, as `log --json` names them (e.g. dice_rolled, ritual_cast).
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Only events entered by this actor (any case): the name `--actor` gave, or the OS user.
+    #[arg(long, value_name = "ACTOR")]
+    pub by: Option<String>,
+    /// Only events whose line contains this text (any case).
+    #[arg(long, value_name = "TEXT")]
+    pub grep: Option<String>,
     /// Only the last N matching events.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
@@ -33,21 +45,47 @@ pub struct LogArgs {
     pub to: Option<Point>,
 }
 
+impl LogArgs {
+    /// Whether an event passes every filter given.
+    fn keeps(&self, r: &Recorded, who: Option<&str>, grep: Option<&str>) -> bool {
+        self.session.is_none_or(|s| r.session == Some(s))
+            && self.kind.as_deref().is_none_or(|k| r.event.kind() == k)
+            && self
+                .by
+                .as_deref()
+                .is_none_or(|a| fold_name(a) == fold_name(&r.actor))
+            && who.is_none_or(|w| r.event.concerns(w))
+            && grep.is_none_or(|g| crate::render::describe(&r.event).to_lowercase().contains(g))
+    }
+}
+
 pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
+    if let Some(kind) = &args.kind
+        && !crate::event::kinds().contains(&kind.as_str())
+    {
+        return Err(Error::Usage(format!(
+            "'{kind}' is not a kind of event; the kinds are: {}",
+            crate::event::kinds().join(", ")
+        )));
+    }
+    let head = store.head()?.map_or(0, |h| h.seq);
     let from = args
         .from
         .map(|p| store.resolve(p))
         .transpose()?
         .unwrap_or(1);
-    let to = args.to.map(|p| store.resolve(p)).transpose()?;
-    if let Some(to) = to
-        && from > to
-    {
+    let to = args
+        .to
+        .map(|p| store.resolve(p))
+        .transpose()?
+        .unwrap_or(head);
+    if (args.from.is_some() || args.to.is_some()) && from > to {
         return Err(Error::Usage(format!(
             "--from names #{from}, which comes after #{to}, named by --to; give the earlier point to --from"
         )));
     }
+    // The newest state (from its snapshot) knows every retraction; no need to read the whole log.
     let state = store.replay(None)?;
     let who = args.character.as_deref().map(fold_name);
     if let Some(name) = &args.character
@@ -59,40 +97,50 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
         }
         .into());
     }
-    // Stream the log, keeping only the last `limit` matches, so a long campaign never sits in memory.
-    let cap = args
-        .limit
-        .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    let mut kept: VecDeque<(Recorded, bool)> = VecDeque::new();
-    let mut session_entropy = String::new();
-    // From the first event: a seeded die's witness is the entropy of the session it was rolled in.
-    store.for_each_event(1, to, |r| {
-        if let Event::SessionStarted { entropy, .. } = &r.event {
-            session_entropy = entropy.clone();
-        } else if let Event::SessionEnded { .. } = &r.event {
-            session_entropy.clear();
+    let grep = args.grep.as_deref().map(str::to_lowercase);
+    let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
+    let mut kept: Vec<Recorded> = Vec::new();
+    match args.limit {
+        // The newest first, stopping at the limit: the read costs what it prints.
+        Some(limit) => {
+            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+            store.for_each_event_backwards(from, to, |r| {
+                if keeps(&r) {
+                    kept.push(r);
+                }
+                Ok(if kept.len() >= limit {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                })
+            })?;
+            kept.reverse();
         }
-        let unwitnessed = r.event.dice().iter().any(|d| {
-            matches!(d.provenance, Provenance::Seeded { .. })
-                && d.provenance.entropy(&session_entropy).is_empty()
-        });
-        let about_character = who.as_ref().is_none_or(|w| r.event.concerns(w));
-        let in_session = args.session.is_none_or(|s| r.session == Some(s));
-        if about_character && in_session && r.seq >= from {
-            if kept.len() == cap {
-                kept.pop_front();
+        None => store.for_each_event(from, Some(to), |r| {
+            if keeps(&r) {
+                kept.push(r);
             }
-            kept.push_back((r, unwitnessed));
-        }
-        Ok(())
-    })?;
-    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
+            Ok(())
+        })?,
+    }
     // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
+    let entropies = store.session_entropies()?;
+    let unwitnessed = |r: &Recorded| {
+        let session_entropy = r
+            .session
+            .and_then(|s| entropies.get(&s))
+            .map_or("", String::as_str);
+        r.event.dice().iter().any(|d| {
+            matches!(d.provenance, Provenance::Seeded { .. })
+                && d.provenance.entropy(session_entropy).is_empty()
+        })
+    };
+    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
     let lines: Vec<String> = kept
         .iter()
-        .map(|(r, unwitnessed)| {
+        .map(|r| {
             let line = event_line(r, retracted(r.seq));
-            if *unwitnessed {
+            if unwitnessed(r) {
                 format!("{line}  [no player entropy]")
             } else {
                 line
@@ -101,9 +149,9 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
         .collect();
     let views: Vec<_> = kept
         .iter()
-        .map(|(r, unwitnessed)| {
+        .map(|r| {
             let mut view = json!(event_view(r, retracted(r.seq)));
-            if *unwitnessed {
+            if unwitnessed(r) {
                 view["unwitnessed_dice"] = json!(true);
             }
             view

@@ -84,6 +84,19 @@ pub(super) fn owner(kind: &str) -> Owner {
     }
 }
 
+/// Every kind of event the log can hold, as stored (`dice_rolled`, `ritual_cast`, …), sorted.
+pub fn kinds() -> Vec<&'static str> {
+    let mut kinds = variant_names(|d| EventOfKind::deserialize(d).map(|_| ()));
+    kinds.extend(variant_names(|d| {
+        AdgEventOfKind::deserialize(d).map(|_| ())
+    }));
+    kinds.extend(variant_names(|d| {
+        VsdEventOfKind::deserialize(d).map(|_| ())
+    }));
+    kinds.sort_unstable();
+    kinds
+}
+
 /// The kind names an enum's derived `Deserialize` accepts: serde hands them to the deserializer
 /// when it asks for an enum, so a deserializer that only listens learns them, from the one list
 /// the enum's derive keeps (nothing here repeats them).

@@ -9,6 +9,7 @@ pub mod words;
 use crate::systems::{adg::event as adg, vsd::event as vsd};
 
 pub(crate) use by_kind::event_enum;
+pub use by_kind::kinds;
 pub use system::SystemEvent;
 pub use words::Words;
 
@@ -71,6 +72,10 @@ event_enum! {
         /// Absent while the roll is sealed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         total: Option<i64>,
+        /// The character the roll was for (`roll --character`), so the log finds it under them.
+        /// Added after the first rolls were stored: absent, a stored roll reads exactly as before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
     },
     /// Opens the sealed dice of the event at `seq`.
     SealedRevealed {
@@ -256,12 +261,12 @@ impl Event {
                 results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
             }
             Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
-            // The campaign's bookkeeping and free rolls name no character.
+            Event::DiceRolled { character, .. } => character.as_deref().is_some_and(is),
+            // The campaign's bookkeeping names no character.
             Event::CampaignCreated { .. }
             | Event::ClockAdvanced { .. }
             | Event::SessionStarted { .. }
             | Event::SessionEnded { .. }
-            | Event::DiceRolled { .. }
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }

@@ -126,6 +126,7 @@ fn dice_are_found_in_events_that_hold_them() {
         purpose: None,
         dice: vec![die.clone()],
         total: Some(3),
+        character: None,
     };
     assert_eq!(event.dice(), &[die]);
 }

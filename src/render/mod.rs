@@ -46,10 +46,15 @@ pub fn describe(event: &Event) -> String {
             purpose,
             dice,
             total,
+            character,
         } => {
             let what = purpose
                 .as_deref()
                 .map(|p| format!(" for {p}"))
+                .unwrap_or_default();
+            let who = character
+                .as_deref()
+                .map(|c| format!("{c} "))
                 .unwrap_or_default();
             match total {
                 Some(total) => {
@@ -59,12 +64,12 @@ pub fn describe(event: &Event) -> String {
                         .map(|v| v.to_string())
                         .collect();
                     format!(
-                        "rolled {expression}{what}: {total} (dice {})",
+                        "{who}rolled {expression}{what}: {total} (dice {})",
                         faces.join(", ")
                     )
                 }
                 None => format!(
-                    "rolled {expression}{what}, sealed ({} {}, {})",
+                    "{who}rolled {expression}{what}, sealed ({} {}, {})",
                     dice.len(),
                     if dice.len() == 1 { "entry" } else { "entries" },
                     sealed_by(dice)

@@ -17,6 +17,7 @@ mod migrations;
 pub mod output;
 mod point;
 mod postgres;
+mod reading;
 mod replay;
 mod sqlite;
 

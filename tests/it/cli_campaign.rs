@@ -465,6 +465,65 @@ fn log_filters_by_character_and_keeps_the_last_n() {
     assert_eq!(seqs, vec![6, 7]);
 }
 
+/// A disputed roll is found by who it was for, who entered it, its kind or its words.
+#[test]
+fn log_finds_a_roll_by_character_kind_actor_and_words() {
+    let c = Campaign::with_party();
+    c.ok(&["roll", "d20", "--for", "stealth", "--character", "aldric"]);
+    c.ok(&["--actor", "Sam", "roll", "d6", "--for", "the door"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    let seqs = |args: &[&str]| -> Vec<u64> {
+        let mut all = vec!["log"];
+        all.extend_from_slice(args);
+        c.json(&all)["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        seqs(&["--character", "Aldric", "--kind", "dice_rolled"]),
+        [5]
+    );
+    // `--actor` says who enters a command; `--by` finds what someone entered.
+    assert_eq!(seqs(&["--by", "sam"]), [6]);
+    assert_eq!(seqs(&["--grep", "STEALTH"]), [5]);
+    assert_eq!(seqs(&["--kind", "dice_rolled", "--limit", "1"]), [6]);
+    assert_eq!(seqs(&["--character", "Aldric", "--limit", "2"]), [5, 7]);
+    let line = c.ok(&["log", "--grep", "stealth"]);
+    assert!(line.contains("Aldric rolled d20 for stealth"), "{line}");
+    let kind = c.refused(&["log", "--kind", "fireball"], 2);
+    assert!(
+        kind.contains("dice_rolled") && kind.contains("ritual_cast"),
+        "{kind}"
+    );
+    let nobody = c.refused(&["roll", "d20", "--character", "Nobody"], 1);
+    assert!(nobody.contains("no character named 'Nobody'"), "{nobody}");
+}
+
+/// With --limit the newest events are read first, in chunks; what it shows is the end of the full
+/// log, across chunk edges and with a filter skipping rows.
+#[test]
+fn log_limit_shows_exactly_the_end_of_the_full_log() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "4", "--events", "700"]);
+    let lines = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["log"];
+        all.extend_from_slice(args);
+        c.ok(&all).lines().map(str::to_string).collect()
+    };
+    let full = lines(&[]);
+    assert_eq!(full.len(), 700);
+    assert_eq!(lines(&["--limit", "300"]), full[full.len() - 300..]);
+    let damage = lines(&["--kind", "damage_taken"]);
+    assert!(damage.len() > 40, "{}", damage.len());
+    assert_eq!(
+        lines(&["--kind", "damage_taken", "--limit", "40"]),
+        damage[damage.len() - 40..]
+    );
+}
+
 #[test]
 fn head_prints_the_short_checkpoint_code() {
     let c = Campaign::with_party();

@@ -69,7 +69,7 @@ proptest! {
             "--lore", &format!("{word}=45:6"), "--mp", "12", "--drive", "3", "--body", "40",
             "--wsr", "20", "--defense", "10", "--health", "14"]);
         c.ok(&["session", "start", "--entropy", &note]);
-        c.ok(&["roll", "d20", "--for", &note]);
+        c.ok(&["roll", "d20", "--for", &note, "--character", &name]);
         c.ok(&["roll", "oe", "--sealed", "--for", &note]);
         c.ok(&["exert", &name, "brawn", "1", "--reason", &note]);
         let damage = c.seq_of(&["damage", &name, "1"]);

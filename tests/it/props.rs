@@ -72,6 +72,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             expression: DiceExpr::parse(EXPRESSIONS[*i]).unwrap(),
             purpose: None,
             sealed: false,
+            character: None,
         }),
         Op::Retract(seq) => Command::Retract(Retraction {
             seq: *seq,

@@ -54,6 +54,9 @@ pub struct DiceRoll {
     /// Keep the result secret until revealed.
     #[arg(long)]
     pub sealed: bool,
+    /// The character the roll is for (any case), so `log --character` finds it.
+    #[arg(long = "character", value_name = "NAME")]
+    pub character: Option<String>,
 }
 
 /// Reveal the sealed dice of event SEQ: records their values and the nonces that open their

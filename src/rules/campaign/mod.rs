@@ -285,7 +285,11 @@ fn decide_command(
             expression,
             purpose,
             sealed,
+            character,
         }) => {
+            let character = character
+                .map(|name| find(state, &name).map(|c| c.name.clone()))
+                .transpose()?;
             // A purpose of only spaces says nothing: the roll is then labelled by its expression.
             let purpose = purpose
                 .map(|p| p.trim().to_string())
@@ -299,6 +303,7 @@ fn decide_command(
                 purpose,
                 dice: rolled.dice,
                 total: rolled.total,
+                character,
             }
         }
         Command::RevealSealed(SealedReveal { seq, secrets }) => {

@@ -299,6 +299,7 @@ fn given_entered_dice_when_rolling_then_the_event_holds_every_die_and_the_total(
         expression: DiceExpr::parse("2d6+3").unwrap(),
         purpose: None,
         sealed: false,
+        character: None,
     });
     let events = when(&state, command, vec![5, 1]).unwrap();
     let Event::DiceRolled { dice, total, .. } = &events[0] else {
@@ -318,6 +319,7 @@ fn vsd1_given_a_campaign_when_rolling_open_ended_then_the_chain_is_recorded() {
         expression: DiceExpr::parse("oe").unwrap(),
         purpose: None,
         sealed: false,
+        character: None,
     });
     let events = when(&state, command, vec![98, 96, 20]).unwrap();
     let Event::DiceRolled { dice, total, .. } = &events[0] else {
@@ -335,6 +337,7 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
         sealed: true,
+        character: None,
     });
     let rolled = decide(&state, command, &mut dice).unwrap();
     let secrets = dice.finish().unwrap();
@@ -521,6 +524,7 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
             },
         }],
         total: None,
+        character: None,
     };
     let state = given(&[created(), sealed_roll.clone()]);
     let next = fairness::seed_commitment(&[8u8; 32]);
@@ -576,6 +580,7 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
         sealed: false,
+        character: None,
     });
     assert_eq!(
         decide(&state, roll, &mut dice),
