@@ -111,12 +111,7 @@ fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
             measured.as_secs_f64() / baseline.as_secs_f64().max(1e-9)
         ));
     }
-    let (log, export) = alternating(
-        3,
-        median,
-        || run(&on(&["log"])),
-        || run(&on(&["export"])),
-    )?;
+    let (log, export) = alternating(3, median, || run(&on(&["log"])), || run(&on(&["export"])))?;
     ratios.push(format!(
         "{:.2} ({log:.2?} / {export:.2?})",
         log.as_secs_f64() / export.as_secs_f64().max(1e-9)

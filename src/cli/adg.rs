@@ -6,7 +6,7 @@ use crate::Error;
 use crate::rules::{Command, Who};
 use crate::systems::adg::rules::{
     AdgCommand, AdgError, AdgTables, Casting, DowntimeWeeks, Exertion, Learning, Scribing,
-    ScrollGift, ScrollLearning, ScrollReading,
+    ScrollGift, ScrollLearning, ScrollReading, SilverChange,
 };
 use clap::Subcommand;
 use serde_json::json;
@@ -76,6 +76,23 @@ pub fn ritual(g: &Globals, ctx: &mut Context, command: &RitualCommand) -> Result
 
 pub fn exert(g: &Globals, ctx: &mut Context, exertion: &Exertion) -> Result<Report, Error> {
     adg(g, ctx, AdgCommand::Exert(exertion.clone()))
+}
+
+pub fn silver(g: &Globals, ctx: &mut Context, change: &SilverChange) -> Result<Report, Error> {
+    let command = Command::Adg(Box::new(AdgCommand::Silver(change.clone())));
+    let written = record(g, ctx, command)?;
+    let mut report = appended(&written.events);
+    if let Some(adg) = written
+        .state
+        .character(&change.character)
+        .and_then(|c| c.adg())
+    {
+        report
+            .text
+            .push_str(&format!("\nSilver now {}.", adg.silver));
+        report.json["silver"] = json!(adg.silver);
+    }
+    Ok(report)
 }
 
 pub fn downtime(g: &Globals, ctx: &mut Context, weeks: &DowntimeWeeks) -> Result<Report, Error> {

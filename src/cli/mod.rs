@@ -198,6 +198,7 @@ pub enum Commands {
     Exert(crate::systems::adg::rules::Exertion),
     Rest(crate::rules::campaign::Resting),
     Downtime(crate::systems::adg::rules::DowntimeWeeks),
+    Silver(crate::systems::adg::rules::SilverChange),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]
     Scroll(adg::ScrollCommand),
@@ -401,6 +402,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         | Commands::Exert(_)
         | Commands::Rest(_)
         | Commands::Downtime(_)
+        | Commands::Silver(_)
         | Commands::Scroll(
             adg::ScrollCommand::Write(_)
             | adg::ScrollCommand::Read(_)
@@ -449,6 +451,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Exert(args) => adg::exert(g, ctx, args),
         Commands::Rest(args) => table::rest(g, ctx, args),
         Commands::Downtime(args) => adg::downtime(g, ctx, args),
+        Commands::Silver(args) => adg::silver(g, ctx, args),
         Commands::Scroll(command) => adg::scroll(g, ctx, command),
         Commands::Tables(command) => adg::tables(g, ctx, command),
         Commands::Spell(command) => vsd::spell(g, ctx, command),

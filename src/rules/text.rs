@@ -204,6 +204,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
                 .as_deref()
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
+            AdgCommand::Silver(change) => check("reason", &change.reason, NOTE_MAX),
             AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { effect, .. }) => {
                 check("scroll's effect", effect, NOTE_MAX)
             }

@@ -520,3 +520,39 @@ fn adg_commands_on_a_vsd_character_are_refused() {
         );
     }
 }
+
+/// Loot and purchases are events: shown in the log, undone by a retraction, and never more spent
+/// than the purse holds.
+#[test]
+fn adg_c2_silver_comes_and_goes_by_events_on_the_sheet_and_in_the_log() {
+    let c = Campaign::with_party();
+    let said = c.ok(&["silver", "aldric", "+30", "--reason", "the crypt's bowl"]);
+    assert!(
+        said.contains("Aldric gains 30 silver: the crypt's bowl"),
+        "{said}"
+    );
+    assert!(said.contains("Silver now 70."), "{said}");
+    let spent = c.json(&["silver", "Aldric", "-25", "--reason", "rope"]);
+    assert_eq!(spent["silver"], 45);
+    let sheet = c.json(&["character", "show", "Aldric"]);
+    assert_eq!(sheet["character"]["adg"]["silver"], 45);
+    let too_much = c.refused(&["silver", "Aldric", "-46", "--reason", "a horse"], 1);
+    assert!(
+        too_much.contains("has 45 silver and cannot spend 46"),
+        "{too_much}"
+    );
+    let vsd = c.refused(&["silver", "Mira", "+5", "--reason", "pay"], 1);
+    assert!(vsd.contains("A Dungeon Game command"), "{vsd}");
+    c.refused(&["silver", "Aldric", "+5"], 2);
+    c.refused(&["silver", "Aldric", "five", "--reason", "pay"], 2);
+    let seq = c.seq_of(&["silver", "Aldric", "+100", "--reason", "miscounted"]);
+    c.ok(&["retract", &seq.to_string(), "--reason", "it was copper"]);
+    assert_eq!(
+        c.json(&["character", "show", "Aldric"])["character"]["adg"]["silver"],
+        45
+    );
+    c.refused(
+        &["silver", "Aldric", "+1", "--reason", "x", "--rolls", "3"],
+        2,
+    );
+}

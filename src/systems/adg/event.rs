@@ -355,6 +355,12 @@ crate::event::event_enum! {
     },
     /// The dice a reading left pending, rolled once its sealed check was open (ADG-S4).
     ScrollOutcomeRolled(ScrollOutcome),
+    /// Silver gained (loot, pay) or spent (anything but a scroll), with why (ADG-C2).
+    SilverChanged {
+        character: String,
+        delta: i64,
+        reason: String,
+    },
 }
 }
 
@@ -372,6 +378,7 @@ impl crate::event::system::SystemEvent for AdgEvent {
             AdgEvent::ScrollRead { .. } => "scroll_read",
             AdgEvent::ScrollGiven { .. } => "scroll_given",
             AdgEvent::ScrollOutcomeRolled(_) => "scroll_outcome_rolled",
+            AdgEvent::SilverChanged { .. } => "silver_changed",
         }
     }
 
@@ -380,7 +387,8 @@ impl crate::event::system::SystemEvent for AdgEvent {
         match self {
             AdgEvent::RitualDiscovered { character, .. }
             | AdgEvent::Exerted { character, .. }
-            | AdgEvent::DowntimeSpent { character, .. } => is(character),
+            | AdgEvent::DowntimeSpent { character, .. }
+            | AdgEvent::SilverChanged { character, .. } => is(character),
             AdgEvent::RitualLearnAttempted(a) => is(&a.character),
             AdgEvent::RitualCast(c) => {
                 is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
@@ -408,7 +416,8 @@ impl crate::event::system::SystemEvent for AdgEvent {
             AdgEvent::AdgTablesLoaded { .. }
             | AdgEvent::Exerted { .. }
             | AdgEvent::DowntimeSpent { .. }
-            | AdgEvent::ScrollGiven { .. } => &[],
+            | AdgEvent::ScrollGiven { .. }
+            | AdgEvent::SilverChanged { .. } => &[],
         }
     }
 
@@ -422,7 +431,8 @@ impl crate::event::system::SystemEvent for AdgEvent {
             | AdgEvent::RitualLearnAttempted(_)
             | AdgEvent::RitualCast(_)
             | AdgEvent::DowntimeSpent { .. }
-            | AdgEvent::ScrollGiven { .. } => true,
+            | AdgEvent::ScrollGiven { .. }
+            | AdgEvent::SilverChanged { .. } => true,
             AdgEvent::AdgTablesLoaded { .. }
             | AdgEvent::ScrollWritten(_)
             | AdgEvent::ScrollRead { .. }

@@ -37,6 +37,19 @@ pub fn describe(event: &AdgEvent) -> String {
         AdgEvent::ScrollWritten(written) => scroll_written(written),
         AdgEvent::ScrollRead { reading, .. } => scroll_read(reading),
         AdgEvent::ScrollOutcomeRolled(outcome) => scroll_outcome(outcome),
+        AdgEvent::SilverChanged {
+            character,
+            delta,
+            reason,
+        } if *delta < 0 => format!(
+            "{character} spends {} silver: {reason}",
+            delta.unsigned_abs()
+        ),
+        AdgEvent::SilverChanged {
+            character,
+            delta,
+            reason,
+        } => format!("{character} gains {delta} silver: {reason}"),
         AdgEvent::ScrollGiven { scroll, from, to } => {
             format!("{from} gives scroll S{scroll} to {to}")
         }

@@ -556,6 +556,13 @@ impl CampaignState {
             AdgEvent::ScrollRead { reading, .. } => self.apply_reading(reading),
             AdgEvent::ScrollGiven { scroll, to, .. } => self.apply_scroll_given(*scroll, to),
             AdgEvent::ScrollOutcomeRolled(o) => self.apply_scroll_outcome(o),
+            AdgEvent::SilverChanged {
+                character, delta, ..
+            } => {
+                if let Some(adg) = self.adg_mut(character) {
+                    adg.silver = adg.silver.saturating_add_signed(*delta);
+                }
+            }
         }
     }
 }

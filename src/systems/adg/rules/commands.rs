@@ -249,6 +249,28 @@ pub struct ScrollLearning {
     pub sealed: Vec<SealedSecret>,
 }
 
+/// Record silver gained or spent (ADG-C2): loot, pay, anything bought but a scroll (writing one pays
+/// its own cost). Spending more than the purse holds is refused. Rolls no dice.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct SilverChange {
+    /// The character's name (any case).
+    #[arg(value_name = "NAME")]
+    pub character: String,
+    /// The change, e.g. +30 (gained) or -12 (spent).
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i64).range(-MAX_SILVER..=MAX_SILVER)
+    )]
+    pub delta: i64,
+    /// Why, in a few words; kept in the log.
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// The most silver a purse holds (as the sheet allows): far past any campaign, and far from
+/// overflowing any sum.
+pub const MAX_SILVER: i64 = 1_000_000_000;
+
 /// A scroll handed to another character.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct ScrollGift {

@@ -62,6 +62,14 @@ pub enum AdgError {
     ScrollLevel { name: String, level: u32, max: u32 },
     #[error("{name} has {has} silver but the scroll costs {cost}")]
     NotEnoughSilver { name: String, has: u64, cost: u64 },
+    #[error("{name} has {has} silver and cannot spend {spend}; record what they can pay")]
+    PurseTooLight { name: String, has: u64, spend: u64 },
+    #[error(
+        "a change of 0 silver records nothing; give +N for silver gained or -N for silver spent"
+    )]
+    NoSilverChange,
+    #[error("{name} would hold {total} silver, more than the 1,000,000,000 a purse may hold here")]
+    PurseTooHeavy { name: String, total: u64 },
     #[error(
         "--pre-exert only applies to scrolls of Ceremonies, which are the only ones with a check"
     )]

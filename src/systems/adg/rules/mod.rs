@@ -21,8 +21,8 @@ use crate::time::GameDuration;
 pub use crate::systems::adg::event::{Pay, RitualKind};
 pub use crate::systems::adg::state::SCRIBING_WEEK;
 pub use commands::{
-    CastOrder, Casting, DowntimeWeeks, Exertion, Learning, Scribing, ScrollGift, ScrollLearning,
-    ScrollReading, SpellDuration,
+    CastOrder, Casting, DowntimeWeeks, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift,
+    ScrollLearning, ScrollReading, SilverChange, SpellDuration,
 };
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
@@ -81,7 +81,8 @@ impl AdgCommand {
             | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::GiveScroll(_)
-            | AdgCommand::ResolvePending(_) => None,
+            | AdgCommand::ResolvePending(_)
+            | AdgCommand::Silver(_) => None,
         }
     }
 
@@ -96,9 +97,10 @@ impl AdgCommand {
             | AdgCommand::ReadScroll(_)
             | AdgCommand::LearnScroll(_)
             | AdgCommand::ResolvePending(_) => true,
-            AdgCommand::LoadTables { .. } | AdgCommand::Exert(_) | AdgCommand::GiveScroll(_) => {
-                false
-            }
+            AdgCommand::LoadTables { .. }
+            | AdgCommand::Exert(_)
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::Silver(_) => false,
         }
     }
 }
@@ -146,6 +148,7 @@ pub enum AdgCommand {
     LearnScroll(ScrollLearning),
     GiveScroll(ScrollGift),
     ResolvePending(Who),
+    Silver(SilverChange),
 }
 
 pub fn decide(
@@ -205,7 +208,37 @@ pub fn decide(
         AdgCommand::LearnScroll(learning) => scrolls::learn(state, &learning, dice),
         AdgCommand::GiveScroll(ScrollGift { scroll, to }) => scrolls::give(state, scroll, &to),
         AdgCommand::ResolvePending(Who { character }) => scrolls::resolve(state, &character, dice),
+        AdgCommand::Silver(change) => silver(state, change),
     }
+}
+
+/// ADG-C2 ruling: silver moves by events, never below 0 nor past [`MAX_SILVER`].
+fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, &change.character)?;
+    let refused = |e| Err(RuleError::Adg(e));
+    if change.delta == 0 {
+        return refused(AdgError::NoSilverChange);
+    }
+    let has = i64::try_from(adg.silver).unwrap_or(i64::MAX);
+    let total = has.saturating_add(change.delta);
+    if total < 0 {
+        return refused(AdgError::PurseTooLight {
+            name: who.name.clone(),
+            has: adg.silver,
+            spend: change.delta.unsigned_abs(),
+        });
+    }
+    if total > MAX_SILVER {
+        return refused(AdgError::PurseTooHeavy {
+            name: who.name.clone(),
+            total: total.unsigned_abs(),
+        });
+    }
+    Ok(vec![Event::Adg(AdgEvent::SilverChanged {
+        character: who.name.clone(),
+        delta: change.delta,
+        reason: change.reason,
+    })])
 }
 
 /// The first ADG character brings the sample tables into the log, so replay never depends on the

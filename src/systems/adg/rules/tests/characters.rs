@@ -18,6 +18,50 @@ fn adg_c1_a_check_succeeds_at_or_under_the_current_value_and_exactly_equal_is_ex
     assert!(!the_cast(&over).check.success);
 }
 
+fn silver(delta: i64, reason: &str) -> AdgCommand {
+    AdgCommand::Silver(SilverChange {
+        character: "aldric".into(),
+        delta,
+        reason: reason.into(),
+    })
+}
+
+#[test]
+fn adg_c2_silver_gained_and_spent_is_recorded_with_its_reason_and_never_goes_below_zero() {
+    let mut w = world();
+    let loot = w.adg(silver(35, "the crypt's offering bowl"), &[]);
+    assert_eq!(
+        crate::render::describe(&loot[0]),
+        "Aldric gains 35 silver: the crypt's offering bowl"
+    );
+    assert_eq!(w.aldric().silver, 435);
+    let rope = w.adg(silver(-12, "fifty feet of rope"), &[]);
+    assert_eq!(
+        crate::render::describe(&rope[0]),
+        "Aldric spends 12 silver: fifty feet of rope"
+    );
+    assert_eq!(w.aldric().silver, 423);
+    assert_eq!(
+        w.refused(silver(-424, "a warhorse"), &[]),
+        RuleError::Adg(AdgError::PurseTooLight {
+            name: "Aldric".into(),
+            has: 423,
+            spend: 424
+        })
+    );
+    assert_eq!(
+        w.refused(silver(0, "nothing"), &[]),
+        RuleError::Adg(AdgError::NoSilverChange)
+    );
+    assert!(matches!(
+        w.refused(silver(MAX_SILVER, "a dragon's hoard"), &[]),
+        RuleError::Adg(AdgError::PurseTooHeavy { .. })
+    ));
+    // Spending it all is fine: the purse is then empty, not negative.
+    w.adg(silver(-423, "a warhorse after all"), &[]);
+    assert_eq!(w.aldric().silver, 0);
+}
+
 #[test]
 fn adg_c1_checks_use_the_current_not_the_maximum_value() {
     let mut w = world();
