@@ -6,6 +6,7 @@
 //! transaction; [`state::CampaignState::apply`] folds them back into state. `decide` and `apply` are
 //! pure: randomness and time come in as parameters.
 
+pub mod audit;
 pub mod campaign;
 pub mod cli;
 pub mod dice;

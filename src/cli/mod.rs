@@ -2,6 +2,7 @@
 //! command group, and the one write path every recording command goes through.
 
 mod adg;
+mod audit;
 mod campaign;
 mod character;
 mod dev;
@@ -183,6 +184,9 @@ pub enum Commands {
     Reveal(crate::rules::campaign::SealedReveal),
     Log(history::LogArgs),
     Explain(history::ExplainArgs),
+    /// Audit the record: whether the dice in the log look like fair dice.
+    #[command(subcommand)]
+    Audit(audit::AuditCommand),
     Verify(campaign::VerifyArgs),
     Head(campaign::HeadArgs),
     /// Publish the dice epoch's seed so anyone can check its rolls.
@@ -373,6 +377,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
     match command {
         Commands::Log(_) => Some("log"),
         Commands::Explain(_) => Some("explain"),
+        Commands::Audit(_) => Some("audit dice"),
         Commands::Verify(_) => Some("verify"),
         Commands::Head(_) => Some("head"),
         Commands::Export(_) => Some("export"),
@@ -445,6 +450,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, args),
         Commands::Export(args) => transfer::export(g, args),
+        Commands::Audit(command) => audit::run(g, command),
         Commands::Backup(args) => transfer::backup(g, args),
         Commands::Import(args) => transfer::import(g, args),
         Commands::Ritual(command) => adg::ritual(g, ctx, command),

@@ -1,0 +1,182 @@
+//! `audit dice`: whether the dice in the log look fair, group by group.
+
+use super::Globals;
+use super::output::Report;
+use crate::Error;
+use crate::audit::{Audit, FLAG_BELOW, Origin, Verdict};
+use crate::dice::Provenance;
+use crate::event::Event;
+use crate::rules::RuleError;
+use crate::state::fold_name;
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    Dice(AuditDiceArgs),
+}
+
+/// Check that the dice in the log look like fair dice. Records nothing.
+///
+/// For each die size and origin (entered at the table, seeded by grimoire, sealed by the GM once
+/// revealed) it counts every face and runs Pearson's chi-square test against a fair die. The
+/// p-value is the chance that fair dice would come out at least this uneven: a group below 0.001
+/// is flagged (fair dice are flagged about once in a thousand audits). A group with too few rolls
+/// says how many it needs. Only the public log is read; retracted rolls count, since they were
+/// rolled.
+#[derive(Debug, Args)]
+pub struct AuditDiceArgs {
+    /// Only dice of commands entered by this actor (any case).
+    #[arg(long, value_name = "ACTOR")]
+    pub by: Option<String>,
+    /// Only dice of events about this character (rolls made with `roll --character` included).
+    #[arg(long, value_name = "NAME")]
+    pub character: Option<String>,
+    /// Only dice of this origin.
+    #[arg(long, value_enum)]
+    pub provenance: Option<OriginArg>,
+    /// Only dice of this size, e.g. d20.
+    #[arg(long, value_name = "dN", value_parser = parse_die)]
+    pub die: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OriginArg {
+    Entered,
+    Seeded,
+    Sealed,
+}
+
+fn parse_die(text: &str) -> Result<u32, String> {
+    let digits = text.trim().trim_start_matches(['d', 'D']);
+    match digits.parse::<u32>() {
+        Ok(sides) if sides >= 2 => Ok(sides),
+        _ => Err(format!(
+            "'{text}' is not a die; write it as d20, d6, d100 (two sides or more)"
+        )),
+    }
+}
+
+pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
+    let AuditCommand::Dice(args) = command;
+    let mut store = g.open()?;
+    let who = args.character.as_deref().map(fold_name);
+    if let Some(name) = &args.character {
+        let state = store.replay(None)?;
+        if state.character(name).is_none() {
+            return Err(RuleError::UnknownCharacter {
+                name: name.clone(),
+                known: state.characters.values().map(|c| c.name.clone()).collect(),
+            }
+            .into());
+        }
+    }
+    let wanted = |origin: Origin| {
+        args.provenance.is_none_or(|p| match p {
+            OriginArg::Entered => origin == Origin::Entered,
+            OriginArg::Seeded => origin == Origin::Seeded,
+            OriginArg::Sealed => origin == Origin::Sealed,
+        })
+    };
+    let mut audit = Audit::default();
+    // Sealed dice of the events kept, by seq: their faces come with the reveal.
+    let mut sealed: BTreeMap<u64, Vec<(u32, u32)>> = BTreeMap::new();
+    store.for_each_event(1, None, |r| {
+        if let Event::SealedRevealed { seq, dice } = &r.event {
+            if let Some(sides_of) = sealed.remove(seq) {
+                for revealed in dice {
+                    let sides = sides_of.iter().find(|(n, _)| *n == revealed.n);
+                    for face in revealed.faces() {
+                        if let Some(&(_, sides)) = sides {
+                            audit.count(sides, Origin::Sealed, face);
+                        }
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let kept = args
+            .by
+            .as_deref()
+            .is_none_or(|by| fold_name(by) == fold_name(&r.actor))
+            && who.as_deref().is_none_or(|w| r.event.concerns(w));
+        if !kept {
+            return Ok(());
+        }
+        for die in r.event.dice() {
+            if args.die.is_some_and(|sides| sides != die.sides) {
+                continue;
+            }
+            match (&die.provenance, die.value) {
+                (Provenance::Entered, Some(face)) if wanted(Origin::Entered) => {
+                    audit.count(die.sides, Origin::Entered, face)
+                }
+                (Provenance::Seeded { .. }, Some(face)) if wanted(Origin::Seeded) => {
+                    audit.count(die.sides, Origin::Seeded, face)
+                }
+                (Provenance::Sealed { .. }, _) if wanted(Origin::Sealed) => {
+                    sealed.entry(r.seq).or_default().push((die.n, die.sides))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    })?;
+    let tallies = audit.tallies();
+    let mut lines = Vec::new();
+    let mut groups = Vec::new();
+    for tally in &tallies {
+        let name = format!("d{} {}", tally.sides, tally.origin.word());
+        let rolls = tally.rolls();
+        let verdict = tally.verdict();
+        lines.push(match &verdict {
+            Verdict::TooFew { needs } => format!(
+                "{name}: {rolls} rolls, too few to judge: the test needs {needs} ({} more)",
+                needs - rolls
+            ),
+            Verdict::Judged {
+                chi_square,
+                degrees_of_freedom,
+                p_value,
+                flagged,
+            } => {
+                let most = tally
+                    .most_frequent()
+                    .map(|(face, times)| {
+                        format!(
+                            "; most often {face} ({times} times, {:.1} expected)",
+                            tally.expected()
+                        )
+                    })
+                    .unwrap_or_default();
+                let judgement = if *flagged {
+                    format!("FLAGGED: below {FLAG_BELOW}, fair dice rarely look this uneven")
+                } else {
+                    "consistent with fair dice".to_string()
+                };
+                format!(
+                    "{name}: {rolls} rolls, chi-square {chi_square:.2} on {degrees_of_freedom} degrees of freedom, p = {p_value:.4}: {judgement}{most}"
+                )
+            }
+        });
+        groups.push(json!({
+            "die": tally.sides,
+            "origin": tally.origin,
+            "rolls": rolls,
+            "counts": tally.counts,
+            "expected_per_face": tally.expected(),
+            "verdict": verdict,
+        }));
+    }
+    if lines.is_empty() {
+        lines.push("No dice with faces to count match.".into());
+    }
+    let flagged = tallies
+        .iter()
+        .any(|t| matches!(t.verdict(), Verdict::Judged { flagged: true, .. }));
+    Ok(Report::new(
+        lines.join("\n"),
+        json!({ "groups": groups, "flag_below": FLAG_BELOW, "any_flagged": flagged }),
+    ))
+}

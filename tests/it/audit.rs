@@ -1,0 +1,84 @@
+//! `audit dice` on real logs: fair seeded dice pass, loaded entered dice are flagged, short runs
+//! say what they need, and the filters find one actor's or one character's dice.
+
+use crate::support::Campaign;
+
+/// Fourteen hundred d20s a roll (the longest expression grimoire takes).
+const MANY_D20: &str = "100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20+100d20";
+
+fn group<'a>(audit: &'a serde_json::Value, die: u64, origin: &str) -> &'a serde_json::Value {
+    audit["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["die"] == die && g["origin"] == origin)
+        .unwrap_or_else(|| panic!("no d{die} {origin} group in {audit}"))
+}
+
+#[test]
+fn ten_thousand_fair_seeded_d20s_pass() {
+    let c = Campaign::with_party();
+    for _ in 0..8 {
+        c.ok(&["roll", MANY_D20]);
+    }
+    let audit = c.json(&["audit", "dice"]);
+    let d20 = group(&audit, 20, "seeded");
+    assert_eq!(d20["rolls"], 11_200);
+    assert_eq!(d20["verdict"]["verdict"], "judged");
+    assert_eq!(d20["verdict"]["flagged"], false, "{d20}");
+    assert_eq!(audit["any_flagged"], false);
+    let text = c.ok(&["audit", "dice"]);
+    assert!(
+        text.contains("d20 seeded: 11200 rolls") && text.contains("consistent with fair dice"),
+        "{text}"
+    );
+}
+
+#[test]
+fn entered_dice_that_roll_too_many_twenties_are_flagged() {
+    let c = Campaign::with_party();
+    // Two hundred d20s typed in, forty of them 20s (ten would be fair).
+    let loaded: Vec<String> = (0..100)
+        .map(|i| if i % 5 == 0 { 20 } else { i % 19 + 1 }.to_string())
+        .collect();
+    let loaded = loaded.join(",");
+    for _ in 0..2 {
+        c.ok(&["--rolls", &loaded, "roll", "100d20"]);
+    }
+    let text = c.ok(&["audit", "dice", "--provenance", "entered"]);
+    assert!(text.contains("d20 entered: 200 rolls"), "{text}");
+    assert!(
+        text.contains("FLAGGED") && text.contains("most often 20 (40 times, 10.0 expected)"),
+        "{text}"
+    );
+    assert_eq!(c.json(&["audit", "dice"])["any_flagged"], true);
+}
+
+#[test]
+fn a_short_run_says_how_many_rolls_it_needs_and_filters_pick_the_dice() {
+    let c = Campaign::with_party();
+    c.ok(&["--rolls", "3,4", "roll", "2d6", "--character", "Aldric"]);
+    c.ok(&["--actor", "Sam", "--rolls", "6", "roll", "d6"]);
+    let sealed = c.seq_of(&["roll", "d8", "--sealed"]).to_string();
+    c.ok(&["reveal", &sealed]);
+    let text = c.ok(&["audit", "dice", "--die", "d6"]);
+    assert!(
+        text.contains("d6 entered: 3 rolls, too few to judge: the test needs 30 (27 more)"),
+        "{text}"
+    );
+    let aldric = c.json(&["audit", "dice", "--character", "aldric"]);
+    assert_eq!(
+        group(&aldric, 6, "entered")["counts"],
+        serde_json::json!([0, 0, 1, 1, 0, 0])
+    );
+    let sam = c.json(&["audit", "dice", "--by", "sam"]);
+    assert_eq!(group(&sam, 6, "entered")["rolls"], 1);
+    let revealed = c.json(&["audit", "dice", "--provenance", "sealed"]);
+    assert_eq!(group(&revealed, 8, "sealed")["rolls"], 1);
+    let none = c.ok(&["audit", "dice", "--die", "d12"]);
+    assert!(none.contains("No dice"), "{none}");
+    let bad = c.refused(&["audit", "dice", "--die", "twenty"], 2);
+    assert!(bad.contains("d20"), "{bad}");
+    c.refused(&["audit", "dice", "--character", "Nobody"], 1);
+    c.refused(&["audit", "dice", "--rolls", "3"], 2);
+}
