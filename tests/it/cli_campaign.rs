@@ -766,3 +766,26 @@ fn character_add_takes_the_system_first_with_only_its_flags_and_the_old_form_sti
         "the old form stays out of help: {group}"
     );
 }
+
+/// The party at a glance: what each system tracks that a GM checks between turns, at any point.
+#[test]
+fn character_list_shows_the_party_at_a_glance() {
+    let c = Campaign::with_party();
+    c.ok(&["exert", "Aldric", "brawn", "2", "--reason", "the gate"]);
+    c.ok(&["damage", "Aldric", "3"]);
+    c.ok(&["drive", "Mira", "-1", "--reason", "a push"]);
+    let list = c.ok(&["character", "list"]);
+    assert!(
+        list.contains("Aldric               ADG level 2   health 5/8   Agi 11 Bra 7/9 Cun 13   rituals 0/2 today   silver 40"),
+        "{list}"
+    );
+    assert!(
+        list.contains("Mira                 VsD level 3   health 14/14   MP 12/12   Drive 2"),
+        "{list}"
+    );
+    let before = c.ok(&["character", "list", "--at", "4"]);
+    assert!(
+        before.contains("Bra 9 ") && before.contains("Drive 3"),
+        "{before}"
+    );
+}

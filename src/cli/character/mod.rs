@@ -22,6 +22,7 @@ pub enum CharacterCommand {
 }
 
 mod add;
+mod overview;
 
 pub use add::AddArgs;
 
@@ -51,7 +52,11 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
         }
         CharacterCommand::List(args) => {
             let state = args.at.state(g)?;
-            let mut lines: Vec<String> = state.characters.values().map(list_line).collect();
+            let mut lines: Vec<String> = state
+                .characters
+                .values()
+                .map(|c| overview::line(c, &state))
+                .collect();
             if lines.is_empty() {
                 lines.push(
                     "No characters yet; add one with `grimoire character add adg|vsd NAME …`."
@@ -324,18 +329,6 @@ fn capitalized(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-fn list_line(c: &Character) -> String {
-    let (system, level) = match &c.sheet {
-        Sheet::Adg(s) => ("ADG", s.level),
-        Sheet::Vsd(s) => ("VsD", s.level),
-    };
-    format!(
-        "{:<20} {system} level {level:<3} {}",
-        c.name,
-        health_text(c)
-    )
 }
 
 fn sheet_text(c: &Character, state: &CampaignState) -> String {
