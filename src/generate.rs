@@ -243,7 +243,8 @@ fn step(
         )
     {
         let undo = Command::Retract(Retraction {
-            seq: mistake.seq,
+            seq: Some(mistake.seq),
+            last: false,
             target: Some(mistake.event),
             reason: "entered for the wrong character".into(),
         });

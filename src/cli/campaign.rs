@@ -10,6 +10,7 @@ use crate::rules::{Command, RuleError};
 use crate::store::{Checkpoint, Store, VerifyReport};
 use clap::{Args, Subcommand};
 use serde_json::json;
+use std::ops::ControlFlow;
 
 /// Create a campaign file and start dice epoch 1.
 ///
@@ -209,12 +210,39 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
 }
 
 pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Report, Error> {
-    // Events never change once written, so reading the target before the write's lock is safe.
     let mut campaign = g.campaign()?;
-    let target = campaign.store().event(args.seq)?.map(|r| r.event);
+    let seq = match args.seq {
+        Some(seq) => seq,
+        None => newest_retractable(campaign.store())?,
+    };
+    // Events never change once written, so reading the target before the write's lock is safe.
+    let target = campaign.store().event(seq)?;
+    let named = target
+        .as_ref()
+        .map(|r| format!("Retracting #{seq}: {}", crate::render::describe(&r.event)));
     let command = Command::Retract(Retraction {
-        target,
+        seq: Some(seq),
+        target: target.map(|r| r.event),
         ..args.clone()
     });
-    Ok(appended(&record_on(g, ctx, &mut campaign, command)?.events))
+    let mut report = appended(&record_on(g, ctx, &mut campaign, command)?.events);
+    if let Some(named) = named {
+        report.text = format!("{named}\n{}", report.text);
+    }
+    report.json["retracted"] = json!(seq);
+    Ok(report)
+}
+
+/// The newest event a retraction may undo and none has yet: read from the end of the log.
+fn newest_retractable(store: &mut Store) -> Result<u64, Error> {
+    let state = store.replay(None)?;
+    let mut found = None;
+    store.for_each_event_backwards(1, state.head, |r| {
+        if r.event.is_retractable() && !state.retracted.contains_key(&r.seq) {
+            found = Some(r.seq);
+            return Ok(ControlFlow::Break(()));
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    found.ok_or_else(|| RuleError::NothingToRetract.into())
 }

@@ -131,6 +131,10 @@ pub enum RuleError {
         "#{seq} is a '{kind}' event, which cannot be retracted: the campaign's sessions, dice epochs, reveals and retractions must stay in force"
     )]
     NotRetractable { seq: u64, kind: String },
+    #[error("a retraction names the event it undoes: give its number (#SEQ in `grimoire log`)")]
+    NoEventNamed,
+    #[error("nothing in the log may be retracted: every event that may be is already retracted")]
+    NothingToRetract,
     #[error("a retraction needs a reason, so the table knows why")]
     EmptyReason,
     #[error("#{0} has no sealed dice awaiting a reveal")]

@@ -346,6 +346,36 @@ fn retraction_undoes_an_event_by_a_new_one_and_both_stay_in_the_log() {
     assert!(bookkeeping.contains("cannot be retracted"), "{bookkeeping}");
 }
 
+/// A slip just made is undone without looking up its number, and the command says which event it
+/// undid before anything else.
+#[test]
+fn retract_last_undoes_the_newest_event_that_may_be_and_names_it() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "5"]);
+    c.ok(&["session", "start"]);
+    let said = c.ok(&["retract", "--last", "--reason", "wrong target"]);
+    assert!(
+        said.starts_with("Retracting #5: Aldric takes 5 damage\n"),
+        "{said}"
+    );
+    assert_eq!(
+        c.json(&["character", "show", "Aldric"])["character"]["health"]["current"],
+        8
+    );
+    // The session start cannot be retracted, and the damage already is: the newest left is Mira's
+    // arrival, and after it Aldric's.
+    let next = c.json(&["retract", "--last", "--reason", "never joined"]);
+    assert_eq!(next["retracted"], 4);
+    c.refused(&["retract", "3", "--last", "--reason", "both"], 2);
+    c.refused(&["retract", "--reason", "which?"], 2);
+    c.ok(&["retract", "--last", "--reason", "never joined either"]);
+    let none = c.refused(&["retract", "--last", "--reason", "more"], 1);
+    assert!(
+        none.contains("nothing in the log may be retracted"),
+        "{none}"
+    );
+}
+
 #[test]
 fn show_at_a_past_seq_restores_that_moment() {
     let c = Campaign::with_party();

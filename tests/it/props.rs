@@ -75,7 +75,8 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             character: None,
         }),
         Op::Retract(seq) => Command::Retract(Retraction {
-            seq: *seq,
+            seq: Some(*seq),
+            last: false,
             target: log.iter().find(|(s, _)| s == seq).map(|(_, e)| e.clone()),
             reason: "property".into(),
         }),

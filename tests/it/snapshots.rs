@@ -98,7 +98,7 @@ proptest! {
                 Op::Advance(s) => Command::AdvanceClock(ClockAdvance { by: GameDuration(*s) }),
                 Op::Retract(seq) => {
                     let target = store.event(*seq).unwrap().map(|r| r.event);
-                    Command::Retract(Retraction { seq: *seq, target, reason: "p".into() })
+                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, reason: "p".into() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -246,7 +246,8 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
     write_all(
         &mut store,
         vec![Command::Retract(Retraction {
-            seq: damage_seq,
+            seq: Some(damage_seq),
+            last: false,
             target,
             reason: "missed".into(),
         })],
@@ -283,7 +284,8 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
     write_all(
         &mut store,
         vec![Command::Retract(Retraction {
-            seq: 4,
+            seq: Some(4),
+            last: false,
             target,
             reason: "missed".into(),
         })],
@@ -437,7 +439,8 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
         write_all(
             &mut store,
             vec![Command::Retract(Retraction {
-                seq,
+                seq: Some(seq),
+                last: false,
                 target,
                 reason: "never joined".into(),
             })],

@@ -74,11 +74,16 @@ pub struct SealedReveal {
 ///
 /// Both stay in the log; replay skips the retracted event from then on. Character additions, damage,
 /// healing, time and free rolls can be retracted; sessions, dice epochs, reveals and retractions
-/// cannot. Rolls no dice.
+/// cannot. `--last` retracts the newest event that may be, and names it. Rolls no dice.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct Retraction {
     /// The event's number, as `grimoire log` shows it (#SEQ).
-    pub seq: u64,
+    #[arg(required_unless_present = "last")]
+    pub seq: Option<u64>,
+    /// Instead of a number: the newest event that may be retracted (not one already retracted).
+    // Resolved to its number on the command line before the write; the rules see the number.
+    #[arg(long, conflicts_with = "seq")]
+    pub last: bool,
     /// Why, in a few words: recorded for the table to see.
     #[arg(long)]
     pub reason: String,

@@ -313,11 +313,13 @@ fn decide_command(
             seq,
             target,
             reason,
+            ..
         }) => {
             let reason = reason.trim().to_string();
             if reason.is_empty() {
                 return Err(RuleError::EmptyReason);
             }
+            let seq = seq.ok_or(RuleError::NoEventNamed)?;
             let target = target.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
             if let Some(why) = state.retracted.get(&seq) {
                 return Err(RuleError::AlreadyRetracted(seq, why.clone()));

@@ -107,7 +107,8 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
     assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
     let retract = |reason: String| {
         Command::Retract(Retraction {
-            seq: 2,
+            seq: Some(2),
+            last: false,
             target: Some(adg("Aldric", 8)),
             reason,
         })
@@ -392,7 +393,8 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
     };
     let state = given(&[created(), adg("Aldric", 8), damage.clone()]);
     let command = Command::Retract(Retraction {
-        seq: 3,
+        seq: Some(3),
+        last: false,
         target: Some(damage.clone()),
         reason: "wrong target".into(),
     });
@@ -419,7 +421,8 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         },
     ]);
     let command = Command::Retract(Retraction {
-        seq: 2,
+        seq: Some(2),
+        last: false,
         target: Some(Event::SessionStarted {
             number: 1,
             entropy: "".into(),
@@ -431,7 +434,8 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         Err(RuleError::NotRetractable { seq: 2, .. })
     ));
     let missing = Command::Retract(Retraction {
-        seq: 9,
+        seq: Some(9),
+        last: false,
         target: None,
         reason: "x".into(),
     });
@@ -440,11 +444,20 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         Err(RuleError::NoSuchEvent(9, 2))
     );
     let blank = Command::Retract(Retraction {
-        seq: 2,
+        seq: Some(2),
+        last: false,
         target: None,
         reason: "  ".into(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
+    // `--last` is the command line's to resolve; the rules undo only an event named by number.
+    let unnamed = Command::Retract(Retraction {
+        seq: None,
+        last: true,
+        target: None,
+        reason: "the newest".into(),
+    });
+    assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
 }
 
 #[test]
