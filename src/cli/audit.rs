@@ -1,7 +1,7 @@
 //! `audit dice`: whether the dice in the log look fair, group by group.
 
 use super::Globals;
-use super::output::Report;
+use super::output::{Report, count};
 use crate::Error;
 use crate::audit::{Audit, FLAG_BELOW, Origin, Verdict};
 use crate::dice::Provenance;
@@ -132,7 +132,8 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         let verdict = tally.verdict();
         lines.push(match &verdict {
             Verdict::TooFew { needs } => format!(
-                "{name}: {rolls} rolls, too few to judge: the test needs {needs} ({} more)",
+                "{name}: {}, too few to judge: the test needs {needs} ({} more)",
+                count(rolls, "roll", "rolls"),
                 needs - rolls
             ),
             Verdict::Judged {
@@ -156,7 +157,8 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                     "consistent with fair dice".to_string()
                 };
                 format!(
-                    "{name}: {rolls} rolls, chi-square {chi_square:.2} on {degrees_of_freedom} degrees of freedom, p = {p_value:.4}: {judgement}{most}"
+                    "{name}: {}, chi-square {chi_square:.2} on {degrees_of_freedom} degrees of freedom, p = {p_value:.4}: {judgement}{most}",
+                    count(rolls, "roll", "rolls")
                 )
             }
         });

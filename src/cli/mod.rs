@@ -9,6 +9,7 @@ mod dev;
 mod docs;
 mod history;
 mod output;
+mod recap;
 mod table;
 mod tour;
 mod transfer;
@@ -184,6 +185,7 @@ pub enum Commands {
     Reveal(crate::rules::campaign::SealedReveal),
     Log(history::LogArgs),
     Explain(history::ExplainArgs),
+    Diff(recap::DiffArgs),
     /// Audit the record: whether the dice in the log look like fair dice.
     #[command(subcommand)]
     Audit(audit::AuditCommand),
@@ -377,6 +379,8 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
     match command {
         Commands::Log(_) => Some("log"),
         Commands::Explain(_) => Some("explain"),
+        Commands::Diff(_) => Some("diff"),
+        Commands::Session(table::SessionCommand::Recap(_)) => Some("session recap"),
         Commands::Audit(_) => Some("audit dice"),
         Commands::Verify(_) => Some("verify"),
         Commands::Head(_) => Some("head"),
@@ -398,7 +402,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         | Commands::Damage(_)
         | Commands::Heal(_)
         | Commands::Time(table::TimeCommand::Advance(_))
-        | Commands::Session(_)
+        | Commands::Session(table::SessionCommand::Start(_) | table::SessionCommand::End)
         | Commands::Roll(_)
         | Commands::Reveal(_)
         | Commands::Seed(_)
@@ -450,6 +454,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, args),
         Commands::Export(args) => transfer::export(g, args),
+        Commands::Diff(args) => recap::diff(g, args),
         Commands::Audit(command) => audit::run(g, command),
         Commands::Backup(args) => transfer::backup(g, args),
         Commands::Import(args) => transfer::import(g, args),

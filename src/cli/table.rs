@@ -90,6 +90,7 @@ pub enum SessionCommand {
     /// Rolls no dice. It runs everything `grimoire verify` does first and refuses if anything fails:
     /// a checkpoint never vouches for a damaged or altered file.
     End,
+    Recap(super::recap::RecapArgs),
 }
 
 pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Result<Report, Error> {
@@ -97,6 +98,7 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
         SessionCommand::Start(start) => Ok(appended(
             &record(g, ctx, Command::StartSession(start.clone()))?.events,
         )),
+        SessionCommand::Recap(args) => super::recap::recap(g, args),
         SessionCommand::End => {
             let events = record(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);

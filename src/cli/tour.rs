@@ -264,10 +264,16 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         .saturating_sub(1)
         .to_string();
     tour.step(&["character", "show", "Aldric", "--at", &before_heal])?;
+    tour.say("The evening in numbers, and what it changed for the party.");
+    tour.step(&["session", "recap", "1"])?;
+    tour.step(&["diff", "--party", "--from", "session:1"])?;
+    tour.step(&["character", "list"])?;
     tour.say("Publishing the epoch's seed lets anyone re-derive every seeded die.");
     tour.step(&["seed", "reveal"])?;
     tour.step(&["explain", &first_seq(&sneak)])?;
     tour.step(&["verify", "--checkpoint", &checkpoint])?;
+    tour.say("The dice, audited: too few rolls to judge yet, and each group says so.");
+    tour.step(&["audit", "dice"])?;
 
     let text = format!(
         "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`.",

@@ -819,3 +819,70 @@ fn character_list_shows_the_party_at_a_glance() {
         "{before}"
     );
 }
+
+/// What changed between two points, per character, with the events that changed it.
+#[test]
+fn diff_shows_what_changed_for_each_character_and_by_which_events() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    let hit = c.seq_of(&["damage", "Aldric", "3"]);
+    let exert = c.seq_of(&["exert", "Aldric", "brawn", "2", "--reason", "the gate"]);
+    c.ok(&["drive", "Mira", "+1", "--reason", "a deed"]);
+    c.ok(&["session", "end"]);
+    let text = c.ok(&[
+        "diff",
+        "Aldric",
+        "--from",
+        "session-start:1",
+        "--to",
+        "session:1",
+    ]);
+    assert!(text.contains("health.current: 8 → 5"), "{text}");
+    assert!(text.contains("adg.exerted.brawn: 0 → 2"), "{text}");
+    assert!(text.contains(&format!("by #{hit} #{exert}")), "{text}");
+    let party = c.json(&["diff", "--party", "--from", "session-start:1"]);
+    let mira = party["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ch| ch["character"] == "Mira")
+        .unwrap();
+    assert_eq!(mira["changes"][0]["field"], "vsd.drive");
+    assert_eq!(mira["changes"][0]["from"], "3");
+    assert_eq!(mira["changes"][0]["to"], "4");
+    let still = c.ok(&["diff", "Mira", "--from", "session:1"]);
+    assert!(still.contains("Mira: no change"), "{still}");
+    c.refused(&["diff", "--from", "1"], 2);
+    c.refused(&["diff", "Aldric", "--party", "--from", "1"], 2);
+    c.refused(&["diff", "Aldric", "--from", "session:1", "--to", "3"], 2);
+    c.refused(&["diff", "Nobody", "--from", "1"], 1);
+}
+
+/// An evening in numbers, then each character's changes from its start to its end.
+#[test]
+fn session_recap_sums_up_an_evening() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "3"]);
+    c.ok(&["heal", "Aldric", "1"]);
+    c.ok(&["--rolls", "4", "roll", "d6"]);
+    c.ok(&["time", "advance", "2h"]);
+    c.ok(&["session", "end"]);
+    let recap = c.ok(&["session", "recap", "1"]);
+    assert!(
+        recap.starts_with("Session 1: #5 to #10, Day 1, 00:00 to Day 1, 02:00 (2h passed)"),
+        "{recap}"
+    );
+    assert!(recap.contains("3 damage taken, 1 healed"), "{recap}");
+    assert!(recap.contains("Dice: 1 entered at the table"), "{recap}");
+    assert!(recap.contains("health.current: 8 → 6"), "{recap}");
+    // The newest session by default, and one still open is recapped so far.
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Mira", "2"]);
+    let open = c.json(&["session", "recap"]);
+    assert_eq!(open["session"], 2);
+    assert_eq!(open["open"], true);
+    assert_eq!(open["tally"]["damage"], 2);
+    let none = c.refused(&["session", "recap", "9"], 1);
+    assert!(none.contains("no session 9"), "{none}");
+}

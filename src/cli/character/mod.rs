@@ -89,7 +89,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
 }
 
 /// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.
-fn character_json(c: &Character) -> serde_json::Value {
+pub(super) fn character_json(c: &Character) -> serde_json::Value {
     let mut value = json!(c);
     if let Some(status) = c.status() {
         value["status"] = json!(status);

@@ -1,0 +1,396 @@
+//! Between two points: `diff` (what changed for each character, and by which events) and
+//! `session recap` (an evening in numbers, then the same changes from its start to its end).
+
+use super::Globals;
+use super::character::character_json;
+use super::output::{Report, count};
+use crate::Error;
+use crate::dice::Provenance;
+use crate::event::{Event, Recorded};
+use crate::rules::RuleError;
+use crate::state::{CampaignState, fold_name};
+use crate::store::{Point, Store};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::vsd::event::{Outcome, VsdEvent};
+use crate::time::GameDuration;
+use clap::Args;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Show what changed for characters between two points: every value of their sheets that differs
+/// (health, attributes and exertion, rituals, silver, scrolls, MPs, Drive, conditions, spells in
+/// force, pending choices…) and the events that touched them. Records nothing.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The characters to compare (any case); or --party for everyone.
+    #[arg(value_name = "NAMES")]
+    pub names: Vec<String>,
+    /// Every character, instead of naming them.
+    #[arg(long, conflicts_with = "names")]
+    pub party: bool,
+    /// The earlier point: an event number, session:N, session-start:N, day:D or now.
+    #[arg(long, value_name = "POINT")]
+    pub from: Point,
+    /// The later point (now when not given).
+    #[arg(long, value_name = "POINT")]
+    pub to: Option<Point>,
+}
+
+pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
+    if args.party == !args.names.is_empty() {
+        return Err(Error::Usage(
+            "name the characters to compare, or give --party for everyone (not both)".into(),
+        ));
+    }
+    let mut store = g.open()?;
+    let from = store.resolve(args.from)?;
+    let to = store.resolve(args.to.unwrap_or(Point::Now))?;
+    if from > to {
+        return Err(Error::Usage(format!(
+            "--from names #{from}, which comes after #{to}, named by --to; give the earlier point to --from"
+        )));
+    }
+    let (before, after) = (store.replay(Some(from))?, store.replay(Some(to))?);
+    let names = if args.party {
+        everyone(&before, &after)
+    } else {
+        for name in &args.names {
+            if after.character(name).is_none() && before.character(name).is_none() {
+                return Err(RuleError::UnknownCharacter {
+                    name: name.clone(),
+                    known: after.characters.values().map(|c| c.name.clone()).collect(),
+                }
+                .into());
+            }
+        }
+        args.names.clone()
+    };
+    let changes = changes(&mut store, &before, &after, &names)?;
+    let title = format!(
+        "From #{from} ({}) to #{to} ({}):",
+        before.clock, after.clock
+    );
+    Ok(Report::new(
+        [title, changes.text].join("\n"),
+        json!({ "from_seq": from, "to_seq": to, "characters": changes.json }),
+    ))
+}
+
+/// Everyone in either state, in name order.
+fn everyone(before: &CampaignState, after: &CampaignState) -> Vec<String> {
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for c in before.characters.values().chain(after.characters.values()) {
+        names.insert(fold_name(&c.name), c.name.clone());
+    }
+    names.into_values().collect()
+}
+
+struct Changes {
+    text: String,
+    json: Vec<Value>,
+}
+
+/// Each character's changed values between the two states, and the events between them that
+/// concern the character.
+fn changes(
+    store: &mut Store,
+    before: &CampaignState,
+    after: &CampaignState,
+    names: &[String],
+) -> Result<Changes, Error> {
+    let folded: Vec<String> = names.iter().map(|n| fold_name(n)).collect();
+    let mut touched: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
+    if after.head > before.head {
+        store.for_each_event(before.head + 1, Some(after.head), |r| {
+            for (i, name) in folded.iter().enumerate() {
+                if r.event.concerns(name) {
+                    touched[i].push(r.seq);
+                }
+            }
+            Ok(())
+        })?;
+    }
+    let mut lines = Vec::new();
+    let mut json = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let (was, is) = (before.character(name), after.character(name));
+        let shown = is.or(was).map_or(name.as_str(), |c| c.name.as_str());
+        let mut values_before = BTreeMap::new();
+        let mut values_after = BTreeMap::new();
+        if let Some(c) = was {
+            leaves("", &character_json(c), &mut values_before);
+        }
+        if let Some(c) = is {
+            leaves("", &character_json(c), &mut values_after);
+        }
+        let mut changed = Vec::new();
+        for (path, value) in &values_after {
+            match values_before.get(path) {
+                Some(old) if old == value => {}
+                Some(old) => changed.push((path.clone(), old.clone(), value.clone())),
+                None => changed.push((path.clone(), "-".into(), value.clone())),
+            }
+        }
+        for (path, old) in &values_before {
+            if !values_after.contains_key(path) {
+                changed.push((path.clone(), old.clone(), "-".into()));
+            }
+        }
+        changed.sort();
+        let changed = whole_entries(changed, &values_before, &values_after);
+        let header = match (was, is) {
+            (None, Some(_)) => format!("{shown}: joined"),
+            (Some(_), None) => format!("{shown}: no longer in the campaign"),
+            _ if changed.is_empty() => format!("{shown}: no change"),
+            _ => format!("{shown}:"),
+        };
+        lines.push(header);
+        if was.is_some() && is.is_some() {
+            for (path, old, new) in &changed {
+                lines.push(format!("  {path}: {old} → {new}"));
+            }
+        }
+        if !touched[i].is_empty() {
+            let seqs: Vec<String> = touched[i].iter().map(|s| format!("#{s}")).collect();
+            lines.push(format!("  by {}", seqs.join(" ")));
+        }
+        json.push(json!({
+            "character": shown,
+            "changes": changed
+                .iter()
+                .map(|(path, old, new)| json!({ "field": path, "from": old, "to": new }))
+                .collect::<Vec<_>>(),
+            "events": touched[i],
+        }));
+    }
+    Ok(Changes {
+        text: lines.join("\n"),
+        json,
+    })
+}
+
+/// A whole entry that appeared or went (a ritual learned, a spell cast on someone) reads as one
+/// line, not one per field.
+fn whole_entries(
+    changed: Vec<(String, String, String)>,
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) -> Vec<(String, String, String)> {
+    let parent = |path: &str| path.rsplit_once('.').map(|(p, _)| p.to_string());
+    let under = |map: &BTreeMap<String, String>, prefix: &str| {
+        map.keys().any(|k| k.starts_with(&format!("{prefix}.")))
+    };
+    // An entry of several fields; a single leaf already names itself.
+    let mut fields: BTreeMap<String, usize> = BTreeMap::new();
+    for (path, ..) in &changed {
+        if let Some(p) = parent(path) {
+            *fields.entry(p).or_default() += 1;
+        }
+    }
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    for (path, old, new) in changed {
+        let whole = parent(&path).filter(|p| {
+            fields.get(p).is_some_and(|&n| n > 1)
+                && ((old == "-" && !under(before, p)) || (new == "-" && !under(after, p)))
+        });
+        match whole {
+            Some(entry) => {
+                let (from, to) = if old == "-" {
+                    ("-", "added")
+                } else {
+                    ("present", "-")
+                };
+                if out.last().is_none_or(|(last, ..)| *last != entry) {
+                    out.push((entry, from.to_string(), to.to_string()));
+                }
+            }
+            None => out.push((path, old, new)),
+        }
+    }
+    out
+}
+
+/// Bookkeeping a sheet keeps for the rules (event numbers, round counters), not for the table.
+const BOOKKEEPING: &[&str] = &[
+    "cast_seq",
+    "first_round",
+    "last_round",
+    "last_cast_round",
+    "started_seq",
+];
+
+/// The sheet's values as `path: value`, one per leaf (lists whole), skipping what was entered once,
+/// the rules' bookkeeping and empty values; in-game moments read as dates.
+fn leaves(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>) {
+    match value {
+        Value::Object(fields) => {
+            for (key, inner) in fields {
+                if (prefix.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
+                    continue;
+                }
+                let path = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                leaves(&path, inner, out);
+            }
+        }
+        Value::Null => {}
+        Value::String(text) => {
+            out.insert(prefix.to_string(), text.clone());
+        }
+        Value::Number(n) if prefix.ends_with("until") => {
+            let moment = n.as_u64().map(|s| crate::time::GameTime(s).to_string());
+            out.insert(prefix.to_string(), moment.unwrap_or_else(|| n.to_string()));
+        }
+        other => {
+            out.insert(prefix.to_string(), other.to_string());
+        }
+    }
+}
+
+/// Sum up a game session: time passed, damage and healing, rituals and spells cast, mishaps,
+/// failures, resonance, scrolls, retractions, dice by origin, then each character's changes from
+/// the session's start to its end. Records nothing.
+#[derive(Debug, Args)]
+pub struct RecapArgs {
+    /// The session's number (the newest session when not given).
+    pub number: Option<u32>,
+}
+
+pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
+    let mut store = g.open()?;
+    let now = store.replay(None)?;
+    let number = match args.number {
+        Some(n) => n,
+        None if now.sessions_started > 0 => now.sessions_started,
+        None => {
+            return Err(RuleError::NoSessionOpen.into());
+        }
+    };
+    let start = store.resolve(Point::SessionStart(number))?;
+    let (end, open) = match store.resolve(Point::SessionEnd(number)) {
+        Ok(end) => (end, false),
+        // Still open: recap it so far.
+        Err(_)
+            if now
+                .open_session
+                .as_ref()
+                .is_some_and(|s| s.number == number) =>
+        {
+            (now.head, true)
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut tally = Tally::default();
+    store.for_each_event(start, Some(end), |r| {
+        tally.add(&r);
+        Ok(())
+    })?;
+    let (before, after) = (store.replay(Some(start))?, store.replay(Some(end))?);
+    let names = everyone(&before, &after);
+    let changes = changes(&mut store, &before, &after, &names)?;
+    let passed = GameDuration(after.clock.seconds().saturating_sub(before.clock.seconds()));
+    let mut lines = vec![format!(
+        "Session {number}{}: #{start} to #{end}, {} to {} ({passed} passed)",
+        if open { " (still open)" } else { "" },
+        before.clock,
+        after.clock
+    )];
+    lines.extend(tally.lines());
+    lines.push("Characters, from the session's start:".into());
+    lines.push(changes.text);
+    Ok(Report::new(
+        lines.join("\n"),
+        json!({
+            "session": number,
+            "open": open,
+            "from_seq": start,
+            "to_seq": end,
+            "seconds_passed": passed.seconds(),
+            "tally": tally,
+            "characters": changes.json,
+        }),
+    ))
+}
+
+/// An evening in numbers.
+#[derive(Debug, Default, serde::Serialize)]
+struct Tally {
+    events: u64,
+    damage: u64,
+    healing: u64,
+    rituals_cast: u64,
+    mishaps: u64,
+    spells_cast: u64,
+    spell_failures: u64,
+    resonances: u64,
+    scrolls_written: u64,
+    scrolls_read: u64,
+    retractions: u64,
+    dice_entered: u64,
+    dice_seeded: u64,
+    dice_sealed: u64,
+}
+
+impl Tally {
+    fn add(&mut self, r: &Recorded) {
+        self.events += 1;
+        for die in r.event.dice() {
+            match die.provenance {
+                Provenance::Entered => self.dice_entered += 1,
+                Provenance::Seeded { .. } => self.dice_seeded += 1,
+                Provenance::Sealed { .. } => self.dice_sealed += 1,
+            }
+        }
+        // Only the kinds an evening is summed up by; every other kind counts as an event.
+        if let Event::DamageTaken { amount, .. } = &r.event {
+            self.damage += u64::from(*amount);
+        } else if let Event::Healed { amount, .. } = &r.event {
+            self.healing += u64::from(*amount);
+        } else if let Event::Retracted { .. } = &r.event {
+            self.retractions += 1;
+        } else if let Event::Adg(AdgEvent::RitualCast(cast)) = &r.event {
+            self.rituals_cast += 1;
+            self.mishaps += u64::from(cast.mishap.is_some());
+        } else if let Event::Adg(AdgEvent::ScrollWritten(_)) = &r.event {
+            self.scrolls_written += 1;
+        } else if let Event::Adg(AdgEvent::ScrollRead { .. }) = &r.event {
+            self.scrolls_read += 1;
+        } else if let Event::Vsd(VsdEvent::SpellCast(cast)) = &r.event {
+            self.spells_cast += 1;
+            self.spell_failures += u64::from(cast.outcome == Outcome::Failure);
+            self.resonances += u64::from(cast.resonance.is_some());
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        vec![
+            format!(
+                "{}; {} damage taken, {} healed; {}",
+                count(self.events, "event", "events"),
+                self.damage,
+                self.healing,
+                count(self.retractions, "retraction", "retractions")
+            ),
+            format!(
+                "{} ({} with a mishap); {} ({} failed, {} with resonance)",
+                count(self.rituals_cast, "ritual cast", "rituals cast"),
+                self.mishaps,
+                count(self.spells_cast, "spell cast", "spells cast"),
+                self.spell_failures,
+                self.resonances
+            ),
+            format!(
+                "{} written, {} read",
+                count(self.scrolls_written, "scroll", "scrolls"),
+                self.scrolls_read
+            ),
+            format!(
+                "Dice: {} entered at the table, {} seeded by grimoire, {} sealed by the GM",
+                self.dice_entered, self.dice_seeded, self.dice_sealed
+            ),
+        ]
+    }
+}
