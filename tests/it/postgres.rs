@@ -180,6 +180,67 @@ fn a_backup_of_a_postgres_campaign_is_a_campaign_file_that_verifies() {
     );
 }
 
+/// The table's reads work on the server as on a file: points in time, filtered and limited logs,
+/// diffs, recaps, the dice audit and the party overview give the same answers.
+#[test]
+fn the_tables_reads_give_the_same_answers_on_postgres_as_on_a_file() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&database, "Reads");
+    play(&c);
+    let export = c.dir.path().join("reads.jsonl");
+    c.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    let file = c.dir.path().join("reads.db");
+    let imported = grimoire_at(file.to_str().unwrap(), c.dir.path())
+        .args(["import", export.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(imported.status.success(), "{imported:?}");
+    for args in [
+        &["character", "show", "Aldric", "--at", "session-start:1"][..],
+        &["character", "list", "--at", "session:1"],
+        &["time", "show", "--at", "day:1"],
+        &["log", "--character", "Mira", "--limit", "3"],
+        &[
+            "log",
+            "--kind",
+            "dice_rolled",
+            "--from",
+            "session-start:1",
+            "--to",
+            "session:1",
+        ],
+        &[
+            "diff",
+            "--party",
+            "--from",
+            "session-start:1",
+            "--to",
+            "session:1",
+        ],
+        &["session", "recap", "1"],
+        &["audit", "dice"],
+        &["scroll", "list", "--at", "now"],
+    ] {
+        let on_file = grimoire_at(file.to_str().unwrap(), c.dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(on_file.status.success(), "{args:?}: {on_file:?}");
+        assert_eq!(
+            c.ok(args),
+            String::from_utf8(on_file.stdout).unwrap(),
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn one_database_holds_many_campaigns_each_with_its_own_chain() {
     let Some(database) = pg_cluster::database() else {
