@@ -377,6 +377,17 @@ impl Verifier {
         }
     }
 
+    /// Where a seeded die sits in this campaign, for the fairness derivation.
+    fn position<'a>(&'a self, epoch: u32, seq: u64, n: u32, entropy: &'a str) -> DiePosition<'a> {
+        DiePosition {
+            campaign_id: &self.campaign_id,
+            epoch,
+            seq,
+            n,
+            entropy,
+        }
+    }
+
     fn check_seeded(&mut self, seq: u64, epoch: u32, die: &crate::dice::Die, entropy: &str) {
         let (n, sides, value) = (die.n, die.sides, die.value);
         if epoch != self.epoch {
@@ -393,13 +404,7 @@ impl Verifier {
             self.report.seeded_dice_awaiting_reveal += 1;
             return;
         };
-        let pos = DiePosition {
-            campaign_id: &self.campaign_id,
-            epoch,
-            seq,
-            n,
-            entropy,
-        };
+        let pos = self.position(epoch, seq, n, entropy);
         let expected = (sides > 0).then(|| fairness::seeded_face(&seed, &pos, sides));
         self.report.seeded_dice_checked += 1;
         if value != expected {
@@ -445,13 +450,7 @@ impl Verifier {
         let Some(seed) = self.reveals.seed(epoch) else {
             return;
         };
-        let pos = DiePosition {
-            campaign_id: &self.campaign_id,
-            epoch,
-            seq,
-            n,
-            entropy,
-        };
+        let pos = self.position(epoch, seq, n, entropy);
         let derived = fairness::seeded_faces(&seed, &pos, die.sides, faces.len());
         self.report.seeded_dice_checked += 1;
         if epoch != self.epoch || derived != faces {
