@@ -398,7 +398,11 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         Commands::Tables(adg::TablesCommand::Show) => Some("tables show"),
         Commands::Time(table::TimeCommand::Show(_)) => Some("time show"),
         Commands::Init(_)
-        | Commands::Character(character::CharacterCommand::Add(_))
+        | Commands::Character(
+            character::CharacterCommand::Add(_)
+            | character::CharacterCommand::Set(_)
+            | character::CharacterCommand::LevelUp(_),
+        )
         | Commands::Damage(_)
         | Commands::Heal(_)
         | Commands::Time(table::TimeCommand::Advance(_))

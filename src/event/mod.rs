@@ -44,6 +44,13 @@ event_enum! {
         name: String,
         sheet: Sheet,
     },
+    /// The sheet as entered, changed: a level gained, or the GM's correction. Each value the sheet
+    /// holds moves the character's computed one by as much (a learning loss stays taken).
+    SheetChanged {
+        character: String,
+        sheet: Sheet,
+        reason: String,
+    },
     DamageTaken {
         character: String,
         amount: u32,
@@ -196,6 +203,7 @@ impl Event {
         match self {
             Event::CampaignCreated { .. } => "campaign_created",
             Event::CharacterAdded { .. } => "character_added",
+            Event::SheetChanged { .. } => "sheet_changed",
             Event::DamageTaken { .. } => "damage_taken",
             Event::Healed { .. } => "healed",
             Event::ClockAdvanced { .. } => "clock_advanced",
@@ -256,6 +264,7 @@ impl Event {
         let is = |name: &str| fold_name(name) == folded;
         match self {
             Event::CharacterAdded { name, .. } => is(name),
+            Event::SheetChanged { character, .. } => is(character),
             Event::DamageTaken { character, .. } | Event::Healed { character, .. } => is(character),
             Event::Rested { results, mp, .. } => {
                 results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
@@ -284,6 +293,7 @@ impl Event {
             Event::DowntimeTaken(d) => &d.dice,
             Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
+            | Event::SheetChanged { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }
@@ -304,6 +314,7 @@ impl Event {
     pub fn is_retractable(&self) -> bool {
         match self {
             Event::CharacterAdded { .. }
+            | Event::SheetChanged { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }

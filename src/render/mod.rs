@@ -9,6 +9,20 @@ use crate::dice::Die;
 use crate::event::Event;
 use crate::sheet::Sheet;
 
+/// A sheet as entered, in words.
+fn sheet_words(sheet: &Sheet) -> String {
+    match sheet {
+        Sheet::Adg(s) => format!(
+            "A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {}",
+            s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
+        ),
+        Sheet::Vsd(s) => format!(
+            "Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {}",
+            s.level, s.vocation, s.mp, s.drive, s.body
+        ),
+    }
+}
+
 /// One line in plain words.
 pub fn describe(event: &Event) -> String {
     match event {
@@ -19,16 +33,15 @@ pub fn describe(event: &Event) -> String {
         } => {
             format!("campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}")
         }
-        Event::CharacterAdded { name, sheet } => match sheet {
-            Sheet::Adg(s) => format!(
-                "{name} joins (A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {})",
-                s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
-            ),
-            Sheet::Vsd(s) => format!(
-                "{name} joins (Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {})",
-                s.level, s.vocation, s.mp, s.drive, s.body
-            ),
-        },
+        Event::CharacterAdded { name, sheet } => format!("{name} joins ({})", sheet_words(sheet)),
+        Event::SheetChanged {
+            character,
+            sheet,
+            reason,
+        } => format!(
+            "{character}'s sheet is now {}: {reason}",
+            sheet_words(sheet)
+        ),
         Event::DamageTaken { character, amount } => {
             format!("{character} takes {amount} damage")
         }

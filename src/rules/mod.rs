@@ -135,6 +135,10 @@ pub enum RuleError {
     NoEventNamed,
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
     NothingToRetract,
+    #[error("a change to a sheet needs a reason (--reason), so the table knows why")]
+    NoReasonForSheet,
+    #[error("{0}'s sheet already holds those values; nothing to change")]
+    SheetUnchanged(String),
     #[error("a retraction needs a reason, so the table knows why")]
     EmptyReason,
     #[error("#{0} has no sealed dice awaiting a reveal")]

@@ -175,6 +175,17 @@ pub fn look_alike(a: &str, b: &str) -> bool {
     a.iter().any(|key| b.contains(key))
 }
 
+/// The names a sheet carries.
+fn check_sheet(sheet: &Sheet) -> Result<(), RuleError> {
+    if let Sheet::Vsd(vsd) = sheet {
+        check("vocation", &vsd.vocation, NAME_MAX)?;
+        for lore in &vsd.lores {
+            check("Spell Lore's name", &lore.name, NAME_MAX)?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks every new text a command would record. Names that refer to someone already in the
 /// campaign need no check: they must match an existing one.
 pub fn check_command(command: &Command) -> Result<(), RuleError> {
@@ -182,13 +193,11 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         Command::CreateCampaign { name, .. } => check("campaign's name", name, NAME_MAX),
         Command::AddCharacter { name, sheet } => {
             check("character's name", name, NAME_MAX)?;
-            if let Sheet::Vsd(vsd) = sheet {
-                check("vocation", &vsd.vocation, NAME_MAX)?;
-                for lore in &vsd.lores {
-                    check("Spell Lore's name", &lore.name, NAME_MAX)?;
-                }
-            }
-            Ok(())
+            check_sheet(sheet)
+        }
+        Command::ChangeSheet { sheet, reason, .. } => {
+            check("reason", reason, NOTE_MAX)?;
+            check_sheet(sheet)
         }
         Command::StartSession(SessionStart { entropy }) => {
             check("session's entropy", entropy, NOTE_MAX)

@@ -192,6 +192,42 @@ impl CampaignState {
         (self.clock, session)
     }
 
+    /// A changed sheet moves each computed value by what its entered value moved: health (current
+    /// with maximum, within bounds), and the system's own values.
+    fn apply_sheet_changed(&mut self, name: &str, new: &Sheet) {
+        let Some(c) = self.characters.get_mut(&fold_name(name)) else {
+            return;
+        };
+        c.health = match (c.health, c.sheet.max_health(), new.max_health()) {
+            (Some(h), Some(old), Some(new)) => {
+                let moved = i64::from(new) - i64::from(old);
+                let max = u32::try_from((i64::from(h.max) + moved).max(0)).unwrap_or(u32::MAX);
+                let current = (i64::from(h.current) + moved).clamp(0, i64::from(max));
+                Some(Health {
+                    max,
+                    current: u32::try_from(current).unwrap_or(max),
+                })
+            }
+            // A health track given to a character who had none starts full.
+            (_, _, Some(new)) => Some(Health {
+                max: new,
+                current: new,
+            }),
+            (_, _, None) => None,
+        };
+        match (&mut c.system, &c.sheet, new) {
+            (SystemState::Adg(state), Sheet::Adg(old), Sheet::Adg(new)) => {
+                state.follow_sheet(old, new)
+            }
+            (SystemState::Vsd(state), Sheet::Vsd(old), Sheet::Vsd(new)) => {
+                state.follow_sheet(old, new)
+            }
+            // A sheet of another system: the rules refuse it, so the log never holds one.
+            (SystemState::Adg(_) | SystemState::Vsd(_), Sheet::Adg(_) | Sheet::Vsd(_), _) => return,
+        }
+        c.sheet = new.clone();
+    }
+
     /// Folds one event into the state. Total: an event that no longer makes sense (a character
     /// since retracted, say) changes nothing rather than failing, because the log is fact.
     pub fn apply(&mut self, seq: u64, event: &Event) {
@@ -255,6 +291,9 @@ impl CampaignState {
                 };
                 self.characters.insert(fold_name(name), character);
             }
+            Event::SheetChanged {
+                character, sheet, ..
+            } => self.apply_sheet_changed(character, sheet),
             Event::DamageTaken { character, amount } => {
                 self.change_health(character, -i64::from(*amount))
             }

@@ -362,6 +362,7 @@ impl Verifier {
             }
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
             Event::CharacterAdded { .. }
+            | Event::SheetChanged { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }

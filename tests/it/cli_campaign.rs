@@ -886,3 +886,113 @@ fn session_recap_sums_up_an_evening() {
     let none = c.refused(&["session", "recap", "9"], 1);
     assert!(none.contains("no session 9"), "{none}");
 }
+
+/// Sheets change by events: a level gained, the GM's correction; what play has done stays done.
+#[test]
+fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+    ]);
+    c.ok(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
+    ]);
+    let spent = 12
+        - c.json(&["character", "show", "Mira"])["character"]["vsd"]["mp_spent"]
+            .as_u64()
+            .unwrap();
+    let up = c.ok(&[
+        "character",
+        "level-up",
+        "mira",
+        "--mp",
+        "3",
+        "--health",
+        "2",
+    ]);
+    assert!(
+        up.contains("Mira's sheet is now Against the Darkmaster, level 4 wizard, 15 MP"),
+        "{up}"
+    );
+    let mira = c.json(&["character", "show", "Mira"])["character"].clone();
+    assert_eq!(mira["vsd"]["mp_max"], 15);
+    assert_eq!(
+        mira["vsd"]["mp_max"].as_u64().unwrap() - mira["vsd"]["mp_spent"].as_u64().unwrap(),
+        spent + 3
+    );
+    assert_eq!(mira["health"]["max"], 16);
+    c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--lore",
+        "Elementalism=50:7",
+        "--reason",
+        "training",
+    ]);
+    let lore = c.json(&["character", "show", "Mira"])["character"]["vsd"]["lores"][0].clone();
+    assert_eq!(
+        (lore["bonus"].as_i64(), lore["ranks"].as_u64()),
+        (Some(50), Some(7))
+    );
+    c.ok(&[
+        "character",
+        "set",
+        "Aldric",
+        "--silver",
+        "50",
+        "--reason",
+        "a miscount",
+    ]);
+    let log = c.ok(&["log", "--kind", "sheet_changed"]);
+    assert!(
+        log.contains(": a level gained")
+            && log.contains(": training")
+            && log.contains(": a miscount"),
+        "{log}"
+    );
+    // Refusals: another game's value, no reason, nothing changed, out of range, unknown.
+    let wrong = c.refused(
+        &["character", "set", "Aldric", "--mp", "4", "--reason", "x"],
+        2,
+    );
+    assert!(wrong.contains("--mp is not on Aldric's sheet"), "{wrong}");
+    c.refused(&["character", "set", "Aldric", "--level", "3"], 2);
+    let same = c.refused(
+        &[
+            "character",
+            "set",
+            "Aldric",
+            "--level",
+            "2",
+            "--reason",
+            "x",
+        ],
+        1,
+    );
+    assert!(same.contains("nothing to change"), "{same}");
+    let high = c.refused(
+        &[
+            "character",
+            "set",
+            "Aldric",
+            "--level",
+            "11",
+            "--reason",
+            "x",
+        ],
+        1,
+    );
+    assert!(high.contains("--level must be 1 to 10"), "{high}");
+    c.refused(&["character", "level-up", "Nobody"], 1);
+    c.refused(&["character", "level-up", "Aldric", "--rolls", "3"], 2);
+}

@@ -73,6 +73,7 @@ proptest! {
         c.ok(&["roll", "oe", "--sealed", "--for", &note]);
         c.ok(&["exert", &name, "brawn", "1", "--reason", &note]);
         c.ok(&["silver", &name, "+1000000", "--reason", &note]);
+        c.ok(&["character", "set", &name, "--silver", "401", "--reason", &note]);
         let damage = c.seq_of(&["damage", &name, "1"]);
         c.ok(&["retract", &damage.to_string(), "--reason", &note]);
         c.ok(&["--rolls", "1,4", "ritual", "learn", &name, &other, "--type", "phrase", "--pay", "health"]);

@@ -25,7 +25,8 @@ fn function_names(dir: &Path, names: &mut Vec<String>) {
     }
 }
 
-/// `ADG-R9` → `adg_r9`, `VSD-12` → `vsd12`, `T-2` → `t2`: how test names spell a clause.
+/// `ADG-R9` → `adg_r9`, `VSD-12` → `vsd12`, `T-2` → `t2`, `C-1` → `c1`: how test names spell a
+/// clause.
 fn test_key(id: &str) -> String {
     let lower = id.to_lowercase();
     match lower.split_once('-') {
@@ -44,7 +45,10 @@ fn every_clause_of_the_rules_document_has_a_test_named_after_it() {
         .filter_map(|part| part.split_whitespace().next())
         .filter(|word| {
             let word = word.trim_end_matches('.');
-            (word.starts_with("ADG-") || word.starts_with("VSD-") || word.starts_with("T-"))
+            (word.starts_with("ADG-")
+                || word.starts_with("VSD-")
+                || word.starts_with("T-")
+                || word.starts_with("C-"))
                 && word.chars().last().is_some_and(|c| c.is_ascii_digit())
         })
         .map(|word| word.trim_end_matches('.'))

@@ -19,9 +19,12 @@ pub enum CharacterCommand {
     Add(Box<AddArgs>),
     List(ListArgs),
     Show(ShowArgs),
+    Set(change::SetArgs),
+    LevelUp(change::LevelUpArgs),
 }
 
 mod add;
+mod change;
 mod overview;
 
 pub use add::AddArgs;
@@ -70,6 +73,8 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
                 json!({ "as_of_seq": state.head, "characters": characters }),
             ))
         }
+        CharacterCommand::Set(args) => change::set(g, ctx, args),
+        CharacterCommand::LevelUp(args) => change::level_up(g, ctx, args),
         CharacterCommand::Show(args) => {
             let state = args.at.state(g)?;
             let character =

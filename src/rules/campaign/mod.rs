@@ -25,6 +25,13 @@ pub enum Command {
         name: String,
         sheet: Sheet,
     },
+    /// The sheet as entered, changed: a level gained or the GM's correction (`sheet` whole, as it
+    /// is to be; the command line builds it from the current one and the values given).
+    ChangeSheet {
+        character: String,
+        sheet: Sheet,
+        reason: String,
+    },
     Damage(HealthChange),
     Heal(HealthChange),
     AdvanceClock(ClockAdvance),
@@ -99,6 +106,7 @@ impl Command {
                 ..RECORDS_ONLY
             },
             Command::AddCharacter { .. }
+            | Command::ChangeSheet { .. }
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
@@ -171,6 +179,7 @@ impl Command {
                 .map(|(seq, into)| SecretSlot::SealedDice { seq, into }),
             Command::CreateCampaign { .. }
             | Command::AddCharacter { .. }
+            | Command::ChangeSheet { .. }
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
@@ -248,6 +257,11 @@ fn decide_command(
                 .chain([Event::CharacterAdded { name, sheet }])
                 .collect());
         }
+        Command::ChangeSheet {
+            character,
+            sheet,
+            reason,
+        } => change_sheet(state, &character, sheet, reason)?,
         Command::Damage(HealthChange { character, amount }) => {
             let who = with_health(state, &character)?;
             Event::DamageTaken {
@@ -374,6 +388,39 @@ fn decide_command(
         }
     };
     Ok(vec![event])
+}
+
+/// A sheet changed as a whole: the character's own system, valid, different, with a reason.
+fn change_sheet(
+    state: &CampaignState,
+    name: &str,
+    sheet: Sheet,
+    reason: String,
+) -> Result<Event, RuleError> {
+    let who = find(state, name)?;
+    if who.is_dead() {
+        return Err(RuleError::Dead(who.name.clone()));
+    }
+    if sheet.system() != who.sheet.system() {
+        return Err(RuleError::WrongSystem {
+            name: who.name.clone(),
+            plays: who.sheet.system().to_string(),
+            needs: "a sheet of their own game",
+        });
+    }
+    let reason = reason.trim().to_string();
+    if reason.is_empty() {
+        return Err(RuleError::NoReasonForSheet);
+    }
+    sheet.validate().map_err(RuleError::InvalidSheet)?;
+    if sheet == who.sheet {
+        return Err(RuleError::SheetUnchanged(who.name.clone()));
+    }
+    Ok(Event::SheetChanged {
+        character: who.name.clone(),
+        sheet,
+        reason,
+    })
 }
 
 /// The events whose pending sealed dice were derived from `epoch`'s seed.

@@ -104,6 +104,21 @@ impl AdgState {
         }
     }
 
+    /// The sheet as entered changed from `old` to `new`: the level is the new one, and each
+    /// maximum and the purse move by as much as their entered values did.
+    pub fn follow_sheet(&mut self, old: &AdgSheet, new: &AdgSheet) {
+        let moved = |value: u32, from: u32, to: u32| {
+            u32::try_from((i64::from(value) + i64::from(to) - i64::from(from)).max(0))
+                .unwrap_or(u32::MAX)
+        };
+        self.level = new.level;
+        self.max.agility = moved(self.max.agility, old.agility, new.agility);
+        self.max.brawn = moved(self.max.brawn, old.brawn, new.brawn);
+        self.max.cunning = moved(self.max.cunning, old.cunning, new.cunning);
+        let silver = i128::from(self.silver) + i128::from(new.silver) - i128::from(old.silver);
+        self.silver = u64::try_from(silver.max(0)).unwrap_or(u64::MAX);
+    }
+
     /// The attribute's value now: its maximum less what is exerted, never below 0.
     pub fn current(&self, a: Attribute) -> u32 {
         self.max.get(a).saturating_sub(self.exerted.get(a))

@@ -108,6 +108,22 @@ impl VsdState {
         }
     }
 
+    /// The sheet as entered changed from `old` to `new`: level, vocation and lores are the new
+    /// ones, and MPs, Drive, Body, WSR and Defense move by as much as their entered values did.
+    pub fn follow_sheet(&mut self, old: &VsdSheet, new: &VsdSheet) {
+        let moved = |value: i64, from: i64, to: i64| value + to - from;
+        let unsigned = |value: i64| u32::try_from(value.max(0)).unwrap_or(u32::MAX);
+        let signed = |value: i64| i32::try_from(value).unwrap_or(i32::MAX);
+        self.level = new.level;
+        self.vocation = new.vocation.clone();
+        self.lores = new.lores.clone();
+        self.mp_max = unsigned(moved(self.mp_max.into(), old.mp.into(), new.mp.into()));
+        self.drive = unsigned(moved(self.drive.into(), old.drive.into(), new.drive.into()));
+        self.body = signed(moved(self.body.into(), old.body.into(), new.body.into()));
+        self.wsr = signed(moved(self.wsr.into(), old.wsr.into(), new.wsr.into()));
+        self.defense = moved(self.defense, old.defense.into(), new.defense.into());
+    }
+
     pub fn mp_current(&self) -> u32 {
         self.mp_max.saturating_sub(self.mp_spent)
     }

@@ -409,3 +409,105 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
     assert_eq!(w.health(), (6, 8));
     assert_eq!(w.aldric().exerted.agility, 1);
 }
+
+fn changed_sheet(change: impl FnOnce(&mut AdgSheet), reason: &str) -> Command {
+    let Sheet::Adg(mut sheet) = adg_sheet(2, 13) else {
+        unreachable!("an ADG sheet")
+    };
+    change(&mut sheet);
+    Command::ChangeSheet {
+        character: "aldric".into(),
+        sheet: Sheet::Adg(sheet),
+        reason: reason.into(),
+    }
+}
+
+#[test]
+fn c1_a_level_gained_or_a_correction_moves_each_value_and_keeps_what_play_has_done() {
+    let mut w = world();
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "the gate".into(),
+        }),
+        &[],
+    );
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 3,
+        }),
+        &[],
+    );
+    // A level, with 3 health: maximum and current both rise; the safe rituals follow the level.
+    let up = w.then(
+        changed_sheet(
+            |s| {
+                s.level = 3;
+                s.health = 11;
+            },
+            "a level gained",
+        ),
+        &[],
+    );
+    assert!(
+        crate::render::describe(&up[0]).contains("level 3"),
+        "{:?}",
+        up[0]
+    );
+    assert_eq!(w.health(), (8, 11));
+    assert_eq!(w.aldric().level, 3);
+    assert_eq!(w.aldric().safe_rituals_per_day(), 2);
+    // A correction of Brawn as entered, 9 → 10: the maximum moves by one, the exertion stays.
+    w.then(
+        changed_sheet(
+            |s| {
+                s.level = 3;
+                s.health = 11;
+                s.brawn = 10;
+            },
+            "typo at creation",
+        ),
+        &[],
+    );
+    assert_eq!(w.aldric().max.brawn, 10);
+    assert_eq!(w.aldric().current(Attribute::Brawn), 8);
+}
+
+#[test]
+fn c1_a_change_to_nothing_without_a_reason_out_of_range_or_of_another_game_is_refused() {
+    let w = world();
+    assert_eq!(
+        w.when(changed_sheet(|_| {}, "nothing"), &[]),
+        Err(RuleError::SheetUnchanged("Aldric".into()))
+    );
+    assert_eq!(
+        w.when(changed_sheet(|s| s.level = 3, "  "), &[]),
+        Err(RuleError::NoReasonForSheet)
+    );
+    assert!(matches!(
+        w.when(changed_sheet(|s| s.level = 11, "too far"), &[]),
+        Err(RuleError::InvalidSheet(_))
+    ));
+    let vsd = Command::ChangeSheet {
+        character: "Aldric".into(),
+        sheet: Sheet::Vsd(crate::sheet::VsdSheet {
+            level: 1,
+            vocation: "wizard".into(),
+            lores: vec![],
+            mp: 5,
+            drive: 1,
+            body: 10,
+            wsr: 0,
+            defense: 0,
+            health: None,
+        }),
+        reason: "a new game".into(),
+    };
+    assert!(matches!(
+        w.when(vsd, &[]),
+        Err(RuleError::WrongSystem { .. })
+    ));
+}
