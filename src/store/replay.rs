@@ -23,9 +23,15 @@ pub const SNAPSHOT_EVERY: u64 = 25;
 /// far in the past.
 pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
 
-/// The kind of event after which a snapshot is always taken and kept: the end of a session, so the
-/// state at any past session's end (`--at session:N`, recaps, diffs) loads at once.
+/// The kind of event after which a snapshot is always taken: the end of a session, so the state at
+/// a past session's end (`--at session:N`, recaps, diffs) loads quickly.
 pub(super) const SESSION_END_KIND: &str = "session_ended";
+
+/// A session's-end snapshot is kept only this many events or more after the snapshot kept before
+/// it: a replay to any session's end then reads at most this many events past a kept snapshot
+/// (about 10 ms at a million events), and a campaign of short sessions does not pile up snapshots
+/// (a million generated events hold ten thousand sessions).
+pub(super) const SESSION_SNAPSHOT_GAP: u64 = 1_000;
 
 /// The newest snapshots always kept: a retraction reaching back past all of them replays from the
 /// one kept for its block.
@@ -170,13 +176,22 @@ pub(super) fn save_snapshot(
     let mut pruned = Vec::new();
     for (i, &seq) in seqs.iter().enumerate() {
         let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
-        // Only the few past the newest are candidates, so this reads a row or two per save.
-        if i < newest_kept
-            && !first_of_block
-            && !log
+        if i >= newest_kept || first_of_block {
+            continue;
+        }
+        // The one leaving the newest few now is weighed; older ones were when they left it, so a
+        // save reads one row at most.
+        if i + 1 != newest_kept {
+            continue;
+        }
+        let far_enough = i
+            .checked_sub(1)
+            .is_none_or(|before| seq.saturating_sub(seqs[before]) >= SESSION_SNAPSHOT_GAP);
+        let a_session_end = far_enough
+            && log
                 .row(seq)?
-                .is_some_and(|row| row.kind == SESSION_END_KIND)
-        {
+                .is_some_and(|row| row.kind == SESSION_END_KIND);
+        if !a_session_end {
             pruned.push(seq);
         }
     }
@@ -203,7 +218,7 @@ pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> 
             replay.feed(row.seq, &decode(&row)?);
             let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)
                 || row.seq == head
-                || row.kind == SESSION_END_KIND;
+                || (row.kind == SESSION_END_KIND && row.seq + 1 >= from + SESSION_SNAPSHOT_GAP);
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
             let reaches_back = || {
                 retractions

@@ -346,27 +346,59 @@ fn snapshots_do_not_pile_up() {
     assert_eq!(seqs, [vec![1], (56..=63).collect::<Vec<i64>>()].concat());
 }
 
-/// A session's end is a point the table comes back to (`--at session:N`, recaps): its snapshot is
-/// taken whatever the interval, and kept when later ones are pruned; so is one rebuilt.
+/// Appends the commands' events in one bulk write (as the generator does), for long logs.
+fn bulk_all(store: &mut Store, commands: Vec<Command>) {
+    store
+        .bulk(stamp(), |appender| {
+            for command in commands {
+                let mut rng = StdRng::seed_from_u64(0);
+                let mut dice = grimoire::dice::Dice::entered(vec![], &mut rng);
+                let events = decide(appender.state(), command, &mut dice)?;
+                appender.append(Batch {
+                    events,
+                    ..Batch::default()
+                })?;
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+fn snapshot_seqs(path: &std::path::Path) -> Vec<i64> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.prepare("SELECT seq FROM snapshots ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A session's end is a point the table comes back to (`--at session:N`, recaps): a snapshot is
+/// taken there whatever the interval, and kept when it lies far enough (1,000 events) past the
+/// one kept before it, so short sessions do not pile snapshots up; a rebuild keeps the same.
 #[test]
-fn each_session_end_keeps_a_snapshot() {
+fn session_ends_keep_snapshots_a_thousand_events_apart() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
-    let store = Store::create_new(&path).unwrap().publish().unwrap();
-    let mut store = store.with_snapshot_interval(1_000);
+    let mut store = Store::create_new(&path).unwrap().publish().unwrap();
+    let minute = || {
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(60),
+        })
+    };
     let mut commands = a_campaign_with("Aldric");
-    for _ in 0..3 {
+    // Sessions of 1,100 events, then of 20.
+    for length in [1_100, 1_100, 20, 20] {
         commands.push(Command::StartSession(SessionStart {
             entropy: String::new(),
         }));
-        commands.extend((0..20).map(|_| {
-            Command::AdvanceClock(ClockAdvance {
-                by: GameDuration(60),
-            })
-        }));
+        commands.extend((0..length).map(|_| minute()));
         commands.push(Command::EndSession);
     }
-    write_all(&mut store, commands);
+    // Enough after them for every session's snapshot to leave the newest few.
+    commands.extend((0..9_000).map(|_| minute()));
+    bulk_all(&mut store, commands);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let ends: Vec<i64> = conn
         .prepare("SELECT seq FROM events WHERE kind = 'session_ended' ORDER BY seq")
@@ -375,38 +407,39 @@ fn each_session_end_keeps_a_snapshot() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    let kept = |conn: &rusqlite::Connection| -> Vec<i64> {
-        conn.prepare("SELECT seq FROM snapshots ORDER BY seq")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+    assert_eq!(ends.len(), 4);
+    // Every session's end has a kept snapshot less than 1,000 events before it (or at it), and
+    // the ends close behind a kept one were let go.
+    let near = |kept: &[i64]| {
+        ends.iter()
+            .all(|&end| kept.iter().any(|&s| s <= end && end - s < 1_000))
     };
-    assert_eq!(ends.len(), 3);
-    assert_eq!(
-        kept(&conn),
-        ends,
-        "one at each session's end, none other at this interval"
+    let kept = snapshot_seqs(&path);
+    assert!(near(&kept), "{kept:?} {ends:?}");
+    assert!(
+        kept.contains(&ends[1]),
+        "1,100 events after the last kept: {kept:?} {ends:?}"
     );
-    // Later writes, each taking a snapshot, prune down to the newest eight but keep the ends.
-    let mut store = Store::open(&path).unwrap().with_snapshot_interval(1);
-    write_all(
-        &mut store,
-        (0..20)
-            .map(|_| {
-                Command::AdvanceClock(ClockAdvance {
-                    by: GameDuration(60),
-                })
-            })
-            .collect(),
+    assert!(
+        !kept.contains(&ends[2]) && !kept.contains(&ends[3]),
+        "{kept:?} {ends:?}"
     );
-    let after = kept(&conn);
-    assert!(ends.iter().all(|end| after.contains(end)), "{after:?}");
-    assert_eq!(after.len(), ends.len() + 8, "{after:?}");
+    assert!(kept.len() <= 12, "no pile: {kept:?}");
     store.rebuild_snapshots().unwrap();
-    let rebuilt = kept(&conn);
-    assert!(ends.iter().all(|end| rebuilt.contains(end)), "{rebuilt:?}");
+    let rebuilt = snapshot_seqs(&path);
+    assert!(near(&rebuilt), "{rebuilt:?} {ends:?}");
+    assert!(
+        !rebuilt.contains(&ends[2]) && !rebuilt.contains(&ends[3]),
+        "{rebuilt:?}"
+    );
+    // The state at a session's end is the same from a snapshot or from the start.
+    for end in ends {
+        let end = u64::try_from(end).unwrap();
+        assert_eq!(
+            store.replay(Some(end)).unwrap(),
+            store.replay_without_snapshots(Some(end)).unwrap()
+        );
+    }
 }
 
 /// An import keeps copies of its running state to resume from when a retraction in the file reaches
