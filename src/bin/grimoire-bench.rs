@@ -4,7 +4,7 @@
 //! Timings are medians of the runs, but appends are means over two snapshot cycles; nothing here is
 //! asserted, the machine is shared.
 //!
-//! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR]
+//! Usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR] [--reads-only]
 //!        grimoire-bench postgres URL [--size 100000] [--dir DIR]
 //!            (the PostgreSQL backend on the server and database URL names, e.g.
 //!            postgres://grimoire@/bench?host=/tmp/pg; see README, "Performance")
@@ -39,6 +39,7 @@ fn main() {
         return postgres_main(&args[2..]);
     }
     let mut sizes = vec![10_000u64, 100_000, 1_000_000];
+    let mut reads_only = false;
     let mut dir = std::env::temp_dir().join("grimoire-bench");
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
@@ -50,9 +51,10 @@ fn main() {
                     .unwrap_or(sizes)
             }
             "--dir" => dir = rest.next().map(PathBuf::from).unwrap_or(dir),
+            "--reads-only" => reads_only = true,
             other => {
                 return eprintln!(
-                    "unknown argument {other}; usage: grimoire-bench [--sizes N,N] [--dir DIR]"
+                    "unknown argument {other}; usage: grimoire-bench [--sizes N,N] [--dir DIR] [--reads-only]"
                 );
             }
         }
@@ -60,17 +62,19 @@ fn main() {
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return eprintln!("cannot create {}: {e}", dir.display());
     }
-    println!(
-        "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | peak replay memory |"
-    );
-    println!("|---:|---:|---:|---:|---:|---:|");
-    for &size in &sizes {
-        match bench(size, &dir) {
-            Ok(row) => println!("{row}"),
-            Err(e) => eprintln!("size {size}: {e}"),
+    if !reads_only {
+        println!(
+            "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | peak replay memory |"
+        );
+        println!("|---:|---:|---:|---:|---:|---:|");
+        for &size in &sizes {
+            match bench(size, &dir) {
+                Ok(row) => println!("{row}"),
+                Err(e) => eprintln!("size {size}: {e}"),
+            }
         }
+        println!();
     }
-    println!();
     println!(
         "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | full `log` vs `export` |"
     );

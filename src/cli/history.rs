@@ -10,6 +10,8 @@ use crate::state::fold_name;
 use crate::store::Point;
 use clap::Args;
 use serde_json::json;
+use crate::rules::text::printable;
+use std::io::Write;
 use std::ops::ControlFlow;
 
 /// Show the log, oldest first. Records nothing.
@@ -99,6 +101,49 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     }
     let grep = args.grep.as_deref().map(str::to_lowercase);
     let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
+    // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
+    let entropies = store.session_entropies()?;
+    let unwitnessed = |r: &Recorded| {
+        let session_entropy = r
+            .session
+            .and_then(|s| entropies.get(&s))
+            .map_or("", String::as_str);
+        r.event.dice().iter().any(|d| {
+            matches!(d.provenance, Provenance::Seeded { .. })
+                && d.provenance.entropy(session_entropy).is_empty()
+        })
+    };
+    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
+    let line = |r: &Recorded| {
+        let line = event_line(r, retracted(r.seq));
+        if unwitnessed(r) {
+            format!("{line}  [no player entropy]")
+        } else {
+            line
+        }
+    };
+    if args.limit.is_none() && !g.json {
+        // The whole log as text: streamed to the terminal as it is read, never held in memory.
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        let mut shown = 0u64;
+        store.for_each_event_while(from, to, |r| {
+            if !keeps(&r) {
+                return Ok(ControlFlow::Continue(()));
+            }
+            shown += 1;
+            Ok(match writeln!(out, "{}", printable(&line(&r))) {
+                Ok(()) => ControlFlow::Continue(()),
+                // The reader went away (`grimoire log | head`): stop reading.
+                Err(_) => ControlFlow::Break(()),
+            })
+        })?;
+        if shown == 0 {
+            let _ = writeln!(out, "No matching events.");
+        }
+        let _ = out.flush();
+        return Ok(Report::silent());
+    }
     let mut kept: Vec<Recorded> = Vec::new();
     match args.limit {
         // The newest first, stopping at the limit: the read costs what it prints.
@@ -123,30 +168,15 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             Ok(())
         })?,
     }
-    // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
-    let entropies = store.session_entropies()?;
-    let unwitnessed = |r: &Recorded| {
-        let session_entropy = r
-            .session
-            .and_then(|s| entropies.get(&s))
-            .map_or("", String::as_str);
-        r.event.dice().iter().any(|d| {
-            matches!(d.provenance, Provenance::Seeded { .. })
-                && d.provenance.entropy(session_entropy).is_empty()
-        })
-    };
-    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
-    let lines: Vec<String> = kept
-        .iter()
-        .map(|r| {
-            let line = event_line(r, retracted(r.seq));
-            if unwitnessed(r) {
-                format!("{line}  [no player entropy]")
-            } else {
-                line
-            }
-        })
-        .collect();
+    if !g.json {
+        let lines: Vec<String> = kept.iter().map(|r| line(r)).collect();
+        let text = if lines.is_empty() {
+            "No matching events.".to_string()
+        } else {
+            lines.join("\n")
+        };
+        return Ok(Report::new(text, serde_json::Value::Null));
+    }
     let views: Vec<_> = kept
         .iter()
         .map(|r| {
@@ -157,12 +187,7 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             view
         })
         .collect();
-    let text = if lines.is_empty() {
-        "No matching events.".to_string()
-    } else {
-        lines.join("\n")
-    };
-    Ok(Report::new(text, json!({ "events": views })))
+    Ok(Report::new(String::new(), json!({ "events": views })))
 }
 
 /// Explain one event: its envelope, every die with its provenance and, for seeded dice of a revealed

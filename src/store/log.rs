@@ -499,7 +499,7 @@ pub(super) fn recorded(row: StoredRow, event: Event) -> Recorded {
     }
 }
 
-fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
+pub(super) fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
     let event = decode(&row)?;
     Ok(recorded(row, event))
 }

@@ -38,6 +38,18 @@ impl Store {
         Ok(())
     }
 
+    /// Calls `visit` with the events from `from` to `upto`, oldest first, until it breaks (a reader
+    /// gone away: `grimoire log | head`).
+    pub fn for_each_event_while(
+        &mut self,
+        from: u64,
+        upto: u64,
+        mut visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut log = self.backend.read()?;
+        log.rows(from, upto, &mut |row| visit(super::log::to_recorded(row)?))
+    }
+
     /// The entropy each session was started with, by number: the players' witness to the seeded
     /// dice rolled in it. Reads the sessions' rows only.
     pub fn session_entropies(&mut self) -> Result<BTreeMap<u32, String>, StoreError> {
