@@ -101,22 +101,18 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     }
     let grep = args.grep.as_deref().map(str::to_lowercase);
     let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
+    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
     // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
-    let entropies = store.session_entropies()?;
-    let unwitnessed = |r: &Recorded| {
-        let session_entropy = r
-            .session
-            .and_then(|s| entropies.get(&s))
-            .map_or("", String::as_str);
+    // `witness` gives the entropy in force for each event shown (its session's, or none).
+    let unwitnessed = |r: &Recorded, witness: &str| {
         r.event.dice().iter().any(|d| {
             matches!(d.provenance, Provenance::Seeded { .. })
-                && d.provenance.entropy(session_entropy).is_empty()
+                && d.provenance.entropy(witness).is_empty()
         })
     };
-    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
-    let line = |r: &Recorded| {
+    let line = |r: &Recorded, witness: &str| {
         let line = event_line(r, retracted(r.seq));
-        if unwitnessed(r) {
+        if unwitnessed(r, witness) {
             format!("{line}  [no player entropy]")
         } else {
             line
@@ -124,6 +120,12 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     };
     if args.limit.is_none() && !g.json {
         // The whole log as text: streamed to the terminal as it is read, never held in memory.
+        let entropies = store.session_entropies()?;
+        let witness = |r: &Recorded| {
+            r.session
+                .and_then(|s| entropies.get(&s))
+                .map_or("", String::as_str)
+        };
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
         let mut shown = 0u64;
@@ -132,7 +134,7 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
                 return Ok(ControlFlow::Continue(()));
             }
             shown += 1;
-            Ok(match writeln!(out, "{}", printable(&line(&r))) {
+            Ok(match writeln!(out, "{}", printable(&line(&r, witness(&r)))) {
                 Ok(()) => ControlFlow::Continue(()),
                 // The reader went away (`grimoire log | head`): stop reading.
                 Err(_) => ControlFlow::Break(()),
@@ -168,8 +170,27 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             Ok(())
         })?,
     }
+    // A few events shown: each one's session entropy is looked up by itself (only events with
+    // seeded dice need it), not every session's.
+    let mut witnesses = Vec::with_capacity(kept.len());
+    for r in &kept {
+        let seeded = r
+            .event
+            .dice()
+            .iter()
+            .any(|d| matches!(d.provenance, Provenance::Seeded { .. }));
+        witnesses.push(if seeded {
+            store.entropy_before(r.seq)?
+        } else {
+            String::new()
+        });
+    }
     if !g.json {
-        let lines: Vec<String> = kept.iter().map(|r| line(r)).collect();
+        let lines: Vec<String> = kept
+            .iter()
+            .zip(&witnesses)
+            .map(|(r, witness)| line(r, witness))
+            .collect();
         let text = if lines.is_empty() {
             "No matching events.".to_string()
         } else {
@@ -179,9 +200,10 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
     }
     let views: Vec<_> = kept
         .iter()
-        .map(|r| {
+        .zip(&witnesses)
+        .map(|(r, witness)| {
             let mut view = json!(event_view(r, retracted(r.seq)));
-            if unwitnessed(r) {
+            if unwitnessed(r, witness) {
                 view["unwitnessed_dice"] = json!(true);
             }
             view
