@@ -76,9 +76,9 @@ fn main() {
         println!();
     }
     println!(
-        "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | full `log` vs `export` |"
+        "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | `diff --party` (last 100 events) vs `head` | `session recap` (newest) vs `head` | full `log` vs `export` |"
     );
-    println!("|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
     for size in sizes {
         match reads(size, &dir) {
             Ok(row) => println!("{row}"),
@@ -103,11 +103,15 @@ fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
         process(&exe, &args)
     };
     let head = on(&["head"]);
+    let last = Store::open(&db)?.head()?.map_or(1, |h| h.seq);
+    let hundred_back = last.saturating_sub(100).max(1).to_string();
     let mut ratios = Vec::new();
     for args in [
         on(&["log", "--limit", "20"]),
         on(&["log", "--character", "Magus1", "--limit", "20"]),
         on(&["character", "list"]),
+        on(&["diff", "--party", "--from", &hundred_back]),
+        on(&["session", "recap"]),
     ] {
         let (measured, baseline) = alternating(7, median, || run(&args), || run(&head))?;
         ratios.push(format!(

@@ -6,11 +6,11 @@ use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
+use crate::rules::text::printable;
 use crate::state::fold_name;
 use crate::store::Point;
 use clap::Args;
 use serde_json::json;
-use crate::rules::text::printable;
 use std::io::Write;
 use std::ops::ControlFlow;
 
@@ -134,11 +134,13 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
                 return Ok(ControlFlow::Continue(()));
             }
             shown += 1;
-            Ok(match writeln!(out, "{}", printable(&line(&r, witness(&r)))) {
-                Ok(()) => ControlFlow::Continue(()),
-                // The reader went away (`grimoire log | head`): stop reading.
-                Err(_) => ControlFlow::Break(()),
-            })
+            Ok(
+                match writeln!(out, "{}", printable(&line(&r, witness(&r)))) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    // The reader went away (`grimoire log | head`): stop reading.
+                    Err(_) => ControlFlow::Break(()),
+                },
+            )
         })?;
         if shown == 0 {
             let _ = writeln!(out, "No matching events.");

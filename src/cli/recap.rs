@@ -115,29 +115,11 @@ fn changes(
     for (i, name) in names.iter().enumerate() {
         let (was, is) = (before.character(name), after.character(name));
         let shown = is.or(was).map_or(name.as_str(), |c| c.name.as_str());
-        let mut values_before = BTreeMap::new();
-        let mut values_after = BTreeMap::new();
-        if let Some(c) = was {
-            leaves("", &character_json(c), &mut values_before);
-        }
-        if let Some(c) = is {
-            leaves("", &character_json(c), &mut values_after);
-        }
         let mut changed = Vec::new();
-        for (path, value) in &values_after {
-            match values_before.get(path) {
-                Some(old) if old == value => {}
-                Some(old) => changed.push((path.clone(), old.clone(), value.clone())),
-                None => changed.push((path.clone(), "-".into(), value.clone())),
-            }
+        if let (Some(was), Some(is)) = (was, is) {
+            let (old, new) = (character_json(was), character_json(is));
+            compare("", Some(&old), Some(&new), &mut changed);
         }
-        for (path, old) in &values_before {
-            if !values_after.contains_key(path) {
-                changed.push((path.clone(), old.clone(), "-".into()));
-            }
-        }
-        changed.sort();
-        let changed = whole_entries(changed, &values_before, &values_after);
         let header = match (was, is) {
             (None, Some(_)) => format!("{shown}: joined"),
             (Some(_), None) => format!("{shown}: no longer in the campaign"),
@@ -169,47 +151,6 @@ fn changes(
     })
 }
 
-/// A whole entry that appeared or went (a ritual learned, a spell cast on someone) reads as one
-/// line, not one per field.
-fn whole_entries(
-    changed: Vec<(String, String, String)>,
-    before: &BTreeMap<String, String>,
-    after: &BTreeMap<String, String>,
-) -> Vec<(String, String, String)> {
-    let parent = |path: &str| path.rsplit_once('.').map(|(p, _)| p.to_string());
-    let under = |map: &BTreeMap<String, String>, prefix: &str| {
-        map.keys().any(|k| k.starts_with(&format!("{prefix}.")))
-    };
-    // An entry of several fields; a single leaf already names itself.
-    let mut fields: BTreeMap<String, usize> = BTreeMap::new();
-    for (path, ..) in &changed {
-        if let Some(p) = parent(path) {
-            *fields.entry(p).or_default() += 1;
-        }
-    }
-    let mut out: Vec<(String, String, String)> = Vec::new();
-    for (path, old, new) in changed {
-        let whole = parent(&path).filter(|p| {
-            fields.get(p).is_some_and(|&n| n > 1)
-                && ((old == "-" && !under(before, p)) || (new == "-" && !under(after, p)))
-        });
-        match whole {
-            Some(entry) => {
-                let (from, to) = if old == "-" {
-                    ("-", "added")
-                } else {
-                    ("present", "-")
-                };
-                if out.last().is_none_or(|(last, ..)| *last != entry) {
-                    out.push((entry, from.to_string(), to.to_string()));
-                }
-            }
-            None => out.push((path, old, new)),
-        }
-    }
-    out
-}
-
 /// Bookkeeping a sheet keeps for the rules (event numbers, round counters), not for the table.
 const BOOKKEEPING: &[&str] = &[
     "cast_seq",
@@ -219,34 +160,54 @@ const BOOKKEEPING: &[&str] = &[
     "started_seq",
 ];
 
-/// The sheet's values as `path: value`, one per leaf (lists whole), skipping what was entered once,
-/// the rules' bookkeeping and empty values; in-game moments read as dates.
-fn leaves(prefix: &str, value: &Value, out: &mut BTreeMap<String, String>) {
-    match value {
-        Value::Object(fields) => {
-            for (key, inner) in fields {
-                if (prefix.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
+/// The values that differ between two sheets as `(path, before, after)`, walking only into what
+/// differs. An entry that appeared or went whole (a ritual learned, a spell cast on someone) is one
+/// line; what was entered once (`sheet`) and the rules' bookkeeping are left out.
+fn compare(
+    path: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    out: &mut Vec<(String, String, String)>,
+) {
+    let (old, new) = (old.filter(|v| !v.is_null()), new.filter(|v| !v.is_null()));
+    if old == new {
+        return;
+    }
+    let within = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (old, new) {
+        (Some(Value::Object(before)), Some(Value::Object(after))) => {
+            let keys: std::collections::BTreeSet<&String> =
+                before.keys().chain(after.keys()).collect();
+            for key in keys {
+                if (path.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
                     continue;
                 }
-                let path = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                leaves(&path, inner, out);
+                compare(&within(key), before.get(key), after.get(key), out);
             }
         }
-        Value::Null => {}
-        Value::String(text) => {
-            out.insert(prefix.to_string(), text.clone());
+        (None, Some(Value::Object(_))) => out.push((path.to_string(), "-".into(), "added".into())),
+        (Some(Value::Object(_)), None) => {
+            out.push((path.to_string(), "present".into(), "-".into()))
         }
-        Value::Number(n) if prefix.ends_with("until") => {
-            let moment = n.as_u64().map(|s| crate::time::GameTime(s).to_string());
-            out.insert(prefix.to_string(), moment.unwrap_or_else(|| n.to_string()));
-        }
-        other => {
-            out.insert(prefix.to_string(), other.to_string());
-        }
+        _ => out.push((path.to_string(), shown(path, old), shown(path, new))),
+    }
+}
+
+/// One value as the table reads it: text as it is, an in-game moment as a date, nothing as "-".
+fn shown(path: &str, value: Option<&Value>) -> String {
+    match value {
+        None => "-".into(),
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Number(n)) if path.ends_with("until") => n
+            .as_u64()
+            .map_or_else(|| n.to_string(), |s| crate::time::GameTime(s).to_string()),
+        Some(other) => other.to_string(),
     }
 }
 

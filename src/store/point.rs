@@ -1,9 +1,9 @@
 //! Points in a campaign's history, as a table names them: an event's number, the end or start of a
 //! session, the end of an in-game day, or now. Every read that shows the past (`--at`) takes one.
 
+use super::backend::LogRead;
 use super::{Store, StoreError};
 use std::fmt;
-use std::ops::ControlFlow;
 
 /// A point in the campaign's history. The state "at" a point is the state just after one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,17 +94,7 @@ impl Store {
             Point::Seq(seq) if seq <= head => Ok(seq),
             Point::Seq(seq) => refuse(format!("#{seq} is not in the log, which ends at #{head}")),
             Point::SessionEnd(n) | Point::SessionStart(n) => {
-                let edge = |kind: &str, log: &mut dyn super::backend::LogRead| {
-                    let mut found = None;
-                    log.rows_of_kind(kind, 0, head, &mut |row| {
-                        if row.session == Some(n) {
-                            found = Some(row.seq);
-                            return Ok(ControlFlow::Break(()));
-                        }
-                        Ok(ControlFlow::Continue(()))
-                    })?;
-                    Ok::<_, StoreError>(found)
-                };
+                let edge = |kind: &str, log: &mut dyn LogRead| session_edge(log, kind, n, head);
                 let started = edge("session_started", &mut *log)?;
                 match (point, started) {
                     (_, None) => refuse(format!(
@@ -134,4 +124,35 @@ impl Store {
             }
         }
     }
+}
+
+/// The row of `kind` (a session's start or end) that session `n` recorded, if any. Sessions are
+/// numbered in the order they happen and are never retracted, so the session a row of `kind`
+/// belongs to grows with its seq: a binary search over seqs finds it in a few dozen indexed reads,
+/// however many sessions the campaign has had.
+fn session_edge(
+    log: &mut dyn LogRead,
+    kind: &str,
+    n: u32,
+    head: u64,
+) -> Result<Option<u64>, StoreError> {
+    // The newest row of `kind` at or before `seq`, and its session.
+    let mut newest_at = |seq: u64| -> Result<Option<(u64, Option<u32>)>, StoreError> {
+        Ok(log
+            .last_of_kinds(&[kind], seq.saturating_add(1))?
+            .map(|row| (row.seq, row.session)))
+    };
+    // The first seq at which the newest row of `kind` belongs to session `n` or a later one.
+    let (mut low, mut high) = (1, head.saturating_add(1));
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match newest_at(middle)? {
+            Some((_, Some(session))) if session >= n => high = middle,
+            _ => low = middle + 1,
+        }
+    }
+    Ok(match newest_at(low)? {
+        Some((seq, Some(session))) if session == n => Some(seq),
+        _ => None,
+    })
 }
