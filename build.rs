@@ -17,7 +17,7 @@ const STATE_SOURCES: &[&str] = &[
     "src/systems/adg/event.rs",
     "src/systems/adg/tables.rs",
     "src/systems/adg/sheet.rs",
-    "src/systems/adg/state.rs",
+    "src/systems/adg/state",
     "src/systems/vsd/event.rs",
     "src/systems/vsd/sheet.rs",
     "src/systems/vsd/state.rs",
