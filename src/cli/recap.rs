@@ -37,7 +37,7 @@ pub struct DiffArgs {
 }
 
 pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
-    if args.party == !args.names.is_empty() {
+    if args.party != args.names.is_empty() {
         return Err(Error::Usage(
             "name the characters to compare, or give --party for everyone (not both)".into(),
         ));
