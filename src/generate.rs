@@ -6,16 +6,14 @@ use crate::Error;
 use crate::dice::{Dice, DiceExpr, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::campaign::{
-    ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
+    ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, Resting, Retraction, SessionStart,
 };
 use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Stamp, Store};
 use crate::systems::adg::event::EffectKind;
-use crate::systems::adg::rules::{
-    AdgCommand, Attribute, Casting, DowntimeWeeks, Exertion, Pay, RitualKind,
-};
+use crate::systems::adg::rules::{AdgCommand, Attribute, Casting, Exertion, Pay, RitualKind};
 use crate::systems::vsd::rules::{
     CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
 };
@@ -278,10 +276,11 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
-        36 if adg => Command::Adg(Box::new(AdgCommand::Downtime(DowntimeWeeks {
-            character: who.clone(),
+        36 if adg => Command::Downtime(DowntimeWeeks {
+            characters: vec![who.clone()],
+            party: false,
             weeks: 1,
-        }))),
+        }),
         37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
             crate::systems::adg::rules::Scribing {
                 character: who.clone(),

@@ -5,8 +5,8 @@ use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::{Command, Who};
 use crate::systems::adg::rules::{
-    AdgCommand, AdgError, AdgTables, Casting, DowntimeWeeks, Exertion, Learning, Scribing,
-    ScrollGift, ScrollLearning, ScrollReading, SilverChange,
+    AdgCommand, AdgError, AdgTables, Casting, Exertion, Learning, Scribing, ScrollGift,
+    ScrollLearning, ScrollReading, SilverChange,
 };
 use clap::Subcommand;
 use serde_json::json;
@@ -93,10 +93,6 @@ pub fn silver(g: &Globals, ctx: &mut Context, change: &SilverChange) -> Result<R
         report.json["silver"] = json!(adg.silver);
     }
     Ok(report)
-}
-
-pub fn downtime(g: &Globals, ctx: &mut Context, weeks: &DowntimeWeeks) -> Result<Report, Error> {
-    adg(g, ctx, AdgCommand::Downtime(weeks.clone()))
 }
 
 pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result<Report, Error> {

@@ -203,7 +203,7 @@ pub enum Commands {
     Ritual(adg::RitualCommand),
     Exert(crate::systems::adg::rules::Exertion),
     Rest(crate::rules::campaign::Resting),
-    Downtime(crate::systems::adg::rules::DowntimeWeeks),
+    Downtime(crate::rules::campaign::DowntimeWeeks),
     Silver(crate::systems::adg::rules::SilverChange),
     /// A Dungeon Game: write, read, learn from, give and list scrolls.
     #[command(subcommand)]
@@ -465,7 +465,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Ritual(command) => adg::ritual(g, ctx, command),
         Commands::Exert(args) => adg::exert(g, ctx, args),
         Commands::Rest(args) => table::rest(g, ctx, args),
-        Commands::Downtime(args) => adg::downtime(g, ctx, args),
+        Commands::Downtime(args) => table::downtime(g, ctx, args),
         Commands::Silver(args) => adg::silver(g, ctx, args),
         Commands::Scroll(command) => adg::scroll(g, ctx, command),
         Commands::Tables(command) => adg::tables(g, ctx, command),

@@ -4,7 +4,9 @@ use super::output::{Report, appended};
 use super::{At, Context, Globals, record, record_on};
 use crate::Error;
 use crate::rules::Command;
-use crate::rules::campaign::{ClockAdvance, DiceRoll, Resting, SealedReveal, SessionStart};
+use crate::rules::campaign::{
+    ClockAdvance, DiceRoll, DowntimeWeeks, Resting, SealedReveal, SessionStart,
+};
 use crate::state::CampaignState;
 use clap::Subcommand;
 use serde_json::json;
@@ -147,6 +149,20 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Rep
             report.json["total"] = json!(total);
         }
     }
+    Ok(report)
+}
+
+pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeWeeks) -> Result<Report, Error> {
+    if a.party != a.characters.is_empty() {
+        return Err(Error::Usage(
+            "name who spends the weeks, or give --party for everyone (not both)".into(),
+        ));
+    }
+    let written = record(g, ctx, Command::Downtime(a.clone()))?;
+    let mut report = appended(&written.events);
+    report
+        .text
+        .push_str(&format!("\nIt is now {}.", written.state.clock));
     Ok(report)
 }
 

@@ -254,6 +254,8 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "Aldric",
         &format!("S{}", first_seq(&scroll)),
     ])?;
+    tour.say("The party spends a week of downtime together: one span, the clock moving once.");
+    tour.step(&["downtime", "--party", "--weeks", "1"])?;
     tour.step(&["log"])?;
     tour.step(&["character", "show", "Aldric"])?;
     tour.step(&["character", "show", "Mira"])?;

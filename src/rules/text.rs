@@ -224,7 +224,6 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
                 .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.
             AdgCommand::RollRitual(_)
-            | AdgCommand::Downtime(_)
             | AdgCommand::LearnScroll(_)
             | AdgCommand::GiveScroll(_)
             | AdgCommand::ResolvePending(_) => Ok(()),
@@ -252,6 +251,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         | Command::EndSession
         | Command::RevealSealed(_)
         | Command::Rest(_)
+        | Command::Downtime(_)
         | Command::RevealSeed { .. } => Ok(()),
     }
 }

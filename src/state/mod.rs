@@ -342,7 +342,16 @@ impl CampaignState {
                 self.apply_mp_rest(mp);
             }
 
-            Event::DowntimeTaken(downtime) => self.apply_downtime_taken(downtime),
+            Event::DowntimeTaken(downtime) => {
+                self.apply_downtime_taken(downtime);
+                // Against the Darkmaster characters come out of the weeks with every MP back
+                // (VSD-6: eight hours of rest restore all).
+                for spent in &downtime.characters {
+                    if let Some(vsd) = self.vsd_mut(&spent.character) {
+                        vsd.mp_spent = 0;
+                    }
+                }
+            }
 
             Event::Adg(event) => self.apply_adg(seq, event),
             Event::Vsd(event) => self.apply_vsd(seq, event),

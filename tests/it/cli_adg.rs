@@ -511,7 +511,6 @@ fn adg_commands_on_a_vsd_character_are_refused() {
     for args in [
         &["ritual", "roll", "Mira"][..],
         &["exert", "Mira", "cunning", "1", "--reason", "x"],
-        &["downtime", "Mira", "--weeks", "1"],
     ] {
         let err = c.refused(args, 1);
         assert!(
@@ -519,6 +518,54 @@ fn adg_commands_on_a_vsd_character_are_refused() {
             "{err}"
         );
     }
+}
+
+/// A party spends the same downtime weeks together: the clock moves once, each A Dungeon Game
+/// character's nights heal and exertion recovers, each Against the Darkmaster character's MPs come
+/// back.
+#[test]
+fn adg_c5_t2_the_party_spends_downtime_weeks_together_with_the_clock_moving_once() {
+    let c = Campaign::with_party();
+    c.ok(&["exert", "Aldric", "brawn", "2", "--reason", "the gate"]);
+    c.ok(&["damage", "Aldric", "5"]);
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+    ]);
+    c.ok(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
+    ]);
+    let before = c.json(&["character", "show", "Mira"])["character"]["vsd"]["mp_spent"].clone();
+    assert_ne!(before, 0, "Mira spent MPs");
+    // Fourteen nights for Aldric: one recovery die each, in order.
+    let rolls = vec!["1"; 14].join(",");
+    let said = c.ok(&["--rolls", &rolls, "downtime", "--party", "--weeks", "2"]);
+    assert!(
+        said.contains("2 week(s) of downtime: Aldric heals 5, exertion recovered; Mira rests"),
+        "{said}"
+    );
+    assert!(said.contains("It is now Day 15, 00:00."), "{said}");
+    let aldric = c.json(&["character", "show", "Aldric"])["character"].clone();
+    assert_eq!(aldric["health"]["current"], 8);
+    assert_eq!(aldric["adg"]["exerted"]["brawn"], 0);
+    assert_eq!(
+        c.json(&["character", "show", "Mira"])["character"]["vsd"]["mp_spent"],
+        0
+    );
+    // Named characters only; the clock moves by their weeks once.
+    c.ok(&["downtime", "Mira", "--weeks", "1"]);
+    assert!(c.ok(&["time", "show"]).contains("It is Day 22, 00:00"));
+    c.refused(&["downtime", "--weeks", "1"], 2);
+    c.refused(&["downtime", "Mira", "--party", "--weeks", "1"], 2);
+    c.refused(&["downtime", "Nobody", "--weeks", "1"], 1);
 }
 
 /// Loot and purchases are events: shown in the log, undone by a retraction, and never more spent

@@ -9,7 +9,7 @@ use crate::state::{CampaignState, Character, PendingSeal};
 
 mod commands;
 
-pub use super::rest::Resting;
+pub use super::rest::{DowntimeWeeks, Resting};
 pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
@@ -42,6 +42,8 @@ pub enum Command {
     Retract(Retraction),
     /// A rest for the named characters (everyone able to, when none is named).
     Rest(Resting),
+    /// Downtime weeks for the named characters (everyone able to, when none is named).
+    Downtime(DowntimeWeeks),
     /// A Dungeon Game's commands.
     Adg(Box<super::adg::AdgCommand>),
     /// Against the Darkmaster's commands.
@@ -120,7 +122,7 @@ impl Command {
                 session_edge: Some(SessionEdge::End),
                 ..RECORDS_ONLY
             },
-            Command::Roll(_) | Command::Rest(_) => Policy {
+            Command::Roll(_) | Command::Rest(_) | Command::Downtime(_) => Policy {
                 draws_dice: true,
                 ..RECORDS_ONLY
             },
@@ -188,6 +190,7 @@ impl Command {
             | Command::Roll(_)
             | Command::Retract(_)
             | Command::Rest(_)
+            | Command::Downtime(_)
             | Command::Vsd(_) => None,
         }
     }
@@ -349,6 +352,7 @@ fn decide_command(
         Command::Rest(resting) => {
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
+        Command::Downtime(span) => return super::rest::downtime(state, &span, dice),
         Command::Adg(command) => return super::adg::decide(state, *command, dice),
         Command::Vsd(command) => return super::vsd::decide(state, *command, dice),
         Command::RevealSeed {

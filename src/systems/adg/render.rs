@@ -228,7 +228,11 @@ pub fn downtime(d: &Downtime) -> String {
             } else {
                 ""
             };
-            format!("{} heals {}{restored}", c.character, c.healed)
+            if c.healed == 0 && !c.restored_exertion {
+                format!("{} rests", c.character)
+            } else {
+                format!("{} heals {}{restored}", c.character, c.healed)
+            }
         })
         .collect();
     format!("{} week(s) of downtime: {}", d.weeks, each.join("; "))

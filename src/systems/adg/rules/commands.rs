@@ -149,21 +149,6 @@ pub struct Exertion {
     pub reason: String,
 }
 
-/// Downtime weeks not spent scribing: the clock moves 7 days a week, each of the seven nights heals
-/// by the character's recovery die (capped at maximum health), exerted points recover (both are
-/// campaign settings), and the daily ritual count and any lockout end.
-///
-/// Dice: one recovery die per night, seven a week, in order.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
-pub struct DowntimeWeeks {
-    /// The character's name (any case).
-    #[arg(value_name = "NAME")]
-    pub character: String,
-    /// How many weeks, 1 to 52.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=52))]
-    pub weeks: u32,
-}
-
 /// Spend one downtime week writing a scroll of a known ritual (ADG-S1 to ADG-S4): the clock moves 7
 /// days, silver is paid from the cost table (by SL and the ritual's type), and exertion does not
 /// recover that week. The scroll's id is printed (S and the event number).

@@ -14,15 +14,14 @@ use crate::rules::{RuleError, Who};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
-use crate::systems::adg::event::{Activity, Downtime, DowntimeOf};
 use crate::systems::adg::state::AdgState;
 use crate::time::GameDuration;
 
 pub use crate::systems::adg::event::{Pay, RitualKind};
 pub use crate::systems::adg::state::SCRIBING_WEEK;
 pub use commands::{
-    CastOrder, Casting, DowntimeWeeks, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift,
-    ScrollLearning, ScrollReading, SilverChange, SpellDuration,
+    CastOrder, Casting, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift, ScrollLearning,
+    ScrollReading, SilverChange, SpellDuration,
 };
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
@@ -78,7 +77,6 @@ impl AdgCommand {
             | AdgCommand::Learn(_)
             | AdgCommand::Cast(_)
             | AdgCommand::Exert(_)
-            | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::GiveScroll(_)
             | AdgCommand::ResolvePending(_)
@@ -92,7 +90,6 @@ impl AdgCommand {
             AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
             | AdgCommand::Cast(_)
-            | AdgCommand::Downtime(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::ReadScroll(_)
             | AdgCommand::LearnScroll(_)
@@ -142,7 +139,6 @@ pub enum AdgCommand {
     Learn(Learning),
     Cast(Casting),
     Exert(Exertion),
-    Downtime(DowntimeWeeks),
     WriteScroll(Scribing),
     ReadScroll(ScrollReading),
     LearnScroll(ScrollLearning),
@@ -183,24 +179,6 @@ pub fn decide(
                 attribute,
                 amount,
                 reason,
-            })])
-        }
-        AdgCommand::Downtime(DowntimeWeeks { character, weeks }) => {
-            let (who, adg) = living(state, &character)?;
-            let by = GameDuration(u64::from(weeks) * SCRIBING_WEEK.seconds());
-            let tables = tables(state)?;
-            let mut record = Vec::new();
-            let healed = nights_heal(who, adg, tables, weeks * 7, &mut record, dice)?;
-            Ok(vec![Event::DowntimeTaken(Downtime {
-                weeks,
-                by,
-                characters: vec![DowntimeOf {
-                    character: who.name.clone(),
-                    activities: vec![Activity::Rest; weeks as usize],
-                    healed,
-                    restored_exertion: tables.settings.downtime_restores_exertion,
-                }],
-                dice: record,
             })])
         }
         AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::campaign::{HealthChange, Resting};
+use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
 use crate::systems::adg::rules::AdgError;
 
 // ---- Characters ----------------------------------------------------------------------------------
@@ -280,9 +280,10 @@ fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
         }),
         &[],
     );
-    w.adg(
-        AdgCommand::Downtime(DowntimeWeeks {
-            character: "Aldric".into(),
+    w.then(
+        Command::Downtime(DowntimeWeeks {
+            characters: vec!["Aldric".into()],
+            party: false,
             weeks: 2,
         }),
         &[1; 14],
@@ -306,9 +307,10 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
     );
     assert_eq!(w.health(), (0, 8));
     // Level 2 recovers by d3 a night: seven dice of 1 heal 7 of the 8 lost.
-    let events = w.adg(
-        AdgCommand::Downtime(DowntimeWeeks {
-            character: "Aldric".into(),
+    let events = w.then(
+        Command::Downtime(DowntimeWeeks {
+            characters: vec!["Aldric".into()],
+            party: false,
             weeks: 1,
         }),
         &[1; 7],
@@ -320,9 +322,10 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
     assert_eq!(downtime.characters[0].activities, vec![Activity::Rest]);
     assert_eq!(w.health(), (7, 8));
     // Capped at the maximum: a second week of threes heals only the last point.
-    w.adg(
-        AdgCommand::Downtime(DowntimeWeeks {
-            character: "Aldric".into(),
+    w.then(
+        Command::Downtime(DowntimeWeeks {
+            characters: vec!["Aldric".into()],
+            party: false,
             weeks: 1,
         }),
         &[3; 7],
@@ -399,9 +402,10 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         &[],
     );
     w.then(Command::Rest(Resting::night(&[])), &[]);
-    w.adg(
-        AdgCommand::Downtime(DowntimeWeeks {
-            character: "Aldric".into(),
+    w.then(
+        Command::Downtime(DowntimeWeeks {
+            characters: vec!["Aldric".into()],
+            party: false,
             weeks: 1,
         }),
         &[],

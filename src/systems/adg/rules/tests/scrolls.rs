@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::campaign::{HealthChange, Resting};
+use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
 
@@ -507,9 +507,10 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
         2,
         "a night does not restore exertion"
     );
-    w.adg(
-        AdgCommand::Downtime(DowntimeWeeks {
-            character: "Aldric".into(),
+    w.then(
+        Command::Downtime(DowntimeWeeks {
+            characters: vec!["Aldric".into()],
+            party: false,
             weeks: 1,
         }),
         &[1; 7],
