@@ -6,9 +6,9 @@ use crate::Error;
 use crate::audit::{Audit, FLAG_BELOW, Origin, Verdict};
 use crate::dice::Provenance;
 use crate::event::Event;
-use crate::rules::RuleError;
+use crate::rules::campaign::find;
 use crate::state::fold_name;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -35,17 +35,10 @@ pub struct AuditDiceArgs {
     pub character: Option<String>,
     /// Only dice of this origin.
     #[arg(long, value_enum)]
-    pub provenance: Option<OriginArg>,
+    pub provenance: Option<Origin>,
     /// Only dice of this size, e.g. d20.
     #[arg(long, value_name = "dN", value_parser = parse_die)]
     pub die: Option<u32>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OriginArg {
-    Entered,
-    Seeded,
-    Sealed,
 }
 
 fn parse_die(text: &str) -> Result<u32, String> {
@@ -63,22 +56,9 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
     let mut store = g.open()?;
     let who = args.character.as_deref().map(fold_name);
     if let Some(name) = &args.character {
-        let state = store.replay(None)?;
-        if state.character(name).is_none() {
-            return Err(RuleError::UnknownCharacter {
-                name: name.clone(),
-                known: state.characters.values().map(|c| c.name.clone()).collect(),
-            }
-            .into());
-        }
+        find(&store.replay(None)?, name)?;
     }
-    let wanted = |origin: Origin| {
-        args.provenance.is_none_or(|p| match p {
-            OriginArg::Entered => origin == Origin::Entered,
-            OriginArg::Seeded => origin == Origin::Seeded,
-            OriginArg::Sealed => origin == Origin::Sealed,
-        })
-    };
+    let wanted = |origin: Origin| args.provenance.is_none_or(|p| p == origin);
     let mut audit = Audit::default();
     // Sealed dice of the events kept, by seq: their faces come with the reveal.
     let mut sealed: BTreeMap<u64, Vec<(u32, u32)>> = BTreeMap::new();

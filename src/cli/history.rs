@@ -172,8 +172,12 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             Ok(())
         })?,
     }
-    // A few events shown: each one's session entropy is looked up by itself (only events with
-    // seeded dice need it), not every session's.
+    // A few events (--limit): each one's session entropy is looked up by itself (only events with
+    // seeded dice need it), not every session's; the whole log reads every session's once.
+    let sessions = match args.limit {
+        Some(_) => None,
+        None => Some(store.session_entropies()?),
+    };
     let mut witnesses = Vec::with_capacity(kept.len());
     for r in &kept {
         let seeded = r
@@ -181,10 +185,14 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             .dice()
             .iter()
             .any(|d| matches!(d.provenance, Provenance::Seeded { .. }));
-        witnesses.push(if seeded {
-            store.entropy_before(r.seq)?
-        } else {
-            String::new()
+        witnesses.push(match (&sessions, seeded) {
+            (_, false) => String::new(),
+            (Some(sessions), true) => r
+                .session
+                .and_then(|s| sessions.get(&s))
+                .cloned()
+                .unwrap_or_default(),
+            (None, true) => store.entropy_before(r.seq)?,
         });
     }
     if !g.json {

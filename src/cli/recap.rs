@@ -8,6 +8,7 @@ use crate::Error;
 use crate::dice::Provenance;
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
+use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
 use crate::store::{Point, Store};
 use crate::systems::adg::event::AdgEvent;
@@ -55,12 +56,9 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
         everyone(&before, &after)
     } else {
         for name in &args.names {
-            if after.character(name).is_none() && before.character(name).is_none() {
-                return Err(RuleError::UnknownCharacter {
-                    name: name.clone(),
-                    known: after.characters.values().map(|c| c.name.clone()).collect(),
-                }
-                .into());
+            // Known then or now (a character retracted since still has a past).
+            if before.character(name).is_none() {
+                find(&after, name)?;
             }
         }
         args.names.clone()

@@ -996,3 +996,39 @@ fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
     c.refused(&["character", "level-up", "Nobody"], 1);
     c.refused(&["character", "level-up", "Aldric", "--rolls", "3"], 2);
 }
+
+/// The log marks the same seeded dice as unwitnessed however it is read: streamed whole, the
+/// newest few, or as JSON (each path finds a session's entropy its own way).
+#[test]
+fn every_way_of_reading_the_log_marks_the_same_unwitnessed_dice() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    let witnessed = c.seq_of(&["roll", "d20", "--for", "in the owls' session"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["session", "start"]);
+    let bare_session = c.seq_of(&["roll", "d20", "--for", "in a session without entropy"]);
+    c.ok(&["session", "end"]);
+    let outside = c.seq_of(&["roll", "d20", "--for", "between sessions"]);
+    let expected = vec![bare_session, outside];
+    let marked_text = |args: &[&str]| -> Vec<u64> {
+        c.ok(args)
+            .lines()
+            .filter(|l| l.ends_with("[no player entropy]"))
+            .map(|l| l[1..].split_whitespace().next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let marked_json = |args: &[&str]| -> Vec<u64> {
+        c.json(args)["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["unwitnessed_dice"] == true)
+            .map(|e| e["seq"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(marked_text(&["log"]), expected);
+    assert_eq!(marked_text(&["log", "--limit", "8"]), expected);
+    assert_eq!(marked_json(&["log"]), expected);
+    assert_eq!(marked_json(&["log", "--limit", "8"]), expected);
+    assert!(!expected.contains(&witnessed));
+}

@@ -3,7 +3,8 @@
 use super::super::output::{Report, appended};
 use super::super::{Context, Globals, record};
 use crate::Error;
-use crate::rules::{Command, RuleError};
+use crate::rules::Command;
+use crate::rules::campaign::find;
 use crate::sheet::{Lore, Sheet};
 use clap::Args;
 
@@ -79,12 +80,7 @@ pub struct LevelUpArgs {
 /// The character's sheet as it stands now, and their name as the campaign spells it.
 fn current_sheet(g: &Globals, name: &str) -> Result<(String, Sheet), Error> {
     let state = g.open()?.replay(None)?;
-    let who = state
-        .character(name)
-        .ok_or_else(|| RuleError::UnknownCharacter {
-            name: name.to_string(),
-            known: state.characters.values().map(|c| c.name.clone()).collect(),
-        })?;
+    let who = find(&state, name)?;
     Ok((who.name.clone(), who.sheet.clone()))
 }
 

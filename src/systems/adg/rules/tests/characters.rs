@@ -236,6 +236,8 @@ fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
             character: "aldric".into(),
             amount: 1,
         }),
+        // C-1: nor does the sheet change.
+        changed_sheet(|s| s.level = 3, "a level gained too late"),
     ] {
         assert_eq!(w.when(command, &[]), Err(RuleError::Dead("Aldric".into())));
     }
