@@ -8,6 +8,7 @@ use crate::event::{Event, Recorded};
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, Resting, Retraction, SessionStart,
 };
+use crate::rules::downtime::{Planned, PlannedWeek};
 use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
@@ -276,10 +277,30 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
+        // Two weeks: one writing a scroll of a ritual the adept knows, when there is one (a
+        // Ceremony's sealed die then sits in the scroll's own event), one resting.
         36 if adg => Command::Downtime(DowntimeWeeks {
             characters: vec![who.clone()],
             party: false,
-            weeks: 1,
+            weeks: 2,
+            plan: state
+                .character(&who)
+                .and_then(|c| c.adg())
+                .and_then(|a| a.known.values().next())
+                .map(|known| PlannedWeek {
+                    character: who.clone(),
+                    activity: Planned::Scribe(crate::systems::adg::rules::Scribing {
+                        character: who.clone(),
+                        ritual: known.name.clone(),
+                        level: 1,
+                        effect: "wards one door".into(),
+                        effect_roll: None,
+                        pre_exert: 0,
+                        ongoing: false,
+                    }),
+                })
+                .into_iter()
+                .collect(),
         }),
         37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
             crate::systems::adg::rules::Scribing {

@@ -61,7 +61,7 @@ impl LogArgs {
     }
 }
 
-pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
+pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
     if let Some(kind) = &args.kind
         && !crate::event::kinds().contains(&kind.as_str())
@@ -126,8 +126,14 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
                 .and_then(|s| entropies.get(&s))
                 .map_or("", String::as_str)
         };
-        let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::new(stdout.lock());
+        let mut held = Vec::new();
+        let mut terminal;
+        let out: &mut dyn Write = if streams {
+            terminal = std::io::BufWriter::new(std::io::stdout().lock());
+            &mut terminal
+        } else {
+            &mut held
+        };
         let mut shown = 0u64;
         store.for_each_event_while(from, to, |r| {
             if !keeps(&r) {
@@ -146,7 +152,14 @@ pub fn log(g: &Globals, args: &LogArgs) -> Result<Report, Error> {
             let _ = writeln!(out, "No matching events.");
         }
         let _ = out.flush();
-        return Ok(Report::silent());
+        return Ok(if streams {
+            Report::silent()
+        } else {
+            Report::new(
+                String::from_utf8_lossy(&held).trim_end().to_string(),
+                json!({ "shown": shown }),
+            )
+        });
     }
     let mut kept: Vec<Recorded> = Vec::new();
     match args.limit {

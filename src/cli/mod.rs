@@ -266,6 +266,9 @@ impl At {
 pub struct Context {
     pub now: DateTime<Utc>,
     pub rng: StdRng,
+    /// Whether a long read may print straight to stdout as it goes (the command line), rather than
+    /// into its report (the tour, which prints its transcript at the end).
+    pub streams: bool,
 }
 
 impl Context {
@@ -288,7 +291,11 @@ impl Context {
             })?),
             Err(_) => StdRng::from_os_rng(),
         };
-        Ok(Context { now, rng })
+        Ok(Context {
+            now,
+            rng,
+            streams: true,
+        })
     }
 
     fn stamp(&mut self, globals: &Globals) -> Result<Stamp, Error> {
@@ -451,7 +458,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Session(command) => table::session(g, ctx, command),
         Commands::Roll(args) => table::roll(g, ctx, args),
         Commands::Reveal(args) => table::reveal(g, ctx, args),
-        Commands::Log(args) => history::log(g, args),
+        Commands::Log(args) => history::log(g, ctx.streams, args),
         Commands::Explain(args) => history::explain(g, args),
         Commands::Verify(args) => campaign::verify(g, args),
         Commands::Head(args) => campaign::head(g, args),

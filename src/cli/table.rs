@@ -3,11 +3,15 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record, record_on};
 use crate::Error;
+use crate::event::Event;
+use crate::event::Recorded;
 use crate::rules::Command;
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, Resting, SealedReveal, SessionStart,
 };
 use crate::state::CampaignState;
+use crate::systems::adg::event::{AdgEvent, DowntimeOf, ScrollWritten};
+use crate::systems::adg::tables::Attribute;
 use clap::Subcommand;
 use serde_json::json;
 
@@ -163,7 +167,79 @@ pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeWeeks) -> Result<Rep
     report
         .text
         .push_str(&format!("\nIt is now {}.", written.state.clock));
+    if let Some(span) = written.events.iter().find_map(|r| match &r.event {
+        Event::DowntimeTaken(span) => Some(span),
+        _ => None,
+    }) {
+        let summaries: Vec<String> = span
+            .characters
+            .iter()
+            .map(|spent| span_summary(spent, &written.events, &written.state))
+            .collect();
+        report.text.push_str("\n\n");
+        report.text.push_str(&summaries.join("\n"));
+    }
     Ok(report)
+}
+
+/// One character's span, once it is over: their weeks, where health, exertion, silver and MPs
+/// stand, and the scrolls they wrote.
+fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) -> String {
+    let weeks = spent.activities.len();
+    let mut lines = vec![format!(
+        "{}, {weeks} week{}: {}",
+        spent.character,
+        if weeks == 1 { "" } else { "s" },
+        crate::systems::adg::render::activities(&spent.activities)
+    )];
+    let Some(who) = state.character(&spent.character) else {
+        return lines.join("\n");
+    };
+    let mut now = vec![format!(
+        "{}{}",
+        super::character::health_text(who),
+        if spent.healed > 0 {
+            format!(" (+{})", spent.healed)
+        } else {
+            String::new()
+        }
+    )];
+    if let Some(adg) = who.adg() {
+        let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
+            .into_iter()
+            .filter(|a| adg.exerted.get(*a) > 0)
+            .map(|a| format!("{a} {}", adg.exerted.get(a)))
+            .collect();
+        now.push(match (spent.restored_exertion, exerted.is_empty()) {
+            (true, true) => "exertion recovered".to_string(),
+            (false, true) => "nothing exerted".to_string(),
+            (true, false) => format!("exertion recovered, then {} exerted", exerted.join(", ")),
+            (false, false) => format!("still exerted: {}", exerted.join(", ")),
+        });
+        let scrolls: Vec<(u64, &ScrollWritten)> = events
+            .iter()
+            .filter_map(|r| match &r.event {
+                Event::Adg(AdgEvent::ScrollWritten(w)) if w.writer == spent.character => {
+                    Some((r.seq, w))
+                }
+                _ => None,
+            })
+            .collect();
+        let paid: u64 = scrolls.iter().map(|(_, w)| w.cost).sum();
+        now.push(format!("silver {} ({paid} spent)", adg.silver));
+        if !scrolls.is_empty() {
+            let ids: Vec<String> = scrolls
+                .iter()
+                .map(|(seq, w)| format!("S{seq} {} SL {}", w.ritual, w.level))
+                .collect();
+            now.push(format!("wrote {}", ids.join(", ")));
+        }
+    }
+    if let Some(vsd) = who.vsd() {
+        now.push(format!("MP {}/{}", vsd.mp_current(), vsd.mp_max));
+    }
+    lines.push(format!("  {}", now.join("; ")));
+    lines.join("\n")
 }
 
 pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error> {

@@ -81,6 +81,8 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     let mut new = Store::create_new(&args.into)?;
     new.store().mark_as_tour()?;
     new.publish()?;
+    // The tour prints its transcript at the end, so its steps' output goes into it, in order.
+    ctx.streams = false;
     let mut tour = Tour {
         db: args.into.display().to_string(),
         ctx,
@@ -254,8 +256,20 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "Aldric",
         &format!("S{}", first_seq(&scroll)),
     ])?;
-    tour.say("The party spends a week of downtime together: one span, the clock moving once.");
-    tour.step(&["downtime", "--party", "--weeks", "1"])?;
+    tour.say(
+        "The party spends two weeks of downtime together: one span, the clock moving once, each \
+         week with an activity (Aldric scribes one more scroll, Mira trains, the rest is rest).",
+    );
+    tour.step(&[
+        "downtime",
+        "--party",
+        "--weeks",
+        "2",
+        "--week",
+        "Aldric: scribe Concealing Darkness, level 1, effect: hides one door from sight",
+        "--week",
+        "Mira: training: the Elementalism circle at the tower",
+    ])?;
     tour.step(&["log"])?;
     tour.step(&["character", "show", "Aldric"])?;
     tour.step(&["character", "show", "Mira"])?;

@@ -147,7 +147,8 @@ pub struct SeedContext {
     pub seed: [u8; 32],
     pub campaign_id: String,
     pub epoch: u32,
-    /// The seq of the first event the command will append; its dice are stored in that event.
+    /// The seq of the first event the command will append, which holds its dice unless the rules
+    /// say otherwise ([`Dice::hold_in_event`]).
     pub seq: u64,
     pub entropy: String,
     /// Who gave `entropy`, when it was given for this command rather than by the open session.
@@ -155,11 +156,12 @@ pub struct SeedContext {
 }
 
 impl SeedContext {
-    fn position(&self, n: u32) -> DiePosition<'_> {
+    /// Die `n`, held in the command's event `event` (0: the first).
+    fn position(&self, event: u32, n: u32) -> DiePosition<'_> {
         DiePosition {
             campaign_id: &self.campaign_id,
             epoch: self.epoch,
-            seq: self.seq,
+            seq: self.seq + u64::from(event),
             n,
             entropy: &self.entropy,
         }
@@ -189,6 +191,8 @@ pub struct Dice<'r> {
     drawn: u32,
     /// `--rolls` values used so far (a sealed chain uses several for one entry).
     consumed: usize,
+    /// Which of the command's events the next dice are stored in (0: the first).
+    event: u32,
     /// Randomness for sealed nonces (and a sealed die's value when grimoire rolls it).
     secret_rng: &'r mut dyn RngCore,
     sealed: Vec<SealedSecret>,
@@ -219,9 +223,18 @@ impl<'r> Dice<'r> {
             source,
             drawn: 0,
             consumed: 0,
+            event: 0,
             secret_rng,
             sealed: Vec::new(),
         }
+    }
+
+    /// The dice drawn from now on are stored in the command's event `index` (0: the first), for a
+    /// command that records several events with dice of their own (a downtime span's scrolls): a
+    /// seeded die's derivation then takes that event's seq, and a sealed die's secret is filed
+    /// under it. The draw order (`n`) runs on across the events.
+    pub fn hold_in_event(&mut self, index: u32) {
+        self.event = index;
     }
 
     /// Rolls one public die.
@@ -254,7 +267,7 @@ impl<'r> Dice<'r> {
             let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
             let face = match &self.source {
                 Source::Seeded(ctx) => {
-                    fairness::seeded_part(&ctx.seed, &ctx.position(n), part, sides)
+                    fairness::seeded_part(&ctx.seed, &ctx.position(self.event, n), part, sides)
                 }
                 Source::Entered { .. } => self.take_entered(sides, purpose)?,
                 Source::Refused(why) => return Err(why.clone()),
@@ -271,7 +284,10 @@ impl<'r> Dice<'r> {
             },
             Source::Entered { .. } | Source::Refused(_) => SealedOrigin::Entered,
         };
-        let secret = SealedSecret::seal_faces(n, &faces, self.secret_rng);
+        let secret = SealedSecret {
+            event: self.event,
+            ..SealedSecret::seal_faces(n, &faces, self.secret_rng)
+        };
         let commitment = secret.commitment().unwrap_or_default();
         self.sealed.push(secret);
         let provenance = Provenance::Sealed {
@@ -284,7 +300,7 @@ impl<'r> Dice<'r> {
     fn draw(&mut self, sides: u32, purpose: &str) -> Result<(u32, Provenance), DiceError> {
         match &self.source {
             Source::Seeded(ctx) => Ok((
-                fairness::seeded_face(&ctx.seed, &ctx.position(self.drawn), sides),
+                fairness::seeded_face(&ctx.seed, &ctx.position(self.event, self.drawn), sides),
                 Provenance::Seeded {
                     epoch: ctx.epoch,
                     witness: ctx.witness(),
@@ -355,6 +371,37 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::StdRng;
+
+    #[test]
+    fn dice_held_in_a_later_event_derive_from_its_seq_and_file_their_secrets_under_it() {
+        let context = |seq| SeedContext {
+            seed: [7; 32],
+            campaign_id: "c".into(),
+            epoch: 1,
+            seq,
+            entropy: String::new(),
+            witness_by: None,
+        };
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::seeded(context(10), &mut rng);
+        let first = dice.roll(1000, "in the first event").unwrap();
+        dice.hold_in_event(2);
+        let (sealed, face) = dice.roll_sealed(1000, "in the third").unwrap();
+        dice.hold_in_event(0);
+        let last = dice.roll(1000, "back in the first").unwrap();
+        assert_eq!(
+            (first.n, sealed.n, last.n),
+            (0, 1, 2),
+            "the draw order runs on"
+        );
+        let at = |seq: u64, n| fairness::seeded_face(&[7; 32], &context(seq).position(0, n), 1000);
+        assert_eq!(first.value, Some(at(10, 0)));
+        assert_eq!(face, at(12, 1), "derived from the third event's seq");
+        assert_ne!(face, at(10, 1));
+        assert_eq!(last.value, Some(at(10, 2)));
+        let secrets = dice.finish().unwrap();
+        assert_eq!((secrets[0].n, secrets[0].event), (1, 2));
+    }
 
     #[test]
     fn entered_dice_are_used_in_order_and_recorded_as_entered() {

@@ -21,6 +21,10 @@ pub struct SealedSecret {
     /// The faces after `value` when the sealed result is an open-ended chain.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub then: Vec<u32>,
+    /// Which of the command's events holds the die (0: the first): where the store files the
+    /// secret, not part of it.
+    #[serde(skip)]
+    pub event: u32,
 }
 
 impl SealedSecret {
@@ -38,6 +42,7 @@ impl SealedSecret {
             value: faces.first().copied().unwrap_or_default(),
             nonce: hex::encode(nonce),
             then: faces.get(1..).unwrap_or_default().to_vec(),
+            event: 0,
         }
     }
 

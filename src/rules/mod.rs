@@ -2,6 +2,7 @@
 //! the command, and returns the events to append — or a [`RuleError`] and nothing.
 
 pub mod campaign;
+pub mod downtime;
 pub mod rest;
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -167,6 +168,12 @@ pub enum RuleError {
     Dead(String),
     #[error("no one is able to rest")]
     NoOneToRest,
+    #[error("{0} is not among those spending the weeks; name them too, or give --party")]
+    NotInDowntime(String),
+    #[error(
+        "{name} is given more weeks than the span's {weeks}; give at most {weeks} --week for them"
+    )]
+    TooManyWeeks { name: String, weeks: u32 },
     #[error("{0} plays A Dungeon Game, where rest comes by the night: use --night")]
     AdgRestsByNight(String),
     #[error(transparent)]

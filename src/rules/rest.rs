@@ -6,9 +6,6 @@ use crate::dice::Dice;
 use crate::event::Event;
 use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::RestResult;
-use crate::systems::adg::event::{Activity, Downtime, DowntimeOf};
-use crate::systems::adg::rules::AdgError;
-use crate::systems::adg::state::SCRIBING_WEEK;
 use crate::systems::vsd::event::MpRestored;
 use crate::time::GameDuration;
 
@@ -80,70 +77,9 @@ impl Resting {
     }
 }
 
-/// Downtime weeks for the party, or the characters named, together (ADG-C5, T-2): one span, the
-/// clock moving once. A Dungeon Game characters rest each night (a recovery die per night, seven a
-/// week, capped at maximum health), and their exertion recovers (both campaign settings); the daily
-/// ritual count and any lockout end. Against the Darkmaster characters come out with every MP
-/// back, and conditions run out with the clock.
-///
-/// Dice: one recovery die per night for each A Dungeon Game character, in alphabetical order of
-/// their names, a character's nights in order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
-pub struct DowntimeWeeks {
-    /// Who spends the weeks; omit and give --party for every character able to.
-    #[arg(value_name = "NAMES")]
-    pub characters: Vec<String>,
-    /// Everyone who can, instead of naming them.
-    // As for rest: the rules read no names as everyone; the command line asks for the flag.
-    #[arg(long)]
-    pub party: bool,
-    /// How many weeks, 1 to 52.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=52))]
-    pub weeks: u32,
-}
-
-/// ADG-C5 ruling: a span of downtime weeks, the same weeks for everyone in it.
-pub fn downtime(
-    state: &CampaignState,
-    span: &DowntimeWeeks,
-    dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
-    let mut record = Vec::new();
-    let mut characters = Vec::new();
-    for who in resting(state, &span.characters)? {
-        let (healed, restored_exertion) = match who.adg() {
-            Some(adg) => {
-                if let Some(pending) = &adg.pending_roll {
-                    return Err(RuleError::Adg(AdgError::RollPending {
-                        name: who.name.clone(),
-                        scroll: pending.scroll,
-                    }));
-                }
-                let tables = super::adg::tables(state)?;
-                let healed =
-                    super::adg::nights_heal(who, adg, tables, span.weeks * 7, &mut record, dice)?;
-                (healed, tables.settings.downtime_restores_exertion)
-            }
-            None => (0, false),
-        };
-        characters.push(DowntimeOf {
-            character: who.name.clone(),
-            activities: vec![Activity::Rest; span.weeks as usize],
-            healed,
-            restored_exertion,
-        });
-    }
-    Ok(vec![Event::DowntimeTaken(Downtime {
-        weeks: span.weeks,
-        by: GameDuration(u64::from(span.weeks) * SCRIBING_WEEK.seconds()),
-        characters,
-        dice: record,
-    })])
-}
-
 /// Who rests: the characters named (known and able to), or everyone able to when none is named;
 /// in alphabetical order, each once.
-fn resting<'s>(
+pub(super) fn resting<'s>(
     state: &'s CampaignState,
     names: &[String],
 ) -> Result<Vec<&'s Character>, RuleError> {

@@ -61,8 +61,13 @@ impl Log {
         let (events, secrets) = self
             .when_sealed(command, rolls)
             .expect("the command is accepted");
-        if !secrets.is_empty() {
-            self.secrets.push((next_seq, secrets));
+        // Each secret under the event that holds its die, as the store files them.
+        for secret in secrets {
+            let seq = next_seq + u64::from(secret.event);
+            match self.secrets.iter_mut().find(|(s, _)| *s == seq) {
+                Some((_, filed)) => filed.push(secret),
+                None => self.secrets.push((seq, vec![secret])),
+            }
         }
         self.events.extend(events.clone());
         events

@@ -4,6 +4,7 @@
 use super::RuleError;
 use super::adg::{AdgCommand, Casting, Exertion};
 use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
+use super::downtime::Planned;
 use super::vsd::VsdCommand;
 use crate::sheet::Sheet;
 
@@ -241,6 +242,15 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             | VsdCommand::SetSever(_)
             | VsdCommand::ClearCondition(_) => Ok(()),
         },
+        Command::Downtime(span) => span.plan.iter().try_for_each(|week| match &week.activity {
+            Planned::Rest => Ok(()),
+            Planned::Scribe(scroll) => check("scroll's effect", &scroll.effect, NOTE_MAX),
+            Planned::Other { what, note } => {
+                check("week's activity", what, NAME_MAX)?;
+                note.as_deref()
+                    .map_or(Ok(()), |n| check("activity's note", n, NOTE_MAX))
+            }
+        }),
         Command::Roll(DiceRoll { purpose, .. }) => purpose
             .as_deref()
             .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
@@ -251,7 +261,6 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         | Command::EndSession
         | Command::RevealSealed(_)
         | Command::Rest(_)
-        | Command::Downtime(_)
         | Command::RevealSeed { .. } => Ok(()),
     }
 }

@@ -88,7 +88,7 @@ impl Appender<'_> {
         for secret in &batch.sealed {
             let value = serde_json::to_string(secret)
                 .map_err(|e| Error::Internal(format!("a sealed die could not be encoded ({e})")))?;
-            let key = format!("{first_seq}:{}", secret.n);
+            let key = format!("{}:{}", first_seq + u64::from(secret.event), secret.n);
             self.log
                 .insert_secret("sealed_die", &key, &value)
                 .map_err(inserted)?;

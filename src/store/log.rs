@@ -33,7 +33,7 @@ pub struct Stamp {
 #[derive(Debug, Default)]
 pub struct Batch {
     pub events: Vec<Event>,
-    /// Sealed dice drawn by the command; they belong to its first event.
+    /// Sealed dice drawn by the command, each filed under the event that holds it.
     pub sealed: Vec<SealedSecret>,
     /// Epoch seeds to keep (a new epoch's seed).
     pub seeds: Vec<(u32, [u8; 32])>,

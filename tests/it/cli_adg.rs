@@ -549,7 +549,9 @@ fn adg_c5_t2_the_party_spends_downtime_weeks_together_with_the_clock_moving_once
     let rolls = vec!["1"; 14].join(",");
     let said = c.ok(&["--rolls", &rolls, "downtime", "--party", "--weeks", "2"]);
     assert!(
-        said.contains("2 week(s) of downtime: Aldric heals 5, exertion recovered; Mira rests"),
+        said.contains(
+            "2 weeks of downtime. Aldric: rest ×2, heals 5, exertion recovered; Mira: rest ×2"
+        ),
         "{said}"
     );
     assert!(said.contains("It is now Day 15, 00:00."), "{said}");
@@ -566,6 +568,116 @@ fn adg_c5_t2_the_party_spends_downtime_weeks_together_with_the_clock_moving_once
     c.refused(&["downtime", "--weeks", "1"], 2);
     c.refused(&["downtime", "Mira", "--party", "--weeks", "1"], 2);
     c.refused(&["downtime", "Nobody", "--weeks", "1"], 1);
+}
+
+/// A span of weeks in which a writer scribes two scrolls, one a Ceremony, and a Darkmaster caster
+/// trains: each scroll is its own event and id, the summary says how everyone stands, the sealed
+/// check opens when the scroll is read, and once the seed is out `verify` re-derives the sealed die
+/// from the seq of the scroll's own event.
+#[test]
+fn adg_s3_adg_c5_a_downtime_span_writes_several_scrolls_and_says_how_each_character_stands() {
+    let c = Campaign::with_a_ceremony_writer();
+    c.ok(&[
+        "--rolls", "1,3", "ritual", "learn", "Wen", "Ward", "--type", "phrase", "--pay", "health",
+    ]);
+    c.ok(&["exert", "Wen", "brawn", "2", "--reason", "the gate"]);
+    c.ok(&[
+        "character",
+        "add",
+        "Mira",
+        "--system",
+        "vsd",
+        "--level",
+        "3",
+        "--vocation",
+        "wizard",
+        "--lore",
+        "Elementalism=45:6",
+        "--mp",
+        "12",
+        "--drive",
+        "3",
+        "--body",
+        "40",
+        "--wsr",
+        "20",
+        "--defense",
+        "10",
+        "--health",
+        "14",
+    ]);
+    let said = c.ok(&[
+        "downtime",
+        "Wen",
+        "Mira",
+        "--weeks",
+        "4",
+        "--week",
+        "Wen: scribe Calling Moon, level 2, pre-exert 1, effect: the moon answers, once",
+        "--week",
+        "Wen: rest",
+        "--week",
+        "wen: scribe ward, level 1, roll damage, effect: a hard word",
+        "--week",
+        "Mira: training: swordplay with the watch",
+        "--week",
+        "Mira: travel",
+    ]);
+    let summary = said.split_once("\n\n").map(|(_, s)| s).unwrap_or_default();
+    insta::assert_snapshot!("downtime_span_summary", summary);
+    let scrolls: Vec<u64> = c.json(&["log", "--kind", "scroll_written"])["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["seq"].as_u64())
+        .collect();
+    let [moon, ward] = scrolls[..] else {
+        panic!("two scrolls: {scrolls:?}")
+    };
+    assert_eq!(ward, moon + 1, "one event per scroll: {said}");
+    let held = c.ok(&["scroll", "list"]);
+    assert!(
+        held.contains(&format!("S{moon}")) && held.contains(&format!("S{ward}")),
+        "{held}"
+    );
+    let read = c.ok(&["scroll", "read", "Wen", &format!("S{moon}")]);
+    assert!(
+        read.contains(&format!("sealed dice of #{moon} revealed")),
+        "{read}"
+    );
+    c.ok(&["seed", "reveal"]);
+    let verified = c.ok(&["verify"]);
+    assert!(
+        verified.contains("sealed dice: 1 revealed and checked")
+            && verified.contains("all checks hold"),
+        "{verified}"
+    );
+    // Scribing is A Dungeon Game's; someone outside the span gets no weeks.
+    let err = c.refused(
+        &[
+            "downtime",
+            "Mira",
+            "--weeks",
+            "1",
+            "--week",
+            "Mira: scribe Ember, level 1, effect: x",
+        ],
+        1,
+    );
+    assert!(err.contains("Mira plays Against the Darkmaster"), "{err}");
+    let err = c.refused(
+        &["downtime", "Mira", "--weeks", "1", "--week", "Wen: rest"],
+        1,
+    );
+    assert!(
+        err.contains("Wen is not among those spending the weeks"),
+        "{err}"
+    );
+    let err = c.refused(
+        &["downtime", "Mira", "--weeks", "1", "--week", "Mira rests"],
+        2,
+    );
+    assert!(err.contains("'NAME: ACTIVITY'"), "{err}");
 }
 
 /// Loot and purchases are events: shown in the log, undone by a retraction, and never more spent

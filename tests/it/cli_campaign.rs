@@ -598,6 +598,16 @@ fn the_tour_plays_an_evening_into_its_own_file_and_verifies() {
     ] {
         assert!(out.contains(step), "missing {step}:\n{out}");
     }
+    // Every step's output follows its command, the whole log's included.
+    assert!(out.starts_with("# A new campaign"), "{out}");
+    let (_, after_log) = out
+        .split_once("$ grimoire log\n")
+        .expect("the tour shows the log");
+    assert!(after_log.starts_with("#1 "), "{after_log}");
+    assert!(
+        out.contains("wrote S"),
+        "the party's downtime writes a scroll:\n{out}"
+    );
     let tour_db = c.dir.path().join("tour.db");
     crate::support::grimoire_cmd(&tour_db, c.dir.path())
         .arg("verify")

@@ -102,7 +102,7 @@ pub(super) fn character_json(c: &Character) -> serde_json::Value {
     value
 }
 
-fn health_text(c: &Character) -> String {
+pub(super) fn health_text(c: &Character) -> String {
     let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
     c.health
         .map(|h| format!("health {}/{}{status}", h.current, h.max))

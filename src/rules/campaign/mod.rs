@@ -9,7 +9,8 @@ use crate::state::{CampaignState, Character, PendingSeal};
 
 mod commands;
 
-pub use super::rest::{DowntimeWeeks, Resting};
+pub use super::downtime::DowntimeWeeks;
+pub use super::rest::Resting;
 pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
@@ -352,7 +353,7 @@ fn decide_command(
         Command::Rest(resting) => {
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
-        Command::Downtime(span) => return super::rest::downtime(state, &span, dice),
+        Command::Downtime(span) => return super::downtime::downtime(state, &span, dice),
         Command::Adg(command) => return super::adg::decide(state, *command, dice),
         Command::Vsd(command) => return super::vsd::decide(state, *command, dice),
         Command::RevealSeed {

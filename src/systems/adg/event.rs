@@ -233,6 +233,14 @@ pub enum Activity {
     /// Something of the GM's: training, travel, a job.
     Other {
         what: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// Writing a scroll (ADG-S3): the scroll is one of the `scroll_written` events recorded right
+    /// after the span.
+    Scribe {
+        ritual: String,
+        level: u32,
     },
 }
 
@@ -263,9 +271,17 @@ pub struct ScrollWritten {
     /// The writer marked the effect as ongoing (ADG-S2); a Sigil's or a Ceremony's is ongoing anyway.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ongoing: bool,
-    /// The week's nights (absent in scrolls written before they were counted).
+    /// The week's nights (absent in scrolls written before they were counted, and in a downtime
+    /// span's, whose nights the span counts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nights: Option<Nights>,
+    /// Written in a week of the downtime span recorded just before: the span moved the clock and
+    /// counted the nights.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_downtime: bool,
+    /// A later week of that span, not spent scribing, recovered the Cunning exerted for the check.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cushion_recovered: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

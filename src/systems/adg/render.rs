@@ -4,8 +4,8 @@ use crate::event::Words;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
-    Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult,
-    ScrollOutcome, ScrollWritten, TableResult,
+    Activity, Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading,
+    RestResult, ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::systems::adg::tables::AdgTables;
 
@@ -223,19 +223,46 @@ pub fn downtime(d: &Downtime) -> String {
         .characters
         .iter()
         .map(|c| {
-            let restored = if c.restored_exertion {
-                ", exertion recovered"
-            } else {
-                ""
-            };
-            if c.healed == 0 && !c.restored_exertion {
-                format!("{} rests", c.character)
-            } else {
-                format!("{} heals {}{restored}", c.character, c.healed)
+            let mut parts = vec![activities(&c.activities)];
+            if c.healed > 0 {
+                parts.push(format!("heals {}", c.healed));
             }
+            if c.restored_exertion {
+                parts.push("exertion recovered".into());
+            }
+            format!("{}: {}", c.character, parts.join(", "))
         })
         .collect();
-    format!("{} week(s) of downtime: {}", d.weeks, each.join("; "))
+    let weeks = if d.weeks == 1 { "week" } else { "weeks" };
+    format!("{} {weeks} of downtime. {}", d.weeks, each.join("; "))
+}
+
+/// A character's weeks in order, runs of the same activity counted: "scribing Ward (SL 1), rest ×3".
+pub fn activities(weeks: &[Activity]) -> String {
+    let mut runs: Vec<(String, u32)> = Vec::new();
+    for week in weeks {
+        let words = match week {
+            Activity::Rest => "rest".to_string(),
+            Activity::Other { what, note: None } => what.clone(),
+            Activity::Other {
+                what,
+                note: Some(note),
+            } => format!("{what} ({note})"),
+            Activity::Scribe { ritual, level } => format!("scribing {ritual} (SL {level})"),
+        };
+        match runs.last_mut() {
+            Some((last, count)) if *last == words => *count += 1,
+            _ => runs.push((words, 1)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .into_iter()
+        .map(|(words, count)| match count {
+            1 => words,
+            _ => format!("{words} ×{count}"),
+        })
+        .collect();
+    runs.join(", ")
 }
 
 pub fn downtime_spent(character: &str, weeks: u32, restored_exertion: bool) -> String {
@@ -256,8 +283,18 @@ pub fn scroll_written(w: &ScrollWritten) -> String {
     } else {
         String::new()
     };
+    let writes = if w.in_downtime {
+        "writes, in a week of that downtime,"
+    } else {
+        "spends a week writing"
+    };
+    let recovered = if w.cushion_recovered {
+        "; the Cunning exerted for it recovered later in the span"
+    } else {
+        ""
+    };
     format!(
-        "{} spends a week writing a scroll of {} (SL {}, \"{}\") for {} silver{sealed}",
+        "{} {writes} a scroll of {} (SL {}, \"{}\") for {} silver{sealed}{recovered}",
         w.writer, w.ritual, w.level, w.effect, w.cost
     )
 }

@@ -2,6 +2,7 @@
 
 mod checks;
 mod commands;
+mod downtime;
 mod error;
 pub mod rituals;
 mod scrolls;
@@ -23,6 +24,7 @@ pub use commands::{
     CastOrder, Casting, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift, ScrollLearning,
     ScrollReading, SilverChange, SpellDuration,
 };
+pub(crate) use downtime::downtime_weeks;
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
 
@@ -250,6 +252,20 @@ pub(crate) fn nights_heal(
     record: &mut Vec<crate::dice::Die>,
     dice: &mut Dice<'_>,
 ) -> Result<u32, RuleError> {
+    let rolled = roll_nights(who, adg, tables, nights, record, dice)?;
+    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
+    Ok(rolled.min(room))
+}
+
+/// `nights` nights' recovery dice (recorded), added up and not yet capped.
+fn roll_nights(
+    who: &Character,
+    adg: &AdgState,
+    tables: &AdgTables,
+    nights: u32,
+    record: &mut Vec<crate::dice::Die>,
+    dice: &mut Dice<'_>,
+) -> Result<u32, RuleError> {
     let Some(die) = tables
         .recovery_die(adg.level)
         .filter(|_| tables.settings.night_rest_heals)
@@ -266,8 +282,7 @@ pub(crate) fn nights_heal(
         record.extend(rolled.dice);
         total += rolled.total.unwrap_or(0).max(0);
     }
-    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
-    Ok(u32::try_from(total).unwrap_or(u32::MAX).min(room))
+    Ok(u32::try_from(total).unwrap_or(u32::MAX))
 }
 
 /// An ADG character who can act: known, of this system, alive, and with no dice pending from a
@@ -277,13 +292,19 @@ pub(super) fn living<'s>(
     name: &str,
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
     let (who, adg) = alive(state, name)?;
-    if let Some(pending) = &adg.pending_roll {
-        return Err(RuleError::Adg(AdgError::RollPending {
+    living_state(who, adg)?;
+    Ok((who, adg))
+}
+
+/// Refuses a character who still has dice pending from a reading: those come first.
+pub(super) fn living_state(who: &Character, adg: &AdgState) -> Result<(), RuleError> {
+    match &adg.pending_roll {
+        Some(pending) => Err(RuleError::Adg(AdgError::RollPending {
             name: who.name.clone(),
             scroll: pending.scroll,
-        }));
+        })),
+        None => Ok(()),
     }
-    Ok((who, adg))
 }
 
 /// An ADG character known, of this system and alive.

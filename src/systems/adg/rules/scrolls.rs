@@ -6,24 +6,44 @@ use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, RitualKind, RuleError, living, tables};
 use crate::dice::{Dice, Die, SealedSecret};
 use crate::event::{Event, RevealedDie};
-use crate::state::CampaignState;
+use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{
     EffectKind, EffectRoll, LearnAttempt, Nights, PendingOutcome, PendingScrollRoll, Reading,
     ScrollCheck, ScrollOutcome, ScrollWritten,
 };
 use crate::systems::adg::rules::AdgError;
-use crate::systems::adg::state::Scroll;
+use crate::systems::adg::state::{AdgState, Scroll};
+use crate::systems::adg::tables::AdgTables;
 use crate::time::GameDuration;
 
-/// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20.
+/// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20, then the week's seven nights.
 pub fn write(
     state: &CampaignState,
     scribing: super::Scribing,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = living(state, &scribing.character)?;
+    let tables = tables(state)?;
+    let mut written = scroll_of_the_week(who, adg, tables, scribing, dice)?;
+    // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
+    let healed = super::nights_heal(who, adg, tables, 7, &mut written.dice, dice)?;
+    written.nights = Some(Nights { healed });
+    Ok(vec![Event::Adg(AdgEvent::ScrollWritten(written))])
+}
+
+/// The writing of a scroll in a week that starts with the writer as `adg` (ADG-S3, ADG-S4): the
+/// checks, the cost, and for a Ceremony the GM's sealed d20, the one die drawn here. The week's
+/// nights are the caller's to count.
+pub(super) fn scroll_of_the_week(
+    who: &Character,
+    adg: &AdgState,
+    tables: &AdgTables,
+    scribing: super::Scribing,
+    dice: &mut Dice<'_>,
+) -> Result<ScrollWritten, RuleError> {
     let super::Scribing {
-        character,
+        character: _,
         ritual,
         level,
         effect,
@@ -31,10 +51,7 @@ pub fn write(
         pre_exert,
         ongoing,
     } = scribing;
-    let (name, ritual) = (character.as_str(), ritual.as_str());
-    let (who, adg) = living(state, name)?;
-    let tables = tables(state)?;
-    let known = super::rituals::known_ritual(who, adg, ritual)?;
+    let known = super::rituals::known_ritual(who, adg, &ritual)?;
     if adg.locked_out {
         return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
     }
@@ -66,9 +83,7 @@ pub fn write(
             dice.roll_sealed(20, "the GM's sealed Cunning check for a Ceremony scroll")?;
         record.push(die);
     }
-    // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
-    let healed = super::nights_heal(who, adg, tables, 7, &mut record, dice)?;
-    Ok(vec![Event::Adg(AdgEvent::ScrollWritten(ScrollWritten {
+    Ok(ScrollWritten {
         writer: who.name.clone(),
         ritual: known.name.clone(),
         level,
@@ -80,8 +95,10 @@ pub fn write(
         cunning: adg.current(Attribute::Cunning),
         dice: record,
         ongoing,
-        nights: Some(Nights { healed }),
-    }))])
+        nights: None,
+        in_downtime: false,
+        cushion_recovered: false,
+    })
 }
 
 /// ADG-S2 (ruling): a turn is 10 minutes.

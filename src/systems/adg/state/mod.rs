@@ -144,7 +144,7 @@ impl AdgState {
         (self.rituals_today + 1).saturating_sub(self.safe_rituals_per_day())
     }
 
-    fn exert(&mut self, a: Attribute, amount: u32) {
+    pub(crate) fn exert(&mut self, a: Attribute, amount: u32) {
         let exerted = self.exerted.get_mut(a);
         *exerted = exerted.saturating_add(amount);
     }
@@ -340,10 +340,14 @@ impl CampaignState {
     }
 
     pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
-        self.clock = self.clock.after(SCRIBING_WEEK);
+        if !w.in_downtime {
+            self.clock = self.clock.after(SCRIBING_WEEK);
+        }
         if let Some(adg) = self.adg_mut(&w.writer) {
             adg.silver = adg.silver.saturating_sub(w.cost);
-            adg.exert(Attribute::Cunning, w.pre_exert);
+            if !w.cushion_recovered {
+                adg.exert(Attribute::Cunning, w.pre_exert);
+            }
         }
         if let Some(nights) = &w.nights {
             self.apply_nights(&w.writer, nights.healed);

@@ -287,6 +287,7 @@ fn adg_c5_a_downtime_week_restores_every_exerted_point_and_moves_the_clock() {
             characters: vec!["Aldric".into()],
             party: false,
             weeks: 2,
+            plan: Vec::new(),
         }),
         &[1; 14],
     );
@@ -314,6 +315,7 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
             characters: vec!["Aldric".into()],
             party: false,
             weeks: 1,
+            plan: Vec::new(),
         }),
         &[1; 7],
     );
@@ -329,6 +331,7 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
             characters: vec!["Aldric".into()],
             party: false,
             weeks: 1,
+            plan: Vec::new(),
         }),
         &[3; 7],
     );
@@ -409,6 +412,7 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
             characters: vec!["Aldric".into()],
             party: false,
             weeks: 1,
+            plan: Vec::new(),
         }),
         &[],
     );

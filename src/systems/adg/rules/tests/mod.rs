@@ -187,5 +187,6 @@ fn read(scroll: u64, took_damage: bool, sealed: Vec<SealedSecret>) -> AdgCommand
 }
 
 mod characters;
+mod downtime;
 mod rituals;
 mod scrolls;

@@ -512,6 +512,7 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
             characters: vec!["Aldric".into()],
             party: false,
             weeks: 1,
+            plan: Vec::new(),
         }),
         &[1; 7],
     );
