@@ -244,10 +244,23 @@ fn step(
         let undo = Command::Retract(Retraction {
             seq: Some(mistake.seq),
             last: false,
-            target: Some(mistake.event),
+            target: Some(mistake.event.clone()),
+            restoring: None,
             reason: "entered for the wrong character".into(),
         });
-        play(appender, undo, rng)?;
+        // And now and then the retraction was the mistake: undoing it restores the entry.
+        if let Some(retraction) = play_recorded(appender, undo, rng)?
+            && rng.random_range(0..4) == 0
+        {
+            let restore = Command::Retract(Retraction {
+                seq: Some(retraction.seq),
+                last: false,
+                target: Some(retraction.event),
+                restoring: Some(Box::new(mistake.event)),
+                reason: "it was the right character after all".into(),
+            });
+            play(appender, restore, rng)?;
+        }
         return Ok(());
     }
     let command = match roll {

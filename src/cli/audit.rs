@@ -1,7 +1,7 @@
 //! `audit dice`: whether the dice in the log look fair, group by group.
 
 use super::Globals;
-use super::output::{Report, count};
+use super::output::{Marks, Report, count};
 use crate::Error;
 use crate::audit::{Audit, FLAG_BELOW, Origin, Verdict};
 use crate::dice::Provenance;
@@ -24,7 +24,8 @@ pub enum AuditCommand {
 /// p-value is the chance that fair dice would come out at least this uneven: a group below 0.001
 /// is flagged (fair dice are flagged about once in a thousand audits). A group with too few rolls
 /// says how many it needs. Only the public log is read; retracted rolls count, since they were
-/// rolled.
+/// rolled, and the audit ends by naming the rolls retracted, those made again after a roll like
+/// them was retracted, and those restored.
 #[derive(Debug, Args)]
 pub struct AuditDiceArgs {
     /// Only dice of commands entered by this actor (any case).
@@ -55,9 +56,12 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
     let AuditCommand::Dice(args) = command;
     let mut store = g.open()?;
     let who = args.character.as_deref().map(fold_name);
+    // The newest state knows every retraction, restoration and roll made again.
+    let state = store.replay(None)?;
     if let Some(name) = &args.character {
-        find(&store.replay(None)?, name)?;
+        find(&state, name)?;
     }
+    let mut undone = Undone::default();
     let wanted = |origin: Origin| args.provenance.is_none_or(|p| p == origin);
     let mut audit = Audit::default();
     // Sealed dice of the events kept, by seq: their faces come with the reveal.
@@ -83,6 +87,9 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
             && who.as_deref().is_none_or(|w| r.event.concerns(w));
         if !kept {
             return Ok(());
+        }
+        if !r.event.dice().is_empty() {
+            undone.note(&Marks::of(&state, r.seq), r.seq);
         }
         for die in r.event.dice() {
             if args.die.is_some_and(|sides| sides != die.sides) {
@@ -154,11 +161,75 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
     if lines.is_empty() {
         lines.push("No dice with faces to count match.".into());
     }
+    lines.extend(undone.lines());
     let flagged = tallies
         .iter()
         .any(|t| matches!(t.verdict(), Verdict::Judged { flagged: true, .. }));
     Ok(Report::new(
         lines.join("\n"),
-        json!({ "groups": groups, "flag_below": FLAG_BELOW, "any_flagged": flagged }),
+        json!({
+            "groups": groups,
+            "flag_below": FLAG_BELOW,
+            "any_flagged": flagged,
+            "retracted_rolls": undone.retracted,
+            "rolled_again": undone.rolled_again.iter().map(|(seq, after)| json!({ "seq": seq, "after": after })).collect::<Vec<_>>(),
+            "restored": undone.restored.iter().map(|(seq, by)| json!({ "seq": seq, "by": by })).collect::<Vec<_>>(),
+        }),
     ))
+}
+
+/// Rolls the table undid or redid: how a GM fishing for a better die would show. Their dice count
+/// in the groups all the same, since they were rolled.
+#[derive(Default)]
+struct Undone {
+    retracted: u64,
+    /// (seq, the retracted roll it was made after)
+    rolled_again: Vec<(u64, u64)>,
+    /// (seq, the retraction that restored it)
+    restored: Vec<(u64, u64)>,
+}
+
+impl Undone {
+    fn note(&mut self, marks: &Marks<'_>, seq: u64) {
+        self.retracted += u64::from(marks.retracted.is_some());
+        if let Some(after) = marks.rolled_again_after {
+            self.rolled_again.push((seq, after));
+        }
+        if let Some(by) = marks.restored_by {
+            self.restored.push((seq, by));
+        }
+    }
+
+    fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.retracted > 0 {
+            lines.push(format!(
+                "Retracted: {} (their dice count above: they were rolled).",
+                count(self.retracted, "roll", "rolls")
+            ));
+        }
+        if !self.rolled_again.is_empty() {
+            let each: Vec<String> = self
+                .rolled_again
+                .iter()
+                .map(|(seq, after)| format!("#{seq} after #{after}"))
+                .collect();
+            lines.push(format!(
+                "Rolled again after a roll like it was retracted: {}.",
+                each.join(", ")
+            ));
+        }
+        if !self.restored.is_empty() {
+            let each: Vec<String> = self
+                .restored
+                .iter()
+                .map(|(seq, by)| format!("#{seq} by #{by}"))
+                .collect();
+            lines.push(format!(
+                "Restored after being retracted: {}.",
+                each.join(", ")
+            ));
+        }
+        lines
+    }
 }

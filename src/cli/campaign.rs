@@ -217,12 +217,26 @@ pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Repo
     };
     // Events never change once written, so reading the target before the write's lock is safe.
     let target = campaign.store().event(seq)?;
-    let named = target
-        .as_ref()
-        .map(|r| format!("Retracting #{seq}: {}", crate::render::describe(&r.event)));
+    let restoring = match target.as_ref().map(|r| &r.event) {
+        Some(Event::Retracted { seq: undone, .. }) => campaign.store().event(*undone)?,
+        _ => None,
+    };
+    let named = match (&target, &restoring) {
+        (_, Some(restored)) => Some(format!(
+            "Restoring #{}: {}",
+            restored.seq,
+            crate::render::describe(&restored.event)
+        )),
+        (Some(r), None) => Some(format!(
+            "Retracting #{seq}: {}",
+            crate::render::describe(&r.event)
+        )),
+        (None, None) => None,
+    };
     let command = Command::Retract(Retraction {
         seq: Some(seq),
         target: target.map(|r| r.event),
+        restoring: restoring.map(|r| Box::new(r.event)),
         ..args.clone()
     });
     let mut report = appended(&record_on(g, ctx, &mut campaign, command)?.events);
@@ -233,12 +247,16 @@ pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Repo
     Ok(report)
 }
 
-/// The newest event a retraction may undo and none has yet: read from the end of the log.
+/// The newest event a retraction may undo and none has yet, never a retraction (`--last` twice
+/// undoes two entries, rather than restoring the first): read from the end of the log.
 fn newest_retractable(store: &mut Store) -> Result<u64, Error> {
     let state = store.replay(None)?;
     let mut found = None;
     store.for_each_event_backwards(1, state.head, |r| {
-        if r.event.is_retractable() && !state.retracted.contains_key(&r.seq) {
+        if r.event.is_retractable()
+            && !matches!(r.event, Event::Retracted { .. })
+            && !state.retracted.contains_key(&r.seq)
+        {
             found = Some(r.seq);
             return Ok(ControlFlow::Break(()));
         }

@@ -1,7 +1,7 @@
 //! Reading the record: `log` and `explain`.
 
 use super::Globals;
-use super::output::{Report, event_line, event_view};
+use super::output::{Marks, Report, event_line, event_view};
 use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
@@ -101,7 +101,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     }
     let grep = args.grep.as_deref().map(str::to_lowercase);
     let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
-    let retracted = |seq: u64| state.retracted.get(&seq).map(String::as_str);
+    let marks = |seq: u64| Marks::of(&state, seq);
     // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
     // `witness` gives the entropy in force for each event shown (its session's, or none).
     let unwitnessed = |r: &Recorded, witness: &str| {
@@ -111,7 +111,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         })
     };
     let line = |r: &Recorded, witness: &str| {
-        let line = event_line(r, retracted(r.seq));
+        let line = event_line(r, marks(r.seq));
         if unwitnessed(r, witness) {
             format!("{line}  [no player entropy]")
         } else {
@@ -225,7 +225,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         .iter()
         .zip(&witnesses)
         .map(|(r, witness)| {
-            let mut view = json!(event_view(r, retracted(r.seq)));
+            let mut view = json!(event_view(r, marks(r.seq)));
             if unwitnessed(r, witness) {
                 view["unwitnessed_dice"] = json!(true);
             }
@@ -254,7 +254,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         .as_ref()
         .map(|c| c.campaign_id.clone())
         .unwrap_or_default();
-    let retracted = state.retracted.get(&r.seq).map(String::as_str);
+    let marks = Marks::of(&state, r.seq);
     let mut lines = vec![
         format!(
             "#{} {}: {}",
@@ -274,8 +274,18 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         format!("  event id {}", r.event_id),
         format!("  hash {} (previous {})", r.hash, r.prev_hash),
     ];
-    if let Some(reason) = retracted {
+    if let Some(reason) = marks.retracted {
         lines.push(format!("  RETRACTED: {reason}"));
+    }
+    if let Some(by) = marks.restored_by {
+        lines.push(format!(
+            "  RESTORED by #{by}, which retracted its retraction: it counts again"
+        ));
+    }
+    if let Some(first) = marks.rolled_again_after {
+        lines.push(format!(
+            "  ROLLED AGAIN: a roll like this one (#{first}) was retracted before it; `grimoire explain {first}` shows the dice it had"
+        ));
     }
     let mut dice_json = Vec::new();
     let dice = r.event.dice();
@@ -410,7 +420,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         }
     }
     let json =
-        json!({ "event": event_view(&r, retracted), "prev_hash": r.prev_hash, "dice": dice_json });
+        json!({ "event": event_view(&r, marks), "prev_hash": r.prev_hash, "dice": dice_json });
     Ok(Report::new(lines.join("\n"), json))
 }
 

@@ -2,6 +2,7 @@
 //! picks one. JSON field names here are part of the interface (README, "JSON output").
 
 use crate::event::{Event, Recorded};
+use crate::state::CampaignState;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -49,12 +50,53 @@ pub struct EventView<'a> {
     pub recorded_at: &'a str,
     pub event_id: &'a str,
     pub hash: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retracted: Option<&'a str>,
+    #[serde(flatten)]
+    pub marks: Marks<'a>,
     pub payload: &'a Event,
 }
 
-pub fn event_view<'a>(r: &'a Recorded, retracted: Option<&'a str>) -> EventView<'a> {
+/// What later events say about an event: retracted (with the reason), restored (by the retraction
+/// of its retraction), or a roll made again after a roll like it was retracted. The table sees them
+/// wherever the event is shown, so nothing undone or redone passes unnoticed.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct Marks<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retracted: Option<&'a str>,
+    /// The seq of the retraction that undid this event's retraction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_by: Option<u64>,
+    /// The seq of the retracted roll this one was made after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolled_again_after: Option<u64>,
+}
+
+impl<'a> Marks<'a> {
+    /// The marks of event `seq` in `state`.
+    pub fn of(state: &'a CampaignState, seq: u64) -> Marks<'a> {
+        Marks {
+            retracted: state.retracted.get(&seq).map(String::as_str),
+            restored_by: state.restored.get(&seq).copied(),
+            rolled_again_after: state.rerolls.get(&seq).copied(),
+        }
+    }
+
+    /// The marks as words, each in brackets: empty when there are none.
+    pub fn words(&self) -> String {
+        let mut words = String::new();
+        if let Some(reason) = self.retracted {
+            words.push_str(&format!("  [retracted: {reason}]"));
+        }
+        if let Some(by) = self.restored_by {
+            words.push_str(&format!("  [restored by #{by}]"));
+        }
+        if let Some(first) = self.rolled_again_after {
+            words.push_str(&format!("  [rolled again after #{first} was retracted]"));
+        }
+        words
+    }
+}
+
+pub fn event_view<'a>(r: &'a Recorded, marks: Marks<'a>) -> EventView<'a> {
     EventView {
         seq: r.seq,
         kind: r.event.kind(),
@@ -66,13 +108,13 @@ pub fn event_view<'a>(r: &'a Recorded, retracted: Option<&'a str>) -> EventView<
         recorded_at: &r.recorded_at,
         event_id: &r.event_id,
         hash: &r.hash,
-        retracted,
+        marks,
         payload: &r.event,
     }
 }
 
 /// One line of `log`: seq, in-game time, session, actor, what happened.
-pub fn event_line(r: &Recorded, retracted: Option<&str>) -> String {
+pub fn event_line(r: &Recorded, marks: Marks<'_>) -> String {
     let session = r
         .session
         .map(|s| format!("s{s}"))
@@ -85,9 +127,7 @@ pub fn event_line(r: &Recorded, retracted: Option<&str>) -> String {
         r.actor,
         crate::render::describe(&r.event)
     );
-    if let Some(reason) = retracted {
-        line.push_str(&format!("  [retracted: {reason}]"));
-    }
+    line.push_str(&marks.words());
     line
 }
 
@@ -98,7 +138,10 @@ pub fn appended(events: &[Recorded]) -> Report {
         .map(|r| format!("#{} {}", r.seq, crate::render::describe(&r.event)))
         .collect::<Vec<_>>()
         .join("\n");
-    let views: Vec<EventView<'_>> = events.iter().map(|r| event_view(r, None)).collect();
+    let views: Vec<EventView<'_>> = events
+        .iter()
+        .map(|r| event_view(r, Marks::default()))
+        .collect();
     Report::new(text, json!({ "appended": views }))
 }
 

@@ -89,10 +89,18 @@ event_enum! {
         seq: u64,
         dice: Vec<RevealedDie>,
     },
-    /// Undoes the event at `seq`; replay skips it from here on. Both stay in the log.
+    /// Undoes the event at `seq`; replay skips it from here on. Both stay in the log. Undoing a
+    /// retraction restores what it undid.
     Retracted {
         seq: u64,
         reason: String,
+        /// When the event undone rolled dice: what it was, so the next roll like it is marked as
+        /// made again after a retraction.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<RetractedRoll>,
+        /// When the event undone is itself a retraction: the event this brings back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restores: Option<u64>,
     },
     /// Publishes an epoch's seed so anyone can re-derive its dice.
     SeedRevealed {
@@ -320,18 +328,40 @@ impl Event {
             | Event::ClockAdvanced { .. }
             | Event::DiceRolled { .. }
             | Event::Rested { .. }
-            | Event::DowntimeTaken(_) => true,
+            | Event::DowntimeTaken(_)
+            // Undoing a retraction restores what it undid.
+            | Event::Retracted { .. } => true,
             Event::CampaignCreated { .. }
             | Event::SessionStarted { .. }
             | Event::SessionEnded { .. }
             | Event::SealedRevealed { .. }
-            | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => false,
             Event::Adg(event) => event.is_retractable(),
             Event::Vsd(event) => event.is_retractable(),
         }
+    }
+}
+
+/// A retracted event that rolled dice: its kind and the characters it concerned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetractedRoll {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<String>,
+}
+
+impl RetractedRoll {
+    /// Whether `event` is a roll like this one: of its kind, and about one of its characters.
+    pub fn is_like(&self, event: &Event) -> bool {
+        event.kind() == self.kind
+            && !event.dice().is_empty()
+            && (self.characters.is_empty()
+                || self
+                    .characters
+                    .iter()
+                    .any(|c| event.concerns(&fold_name(c))))
     }
 }
 

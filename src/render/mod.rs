@@ -102,7 +102,13 @@ pub fn describe(event: &Event) -> String {
                 .collect();
             format!("sealed dice of #{seq} revealed: {}", faces.join(", "))
         }
-        Event::Retracted { seq, reason } => format!("#{seq} retracted: {reason}"),
+        Event::Retracted {
+            seq,
+            reason,
+            restores: Some(restored),
+            ..
+        } => format!("#{seq} retracted, so #{restored} is restored: {reason}"),
+        Event::Retracted { seq, reason, .. } => format!("#{seq} retracted: {reason}"),
         Event::SeedWithheld { epoch, until } => {
             let seqs: Vec<String> = until.iter().map(|s| format!("#{s}")).collect();
             format!(

@@ -136,6 +136,10 @@ pub enum RuleError {
     NoEventNamed,
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
     NothingToRetract,
+    #[error(
+        "#{seq} holds a sealed die rolled from dice epoch {epoch}'s seed, which is now published: restoring it would bring back a value anyone can work out; record the roll again instead"
+    )]
+    RestoreWouldOpenSeal { seq: u64, epoch: u32 },
     #[error("a change to a sheet needs a reason (--reason), so the table knows why")]
     NoReasonForSheet,
     #[error("{0}'s sheet already holds those values; nothing to change")]

@@ -151,6 +151,15 @@ pub struct CampaignState {
     pub characters: Characters,
     /// Retracted seq → reason.
     pub retracted: BTreeMap<u64, String>,
+    /// Restored seq → the seq of the retraction of its retraction.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub restored: BTreeMap<u64, u64>,
+    /// Retracted rolls no roll like them has followed yet: (retracted seq, what it was).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub awaiting_reroll: Vec<(u64, crate::event::RetractedRoll)>,
+    /// A roll made again after a retraction → the seq of the retracted roll it follows.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rerolls: BTreeMap<u64, u64>,
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
     /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
@@ -261,6 +270,7 @@ impl CampaignState {
         if !sealed.is_empty() {
             self.sealed_pending.insert(seq, sealed);
         }
+        self.note_reroll(seq, event);
         match event {
             Event::CampaignCreated {
                 campaign_id,
@@ -317,8 +327,16 @@ impl CampaignState {
             Event::Retracted {
                 seq: target,
                 reason,
+                roll,
+                restores,
             } => {
                 self.retracted.insert(*target, reason.clone());
+                if let Some(restored) = restores {
+                    self.restored.insert(*restored, seq);
+                }
+                if let Some(roll) = roll {
+                    self.awaiting_reroll.push((*target, roll.clone()));
+                }
             }
             Event::SeedRevealed { epoch, .. } => {
                 self.withheld_seeds.remove(epoch);
@@ -359,6 +377,36 @@ impl CampaignState {
     }
 }
 
+impl CampaignState {
+    /// Marks `event` as a roll made again when a roll like it was retracted before it.
+    fn note_reroll(&mut self, seq: u64, event: &Event) {
+        if !self.awaiting_reroll.is_empty()
+            && let Some(at) = self
+                .awaiting_reroll
+                .iter()
+                .position(|(_, roll)| roll.is_like(event))
+        {
+            let (retracted, _) = self.awaiting_reroll.remove(at);
+            self.rerolls.insert(seq, retracted);
+        }
+    }
+
+    /// What a retracted event still leaves in the record, since it did happen at the table: a
+    /// roll made after a retracted one is still a roll made again, and a retraction undone later
+    /// still made the next roll like its target a roll made again.
+    fn note_undone(&mut self, seq: u64, event: &Event) {
+        self.note_reroll(seq, event);
+        if let Event::Retracted {
+            seq: target,
+            roll: Some(roll),
+            ..
+        } = event
+        {
+            self.awaiting_reroll.push((*target, roll.clone()));
+        }
+    }
+}
+
 /// Replays a log in seq order. The seqs retracted (up to the replay's end) are known beforehand, so
 /// the log streams through once and nothing is undone after the fact.
 pub struct Replay {
@@ -383,6 +431,7 @@ impl Replay {
     pub fn feed(&mut self, seq: u64, event: &Event) {
         if self.retracted.contains(&seq) {
             self.state.head = seq;
+            self.state.note_undone(seq, event);
         } else {
             self.state.apply(seq, event);
         }
@@ -397,19 +446,34 @@ impl Replay {
     }
 }
 
+/// The seqs that retractions, given as (the retraction's seq, the seq it undoes), leave undone: a
+/// retraction that is itself undone undoes nothing, so its target is restored, and so on down a
+/// chain. A retraction only reaches back, so reading them newest first settles each in turn.
+pub fn undone_by(retractions: &[(u64, u64)]) -> BTreeSet<u64> {
+    let mut newest_first = retractions.to_vec();
+    newest_first.sort_unstable_by_key(|&(at, _)| std::cmp::Reverse(at));
+    let mut undone = BTreeSet::new();
+    for (at, target) in newest_first {
+        if !undone.contains(&at) {
+            undone.insert(target);
+        }
+    }
+    undone
+}
+
 /// Replays a whole in-memory log; `retracted` is derived from the log itself.
 pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> CampaignState {
-    let retracted = events
+    let retractions: Vec<(u64, u64)> = events
         .clone()
         .into_iter()
-        .filter_map(|(_, e)| {
+        .filter_map(|(at, e)| {
             let Event::Retracted { seq, .. } = e else {
                 return None;
             };
-            Some(*seq)
+            Some((at, *seq))
         })
         .collect();
-    let mut replay = Replay::new(retracted);
+    let mut replay = Replay::new(undone_by(&retractions));
     for (seq, event) in events {
         replay.feed(seq, event);
     }

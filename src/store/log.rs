@@ -297,9 +297,7 @@ impl Store {
             .filter(|s| snapshot_is_trusted(s, &retractions))
             .map(|s| s.seq)
             .collect();
-        let mut replay = Some(Replay::new(
-            retractions.iter().map(|&(_, target)| target).collect(),
-        ));
+        let mut replay = Some(Replay::new(crate::state::undone_by(&retractions)));
         let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
         let mut from = 1;
         to_compare.push(u64::MAX);

@@ -139,7 +139,7 @@ pub(super) fn replay_after(
     retractions: &[Retraction],
     upto: u64,
 ) -> Result<CampaignState, StoreError> {
-    let targets: BTreeSet<u64> = retractions.iter().map(|&(_, target)| target).collect();
+    let targets = crate::state::undone_by(retractions);
     let from = start.as_ref().map_or(0, |s| s.head);
     let mut replay = match start {
         Some(state) => Replay::resume(state, targets),
@@ -206,7 +206,7 @@ pub(super) fn save_snapshot(
 /// back before are skipped: a replay up to them would differ. Returns how many were taken.
 pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> {
     let retractions = retractions(log, 0, u64::MAX)?;
-    let mut replay = Replay::new(retractions.iter().map(|&(_, target)| target).collect());
+    let mut replay = Replay::new(crate::state::undone_by(&retractions));
     let head = log.head()?.map_or(0, |(seq, _)| seq);
     // Rows are streamed block by block, and each block's snapshot saved between reads.
     let mut taken = 0;
@@ -278,7 +278,12 @@ impl ImportReplay {
         event: Event,
     ) -> Result<(), StoreError> {
         if let Event::Retracted { seq: target, .. } = event {
-            if let Some(at) = self.waiting.iter().position(|(s, _)| *s == target) {
+            // A waiting event is simply dropped, unless it is a retraction: restoring what that
+            // undid needs the replay.
+            let waiting = self.waiting.iter().position(|(s, _)| *s == target);
+            if let Some(at) = waiting
+                && !matches!(self.waiting[at].1, Event::Retracted { .. })
+            {
                 self.waiting.remove(at);
             } else {
                 // Copies taken after the target hold it: they are of no more use.

@@ -376,6 +376,98 @@ fn retract_last_undoes_the_newest_event_that_may_be_and_names_it() {
     );
 }
 
+/// C-2: a GM who retracts a roll, rolls again, then brings the first roll back leaves every step
+/// in sight: the second roll is marked as rolled again, the first as restored, in `log`, `explain`
+/// and `audit dice`; `--last` never undoes a retraction by itself.
+#[test]
+fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown() {
+    let c = Campaign::with_party();
+    let first = c.seq_of(&["--rolls", "17", "roll", "d20", "--character", "Aldric"]);
+    c.ok(&["retract", "--last", "--reason", "wrong die"]);
+    let again = c.seq_of(&["--rolls", "3", "roll", "d20", "--character", "Aldric"]);
+    let undo = c.ok(&["retract", "--last", "--reason", "the first was right"]);
+    assert!(undo.starts_with(&format!("Retracting #{again}:")), "{undo}");
+    let said = c.ok(&[
+        "retract",
+        &(first + 1).to_string(),
+        "--reason",
+        "the first was right",
+    ]);
+    assert!(
+        said.starts_with(&format!("Restoring #{first}: Aldric rolled d20")),
+        "{said}"
+    );
+    let restore = first + 4;
+    assert!(
+        said.contains(&format!(
+            "#{} retracted, so #{first} is restored",
+            first + 1
+        )),
+        "{said}"
+    );
+    let log = c.ok(&["log"]);
+    assert!(log.contains(&format!("[restored by #{restore}]")), "{log}");
+    assert!(
+        log.contains(&format!(
+            "[retracted: the first was right]  [rolled again after #{first} was retracted]"
+        )),
+        "{log}"
+    );
+    let json = c.json(&["log", "--limit", "10"]);
+    let view = |seq: u64| {
+        json["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["seq"] == seq)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(view(first)["restored_by"], restore);
+    assert_eq!(view(again)["rolled_again_after"], first);
+    assert!(
+        c.ok(&["explain", &first.to_string()])
+            .contains(&format!("RESTORED by #{restore}"))
+    );
+    let explained = c.ok(&["explain", &again.to_string()]);
+    assert!(
+        explained.contains(&format!(
+            "ROLLED AGAIN: a roll like this one (#{first}) was retracted"
+        )),
+        "{explained}"
+    );
+    let audit = c.ok(&["audit", "dice"]);
+    assert!(
+        audit.contains(&format!(
+            "Rolled again after a roll like it was retracted: #{again} after #{first}."
+        )),
+        "{audit}"
+    );
+    assert!(
+        audit.contains(&format!(
+            "Restored after being retracted: #{first} by #{restore}."
+        )),
+        "{audit}"
+    );
+    assert!(audit.contains("Retracted: 1 roll"), "{audit}");
+    let audited = c.json(&["audit", "dice"]);
+    assert_eq!(audited["rolled_again"][0]["seq"], again);
+    assert_eq!(audited["restored"][0]["by"], restore);
+    // The restore itself may be undone, which puts the first retraction back in force.
+    c.ok(&[
+        "retract",
+        &restore.to_string(),
+        "--reason",
+        "no, the second",
+    ]);
+    let log = c.ok(&["log"]);
+    assert!(log.contains("(dice 17)  [retracted: wrong die]"), "{log}");
+    // --last passes over retractions and what is already retracted: the newest entry it may undo
+    // is Mira's arrival, not the newest retraction.
+    let last = c.json(&["retract", "--last", "--reason", "never joined"]);
+    assert_eq!(last["retracted"], 4);
+}
+
 #[test]
 fn show_at_a_past_seq_restores_that_moment() {
     let c = Campaign::with_party();

@@ -78,6 +78,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             seq: Some(*seq),
             last: false,
             target: log.iter().find(|(s, _)| s == seq).map(|(_, e)| e.clone()),
+            restoring: None,
             reason: "property".into(),
         }),
     }

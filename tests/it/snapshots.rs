@@ -96,9 +96,14 @@ proptest! {
                 Op::Damage(n) => Command::Damage(HealthChange { character: "Aldric".into(), amount: *n }),
                 Op::Heal(n) => Command::Heal(HealthChange { character: "Aldric".into(), amount: *n }),
                 Op::Advance(s) => Command::AdvanceClock(ClockAdvance { by: GameDuration(*s) }),
+                // A retraction of a retraction restores what it undid: chains come up too.
                 Op::Retract(seq) => {
                     let target = store.event(*seq).unwrap().map(|r| r.event);
-                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, reason: "p".into() })
+                    let restoring = match &target {
+                        Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
+                        _ => None,
+                    };
+                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -249,6 +254,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             seq: Some(damage_seq),
             last: false,
             target,
+            restoring: None,
             reason: "missed".into(),
         })],
     );
@@ -287,6 +293,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             seq: Some(4),
             last: false,
             target,
+            restoring: None,
             reason: "missed".into(),
         })],
     );
@@ -475,6 +482,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 seq: Some(seq),
                 last: false,
                 target,
+                restoring: None,
                 reason: "never joined".into(),
             })],
         );

@@ -155,6 +155,19 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
             "never happened",
         ]);
     }
+    // And the retraction of a retraction, which brings its event back: one just made (still held
+    // back by the import) and one reaching before the import's copies.
+    let undo = source.seq_of(&["retract", "--last", "--reason", "a slip"]);
+    source.ok(&["retract", &undo.to_string(), "--reason", "it was right"]);
+    let old_undo: i64 = source
+        .sql()
+        .query_row(
+            "SELECT seq FROM events WHERE kind = 'retracted' AND seq > 1200 ORDER BY seq LIMIT 1 OFFSET 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    source.ok(&["retract", &old_undo.to_string(), "--reason", "it happened after all"]);
     source.ok(&["damage", "Adept0", "1"]);
     let restored = source.restored();
     for name in ["Magus1", "Adept0", "Magus3"] {

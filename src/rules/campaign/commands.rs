@@ -73,8 +73,11 @@ pub struct SealedReveal {
 /// Undo an event by recording a retraction.
 ///
 /// Both stay in the log; replay skips the retracted event from then on. Character additions, damage,
-/// healing, time and free rolls can be retracted; sessions, dice epochs, reveals and retractions
-/// cannot. `--last` retracts the newest event that may be, and names it. Rolls no dice.
+/// healing, time, casts and rolls can be retracted; sessions, dice epochs and reveals cannot.
+/// Retracting a retraction restores the event it undid (refused when that event holds sealed dice
+/// whose seed is now published). `--last` retracts the newest event that may be, never a
+/// retraction, and names it. The next roll like a retracted one is marked in `log`, `explain` and
+/// `audit dice` as made again after a retraction, and a restored event as restored. Rolls no dice.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct Retraction {
     /// The event's number, as `grimoire log` shows it (#SEQ).
@@ -90,6 +93,10 @@ pub struct Retraction {
     /// The event at `seq`, if the log has one (read before the write: events never change).
     #[arg(skip)]
     pub target: Option<Event>,
+    /// When `target` is a retraction: the event it undid, which this restores (read the same way).
+    // Boxed: an event is large, and most retractions restore nothing.
+    #[arg(skip)]
+    pub restoring: Option<Box<Event>>,
 }
 
 fn parse_duration(text: &str) -> Result<GameDuration, String> {

@@ -3,7 +3,7 @@
 
 use super::RuleError;
 use crate::dice::{Dice, SealedSecret, fairness, sealed};
-use crate::event::{Event, RevealedDie};
+use crate::event::{Event, RetractedRoll, RevealedDie};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character, PendingSeal};
 
@@ -327,29 +327,7 @@ fn decide_command(
         Command::RevealSealed(SealedReveal { seq, secrets }) => {
             reveal_sealed(state, seq, &secrets)?
         }
-        Command::Retract(Retraction {
-            seq,
-            target,
-            reason,
-            ..
-        }) => {
-            let reason = reason.trim().to_string();
-            if reason.is_empty() {
-                return Err(RuleError::EmptyReason);
-            }
-            let seq = seq.ok_or(RuleError::NoEventNamed)?;
-            let target = target.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
-            if let Some(why) = state.retracted.get(&seq) {
-                return Err(RuleError::AlreadyRetracted(seq, why.clone()));
-            }
-            if !target.is_retractable() {
-                return Err(RuleError::NotRetractable {
-                    seq,
-                    kind: target.kind().to_string(),
-                });
-            }
-            Event::Retracted { seq, reason }
-        }
+        Command::Retract(retraction) => retract(state, retraction)?,
         Command::Rest(resting) => {
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
@@ -425,6 +403,69 @@ fn change_sheet(
         character: who.name.clone(),
         sheet,
         reason,
+    })
+}
+
+/// A retraction of the event `seq`: what it rolled, if anything, so the next roll like it is marked;
+/// or, for a retraction of a retraction, the event restored.
+fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
+    let Retraction {
+        seq,
+        target,
+        restoring,
+        reason,
+        ..
+    } = retraction;
+    let reason = reason.trim().to_string();
+    if reason.is_empty() {
+        return Err(RuleError::EmptyReason);
+    }
+    let seq = seq.ok_or(RuleError::NoEventNamed)?;
+    let target = target.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+    if let Some(why) = state.retracted.get(&seq) {
+        return Err(RuleError::AlreadyRetracted(seq, why.clone()));
+    }
+    if !target.is_retractable() {
+        return Err(RuleError::NotRetractable {
+            seq,
+            kind: target.kind().to_string(),
+        });
+    }
+    let restores = match &target {
+        Event::Retracted { seq: undone, .. } => {
+            let event = restoring.ok_or(RuleError::NoSuchEvent(*undone, state.head))?;
+            // A sealed die rolled from a seed since published is no secret any more: bringing it
+            // back would let whoever read the seed choose whether to restore the roll.
+            if let Some(epoch) = event
+                .dice()
+                .iter()
+                .filter(|d| matches!(d.provenance, crate::dice::Provenance::Sealed { .. }))
+                .filter_map(|d| d.provenance.seeded_epoch())
+                .find(|&epoch| epoch < state.epoch && !state.withheld_seeds.contains(&epoch))
+            {
+                return Err(RuleError::RestoreWouldOpenSeal {
+                    seq: *undone,
+                    epoch,
+                });
+            }
+            Some(*undone)
+        }
+        _ => None,
+    };
+    let roll = (!target.dice().is_empty()).then(|| RetractedRoll {
+        kind: target.kind().to_string(),
+        characters: state
+            .characters
+            .values()
+            .filter(|c| target.concerns(&crate::state::fold_name(&c.name)))
+            .map(|c| c.name.clone())
+            .collect(),
+    });
+    Ok(Event::Retracted {
+        seq,
+        reason,
+        roll,
+        restores,
     })
 }
 

@@ -5,6 +5,7 @@ use crate::state::replay_all;
 use crate::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::collections::{BTreeMap, BTreeSet};
 
 fn created() -> Event {
     Event::CampaignCreated {
@@ -110,6 +111,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             seq: Some(2),
             last: false,
             target: Some(adg("Aldric", 8)),
+            restoring: None,
             reason,
         })
     };
@@ -396,6 +398,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         seq: Some(3),
         last: false,
         target: Some(damage.clone()),
+        restoring: None,
         reason: "wrong target".into(),
     });
     let events = when(&state, command.clone(), vec![]).unwrap();
@@ -427,6 +430,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
             number: 1,
             entropy: "".into(),
         }),
+        restoring: None,
         reason: "oops".into(),
     });
     assert!(matches!(
@@ -437,6 +441,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         seq: Some(9),
         last: false,
         target: None,
+        restoring: None,
         reason: "x".into(),
     });
     assert_eq!(
@@ -447,6 +452,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         seq: Some(2),
         last: false,
         target: None,
+        restoring: None,
         reason: "  ".into(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
@@ -455,6 +461,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         seq: None,
         last: true,
         target: None,
+        restoring: None,
         reason: "the newest".into(),
     });
     assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
@@ -601,5 +608,187 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
             session: 1,
             epoch: 2
         }))
+    );
+}
+
+fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
+    let target = log.get(seq as usize - 1).cloned();
+    let restoring = match &target {
+        Some(Event::Retracted { seq: undone, .. }) => {
+            log.get(*undone as usize - 1).cloned().map(Box::new)
+        }
+        _ => None,
+    };
+    assert!(seq <= state.head, "a seq of the log");
+    Command::Retract(Retraction {
+        seq: Some(seq),
+        last: false,
+        target,
+        restoring,
+        reason: "a mistake".into(),
+    })
+}
+
+/// Decides `command` on the log and appends what it records.
+fn then(log: &mut Vec<Event>, command: impl FnOnce(&CampaignState, &[Event]) -> Command) {
+    let state = given(log);
+    let events = when(&state, command(&state, log), vec![]).expect("accepted");
+    log.extend(events);
+}
+
+#[test]
+fn c2_given_retractions_in_a_chain_when_settled_then_each_undone_retraction_restores_its_target() {
+    // #5 undoes #3, #7 undoes #5 (restoring #3), #9 undoes #7 (undoing #3 again).
+    assert_eq!(
+        crate::state::undone_by(&[(5, 3), (7, 5)]),
+        BTreeSet::from([5])
+    );
+    assert_eq!(
+        crate::state::undone_by(&[(5, 3), (7, 5), (9, 7)]),
+        BTreeSet::from([7, 3])
+    );
+    assert_eq!(
+        crate::state::undone_by(&[(5, 3), (6, 4)]),
+        BTreeSet::from([3, 4])
+    );
+}
+
+#[test]
+fn c2_given_retracted_damage_when_its_retraction_is_retracted_then_the_damage_counts_again() {
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        Event::DamageTaken {
+            character: "Aldric".into(),
+            amount: 3,
+        },
+    ];
+    let health = |log: &[Event]| {
+        given(log)
+            .character("Aldric")
+            .unwrap()
+            .health
+            .unwrap()
+            .current
+    };
+    then(&mut log, |s, l| retraction(s, 3, l));
+    assert_eq!(health(&log), 8);
+    then(&mut log, |s, l| retraction(s, 4, l));
+    assert_eq!(health(&log), 5, "restored");
+    let state = given(&log);
+    assert!(matches!(
+        &log[4],
+        Event::Retracted {
+            seq: 4,
+            restores: Some(3),
+            ..
+        }
+    ));
+    assert_eq!(state.restored.get(&3), Some(&5));
+    assert!(!state.retracted.contains_key(&3) && state.retracted.contains_key(&4));
+    // Undoing the restore undoes the damage again, and leaves the first retraction in force, so
+    // it may be undone once more.
+    then(&mut log, |s, l| retraction(s, 5, l));
+    assert_eq!(health(&log), 8);
+    let state = given(&log);
+    // The retraction of the damage is what comes back now.
+    assert_eq!(state.restored, BTreeMap::from([(4, 6)]));
+    assert!(state.retracted.contains_key(&3));
+    assert_eq!(
+        when(&state, retraction(&state, 5, &log), vec![]),
+        Err(RuleError::AlreadyRetracted(5, "a mistake".into()))
+    );
+    assert!(matches!(
+        when(&state, retraction(&state, 4, &log), vec![]).as_deref(),
+        Ok([Event::Retracted {
+            restores: Some(3),
+            ..
+        }])
+    ));
+}
+
+fn free_roll(character: Option<&str>, face: u32) -> Event {
+    use crate::dice::{Die, Provenance};
+    Event::DiceRolled {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        dice: vec![Die {
+            n: 0,
+            purpose: "d20".into(),
+            sides: 20,
+            value: Some(face),
+            provenance: Provenance::Entered,
+        }],
+        total: Some(i64::from(face)),
+        character: character.map(str::to_string),
+    }
+}
+
+#[test]
+fn c2_given_a_retracted_roll_when_a_roll_like_it_follows_then_it_is_marked_even_if_the_retraction_is_undone()
+ {
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        adg("Bryn", 8),
+        free_roll(Some("Aldric"), 2),
+    ];
+    then(&mut log, |s, l| retraction(s, 4, l));
+    assert!(matches!(
+        &log[4],
+        Event::Retracted { roll: Some(roll), .. } if roll.kind == "dice_rolled" && roll.characters == ["Aldric"]
+    ));
+    // A roll for someone else is not the same roll; the next one for Aldric is.
+    log.push(free_roll(Some("Bryn"), 11));
+    log.push(free_roll(Some("Aldric"), 19));
+    let state = given(&log);
+    assert_eq!(state.rerolls.get(&7), Some(&4));
+    assert!(!state.rerolls.contains_key(&6));
+    // Only the first roll after: a third one is a roll like any other.
+    log.push(free_roll(Some("Aldric"), 5));
+    assert!(!given(&log).rerolls.contains_key(&8));
+    // The table restores the first roll: the second stays marked, and the first is marked restored.
+    then(&mut log, |s, l| retraction(s, 5, l));
+    let state = given(&log);
+    assert_eq!(state.rerolls.get(&7), Some(&4));
+    assert_eq!(state.restored.get(&4), Some(&9));
+}
+
+#[test]
+fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it_is_refused() {
+    use crate::dice::{Die, Provenance, SealedOrigin};
+    let sealed_roll = Event::DiceRolled {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        dice: vec![Die {
+            n: 0,
+            purpose: "GM check".into(),
+            sides: 20,
+            value: None,
+            provenance: Provenance::Sealed {
+                commitment: "c".repeat(64),
+                origin: Some(SealedOrigin::Seeded {
+                    epoch: 1,
+                    witness: None,
+                }),
+            },
+        }],
+        total: None,
+        character: None,
+    };
+    let mut log = vec![created(), sealed_roll];
+    then(&mut log, |s, l| retraction(s, 2, l));
+    // While epoch 1 lasts, its seed is secret: the roll may come back.
+    let restore = |state: &CampaignState, log: &[Event]| retraction(state, 3, log);
+    assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
+    // Nothing holds the seed back any more, so revealing it publishes it.
+    then(&mut log, |_, _| Command::RevealSeed {
+        seed: Some([7u8; 32]),
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+    });
+    assert!(matches!(log[3], Event::SeedRevealed { epoch: 1, .. }));
+    assert_eq!(
+        when(&given(&log), restore(&given(&log), &log), vec![]),
+        Err(RuleError::RestoreWouldOpenSeal { seq: 2, epoch: 1 })
     );
 }
