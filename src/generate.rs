@@ -62,7 +62,7 @@ pub fn generate(
             }
             let target = (appender.state().head + EVENTS_PER_TRANSACTION).min(events);
             while appender.state().head < target {
-                step(appender, characters, &mut last, &mut rng)?;
+                step(appender, characters, Sessions::Come, &mut last, &mut rng)?;
             }
             Ok(appender.state().head >= events)
         })?;
@@ -74,6 +74,54 @@ pub fn generate(
         events: store.head()?.map_or(0, |h| h.seq),
         characters,
     })
+}
+
+/// Whether the generator's table starts and ends sessions as it goes, or keeps the open one open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sessions {
+    Come,
+    StayOpen,
+}
+
+/// Plays one more evening on a campaign `generate` made for `characters` characters: a session of
+/// about `events` events, started (after ending any open one) and ended, deterministically from
+/// `seed`. Returns the session's number. For measuring a long session's recap.
+pub fn play_session(
+    store: &mut Store,
+    characters: usize,
+    events: u64,
+    seed: u64,
+    recorded_at: &str,
+) -> Result<u32, Error> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let stamp = Stamp {
+        recorded_at: recorded_at.to_string(),
+        actor: "generator".into(),
+        id_rng: StdRng::seed_from_u64(rng.next_u64()),
+    };
+    let (number, _) = store.bulk(stamp, |appender| {
+        if appender.state().open_session.is_some() {
+            play(appender, Command::EndSession, &mut rng)?;
+        }
+        let start = SessionStart {
+            entropy: format!("a long evening {}", rng.next_u32()),
+        };
+        play(appender, Command::StartSession(start), &mut rng)?;
+        let until = appender.state().head + events;
+        let mut last = None;
+        while appender.state().head < until {
+            step(
+                appender,
+                characters.max(2),
+                Sessions::StayOpen,
+                &mut last,
+                &mut rng,
+            )?;
+        }
+        play(appender, Command::EndSession, &mut rng)?;
+        Ok(appender.state().sessions_started)
+    })?;
+    Ok(number)
 }
 
 fn name(i: usize) -> String {
@@ -227,6 +275,7 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
 fn step(
     appender: &mut Appender<'_>,
     characters: usize,
+    sessions: Sessions,
     last: &mut Option<Recorded>,
     rng: &mut StdRng,
 ) -> Result<(), Error> {
@@ -264,6 +313,9 @@ fn step(
         return Ok(());
     }
     let command = match roll {
+        0..=1 if sessions == Sessions::StayOpen => Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(60),
+        }),
         0..=1 if state.open_session.is_some() => Command::EndSession,
         0..=1 => Command::StartSession(SessionStart {
             entropy: format!("table talk {}", rng.next_u32()),

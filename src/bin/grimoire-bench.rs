@@ -76,7 +76,7 @@ fn main() {
         println!();
     }
     println!(
-        "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | `diff --party` (last 100 events) vs `head` | `session recap` (newest) vs `head` | full `log` vs `export` |"
+        "| events | `log --limit 20` vs `head` | `log --character X --limit 20` vs `head` | `character list` vs `head` | `diff --party` (last 100 events) vs `head` | `session recap` of a 1,000-event session vs `head` | full `log` vs `export` |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|");
     for size in sizes {
@@ -111,7 +111,6 @@ fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
         on(&["log", "--character", "Magus1", "--limit", "20"]),
         on(&["character", "list"]),
         on(&["diff", "--party", "--from", &hundred_back]),
-        on(&["session", "recap"]),
     ] {
         let (measured, baseline) = alternating(7, median, || run(&args), || run(&head))?;
         ratios.push(format!(
@@ -119,6 +118,24 @@ fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
             measured.as_secs_f64() / baseline.as_secs_f64().max(1e-9)
         ));
     }
+    // A recap of a long evening: the same campaign with one more session of 1,000 events, each
+    // process against `head` on that file.
+    let long = with_a_long_session(&db, size, dir)?;
+    let on_long = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--db".to_string(), long.display().to_string()];
+        all.extend(args.iter().map(|a| a.to_string()));
+        all
+    };
+    let (recap, baseline) = alternating(
+        7,
+        median,
+        || run(&on_long(&["session", "recap"])),
+        || run(&on_long(&["head"])),
+    )?;
+    ratios.push(format!(
+        "{:.2} ({recap:.2?} / {baseline:.2?})",
+        recap.as_secs_f64() / baseline.as_secs_f64().max(1e-9)
+    ));
     let (log, export) = alternating(3, median, || run(&on(&["log"])), || run(&on(&["export"])))?;
     ratios.push(format!(
         "{:.2} ({log:.2?} / {export:.2?})",
@@ -155,6 +172,22 @@ fn prepared(size: u64, dir: &Path) -> Result<(PathBuf, PathBuf), Failure> {
         out.flush()?;
     }
     Ok((db, export))
+}
+
+/// A copy of the generated campaign with one more session of about 1,000 events at its end, made
+/// once and kept in `dir`.
+fn with_a_long_session(db: &Path, size: u64, dir: &Path) -> Result<PathBuf, Failure> {
+    let long = dir.join(format!("bench-{size}-long-session.db"));
+    if !long.exists() {
+        let copy = dir.join(format!("bench-{size}-long-session.partial.db"));
+        remove(&copy);
+        Store::open(db)?.backup(&copy)?;
+        let mut store = Store::open(&copy)?;
+        grimoire::generate::play_session(&mut store, 50, 1_000, 9, "2026-02-01T00:00:00Z")?;
+        drop(store);
+        std::fs::rename(&copy, &long)?;
+    }
+    Ok(long)
 }
 
 fn bench(size: u64, dir: &Path) -> Result<String, Failure> {

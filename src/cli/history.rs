@@ -236,11 +236,16 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
 }
 
 /// Explain one event: its envelope, every die with its provenance and, for seeded dice of a revealed
-/// epoch, the full derivation re-computed. Records nothing.
+/// epoch, the full derivation re-computed, and the sheets of the characters it concerns just before
+/// it (what the rules decided on; --at shows them at another point). Records nothing.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The event's number (#SEQ in `grimoire log`).
     pub seq: u64,
+    /// Show the sheets at this point instead of just before the event: an event number, session:N,
+    /// session-start:N, day:D or now.
+    #[arg(long, value_name = "POINT")]
+    pub at: Option<Point>,
 }
 
 pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
@@ -419,8 +424,40 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             }
         }
     }
-    let json =
-        json!({ "event": event_view(&r, marks), "prev_hash": r.prev_hash, "dice": dice_json });
+    // The sheets the event concerns, as they stood when it was decided (or at --at).
+    let concerned: Vec<String> = state
+        .characters
+        .values()
+        .filter(|c| r.event.concerns(&fold_name(&c.name)))
+        .map(|c| c.name.clone())
+        .collect();
+    let mut sheets_json = Vec::new();
+    let context_seq = match args.at {
+        Some(point) => store.resolve(point)?,
+        None => r.seq - 1,
+    };
+    if !concerned.is_empty() {
+        let then = store.replay(Some(context_seq))?;
+        lines.push(match args.at {
+            Some(_) => format!("  sheets at #{context_seq}:"),
+            None => format!("  sheets just before it (#{context_seq}), as the rules read them:"),
+        });
+        for name in &concerned {
+            match then.character(name) {
+                Some(c) => {
+                    lines.push(format!("    {}", super::character::glance(c, &then)));
+                    sheets_json.push(super::character::character_json(c));
+                }
+                None => lines.push(format!("    {name}: not in the campaign at #{context_seq}")),
+            }
+        }
+    }
+    let json = json!({
+        "event": event_view(&r, marks),
+        "prev_hash": r.prev_hash,
+        "dice": dice_json,
+        "sheets": { "as_of_seq": context_seq, "characters": sheets_json },
+    });
     Ok(Report::new(lines.join("\n"), json))
 }
 

@@ -468,6 +468,41 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     assert_eq!(last["retracted"], 4);
 }
 
+/// Settling a disputed check needs the sheet it was rolled against: `explain` shows the sheets of
+/// the characters an event concerns as they stood just before it, or at any point with --at.
+#[test]
+fn explain_shows_the_sheets_an_event_was_decided_on_and_at_a_point_on_request() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "3"]);
+    let hurt = c.seq_of(&["damage", "Aldric", "2"]);
+    let said = c.ok(&["explain", &hurt.to_string()]);
+    assert!(
+        said.contains(&format!(
+            "sheets just before it (#{}), as the rules read them:",
+            hurt - 1
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("health 5/8"),
+        "the sheet before the blow: {said}"
+    );
+    assert!(
+        !said.contains("Mira"),
+        "only the characters it concerns: {said}"
+    );
+    let at = c.ok(&["explain", &hurt.to_string(), "--at", "now"]);
+    assert!(
+        at.contains(&format!("sheets at #{hurt}:")) && at.contains("health 3/8"),
+        "{at}"
+    );
+    let json = c.json(&["explain", &hurt.to_string(), "--at", "3"]);
+    assert_eq!(json["sheets"]["as_of_seq"], 3);
+    assert_eq!(json["sheets"]["characters"][0]["health"]["current"], 8);
+    let refused = c.refused(&["explain", &hurt.to_string(), "--at", "session:9"], 1);
+    assert!(refused.contains("session"), "{refused}");
+}
+
 #[test]
 fn show_at_a_past_seq_restores_that_moment() {
     let c = Campaign::with_party();

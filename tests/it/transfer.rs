@@ -167,7 +167,12 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
             |r| r.get(0),
         )
         .unwrap();
-    source.ok(&["retract", &old_undo.to_string(), "--reason", "it happened after all"]);
+    source.ok(&[
+        "retract",
+        &old_undo.to_string(),
+        "--reason",
+        "it happened after all",
+    ]);
     source.ok(&["damage", "Adept0", "1"]);
     let restored = source.restored();
     for name in ["Magus1", "Adept0", "Magus3"] {

@@ -93,6 +93,11 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
     }
 }
 
+/// One character at a glance, as `character list` shows them.
+pub(super) fn glance(c: &Character, state: &CampaignState) -> String {
+    overview::line(c, state)
+}
+
 /// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.
 pub(super) fn character_json(c: &Character) -> serde_json::Value {
     let mut value = json!(c);
