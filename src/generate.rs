@@ -342,8 +342,10 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
-        // Two weeks: one writing a scroll of a ritual the adept knows, when there is one (a
-        // Ceremony's sealed die then sits in the scroll's own event), one resting.
+        // Two weeks: one writing a scroll of a ritual the adept knows, when there is one and they
+        // hold few scrolls (nobody hoards hundreds), one resting. Not a Ceremony: the generator
+        // reads scrolls without the GM's secrets, so a sealed one would never be read and would
+        // pile up.
         36 if adg => Command::Downtime(DowntimeWeeks {
             characters: vec![who.clone()],
             party: false,
@@ -351,7 +353,8 @@ fn step(
             plan: state
                 .character(&who)
                 .and_then(|c| c.adg())
-                .and_then(|a| a.known.values().next())
+                .filter(|_| state.scrolls.values().filter(|s| s.holder == who).count() < 3)
+                .and_then(|a| a.known.values().find(|k| k.kind != RitualKind::Ceremony))
                 .map(|known| PlannedWeek {
                     character: who.clone(),
                     activity: Planned::Scribe(crate::systems::adg::rules::Scribing {

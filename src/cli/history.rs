@@ -99,6 +99,12 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         }
         .into());
     }
+    // The character's name as a sieve for the read: only a plain name, whose stored text in any
+    // payload is itself (JSON escapes nothing in it) and whose case the database can fold.
+    let needle = who.as_deref().filter(|name| {
+        name.bytes()
+            .all(|b| (b.is_ascii_graphic() && b != b'"' && b != b'\\') || b == b' ')
+    });
     let grep = args.grep.as_deref().map(str::to_lowercase);
     let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
     let marks = |seq: u64| Marks::of(&state, seq);
@@ -166,7 +172,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         // The newest first, stopping at the limit: the read costs what it prints.
         Some(limit) => {
             let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-            store.for_each_event_backwards(from, to, |r| {
+            store.for_each_event_backwards_mentioning(from, to, needle, |r| {
                 if keeps(&r) {
                     kept.push(r);
                 }

@@ -10,13 +10,13 @@ use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
-use crate::store::{Point, Store};
+use crate::store::Point;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::vsd::event::{Outcome, VsdEvent};
 use crate::time::GameDuration;
 use clap::Args;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Show what changed for characters between two points: every value of their sheets that differs
 /// (health, attributes and exertion, rituals, silver, scrolls, MPs, Drive, conditions, spells in
@@ -63,7 +63,14 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
         }
         args.names.clone()
     };
-    let changes = changes(&mut store, &before, &after, &names)?;
+    let mut touched = Touched::new(&names);
+    if after.head > before.head {
+        store.for_each_event(before.head + 1, Some(after.head), |r| {
+            touched.note(&r);
+            Ok(())
+        })?;
+    }
+    let changes = changes(&before, &after, &names, touched);
     let title = format!(
         "From #{from} ({}) to #{to} ({}):",
         before.clock, after.clock
@@ -88,26 +95,48 @@ struct Changes {
     json: Vec<Value>,
 }
 
+/// For each of some characters, the events that concern them, noted as the events stream by.
+struct Touched {
+    /// Folded name → its place in `seqs`.
+    index: HashMap<String, usize>,
+    seqs: Vec<Vec<u64>>,
+}
+
+impl Touched {
+    fn new(names: &[String]) -> Touched {
+        Touched {
+            index: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (fold_name(n), i))
+                .collect(),
+            seqs: vec![Vec::new(); names.len()],
+        }
+    }
+
+    /// Each name the event mentions is looked up once, whatever the size of the party.
+    fn note(&mut self, r: &Recorded) {
+        let Touched { index, seqs } = self;
+        r.event.mentions(&mut |name| {
+            if let Some(&i) = index.get(&fold_name(name))
+                && seqs[i].last() != Some(&r.seq)
+            {
+                seqs[i].push(r.seq);
+            }
+            false
+        });
+    }
+}
+
 /// Each character's changed values between the two states, and the events between them that
-/// concern the character.
+/// concern the character (`touched`, noted for the same names).
 fn changes(
-    store: &mut Store,
     before: &CampaignState,
     after: &CampaignState,
     names: &[String],
-) -> Result<Changes, Error> {
-    let folded: Vec<String> = names.iter().map(|n| fold_name(n)).collect();
-    let mut touched: Vec<Vec<u64>> = vec![Vec::new(); names.len()];
-    if after.head > before.head {
-        store.for_each_event(before.head + 1, Some(after.head), |r| {
-            for (i, name) in folded.iter().enumerate() {
-                if r.event.concerns(name) {
-                    touched[i].push(r.seq);
-                }
-            }
-            Ok(())
-        })?;
-    }
+    touched: Touched,
+) -> Changes {
+    let touched = touched.seqs;
     let mut lines = Vec::new();
     let mut json = Vec::new();
     for (i, name) in names.iter().enumerate() {
@@ -143,10 +172,10 @@ fn changes(
             "events": touched[i],
         }));
     }
-    Ok(Changes {
+    Changes {
         text: lines.join("\n"),
         json,
-    })
+    }
 }
 
 /// Bookkeeping a sheet keeps for the rules (event numbers, round counters), not for the table.
@@ -242,14 +271,30 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         }
         Err(e) => return Err(e.into()),
     };
+    let before = store.replay(Some(start))?;
+    // The newest session usually ends at the head: its state is the one read already.
+    let after = match end == now.head {
+        true => now,
+        false => store.replay(Some(end))?,
+    };
+    let names = everyone(&before, &after);
+    // One pass over the evening: its numbers, and who each event concerns (after the start).
     let mut tally = Tally::default();
+    let mut touched = Touched::new(&names);
     store.for_each_event(start, Some(end), |r| {
         tally.add(&r);
+        if r.seq > start {
+            touched.note(&r);
+        }
         Ok(())
     })?;
-    let (before, after) = (store.replay(Some(start))?, store.replay(Some(end))?);
-    let names = everyone(&before, &after);
-    let changes = changes(&mut store, &before, &after, &names)?;
+    let changes = changes(&before, &after, &names, touched);
+    let deaths: Vec<&str> = after
+        .characters
+        .values()
+        .filter(|c| c.is_dead() && before.character(&c.name).is_none_or(|was| !was.is_dead()))
+        .map(|c| c.name.as_str())
+        .collect();
     let passed = GameDuration(after.clock.seconds().saturating_sub(before.clock.seconds()));
     let mut lines = vec![format!(
         "Session {number}{}: #{start} to #{end}, {} to {} ({passed} passed)",
@@ -258,6 +303,10 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         after.clock
     )];
     lines.extend(tally.lines());
+    lines.push(match deaths.is_empty() {
+        true => "No one died.".to_string(),
+        false => format!("Died: {}.", deaths.join(", ")),
+    });
     lines.push("Characters, from the session's start:".into());
     lines.push(changes.text);
     Ok(Report::new(
@@ -269,6 +318,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
             "to_seq": end,
             "seconds_passed": passed.seconds(),
             "tally": tally,
+            "deaths": deaths,
             "characters": changes.json,
         }),
     ))
@@ -287,6 +337,8 @@ struct Tally {
     resonances: u64,
     scrolls_written: u64,
     scrolls_read: u64,
+    /// Read and turned to ash, or damaged.
+    scrolls_lost: u64,
     retractions: u64,
     dice_entered: u64,
     dice_seeded: u64,
@@ -315,8 +367,9 @@ impl Tally {
             self.mishaps += u64::from(cast.mishap.is_some());
         } else if let Event::Adg(AdgEvent::ScrollWritten(_)) = &r.event {
             self.scrolls_written += 1;
-        } else if let Event::Adg(AdgEvent::ScrollRead { .. }) = &r.event {
+        } else if let Event::Adg(AdgEvent::ScrollRead { reading, .. }) = &r.event {
             self.scrolls_read += 1;
+            self.scrolls_lost += u64::from(reading.damaged.is_some() || !reading.kept);
         } else if let Event::Vsd(VsdEvent::SpellCast(cast)) = &r.event {
             self.spells_cast += 1;
             self.spell_failures += u64::from(cast.outcome == Outcome::Failure);
@@ -342,9 +395,10 @@ impl Tally {
                 self.resonances
             ),
             format!(
-                "{} written, {} read",
+                "{} written, {} read, {} lost (ash or damaged)",
                 count(self.scrolls_written, "scroll", "scrolls"),
-                self.scrolls_read
+                self.scrolls_read,
+                self.scrolls_lost
             ),
             format!(
                 "Dice: {} entered at the table, {} seeded by grimoire, {} sealed by the GM",

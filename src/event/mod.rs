@@ -269,7 +269,12 @@ impl Event {
 
     /// Whether the event concerns the character (folded name), for `log --character`.
     pub fn concerns(&self, folded: &str) -> bool {
-        let is = |name: &str| fold_name(name) == folded;
+        self.mentions(&mut |name| folds_to(name, folded))
+    }
+
+    /// Whether `is` holds for a character the event names, asked of each name in turn until it
+    /// does (so an `is` that never holds sees every name).
+    pub fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
         match self {
             Event::CharacterAdded { name, .. } => is(name),
             Event::SheetChanged { character, .. } => is(character),
@@ -289,8 +294,8 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => false,
-            Event::Adg(event) => event.concerns(folded),
-            Event::Vsd(event) => event.concerns(folded),
+            Event::Adg(event) => event.mentions(is),
+            Event::Vsd(event) => event.mentions(is),
         }
     }
 
@@ -368,6 +373,17 @@ impl RetractedRoll {
 /// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
 pub fn fold_name(name: &str) -> String {
     name.trim().to_lowercase()
+}
+
+/// Whether `name` folds to `folded` (already folded): `fold_name(name) == folded`, without building
+/// the folded text for the usual plain-ASCII name, since reads ask it of every event and character.
+pub fn folds_to(name: &str, folded: &str) -> bool {
+    let name = name.trim();
+    if name.is_ascii() {
+        name.eq_ignore_ascii_case(folded) && !folded.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        fold_name(name) == folded
+    }
 }
 
 /// An event as the log holds it: the envelope around the payload.

@@ -10,8 +10,14 @@ use serde::de::DeserializeOwned;
 pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug {
     /// The stable name stored in the `kind` column and the payload's `kind` field.
     fn kind(&self) -> &'static str;
-    /// Whether the event names the character (folded name), for `log --character`.
-    fn concerns(&self, folded: &str) -> bool;
+    /// Whether `is` holds for a character the event names, asked of each name in turn until it
+    /// does: `log --character` asks for one name, a diff notes every name as it goes.
+    fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool;
+
+    /// Whether the event names the character (folded name).
+    fn concerns(&self, folded: &str) -> bool {
+        self.mentions(&mut |name| crate::event::folds_to(name, folded))
+    }
     /// Every die the event holds, in draw order; `verify` checks them without knowing the kind.
     fn dice(&self) -> &[Die];
     /// Whether a retraction may undo it.
@@ -64,9 +70,9 @@ mod tests {
                 QuietEvent::Waited { .. } => "waited",
             }
         }
-        fn concerns(&self, folded: &str) -> bool {
+        fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
             match self {
-                QuietEvent::Waited { character } => crate::event::fold_name(character) == folded,
+                QuietEvent::Waited { character } => is(character),
             }
         }
         fn dice(&self) -> &[Die] {

@@ -160,3 +160,25 @@ fn a_system_kind_reads_through_its_own_system_enum_by_its_kind() {
         Err(PayloadError::KindMismatch { .. }) | Err(PayloadError::Unreadable { .. })
     ));
 }
+
+/// Reads find a character's events by the folded name; the quick comparison must agree with folding
+/// for every name, plain or not.
+#[test]
+fn a_name_folds_to_what_fold_name_gives_whatever_its_letters() {
+    for (name, folded) in [
+        ("Aldric", "aldric"),
+        ("  ALDRIC ", "aldric"),
+        ("Aldric", "aldrik"),
+        ("Ærwen", "ærwen"),
+        ("ÆRWEN", "ærwen"),
+        ("Ὀδυσσεύς", "ὀδυσσεύς"),
+        ("Aldric", "Aldric"),
+        ("Bryn", "aldric"),
+    ] {
+        assert_eq!(
+            folds_to(name, folded),
+            fold_name(name) == folded,
+            "{name} / {folded}"
+        );
+    }
+}

@@ -60,6 +60,24 @@ pub trait LogRead {
     fn head(&mut self) -> Result<Option<(u64, String)>, StoreError>;
     /// Rows with `from <= seq <= upto`, in seq order.
     fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError>;
+    /// The rows of [`LogRead::rows`] whose payload holds `needle` (lowercase ASCII) in any case: a
+    /// filter's first sieve, so that rows which cannot match are never decoded. A backend that can
+    /// sieve in its query does; this one reads every row.
+    fn rows_mentioning(
+        &mut self,
+        from: u64,
+        upto: u64,
+        needle: &str,
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        self.rows(from, upto, &mut |row| {
+            if row.payload.to_ascii_lowercase().contains(needle) {
+                visit(row)
+            } else {
+                Ok(ControlFlow::Continue(()))
+            }
+        })
+    }
     /// The payloads of rows with `from <= seq <= upto`, in seq order (for replay).
     fn payloads(&mut self, from: u64, upto: u64, visit: VisitPayload<'_>)
     -> Result<(), StoreError>;

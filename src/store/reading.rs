@@ -18,16 +18,43 @@ impl Store {
         &mut self,
         from: u64,
         upto: u64,
+        visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
+    ) -> Result<(), StoreError> {
+        self.for_each_event_backwards_mentioning(from, upto, None, visit)
+    }
+
+    /// As [`Store::for_each_event_backwards`], but when `needle` is given only over the events whose
+    /// stored text holds it (lowercase ASCII, in any case): a name a filter looks for, so the rows
+    /// of everyone else are passed over unread. `visit` still decides what matches.
+    pub fn for_each_event_backwards_mentioning(
+        &mut self,
+        from: u64,
+        upto: u64,
+        needle: Option<&str>,
         mut visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
-        let mut high = upto;
+        // Reading back from past the head would only find empty chunks.
+        let head = self.backend.read()?.head()?.map_or(0, |(seq, _)| seq);
+        let mut high = upto.min(head);
+        // A sieved read finds few rows per chunk: it widens the chunk as it goes back.
+        let mut width = CHUNK;
         while high >= from.max(1) {
-            let low = high.saturating_sub(CHUNK - 1).max(from).max(1);
+            let low = high.saturating_sub(width - 1).max(from).max(1);
             let mut chunk = Vec::new();
-            self.for_each_event(low, Some(high), |r| {
-                chunk.push(r);
-                Ok(())
-            })?;
+            {
+                let mut log = self.backend.read()?;
+                let mut keep = |row| {
+                    chunk.push(super::log::to_recorded(row)?);
+                    Ok(ControlFlow::Continue(()))
+                };
+                match needle {
+                    Some(needle) => log.rows_mentioning(low, high, needle, &mut keep)?,
+                    None => log.rows(low, high, &mut keep)?,
+                }
+            }
+            if needle.is_some() {
+                width = width.saturating_mul(4).min(CHUNK * 1024);
+            }
             for recorded in chunk.into_iter().rev() {
                 if visit(recorded)?.is_break() {
                     return Ok(());

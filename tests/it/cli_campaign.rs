@@ -820,6 +820,90 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
     assert!(refused.contains("Pell is dead"), "{refused}");
 }
 
+/// A recap names who died that evening, and the scrolls that did not survive being read.
+#[test]
+fn adg_c4_adg_s7_a_session_recap_names_the_dead_and_counts_the_scrolls_lost() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "Grim"]);
+    for (name, health) in [("Pell", "2"), ("Wen", "9")] {
+        c.ok(&[
+            "character",
+            "add",
+            name,
+            "--system",
+            "adg",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            health,
+            "--silver",
+            "50",
+        ]);
+    }
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Wen",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    let scroll = c.seq_of(&[
+        "--rolls",
+        &["1"; 7].join(","),
+        "scroll",
+        "write",
+        "Wen",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "a shadow hides the door",
+    ]);
+    c.ok(&["session", "start"]);
+    // Reuse d20 of 20: above Wen's Cunning, so the scroll turns to ash.
+    c.ok(&[
+        "--rolls",
+        "20",
+        "scroll",
+        "read",
+        "Wen",
+        &format!("S{scroll}"),
+    ]);
+    c.ok(&[
+        "--rolls",
+        "2",
+        "ritual",
+        "learn",
+        "Pell",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&["session", "end"]);
+    let recap = c.ok(&["session", "recap"]);
+    assert!(
+        recap.contains("0 scrolls written, 1 read, 1 lost (ash or damaged)"),
+        "{recap}"
+    );
+    assert!(recap.contains("Died: Pell."), "{recap}");
+    let json = c.json(&["session", "recap"]);
+    assert_eq!(json["deaths"][0], "Pell");
+    assert_eq!(json["tally"]["scrolls_lost"], 1);
+}
+
 /// Completions and the manual come from the same definitions as --help, and never touch a campaign.
 #[test]
 fn completions_and_the_man_page_are_generated_without_opening_a_campaign() {
@@ -1013,6 +1097,7 @@ fn session_recap_sums_up_an_evening() {
     assert!(recap.contains("3 damage taken, 1 healed"), "{recap}");
     assert!(recap.contains("Dice: 1 entered at the table"), "{recap}");
     assert!(recap.contains("health.current: 8 → 6"), "{recap}");
+    assert!(recap.contains("No one died."), "{recap}");
     // The newest session by default, and one still open is recapped so far.
     c.ok(&["session", "start"]);
     c.ok(&["damage", "Mira", "2"]);

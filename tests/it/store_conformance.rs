@@ -253,6 +253,37 @@ macro_rules! conformance {
             }
 
             #[test]
+            fn a_read_sieved_by_a_name_passes_over_everyone_else_and_keeps_any_case() {
+                let Some(place) = $fresh() else { return };
+                let mut store = place.open();
+                let hurt = |who: &str| Event::DamageTaken {
+                    character: who.into(),
+                    amount: 1,
+                };
+                let mut events = vec![created()];
+                for i in 0..700 {
+                    events.push(hurt(if i % 300 == 0 { "ALDRIC" } else { "Bryn" }));
+                }
+                append(&mut store, events).unwrap();
+                let mut seen = Vec::new();
+                store
+                    .for_each_event_backwards_mentioning(1, u64::MAX, Some("aldric"), |r| {
+                        seen.push(r.seq);
+                        Ok(std::ops::ControlFlow::Continue(()))
+                    })
+                    .unwrap();
+                assert_eq!(seen, vec![602, 302, 2], "newest first, across chunks");
+                let mut all = 0;
+                store
+                    .for_each_event_backwards_mentioning(1, u64::MAX, None, |_| {
+                        all += 1;
+                        Ok(std::ops::ControlFlow::Continue(()))
+                    })
+                    .unwrap();
+                assert_eq!(all, 701);
+            }
+
+            #[test]
             fn concurrent_writers_queue_up_and_every_event_lands() {
                 let Some(place) = $fresh() else { return };
                 let mut store = place.open();

@@ -75,6 +75,24 @@ impl LogRead for SqliteTx<'_> {
         self.stream(&sql, params![to_sql_seq(from), to_sql_seq(upto)], visit)
     }
 
+    fn rows_mentioning(
+        &mut self,
+        from: u64,
+        upto: u64,
+        needle: &str,
+        visit: Visit<'_>,
+    ) -> Result<(), StoreError> {
+        // SQLite's lower() folds ASCII letters only, as the needle is.
+        let sql = format!(
+            "SELECT {ROW_COLUMNS} FROM events WHERE seq >= ?1 AND seq <= ?2 AND instr(lower(payload), ?3) > 0 ORDER BY seq"
+        );
+        self.stream(
+            &sql,
+            params![to_sql_seq(from), to_sql_seq(upto), needle],
+            visit,
+        )
+    }
+
     fn payloads(
         &mut self,
         from: u64,

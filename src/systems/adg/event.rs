@@ -398,8 +398,7 @@ impl crate::event::system::SystemEvent for AdgEvent {
         }
     }
 
-    fn concerns(&self, folded: &str) -> bool {
-        let is = |name: &str| crate::event::fold_name(name) == folded;
+    fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
         match self {
             AdgEvent::RitualDiscovered { character, .. }
             | AdgEvent::Exerted { character, .. }

@@ -545,8 +545,7 @@ impl crate::event::system::SystemEvent for VsdEvent {
         }
     }
 
-    fn concerns(&self, folded: &str) -> bool {
-        let is = |name: &str| crate::event::fold_name(name) == folded;
+    fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
         match self {
             VsdEvent::SpellLearned(l) => is(&l.character),
             VsdEvent::Concentrated { character, .. }
