@@ -155,7 +155,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                     .spent_scrolls
                     .all()
                     .iter()
-                    .map(|(id, fate)| format!("S{id} {fate:?}").to_lowercase())
+                    .map(|(id, fate)| format!("S{id} {}", crate::event::Words::word(*fate)))
                     .collect();
                 lines.push(format!("Spent: {}", shown.join(", ")));
             }

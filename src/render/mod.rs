@@ -8,6 +8,7 @@ use crate::systems::{adg::render as adg, vsd::render as vsd};
 use crate::dice::Die;
 use crate::event::Event;
 use crate::sheet::Sheet;
+use crate::time::GameDuration;
 
 /// A sheet as entered, in words.
 fn sheet_words(sheet: &Sheet) -> String {
@@ -126,7 +127,20 @@ pub fn describe(event: &Event) -> String {
             format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
         }
 
-        Event::Rested { results, .. } => adg::rest(results),
+        Event::Rested {
+            by, results, mp, ..
+        } => {
+            let mut each = adg::rest(results);
+            each.extend(mp.iter().map(|m| match m.restored {
+                0 => format!("{} regains no MP", m.character),
+                n => format!("{} regains {n} MP", m.character),
+            }));
+            let rest = match by.seconds() {
+                28_800 => "a night's rest".to_string(),
+                seconds => format!("{} of rest", GameDuration(seconds)),
+            };
+            format!("{rest}: {}", each.join(", "))
+        }
         Event::DowntimeTaken(downtime) => adg::downtime(downtime),
 
         Event::Adg(event) => adg::describe(event),

@@ -128,7 +128,11 @@ pub fn rest(
                 Some(die) if tables.settings.night_rest_heals => {
                     let rolled = die.roll(dice, &format!("{}'s recovery die", who.name), false)?;
                     record.extend(rolled.dice);
-                    u32::try_from(rolled.total.unwrap_or(0).max(0)).unwrap_or(0)
+                    // What the night gave back, not the die: nothing above the maximum.
+                    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
+                    u32::try_from(rolled.total.unwrap_or(0).max(0))
+                        .unwrap_or(0)
+                        .min(room)
                 }
                 _ => 0,
             };

@@ -520,6 +520,39 @@ fn adg_commands_on_a_vsd_character_are_refused() {
     }
 }
 
+/// A rest line says what the rest gave back: health no higher than the maximum, MPs by name, and
+/// how long a rest shorter than a night was.
+#[test]
+fn t2_a_rest_line_says_what_each_character_regained() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "1"]);
+    // A recovery die of 3 with one point lost heals 1, not 3.
+    let said = c.ok(&["--rolls", "3", "rest", "--party", "--night"]);
+    assert!(
+        said.contains("a night's rest: Aldric heals 1, Mira regains no MP"),
+        "{said}"
+    );
+    let again = c.ok(&["--rolls", "2", "rest", "Aldric", "--night"]);
+    assert!(again.contains("Aldric regains no health"), "{again}");
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+    ]);
+    c.ok(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
+    ]);
+    let short = c.ok(&["rest", "Mira", "--hours", "4"]);
+    assert!(short.contains("4h of rest: Mira regains"), "{short}");
+}
+
 /// A party spends the same downtime weeks together: the clock moves once, each A Dungeon Game
 /// character's nights heal and exertion recovers, each Against the Darkmaster character's MPs come
 /// back.

@@ -3,6 +3,7 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record};
 use crate::Error;
+use crate::event::Words;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::sheet::Sheet;
@@ -174,7 +175,7 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
         .known
         .values()
         .map(|k| {
-            let kind = format!("{:?}", k.kind).to_lowercase();
+            let kind = k.kind.word();
             let words = if k.words.join(" ") == k.name {
                 String::new()
             } else {
@@ -262,11 +263,11 @@ fn vsd_lines(c: &Character, vsd: &VsdState, state: &CampaignState) -> Vec<String
             let mut traits = vec![
                 s.lore.clone(),
                 format!("Weave {}", s.weave),
-                format!("{:?}", s.kind).to_lowercase(),
+                s.kind.word().to_string(),
             ];
-            traits.extend(s.tags.iter().map(|t| format!("{t:?}").to_lowercase()));
+            traits.extend(s.tags.iter().map(|t| t.word().to_string()));
             if let Some(a) = s.attack {
-                traits.push(format!("{a:?}").to_lowercase());
+                traits.push(a.word().to_string());
             }
             if s.instantaneous {
                 traits.push("instantaneous".into());

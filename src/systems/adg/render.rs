@@ -210,12 +210,15 @@ pub fn cast(c: &Cast) -> String {
     parts.join("; ")
 }
 
-pub fn rest(results: &[RestResult]) -> String {
-    let each: Vec<String> = results
+/// Each A Dungeon Game character's night: what it gave back, in words.
+pub fn rest(results: &[RestResult]) -> Vec<String> {
+    results
         .iter()
-        .map(|r| format!("{} heals {}", r.character, r.healed))
-        .collect();
-    format!("a night's rest: {}", each.join(", "))
+        .map(|r| match r.healed {
+            0 => format!("{} regains no health", r.character),
+            healed => format!("{} heals {healed}", r.character),
+        })
+        .collect()
 }
 
 pub fn downtime(d: &Downtime) -> String {

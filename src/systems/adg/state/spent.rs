@@ -14,6 +14,12 @@ pub enum ScrollState {
     Damaged,
 }
 
+crate::event::words::words!(ScrollState {
+    Intact => "intact",
+    Ash => "ash",
+    Damaged => "damaged",
+});
+
 /// Scrolls that can never be used again, by fate: two sets of ids rather than a map of records, as a
 /// long campaign spends thousands. Only a command about a spent scroll needs them, so a snapshot's
 /// sets stay the text they were stored as until first used (reading them was the largest part of
