@@ -137,7 +137,10 @@ pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
 /// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
 /// control and reordering characters are shown as escapes instead of acting on the terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        || !text.chars().any(|c| c.is_control() || is_bidi_control(c))
+    {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()

@@ -380,9 +380,10 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, Store
             _ => None,
         })
     };
-    let columns = ROW_COLUMNS.split(", ").collect::<Vec<_>>();
-    let bad_text = |i: usize| format!("its {} is not valid UTF-8 text", columns[i]);
-    let bad_number = |i: usize| format!("its {} is not a number grimoire writes", columns[i]);
+    // Named only when a row is damaged: every row read goes through here.
+    let column = |i: usize| ROW_COLUMNS.split(", ").nth(i).unwrap_or("column");
+    let bad_text = |i: usize| format!("its {} is not valid UTF-8 text", column(i));
+    let bad_number = |i: usize| format!("its {} is not a number grimoire writes", column(i));
     macro_rules! text {
         ($i:expr) => {
             match text($i)? {
