@@ -87,7 +87,47 @@ fn play(c: &PgCampaign) {
     ]);
     c.ok(&["spell", "cast", "Mira", "Fire Bolt", "--target", "Aldric"]);
     c.ok(&["rest", "--party", "--night"]);
+    // The retraction undone (the damage restored), and a filtered log read through the sieve.
+    let undo = c.ok(&["--json", "retract", "--last", "--reason", "a slip"]);
+    let undo =
+        serde_json::from_str::<serde_json::Value>(&undo).unwrap()["appended"][0]["seq"].to_string();
+    c.ok(&["retract", &undo, "--reason", "it was right"]);
+    assert!(
+        c.ok(&["log", "--character", "mira", "--limit", "3"])
+            .contains("Mira")
+    );
     c.ok(&["session", "end"]);
+    // A downtime span writing a Ceremony scroll: its sealed check is filed under the scroll's event.
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&["silver", "Aldric", "+100", "--reason", "the crypt's bowl"]);
+    c.ok(&[
+        "downtime",
+        "--party",
+        "--weeks",
+        "2",
+        "--week",
+        "Aldric: scribe Calling Moon, level 1, effect: the tide turns",
+        "--week",
+        "Mira: study: the tower's library",
+    ]);
+    let scroll = c.ok(&["--json", "log", "--kind", "scroll_written", "--limit", "1"]);
+    let scroll =
+        serde_json::from_str::<serde_json::Value>(&scroll).unwrap()["events"][0]["seq"].to_string();
+    assert!(
+        c.ok(&["scroll", "read", "Aldric", &format!("S{scroll}")])
+            .contains(&format!("sealed dice of #{scroll} revealed"))
+    );
     c.ok(&["seed", "reveal"]);
 }
 
