@@ -55,6 +55,7 @@ pub struct Globals {
     #[arg(
         long,
         global = true,
+        help_heading = "Global options",
         env = "GRIMOIRE_DB",
         default_value = "grimoire.db",
         value_name = "PATH|URL",
@@ -64,19 +65,30 @@ pub struct Globals {
     )]
     pub db: Location,
     /// Print JSON instead of text (field names are stable; see README, "JSON output").
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// Physical dice rolled at the table, in the command's draw order, e.g. --rolls 14,3.
     /// Each value is checked against its die; too few or too many values record nothing.
-    #[arg(long, global = true, value_name = "N,N,…", value_parser = parse_rolls)]
+    #[arg(long, global = true, help_heading = "Dice (commands that roll)", value_name = "N,N,…", value_parser = parse_rolls)]
     pub rolls: Option<EnteredRolls>,
     /// Between sessions: text a player chooses, mixed into this command's seeded dice as a session's
     /// entropy is (a night's rest, a save after the session ended). Recorded with who typed it
     /// (--actor): entropy the GM types proves nothing, since the GM holds the seed.
-    #[arg(long, global = true, value_name = "TEXT")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Dice (commands that roll)",
+        value_name = "TEXT"
+    )]
     pub player_entropy: Option<String>,
     /// Who is entering this (recorded on every event) [default: GRIMOIRE_ACTOR, else your OS user name].
-    #[arg(long, global = true, env = "GRIMOIRE_ACTOR", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "GRIMOIRE_ACTOR",
+        value_name = "NAME"
+    )]
     pub actor: Option<String>,
 }
 

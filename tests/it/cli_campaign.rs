@@ -1254,3 +1254,25 @@ fn every_way_of_reading_the_log_marks_the_same_unwitnessed_dice() {
     assert_eq!(marked_json(&["log", "--limit", "8"]), expected);
     assert!(!expected.contains(&witnessed));
 }
+
+/// Each command's help lists its own options first, then the global ones apart, then the dice
+/// options under a heading that says where they apply.
+#[test]
+fn help_keeps_a_commands_own_options_apart_from_the_global_and_dice_ones() {
+    let c = Campaign::empty();
+    let help = c.ok(&["damage", "--help"]);
+    let own = help.find("Options:").expect("own options");
+    let global = help.find("Global options:").expect("global options");
+    let dice = help
+        .find("Dice (commands that roll):")
+        .expect("dice options");
+    assert!(own < global && global < dice, "{help}");
+    assert!(
+        help[global..dice].contains("--db") && help[global..dice].contains("--actor"),
+        "{help}"
+    );
+    assert!(
+        help[dice..].contains("--rolls") && !help[..dice].contains("--rolls"),
+        "{help}"
+    );
+}
