@@ -156,7 +156,11 @@ fn changes(
         lines.push(header);
         if was.is_some() && is.is_some() {
             for (path, old, new) in &changed {
-                lines.push(format!("  {path}: {old} → {new}"));
+                lines.push(match (old.as_str(), new.as_str()) {
+                    ("-", "added") => format!("  {}: added", label(path)),
+                    ("present", "-") => format!("  {}: gone", label(path)),
+                    _ => format!("  {}: {old} → {new}", label(path)),
+                });
             }
         }
         if !touched[i].is_empty() {
@@ -226,10 +230,52 @@ fn compare(
     }
 }
 
-/// One value as the table reads it: text as it is, an in-game moment as a date, nothing as "-".
+/// A sheet's field as the table says it: "health", "Brawn exerted", "ritual fog: words". The JSON
+/// output keeps the field's path; the text never shows a code name.
+fn label(path: &str) -> String {
+    let parts: Vec<&str> = path.split('.').collect();
+    let words = |part: &str| part.replace('_', " ");
+    let attribute = |a: &str| {
+        let mut word = a.to_string();
+        if let Some(first) = word.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        word
+    };
+    match parts.as_slice() {
+        ["health", "current"] => "health".into(),
+        ["health", "max"] => "maximum health".into(),
+        ["adg", "exerted", a] => format!("{} exerted", attribute(a)),
+        ["adg", "max", a] => format!("{} maximum", attribute(a)),
+        ["adg", "known", ritual] => format!("ritual {ritual}"),
+        ["adg", "known", ritual, rest @ ..] => format!("ritual {ritual}: {}", rest.join(" ")),
+        ["adg", "lost", ritual] => format!("ritual {ritual} lost for ever"),
+        ["adg", "discovered", ritual, ..] => format!("ritual {ritual} discovered"),
+        ["vsd", "mp_spent"] => "MPs spent".into(),
+        ["vsd", "mp_max"] => "MP maximum".into(),
+        ["vsd", "spells", spell] => format!("spell {spell}"),
+        ["vsd", "spells", spell, rest @ ..] => format!("spell {spell}: {}", words(&rest.join(" "))),
+        ["adg" | "vsd", rest @ ..] => words(&rest.join(" › ")),
+        _ => words(&parts.join(" › ")),
+    }
+}
+
+/// One value as the table reads it: text as it is, an in-game moment as a date, yes or no, a list
+/// of words as words, nothing as "-" (a status of nothing: "up").
 fn shown(path: &str, value: Option<&Value>) -> String {
     match value {
+        None if path == "status" => "up".into(),
+        // A discovered ritual is its name and words: that it is there is what changed.
+        _ if path.starts_with("adg.discovered.") => {
+            if value.is_some() { "yes" } else { "no" }.into()
+        }
         None => "-".into(),
+        Some(Value::Bool(yes)) => if *yes { "yes" } else { "no" }.into(),
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
         Some(Value::String(text)) => text.clone(),
         Some(Value::Number(n)) if path.ends_with("until") => n
             .as_u64()

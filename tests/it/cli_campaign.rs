@@ -1058,8 +1058,10 @@ fn diff_shows_what_changed_for_each_character_and_by_which_events() {
         "--to",
         "session:1",
     ]);
-    assert!(text.contains("health.current: 8 → 5"), "{text}");
-    assert!(text.contains("adg.exerted.brawn: 0 → 2"), "{text}");
+    // In words, never the fields' code names (JSON keeps those).
+    assert!(text.contains("  health: 8 → 5"), "{text}");
+    assert!(text.contains("  Brawn exerted: 0 → 2"), "{text}");
+    assert!(!text.contains("adg.") && !text.contains("_"), "{text}");
     assert!(text.contains(&format!("by #{hit} #{exert}")), "{text}");
     let party = c.json(&["diff", "--party", "--from", "session-start:1"]);
     let mira = party["characters"]
@@ -1096,7 +1098,7 @@ fn session_recap_sums_up_an_evening() {
     );
     assert!(recap.contains("3 damage taken, 1 healed"), "{recap}");
     assert!(recap.contains("Dice: 1 entered at the table"), "{recap}");
-    assert!(recap.contains("health.current: 8 → 6"), "{recap}");
+    assert!(recap.contains("  health: 8 → 6"), "{recap}");
     assert!(recap.contains("No one died."), "{recap}");
     // The newest session by default, and one still open is recapped so far.
     c.ok(&["session", "start"]);
