@@ -430,6 +430,23 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             }
         }
     }
+    // Every modifier a cast added, by name, as the JSON payload holds them.
+    if let Event::Vsd(crate::systems::vsd::event::VsdEvent::SpellCast(cast)) = &r.event {
+        let mut each = vec![
+            format!("rolled {}", cast.roll),
+            format!("lore bonus {:+}", cast.lore_bonus),
+        ];
+        each.extend(
+            cast.modifiers
+                .iter()
+                .map(|m| format!("{} {:+}", m.what, m.value)),
+        );
+        lines.push(format!(
+            "  the roll: {}; total {}",
+            each.join(", "),
+            cast.total
+        ));
+    }
     // The sheets the event concerns, as they stood when it was decided (or at --at).
     let concerned: Vec<String> = state
         .characters

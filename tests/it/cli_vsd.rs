@@ -418,3 +418,45 @@ fn vsd_commands_on_an_adg_character_are_refused() {
         );
     }
 }
+
+/// VSD-5: settling a disputed cast needs every part of its total: `explain` names each modifier as
+/// the JSON payload holds it.
+#[test]
+fn vsd5_explain_names_each_part_of_a_casts_total() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Flame Ward",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "defensive",
+        "--duration",
+        "10m",
+    ]);
+    c.ok(&["spell", "concentrate", "Mira", "Flame Ward"]);
+    c.ok(&["time", "advance", "1r"]);
+    let cast = c.seq_of(&[
+        "--rolls",
+        "62",
+        "spell",
+        "cast",
+        "Mira",
+        "Flame Ward",
+        "--target",
+        "Aldric",
+        "--range",
+        "touch",
+    ]);
+    let explained = c.ok(&["explain", &cast.to_string()]);
+    assert!(
+        explained.contains(
+            "the roll: rolled 62, lore bonus +45, 1 round of concentration +10, range +30; total 147"
+        ),
+        "{explained}"
+    );
+}

@@ -274,7 +274,11 @@ pub fn downtime_spent(character: &str, weeks: u32, restored_exertion: bool) -> S
     } else {
         ""
     };
-    format!("{character} spends {weeks} week(s) of downtime{restored}")
+    let weeks = match weeks {
+        1 => "a week".to_string(),
+        n => format!("{n} weeks"),
+    };
+    format!("{character} spends {weeks} of downtime{restored}")
 }
 
 pub fn scroll_written(w: &ScrollWritten) -> String {

@@ -160,7 +160,10 @@ pub fn cast(
         match vsd.concentration_for(&spell.name, round) {
             0 => add("improvised", -10),
             rounds => add(
-                &format!("{rounds} round(s) of concentration"),
+                &format!(
+                    "{rounds} round{} of concentration",
+                    if rounds == 1 { "" } else { "s" }
+                ),
                 10 * i64::from(rounds.min(4)),
             ),
         }
