@@ -1,5 +1,5 @@
 use clap::Parser;
-use grimoire::cli::{Cli, Context, run};
+use grimoire::cli::{Cli, Context, paint, run};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -16,11 +16,17 @@ fn main() -> ExitCode {
             if std::env::args_os().any(|a| a == "--json") {
                 print_json_error(&message, 2);
             } else {
-                let _ = writeln!(std::io::stderr(), "error: {}", for_the_terminal(&message));
+                let _ = writeln!(
+                    anstream::stderr(),
+                    "{} {}",
+                    paint::error_prefix(),
+                    for_the_terminal(&message)
+                );
             }
             return ExitCode::from(2);
         }
     };
+    let colour = cli.globals.color.choice();
     let result = Context::from_env().and_then(|mut ctx| run(&cli, &mut ctx));
     match result {
         Ok(report) => {
@@ -28,10 +34,13 @@ fn main() -> ExitCode {
                 let shown = if cli.globals.json {
                     serde_json::to_string_pretty(&report.json).unwrap_or_default()
                 } else {
-                    for_the_terminal(&report.text)
+                    paint::paint(&for_the_terminal(&report.text))
                 };
                 // A closed pipe (`grimoire log | head`) is not an error worth a panic.
-                let _ = writeln!(std::io::stdout(), "{shown}");
+                let _ = writeln!(
+                    anstream::AutoStream::new(std::io::stdout(), colour),
+                    "{shown}"
+                );
             }
             ExitCode::from(if report.success { 0 } else { 1 })
         }
@@ -41,8 +50,9 @@ fn main() -> ExitCode {
                 print_json_error(&e.to_string(), e.exit_code());
             } else {
                 let _ = writeln!(
-                    std::io::stderr(),
-                    "error: {}",
+                    anstream::AutoStream::new(std::io::stderr(), colour),
+                    "{} {}",
+                    paint::error_prefix(),
                     for_the_terminal(&e.to_string())
                 );
             }

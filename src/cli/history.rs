@@ -135,7 +135,10 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         let mut held = Vec::new();
         let mut terminal;
         let out: &mut dyn Write = if streams {
-            terminal = std::io::BufWriter::new(std::io::stdout().lock());
+            terminal = std::io::BufWriter::new(anstream::AutoStream::new(
+                std::io::stdout().lock(),
+                g.color.choice(),
+            ));
             &mut terminal
         } else {
             &mut held
@@ -146,13 +149,19 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
                 return Ok(ControlFlow::Continue(()));
             }
             shown += 1;
-            Ok(
-                match writeln!(out, "{}", printable(&line(&r, witness(&r)))) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    // The reader went away (`grimoire log | head`): stop reading.
-                    Err(_) => ControlFlow::Break(()),
-                },
-            )
+            let text = line(&r, witness(&r));
+            let safe = printable(&text);
+            // Painted for the terminal (the stream drops the colour where it is not wanted); the
+            // tour's transcript keeps the plain words, painted when it is printed.
+            let written = match streams {
+                true => writeln!(out, "{}", super::paint::paint(&safe)),
+                false => writeln!(out, "{safe}"),
+            };
+            Ok(match written {
+                Ok(()) => ControlFlow::Continue(()),
+                // The reader went away (`grimoire log | head`): stop reading.
+                Err(_) => ControlFlow::Break(()),
+            })
         })?;
         if shown == 0 {
             let _ = writeln!(out, "No matching events.");

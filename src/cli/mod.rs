@@ -9,6 +9,7 @@ mod dev;
 mod docs;
 mod history;
 mod output;
+pub mod paint;
 mod recap;
 mod table;
 mod tour;
@@ -90,6 +91,35 @@ pub struct Globals {
         value_name = "NAME"
     )]
     pub actor: Option<String>,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub color: ColorWhen,
+}
+
+/// When output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    /// The output streams' setting: `auto` leaves the terminal and NO_COLOR to decide.
+    pub fn choice(self) -> anstream::ColorChoice {
+        match self {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::AlwaysAnsi,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        }
+    }
 }
 
 /// The model's closed lists as clap's value lists: the words are the model's ([`Words`]); clap

@@ -1278,3 +1278,72 @@ fn help_keeps_a_commands_own_options_apart_from_the_global_and_dice_ones() {
         "{help}"
     );
 }
+
+/// Verdicts stand out on a terminal: asked for, the colour is there; piped, with NO_COLOR or with
+/// --color never, not one escape reaches the output, and the words are the same either way.
+#[test]
+fn colour_marks_the_verdicts_only_where_it_is_wanted() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "--rolls",
+        "1,3",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Concealing Darkness",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    let cast = [
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ];
+    let coloured = c.ok(&[&cast[..], &["--color", "always"]].concat());
+    insta::assert_snapshot!("coloured_cast", coloured.escape_debug().to_string());
+    c.ok(&["retract", "--last", "--reason", "a slip"]);
+    let plain = c.ok(&cast);
+    assert!(!plain.contains('\u{1b}'), "piped: {plain:?}");
+    let never = c.ok(&["log", "--color", "never"]);
+    let streamed = c.ok(&["log", "--color", "always"]);
+    assert!(
+        !never.contains('\u{1b}') && streamed.contains('\u{1b}'),
+        "{streamed:?}"
+    );
+    let no_color = c
+        .cmd()
+        .env("NO_COLOR", "1")
+        .args(["log", "--limit", "5"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&no_color.stdout).contains('\u{1b}'));
+    // The same words, escapes aside.
+    let stripped: String = {
+        let mut text = String::new();
+        let mut chars = streamed.chars();
+        while let Some(ch) = chars.next() {
+            if ch == '\u{1b}' {
+                for next in chars.by_ref() {
+                    if next == 'm' {
+                        break;
+                    }
+                }
+            } else {
+                text.push(ch);
+            }
+        }
+        text
+    };
+    assert_eq!(stripped, never);
+    let refused = c
+        .cmd()
+        .args(["damage", "Nobody", "1", "--color", "always"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("\u{1b}[1m\u{1b}[31merror:"));
+}
