@@ -1,7 +1,7 @@
 //! Reading the record: `log` and `explain`.
 
 use super::Globals;
-use super::output::{Marks, Report, event_line, event_view};
+use super::output::{Columns, Marks, Report, event_line, event_view};
 use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
@@ -116,8 +116,9 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
                 && d.provenance.entropy(witness).is_empty()
         })
     };
+    let width = Columns::up_to(to, state.clock, state.sessions_started);
     let line = |r: &Recorded, witness: &str| {
-        let line = event_line(r, marks(r.seq));
+        let line = event_line(r, marks(r.seq), width);
         if unwitnessed(r, witness) {
             format!("{line}  [no player entropy]")
         } else {

@@ -113,14 +113,48 @@ pub fn event_view<'a>(r: &'a Recorded, marks: Marks<'a>) -> EventView<'a> {
     }
 }
 
+/// How wide `log`'s columns are: as wide as the largest seq, clock and session number shown, so
+/// the columns line up however long the campaign.
+#[derive(Debug, Clone, Copy)]
+pub struct Columns {
+    pub seq: usize,
+    pub time: usize,
+    pub session: usize,
+}
+
+impl Columns {
+    /// For a log read up to seq `last`, with the clock at `clock` and `sessions` begun.
+    pub fn up_to(last: u64, clock: crate::time::GameTime, sessions: u32) -> Columns {
+        let digits = |n: u64| n.max(1).ilog10() as usize + 1;
+        Columns {
+            seq: digits(last).max(5),
+            // The newest clock's date, and room for a round mark (" +9r").
+            time: (clock
+                .to_string()
+                .split(" +")
+                .next()
+                .unwrap_or_default()
+                .len()
+                + 4)
+            .max(18),
+            session: (digits(u64::from(sessions)) + 1).max(4),
+        }
+    }
+}
+
 /// One line of `log`: seq, in-game time, session, actor, what happened.
-pub fn event_line(r: &Recorded, marks: Marks<'_>) -> String {
+pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
     let session = r
         .session
         .map(|s| format!("s{s}"))
         .unwrap_or_else(|| "-".into());
+    let Columns {
+        seq: seq_width,
+        time: time_width,
+        session: session_width,
+    } = width;
     let mut line = format!(
-        "#{:<5} {:<18} {:<4} {:<10} {}",
+        "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<10} {}",
         r.seq,
         r.game_time.to_string(),
         session,
@@ -148,4 +182,36 @@ pub fn appended(events: &[Recorded]) -> Report {
 /// "1 event", "3 events": a count with its noun in the right number.
 pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::GameTime;
+
+    #[test]
+    fn log_columns_grow_with_the_largest_seq_clock_and_session_so_they_line_up() {
+        let short = Columns::up_to(42, GameTime(0), 3);
+        assert_eq!((short.seq, short.time, short.session), (5, 18, 4));
+        // Day 121,288 at a million events, session 9,989.
+        let long = Columns::up_to(1_001_003, GameTime(121_287 * 86_400 + 76_000), 9_989);
+        assert_eq!((long.seq, long.session), (7, 5));
+        assert_eq!(long.time, "Day 121288, 21:06".len() + 4);
+        let line = |seq: u64| {
+            let r = Recorded {
+                seq,
+                event_id: String::new(),
+                schema_version: 2,
+                game_time: GameTime(0),
+                recorded_at: String::new(),
+                session: Some(12),
+                actor: "gm".into(),
+                prev_hash: String::new(),
+                hash: String::new(),
+                event: Event::SessionEnded { number: 12 },
+            };
+            event_line(&r, Marks::default(), long)
+        };
+        assert_eq!(line(7).find("gm"), line(1_001_003).find("gm"));
+    }
 }
