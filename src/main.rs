@@ -33,8 +33,10 @@ fn main() -> ExitCode {
             if !report.is_silent() {
                 let shown = if cli.globals.json {
                     serde_json::to_string_pretty(&report.json).unwrap_or_default()
-                } else {
+                } else if paint::shows_colour(&std::io::stdout(), colour) {
                     paint::paint(&for_the_terminal(&report.text))
+                } else {
+                    for_the_terminal(&report.text)
                 };
                 // A closed pipe (`grimoire log | head`) is not an error worth a panic.
                 let _ = writeln!(

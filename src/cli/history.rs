@@ -118,12 +118,11 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     };
     let width = Columns::up_to(to, state.clock, state.sessions_started);
     let line = |r: &Recorded, witness: &str| {
-        let line = event_line(r, marks(r.seq), width);
+        let mut line = event_line(r, marks(r.seq), width);
         if unwitnessed(r, witness) {
-            format!("{line}  [no player entropy]")
-        } else {
-            line
+            line.push_str("  [no player entropy]");
         }
+        line
     };
     if args.limit.is_none() && !g.json {
         // The whole log as text: streamed to the terminal as it is read, never held in memory.
@@ -135,11 +134,17 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         };
         let mut held = Vec::new();
         let mut terminal;
+        let colour = streams && super::paint::shows_colour(&std::io::stdout(), g.color.choice());
         let out: &mut dyn Write = if streams {
-            terminal = std::io::BufWriter::new(anstream::AutoStream::new(
-                std::io::stdout().lock(),
-                g.color.choice(),
-            ));
+            // Straight to stdout unless the lines are painted (then the stream keeps or drops the
+            // colour as the terminal wants).
+            terminal = std::io::BufWriter::new(match colour {
+                true => anstream::AutoStream::new(std::io::stdout().lock(), g.color.choice()),
+                false => anstream::AutoStream::new(
+                    std::io::stdout().lock(),
+                    anstream::ColorChoice::AlwaysAnsi,
+                ),
+            });
             &mut terminal
         } else {
             &mut held
@@ -154,7 +159,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             let safe = printable(&text);
             // Painted for the terminal (the stream drops the colour where it is not wanted); the
             // tour's transcript keeps the plain words, painted when it is printed.
-            let written = match streams {
+            let written = match colour {
                 true => writeln!(out, "{}", super::paint::paint(&safe)),
                 false => writeln!(out, "{safe}"),
             };

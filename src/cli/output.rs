@@ -144,23 +144,24 @@ impl Columns {
 
 /// One line of `log`: seq, in-game time, session, actor, what happened.
 pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
-    let session = r
-        .session
-        .map(|s| format!("s{s}"))
-        .unwrap_or_else(|| "-".into());
+    use std::fmt::Write;
     let Columns {
         seq: seq_width,
         time: time_width,
         session: session_width,
     } = width;
-    let mut line = format!(
-        "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<10} {}",
+    let session = r.session.map(|s| format!("s{s}"));
+    // Written straight into one buffer: `log` makes a line for every event of the campaign.
+    let mut line = String::with_capacity(192);
+    let _ = write!(
+        line,
+        "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<10} ",
         r.seq,
         r.game_time.to_string(),
-        session,
+        session.as_deref().unwrap_or("-"),
         r.actor,
-        crate::render::describe(&r.event)
     );
+    line.push_str(&crate::render::describe(&r.event));
     line.push_str(&marks.words());
     line
 }

@@ -44,8 +44,27 @@ pub fn error_prefix() -> String {
     format!("{style}error:{style:#}")
 }
 
+/// Whether output to `stream` will carry colour under `choice`: painting text that the stream would
+/// strip again is work for nothing (the whole log may pass through here).
+pub fn shows_colour<S: anstream::stream::RawStream>(
+    stream: &S,
+    choice: anstream::ColorChoice,
+) -> bool {
+    let effective = match choice {
+        anstream::ColorChoice::Auto => anstream::AutoStream::choice(stream),
+        chosen => chosen,
+    };
+    effective != anstream::ColorChoice::Never
+}
+
 /// `text` with its verdicts painted.
 pub fn paint(text: &str) -> String {
+    // Most lines hold no verdict at all: say so with a few quick searches.
+    if !WORDS.iter().any(|(word, _)| text.contains(word))
+        && !MARKS.iter().any(|(open, _)| text.contains(open))
+    {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len() + 32);
     let mut rest = text;
     while let Some(c) = rest.chars().next() {

@@ -202,7 +202,8 @@ pub(super) fn save_snapshot(
 }
 
 /// Takes snapshots along one full replay of the log: the first of every [`SNAPSHOT_KEEP_EVERY`]
-/// events, for `--at` far in the past, and one at the head. Points that a later retraction reaches
+/// events, for `--at` far in the past, and the newest few [`SNAPSHOT_EVERY`] apart up to the head,
+/// as appends leave them (reads of the last hundred events stay quick after a rebuild). Points that a later retraction reaches
 /// back before are skipped: a replay up to them would differ. Returns how many were taken.
 pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> {
     let retractions = retractions(log, 0, u64::MAX)?;
@@ -216,8 +217,10 @@ pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> 
         let mut point: Option<(u64, String)> = None;
         log.rows(from, until.min(head), &mut |row| {
             replay.feed(row.seq, &decode(&row)?);
+            let back = head - row.seq;
             let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)
-                || row.seq == head
+                || (back < SNAPSHOT_EVERY * SNAPSHOT_KEEP_NEWEST as u64
+                    && back.is_multiple_of(SNAPSHOT_EVERY))
                 || (row.kind == SESSION_END_KIND && row.seq + 1 >= from + SESSION_SNAPSHOT_GAP);
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
             let reaches_back = || {

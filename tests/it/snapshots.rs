@@ -495,3 +495,28 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
     assert!(state.character("Cato").is_none());
     assert_eq!(state, store.replay_without_snapshots(None).unwrap());
 }
+
+/// After a rebuild (an upgrade, or damage repaired) reads near the head stay as quick as in a log
+/// that grew by appends: the newest eight snapshots, 25 events apart, come back with the head's.
+#[test]
+fn a_rebuild_leaves_the_newest_snapshots_as_appends_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.db");
+    let mut store = Store::create_new(&path).unwrap().publish().unwrap();
+    let mut commands = a_campaign_with("Aldric");
+    commands.extend((0..400).map(|_| {
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(60),
+        })
+    }));
+    bulk_all(&mut store, commands);
+    let head = store.head().unwrap().unwrap().seq as i64;
+    store.rebuild_snapshots().unwrap();
+    let seqs = snapshot_seqs(&path);
+    let newest: Vec<i64> = (0..8).map(|k| head - 25 * k).rev().collect();
+    assert!(seqs.ends_with(&newest), "{seqs:?}");
+    assert_eq!(
+        store.replay(None).unwrap(),
+        store.replay_without_snapshots(None).unwrap()
+    );
+}
