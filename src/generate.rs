@@ -45,6 +45,17 @@ pub fn generate(
     seed: u64,
     recorded_at: &str,
 ) -> Result<Generated, Error> {
+    generate_watching(store, (characters, events, seed), recorded_at, &mut |_| {})
+}
+
+/// [`generate`] of `(characters, events, seed)`, telling `watch` how far the log has come after each
+/// transaction (for progress).
+pub fn generate_watching(
+    store: &mut Store,
+    (characters, events, seed): (usize, u64, u64),
+    recorded_at: &str,
+    watch: &mut dyn FnMut(u64),
+) -> Result<Generated, Error> {
     let mut rng = StdRng::seed_from_u64(seed);
     let characters = characters.max(2);
     let stamp = |rng: &mut StdRng| Stamp {
@@ -66,6 +77,7 @@ pub fn generate(
             }
             Ok(appender.state().head >= events)
         })?;
+        watch(store.head()?.map_or(0, |h| h.seq));
         if done {
             break;
         }

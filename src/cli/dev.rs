@@ -21,16 +21,25 @@ pub fn snapshots(g: &Globals, command: &SnapshotsCommand) -> Result<Report, Erro
     let mut store = g.open()?;
     let (text, json) = match command {
         SnapshotsCommand::Rebuild => {
-            let taken = store.rebuild_snapshots()?;
+            let head = store.head()?.map_or(0, |h| h.seq);
+            let progress = super::progress::Progress::bar(g, "replaying", head);
+            let taken = store.rebuild_snapshots_watching(&mut |seq| progress.at(seq))?;
+            drop(progress);
             (
-                format!("Rebuilt {taken} snapshot(s)."),
+                format!(
+                    "Rebuilt {}.",
+                    super::output::count(taken, "snapshot", "snapshots")
+                ),
                 json!({ "snapshots": taken }),
             )
         }
         SnapshotsCommand::Clear => {
             let removed = store.clear_snapshots()?;
             (
-                format!("Removed {removed} snapshot(s)."),
+                format!(
+                    "Removed {}.",
+                    super::output::count(removed, "snapshot", "snapshots")
+                ),
                 json!({ "removed": removed }),
             )
         }
@@ -72,8 +81,14 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
     };
     let mut new = Store::create_new(&g.db)?;
     let now = ctx.now.to_rfc3339_opts(SecondsFormat::Secs, true);
-    let generated =
-        crate::generate::generate(new.store(), args.characters, args.events, args.seed, &now)?;
+    let progress = super::progress::Progress::bar(g, "generating", args.events);
+    let generated = crate::generate::generate_watching(
+        new.store(),
+        (args.characters, args.events, args.seed),
+        &now,
+        &mut |head| progress.at(head),
+    )?;
+    drop(progress);
     new.publish()?;
     Ok(Report::new(
         format!(

@@ -10,6 +10,7 @@ mod docs;
 mod history;
 mod output;
 pub mod paint;
+mod progress;
 mod recap;
 mod table;
 mod tour;

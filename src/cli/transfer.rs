@@ -2,6 +2,7 @@
 
 use super::Globals;
 use super::output::{Report, count};
+use super::progress::Progress;
 use crate::Error;
 use crate::store::output::{OutputFile, OutputKind, OutputRequest};
 use crate::store::{Store, StoreError, io_error, jsonl};
@@ -42,15 +43,18 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
             "an export is JSON Lines already (one document per event); with --json give --out FILE, and the summary is printed as JSON".into(),
         ));
     }
+    let head = store.head()?.map_or(0, |h| h.seq);
     let Some(out) = &args.out else {
         // Standard output gets the lines themselves, streamed, and nothing else.
         let stdout = std::io::stdout();
         let mut sink = std::io::BufWriter::new(stdout.lock());
+        let progress = Progress::bar(g, "exporting", head);
         write_export(
             &mut store,
             args.with_secrets,
             &mut sink,
             Path::new("standard output"),
+            &progress,
         )?;
         return Ok(Report::silent());
     };
@@ -62,7 +66,9 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
         force: args.force,
     })?;
     let mut sink = std::io::BufWriter::new(output.file());
-    let (events, secrets) = write_export(&mut store, args.with_secrets, &mut sink, out)?;
+    let progress = Progress::bar(g, "exporting", head);
+    let (events, secrets) = write_export(&mut store, args.with_secrets, &mut sink, out, &progress)?;
+    drop(progress);
     sink.flush().map_err(|e| io_error(out, "written", &e))?;
     drop(sink);
     output.commit()?;
@@ -86,10 +92,12 @@ fn write_export(
     with_secrets: bool,
     out: &mut impl Write,
     target: &Path,
+    progress: &Progress,
 ) -> Result<(u64, u64), Error> {
     let io = |why: std::io::Error| io_error(target, "written", &why);
     let mut events = 0;
     store.for_each_row(1, None, |row| {
+        progress.at(row.seq);
         let line = jsonl::event_line(&row).ok_or_else(|| StoreError::Damaged {
             seq: row.seq,
             reason: crate::event::PayloadError::Unreadable {
@@ -123,7 +131,8 @@ pub struct ImportArgs {
 
 pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
     let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
-    let lines = numbered_lines(BufReader::new(file));
+    let progress = Progress::counter(g, "lines imported");
+    let lines = numbered_lines(BufReader::new(file)).inspect(|(number, _)| progress.at(*number));
     // Into an existing empty campaign file, or a new file that appears only once the import is whole.
     let (events, secrets) = if Store::exists(&g.db)? {
         g.open()?.import(lines)?

@@ -162,9 +162,17 @@ impl Store {
     /// Drops every snapshot and takes new ones along one full replay: the ones kept for the far
     /// past and one at the head.
     pub fn rebuild_snapshots(&mut self) -> Result<u64, StoreError> {
+        self.rebuild_snapshots_watching(&mut |_| {})
+    }
+
+    /// [`Store::rebuild_snapshots`], telling `watch` the seq of each row replayed (for progress).
+    pub fn rebuild_snapshots_watching(
+        &mut self,
+        watch: &mut dyn FnMut(u64),
+    ) -> Result<u64, StoreError> {
         let mut log = self.backend.write()?;
         log.clear_snapshots()?;
-        let taken = replay::take_snapshots(&mut *log)?;
+        let taken = replay::take_snapshots(&mut *log, watch)?;
         log.commit()?;
         Ok(taken)
     }
@@ -272,6 +280,15 @@ impl Store {
     /// database's own check of its storage, then the reveals (they come after the dice they open),
     /// then every row through every check, comparing each trusted snapshot with a replay.
     pub fn verify(&mut self, checkpoints: Vec<Checkpoint>) -> Result<VerifyReport, StoreError> {
+        self.verify_watching(checkpoints, &mut |_| {})
+    }
+
+    /// [`Store::verify`], telling `watch` the seq of each row as it is checked (for progress).
+    pub fn verify_watching(
+        &mut self,
+        checkpoints: Vec<Checkpoint>,
+        watch: &mut dyn FnMut(u64),
+    ) -> Result<VerifyReport, StoreError> {
         // Damage in pages the log's queries never touch would otherwise go unseen.
         let file_problems = self.backend.storage_problems(true)?;
         let mut log = self.backend.read()?;
@@ -303,6 +320,7 @@ impl Store {
         to_compare.push(u64::MAX);
         for until in to_compare {
             log.rows(from, until, &mut |row| {
+                watch(row.seq);
                 let event = verifier.feed(&row);
                 match (&mut replay, event) {
                     (Some(replay), Some(event)) => replay.feed(row.seq, &event),

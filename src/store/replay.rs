@@ -205,7 +205,10 @@ pub(super) fn save_snapshot(
 /// events, for `--at` far in the past, and the newest few [`SNAPSHOT_EVERY`] apart up to the head,
 /// as appends leave them (reads of the last hundred events stay quick after a rebuild). Points that a later retraction reaches
 /// back before are skipped: a replay up to them would differ. Returns how many were taken.
-pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> {
+pub(super) fn take_snapshots(
+    log: &mut dyn LogWrite,
+    watch: &mut dyn FnMut(u64),
+) -> Result<u64, StoreError> {
     let retractions = retractions(log, 0, u64::MAX)?;
     let mut replay = Replay::new(crate::state::undone_by(&retractions));
     let head = log.head()?.map_or(0, |(seq, _)| seq);
@@ -216,6 +219,7 @@ pub(super) fn take_snapshots(log: &mut dyn LogWrite) -> Result<u64, StoreError> 
         let until = (from / SNAPSHOT_KEEP_EVERY + 1) * SNAPSHOT_KEEP_EVERY;
         let mut point: Option<(u64, String)> = None;
         log.rows(from, until.min(head), &mut |row| {
+            watch(row.seq);
             replay.feed(row.seq, &decode(&row)?);
             let back = head - row.seq;
             let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)

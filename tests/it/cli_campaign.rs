@@ -1347,3 +1347,52 @@ fn colour_marks_the_verdicts_only_where_it_is_wanted() {
         .unwrap();
     assert!(String::from_utf8_lossy(&refused.stderr).contains("\u{1b}[1m\u{1b}[31merror:"));
 }
+
+/// Long work shows its progress on a terminal's stderr, and nowhere else: a pipe, a test or
+/// `--json` sees not one byte of it.
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "4", "--events", "600"]);
+    let export = c.dir.path().join("all.jsonl");
+    let copy = c.dir.path().join("copy.db");
+    for args in [
+        vec!["verify"],
+        vec!["snapshots", "rebuild"],
+        vec!["export", "--out", export.to_str().unwrap()],
+        vec![
+            "--db",
+            copy.to_str().unwrap(),
+            "import",
+            export.to_str().unwrap(),
+        ],
+    ] {
+        let out = c.cmd().args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Under a terminal (util-linux's `script` gives the command one) the bar appears.
+    let Ok(script) = std::process::Command::new("script")
+        .args([
+            "-qc",
+            &format!(
+                "{} --db {} verify",
+                env!("CARGO_BIN_EXE_grimoire"),
+                c.db.display()
+            ),
+            "/dev/null",
+        ])
+        .current_dir(c.dir.path())
+        .output()
+    else {
+        eprintln!("skipped the terminal half: no `script` (util-linux) on this machine");
+        return;
+    };
+    let shown = String::from_utf8_lossy(&script.stdout);
+    assert!(shown.contains("verifying ["), "{shown}");
+    assert!(shown.contains("all checks hold"), "{shown}");
+}

@@ -209,7 +209,7 @@ fn stale_or_invalid_snapshots_are_ignored() {
     // A rebuild takes one at the head, and it agrees with the log.
     assert!(
         c.ok(&["snapshots", "rebuild"])
-            .contains("Rebuilt 1 snapshot(s)")
+            .contains("Rebuilt 1 snapshot.")
     );
     assert_eq!(c.json(&["character", "show", "Aldric"]), truth);
 }
