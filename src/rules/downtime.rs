@@ -186,7 +186,11 @@ pub fn downtime(
     for week in &span.plan {
         let who = super::campaign::find(state, &week.character)?;
         if !spending.iter().any(|c| c.name == who.name) {
-            return Err(RuleError::NotInDowntime(who.name.clone()));
+            // With --party everyone able to is in it: one left out is out for good.
+            return Err(match who.is_dead() {
+                true => RuleError::Dead(who.name.clone()),
+                false => RuleError::NotInDowntime(who.name.clone()),
+            });
         }
         let weeks = weeks_of.entry(fold_name(&who.name)).or_default();
         weeks.push(week.activity.clone());

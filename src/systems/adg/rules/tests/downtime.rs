@@ -255,6 +255,38 @@ fn t2_given_a_span_when_its_weeks_name_someone_outside_it_or_too_many_weeks_or_s
     assert_eq!(spent.characters[1].activities, vec![training_activity()]);
 }
 
+#[test]
+fn t2_given_a_dead_character_when_a_party_span_plans_their_weeks_then_they_are_named_dead() {
+    let mut w = world();
+    w.then(
+        Command::AddCharacter {
+            name: "Pell".into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 9,
+                brawn: 9,
+                cunning: 9,
+                health: 1,
+                silver: 0,
+            }),
+        },
+        &[],
+    );
+    // A learning cost of 1 from Pell's only point of health: a maximum of 0 kills.
+    let AdgCommand::Learn(mut learning) =
+        learn("Concealing Darkness", Some(RitualKind::Phrase), false)
+    else {
+        unreachable!("learn builds a learning")
+    };
+    learning.character = "Pell".into();
+    w.adg(AdgCommand::Learn(learning), &[1]);
+    assert!(w.state().character("Pell").unwrap().is_dead());
+    assert_eq!(
+        w.when(span(1, &[("Pell", training())]), &[1; 7]),
+        Err(RuleError::Dead("Pell".into()))
+    );
+}
+
 fn training_activity() -> Activity {
     Activity::Other {
         what: "training".into(),
