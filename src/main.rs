@@ -1,10 +1,9 @@
-use clap::Parser;
 use grimoire::cli::{Cli, Context, paint, run};
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // Help and --version are not errors; clap knows which is which.
@@ -61,6 +60,13 @@ fn main() -> ExitCode {
             ExitCode::from(e.exit_code())
         }
     }
+}
+
+/// The command line, with every command's help carrying its examples.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = grimoire::cli::examples::with_examples(Cli::command()).try_get_matches()?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// Text as a terminal should receive it: lines stay lines, but a control or reordering character from

@@ -7,6 +7,7 @@ mod campaign;
 mod character;
 mod dev;
 mod docs;
+pub mod examples;
 mod history;
 mod output;
 pub mod paint;

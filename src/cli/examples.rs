@@ -1,0 +1,322 @@
+//! An Examples section for every command's help, kept in one table so the examples read as one
+//! voice and a test can see that none is missing and that each one parses.
+
+use clap::Command;
+
+/// Each command, as its path below `grimoire`, with commands a GM would type.
+pub const EXAMPLES: &[(&str, &[&str])] = &[
+    ("init", &["grimoire init --name \"The Sunken Vault\""]),
+    (
+        "character add adg",
+        &[
+            "grimoire character add adg Aldric --level 2 --agility 11 --brawn 9 --cunning 13 --health 8 --silver 40",
+        ],
+    ),
+    (
+        "character add vsd",
+        &[
+            "grimoire character add vsd Mira --level 3 --vocation wizard --lore Elementalism=45:6 --mp 12 --drive 3 --body 40 --wsr 20 --defense 10 --health 14",
+        ],
+    ),
+    (
+        "character list",
+        &[
+            "grimoire character list",
+            "grimoire character list --at session:2",
+        ],
+    ),
+    (
+        "character show",
+        &[
+            "grimoire character show Aldric",
+            "grimoire character show aldric --at \"Day 2\"",
+        ],
+    ),
+    (
+        "character set",
+        &["grimoire character set Aldric --cunning 14 --reason \"entered wrong at the start\""],
+    ),
+    (
+        "character level-up",
+        &[
+            "grimoire character level-up Aldric --health 3",
+            "grimoire character level-up Mira --mp 2 --reason \"the tower's trial\"",
+        ],
+    ),
+    ("damage", &["grimoire damage Aldric 3"]),
+    ("heal", &["grimoire heal Aldric 2"]),
+    (
+        "time advance",
+        &[
+            "grimoire time advance 10m",
+            "grimoire time advance 1h30m",
+            "grimoire time advance 3r",
+        ],
+    ),
+    (
+        "time show",
+        &["grimoire time show", "grimoire time show --at session:1"],
+    ),
+    (
+        "session start",
+        &["grimoire session start --entropy \"owls at midnight\""],
+    ),
+    ("session end", &["grimoire session end"]),
+    (
+        "session recap",
+        &["grimoire session recap", "grimoire session recap 3"],
+    ),
+    (
+        "roll",
+        &[
+            "grimoire roll 2d6+3 --for \"the bridge holds?\"",
+            "grimoire roll d20 --character Aldric",
+            "grimoire roll d100 --sealed --for \"is the guardian awake?\"",
+        ],
+    ),
+    ("reveal", &["grimoire reveal 42"]),
+    (
+        "log",
+        &[
+            "grimoire log --limit 20",
+            "grimoire log --character Aldric --kind dice_rolled",
+            "grimoire log --from session-start:2 --to session:2",
+        ],
+    ),
+    (
+        "explain",
+        &["grimoire explain 42", "grimoire explain 42 --at now"],
+    ),
+    (
+        "diff",
+        &[
+            "grimoire diff --party --from session:1",
+            "grimoire diff Aldric --from session-start:2 --to session:2",
+        ],
+    ),
+    (
+        "audit dice",
+        &[
+            "grimoire audit dice",
+            "grimoire audit dice --by gm --provenance entered --die d20",
+        ],
+    ),
+    (
+        "verify",
+        &[
+            "grimoire verify",
+            "grimoire verify --checkpoint 120:4f1c2a9b8e7d6c5b",
+        ],
+    ),
+    ("head", &["grimoire head"]),
+    ("seed reveal", &["grimoire seed reveal"]),
+    (
+        "retract",
+        &[
+            "grimoire retract --last --reason \"wrong character\"",
+            "grimoire retract 42 --reason \"entered twice\"",
+        ],
+    ),
+    (
+        "export",
+        &[
+            "grimoire export --out campaign.jsonl",
+            "grimoire export --with-secrets --out backup.jsonl",
+        ],
+    ),
+    ("import", &["grimoire --db copy.db import campaign.jsonl"]),
+    ("backup", &["grimoire backup vault-2026-11-30.db"]),
+    ("ritual roll", &["grimoire ritual roll Aldric"]),
+    (
+        "ritual learn",
+        &["grimoire ritual learn Aldric \"Concealing Darkness\" --type phrase --pay health"],
+    ),
+    (
+        "ritual cast",
+        &[
+            "grimoire ritual cast Aldric \"Concealing Darkness\"",
+            "grimoire --rolls 14,3,5 ritual cast Aldric Fireball --effect damage --target \"the ghoul\"",
+        ],
+    ),
+    (
+        "exert",
+        &["grimoire exert Aldric brawn 2 --reason \"forcing the gate\""],
+    ),
+    (
+        "rest",
+        &[
+            "grimoire rest --party --night",
+            "grimoire rest Mira --hours 4",
+        ],
+    ),
+    (
+        "downtime",
+        &[
+            "grimoire downtime --party --weeks 2",
+            "grimoire downtime --party --weeks 3 --week \"Mira: training: the tower's circle\"",
+            "grimoire downtime Aldric --weeks 1 --week \"Aldric: scribe Ward, level 1, effect: doors hold\"",
+        ],
+    ),
+    (
+        "silver",
+        &[
+            "grimoire silver Aldric +30 --reason \"the crypt's offering bowl\"",
+            "grimoire silver Aldric -12 --reason rope",
+        ],
+    ),
+    (
+        "scroll write",
+        &[
+            "grimoire scroll write Aldric \"Calling Moon\" --level 2 --effect \"fog over the harbour\"",
+        ],
+    ),
+    (
+        "scroll read",
+        &[
+            "grimoire scroll read Aldric S12",
+            "grimoire scroll read Aldric S12 --in-combat",
+        ],
+    ),
+    (
+        "scroll learn",
+        &["grimoire scroll learn Bryn S12 --pay cunning"],
+    ),
+    ("scroll give", &["grimoire scroll give S12 Bryn"]),
+    (
+        "scroll list",
+        &[
+            "grimoire scroll list",
+            "grimoire scroll list Aldric --at session:1",
+        ],
+    ),
+    ("scroll resolve", &["grimoire scroll resolve Aldric"]),
+    ("tables show", &["grimoire tables show"]),
+    ("tables load", &["grimoire tables load my-tables.json"]),
+    (
+        "spell learn",
+        &["grimoire spell learn Mira \"Fire Bolt\" --lore Elementalism --weave 3 --kind elemental"],
+    ),
+    (
+        "spell concentrate",
+        &["grimoire spell concentrate Mira \"Fire Bolt\""],
+    ),
+    ("spell interrupt", &["grimoire spell interrupt Mira"]),
+    (
+        "spell cast",
+        &[
+            "grimoire spell cast Mira \"Fire Bolt\" --target \"the ghoul\"",
+            "grimoire --rolls 62 spell cast Mira \"Flame Ward\" --target Aldric --range touch",
+        ],
+    ),
+    ("choose", &["grimoire choose Mira keep-mps"]),
+    ("save", &["grimoire save Aldric --cast 42"]),
+    ("resonance sever", &["grimoire resonance sever Mira"]),
+    ("alignment set", &["grimoire alignment set malefic"]),
+    ("setting", &["grimoire setting sever-the-thread on"]),
+    (
+        "drive",
+        &["grimoire drive Mira +1 --reason \"stood her ground\""],
+    ),
+    ("condition", &["grimoire condition Mira clear stunned"]),
+    ("tour", &["grimoire tour", "grimoire tour --into demo.db"]),
+    (
+        "completions",
+        &["grimoire completions bash > ~/.local/share/bash-completion/completions/grimoire"],
+    ),
+    ("man", &["grimoire man > grimoire.1"]),
+    ("snapshots rebuild", &["grimoire snapshots rebuild"]),
+    ("snapshots clear", &["grimoire snapshots clear"]),
+];
+
+/// `command` with each command's examples after its help.
+pub fn with_examples(mut command: Command) -> Command {
+    for (path, lines) in EXAMPLES {
+        let path: Vec<&str> = path.split(' ').collect();
+        command = add(command, &path, lines);
+    }
+    command
+}
+
+fn add(command: Command, path: &[&str], lines: &[&str]) -> Command {
+    match path.split_first() {
+        None => command.after_help(format!("Examples:\n  {}", lines.join("\n  "))),
+        Some((first, rest)) => command.mut_subcommand(*first, |sub| add(sub, rest, lines)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::{CommandFactory, Parser};
+
+    /// The words of an example as a shell would pass them (double quotes group words; a
+    /// redirection ends the command).
+    fn words(example: &str) -> Vec<String> {
+        let command = example.split(" > ").next().unwrap_or_default();
+        let mut words = Vec::new();
+        let (mut word, mut quoted) = (String::new(), false);
+        for c in command.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ' ' if !quoted => {
+                    if !word.is_empty() {
+                        words.push(std::mem::take(&mut word));
+                    }
+                }
+                _ => word.push(c),
+            }
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        words
+    }
+
+    fn leaves(command: &Command, path: String, out: &mut Vec<(String, Option<String>)>) {
+        let subs: Vec<&Command> = command
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+            .collect();
+        if subs.is_empty() {
+            out.push((
+                path.clone(),
+                command.get_after_help().map(|h| h.to_string()),
+            ));
+        }
+        for sub in subs {
+            let below = format!("{path} {}", sub.get_name());
+            leaves(sub, below.trim().to_string(), out);
+        }
+    }
+
+    #[test]
+    fn every_command_has_examples_and_every_example_parses() {
+        let mut found = Vec::new();
+        leaves(&with_examples(Cli::command()), String::new(), &mut found);
+        assert!(found.len() > 40, "{found:?}");
+        for (path, help) in found {
+            let help = help.unwrap_or_default();
+            assert!(
+                help.starts_with("Examples:\n"),
+                "`grimoire {path}` has no examples"
+            );
+        }
+        for (path, examples) in EXAMPLES {
+            for example in *examples {
+                let words = words(example);
+                assert_eq!(
+                    words.first().map(String::as_str),
+                    Some("grimoire"),
+                    "{example}"
+                );
+                let parsed = Cli::try_parse_from(&words);
+                assert!(
+                    parsed.is_ok(),
+                    "{path}: {example}: {}",
+                    parsed.err().map(|e| e.to_string()).unwrap_or_default()
+                );
+            }
+        }
+    }
+}
