@@ -614,31 +614,7 @@ fn adg_s3_adg_c5_a_downtime_span_writes_several_scrolls_and_says_how_each_charac
         "--rolls", "1,3", "ritual", "learn", "Wen", "Ward", "--type", "phrase", "--pay", "health",
     ]);
     c.ok(&["exert", "Wen", "brawn", "2", "--reason", "the gate"]);
-    c.ok(&[
-        "character",
-        "add",
-        "Mira",
-        "--system",
-        "vsd",
-        "--level",
-        "3",
-        "--vocation",
-        "wizard",
-        "--lore",
-        "Elementalism=45:6",
-        "--mp",
-        "12",
-        "--drive",
-        "3",
-        "--body",
-        "40",
-        "--wsr",
-        "20",
-        "--defense",
-        "10",
-        "--health",
-        "14",
-    ]);
+    c.ok(&crate::support::VSD_MIRA);
     let said = c.ok(&[
         "downtime",
         "Wen",

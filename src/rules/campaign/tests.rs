@@ -524,10 +524,10 @@ fn given_an_open_session_when_the_seed_is_revealed_then_refused_until_the_sessio
     assert!(when(&ended, reveal, vec![]).is_ok());
 }
 
-#[test]
-fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_reveal() {
+/// A GM's sealed d20, rolled from epoch 1's seed.
+fn sealed_seeded_roll() -> Event {
     use crate::dice::{Die, Provenance, SealedOrigin};
-    let sealed_roll = Event::DiceRolled {
+    Event::DiceRolled {
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
         dice: vec![Die {
@@ -545,7 +545,12 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
         }],
         total: None,
         character: None,
-    };
+    }
+}
+
+#[test]
+fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_reveal() {
+    let sealed_roll = sealed_seeded_roll();
     let state = given(&[created(), sealed_roll.clone()]);
     let next = fairness::seed_commitment(&[8u8; 32]);
     let events = when(
@@ -756,26 +761,7 @@ fn c2_given_a_retracted_roll_when_a_roll_like_it_follows_then_it_is_marked_even_
 
 #[test]
 fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it_is_refused() {
-    use crate::dice::{Die, Provenance, SealedOrigin};
-    let sealed_roll = Event::DiceRolled {
-        expression: DiceExpr::parse("d20").unwrap(),
-        purpose: None,
-        dice: vec![Die {
-            n: 0,
-            purpose: "GM check".into(),
-            sides: 20,
-            value: None,
-            provenance: Provenance::Sealed {
-                commitment: "c".repeat(64),
-                origin: Some(SealedOrigin::Seeded {
-                    epoch: 1,
-                    witness: None,
-                }),
-            },
-        }],
-        total: None,
-        character: None,
-    };
+    let sealed_roll = sealed_seeded_roll();
     let mut log = vec![created(), sealed_roll];
     then(&mut log, |s, l| retraction(s, 2, l));
     // While epoch 1 lasts, its seed is secret: the roll may come back.

@@ -198,23 +198,7 @@ fn adg_s3_given_a_locked_out_writer_when_a_span_begins_with_scribing_then_it_is_
 fn t2_given_a_span_when_its_weeks_name_someone_outside_it_or_too_many_weeks_or_scribing_for_vsd_then_it_is_refused()
  {
     let mut w = world();
-    w.then(
-        Command::AddCharacter {
-            name: "Mira".into(),
-            sheet: Sheet::Vsd(crate::sheet::VsdSheet {
-                level: 3,
-                vocation: "wizard".into(),
-                lores: vec![],
-                mp: 10,
-                drive: 2,
-                body: 30,
-                wsr: 10,
-                defense: 5,
-                health: None,
-            }),
-        },
-        &[],
-    );
+    add_mira(&mut w);
     let only_aldric = Command::Downtime(DowntimeWeeks {
         characters: vec!["Aldric".into()],
         party: false,

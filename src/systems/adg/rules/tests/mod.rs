@@ -44,6 +44,27 @@ fn world_with(sheet: Sheet) -> World {
     w
 }
 
+/// Adds Mira, an Against the Darkmaster wizard, beside Aldric.
+fn add_mira(w: &mut World) {
+    w.then(
+        Command::AddCharacter {
+            name: "Mira".into(),
+            sheet: Sheet::Vsd(crate::sheet::VsdSheet {
+                level: 3,
+                vocation: "wizard".into(),
+                lores: vec![],
+                mp: 10,
+                drive: 2,
+                body: 30,
+                wsr: 10,
+                defense: 5,
+                health: None,
+            }),
+        },
+        &[],
+    );
+}
+
 /// A Dungeon Game helpers on the test log.
 trait AdgWorld {
     fn adg(&mut self, command: AdgCommand, rolls: &[u32]) -> Vec<Event>;

@@ -434,23 +434,7 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
 #[test]
 fn adg_commands_on_a_vsd_character_are_refused() {
     let mut w = world();
-    w.then(
-        Command::AddCharacter {
-            name: "Mira".into(),
-            sheet: Sheet::Vsd(crate::sheet::VsdSheet {
-                level: 3,
-                vocation: "wizard".into(),
-                lores: vec![],
-                mp: 10,
-                drive: 2,
-                body: 30,
-                wsr: 10,
-                defense: 5,
-                health: None,
-            }),
-        },
-        &[],
-    );
+    add_mira(&mut w);
     let err = w.refused(
         AdgCommand::RollRitual(Who {
             character: "Mira".into(),
