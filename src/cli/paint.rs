@@ -69,10 +69,10 @@ pub fn paint(text: &str) -> String {
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
         let after_word = out.chars().last().is_none_or(|p| !p.is_alphanumeric());
-        if let Some((mark, style)) = MARKS.iter().find(|(open, _)| rest.starts_with(open)) {
+        if let Some((_, style)) = MARKS.iter().find(|(open, _)| rest.starts_with(open)) {
+            // The whole mark, to its closing bracket (or the line's end).
             let end = rest.find(']').map_or(rest.len(), |at| at + 1);
             out.push_str(&format!("{style}{}{style:#}", &rest[..end]));
-            debug_assert!(end >= mark.len());
             rest = &rest[end..];
             continue;
         }
