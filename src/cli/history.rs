@@ -464,9 +464,8 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     }
     // The sheets the event concerns, as they stood when it was decided (or at --at).
     let concerned: Vec<String> = state
-        .characters
-        .values()
-        .filter(|c| r.event.concerns(&fold_name(&c.name)))
+        .characters_named(&r.event)
+        .into_iter()
         .map(|c| c.name.clone())
         .collect();
     let mut sheets_json = Vec::new();

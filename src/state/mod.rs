@@ -87,6 +87,11 @@ impl Character {
         }
     }
 
+    /// The health healing can still give back: up to the maximum (none without a health track).
+    pub fn health_room(&self) -> u32 {
+        self.health.map_or(0, |h| h.max.saturating_sub(h.current))
+    }
+
     /// Dead as its system has it: an ADG maximum reached 0 (ADG-C4), a VsD caster consumed by Soul
     /// Damage (VSD-12). The dead take no further action.
     pub fn is_dead(&self) -> bool {
@@ -189,6 +194,21 @@ pub use crate::event::fold_name;
 impl CampaignState {
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&fold_name(name))
+    }
+
+    /// The characters `event` names, each once, in the order it names them: free text that names
+    /// no character (a cast's target "the rat") is left out, and only these characters are read.
+    pub fn characters_named(&self, event: &Event) -> Vec<&Character> {
+        let mut named: Vec<&Character> = Vec::new();
+        event.mentions(&mut |name| {
+            if let Some(c) = self.character(name)
+                && !named.iter().any(|n| n.name == c.name)
+            {
+                named.push(c);
+            }
+            false
+        });
+        named
     }
 
     /// The in-game time and session an event appended now is stamped with.

@@ -455,9 +455,8 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
     let roll = (!target.dice().is_empty()).then(|| RetractedRoll {
         kind: target.kind().to_string(),
         characters: state
-            .characters
-            .values()
-            .filter(|c| target.concerns(&crate::state::fold_name(&c.name)))
+            .characters_named(&target)
+            .into_iter()
             .map(|c| c.name.clone())
             .collect(),
     });

@@ -778,3 +778,20 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
         Err(RuleError::RestoreWouldOpenSeal { seq: 2, epoch: 1 })
     );
 }
+
+#[test]
+fn c2_given_an_event_naming_someone_who_is_no_character_then_only_the_characters_are_taken() {
+    let state = given(&[created(), adg("Aldric", 8)]);
+    let roll = free_roll(Some("aldric"), 4);
+    let named: Vec<&str> = state
+        .characters_named(&roll)
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(named, ["Aldric"], "the name as the campaign holds it");
+    let stranger = Event::DamageTaken {
+        character: "the rat".into(),
+        amount: 1,
+    };
+    assert!(state.characters_named(&stranger).is_empty());
+}
