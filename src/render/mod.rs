@@ -136,6 +136,7 @@ pub fn describe(event: &Event) -> String {
                 n => format!("{} regains {n} MP", m.character),
             }));
             let rest = match by.seconds() {
+                // A night is eight hours (T-2).
                 28_800 => "a night's rest".to_string(),
                 seconds => format!("{} of rest", GameDuration(seconds)),
             };

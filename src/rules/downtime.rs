@@ -80,6 +80,10 @@ impl FromStr for PlannedWeek {
             Planned::Rest
         } else if let Some(scroll) = strip_word(activity, "scribe") {
             Planned::Scribe(scribing(name, scroll)?)
+        } else if activity.eq_ignore_ascii_case("scribe") {
+            return Err(format!(
+                "a scribing week names the ritual first; {SCRIBE_PARTS}"
+            ));
         } else {
             let (what, note) = match activity.split_once(':') {
                 Some((what, note)) => (what.trim(), Some(note.trim())),
@@ -326,6 +330,7 @@ mod tests {
                 "Aldric: scribe , level 1, effect: x",
                 "names the ritual first",
             ),
+            ("Aldric: Scribe", "names the ritual first"),
         ] {
             let refused = week(text).expect_err(text);
             assert!(refused.contains(says), "{text}: {refused}");

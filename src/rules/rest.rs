@@ -129,10 +129,9 @@ pub fn rest(
                     let rolled = die.roll(dice, &format!("{}'s recovery die", who.name), false)?;
                     record.extend(rolled.dice);
                     // What the night gave back, not the die: nothing above the maximum.
-                    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
                     u32::try_from(rolled.total.unwrap_or(0).max(0))
                         .unwrap_or(0)
-                        .min(room)
+                        .min(who.health_room())
                 }
                 _ => 0,
             };

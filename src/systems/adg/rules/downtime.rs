@@ -63,11 +63,10 @@ pub(crate) fn downtime_weeks(
             }
         }
     }
-    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
     Ok(DowntimeOf {
         character: who.name.clone(),
         activities,
-        healed: rolled.min(room),
+        healed: rolled.min(who.health_room()),
         restored_exertion,
     })
 }

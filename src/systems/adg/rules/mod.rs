@@ -253,8 +253,7 @@ pub(crate) fn nights_heal(
     dice: &mut Dice<'_>,
 ) -> Result<u32, RuleError> {
     let rolled = roll_nights(who, adg, tables, nights, record, dice)?;
-    let room = who.health.map_or(0, |h| h.max.saturating_sub(h.current));
-    Ok(rolled.min(room))
+    Ok(rolled.min(who.health_room()))
 }
 
 /// `nights` nights' recovery dice (recorded), added up and not yet capped.
