@@ -2,6 +2,8 @@
 //! test against a uniform die, with its p-value: the chance that fair dice would come out at least
 //! this uneven. It reads only what the public log shows.
 
+use crate::dice::Provenance;
+use crate::event::{Event, Recorded};
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::BTreeMap;
 
@@ -133,6 +135,75 @@ impl Audit {
                 counts,
             })
             .collect()
+    }
+}
+
+/// Counts the dice of a log read in seq order: entered and seeded faces as their events come, a
+/// sealed die's faces when its reveal comes (the public log shows nothing of it before).
+#[derive(Debug, Default)]
+pub struct LogTally {
+    audit: Audit,
+    die: Option<u32>,
+    origin: Option<Origin>,
+    /// Sealed dice of the events counted, by seq: (die number, sides), waiting for their reveal.
+    sealed: BTreeMap<u64, Vec<(u32, u32)>>,
+}
+
+impl LogTally {
+    /// Counts only dice of the size `die` and the origin `origin` (all when `None`).
+    pub fn new(die: Option<u32>, origin: Option<Origin>) -> LogTally {
+        LogTally {
+            die,
+            origin,
+            ..LogTally::default()
+        }
+    }
+
+    /// Reads one event; `counted` says whether its own dice count (a reveal is always read, and
+    /// counts the sealed dice of the events that were). Returns whether the event rolled dice.
+    pub fn feed(&mut self, r: &Recorded, counted: bool) -> bool {
+        if let Event::SealedRevealed { seq, dice } = &r.event {
+            if let Some(sides_of) = self.sealed.remove(seq) {
+                for revealed in dice {
+                    let Some(&(_, sides)) = sides_of.iter().find(|(n, _)| *n == revealed.n) else {
+                        continue;
+                    };
+                    for face in revealed.faces() {
+                        self.audit.count(sides, Origin::Sealed, face);
+                    }
+                }
+            }
+            return false;
+        }
+        let dice = r.event.dice();
+        if !counted {
+            return false;
+        }
+        let wanted = |origin: Origin| self.origin.is_none_or(|o| o == origin);
+        for die in dice {
+            if self.die.is_some_and(|sides| sides != die.sides) {
+                continue;
+            }
+            match (&die.provenance, die.value) {
+                (Provenance::Entered, Some(face)) if wanted(Origin::Entered) => {
+                    self.audit.count(die.sides, Origin::Entered, face)
+                }
+                (Provenance::Seeded { .. }, Some(face)) if wanted(Origin::Seeded) => {
+                    self.audit.count(die.sides, Origin::Seeded, face)
+                }
+                (Provenance::Sealed { .. }, _) if wanted(Origin::Sealed) => self
+                    .sealed
+                    .entry(r.seq)
+                    .or_default()
+                    .push((die.n, die.sides)),
+                _ => {}
+            }
+        }
+        !dice.is_empty()
+    }
+
+    pub fn tallies(self) -> Vec<Tally> {
+        self.audit.tallies()
     }
 }
 

@@ -15,6 +15,7 @@ pub mod event;
 pub mod generate;
 pub mod lazy_map;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod sheet;
 pub mod state;

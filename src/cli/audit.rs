@@ -3,14 +3,11 @@
 use super::Globals;
 use super::output::{Marks, Report, count};
 use crate::Error;
-use crate::audit::{Audit, FLAG_BELOW, Origin, Verdict};
-use crate::dice::Provenance;
-use crate::event::Event;
+use crate::audit::{FLAG_BELOW, LogTally, Origin, Verdict};
 use crate::rules::campaign::find;
 use crate::state::fold_name;
 use clap::{Args, Subcommand};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
@@ -62,55 +59,19 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         find(&state, name)?;
     }
     let mut undone = Undone::default();
-    let wanted = |origin: Origin| args.provenance.is_none_or(|p| p == origin);
-    let mut audit = Audit::default();
-    // Sealed dice of the events kept, by seq: their faces come with the reveal.
-    let mut sealed: BTreeMap<u64, Vec<(u32, u32)>> = BTreeMap::new();
+    let mut dice = LogTally::new(args.die, args.provenance);
     store.for_each_event(1, None, |r| {
-        if let Event::SealedRevealed { seq, dice } = &r.event {
-            if let Some(sides_of) = sealed.remove(seq) {
-                for revealed in dice {
-                    let sides = sides_of.iter().find(|(n, _)| *n == revealed.n);
-                    for face in revealed.faces() {
-                        if let Some(&(_, sides)) = sides {
-                            audit.count(sides, Origin::Sealed, face);
-                        }
-                    }
-                }
-            }
-            return Ok(());
-        }
         let kept = args
             .by
             .as_deref()
             .is_none_or(|by| fold_name(by) == fold_name(&r.actor))
             && who.as_deref().is_none_or(|w| r.event.concerns(w));
-        if !kept {
-            return Ok(());
-        }
-        if !r.event.dice().is_empty() {
+        if dice.feed(&r, kept) {
             undone.note(&Marks::of(&state, r.seq), r.seq);
-        }
-        for die in r.event.dice() {
-            if args.die.is_some_and(|sides| sides != die.sides) {
-                continue;
-            }
-            match (&die.provenance, die.value) {
-                (Provenance::Entered, Some(face)) if wanted(Origin::Entered) => {
-                    audit.count(die.sides, Origin::Entered, face)
-                }
-                (Provenance::Seeded { .. }, Some(face)) if wanted(Origin::Seeded) => {
-                    audit.count(die.sides, Origin::Seeded, face)
-                }
-                (Provenance::Sealed { .. }, _) if wanted(Origin::Sealed) => {
-                    sealed.entry(r.seq).or_default().push((die.n, die.sides))
-                }
-                _ => {}
-            }
         }
         Ok(())
     })?;
-    let tallies = audit.tallies();
+    let tallies = dice.tallies();
     let mut lines = Vec::new();
     let mut groups = Vec::new();
     for tally in &tallies {

@@ -108,6 +108,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire verify --checkpoint 120:4f1c2a9b8e7d6c5b",
         ],
     ),
+    (
+        "report",
+        &[
+            "grimoire report --out campaign.html",
+            "grimoire report --at session:3 --out after-session-3.html",
+        ],
+    ),
     ("head", &["grimoire head"]),
     ("seed reveal", &["grimoire seed reveal"]),
     (

@@ -13,6 +13,7 @@ mod output;
 pub mod paint;
 mod progress;
 mod recap;
+mod report;
 mod table;
 mod tour;
 mod transfer;
@@ -234,6 +235,7 @@ pub enum Commands {
     #[command(subcommand)]
     Audit(audit::AuditCommand),
     Verify(campaign::VerifyArgs),
+    Report(report::ReportArgs),
     Head(campaign::HeadArgs),
     /// Publish the dice epoch's seed so anyone can check its rolls.
     #[command(subcommand)]
@@ -434,6 +436,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         Commands::Session(table::SessionCommand::Recap(_)) => Some("session recap"),
         Commands::Audit(_) => Some("audit dice"),
         Commands::Verify(_) => Some("verify"),
+        Commands::Report(_) => Some("report"),
         Commands::Head(_) => Some("head"),
         Commands::Export(_) => Some("export"),
         Commands::Backup(_) => Some("backup"),
@@ -505,6 +508,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Log(args) => history::log(g, ctx.streams, args),
         Commands::Explain(args) => history::explain(g, args),
         Commands::Verify(args) => campaign::verify(g, args),
+        Commands::Report(args) => report::report(g, ctx, args),
         Commands::Head(args) => campaign::head(g, args),
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, args),

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// Play a short scripted evening into a fresh campaign file, printing each command and its output:
 /// two characters, a session with seeded, physical and sealed dice, damage, healing, a retraction, an
 /// A Dungeon Game ritual learned and cast, a scroll written and read, the log, the sheets (now and at a
-/// past moment), a dice explanation and a full verification.
+/// past moment), a dice explanation, a full verification, and a report page beside the file
+/// (tour.html for tour.db).
 ///
 /// The file is replaced if an earlier tour made it; any other file is refused and left alone.
 #[derive(Debug, Args)]
@@ -290,14 +291,17 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.step(&["verify", "--checkpoint", &checkpoint])?;
     tour.say("The dice, audited: too few rolls to judge yet, and each group says so.");
     tour.step(&["audit", "dice"])?;
+    tour.say("Last, the campaign as a page to open in a browser: charts, sessions, scrolls, dice, checkpoints.");
+    let page = args.into.with_extension("html").display().to_string();
+    tour.step(&["report", "--out", &page])?;
 
     let text = format!(
-        "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`.",
+        "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`, and open {page} in a browser.",
         tour.transcript.join("\n"),
         db = tour.db
     );
     Ok(Report::new(
         text,
-        json!({ "db": tour.db, "steps": tour.steps }),
+        json!({ "db": tour.db, "report": page, "steps": tour.steps }),
     ))
 }

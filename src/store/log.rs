@@ -10,7 +10,7 @@ use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
     self, BULK_SNAPSHOT_EVERY, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode,
-    parse_snapshot, replay_from, save_snapshot, snapshot_is_trusted,
+    parse_snapshot, replay_from, retractions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -157,6 +157,26 @@ impl Store {
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
         Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), false)?.0)
+    }
+
+    /// One full replay from the first event up to `upto`, showing `visit` each event with the
+    /// state just after it (a retracted event leaves the state as it was): for work that follows
+    /// the campaign through time, such as the report's charts.
+    pub fn replay_each(
+        &mut self,
+        upto: Option<u64>,
+        mut visit: impl FnMut(&Recorded, &CampaignState),
+    ) -> Result<CampaignState, StoreError> {
+        let mut log = self.backend.read()?;
+        let upto = upto.unwrap_or(u64::MAX);
+        let mut replay = Replay::new(crate::state::undone_by(&retractions(&mut *log, 0, upto)?));
+        log.rows(1, upto, &mut |row| {
+            let recorded = to_recorded(row)?;
+            replay.feed(recorded.seq, &recorded.event);
+            visit(&recorded, replay.state());
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(replay.finish())
     }
 
     /// Drops every snapshot and takes new ones along one full replay: the ones kept for the far

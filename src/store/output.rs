@@ -1,4 +1,4 @@
-//! Files grimoire writes besides the campaign file (an export today): the rules that keep a careless
+//! Files grimoire writes besides the campaign file (an export, a report): the rules that keep a careless
 //! path from destroying anything.
 //!
 //! - A symbolic link is followed and its target written; the link itself is never replaced.
@@ -22,12 +22,18 @@ use std::path::{Path, PathBuf};
 pub enum OutputKind {
     /// `grimoire export`: JSON Lines beginning with the log's first event.
     Export,
+    /// `grimoire report`: an HTML page beginning with the report's mark.
+    Report,
 }
+
+/// The first bytes of every `grimoire report` page.
+pub const REPORT_MARK: &str = "<!DOCTYPE html>\n<!-- grimoire report -->\n";
 
 impl OutputKind {
     fn noun(self) -> &'static str {
         match self {
             OutputKind::Export => "a grimoire export",
+            OutputKind::Report => "a grimoire report",
         }
     }
 
@@ -35,6 +41,7 @@ impl OutputKind {
     fn recognises(self, start: &[u8]) -> bool {
         match self {
             OutputKind::Export => start.starts_with(br#"{"seq":1,"event_id":""#),
+            OutputKind::Report => start.starts_with(REPORT_MARK.as_bytes()),
         }
     }
 }

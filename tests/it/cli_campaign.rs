@@ -740,6 +740,10 @@ fn the_tour_plays_an_evening_into_its_own_file_and_verifies() {
         .arg("verify")
         .assert()
         .success();
+    // It ends by writing the campaign's report beside its file.
+    assert!(out.contains("$ grimoire report --out"), "{out}");
+    let page = std::fs::read_to_string(c.dir.path().join("tour.html")).expect("tour.html");
+    assert!(page.contains("The Sunken Vault") && page.contains("<h3>Mira</h3>"));
     // A second tour replaces the first one's file rather than failing.
     c.ok(&["tour"]);
     // But never a file that is not a grimoire campaign.

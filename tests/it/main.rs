@@ -19,6 +19,7 @@ mod pg_cluster;
 mod postgres;
 mod props;
 mod reliability;
+mod report;
 mod rules_doc;
 mod sealed;
 mod snapshots;

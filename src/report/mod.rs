@@ -1,0 +1,244 @@
+//! `grimoire report`: the campaign as one self-contained HTML page. One replay of the public log
+//! (nothing sealed is read) gathers what the page shows: each character's values over in-game
+//! time, rituals cast per day, the sessions and what mattered in them, the dice, the scrolls held
+//! and the chain's checkpoints. Everything gathered is bounded (charts downsampled, the timeline
+//! capped), so a million-event campaign makes a page as light as a short one.
+
+mod page;
+mod svg;
+
+use crate::audit::{LogTally, Tally};
+use crate::event::{Event, Recorded};
+use crate::state::{CampaignState, Character, fold_name};
+use crate::store::{Checkpoint, Store, StoreError};
+use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::tables::Attribute;
+use std::collections::BTreeMap;
+use svg::{Series, column_of};
+
+pub use page::escape;
+
+/// Sessions shown one by one in the timeline (the newest); older ones are counted in its chart.
+pub const SESSIONS_SHOWN: usize = 30;
+/// Key events listed for one session; the rest are counted.
+const KEY_EVENTS_SHOWN: usize = 8;
+/// Days shown in a character's rituals-per-day chart (the latest days with a ritual).
+pub const RITUAL_DAYS_SHOWN: usize = 60;
+
+/// What the page is made from.
+pub struct Gathered {
+    pub state: CampaignState,
+    /// The in-game time the charts end at, in seconds since Day 1.
+    pub span: u64,
+    pub characters: Vec<CharacterTrack>,
+    pub sessions: Vec<SessionRow>,
+    /// Events outside any session (set-up, downtime between sessions).
+    pub between_sessions: u64,
+    pub dice: Vec<Tally>,
+    pub head: Option<Checkpoint>,
+    /// The full hash of the last event read.
+    pub head_hash: String,
+}
+
+/// One character's values over time.
+pub struct CharacterTrack {
+    pub name: String,
+    pub health: Series,
+    pub health_max: Series,
+    /// A Dungeon Game: (attribute, current, maximum).
+    pub attributes: Vec<(Attribute, Series, Series)>,
+    /// Against the Darkmaster: (current, maximum) magic points.
+    pub mps: Option<(Series, Series)>,
+    /// A Dungeon Game: in-game day → (rituals cast, the safe number that day).
+    pub rituals_by_day: BTreeMap<u64, (u32, u32)>,
+}
+
+/// One session in the timeline.
+pub struct SessionRow {
+    pub number: u32,
+    pub first_seq: u64,
+    pub last_seq: u64,
+    pub started: crate::time::GameTime,
+    pub ended: Option<crate::time::GameTime>,
+    pub events: u64,
+    /// (seq, what happened), at most [`KEY_EVENTS_SHOWN`].
+    pub key_events: Vec<(u64, String)>,
+    pub more_key_events: u64,
+    /// The checkpoint of its `session ended` event.
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// What changes about a character are worth a line in the timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Milestones {
+    dead: bool,
+    level: u32,
+    rituals_known: usize,
+    rituals_lost: usize,
+    spells_known: usize,
+}
+
+impl Milestones {
+    fn of(c: &Character) -> Milestones {
+        let (level, rituals_known, rituals_lost, spells_known) = match (c.adg(), c.vsd()) {
+            (Some(adg), _) => (adg.level, adg.known.len(), adg.lost.len(), 0),
+            (_, Some(vsd)) => (vsd.level, 0, 0, vsd.spells.len()),
+            (None, None) => (0, 0, 0, 0),
+        };
+        Milestones {
+            dead: c.is_dead(),
+            level,
+            rituals_known,
+            rituals_lost,
+            spells_known,
+        }
+    }
+}
+
+/// Kinds of event that are always worth a line.
+const KEY_KINDS: [&str; 5] = [
+    "character_added",
+    "scroll_written",
+    "retracted",
+    "seed_revealed",
+    "sealed_revealed",
+];
+
+/// Reads the log up to `upto` (all of it when `None`) once and gathers the page's material;
+/// `watch` hears the seq of each event read (for progress).
+pub fn gather(
+    store: &mut Store,
+    upto: Option<u64>,
+    watch: &mut dyn FnMut(u64),
+) -> Result<Gathered, StoreError> {
+    // Where the charts end, known before the pass so that it can downsample as it goes.
+    let span = store.replay(upto)?.clock.seconds();
+    let mut tracks: BTreeMap<String, CharacterTrack> = BTreeMap::new();
+    let mut milestones: BTreeMap<String, Milestones> = BTreeMap::new();
+    let mut sessions: Vec<SessionRow> = Vec::new();
+    let mut between_sessions = 0;
+    let mut dice = LogTally::new(None, None);
+    let mut head: Option<(u64, String)> = None;
+    let state = store.replay_each(upto, |r, state| {
+        watch(r.seq);
+        head = Some((r.seq, r.hash.clone()));
+        dice.feed(r, true);
+        let column = column_of(r.game_time.seconds(), span);
+        let named = state.characters_named(&r.event);
+        let mut key = KEY_KINDS.contains(&r.event.kind());
+        for c in &named {
+            let folded = fold_name(&c.name);
+            track(
+                tracks.entry(folded.clone()).or_insert_with(|| new_track(c)),
+                c,
+                column,
+            );
+            let now = Milestones::of(c);
+            if milestones.get(&folded).is_some_and(|before| *before != now) {
+                key = true;
+            }
+            milestones.insert(folded, now);
+        }
+        if let Event::Adg(AdgEvent::RitualCast(cast)) = &r.event
+            && let Some(c) = state.character(&cast.character)
+            && let (Some(track), Some(adg)) = (tracks.get_mut(&fold_name(&c.name)), c.adg())
+        {
+            let day = track.rituals_by_day.entry(r.game_time.day()).or_default();
+            day.0 += 1;
+            day.1 = adg.safe_rituals_per_day();
+        }
+        note_session(&mut sessions, &mut between_sessions, r, key);
+    })?;
+    let (head, head_hash) = match head {
+        Some((seq, hash)) => (Some(Checkpoint::of(seq, &hash)), hash),
+        None => (None, String::new()),
+    };
+    Ok(Gathered {
+        characters: tracks.into_values().collect(),
+        state,
+        span,
+        sessions,
+        between_sessions,
+        dice: dice.tallies(),
+        head,
+        head_hash,
+    })
+}
+
+fn new_track(c: &Character) -> CharacterTrack {
+    CharacterTrack {
+        name: c.name.clone(),
+        health: Series::default(),
+        health_max: Series::default(),
+        attributes: if c.adg().is_some() {
+            [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
+                .into_iter()
+                .map(|a| (a, Series::default(), Series::default()))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        mps: c.vsd().map(|_| (Series::default(), Series::default())),
+        rituals_by_day: BTreeMap::new(),
+    }
+}
+
+/// Notes a character's charted values as they stand at `column`.
+fn track(track: &mut CharacterTrack, c: &Character, column: u64) {
+    if let Some(health) = c.health {
+        track.health.note(column, health.current);
+        track.health_max.note(column, health.max);
+    }
+    if let Some(adg) = c.adg() {
+        for (attribute, current, max) in &mut track.attributes {
+            current.note(column, adg.current(*attribute));
+            max.note(column, adg.max.get(*attribute));
+        }
+    }
+    if let (Some(vsd), Some((current, max))) = (c.vsd(), &mut track.mps) {
+        current.note(column, vsd.mp_max.saturating_sub(vsd.mp_spent));
+        max.note(column, vsd.mp_max);
+    }
+}
+
+fn note_session(sessions: &mut Vec<SessionRow>, between: &mut u64, r: &Recorded, key: bool) {
+    if let Event::SessionStarted { number, .. } = &r.event {
+        sessions.push(SessionRow {
+            number: *number,
+            first_seq: r.seq,
+            last_seq: r.seq,
+            started: r.game_time,
+            ended: None,
+            events: 0,
+            key_events: Vec::new(),
+            more_key_events: 0,
+            checkpoint: None,
+        });
+    }
+    let Some(row) = sessions
+        .last_mut()
+        .filter(|row| r.session == Some(row.number) && row.ended.is_none())
+    else {
+        *between += 1;
+        return;
+    };
+    row.events += 1;
+    row.last_seq = r.seq;
+    if let Event::SessionEnded { .. } = &r.event {
+        row.ended = Some(r.game_time);
+        row.checkpoint = Some(Checkpoint::of(r.seq, &r.hash));
+    }
+    if key {
+        if row.key_events.len() < KEY_EVENTS_SHOWN {
+            row.key_events
+                .push((r.seq, crate::render::describe(&r.event)));
+        } else {
+            row.more_key_events += 1;
+        }
+    }
+}
+
+/// The whole page for what was gathered; `generated_at` is printed in its footer.
+pub fn html(gathered: &Gathered, generated_at: &str) -> String {
+    page::render(gathered, generated_at)
+}

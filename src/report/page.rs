@@ -1,0 +1,485 @@
+//! The report's HTML: one file with its styles, charts and a few lines of script inside, so it opens
+//! from a disk or an e-mail with no network. Every piece of campaign text goes through [`escape`].
+
+use super::svg::{self, Bar, Line, PALETTE};
+use super::{CharacterTrack, Gathered, RITUAL_DAYS_SHOWN, SESSIONS_SHOWN};
+use crate::audit::{FLAG_BELOW, Verdict};
+use std::fmt::Write;
+
+/// The first bytes of every report: how `--out` knows a file it may replace.
+use crate::store::output::REPORT_MARK as MARK;
+
+/// Text made safe inside HTML and SVG, in element content and in quoted attributes alike.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = r#"
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 2rem 3rem; color: #1d1d1f; background: #fbfaf7; line-height: 1.45; }
+h1 { margin-bottom: 0.2rem; }
+h2 { border-bottom: 2px solid #d8d2c4; padding-bottom: 0.2rem; margin-top: 2.5rem; }
+nav ol { columns: 3; padding-left: 1.2rem; }
+.lede { color: #555; margin-top: 0; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 1.2rem; }
+article { background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 1rem 1rem; }
+article h3 { margin: 0.2rem 0; }
+figure { margin: 0.8rem 0 0; }
+figcaption { font-size: 0.85rem; color: #444; }
+svg.chart { width: 100%; height: auto; display: block; }
+svg .grid { stroke: #ebe7dd; }
+svg .tick { font-size: 10px; fill: #666; }
+ul.legend { list-style: none; padding: 0; margin: 0.2rem 0 0; font-size: 0.8rem; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
+.swatch { display: inline-block; width: 1.4rem; border-top: 3px solid; margin-right: 0.3rem; vertical-align: middle; }
+.swatch.dashed { border-top-style: dashed; }
+table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid #e2ddd0; vertical-align: top; }
+code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.85rem; overflow-wrap: anywhere; }
+.flagged { color: #b00020; font-weight: bold; }
+.muted { color: #666; }
+ol.sessions > li { margin-bottom: 0.8rem; }
+"#;
+
+/// Builds the contents from the sections actually on the page, and marks the page as drawn (the
+/// browser test waits for that mark, so a script error shows as a missing mark).
+const SCRIPT: &str = r##"
+(function () {
+  var list = document.querySelector("nav#contents ol");
+  document.querySelectorAll("main > section[id]").forEach(function (section) {
+    var heading = section.querySelector("h2");
+    var item = document.createElement("li");
+    var link = document.createElement("a");
+    link.href = "#" + section.id;
+    link.textContent = heading ? heading.textContent : section.id;
+    item.appendChild(link);
+    list.appendChild(item);
+  });
+  document.body.dataset.drawn = document.querySelectorAll("svg.chart").length;
+})();
+"##;
+
+pub fn render(g: &Gathered, generated_at: &str) -> String {
+    let name = g
+        .state
+        .campaign
+        .as_ref()
+        .map_or("A campaign", |c| c.name.as_str());
+    let mut out = String::from(MARK);
+    let _ = write!(
+        out,
+        r#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{title} · grimoire report</title><style>{STYLE}</style></head><body>"#,
+        title = escape(name)
+    );
+    let head = g.head.as_ref().map_or_else(
+        || "an empty log".to_string(),
+        |h| format!("event #{}", h.seq),
+    );
+    let _ = write!(
+        out,
+        r#"<header><h1>{}</h1><p class="lede">As of {head}, {clock}: {characters}, {sessions}. Read from the public log only: nothing sealed is in this page.</p></header>"#,
+        escape(name),
+        clock = g.state.clock,
+        characters = count(g.characters.len() as u64, "character", "characters"),
+        sessions = count(g.state.sessions_started.into(), "session", "sessions"),
+    );
+    out.push_str(r#"<nav id="contents"><strong>Contents</strong><ol></ol></nav><main>"#);
+    characters(&mut out, g);
+    timeline(&mut out, g);
+    scrolls(&mut out, g);
+    dice(&mut out, g);
+    chain(&mut out, g);
+    let _ = write!(
+        out,
+        r#"</main><footer class="muted"><p>Written by grimoire at {}.</p></footer><script>{SCRIPT}</script></body></html>"#,
+        escape(generated_at)
+    );
+    out.push('\n');
+    out
+}
+
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn characters(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="characters"><h2>Characters</h2>"#);
+    if g.characters.is_empty() {
+        out.push_str("<p>No characters yet.</p>");
+    }
+    out.push_str(r#"<div class="cards">"#);
+    for track in &g.characters {
+        character(out, g, track);
+    }
+    out.push_str("</div></section>");
+}
+
+fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
+    let now = g.state.character(&track.name);
+    let standing = now.map(|c| {
+        let (system, level) = match (c.adg(), c.vsd()) {
+            (Some(adg), _) => ("A Dungeon Game", adg.level),
+            (_, Some(vsd)) => ("Against the Darkmaster", vsd.level),
+            (None, None) => ("", 0),
+        };
+        let health = c
+            .health
+            .map(|h| format!(", health {} of {}", h.current, h.max))
+            .unwrap_or_default();
+        let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
+        format!("{system}, level {level}{health}{status}")
+    });
+    let _ = write!(
+        out,
+        r#"<article class="character"><h3>{}</h3><p class="muted">{}</p>"#,
+        escape(&track.name),
+        escape(standing.as_deref().unwrap_or("retracted since"))
+    );
+    let figure = |out: &mut String, caption: &str, chart: String| {
+        let _ = write!(
+            out,
+            "<figure>{chart}<figcaption>{}</figcaption></figure>",
+            escape(caption)
+        );
+    };
+    if track.health.points() > 0 {
+        figure(
+            out,
+            "Health over in-game time: current, and the maximum dashed.",
+            svg::line_chart(
+                "health",
+                &format!("{}: health", track.name),
+                g.span,
+                &[
+                    Line {
+                        label: "current".into(),
+                        series: &track.health,
+                        colour: PALETTE[0],
+                        dashed: false,
+                    },
+                    Line {
+                        label: "maximum".into(),
+                        series: &track.health_max,
+                        colour: PALETTE[0],
+                        dashed: true,
+                    },
+                ],
+            ),
+        );
+    }
+    if !track.attributes.is_empty() {
+        let mut lines = Vec::new();
+        for (i, (attribute, current, max)) in track.attributes.iter().enumerate() {
+            lines.push(Line {
+                label: format!("{attribute}"),
+                series: current,
+                colour: PALETTE[i + 1],
+                dashed: false,
+            });
+            lines.push(Line {
+                label: format!("{attribute} maximum"),
+                series: max,
+                colour: PALETTE[i + 1],
+                dashed: true,
+            });
+        }
+        figure(
+            out,
+            "Attributes over in-game time: current (less what is exerted), and each maximum dashed.",
+            svg::line_chart(
+                "attributes",
+                &format!("{}: attributes", track.name),
+                g.span,
+                &lines,
+            ),
+        );
+        rituals(out, track, figure);
+    }
+    if let Some((current, max)) = &track.mps {
+        figure(
+            out,
+            "Magic points over in-game time: those left, and the maximum dashed.",
+            svg::line_chart(
+                "mps",
+                &format!("{}: magic points", track.name),
+                g.span,
+                &[
+                    Line {
+                        label: "left".into(),
+                        series: current,
+                        colour: PALETTE[2],
+                        dashed: false,
+                    },
+                    Line {
+                        label: "maximum".into(),
+                        series: max,
+                        colour: PALETTE[2],
+                        dashed: true,
+                    },
+                ],
+            ),
+        );
+    }
+    out.push_str("</article>");
+}
+
+fn rituals(out: &mut String, track: &CharacterTrack, figure: impl Fn(&mut String, &str, String)) {
+    if track.rituals_by_day.is_empty() {
+        out.push_str(r#"<p class="muted" data-chart="rituals">No rituals cast yet.</p>"#);
+        return;
+    }
+    let days = track.rituals_by_day.len();
+    let bars: Vec<Bar> = track
+        .rituals_by_day
+        .iter()
+        .skip(days.saturating_sub(RITUAL_DAYS_SHOWN))
+        .map(|(day, &(cast, safe))| Bar {
+            label: format!("Day {day}"),
+            value: f64::from(cast),
+            mark: Some(f64::from(safe)),
+            warn: cast > safe,
+        })
+        .collect();
+    let caption = if days > RITUAL_DAYS_SHOWN {
+        format!(
+            "Rituals cast per in-game day against the safe number, the latest {RITUAL_DAYS_SHOWN} of {days} days with a ritual."
+        )
+    } else {
+        "Rituals cast per in-game day against the safe number.".to_string()
+    };
+    figure(
+        out,
+        &caption,
+        svg::bar_chart(
+            "rituals",
+            &format!("{}: rituals per day", track.name),
+            &bars,
+            "rituals cast",
+            "safe number",
+        ),
+    );
+}
+
+fn timeline(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="timeline"><h2>Sessions</h2>"#);
+    if g.sessions.is_empty() {
+        out.push_str("<p>No session has started yet.</p>");
+    } else {
+        // Events per session, sessions grouped so that at most 120 bars are drawn.
+        let group = g.sessions.len().div_ceil(120);
+        let bars: Vec<Bar> = g
+            .sessions
+            .chunks(group)
+            .map(|chunk| {
+                let (first, last) = (chunk[0].number, chunk[chunk.len() - 1].number);
+                Bar {
+                    label: if first == last {
+                        format!("{first}")
+                    } else {
+                        format!("{first}–{last}")
+                    },
+                    value: chunk.iter().map(|s| s.events as f64).sum::<f64>() / chunk.len() as f64,
+                    mark: None,
+                    warn: false,
+                }
+            })
+            .collect();
+        let caption = if group > 1 {
+            format!("Events recorded per session, averaged over groups of {group} sessions.")
+        } else {
+            "Events recorded per session.".to_string()
+        };
+        let _ = write!(
+            out,
+            "<figure>{}<figcaption>{}</figcaption></figure>",
+            svg::bar_chart("sessions", "Events per session", &bars, "events", ""),
+            escape(&caption)
+        );
+        let shown = g.sessions.len().min(SESSIONS_SHOWN);
+        if g.sessions.len() > shown {
+            let _ = write!(
+                out,
+                "<p class=\"muted\">The latest {shown} of {} sessions, newest first.</p>",
+                g.sessions.len()
+            );
+        }
+        out.push_str(r#"<ol class="sessions" reversed>"#);
+        for session in g.sessions.iter().rev().take(shown) {
+            let ended = session
+                .ended
+                .map_or_else(|| "still open".to_string(), |t| format!("to {t}"));
+            let _ = write!(
+                out,
+                "<li value=\"{n}\"><strong>Session {n}</strong>, {started} {ended}: {events} (#{first}–#{last})",
+                n = session.number,
+                started = session.started,
+                events = count(session.events, "event", "events"),
+                first = session.first_seq,
+                last = session.last_seq,
+            );
+            if !session.key_events.is_empty() {
+                out.push_str("<ul>");
+                for (seq, what) in &session.key_events {
+                    let _ = write!(out, "<li>#{seq} {}</li>", escape(what));
+                }
+                if session.more_key_events > 0 {
+                    let _ = write!(
+                        out,
+                        "<li class=\"muted\">and {} more</li>",
+                        session.more_key_events
+                    );
+                }
+                out.push_str("</ul>");
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ol>");
+    }
+    if g.between_sessions > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"muted\">{} recorded outside any session (set-up, downtime).</p>",
+            count(g.between_sessions, "event", "events")
+        );
+    }
+    out.push_str("</section>");
+}
+
+fn scrolls(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="scrolls"><h2>Scrolls</h2>"#);
+    if g.state.scrolls.is_empty() {
+        out.push_str("<p>No scroll is held.</p>");
+    } else {
+        out.push_str("<table><thead><tr><th>Scroll</th><th>Ritual</th><th>Level</th><th>Held by</th><th>Written by</th><th>Read</th><th>Effect</th></tr></thead><tbody>");
+        for scroll in g.state.scrolls.values() {
+            let _ = write!(
+                out,
+                "<tr><td>#{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                scroll.id,
+                escape(&scroll.ritual),
+                scroll.level,
+                escape(&scroll.holder),
+                escape(&scroll.writer),
+                count(scroll.reads.into(), "time", "times"),
+                escape(&scroll.effect),
+            );
+        }
+        out.push_str("</tbody></table>");
+    }
+    out.push_str("</section>");
+}
+
+fn dice(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="dice"><h2>Dice</h2><p>Each face's count against what a fair die would give in as many rolls (the black mark), by die and by where the dice came from: entered at the table, seeded by grimoire, or sealed by the GM and revealed since. Pearson's chi-square test gives the chance that fair dice would look at least this uneven; below "#);
+    let _ = write!(out, "{FLAG_BELOW} a group is flagged.</p>");
+    if g.dice.is_empty() {
+        out.push_str("<p>No dice rolled yet.</p>");
+    }
+    out.push_str(r#"<div class="cards">"#);
+    for tally in &g.dice {
+        let expected = tally.expected();
+        let bars: Vec<Bar> = tally
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(face, &seen)| Bar {
+                label: format!("{}", face + 1),
+                value: seen as f64,
+                mark: Some(expected),
+                warn: false,
+            })
+            .collect();
+        let verdict = match tally.verdict() {
+            Verdict::TooFew { needs } => format!(
+                "{}: too few to judge (the test needs {needs}).",
+                count(tally.rolls(), "roll", "rolls")
+            ),
+            Verdict::Judged {
+                p_value, flagged, ..
+            } => {
+                let judgement = if flagged {
+                    "<span class=\"flagged\">flagged: fair dice rarely look this uneven</span>"
+                } else {
+                    "consistent with fair dice"
+                };
+                format!(
+                    "{}: p = {p_value:.4}, {judgement}.",
+                    count(tally.rolls(), "roll", "rolls")
+                )
+            }
+        };
+        let title = format!("d{} {}", tally.sides, tally.origin.word());
+        let _ = write!(
+            out,
+            "<article class=\"dice\"><h3>{title}</h3><figure>{}<figcaption>{verdict}</figcaption></figure></article>",
+            svg::bar_chart(
+                "dice",
+                &title,
+                &bars,
+                "times seen",
+                "expected of a fair die"
+            ),
+        );
+    }
+    out.push_str("</div></section>");
+}
+
+fn chain(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="chain"><h2>The chain</h2>"#);
+    let Some(head) = &g.head else {
+        out.push_str("<p>The log is empty.</p></section>");
+        return;
+    };
+    let _ = write!(
+        out,
+        "<p>Every event carries the hash of the one before it, so a copy that matches these codes holds the same history up to them. Check yours with <code>grimoire verify --checkpoint {head}</code>.</p><table><tbody><tr><th>Head</th><td><code>{head}</code></td></tr><tr><th>Its full hash</th><td><code>{}</code></td></tr></tbody></table>",
+        escape(&g.head_hash)
+    );
+    let ended: Vec<_> = g
+        .sessions
+        .iter()
+        .filter_map(|s| s.checkpoint.as_ref().map(|c| (s.number, c)))
+        .collect();
+    if !ended.is_empty() {
+        let shown = ended.len().min(SESSIONS_SHOWN);
+        let _ = write!(
+            out,
+            "<h3>Checkpoints at the end of sessions{}</h3><table><thead><tr><th>Session</th><th>Checkpoint</th></tr></thead><tbody>",
+            if ended.len() > shown {
+                format!(" (the latest {shown} of {})", ended.len())
+            } else {
+                String::new()
+            }
+        );
+        for (number, checkpoint) in ended.iter().rev().take(shown) {
+            let _ = write!(
+                out,
+                "<tr><td>{number}</td><td><code>{checkpoint}</code></td></tr>"
+            );
+        }
+        out.push_str("</tbody></table>");
+    }
+    out.push_str("</section>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escaping_leaves_no_markup_and_no_way_out_of_an_attribute() {
+        assert_eq!(
+            escape(r#"<a href='x'>"&"</a>"#),
+            "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;&lt;/a&gt;"
+        );
+    }
+}

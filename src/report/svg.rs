@@ -1,0 +1,339 @@
+//! The report's charts, as plain SVG written by hand: a handful of lines, bars and labels, so no
+//! plotting library is needed and the page stays one self-contained file. Every series is
+//! downsampled before it gets here ([`Series`]), so a chart costs the same for a long campaign as
+//! for a short one.
+
+use super::escape;
+use std::fmt::Write;
+
+/// How many columns a line chart's time axis is cut into: each keeps its first, lowest, highest
+/// and last value, so a spike between samples still shows.
+pub const COLUMNS: u64 = 240;
+
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 200.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 12.0;
+const TOP: f64 = 12.0;
+const BOTTOM: f64 = 28.0;
+
+/// Colours that stay apart for most kinds of colour blindness (Okabe and Ito's palette).
+pub const PALETTE: [&str; 6] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9",
+];
+
+/// One value over in-game time, downsampled into [`COLUMNS`] columns as it is fed.
+#[derive(Debug, Clone, Default)]
+pub struct Series {
+    /// (column, first, lowest, highest, last), columns in order.
+    columns: Vec<(u64, u32, u32, u32, u32)>,
+    last: Option<u32>,
+}
+
+impl Series {
+    /// The value at `column` (0 to [`COLUMNS`]); a value equal to the last one adds nothing.
+    pub fn note(&mut self, column: u64, value: u32) {
+        if self.last == Some(value) {
+            return;
+        }
+        self.last = Some(value);
+        match self.columns.last_mut() {
+            Some((at, _, low, high, last)) if *at == column => {
+                *low = (*low).min(value);
+                *high = (*high).max(value);
+                *last = value;
+            }
+            _ => self.columns.push((column, value, value, value, value)),
+        }
+    }
+
+    fn highest(&self) -> u32 {
+        self.columns.iter().map(|c| c.3).max().unwrap_or(0)
+    }
+
+    /// How many points the series draws: bounded by [`COLUMNS`], whatever the campaign's length.
+    pub fn points(&self) -> usize {
+        self.columns.len()
+    }
+}
+
+/// A line on a chart.
+pub struct Line<'a> {
+    pub label: String,
+    pub series: &'a Series,
+    pub colour: &'static str,
+    /// Dashed: a maximum drawn behind its current value.
+    pub dashed: bool,
+}
+
+/// Where in-game time `seconds` falls on the time axis.
+pub fn column_of(seconds: u64, span: u64) -> u64 {
+    if span == 0 {
+        return 0;
+    }
+    (u128::from(seconds.min(span)) * u128::from(COLUMNS) / u128::from(span)) as u64
+}
+
+fn x_of(column: u64) -> f64 {
+    LEFT + (WIDTH - LEFT - RIGHT) * column as f64 / COLUMNS as f64
+}
+
+fn y_of(value: f64, top: f64) -> f64 {
+    let plot = HEIGHT - TOP - BOTTOM;
+    HEIGHT - BOTTOM - plot * (value / top)
+}
+
+/// A round number at least `highest` for the value axis, and its tick step.
+fn value_axis(highest: u32) -> (f64, f64) {
+    let highest = f64::from(highest.max(1));
+    let step = [
+        1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0,
+    ]
+    .into_iter()
+    .find(|step| highest / step <= 5.0)
+    .unwrap_or_else(|| (highest / 5.0).ceil());
+    ((highest / step).ceil() * step, step)
+}
+
+fn open(out: &mut String, kind: &str, title: &str) {
+    let _ = write!(
+        out,
+        r#"<svg class="chart" data-chart="{kind}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}" xmlns="http://www.w3.org/2000/svg"><title>{title}</title>"#,
+        title = escape(title),
+    );
+}
+
+fn value_ticks(out: &mut String, top: f64, step: f64) {
+    let mut value = 0.0;
+    while value <= top + f64::EPSILON {
+        let y = y_of(value, top);
+        let _ = write!(
+            out,
+            r#"<line class="grid" x1="{LEFT}" x2="{x2}" y1="{y:.1}" y2="{y:.1}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{value}</text>"#,
+            x2 = WIDTH - RIGHT,
+            tx = LEFT - 4.0,
+            ty = y + 4.0,
+        );
+        value += step;
+    }
+}
+
+/// A line chart over in-game time, from Day 1 to `span` seconds, with day labels under it.
+pub fn line_chart(kind: &str, title: &str, span: u64, lines: &[Line<'_>]) -> String {
+    let mut out = String::new();
+    open(&mut out, kind, title);
+    let (top, step) = value_axis(lines.iter().map(|l| l.series.highest()).max().unwrap_or(0));
+    value_ticks(&mut out, top, step);
+    for i in 0..=4u64 {
+        let column = COLUMNS * i / 4;
+        let day = (span * i / 4) / crate::time::DAY_SECONDS + 1;
+        let anchor = match i {
+            0 => "start",
+            4 => "end",
+            _ => "middle",
+        };
+        let _ = write!(
+            out,
+            r#"<text class="tick" x="{x:.1}" y="{y}" text-anchor="{anchor}">Day {day}</text>"#,
+            x = x_of(column),
+            y = HEIGHT - 8.0,
+        );
+    }
+    for line in lines {
+        let mut points = String::new();
+        let mut previous: Option<u32> = None;
+        for &(column, first, low, high, last) in &line.series.columns {
+            let x = x_of(column);
+            // Flat until this column, then up and down through what it held.
+            for value in previous.into_iter().chain([first, low, high, last]) {
+                let _ = write!(points, "{x:.1},{:.1} ", y_of(f64::from(value), top));
+            }
+            previous = Some(last);
+        }
+        if let Some(last) = previous {
+            let _ = write!(
+                points,
+                "{:.1},{:.1}",
+                x_of(COLUMNS),
+                y_of(f64::from(last), top)
+            );
+        }
+        let dash = if line.dashed {
+            r#" stroke-dasharray="5 4""#
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            r#"<polyline class="series" fill="none" stroke="{colour}" stroke-width="2"{dash} points="{points}"><title>{label}</title></polyline>"#,
+            colour = line.colour,
+            label = escape(&line.label),
+        );
+    }
+    out.push_str("</svg>");
+    out.push_str(&legend(
+        &lines
+            .iter()
+            .map(|l| (l.label.as_str(), l.colour, l.dashed))
+            .collect::<Vec<_>>(),
+    ));
+    out
+}
+
+/// One bar of a bar chart.
+pub struct Bar {
+    pub label: String,
+    pub value: f64,
+    /// Where a fair or safe value would be, drawn as a mark across the bar.
+    pub mark: Option<f64>,
+    /// Drawn in the warning colour (beyond a safe number).
+    pub warn: bool,
+}
+
+/// Bars side by side, each with an optional mark (expected count, safe number) across it.
+pub fn bar_chart(
+    kind: &str,
+    title: &str,
+    bars: &[Bar],
+    bar_label: &str,
+    mark_label: &str,
+) -> String {
+    let mut out = String::new();
+    open(&mut out, kind, title);
+    let highest = bars
+        .iter()
+        .map(|b| b.value.max(b.mark.unwrap_or(0.0)))
+        .fold(0.0, f64::max);
+    let (top, step) = value_axis(highest.ceil() as u32);
+    value_ticks(&mut out, top, step);
+    let slot = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
+    // As many labels as fit side by side (about 6 units a character), the rest left to the tooltips.
+    let widest = bars
+        .iter()
+        .map(|b| b.label.chars().count())
+        .max()
+        .unwrap_or(1);
+    let fit = ((WIDTH - LEFT - RIGHT) / (widest as f64 * 6.0 + 8.0)).max(1.0) as usize;
+    let label_every = bars.len().div_ceil(fit).max(1);
+    for (i, bar) in bars.iter().enumerate() {
+        let x = LEFT + slot * i as f64;
+        let y = y_of(bar.value, top);
+        let colour = if bar.warn { PALETTE[1] } else { PALETTE[0] };
+        let _ = write!(
+            out,
+            r#"<rect class="bar" x="{bx:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{label}: {value}</title></rect>"#,
+            bx = x + slot * 0.1,
+            w = slot * 0.8,
+            h = (HEIGHT - BOTTOM - y).max(0.0),
+            label = escape(&bar.label),
+            value = bar.value,
+        );
+        if let Some(mark) = bar.mark {
+            let my = y_of(mark, top);
+            let _ = write!(
+                out,
+                r##"<line class="mark" x1="{x:.1}" x2="{x2:.1}" y1="{my:.1}" y2="{my:.1}" stroke="#222" stroke-width="2"/>"##,
+                x2 = x + slot,
+            );
+        }
+        if i % label_every == 0 {
+            let _ = write!(
+                out,
+                r#"<text class="tick" x="{tx:.1}" y="{ty}" text-anchor="middle">{label}</text>"#,
+                tx = x + slot / 2.0,
+                ty = HEIGHT - 8.0,
+                label = escape(&bar.label),
+            );
+        }
+    }
+    out.push_str("</svg>");
+    let mut keys = vec![(bar_label, PALETTE[0], false)];
+    if bars.iter().any(|b| b.warn) {
+        keys.push(("beyond it", PALETTE[1], false));
+    }
+    if bars.iter().any(|b| b.mark.is_some()) {
+        keys.push((mark_label, "#222", false));
+    }
+    out.push_str(&legend(&keys));
+    out
+}
+
+fn legend(keys: &[(&str, &str, bool)]) -> String {
+    let mut out = String::from(r#"<ul class="legend">"#);
+    for (label, colour, dashed) in keys {
+        let style = if *dashed { "dashed" } else { "solid" };
+        let _ = write!(
+            out,
+            r#"<li><span class="swatch {style}" style="border-color:{colour}"></span>{}</li>"#,
+            escape(label)
+        );
+    }
+    out.push_str("</ul>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_series_keeps_at_most_one_column_per_step_of_the_axis_whatever_its_length() {
+        let mut series = Series::default();
+        let span = 1_000_000;
+        for t in 0..span {
+            series.note(column_of(t, span), (t % 7) as u32);
+        }
+        assert!(series.points() <= COLUMNS as usize + 1);
+        // A spike inside one column is kept as its highest value.
+        assert_eq!(series.highest(), 6);
+    }
+
+    #[test]
+    fn an_unchanged_value_adds_no_point() {
+        let mut series = Series::default();
+        series.note(0, 5);
+        series.note(100, 5);
+        assert_eq!(series.points(), 1);
+        series.note(120, 4);
+        assert_eq!(series.points(), 2);
+    }
+
+    #[test]
+    fn the_value_axis_rounds_up_to_a_tick_and_never_divides_by_zero() {
+        assert_eq!(value_axis(0), (1.0, 1.0));
+        assert_eq!(value_axis(12), (15.0, 5.0));
+        assert_eq!(value_axis(97), (100.0, 20.0));
+        assert_eq!(column_of(10, 0), 0);
+        assert_eq!(column_of(u64::MAX, 10), COLUMNS);
+    }
+
+    #[test]
+    fn labels_are_escaped_in_every_chart() {
+        let series = Series::default();
+        let chart = line_chart(
+            "health",
+            "<b>x</b>",
+            10,
+            &[Line {
+                label: "<script>".into(),
+                series: &series,
+                colour: PALETTE[0],
+                dashed: false,
+            }],
+        );
+        assert!(!chart.contains("<script>") && !chart.contains("<b>"));
+        let bars = bar_chart(
+            "dice",
+            "t",
+            &[Bar {
+                label: "\"><img>".into(),
+                value: 1.0,
+                mark: None,
+                warn: false,
+            }],
+            "seen",
+            "expected",
+        );
+        assert!(!bars.contains("<img>"));
+    }
+}

@@ -1,0 +1,329 @@
+//! `grimoire report`: the page's content, the files it may write, and the page opened in a real
+//! browser (headless Chromium), which must draw every chart with nothing in its console.
+
+use crate::support::Campaign;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The sections every report has, by id, in order.
+const SECTIONS: [&str; 5] = ["characters", "timeline", "scrolls", "dice", "chain"];
+
+fn write_report(c: &Campaign, name: &str, extra: &[&str]) -> (String, serde_json::Value) {
+    let out = c.dir.path().join(name);
+    let mut args = vec!["report", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let summary = c.json(&args);
+    (std::fs::read_to_string(&out).expect("the report"), summary)
+}
+
+/// An evening at the table: damage, a ritual cast, a session ended with its checkpoint.
+fn an_evening() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "3"]);
+    c.ok(&[
+        "--rolls",
+        "3",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Shadow Step",
+        "--spell-level",
+        "1",
+        "--cast-time",
+        "action",
+        "--duration",
+        "1h",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&["--rolls", "5", "ritual", "cast", "Aldric", "Shadow Step"]);
+    c.ok(&["time", "advance", "2d"]);
+    c.ok(&["session", "end"]);
+    c
+}
+
+#[test]
+fn a_report_shows_every_section_each_characters_charts_and_the_chain_head() {
+    let c = an_evening();
+    let head = c.head().expect("a head");
+    let (page, summary) = write_report(&c, "campaign.html", &[]);
+    for id in SECTIONS {
+        assert!(
+            page.contains(&format!("<section id=\"{id}\">")),
+            "section {id}"
+        );
+    }
+    for chart in ["health", "attributes", "rituals", "mps", "sessions", "dice"] {
+        assert!(
+            page.contains(&format!("data-chart=\"{chart}\"")),
+            "chart {chart} missing"
+        );
+    }
+    assert!(page.contains("<h3>Aldric</h3>") && page.contains("<h3>Mira</h3>"));
+    assert!(
+        page.contains(&format!("<code>{head}</code>")),
+        "the head {head}"
+    );
+    // The timeline lists what mattered: the ritual learned, not the damage.
+    let timeline = &page[page.find("<section id=\"timeline\">").unwrap()..];
+    let timeline = &timeline[..timeline.find("</section>").unwrap()];
+    assert!(timeline.contains("Shadow Step"), "{timeline}");
+    assert!(!timeline.contains("takes 3 damage"), "{timeline}");
+    // Self-contained: nothing is fetched from anywhere.
+    for outside in ["http://", "https://", "src=", "<link"] {
+        let found = page
+            .replace("http://www.w3.org/2000/svg", "")
+            .contains(outside);
+        assert!(!found, "the page refers outside itself: {outside}");
+    }
+    assert_eq!(summary["characters"], 2);
+    assert_eq!(summary["sessions"], 1);
+    assert_eq!(
+        summary["charts"].as_u64().unwrap() as usize,
+        page.matches("<svg class=\"chart\"").count()
+    );
+}
+
+#[test]
+fn a_report_at_a_past_point_shows_the_campaign_as_it_stood_then() {
+    let c = an_evening();
+    let (page, summary) = write_report(&c, "then.html", &["--at", "3"]);
+    assert_eq!(summary["as_of"], 3);
+    assert!(page.contains("As of event #3"), "{}", &page[..600]);
+    assert!(page.contains("<h3>Aldric</h3>") && !page.contains("<h3>Mira</h3>"));
+    assert!(page.contains("No session has started yet."));
+}
+
+#[test]
+fn campaign_text_is_shown_as_text_never_as_markup() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "<script>alert(1)</script>"]);
+    c.ok(&[
+        "character",
+        "add",
+        "<img src=x onerror=alert(2)>",
+        "--system",
+        "adg",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "5",
+        "--silver",
+        "0",
+    ]);
+    c.ok(&["damage", "<img src=x onerror=alert(2)>", "2"]);
+    let (page, _) = write_report(&c, "hostile.html", &[]);
+    assert_eq!(
+        page.matches("<script>").count(),
+        1,
+        "only the page's own script"
+    );
+    assert!(!page.contains("<img"), "a name became markup");
+    assert!(page.contains("&lt;img src=x onerror=alert(2)&gt;"));
+}
+
+#[test]
+fn a_report_reads_only_the_public_log_and_counts_sealed_dice_once_revealed() {
+    let c = Campaign::with_party();
+    c.ok(&["--rolls", "17", "roll", "d20", "--sealed"]);
+    let (page, _) = write_report(&c, "before.html", &[]);
+    assert!(
+        !page.contains("d20 sealed"),
+        "a pending sealed die was counted"
+    );
+    // The same page with the GM's secrets gone: the report never read them.
+    c.sql()
+        .execute("DELETE FROM secrets", [])
+        .expect("drop the secrets");
+    let (without, _) = write_report(&c, "before.html", &[]);
+    assert_eq!(page, without);
+
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["--rolls", "17", "roll", "d20", "--sealed"]);
+    c.ok(&["reveal", &sealed.to_string()]);
+    let (page, _) = write_report(&c, "after.html", &[]);
+    assert!(
+        page.contains("<h3>d20 sealed</h3>"),
+        "the revealed die is counted"
+    );
+}
+
+#[test]
+fn a_report_replaces_only_an_earlier_report_and_never_the_campaign_file() {
+    let c = an_evening();
+    let out = c.dir.path().join("notes.html");
+    std::fs::write(&out, "<p>my own notes</p>").unwrap();
+    let stderr = c.refused(&["report", "--out", out.to_str().unwrap()], 1);
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "<p>my own notes</p>"
+    );
+    c.refused(&["report", "--out", c.db.to_str().unwrap(), "--force"], 1);
+    // An earlier report is replaced without asking.
+    write_report(&c, "campaign.html", &[]);
+    c.ok(&["damage", "Aldric", "1"]);
+    let (page, _) = write_report(&c, "campaign.html", &[]);
+    let head = c.head().expect("a head");
+    assert!(
+        page.contains(&format!("<code>{head}</code>")),
+        "the newer report"
+    );
+}
+
+#[test]
+fn a_report_of_no_campaign_is_refused_and_writes_nothing() {
+    let c = Campaign::empty();
+    let out = c.dir.path().join("none.html");
+    let stderr = c.refused(&["report", "--out", out.to_str().unwrap()], 1);
+    assert!(
+        stderr.contains("no campaign") || stderr.contains("init"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+}
+
+/// Where Chromium is: `GRIMOIRE_CHROMIUM`, else the usual names on PATH.
+fn chromium() -> Option<PathBuf> {
+    if let Ok(path) = std::env::var("GRIMOIRE_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).find_map(|dir| {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .map(|name| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Runs headless Chromium on `page` with `what` (e.g. --dump-dom) and a fresh profile; returns its
+/// stdout and stderr. A run that has not ended after two minutes is killed, so a hung browser fails
+/// the test rather than hanging the suite; nothing here depends on how quickly it ends before that.
+fn browse(browser: &Path, page: &Path, what: &[&str]) -> (String, String) {
+    // Its output goes to files, not pipes: a pipe nobody reads while it runs could fill and stall it.
+    let profile = tempfile::tempdir().expect("a profile folder");
+    let (out_file, err_file) = (profile.path().join("out"), profile.path().join("err"));
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(what)
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::fs::File::create(&out_file).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_file).expect("stderr file"))
+        .spawn()
+        .expect("Chromium starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Chromium did not finish within two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = child.wait().expect("Chromium's status");
+    let read = |file: &Path| {
+        String::from_utf8_lossy(&std::fs::read(file).unwrap_or_default()).into_owned()
+    };
+    let (stdout, stderr) = (read(&out_file), read(&err_file));
+    assert!(status.success(), "Chromium failed: {stderr}");
+    (stdout, stderr)
+}
+
+/// The share of a screenshot's pixels that differ from its top-left pixel (the page's background).
+fn drawn_share(png_file: &Path) -> f64 {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(png_file).expect("the screenshot"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    let step = info.color_type.samples();
+    let pixels = &pixels[..info.buffer_size()];
+    let background = &pixels[..step];
+    let differing = pixels
+        .chunks(step)
+        .filter(|pixel| *pixel != background)
+        .count();
+    differing as f64 / (pixels.len() / step) as f64
+}
+
+#[test]
+fn the_report_of_a_generated_campaign_renders_in_chromium_with_every_section_and_chart() {
+    let Some(browser) = chromium() else {
+        let message = "skipped: no Chromium found (install it with `apt-get install --no-install-recommends chromium fonts-dejavu-core`, or point GRIMOIRE_CHROMIUM at one)";
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
+            "GRIMOIRE_REQUIRE_BROWSER is set, but the browser test was {message}"
+        );
+        eprintln!("the_report_renders_in_chromium {message}");
+        return;
+    };
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "6", "--events", "3000"]);
+    let (page, summary) = write_report(&c, "campaign.html", &[]);
+    let file = c.dir.path().join("campaign.html");
+    let charts = summary["charts"].as_u64().expect("a chart count");
+    assert!(charts >= 6 * 2, "{summary}");
+
+    let (dom, log) = browse(&browser, &file, &["--dump-dom"]);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "the console said: {console:#?}");
+    // The page's script ran to its end: it counts the charts the browser drew.
+    assert!(
+        dom.contains(&format!("data-drawn=\"{charts}\"")),
+        "the script did not finish: {}",
+        dom.lines()
+            .find(|l| l.contains("<body"))
+            .unwrap_or_default()
+    );
+    for id in SECTIONS {
+        assert!(
+            dom.contains(&format!("<section id=\"{id}\">")),
+            "section {id}"
+        );
+        assert!(
+            dom.contains(&format!("href=\"#{id}\"")),
+            "contents link to {id}"
+        );
+    }
+    let characters = page.matches("<article class=\"character\">").count();
+    assert_eq!(characters, 6);
+    assert_eq!(
+        dom.matches("<article class=\"character\">").count(),
+        characters
+    );
+
+    let shot = c.dir.path().join("report.png");
+    browse(
+        &browser,
+        &file,
+        &[
+            "--window-size=1200,1600",
+            &format!("--screenshot={}", shot.display()),
+        ],
+    );
+    let share = drawn_share(&shot);
+    assert!(
+        share > 0.02,
+        "the screenshot is nearly blank ({share:.4} drawn)"
+    );
+}
