@@ -36,6 +36,28 @@ pub struct Run {
     pub next_seed: Option<[u8; 32]>,
 }
 
+/// A die a command needs next, asked for at the table (`--rolls ask`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DieWanted {
+    /// Its place in the command's draw order, from 1.
+    pub number: usize,
+    pub sides: u32,
+    /// What it is for, e.g. "mishap 2d6".
+    pub purpose: String,
+    /// A sealed die: whoever types it must not see it echoed.
+    pub sealed: bool,
+}
+
+/// A person entering physical dice one at a time, as the command needs them.
+pub trait DiceAsker {
+    /// The faces of the die wanted (a sealed open-ended roll may take several at once, so that
+    /// how many it took shows nowhere), or `None` when the person gives up.
+    fn ask(&mut self, die: &DieWanted) -> Result<Option<Vec<u32>>, Error>;
+    /// The log moved on while they typed (its head is now `head`): the dice entered so far were
+    /// for a state that no longer stands, and are asked for again.
+    fn log_moved(&mut self, head: u64);
+}
+
 /// A campaign opened for commands.
 pub struct Campaign {
     store: Store,
@@ -80,6 +102,58 @@ impl Campaign {
         execute(&mut self.store, run, command)
     }
 
+    /// Records `command` with physical dice asked for one at a time. Each attempt decides inside
+    /// the write lock with the dice entered so far; one that needs another die is rolled back, the
+    /// lock released, and `asker` asks for that die, so no one holds the log while a person types.
+    /// When the log has moved on since the dice were asked for, they are discarded and asked for
+    /// again. Nothing is recorded unless every die the command needs has been entered.
+    /// `run_with` builds each attempt's run around the dice entered so far.
+    pub fn execute_asking(
+        &mut self,
+        mut run_with: impl FnMut(DiceSource) -> Result<Run, Error>,
+        command: &Command,
+        asker: &mut dyn DiceAsker,
+    ) -> Result<Written, Error> {
+        let mut values: Vec<u32> = Vec::new();
+        // The head the dice entered so far were asked for under.
+        let mut asked_at: Option<u64> = None;
+        loop {
+            let run = run_with(DiceSource::Entered(values.clone()))?;
+            let mut decided_at = None;
+            let attempt = execute_checked(&mut self.store, run, command.clone(), |state| {
+                decided_at = Some(state.head);
+                asked_at.is_none_or(|head| head == state.head)
+            });
+            match attempt {
+                Err(Error::Rule(RuleError::Dice(DiceError::TooFew {
+                    given,
+                    purpose,
+                    sides,
+                    sealed,
+                    ..
+                }))) => {
+                    asked_at = decided_at;
+                    let wanted = DieWanted {
+                        number: given + 1,
+                        sides,
+                        purpose,
+                        sealed,
+                    };
+                    match asker.ask(&wanted)? {
+                        Some(faces) => values.extend(faces),
+                        None => return Err(Error::Abandoned(wanted)),
+                    }
+                }
+                Err(Error::LogMoved) => {
+                    asker.log_moved(decided_at.unwrap_or_default());
+                    values.clear();
+                    asked_at = None;
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// Records the command `make` builds inside the write: see [`execute_with`].
     pub fn execute_with<F>(&mut self, run: Run, make: F) -> Result<Written, Error>
     where
@@ -93,6 +167,17 @@ impl Campaign {
 /// evening first has every page of the storage checked; one that prints a checkpoint first has the
 /// whole log verified (outside the write lock: these read everything).
 pub fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written, Error> {
+    execute_checked(store, run, command, |_| true)
+}
+
+/// [`execute`], deciding only when `still_stands(state)` holds of the state inside the write; it
+/// fails with [`Error::LogMoved`] otherwise.
+fn execute_checked(
+    store: &mut Store,
+    run: Run,
+    command: Command,
+    still_stands: impl FnOnce(&CampaignState) -> bool,
+) -> Result<Written, Error> {
     Campaign::check_dice(&command, &run.dice)?;
     if command.checks_the_storage_first() {
         store.check_every_page()?;
@@ -109,7 +194,12 @@ pub fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written,
         }
         .into());
     }
-    execute_with(store, run, |_, _| Ok(command))
+    execute_with(store, run, |state, _| {
+        if !still_stands(state) {
+            return Err(Error::LogMoved);
+        }
+        Ok(command)
+    })
 }
 
 /// Records the command `make` builds inside the write from the state and the GM's secrets (a reveal

@@ -17,6 +17,15 @@ pub enum Error {
     /// Input that is malformed whatever the campaign holds.
     #[error("{0}")]
     Usage(String),
+    /// The person asked for dice (`--rolls ask`) gave up before entering them all.
+    #[error(
+        "no value was entered for die {} (a d{} for {}), so nothing was recorded",
+        .0.number, .0.sides, .0.purpose
+    )]
+    Abandoned(crate::campaign::DieWanted),
+    /// The log moved on between asking for dice and recording them (the dice are asked again).
+    #[error("the log moved on while dice were being entered; nothing was recorded")]
+    LogMoved,
     /// A bug in grimoire; nothing was written.
     #[error("internal error: {0}; nothing was recorded (please report this)")]
     Internal(String),
@@ -48,7 +57,7 @@ impl Error {
             Error::Rule(RuleError::Dice(
                 DiceError::TooFew { .. } | DiceError::TooMany { .. } | DiceError::OutOfRange { .. },
             )) => 2,
-            Error::Rule(_) => 1,
+            Error::Rule(_) | Error::Abandoned(_) | Error::LogMoved => 1,
             Error::Store(e) => e.exit_code(),
             Error::Internal(_) => 70,
         }

@@ -2,6 +2,7 @@
 //! command group, and the one write path every recording command goes through.
 
 mod adg;
+mod ask;
 mod audit;
 mod campaign;
 mod character;
@@ -73,7 +74,9 @@ pub struct Globals {
     pub json: bool,
     /// Physical dice rolled at the table, in the command's draw order, e.g. --rolls 14,3.
     /// Each value is checked against its die; too few or too many values record nothing.
-    #[arg(long, global = true, help_heading = "Dice (commands that roll)", value_name = "N,N,…", value_parser = parse_rolls)]
+    /// `--rolls ask` asks for each die on the terminal as the command needs it (a sealed die is
+    /// typed without being shown, and stays out of the shell's history).
+    #[arg(long, global = true, help_heading = "Dice (commands that roll)", value_name = "N,N,…|ask", value_parser = parse_rolls)]
     pub rolls: Option<EnteredRolls>,
     /// Between sessions: text a player chooses, mixed into this command's seeded dice as a session's
     /// entropy is (a night's rest, a save after the session ended). Recorded with who typed it
@@ -185,14 +188,20 @@ impl clap::builder::TypedValueParser for LocationParser {
     }
 }
 
-/// Values given with `--rolls`.
+/// Physical dice: values given with `--rolls`, or `--rolls ask`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EnteredRolls(pub Vec<u32>);
+pub enum EnteredRolls {
+    Values(Vec<u32>),
+    Ask,
+}
 
 /// The longest `--rolls` list: far more dice than any command draws, small enough to refuse junk.
 const MAX_ENTERED_ROLLS: usize = 1000;
 
 fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
+    if text.trim().eq_ignore_ascii_case("ask") {
+        return Ok(EnteredRolls::Ask);
+    }
     let values: Vec<&str> = text.split(',').map(str::trim).collect();
     if values.len() > MAX_ENTERED_ROLLS {
         return Err(format!("at most {MAX_ENTERED_ROLLS} values"));
@@ -207,7 +216,7 @@ fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
             })
         })
         .collect::<Result<_, _>>()
-        .map(EnteredRolls)
+        .map(EnteredRolls::Values)
 }
 
 #[derive(Debug, Subcommand)]
@@ -545,10 +554,15 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
 /// that open a dice epoch.
 fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result<Run, Error> {
     let dice = match &g.rolls {
-        Some(EnteredRolls(values)) => {
+        Some(EnteredRolls::Values(values)) => {
             // Refuses --player-entropy beside --rolls.
             g.given_entropy()?;
             DiceSource::Entered(values.clone())
+        }
+        // Asked for one by one (see `record_on`); none entered yet.
+        Some(EnteredRolls::Ask) => {
+            g.given_entropy()?;
+            DiceSource::Entered(Vec::new())
         }
         None => DiceSource::Seeded {
             player_entropy: g.given_entropy()?,
@@ -570,7 +584,7 @@ fn record_on(
     command: Command,
 ) -> Result<Written, Error> {
     let run = run_of(g, ctx, None)?;
-    campaign.execute(run, command)
+    execute(g, ctx, campaign, run, command)
 }
 
 /// Records `command` (see [`Campaign::execute`]); dice it cannot take are refused before the
@@ -578,7 +592,34 @@ fn record_on(
 fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
     let run = run_of(g, ctx, None)?;
     Campaign::check_dice(&command, &run.dice)?;
-    Campaign::open(&g.db)?.execute(run, command)
+    execute(g, ctx, &mut Campaign::open(&g.db)?, run, command)
+}
+
+/// Runs `run` with `command`; with `--rolls ask`, asking for each die on the terminal as the
+/// command needs it ([`Campaign::execute_asking`]), each attempt with fresh randomness.
+fn execute(
+    g: &Globals,
+    ctx: &mut Context,
+    campaign: &mut Campaign,
+    run: Run,
+    command: Command,
+) -> Result<Written, Error> {
+    if g.rolls != Some(EnteredRolls::Ask) {
+        return campaign.execute(run, command);
+    }
+    let mut asker = ask::TerminalAsker::new()?;
+    let mut first = Some(run);
+    campaign.execute_asking(
+        |dice| {
+            let run = match first.take() {
+                Some(run) => run,
+                None => run_of(g, ctx, None)?,
+            };
+            Ok(Run { dice, ..run })
+        },
+        &command,
+        &mut asker,
+    )
 }
 
 #[cfg(test)]

@@ -111,12 +111,18 @@ impl Provenance {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     #[error(
-        "--rolls ran out: the command needed a {next_die} for {purpose} after the {given} value(s) you entered; give one value per die, in the order the command's help lists"
+        "--rolls ran out: value number {} would be the {next_die} for {purpose}{}; give one value per die, in the order the command's help lists (or --rolls ask to be asked for each)",
+        given + 1,
+        if *sealed { " (a sealed die)" } else { "" }
     )]
     TooFew {
         given: usize,
         next_die: String,
         purpose: String,
+        /// The die's sides, for a front end that asks for it.
+        sides: u32,
+        /// The die is sealed: a front end asking for it must not echo it.
+        sealed: bool,
     },
     #[error(
         "--rolls has {given} values but the command drew only {used} dice; give exactly one value per die"
@@ -269,7 +275,7 @@ impl<'r> Dice<'r> {
                 Source::Seeded(ctx) => {
                     fairness::seeded_part(&ctx.seed, &ctx.position(self.event, n), part, sides)
                 }
-                Source::Entered { .. } => self.take_entered(sides, purpose)?,
+                Source::Entered { .. } => self.take_entered(sides, purpose, true)?,
                 Source::Refused(why) => return Err(why.clone()),
             };
             faces.push(face);
@@ -306,13 +312,16 @@ impl<'r> Dice<'r> {
                     witness: ctx.witness(),
                 },
             )),
-            Source::Entered { .. } => Ok((self.take_entered(sides, purpose)?, Provenance::Entered)),
+            Source::Entered { .. } => Ok((
+                self.take_entered(sides, purpose, false)?,
+                Provenance::Entered,
+            )),
             Source::Refused(why) => Err(why.clone()),
         }
     }
 
-    /// The next `--rolls` value, checked against its die.
-    fn take_entered(&mut self, sides: u32, purpose: &str) -> Result<u32, DiceError> {
+    /// The next `--rolls` value, checked against its die (`sealed`: a sealed die's face).
+    fn take_entered(&mut self, sides: u32, purpose: &str, sealed: bool) -> Result<u32, DiceError> {
         let Source::Entered { values } = &self.source else {
             return Err(DiceError::NoSeed { epoch: 0 });
         };
@@ -320,6 +329,8 @@ impl<'r> Dice<'r> {
             given: values.len(),
             next_die: format!("d{sides}"),
             purpose: purpose.to_string(),
+            sides,
+            sealed,
         })?;
         if !(1..=sides).contains(&value) {
             return Err(DiceError::OutOfRange {

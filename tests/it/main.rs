@@ -17,6 +17,7 @@ mod largest;
 mod layers;
 mod pg_cluster;
 mod postgres;
+mod prompted;
 mod props;
 mod reliability;
 mod report;
