@@ -13,6 +13,7 @@ use crate::state::CampaignState;
 use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::borrow::BorrowMut;
 
 /// Where a command's dice come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,25 +59,30 @@ pub trait DiceAsker {
     fn log_moved(&mut self, head: u64);
 }
 
-/// A campaign opened for commands.
-pub struct Campaign {
-    store: Store,
+/// A campaign opened for commands, on a store it owns or one lent to it (the shell keeps one
+/// open across commands).
+pub struct Campaign<S: BorrowMut<Store> = Store> {
+    store: S,
 }
 
 impl Campaign {
     pub fn open(location: &Location) -> Result<Campaign, Error> {
         Ok(Campaign::on(Store::open(location)?))
     }
+}
 
-    pub fn on(store: Store) -> Campaign {
+impl<S: BorrowMut<Store>> Campaign<S> {
+    pub fn on(store: S) -> Campaign<S> {
         Campaign { store }
     }
 
     /// The log beneath, for reads.
     pub fn store(&mut self) -> &mut Store {
-        &mut self.store
+        self.store.borrow_mut()
     }
+}
 
+impl Campaign {
     /// Refuses dice given for a command that draws none (physical dice would otherwise be silently
     /// ignored). Pure: front ends call it before opening anything, and `execute` again.
     pub fn check_dice(command: &Command, dice: &DiceSource) -> Result<(), Error> {
@@ -96,10 +102,12 @@ impl Campaign {
             "this command rolls no dice, so {flag} does not apply"
         )))
     }
+}
 
+impl<S: BorrowMut<Store>> Campaign<S> {
     /// Records `command`: see [`execute`].
     pub fn execute(&mut self, run: Run, command: Command) -> Result<Written, Error> {
-        execute(&mut self.store, run, command)
+        execute(self.store.borrow_mut(), run, command)
     }
 
     /// Records `command` with physical dice asked for one at a time. Each attempt decides inside
@@ -120,7 +128,7 @@ impl Campaign {
         loop {
             let run = run_with(DiceSource::Entered(values.clone()))?;
             let mut decided_at = None;
-            let attempt = execute_checked(&mut self.store, run, command.clone(), |state| {
+            let attempt = execute_checked(self.store.borrow_mut(), run, command.clone(), |state| {
                 decided_at = Some(state.head);
                 asked_at.is_none_or(|head| head == state.head)
             });
@@ -159,7 +167,7 @@ impl Campaign {
     where
         F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
     {
-        execute_with(&mut self.store, run, make)
+        execute_with(self.store.borrow_mut(), run, make)
     }
 }
 

@@ -64,9 +64,9 @@ fn main() {
     }
     if !reads_only {
         println!(
-            "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | peak replay memory |"
+            "| events | import vs raw insert | cold replay vs raw parse | `character show` vs `--version` | durable append vs raw insert | durable append in `shell` vs raw insert | peak replay memory |"
         );
-        println!("|---:|---:|---:|---:|---:|---:|");
+        println!("|---:|---:|---:|---:|---:|---:|---:|");
         for &size in &sizes {
             match bench(size, &dir) {
                 Ok(row) => println!("{row}"),
@@ -301,19 +301,25 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
             run(&cli, &mut ctx)?;
             Ok(())
         },
+        || raw_append_once(&dir.join("raw-append.db")),
+    )?;
+
+    // 4b. The same append typed into `grimoire shell`, which keeps the file open and the state at
+    // its head in memory, vs the same raw insert on a connection also kept open.
+    let globals =
+        Cli::try_parse_from(["grimoire", "--db", db.to_str().unwrap_or_default(), "head"])?.globals;
+    let mut shell = grimoire::cli::shell::Shell::open(&globals)?;
+    let mut shell_ctx = Context::from_env()?;
+    let raw_open = raw_connection(&dir.join("raw-append.db"))?;
+    // Two of the shell's own snapshot cycles, for the same reason as above.
+    let (shell_append, raw_shell_append) = alternating(
+        2 * grimoire::cli::shell::SHELL_SNAPSHOT_EVERY as usize,
+        mean,
         || {
-            let conn = raw_connection(&dir.join("raw-append.db"))?;
-            conn.execute_batch(
-                "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)",
-            )?;
-            conn.execute_batch("BEGIN IMMEDIATE")?;
-            conn.execute(
-                "INSERT INTO t (payload) VALUES (?1)",
-                ["{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}"],
-            )?;
-            conn.execute_batch("COMMIT")?;
+            shell.execute("damage Magus1 1", &mut shell_ctx)?;
             Ok(())
         },
+        || insert_one_row(&raw_open),
     )?;
 
     // 5. Peak memory of a full replay, in a fresh process.
@@ -328,7 +334,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
 
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-9);
     Ok(format!(
-        "| {size} | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.1} MiB |",
+        "| {size} | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.2} ({:.2?} / {:.2?}) | {:.1} MiB |",
         ratio(import, raw_insert),
         import,
         raw_insert,
@@ -341,6 +347,9 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
         ratio(append, raw_append),
         append,
         raw_append,
+        ratio(shell_append, raw_shell_append),
+        shell_append,
+        raw_shell_append,
         peak_kib as f64 / 1024.0
     ))
 }
@@ -430,6 +439,25 @@ fn import_into(location: grimoire::store::Location, export: &Path) -> Result<(),
         .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
     new.store().import(lines)?;
     new.publish()?;
+    Ok(())
+}
+
+/// One raw single-row durable insert, on a connection opened for it with the campaign's pragmas.
+fn raw_append_once(path: &Path) -> Result<(), Failure> {
+    insert_one_row(&raw_connection(path)?)
+}
+
+/// One raw single-row durable insert in its own transaction on `conn`.
+fn insert_one_row(conn: &Connection) -> Result<(), Failure> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)",
+    )?;
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    conn.execute(
+        "INSERT INTO t (payload) VALUES (?1)",
+        ["{\"kind\":\"damage_taken\",\"character\":\"Magus1\",\"amount\":1}"],
+    )?;
+    conn.execute_batch("COMMIT")?;
     Ok(())
 }
 

@@ -47,7 +47,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
     // An existing file must be an empty campaign file (`AlreadyCreated` otherwise); a new one is
     // built whole and appears only with its campaign in it.
     let result = if Store::exists(&g.db)? {
-        record(&mut g.open()?, ctx)
+        record(&mut *g.open()?, ctx)
     } else {
         let mut new = Store::create_new(&g.db)?;
         let written = record(new.store(), ctx)?;

@@ -116,6 +116,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     ("head", &["grimoire head"]),
+    (
+        "shell",
+        &[
+            "grimoire shell",
+            "grimoire --db vault.db --actor Bryn shell",
+        ],
+    ),
     ("seed reveal", &["grimoire seed reveal"]),
     (
         "retract",

@@ -10,11 +10,14 @@ mod dev;
 mod docs;
 pub mod examples;
 mod history;
+mod open;
+pub mod outcome;
 mod output;
 pub mod paint;
 mod progress;
 mod recap;
 mod report;
+pub mod shell;
 mod table;
 mod tour;
 mod transfer;
@@ -107,6 +110,9 @@ pub struct Globals {
         value_name = "WHEN"
     )]
     pub color: ColorWhen,
+    /// The shell's open campaign, lent to the commands typed into it.
+    #[arg(skip)]
+    pub shared: open::SharedStore,
 }
 
 /// When output is coloured.
@@ -280,6 +286,7 @@ pub enum Commands {
     Setting(vsd::SettingArgs),
     Drive(crate::systems::vsd::rules::DriveChange),
     Condition(crate::systems::vsd::rules::ConditionClearing),
+    Shell(shell::ShellArgs),
     Tour(tour::TourArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
@@ -361,6 +368,13 @@ impl Context {
         })
     }
 
+    /// The time now, for the next command of a shell (still GRIMOIRE_NOW when that pins it).
+    pub fn refresh_now(&mut self) {
+        if std::env::var_os("GRIMOIRE_NOW").is_none() {
+            self.now = Utc::now();
+        }
+    }
+
     /// Fresh secret bytes (seeds, ids) from this run's randomness.
     fn secret<const N: usize>(&mut self) -> [u8; N] {
         let mut bytes = [0u8; N];
@@ -388,12 +402,15 @@ impl Globals {
         Ok(actor.trim().to_string())
     }
 
-    fn open(&self) -> Result<Store, Error> {
-        Ok(Store::open(&self.db)?)
+    fn open(&self) -> Result<open::StoreHandle<'_>, Error> {
+        Ok(match self.shared.lend() {
+            Some(store) => open::StoreHandle::Lent(store),
+            None => open::StoreHandle::Opened(Store::open(&self.db)?),
+        })
     }
 
-    fn campaign(&self) -> Result<Campaign, Error> {
-        Campaign::open(&self.db)
+    fn campaign(&self) -> Result<OpenCampaign<'_>, Error> {
+        Ok(Campaign::on(self.open()?))
     }
 
     /// Refuses `--rolls` and `--player-entropy` on a command that draws no dice, before anything is
@@ -451,6 +468,7 @@ fn records_nothing(command: &Commands) -> Option<&'static str> {
         Commands::Backup(_) => Some("backup"),
         Commands::Import(_) => Some("import"),
         Commands::Tour(_) => Some("tour"),
+        Commands::Shell(_) => Some("shell"),
         Commands::Completions(_) => Some("completions"),
         Commands::Man(_) => Some("man"),
         Commands::Snapshots(_) => Some("snapshots"),
@@ -542,6 +560,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Drive(args) => vsd::drive(g, ctx, args),
         Commands::Condition(args) => vsd::condition(g, ctx, args),
         Commands::Tour(args) => tour::run(ctx, args),
+        Commands::Shell(args) => shell::run(g, ctx, args),
         Commands::Completions(args) => docs::completions(args),
         Commands::Man(args) => docs::man(args),
         Commands::Snapshots(command) => dev::snapshots(g, command),
@@ -576,11 +595,14 @@ fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result
     })
 }
 
+/// A campaign opened for one command, or the shell's.
+type OpenCampaign<'a> = Campaign<open::StoreHandle<'a>>;
+
 /// Records `command` on a campaign already open (see [`Campaign::execute`]).
 fn record_on(
     g: &Globals,
     ctx: &mut Context,
-    campaign: &mut Campaign,
+    campaign: &mut OpenCampaign<'_>,
     command: Command,
 ) -> Result<Written, Error> {
     let run = run_of(g, ctx, None)?;
@@ -592,7 +614,7 @@ fn record_on(
 fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
     let run = run_of(g, ctx, None)?;
     Campaign::check_dice(&command, &run.dice)?;
-    execute(g, ctx, &mut Campaign::open(&g.db)?, run, command)
+    execute(g, ctx, &mut g.campaign()?, run, command)
 }
 
 /// Runs `run` with `command`; with `--rolls ask`, asking for each die on the terminal as the
@@ -600,7 +622,7 @@ fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, E
 fn execute(
     g: &Globals,
     ctx: &mut Context,
-    campaign: &mut Campaign,
+    campaign: &mut OpenCampaign<'_>,
     run: Run,
     command: Command,
 ) -> Result<Written, Error> {

@@ -20,6 +20,7 @@ use crate::state::{CampaignState, Replay};
 use crate::time::GameTime;
 use rand::rngs::StdRng;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// Who and when, stamped on every event a write appends.
 pub struct Stamp {
@@ -39,17 +40,40 @@ pub struct Batch {
     pub seeds: Vec<(u32, [u8; 32])>,
 }
 
-/// What a write appended, and the state just after it.
+/// What a write appended, and the state just after it (shared with the store that keeps it in
+/// memory, so handing it over copies nothing).
 #[derive(Debug)]
 pub struct Written {
     pub events: Vec<Recorded>,
-    pub state: CampaignState,
+    pub state: Rc<CampaignState>,
 }
 
 /// A campaign's log, in whichever backend holds it.
 pub struct Store {
     pub(super) backend: Box<dyn Backend>,
     snapshot_every: u64,
+    /// The state at the head after this store's last write, kept between commands when the store
+    /// stays open (the shell): `None` until then, or when it is not kept.
+    kept: Option<Kept>,
+    keeps_state: bool,
+}
+
+/// A state kept in memory, and the hash of the head it was computed at: it stands in for a replay
+/// only while the log's head still carries that hash (nothing was written since, by anyone).
+struct Kept {
+    head_hash: String,
+    state: Rc<CampaignState>,
+    snapshot_at: u64,
+}
+
+impl Kept {
+    /// The state to append on: the kept one itself once the last command let go of it.
+    fn into_running(self) -> Running {
+        Running {
+            state: Rc::try_unwrap(self.state).unwrap_or_else(|shared| (*shared).clone()),
+            snapshot_at: self.snapshot_at,
+        }
+    }
 }
 
 /// A campaign being built by [`Store::create_new`]: it appears under its name only when published,
@@ -69,10 +93,14 @@ impl NewCampaign {
         let Store {
             backend,
             snapshot_every,
+            kept,
+            keeps_state,
         } = self.store;
         Ok(Store {
             backend: backend.publish()?,
             snapshot_every,
+            kept,
+            keeps_state,
         })
     }
 }
@@ -111,7 +139,16 @@ impl Store {
         Store {
             backend,
             snapshot_every: SNAPSHOT_EVERY,
+            kept: None,
+            keeps_state: false,
         }
+    }
+
+    /// Keeps the state at the head in memory after each write, for a store that stays open across
+    /// commands (the shell): the next command starts from it instead of a snapshot, unless the log
+    /// has moved on since (another process wrote), which its head's hash tells.
+    pub fn keep_state_in_memory(&mut self) {
+        self.keeps_state = true;
     }
 
     /// Takes snapshots every `events` instead of [`SNAPSHOT_EVERY`] (tests and the benchmark).
@@ -147,6 +184,12 @@ impl Store {
     /// The state after replaying the log up to `upto` (all of it when `None`).
     pub fn replay(&mut self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
+        if let Some(kept) = &self.kept
+            && upto.is_none_or(|seq| seq >= kept.state.head)
+            && log.head()?.is_some_and(|(_, hash)| hash == kept.head_hash)
+        {
+            return Ok((*kept.state).clone());
+        }
         Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), true)?.0)
     }
 
@@ -255,7 +298,7 @@ impl Store {
     /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
     /// every [`BULK_SNAPSHOT_EVERY`] events along the way (pruned as usual) and once at the end, so
     /// the next command starts from the head.
-    pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, CampaignState), Error>
+    pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, Rc<CampaignState>), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
@@ -274,15 +317,19 @@ impl Store {
         stamp: Stamp,
         snapshot_every: u64,
         work: F,
-    ) -> Result<(T, CampaignState), Error>
+    ) -> Result<(T, Rc<CampaignState>), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
         let mut log = self.backend.write()?;
-        let running = Running::load(&mut *log)?;
         let prev_hash = log
             .head()?
             .map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
+        let running = match self.kept.take() {
+            Some(kept) if kept.head_hash == prev_hash => kept.into_running(),
+            _ => Running::load(&mut *log)?,
+        };
+        let start = (running.state.head, prev_hash.clone());
         let mut appender = Appender {
             log,
             running,
@@ -290,10 +337,37 @@ impl Store {
             stamp,
             snapshot_every,
         };
-        let result = work(&mut appender)?;
-        let Appender { log, running, .. } = appender;
+        let result = work(&mut appender);
+        let Appender {
+            log,
+            running,
+            prev_hash,
+            ..
+        } = appender;
+        let result = match result {
+            Ok(result) => result,
+            Err(e) => {
+                // Refused before anything was appended: the state still stands for the head.
+                if self.keeps_state && running.state.head == start.0 {
+                    self.kept = Some(Kept {
+                        head_hash: start.1,
+                        snapshot_at: running.snapshot_at,
+                        state: Rc::new(running.state),
+                    });
+                }
+                return Err(e);
+            }
+        };
         log.commit()?;
-        Ok((result, running.state))
+        let state = Rc::new(running.state);
+        if self.keeps_state {
+            self.kept = Some(Kept {
+                head_hash: prev_hash,
+                state: Rc::clone(&state),
+                snapshot_at: running.snapshot_at,
+            });
+        }
+        Ok((result, state))
     }
 
     /// Checks the whole log (see [`crate::store::chain`]) in one consistent read: first the

@@ -23,6 +23,7 @@ mod reliability;
 mod report;
 mod rules_doc;
 mod sealed;
+mod shell;
 mod snapshots;
 mod store_conformance;
 mod support;

@@ -8,11 +8,11 @@ use expectrl::process::unix::WaitStatus;
 use expectrl::{Eof, Expect, Regex, Session};
 use std::time::Duration;
 
-type Pty = expectrl::session::OsSession;
+pub type Pty = expectrl::session::OsSession;
 
 /// grimoire with `args` in a pseudo-terminal that echoes what is typed, as a person's terminal
 /// does (the pseudo-terminal starts without echo; `stty` turns it on before grimoire starts).
-fn spawn(c: &Campaign, args: &[&str]) -> Pty {
+pub fn spawn(c: &Campaign, args: &[&str]) -> Pty {
     let grimoire = grimoire_cmd(&c.db, c.dir.path());
     let mut cmd = std::process::Command::new("sh");
     cmd.args(["-c", "stty echo && exec \"$0\" \"$@\""])
@@ -31,7 +31,7 @@ fn spawn(c: &Campaign, args: &[&str]) -> Pty {
 }
 
 /// Waits for the program to end; returns its exit code.
-fn exit_code(session: &mut Pty) -> i32 {
+pub fn exit_code(session: &mut Pty) -> i32 {
     match session.get_process().wait().expect("grimoire ends") {
         WaitStatus::Exited(_, code) => code,
         other => panic!("grimoire did not exit normally: {other:?}"),
@@ -43,7 +43,7 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Everything the program prints from here to its end.
-fn the_rest(session: &mut Pty) -> String {
+pub fn the_rest(session: &mut Pty) -> String {
     text(session.expect(Eof).expect("the end").as_bytes())
 }
 

@@ -1,0 +1,384 @@
+//! `grimoire shell`: one campaign kept open for an evening at the table. Each line is a grimoire
+//! command without the `grimoire`; it runs through the same code as on the command line and is
+//! durable when its output appears. The store stays open and keeps the state at its head in memory,
+//! so a command starts from where the last one ended instead of from a snapshot (unless another
+//! process wrote meanwhile, which the head's hash tells).
+
+use super::open::SharedStore;
+use super::output::{Report, count};
+use super::{Cli, Context, Globals, outcome};
+use crate::Error;
+use crate::state::CampaignState;
+use crate::store::Store;
+use clap::{Args, CommandFactory, FromArgMatches};
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Editor, Helper, history::DefaultHistory};
+
+/// Keep the campaign open for an evening at the table: type commands without `grimoire` (e.g.
+/// `damage Aldric 2`, `--rolls ask ritual cast Aldric "Shadow Step"`), each recorded and durable
+/// when its output appears. Records only what those commands record.
+///
+/// Tab completes commands, flags, their values, and the campaign's character, ritual, spell and
+/// scroll names; the arrow keys walk back through the evening's commands (a line that types a
+/// sealed die's value is kept out of that history). The options given to `shell` (--actor,
+/// --json, --color) apply to every line unless the line gives its own; --db is the shell's. `help`
+/// lists the commands, `COMMAND --help` explains one; `exit`, `quit` or Ctrl-D ends the shell.
+/// Other processes may record into the same campaign meanwhile: the shell sees their events.
+#[derive(Debug, Args)]
+pub struct ShellArgs {}
+
+/// The shell takes a snapshot every this many events rather than every
+/// [`crate::store::SNAPSHOT_EVERY`]: it never replays (its state stays in memory), so its snapshots
+/// serve only other readers of the file, and `--at`, which then read at most this many events past
+/// one (about a millisecond), while the evening's appends write a fourth as many.
+pub const SHELL_SNAPSHOT_EVERY: u64 = 100;
+
+/// One open campaign and the options its lines inherit.
+pub struct Shell {
+    base: Globals,
+    /// The command line's definitions, built once: building them costs more than a whole append.
+    definitions: clap::Command,
+    /// The campaign's name, for the prompt (it never changes).
+    name: String,
+    /// Commands that ran to success.
+    pub succeeded: u64,
+}
+
+/// What one line asked for.
+pub enum LineOutcome {
+    /// Nothing to do (a blank line).
+    Nothing,
+    /// Help text to show.
+    Help(String),
+    /// The command's exit code, its outcome printed.
+    Ran(u8),
+    /// End the shell.
+    Exit,
+}
+
+impl Shell {
+    /// Opens the campaign `globals` names, kept open with its state in memory.
+    pub fn open(globals: &Globals) -> Result<Shell, Error> {
+        let mut store = Store::open(&globals.db)?;
+        store.keep_state_in_memory();
+        let mut store = store.with_snapshot_interval(SHELL_SNAPSHOT_EVERY);
+        let Some(campaign) = store.replay(None)?.campaign else {
+            return Err(crate::rules::RuleError::NoCampaign.into());
+        };
+        let mut base = globals.clone();
+        base.shared = SharedStore::new(store);
+        base.rolls = None;
+        base.player_entropy = None;
+        Ok(Shell {
+            base,
+            definitions: super::examples::with_examples(Cli::command()),
+            name: campaign.name,
+            succeeded: 0,
+        })
+    }
+
+    /// The prompt: the campaign's name.
+    pub fn prompt(&self) -> String {
+        format!("{}> ", crate::rules::text::printable(&self.name))
+    }
+
+    /// Runs one command line (without `grimoire`) and returns its report, printing nothing (the
+    /// benchmark's way in; a person's lines go through [`Shell::run_line`]).
+    pub fn execute(&mut self, line: &str, ctx: &mut Context) -> Result<Report, Error> {
+        match self.parse(line).map_err(Error::Usage)? {
+            Some(Parsed::Command(cli)) => {
+                ctx.refresh_now();
+                super::run(&cli, ctx)
+            }
+            _ => Err(Error::Usage(format!("'{line}' is not a command"))),
+        }
+    }
+
+    /// Runs one line and prints its outcome.
+    pub fn run_line(&mut self, line: &str, ctx: &mut Context) -> LineOutcome {
+        match self.parse(line) {
+            Ok(None) => LineOutcome::Nothing,
+            Ok(Some(Parsed::Exit)) => LineOutcome::Exit,
+            Ok(Some(Parsed::Help(text))) => LineOutcome::Help(text),
+            Ok(Some(Parsed::Command(cli))) => {
+                ctx.refresh_now();
+                let result = super::run(&cli, ctx);
+                let code = outcome::print(&cli.globals, result);
+                self.succeeded += u64::from(code == 0);
+                LineOutcome::Ran(code)
+            }
+            Err(message) => {
+                if self.base.json {
+                    outcome::print_json_error(&message, 2);
+                } else {
+                    outcome::print_error(&message, self.base.color.choice());
+                }
+                LineOutcome::Ran(2)
+            }
+        }
+    }
+
+    fn parse(&mut self, line: &str) -> Result<Option<Parsed>, String> {
+        let words = shell_words::split(line).map_err(|_| {
+            "a quote is not closed; close it, e.g. ritual cast Aldric \"Shadow Step\"".to_string()
+        })?;
+        match words.first().map(String::as_str) {
+            None => return Ok(None),
+            Some("exit" | "quit") if words.len() == 1 => return Ok(Some(Parsed::Exit)),
+            Some("help") if words.len() == 1 => {
+                return Ok(Some(Parsed::Help(
+                    self.definitions.render_help().to_string(),
+                )));
+            }
+            Some("shell") => return Err("you are in the shell already".into()),
+            _ => {}
+        }
+        if words.iter().any(|w| w == "--db" || w.starts_with("--db=")) {
+            return Err("the shell keeps one campaign open, so --db does not apply; start another shell for another campaign".into());
+        }
+        let argv = std::iter::once("grimoire".to_string()).chain(words);
+        let matches = match self.definitions.try_get_matches_from_mut(argv) {
+            Ok(matches) => matches,
+            Err(e) if !e.use_stderr() => return Ok(Some(Parsed::Help(e.render().to_string()))),
+            Err(e) => return Err(outcome::plain_words(&e.render().to_string())),
+        };
+        let mut cli = Cli::from_arg_matches(&matches)
+            .map_err(|e| outcome::plain_words(&e.render().to_string()))?;
+        let line = &mut cli.globals;
+        line.db = self.base.db.clone();
+        line.shared = self.base.shared.clone();
+        line.json |= self.base.json;
+        line.actor = line.actor.take().or_else(|| self.base.actor.clone());
+        if line.color == super::ColorWhen::Auto {
+            line.color = self.base.color;
+        }
+        Ok(Some(Parsed::Command(Box::new(cli))))
+    }
+}
+
+/// The state at the head (from memory unless the log moved), for the prompt and completion.
+fn state_of(shared: &SharedStore) -> Option<CampaignState> {
+    shared.lend()?.replay(None).ok()
+}
+
+/// Names the campaign offers for completion: characters, rituals, spells, scrolls (as S12).
+fn names(shared: &SharedStore) -> Vec<String> {
+    let Some(state) = state_of(shared) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    for c in state.characters.values() {
+        names.push(c.name.clone());
+        if let Some(adg) = c.adg() {
+            names.extend(adg.known.values().map(|r| r.name.clone()));
+            names.extend(adg.discovered.values().map(|(name, _)| name.clone()));
+        }
+        if let Some(vsd) = c.vsd() {
+            names.extend(vsd.spells.values().map(|s| s.name.clone()));
+        }
+    }
+    names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
+    names.sort();
+    names.dedup();
+    names
+}
+
+enum Parsed {
+    Exit,
+    Help(String),
+    Command(Box<Cli>),
+}
+
+/// Whether a line types the value of a sealed die (kept out of the history).
+fn types_a_sealed_value(line: &str) -> bool {
+    let words = shell_words::split(line).unwrap_or_default();
+    let sealed = words.iter().any(|w| w == "--sealed");
+    let values = words.iter().enumerate().any(|(i, w)| {
+        (w == "--rolls" && words.get(i + 1).is_some_and(|v| v != "ask"))
+            || w.starts_with("--rolls=") && w != "--rolls=ask"
+    });
+    sealed && values
+}
+
+/// What Tab offers after `before` (the line up to the word being completed): subcommands where
+/// one may come, a flag's possible values after it, else flags and the campaign's names.
+fn candidates(before: &[String], names: &[String]) -> Vec<String> {
+    let root = Cli::command();
+    let mut command = &root;
+    let mut flag_wants: Option<&clap::Arg> = None;
+    for word in before {
+        if let Some(sub) = command.find_subcommand(word) {
+            command = sub;
+            flag_wants = None;
+            continue;
+        }
+        flag_wants = word.strip_prefix("--").and_then(|long| {
+            command
+                .get_arguments()
+                .chain(root.get_arguments())
+                .find(|a| a.get_long() == Some(long))
+                .filter(|a| a.get_action().takes_values())
+        });
+    }
+    if let Some(arg) = flag_wants {
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .map(|v| v.get_name().to_string())
+            .collect();
+        if !values.is_empty() {
+            return values;
+        }
+        return names.to_vec();
+    }
+    let mut offered: Vec<String> = command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .map(|s| s.get_name().to_string())
+        .collect();
+    if command.get_subcommands().next().is_none() {
+        offered.extend(names.iter().cloned());
+        offered.extend(
+            command
+                .get_arguments()
+                .filter(|a| !a.is_hide_set())
+                .filter_map(|a| a.get_long().map(|l| format!("--{l}"))),
+        );
+    }
+    offered
+}
+
+/// Tab completion over the shell's open campaign.
+struct ShellHelper {
+    shared: SharedStore,
+}
+
+impl Completer for ShellHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let upto = &line[..pos];
+        // The word being completed starts after the last space outside quotes, or at a quote.
+        let start = upto.rfind([' ', '"']).map_or(0, |i| i + 1);
+        let partial = &upto[start..];
+        let quoted = start > 0 && upto.as_bytes()[start - 1] == b'"';
+        let before = shell_words::split(&upto[..start.saturating_sub(usize::from(quoted))])
+            .unwrap_or_default();
+        let names = names(&self.shared);
+        let lowered = partial.to_lowercase();
+        let pairs = candidates(&before, &names)
+            .into_iter()
+            .filter(|c| c.to_lowercase().starts_with(&lowered))
+            .map(|c| {
+                // A whole word is followed by a space, as shells do; one with spaces is quoted.
+                let replacement = if c.contains(' ') && !quoted {
+                    format!("\"{c}\" ")
+                } else if quoted {
+                    format!("{c}\" ")
+                } else {
+                    format!("{c} ")
+                };
+                Pair {
+                    display: c,
+                    replacement,
+                }
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for ShellHelper {
+    type Hint = String;
+}
+impl Highlighter for ShellHelper {}
+impl Validator for ShellHelper {}
+impl Helper for ShellHelper {}
+
+pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, Error> {
+    let mut shell = Shell::open(g)?;
+    let config = rustyline::Config::builder()
+        .auto_add_history(false)
+        .completion_type(rustyline::CompletionType::List)
+        .build();
+    let mut editor: Editor<ShellHelper, DefaultHistory> = Editor::with_config(config)
+        .map_err(|e| Error::Usage(format!("the shell could not start its line editor ({e})")))?;
+    editor.set_helper(Some(ShellHelper {
+        shared: shell.base.shared.clone(),
+    }));
+    println!(
+        "{}: type a command without `grimoire` (help lists them, Tab completes, exit ends).",
+        shell.prompt().trim_end_matches("> ")
+    );
+    loop {
+        let line = match editor.readline(&shell.prompt()) {
+            Ok(line) => line,
+            // Ctrl-C clears the line being typed, as in a shell.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                return Err(Error::Usage(format!(
+                    "the shell could not read a line ({e})"
+                )));
+            }
+        };
+        if !line.trim().is_empty() && !types_a_sealed_value(&line) {
+            let _ = editor.add_history_entry(line.as_str());
+        }
+        match shell.run_line(&line, ctx) {
+            LineOutcome::Exit => break,
+            LineOutcome::Help(text) => println!("{}", text.trim_end()),
+            LineOutcome::Nothing | LineOutcome::Ran(_) => {}
+        }
+    }
+    Ok(Report::new(
+        format!(
+            "Closed the campaign after {}.",
+            count(shell.succeeded, "command", "commands")
+        ),
+        serde_json::json!({ "commands": shell.succeeded }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<String> {
+        shell_words::split(line).unwrap()
+    }
+
+    #[test]
+    fn tab_offers_subcommands_then_flags_and_names_then_a_flags_values() {
+        let names = vec!["Aldric".to_string(), "Shadow Step".to_string()];
+        let first = candidates(&[], &names);
+        assert!(first.contains(&"ritual".to_string()) && first.contains(&"damage".to_string()));
+        assert!(
+            !first.contains(&"dev".to_string()),
+            "hidden commands stay hidden"
+        );
+        let ritual = candidates(&words("ritual"), &names);
+        assert!(ritual.contains(&"cast".to_string()));
+        let cast = candidates(&words("ritual cast"), &names);
+        assert!(cast.contains(&"Aldric".to_string()) && cast.contains(&"--reverse".to_string()));
+        let pay = candidates(&words("ritual learn Aldric X --pay"), &names);
+        assert!(pay.contains(&"health".to_string()) && !pay.contains(&"Aldric".to_string()));
+    }
+
+    #[test]
+    fn a_line_that_types_a_sealed_value_is_recognised_and_asking_is_not() {
+        assert!(types_a_sealed_value("--rolls 17 roll d20 --sealed"));
+        assert!(types_a_sealed_value("roll d20 --sealed --rolls=17"));
+        assert!(!types_a_sealed_value("--rolls ask roll d20 --sealed"));
+        assert!(!types_a_sealed_value("--rolls 17 roll d20"));
+    }
+}

@@ -1,0 +1,120 @@
+//! `grimoire shell`, driven through a pseudo-terminal as a person would: each step waits for what
+//! the shell printed before typing the next keys, so nothing depends on timing.
+
+use crate::prompted::{Pty, exit_code, spawn, the_rest};
+use crate::support::Campaign;
+use expectrl::Expect;
+
+const PROMPT: &str = "The Sunken Vault> ";
+const ENTER: &str = "\r";
+const UP: &str = "\x1b[A";
+
+fn type_line(shell: &mut Pty, line: &str) {
+    shell.send(format!("{line}{ENTER}")).expect("typed");
+}
+
+#[test]
+fn the_shell_records_each_line_durably_completes_names_recalls_history_and_sees_other_writers() {
+    let c = Campaign::with_party();
+    let mut shell = spawn(&c, &["shell"]);
+    shell.expect(PROMPT).expect("the prompt names the campaign");
+
+    type_line(&mut shell, "damage Aldric 1");
+    shell.expect("Health now 7/8").expect("the damage recorded");
+    shell.expect(PROMPT).unwrap();
+    // Durable on return: another process reads it while the shell stays open.
+    let last = &c.json(&["log", "--limit", "1"])["events"][0];
+    assert_eq!(last["description"], "Aldric takes 1 damage", "{last}");
+
+    // The arrow key brings the last line back.
+    shell.send(UP).unwrap();
+    shell.send(ENTER).unwrap();
+    shell
+        .expect("Health now 6/8")
+        .expect("the line from history ran again");
+    shell.expect(PROMPT).unwrap();
+
+    // Another process records while the shell is open; the shell's next command sees it.
+    c.ok(&["damage", "Aldric", "2"]);
+
+    // Tab completes the command, the subcommand and the character's name.
+    shell.send("charac\t").unwrap();
+    shell.send("sh\t").unwrap();
+    shell.send("Ald\t").unwrap();
+    shell.send(ENTER).unwrap();
+    shell
+        .expect("Health 4/8")
+        .expect("character show Aldric, after the other process's damage");
+    shell.expect(PROMPT).unwrap();
+
+    // A refused line says why and the shell goes on.
+    type_line(&mut shell, "damage Nobody 1");
+    shell.expect("no character named 'Nobody'").unwrap();
+    shell.expect(PROMPT).unwrap();
+    type_line(&mut shell, "--db other.db log");
+    shell.expect("--db does not apply").unwrap();
+    shell.expect(PROMPT).unwrap();
+
+    type_line(&mut shell, "exit");
+    let rest = the_rest(&mut shell);
+    assert!(
+        rest.contains("Closed the campaign after 3 commands."),
+        "{rest:?}"
+    );
+    assert_eq!(exit_code(&mut shell), 0);
+}
+
+#[test]
+fn a_shell_on_no_campaign_is_refused() {
+    let c = Campaign::empty();
+    let stderr = c.refused(&["shell"], 1);
+    assert!(stderr.contains("init"), "{stderr}");
+}
+
+#[test]
+fn lines_from_a_pipe_run_in_order_and_the_shell_ends_at_the_end_of_its_input() {
+    let c = Campaign::with_party();
+    let out = assert_cmd::Command::from_std(c.cmd())
+        .arg("shell")
+        .write_stdin("damage Aldric 1\n\nheal Aldric 1\nlog --limit 2\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let damage = stdout.find("#5 Aldric takes 1 damage").expect("the damage");
+    let heal = stdout.find("#6 Aldric heals 1").expect("the healing");
+    assert!(damage < heal, "{stdout}");
+    assert!(
+        stdout.contains("Closed the campaign after 3 commands."),
+        "{stdout}"
+    );
+}
+
+/// The state the shell keeps in memory answers exactly as a fresh process reading the file, after
+/// its own writes, a refused line, a retraction, and another process's write.
+#[test]
+fn the_state_kept_between_lines_answers_as_a_fresh_replay_would() {
+    let c = Campaign::with_party();
+    let lines = [
+        "damage Aldric 3",
+        "damage Nobody 1",
+        "retract --last --reason \"wrong target\"",
+        "damage Mira 2",
+        "time advance 8h",
+        "rest --party",
+        "--json character list",
+    ];
+    let out = assert_cmd::Command::from_std(c.cmd())
+        .arg("shell")
+        .write_stdin(lines.join("\n") + "\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let from_shell = stdout
+        .find("{\n")
+        .map(|start| &stdout[start..])
+        .and_then(|json| json.rfind("\n}").map(|end| &json[..end + 2]))
+        .expect("the shell's JSON");
+    let from_shell: serde_json::Value = serde_json::from_str(from_shell).expect("JSON");
+    assert_eq!(from_shell, c.json(&["character", "list"]), "{stdout}");
+}
