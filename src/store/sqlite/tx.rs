@@ -59,13 +59,13 @@ impl SqliteTx<'_> {
 
 impl LogRead for SqliteTx<'_> {
     fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+        // Cached: every write and every read of a kept state asks for the head.
         self.tx
-            .query_row(
-                "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
+            .prepare_cached("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1")
+            .and_then(|mut stmt| {
+                stmt.query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
             .map_err(self.fail("read"))
     }
 
@@ -194,13 +194,10 @@ impl LogRead for SqliteTx<'_> {
     }
 
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
+        // Cached: every command that may roll looks up its epoch's seed.
         self.tx
-            .query_row(
-                "SELECT value FROM secrets WHERE kind = ?1 AND key = ?2",
-                [kind, key],
-                |r| r.get(0),
-            )
-            .optional()
+            .prepare_cached("SELECT value FROM secrets WHERE kind = ?1 AND key = ?2")
+            .and_then(|mut stmt| stmt.query_row([kind, key], |r| r.get(0)).optional())
             .map_err(self.fail("read"))
     }
 
