@@ -25,7 +25,7 @@ fn main() -> ExitCode {
 
 /// The command line, with every command's help carrying its examples.
 fn parse() -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory, FromArgMatches};
-    let matches = grimoire::cli::examples::with_examples(Cli::command()).try_get_matches()?;
+    use clap::FromArgMatches;
+    let matches = grimoire::cli::definitions().try_get_matches()?;
     Cli::from_arg_matches(&matches)
 }

@@ -32,7 +32,7 @@ pub struct ManArgs {}
 
 pub fn man(_args: &ManArgs) -> Result<Report, Error> {
     let mut page = Vec::new();
-    clap_mangen::Man::new(super::examples::with_examples(Cli::command()))
+    clap_mangen::Man::new(super::definitions())
         .render(&mut page)
         .map_err(|e| Error::Internal(format!("the manual page could not be rendered ({e})")))?;
     print(&page)

@@ -452,76 +452,138 @@ impl Globals {
     }
 }
 
-/// The commands that record nothing, by name: dice given to them are refused before anything is
-/// opened. (What a recording command may take is the library's to say: [`Campaign::check_dice`].)
-fn records_nothing(command: &Commands) -> Option<&'static str> {
+/// The commands that may roll dice, by path. Only their help shows `--rolls` and
+/// `--player-entropy` (with the top-level help, which explains them); every other command refuses
+/// both before anything is opened (`tests/it/cli_errors.rs` checks the two agree).
+pub const ROLLING: &[&str] = &[
+    "roll",
+    "rest",
+    "downtime",
+    "ritual roll",
+    "ritual learn",
+    "ritual cast",
+    "scroll write",
+    "scroll read",
+    "scroll learn",
+    "scroll resolve",
+    "spell cast",
+    "choose",
+    "save",
+    "resonance sever",
+];
+
+/// The command line as people meet it: every command's help with its examples, and the dice
+/// options shown only where they apply.
+pub fn definitions() -> clap::Command {
+    use clap::CommandFactory;
+    let command = examples::with_examples(Cli::command());
+    let dice: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter(|a| matches!(a.get_id().as_str(), "rolls" | "player_entropy"))
+        .cloned()
+        .collect();
+    with_dice_options(command, "", &dice)
+}
+
+/// Gives every command below `command` its own copy of the global dice options, hidden unless it
+/// rolls: clap passes a global option down only to commands without one of that name, so each
+/// copy decides how that command's help shows it, and the value still reaches the top-level
+/// options wherever it is typed.
+fn with_dice_options(mut command: clap::Command, path: &str, dice: &[clap::Arg]) -> clap::Command {
+    let subcommands: Vec<String> = command
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in subcommands {
+        let below = format!("{path} {name}").trim().to_string();
+        let rolls = ROLLING.contains(&below.as_str());
+        command = command.mut_subcommand(&name, |sub| {
+            let sub = dice
+                .iter()
+                .fold(sub, |sub, arg| sub.arg(arg.clone().hide(!rolls)));
+            with_dice_options(sub, &below, dice)
+        });
+    }
+    command
+}
+
+/// A parsed command's path below `grimoire`, as help and [`ROLLING`] name it.
+fn path(command: &Commands) -> &'static str {
+    use adg::{RitualCommand as R, ScrollCommand as S, TablesCommand as T};
+    use character::CharacterCommand as C;
+    use vsd::{AlignmentCommand, ResonanceCommand, SpellCommand as P};
     match command {
-        Commands::Log(_) => Some("log"),
-        Commands::Explain(_) => Some("explain"),
-        Commands::Diff(_) => Some("diff"),
-        Commands::Session(table::SessionCommand::Recap(_)) => Some("session recap"),
-        Commands::Audit(_) => Some("audit dice"),
-        Commands::Verify(_) => Some("verify"),
-        Commands::Report(_) => Some("report"),
-        Commands::Head(_) => Some("head"),
-        Commands::Export(_) => Some("export"),
-        Commands::Backup(_) => Some("backup"),
-        Commands::Import(_) => Some("import"),
-        Commands::Tour(_) => Some("tour"),
-        Commands::Shell(_) => Some("shell"),
-        Commands::Completions(_) => Some("completions"),
-        Commands::Man(_) => Some("man"),
-        Commands::Snapshots(_) => Some("snapshots"),
-        Commands::Dev(dev::DevCommand::Generate(_)) => Some("dev generate"),
-        Commands::Character(character::CharacterCommand::List(_)) => Some("character list"),
-        Commands::Character(character::CharacterCommand::Show(_)) => Some("character show"),
-        Commands::Scroll(adg::ScrollCommand::List { .. }) => Some("scroll list"),
-        Commands::Tables(adg::TablesCommand::Show) => Some("tables show"),
-        Commands::Time(table::TimeCommand::Show(_)) => Some("time show"),
-        Commands::Init(_)
-        | Commands::Character(
-            character::CharacterCommand::Add(_)
-            | character::CharacterCommand::Set(_)
-            | character::CharacterCommand::LevelUp(_),
-        )
-        | Commands::Damage(_)
-        | Commands::Heal(_)
-        | Commands::Time(table::TimeCommand::Advance(_))
-        | Commands::Session(table::SessionCommand::Start(_) | table::SessionCommand::End)
-        | Commands::Roll(_)
-        | Commands::Reveal(_)
-        | Commands::Seed(_)
-        | Commands::Retract(_)
-        | Commands::Ritual(_)
-        | Commands::Exert(_)
-        | Commands::Rest(_)
-        | Commands::Downtime(_)
-        | Commands::Silver(_)
-        | Commands::Scroll(
-            adg::ScrollCommand::Write(_)
-            | adg::ScrollCommand::Read(_)
-            | adg::ScrollCommand::Learn(_)
-            | adg::ScrollCommand::Give { .. }
-            | adg::ScrollCommand::Resolve { .. },
-        )
-        | Commands::Tables(adg::TablesCommand::Load { .. })
-        | Commands::Spell(_)
-        | Commands::Choose(_)
-        | Commands::Save(_)
-        | Commands::Resonance(_)
-        | Commands::Alignment(_)
-        | Commands::Setting(_)
-        | Commands::Drive(_)
-        | Commands::Condition(_)
-        | Commands::Dev(dev::DevCommand::AppendLoop { .. }) => None,
+        Commands::Init(_) => "init",
+        Commands::Character(C::Add(_)) => "character add",
+        Commands::Character(C::List(_)) => "character list",
+        Commands::Character(C::Show(_)) => "character show",
+        Commands::Character(C::Set(_)) => "character set",
+        Commands::Character(C::LevelUp(_)) => "character level-up",
+        Commands::Damage(_) => "damage",
+        Commands::Heal(_) => "heal",
+        Commands::Time(table::TimeCommand::Advance(_)) => "time advance",
+        Commands::Time(table::TimeCommand::Show(_)) => "time show",
+        Commands::Session(table::SessionCommand::Start(_)) => "session start",
+        Commands::Session(table::SessionCommand::End) => "session end",
+        Commands::Session(table::SessionCommand::Recap(_)) => "session recap",
+        Commands::Roll(_) => "roll",
+        Commands::Reveal(_) => "reveal",
+        Commands::Log(_) => "log",
+        Commands::Explain(_) => "explain",
+        Commands::Diff(_) => "diff",
+        Commands::Audit(audit::AuditCommand::Dice(_)) => "audit dice",
+        Commands::Verify(_) => "verify",
+        Commands::Report(_) => "report",
+        Commands::Head(_) => "head",
+        Commands::Seed(campaign::SeedCommand::Reveal) => "seed reveal",
+        Commands::Retract(_) => "retract",
+        Commands::Export(_) => "export",
+        Commands::Import(_) => "import",
+        Commands::Backup(_) => "backup",
+        Commands::Ritual(R::Roll(_)) => "ritual roll",
+        Commands::Ritual(R::Learn(_)) => "ritual learn",
+        Commands::Ritual(R::Cast(_)) => "ritual cast",
+        Commands::Exert(_) => "exert",
+        Commands::Rest(_) => "rest",
+        Commands::Downtime(_) => "downtime",
+        Commands::Silver(_) => "silver",
+        Commands::Scroll(S::Write(_)) => "scroll write",
+        Commands::Scroll(S::Read(_)) => "scroll read",
+        Commands::Scroll(S::Learn(_)) => "scroll learn",
+        Commands::Scroll(S::Give(_)) => "scroll give",
+        Commands::Scroll(S::List { .. }) => "scroll list",
+        Commands::Scroll(S::Resolve(_)) => "scroll resolve",
+        Commands::Tables(T::Show) => "tables show",
+        Commands::Tables(T::Load { .. }) => "tables load",
+        Commands::Spell(P::Learn(_)) => "spell learn",
+        Commands::Spell(P::Concentrate(_)) => "spell concentrate",
+        Commands::Spell(P::Interrupt(_)) => "spell interrupt",
+        Commands::Spell(P::Cast(_)) => "spell cast",
+        Commands::Choose(_) => "choose",
+        Commands::Save(_) => "save",
+        Commands::Resonance(ResonanceCommand::Sever(_)) => "resonance sever",
+        Commands::Alignment(AlignmentCommand::Set { .. }) => "alignment set",
+        Commands::Setting(_) => "setting",
+        Commands::Drive(_) => "drive",
+        Commands::Condition(_) => "condition",
+        Commands::Shell(_) => "shell",
+        Commands::Tour(_) => "tour",
+        Commands::Completions(_) => "completions",
+        Commands::Man(_) => "man",
+        Commands::Snapshots(dev::SnapshotsCommand::Rebuild) => "snapshots rebuild",
+        Commands::Snapshots(dev::SnapshotsCommand::Clear) => "snapshots clear",
+        Commands::Dev(dev::DevCommand::Generate(_)) => "dev generate",
+        Commands::Dev(dev::DevCommand::AppendLoop { .. }) => "dev append-loop",
     }
 }
 
 /// Runs one parsed command line.
 pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     let g = &cli.globals;
-    if let Some(name) = records_nothing(&cli.command) {
-        g.no_rolls(name)?;
+    // Dice given to a command that rolls none are refused before anything is opened or read.
+    let path = path(&cli.command);
+    if !ROLLING.contains(&path) {
+        g.no_rolls(path)?;
     }
     match &cli.command {
         Commands::Init(args) => campaign::init(g, ctx, args),

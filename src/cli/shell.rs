@@ -75,7 +75,7 @@ impl Shell {
         base.player_entropy = None;
         Ok(Shell {
             base,
-            definitions: super::examples::with_examples(Cli::command()),
+            definitions: super::definitions(),
             name: campaign.name,
             succeeded: 0,
         })

@@ -466,3 +466,45 @@ fn bad_environment_overrides_are_usage_errors() {
             .contains("GRIMOIRE_NOW='yesterday' is not an RFC 3339 time")
     );
 }
+
+/// Help shows the dice options on exactly the commands that roll (`cli::ROLLING`), and every other
+/// command's examples, given `--rolls`, are refused for it before anything else is looked at.
+#[test]
+fn the_dice_options_show_and_apply_only_where_a_command_rolls() {
+    use grimoire::cli::{ROLLING, examples::EXAMPLES};
+    let c = Campaign::with_party();
+    for (path, examples) in EXAMPLES {
+        let words: Vec<&str> = path.split(' ').collect();
+        let help = c.ok(&[words.as_slice(), &["--help"]].concat());
+        let rolls = ROLLING.contains(path);
+        assert_eq!(
+            help.contains("--rolls <"),
+            rolls,
+            "`grimoire {path} --help` and cli::ROLLING disagree"
+        );
+        if rolls {
+            continue;
+        }
+        for example in *examples {
+            let mut args = vec!["--rolls".to_string(), "3".to_string()];
+            args.extend(
+                shell_words::split(example.split(" > ").next().unwrap())
+                    .unwrap()
+                    .into_iter()
+                    .skip(1),
+            );
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let stderr = c.refused(&args, 2);
+            assert!(
+                stderr.contains("rolls no dice"),
+                "`{example}` with --rolls: {stderr}"
+            );
+        }
+    }
+    for path in ROLLING {
+        assert!(
+            EXAMPLES.iter().any(|(p, _)| p == path),
+            "cli::ROLLING names `{path}`, which has no examples"
+        );
+    }
+}
