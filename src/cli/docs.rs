@@ -1,14 +1,19 @@
 //! `grimoire completions` and `grimoire man`: generated from the same clap definitions as `--help`,
-//! so they never drift from it. Neither opens a campaign file.
+//! so they never drift from it. Neither opens a campaign file; the completion scripts ask
+//! `grimoire complete-names` for the campaign's names as you type, which reads the file without
+//! changing anything.
 
-use super::Cli;
+use super::Globals;
 use super::output::Report;
 use crate::Error;
-use clap::{Args, CommandFactory};
+use crate::state::CampaignState;
+use crate::store::Store;
+use clap::Args;
 use std::io::Write;
 
-/// Print a completion script for your shell: subcommands, flags and their choices. Records
-/// nothing and opens no campaign file.
+/// Print a completion script for your shell: subcommands, flags and their choices, and in bash and
+/// fish the campaign's character, ritual, spell and scroll names where a command takes a name
+/// (read from the campaign file as you type, never changed). Records nothing.
 ///
 /// Examples: `grimoire completions bash > ~/.local/share/bash-completion/completions/grimoire`;
 /// `grimoire completions fish > ~/.config/fish/completions/grimoire.fish`.
@@ -19,10 +24,83 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// bash: where clap's completion offers nothing for a word that is not a flag (a command's
+/// NAME, RITUAL, …), offer the campaign's names, from the --db on the line or GRIMOIRE_DB.
+const BASH_NAMES: &str = r#"
+_grimoire_with_names() {
+    _grimoire "$@"
+    local cur="${COMP_WORDS[COMP_CWORD]}" db="" names i
+    if [[ ${#COMPREPLY[@]} -eq 0 && "$cur" != -* ]]; then
+        for ((i = 1; i < COMP_CWORD; i++)); do
+            if [[ "${COMP_WORDS[i]}" == --db ]]; then db="${COMP_WORDS[i+1]}"; fi
+        done
+        names="$(grimoire ${db:+--db "$db"} complete-names 2>/dev/null)"
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -W "$names" -- "$cur"))
+        COMPREPLY=("${COMPREPLY[@]// /\\ }")
+    fi
+}
+complete -F _grimoire_with_names -o bashdefault -o default grimoire
+"#;
+
+/// fish: the campaign's names after a subcommand, beside clap's own completions.
+const FISH_NAMES: &str = "\ncomplete -c grimoire -n 'not __fish_use_subcommand' -f -a '(grimoire complete-names 2>/dev/null)'\n";
+
 pub fn completions(args: &CompletionsArgs) -> Result<Report, Error> {
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "grimoire", &mut script);
+    clap_complete::generate(
+        args.shell,
+        &mut super::definitions(),
+        "grimoire",
+        &mut script,
+    );
+    match args.shell {
+        clap_complete::Shell::Bash => script.extend_from_slice(BASH_NAMES.as_bytes()),
+        clap_complete::Shell::Fish => script.extend_from_slice(FISH_NAMES.as_bytes()),
+        _ => {}
+    }
     print(&script)
+}
+
+/// For the completion scripts: the names of the campaign in --db, one a line. Opens the file only
+/// to read it (no migration, nothing created); prints nothing for a missing or foreign file, one of
+/// another schema, or a PostgreSQL campaign.
+#[derive(Debug, Args)]
+pub struct CompleteNamesArgs {}
+
+pub fn complete_names(g: &Globals) -> Result<Report, Error> {
+    let names = Store::open_to_read(&g.db)
+        .and_then(|mut store| store.replay(None).ok())
+        .map(|state| campaign_names(&state))
+        .unwrap_or_default();
+    let _ = std::io::stdout().lock().write_all(
+        names
+            .iter()
+            .map(|n| format!("{n}\n"))
+            .collect::<String>()
+            .as_bytes(),
+    );
+    Ok(Report::silent())
+}
+
+/// The names a command line may need: characters, the rituals each knows or has discovered, the
+/// spells each knows, and scrolls as S12.
+pub fn campaign_names(state: &CampaignState) -> Vec<String> {
+    let mut names = Vec::new();
+    for c in state.characters.values() {
+        names.push(c.name.clone());
+        if let Some(adg) = c.adg() {
+            names.extend(adg.known.values().map(|r| r.name.clone()));
+            names.extend(adg.discovered.values().map(|(name, _)| name.clone()));
+        }
+        if let Some(vsd) = c.vsd() {
+            names.extend(vsd.spells.values().map(|s| s.name.clone()));
+        }
+    }
+    names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Print grimoire's manual page (roff), e.g. `grimoire man > grimoire.1 && man ./grimoire.1`.

@@ -290,6 +290,9 @@ pub enum Commands {
     Tour(tour::TourArgs),
     Completions(docs::CompletionsArgs),
     Man(docs::ManArgs),
+    /// For the completion scripts: the campaign's names, one a line (reads the file, changes nothing).
+    #[command(hide = true)]
+    CompleteNames(docs::CompleteNamesArgs),
     /// Maintain the snapshots that speed replay up.
     #[command(subcommand)]
     Snapshots(dev::SnapshotsCommand),
@@ -570,6 +573,7 @@ fn path(command: &Commands) -> &'static str {
         Commands::Tour(_) => "tour",
         Commands::Completions(_) => "completions",
         Commands::Man(_) => "man",
+        Commands::CompleteNames(_) => "complete-names",
         Commands::Snapshots(dev::SnapshotsCommand::Rebuild) => "snapshots rebuild",
         Commands::Snapshots(dev::SnapshotsCommand::Clear) => "snapshots clear",
         Commands::Dev(dev::DevCommand::Generate(_)) => "dev generate",
@@ -625,6 +629,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Shell(args) => shell::run(g, ctx, args),
         Commands::Completions(args) => docs::completions(args),
         Commands::Man(args) => docs::man(args),
+        Commands::CompleteNames(_) => docs::complete_names(g),
         Commands::Snapshots(command) => dev::snapshots(g, command),
         Commands::Dev(command) => dev::dev(g, ctx, command),
     }

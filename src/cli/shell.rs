@@ -165,26 +165,11 @@ fn state_of(shared: &SharedStore) -> Option<CampaignState> {
     shared.lend()?.replay(None).ok()
 }
 
-/// Names the campaign offers for completion: characters, rituals, spells, scrolls (as S12).
+/// Names the campaign offers for completion.
 fn names(shared: &SharedStore) -> Vec<String> {
-    let Some(state) = state_of(shared) else {
-        return Vec::new();
-    };
-    let mut names = Vec::new();
-    for c in state.characters.values() {
-        names.push(c.name.clone());
-        if let Some(adg) = c.adg() {
-            names.extend(adg.known.values().map(|r| r.name.clone()));
-            names.extend(adg.discovered.values().map(|(name, _)| name.clone()));
-        }
-        if let Some(vsd) = c.vsd() {
-            names.extend(vsd.spells.values().map(|s| s.name.clone()));
-        }
-    }
-    names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
-    names.sort();
-    names.dedup();
-    names
+    state_of(shared)
+        .map(|state| super::docs::campaign_names(&state))
+        .unwrap_or_default()
 }
 
 enum Parsed {

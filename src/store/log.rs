@@ -115,6 +115,15 @@ impl Store {
         Ok(Store::on(backend))
     }
 
+    /// Opens a campaign file only to read it, changing nothing (see
+    /// [`SqliteBackend::open_to_read`]); `None` for anything else, a PostgreSQL campaign included.
+    pub fn open_to_read(location: &Location) -> Option<Store> {
+        let Location::File(path) = location else {
+            return None;
+        };
+        Some(Store::on(Box::new(SqliteBackend::open_to_read(path)?)))
+    }
+
     /// Starts a new campaign where none is yet (see [`NewCampaign`]).
     pub fn create_new(location: impl Into<Location>) -> Result<NewCampaign, StoreError> {
         let backend: Box<dyn Backend> = match location.into() {

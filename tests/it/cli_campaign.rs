@@ -928,6 +928,102 @@ fn completions_and_the_man_page_are_generated_without_opening_a_campaign() {
     c.refused(&["completions", "tcsh"], 2);
 }
 
+/// Completing a word with bash's script runs `complete-names` against the campaign named on the
+/// line: names with spaces come back escaped, subcommands still come from clap.
+#[test]
+fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
+    let c = Campaign::with_party();
+    let script = c.dir.path().join("grimoire.bash");
+    std::fs::write(&script, c.ok(&["completions", "bash"])).unwrap();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grimoire"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let complete = |words: &[&str]| -> Vec<String> {
+        let line = words.join(" ");
+        let program = format!(
+            "source {script}; COMP_WORDS=({line}); COMP_CWORD={cword}; \
+             _grimoire_with_names grimoire {cur} {prev}; printf '%s\n' \"${{COMPREPLY[@]}}\"",
+            script = script.display(),
+            cword = words.len() - 1,
+            cur = words[words.len() - 1],
+            prev = words[words.len() - 2],
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &program])
+            .current_dir(c.dir.path())
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env_remove("GRIMOIRE_DB")
+            .output()
+            .expect("bash runs");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let db = c.db.to_str().unwrap();
+    assert_eq!(
+        complete(&["grimoire", "--db", db, "damage", "Al"]),
+        ["Aldric"]
+    );
+    c.ok(&[
+        "--rolls",
+        "3",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Shadow Step",
+        "--spell-level",
+        "1",
+        "--cast-time",
+        "action",
+        "--duration",
+        "1h",
+        "--pay",
+        "health",
+    ]);
+    assert_eq!(
+        complete(&["grimoire", "--db", db, "ritual", "cast", "Aldric", "Sha"]),
+        ["Shadow\\ Step"]
+    );
+    assert_eq!(
+        complete(&["grimoire", "--db", db, "ritual", "ca"]),
+        ["cast"]
+    );
+}
+
+/// The names completion reads open the file only to read: a missing file is not created, an
+/// older campaign file is not migrated, a foreign file is left alone, and none prints anything.
+#[test]
+fn completion_names_never_create_or_migrate_a_file() {
+    let missing = Campaign::empty();
+    assert_eq!(missing.ok(&["complete-names"]), "");
+    assert!(!missing.db.exists());
+
+    let old = Campaign::from_the_first_schema();
+    let before = std::fs::read(&old.db).unwrap();
+    assert_eq!(old.ok(&["complete-names"]), "");
+    assert_eq!(
+        std::fs::read(&old.db).unwrap(),
+        before,
+        "the old file was changed"
+    );
+    let beside: Vec<_> = std::fs::read_dir(old.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside.len(), 1, "files appeared beside it: {beside:?}");
+
+    let foreign = Campaign::empty();
+    std::fs::write(&foreign.db, "my notes").unwrap();
+    assert_eq!(foreign.ok(&["complete-names"]), "");
+    assert_eq!(std::fs::read_to_string(&foreign.db).unwrap(), "my notes");
+
+    let current = Campaign::with_party();
+    assert_eq!(current.ok(&["complete-names"]), "Aldric\nMira\n");
+}
+
 #[test]
 fn character_add_takes_the_system_first_with_only_its_flags_and_the_old_form_still_works() {
     let new_form = Campaign::empty();

@@ -152,6 +152,30 @@ impl SqliteBackend {
         })
     }
 
+    /// Opens a campaign file only to read it, changing nothing: no migration, no switch of journal,
+    /// no file created beside it. `None` when `path` is not a campaign file of this build's schema
+    /// (for shell completion, which must never touch a file it is only asked about).
+    pub fn open_to_read(path: &Path) -> Option<SqliteBackend> {
+        if !path.is_file() {
+            return None;
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .ok()?;
+        conn.busy_timeout(BUSY_TIMEOUT).ok()?;
+        let id: i32 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .ok()?;
+        let current = migrations::applied_version(&conn).ok()? == migrations::latest_version();
+        (id == APPLICATION_ID && current).then(|| SqliteBackend {
+            conn: Some(conn),
+            path: path.to_path_buf(),
+            building: None,
+        })
+    }
+
     /// Starts a new campaign file at `path`, which must not exist yet. The file is built under a
     /// private name beside it (mode 0600: a campaign file holds the GM's secrets) and appears at
     /// `path` only when [`Backend::publish`] links it there, whole: a crash or a refused command
