@@ -40,6 +40,53 @@ fn faces(text: &str, sides: u32, several: bool) -> Result<Vec<u32>, String> {
         .collect()
 }
 
+/// Reads one line from the terminal without showing it. Echo is turned off before the prompt is
+/// written (typed-ahead text, already shown, is discarded), and the terminal is read a key at a
+/// time so that Ctrl-C and Ctrl-D give up here, with the terminal's settings put back, rather than
+/// end the program with echo still off. `None` when the person gives up.
+fn read_unseen(prompt: &str) -> std::io::Result<Option<String>> {
+    use rustix::termios::{LocalModes, OptionalActions, SpecialCodeIndex, tcgetattr, tcsetattr};
+    use std::io::Read;
+    let mut tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")?;
+    let saved = tcgetattr(&tty)?;
+    let mut unseen = saved.clone();
+    unseen
+        .local_modes
+        .remove(LocalModes::ECHO | LocalModes::ICANON | LocalModes::ISIG);
+    unseen.special_codes[SpecialCodeIndex::VMIN] = 1;
+    unseen.special_codes[SpecialCodeIndex::VTIME] = 0;
+    tcsetattr(&tty, OptionalActions::Flush, &unseen)?;
+    let read = (|| {
+        tty.write_all(prompt.as_bytes())?;
+        tty.flush()?;
+        let mut line = Vec::new();
+        let mut key = [0u8; 1];
+        loop {
+            if tty.read(&mut key)? == 0 {
+                return Ok(None);
+            }
+            match key[0] {
+                // Ctrl-C, Ctrl-D
+                3 | 4 => return Ok(None),
+                b'\r' | b'\n' => break,
+                // Backspace, Delete
+                8 | 127 => {
+                    line.pop();
+                }
+                byte => line.push(byte),
+            }
+        }
+        Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+    })();
+    let restored = tcsetattr(&tty, OptionalActions::Now, &saved);
+    let _ = tty.write_all(b"\n");
+    restored?;
+    read
+}
+
 impl DiceAsker for TerminalAsker {
     fn ask(&mut self, die: &DieWanted) -> Result<Option<Vec<u32>>, Error> {
         let DieWanted {
@@ -53,10 +100,11 @@ impl DiceAsker for TerminalAsker {
                 let prompt = format!(
                     "{purpose}: sealed d{sides} (die {number}), not shown; for an open-ended roll type every face, separated by commas (q gives up): "
                 );
-                match rpassword::prompt_password(prompt) {
-                    Ok(text) => text,
-                    // No terminal to read from unseen, or input closed: give up, record nothing.
-                    Err(_) => return Ok(None),
+                match read_unseen(&prompt) {
+                    Ok(Some(text)) => text,
+                    // No terminal to read from unseen, input closed or Ctrl-C: give up, record
+                    // nothing.
+                    Ok(None) | Err(_) => return Ok(None),
                 }
             } else {
                 eprint!("{purpose}: d{sides} (die {number}; q gives up): ");

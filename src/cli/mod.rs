@@ -480,19 +480,23 @@ pub const ROLLING: &[&str] = &[
 pub fn definitions() -> clap::Command {
     use clap::CommandFactory;
     let command = examples::with_examples(Cli::command());
-    let dice: Vec<clap::Arg> = command
+    let globals: Vec<clap::Arg> = command
         .get_arguments()
-        .filter(|a| matches!(a.get_id().as_str(), "rolls" | "player_entropy"))
+        .filter(|a| a.is_global_set())
         .cloned()
         .collect();
-    with_dice_options(command, "", &dice)
+    with_global_options(command, "", &globals)
 }
 
-/// Gives every command below `command` its own copy of the global dice options, hidden unless it
-/// rolls: clap passes a global option down only to commands without one of that name, so each
-/// copy decides how that command's help shows it, and the value still reaches the top-level
-/// options wherever it is typed.
-fn with_dice_options(mut command: clap::Command, path: &str, dice: &[clap::Arg]) -> clap::Command {
+/// Gives every command below `command` its own copy of each global option, in the top level's
+/// order, the dice options hidden unless it rolls: clap passes a global option down only to
+/// commands without one of that name, so each copy decides how that command's help shows it, and
+/// the value still reaches the top-level options wherever it is typed.
+fn with_global_options(
+    mut command: clap::Command,
+    path: &str,
+    globals: &[clap::Arg],
+) -> clap::Command {
     let subcommands: Vec<String> = command
         .get_subcommands()
         .map(|s| s.get_name().to_string())
@@ -501,10 +505,11 @@ fn with_dice_options(mut command: clap::Command, path: &str, dice: &[clap::Arg])
         let below = format!("{path} {name}").trim().to_string();
         let rolls = ROLLING.contains(&below.as_str());
         command = command.mut_subcommand(&name, |sub| {
-            let sub = dice
-                .iter()
-                .fold(sub, |sub, arg| sub.arg(arg.clone().hide(!rolls)));
-            with_dice_options(sub, &below, dice)
+            let sub = globals.iter().fold(sub, |sub, arg| {
+                let dice = matches!(arg.get_id().as_str(), "rolls" | "player_entropy");
+                sub.arg(arg.clone().hide(arg.is_hide_set() || (dice && !rolls)))
+            });
+            with_global_options(sub, &below, globals)
         });
     }
     command

@@ -724,3 +724,22 @@ fn adg_c2_silver_comes_and_goes_by_events_on_the_sheet_and_in_the_log() {
         2,
     );
 }
+
+/// ADG-R7: a failed cast tells its story in one line: the check and what it failed by, then the
+/// mishap's two dice, the difference added, the total and what the table says.
+#[test]
+fn adg_r7_a_failed_cast_shows_the_mishap_dice_the_difference_and_the_total() {
+    let c = scholar();
+    let out = c.ok(&[
+        "--rolls",
+        "19,3,4,2",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    assert!(
+        out.contains("rolls 19 against Cunning 13: failure by 6; mishap 2d6 (3, 4) + 6 = 13: \""),
+        "{out}"
+    );
+}

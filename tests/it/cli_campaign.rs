@@ -1357,12 +1357,17 @@ fn every_way_of_reading_the_log_marks_the_same_unwitnessed_dice() {
     assert!(!expected.contains(&witnessed));
 }
 
-/// Each command's help lists its own options first, then the global ones apart, then the dice
-/// options under a heading that says where they apply.
+/// Each command's help lists its own options first, then the global ones apart, then, on a
+/// command that rolls, the dice options under a heading that says where they apply.
 #[test]
 fn help_keeps_a_commands_own_options_apart_from_the_global_and_dice_ones() {
     let c = Campaign::empty();
-    let help = c.ok(&["damage", "--help"]);
+    let damage = c.ok(&["damage", "--help"]);
+    assert!(
+        damage.contains("Global options:") && !damage.contains("--rolls"),
+        "{damage}"
+    );
+    let help = c.ok(&["roll", "--help"]);
     let own = help.find("Options:").expect("own options");
     let global = help.find("Global options:").expect("global options");
     let dice = help
@@ -1374,7 +1379,7 @@ fn help_keeps_a_commands_own_options_apart_from_the_global_and_dice_ones() {
         "{help}"
     );
     assert!(
-        help[dice..].contains("--rolls") && !help[..dice].contains("--rolls"),
+        help[dice..].contains("--rolls <") && !help[..dice].contains("--rolls <"),
         "{help}"
     );
 }

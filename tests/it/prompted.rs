@@ -204,6 +204,19 @@ fn giving_up_at_a_prompt_records_nothing() {
 }
 
 #[test]
+fn ctrl_c_at_a_sealed_prompt_gives_up_and_records_nothing() {
+    let c = Campaign::with_party();
+    let before = c.head();
+    let mut session = spawn(&c, &["--rolls", "ask", "roll", "d20", "--sealed"]);
+    session.expect("(q gives up): ").unwrap();
+    session.send("\x03").unwrap();
+    let said = the_rest(&mut session);
+    assert!(said.contains("nothing was recorded"), "{said:?}");
+    assert_eq!(exit_code(&mut session), 1);
+    assert_eq!(c.head(), before);
+}
+
+#[test]
 fn asking_needs_a_terminal_and_says_what_to_give_instead() {
     let c = Campaign::with_party();
     let stderr = c.refused(&["--rolls", "ask", "roll", "d20"], 2);

@@ -1,5 +1,6 @@
 //! Log lines of A Dungeon Game's events.
 
+use crate::dice::Die;
 use crate::event::Words;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
@@ -35,7 +36,7 @@ pub fn describe(event: &AdgEvent) -> String {
             ..
         } => downtime_spent(character, *weeks, *restored_exertion),
         AdgEvent::ScrollWritten(written) => scroll_written(written),
-        AdgEvent::ScrollRead { reading, .. } => scroll_read(reading),
+        AdgEvent::ScrollRead { reading, dice } => scroll_read(reading, dice),
         AdgEvent::ScrollOutcomeRolled(outcome) => scroll_outcome(outcome),
         AdgEvent::SilverChanged {
             character,
@@ -77,7 +78,38 @@ fn effect_kind(kind: EffectKind) -> &'static str {
 
 /// A table result: its text, then what it did.
 fn table(r: &TableResult) -> String {
-    let mut parts = vec![format!("\"{}\" (table total {})", r.text, r.total)];
+    format!(
+        "\"{}\" (table total {}){}",
+        r.text,
+        r.total,
+        consequences(r)
+    )
+}
+
+/// A mishap told as it was rolled: the two dice, what the check failed by, the total, then the
+/// entry ("mishap 2d6 (3, 5) + 2 = 10: ..."). The dice are found by their purpose; a mishap whose
+/// dice are not both in `dice` (sealed ones) is told by its total.
+fn mishap(m: &TableResult, dice: &[Die]) -> String {
+    let faces: Vec<u32> = dice
+        .iter()
+        .filter(|d| d.purpose == "mishap 2d6")
+        .filter_map(|d| d.value)
+        .collect();
+    match faces[..] {
+        [a, b] => format!(
+            "mishap 2d6 ({a}, {b}) + {} = {}: \"{}\"{}",
+            m.total - i64::from(a + b),
+            m.total,
+            m.text,
+            consequences(m)
+        ),
+        _ => format!("mishap: {}", table(m)),
+    }
+}
+
+/// What a table entry did, each part after a comma ("" when nothing).
+fn consequences(r: &TableResult) -> String {
+    let mut parts = Vec::new();
     if r.damage > 0 {
         parts.push(format!("{} damage", r.damage));
     }
@@ -95,7 +127,7 @@ fn table(r: &TableResult) -> String {
     if r.lockout {
         parts.push("no rituals until a night's rest".into());
     }
-    parts.join(", ")
+    parts.iter().map(|p| format!(", {p}")).collect()
 }
 
 /// Names keep the case they were entered in; only the kind is a plain word.
@@ -181,9 +213,9 @@ pub fn cast(c: &Cast) -> String {
         ));
     }
     let verdict = match (c.check.success, c.check.exact) {
-        (true, true) => "exact success",
-        (true, false) => "success",
-        (false, _) => "failure",
+        (true, true) => "exact success".to_string(),
+        (true, false) => "success".to_string(),
+        (false, _) => format!("failure by {}", c.check.roll.saturating_sub(c.check.target)),
     };
     let exerted = if c.check.exerted > 0 {
         format!(" after exerting {}", c.check.exerted)
@@ -201,7 +233,7 @@ pub fn cast(c: &Cast) -> String {
         parts.push(effect(e));
     }
     if let Some(m) = &c.mishap {
-        parts.push(format!("mishap: {}", table(m)));
+        parts.push(mishap(m, &c.dice));
     }
     // A table entry that locks the caster out has said so already.
     if c.lockout && !c.mishap.as_ref().is_some_and(|m| m.lockout) {
@@ -306,7 +338,7 @@ pub fn scroll_written(w: &ScrollWritten) -> String {
     )
 }
 
-pub fn scroll_read(reading: &Reading) -> String {
+pub fn scroll_read(reading: &Reading, dice: &[Die]) -> String {
     let mut parts = vec![format!(
         "{} reads scroll S{}",
         reading.reader, reading.scroll
@@ -326,7 +358,7 @@ pub fn scroll_read(reading: &Reading) -> String {
         parts.push("it was badly written".into());
     }
     if let Some(m) = &reading.mishap {
-        parts.push(format!("mishap: {}", table(m)));
+        parts.push(mishap(m, dice));
     }
     if let Some(e) = &reading.effect {
         parts.push(effect(e));
@@ -352,7 +384,7 @@ pub fn scroll_outcome(o: &ScrollOutcome) -> String {
         o.reader, o.scroll
     )];
     if let Some(m) = &o.mishap {
-        parts.push(format!("mishap: {}", table(m)));
+        parts.push(mishap(m, &o.dice));
     }
     if let Some(e) = &o.effect {
         parts.push(effect(e));
