@@ -11,6 +11,8 @@ use std::fmt;
 /// convention and lets "1 minute" be exactly ten rounds.
 pub const ROUND_SECONDS: u64 = 6;
 const MINUTE: u64 = 60;
+/// A minute, in the clock's seconds.
+pub const MINUTE_SECONDS: u64 = MINUTE;
 const HOUR: u64 = 60 * MINUTE;
 const DAY: u64 = 24 * HOUR;
 /// The length of an in-game day, in the clock's seconds.
@@ -38,6 +40,17 @@ impl GameTime {
 
     pub fn day(self) -> u64 {
         self.0 / DAY + 1
+    }
+
+    /// "Day 3, 14:20", leaving out the round within the minute.
+    pub fn to_the_minute(self) -> String {
+        let within_day = self.0 % DAY;
+        format!(
+            "Day {}, {:02}:{:02}",
+            self.day(),
+            within_day / HOUR,
+            within_day % HOUR / MINUTE
+        )
     }
 }
 

@@ -35,7 +35,7 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
     let mut report = appended(&written.events);
     report
         .text
-        .push_str(&format!("\nIt is now {}.", state.clock));
+        .push_str(&format!("\nIt is now {}.", state.clock_text()));
     report.json["game_time"] = json!(state.clock.seconds());
     report.json["game_time_text"] = json!(state.clock.to_string());
     Ok(report)
@@ -45,10 +45,14 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
 fn time_show(state: &CampaignState) -> Result<Report, Error> {
     let clock = state.clock;
     let round = crate::systems::vsd::rules::round_of(state);
-    let mut lines = vec![format!(
-        "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
-        clock.seconds() % 60 / crate::time::ROUND_SECONDS + 1
-    )];
+    let mut lines = vec![if state.counting_rounds {
+        format!(
+            "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
+            clock.seconds() % 60 / crate::time::ROUND_SECONDS + 1
+        )
+    } else {
+        format!("It is {}.", state.clock_text())
+    }];
     lines.push(match &state.open_session {
         Some(open) => format!(
             "Session {} is open (it started at #{}).",
@@ -166,7 +170,7 @@ pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeWeeks) -> Result<Rep
     let mut report = appended(&written.events);
     report
         .text
-        .push_str(&format!("\nIt is now {}.", written.state.clock));
+        .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
     if let Some(span) = written.events.iter().find_map(|r| match &r.event {
         Event::DowntimeTaken(span) => Some(span),
         _ => None,
@@ -252,6 +256,6 @@ pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error
     let mut report = appended(&written.events);
     report
         .text
-        .push_str(&format!("\nIt is now {}.", written.state.clock));
+        .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
     Ok(report)
 }

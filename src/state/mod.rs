@@ -144,6 +144,10 @@ pub struct CampaignState {
     /// The seq of the last event replayed (retracted events count: they are in the log).
     pub head: u64,
     pub clock: GameTime,
+    /// The clock last moved by less than a minute: the table is counting combat rounds, so the
+    /// round within the minute is worth showing (T-1). Any longer move ends that.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counting_rounds: bool,
     pub open_session: Option<OpenSession>,
     /// How many sessions have started; the next one gets this number + 1.
     pub sessions_started: u32,
@@ -192,6 +196,16 @@ pub struct CampaignState {
 pub use crate::event::fold_name;
 
 impl CampaignState {
+    /// The clock as a person reads it: with the round of the minute while rounds are being
+    /// counted, to the minute otherwise (a combat's last round does not trail the clock for weeks).
+    pub fn clock_text(&self) -> String {
+        if self.counting_rounds {
+            self.clock.to_string()
+        } else {
+            self.clock.to_the_minute()
+        }
+    }
+
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&fold_name(name))
     }
@@ -330,7 +344,10 @@ impl CampaignState {
             Event::Healed { character, amount } => {
                 self.change_health(character, i64::from(*amount))
             }
-            Event::ClockAdvanced { by } => self.clock = self.clock.after(*by),
+            Event::ClockAdvanced { by } => {
+                self.clock = self.clock.after(*by);
+                self.counting_rounds = by.seconds() < crate::time::MINUTE_SECONDS;
+            }
             Event::SessionStarted { number, entropy } => {
                 self.sessions_started = self.sessions_started.max(*number);
                 self.open_session = Some(OpenSession {

@@ -74,6 +74,30 @@ fn t1_time_advances_in_every_unit() {
     );
 }
 
+/// T-1: the round within the minute shows while the table counts rounds, and not once the clock
+/// has moved on by a minute or more; the log keeps every event's exact time.
+#[test]
+fn t1_the_clock_shows_its_round_only_while_rounds_are_counted() {
+    let c = Campaign::with_party();
+    c.ok(&["time", "advance", "3r"]);
+    let fighting = c.ok(&["time", "show"]);
+    assert!(
+        fighting.contains("It is Day 1, 00:00 +3r (combat round 4"),
+        "{fighting}"
+    );
+    let later = c.ok(&["time", "advance", "8h"]);
+    assert!(later.contains("It is now Day 1, 08:00."), "{later}");
+    let shown = c.ok(&["time", "show"]);
+    assert!(shown.starts_with("It is Day 1, 08:00.\n"), "{shown}");
+    let sheet = c.ok(&["character", "show", "Aldric"]);
+    assert!(sheet.contains("at Day 1, 08:00\n"), "{sheet}");
+    let log = c.ok(&["log", "--limit", "1"]);
+    assert!(
+        log.contains("Day 1, 00:00 +3r"),
+        "the record keeps the exact time: {log}"
+    );
+}
+
 #[test]
 fn a_roll_with_entered_dice_records_them_as_entered() {
     let c = Campaign::with_party();
@@ -579,7 +603,8 @@ fn points_in_time_by_session_and_day_restore_what_the_table_remembers() {
 #[test]
 fn time_show_says_the_date_the_round_the_session_and_the_epoch() {
     let c = Campaign::with_party();
-    c.ok(&["time", "advance", "1d2h30m2r"]);
+    c.ok(&["time", "advance", "1d2h30m1r"]);
+    c.ok(&["time", "advance", "1r"]);
     c.ok(&["session", "start"]);
     let shown = c.ok(&["time", "show"]);
     assert!(

@@ -348,7 +348,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         c.name,
         c.sheet.system(),
         state.head,
-        state.clock
+        state.clock_text()
     )];
     match &c.sheet {
         Sheet::Adg(s) => match c.adg() {

@@ -297,6 +297,7 @@ impl CampaignState {
         results: &[crate::systems::adg::event::RestResult],
     ) {
         self.clock = self.clock.after(by);
+        self.counting_rounds = false;
         for r in results {
             self.change_health(&r.character, i64::from(r.healed));
             if let Some(adg) = self.adg_mut(&r.character) {
@@ -308,6 +309,7 @@ impl CampaignState {
 
     pub(super) fn apply_downtime(&mut self, character: &str, by: GameDuration, restored: bool) {
         self.clock = self.clock.after(by);
+        self.counting_rounds = false;
         if let Some(adg) = self.adg_mut(character) {
             // Nights pass during downtime, so the daily count and any lockout end too.
             adg.rituals_today = 0;
@@ -329,6 +331,7 @@ impl CampaignState {
 
     pub(crate) fn apply_downtime_taken(&mut self, d: &Downtime) {
         self.clock = self.clock.after(d.by);
+        self.counting_rounds = false;
         for c in &d.characters {
             self.apply_nights(&c.character, c.healed);
             if c.restored_exertion
@@ -342,6 +345,7 @@ impl CampaignState {
     pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
         if !w.in_downtime {
             self.clock = self.clock.after(SCRIBING_WEEK);
+            self.counting_rounds = false;
         }
         if let Some(adg) = self.adg_mut(&w.writer) {
             adg.silver = adg.silver.saturating_sub(w.cost);
