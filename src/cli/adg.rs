@@ -127,18 +127,26 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                         .is_none_or(|n| crate::rules::campaign::same_character(&s.holder, n))
                 })
                 .collect();
-            let mut lines: Vec<String> = scrolls
-                .iter()
-                .map(|s| {
-                    format!(
-                        "S{:<5} {:<22} SL {:<2} read {}x  held by {:<12} \"{}\"",
-                        s.id, s.ritual, s.level, s.reads, s.holder, s.effect
-                    )
-                })
-                .collect();
-            if lines.is_empty() {
-                lines.push("No usable scrolls.".into());
-            }
+            let mut lines = vec![if scrolls.is_empty() {
+                "No usable scrolls.".to_string()
+            } else {
+                super::output::table(
+                    &["Scroll", "Ritual", "Level", "Read", "Held by", "Effect"],
+                    scrolls
+                        .iter()
+                        .map(|s| {
+                            vec![
+                                format!("S{}", s.id),
+                                s.ritual.clone(),
+                                s.level.to_string(),
+                                super::output::count(s.reads.into(), "time", "times"),
+                                s.holder.clone(),
+                                s.effect.clone(),
+                            ]
+                        })
+                        .collect(),
+                )
+            }];
             // Spent scrolls belong to no one any more; they are listed with the whole campaign's.
             let spent: Vec<serde_json::Value> = if name.is_none() {
                 state

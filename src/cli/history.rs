@@ -117,12 +117,14 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         })
     };
     let width = Columns::up_to(to, state.clock, state.sessions_started);
+    // On a terminal, long lines wrap under their description; piped, they stay whole.
+    let fit_to = super::output::terminal_width();
     let line = |r: &Recorded, witness: &str| {
         let mut line = event_line(r, marks(r.seq), width);
         if unwitnessed(r, witness) {
             line.push_str("  [no player entropy]");
         }
-        line
+        width.fit(line, fit_to)
     };
     if args.limit.is_none() && !g.json {
         // The whole log as text: streamed to the terminal as it is read, never held in memory.
@@ -156,7 +158,12 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             }
             shown += 1;
             let text = line(&r, witness(&r));
-            let safe = printable(&text);
+            // A line wrapped to the terminal is escaped piece by piece, keeping its breaks.
+            let safe = text
+                .split('\n')
+                .map(printable)
+                .collect::<Vec<_>>()
+                .join("\n");
             // Painted for the terminal (the stream drops the colour where it is not wanted); the
             // tour's transcript keeps the plain words, painted when it is printed.
             let written = match colour {

@@ -142,6 +142,82 @@ impl Columns {
     }
 }
 
+/// The width tables and long lines are fitted to: the terminal's, when standard output is one;
+/// `None` (no limit) for a pipe or a file, so scripts always get whole lines.
+pub fn terminal_width() -> Option<u16> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size().map(|(terminal_size::Width(w), _)| w)
+}
+
+/// Rows under a header, in columns as wide as their widest cell; on a terminal, the widest
+/// columns wrap so that the table fits its width. No borders: a line under the header only.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
+    use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
+    const UNDERLINED_HEADER: TableStyle =
+        TableStyle::new().header_separator(LineStyle::none().fill('-').junction('-'));
+    let mut table = Table::new();
+    table
+        .load_style(UNDERLINED_HEADER)
+        .set_header(header.to_vec())
+        .add_rows(rows);
+    match terminal_width() {
+        Some(width) => {
+            table
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(width);
+        }
+        None => {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    table.trim_fmt()
+}
+
+impl Columns {
+    /// How far in a line's description starts: `#`, the seq, the clock, the session and the actor,
+    /// each followed by a space.
+    fn description_starts_at(&self) -> usize {
+        1 + self.seq + 1 + self.time + 1 + self.session + 1 + ACTOR_WIDTH + 1
+    }
+
+    /// `line` wrapped at word boundaries to `width` (the terminal's), each further line indented to
+    /// where the description starts, so the columns stay readable on a narrow terminal.
+    pub fn fit(&self, line: String, width: Option<u16>) -> String {
+        let Some(width) = width.map(usize::from) else {
+            return line;
+        };
+        let indent = self.description_starts_at();
+        if line.chars().count() <= width || width <= indent + 20 {
+            return line;
+        }
+        let mut out = String::with_capacity(line.len() + 64);
+        let mut column = 0;
+        for word in line.split(' ') {
+            let length = word.chars().count();
+            if column > indent && column + 1 + length > width {
+                out.push('\n');
+                out.extend(std::iter::repeat_n(' ', indent));
+                column = indent;
+            } else if !out.is_empty() {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(word);
+            column += length;
+        }
+        out
+    }
+}
+
+/// The actor's column in `log`.
+const ACTOR_WIDTH: usize = 10;
+
 /// One line of `log`: seq, in-game time, session, actor, what happened.
 pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
     use std::fmt::Write;
@@ -155,7 +231,7 @@ pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
     let mut line = String::with_capacity(192);
     let _ = write!(
         line,
-        "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<10} ",
+        "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<ACTOR_WIDTH$} ",
         r.seq,
         r.game_time.to_string(),
         session.as_deref().unwrap_or("-"),

@@ -118,3 +118,69 @@ fn the_state_kept_between_lines_answers_as_a_fresh_replay_would() {
     let from_shell: serde_json::Value = serde_json::from_str(from_shell).expect("JSON");
     assert_eq!(from_shell, c.json(&["character", "list"]), "{stdout}");
 }
+
+/// What `args` print on a terminal `cols` wide.
+fn on_a_terminal(c: &Campaign, cols: u16, args: &str) -> String {
+    let grimoire = crate::support::grimoire_cmd(&c.db, c.dir.path());
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args([
+        "-c",
+        &format!("stty rows 40 cols {cols} && exec \"$0\" --color never {args}"),
+    ])
+    .arg(grimoire.get_program())
+    .current_dir(c.dir.path());
+    for (key, value) in grimoire.get_envs() {
+        if let Some(value) = value {
+            cmd.env(key, value);
+        }
+    }
+    let mut session = expectrl::Session::spawn(cmd).expect("a pseudo-terminal");
+    session.set_expect_timeout(Some(std::time::Duration::from_secs(120)));
+    the_rest(&mut session).replace('\r', "")
+}
+
+/// On a terminal, tables and the log are fitted to its width: long glances wrap inside their
+/// column, long log lines under their description, instead of running past the edge.
+#[test]
+fn tables_and_the_log_fit_a_narrow_terminal() {
+    let c = Campaign::with_party();
+    for (name, cunning) in [("Wen", "14"), ("Bryn", "12")] {
+        c.ok(&[
+            "character",
+            "add",
+            "adg",
+            name,
+            "--level",
+            "3",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            cunning,
+            "--health",
+            "9",
+            "--silver",
+            "500",
+        ]);
+    }
+    let shown = on_a_terminal(&c, 60, "character list");
+    assert!(shown.lines().any(|l| l.starts_with("Wen")), "{shown}");
+    let widest = shown.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest <= 60, "a line of {widest} columns: {shown}");
+    assert!(shown.lines().count() > 6, "the glances wrapped: {shown}");
+
+    let log = on_a_terminal(&c, 72, "log");
+    for line in log.lines().filter(|l| l.chars().count() > 72) {
+        // Only a word longer than the room left (a commitment's hex) may run past the edge.
+        assert!(!line.trim_start().contains(' '), "{line:?} in {log}");
+    }
+    assert!(
+        log.lines()
+            .any(|l| l.starts_with("      ") && !l.trim().is_empty()),
+        "long lines continue under their description: {log}"
+    );
+    // Piped, every event stays one line.
+    let piped = c.ok(&["log"]);
+    assert_eq!(piped.lines().count(), 6, "{piped}");
+}

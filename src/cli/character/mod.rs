@@ -56,21 +56,15 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
         }
         CharacterCommand::List(args) => {
             let state = args.at.state(g)?;
-            let mut lines: Vec<String> = state
-                .characters
-                .values()
-                .map(|c| overview::line(c, &state))
-                .collect();
-            if lines.is_empty() {
-                lines.push(
-                    "No characters yet; add one with `grimoire character add adg|vsd NAME …`."
-                        .into(),
-                );
-            }
+            let text = if state.characters.values().next().is_none() {
+                "No characters yet; add one with `grimoire character add adg|vsd NAME …`.".into()
+            } else {
+                overview::table(&state)
+            };
             let characters: Vec<serde_json::Value> =
                 state.characters.values().map(character_json).collect();
             Ok(Report::new(
-                lines.join("\n"),
+                text,
                 json!({ "as_of_seq": state.head, "characters": characters }),
             ))
         }

@@ -1,4 +1,5 @@
-//! `character list`: the party at a glance, one line each.
+//! `character list`: the party at a glance, a row each (and the same glance as one line, where
+//! `explain` shows the sheets an event was decided on).
 
 use super::health_text;
 use crate::state::{CampaignState, Character};
@@ -9,23 +10,54 @@ use crate::systems::vsd::state::VsdState;
 /// One character's line: who, their level, health, and what their system tracks that a GM glances
 /// at between turns.
 pub(super) fn line(c: &Character, state: &CampaignState) -> String {
-    let details = match (c.adg(), c.vsd()) {
-        (Some(adg), _) => adg_details(c, adg, state),
-        (None, Some(vsd)) => vsd_details(vsd, state),
-        (None, None) => Vec::new(),
-    };
-    let (system, level) = match (c.adg(), c.vsd()) {
-        (Some(adg), _) => ("ADG", adg.level),
-        (None, Some(vsd)) => ("VsD", vsd.level),
-        (None, None) => ("", 0),
-    };
+    let (system, level) = system_and_level(c);
     let mut parts = vec![format!(
         "{:<20} {system} level {level:<3} {}",
         c.name,
         health_text(c)
     )];
-    parts.extend(details);
+    parts.extend(details(c, state));
     parts.join("   ")
+}
+
+/// The party as a table: name, system, level, health, and the rest of the glance.
+pub(super) fn table(state: &CampaignState) -> String {
+    let rows = state
+        .characters
+        .values()
+        .map(|c| {
+            let (system, level) = system_and_level(c);
+            let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
+            let health = c.health.map_or_else(
+                || "none".to_string(),
+                |h| format!("{}/{}", h.current, h.max),
+            );
+            vec![
+                c.name.clone(),
+                system.to_string(),
+                level.to_string(),
+                format!("{health}{status}"),
+                details(c, state).join("; "),
+            ]
+        })
+        .collect();
+    crate::cli::output::table(&["Name", "System", "Level", "Health", "At a glance"], rows)
+}
+
+fn system_and_level(c: &Character) -> (&'static str, u32) {
+    match (c.adg(), c.vsd()) {
+        (Some(adg), _) => ("ADG", adg.level),
+        (None, Some(vsd)) => ("VsD", vsd.level),
+        (None, None) => ("", 0),
+    }
+}
+
+fn details(c: &Character, state: &CampaignState) -> Vec<String> {
+    match (c.adg(), c.vsd()) {
+        (Some(adg), _) => adg_details(c, adg, state),
+        (None, Some(vsd)) => vsd_details(vsd, state),
+        (None, None) => Vec::new(),
+    }
 }
 
 fn adg_details(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
@@ -58,7 +90,7 @@ fn adg_details(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<Stri
         .map(|s| format!("S{}", s.id))
         .collect();
     if !held.is_empty() {
-        parts.push(format!("scrolls {}", held.join(",")));
+        parts.push(format!("scrolls {}", held.join(", ")));
     }
     if adg.pending_roll.is_some() {
         parts.push("dice pending (scroll resolve)".into());
