@@ -73,7 +73,8 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
     let changes = changes(&before, &after, &names, touched);
     let title = format!(
         "From #{from} ({}) to #{to} ({}):",
-        before.clock, after.clock
+        before.clock_text(),
+        after.clock_text()
     );
     Ok(Report::new(
         [title, changes.text].join("\n"),
@@ -154,14 +155,24 @@ fn changes(
             _ => format!("{shown}:"),
         };
         lines.push(header);
-        if was.is_some() && is.is_some() {
-            for (path, old, new) in &changed {
-                lines.push(match (old.as_str(), new.as_str()) {
-                    ("-", "added") => format!("  {}: added", label(path)),
-                    ("present", "-") => format!("  {}: gone", label(path)),
-                    _ => format!("  {}: {old} → {new}", label(path)),
-                });
-            }
+        if was.is_some() && is.is_some() && !changed.is_empty() {
+            // A table of what changed, before and after, indented under the character.
+            let rows = changed
+                .iter()
+                .map(|(path, old, new)| {
+                    let (old, new) = match (old.as_str(), new.as_str()) {
+                        ("present", "-") => ("present", "gone"),
+                        (old, new) => (old, new),
+                    };
+                    vec![label(path), old.to_string(), new.to_string()]
+                })
+                .collect();
+            let (from, to) = (
+                format!("at #{}", before.head),
+                format!("at #{}", after.head),
+            );
+            let table = super::output::table(&["", &from, &to], rows);
+            lines.extend(table.lines().map(|l| format!("  {l}")));
         }
         if !touched[i].is_empty() {
             let seqs: Vec<String> = touched[i].iter().map(|s| format!("#{s}")).collect();
@@ -345,8 +356,8 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
     let mut lines = vec![format!(
         "Session {number}{}: #{start} to #{end}, {} to {} ({passed} passed)",
         if open { " (still open)" } else { "" },
-        before.clock,
-        after.clock
+        before.clock_text(),
+        after.clock_text()
     )];
     lines.extend(tally.lines());
     lines.push(match deaths.is_empty() {

@@ -1203,9 +1203,14 @@ fn diff_shows_what_changed_for_each_character_and_by_which_events() {
         "--to",
         "session:1",
     ]);
-    // In words, never the fields' code names (JSON keeps those).
-    assert!(text.contains("  health: 8 → 5"), "{text}");
-    assert!(text.contains("  Brawn exerted: 0 → 2"), "{text}");
+    // In words, never the fields' code names (JSON keeps those), in a table of before and after.
+    assert!(text.contains(&format!("at #{}", hit - 1)), "{text}");
+    assert_eq!(changed_row(&text, "health"), ["health", "8", "5"], "{text}");
+    assert_eq!(
+        changed_row(&text, "Brawn exerted"),
+        ["Brawn exerted", "0", "2"],
+        "{text}"
+    );
     assert!(!text.contains("adg.") && !text.contains("_"), "{text}");
     assert!(text.contains(&format!("by #{hit} #{exert}")), "{text}");
     let party = c.json(&["diff", "--party", "--from", "session-start:1"]);
@@ -1226,6 +1231,19 @@ fn diff_shows_what_changed_for_each_character_and_by_which_events() {
     c.refused(&["diff", "Nobody", "--from", "1"], 1);
 }
 
+/// The cells of the row of a diff's table that starts with `label`.
+fn changed_row(text: &str, label: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&format!("{label}  ")))
+        .unwrap_or_default()
+        .split("  ")
+        .map(str::trim)
+        .filter(|cell| !cell.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// An evening in numbers, then each character's changes from its start to its end.
 #[test]
 fn session_recap_sums_up_an_evening() {
@@ -1243,7 +1261,11 @@ fn session_recap_sums_up_an_evening() {
     );
     assert!(recap.contains("3 damage taken, 1 healed"), "{recap}");
     assert!(recap.contains("Dice: 1 entered at the table"), "{recap}");
-    assert!(recap.contains("  health: 8 → 6"), "{recap}");
+    assert_eq!(
+        changed_row(&recap, "health"),
+        ["health", "8", "6"],
+        "{recap}"
+    );
     assert!(recap.contains("No one died."), "{recap}");
     // The newest session by default, and one still open is recapped so far.
     c.ok(&["session", "start"]);
