@@ -215,6 +215,37 @@ impl Columns {
     }
 }
 
+/// `text` with each line longer than the terminal wrapped at word boundaries, its continuations
+/// indented two more than the line itself (a sheet's long lists of rituals or scrolls). Unchanged
+/// when standard output is not a terminal.
+pub fn fit_to_terminal(text: String) -> String {
+    let Some(width) = terminal_width().map(usize::from) else {
+        return text;
+    };
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent = line.len() - line.trim_start().len() + 2;
+        let mut column = 0;
+        for (j, word) in line.split(' ').enumerate() {
+            let length = word.chars().count();
+            if j > 0 && column > indent && column + 1 + length > width {
+                out.push('\n');
+                out.extend(std::iter::repeat_n(' ', indent));
+                column = indent;
+            } else if j > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(word);
+            column += length;
+        }
+    }
+    out
+}
+
 /// The actor's column in `log`.
 const ACTOR_WIDTH: usize = 10;
 

@@ -180,7 +180,38 @@ fn tables_and_the_log_fit_a_narrow_terminal() {
             .any(|l| l.starts_with("      ") && !l.trim().is_empty()),
         "long lines continue under their description: {log}"
     );
+    // A sheet's long lines wrap too.
+    for name in ["Wen", "Bryn"] {
+        c.ok(&[
+            "--rolls",
+            "1,3",
+            "ritual",
+            "learn",
+            name,
+            "Calling Moon",
+            "--type",
+            "ceremony",
+            "--pay",
+            "health",
+        ]);
+        c.ok(&[
+            "--rolls",
+            "1,3",
+            "ritual",
+            "learn",
+            "Wen",
+            &format!("Ward of {name}"),
+            "--type",
+            "phrase",
+            "--pay",
+            "health",
+        ]);
+    }
+    let sheet = on_a_terminal(&c, 40, "character show Wen");
+    let widest = sheet.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest <= 40, "a line of {widest} columns: {sheet}");
+    assert!(sheet.contains("Ward of Bryn"), "{sheet}");
     // Piped, every event stays one line.
     let piped = c.ok(&["log"]);
-    assert_eq!(piped.lines().count(), 6, "{piped}");
+    assert_eq!(piped.lines().count(), 10, "{piped}");
 }

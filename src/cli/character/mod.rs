@@ -79,7 +79,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
                         name: args.name.clone(),
                         known: state.characters.values().map(|c| c.name.clone()).collect(),
                     })?;
-            let text = sheet_text(character, &state);
+            let text = super::output::fit_to_terminal(sheet_text(character, &state));
             Ok(Report::new(
                 text,
                 json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character_json(character) }),
