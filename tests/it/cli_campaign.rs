@@ -992,22 +992,7 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
         complete(&["grimoire", "--db", db, "damage", "Al"]),
         ["Aldric"]
     );
-    c.ok(&[
-        "--rolls",
-        "3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Shadow Step",
-        "--spell-level",
-        "1",
-        "--cast-time",
-        "action",
-        "--duration",
-        "1h",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&crate::support::LEARN_SHADOW_STEP);
     assert_eq!(
         complete(&["grimoire", "--db", db, "ritual", "cast", "Aldric", "Sha"]),
         ["Shadow\\ Step"]

@@ -3,7 +3,7 @@
 //! program printed before typing, so nothing depends on how quickly either side runs; the long
 //! expect timeout only keeps a broken build from hanging the suite.
 
-use crate::support::{Campaign, grimoire_cmd};
+use crate::support::{Campaign, LEARN_SHADOW_STEP, grimoire_cmd};
 use expectrl::process::unix::WaitStatus;
 use expectrl::{Eof, Expect, Regex, Session};
 use std::time::Duration;
@@ -49,22 +49,7 @@ pub fn the_rest(session: &mut Pty) -> String {
 
 fn with_shadow_step() -> Campaign {
     let c = Campaign::with_party();
-    c.ok(&[
-        "--rolls",
-        "3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Shadow Step",
-        "--spell-level",
-        "1",
-        "--cast-time",
-        "action",
-        "--duration",
-        "1h",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&LEARN_SHADOW_STEP);
     c
 }
 

@@ -1,7 +1,7 @@
 //! `grimoire report`: the page's content, the files it may write, and the page opened in a real
 //! browser (headless Chromium), which must draw every chart with nothing in its console.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, LEARN_SHADOW_STEP};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,22 +21,7 @@ fn an_evening() -> Campaign {
     let c = Campaign::with_party();
     c.ok(&["session", "start"]);
     c.ok(&["damage", "Aldric", "3"]);
-    c.ok(&[
-        "--rolls",
-        "3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Shadow Step",
-        "--spell-level",
-        "1",
-        "--cast-time",
-        "action",
-        "--duration",
-        "1h",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&LEARN_SHADOW_STEP);
     c.ok(&["--rolls", "5", "ritual", "cast", "Aldric", "Shadow Step"]);
     c.ok(&["time", "advance", "2d"]);
     c.ok(&["session", "end"]);
@@ -99,25 +84,7 @@ fn a_report_at_a_past_point_shows_the_campaign_as_it_stood_then() {
 fn campaign_text_is_shown_as_text_never_as_markup() {
     let c = Campaign::empty();
     c.ok(&["init", "--name", "<script>alert(1)</script>"]);
-    c.ok(&[
-        "character",
-        "add",
-        "<img src=x onerror=alert(2)>",
-        "--system",
-        "adg",
-        "--level",
-        "1",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "9",
-        "--health",
-        "5",
-        "--silver",
-        "0",
-    ]);
+    c.add_adg("<img src=x onerror=alert(2)>", 1, 9, 5, 0);
     c.ok(&["damage", "<img src=x onerror=alert(2)>", "2"]);
     let (page, _) = write_report(&c, "hostile.html", &[]);
     assert_eq!(

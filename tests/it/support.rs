@@ -38,26 +38,8 @@ impl Campaign {
     pub fn with_a_ceremony_writer() -> Campaign {
         let c = Campaign::empty();
         c.ok(&["init", "--name", "Rich"]);
-        for (name, cunning) in [("Wen", "14"), ("Bryn", "12")] {
-            c.ok(&[
-                "character",
-                "add",
-                name,
-                "--system",
-                "adg",
-                "--level",
-                "3",
-                "--agility",
-                "9",
-                "--brawn",
-                "9",
-                "--cunning",
-                cunning,
-                "--health",
-                "9",
-                "--silver",
-                "500",
-            ]);
+        for (name, cunning) in [("Wen", 14), ("Bryn", 12)] {
+            c.add_adg(name, 3, cunning, 9, 500);
         }
         c.ok(&[
             "--rolls",
@@ -81,6 +63,34 @@ impl Campaign {
         c.ok(&ADG_ALDRIC);
         c.ok(&VSD_MIRA);
         c
+    }
+
+    /// Adds an A Dungeon Game character with Agility and Brawn 9.
+    pub fn add_adg(&self, name: &str, level: u32, cunning: u32, health: u32, silver: u32) {
+        let (level, cunning, health, silver) = (
+            level.to_string(),
+            cunning.to_string(),
+            health.to_string(),
+            silver.to_string(),
+        );
+        self.ok(&[
+            "character",
+            "add",
+            "adg",
+            name,
+            "--level",
+            &level,
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            &cunning,
+            "--health",
+            &health,
+            "--silver",
+            &silver,
+        ]);
     }
 
     pub fn cmd(&self) -> Command {
@@ -191,6 +201,24 @@ pub fn grimoire_cmd(db: &Path, cwd: &Path) -> Command {
         .env("GRIMOIRE_ACTOR", "gm");
     cmd
 }
+
+/// Aldric learns Shadow Step, a first-level spell from another game (the d20 entered: 3).
+pub const LEARN_SHADOW_STEP: [&str; 14] = [
+    "--rolls",
+    "3",
+    "ritual",
+    "learn",
+    "Aldric",
+    "Shadow Step",
+    "--spell-level",
+    "1",
+    "--cast-time",
+    "action",
+    "--duration",
+    "1h",
+    "--pay",
+    "health",
+];
 
 pub const ADG_ALDRIC: [&str; 16] = [
     "character",
