@@ -119,13 +119,15 @@ fn the_state_kept_between_lines_answers_as_a_fresh_replay_would() {
     assert_eq!(from_shell, c.json(&["character", "list"]), "{stdout}");
 }
 
-/// What `args` print on a terminal `cols` wide.
+/// What `args` print on a terminal `cols` wide. The pseudo-terminal's library sets its own size
+/// just after starting the child, so the child waits for a word sent once the size is set, and only
+/// then starts grimoire (which reads the size at once).
 fn on_a_terminal(c: &Campaign, cols: u16, args: &str) -> String {
     let grimoire = crate::support::grimoire_cmd(&c.db, c.dir.path());
     let mut cmd = std::process::Command::new("sh");
     cmd.args([
         "-c",
-        &format!("stty rows 40 cols {cols} && exec \"$0\" --color never {args}"),
+        &format!("read go && exec \"$0\" --color never {args}"),
     ])
     .arg(grimoire.get_program())
     .current_dir(c.dir.path());
@@ -136,6 +138,11 @@ fn on_a_terminal(c: &Campaign, cols: u16, args: &str) -> String {
     }
     let mut session = expectrl::Session::spawn(cmd).expect("a pseudo-terminal");
     session.set_expect_timeout(Some(std::time::Duration::from_secs(120)));
+    session
+        .get_process_mut()
+        .set_window_size(cols, 40)
+        .expect("the terminal's size");
+    session.send_line("go").expect("the word to start");
     the_rest(&mut session).replace('\r', "")
 }
 
