@@ -1,35 +1,13 @@
 //! A Dungeon Game through the real binary: each refusal leaves the log untouched, and seeded dice in
 //! ADG events verify once the seed is out.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, learning};
 
 /// The party, with Aldric knowing Concealing Darkness (a Phrase) and Calling Moon (a Ceremony).
 fn scholar() -> Campaign {
     let c = Campaign::with_party();
-    c.ok(&[
-        "--rolls",
-        "1,2",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Concealing Darkness",
-        "--type",
-        "phrase",
-        "--pay",
-        "health",
-    ]);
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Calling Moon",
-        "--type",
-        "ceremony",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
     c
 }
 
@@ -233,23 +211,7 @@ fn adg_c3_exertion_below_one_and_unpayable_costs_are_refused() {
 #[test]
 fn adg_c4_the_dead_can_take_no_action() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "character",
-        "add",
-        "Frail",
-        "--system",
-        "adg",
-        "--level",
-        "1",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "12",
-        "--health",
-        "2",
-    ]);
+    c.add_adg("Frail", 1, 12, 2, 0);
     let out = c.ok(&[
         "--rolls",
         "3",
@@ -534,21 +496,7 @@ fn t2_a_rest_line_says_what_each_character_regained() {
     );
     let again = c.ok(&["--rolls", "2", "rest", "Aldric", "--night"]);
     assert!(again.contains("Aldric regains no health"), "{again}");
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-    ]);
-    c.ok(&[
-        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
-    ]);
+    c.mira_casts_ember();
     let short = c.ok(&["rest", "Mira", "--hours", "4"]);
     assert!(short.contains("4h of rest: Mira regains"), "{short}");
 }
@@ -561,21 +509,7 @@ fn adg_c5_t2_the_party_spends_downtime_weeks_together_with_the_clock_moving_once
     let c = Campaign::with_party();
     c.ok(&["exert", "Aldric", "brawn", "2", "--reason", "the gate"]);
     c.ok(&["damage", "Aldric", "5"]);
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-    ]);
-    c.ok(&[
-        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
-    ]);
+    c.mira_casts_ember();
     let before = c.json(&["character", "show", "Mira"])["character"]["vsd"]["mp_spent"].clone();
     assert_ne!(before, 0, "Mira spent MPs");
     // Fourteen nights for Aldric: one recovery die each, in order.
@@ -610,9 +544,7 @@ fn adg_c5_t2_the_party_spends_downtime_weeks_together_with_the_clock_moving_once
 #[test]
 fn adg_s3_adg_c5_a_downtime_span_writes_several_scrolls_and_says_how_each_character_stands() {
     let c = Campaign::with_a_ceremony_writer();
-    c.ok(&[
-        "--rolls", "1,3", "ritual", "learn", "Wen", "Ward", "--type", "phrase", "--pay", "health",
-    ]);
+    c.ok(&learning("Wen", "Ward", "phrase"));
     c.ok(&["exert", "Wen", "brawn", "2", "--reason", "the gate"]);
     c.ok(&crate::support::VSD_MIRA);
     let said = c.ok(&[

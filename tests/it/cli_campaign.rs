@@ -1,6 +1,6 @@
 //! The campaign commands as a GM uses them, through the real binary.
 
-use crate::support::{ADG_ALDRIC, Campaign, VSD_MIRA};
+use crate::support::{ADG_ALDRIC, Campaign, VSD_MIRA, learning};
 use assert_cmd::prelude::*;
 use predicates::str::contains;
 
@@ -812,23 +812,7 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
     // A learning cost that takes maximum health to 0 kills.
     let d = Campaign::empty();
     d.ok(&["init", "--name", "Grim"]);
-    d.ok(&[
-        "character",
-        "add",
-        "Pell",
-        "--system",
-        "adg",
-        "--level",
-        "1",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "9",
-        "--health",
-        "2",
-    ]);
+    d.add_adg("Pell", 1, 9, 2, 0);
     d.ok(&[
         "--rolls",
         "2",
@@ -854,39 +838,10 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
 fn adg_c4_adg_s7_a_session_recap_names_the_dead_and_counts_the_scrolls_lost() {
     let c = Campaign::empty();
     c.ok(&["init", "--name", "Grim"]);
-    for (name, health) in [("Pell", "2"), ("Wen", "9")] {
-        c.ok(&[
-            "character",
-            "add",
-            name,
-            "--system",
-            "adg",
-            "--level",
-            "1",
-            "--agility",
-            "9",
-            "--brawn",
-            "9",
-            "--cunning",
-            "9",
-            "--health",
-            health,
-            "--silver",
-            "50",
-        ]);
+    for (name, health) in [("Pell", 2), ("Wen", 9)] {
+        c.add_adg(name, 1, 9, health, 50);
     }
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Wen",
-        "Concealing Darkness",
-        "--type",
-        "phrase",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&learning("Wen", "Concealing Darkness", "phrase"));
     let scroll = c.seq_of(&[
         "--rolls",
         &["1"; 7].join(","),
@@ -1267,21 +1222,7 @@ fn session_recap_sums_up_an_evening() {
 #[test]
 fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-    ]);
-    c.ok(&[
-        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
-    ]);
+    c.mira_casts_ember();
     let spent = 12
         - c.json(&["character", "show", "Mira"])["character"]["vsd"]["mp_spent"]
             .as_u64()
@@ -1441,18 +1382,7 @@ fn help_keeps_a_commands_own_options_apart_from_the_global_and_dice_ones() {
 #[test]
 fn colour_marks_the_verdicts_only_where_it_is_wanted() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Concealing Darkness",
-        "--type",
-        "phrase",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
     let cast = [
         "--rolls",
         "5",

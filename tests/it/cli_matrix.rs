@@ -1,23 +1,12 @@
 //! The bad-input matrix: for every command, invalid arguments give a usage error (2) or a refusal (1)
 //! with a message, and the chain head does not move.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, learning};
 
 #[test]
 fn every_command_refuses_bad_arguments_without_touching_the_log() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "--rolls",
-        "1,1",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Concealing Darkness",
-        "--type",
-        "phrase",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
     c.ok(&[
         "spell",
         "learn",

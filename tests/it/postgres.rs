@@ -3,7 +3,7 @@
 //! writers, a players' role kept from the secrets, and messages that never show a password.
 
 use crate::pg_cluster::{self, Database};
-use crate::support::{ADG_ALDRIC, NOW, VSD_MIRA};
+use crate::support::{ADG_ALDRIC, NOW, VSD_MIRA, learning};
 use grimoire::store::{Location, Store};
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader};
@@ -98,18 +98,7 @@ fn play(c: &PgCampaign) {
     );
     c.ok(&["session", "end"]);
     // A downtime span writing a Ceremony scroll: its sealed check is filed under the scroll's event.
-    c.ok(&[
-        "--rolls",
-        "1,3",
-        "ritual",
-        "learn",
-        "Aldric",
-        "Calling Moon",
-        "--type",
-        "ceremony",
-        "--pay",
-        "health",
-    ]);
+    c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
     c.ok(&["silver", "Aldric", "+100", "--reason", "the crypt's bowl"]);
     c.ok(&[
         "downtime",

@@ -2,7 +2,7 @@
 //! the shell printed before typing the next keys, so nothing depends on timing.
 
 use crate::prompted::{Pty, exit_code, spawn, the_rest};
-use crate::support::Campaign;
+use crate::support::{Campaign, learning};
 use expectrl::Expect;
 
 const PROMPT: &str = "The Sunken Vault> ";
@@ -153,9 +153,7 @@ fn tables_and_the_log_fit_a_narrow_terminal() {
     // Wen knows Calling Moon; two more wards make her sheet's list of rituals long.
     let c = Campaign::with_a_ceremony_writer();
     for ward in ["Ward of Ash", "Ward of the Long Road"] {
-        c.ok(&[
-            "--rolls", "1,3", "ritual", "learn", "Wen", ward, "--type", "phrase", "--pay", "health",
-        ]);
+        c.ok(&learning("Wen", ward, "phrase"));
     }
     let shown = on_a_terminal(&c, 60, "character list");
     assert!(shown.lines().any(|l| l.starts_with("Wen")), "{shown}");

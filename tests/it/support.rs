@@ -41,18 +41,7 @@ impl Campaign {
         for (name, cunning) in [("Wen", 14), ("Bryn", 12)] {
             c.add_adg(name, 3, cunning, 9, 500);
         }
-        c.ok(&[
-            "--rolls",
-            "1,3",
-            "ritual",
-            "learn",
-            "Wen",
-            "Calling Moon",
-            "--type",
-            "ceremony",
-            "--pay",
-            "health",
-        ]);
+        c.ok(&learning("Wen", "Calling Moon", "ceremony"));
         c
     }
 
@@ -90,6 +79,26 @@ impl Campaign {
             &health,
             "--silver",
             &silver,
+        ]);
+    }
+
+    /// Mira (of [`Campaign::with_party`]) learns Ember and casts it on a rat (the roll entered: 50),
+    /// spending MPs.
+    pub fn mira_casts_ember(&self) {
+        self.ok(&[
+            "spell",
+            "learn",
+            "Mira",
+            "Ember",
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "2",
+            "--kind",
+            "elemental",
+        ]);
+        self.ok(&[
+            "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
         ]);
     }
 
@@ -200,6 +209,14 @@ pub fn grimoire_cmd(db: &Path, cwd: &Path) -> Command {
         .env("GRIMOIRE_RANDOMNESS_SEED", "7")
         .env("GRIMOIRE_ACTOR", "gm");
     cmd
+}
+
+/// The arguments for `name` to learn `ritual` of type `kind`, paying 1 maximum health (the d3
+/// entered: 1) and passing the d20 check with a 3.
+pub fn learning<'a>(name: &'a str, ritual: &'a str, kind: &'a str) -> [&'a str; 10] {
+    [
+        "--rolls", "1,3", "ritual", "learn", name, ritual, "--type", kind, "--pay", "health",
+    ]
 }
 
 /// Aldric learns Shadow Step, a first-level spell from another game (the d20 entered: 3).
