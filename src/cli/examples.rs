@@ -330,6 +330,16 @@ mod tests {
                     "{path}: {example}: {}",
                     parsed.err().map(|e| e.to_string()).unwrap_or_default()
                 );
+                // The definitions people read parse it the same way (main parses with the plain
+                // ones and turns to these only for help and mistakes).
+                let read = crate::cli::definitions()
+                    .try_get_matches_from(&words)
+                    .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+                assert_eq!(
+                    format!("{:?}", read.map_err(|e| e.to_string())),
+                    format!("{:?}", parsed.map_err(|e| e.to_string())),
+                    "{example}"
+                );
             }
         }
     }
