@@ -95,6 +95,8 @@ impl DiceAsker for TerminalAsker {
             purpose,
             sealed,
         } = die;
+        // What a die is for may carry text typed with the command: shown, never acted on.
+        let purpose = crate::rules::text::printable(purpose);
         loop {
             let typed = if *sealed {
                 let prompt = format!(

@@ -98,6 +98,8 @@ pub fn campaign_names(state: &CampaignState) -> Vec<String> {
         }
     }
     names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
+    // A name that would act on a terminal (only a tampered file holds one) is not offered.
+    names.retain(|n| crate::rules::text::printable(n) == *n);
     names.sort();
     names.dedup();
     names

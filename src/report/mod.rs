@@ -16,7 +16,7 @@ use crate::systems::adg::tables::Attribute;
 use std::collections::BTreeMap;
 use svg::{Series, column_of};
 
-pub use page::escape;
+use page::escape;
 
 /// Sessions shown one by one in the timeline (the newest); older ones are counted in its chart.
 pub const SESSIONS_SHOWN: usize = 30;

@@ -361,3 +361,22 @@ fn session_end_without_a_session_is_refused_by_the_rules_before_any_verification
     let stderr = c.refused(&["session", "end"], 1);
     assert!(stderr.contains("no session is open"), "{stderr}");
 }
+
+/// A name forged into the file to carry terminal escapes is never handed to a shell's completion,
+/// which would print it as it is.
+#[test]
+fn completion_leaves_out_a_forged_name_that_would_act_on_a_terminal() {
+    let c = Campaign::with_party();
+    unlock(&c)
+        .execute(
+            "UPDATE events SET payload = replace(payload, '\"name\":\"Mira\"', '\"name\":\"Mi\\u001b]0;owned\\u0007ra\"') WHERE kind = 'character_added'",
+            [],
+        )
+        .unwrap();
+    assert!(
+        c.ok(&["character", "list"])
+            .contains("Mi\\u{1b}]0;owned\\u{7}ra"),
+        "the forged name is in the state"
+    );
+    assert_eq!(c.ok(&["complete-names"]), "Aldric\n");
+}
