@@ -152,6 +152,13 @@ impl<S: BorrowMut<Store>> Campaign<S> {
                         None => return Err(Error::Abandoned(wanted)),
                     }
                 }
+                // Only a sealed open-ended roll takes several faces from one answer: more were
+                // typed than its chain took.
+                Err(Error::Rule(RuleError::Dice(DiceError::TooMany { .. }))) => {
+                    return Err(Error::Usage(
+                        "more faces were typed than the roll took (an open-ended roll takes another face only after 96 to 100 or 01 to 05); nothing was recorded".into(),
+                    ));
+                }
                 Err(Error::LogMoved) => {
                     asker.log_moved(decided_at.unwrap_or_default());
                     values.clear();

@@ -201,6 +201,24 @@ fn ctrl_c_at_a_sealed_prompt_gives_up_and_records_nothing() {
     assert_eq!(c.head(), before);
 }
 
+/// A sealed open-ended roll takes all its faces in one answer; more than its chain takes are
+/// refused, and nothing is recorded.
+#[test]
+fn a_sealed_chain_typed_with_a_face_too_many_records_nothing() {
+    let c = Campaign::with_party();
+    let before = c.head();
+    let mut session = spawn(&c, &["--rolls", "ask", "roll", "oe", "--sealed"]);
+    session.expect("(q gives up): ").unwrap();
+    session.send_line("50,3").unwrap();
+    let said = the_rest(&mut session);
+    assert!(
+        said.contains("more faces were typed than the roll took"),
+        "{said:?}"
+    );
+    assert_eq!(exit_code(&mut session), 2);
+    assert_eq!(c.head(), before);
+}
+
 #[test]
 fn asking_needs_a_terminal_and_says_what_to_give_instead() {
     let c = Campaign::with_party();
