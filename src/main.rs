@@ -2,6 +2,13 @@ use grimoire::cli::{Cli, Context, outcome, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A write past the file-size limit (`ulimit -f`) raises SIGXFSZ, whose default kills the process
+    // before it can say why or clean up. With a handler in place the write fails with EFBIG instead,
+    // reported as a full disk, and nothing half-written is published.
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
     let cli = match parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

@@ -21,7 +21,7 @@ pub enum AuditCommand {
 /// p-value is the chance that fair dice would come out at least this uneven: a group below 0.001
 /// is flagged (fair dice are flagged about once in a thousand audits). A group with too few rolls
 /// says how many it needs. Only the public log is read; retracted rolls count, since they were
-/// rolled, and the audit ends by naming the rolls retracted, those made again after a roll like
+/// rolled, and the audit ends by naming the rolls retracted, the first roll after each retraction
 /// them was retracted, and those restored.
 #[derive(Debug, Args)]
 pub struct AuditDiceArgs {
@@ -176,7 +176,7 @@ impl Undone {
                 .map(|(seq, after)| format!("#{seq} after #{after}"))
                 .collect();
             lines.push(format!(
-                "Rolled again after a roll like it was retracted: {}.",
+                "Rolled after a roll was retracted (the first roll after each): {}.",
                 each.join(", ")
             ));
         }

@@ -25,26 +25,48 @@ pub struct CompletionsArgs {
 }
 
 /// bash: where clap's completion offers nothing for a word that is not a flag (a command's
-/// NAME, RITUAL, …), offer the campaign's names, from the --db on the line or GRIMOIRE_DB.
+/// NAME, RITUAL, …), offer the campaign's names, from the --db on the line or GRIMOIRE_DB. Names are
+/// data that anyone who can name a character wrote: they are compared as plain text and handed to
+/// bash quoted (`printf %q`), never through `compgen -W`, which expands `$(…)`, backticks and globs
+/// in its word list.
 const BASH_NAMES: &str = r#"
 _grimoire_with_names() {
     _grimoire "$@"
-    local cur="${COMP_WORDS[COMP_CWORD]}" db="" names i
+    local cur="${COMP_WORDS[COMP_CWORD]}" db="" name i
     if [[ ${#COMPREPLY[@]} -eq 0 && "$cur" != -* ]]; then
         for ((i = 1; i < COMP_CWORD; i++)); do
             if [[ "${COMP_WORDS[i]}" == --db ]]; then db="${COMP_WORDS[i+1]}"; fi
         done
-        names="$(grimoire ${db:+--db "$db"} complete-names 2>/dev/null)"
-        local IFS=$'\n'
-        COMPREPLY=($(compgen -W "$names" -- "$cur"))
-        COMPREPLY=("${COMPREPLY[@]// /\\ }")
+        while IFS= read -r name; do
+            if [[ "${name,,}" == "${cur,,}"* ]]; then
+                COMPREPLY+=("$(printf '%q' "$name")")
+            fi
+        done < <(grimoire ${db:+--db "$db"} complete-names 2>/dev/null)
     fi
 }
 complete -F _grimoire_with_names -o bashdefault -o default grimoire
 "#;
 
-/// fish: the campaign's names after a subcommand, beside clap's own completions.
-const FISH_NAMES: &str = "\ncomplete -c grimoire -n 'not __fish_use_subcommand' -f -a '(grimoire complete-names 2>/dev/null)'\n";
+/// fish: the campaign's names after a subcommand, beside clap's own completions, from the --db on
+/// the line or GRIMOIRE_DB. fish takes each line the function prints as one candidate without
+/// expanding it, and escapes it when it inserts it.
+const FISH_NAMES: &str = r#"
+function __grimoire_names
+    set -l words (commandline -opc)
+    set -l db
+    for i in (seq (count $words))
+        if test "$words[$i]" = --db; and test $i -lt (count $words)
+            set db $words[(math $i + 1)]
+        end
+    end
+    if test -n "$db"
+        grimoire --db $db complete-names 2>/dev/null
+    else
+        grimoire complete-names 2>/dev/null
+    end
+end
+complete -c grimoire -n 'not __fish_use_subcommand' -f -a '(__grimoire_names)'
+"#;
 
 pub fn completions(args: &CompletionsArgs) -> Result<Report, Error> {
     let mut script = Vec::new();

@@ -317,7 +317,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     }
     if let Some(first) = marks.rolled_again_after {
         lines.push(format!(
-            "  ROLLED AGAIN: a roll like this one (#{first}) was retracted before it; `grimoire explain {first}` shows the dice it had"
+            "  ROLLED AFTER A RETRACTION: #{first} rolled dice and was retracted, and this is the first roll since; `grimoire explain {first}` shows the dice it had"
         ));
     }
     let mut dice_json = Vec::new();

@@ -56,7 +56,7 @@ pub struct EventView<'a> {
 }
 
 /// What later events say about an event: retracted (with the reason), restored (by the retraction
-/// of its retraction), or a roll made again after a roll like it was retracted. The table sees them
+/// of its retraction), or the first roll after a roll was retracted. The table sees them
 /// wherever the event is shown, so nothing undone or redone passes unnoticed.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct Marks<'a> {
@@ -90,7 +90,7 @@ impl<'a> Marks<'a> {
             words.push_str(&format!("  [restored by #{by}]"));
         }
         if let Some(first) = self.rolled_again_after {
-            words.push_str(&format!("  [rolled again after #{first} was retracted]"));
+            words.push_str(&format!("  [rolled after #{first} was retracted]"));
         }
         words
     }

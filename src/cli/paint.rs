@@ -35,7 +35,7 @@ const MARKS: &[(&str, Style)] = &[
     ("[retracted", ASIDE),
     ("[no player entropy", ASIDE),
     ("[restored by", WARY),
-    ("[rolled again", WARY),
+    ("[rolled after", WARY),
 ];
 
 /// A refusal's or failure's first word.

@@ -23,8 +23,8 @@ use rustyline::{Editor, Helper, history::DefaultHistory};
 /// when its output appears. Records only what those commands record.
 ///
 /// Tab completes commands, flags, their values, and the campaign's character, ritual, spell and
-/// scroll names; the arrow keys walk back through the evening's commands (a line that types a
-/// sealed die's value is kept out of that history). The options given to `shell` (--actor,
+/// scroll names; the arrow keys walk back through the evening's commands (a line that types dice
+/// values with --rolls is kept out of that history, run or not: one may be a sealed die's). The options given to `shell` (--actor,
 /// --json, --color) apply to every line unless the line gives its own; --db is the shell's. `help`
 /// lists the commands, `COMMAND --help` explains one; `exit`, `quit` or Ctrl-D ends the shell.
 /// Other processes may record into the same campaign meanwhile: the shell sees their events.
@@ -178,15 +178,26 @@ enum Parsed {
     Command(Box<Cli>),
 }
 
-/// Whether a line types the value of a sealed die (kept out of the history).
-fn types_a_sealed_value(line: &str) -> bool {
-    let words = shell_words::split(line).unwrap_or_default();
-    let sealed = words.iter().any(|w| w == "--sealed");
-    let values = words.iter().enumerate().any(|(i, w)| {
-        (w == "--rolls" && words.get(i + 1).is_some_and(|v| v != "ask"))
-            || w.starts_with("--rolls=") && w != "--rolls=ask"
+/// Whether a line types dice values with `--rolls` (anything but `ask`): kept out of the history,
+/// since any command may take a sealed die among them (a Ceremony's check needs no `--sealed`).
+/// Read word by word even when the line does not parse (an unclosed quote), so a mistyped line
+/// with a value in it is kept out too.
+fn types_dice_values(line: &str) -> bool {
+    let words = shell_words::split(line).unwrap_or_else(|_| {
+        line.split_whitespace()
+            .map(|w| w.replace(['"', '\''], ""))
+            .collect()
     });
-    sealed && values
+    words.iter().enumerate().any(|(i, w)| {
+        let value = if w == "--rolls" {
+            words.get(i + 1).map_or("", String::as_str)
+        } else if let Some(value) = w.strip_prefix("--rolls=") {
+            value
+        } else {
+            return false;
+        };
+        !value.trim().eq_ignore_ascii_case("ask")
+    })
 }
 
 /// What Tab offers after `before` (the line up to the word being completed): subcommands where
@@ -237,6 +248,21 @@ fn candidates(before: &[String], names: &[String]) -> Vec<String> {
     offered
 }
 
+/// What Tab puts on the line for `candidate`, followed by a space as shells do. A name is anyone's
+/// text, so it goes in quoted the way the line's words are read back: quotes, spaces, `;` and `$`
+/// stay letters of the one name. Inside an open double quote (`quoted`) its `"` and `\` are
+/// escaped and the quote closed; elsewhere it is quoted whole where it needs to be.
+fn inserted(candidate: &str, quoted: bool) -> String {
+    if quoted {
+        format!(
+            "{}\" ",
+            candidate.replace('\\', "\\\\").replace('"', "\\\"")
+        )
+    } else {
+        format!("{} ", shell_words::quote(candidate))
+    }
+}
+
 /// Tab completion over the shell's open campaign.
 struct ShellHelper {
     shared: SharedStore,
@@ -264,14 +290,7 @@ impl Completer for ShellHelper {
             .into_iter()
             .filter(|c| c.to_lowercase().starts_with(&lowered))
             .map(|c| {
-                // A whole word is followed by a space, as shells do; one with spaces is quoted.
-                let replacement = if c.contains(' ') && !quoted {
-                    format!("\"{c}\" ")
-                } else if quoted {
-                    format!("{c}\" ")
-                } else {
-                    format!("{c} ")
-                };
+                let replacement = inserted(&c, quoted);
                 Pair {
                     display: c,
                     replacement,
@@ -316,7 +335,7 @@ pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, 
                 )));
             }
         };
-        if !line.trim().is_empty() && !types_a_sealed_value(&line) {
+        if !line.trim().is_empty() && !types_dice_values(&line) {
             let _ = editor.add_history_entry(line.as_str());
         }
         match shell.run_line(&line, ctx) {
@@ -359,11 +378,48 @@ mod tests {
         assert!(pay.contains(&"health".to_string()) && !pay.contains(&"Aldric".to_string()));
     }
 
+    /// Whatever a name holds, Tab puts it on the line as that one name: the line read back gives the
+    /// name whole, as one word, and nothing in it is taken for syntax.
     #[test]
-    fn a_line_that_types_a_sealed_value_is_recognised_and_asking_is_not() {
-        assert!(types_a_sealed_value("--rolls 17 roll d20 --sealed"));
-        assert!(types_a_sealed_value("roll d20 --sealed --rolls=17"));
-        assert!(!types_a_sealed_value("--rolls ask roll d20 --sealed"));
-        assert!(!types_a_sealed_value("--rolls 17 roll d20"));
+    fn tab_puts_a_hostile_name_on_the_line_as_one_inert_word() {
+        for name in [
+            "x$(touch${IFS}PWNED)",
+            "x`touch PWNED`",
+            "a; rm -rf ~",
+            "*",
+            "O'Brien",
+            "the \"Grey\" One",
+            "back\\slash",
+            "Shadow Step",
+        ] {
+            let line = format!("damage {}1", inserted(name, false));
+            assert_eq!(words(&line), ["damage", name, "1"], "{line}");
+            let line = format!("damage \"{}1", inserted(name, true));
+            assert_eq!(words(&line), ["damage", name, "1"], "{line}");
+        }
+    }
+
+    #[test]
+    fn a_line_that_types_dice_values_is_kept_out_of_the_history_parsed_or_not() {
+        for kept_out in [
+            "--rolls 17 roll d20 --sealed",
+            "roll d20 --sealed --rolls=17",
+            // A Ceremony's sealed check takes no --sealed flag.
+            "--rolls 20,3 scroll write Aldric Moon --level 1 --effect fog",
+            // A line that fails to parse still typed its values.
+            "--sealed --rolls=18 roll d20 --for \"unclosed",
+            "--rolls '18 roll d20",
+            "--rolls",
+        ] {
+            assert!(types_dice_values(kept_out), "{kept_out}");
+        }
+        for kept in [
+            "--rolls ask roll d20 --sealed",
+            "--rolls=ask roll d20",
+            "roll d20 --for \"rolls 17\"",
+            "character show Aldric",
+        ] {
+            assert!(!types_dice_values(kept), "{kept}");
+        }
     }
 }

@@ -60,17 +60,36 @@ pub fn faces(first: u32, then: &[u32]) -> Vec<u32> {
     std::iter::once(first).chain(then.iter().copied()).collect()
 }
 
+/// The length of every nonce grimoire has written: 16 bytes, 32 hex digits.
+pub const NONCE_HEX_DIGITS: usize = 32;
+
+/// The nonce's 16 bytes, when `nonce_hex` is exactly 32 lowercase hex digits. Nothing else opens a
+/// commitment: the committed message is the nonce's bytes followed by the faces' digits, so a longer
+/// "nonce" could carry digits of its own (a sealed 13 would open as a 3 with the nonce lengthened
+/// by the byte "1").
+pub fn nonce_bytes(nonce_hex: &str) -> Option<[u8; 16]> {
+    if nonce_hex.len() != NONCE_HEX_DIGITS
+        || !nonce_hex
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return None;
+    }
+    hex::decode(nonce_hex).ok()?.try_into().ok()
+}
+
 /// `SHA-256(nonce bytes ‖ faces in decimal, comma-separated)` in lowercase hex; `None` when the nonce
-/// is not valid hex. For one face this is `SHA-256(nonce ‖ value)`, as every sealed die has been.
+/// is not 32 lowercase hex digits ([`nonce_bytes`]). For one face this is `SHA-256(nonce ‖ value)`,
+/// as every sealed die has been.
 pub fn commitment(nonce_hex: &str, faces: &[u32]) -> Option<String> {
-    let nonce = hex::decode(nonce_hex).ok()?;
+    let nonce = nonce_bytes(nonce_hex)?;
     let text = faces
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(",");
     let mut hasher = Sha256::new();
-    hasher.update(&nonce);
+    hasher.update(nonce);
     hasher.update(text.as_bytes());
     Some(hex::encode(hasher.finalize()))
 }
@@ -111,6 +130,34 @@ mod tests {
             "right value, wrong nonce"
         );
         assert!(!reveal_matches(&committed, &[3], "not hex"));
+    }
+
+    /// The committed message is the nonce's bytes then the faces' digits: a sealed 13 hashes
+    /// `nonce ‖ "13"`, and so does a claimed 3 with the nonce lengthened by the byte "1" (hex 31).
+    /// Only a nonce of exactly 16 bytes opens anything, so no value opens as another.
+    #[test]
+    fn given_a_sealed_value_when_the_nonce_is_lengthened_to_shift_digits_then_nothing_opens() {
+        let mut rng = StdRng::seed_from_u64(5);
+        // The GM sealed 13; the lengthened nonce (old nonce ‖ "1") with the value 3 hashes the same.
+        let secret = SealedSecret::seal(0, 13, &mut rng);
+        let committed = secret.commitment().unwrap();
+        let lengthened = format!("{}31", secret.nonce);
+        let mut message = hex::decode(&lengthened).unwrap();
+        message.extend_from_slice(b"3");
+        assert_eq!(
+            hex::encode(Sha256::digest(&message)),
+            committed,
+            "the forgery would hash to the commitment"
+        );
+        assert!(!reveal_matches(&committed, &[3], &lengthened));
+        assert!(reveal_matches(&committed, &[13], &secret.nonce));
+        for bad in [
+            &secret.nonce[..30],
+            &secret.nonce.to_uppercase(),
+            &format!("{} ", secret.nonce),
+        ] {
+            assert!(!reveal_matches(&committed, &[13], bad), "{bad:?}");
+        }
     }
 
     #[test]

@@ -357,19 +357,6 @@ pub struct RetractedRoll {
     pub characters: Vec<String>,
 }
 
-impl RetractedRoll {
-    /// Whether `event` is a roll like this one: of its kind, and about one of its characters.
-    pub fn is_like(&self, event: &Event) -> bool {
-        event.kind() == self.kind
-            && !event.dice().is_empty()
-            && (self.characters.is_empty()
-                || self
-                    .characters
-                    .iter()
-                    .any(|c| event.concerns(&fold_name(c))))
-    }
-}
-
 /// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
 pub fn fold_name(name: &str) -> String {
     name.trim().to_lowercase()

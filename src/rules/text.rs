@@ -28,29 +28,46 @@ pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
-/// Characters that show nothing: spaces, zero-width characters and other invisible format marks.
+/// Characters that break a line: control characters (line feed, carriage return, NEL, …) and
+/// Unicode's line and paragraph separators, which a reader splitting on them would show as a new
+/// line (a forged "#14 … heals 99" after a reason).
+pub fn breaks_the_line(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// A character that shows something: not White_Space, not Default_Ignorable_Code_Point, not of
+/// the general categories Cc, Cf, Zl, Zp, Co or Cn (controls, format marks, separators, private
+/// use, unassigned), and not the blank Braille pattern U+2800, which fonts draw as nothing.
+pub fn is_visible(c: char) -> bool {
+    use icu_properties::props::{
+        DefaultIgnorableCodePoint, GeneralCategory, GeneralCategoryGroup, WhiteSpace,
+    };
+    use icu_properties::{CodePointMapData, CodePointSetData};
+    if c.is_ascii() {
+        return c.is_ascii_graphic();
+    }
+    const SHOWS_NOTHING: GeneralCategoryGroup = GeneralCategoryGroup::Control
+        .union(GeneralCategoryGroup::Format)
+        .union(GeneralCategoryGroup::LineSeparator)
+        .union(GeneralCategoryGroup::ParagraphSeparator)
+        .union(GeneralCategoryGroup::PrivateUse)
+        .union(GeneralCategoryGroup::Unassigned);
+    c != '\u{2800}'
+        && !CodePointSetData::new::<WhiteSpace>().contains(c)
+        && !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+        && !SHOWS_NOTHING.contains(CodePointMapData::<GeneralCategory>::new().get(c))
+}
+
+/// Characters that show nothing: the complement of [`is_visible`].
 pub fn is_invisible(c: char) -> bool {
-    c.is_whitespace()
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{180E}'
-                | '\u{200B}'..='\u{200D}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{3164}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-        )
+    !is_visible(c)
 }
 
 /// Refuses text holding line breaks, tabs or other control characters, or characters that reorder
 /// the line around them; text made only of invisible characters; or text longer than `max`
 /// characters once trimmed.
 pub fn check(what: &'static str, text: &str, max: usize) -> Result<(), RuleError> {
-    if text.chars().any(char::is_control) {
+    if text.chars().any(breaks_the_line) {
         return Err(RuleError::TextNotOneLine(what));
     }
     if text.chars().any(is_bidi_control) {
@@ -106,7 +123,7 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
                 },
                 other => other,
             };
-            if c.is_control() {
+            if breaks_the_line(c) {
                 return Err("a text holds a line break or another control character".into());
             }
             if is_bidi_control(c) {
@@ -139,13 +156,15 @@ pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
     if text.bytes().all(|b| (0x20..0x7f).contains(&b))
-        || !text.chars().any(|c| c.is_control() || is_bidi_control(c))
+        || !text
+            .chars()
+            .any(|c| breaks_the_line(c) || is_bidi_control(c))
     {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| {
-            if c.is_control() || is_bidi_control(c) {
+            if breaks_the_line(c) || is_bidi_control(c) {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()
@@ -331,6 +350,67 @@ mod tests {
         assert_eq!(check_payload(&at_limit), Ok(()));
         let huge = format!(r#"{{"rolls":[{}1]}}"#, "1,".repeat(PAYLOAD_MAX_BYTES / 2));
         assert!(check_payload(&huge).unwrap_err().contains("bytes"));
+    }
+
+    /// A reader that splits lines at U+2028 or U+2029 would show what follows as a line of its own
+    /// (a forged "#14 … heals 99" at the end of a reason): no text door takes them.
+    #[test]
+    fn line_and_paragraph_separators_are_refused_at_every_door_and_escaped_when_shown() {
+        for separator in ['\u{2028}', '\u{2029}', '\u{85}'] {
+            let forged = format!("a slip{separator}#14 Aldric heals 99");
+            assert_eq!(
+                check("reason", &forged, NOTE_MAX),
+                Err(RuleError::TextNotOneLine("reason"))
+            );
+            let payload = serde_json::json!({ "reason": forged }).to_string();
+            assert!(check_payload(&payload).is_err(), "{payload}");
+            // The same separator written as a JSON escape, as an imported line may hold it.
+            let escaped = format!(r#"{{"reason":"a\u{:04x}b"}}"#, u32::from(separator));
+            assert!(check_payload(&escaped).is_err(), "{escaped}");
+            assert!(!printable(&forged).contains(separator));
+        }
+    }
+
+    /// A name must hold a character that shows: one not White_Space, Default_Ignorable, a
+    /// control, format mark, separator, private-use or unassigned code point, nor the blank Braille
+    /// pattern.
+    #[test]
+    fn a_name_of_characters_that_show_nothing_is_refused() {
+        for blank in [
+            "\u{2800}\u{2800}",
+            "\u{1D173}",
+            "\u{FFF9}\u{FFFA}",
+            "\u{E000}",
+            "\u{0378}",
+            "\u{3164}",
+            "\u{115F}\u{1160}",
+            "\u{200B}\u{2060}",
+            "\u{00A0}\u{3000}\u{200B}",
+            "\u{FE0F}",
+            "\u{E0041}",
+        ] {
+            assert_eq!(
+                check("character's name", blank, NAME_MAX),
+                Err(RuleError::TextInvisible("character's name")),
+                "{blank:?}"
+            );
+            let payload = serde_json::json!({ "name": blank }).to_string();
+            assert!(check_payload(&payload).is_err(), "{blank:?}");
+        }
+        for shown in [
+            "Aldric",
+            "Ærwyn",
+            "李",
+            "\u{2801}",
+            "A\u{200B}B",
+            "\u{1F409}",
+        ] {
+            assert_eq!(
+                check("character's name", shown, NAME_MAX),
+                Ok(()),
+                "{shown:?}"
+            );
+        }
     }
 
     #[test]

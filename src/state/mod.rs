@@ -163,10 +163,10 @@ pub struct CampaignState {
     /// Restored seq → the seq of the retraction of its retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub restored: BTreeMap<u64, u64>,
-    /// Retracted rolls no roll like them has followed yet: (retracted seq, what it was).
+    /// Retracted rolls no roll has followed yet: (retracted seq, what it was).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub awaiting_reroll: Vec<(u64, crate::event::RetractedRoll)>,
-    /// A roll made again after a retraction → the seq of the retracted roll it follows.
+    /// The first roll after a retraction → the seq of the retracted roll it follows (C-2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rerolls: BTreeMap<u64, u64>,
     /// seq → its sealed dice still awaiting a reveal.
@@ -415,16 +415,16 @@ impl CampaignState {
 }
 
 impl CampaignState {
-    /// Marks `event` as a roll made again when a roll like it was retracted before it.
+    /// Marks `event`, when it rolls dice, as rolled after the retracted rolls awaiting one (C-2):
+    /// whatever it rolls and whoever it names, since a table can retract one roll and make it again
+    /// under other words (a free roll for "Aldric climbs" in place of one for Aldric). The mark names
+    /// the newest of them and settles them all.
     fn note_reroll(&mut self, seq: u64, event: &Event) {
-        if !self.awaiting_reroll.is_empty()
-            && let Some(at) = self
-                .awaiting_reroll
-                .iter()
-                .position(|(_, roll)| roll.is_like(event))
+        if let Some((retracted, _)) = self.awaiting_reroll.last()
+            && !event.dice().is_empty()
         {
-            let (retracted, _) = self.awaiting_reroll.remove(at);
-            self.rerolls.insert(seq, retracted);
+            self.rerolls.insert(seq, *retracted);
+            self.awaiting_reroll.clear();
         }
     }
 

@@ -46,11 +46,33 @@ pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreE
     }
 }
 
+/// What SQLite names the files it keeps beside a database: the write-ahead log, its index, and the
+/// rollback journal. The first and last may hold committed transactions not yet in the file, so they
+/// are part of the campaign.
+pub const JOURNAL_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// `path` with `suffix` added to its file name (`grimoire.db` → `grimoire.db-wal`).
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut file = path.as_os_str().to_owned();
+    file.push(suffix);
+    PathBuf::from(file)
+}
+
+/// The journal files SQLite would read as part of a database at `path`, that exist: a new campaign
+/// created there would adopt their contents (an old campaign's last events, resurrected under a new
+/// name), so creating one is refused while they lie there. They may be the only copy of a moved
+/// campaign's last events, so grimoire never deletes them.
+pub fn journals_beside(path: &Path) -> Vec<PathBuf> {
+    ["-wal", "-journal"]
+        .iter()
+        .map(|suffix| beside(path, suffix))
+        .filter(|journal| journal.symlink_metadata().is_ok())
+        .collect()
+}
+
 /// Removes a database file and its WAL companions, if present.
 pub fn remove_database_files(path: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let mut file = path.as_os_str().to_owned();
-        file.push(suffix);
-        let _ = std::fs::remove_file(file);
+    for suffix in std::iter::once("").chain(JOURNAL_SUFFIXES) {
+        let _ = std::fs::remove_file(beside(path, suffix));
     }
 }

@@ -6,12 +6,15 @@
 //! - The campaign file being read, or any other SQLite database, is never written over.
 //! - An existing file is replaced only when it is grimoire's own output of the same kind (or empty);
 //!   anything else needs `--force`.
-//! - The output is written under a private name beside the target and renamed over it only once
-//!   complete and synced; on any failure the partial file is removed.
+//! - The campaign file's journals (`-wal`, `-shm`, `-journal`) are part of it, and never written.
+//! - The output is written to an unnamed file in the target's folder (Linux's O_TMPFILE) and given
+//!   its name only once complete and synced, so a stop at any moment, `kill -9` included, leaves no
+//!   partial file under any name (one holding secrets least of all). Where the file system has no
+//!   unnamed files, a private name beside the target is used and removed on any failure.
 //! - A file that holds secrets is created with mode 0600.
 
 use super::StoreError;
-use super::files::io_error;
+use super::files::{JOURNAL_SUFFIXES, beside, io_error, private_name};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -61,10 +64,19 @@ pub struct OutputRequest<'a> {
 
 /// An output file being written; [`OutputFile::commit`] puts it in place.
 pub struct OutputFile {
-    partial: tempfile::NamedTempFile,
+    file: File,
+    pending: Pending,
     /// Where the output goes: the request's path with any symbolic links followed.
     target: PathBuf,
     shown: PathBuf,
+}
+
+/// Where the output waits until it is complete.
+enum Pending {
+    /// An unnamed file in the target's folder: it vanishes with the process unless linked.
+    Unnamed,
+    /// A private name beside the target (a file system without unnamed files), removed on drop.
+    Named(tempfile::TempPath),
 }
 
 /// The first bytes of a SQLite database file.
@@ -79,6 +91,12 @@ impl OutputFile {
             why,
         };
         let target = follow_links(request.target).map_err(refuse)?;
+        if is_a_journal(&target, request.campaign) {
+            return Err(refuse(
+                "it is a journal of the campaign file (or of another database), which holds events not yet folded into the file and is part of it; write the output to another file"
+                    .into(),
+            ));
+        }
         if let Ok(meta) = std::fs::metadata(&target) {
             if !meta.is_file() {
                 let what = if meta.is_dir() {
@@ -116,45 +134,125 @@ impl OutputFile {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = target
-            .file_name()
-            .map(|n| format!(".{}.", n.to_string_lossy()))
-            .unwrap_or_else(|| ".grimoire.".into());
-        // tempfile creates the file with mode 0600 and removes it when dropped unpersisted.
-        let partial = tempfile::Builder::new()
-            .prefix(&name)
-            .suffix(".partial")
-            .tempfile_in(&folder)
+        let (file, pending) = match unnamed_file_in(&folder) {
+            Ok(file) => (file, Pending::Unnamed),
+            Err(_) => {
+                let name = target
+                    .file_name()
+                    .map(|n| format!(".{}.", n.to_string_lossy()))
+                    .unwrap_or_else(|| ".grimoire.".into());
+                // tempfile creates the file with mode 0600 and removes it when dropped unpersisted.
+                let (file, path) = tempfile::Builder::new()
+                    .prefix(&name)
+                    .suffix(".partial")
+                    .tempfile_in(&folder)
+                    .map_err(|e| io_error(&shown, "written", &e))?
+                    .into_parts();
+                (file, Pending::Named(path))
+            }
+        };
+        let mode = if request.secret { 0o600 } else { 0o644 };
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(|e| io_error(&shown, "written", &e))?;
-        if !request.secret {
-            partial
-                .as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(|e| io_error(&shown, "written", &e))?;
-        }
         Ok(OutputFile {
-            partial,
+            file,
+            pending,
             target,
             shown,
         })
     }
 
     pub fn file(&mut self) -> &mut File {
-        self.partial.as_file_mut()
+        &mut self.file
     }
 
-    /// Syncs the complete output and renames it over the target.
+    /// Syncs the complete output and gives it the target's name.
     pub fn commit(self) -> Result<(), StoreError> {
-        let shown = self.shown.clone();
-        self.partial
-            .as_file()
-            .sync_all()
-            .map_err(|e| io_error(&shown, "written", &e))?;
-        self.partial
-            .persist(&self.target)
-            .map_err(|e| io_error(&shown, "written", &e.error))?;
+        let OutputFile {
+            file,
+            pending,
+            target,
+            shown,
+        } = self;
+        let fail = |e: std::io::Error| io_error(&shown, "written", &e);
+        file.sync_all().map_err(fail)?;
+        match pending {
+            Pending::Named(path) => path.persist(&target).map_err(|e| fail(e.error))?,
+            Pending::Unnamed => match link_unnamed(&file, &target) {
+                Ok(()) => {}
+                // Replacing an earlier output: link under a private name, then rename over it (a
+                // rename replaces atomically; a link never replaces). The private name exists only
+                // for that instant, and only once the output is complete.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let private = private_name(&target, "output");
+                    link_unnamed(&file, &private).map_err(fail)?;
+                    if let Err(e) = std::fs::rename(&private, &target) {
+                        let _ = std::fs::remove_file(&private);
+                        return Err(fail(e));
+                    }
+                }
+                Err(e) => return Err(fail(e)),
+            },
+        }
+        super::sqlite::sync_folder(&target);
         Ok(())
     }
+}
+
+/// An unnamed file in `folder`, mode 0600, that disappears with the process unless
+/// [`link_unnamed`] names it.
+fn unnamed_file_in(folder: &Path) -> std::io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::open(
+        folder,
+        OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    )?;
+    Ok(File::from(fd))
+}
+
+/// Gives an unnamed file the name `to`; fails if `to` exists. Through /proc/self/fd, which needs no
+/// privilege, or else by the descriptor itself (AT_EMPTY_PATH, which may need one).
+fn link_unnamed(file: &File, to: &Path) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, CWD};
+    use std::os::fd::AsRawFd;
+    let by_proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+    match rustix::fs::linkat(CWD, by_proc.as_str(), CWD, to, AtFlags::SYMLINK_FOLLOW) {
+        Err(e) if e == rustix::io::Errno::NOENT && !Path::new("/proc/self/fd").exists() => {
+            rustix::fs::linkat(file, "", CWD, to, AtFlags::EMPTY_PATH)?;
+            Ok(())
+        }
+        other => Ok(other?),
+    }
+}
+
+/// Whether `target` is one of the journals SQLite keeps beside the campaign file (or beside any
+/// SQLite database): they hold committed events not yet folded into the file, so they are part of
+/// it. Told by name as well as by identity, since a journal that does not exist yet would still be
+/// read as one once written.
+fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
+    let canonical = |p: &Path| -> Option<PathBuf> {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+    };
+    let Some(target) = canonical(target) else {
+        return false;
+    };
+    let campaign = campaign.and_then(|c| follow_links(c).ok().and_then(|c| canonical(&c)));
+    JOURNAL_SUFFIXES.iter().any(|suffix| {
+        campaign
+            .as_ref()
+            .is_some_and(|c| beside(c, suffix) == target)
+            || target
+                .to_str()
+                .and_then(|t| t.strip_suffix(suffix))
+                .is_some_and(|database| {
+                    first_bytes(Path::new(database)).is_ok_and(|s| s.starts_with(SQLITE_HEADER))
+                })
+    })
 }
 
 /// The path a chain of symbolic links leads to (the path itself when it is not a link).

@@ -401,7 +401,7 @@ fn retract_last_undoes_the_newest_event_that_may_be_and_names_it() {
 }
 
 /// C-2: a GM who retracts a roll, rolls again, then brings the first roll back leaves every step
-/// in sight: the second roll is marked as rolled again, the first as restored, in `log`, `explain`
+/// in sight: the second roll is marked as rolled after the retraction, the first as restored, in `log`, `explain`
 /// and `audit dice`; `--last` never undoes a retraction by itself.
 #[test]
 fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown() {
@@ -433,7 +433,7 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     assert!(log.contains(&format!("[restored by #{restore}]")), "{log}");
     assert!(
         log.contains(&format!(
-            "[retracted: the first was right]  [rolled again after #{first} was retracted]"
+            "[retracted: the first was right]  [rolled after #{first} was retracted]"
         )),
         "{log}"
     );
@@ -456,14 +456,14 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     let explained = c.ok(&["explain", &again.to_string()]);
     assert!(
         explained.contains(&format!(
-            "ROLLED AGAIN: a roll like this one (#{first}) was retracted"
+            "ROLLED AFTER A RETRACTION: #{first} rolled dice and was retracted"
         )),
         "{explained}"
     );
     let audit = c.ok(&["audit", "dice"]);
     assert!(
         audit.contains(&format!(
-            "Rolled again after a roll like it was retracted: #{again} after #{first}."
+            "Rolled after a roll was retracted (the first roll after each): #{again} after #{first}."
         )),
         "{audit}"
     );
@@ -490,6 +490,25 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     // is Mira's arrival, not the newest retraction.
     let last = c.json(&["retract", "--last", "--reason", "never joined"]);
     assert_eq!(last["retracted"], 4);
+}
+
+/// C-2: a roll retracted under one name and made again under another ("--character Aldric", then
+/// "--for \"Aldric climbs\"") is still the next roll after the retraction, and is marked.
+#[test]
+fn c2_a_roll_made_again_under_other_words_is_still_marked() {
+    let c = Campaign::with_party();
+    let first = c.seq_of(&["--rolls", "2", "roll", "d20", "--character", "Aldric"]);
+    c.ok(&["retract", "--last", "--reason", "a slip"]);
+    c.ok(&["time", "advance", "1r"]);
+    let again = c.seq_of(&["--rolls", "19", "roll", "d20", "--for", "Aldric climbs"]);
+    let log = c.ok(&["log"]);
+    assert!(
+        log.contains(&format!("[rolled after #{first} was retracted]")),
+        "{log}"
+    );
+    let json = c.json(&["log", "--limit", "1"]);
+    assert_eq!(json["events"][0]["seq"], again);
+    assert_eq!(json["events"][0]["rolled_again_after"], first);
 }
 
 /// Settling a disputed check needs the sheet it was rolled against: `explain` shows the sheets of
@@ -956,6 +975,131 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
         complete(&["grimoire", "--db", db, "ritual", "ca"]),
         ["cast"]
     );
+}
+
+/// Names anyone can write (an imported file, a player on a shared campaign) reach the GM's shell
+/// through completion. In bash and fish they are offered as inert text: completing runs nothing
+/// they hold, and each candidate, read back as the shell reads a word, is exactly the name.
+#[test]
+fn completion_offers_hostile_names_as_inert_text_in_bash_and_fish() {
+    let c = Campaign::with_party();
+    let hostile = [
+        "x$(touch${IFS}PWNED1)",
+        "x`touch PWNED2`",
+        "x;touch PWNED3",
+        "x*",
+        "x'q\"uote",
+        "x y  z",
+        "x$HOME",
+    ];
+    for name in hostile {
+        c.add_adg(name, 1, 10, 6, 0);
+    }
+    // A name that would break a line is never a name at all.
+    c.refused(
+        &[
+            "character",
+            "add",
+            "adg",
+            "x\nPWNED4",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "5",
+        ],
+        1,
+    );
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grimoire"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let db = c.db.to_str().unwrap();
+    let no_file_made = |shell: &str| {
+        let made: Vec<_> = std::fs::read_dir(c.dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("PWNED"))
+            .collect();
+        assert!(made.is_empty(), "{shell} completion ran a name: {made:?}");
+    };
+
+    let script = c.dir.path().join("grimoire.bash");
+    std::fs::write(&script, c.ok(&["completions", "bash"])).unwrap();
+    // Complete `grimoire --db DB heal x<Tab>`, then read each candidate back as bash reads a word
+    // on the line (`eval set --`), which expands nothing a %q-quoted word holds.
+    let program = format!(
+        "source '{script}'; COMP_WORDS=(grimoire --db '{db}' heal x); COMP_CWORD=4; \
+         _grimoire_with_names grimoire x heal; \
+         for w in \"${{COMPREPLY[@]}}\"; do eval \"set -- $w\"; printf '%s\\0' \"$1\"; done",
+        script = script.display(),
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &program])
+        .current_dir(c.dir.path())
+        .env("PATH", &path)
+        .env_remove("GRIMOIRE_DB")
+        .output()
+        .expect("bash runs");
+    let mut offered: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .split('\0')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    offered.sort();
+    let mut expected: Vec<String> = hostile.iter().map(|n| n.to_string()).collect();
+    expected.sort();
+    assert_eq!(
+        offered,
+        expected,
+        "bash: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    no_file_made("bash");
+
+    // fish, where installed (.ci/run installs it): `complete -C` lists what Tab would offer.
+    let fish_here = std::process::Command::new("fish")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !fish_here {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_FISH").is_none(),
+            "fish is required here (GRIMOIRE_REQUIRE_FISH) but is not installed"
+        );
+        eprintln!("skipped fish's half: install fish (apt-get install fish) to run it");
+        return;
+    }
+    let script = c.dir.path().join("grimoire.fish");
+    std::fs::write(&script, c.ok(&["completions", "fish"])).unwrap();
+    let program = format!(
+        "source '{}'; complete -C \"grimoire --db '{db}' heal x\"",
+        script.display()
+    );
+    let out = std::process::Command::new("fish")
+        .args(["--no-config", "-c", &program])
+        .current_dir(c.dir.path())
+        .env("PATH", &path)
+        .env("HOME", c.dir.path())
+        .env_remove("GRIMOIRE_DB")
+        .output()
+        .expect("fish runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    let mut offered: Vec<String> = said
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        .filter(|n| hostile.contains(&n.as_str()))
+        .collect();
+    offered.sort();
+    assert_eq!(offered, expected, "fish offered: {said}");
+    no_file_made("fish");
 }
 
 /// The names completion reads open the file only to read: a missing file is not created, an

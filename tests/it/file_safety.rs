@@ -275,3 +275,235 @@ fn an_empty_file_at_the_campaign_path_is_named_and_left_alone() {
     }
     assert_eq!(bytes(&c.db), b"");
 }
+
+/// Runs grimoire (as `cmd` would) under a file-size limit of `kib` KiB (`ulimit -f`): every write
+/// past it fails as a full disk would, and SIGXFSZ is raised.
+fn under_a_size_limit(cmd: std::process::Command, kib: u32) -> std::process::Output {
+    let mut limited = std::process::Command::new("bash");
+    limited
+        .args(["-c", "ulimit -f \"$1\"; shift; exec \"$@\"", "bash"])
+        .arg(kib.to_string())
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    if let Some(dir) = cmd.get_current_dir() {
+        limited.current_dir(dir);
+    }
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(value) => limited.env(key, value),
+            None => limited.env_remove(key),
+        };
+    }
+    limited.output().expect("bash runs")
+}
+
+/// A `grimoire shell` killed with -9 leaves its journal (`-wal`) beside the file, holding the
+/// campaign's last events. With the file deleted, a new campaign at that path would take that
+/// journal in and come back as the old campaign. Every command that creates a campaign file
+/// refuses, naming the journal, and leaves it exactly as it was.
+#[test]
+fn a_journal_left_beside_a_new_path_is_never_adopted_or_deleted() {
+    let c = Campaign::with_party();
+    let export = c.export_all();
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::{BufRead, Write};
+        let mut input = shell.stdin.take().unwrap();
+        writeln!(input, "damage Aldric 1").unwrap();
+        let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
+        let mut line = String::new();
+        while !line.contains("Health now") {
+            line.clear();
+            assert!(output.read_line(&mut line).unwrap() > 0, "the shell wrote");
+        }
+        shell.kill().unwrap();
+        shell.wait().unwrap();
+        drop(input);
+    }
+    let wal = c.dir.path().join("campaign.db-wal");
+    assert!(
+        std::fs::metadata(&wal).unwrap().len() > 0,
+        "the journal holds the last events"
+    );
+    let journal = bytes(&wal);
+    std::fs::remove_file(&c.db).unwrap();
+    let db = c.db.to_str().unwrap();
+    let other = Campaign::with_party();
+    for (what, args) in [
+        ("init", vec!["--db", db, "init", "--name", "Fresh"]),
+        (
+            "import",
+            vec!["--db", db, "import", export.to_str().unwrap()],
+        ),
+        ("tour", vec!["tour", "--into", db]),
+    ] {
+        let said = c.refused(&args, 1);
+        assert!(
+            said.contains("campaign.db-wal") && said.contains("journal"),
+            "{what}: {said}"
+        );
+        assert!(!c.db.exists(), "{what} created nothing");
+        assert_eq!(bytes(&wal), journal, "{what} left the journal alone");
+    }
+    let said = other.refused(&["backup", db], 1);
+    assert!(said.contains("campaign.db-wal"), "backup: {said}");
+    assert_eq!(bytes(&wal), journal);
+}
+
+/// The campaign's journals are part of the campaign file: no export lands on one, `--force` or
+/// not, whether it exists yet or not; the events they hold stay and `verify` still holds.
+#[test]
+fn an_export_never_writes_over_the_campaigns_journals() {
+    let c = Campaign::with_party();
+    let before = c.json(&["log"]);
+    for journal in ["campaign.db-wal", "campaign.db-shm", "campaign.db-journal"] {
+        let path = c.dir.path().join(journal);
+        let existed = path.exists().then(|| bytes(&path));
+        let said = c.refused(&["export", "--out", path.to_str().unwrap(), "--force"], 1);
+        assert!(said.contains("journal"), "{journal}: {said}");
+        assert_eq!(path.exists().then(|| bytes(&path)), existed, "{journal}");
+    }
+    assert_eq!(c.json(&["log"]), before);
+    c.ok(&["verify"]);
+}
+
+/// Exports stopped by SIGKILL at any moment leave no file under any name but, at most, the whole
+/// export at its path: the output is unnamed until complete. (The kills land wherever they land;
+/// every outcome is checked, none is waited for.)
+#[test]
+fn an_export_stopped_at_any_moment_leaves_no_named_partial_file() {
+    let c = Campaign::with_party();
+    for i in 0..20 {
+        c.ok(&[
+            "silver",
+            "Aldric",
+            "+1",
+            "--reason",
+            &format!("coin {i} of many"),
+        ]);
+    }
+    let whole = c.ok(&["export", "--with-secrets"]);
+    let out = c.dir.path().join("stopped.jsonl");
+    for round in 0..8u64 {
+        let mut export = c
+            .cmd()
+            .args(["export", "--with-secrets", "--out", out.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(round * 3));
+        let _ = export.kill();
+        export.wait().unwrap();
+        let left = leftovers(
+            c.dir.path(),
+            &[
+                "campaign.db",
+                "campaign.db-wal",
+                "campaign.db-shm",
+                "all.jsonl",
+            ],
+        );
+        match left.as_slice() {
+            [] => {}
+            [name] if name == "stopped.jsonl" => {
+                assert_eq!(
+                    std::fs::read_to_string(&out).unwrap(),
+                    whole,
+                    "only ever whole"
+                );
+                std::fs::remove_file(&out).unwrap();
+            }
+            other => panic!("round {round} left {other:?}"),
+        }
+    }
+}
+
+/// Near a full disk (a file-size limit here, which raises SIGXFSZ as well): every command that
+/// writes a new file says the disk is full (exit 74) rather than dying silently or calling the file
+/// damaged, and publishes nothing half-written; the campaign it read is untouched.
+#[test]
+fn near_a_full_disk_nothing_half_written_is_published_and_the_disk_is_named() {
+    let c = Campaign::with_party();
+    for i in 0..30 {
+        c.ok(&[
+            "silver",
+            "Aldric",
+            "+1",
+            "--reason",
+            &format!("coin {i} of many"),
+        ]);
+    }
+    let export = c.export_all();
+    let head = c.ok(&["head"]);
+    let new = c.dir.path().join("new.db");
+    let new_path = new.to_str().unwrap();
+    let keep = [
+        "campaign.db",
+        "campaign.db-wal",
+        "campaign.db-shm",
+        "all.jsonl",
+    ];
+    for (what, args, kib) in [
+        ("init", vec!["--db", new_path, "init", "--name", "Fresh"], 8),
+        (
+            "import",
+            vec!["--db", new_path, "import", export.to_str().unwrap()],
+            96,
+        ),
+        ("backup", vec!["backup", new_path], 96),
+        ("tour", vec!["tour", "--into", new_path], 8),
+        ("export", vec!["export", "--out", "out.jsonl"], 8),
+    ] {
+        let mut cmd = c.cmd();
+        cmd.args(&args);
+        let out = under_a_size_limit(cmd, kib);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(74), "{what}: {said}");
+        assert!(said.contains("full"), "{what}: {said}");
+        assert!(!said.contains("damaged"), "{what}: {said}");
+        assert_eq!(
+            leftovers(c.dir.path(), &keep),
+            Vec::<String>::new(),
+            "{what}"
+        );
+    }
+    assert_eq!(c.ok(&["head"]), head);
+}
+
+/// A creation stopped before it could clean up leaves its private `.NAME.creating-PID-…` file; the
+/// next command creating that path removes it once its process is gone, and never touches one
+/// whose process still runs, nor anyone else's file.
+#[test]
+fn a_stale_creation_file_is_cleaned_up_by_the_next_creation_of_that_path() {
+    let c = Campaign::empty();
+    let dead = std::process::Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    let mut dead = dead;
+    dead.wait().unwrap();
+    let stale = format!(".campaign.db.creating-{dead_pid}-0123456789abcdef");
+    let stale_wal = format!("{stale}-wal");
+    let living = format!(
+        ".campaign.db.creating-{}-0123456789abcdef",
+        std::process::id()
+    );
+    let foreign = ".campaign.db.creating-notes.txt".to_string();
+    for name in [&stale, &stale_wal, &living, &foreign] {
+        std::fs::write(c.dir.path().join(name), b"x").unwrap();
+    }
+    c.ok(&["init", "--name", "Fresh"]);
+    let left = leftovers(
+        c.dir.path(),
+        &["campaign.db", "campaign.db-wal", "campaign.db-shm"],
+    );
+    let mut expected = vec![foreign, living];
+    expected.sort();
+    assert_eq!(left, expected);
+}

@@ -180,3 +180,50 @@ fn tables_and_the_log_fit_a_narrow_terminal() {
     let piped = c.ok(&["log"]);
     assert_eq!(piped.lines().count(), 7, "{piped}");
 }
+
+/// A campaign file deleted or moved while the shell holds it open: the shell's next write is
+/// refused, saying what happened, rather than acknowledged into a file nothing opens again. Put
+/// back, the file takes writes as before, and it holds only what the shell acknowledged.
+#[test]
+fn the_shell_refuses_to_write_to_a_campaign_file_deleted_or_moved_under_it() {
+    let c = Campaign::with_party();
+    let mut shell = spawn(&c, &["shell"]);
+    shell.expect(PROMPT).unwrap();
+    type_line(&mut shell, "damage Aldric 1");
+    shell.expect("Health now 7/8").unwrap();
+    shell.expect(PROMPT).unwrap();
+
+    let moved = c.dir.path().join("moved.db");
+    std::fs::rename(&c.db, &moved).unwrap();
+    type_line(&mut shell, "damage Aldric 1");
+    shell
+        .expect("deleted or moved away while it was open here")
+        .expect("the write is refused");
+    shell.expect(PROMPT).unwrap();
+
+    // Another file in its place is not the campaign the shell opened either.
+    std::fs::copy(&moved, &c.db).unwrap();
+    type_line(&mut shell, "damage Aldric 1");
+    shell
+        .expect("another file has taken the campaign file's place")
+        .expect("the write is refused");
+    shell.expect(PROMPT).unwrap();
+    std::fs::remove_file(&c.db).unwrap();
+
+    std::fs::rename(&moved, &c.db).unwrap();
+    type_line(&mut shell, "heal Aldric 1");
+    shell.expect("Health now 8/8").unwrap();
+    shell.expect(PROMPT).unwrap();
+    type_line(&mut shell, "exit");
+    the_rest(&mut shell);
+    let log = c.json(&["log"]);
+    let seen: Vec<&str> = log["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["description"].as_str())
+        .filter(|d| d.starts_with("Aldric takes") || d.starts_with("Aldric heals"))
+        .collect();
+    assert_eq!(seen, ["Aldric takes 1 damage", "Aldric heals 1"], "{log}");
+    c.ok(&["verify"]);
+}

@@ -76,8 +76,8 @@ pub struct SealedReveal {
 /// healing, time, casts and rolls can be retracted; sessions, dice epochs and reveals cannot.
 /// Retracting a retraction restores the event it undid (refused when that event holds sealed dice
 /// whose seed is now published). `--last` retracts the newest event that may be, never a
-/// retraction, and names it. The next roll like a retracted one is marked in `log`, `explain` and
-/// `audit dice` as made again after a retraction, and a restored event as restored. Rolls no dice.
+/// retraction, and names it. The next roll of any kind after a retracted roll is marked in `log`,
+/// `explain` and `audit dice` as rolled after that retraction, and a restored event as restored. Rolls no dice.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct Retraction {
     /// The event's number, as `grimoire log` shows it (#SEQ).

@@ -406,7 +406,7 @@ fn change_sheet(
     })
 }
 
-/// A retraction of the event `seq`: what it rolled, if anything, so the next roll like it is marked;
+/// A retraction of the event `seq`: what it rolled, if anything, so the next roll is marked (C-2);
 /// or, for a retraction of a retraction, the event restored.
 fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
     let Retraction {

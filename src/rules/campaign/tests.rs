@@ -730,7 +730,7 @@ fn free_roll(character: Option<&str>, face: u32) -> Event {
 }
 
 #[test]
-fn c2_given_a_retracted_roll_when_a_roll_like_it_follows_then_it_is_marked_even_if_the_retraction_is_undone()
+fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the_retraction_is_undone()
  {
     let mut log = vec![
         created(),
@@ -743,20 +743,42 @@ fn c2_given_a_retracted_roll_when_a_roll_like_it_follows_then_it_is_marked_even_
         &log[4],
         Event::Retracted { roll: Some(roll), .. } if roll.kind == "dice_rolled" && roll.characters == ["Aldric"]
     ));
-    // A roll for someone else is not the same roll; the next one for Aldric is.
+    // The next roll is marked whatever it names: a roll "for Bryn", or one naming no one, may be
+    // the same roll made again under other words.
+    log.push(Event::ClockAdvanced {
+        by: crate::time::GameDuration(60),
+    });
     log.push(free_roll(Some("Bryn"), 11));
-    log.push(free_roll(Some("Aldric"), 19));
+    log.push(free_roll(None, 19));
     let state = given(&log);
+    assert!(
+        !state.rerolls.contains_key(&6),
+        "an event that rolls nothing"
+    );
     assert_eq!(state.rerolls.get(&7), Some(&4));
-    assert!(!state.rerolls.contains_key(&6));
-    // Only the first roll after: a third one is a roll like any other.
-    log.push(free_roll(Some("Aldric"), 5));
-    assert!(!given(&log).rerolls.contains_key(&8));
+    assert!(!state.rerolls.contains_key(&8), "only the first roll after");
     // The table restores the first roll: the second stays marked, and the first is marked restored.
     then(&mut log, |s, l| retraction(s, 5, l));
     let state = given(&log);
     assert_eq!(state.rerolls.get(&7), Some(&4));
     assert_eq!(state.restored.get(&4), Some(&9));
+}
+
+#[test]
+fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_the_newest_and_settles_both() {
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        free_roll(Some("Aldric"), 2),
+        free_roll(None, 3),
+    ];
+    then(&mut log, |s, l| retraction(s, 3, l));
+    then(&mut log, |s, l| retraction(s, 4, l));
+    log.push(free_roll(None, 20));
+    log.push(free_roll(None, 1));
+    let state = given(&log);
+    assert_eq!(state.rerolls.get(&7), Some(&4));
+    assert!(!state.rerolls.contains_key(&8));
 }
 
 #[test]

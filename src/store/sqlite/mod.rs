@@ -9,7 +9,7 @@ mod tx;
 
 use super::StoreError;
 use super::backend::{Backend, LogRead, LogWrite};
-use super::files::{io_error, private_name, remove_database_files};
+use super::files::{io_error, journals_beside, private_name, remove_database_files};
 use super::migrations;
 use rusqlite::{Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use std::os::unix::fs::OpenOptionsExt;
@@ -35,6 +35,16 @@ pub struct SqliteBackend {
     conn: Option<Connection>,
     path: PathBuf,
     building: Option<PathBuf>,
+    /// The file the connection holds open (device and inode), to tell before each write that it is
+    /// still the campaign at `path`: a file deleted or moved under a long-lived store (the shell)
+    /// would otherwise take writes that nothing will ever read.
+    identity: Option<(u64, u64)>,
+}
+
+/// The device and inode of the file at `path`.
+fn identity_of(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// Maps SQLite failures to messages a person can act on; SQLite's own text never reaches the user.
@@ -145,10 +155,12 @@ impl SqliteBackend {
         {
             return Err(StoreError::EmptyFile(path.to_path_buf()));
         }
+        let conn = connect(path)?;
         Ok(SqliteBackend {
-            conn: Some(connect(path)?),
+            conn: Some(conn),
             path: path.to_path_buf(),
             building: None,
+            identity: identity_of(path),
         })
     }
 
@@ -173,6 +185,7 @@ impl SqliteBackend {
             conn: Some(conn),
             path: path.to_path_buf(),
             building: None,
+            identity: identity_of(path),
         })
     }
 
@@ -186,6 +199,18 @@ impl SqliteBackend {
         if path.symlink_metadata().is_ok() {
             return Err(StoreError::Exists(path.display().to_string()));
         }
+        let journals = journals_beside(path);
+        if !journals.is_empty() {
+            let names: Vec<String> = journals.iter().map(|j| j.display().to_string()).collect();
+            return Err(StoreError::Refused {
+                path: path.to_path_buf(),
+                why: format!(
+                    "SQLite's journal of an earlier campaign file lies beside it ({}), and a new file there would take in that campaign's last events; it may be their only copy, so grimoire neither deletes nor uses it. Put the campaign file it belongs to back at this path (grimoire then opens it whole), or move the journal away with it, or choose another path",
+                    names.join(", ")
+                ),
+            });
+        }
+        remove_stale_creations(path);
         let building = private_name(path, "creating");
         let made = (|| {
             std::fs::OpenOptions::new()
@@ -205,6 +230,7 @@ impl SqliteBackend {
             Ok(conn) => Ok(SqliteBackend {
                 conn: Some(conn),
                 path: path.to_path_buf(),
+                identity: identity_of(&building),
                 building: Some(building),
             }),
             Err(e) => {
@@ -212,6 +238,25 @@ impl SqliteBackend {
                 Err(e)
             }
         }
+    }
+
+    /// Refuses to write when the file held open is no longer the campaign at its path (deleted,
+    /// moved, or replaced by another file since it was opened): a write would go to a file no one
+    /// will open again, and be acknowledged all the same.
+    fn check_still_in_place(&self) -> Result<(), StoreError> {
+        let at_path = self.building.as_deref().unwrap_or(&self.path);
+        let now = identity_of(at_path);
+        if self.identity.is_none() || now == self.identity {
+            return Ok(());
+        }
+        Err(StoreError::Io {
+            path: self.path.clone(),
+            action: "written",
+            why: match now {
+                None => "the campaign file was deleted or moved away while it was open here, so a write would reach a file nothing opens again; if it was moved, open it where it is now (start the shell again with --db)".into(),
+                Some(_) => "another file has taken the campaign file's place since it was opened here; open the campaign again (start the shell again) to write to the file now at this path".into(),
+            },
+        })
     }
 
     fn conn(&mut self) -> &mut Connection {
@@ -284,6 +329,7 @@ impl Backend for SqliteBackend {
     }
 
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
+        self.check_still_in_place()?;
         Ok(Box::new(self.begin(TransactionBehavior::Immediate)?))
     }
 
@@ -346,12 +392,30 @@ impl Backend for SqliteBackend {
     }
 
     fn publish(mut self: Box<Self>) -> Result<Box<dyn Backend>, StoreError> {
-        let Some(building) = self.building.take() else {
+        let Some(building) = self.building.clone() else {
             return Ok(self);
         };
-        // Closing the last connection folds the WAL back into the file, so the one file is all.
-        drop(self.conn.take());
         let target = self.path.clone();
+        // The new file must be whole on its own before it appears: the WAL folded back into it and
+        // synced, the connection closed cleanly. Any failure here (a full disk) publishes nothing,
+        // and dropping `self` removes the private file.
+        if let Some(conn) = self.conn.take() {
+            fold_the_journal_in(conn).map_err(|e| db_error(&target, "created", e))?;
+        }
+        if let Some(journal) = journals_beside(&building).first() {
+            return Err(StoreError::Io {
+                path: target,
+                action: "created",
+                why: format!(
+                    "its journal ({}) could not be folded into it; free some space and try again",
+                    journal.display()
+                ),
+            });
+        }
+        std::fs::File::open(&building)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| io_error(&target, "created", &e))?;
+        self.building = None;
         let linked = match std::fs::hard_link(&building, &target) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -366,8 +430,86 @@ impl Backend for SqliteBackend {
         };
         remove_database_files(&building);
         linked?;
+        sync_folder(&target);
         Ok(Box::new(SqliteBackend::open(&target)?))
     }
+}
+
+/// Folds the write-ahead log into the database file, syncs it, and closes the connection, each
+/// step checked (a connection merely dropped ignores a checkpoint that failed on a full disk, and
+/// would leave a file that is not whole without its journal).
+fn fold_the_journal_in(conn: Connection) -> rusqlite::Result<()> {
+    let (busy, frames, folded): (i64, i64, i64) =
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+    if busy != 0 || frames != folded {
+        return Err(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            None,
+        ));
+    }
+    conn.pragma_update(None, "journal_mode", "DELETE")?;
+    conn.close().map_err(|(_, e)| e)
+}
+
+/// Syncs the folder holding `path`, so that a name just linked there survives a power cut. Best
+/// effort: some file systems refuse to sync a folder, and the file itself is already synced.
+pub(crate) fn sync_folder(path: &Path) {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = std::fs::File::open(folder) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// Removes what an earlier creation of `path` left when its process died before cleaning up (a
+/// kill, a power cut, SIGXFSZ before grimoire ignored it): private files named for `path` whose
+/// process is gone. A living process's file, or any other file, is left alone.
+fn remove_stale_creations(path: &Path) {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let prefix = format!(".{}.creating-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        // .NAME.creating-PID-RANDOM, perhaps followed by SQLite's -wal, -shm or -journal.
+        let mut parts = rest.splitn(3, '-');
+        let (Some(pid), Some(random)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let companion = parts.next();
+        let ours = random.len() == 16
+            && random.bytes().all(|b| b.is_ascii_hexdigit())
+            && companion.is_none_or(|c| ["wal", "shm", "journal"].contains(&c));
+        if ours
+            && let Ok(pid) = pid.parse::<u32>()
+            && !process_lives(pid)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id is running (on Linux, as /proc shows it). When it cannot be told,
+/// the process is taken to live, so its file stays.
+fn process_lives(pid: u32) -> bool {
+    pid == std::process::id()
+        || Path::new(&format!("/proc/{pid}")).exists()
+        || !Path::new("/proc/self").exists()
 }
 
 impl Drop for SqliteBackend {
