@@ -195,7 +195,7 @@ pub fn upcast(
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PayloadError {
-    #[error("its payload is not a readable '{kind}' event ({detail})")]
+    #[error("its payload is not a readable '{kind}' event: {detail}")]
     Unreadable { kind: String, detail: String },
     #[error(
         "it is a '{kind}' event of payload version {version}, newer than this grimoire reads (up to {SCHEMA_VERSION}); upgrade grimoire"
@@ -252,11 +252,13 @@ impl Event {
             detail,
         };
         let event: Event = if schema_version >= SAME_SHAPES_SINCE {
-            by_kind::read_current(kind, payload).map_err(|e| unreadable(e.to_string()))?
+            by_kind::read_current(kind, payload)
+                .map_err(|_| unreadable(by_kind::why_unreadable(kind, payload)))?
         } else {
-            let value = serde_json::from_str(payload).map_err(|e| unreadable(e.to_string()))?;
+            let value =
+                serde_json::from_str(payload).map_err(|e| unreadable(by_kind::said_plainly(&e)))?;
             let value = upcast(kind, schema_version, SCHEMA_VERSION, value, UPCASTERS)?;
-            serde_json::from_value(value).map_err(|e| unreadable(e.to_string()))?
+            serde_json::from_value(value).map_err(|e| unreadable(by_kind::said_plainly(&e)))?
         };
         if event.kind() != kind {
             return Err(PayloadError::KindMismatch {

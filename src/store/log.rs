@@ -386,7 +386,9 @@ impl Store {
         self.verify_watching(checkpoints, &mut |_| {})
     }
 
-    /// [`Store::verify`], telling `watch` the seq of each row as it is checked (for progress).
+    /// [`Store::verify`], telling `watch` the seq of each row as it is checked (for progress). A row
+    /// holding what grimoire never writes (text that is not UTF-8, a negative time) ends the check
+    /// there and is reported as where the chain breaks, so `verify` always answers with a report.
     pub fn verify_watching(
         &mut self,
         checkpoints: Vec<Checkpoint>,
@@ -394,6 +396,36 @@ impl Store {
     ) -> Result<VerifyReport, StoreError> {
         // Damage in pages the log's queries never touch would otherwise go unseen.
         let file_problems = self.backend.storage_problems(true)?;
+        let asked: Vec<String> = checkpoints.iter().map(ToString::to_string).collect();
+        match self.verify_rows(file_problems, checkpoints, watch) {
+            Err(StoreError::DamagedRow { seq, what }) => Ok(VerifyReport {
+                file_problems,
+                chain_break: Some(Problem {
+                    seq,
+                    what: format!(
+                        "#{seq} is damaged: {what} (the file was edited or damaged outside grimoire); nothing after it was checked"
+                    ),
+                }),
+                // Nothing at or past a damaged row can be vouched for.
+                checkpoints: asked
+                    .into_iter()
+                    .map(|checkpoint| super::chain::CheckpointResult {
+                        checkpoint,
+                        holds: false,
+                    })
+                    .collect(),
+                ..VerifyReport::default()
+            }),
+            other => other,
+        }
+    }
+
+    fn verify_rows(
+        &mut self,
+        file_problems: u64,
+        checkpoints: Vec<Checkpoint>,
+        watch: &mut dyn FnMut(u64),
+    ) -> Result<VerifyReport, StoreError> {
         let mut log = self.backend.read()?;
         let mut reveals = Reveals::default();
         for kind in ["seed_revealed", "sealed_revealed"] {

@@ -72,7 +72,7 @@ pub enum StoreError {
     #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
     Damaged { seq: u64, reason: PayloadError },
     #[error(
-        "the log is damaged at #{seq}: {what}, which grimoire never writes (the file was edited or damaged outside grimoire); restore it from a backup or an export"
+        "the log is damaged at #{seq}: {what} (the file was edited or damaged outside grimoire); restore it from a backup or an export"
     )]
     DamagedRow { seq: u64, what: String },
     #[error(

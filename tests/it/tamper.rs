@@ -380,3 +380,118 @@ fn completion_leaves_out_a_forged_name_that_would_act_on_a_terminal() {
     );
     assert_eq!(c.ok(&["complete-names"]), "Aldric\n");
 }
+
+/// A sealed 13 commits to `SHA-256(nonce ‖ "13")`; a GM who stores 3 with the nonce lengthened by
+/// the byte "1" (hex 31) would hash the same bytes. A nonce is exactly 32 hex digits everywhere a
+/// reveal is read: `reveal` refuses the forged secret, and `verify` and `import` refuse a log that
+/// carries the forged opening (hashes recomputed), naming the seq.
+#[test]
+fn a_sealed_die_never_opens_as_another_value_through_a_lengthened_nonce() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["--rolls", "13", "roll", "d20", "--sealed"]);
+    let conn = c.sql();
+    let key = format!("{sealed}:0");
+    let secret: String = conn
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'sealed_die' AND key = ?1",
+            [&key],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut secret: serde_json::Value = serde_json::from_str(&secret).unwrap();
+    let nonce = secret["nonce"].as_str().unwrap().to_string();
+    assert_eq!(nonce.len(), 32);
+    secret["value"] = 3.into();
+    secret["nonce"] = format!("{nonce}31").into();
+    conn.execute(
+        "UPDATE secrets SET value = ?1 WHERE kind = 'sealed_die' AND key = ?2",
+        [secret.to_string(), key.clone()],
+    )
+    .unwrap();
+    let said = c.refused(&["reveal", &sealed.to_string()], 1);
+    assert!(!said.contains("revealed: 3"), "{said}");
+
+    // The same forgery written into the log itself, every hash recomputed after it.
+    secret["value"] = 13.into();
+    secret["nonce"] = nonce.clone().into();
+    conn.execute(
+        "UPDATE secrets SET value = ?1 WHERE kind = 'sealed_die' AND key = ?2",
+        [secret.to_string(), key],
+    )
+    .unwrap();
+    drop(conn);
+    let reveal = c.seq_of(&["reveal", &sealed.to_string()]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, ?1, ?2) WHERE seq = ?3",
+        rusqlite::params![
+            format!("\"value\":13,\"nonce\":\"{nonce}\""),
+            format!("\"value\":3,\"nonce\":\"{nonce}31\""),
+            reveal as i64
+        ],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{sealed}: the value revealed for sealed die 0 does not open its commitment"
+        )),
+        "{report}"
+    );
+    let explained = c.ok(&["explain", &sealed.to_string()]);
+    assert!(
+        explained.contains("revealed: 3; it DOES NOT open the commitment"),
+        "{explained}"
+    );
+}
+
+/// A row edited to hold what grimoire never writes (a negative time) is a verify report like any
+/// other break: `--json` prints the report with the seq in its field, not an error document.
+#[test]
+fn verify_reports_a_damaged_row_by_seq_in_its_report_json_included() {
+    let c = campaign();
+    unlock(&c)
+        .execute("UPDATE events SET game_time = -5 WHERE seq = 7", [])
+        .unwrap();
+    let out = c.run(&["--json", "verify", "--checkpoint", "3:0000000000000000"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["all_hold"], false, "{report}");
+    assert_eq!(report["chain_break"]["seq"], 7, "{report}");
+    assert!(report.get("error").is_none(), "{report}");
+    assert_eq!(report["checkpoints"][0]["holds"], false);
+    let text = verify_fails(&c, &["verify"]);
+    assert!(
+        text.contains("BROKEN at #7") && text.contains("game_time"),
+        "{text}"
+    );
+}
+
+/// A payload edited to hold a value of the wrong kind is named by its field and place in
+/// grimoire's words; serde's own ("invalid type: floating point …, expected u32") never shows.
+#[test]
+fn an_unreadable_payload_is_named_by_field_and_place_in_grimoires_words() {
+    let c = campaign();
+    unlock(&c)
+        .execute(
+            "UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1e+29') WHERE seq = 7",
+            [],
+        )
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("the field 'amount' holds 1e+29 where a whole number from 0 to 4294967295 belongs (line 1, column"),
+        "{report}"
+    );
+    for serde_words in ["invalid type", "expected u32", "floating point"] {
+        assert!(!report.contains(serde_words), "{report}");
+    }
+    let log = c.refused(&["log"], 1);
+    assert!(
+        log.contains("the field 'amount'") && !log.contains("invalid type"),
+        "{log}"
+    );
+}

@@ -129,7 +129,9 @@ impl LogRead for PgTx<'_> {
             else {
                 return Err(StoreError::DamagedRow {
                     seq: from_pg(seq),
-                    what: "its seq or schema_version is not a number grimoire writes".into(),
+                    what:
+                        "its seq or schema_version holds a number outside the range grimoire writes"
+                            .into(),
                 });
             };
             visit(Payload {
@@ -400,15 +402,19 @@ fn read_row(row: &Row) -> Result<Result<StoredRow, StoreError>, postgres::Error>
     let (schema_version, game_time, session): (i32, i64, Option<i32>) =
         (row.try_get(3)?, row.try_get(5)?, row.try_get(7)?);
     let Ok(schema_version) = u32::try_from(schema_version) else {
-        return damaged("its schema_version is not a number grimoire writes".into());
+        return damaged(
+            "its schema_version holds a number outside the range grimoire writes".into(),
+        );
     };
     let Ok(game_time) = u64::try_from(game_time) else {
-        return damaged("its game_time is not a number grimoire writes".into());
+        return damaged("its game_time holds a number outside the range grimoire writes".into());
     };
     let session = match session.map(u32::try_from) {
         None => None,
         Some(Ok(n)) => Some(n),
-        Some(Err(_)) => return damaged("its session is not a number grimoire writes".into()),
+        Some(Err(_)) => {
+            return damaged("its session holds a number outside the range grimoire writes".into());
+        }
     };
     Ok(Ok(StoredRow {
         seq,

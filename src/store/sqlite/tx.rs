@@ -116,7 +116,7 @@ impl LogRead for SqliteTx<'_> {
                 ValueRef::Text(bytes) => {
                     std::str::from_utf8(bytes).map_err(|_| StoreError::DamagedRow {
                         seq,
-                        what: "its text is not valid UTF-8".into(),
+                        what: "its text is not valid UTF-8 (grimoire writes only UTF-8)".into(),
                     })
                 }
                 _ => Err(StoreError::DamagedRow {
@@ -380,7 +380,12 @@ fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, Store
     // Named only when a row is damaged: every row read goes through here.
     let column = |i: usize| ROW_COLUMNS.split(", ").nth(i).unwrap_or("column");
     let bad_text = |i: usize| format!("its {} is not valid UTF-8 text", column(i));
-    let bad_number = |i: usize| format!("its {} is not a number grimoire writes", column(i));
+    let bad_number = |i: usize| {
+        format!(
+            "its {} holds a number outside the range grimoire writes",
+            column(i)
+        )
+    };
     macro_rules! text {
         ($i:expr) => {
             match text($i)? {
