@@ -24,6 +24,13 @@ pub enum DiceSource {
     },
     /// Physical dice rolled at the table, in the command's draw order.
     Entered(Vec<u32>),
+    /// Physical dice asked for one at a time (`--rolls ask`): as `Entered`, and each sealed die's
+    /// faces typed as one answer (where it starts among the values → how many it gave), which
+    /// must be exactly one result of that die.
+    Asked {
+        values: Vec<u32>,
+        sealed_answers: std::collections::BTreeMap<usize, usize>,
+    },
 }
 
 /// One run's inputs besides the command: who and when, the dice, and fresh randomness.
@@ -57,6 +64,10 @@ pub trait DiceAsker {
     /// The log moved on while they typed (its head is now `head`): the dice entered so far were
     /// for a state that no longer stands, and are asked for again.
     fn log_moved(&mut self, head: u64);
+    /// The faces typed for a sealed die were not one roll of it (too few or too many for an
+    /// open-ended roll, or not faces of the die): it is asked for again. Whatever was wrong, the
+    /// words must be the same, since they would otherwise tell what was typed.
+    fn wrong_sealed_answer(&mut self);
 }
 
 /// A campaign opened for commands, on a store it owns or one lent to it (the shell keeps one
@@ -90,7 +101,7 @@ impl Campaign {
             return Ok(());
         }
         let flag = match dice {
-            DiceSource::Entered(_) => "--rolls",
+            DiceSource::Entered(_) | DiceSource::Asked { .. } => "--rolls",
             DiceSource::Seeded {
                 player_entropy: Some(_),
             } => "--player-entropy",
@@ -123,16 +134,23 @@ impl<S: BorrowMut<Store>> Campaign<S> {
         asker: &mut dyn DiceAsker,
     ) -> Result<Written, Error> {
         let mut values: Vec<u32> = Vec::new();
+        let mut sealed_answers = std::collections::BTreeMap::new();
         // The head the dice entered so far were asked for under.
         let mut asked_at: Option<u64> = None;
+        // The sealed die last asked for, where its answer starts: asked again if its faces were
+        // not one roll of it.
+        let mut last_sealed: Option<(DieWanted, usize)> = None;
         loop {
-            let run = run_with(DiceSource::Entered(values.clone()))?;
+            let run = run_with(DiceSource::Asked {
+                values: values.clone(),
+                sealed_answers: sealed_answers.clone(),
+            })?;
             let mut decided_at = None;
             let attempt = execute_checked(self.store.borrow_mut(), run, command.clone(), |state| {
                 decided_at = Some(state.head);
                 asked_at.is_none_or(|head| head == state.head)
             });
-            match attempt {
+            let wanted = match attempt {
                 Err(Error::Rule(RuleError::Dice(DiceError::TooFew {
                     given,
                     purpose,
@@ -141,30 +159,43 @@ impl<S: BorrowMut<Store>> Campaign<S> {
                     ..
                 }))) => {
                     asked_at = decided_at;
-                    let wanted = DieWanted {
+                    DieWanted {
                         number: given + 1,
                         sides,
                         purpose,
                         sealed,
-                    };
-                    match asker.ask(&wanted)? {
-                        Some(faces) => values.extend(faces),
-                        None => return Err(Error::Abandoned(wanted)),
                     }
                 }
-                // Only a sealed open-ended roll takes several faces from one answer: more were
-                // typed than its chain took.
-                Err(Error::Rule(RuleError::Dice(DiceError::TooMany { .. }))) => {
-                    return Err(Error::Usage(
-                        "more faces were typed than the roll took (an open-ended roll takes another face only after 96 to 100 or 01 to 05); nothing was recorded".into(),
-                    ));
+                // The faces typed for a sealed die were not one roll of it: the same prompt again,
+                // after the one message every wrong answer gets (a reason would tell the faces).
+                Err(Error::Rule(RuleError::Dice(DiceError::NotOneSealedRoll))) => {
+                    let Some((wanted, start)) = last_sealed.take() else {
+                        return Err(DiceError::NotOneSealedRoll.into());
+                    };
+                    values.truncate(start);
+                    sealed_answers.remove(&start);
+                    asker.wrong_sealed_answer();
+                    wanted
                 }
                 Err(Error::LogMoved) => {
                     asker.log_moved(decided_at.unwrap_or_default());
                     values.clear();
+                    sealed_answers.clear();
                     asked_at = None;
+                    continue;
                 }
                 other => return other,
+            };
+            let start = values.len();
+            match asker.ask(&wanted)? {
+                Some(faces) => {
+                    if wanted.sealed {
+                        sealed_answers.insert(start, faces.len());
+                        last_sealed = Some((wanted, start));
+                    }
+                    values.extend(faces);
+                }
+                None => return Err(Error::Abandoned(wanted)),
             }
         }
     }
@@ -254,7 +285,7 @@ fn decide_with_dice(
 ) -> Result<Batch, Error> {
     let given = match source {
         DiceSource::Seeded { player_entropy } => player_entropy.clone(),
-        DiceSource::Entered(_) => None,
+        DiceSource::Entered(_) | DiceSource::Asked { .. } => None,
     };
     if let (Some(session), Some(_)) = (&state.open_session, &given) {
         return Err(RuleError::EntropyInSession(session.number).into());
@@ -266,6 +297,10 @@ fn decide_with_dice(
         .collect();
     let mut dice = match source {
         DiceSource::Entered(values) => Dice::entered(values.clone(), secret_rng),
+        DiceSource::Asked {
+            values,
+            sealed_answers,
+        } => Dice::answered(values.clone(), sealed_answers.clone(), secret_rng),
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
             crate::rules::seeded_dice(state, secrets.seed(state.epoch)?, given.clone(), secret_rng)
         }

@@ -7,6 +7,12 @@ use crate::Error;
 use crate::campaign::{DiceAsker, DieWanted};
 use std::io::{BufRead, IsTerminal, Write};
 
+/// The one answer to any entry for a sealed die that is not one roll of it (not a number, a face
+/// the die lacks, an open-ended roll that needed more faces or ended before the last): a message
+/// that varied would tell what was typed, or that a roll went on.
+const WRONG_SEALED_ANSWER: &str =
+    "not taken: type the sealed roll again, every face it took on one line, separated by commas";
+
 /// Asks on standard error and reads standard input; a sealed die is read from the terminal without
 /// being shown.
 pub struct TerminalAsker;
@@ -126,9 +132,14 @@ impl DiceAsker for TerminalAsker {
             }
             match faces(typed, *sides, *sealed) {
                 Ok(faces) => return Ok(Some(faces)),
+                Err(_) if *sealed => self.wrong_sealed_answer(),
                 Err(why) => eprintln!("{why}"),
             }
         }
+    }
+
+    fn wrong_sealed_answer(&mut self) {
+        eprintln!("{WRONG_SEALED_ANSWER}");
     }
 
     fn log_moved(&mut self, head: u64) {

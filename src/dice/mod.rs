@@ -128,6 +128,11 @@ pub enum DiceError {
         "--rolls has {given} values but the command drew only {used} dice; give exactly one value per die"
     )]
     TooMany { given: usize, used: usize },
+    /// The faces typed in one answer for a sealed die are not one whole result of it (an
+    /// open-ended roll that needed more faces, or was over before the last): said in one message
+    /// whatever the faces, since the reason would tell them.
+    #[error("the faces typed for the sealed die are not one roll of it; nothing was recorded")]
+    NotOneSealedRoll,
     #[error(
         "--rolls value {value} (number {position} in the list) cannot come from a d{sides} ({purpose}); it must be 1 to {sides}"
     )]
@@ -185,6 +190,9 @@ enum Source {
     Seeded(SeedContext),
     Entered {
         values: Vec<u32>,
+        /// Sealed dice typed as one answer each at a prompt (`--rolls ask`): where the answer
+        /// starts in `values` → how many faces it gave. Such a die takes exactly those faces.
+        sealed_answers: std::collections::BTreeMap<usize, usize>,
     },
     /// No seeded die may be drawn: every draw fails with this error.
     Refused(DiceError),
@@ -211,7 +219,23 @@ impl<'r> Dice<'r> {
 
     /// Physical dice typed at the table, consumed in draw order.
     pub fn entered(values: Vec<u32>, secret_rng: &'r mut dyn RngCore) -> Self {
-        Self::new(Source::Entered { values }, secret_rng)
+        Self::answered(values, Default::default(), secret_rng)
+    }
+
+    /// Physical dice asked for one at a time; each sealed die's faces were typed as one answer
+    /// (start in `values` → count), which must be exactly one whole result of that die.
+    pub fn answered(
+        values: Vec<u32>,
+        sealed_answers: std::collections::BTreeMap<usize, usize>,
+        secret_rng: &'r mut dyn RngCore,
+    ) -> Self {
+        Self::new(
+            Source::Entered {
+                values,
+                sealed_answers,
+            },
+            secret_rng,
+        )
     }
 
     /// For a campaign file that lacks the current epoch's seed: any draw is refused.
@@ -269,6 +293,11 @@ impl<'r> Dice<'r> {
     ) -> Result<(Die, Vec<u32>), DiceError> {
         let n = self.drawn;
         let mut faces = Vec::new();
+        // A sealed die typed as one answer takes exactly its faces, and they must be one result.
+        let answer = match &self.source {
+            Source::Entered { sealed_answers, .. } => sealed_answers.get(&self.consumed).copied(),
+            Source::Seeded(_) | Source::Refused(_) => None,
+        };
         loop {
             let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
             let face = match &self.source {
@@ -279,8 +308,13 @@ impl<'r> Dice<'r> {
                 Source::Refused(why) => return Err(why.clone()),
             };
             faces.push(face);
-            if !another(&faces) {
-                break;
+            let more = another(&faces);
+            match answer {
+                Some(count) if more != (faces.len() < count) => {
+                    return Err(DiceError::NotOneSealedRoll);
+                }
+                _ if !more => break,
+                _ => {}
             }
         }
         let origin = match &self.source {
@@ -322,7 +356,7 @@ impl<'r> Dice<'r> {
 
     /// The next `--rolls` value, checked against its die (`sealed`: a sealed die's face).
     fn take_entered(&mut self, sides: u32, purpose: &str, sealed: bool) -> Result<u32, DiceError> {
-        let Source::Entered { values } = &self.source else {
+        let Source::Entered { values, .. } = &self.source else {
             return Err(DiceError::NoSeed { epoch: 0 });
         };
         let value = *values.get(self.consumed).ok_or_else(|| DiceError::TooFew {
@@ -365,7 +399,7 @@ impl<'r> Dice<'r> {
     /// Ends the command's drawing: every entered value must have been used. Returns the sealed secrets
     /// the store keeps beside the log.
     pub fn finish(self) -> Result<Vec<SealedSecret>, DiceError> {
-        if let Source::Entered { values } = &self.source
+        if let Source::Entered { values, .. } = &self.source
             && values.len() > self.consumed
         {
             return Err(DiceError::TooMany {
