@@ -144,6 +144,13 @@ fn verify_text(r: &VerifyReport) -> String {
             if r.seeded_dice_unwitnessed == 1 { "it" } else { "them" },
         ));
     }
+    if !r.seq_bound_epochs.is_empty() {
+        let epochs: Vec<String> = r.seq_bound_epochs.iter().map(u32::to_string).collect();
+        lines.push(format!(
+            "steerable epochs: {} (begun before roll numbers, their seeded dice are bound to their event's seq: whoever held the seed could move a roll onto another die with events that roll nothing, unseen)",
+            epochs.join(", ")
+        ));
+    }
     lines.push(format!(
         "sealed dice: {} revealed and checked; {} still sealed",
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal

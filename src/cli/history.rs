@@ -330,6 +330,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 campaign_id: &campaign_id,
                 epoch,
                 seq: r.seq,
+                roll: die.provenance.roll(),
                 n: die.n,
                 entropy,
             };
@@ -401,7 +402,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                         "seed_gives": derived,
                     });
                 }
-                Provenance::Seeded { epoch, witness } => {
+                Provenance::Seeded {
+                    epoch,
+                    witness,
+                    roll,
+                } => {
                     let entropy = die.provenance.entropy(&session_entropy);
                     let pos = position(*epoch, entropy);
                     // The derivation's own message (block 0), so explain can never print another.
@@ -409,6 +414,13 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                     line.push_str(&format!(
                         "\n         seeded, epoch {epoch}: HMAC-SHA256(seed, \"{message}\")"
                     ));
+                    line.push_str(&match roll {
+                        Some(roll) => format!(
+                            "\n         bound to roll {roll}: {} of the epoch rolled seeded dice before it, so no event that rolls nothing can move it",
+                            super::output::count(*roll, "command", "commands")
+                        ),
+                        None => "\n         bound to its event's seq (an epoch begun before roll numbers): events that roll nothing could have moved it".to_string(),
+                    });
                     line.push_str(&match witness {
                         _ if entropy.is_empty() => "\n         no player entropy: the GM could have predicted this die".to_string(),
                         Some(w) => format!("\n         entropy given by {} for this command (entropy the GM types proves nothing)", w.by),

@@ -7,12 +7,20 @@ use sha2::{Digest, Sha256};
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// The derivation new epochs use: each seeded die bound to its command's roll number in the epoch.
+pub const ROLL_BOUND_DERIVATION: u32 = 2;
+
 /// Everything, besides the seed, that a seeded die depends on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiePosition<'a> {
     pub campaign_id: &'a str,
     pub epoch: u32,
+    /// The seq of the event holding the die: what binds it in epochs of the first derivation.
     pub seq: u64,
+    /// The command's roll number in its epoch (how many earlier commands of the epoch drew seeded
+    /// dice, retracted ones included): what binds it in epochs of the second derivation, so an
+    /// event that rolls nothing moves no die. `None` in epochs of the first.
+    pub roll: Option<u64>,
     /// The die's index in its command's draw order, from 0.
     pub n: u32,
     /// The text the players gave at `session start` (empty outside a session or when none was given).
@@ -22,16 +30,21 @@ pub struct DiePosition<'a> {
 /// The message for block `k` of a die. The entropy comes last, so text containing `|` cannot be
 /// confused with the numeric fields before it. `part` numbers the further dice of one sealed result
 /// (an open-ended chain sealed whole is one entry in the draw order): part 0 is the die itself and
-/// is written `N`, part k ≥ 1 is written `N/k`.
+/// is written `N`, part k ≥ 1 is written `N/k`. The first derivation (`grimoire-die-v1`) binds a
+/// die to its event's seq; the second (`grimoire-die-v2`) to its command's roll number.
 pub fn message(pos: &DiePosition<'_>, part: u32, block: u32) -> String {
     let n = if part == 0 {
         pos.n.to_string()
     } else {
         format!("{}/{part}", pos.n)
     };
+    let (version, place) = match pos.roll {
+        Some(roll) => (2, roll),
+        None => (1, pos.seq),
+    };
     format!(
-        "grimoire-die-v1|{}|{}|{}|{n}|{block}|{}",
-        pos.campaign_id, pos.epoch, pos.seq, pos.entropy
+        "grimoire-die-v{version}|{}|{}|{place}|{n}|{block}|{}",
+        pos.campaign_id, pos.epoch, pos.entropy
     )
 }
 
@@ -92,6 +105,7 @@ mod tests {
             campaign_id: "c",
             epoch: 1,
             seq: 7,
+            roll: None,
             n,
             entropy: "",
         }
@@ -131,6 +145,14 @@ mod tests {
             base,
             faces([1u8; 32], &|n| DiePosition { epoch: 2, ..pos(n) }),
             "another epoch"
+        );
+        assert_ne!(
+            base,
+            faces([1u8; 32], &|n| DiePosition {
+                roll: Some(7),
+                ..pos(n)
+            }),
+            "the second derivation, even at a roll number equal to the seq"
         );
         assert_ne!(
             base,

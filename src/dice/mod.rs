@@ -37,6 +37,10 @@ pub enum Provenance {
     /// Derived from the epoch's secret seed; checkable once the seed is revealed.
     Seeded {
         epoch: u32,
+        /// The command's roll number in its epoch, in epochs whose dice are bound to it (the second
+        /// derivation); absent in epochs bound to the seq.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u64>,
         /// Entropy given for this command with `--player-entropy`, outside a session (inside one the
         /// session's entropy is used, and found in the log).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,6 +66,9 @@ pub enum SealedOrigin {
     /// published, anyone can check the GM did not choose it.
     Seeded {
         epoch: u32,
+        /// As [`Provenance::Seeded`]'s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         witness: Option<Witness>,
     },
@@ -92,6 +99,19 @@ impl Provenance {
                 ..
             } => &w.entropy,
             _ => session_entropy,
+        }
+    }
+
+    /// The roll number a seeded die (sealed or not) is bound to, in an epoch of the second
+    /// derivation.
+    pub fn roll(&self) -> Option<u64> {
+        match self {
+            Provenance::Seeded { roll, .. }
+            | Provenance::Sealed {
+                origin: Some(SealedOrigin::Seeded { roll, .. }),
+                ..
+            } => *roll,
+            _ => None,
         }
     }
 
@@ -164,6 +184,9 @@ pub struct SeedContext {
     pub entropy: String,
     /// Who gave `entropy`, when it was given for this command rather than by the open session.
     pub witness_by: Option<String>,
+    /// The command's roll number in an epoch of the second derivation: every seeded die it draws,
+    /// in any of its events, is bound to it (and to its own `n`).
+    pub roll: Option<u64>,
 }
 
 impl SeedContext {
@@ -173,6 +196,7 @@ impl SeedContext {
             campaign_id: &self.campaign_id,
             epoch: self.epoch,
             seq: self.seq + u64::from(event),
+            roll: self.roll,
             n,
             entropy: &self.entropy,
         }
@@ -320,6 +344,7 @@ impl<'r> Dice<'r> {
         let origin = match &self.source {
             Source::Seeded(ctx) => SealedOrigin::Seeded {
                 epoch: ctx.epoch,
+                roll: ctx.roll,
                 witness: ctx.witness(),
             },
             Source::Entered { .. } | Source::Refused(_) => SealedOrigin::Entered,
@@ -343,6 +368,7 @@ impl<'r> Dice<'r> {
                 fairness::seeded_face(&ctx.seed, &ctx.position(self.event, self.drawn), sides),
                 Provenance::Seeded {
                     epoch: ctx.epoch,
+                    roll: ctx.roll,
                     witness: ctx.witness(),
                 },
             )),
@@ -426,6 +452,7 @@ mod tests {
             seq,
             entropy: String::new(),
             witness_by: None,
+            roll: None,
         };
         let mut rng = StdRng::seed_from_u64(0);
         let mut dice = Dice::seeded(context(10), &mut rng);
@@ -496,35 +523,72 @@ mod tests {
 
     #[test]
     fn seeded_dice_follow_the_fairness_derivation() {
-        let mut rng = StdRng::seed_from_u64(0);
-        let ctx = SeedContext {
-            seed: [5u8; 32],
-            campaign_id: "camp".into(),
-            epoch: 2,
-            seq: 40,
-            entropy: "moon".into(),
-            witness_by: None,
-        };
-        let mut dice = Dice::seeded(ctx, &mut rng);
-        let first = dice.roll(20, "a").unwrap();
-        let second = dice.roll(20, "b").unwrap();
-        for die in [&first, &second] {
-            let pos = DiePosition {
-                campaign_id: "camp",
+        for roll in [None, Some(3)] {
+            let mut rng = StdRng::seed_from_u64(0);
+            let ctx = SeedContext {
+                seed: [5u8; 32],
+                campaign_id: "camp".into(),
                 epoch: 2,
                 seq: 40,
-                n: die.n,
-                entropy: "moon",
+                entropy: "moon".into(),
+                witness_by: None,
+                roll,
             };
-            assert_eq!(die.value, Some(fairness::seeded_face(&[5u8; 32], &pos, 20)));
-            assert_eq!(
-                die.provenance,
-                Provenance::Seeded {
+            let mut dice = Dice::seeded(ctx, &mut rng);
+            let first = dice.roll(20, "a").unwrap();
+            let second = dice.roll(20, "b").unwrap();
+            for die in [&first, &second] {
+                let pos = DiePosition {
+                    campaign_id: "camp",
                     epoch: 2,
-                    witness: None
-                }
-            );
+                    seq: 40,
+                    roll,
+                    n: die.n,
+                    entropy: "moon",
+                };
+                assert_eq!(die.value, Some(fairness::seeded_face(&[5u8; 32], &pos, 20)));
+                assert_eq!(
+                    die.provenance,
+                    Provenance::Seeded {
+                        epoch: 2,
+                        roll,
+                        witness: None
+                    }
+                );
+            }
         }
+    }
+
+    /// In an epoch of the second derivation every die of a command is bound to the command's roll
+    /// number, in whichever of its events it is held: the seq plays no part, so an event that rolls
+    /// nothing, recorded before, moves no die.
+    #[test]
+    fn dice_bound_to_a_roll_number_do_not_move_with_the_seq() {
+        let faces = |seq: u64| {
+            let mut rng = StdRng::seed_from_u64(0);
+            let mut dice = Dice::seeded(
+                SeedContext {
+                    seed: [7; 32],
+                    campaign_id: "c".into(),
+                    epoch: 1,
+                    seq,
+                    entropy: String::new(),
+                    witness_by: None,
+                    roll: Some(4),
+                },
+                &mut rng,
+            );
+            let first = dice.roll(1000, "first").unwrap();
+            dice.hold_in_event(2);
+            let (sealed, face) = dice.roll_sealed(1000, "in the third event").unwrap();
+            assert_eq!(sealed.provenance.roll(), Some(4));
+            (first.value, face)
+        };
+        assert_eq!(
+            faces(10),
+            faces(12),
+            "two events that rolled nothing came between"
+        );
     }
 
     #[test]

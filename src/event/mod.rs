@@ -39,6 +39,11 @@ event_enum! {
         /// SHA-256 of dice epoch 1's secret seed.
         seed_commitment: String,
         grimoire_version: String,
+        /// How epoch 1's seeded dice are derived: 2 binds each to its command's roll number
+        /// (README, "Checking a roll yourself"); absent in logs begun before it, whose dice are
+        /// bound to their event's seq.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        derivation: Option<u32>,
     },
     CharacterAdded {
         name: String,
@@ -119,6 +124,9 @@ event_enum! {
     EpochStarted {
         epoch: u32,
         seed_commitment: String,
+        /// As [`Event::CampaignCreated`]'s, for this epoch.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        derivation: Option<u32>,
     },
     /// A night's rest for one or more characters (ADG-C5, ADG-R9, T-2).
     /// A rest: ADG characters heal (a night), VsD characters recover MPs (VSD-6).

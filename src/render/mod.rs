@@ -123,6 +123,7 @@ pub fn describe(event: &Event) -> String {
         Event::EpochStarted {
             epoch,
             seed_commitment,
+            ..
         } => {
             format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
         }

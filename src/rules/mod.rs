@@ -68,6 +68,7 @@ pub fn seeded_dice<'r>(
                     (None, None) => String::new(),
                 },
                 witness_by: given.filter(|_| state.open_session.is_none()).map(|g| g.by),
+                roll: state.epoch_counts_rolls.then_some(state.epoch_rolls),
             },
             rng,
         ),

@@ -156,6 +156,14 @@ pub struct CampaignState {
     /// The seq of the event that started the current epoch (0 for epoch 1).
     #[serde(default)]
     pub epoch_started_seq: u64,
+    /// The current epoch binds each seeded die to its command's roll number (the second
+    /// derivation) rather than to its event's seq.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub epoch_counts_rolls: bool,
+    /// How many commands of the current epoch have drawn seeded dice, retracted ones included: the
+    /// next such command's roll number.
+    #[serde(default)]
+    pub epoch_rolls: u64,
     /// Keyed by the name folded to lowercase: names are unique regardless of case.
     pub characters: Characters,
     /// Retracted seq → reason.
@@ -305,11 +313,13 @@ impl CampaignState {
             self.sealed_pending.insert(seq, sealed);
         }
         self.note_reroll(seq, event);
+        self.count_rolls(event);
         match event {
             Event::CampaignCreated {
                 campaign_id,
                 name,
                 seed_commitment,
+                derivation,
                 ..
             } => {
                 self.campaign = Some(CampaignInfo {
@@ -318,6 +328,8 @@ impl CampaignState {
                 });
                 self.epoch = 1;
                 self.epoch_commitment = seed_commitment.clone();
+                self.epoch_counts_rolls = derivation.is_some();
+                self.epoch_rolls = 0;
             }
             Event::CharacterAdded { name, sheet } => {
                 let health = sheet.max_health().map(|max| Health { max, current: max });
@@ -384,10 +396,13 @@ impl CampaignState {
             Event::EpochStarted {
                 epoch,
                 seed_commitment,
+                derivation,
             } => {
                 self.epoch = *epoch;
                 self.epoch_commitment = seed_commitment.clone();
                 self.epoch_started_seq = seq;
+                self.epoch_counts_rolls = derivation.is_some();
+                self.epoch_rolls = 0;
             }
 
             Event::Rested {
@@ -428,11 +443,28 @@ impl CampaignState {
         }
     }
 
+    /// Counts the command of `event` among the epoch's rolls when its seeded dice carry a roll
+    /// number: the next command's is one more than the highest seen (a command's events share
+    /// one). Retracted events count too: their dice were rolled, and a roll number is never reused.
+    fn count_rolls(&mut self, event: &Event) {
+        let epoch = self.epoch;
+        if let Some(roll) = event
+            .dice()
+            .iter()
+            .filter(|d| d.provenance.seeded_epoch() == Some(epoch))
+            .filter_map(|d| d.provenance.roll())
+            .max()
+        {
+            self.epoch_rolls = self.epoch_rolls.max(roll.saturating_add(1));
+        }
+    }
+
     /// What a retracted event still leaves in the record, since it did happen at the table: a
     /// roll made after a retracted one is still a roll made again, and a retraction undone later
     /// still made the next roll like its target a roll made again.
     fn note_undone(&mut self, seq: u64, event: &Event) {
         self.note_reroll(seq, event);
+        self.count_rolls(event);
         if let Event::Retracted {
             seq: target,
             roll: Some(roll),

@@ -5,7 +5,7 @@ use crate::dice::{DiePosition, Provenance, fairness, sealed};
 use crate::event::{Event, RevealedDie};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The `prev_hash` of the first row.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -147,6 +147,9 @@ pub struct VerifyReport {
     pub snapshots_checked: u64,
     /// Snapshots that differ from the replay: edited outside grimoire, they would show a false state.
     pub snapshot_problems: Vec<Problem>,
+    /// Epochs with seeded dice bound to their event's seq (the first derivation, before roll
+    /// numbers): a GM holding the seed could move their dice with events that roll nothing.
+    pub seq_bound_epochs: Vec<u32>,
 }
 
 impl VerifyReport {
@@ -223,6 +226,13 @@ pub struct Verifier {
     entropy: String,
     /// The checkpoints asked about, with what each was found to be (`None`: not reached yet).
     checkpoints: Vec<(Checkpoint, Option<bool>)>,
+    /// The current epoch binds seeded dice to roll numbers (the second derivation).
+    counts_rolls: bool,
+    /// Roll numbers seen in the current epoch: the next command that rolls must carry this one.
+    rolls: u64,
+    /// The draw indexes already used under the latest roll number (one command's dice, perhaps
+    /// spread over several events).
+    roll_draws: BTreeSet<u32>,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -239,6 +249,9 @@ impl Verifier {
             commitments: BTreeMap::new(),
             entropy: String::new(),
             checkpoints: checkpoints.into_iter().map(|c| (c, None)).collect(),
+            counts_rolls: false,
+            rolls: 0,
+            roll_draws: BTreeSet::new(),
         }
     }
 
@@ -306,7 +319,63 @@ impl Verifier {
         }
     }
 
+    /// The second derivation's promise: the commands of an epoch that draw seeded dice carry roll
+    /// numbers 0, 1, 2, … in log order, one each (shared by a command's events, never by two of
+    /// its dice), retracted ones included, so no roll can be skipped or taken twice to choose a
+    /// die. In an epoch of the first derivation, dice are bound to their seq and no roll number
+    /// belongs on them.
+    fn check_roll_numbers(&mut self, seq: u64, event: &Event) {
+        let epoch = self.epoch;
+        let seeded: Vec<&crate::dice::Die> = event
+            .dice()
+            .iter()
+            .filter(|d| d.provenance.seeded_epoch() == Some(epoch))
+            .collect();
+        if seeded.is_empty() {
+            return;
+        }
+        if !self.counts_rolls {
+            if !self.report.seq_bound_epochs.contains(&epoch) {
+                self.report.seq_bound_epochs.push(epoch);
+            }
+            if seeded.iter().any(|d| d.provenance.roll().is_some()) {
+                self.dice_problem(seq, format!("#{seq}: its seeded dice carry a roll number, but epoch {epoch} binds its dice to their event's seq"));
+            }
+            return;
+        }
+        let numbers: BTreeSet<Option<u64>> = seeded.iter().map(|d| d.provenance.roll()).collect();
+        let Some(&Some(roll)) = numbers.first().filter(|_| numbers.len() == 1) else {
+            self.dice_problem(
+                seq,
+                format!("#{seq}: its seeded dice do not all carry one roll number, as every seeded die of epoch {epoch} must"),
+            );
+            return;
+        };
+        if roll == self.rolls {
+            self.rolls += 1;
+            self.roll_draws.clear();
+        } else if roll.checked_add(1) != Some(self.rolls) {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: its seeded dice claim roll {roll} of epoch {epoch}, but the epoch's next roll is {}: a roll was skipped or taken again",
+                    self.rolls
+                ),
+            );
+            return;
+        }
+        for die in seeded {
+            if !self.roll_draws.insert(die.n) {
+                self.dice_problem(
+                    seq,
+                    format!("#{seq}: die {} of roll {roll} was drawn before", die.n),
+                );
+            }
+        }
+    }
+
     fn check_event(&mut self, seq: u64, event: &Event) {
+        self.check_roll_numbers(seq, event);
         let mut last_n = None;
         for die in event.dice() {
             if last_n.is_some_and(|n| die.n <= n) {
@@ -335,10 +404,12 @@ impl Verifier {
             Event::CampaignCreated {
                 campaign_id,
                 seed_commitment,
+                derivation,
                 ..
             } => {
                 self.campaign_id = campaign_id.clone();
                 self.commitments.insert(1, seed_commitment.clone());
+                self.start_epoch(derivation.is_some());
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
             Event::SessionEnded { .. } => self.entropy.clear(),
@@ -356,9 +427,11 @@ impl Verifier {
             Event::EpochStarted {
                 epoch,
                 seed_commitment,
+                derivation,
             } => {
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
+                self.start_epoch(derivation.is_some());
             }
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
             Event::CharacterAdded { .. }
@@ -378,13 +451,26 @@ impl Verifier {
         }
     }
 
+    fn start_epoch(&mut self, counts_rolls: bool) {
+        self.counts_rolls = counts_rolls;
+        self.rolls = 0;
+        self.roll_draws.clear();
+    }
+
     /// Where a seeded die sits in this campaign, for the fairness derivation.
-    fn position<'a>(&'a self, epoch: u32, seq: u64, n: u32, entropy: &'a str) -> DiePosition<'a> {
+    fn position<'a>(
+        &'a self,
+        epoch: u32,
+        seq: u64,
+        die: &crate::dice::Die,
+        entropy: &'a str,
+    ) -> DiePosition<'a> {
         DiePosition {
             campaign_id: &self.campaign_id,
             epoch,
             seq,
-            n,
+            roll: die.provenance.roll(),
+            n: die.n,
             entropy,
         }
     }
@@ -405,7 +491,7 @@ impl Verifier {
             self.report.seeded_dice_awaiting_reveal += 1;
             return;
         };
-        let pos = self.position(epoch, seq, n, entropy);
+        let pos = self.position(epoch, seq, die, entropy);
         let expected = (sides > 0).then(|| fairness::seeded_face(&seed, &pos, sides));
         self.report.seeded_dice_checked += 1;
         if value != expected {
@@ -451,7 +537,7 @@ impl Verifier {
         let Some(seed) = self.reveals.seed(epoch) else {
             return;
         };
-        let pos = self.position(epoch, seq, n, entropy);
+        let pos = self.position(epoch, seq, die, entropy);
         let derived = fairness::seeded_faces(&seed, &pos, die.sides, faces.len());
         self.report.seeded_dice_checked += 1;
         if epoch != self.epoch || derived != faces {

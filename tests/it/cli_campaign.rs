@@ -1627,3 +1627,36 @@ fn progress_shows_on_a_terminal_only() {
     assert!(shown.contains("verifying ["), "{shown}");
     assert!(shown.contains("all checks hold"), "{shown}");
 }
+
+/// Steering seeded dice with events that roll nothing: a GM who knows the seed (a secrets export
+/// holds it) and dislikes the die due next cannot put `time advance 1r` (or a damage, or any event
+/// that rolls nothing) in front of the roll to give it another die. Two campaigns alike but for
+/// those events roll the same faces.
+#[test]
+fn events_that_roll_nothing_do_not_move_the_next_seeded_die() {
+    let plain = Campaign::with_party();
+    let steered = Campaign::with_party();
+    for c in [&plain, &steered] {
+        c.ok(&["session", "start", "--entropy", "owls"]);
+        c.ok(&["roll", "d20", "--for", "the lock"]);
+    }
+    steered.ok(&["time", "advance", "1r"]);
+    steered.ok(&["time", "advance", "1r"]);
+    steered.ok(&["damage", "Aldric", "1"]);
+    let face = |c: &Campaign| {
+        let rolled = c.json(&["roll", "d20", "--for", "Aldric sneaks"]);
+        let die = rolled["appended"][0]["payload"]["dice"][0].clone();
+        assert_eq!(die["provenance"]["roll"], 1, "{rolled}");
+        die["value"].as_u64().unwrap()
+    };
+    assert_eq!(face(&plain), face(&steered));
+    // A retracted roll still counts: the roll after it gets the next number (2), never the
+    // retracted one's (1), so retracting cannot bring a die back to choose again.
+    plain.ok(&["retract", "--last", "--reason", "a slip"]);
+    let again = plain.json(&["roll", "d20", "--for", "Aldric sneaks"]);
+    assert_eq!(
+        again["appended"][0]["payload"]["dice"][0]["provenance"]["roll"], 2,
+        "{again}"
+    );
+    assert!(plain.ok(&["verify"]).contains("all checks hold"));
+}

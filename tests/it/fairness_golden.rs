@@ -18,6 +18,7 @@ fn position(n: u32) -> DiePosition<'static> {
         campaign_id: CAMPAIGN,
         epoch: 1,
         seq: 42,
+        roll: None,
         n,
         entropy: ENTROPY,
     }
@@ -25,6 +26,33 @@ fn position(n: u32) -> DiePosition<'static> {
 
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
+}
+
+/// The second derivation's worked example in README.md: the same seed, bound to roll 7 of the
+/// epoch rather than to seq 42.
+#[test]
+fn the_readme_worked_example_of_the_second_derivation_derives_a_d20_of_7() {
+    let message = format!("grimoire-die-v2|{CAMPAIGN}|1|7|0|0|{ENTROPY}");
+    let mut mac = Hmac::<Sha256>::new_from_slice(&seed()).unwrap();
+    mac.update(message.as_bytes());
+    let digest = hex::encode(mac.finalize().into_bytes());
+    assert_eq!(
+        digest,
+        "e10326fa380e67ae111a50077598cb227a417b529d78fc235a282073de62e06e"
+    );
+    let at_roll_7 = DiePosition {
+        roll: Some(7),
+        ..position(0)
+    };
+    assert_eq!(fairness::message(&at_roll_7, 0, 0), message);
+    assert_eq!(fairness::seeded_face(&seed(), &at_roll_7, 20), 7);
+    let text = readme();
+    for needle in [message.as_str(), digest.as_str(), "3775080186", "= 7"] {
+        assert!(
+            text.contains(needle),
+            "README.md's second worked example lacks {needle}"
+        );
+    }
 }
 
 #[test]

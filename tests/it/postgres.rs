@@ -594,7 +594,9 @@ fn a_row_edited_in_the_database_is_named_not_misread() {
         .unwrap();
     for args in [&["character", "list"][..], &["verify"]] {
         let out = c.run(args);
-        let said = String::from_utf8_lossy(&out.stderr);
+        // verify answers with its report, on standard output; the read refuses on standard error.
+        let said = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
         assert!(
             said.contains("#3") && !said.contains("newer"),

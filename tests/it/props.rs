@@ -105,6 +105,7 @@ fn play(ops: &[Op]) -> (Vec<(u64, Event)>, CampaignState) {
             seq: state.head + 1,
             entropy: String::new(),
             witness_by: None,
+            roll: state.epoch_counts_rolls.then_some(state.epoch_rolls),
         };
         let mut dice = Dice::seeded(context, &mut rng);
         if let Ok(events) = decide(&state, command, &mut dice) {
@@ -152,7 +153,7 @@ proptest! {
 
     #[test]
     fn seeded_dice_stay_in_range(seed in any::<[u8; 32]>(), seq in any::<u64>(), n in any::<u32>(), sides in 1u32..=100_000, entropy in ".{0,20}") {
-        let pos = DiePosition { campaign_id: "c", epoch: 1, seq, n, entropy: &entropy };
+        let pos = DiePosition { campaign_id: "c", epoch: 1, seq, roll: (seq % 2 == 0).then_some(seq / 2), n, entropy: &entropy };
         let face = fairness::seeded_face(&seed, &pos, sides);
         prop_assert!((1..=sides).contains(&face));
     }
@@ -161,7 +162,7 @@ proptest! {
     fn rolled_expressions_stay_within_their_bounds(count in 1u32..20, sides in 2u32..200, bonus in -50i64..50, seed in any::<[u8; 32]>()) {
         let expr = DiceExpr::parse(&format!("{count}d{sides}{bonus:+}")).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
-        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: 1, entropy: String::new(), witness_by: None };
+        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: 1, entropy: String::new(), witness_by: None, roll: Some(0) };
         let mut dice = Dice::seeded(context, &mut rng);
         let rolled = expr.roll(&mut dice, "p", false).unwrap();
         prop_assert_eq!(rolled.dice.len(), count as usize);

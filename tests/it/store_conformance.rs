@@ -23,6 +23,7 @@ fn created() -> Event {
         name: "Conformance".into(),
         seed_commitment: "0".repeat(64),
         grimoire_version: "test".into(),
+        derivation: Some(grimoire::dice::fairness::ROLL_BOUND_DERIVATION),
     }
 }
 

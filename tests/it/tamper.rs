@@ -62,15 +62,16 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
         .as_str()
         .unwrap()
         .to_string();
-    // Rewrite the 2d6 roll at #6 to better faces and re-chain everything after it.
+    // Rewrite the 2d6 roll at #6 to other faces and re-chain everything after it.
     let conn = unlock(&c);
     let payload: String = conn
         .query_row("SELECT payload FROM events WHERE seq = 6", [], |r| r.get(0))
         .unwrap();
     let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
-    event["dice"][0]["value"] = 6.into();
-    event["dice"][1]["value"] = 6.into();
-    event["total"] = 12.into();
+    let rolled = event["dice"][0]["value"].as_u64().unwrap();
+    let forged = rolled % 6 + 1;
+    event["dice"][0]["value"] = forged.into();
+    event["total"] = (event["total"].as_u64().unwrap() - rolled + forged).into();
     conn.execute(
         "UPDATE events SET payload = ?1 WHERE seq = 6",
         [serde_json::to_string(&event).unwrap()],
@@ -85,7 +86,9 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
         "the forged chain itself is consistent: {plain}"
     );
     assert!(
-        plain.contains("PROBLEM at #6: #6: seeded die 0 shows 6 but the revealed seed gives"),
+        plain.contains(&format!(
+            "PROBLEM at #6: #6: seeded die 0 shows {forged} but the revealed seed gives {rolled}"
+        )),
         "{plain}"
     );
     let anchored = verify_fails(&c, &["verify", "--checkpoint", &checkpoint]);
@@ -494,4 +497,99 @@ fn an_unreadable_payload_is_named_by_field_and_place_in_grimoires_words() {
         log.contains("the field 'amount'") && !log.contains("invalid type"),
         "{log}"
     );
+}
+
+/// The second derivation binds a seeded die to its command's roll number, so a GM holding the seed
+/// who wants another die for a roll must spend rolls, in plain sight. A forger who gives a roll
+/// another number (recomputing its faces from the seed and every hash after it) is named by
+/// `verify`: the epoch's roll numbers run 0, 1, 2, … with none skipped or taken twice.
+#[test]
+fn a_roll_given_another_roll_number_is_named_by_verify_even_with_its_faces_rederived() {
+    let c = campaign();
+    let conn = unlock(&c);
+    let payload: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = 6", [], |r| r.get(0))
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    assert_eq!(event["dice"][0]["provenance"]["roll"], 0, "{event}");
+    let campaign_id: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = 1", [], |r| r.get(0))
+        .map(|p: String| {
+            serde_json::from_str::<serde_json::Value>(&p).unwrap()["campaign_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .unwrap();
+    let seed: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = 11", [], |r| {
+            r.get(0)
+        })
+        .map(|p: String| {
+            serde_json::from_str::<serde_json::Value>(&p).unwrap()["seed"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .unwrap();
+    let seed = grimoire::dice::fairness::parse_seed(&seed).unwrap();
+    let mut total = 0;
+    for die in event["dice"].as_array_mut().unwrap() {
+        die["provenance"]["roll"] = 5.into();
+        let pos = grimoire::dice::DiePosition {
+            campaign_id: &campaign_id,
+            epoch: 1,
+            seq: 6,
+            roll: Some(5),
+            n: u32::try_from(die["n"].as_u64().unwrap()).unwrap(),
+            entropy: "rain",
+        };
+        let face = grimoire::dice::fairness::seeded_face(&seed, &pos, 6);
+        die["value"] = face.into();
+        total += face;
+    }
+    event["total"] = total.into();
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = 6",
+        [serde_json::to_string(&event).unwrap()],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("PROBLEM at #6: #6: its seeded dice claim roll 5 of epoch 1, but the epoch's next roll is 0"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("seeded die 0 shows"),
+        "the faces themselves derive: {report}"
+    );
+}
+
+/// A campaign begun by an earlier grimoire keeps the first derivation for its epoch (its dice bound
+/// to their seq), still verifies, and `verify` names that epoch as steerable; its next epoch uses
+/// roll numbers.
+#[test]
+fn an_epoch_begun_before_roll_numbers_keeps_its_derivation_and_is_named_steerable() {
+    let c = Campaign::from_the_first_schema();
+    let report = c.ok(&["verify"]);
+    assert!(report.contains("all checks hold"), "{report}");
+    assert!(
+        report.contains("steerable epochs: 1 (begun before roll numbers"),
+        "{report}"
+    );
+    // The file's current epoch (2) was begun by that grimoire too: its dice keep the seq.
+    let before = c.json(&["roll", "d20"]);
+    let die = &before["appended"][0]["payload"]["dice"][0];
+    assert!(die["provenance"].get("roll").is_none(), "{before}");
+    c.ok(&["seed", "reveal"]);
+    let after = c.json(&["roll", "d20"]);
+    assert_eq!(
+        after["appended"][0]["payload"]["dice"][0]["provenance"]["roll"], 0,
+        "{after}"
+    );
+    let report = c.ok(&["verify"]);
+    assert!(report.contains("all checks hold"), "{report}");
+    assert!(report.contains("steerable epochs: 1, 2 ("), "{report}");
 }

@@ -229,6 +229,7 @@ fn decide_command(
             name,
             seed_commitment,
             grimoire_version: env!("CARGO_PKG_VERSION").to_string(),
+            derivation: Some(crate::dice::fairness::ROLL_BOUND_DERIVATION),
         }]);
     }
     if state.campaign.is_none() {
@@ -366,6 +367,7 @@ fn decide_command(
                 Event::EpochStarted {
                     epoch: state.epoch + 1,
                     seed_commitment: next_commitment,
+                    derivation: Some(crate::dice::fairness::ROLL_BOUND_DERIVATION),
                 },
             ]);
         }

@@ -13,6 +13,7 @@ fn created() -> Event {
         name: "The Sunken Vault".into(),
         seed_commitment: fairness::seed_commitment(&[7u8; 32]),
         grimoire_version: "test".into(),
+        derivation: Some(fairness::ROLL_BOUND_DERIVATION),
     }
 }
 
@@ -539,6 +540,7 @@ fn sealed_seeded_roll() -> Event {
                 commitment: "c".repeat(64),
                 origin: Some(SealedOrigin::Seeded {
                     epoch: 1,
+                    roll: Some(0),
                     witness: None,
                 }),
             },
@@ -597,6 +599,7 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
         Event::EpochStarted {
             epoch: 2,
             seed_commitment: fairness::seed_commitment(&[8u8; 32]),
+            derivation: Some(fairness::ROLL_BOUND_DERIVATION),
         },
     ]);
     let mut rng = StdRng::seed_from_u64(1);
