@@ -141,6 +141,14 @@ pub enum RuleError {
         "#{seq} holds a sealed die rolled from dice epoch {epoch}'s seed, which is now published: restoring it would bring back a value anyone can work out; record the roll again instead"
     )]
     RestoreWouldOpenSeal { seq: u64, epoch: u32 },
+    #[error(
+        "#{seq} added a character named {name}, but the campaign has a character named {existing} now: restoring #{seq} would change nothing, so it is refused; add the first one again under another name, or retract {existing}'s joining first"
+    )]
+    RestoreNameTaken {
+        seq: u64,
+        name: String,
+        existing: String,
+    },
     #[error("a change to a sheet needs a reason (--reason), so the table knows why")]
     NoReasonForSheet,
     #[error("{0}'s sheet already holds those values; nothing to change")]

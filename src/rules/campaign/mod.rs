@@ -450,6 +450,20 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
                     epoch,
                 });
             }
+            // A character restored under a name someone else has taken since would not come back
+            // (the log keeps one character per name): refuse rather than say it is restored.
+            if let Event::CharacterAdded { name, .. } = event.as_ref()
+                && let Some(existing) = state.characters.values().find(|c| {
+                    crate::event::fold_name(&c.name) == crate::event::fold_name(name)
+                        || super::text::look_alike(&c.name, name)
+                })
+            {
+                return Err(RuleError::RestoreNameTaken {
+                    seq: *undone,
+                    name: name.clone(),
+                    existing: existing.name.clone(),
+                });
+            }
             Some(*undone)
         }
         _ => None,

@@ -661,6 +661,30 @@ fn c2_given_retractions_in_a_chain_when_settled_then_each_undone_retraction_rest
     );
 }
 
+/// Restoring a character whose name another has taken since would say "restored" and change
+/// nothing (the campaign keeps one character per name): it is refused, naming who holds the name.
+#[test]
+fn c2_given_a_retracted_character_whose_name_was_taken_when_restored_then_refused() {
+    let mut log = vec![created(), adg("Aldric", 8)];
+    then(&mut log, |s, l| retraction(s, 2, l));
+    log.push(adg("ALDRIC", 5));
+    let state = given(&log);
+    assert_eq!(
+        when(&state, retraction(&state, 3, &log), vec![]),
+        Err(RuleError::RestoreNameTaken {
+            seq: 2,
+            name: "Aldric".into(),
+            existing: "ALDRIC".into(),
+        })
+    );
+    // With the newcomer's joining retracted in turn, the first Aldric comes back as said.
+    then(&mut log, |s, l| retraction(s, 4, l));
+    then(&mut log, |s, l| retraction(s, 3, l));
+    let state = given(&log);
+    assert_eq!(state.character("aldric").unwrap().name, "Aldric");
+    assert_eq!(state.character("aldric").unwrap().health.unwrap().max, 8);
+}
+
 #[test]
 fn c2_given_retracted_damage_when_its_retraction_is_retracted_then_the_damage_counts_again() {
     let mut log = vec![
