@@ -213,6 +213,72 @@ impl Reveals {
     }
 }
 
+/// The in-game clock as the table saw it when each event was recorded, kept in one pass: every event
+/// moves it as replay would, and a retraction takes effect from where it was recorded (winding back
+/// what it undid, or forward what it restored), while events stamped before it keep their time. An
+/// event's stored `game_time` must be this clock: a time written into the file or an export by hand
+/// (Day 106751991167301, then Day 1) is caught.
+#[derive(Debug, Default)]
+pub struct RecordedClock {
+    clock: u64,
+    /// How far each event that moved the clock moved it.
+    moves: BTreeMap<u64, u64>,
+    /// Each retraction's target.
+    targets: BTreeMap<u64, u64>,
+    /// Events undone as things stand so far.
+    undone: BTreeSet<u64>,
+}
+
+impl RecordedClock {
+    /// Checks `event`'s stored time against the clock, then moves the clock past it.
+    pub fn check(&mut self, seq: u64, game_time: u64, event: &Event) -> Result<(), String> {
+        let result = if game_time == self.clock {
+            Ok(())
+        } else {
+            Err(format!(
+                "#{seq} is stamped {}, but the in-game clock stood at {} when it was recorded (its time was edited)",
+                crate::time::GameTime(game_time).to_the_minute(),
+                crate::time::GameTime(self.clock).to_the_minute()
+            ))
+        };
+        // How far the event moves the clock: what replay's own fold makes of it, from zero.
+        let mut probe = crate::state::CampaignState::default();
+        probe.apply(seq, event);
+        let moved = probe.clock.seconds();
+        if moved > 0 {
+            self.moves.insert(seq, moved);
+            self.clock = self.clock.saturating_add(moved);
+        }
+        if let Event::Retracted { seq: target, .. } = event {
+            self.targets.insert(seq, *target);
+            self.toggle(*target);
+        }
+        result
+    }
+
+    /// Undoes `seq` if it is in effect, restores it if undone; a retraction's effect (its target
+    /// undone) is reversed in turn, down the chain.
+    fn toggle(&mut self, mut seq: u64) {
+        loop {
+            let now_undone = self.undone.insert(seq);
+            if !now_undone {
+                self.undone.remove(&seq);
+            }
+            if let Some(&moved) = self.moves.get(&seq) {
+                self.clock = if now_undone {
+                    self.clock.saturating_sub(moved)
+                } else {
+                    self.clock.saturating_add(moved)
+                };
+            }
+            match self.targets.get(&seq) {
+                Some(&target) => seq = target,
+                None => return,
+            }
+        }
+    }
+}
+
 /// Streams the rows through the checks. Feed every row in seq order, then call [`Verifier::finish`].
 pub struct Verifier {
     reveals: Reveals,
@@ -233,6 +299,7 @@ pub struct Verifier {
     /// The draw indexes already used under the latest roll number (one command's dice, perhaps
     /// spread over several events).
     roll_draws: BTreeSet<u32>,
+    clock: RecordedClock,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -252,6 +319,7 @@ impl Verifier {
             counts_rolls: false,
             rolls: 0,
             roll_draws: BTreeSet::new(),
+            clock: RecordedClock::default(),
         }
     }
 
@@ -276,6 +344,9 @@ impl Verifier {
         }
         match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
             Ok(event) => {
+                if let Err(what) = self.clock.check(row.seq, row.game_time, &event) {
+                    self.dice_problem(row.seq, what);
+                }
                 self.check_event(row.seq, &event);
                 Some(event)
             }

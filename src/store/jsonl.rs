@@ -128,6 +128,7 @@ pub fn parse_line(text: &str) -> Result<Line, String> {
 pub struct ChainCheck {
     next_seq: u64,
     prev_hash: String,
+    clock: super::chain::RecordedClock,
 }
 
 impl Default for ChainCheck {
@@ -135,6 +136,7 @@ impl Default for ChainCheck {
         ChainCheck {
             next_seq: 1,
             prev_hash: GENESIS_HASH.to_string(),
+            clock: Default::default(),
         }
     }
 }
@@ -174,6 +176,7 @@ impl ChainCheck {
         if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {
             return Err("#1 must be the campaign's creation".into());
         }
+        self.clock.check(row.seq, row.game_time, &event)?;
         self.next_seq += 1;
         self.prev_hash = row.hash.clone();
         Ok(event)

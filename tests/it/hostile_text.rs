@@ -64,7 +64,7 @@ fn a_tables_file_with_a_multi_line_name_or_a_huge_word_is_refused() {
 
 /// Rewrites an export's lines with `edit` applied to the event at `seq`, re-chained after it as a
 /// forger with our hashing code would.
-fn forge(lines: &str, seq: u64, edit: impl Fn(&mut grimoire::store::StoredRow)) -> String {
+pub fn forge(lines: &str, seq: u64, edit: impl Fn(&mut grimoire::store::StoredRow)) -> String {
     let mut prev = "0".repeat(64);
     let mut out = Vec::new();
     for line in lines.lines() {

@@ -593,3 +593,48 @@ fn an_epoch_begun_before_roll_numbers_keeps_its_derivation_and_is_named_steerabl
     assert!(report.contains("all checks hold"), "{report}");
     assert!(report.contains("steerable epochs: 1, 2 ("), "{report}");
 }
+
+/// A stored in-game time is checked against the clock as the table saw it when the event was
+/// recorded: an export whose #3 claims 2^63 − 1 seconds (Day 106751991167301) is refused at that
+/// line by import and named by verify, though every hash was recomputed. A retraction of a clock
+/// move winds the clock back from where it was recorded, and honest logs hold.
+#[test]
+fn a_stored_time_that_is_not_the_clock_when_recorded_is_refused_and_named() {
+    let c = Campaign::with_party();
+    c.ok(&["time", "advance", "2h"]);
+    c.ok(&["retract", "--last", "--reason", "we did not rest"]);
+    c.ok(&["damage", "Aldric", "1"]);
+    c.ok(&["time", "advance", "10m"]);
+    c.ok(&["heal", "Aldric", "1"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let honest = c.ok(&["export"]);
+    let copy = Campaign::empty();
+    let file = copy.dir.path().join("honest.jsonl");
+    std::fs::write(&file, &honest).unwrap();
+    copy.ok(&["import", file.to_str().unwrap()]);
+
+    let forged = crate::hostile_text::forge(&honest, 3, |row| row.game_time = i64::MAX as u64);
+    let file = copy.dir.path().join("forged.jsonl");
+    std::fs::write(&file, forged).unwrap();
+    let target = Campaign::empty();
+    let said = target.refused(&["import", file.to_str().unwrap()], 1);
+    assert!(
+        said.contains("import refused at line 3: #3 is stamped Day 106751991167301")
+            && said.contains("clock stood at Day 1, 00:00"),
+        "{said}"
+    );
+
+    // The same edit in the file itself.
+    let conn = unlock(&c);
+    conn.execute("UPDATE events SET game_time = 7200 WHERE seq = 7", [])
+        .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(
+            "PROBLEM at #7: #7 is stamped Day 1, 02:00, but the in-game clock stood at Day 1, 00:00"
+        ),
+        "{report}"
+    );
+}
