@@ -56,6 +56,9 @@ impl PgLocation {
             .ok_or_else(|| {
                 "a PostgreSQL --db names its campaign: add ?campaign=NAME to the URL (one database holds many campaigns), e.g. postgres://gm@db.example.org/club?campaign=Sunken%20Vault".to_string()
             })?;
+        if campaign.is_empty() {
+            return Err("?campaign= is empty; name the campaign, e.g. postgres://gm@db.example.org/club?campaign=Sunken%20Vault".into());
+        }
         text::check(
             "the campaign's name (?campaign=)",
             &campaign,

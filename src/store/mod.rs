@@ -93,6 +93,14 @@ pub enum StoreError {
         "there is no campaign \"{name}\" on {server}; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db"
     )]
     NoCampaign { name: String, server: String },
+    #[error(
+        "there is no campaign \"{name}\" on {server}, but there is \"{existing}\", whose name looks the same at the table; use ?campaign= with that name exactly, or give a new campaign a name that differs in more than case or look-alike letters"
+    )]
+    LookAlikeCampaign {
+        name: String,
+        existing: String,
+        server: String,
+    },
     #[error("{0}")]
     NoSuchPoint(String),
     #[error(
@@ -126,6 +134,7 @@ impl StoreError {
             | StoreError::Refused { .. }
             | StoreError::Import { .. }
             | StoreError::NoCampaign { .. }
+            | StoreError::LookAlikeCampaign { .. }
             | StoreError::BeingCreated(_)
             | StoreError::NoSuchPoint(_) => 1,
         }

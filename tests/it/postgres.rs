@@ -605,3 +605,105 @@ fn a_row_edited_in_the_database_is_named_not_misread() {
         assert!(!said.contains("panicked"), "{said}");
     }
 }
+
+/// An `import` killed while it builds its campaign leaves an unpublished campaign behind, whose
+/// build lock went with the process. Its name is not blocked: a read says there is no such
+/// campaign (the leftovers reclaimed), and the next import takes the name. The import reads its
+/// export from a FIFO, so the test kills it at a moment it chooses: once the campaign exists
+/// unpublished, with half the lines sent.
+#[test]
+fn a_killed_import_never_blocks_its_campaigns_name() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let source = PgCampaign::new(&database, "Source of the killed import");
+    play(&source);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&["export", "--out", export.to_str().unwrap()]);
+    let lines = std::fs::read_to_string(&export).unwrap();
+    let target = PgCampaign::new(&database, "Killed import");
+    let fifo = target.dir.path().join("export.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let mut child = target
+        .cmd()
+        .args(["import", fifo.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    let half: String = lines.lines().take(3).map(|l| format!("{l}\n")).collect();
+    std::io::Write::write_all(&mut writer, half.as_bytes()).unwrap();
+    let mut client = database.client();
+    let mut unpublished = false;
+    for _ in 0..6000 {
+        unpublished = client
+            .query_opt(
+                "SELECT 1 FROM campaigns WHERE name = 'Killed import' AND NOT ready",
+                &[],
+            )
+            .unwrap()
+            .is_some();
+        if unpublished {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(unpublished, "the import began building its campaign");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(writer);
+
+    let read = target.run(&["character", "list"]);
+    let said = String::from_utf8_lossy(&read.stderr);
+    assert_eq!(read.status.code(), Some(1), "{said}");
+    assert!(said.contains("no campaign \"Killed import\""), "{said}");
+    assert!(!said.contains("being created"), "{said}");
+    target.ok(&["import", export.to_str().unwrap()]);
+    assert_eq!(target.head(), source.head());
+}
+
+/// Campaign names follow the rules of character names: one that looks like another's (in another
+/// case, or with look-alike letters) is refused, and a read that misses names the look-alike. An
+/// empty name is refused before anything is opened.
+#[test]
+fn campaign_names_that_look_alike_cannot_coexist_and_an_empty_one_is_refused() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    PgCampaign::new(&database, "Alpha").ok(&["init", "--name", "Alpha"]);
+    for look_alike in ["alpha", "ALPHA", "\u{410}lpha", "Al\u{200b}pha"] {
+        let other = PgCampaign::new(&database, look_alike);
+        let out = other.run(&["init", "--name", "Other"]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{look_alike}: {said}");
+        assert!(
+            said.contains("but there is \"Alpha\""),
+            "{look_alike}: {said}"
+        );
+        let read = other.run(&["character", "list"]);
+        let said = String::from_utf8_lossy(&read.stderr);
+        assert!(
+            said.contains("but there is \"Alpha\""),
+            "{look_alike}: {said}"
+        );
+    }
+    let names: Vec<String> = database
+        .client()
+        .query("SELECT name FROM campaigns", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(names, ["Alpha"]);
+    let empty = PgCampaign::new(&database, "");
+    let out = empty.run(&["character", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("?campaign= is empty"));
+}

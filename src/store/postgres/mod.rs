@@ -149,41 +149,109 @@ fn connect(location: &PgLocation) -> Result<Client, StoreError> {
     Ok(client)
 }
 
+/// The campaign named by `location`: its id and whether it is published. A campaign whose creation
+/// was abandoned (its builder's process gone, its build lock released with the connection) is
+/// reclaimed here, so a killed `init` or `import` never blocks its name: it is removed and counts
+/// as absent. Where the role may not remove it (players), it counts as absent all the same.
+fn find_campaign(
+    client: &mut Client,
+    location: &PgLocation,
+) -> Result<Option<(i64, bool)>, StoreError> {
+    let fail = |e: postgres::Error| pg_error(&location.server, &e);
+    let found = client
+        .query_opt(
+            "SELECT id, ready FROM campaigns WHERE name = $1",
+            &[&location.campaign],
+        )
+        .map_err(fail)?;
+    let Some(row) = found else {
+        return Ok(None);
+    };
+    let (campaign, ready): (i64, bool) = (
+        cell(&row, 0, &location.server)?,
+        cell(&row, 1, &location.server)?,
+    );
+    if ready {
+        return Ok(Some((campaign, true)));
+    }
+    let mut tx = client.transaction().map_err(fail)?;
+    if !abandoned(&mut tx, campaign).map_err(fail)? {
+        return Ok(Some((campaign, false)));
+    }
+    if remove_campaign(&mut tx, campaign).is_ok() {
+        tx.commit().map_err(fail)?;
+    }
+    Ok(None)
+}
+
+/// Another campaign in the database whose name looks like `location`'s (in another case, or with
+/// look-alike letters: "Alpha", "ALPHA", Cyrillic "Аlpha"), by the rules character names follow.
+fn look_alike_of(
+    client: &mut impl postgres::GenericClient,
+    location: &PgLocation,
+) -> Result<Option<String>, postgres::Error> {
+    let names = client.query(
+        "SELECT name FROM campaigns WHERE name <> $1 ORDER BY id",
+        &[&location.campaign],
+    )?;
+    Ok(names
+        .iter()
+        .map(|row| row.get::<_, String>(0))
+        .find(|name| crate::rules::text::look_alike(name, &location.campaign)))
+}
+
+/// There is no campaign by `location`'s name: said so, naming one whose name looks like it.
+fn no_campaign(client: &mut Client, location: &PgLocation) -> StoreError {
+    match look_alike_of(client, location) {
+        Ok(Some(existing)) => StoreError::LookAlikeCampaign {
+            name: location.campaign.clone(),
+            existing,
+            server: location.server.clone(),
+        },
+        _ => StoreError::NoCampaign {
+            name: location.campaign.clone(),
+            server: location.server.clone(),
+        },
+    }
+}
+
+/// Whether the unpublished campaign `campaign` was left by a builder that is gone: its build lock
+/// is free (taken here for the transaction) and it is still unpublished once the lock is held (the
+/// builder may have published and let go of its lock since it was read).
+fn abandoned(tx: &mut Transaction<'_>, campaign: i64) -> Result<bool, postgres::Error> {
+    let locked: bool = tx
+        .query_one(
+            "SELECT pg_try_advisory_xact_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
+            &[&BUILD_LOCK, &campaign],
+        )?
+        .get(0);
+    if !locked {
+        return Ok(false);
+    }
+    let ready: Option<bool> = tx
+        .query_opt("SELECT ready FROM campaigns WHERE id = $1", &[&campaign])?
+        .map(|row| row.get(0));
+    Ok(ready == Some(false))
+}
+
 impl PgBackend {
     pub fn open(location: &PgLocation) -> Result<PgBackend, StoreError> {
         let mut client = connect(location)?;
-        let found = client
-            .query_opt(
-                "SELECT id, ready FROM campaigns WHERE name = $1",
-                &[&location.campaign],
-            )
-            .map_err(|e| pg_error(&location.server, &e))?;
-        let Some(row) = found else {
-            return Err(StoreError::NoCampaign {
-                name: location.campaign.clone(),
-                server: location.server.clone(),
-            });
-        };
-        if !cell::<bool>(&row, 1, &location.server)? {
-            return Err(StoreError::BeingCreated(location.to_string()));
+        match find_campaign(&mut client, location)? {
+            None => Err(no_campaign(&mut client, location)),
+            Some((_, false)) => Err(StoreError::BeingCreated(location.to_string())),
+            Some((campaign, true)) => Ok(PgBackend {
+                client,
+                campaign,
+                place: location.to_string(),
+                building: false,
+            }),
         }
-        Ok(PgBackend {
-            client,
-            campaign: cell(&row, 0, &location.server)?,
-            place: location.to_string(),
-            building: false,
-        })
     }
 
     pub fn exists(location: &PgLocation) -> Result<bool, StoreError> {
         let mut client = connect(location)?;
-        let found = client
-            .query_opt(
-                "SELECT 1 FROM campaigns WHERE name = $1",
-                &[&location.campaign],
-            )
-            .map_err(|e| pg_error(&location.server, &e))?;
-        Ok(found.is_some())
+        Ok(find_campaign(&mut client, location)?.is_some())
     }
 
     /// Starts a campaign under `location`'s name, unseen by others until published. Its row is
@@ -196,6 +264,16 @@ impl PgBackend {
         let fail = |e: postgres::Error| pg_error(&location.server, &e);
         for _ in 0..2 {
             let mut tx = client.transaction().map_err(fail)?;
+            // Creators take turns at choosing names, so two look-alikes cannot both pass.
+            tx.execute("SELECT pg_advisory_xact_lock($1, -1)", &[&BUILD_LOCK])
+                .map_err(fail)?;
+            if let Some(existing) = look_alike_of(&mut tx, location).map_err(fail)? {
+                return Err(StoreError::LookAlikeCampaign {
+                    name: location.campaign.clone(),
+                    existing,
+                    server: location.server.clone(),
+                });
+            }
             let inserted = tx
                 .query_opt(
                     "INSERT INTO campaigns (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id",
@@ -227,22 +305,7 @@ impl PgBackend {
                 cell(&existing, 0, &location.server)?,
                 cell(&existing, 1, &location.server)?,
             );
-            let builder_gone: bool = !ready && {
-                let locked = tx
-                    .query_one(
-                        "SELECT pg_try_advisory_xact_lock($1, ($2::BIGINT % 2147483647)::INTEGER)",
-                        &[&BUILD_LOCK, &campaign],
-                    )
-                    .map_err(fail)?;
-                // The builder may have published and let go of its lock since `ready` was read:
-                // only a campaign still unpublished once the lock is ours was left by a crash.
-                cell::<bool>(&locked, 0, &location.server)? && {
-                    let now = tx
-                        .query_one("SELECT ready FROM campaigns WHERE id = $1", &[&campaign])
-                        .map_err(fail)?;
-                    !cell::<bool>(&now, 0, &location.server)?
-                }
-            };
+            let builder_gone = !ready && abandoned(&mut tx, campaign).map_err(fail)?;
             if !builder_gone {
                 return Err(StoreError::Exists(place));
             }
