@@ -3,7 +3,7 @@
 use super::Globals;
 use super::output::{Marks, Report, count};
 use crate::Error;
-use crate::audit::{FLAG_BELOW, LogTally, Origin, Verdict};
+use crate::audit::{FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
 use crate::rules::campaign::find;
 use crate::state::fold_name;
 use clap::{Args, Subcommand};
@@ -16,11 +16,13 @@ pub enum AuditCommand {
 
 /// Check that the dice in the log look like fair dice. Records nothing.
 ///
-/// For each die size and origin (entered at the table, seeded by grimoire, sealed by the GM once
-/// revealed) it counts every face and runs Pearson's chi-square test against a fair die. The
-/// p-value is the chance that fair dice would come out at least this uneven: a group below 0.001
-/// is flagged (fair dice are flagged about once in a thousand audits). A group with too few rolls
-/// says how many it needs. Only the public log is read; retracted rolls count, since they were
+/// For each die size and source (entered at the table, seeded by grimoire, sealed by the GM once
+/// revealed: typed, or rolled by grimoire) it counts every face and runs Pearson's chi-square test
+/// against a fair die, both ways (too uneven, or too even to be chance), and tests whether the
+/// characters, and the actors, who rolled in it got different faces from one another (a split
+/// rigged between them can leave the pool looking fair). Every p-value is adjusted for the number
+/// of tests (Holm's method) and flagged below 0.001: fair dice are flagged in at most one audit in
+/// a thousand. A group with too few rolls says how many it needs. Only the public log is read; retracted rolls count, since they were
 /// rolled, and the audit ends by naming the rolls retracted, the first roll after each retraction
 /// them was retracted, and those restored.
 #[derive(Debug, Args)]
@@ -72,15 +74,18 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         Ok(())
     })?;
     let tallies = dice.tallies();
+    let findings = judge(&tallies);
     let mut lines = Vec::new();
     let mut groups = Vec::new();
-    for tally in &tallies {
-        let name = format!("d{} {}", tally.sides, tally.origin.word());
+    for (index, tally) in tallies.iter().enumerate() {
+        let name = format!("d{} {}", tally.sides, tally.source.word());
         let rolls = tally.rolls();
         let verdict = tally.verdict();
+        let mine: Vec<_> = findings.iter().filter(|f| f.group == index).collect();
+        let flag = |question: Question| mine.iter().find(|f| f.question == question && f.flagged);
         lines.push(match &verdict {
             Verdict::TooFew { needs } => format!(
-                "{name}: {}, too few to judge: the test needs {needs} ({} more)",
+                "{name}: {}, too few to judge against a fair die: the test needs {needs} ({} more)",
                 count(rolls, "roll", "rolls"),
                 needs - rolls
             ),
@@ -88,7 +93,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                 chi_square,
                 degrees_of_freedom,
                 p_value,
-                flagged,
+                ..
             } => {
                 let most = tally
                     .most_frequent()
@@ -99,10 +104,13 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                         )
                     })
                     .unwrap_or_default();
-                let judgement = if *flagged {
-                    format!("FLAGGED: below {FLAG_BELOW}, fair dice rarely look this uneven")
-                } else {
-                    "consistent with fair dice".to_string()
+                let judgement = match flag(Question::Uneven).or(flag(Question::TooEven)) {
+                    Some(f) => format!(
+                        "FLAGGED: {} (adjusted p = {:.4}, below {FLAG_BELOW})",
+                        f.flag_words(),
+                        f.adjusted_p
+                    ),
+                    None => "consistent with fair dice".to_string(),
                 };
                 format!(
                     "{name}: {}, chi-square {chi_square:.2} on {degrees_of_freedom} degrees of freedom, p = {p_value:.4}: {judgement}{most}",
@@ -110,22 +118,51 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                 )
             }
         });
+        for f in mine
+            .iter()
+            .filter(|f| matches!(f.question, Question::Characters | Question::Actors))
+        {
+            let who = if f.question == Question::Characters {
+                "characters"
+            } else {
+                "actors"
+            };
+            lines.push(format!(
+                "  between {who} ({}; faces in {} ranges): chi-square {:.2} on {} degrees of freedom, p = {:.4}: {}",
+                f.compared.join(", "),
+                f.face_ranges.unwrap_or_default(),
+                f.chi_square,
+                f.degrees_of_freedom,
+                f.p_value,
+                if f.flagged {
+                    format!("FLAGGED: {} (adjusted p = {:.4})", f.flag_words(), f.adjusted_p)
+                } else {
+                    "no more different than fair dice's".to_string()
+                }
+            ));
+        }
         groups.push(json!({
             "die": tally.sides,
-            "origin": tally.origin,
+            "origin": tally.source.origin(),
+            "source": tally.source,
             "rolls": rolls,
             "counts": tally.counts,
             "expected_per_face": tally.expected(),
             "verdict": verdict,
+            "findings": mine,
         }));
     }
     if lines.is_empty() {
         lines.push("No dice with faces to count match.".into());
+    } else if !findings.is_empty() {
+        lines.push(format!(
+            "{} run; p-values adjusted for their number (Holm), so fair dice are flagged in at most one audit in {:.0}.",
+            count(findings.len() as u64, "test", "tests"),
+            1.0 / FLAG_BELOW
+        ));
     }
     lines.extend(undone.lines());
-    let flagged = tallies
-        .iter()
-        .any(|t| matches!(t.verdict(), Verdict::Judged { flagged: true, .. }));
+    let flagged = findings.iter().any(|f| f.flagged);
     Ok(Report::new(
         lines.join("\n"),
         json!({

@@ -3,7 +3,7 @@
 
 use super::svg::{self, Bar, Line, PALETTE};
 use super::{CharacterTrack, Gathered, RITUAL_DAYS_SHOWN, SESSIONS_SHOWN};
-use crate::audit::{FLAG_BELOW, Verdict};
+use crate::audit::{FLAG_BELOW, Verdict, judge};
 use std::fmt::Write;
 
 /// The first bytes of every report: how `--out` knows a file it may replace.
@@ -379,13 +379,15 @@ fn scrolls(out: &mut String, g: &Gathered) {
 }
 
 fn dice(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="dice"><h2>Dice</h2><p>Each face's count against what a fair die would give in as many rolls (the black mark), by die and by where the dice came from: entered at the table, seeded by grimoire, or sealed by the GM and revealed since. Pearson's chi-square test gives the chance that fair dice would look at least this uneven; below "#);
+    out.push_str(r#"<section id="dice"><h2>Dice</h2><p>Each face's count against what a fair die would give in as many rolls (the black mark), by die and by where the dice came from: entered at the table, seeded by grimoire, or sealed by the GM and revealed since. Pearson's chi-square test gives the chance that fair dice would look at least this uneven; the audit also asks whether the faces are too even to be chance and whether the characters or actors who rolled got different faces from one another. Adjusted for the number of tests, below "#);
     let _ = write!(out, "{FLAG_BELOW} a group is flagged.</p>");
     if g.dice.is_empty() {
         out.push_str("<p>No dice rolled yet.</p>");
     }
     out.push_str(r#"<div class="cards">"#);
-    for tally in &g.dice {
+    let findings = judge(&g.dice);
+    for (index, tally) in g.dice.iter().enumerate() {
+        let flagged = findings.iter().find(|f| f.group == index && f.flagged);
         let expected = tally.expected();
         let bars: Vec<Bar> = tally
             .counts
@@ -403,13 +405,12 @@ fn dice(out: &mut String, g: &Gathered) {
                 "{}: too few to judge (the test needs {needs}).",
                 count(tally.rolls(), "roll", "rolls")
             ),
-            Verdict::Judged {
-                p_value, flagged, ..
-            } => {
-                let judgement = if flagged {
-                    "<span class=\"flagged\">flagged: fair dice rarely look this uneven</span>"
-                } else {
-                    "consistent with fair dice"
+            Verdict::Judged { p_value, .. } => {
+                let judgement = match flagged {
+                    Some(f) => {
+                        format!("<span class=\"flagged\">flagged: {}</span>", f.flag_words())
+                    }
+                    None => "consistent with fair dice".to_string(),
                 };
                 format!(
                     "{}: p = {p_value:.4}, {judgement}.",
@@ -417,7 +418,7 @@ fn dice(out: &mut String, g: &Gathered) {
                 )
             }
         };
-        let title = format!("d{} {}", tally.sides, tally.origin.word());
+        let title = format!("d{} {}", tally.sides, tally.source.word());
         let _ = write!(
             out,
             "<article class=\"dice\"><h3>{title}</h3><figure>{}<figcaption>{verdict}</figcaption></figure></article>",

@@ -25,7 +25,14 @@ fn ten_thousand_fair_seeded_d20s_pass() {
     let d20 = group(&audit, 20, "seeded");
     assert_eq!(d20["rolls"], 11_200);
     assert_eq!(d20["verdict"]["verdict"], "judged");
-    assert_eq!(d20["verdict"]["flagged"], false, "{d20}");
+    assert!(
+        d20["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["flagged"] == false),
+        "{d20}"
+    );
     assert_eq!(audit["any_flagged"], false);
     let text = c.ok(&["audit", "dice"]);
     assert!(
@@ -63,7 +70,9 @@ fn a_short_run_says_how_many_rolls_it_needs_and_filters_pick_the_dice() {
     c.ok(&["reveal", &sealed]);
     let text = c.ok(&["audit", "dice", "--die", "d6"]);
     assert!(
-        text.contains("d6 entered: 3 rolls, too few to judge: the test needs 30 (27 more)"),
+        text.contains(
+            "d6 entered: 3 rolls, too few to judge against a fair die: the test needs 30 (27 more)"
+        ),
         "{text}"
     );
     let aldric = c.json(&["audit", "dice", "--character", "aldric"]);
@@ -81,4 +90,86 @@ fn a_short_run_says_how_many_rolls_it_needs_and_filters_pick_the_dice() {
     assert!(bad.contains("d20"), "{bad}");
     c.refused(&["audit", "dice", "--character", "Nobody"], 1);
     c.refused(&["audit", "dice", "--rolls", "3"], 2);
+}
+
+/// 100 typed d20s where Aldric always rolls 11 to 20 and Mira 1 to 10: the pool is perfectly even,
+/// so a test of the pool alone calls it fair (p = 1). The comparison between the characters flags
+/// it, and so does the pool's being too even to be chance.
+#[test]
+fn a_rigged_split_between_characters_whose_pool_looks_fair_is_flagged() {
+    let c = Campaign::with_party();
+    let high: Vec<String> = (11..=20).map(|f: u32| f.to_string()).collect();
+    let low: Vec<String> = (1..=10).map(|f: u32| f.to_string()).collect();
+    for _ in 0..5 {
+        c.ok(&[
+            "--rolls",
+            &high.join(","),
+            "roll",
+            "10d20",
+            "--character",
+            "Aldric",
+        ]);
+        c.ok(&[
+            "--rolls",
+            &low.join(","),
+            "roll",
+            "10d20",
+            "--character",
+            "Mira",
+        ]);
+    }
+    let text = c.ok(&["audit", "dice"]);
+    assert!(
+        text.contains("between characters (aldric, mira; faces in 10 ranges)")
+            && text.contains("FLAGGED: the characters' faces differ more than fair dice's would"),
+        "{text}"
+    );
+    assert!(text.contains("fair dice are rarely this even"), "{text}");
+    assert_eq!(c.json(&["audit", "dice"])["any_flagged"], true);
+}
+
+/// Sealed dice the GM typed and sealed dice grimoire rolled are judged apart.
+#[test]
+fn typed_and_rolled_sealed_dice_are_separate_groups() {
+    let c = Campaign::with_party();
+    let typed = c
+        .seq_of(&["--rolls", "20", "roll", "d20", "--sealed"])
+        .to_string();
+    let rolled = c.seq_of(&["roll", "d20", "--sealed"]).to_string();
+    c.ok(&["reveal", &typed]);
+    c.ok(&["reveal", &rolled]);
+    let audit = c.json(&["audit", "dice", "--provenance", "sealed"]);
+    let sources: Vec<&str> = audit["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["sealed_typed", "sealed_rolled"], "{audit}");
+}
+
+/// Campaigns of fair seeded dice, generated through the real rules with several seeds and many
+/// characters and actors, are never flagged.
+#[test]
+fn fair_generated_campaigns_are_not_flagged() {
+    for seed in ["1", "2", "3"] {
+        let c = Campaign::empty();
+        c.ok(&[
+            "dev",
+            "generate",
+            "--characters",
+            "8",
+            "--events",
+            "2000",
+            "--seed",
+            seed,
+        ]);
+        let audit = c.json(&["audit", "dice"]);
+        assert_eq!(
+            audit["any_flagged"],
+            false,
+            "seed {seed}: {}",
+            c.ok(&["audit", "dice"])
+        );
+    }
 }

@@ -117,8 +117,8 @@ fn a_report_reads_only_the_public_log_and_counts_sealed_dice_once_revealed() {
     c.ok(&["reveal", &sealed.to_string()]);
     let (page, _) = write_report(&c, "after.html", &[]);
     assert!(
-        page.contains("<h3>d20 sealed</h3>"),
-        "the revealed die is counted"
+        page.contains("<h3>d20 sealed, typed by the GM</h3>"),
+        "the revealed die is counted, as the GM's own"
     );
 }
 
