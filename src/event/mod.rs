@@ -56,6 +56,21 @@ event_enum! {
         sheet: Sheet,
         reason: String,
     },
+    /// The GM's correction of the sheet as entered (C-1): each computed value moves by as much as
+    /// the entered one, what play has done kept as amounts (wounds, exertion, losses, silver and
+    /// Drive spent), so a correction undone by another restores the sheet exactly. What the rules
+    /// make of the result is recorded with it: a maximum brought to 0 kills (ADG-C4), a Body
+    /// brought to 0 or below consumes (VSD-12). `sheet_changed` events before it keep their own
+    /// reading.
+    SheetCorrected {
+        character: String,
+        sheet: Sheet,
+        reason: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        dies: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        consumed: bool,
+    },
     DamageTaken {
         character: String,
         amount: u32,
@@ -220,6 +235,7 @@ impl Event {
             Event::CampaignCreated { .. } => "campaign_created",
             Event::CharacterAdded { .. } => "character_added",
             Event::SheetChanged { .. } => "sheet_changed",
+            Event::SheetCorrected { .. } => "sheet_corrected",
             Event::DamageTaken { .. } => "damage_taken",
             Event::Healed { .. } => "healed",
             Event::ClockAdvanced { .. } => "clock_advanced",
@@ -287,7 +303,9 @@ impl Event {
     pub fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
         match self {
             Event::CharacterAdded { name, .. } => is(name),
-            Event::SheetChanged { character, .. } => is(character),
+            Event::SheetChanged { character, .. } | Event::SheetCorrected { character, .. } => {
+                is(character)
+            }
             Event::DamageTaken { character, .. } | Event::Healed { character, .. } => is(character),
             Event::Rested { results, mp, .. } => {
                 results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
@@ -317,6 +335,7 @@ impl Event {
             Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
             | Event::SheetChanged { .. }
+            | Event::SheetCorrected { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }
@@ -338,6 +357,7 @@ impl Event {
         match self {
             Event::CharacterAdded { .. }
             | Event::SheetChanged { .. }
+            | Event::SheetCorrected { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }

@@ -43,6 +43,23 @@ pub fn describe(event: &Event) -> String {
             "{character}'s sheet is now {}: {reason}",
             sheet_words(sheet)
         ),
+        Event::SheetCorrected {
+            character,
+            sheet,
+            reason,
+            dies,
+            consumed,
+        } => {
+            let outcome = match (dies, consumed) {
+                (true, _) => ", and dies: a maximum reached 0",
+                (_, true) => ", and is consumed: Body at 0 or below",
+                _ => "",
+            };
+            format!(
+                "{character}'s sheet is corrected to {}: {reason}{outcome}",
+                sheet_words(sheet)
+            )
+        }
         Event::DamageTaken { character, amount } => {
             format!("{character} takes {amount} damage")
         }

@@ -32,6 +32,24 @@ pub struct OpenSession {
 pub struct Health {
     pub max: u32,
     pub current: u32,
+    /// Wounds a correction's lower maximum could not show (current is 0 with these still open):
+    /// kept as an amount, so a correction set back shows them again, and healing closes them
+    /// first (C-1).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unshown: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// What the rules make of a corrected sheet (C-1), recorded with the correction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Corrected {
+    /// A maximum reached 0 (ADG-C4).
+    pub dies: bool,
+    /// Body reached 0 or below (VSD-12).
+    pub consumed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +77,49 @@ pub enum SystemState {
 }
 
 impl Character {
+    /// Corrects the sheet as entered to `new` (C-1): each computed value moves by as much as its
+    /// entered value, what play has done kept as amounts (wounds, exertion, losses, silver and
+    /// Drive spent), so correcting back restores the character exactly. Returns what the rules make
+    /// of the result; the caller records it (and applies the recorded outcome, not this one).
+    pub fn correct(&mut self, new: &Sheet) -> Corrected {
+        let mut outcome = Corrected::default();
+        self.health = match (self.health, self.sheet.max_health(), new.max_health()) {
+            (Some(h), Some(old), Some(entered)) => {
+                let wounds = i64::from(h.max) - i64::from(h.current) + i64::from(h.unshown);
+                let max = i64::from(h.max) + i64::from(entered) - i64::from(old);
+                outcome.dies |= max <= 0 && matches!(self.system, SystemState::Adg(_));
+                let max = max.max(0);
+                let current = (max - wounds).clamp(0, max);
+                Some(Health {
+                    max: u32::try_from(max).unwrap_or(u32::MAX),
+                    current: u32::try_from(current).unwrap_or(0),
+                    unshown: u32::try_from(wounds - (max - current)).unwrap_or(0),
+                })
+            }
+            // A health track given to a character who had none starts full.
+            (_, _, Some(entered)) => Some(Health {
+                max: entered,
+                current: entered,
+                unshown: 0,
+            }),
+            (_, _, None) => None,
+        };
+        match (&mut self.system, &self.sheet, new) {
+            (SystemState::Adg(state), Sheet::Adg(old), Sheet::Adg(new)) => {
+                outcome.dies |= state.correct(old, new);
+            }
+            (SystemState::Vsd(state), Sheet::Vsd(old), Sheet::Vsd(new)) => {
+                outcome.consumed |= state.correct(old, new);
+            }
+            // A sheet of another system: the rules refuse it, so the log never holds one.
+            (SystemState::Adg(_) | SystemState::Vsd(_), Sheet::Adg(_) | Sheet::Vsd(_), _) => {
+                return outcome;
+            }
+        }
+        self.sheet = new.clone();
+        outcome
+    }
+
     pub fn adg(&self) -> Option<&adg::AdgState> {
         match &self.system {
             SystemState::Adg(state) => Some(state),
@@ -257,12 +318,14 @@ impl CampaignState {
                 Some(Health {
                     max,
                     current: u32::try_from(current).unwrap_or(max),
+                    unshown: 0,
                 })
             }
             // A health track given to a character who had none starts full.
             (_, _, Some(new)) => Some(Health {
                 max: new,
                 current: new,
+                unshown: 0,
             }),
             (_, _, None) => None,
         };
@@ -332,7 +395,11 @@ impl CampaignState {
                 self.epoch_rolls = 0;
             }
             Event::CharacterAdded { name, sheet } => {
-                let health = sheet.max_health().map(|max| Health { max, current: max });
+                let health = sheet.max_health().map(|max| Health {
+                    max,
+                    current: max,
+                    unshown: 0,
+                });
                 let system = match sheet {
                     Sheet::Adg(s) => SystemState::Adg(adg::AdgState::new(s)),
                     Sheet::Vsd(s) => SystemState::Vsd(vsd::VsdState::new(s)),
@@ -350,6 +417,22 @@ impl CampaignState {
             Event::SheetChanged {
                 character, sheet, ..
             } => self.apply_sheet_changed(character, sheet),
+            Event::SheetCorrected {
+                character,
+                sheet,
+                dies,
+                consumed,
+                ..
+            } => {
+                if let Some(c) = self.characters.get_mut(&fold_name(character)) {
+                    // The recorded outcome stands, whatever a later build would compute.
+                    c.correct(sheet);
+                    match &mut c.system {
+                        SystemState::Adg(adg) => adg.dead |= dies,
+                        SystemState::Vsd(vsd) => vsd.consumed |= consumed,
+                    }
+                }
+            }
             Event::DamageTaken { character, amount } => {
                 self.change_health(character, -i64::from(*amount))
             }

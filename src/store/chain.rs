@@ -507,6 +507,7 @@ impl Verifier {
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
             Event::CharacterAdded { .. }
             | Event::SheetChanged { .. }
+            | Event::SheetCorrected { .. }
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }

@@ -1414,12 +1414,12 @@ fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
         "--reason",
         "a miscount",
     ]);
-    let log = c.ok(&["log", "--kind", "sheet_changed"]);
+    let levels = c.ok(&["log", "--kind", "sheet_changed"]);
+    assert!(levels.contains(": a level gained"), "{levels}");
+    let corrections = c.ok(&["log", "--kind", "sheet_corrected"]);
     assert!(
-        log.contains(": a level gained")
-            && log.contains(": training")
-            && log.contains(": a miscount"),
-        "{log}"
+        corrections.contains(": training") && corrections.contains(": a miscount"),
+        "{corrections}"
     );
     // Refusals: another game's value, no reason, nothing changed, out of range, unknown.
     let wrong = c.refused(

@@ -460,3 +460,36 @@ fn vsd5_explain_names_each_part_of_a_casts_total() {
         "{explained}"
     );
 }
+
+/// C-1: Drive spent is kept as an amount, so a Drive corrected down and back shows what it showed.
+#[test]
+fn c1_a_correction_keeps_drive_spent() {
+    let c = Campaign::with_party();
+    c.ok(&["drive", "Mira", "-2", "--reason", "a vow broken"]);
+    let drive = |c: &Campaign| {
+        c.json(&["character", "show", "Mira"])["character"]["vsd"]["drive"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(drive(&c), 1);
+    c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--drive",
+        "1",
+        "--reason",
+        "typo",
+    ]);
+    assert_eq!(drive(&c), 0);
+    c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--drive",
+        "3",
+        "--reason",
+        "as it was",
+    ]);
+    assert_eq!(drive(&c), 1, "the 2 spent are still spent");
+}

@@ -9,8 +9,10 @@ use crate::sheet::{Lore, Sheet};
 use clap::Args;
 
 /// Correct a character's sheet as entered (the GM's call). Each value given replaces the entered
-/// one, and the computed value moves by as much: a point exerted or lost to learning stays so, and
-/// health keeps its wounds. Records the change with its reason; rolls no dice.
+/// one, and the computed value moves by as much: a point exerted or lost to learning stays so,
+/// health keeps its wounds and the purse what was spent, all kept as amounts, so a correction set
+/// back restores the sheet exactly. A maximum brought to 0 kills and a Body brought to 0 or below
+/// consumes, recorded with the correction. Records the correction with its reason; rolls no dice.
 #[derive(Debug, Args)]
 pub struct SetArgs {
     /// The character's name (any case).
@@ -146,7 +148,7 @@ pub fn set(g: &Globals, ctx: &mut Context, a: &SetArgs) -> Result<Report, Error>
             }
         }
     }
-    change(g, ctx, who, sheet, a.reason.clone())
+    change(g, ctx, who, sheet, a.reason.clone(), true)
 }
 
 pub fn level_up(g: &Globals, ctx: &mut Context, a: &LevelUpArgs) -> Result<Report, Error> {
@@ -168,7 +170,7 @@ pub fn level_up(g: &Globals, ctx: &mut Context, a: &LevelUpArgs) -> Result<Repor
             };
         }
     }
-    change(g, ctx, who, sheet, a.reason.clone())
+    change(g, ctx, who, sheet, a.reason.clone(), false)
 }
 
 fn change(
@@ -177,11 +179,13 @@ fn change(
     character: String,
     sheet: Sheet,
     reason: String,
+    correction: bool,
 ) -> Result<Report, Error> {
     let command = Command::ChangeSheet {
         character,
         sheet,
         reason,
+        correction,
     };
     Ok(appended(&record(g, ctx, command)?.events))
 }

@@ -32,6 +32,9 @@ pub enum Command {
         character: String,
         sheet: Sheet,
         reason: String,
+        /// The GM's correction (`character set`), recorded as `sheet_corrected`; a level gained is
+        /// not.
+        correction: bool,
     },
     Damage(HealthChange),
     Heal(HealthChange),
@@ -266,7 +269,8 @@ fn decide_command(
             character,
             sheet,
             reason,
-        } => change_sheet(state, &character, sheet, reason)?,
+            correction,
+        } => change_sheet(state, &character, sheet, reason, correction)?,
         Command::Damage(HealthChange { character, amount }) => {
             let who = with_health(state, &character)?;
             Event::DamageTaken {
@@ -381,6 +385,7 @@ fn change_sheet(
     name: &str,
     sheet: Sheet,
     reason: String,
+    correction: bool,
 ) -> Result<Event, RuleError> {
     let who = find(state, name)?;
     if who.is_dead() {
@@ -401,10 +406,21 @@ fn change_sheet(
     if sheet == who.sheet {
         return Err(RuleError::SheetUnchanged(who.name.clone()));
     }
-    Ok(Event::SheetChanged {
+    if !correction {
+        return Ok(Event::SheetChanged {
+            character: who.name.clone(),
+            sheet,
+            reason,
+        });
+    }
+    // What the rules make of the corrected sheet is decided now and recorded with it.
+    let outcome = who.clone().correct(&sheet);
+    Ok(Event::SheetCorrected {
         character: who.name.clone(),
         sheet,
         reason,
+        dies: outcome.dies,
+        consumed: outcome.consumed,
     })
 }
 

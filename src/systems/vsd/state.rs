@@ -81,6 +81,14 @@ pub struct VsdState {
     /// A failed spell set to fire at this round.
     pub delayed: Option<DelayedSpell>,
     pub consumed: bool,
+    /// Drive spent that a correction's lower Drive could not show (C-1), paid first by Drive
+    /// gained.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub drive_owed: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl VsdState {
@@ -105,6 +113,7 @@ impl VsdState {
             resonance_open: None,
             delayed: None,
             consumed: false,
+            drive_owed: 0,
         }
     }
 
@@ -122,6 +131,18 @@ impl VsdState {
         self.body = signed(moved(self.body.into(), old.body.into(), new.body.into()));
         self.wsr = signed(moved(self.wsr.into(), old.wsr.into(), new.wsr.into()));
         self.defense = moved(self.defense, old.defense.into(), new.defense.into());
+    }
+
+    /// A correction of the sheet as entered (C-1): as [`VsdState::follow_sheet`], with Drive spent
+    /// kept as an amount owed when the corrected Drive cannot show it. Returns whether Body reached
+    /// 0 or below, which consumes the caster (VSD-12).
+    pub fn correct(&mut self, old: &VsdSheet, new: &VsdSheet) -> bool {
+        let drive = i64::from(self.drive) - i64::from(self.drive_owed) + i64::from(new.drive)
+            - i64::from(old.drive);
+        self.follow_sheet(old, new);
+        self.drive = u32::try_from(drive.max(0)).unwrap_or(u32::MAX);
+        self.drive_owed = u32::try_from((-drive).max(0)).unwrap_or(u32::MAX);
+        self.body <= 0
     }
 
     pub fn mp_current(&self) -> u32 {
@@ -457,7 +478,11 @@ impl CampaignState {
                 character, delta, ..
             } => {
                 if let Some(vsd) = self.vsd_mut(character) {
-                    vsd.drive = u32::try_from((i64::from(vsd.drive) + delta).max(0)).unwrap_or(0);
+                    // Drive gained pays what a correction left owed first (C-1).
+                    let owed = i64::from(vsd.drive_owed);
+                    let drive = i64::from(vsd.drive) - owed + delta;
+                    vsd.drive = u32::try_from(drive.max(0)).unwrap_or(0);
+                    vsd.drive_owed = u32::try_from((-drive).clamp(0, owed)).unwrap_or(0);
                 }
             }
             VsdEvent::ConditionCleared {
@@ -479,5 +504,38 @@ impl CampaignState {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet(body: i32) -> VsdSheet {
+        VsdSheet {
+            level: 3,
+            vocation: "wizard".into(),
+            lores: vec![],
+            mp: 12,
+            drive: 3,
+            body,
+            wsr: 20,
+            defense: 10,
+            health: None,
+        }
+    }
+
+    /// C-1 with VSD-12: Body 40 as entered, 36 lost to soul damage (4 left); corrected to 3 as
+    /// entered moves it by −37 to −33, which consumes the caster; corrected to 39 it would not.
+    #[test]
+    fn c1_a_correction_that_brings_body_to_zero_or_below_consumes_the_caster() {
+        let mut mira = VsdState::new(&sheet(40));
+        mira.body = 4;
+        mira.soul_damage = 36;
+        let mut spared = mira.clone();
+        assert!(mira.correct(&sheet(40), &sheet(3)));
+        assert_eq!(mira.body, -33);
+        assert!(!spared.correct(&sheet(40), &sheet(39)));
+        assert_eq!(spared.body, 3);
     }
 }

@@ -80,6 +80,14 @@ pub struct AdgState {
     /// nothing else until `scroll resolve` rolls them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_roll: Option<PendingScrollRoll>,
+    /// Silver spent that a correction's lower purse could not show (C-1), paid first by silver
+    /// gained.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub silver_owed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl AdgState {
@@ -101,6 +109,7 @@ impl AdgState {
             effects: Vec::new(),
             dead: false,
             pending_roll: None,
+            silver_owed: 0,
         }
     }
 
@@ -117,6 +126,40 @@ impl AdgState {
         self.max.cunning = moved(self.max.cunning, old.cunning, new.cunning);
         let silver = i128::from(self.silver) + i128::from(new.silver) - i128::from(old.silver);
         self.silver = u64::try_from(silver.max(0)).unwrap_or(u64::MAX);
+    }
+
+    /// A correction of the sheet as entered (C-1): the level is the new one; each maximum moves by
+    /// as much as its entered value (a point lost to learning stays lost) and the purse keeps what
+    /// was spent, as an amount owed when the corrected purse cannot show it. Returns whether a
+    /// maximum reached 0, which kills (ADG-C4).
+    pub fn correct(&mut self, old: &AdgSheet, new: &AdgSheet) -> bool {
+        self.level = new.level;
+        let mut reached_zero = false;
+        for (max, from, to) in [
+            (&mut self.max.agility, old.agility, new.agility),
+            (&mut self.max.brawn, old.brawn, new.brawn),
+            (&mut self.max.cunning, old.cunning, new.cunning),
+        ] {
+            let moved = i64::from(*max) + i64::from(to) - i64::from(from);
+            reached_zero |= moved <= 0;
+            *max = u32::try_from(moved.max(0)).unwrap_or(u32::MAX);
+        }
+        let purse = i128::from(self.silver) - i128::from(self.silver_owed) + i128::from(new.silver)
+            - i128::from(old.silver);
+        self.silver = u64::try_from(purse.max(0)).unwrap_or(u64::MAX);
+        self.silver_owed = u64::try_from((-purse).max(0)).unwrap_or(u64::MAX);
+        reached_zero
+    }
+
+    /// Silver gained pays what a correction left owed first (C-1); silver spent never goes below 0.
+    pub(crate) fn gain_silver(&mut self, delta: i64) {
+        if delta > 0 {
+            let paid = self.silver_owed.min(delta.unsigned_abs());
+            self.silver_owed -= paid;
+            self.silver = self.silver.saturating_add(delta.unsigned_abs() - paid);
+        } else {
+            self.silver = self.silver.saturating_sub(delta.unsigned_abs());
+        }
     }
 
     /// The attribute's value now: its maximum less what is exerted, never below 0.
@@ -189,6 +232,13 @@ impl CampaignState {
             .get_mut(&fold_name(name))
             .and_then(|c| c.health.as_mut())
         {
+            // Healing closes the wounds a correction left unshown first (C-1).
+            let mut delta = delta;
+            if delta > 0 {
+                let closed = health.unshown.min(u32::try_from(delta).unwrap_or(u32::MAX));
+                health.unshown -= closed;
+                delta -= i64::from(closed);
+            }
             let next = (i64::from(health.current) + delta).clamp(0, i64::from(health.max));
             health.current = u32::try_from(next).unwrap_or(0);
         }
@@ -480,7 +530,7 @@ impl CampaignState {
                 character, delta, ..
             } => {
                 if let Some(adg) = self.adg_mut(character) {
-                    adg.silver = adg.silver.saturating_add_signed(*delta);
+                    adg.gain_silver(*delta);
                 }
             }
         }

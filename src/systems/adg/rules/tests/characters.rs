@@ -429,6 +429,7 @@ fn changed_sheet(change: impl FnOnce(&mut AdgSheet), reason: &str) -> Command {
         character: "aldric".into(),
         sheet: Sheet::Adg(sheet),
         reason: reason.into(),
+        correction: reason != "a level gained",
     }
 }
 
@@ -515,9 +516,148 @@ fn c1_a_change_to_nothing_without_a_reason_out_of_range_or_of_another_game_is_re
             health: None,
         }),
         reason: "a new game".into(),
+        correction: true,
     };
     assert!(matches!(
         w.when(vsd, &[]),
         Err(RuleError::WrongSystem { .. })
     ));
+}
+
+/// C-1: a correction keeps what play has done as amounts, so setting a value and setting it back
+/// restores the sheet exactly. Aldric (Brawn 9, health 8) exerts 2 Brawn and takes 5 damage (3/8);
+/// health corrected to 2 shows 0/2 with the 5 wounds kept (2 − 5 < 0: 3 unshown), and back to 8
+/// shows 3/8 again, where clamping gave 6/8. His purse of 40 after spending 30 (10) corrected to
+/// 20 shows 0 with 10 owed, and back to 40 shows 10.
+#[test]
+fn c1_a_correction_set_back_restores_the_sheet_exactly() {
+    let mut w = world();
+    w.adg(
+        AdgCommand::Exert(Exertion {
+            character: "Aldric".into(),
+            attribute: Attribute::Brawn,
+            amount: 2,
+            reason: "the gate".into(),
+        }),
+        &[],
+    );
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 5,
+        }),
+        &[],
+    );
+    let before = w.state().character("Aldric").unwrap().clone();
+    let down = w.then(changed_sheet(|s| s.health = 2, "health typo"), &[]);
+    assert!(matches!(
+        &down[0],
+        Event::SheetCorrected {
+            dies: false,
+            consumed: false,
+            ..
+        }
+    ));
+    assert_eq!(w.health(), (0, 2));
+    assert_eq!(
+        w.state().character("Aldric").unwrap().status(),
+        Some("down")
+    );
+    w.then(changed_sheet(|s| s.health = 8, "health as it was"), &[]);
+    assert_eq!(w.health(), (3, 8), "not 6/8: the wounds were kept");
+    assert_eq!(w.state().character("Aldric").unwrap(), &before);
+}
+
+/// C-1: a correction the rules call death is recorded as such in the same event. Aldric's
+/// maximum health is 8 as entered; three rituals learned at 1 health each leave it 5. Health as
+/// entered corrected to 3 moves it by −5 to 0, and a maximum at 0 kills (ADG-C4): a living
+/// character may no longer sit at a maximum of 0.
+#[test]
+fn c1_a_correction_that_brings_a_maximum_to_zero_kills_and_says_so() {
+    let mut w = world();
+    for ritual in ["Calling Moon", "Silent Door", "Ash Veil"] {
+        w.knows(ritual, RitualKind::Phrase);
+    }
+    assert_eq!(w.health().1, 5);
+    let died = w.then(changed_sheet(|s| s.health = 3, "health typo"), &[]);
+    assert!(
+        matches!(&died[0], Event::SheetCorrected { dies: true, .. }),
+        "{died:?}"
+    );
+    assert!(crate::render::describe(&died[0]).contains("and dies"));
+    assert!(w.state().character("Aldric").unwrap().is_dead());
+    assert_eq!(
+        w.when(changed_sheet(|s| s.health = 8, "back"), &[]),
+        Err(RuleError::Dead("Aldric".into()))
+    );
+}
+
+proptest::proptest! {
+    /// C-1: any correction of a living character's entered values, then the correction back,
+    /// leaves the character exactly as before, whatever play did first (exertion, wounds, silver
+    /// spent), unless the first correction killed them.
+    #[test]
+    fn c1_any_correction_set_back_restores_the_character(
+        exerted in 0u32..5,
+        wounds in 0u32..8,
+        spent in 0u64..40,
+        to_health in 1u32..20,
+        to_brawn in 1u32..20,
+        to_silver in 0u64..100,
+    ) {
+        let mut w = world();
+        if exerted > 0 {
+            w.adg(
+                AdgCommand::Exert(Exertion {
+                    character: "Aldric".into(),
+                    attribute: Attribute::Cunning,
+                    amount: exerted,
+                    reason: "strain".into(),
+                }),
+                &[],
+            );
+        }
+        if wounds > 0 {
+            w.then(Command::Damage(HealthChange { character: "Aldric".into(), amount: wounds }), &[]);
+        }
+        if spent > 0 {
+            w.adg(
+                AdgCommand::Silver(crate::systems::adg::rules::SilverChange {
+                    character: "Aldric".into(),
+                    delta: -i64::try_from(spent).unwrap(),
+                    reason: "rope".into(),
+                }),
+                &[],
+            );
+        }
+        let before = w.state().character("Aldric").unwrap().clone();
+        let Sheet::Adg(entered) = before.sheet.clone() else { unreachable!() };
+        let changed = changed_sheet(
+            |s| {
+                s.health = to_health;
+                s.brawn = to_brawn;
+                s.silver = to_silver;
+            },
+            "a correction",
+        );
+        if w.when(changed.clone(), &[]).is_err() {
+            return Ok(());
+        }
+        let events = w.then(changed, &[]);
+        proptest::prop_assume!(!matches!(&events[0], Event::SheetCorrected { dies: true, .. }));
+        let back = changed_sheet(
+            |s| {
+                s.health = entered.health;
+                s.brawn = entered.brawn;
+                s.silver = entered.silver;
+            },
+            "set back",
+        );
+        if w.when(back.clone(), &[]) == Err(RuleError::SheetUnchanged("Aldric".into())) {
+            return Ok(());
+        }
+        w.then(back, &[]);
+        let after = w.state().character("Aldric").cloned();
+        proptest::prop_assert_eq!(after.as_ref(), Some(&before));
+    }
 }
