@@ -328,6 +328,32 @@ impl Event {
     }
 
     /// Every die the event holds, in draw order. `verify` checks them without knowing each kind.
+    /// Whether the rules record it only after another event of the same command that holds dice
+    /// (see [`SystemEvent::continues_its_command`]).
+    pub fn continues_its_command(&self) -> bool {
+        match self {
+            Event::Adg(event) => event.continues_its_command(),
+            Event::Vsd(event) => event.continues_its_command(),
+            Event::CampaignCreated { .. }
+            | Event::CharacterAdded { .. }
+            | Event::SheetChanged { .. }
+            | Event::SheetCorrected { .. }
+            | Event::DamageTaken { .. }
+            | Event::Healed { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::SessionStarted { .. }
+            | Event::SessionEnded { .. }
+            | Event::DiceRolled { .. }
+            | Event::SealedRevealed { .. }
+            | Event::Retracted { .. }
+            | Event::SeedRevealed { .. }
+            | Event::SeedWithheld { .. }
+            | Event::EpochStarted { .. }
+            | Event::Rested { .. }
+            | Event::DowntimeTaken(_) => false,
+        }
+    }
+
     pub fn dice(&self) -> &[Die] {
         match self {
             Event::DiceRolled { dice, .. } | Event::Rested { dice, .. } => dice,

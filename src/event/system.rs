@@ -22,6 +22,10 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::f
     fn dice(&self) -> &[Die];
     /// Whether a retraction may undo it.
     fn is_retractable(&self) -> bool;
+    /// Whether the rules record it only after another event of the same command, holding dice of
+    /// that command (a scroll written during a downtime span follows the span): such an event
+    /// shares its command's roll number, which `verify` allows it alone.
+    fn continues_its_command(&self) -> bool;
 }
 
 #[cfg(test)]
@@ -83,6 +87,11 @@ mod tests {
         fn is_retractable(&self) -> bool {
             match self {
                 QuietEvent::Waited { .. } => true,
+            }
+        }
+        fn continues_its_command(&self) -> bool {
+            match self {
+                QuietEvent::Waited { .. } => false,
             }
         }
     }

@@ -299,6 +299,9 @@ pub struct Verifier {
     /// The draw indexes already used under the latest roll number (one command's dice, perhaps
     /// spread over several events).
     roll_draws: BTreeSet<u32>,
+    /// The latest event holding seeded dice of the latest roll number: its seq and when it was
+    /// recorded (another event of the same command follows it directly, recorded with it).
+    roll_last: Option<(u64, String)>,
     clock: RecordedClock,
 }
 
@@ -319,6 +322,7 @@ impl Verifier {
             counts_rolls: false,
             rolls: 0,
             roll_draws: BTreeSet::new(),
+            roll_last: None,
             clock: RecordedClock::default(),
         }
     }
@@ -347,7 +351,7 @@ impl Verifier {
                 if let Err(what) = self.clock.check(row.seq, row.game_time, &event) {
                     self.dice_problem(row.seq, what);
                 }
-                self.check_event(row.seq, &event);
+                self.check_event(row, &event);
                 Some(event)
             }
             Err(e) => {
@@ -395,7 +399,8 @@ impl Verifier {
     /// its dice), retracted ones included, so no roll can be skipped or taken twice to choose a
     /// die. In an epoch of the first derivation, dice are bound to their seq and no roll number
     /// belongs on them.
-    fn check_roll_numbers(&mut self, seq: u64, event: &Event) {
+    fn check_roll_numbers(&mut self, row: &StoredRow, event: &Event) {
+        let seq = row.seq;
         let epoch = self.epoch;
         let seeded: Vec<&crate::dice::Die> = event
             .dice()
@@ -423,8 +428,8 @@ impl Verifier {
             return;
         };
         if roll == self.rolls {
+            self.close_roll();
             self.rolls += 1;
-            self.roll_draws.clear();
         } else if roll.checked_add(1) != Some(self.rolls) {
             self.dice_problem(
                 seq,
@@ -434,7 +439,23 @@ impl Verifier {
                 ),
             );
             return;
+        } else if !event.continues_its_command()
+            || self
+                .roll_last
+                .as_ref()
+                .is_none_or(|(last, at)| last + 1 != seq || *at != row.recorded_at)
+        {
+            // Only an event the rules record after another of its command (a scroll written in a
+            // downtime span), right after it and recorded with it, shares the command's roll.
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: its seeded dice claim roll {roll} of epoch {epoch}, taken by an earlier command: a roll was taken again"
+                ),
+            );
+            return;
         }
+        self.roll_last = Some((seq, row.recorded_at.clone()));
         for die in seeded {
             if !self.roll_draws.insert(die.n) {
                 self.dice_problem(
@@ -445,8 +466,33 @@ impl Verifier {
         }
     }
 
-    fn check_event(&mut self, seq: u64, event: &Event) {
-        self.check_roll_numbers(seq, event);
+    /// The dice of the roll just finished must be numbered 0 to k − 1 in draw order, as grimoire
+    /// draws them: a die whose `n` was moved would be another die of the derivation.
+    fn close_roll(&mut self) {
+        let draws = std::mem::take(&mut self.roll_draws);
+        let Some((seq, _)) = self.roll_last.take() else {
+            return;
+        };
+        if draws
+            .iter()
+            .copied()
+            .ne(0..u32::try_from(draws.len()).unwrap_or(u32::MAX))
+        {
+            let roll = self.rolls.saturating_sub(1);
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: the seeded dice of roll {roll} of epoch {} are not numbered 0 to {} in draw order: a die was taken from another place of the derivation",
+                    self.epoch,
+                    draws.len().saturating_sub(1)
+                ),
+            );
+        }
+    }
+
+    fn check_event(&mut self, row: &StoredRow, event: &Event) {
+        let seq = row.seq;
+        self.check_roll_numbers(row, event);
         let mut last_n = None;
         for die in event.dice() {
             if last_n.is_some_and(|n| die.n <= n) {
@@ -500,9 +546,9 @@ impl Verifier {
                 seed_commitment,
                 derivation,
             } => {
+                self.start_epoch(derivation.is_some());
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
-                self.start_epoch(derivation.is_some());
             }
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
             Event::CharacterAdded { .. }
@@ -524,9 +570,9 @@ impl Verifier {
     }
 
     fn start_epoch(&mut self, counts_rolls: bool) {
+        self.close_roll();
         self.counts_rolls = counts_rolls;
         self.rolls = 0;
-        self.roll_draws.clear();
     }
 
     /// Where a seeded die sits in this campaign, for the fairness derivation.
@@ -625,6 +671,7 @@ impl Verifier {
     }
 
     pub fn finish(mut self) -> VerifyReport {
+        self.close_roll();
         // A checkpoint past the end of the log does not hold: the history was cut.
         self.report.checkpoints = self
             .checkpoints

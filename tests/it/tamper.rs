@@ -499,49 +499,38 @@ fn an_unreadable_payload_is_named_by_field_and_place_in_grimoires_words() {
     );
 }
 
-/// The second derivation binds a seeded die to its command's roll number, so a GM holding the seed
-/// who wants another die for a roll must spend rolls, in plain sight. A forger who gives a roll
-/// another number (recomputing its faces from the seed and every hash after it) is named by
-/// `verify`: the epoch's roll numbers run 0, 1, 2, … with none skipped or taken twice.
-#[test]
-fn a_roll_given_another_roll_number_is_named_by_verify_even_with_its_faces_rederived() {
+/// Rewrites the seeded dice of #6 (a 2d6 of roll 0, in `campaign()`) to claim `roll` and draw
+/// indexes `n`, each face re-derived from the revealed seed at its claimed place, and re-chains the
+/// log: a forger with the seed and our hashing code, choosing which die of the derivation a roll
+/// gets. Returns what `verify` says.
+fn forge_roll(roll: u64, n: [u64; 2]) -> String {
     let c = campaign();
+    // Two more rolls before #6's place would not do: the forgery rewrites #6 itself.
     let conn = unlock(&c);
-    let payload: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = 6", [], |r| r.get(0))
-        .unwrap();
-    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    let payload = |seq: u64| -> serde_json::Value {
+        let text: String = conn
+            .query_row(
+                "SELECT payload FROM events WHERE seq = ?1",
+                [seq as i64],
+                |r| r.get(0),
+            )
+            .unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let mut event = payload(6);
     assert_eq!(event["dice"][0]["provenance"]["roll"], 0, "{event}");
-    let campaign_id: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = 1", [], |r| r.get(0))
-        .map(|p: String| {
-            serde_json::from_str::<serde_json::Value>(&p).unwrap()["campaign_id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .unwrap();
-    let seed: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = 11", [], |r| {
-            r.get(0)
-        })
-        .map(|p: String| {
-            serde_json::from_str::<serde_json::Value>(&p).unwrap()["seed"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .unwrap();
-    let seed = grimoire::dice::fairness::parse_seed(&seed).unwrap();
+    let campaign_id = payload(1)["campaign_id"].as_str().unwrap().to_string();
+    let seed = grimoire::dice::fairness::parse_seed(payload(11)["seed"].as_str().unwrap()).unwrap();
     let mut total = 0;
-    for die in event["dice"].as_array_mut().unwrap() {
-        die["provenance"]["roll"] = 5.into();
+    for (die, n) in event["dice"].as_array_mut().unwrap().iter_mut().zip(n) {
+        die["provenance"]["roll"] = roll.into();
+        die["n"] = n.into();
         let pos = grimoire::dice::DiePosition {
             campaign_id: &campaign_id,
             epoch: 1,
             seq: 6,
-            roll: Some(5),
-            n: u32::try_from(die["n"].as_u64().unwrap()).unwrap(),
+            roll: Some(roll),
+            n: u32::try_from(n).unwrap(),
             entropy: "rain",
         };
         let face = grimoire::dice::fairness::seeded_face(&seed, &pos, 6);
@@ -556,14 +545,62 @@ fn a_roll_given_another_roll_number_is_named_by_verify_even_with_its_faces_reder
     .unwrap();
     rechain(&conn);
     drop(conn);
+    verify_fails(&c, &["verify"])
+}
+
+/// The second derivation binds a seeded die to its command's roll number and its place in the
+/// command's draw order, so a GM holding the seed who wants another die for a roll must spend
+/// rolls, in plain sight. A forger who re-derives the faces for another place (hashes recomputed)
+/// is named by `verify`: the epoch's roll numbers run 0, 1, 2, … with none skipped or taken
+/// again, and each roll's dice are numbered 0 to k − 1.
+#[test]
+fn a_roll_moved_to_another_place_of_the_derivation_is_named_by_verify() {
+    for (roll, n, says) in [
+        (
+            5,
+            [0, 1],
+            "#6: its seeded dice claim roll 5 of epoch 1, but the epoch's next roll is 0",
+        ),
+        (
+            0,
+            [7, 18],
+            "the seeded dice of roll 0 of epoch 1 are not numbered 0 to 1 in draw order",
+        ),
+    ] {
+        let report = forge_roll(roll, n);
+        assert!(
+            report.contains(&format!("PROBLEM at #6: {says}")) || report.contains(says),
+            "{report}"
+        );
+        assert!(
+            !report.contains("seeded die 0 shows"),
+            "the faces derive: {report}"
+        );
+    }
+}
+
+/// A roll that claims the roll number of the command before it (with draw indexes that command did
+/// not use) is refused: only a scroll written during a downtime span shares its span's number.
+#[test]
+fn a_roll_that_takes_the_number_of_the_command_before_it_is_named_by_verify() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "rain"]);
+    c.ok(&["roll", "d20"]); // #6, roll 0
+    c.ok(&["roll", "d20"]); // #7, roll 1
+    c.ok(&["session", "end"]);
+    c.ok(&["seed", "reveal"]);
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(replace(payload, '\"roll\":1', '\"roll\":0'), '\"n\":0', '\"n\":1') WHERE seq = 7",
+        [],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("PROBLEM at #6: #6: its seeded dice claim roll 5 of epoch 1, but the epoch's next roll is 0"),
+        report.contains("#7: its seeded dice claim roll 0 of epoch 1, taken by an earlier command"),
         "{report}"
-    );
-    assert!(
-        !report.contains("seeded die 0 shows"),
-        "the faces themselves derive: {report}"
     );
 }
 

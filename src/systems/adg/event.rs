@@ -454,4 +454,21 @@ impl crate::event::system::SystemEvent for AdgEvent {
             | AdgEvent::ScrollOutcomeRolled(_) => false,
         }
     }
+
+    /// A scroll written during a downtime span follows the span's own event, in the same command.
+    fn continues_its_command(&self) -> bool {
+        match self {
+            AdgEvent::ScrollWritten(w) => w.in_downtime,
+            AdgEvent::RitualDiscovered { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::RitualLearnAttempted(_)
+            | AdgEvent::RitualCast(_)
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollGiven { .. }
+            | AdgEvent::SilverChanged { .. }
+            | AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::ScrollRead { .. }
+            | AdgEvent::ScrollOutcomeRolled(_) => false,
+        }
+    }
 }

@@ -597,4 +597,22 @@ impl crate::event::system::SystemEvent for VsdEvent {
             | VsdEvent::ThreadSevered(_) => false,
         }
     }
+
+    /// Every Against the Darkmaster command records its dice in one event.
+    fn continues_its_command(&self) -> bool {
+        match self {
+            VsdEvent::SpellLearned(_)
+            | VsdEvent::Concentrated { .. }
+            | VsdEvent::ConcentrationInterrupted { .. }
+            | VsdEvent::SpellCast(_)
+            | VsdEvent::SaveRolled(_)
+            | VsdEvent::AlignmentSet { .. }
+            | VsdEvent::SeverTheThreadSet { .. }
+            | VsdEvent::DriveChanged { .. }
+            | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::ChoiceMade(_)
+            | VsdEvent::DelayedSpellResolved(_)
+            | VsdEvent::ThreadSevered(_) => false,
+        }
+    }
 }
