@@ -205,7 +205,7 @@ fn the_shell_refuses_to_write_to_a_campaign_file_deleted_or_moved_under_it() {
     std::fs::copy(&moved, &c.db).unwrap();
     type_line(&mut shell, "damage Aldric 1");
     shell
-        .expect("another file has taken the campaign file's place")
+        .expect("another file (or a link to one) has taken the campaign file's place")
         .expect("the write is refused");
     shell.expect(PROMPT).unwrap();
     std::fs::remove_file(&c.db).unwrap();
@@ -226,4 +226,48 @@ fn the_shell_refuses_to_write_to_a_campaign_file_deleted_or_moved_under_it() {
         .collect();
     assert_eq!(seen, ["Aldric takes 1 damage", "Aldric heals 1"], "{log}");
     c.ok(&["verify"]);
+}
+
+/// The same when the file is moved and a link left in its place (another process then writes
+/// through the link, to another journal), or when its journal is deleted under the shell and
+/// another process writes meanwhile: the shell refuses rather than acknowledge a write that would
+/// be lost, and the events other processes acknowledged stay.
+#[test]
+fn the_shell_refuses_to_write_past_a_link_put_in_its_files_place_or_a_deleted_journal() {
+    for case in ["link", "journal"] {
+        let c = Campaign::with_party();
+        let mut shell = spawn(&c, &["shell"]);
+        shell.expect(PROMPT).unwrap();
+        type_line(&mut shell, "damage Aldric 1");
+        shell.expect("Health now 7/8").unwrap();
+        shell.expect(PROMPT).unwrap();
+        match case {
+            "link" => {
+                let moved = c.dir.path().join("moved.db");
+                std::fs::rename(&c.db, &moved).unwrap();
+                std::os::unix::fs::symlink(&moved, &c.db).unwrap();
+            }
+            _ => {
+                for journal in ["campaign.db-wal", "campaign.db-shm"] {
+                    std::fs::remove_file(c.dir.path().join(journal)).unwrap();
+                }
+            }
+        }
+        let other = c.seq_of(&["heal", "Aldric", "1"]);
+        type_line(&mut shell, "damage Aldric 3");
+        let refused = if case == "link" {
+            "another file (or a link to one) has taken the campaign file's place"
+        } else {
+            "journal (-wal) was deleted or replaced"
+        };
+        shell.expect(refused).expect("the write is refused");
+        shell.expect(PROMPT).unwrap();
+        type_line(&mut shell, "exit");
+        the_rest(&mut shell);
+        let log = c.json(&["log"]);
+        let last = &log["events"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["seq"], other, "{case}: {log}");
+        assert_eq!(last["description"], "Aldric heals 1", "{case}");
+        c.ok(&["verify"]);
+    }
 }

@@ -35,16 +35,39 @@ pub struct SqliteBackend {
     conn: Option<Connection>,
     path: PathBuf,
     building: Option<PathBuf>,
-    /// The file the connection holds open (device and inode), to tell before each write that it is
-    /// still the campaign at `path`: a file deleted or moved under a long-lived store (the shell)
-    /// would otherwise take writes that nothing will ever read.
-    identity: Option<(u64, u64)>,
+    /// What the connection holds open, to tell before each write that it is still the campaign at
+    /// `path`: a file deleted, moved or replaced under a long-lived store (the shell), or its
+    /// journal deleted, would otherwise take writes that nothing will ever read.
+    identity: Option<Identity>,
+    /// The write-ahead log's identity, once there is one: SQLite keeps it while a connection is
+    /// open, so another file there means it was deleted under us (and another process's writes
+    /// went to a journal this connection does not read).
+    journal: Option<(u64, u64)>,
 }
 
-/// The device and inode of the file at `path`.
-fn identity_of(path: &Path) -> Option<(u64, u64)> {
+/// What sits at a campaign's path: the entry itself (a link is not its target) and the file it
+/// leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    entry: (u64, u64),
+    file: (u64, u64),
+}
+
+fn identity_of(path: &Path) -> Option<Identity> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    let of = |m: std::fs::Metadata| (m.dev(), m.ino());
+    Some(Identity {
+        entry: of(std::fs::symlink_metadata(path).ok()?),
+        file: of(std::fs::metadata(path).ok()?),
+    })
+}
+
+fn journal_of(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let journal = super::files::beside(path, "-wal");
+    std::fs::symlink_metadata(journal)
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
 }
 
 /// Maps SQLite failures to messages a person can act on; SQLite's own text never reaches the user.
@@ -161,6 +184,7 @@ impl SqliteBackend {
             path: path.to_path_buf(),
             building: None,
             identity: identity_of(path),
+            journal: None,
         })
     }
 
@@ -186,6 +210,7 @@ impl SqliteBackend {
             path: path.to_path_buf(),
             building: None,
             identity: identity_of(path),
+            journal: None,
         })
     }
 
@@ -231,6 +256,7 @@ impl SqliteBackend {
                 conn: Some(conn),
                 path: path.to_path_buf(),
                 identity: identity_of(&building),
+                journal: None,
                 building: Some(building),
             }),
             Err(e) => {
@@ -243,20 +269,47 @@ impl SqliteBackend {
     /// Refuses to write when the file held open is no longer the campaign at its path (deleted,
     /// moved, or replaced by another file since it was opened): a write would go to a file no one
     /// will open again, and be acknowledged all the same.
-    fn check_still_in_place(&self) -> Result<(), StoreError> {
-        let at_path = self.building.as_deref().unwrap_or(&self.path);
-        let now = identity_of(at_path);
-        if self.identity.is_none() || now == self.identity {
-            return Ok(());
+    fn check_still_in_place(&mut self) -> Result<(), StoreError> {
+        let at_path = self.building.clone().unwrap_or_else(|| self.path.clone());
+        let now = identity_of(&at_path);
+        let refuse = |why: &str| {
+            Err(StoreError::Io {
+                path: self.path.clone(),
+                action: "written",
+                why: why.into(),
+            })
+        };
+        let moved_away = self.identity.is_some() && now != self.identity;
+        let journal = journal_of(&at_path);
+        let journal_replaced = self.journal.is_some_and(|seen| journal != Some(seen));
+        if moved_away || journal_replaced {
+            // Another process may be writing the campaign through another journal now: this
+            // connection must not fold its own journal into the file when it closes, which would
+            // overwrite pages that journal relies on (and lose what it acknowledged).
+            if let Some(conn) = &self.conn {
+                let _ = conn.set_db_config(
+                    rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                    true,
+                );
+            }
         }
-        Err(StoreError::Io {
-            path: self.path.clone(),
-            action: "written",
-            why: match now {
-                None => "the campaign file was deleted or moved away while it was open here, so a write would reach a file nothing opens again; if it was moved, open it where it is now (start the shell again with --db)".into(),
-                Some(_) => "another file has taken the campaign file's place since it was opened here; open the campaign again (start the shell again) to write to the file now at this path".into(),
-            },
-        })
+        if moved_away {
+            return refuse(match now {
+                None => {
+                    "the campaign file was deleted or moved away while it was open here, so a write would reach a file nothing opens again; if it was moved, open it where it is now (start the shell again with --db)"
+                }
+                Some(_) => {
+                    "another file (or a link to one) has taken the campaign file's place since it was opened here; open the campaign again (start the shell again) to write to the file now at this path"
+                }
+            });
+        }
+        if journal_replaced {
+            return refuse(
+                "the campaign file's journal (-wal) was deleted or replaced while the file was open here, so a write would go to a journal other commands no longer read; start the shell again to open the campaign as it is now",
+            );
+        }
+        self.journal = journal;
+        Ok(())
     }
 
     fn conn(&mut self) -> &mut Connection {
