@@ -60,10 +60,10 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
 
 /// The journal files SQLite would read as part of a database at `path`, that exist: a new campaign
 /// created there would adopt their contents (an old campaign's last events, resurrected under a new
-/// name), so creating one is refused while they lie there. They may be the only copy of a moved
-/// campaign's last events, so grimoire never deletes them.
+/// name, or an index file that is not ours), so creating one is refused while they lie there. They
+/// may be the only copy of a moved campaign's last events, so grimoire never deletes them.
 pub fn journals_beside(path: &Path) -> Vec<PathBuf> {
-    ["-wal", "-journal"]
+    JOURNAL_SUFFIXES
         .iter()
         .map(|suffix| beside(path, suffix))
         .filter(|journal| journal.symlink_metadata().is_ok())
@@ -76,3 +76,33 @@ pub fn remove_database_files(path: &Path) {
         let _ = std::fs::remove_file(beside(path, suffix));
     }
 }
+
+/// Whether `target` is one of the journals SQLite keeps beside the campaign file (or beside any
+/// SQLite database): they hold committed events not yet folded into the file, so they are part of
+/// it. Told by name as well as by identity, since a journal that does not exist yet would still be
+/// read as one once written.
+pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
+    let canonical = |p: &Path| -> Option<PathBuf> {
+        let folder = match p.parent() {
+            Some(f) if !f.as_os_str().is_empty() => f,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+    };
+    let Some(target) = canonical(target) else {
+        return false;
+    };
+    let campaign = campaign.and_then(|c| super::output::follow_links(c).ok().and_then(|c| canonical(&c)));
+    JOURNAL_SUFFIXES.iter().any(|suffix| {
+        campaign
+            .as_ref()
+            .is_some_and(|c| beside(c, suffix) == target)
+            || target
+                .to_str()
+                .and_then(|t| t.strip_suffix(suffix))
+                .is_some_and(|database| {
+                    super::output::first_bytes(Path::new(database)).is_ok_and(|s| s.starts_with(super::output::SQLITE_HEADER))
+                })
+    })
+}
+

@@ -14,7 +14,7 @@
 //! - A file that holds secrets is created with mode 0600.
 
 use super::StoreError;
-use super::files::{JOURNAL_SUFFIXES, beside, io_error, private_name};
+use super::files::{io_error, private_name};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -80,7 +80,7 @@ enum Pending {
 }
 
 /// The first bytes of a SQLite database file.
-const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+pub(crate) const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 
 impl OutputFile {
     /// Checks the target against the rules above and opens a private partial file beside it.
@@ -91,7 +91,7 @@ impl OutputFile {
             why,
         };
         let target = follow_links(request.target).map_err(refuse)?;
-        if is_a_journal(&target, request.campaign) {
+        if super::files::is_a_journal(&target, request.campaign) {
             return Err(refuse(
                 "it is a journal of the campaign file (or of another database), which holds events not yet folded into the file and is part of it; write the output to another file"
                     .into(),
@@ -226,37 +226,8 @@ fn link_unnamed(file: &File, to: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Whether `target` is one of the journals SQLite keeps beside the campaign file (or beside any
-/// SQLite database): they hold committed events not yet folded into the file, so they are part of
-/// it. Told by name as well as by identity, since a journal that does not exist yet would still be
-/// read as one once written.
-fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
-    let canonical = |p: &Path| -> Option<PathBuf> {
-        let folder = match p.parent() {
-            Some(f) if !f.as_os_str().is_empty() => f,
-            _ => Path::new("."),
-        };
-        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
-    };
-    let Some(target) = canonical(target) else {
-        return false;
-    };
-    let campaign = campaign.and_then(|c| follow_links(c).ok().and_then(|c| canonical(&c)));
-    JOURNAL_SUFFIXES.iter().any(|suffix| {
-        campaign
-            .as_ref()
-            .is_some_and(|c| beside(c, suffix) == target)
-            || target
-                .to_str()
-                .and_then(|t| t.strip_suffix(suffix))
-                .is_some_and(|database| {
-                    first_bytes(Path::new(database)).is_ok_and(|s| s.starts_with(SQLITE_HEADER))
-                })
-    })
-}
-
 /// The path a chain of symbolic links leads to (the path itself when it is not a link).
-fn follow_links(path: &Path) -> Result<PathBuf, String> {
+pub(crate) fn follow_links(path: &Path) -> Result<PathBuf, String> {
     let mut current = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&current) {
@@ -273,7 +244,7 @@ fn follow_links(path: &Path) -> Result<PathBuf, String> {
     Err("it is a symbolic link in a loop of links".into())
 }
 
-fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut start = Vec::with_capacity(64);
     File::open(path)?.take(64).read_to_end(&mut start)?;
     Ok(start)

@@ -507,3 +507,28 @@ fn a_stale_creation_file_is_cleaned_up_by_the_next_creation_of_that_path() {
     expected.sort();
     assert_eq!(left, expected);
 }
+
+/// A new campaign never takes the name of another database's journal (SQLite would read it as part
+/// of that database and delete it at its next open), and never starts beside a leftover index
+/// (`-shm`) either: both are refused up front, and nothing is created.
+#[test]
+fn a_new_campaign_never_takes_a_journals_name_or_starts_beside_a_leftover_index() {
+    let c = Campaign::with_party();
+    let other = c.dir.path().join("other.db");
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let path = format!("{}{suffix}", c.db.display());
+        let said = c.refused(&["--db", &path, "init", "--name", "Evil"], 1);
+        assert!(said.contains("another database's journal"), "{suffix}: {said}");
+        // (A journal that exists is refused as an existing path, one that does not as a journal.)
+        let said = c.refused(&["backup", &path], 1);
+        assert!(
+            said.contains("another database's journal") || said.contains("already exists"),
+            "{suffix}: {said}"
+        );
+    }
+    std::os::unix::fs::symlink(&c.db, c.dir.path().join("other.db-shm")).unwrap();
+    let said = c.refused(&["--db", other.to_str().unwrap(), "init", "--name", "Fresh"], 1);
+    assert!(said.contains("other.db-shm"), "{said}");
+    assert!(!other.exists());
+    c.ok(&["verify"]);
+}

@@ -224,6 +224,12 @@ impl SqliteBackend {
         if path.symlink_metadata().is_ok() {
             return Err(StoreError::Exists(path.display().to_string()));
         }
+        if super::files::is_a_journal(path, None) {
+            return Err(StoreError::Refused {
+                path: path.to_path_buf(),
+                why: "it is the name of another database's journal, which SQLite would take as part of that database (and delete); choose another path".into(),
+            });
+        }
         let journals = journals_beside(path);
         if !journals.is_empty() {
             let names: Vec<String> = journals.iter().map(|j| j.display().to_string()).collect();
@@ -455,7 +461,11 @@ impl Backend for SqliteBackend {
         if let Some(conn) = self.conn.take() {
             fold_the_journal_in(conn).map_err(|e| db_error(&target, "created", e))?;
         }
-        if let Some(journal) = journals_beside(&building).first() {
+        if let Some(journal) = ["-wal", "-journal"]
+            .map(|suffix| super::files::beside(&building, suffix))
+            .into_iter()
+            .find(|journal| journal.exists())
+        {
             return Err(StoreError::Io {
                 path: target,
                 action: "created",
