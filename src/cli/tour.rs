@@ -82,6 +82,13 @@ pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     let mut new = Store::create_new(&args.into)?;
     new.store().mark_as_tour()?;
     new.publish()?;
+    // A tour stopped part way (a full disk) leaves nothing: the file is its own, and half an
+    // evening is no tour.
+    play(ctx, args).inspect_err(|_| remove_database_files(&args.into))
+}
+
+/// Plays the evening into the tour's new file.
+fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     // The tour prints its transcript at the end, so its steps' output goes into it, in order.
     ctx.streams = false;
     let mut tour = Tour {

@@ -460,6 +460,8 @@ fn near_a_full_disk_nothing_half_written_is_published_and_the_disk_is_named() {
         ),
         ("backup", vec!["backup", new_path], 96),
         ("tour", vec!["tour", "--into", new_path], 8),
+        // Past its creation, part way through its evening.
+        ("tour", vec!["tour", "--into", new_path], 60),
         ("export", vec!["export", "--out", "out.jsonl"], 8),
     ] {
         let mut cmd = c.cmd();
