@@ -109,7 +109,7 @@ pub(super) fn said_plainly(error: &serde_json::Error) -> String {
 }
 
 /// serde_json's account of a failed read, said plainly.
-fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
+pub(super) fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
     use serde_json::error::Category;
     let the_field = field.map_or_else(|| "a field".to_string(), |f| format!("the field '{f}'"));
     if !matches!(error.classify(), Category::Data) {
@@ -157,7 +157,10 @@ fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
     }
     if let Some(rest) = message.strip_prefix("unknown field ") {
         let name = rest.split(',').next().unwrap_or_default().trim_matches('`');
-        return format!("it has a field '{name}' that this kind of event does not have");
+        return format!("it has a field '{name}' that grimoire does not write there");
+    }
+    if let Some(rest) = message.strip_prefix("duplicate field ") {
+        return format!("the field '{}' appears twice", rest.trim_matches('`'));
     }
     format!("{the_field} does not hold what grimoire writes there")
 }

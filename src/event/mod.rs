@@ -195,6 +195,17 @@ pub struct Upcaster {
 /// when a shape changes, its step goes here with SCHEMA_VERSION raised.
 pub const UPCASTERS: &[Upcaster] = &[];
 
+/// What serde_json found wrong in a text read as JSON, in grimoire's words: the field (by its path,
+/// when known), what it holds and what belongs there, and the line and column.
+pub fn json_problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
+    let place = if error.line() == 0 {
+        String::new()
+    } else {
+        format!(" (line {}, column {})", error.line(), error.column())
+    };
+    format!("{}{place}", by_kind::problem_in_words(error, field))
+}
+
 /// Brings a payload of `kind` from version `from` up to `to`, one step at a time.
 pub fn upcast(
     kind: &str,

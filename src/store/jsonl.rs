@@ -93,8 +93,19 @@ pub fn secret_line(kind: &str, key: &str, value: &str) -> String {
 }
 
 pub fn parse_line(text: &str) -> Result<Line, String> {
-    let line: LineIn =
-        serde_json::from_str(text).map_err(|e| format!("not a grimoire export line ({e})"))?;
+    let not_a_line = |e: &serde_json::Error, field: Option<&str>| {
+        format!(
+            "not a grimoire export line: {}",
+            crate::event::json_problem_in_words(e, field)
+        )
+    };
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let line: LineIn = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+        let field = e.path().to_string();
+        let field = (!field.is_empty() && field != ".").then_some(field);
+        not_a_line(e.inner(), field.as_deref())
+    })?;
+    reader.end().map_err(|e| not_a_line(&e, None))?;
     if let Some(kind) = line.secret {
         let (Some(key), Some(value)) = (line.key, line.value) else {
             return Err("a secret line needs \"key\" and \"value\"".into());

@@ -310,3 +310,29 @@ fn a_full_disk_says_the_disk_is_full_and_leaves_nothing() {
     let left: Vec<_> = std::fs::read_dir(target.dir.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// An export line that is not what grimoire writes is refused at its line in grimoire's words,
+/// naming the field: serde's own ("invalid type", "expected u64", "EOF while parsing") never show.
+#[test]
+fn a_malformed_export_line_is_named_in_grimoires_words() {
+    let c = Campaign::with_party();
+    let export = c.ok(&["export"]);
+    let first = export.lines().next().unwrap();
+    for (edited, says) in [
+        (first.replacen("\"seq\":1", "\"seq\":\"1\"", 1), "the field 'seq' holds \"1\" where a whole number"),
+        (first.replacen("\"seq\":1,", "\"seq\":1,\"zzz\":1,", 1), "a field 'zzz' that grimoire does not write"),
+        (first.replacen("\"seq\":1,", "\"seq\":1,\"seq\":1,", 1), "the field 'seq' appears twice"),
+        (format!("{first} x"), "not well-formed JSON"),
+        (first[..first.len() - 5].to_string(), "not well-formed JSON"),
+        (first.replacen("\"game_time\":0", "\"game_time\":-1", 1), "the field 'game_time' holds -1"),
+    ] {
+        let text = export.replacen(first, &edited, 1);
+        let out = import(&c, &text);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(said.contains("import refused at line 1") && said.contains(says), "{said}");
+        for serde_words in ["invalid type", "expected u64", "EOF while", "unknown field", "duplicate field"] {
+            assert!(!said.contains(serde_words), "{said}");
+        }
+    }
+}
