@@ -32,6 +32,24 @@ pub struct StoredRow {
 }
 
 impl StoredRow {
+    /// A column holding what grimoire never writes there: an event id that is not a UUID, a
+    /// recorded time that is not an RFC 3339 time. (Both are free text to the database, so an
+    /// export or a file edited by hand could carry a forged line or a terminal escape in them.)
+    pub fn shape_problem(&self) -> Option<String> {
+        let seq = self.seq;
+        if self.event_id.len() != 36 || uuid::Uuid::try_parse(&self.event_id).is_err() {
+            return Some(format!(
+                "#{seq}: its event id is not a UUID, as grimoire writes every event id"
+            ));
+        }
+        if chrono::DateTime::parse_from_rfc3339(&self.recorded_at).is_err() {
+            return Some(format!(
+                "#{seq}: its recorded time is not an RFC 3339 time, as grimoire writes it"
+            ));
+        }
+        None
+    }
+
     /// SHA-256 over `prev_hash` (as its 64 hex characters) followed by each stored field, in column
     /// order, as an 8-byte big-endian byte length and the field's UTF-8 text. Numbers are written in
     /// decimal; an absent session is the empty string. Length prefixes make the encoding unambiguous.
@@ -345,6 +363,9 @@ impl Verifier {
             if checkpoint.seq == row.seq {
                 *found = Some(row.hash.starts_with(&checkpoint.hash_prefix));
             }
+        }
+        if let Some(what) = row.shape_problem() {
+            self.dice_problem(row.seq, what);
         }
         match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
             Ok(event) => {

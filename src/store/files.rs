@@ -92,7 +92,11 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
     let Some(target) = canonical(target) else {
         return false;
     };
-    let campaign = campaign.and_then(|c| super::output::follow_links(c).ok().and_then(|c| canonical(&c)));
+    let campaign = campaign.and_then(|c| {
+        super::output::follow_links(c)
+            .ok()
+            .and_then(|c| canonical(&c))
+    });
     JOURNAL_SUFFIXES.iter().any(|suffix| {
         campaign
             .as_ref()
@@ -101,8 +105,8 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
                 .to_str()
                 .and_then(|t| t.strip_suffix(suffix))
                 .is_some_and(|database| {
-                    super::output::first_bytes(Path::new(database)).is_ok_and(|s| s.starts_with(super::output::SQLITE_HEADER))
+                    super::output::first_bytes(Path::new(database))
+                        .is_ok_and(|s| s.starts_with(super::output::SQLITE_HEADER))
                 })
     })
 }
-

@@ -171,6 +171,9 @@ impl ChainCheck {
                 row.seq
             ));
         }
+        if let Some(problem) = row.shape_problem() {
+            return Err(problem);
+        }
         // SQLite stores signed 64-bit integers: anything larger would come back as another number.
         if i64::try_from(row.game_time).is_err() {
             return Err(format!(

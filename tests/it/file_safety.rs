@@ -520,7 +520,10 @@ fn a_new_campaign_never_takes_a_journals_name_or_starts_beside_a_leftover_index(
     for suffix in ["-wal", "-shm", "-journal"] {
         let path = format!("{}{suffix}", c.db.display());
         let said = c.refused(&["--db", &path, "init", "--name", "Evil"], 1);
-        assert!(said.contains("another database's journal"), "{suffix}: {said}");
+        assert!(
+            said.contains("another database's journal"),
+            "{suffix}: {said}"
+        );
         // (A journal that exists is refused as an existing path, one that does not as a journal.)
         let said = c.refused(&["backup", &path], 1);
         assert!(
@@ -529,7 +532,10 @@ fn a_new_campaign_never_takes_a_journals_name_or_starts_beside_a_leftover_index(
         );
     }
     std::os::unix::fs::symlink(&c.db, c.dir.path().join("other.db-shm")).unwrap();
-    let said = c.refused(&["--db", other.to_str().unwrap(), "init", "--name", "Fresh"], 1);
+    let said = c.refused(
+        &["--db", other.to_str().unwrap(), "init", "--name", "Fresh"],
+        1,
+    );
     assert!(said.contains("other.db-shm"), "{said}");
     assert!(!other.exists());
     c.ok(&["verify"]);

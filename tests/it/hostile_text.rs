@@ -319,20 +319,70 @@ fn a_malformed_export_line_is_named_in_grimoires_words() {
     let export = c.ok(&["export"]);
     let first = export.lines().next().unwrap();
     for (edited, says) in [
-        (first.replacen("\"seq\":1", "\"seq\":\"1\"", 1), "the field 'seq' holds \"1\" where a whole number"),
-        (first.replacen("\"seq\":1,", "\"seq\":1,\"zzz\":1,", 1), "a field 'zzz' that grimoire does not write"),
-        (first.replacen("\"seq\":1,", "\"seq\":1,\"seq\":1,", 1), "the field 'seq' appears twice"),
+        (
+            first.replacen("\"seq\":1", "\"seq\":\"1\"", 1),
+            "the field 'seq' holds \"1\" where a whole number",
+        ),
+        (
+            first.replacen("\"seq\":1,", "\"seq\":1,\"zzz\":1,", 1),
+            "a field 'zzz' that grimoire does not write",
+        ),
+        (
+            first.replacen("\"seq\":1,", "\"seq\":1,\"seq\":1,", 1),
+            "the field 'seq' appears twice",
+        ),
         (format!("{first} x"), "not well-formed JSON"),
         (first[..first.len() - 5].to_string(), "not well-formed JSON"),
-        (first.replacen("\"game_time\":0", "\"game_time\":-1", 1), "the field 'game_time' holds -1"),
+        (
+            first.replacen("\"game_time\":0", "\"game_time\":-1", 1),
+            "the field 'game_time' holds -1",
+        ),
     ] {
         let text = export.replacen(first, &edited, 1);
         let out = import(&c, &text);
         let said = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{said}");
-        assert!(said.contains("import refused at line 1") && said.contains(says), "{said}");
-        for serde_words in ["invalid type", "expected u64", "EOF while", "unknown field", "duplicate field"] {
+        assert!(
+            said.contains("import refused at line 1") && said.contains(says),
+            "{said}"
+        );
+        for serde_words in [
+            "invalid type",
+            "expected u64",
+            "EOF while",
+            "unknown field",
+            "duplicate field",
+        ] {
             assert!(!said.contains(serde_words), "{said}");
         }
+    }
+}
+
+/// The event id and the recorded time are columns of free text to the database: an export whose
+/// line carries a line separator, a reordering mark or a terminal escape in them (hashes
+/// recomputed) is refused at its line, as are values grimoire never writes there.
+#[test]
+fn an_event_id_or_recorded_time_grimoire_never_writes_is_refused_by_import() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    for (edit, says) in [
+        (
+            (|row: &mut grimoire::store::StoredRow| {
+                row.recorded_at = "not a time \u{2028} \u{202e} evil".into()
+            }) as fn(&mut grimoire::store::StoredRow),
+            "recorded time is not an RFC 3339 time",
+        ),
+        (
+            |row: &mut grimoire::store::StoredRow| row.event_id = "id\u{2029}\u{1b}[31mred".into(),
+            "event id is not a UUID",
+        ),
+    ] {
+        let out = import(&c, &forge(&lines, 3, edit));
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains("import refused at line 3") && said.contains(says),
+            "{said}"
+        );
     }
 }
