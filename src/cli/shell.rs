@@ -180,23 +180,25 @@ enum Parsed {
 
 /// Whether a line types dice values with `--rolls` (anything but `ask`): kept out of the history,
 /// since any command may take a sealed die among them (a Ceremony's check needs no `--sealed`).
-/// Read word by word even when the line does not parse (an unclosed quote), so a mistyped line
-/// with a value in it is kept out too.
+/// Read as text rather than parsed, so a mistyped line (an unclosed quote, a no-break space or an
+/// escaped space after `--rolls`) with a value in it is kept out too.
 fn types_dice_values(line: &str) -> bool {
-    let words = shell_words::split(line).unwrap_or_else(|_| {
-        line.split_whitespace()
-            .map(|w| w.replace(['"', '\''], ""))
-            .collect()
-    });
-    words.iter().enumerate().any(|(i, w)| {
-        let value = if w == "--rolls" {
-            words.get(i + 1).map_or("", String::as_str)
-        } else if let Some(value) = w.strip_prefix("--rolls=") {
-            value
-        } else {
-            return false;
-        };
-        !value.trim().eq_ignore_ascii_case("ask")
+    let plain: String = line
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+        .map(|c| {
+            if c.is_whitespace() || c == '=' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect::<String>()
+        .to_lowercase();
+    plain.match_indices("--rolls").any(|(at, flag)| {
+        let value = plain[at + flag.len()..].trim_start();
+        let word = value.split(' ').next().unwrap_or_default();
+        word != "ask"
     })
 }
 
@@ -410,6 +412,9 @@ mod tests {
             "--sealed --rolls=18 roll d20 --for \"unclosed",
             "--rolls '18 roll d20",
             "--rolls",
+            "--rolls\u{a0}17 roll d20 --sealed",
+            "--rolls\\ 17 roll d20 --sealed",
+            "--ROLLS 17 roll d20",
         ] {
             assert!(types_dice_values(kept_out), "{kept_out}");
         }

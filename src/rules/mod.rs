@@ -97,6 +97,10 @@ pub enum RuleError {
         "the {0} holds a character that reorders the text around it (a bidirectional control); type it without one"
     )]
     TextReorders(&'static str),
+    #[error(
+        "the {0} may not begin with '-', which a command line reads as the start of an option; begin it with a letter or another sign"
+    )]
+    NameLikeAFlag(&'static str),
     #[error("the {0} is made only of invisible characters; give visible text")]
     TextInvisible(&'static str),
     #[error(

@@ -37,7 +37,8 @@ pub fn breaks_the_line(c: char) -> bool {
 
 /// A character that shows something: not White_Space, not Default_Ignorable_Code_Point, not of
 /// the general categories Cc, Cf, Zl, Zp, Co or Cn (controls, format marks, separators, private
-/// use, unassigned), and not the blank Braille pattern U+2800, which fonts draw as nothing.
+/// use, unassigned) nor Mn or Me (combining marks, which show only on a letter before them), and
+/// not the blank Braille pattern U+2800, which fonts draw as nothing.
 pub fn is_visible(c: char) -> bool {
     use icu_properties::props::{
         DefaultIgnorableCodePoint, GeneralCategory, GeneralCategoryGroup, WhiteSpace,
@@ -51,7 +52,10 @@ pub fn is_visible(c: char) -> bool {
         .union(GeneralCategoryGroup::LineSeparator)
         .union(GeneralCategoryGroup::ParagraphSeparator)
         .union(GeneralCategoryGroup::PrivateUse)
-        .union(GeneralCategoryGroup::Unassigned);
+        .union(GeneralCategoryGroup::Unassigned)
+        // A combining mark shows only on the letter before it: alone, nothing (or a dotted circle).
+        .union(GeneralCategoryGroup::NonspacingMark)
+        .union(GeneralCategoryGroup::EnclosingMark);
     c != '\u{2800}'
         && !CodePointSetData::new::<WhiteSpace>().contains(c)
         && !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
@@ -81,6 +85,16 @@ pub fn check(what: &'static str, text: &str, max: usize) -> Result<(), RuleError
     let length = text.trim().chars().count();
     if length > max {
         return Err(RuleError::TextTooLong { what, length, max });
+    }
+    Ok(())
+}
+
+/// A name the command line takes as a word of its own (a character's, a ritual's, a spell's): as
+/// [`check`], and not beginning with `-`, which a command line and completion would read as a flag.
+pub fn check_name(what: &'static str, name: &str) -> Result<(), RuleError> {
+    check(what, name, NAME_MAX)?;
+    if name.trim_start().starts_with('-') {
+        return Err(RuleError::NameLikeAFlag(what));
     }
     Ok(())
 }
@@ -215,7 +229,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
     match command {
         Command::CreateCampaign { name, .. } => check("campaign's name", name, NAME_MAX),
         Command::AddCharacter { name, sheet } => {
-            check("character's name", name, NAME_MAX)?;
+            check_name("character's name", name)?;
             check_sheet(sheet)
         }
         Command::ChangeSheet { sheet, reason, .. } => {
@@ -228,7 +242,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
         Command::Retract(Retraction { reason, .. }) => check("reason", reason, NOTE_MAX),
         Command::Adg(adg) => match adg.as_ref() {
             AdgCommand::Learn(crate::systems::adg::rules::Learning { ritual, .. }) => {
-                check("ritual's name", ritual, NAME_MAX)
+                check_name("ritual's name", ritual)
             }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
             AdgCommand::Cast(Casting { order, .. }) => order
@@ -252,7 +266,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
             | AdgCommand::ResolvePending(_) => Ok(()),
         },
         Command::Vsd(vsd) => match vsd.as_ref() {
-            VsdCommand::Learn(learning) => check("spell's name", &learning.spell.name, NAME_MAX),
+            VsdCommand::Learn(learning) => check_name("spell's name", &learning.spell.name),
             VsdCommand::Cast(casting) => check("target", &casting.order.target, NAME_MAX),
             VsdCommand::Save(save) => check("target", &save.target, NAME_MAX),
             VsdCommand::Drive(change) => check("reason", &change.reason, NOTE_MAX),
@@ -388,6 +402,8 @@ mod tests {
             "\u{00A0}\u{3000}\u{200B}",
             "\u{FE0F}",
             "\u{E0041}",
+            "\u{0301}",
+            "\u{20E3}\u{0301}",
         ] {
             assert_eq!(
                 check("character's name", blank, NAME_MAX),
@@ -411,6 +427,19 @@ mod tests {
                 "{shown:?}"
             );
         }
+    }
+
+    /// A name that begins with `-` would be read as an option on a command line, and offered by
+    /// completion as one.
+    #[test]
+    fn a_name_that_begins_like_a_flag_is_refused() {
+        for name in ["--db=/tmp/evil", "-rf", " -x"] {
+            assert_eq!(
+                check_name("character's name", name),
+                Err(RuleError::NameLikeAFlag("character's name"))
+            );
+        }
+        assert_eq!(check_name("character's name", "Aldric-the-Bold"), Ok(()));
     }
 
     #[test]

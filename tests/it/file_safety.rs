@@ -471,6 +471,10 @@ fn near_a_full_disk_nothing_half_written_is_published_and_the_disk_is_named() {
         assert_eq!(out.status.code(), Some(74), "{what}: {said}");
         assert!(said.contains("full"), "{what}: {said}");
         assert!(!said.contains("damaged"), "{what}: {said}");
+        assert!(
+            !said.contains(".creating-"),
+            "{what} names the private file: {said}"
+        );
         assert_eq!(
             leftovers(c.dir.path(), &keep),
             Vec::<String>::new(),
@@ -497,7 +501,8 @@ fn a_stale_creation_file_is_cleaned_up_by_the_next_creation_of_that_path() {
         std::process::id()
     );
     let foreign = ".campaign.db.creating-notes.txt".to_string();
-    for name in [&stale, &stale_wal, &living, &foreign] {
+    let signed = format!(".campaign.db.creating-+{dead_pid}-0123456789abcdef");
+    for name in [&stale, &stale_wal, &living, &foreign, &signed] {
         std::fs::write(c.dir.path().join(name), b"x").unwrap();
     }
     c.ok(&["init", "--name", "Fresh"]);
@@ -505,7 +510,7 @@ fn a_stale_creation_file_is_cleaned_up_by_the_next_creation_of_that_path() {
         c.dir.path(),
         &["campaign.db", "campaign.db-wal", "campaign.db-shm"],
     );
-    let mut expected = vec![foreign, living];
+    let mut expected = vec![foreign, living, signed];
     expected.sort();
     assert_eq!(left, expected);
 }

@@ -267,7 +267,16 @@ impl SqliteBackend {
             }),
             Err(e) => {
                 remove_database_files(&building);
-                Err(e)
+                // The private name means nothing to the person who asked for `path`.
+                Err(match e {
+                    StoreError::Io { action, why, .. } => StoreError::Io {
+                        path: path.to_path_buf(),
+                        action,
+                        why,
+                    },
+                    StoreError::Corrupt(_) => StoreError::Corrupt(path.to_path_buf()),
+                    other => other,
+                })
             }
         }
     }
@@ -555,7 +564,9 @@ fn remove_stale_creations(path: &Path) {
             continue;
         };
         let companion = parts.next();
-        let ours = random.len() == 16
+        let ours = !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && random.len() == 16
             && random.bytes().all(|b| b.is_ascii_hexdigit())
             && companion.is_none_or(|c| ["wal", "shm", "journal"].contains(&c));
         if ours
