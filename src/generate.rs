@@ -308,6 +308,8 @@ fn step(
             target: Some(mistake.event.clone()),
             restoring: None,
             reason: "entered for the wrong character".into(),
+            // Damage and healing roll nothing: no roll after them to mark.
+            next_roll: None,
         });
         // And now and then the retraction was the mistake: undoing it restores the entry.
         if let Some(retraction) = play_recorded(appender, undo, rng)?
@@ -319,6 +321,7 @@ fn step(
                 target: Some(retraction.event),
                 restoring: Some(Box::new(mistake.event)),
                 reason: "it was the right character after all".into(),
+                next_roll: None,
             });
             play(appender, restore, rng)?;
         }

@@ -231,6 +231,20 @@ pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Repo
         Some(Event::Retracted { seq: undone, .. }) => campaign.store().event(*undone)?,
         _ => None,
     };
+    // A roll retracted after another was made (rolled twice, the first then undone): that later
+    // roll is the one C-2 marks.
+    let mut next_roll = None;
+    if target.as_ref().is_some_and(|r| !r.event.dice().is_empty()) {
+        campaign
+            .store()
+            .for_each_event_while(seq + 1, u64::MAX, |r| {
+                if r.event.dice().is_empty() {
+                    return Ok(std::ops::ControlFlow::Continue(()));
+                }
+                next_roll = Some(r.seq);
+                Ok(std::ops::ControlFlow::Break(()))
+            })?;
+    }
     let named = match (&target, &restoring) {
         (_, Some(restored)) => Some(format!(
             "Restoring #{}: {}",
@@ -247,6 +261,7 @@ pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Repo
         seq: Some(seq),
         target: target.map(|r| r.event),
         restoring: restoring.map(|r| Box::new(r.event)),
+        next_roll,
         ..args.clone()
     });
     let mut report = appended(&record_on(g, ctx, &mut campaign, command)?.events);

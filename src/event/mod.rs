@@ -121,6 +121,11 @@ event_enum! {
         /// When the event undone is itself a retraction: the event this brings back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         restores: Option<u64>,
+        /// When the event undone rolled dice and a roll already follows it in the log (rolled
+        /// twice, the first then retracted): that roll, marked as rolled after the retracted one
+        /// (C-2). Absent, the next roll to come is marked.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        marks: Option<u64>,
     },
     /// Publishes an epoch's seed so anyone can re-derive its dice.
     SeedRevealed {

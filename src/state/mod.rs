@@ -459,16 +459,14 @@ impl CampaignState {
             Event::Retracted {
                 seq: target,
                 reason,
-                roll,
                 restores,
+                ..
             } => {
                 self.retracted.insert(*target, reason.clone());
                 if let Some(restored) = restores {
                     self.restored.insert(*restored, seq);
                 }
-                if let Some(roll) = roll {
-                    self.awaiting_reroll.push((*target, roll.clone()));
-                }
+                self.note_retracted_roll(event);
             }
             Event::SeedRevealed { epoch, .. } => {
                 self.withheld_seeds.remove(epoch);
@@ -548,13 +546,25 @@ impl CampaignState {
     fn note_undone(&mut self, seq: u64, event: &Event) {
         self.note_reroll(seq, event);
         self.count_rolls(event);
+        self.note_retracted_roll(event);
+    }
+
+    /// A retraction of a roll marks the first roll after the retracted one (C-2): the one already
+    /// in the log when it names one, else the next roll to come.
+    fn note_retracted_roll(&mut self, event: &Event) {
         if let Event::Retracted {
             seq: target,
             roll: Some(roll),
+            marks,
             ..
         } = event
         {
-            self.awaiting_reroll.push((*target, roll.clone()));
+            match marks {
+                Some(later) => {
+                    self.rerolls.entry(*later).or_insert(*target);
+                }
+                None => self.awaiting_reroll.push((*target, roll.clone())),
+            }
         }
     }
 }

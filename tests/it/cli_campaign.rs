@@ -511,6 +511,35 @@ fn c2_a_roll_made_again_under_other_words_is_still_marked() {
     assert_eq!(json["events"][0]["rolled_again_after"], first);
 }
 
+/// C-2: rolling twice and retracting the first afterwards keeps the better of two: the second is
+/// marked as rolled after the first, in `log` and the audit.
+#[test]
+fn c2_rolling_twice_then_retracting_the_first_marks_the_second() {
+    let c = Campaign::with_party();
+    let first = c.seq_of(&["--rolls", "16", "roll", "d20", "--for", "lockpick"]);
+    let second = c.seq_of(&["--rolls", "19", "roll", "d20", "--for", "lockpick"]);
+    c.ok(&[
+        "retract",
+        &first.to_string(),
+        "--reason",
+        "entered twice by mistake",
+    ]);
+    let json = c.json(&["log", "--limit", "3"]);
+    let marked = json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["seq"] == second)
+        .cloned()
+        .unwrap();
+    assert_eq!(marked["rolled_again_after"], first, "{json}");
+    let audit = c.ok(&["audit", "dice"]);
+    assert!(
+        audit.contains(&format!("#{second} after #{first}")),
+        "{audit}"
+    );
+}
+
 /// Settling a disputed check needs the sheet it was rolled against: `explain` shows the sheets of
 /// the characters an event concerns as they stood just before it, or at any point with --at.
 #[test]

@@ -80,6 +80,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             target: log.iter().find(|(s, _)| s == seq).map(|(_, e)| e.clone()),
             restoring: None,
             reason: "property".into(),
+            next_roll: None,
         }),
     }
 }

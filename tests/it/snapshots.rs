@@ -103,7 +103,7 @@ proptest! {
                         Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
                         _ => None,
                     };
-                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into() })
+                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -256,6 +256,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             target,
             restoring: None,
             reason: "missed".into(),
+            next_roll: None,
         })],
     );
     let state = store.replay(None).unwrap();
@@ -295,6 +296,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             target,
             restoring: None,
             reason: "missed".into(),
+            next_roll: None,
         })],
     );
     let with = store.replay(None).unwrap();
@@ -484,6 +486,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 target,
                 restoring: None,
                 reason: "never joined".into(),
+                next_roll: None,
             })],
         );
     }

@@ -97,6 +97,9 @@ pub struct Retraction {
     // Boxed: an event is large, and most retractions restore nothing.
     #[arg(skip)]
     pub restoring: Option<Box<Event>>,
+    /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
+    #[arg(skip)]
+    pub next_roll: Option<u64>,
 }
 
 fn parse_duration(text: &str) -> Result<GameDuration, String> {

@@ -432,6 +432,7 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
         target,
         restoring,
         reason,
+        next_roll,
         ..
     } = retraction;
     let reason = reason.trim().to_string();
@@ -492,11 +493,13 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             .map(|c| c.name.clone())
             .collect(),
     });
+    let marks = roll.as_ref().and(next_roll).filter(|&later| later > seq);
     Ok(Event::Retracted {
         seq,
         reason,
         roll,
         restores,
+        marks,
     })
 }
 

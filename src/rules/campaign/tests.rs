@@ -113,6 +113,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             last: false,
             target: Some(adg("Aldric", 8)),
             restoring: None,
+            next_roll: None,
             reason,
         })
     };
@@ -400,6 +401,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         last: false,
         target: Some(damage.clone()),
         restoring: None,
+        next_roll: None,
         reason: "wrong target".into(),
     });
     let events = when(&state, command.clone(), vec![]).unwrap();
@@ -432,6 +434,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
             entropy: "".into(),
         }),
         restoring: None,
+        next_roll: None,
         reason: "oops".into(),
     });
     assert!(matches!(
@@ -443,6 +446,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: false,
         target: None,
         restoring: None,
+        next_roll: None,
         reason: "x".into(),
     });
     assert_eq!(
@@ -454,6 +458,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: false,
         target: None,
         restoring: None,
+        next_roll: None,
         reason: "  ".into(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
@@ -463,6 +468,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: true,
         target: None,
         restoring: None,
+        next_roll: None,
         reason: "the newest".into(),
     });
     assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
@@ -628,12 +634,20 @@ fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
         _ => None,
     };
     assert!(seq <= state.head, "a seq of the log");
+    // As the command line reads it: the first event after `seq` that rolled dice.
+    let next_roll = log
+        .iter()
+        .enumerate()
+        .skip(seq as usize)
+        .find(|(_, e)| !e.dice().is_empty())
+        .map(|(i, _)| i as u64 + 1);
     Command::Retract(Retraction {
         seq: Some(seq),
         last: false,
         target,
         restoring,
         reason: "a mistake".into(),
+        next_roll,
     })
 }
 
@@ -789,6 +803,25 @@ fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the
     let state = given(&log);
     assert_eq!(state.rerolls.get(&7), Some(&4));
     assert_eq!(state.restored.get(&4), Some(&9));
+}
+
+/// C-2: rolling twice and then retracting the first keeps the second, chosen after seeing both: the
+/// second is marked as rolled after the first, though the retraction came later.
+#[test]
+fn c2_given_two_rolls_when_the_first_is_retracted_then_the_second_is_marked() {
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        free_roll(None, 16),
+        free_roll(None, 19),
+    ];
+    then(&mut log, |s, l| retraction(s, 3, l));
+    assert!(matches!(&log[4], Event::Retracted { marks: Some(4), .. }));
+    let state = given(&log);
+    assert_eq!(state.rerolls.get(&4), Some(&3));
+    // The mark is given: the next roll to come is an ordinary one.
+    log.push(free_roll(None, 2));
+    assert!(!given(&log).rerolls.contains_key(&6));
 }
 
 #[test]
