@@ -35,7 +35,10 @@ _grimoire_with_names() {
     local cur="${COMP_WORDS[COMP_CWORD]}" db="" name i
     if [[ ${#COMPREPLY[@]} -eq 0 && "$cur" != -* ]]; then
         for ((i = 1; i < COMP_CWORD; i++)); do
-            if [[ "${COMP_WORDS[i]}" == --db ]]; then db="${COMP_WORDS[i+1]}"; fi
+            if [[ "${COMP_WORDS[i]}" == --db ]]; then
+                # bash splits --db=PATH at the '=' into three words.
+                if [[ "${COMP_WORDS[i+1]}" == = ]]; then db="${COMP_WORDS[i+2]}"; else db="${COMP_WORDS[i+1]}"; fi
+            fi
         done
         while IFS= read -r name; do
             if [[ "${name,,}" == "${cur,,}"* ]]; then
@@ -57,6 +60,8 @@ function __grimoire_names
     for i in (seq (count $words))
         if test "$words[$i]" = --db; and test $i -lt (count $words)
             set db $words[(math $i + 1)]
+        else if string match -q -- '--db=*' $words[$i]
+            set db (string replace -- '--db=' '' $words[$i])
         end
     end
     if test -n "$db"

@@ -1004,6 +1004,11 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
         complete(&["grimoire", "--db", db, "ritual", "ca"]),
         ["cast"]
     );
+    // --db=PATH, which bash splits at the '='.
+    assert_eq!(
+        complete(&["grimoire", "--db", "=", db, "damage", "Al"]),
+        ["Aldric"]
+    );
 }
 
 /// Names anyone can write (an imported file, a player on a shared campaign) reach the GM's shell
