@@ -50,10 +50,23 @@ impl Database {
 }
 
 static CLUSTER: OnceLock<Result<Cluster, String>> = OnceLock::new();
+static CARELESS: OnceLock<Result<Cluster, String>> = OnceLock::new();
 
 /// A new database in the test cluster, or `None` (after saying so) where PostgreSQL is missing.
+/// The cluster keeps commits as grimoire needs (`fsync` on: on a memory file system where the
+/// machine has one, so syncing costs nothing).
 pub fn database() -> Option<Database> {
-    let cluster = match CLUSTER.get_or_init(start) {
+    database_in(&CLUSTER, true)
+}
+
+/// A database in a cluster configured to lose acknowledged commits (`fsync = off`), which grimoire
+/// must refuse to record onto.
+pub fn careless_database() -> Option<Database> {
+    database_in(&CARELESS, false)
+}
+
+fn database_in(which: &'static OnceLock<Result<Cluster, String>>, fsync: bool) -> Option<Database> {
+    let cluster = match which.get_or_init(|| start(fsync)) {
         Ok(cluster) => cluster,
         Err(why) => {
             assert!(
@@ -135,11 +148,16 @@ fn server_program(bin: &Path, program: &str, log: &Path) -> Command {
     cmd
 }
 
-fn start() -> Result<Cluster, String> {
+fn start(fsync: bool) -> Result<Cluster, String> {
     let bin = server_bin().ok_or("no PostgreSQL server programs (initdb, pg_ctl) were found")?;
+    let memory = Path::new("/dev/shm");
     let dir = tempfile::Builder::new()
         .prefix("grimoire-pg-")
-        .tempdir_in("/tmp")
+        .tempdir_in(if memory.is_dir() {
+            memory
+        } else {
+            Path::new("/tmp")
+        })
         .map_err(|e| format!("no temporary folder ({e})"))?
         .keep();
     // The server's user must enter it to keep its data and socket there.
@@ -163,8 +181,9 @@ fn start() -> Result<Cluster, String> {
         return Err(format!("initdb failed (see {})", log.display()));
     }
     let options = format!(
-        "-k {} -c listen_addresses='' -c fsync=off -c max_connections=200",
-        dir.display()
+        "-k {} -c listen_addresses='' -c fsync={} -c max_connections=200",
+        dir.display(),
+        if fsync { "on" } else { "off" }
     );
     let started = server_program(&bin, "pg_ctl", &log)
         .arg("-D")

@@ -707,3 +707,38 @@ fn campaign_names_that_look_alike_cannot_coexist_and_an_empty_one_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("?campaign= is empty"));
 }
+
+/// A server that runs with `fsync = off` can lose commits it has acknowledged in a power cut:
+/// grimoire records nothing there, saying why.
+#[test]
+fn a_server_that_can_lose_acknowledged_commits_is_refused_for_writing() {
+    let Some(careful) = pg_cluster::database() else {
+        return;
+    };
+    let c = PgCampaign::new(&careful, "Source");
+    c.ok(&["init", "--name", "Source"]);
+    c.ok(&ADG_ALDRIC);
+    let Some(careless) = pg_cluster::careless_database() else {
+        return;
+    };
+    let target = PgCampaign::new(&careless, "Careless");
+    let export = c.dir.path().join("all.jsonl");
+    c.ok(&[
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    for args in [
+        vec!["init", "--name", "Careless"],
+        vec!["import", export.to_str().unwrap()],
+    ] {
+        let out = target.run(&args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(74), "{args:?}: {said}");
+        assert!(
+            said.contains("fsync = off") && said.contains("records nothing"),
+            "{said}"
+        );
+    }
+}

@@ -33,6 +33,31 @@ pub struct PgBackend {
     campaign: i64,
     place: String,
     building: bool,
+    /// Why the server could lose a commit it has acknowledged (it runs with `fsync = off`): then
+    /// grimoire reads but records nothing there.
+    loses_commits: Option<String>,
+}
+
+/// What grimoire needs of a server to keep its promise that an acknowledged event survives a power
+/// cut: `fsync` on (the server's whole durability), and this session's commits waiting for the
+/// disk (`synchronous_commit` not `off`, which grimoire sets back on for itself). `None` when it
+/// holds.
+fn durability(client: &mut Client, place: &str) -> Result<Option<String>, StoreError> {
+    let fail = |e: postgres::Error| pg_error(place, &e);
+    let setting = |client: &mut Client, name: &str| -> Result<String, StoreError> {
+        let row = client
+            .query_one("SELECT current_setting($1)", &[&name])
+            .map_err(fail)?;
+        cell::<String>(&row, 0, place)
+    };
+    if setting(client, "synchronous_commit")? == "off" {
+        client
+            .batch_execute("SET synchronous_commit = on")
+            .map_err(fail)?;
+    }
+    Ok((setting(client, "fsync")? == "off").then(|| {
+        format!("it runs with fsync = off, so a power cut can lose commits it has acknowledged (or damage the database); grimoire reads from it but records nothing there. Set fsync = on in the server's configuration and reload it")
+    }))
 }
 
 /// A PostgreSQL failure in words a person can act on; the driver's own text is used only where it
@@ -237,6 +262,7 @@ fn abandoned(tx: &mut Transaction<'_>, campaign: i64) -> Result<bool, postgres::
 impl PgBackend {
     pub fn open(location: &PgLocation) -> Result<PgBackend, StoreError> {
         let mut client = connect(location)?;
+        let loses_commits = durability(&mut client, &location.server)?;
         match find_campaign(&mut client, location)? {
             None => Err(no_campaign(&mut client, location)),
             Some((_, false)) => Err(StoreError::BeingCreated(location.to_string())),
@@ -245,6 +271,7 @@ impl PgBackend {
                 campaign,
                 place: location.to_string(),
                 building: false,
+                loses_commits,
             }),
         }
     }
@@ -260,6 +287,12 @@ impl PgBackend {
     /// one still being built makes the next creator fail with [`StoreError::Exists`].
     pub fn create_new(location: &PgLocation) -> Result<PgBackend, StoreError> {
         let mut client = connect(location)?;
+        if let Some(why) = durability(&mut client, &location.server)? {
+            return Err(StoreError::Server {
+                place: location.server.clone(),
+                why,
+            });
+        }
         let place = location.to_string();
         let fail = |e: postgres::Error| pg_error(&location.server, &e);
         for _ in 0..2 {
@@ -293,6 +326,7 @@ impl PgBackend {
                     campaign,
                     place,
                     building: true,
+                    loses_commits: None,
                 });
             }
             let existing = tx
@@ -370,6 +404,12 @@ impl Backend for PgBackend {
     }
 
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
+        if let Some(why) = &self.loses_commits {
+            return Err(StoreError::Server {
+                place: self.place.clone(),
+                why: why.clone(),
+            });
+        }
         Ok(Box::new(self.begin(true)?))
     }
 
