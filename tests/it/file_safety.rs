@@ -545,3 +545,90 @@ fn a_new_campaign_never_takes_a_journals_name_or_starts_beside_a_leftover_index(
     assert!(!other.exists());
     c.ok(&["verify"]);
 }
+
+/// Publishing a new file happens outside SQLite: the file is synced whole, then given its name,
+/// then its folder is synced so the name survives a power cut. The order is read from the system
+/// calls themselves (strace), for a campaign created (`init`, `import`, `backup`) and an export.
+#[test]
+fn a_new_file_is_synced_then_named_then_its_folder_synced() {
+    let strace_here = std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !strace_here {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_STRACE").is_none(),
+            "strace is required here (GRIMOIRE_REQUIRE_STRACE) but is not installed"
+        );
+        eprintln!("skipped: the publishing order test needs strace (apt-get install strace)");
+        return;
+    }
+    let c = Campaign::with_party();
+    let export = c.export_all();
+    let dir = c.dir.path().to_str().unwrap().to_string();
+    for (what, args, named) in [
+        (
+            "init",
+            vec!["--db", "new.db", "init", "--name", "New"],
+            "new.db",
+        ),
+        (
+            "import",
+            vec!["--db", "imported.db", "import", export.to_str().unwrap()],
+            "imported.db",
+        ),
+        ("backup", vec!["backup", "copy.db"], "copy.db"),
+        ("export", vec!["export", "--out", "out.jsonl"], "out.jsonl"),
+    ] {
+        let trace = c.dir.path().join(format!("{what}.trace"));
+        let grimoire = c.cmd();
+        let status = std::process::Command::new("strace")
+            .args([
+                "-f",
+                "-y",
+                "-e",
+                "trace=fsync,fdatasync,link,linkat,rename,renameat,renameat2",
+                "-o",
+            ])
+            .arg(&trace)
+            .arg(grimoire.get_program())
+            .args(&args)
+            .current_dir(c.dir.path())
+            .envs(grimoire.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{what}");
+        let lines: Vec<String> = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let named_at = lines
+            .iter()
+            .position(|l| {
+                (l.contains("link") || l.contains("rename")) && l.contains(&format!("\"{named}\""))
+            })
+            .unwrap_or_else(|| panic!("{what}: no link or rename to {named}: {lines:#?}"));
+        let naming = &lines[named_at];
+        // What was named: a private file beside it, or an unnamed one by its descriptor.
+        let source = naming.split('"').nth(1).unwrap_or_default().to_string();
+        let synced_before = lines[..named_at].iter().rev().find(|l| l.contains("sync("));
+        let synced_source = match source.strip_prefix("/proc/self/fd/") {
+            Some(fd) => synced_before.is_some_and(|l| l.contains(&format!("sync({fd}<"))),
+            None => lines[..named_at]
+                .iter()
+                .any(|l| l.contains("fsync(") && l.contains(&format!("/{source}>"))),
+        };
+        assert!(
+            synced_source,
+            "{what}: the file is synced before it is named: {lines:#?}"
+        );
+        assert!(
+            lines[named_at + 1..]
+                .iter()
+                .any(|l| l.contains("fsync(") && l.contains(&format!("<{dir}>"))),
+            "{what}: the folder is synced after the name is given: {lines:#?}"
+        );
+    }
+}
