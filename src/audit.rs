@@ -607,7 +607,7 @@ mod tests {
         };
         assert!((chi_square - 13.4).abs() < 1e-9, "{chi_square}");
         assert!((p_value - 0.0199).abs() < 0.0005, "{p_value}");
-        assert!(judge(&[t.clone()]).iter().all(|f| !f.flagged));
+        assert!(judge(std::slice::from_ref(&t)).iter().all(|f| !f.flagged));
         assert_eq!(t.most_frequent(), Some((6, 20)));
     }
 

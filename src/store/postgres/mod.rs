@@ -56,7 +56,7 @@ fn durability(client: &mut Client, place: &str) -> Result<Option<String>, StoreE
             .map_err(fail)?;
     }
     Ok((setting(client, "fsync")? == "off").then(|| {
-        format!("it runs with fsync = off, so a power cut can lose commits it has acknowledged (or damage the database); grimoire reads from it but records nothing there. Set fsync = on in the server's configuration and reload it")
+        "it runs with fsync = off, so a power cut can lose commits it has acknowledged (or damage the database); grimoire reads from it but records nothing there. Set fsync = on in the server's configuration and reload it".to_string()
     }))
 }
 
