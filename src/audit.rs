@@ -287,7 +287,7 @@ pub fn judge(tallies: &[Tally]) -> Vec<Finding> {
             (Question::Characters, &tally.by_character),
             (Question::Actors, &tally.by_actor),
         ] {
-            if let Some(mut finding) = between_rollers(tally.sides, by) {
+            for mut finding in between_rollers(tally.sides, by) {
                 finding.group = group;
                 finding.question = question;
                 findings.push(finding);
@@ -314,36 +314,74 @@ fn holm(findings: &mut [Finding]) {
 }
 
 /// Whether rollers' faces differ from one another: Pearson's chi-square test of independence on a
-/// table of rollers by ranges of faces. Faces are put into as many equal ranges as the rollers' rolls
-/// allow (each expected at least five times a range), so a roller with too few rolls for a test of
-/// their own still counts; rollers with too few even for two ranges are pooled as "others". `None`
-/// when fewer than two rollers remain.
-fn between_rollers(sides: u32, by: &BTreeMap<String, Vec<u64>>) -> Option<Finding> {
-    const ENOUGH_FOR_TWO_RANGES: u64 = 2 * MIN_EXPECTED_PER_FACE;
-    let mut rows: Vec<(String, Vec<u64>)> = Vec::new();
-    let mut others = vec![0u64; sides as usize];
-    for (who, counts) in by {
-        if counts.iter().sum::<u64>() >= ENOUGH_FOR_TWO_RANGES {
-            let name = if who.is_empty() {
-                "no one named".to_string()
+/// table of rollers by ranges of faces, at two resolutions. Coarse: faces in as many equal ranges
+/// as the smallest roller's rolls allow (each range expected at least five times), so a roller with
+/// too few rolls for a test of their own still counts; rollers with too few even for two ranges are
+/// pooled as "others". Fine: as many ranges as the second-busiest roller's rolls allow, among the
+/// rollers with that many rolls (the rest pooled, or left out when even pooled they are too few),
+/// so a small roller cannot coarsen the test for everyone (a split by alternate ranges of faces
+/// hides in two ranges). Each is one finding; fewer than two rollers, none.
+fn between_rollers(sides: u32, by: &BTreeMap<String, Vec<u64>>) -> Vec<Finding> {
+    let total = |counts: &[u64]| counts.iter().sum::<u64>();
+    let rows_with = |least: u64| -> Vec<(String, Vec<u64>)> {
+        let mut rows: Vec<(String, Vec<u64>)> = Vec::new();
+        let mut others = vec![0u64; sides as usize];
+        for (who, counts) in by {
+            if total(counts) >= least {
+                let name = if who.is_empty() {
+                    "no one named".to_string()
+                } else {
+                    who.clone()
+                };
+                rows.push((name, counts.clone()));
             } else {
-                who.clone()
-            };
-            rows.push((name, counts.clone()));
-        } else {
-            others.iter_mut().zip(counts).for_each(|(o, c)| *o += c);
+                others.iter_mut().zip(counts).for_each(|(o, c)| *o += c);
+            }
+        }
+        if total(&others) >= least {
+            rows.push(("others".to_string(), others));
+        }
+        rows
+    };
+    let ranges_for = |rolls: u64| {
+        u32::try_from(rolls / MIN_EXPECTED_PER_FACE)
+            .unwrap_or(u32::MAX)
+            .clamp(2, sides)
+    };
+    let mut findings = Vec::new();
+    let coarse_rows = rows_with(2 * MIN_EXPECTED_PER_FACE);
+    let coarse = coarse_rows
+        .iter()
+        .map(|(_, c)| total(c))
+        .min()
+        .map(ranges_for);
+    if let Some(ranges) = coarse
+        && let Some(finding) = independence(sides, ranges, coarse_rows)
+    {
+        findings.push(finding);
+    }
+    let mut busiest: Vec<u64> = by.values().map(|c| total(c)).collect();
+    busiest.sort_unstable_by(|a, b| b.cmp(a));
+    if let Some(&second) = busiest.get(1) {
+        let ranges = ranges_for(second);
+        if coarse.is_some_and(|coarse| ranges > coarse)
+            && let Some(finding) = independence(
+                sides,
+                ranges,
+                rows_with(u64::from(ranges) * MIN_EXPECTED_PER_FACE),
+            )
+        {
+            findings.push(finding);
         }
     }
-    if others.iter().sum::<u64>() >= ENOUGH_FOR_TWO_RANGES {
-        rows.push(("others".to_string(), others));
-    }
+    findings
+}
+
+/// Pearson's test of independence of `rows` (rollers' faces) by `ranges` equal ranges of faces.
+fn independence(sides: u32, ranges: u32, rows: Vec<(String, Vec<u64>)>) -> Option<Finding> {
     if rows.len() < 2 {
         return None;
     }
-    let smallest = rows.iter().map(|(_, c)| c.iter().sum::<u64>()).min()?;
-    let ranges = u32::try_from(smallest / MIN_EXPECTED_PER_FACE)
-        .unwrap_or(u32::MAX)
-        .clamp(2, sides);
     let binned: Vec<Vec<f64>> = rows
         .iter()
         .map(|(_, counts)| {
@@ -544,6 +582,44 @@ mod tests {
             .unwrap();
         assert_eq!(split.compared, ["cheat", "others"]);
         assert!(split.flagged, "{split:?}");
+    }
+
+    /// A split by alternate ranges of faces (A only 1–5 and 11–15, B only 6–10 and 16–20, each
+    /// half of the die alike) hides from a test in two ranges, to which a third roller with ten
+    /// rolls would coarsen the comparison; the fine test, at the busy rollers' resolution, flags it.
+    #[test]
+    fn a_small_roller_cannot_coarsen_the_comparison_to_hide_a_split() {
+        let mut audit = Audit::default();
+        let mut rng = StdRng::seed_from_u64(5);
+        let who = |name: &str| Roller {
+            character: name.into(),
+            actor: "gm".into(),
+        };
+        for _ in 0..300 {
+            let low = rng.random_range(1..=5);
+            let a = if rng.random_bool(0.5) { low } else { low + 10 };
+            let b = if rng.random_bool(0.5) {
+                low + 5
+            } else {
+                low + 15
+            };
+            audit.count(20, Source::Entered, a, &who("a"));
+            audit.count(20, Source::Entered, b, &who("b"));
+        }
+        for _ in 0..10 {
+            audit.count(20, Source::Entered, rng.random_range(1..=20), &who("c"));
+        }
+        let findings = judge(&audit.tallies());
+        let between: Vec<_> = findings
+            .iter()
+            .filter(|f| f.question == Question::Characters)
+            .collect();
+        assert_eq!(
+            between.iter().map(|f| f.face_ranges).collect::<Vec<_>>(),
+            [Some(2), Some(20)]
+        );
+        assert!(!between[0].flagged, "the coarse test alone misses it");
+        assert!(between[1].flagged, "{:?}", between[1]);
     }
 
     /// Fair dice from many seeds, split among several characters and actors: no test is flagged

@@ -217,7 +217,7 @@ fn check_sheet(sheet: &Sheet) -> Result<(), RuleError> {
     if let Sheet::Vsd(vsd) = sheet {
         check("vocation", &vsd.vocation, NAME_MAX)?;
         for lore in &vsd.lores {
-            check("Spell Lore's name", &lore.name, NAME_MAX)?;
+            check_name("Spell Lore's name", &lore.name)?;
         }
     }
     Ok(())

@@ -318,7 +318,8 @@ impl CampaignState {
                 Some(Health {
                     max,
                     current: u32::try_from(current).unwrap_or(max),
-                    unshown: 0,
+                    // Wounds a correction left unshown stay open through a level gained.
+                    unshown: h.unshown,
                 })
             }
             // A health track given to a character who had none starts full.
@@ -425,11 +426,13 @@ impl CampaignState {
                 ..
             } => {
                 if let Some(c) = self.characters.get_mut(&fold_name(character)) {
-                    // The recorded outcome stands, whatever a later build would compute.
-                    c.correct(sheet);
+                    // The recorded outcome stands; and should a retraction undone later bring back
+                    // a loss from before it, the correction's result is what the rules make of it
+                    // now (no living character at a maximum of 0).
+                    let now = c.correct(sheet);
                     match &mut c.system {
-                        SystemState::Adg(adg) => adg.dead |= dies,
-                        SystemState::Vsd(vsd) => vsd.consumed |= consumed,
+                        SystemState::Adg(adg) => adg.dead |= dies | now.dies,
+                        SystemState::Vsd(vsd) => vsd.consumed |= consumed | now.consumed,
                     }
                 }
             }

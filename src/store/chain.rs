@@ -254,9 +254,10 @@ impl RecordedClock {
             Ok(())
         } else {
             Err(format!(
-                "#{seq} is stamped {}, but the in-game clock stood at {} when it was recorded (its time was edited)",
+                "#{seq} is stamped {} ({game_time} s), but the in-game clock stood at {} ({} s) when it was recorded (its time was edited)",
                 crate::time::GameTime(game_time).to_the_minute(),
-                crate::time::GameTime(self.clock).to_the_minute()
+                crate::time::GameTime(self.clock).to_the_minute(),
+                self.clock
             ))
         };
         // How far the event moves the clock: what replay's own fold makes of it, from zero.

@@ -657,7 +657,7 @@ fn a_stored_time_that_is_not_the_clock_when_recorded_is_refused_and_named() {
     let said = target.refused(&["import", file.to_str().unwrap()], 1);
     assert!(
         said.contains("import refused at line 3: #3 is stamped Day 106751991167301")
-            && said.contains("clock stood at Day 1, 00:00"),
+            && said.contains("clock stood at Day 1, 00:00 (0 s)"),
         "{said}"
     );
 
@@ -670,7 +670,7 @@ fn a_stored_time_that_is_not_the_clock_when_recorded_is_refused_and_named() {
     let report = verify_fails(&c, &["verify"]);
     assert!(
         report.contains(
-            "PROBLEM at #7: #7 is stamped Day 1, 02:00, but the in-game clock stood at Day 1, 00:00"
+            "PROBLEM at #7: #7 is stamped Day 1, 02:00 (7200 s), but the in-game clock stood at Day 1, 00:00 (0 s)"
         ),
         "{report}"
     );

@@ -592,6 +592,77 @@ fn c1_a_correction_that_brings_a_maximum_to_zero_kills_and_says_so() {
     );
 }
 
+/// C-1: wounds a correction left unshown stay open through a level gained: 3/8 → 0/2 (5 wounds,
+/// 3 unshown) → a level with 1 health (1/3: 2 shown, 3 unshown) → health 9 as entered: 9 − 5 = 4/9,
+/// as with no correction at all (3/8, then the level: 4/9).
+#[test]
+fn c1_unshown_wounds_stay_open_through_a_level_gained() {
+    let mut w = world();
+    w.then(
+        Command::Damage(HealthChange {
+            character: "Aldric".into(),
+            amount: 5,
+        }),
+        &[],
+    );
+    w.then(changed_sheet(|s| s.health = 2, "typo"), &[]);
+    w.then(
+        changed_sheet(
+            |s| {
+                s.health = 3;
+                s.level = 3;
+            },
+            "a level gained",
+        ),
+        &[],
+    );
+    w.then(
+        changed_sheet(
+            |s| {
+                s.health = 9;
+                s.level = 3;
+            },
+            "back",
+        ),
+        &[],
+    );
+    // Without the corrections: 8 − 5 = 3, a level with 1 health: 4/9.
+    assert_eq!(w.health(), (4, 9));
+}
+
+/// C-1 with C-2: a correction recorded while a learning cost was retracted; undoing that
+/// retraction brings the cost back before the correction, whose maximum is then 0: the character
+/// is dead, not living at 0/0. (Health 8 as entered, 1 lost to learning; retracted: 8; corrected to
+/// 1: 1/1; the loss restored: 1 − 1 = 0.)
+#[test]
+fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Phrase);
+    let learned = w.seq_of_last();
+    let event = |w: &crate::rules::testkit::Log, seq: u64| w.events.get(seq as usize - 1).cloned();
+    let retract = |w: &crate::rules::testkit::Log, seq: u64| {
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(seq),
+            last: false,
+            target: event(w, seq),
+            restoring: event(w, seq).and_then(|e| match e {
+                Event::Retracted { seq: undone, .. } => event(w, undone).map(Box::new),
+                _ => None,
+            }),
+            reason: "x".into(),
+            next_roll: None,
+        })
+    };
+    let command = retract(&w, learned);
+    w.then(command, &[]);
+    let retraction = w.seq_of_last();
+    w.then(changed_sheet(|s| s.health = 1, "low"), &[]);
+    assert!(!w.state().character("Aldric").unwrap().is_dead());
+    let command = retract(&w, retraction);
+    w.then(command, &[]);
+    assert!(w.state().character("Aldric").unwrap().is_dead());
+}
+
 proptest::proptest! {
     /// C-1: any correction of a living character's entered values, then the correction back,
     /// leaves the character exactly as before, whatever play did first (exertion, wounds, silver
