@@ -43,6 +43,17 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+impl Health {
+    /// A health track with no wounds.
+    pub fn full(max: u32) -> Health {
+        Health {
+            max,
+            current: max,
+            unshown: 0,
+        }
+    }
+}
+
 /// What the rules make of a corrected sheet (C-1), recorded with the correction.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Corrected {
@@ -97,11 +108,7 @@ impl Character {
                 })
             }
             // A health track given to a character who had none starts full.
-            (_, _, Some(entered)) => Some(Health {
-                max: entered,
-                current: entered,
-                unshown: 0,
-            }),
+            (_, _, Some(entered)) => Some(Health::full(entered)),
             (_, _, None) => None,
         };
         match (&mut self.system, &self.sheet, new) {
@@ -323,11 +330,7 @@ impl CampaignState {
                 })
             }
             // A health track given to a character who had none starts full.
-            (_, _, Some(new)) => Some(Health {
-                max: new,
-                current: new,
-                unshown: 0,
-            }),
+            (_, _, Some(new)) => Some(Health::full(new)),
             (_, _, None) => None,
         };
         match (&mut c.system, &c.sheet, new) {
@@ -396,11 +399,7 @@ impl CampaignState {
                 self.epoch_rolls = 0;
             }
             Event::CharacterAdded { name, sheet } => {
-                let health = sheet.max_health().map(|max| Health {
-                    max,
-                    current: max,
-                    unshown: 0,
-                });
+                let health = sheet.max_health().map(Health::full);
                 let system = match sheet {
                     Sheet::Adg(s) => SystemState::Adg(adg::AdgState::new(s)),
                     Sheet::Vsd(s) => SystemState::Vsd(vsd::VsdState::new(s)),
