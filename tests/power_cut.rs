@@ -340,25 +340,21 @@ unsafe extern "C" fn shim_shm_unmap(file: *mut ffi::sqlite3_file, delete: c_int)
 }
 
 unsafe extern "C" fn shim_fetch(
-    file: *mut ffi::sqlite3_file,
-    offset: ffi::sqlite3_int64,
-    amount: c_int,
+    _file: *mut ffi::sqlite3_file,
+    _offset: ffi::sqlite3_int64,
+    _amount: c_int,
     out: *mut *mut c_void,
 ) -> c_int {
-    unsafe {
-        // Reads through a memory map would bypass the layer's record of a cut: none are given.
-        *out = std::ptr::null_mut();
-        let _ = (file, offset, amount);
-        ffi::SQLITE_OK
-    }
+    // Reads through a memory map would bypass the layer's record of a cut: none are given.
+    unsafe { *out = std::ptr::null_mut() };
+    ffi::SQLITE_OK
 }
 
 unsafe extern "C" fn shim_unfetch(
-    file: *mut ffi::sqlite3_file,
-    offset: ffi::sqlite3_int64,
-    p: *mut c_void,
+    _file: *mut ffi::sqlite3_file,
+    _offset: ffi::sqlite3_int64,
+    _p: *mut c_void,
 ) -> c_int {
-    let _ = (file, offset, p);
     ffi::SQLITE_OK
 }
 
@@ -501,11 +497,10 @@ fn prepare(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
 }
 
 /// The evening: every command a power cut may interrupt.
-fn evening(dir: &Path, db: &Path, export: &Path, into: &Path) -> Acknowledged {
+fn evening(db: &Path, export: &Path, into: &Path) -> Acknowledged {
     let mut ctx = context();
     let mut acked = Vec::new();
     let ack = &mut acked;
-    let _ = dir;
     command(
         &mut ctx,
         db,
@@ -620,7 +615,6 @@ fn reboot(
                 }
                 bytes
             }
-            None if files.keys().any(|watched| watched == &path) => continue,
             None => std::fs::read(&path).unwrap(),
         };
         std::fs::write(to.join(&name), bytes).unwrap();
@@ -716,7 +710,7 @@ fn one_cut(at: Option<u64>, loss: Loss, seed: u64) -> Result<(u64, Vec<u64>), St
             ..Disk::default()
         };
     }
-    let acked = evening(&run_dir, &db, &export, &into);
+    let acked = evening(&db, &export, &into);
     let (files, operations, syncs) = {
         let mut disk = disk();
         disk.watched = None;

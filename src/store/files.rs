@@ -18,6 +18,14 @@ pub(crate) fn private_name(path: &Path, what: &str) -> PathBuf {
     ))
 }
 
+/// The folder holding `path` (`.` for a bare file name).
+pub(crate) fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// An operating-system failure on `path`, in words a person can act on.
 pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreError {
     use std::io::ErrorKind;
@@ -83,11 +91,11 @@ pub fn remove_database_files(path: &Path) {
 /// read as one once written.
 pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
     let canonical = |p: &Path| -> Option<PathBuf> {
-        let folder = match p.parent() {
-            Some(f) if !f.as_os_str().is_empty() => f,
-            _ => Path::new("."),
-        };
-        Some(std::fs::canonicalize(folder).ok()?.join(p.file_name()?))
+        Some(
+            std::fs::canonicalize(folder_of(p))
+                .ok()?
+                .join(p.file_name()?),
+        )
     };
     let Some(target) = canonical(target) else {
         return false;
@@ -109,4 +117,56 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
                         .is_ok_and(|s| s.starts_with(super::output::SQLITE_HEADER))
                 })
     })
+}
+
+/// Syncs the folder holding `path`, so that a name just linked there survives a power cut. Best
+/// effort: some file systems refuse to sync a folder, and the file itself is already synced.
+pub(crate) fn sync_folder(path: &Path) {
+    if let Ok(dir) = std::fs::File::open(folder_of(path)) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// Removes what an earlier creation of `path` left when its process died before cleaning up (a
+/// kill, a power cut, SIGXFSZ before grimoire ignored it): private files named for `path` whose
+/// process is gone. A living process's file, or any other file, is left alone.
+pub(crate) fn remove_stale_creations(path: &Path) {
+    let Some(name) = path.file_name() else {
+        return;
+    };
+    let prefix = format!(".{}.creating-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(folder_of(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        // .NAME.creating-PID-RANDOM, perhaps followed by SQLite's -wal, -shm or -journal.
+        let mut parts = rest.splitn(3, '-');
+        let (Some(pid), Some(random)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let companion = parts.next();
+        let ours = !pid.is_empty()
+            && pid.bytes().all(|b| b.is_ascii_digit())
+            && random.len() == 16
+            && random.bytes().all(|b| b.is_ascii_hexdigit())
+            && companion.is_none_or(|c| JOURNAL_SUFFIXES.contains(&format!("-{c}").as_str()));
+        if ours
+            && let Ok(pid) = pid.parse::<u32>()
+            && !process_lives(pid)
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id is running (on Linux, as /proc shows it). When it cannot be told,
+/// the process is taken to live, so its file stays.
+fn process_lives(pid: u32) -> bool {
+    pid == std::process::id()
+        || Path::new(&format!("/proc/{pid}")).exists()
+        || !Path::new("/proc/self").exists()
 }

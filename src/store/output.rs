@@ -130,10 +130,7 @@ impl OutputFile {
                 )));
             }
         }
-        let folder = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let folder = super::files::folder_of(&target);
         let (file, pending) = match unnamed_file_in(&folder) {
             Ok(file) => (file, Pending::Unnamed),
             Err(_) => {
@@ -194,7 +191,7 @@ impl OutputFile {
                 Err(e) => return Err(fail(e)),
             },
         }
-        super::sqlite::sync_folder(&target);
+        super::files::sync_folder(&target);
         Ok(())
     }
 }

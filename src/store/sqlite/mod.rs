@@ -9,7 +9,10 @@ mod tx;
 
 use super::StoreError;
 use super::backend::{Backend, LogRead, LogWrite};
-use super::files::{io_error, journals_beside, private_name, remove_database_files};
+use super::files::{
+    folder_of, io_error, journals_beside, private_name, remove_database_files,
+    remove_stale_creations, sync_folder,
+};
 use super::migrations;
 use rusqlite::{Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use std::os::unix::fs::OpenOptionsExt;
@@ -102,10 +105,7 @@ fn db_failure(path: &Path, action: &'static str, code: Option<ErrorCode>) -> Sto
 
 /// Why SQLite could not open `path`, found by asking the file system what it would refuse.
 fn why_it_cannot_be_opened(path: &Path) -> String {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let folder = folder_of(path);
     if !folder.is_dir() {
         return format!("its folder {} does not exist", folder.display());
     }
@@ -523,67 +523,6 @@ fn fold_the_journal_in(conn: Connection) -> rusqlite::Result<()> {
     }
     conn.pragma_update(None, "journal_mode", "DELETE")?;
     conn.close().map_err(|(_, e)| e)
-}
-
-/// Syncs the folder holding `path`, so that a name just linked there survives a power cut. Best
-/// effort: some file systems refuse to sync a folder, and the file itself is already synced.
-pub(crate) fn sync_folder(path: &Path) {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if let Ok(dir) = std::fs::File::open(folder) {
-        let _ = dir.sync_all();
-    }
-}
-
-/// Removes what an earlier creation of `path` left when its process died before cleaning up (a
-/// kill, a power cut, SIGXFSZ before grimoire ignored it): private files named for `path` whose
-/// process is gone. A living process's file, or any other file, is left alone.
-fn remove_stale_creations(path: &Path) {
-    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
-        return;
-    };
-    let folder = if folder.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        folder
-    };
-    let prefix = format!(".{}.creating-", name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(folder) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix) else {
-            continue;
-        };
-        // .NAME.creating-PID-RANDOM, perhaps followed by SQLite's -wal, -shm or -journal.
-        let mut parts = rest.splitn(3, '-');
-        let (Some(pid), Some(random)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        let companion = parts.next();
-        let ours = !pid.is_empty()
-            && pid.bytes().all(|b| b.is_ascii_digit())
-            && random.len() == 16
-            && random.bytes().all(|b| b.is_ascii_hexdigit())
-            && companion.is_none_or(|c| ["wal", "shm", "journal"].contains(&c));
-        if ours
-            && let Ok(pid) = pid.parse::<u32>()
-            && !process_lives(pid)
-        {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Whether a process with this id is running (on Linux, as /proc shows it). When it cannot be told,
-/// the process is taken to live, so its file stays.
-fn process_lives(pid: u32) -> bool {
-    pid == std::process::id()
-        || Path::new(&format!("/proc/{pid}")).exists()
-        || !Path::new("/proc/self").exists()
 }
 
 impl Drop for SqliteBackend {
