@@ -68,6 +68,19 @@ fn first_seq(json: &Value) -> String {
 }
 
 pub fn run(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
+    if args
+        .into
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+    {
+        // Replacing removes the file at the path and SQLite's files beside it, which beside a link
+        // are not the tour's.
+        return Err(crate::store::StoreError::Refused {
+            path: args.into.clone(),
+            why: "it is a symbolic link; give --into the tour file's own path, or a new one".into(),
+        }
+        .into());
+    }
     if args.into.symlink_metadata().is_ok() {
         // Only ever replace the tour's own earlier file: a campaign must never be lost to a demo.
         if !Store::open(&args.into)?.is_tour()? {

@@ -243,8 +243,9 @@ pub struct RecordedClock {
     moves: BTreeMap<u64, u64>,
     /// Each retraction's target.
     targets: BTreeMap<u64, u64>,
-    /// Events undone as things stand so far.
-    undone: BTreeSet<u64>,
+    /// The retractions in effect so far, by the event each undoes: an event is undone while any
+    /// retraction of it is in effect (a retraction undone itself is not), as replay settles them.
+    undoing: BTreeMap<u64, BTreeSet<u64>>,
 }
 
 impl RecordedClock {
@@ -270,30 +271,40 @@ impl RecordedClock {
         }
         if let Event::Retracted { seq: target, .. } = event {
             self.targets.insert(seq, *target);
-            self.toggle(*target);
+            self.retraction_takes_effect(seq, true);
         }
         result
     }
 
-    /// Undoes `seq` if it is in effect, restores it if undone; a retraction's effect (its target
-    /// undone) is reversed in turn, down the chain.
-    fn toggle(&mut self, mut seq: u64) {
-        loop {
-            let now_undone = self.undone.insert(seq);
-            if !now_undone {
-                self.undone.remove(&seq);
+    /// The retraction `retraction` comes into effect (`on`) or ceases to (undone itself); its
+    /// target is undone or restored when that changes whether any retraction of it is in effect,
+    /// and so on down the chain (restoring a retraction undoes its target again).
+    fn retraction_takes_effect(&mut self, retraction: u64, on: bool) {
+        let mut changes = vec![(retraction, on)];
+        while let Some((retraction, on)) = changes.pop() {
+            let Some(&target) = self.targets.get(&retraction) else {
+                continue;
+            };
+            let undoing = self.undoing.entry(target).or_default();
+            let was_in_effect = undoing.is_empty();
+            if on {
+                undoing.insert(retraction);
+            } else {
+                undoing.remove(&retraction);
             }
-            if let Some(&moved) = self.moves.get(&seq) {
-                self.clock = if now_undone {
-                    self.clock.saturating_sub(moved)
-                } else {
+            let in_effect = undoing.is_empty();
+            if in_effect == was_in_effect {
+                continue;
+            }
+            if let Some(&moved) = self.moves.get(&target) {
+                self.clock = if in_effect {
                     self.clock.saturating_add(moved)
+                } else {
+                    self.clock.saturating_sub(moved)
                 };
             }
-            match self.targets.get(&seq) {
-                Some(&target) => seq = target,
-                None => return,
-            }
+            // The target, when a retraction itself, takes effect again or ceases to.
+            changes.push((target, in_effect));
         }
     }
 }
@@ -318,9 +329,12 @@ pub struct Verifier {
     /// The draw indexes already used under the latest roll number (one command's dice, perhaps
     /// spread over several events).
     roll_draws: BTreeSet<u32>,
-    /// The latest event holding seeded dice of the latest roll number: its seq and when it was
-    /// recorded (another event of the same command follows it directly, recorded with it).
-    roll_last: Option<(u64, String)>,
+    /// The latest event holding seeded dice of the latest roll number, and the run of rows it
+    /// stands in (another event of the same command follows it in that run).
+    roll_last: Option<(u64, u64)>,
+    /// Rows recorded at one moment, one after another, form a run (one command's events always
+    /// do): its number, and the moment.
+    run: (u64, String),
     clock: RecordedClock,
 }
 
@@ -342,6 +356,7 @@ impl Verifier {
             rolls: 0,
             roll_draws: BTreeSet::new(),
             roll_last: None,
+            run: (0, String::new()),
             clock: RecordedClock::default(),
         }
     }
@@ -423,6 +438,9 @@ impl Verifier {
     /// belongs on them.
     fn check_roll_numbers(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
+        if self.run.1 != row.recorded_at {
+            self.run = (self.run.0 + 1, row.recorded_at.clone());
+        }
         let epoch = self.epoch;
         let seeded: Vec<&crate::dice::Die> = event
             .dice()
@@ -462,13 +480,11 @@ impl Verifier {
             );
             return;
         } else if !event.continues_its_command()
-            || self
-                .roll_last
-                .as_ref()
-                .is_none_or(|(last, at)| last + 1 != seq || *at != row.recorded_at)
+            || self.roll_last.is_none_or(|(_, run)| run != self.run.0)
         {
             // Only an event the rules record after another of its command (a scroll written in a
-            // downtime span), right after it and recorded with it, shares the command's roll.
+            // downtime span), in the same run of rows recorded at one moment, shares the
+            // command's roll (a scroll that rolled nothing may stand between).
             self.dice_problem(
                 seq,
                 format!(
@@ -477,7 +493,7 @@ impl Verifier {
             );
             return;
         }
-        self.roll_last = Some((seq, row.recorded_at.clone()));
+        self.roll_last = Some((seq, self.run.0));
         for die in seeded {
             if !self.roll_draws.insert(die.n) {
                 self.dice_problem(

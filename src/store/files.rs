@@ -105,6 +105,27 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
             .ok()
             .and_then(|c| canonical(&c))
     });
+    // A journal whose database was moved away is recognised by its own header (the write-ahead
+    // log's magic number, or the rollback journal's).
+    const JOURNAL_MAGIC: [&[u8]; 3] = [
+        &[0x37, 0x7f, 0x06, 0x82],
+        &[0x37, 0x7f, 0x06, 0x83],
+        &[0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7],
+    ];
+    // Only a regular file's header is read: opening a FIFO to read would wait for a writer.
+    let header = |path: &Path| -> Vec<u8> {
+        if path.is_file() {
+            super::output::first_bytes(path).unwrap_or_default()
+        } else {
+            Vec::new()
+        }
+    };
+    if JOURNAL_MAGIC
+        .iter()
+        .any(|magic| header(&target).starts_with(magic))
+    {
+        return true;
+    }
     JOURNAL_SUFFIXES.iter().any(|suffix| {
         campaign
             .as_ref()
@@ -113,8 +134,7 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
                 .to_str()
                 .and_then(|t| t.strip_suffix(suffix))
                 .is_some_and(|database| {
-                    super::output::first_bytes(Path::new(database))
-                        .is_ok_and(|s| s.starts_with(super::output::SQLITE_HEADER))
+                    header(Path::new(database)).starts_with(super::output::SQLITE_HEADER)
                 })
     })
 }

@@ -632,3 +632,31 @@ fn a_new_file_is_synced_then_named_then_its_folder_synced() {
         );
     }
 }
+
+/// From the third hostile pass: `tour --into` a symbolic link is refused (replacing would remove
+/// the link and whatever lies beside it, none of it the tour's), and a journal whose database was
+/// moved away, known by its own header, is never written over by an export, `--force` or not.
+#[test]
+fn a_tour_never_replaces_through_a_link_and_an_orphaned_journal_is_never_overwritten() {
+    let c = Campaign::empty();
+    let tour = c.dir.path().join("tour.db");
+    c.ok(&["tour", "--into", tour.to_str().unwrap()]);
+    let link = c.dir.path().join("link.db");
+    std::os::unix::fs::symlink(&tour, &link).unwrap();
+    let beside = c.dir.path().join("link.db-journal");
+    std::fs::write(&beside, b"user data").unwrap();
+    let said = c.refused(&["tour", "--into", link.to_str().unwrap()], 1);
+    assert!(said.contains("symbolic link"), "{said}");
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(bytes(&beside), b"user data");
+
+    // A real write-ahead log, its database gone.
+    let campaign = Campaign::with_party();
+    let orphan = campaign.dir.path().join("orphan.wal");
+    let mut wal = vec![0x37, 0x7f, 0x06, 0x82];
+    wal.extend_from_slice(&[0; 28]);
+    std::fs::write(&orphan, &wal).unwrap();
+    let said = campaign.refused(&["export", "--out", orphan.to_str().unwrap(), "--force"], 1);
+    assert!(said.contains("journal"), "{said}");
+    assert_eq!(bytes(&orphan), wal);
+}

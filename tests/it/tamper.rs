@@ -675,3 +675,79 @@ fn a_stored_time_that_is_not_the_clock_when_recorded_is_refused_and_named() {
         "{report}"
     );
 }
+
+/// Honest histories from the third hostile pass, which `verify` wrongly failed: a downtime whose
+/// scrolls roll, roll nothing, and roll again (the scrolls of one command share its roll number
+/// with a non-rolling scroll between); and a chain of retractions in which an event is undone by
+/// two retractions, one of them restored later (the clock stays wound back). Both verify, and
+/// their exports import.
+#[test]
+fn honest_downtimes_and_retraction_chains_verify_and_import() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "M"]);
+    c.ok(&[
+        "character",
+        "add",
+        "adg",
+        "Aldric",
+        "--level",
+        "2",
+        "--agility",
+        "11",
+        "--brawn",
+        "12",
+        "--cunning",
+        "13",
+        "--health",
+        "8",
+        "--silver",
+        "400",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1,1",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Iron Gate",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1,1",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Dark Word",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    c.ok(&[
+        "downtime",
+        "Aldric",
+        "--weeks",
+        "3",
+        "--week",
+        "Aldric: scribe Iron Gate, level 1, effect: fog",
+        "--week",
+        "Aldric: scribe Dark Word, level 1, effect: fog",
+        "--week",
+        "Aldric: scribe Iron Gate, level 1, effect: fog",
+    ]);
+    let advanced = c.seq_of(&["time", "advance", "3h"]);
+    let first = c.seq_of(&["retract", &advanced.to_string(), "--reason", "a"]);
+    let restore = c.seq_of(&["retract", &first.to_string(), "--reason", "b"]);
+    c.ok(&["retract", &advanced.to_string(), "--reason", "c"]);
+    c.ok(&["retract", &restore.to_string(), "--reason", "d"]);
+    c.ok(&["time", "advance", "10m"]);
+    let report = c.ok(&["verify"]);
+    assert!(report.contains("all checks hold"), "{report}");
+    let copy = Campaign::empty();
+    copy.ok(&["import", c.export_all().to_str().unwrap()]);
+    assert_eq!(copy.head(), c.head());
+}
