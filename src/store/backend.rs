@@ -9,7 +9,6 @@
 
 use super::StoreError;
 use super::chain::StoredRow;
-use super::sqlite::SqliteBackend;
 use std::ops::ControlFlow;
 
 /// What a row visitor says after each row: go on, or stop early (a search that found its row).
@@ -54,15 +53,31 @@ impl From<StoreError> for InsertError {
     }
 }
 
-/// Reads inside one transaction.
+/// Reads inside one transaction. A backend must answer the first six; the rest are built on them
+/// here, and a backend that can answer one faster with a query of its own overrides it (the store
+/// conformance suite runs on the in-memory backend, which overrides none, so both agree).
 pub trait LogRead {
     /// The last row's seq and hash.
     fn head(&mut self) -> Result<Option<(u64, String)>, StoreError>;
     /// Rows with `from <= seq <= upto`, in seq order.
     fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError>;
+    fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError>;
+    /// Every secret as (kind, key, value), ordered by kind and key.
+    fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError>;
+    /// Up to `limit` snapshots at or before `upto`, newest first.
+    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError>;
+    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError>;
+
+    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
+        let mut found = None;
+        self.rows(seq, seq, &mut |row| {
+            found = Some(row);
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok(found)
+    }
     /// The rows of [`LogRead::rows`] whose payload holds `needle` (lowercase ASCII) in any case: a
-    /// filter's first sieve, so that rows which cannot match are never decoded. A backend that can
-    /// sieve in its query does; this one reads every row.
+    /// filter's first sieve, so that rows which cannot match are never decoded.
     fn rows_mentioning(
         &mut self,
         from: u64,
@@ -78,34 +93,70 @@ pub trait LogRead {
             }
         })
     }
-    /// The payloads of rows with `from <= seq <= upto`, in seq order (for replay).
-    fn payloads(&mut self, from: u64, upto: u64, visit: VisitPayload<'_>)
-    -> Result<(), StoreError>;
-    /// Rows of one kind with `after < seq <= upto`, in seq order (backends index rows by kind).
+    /// The payloads of rows with `from <= seq <= upto`, in seq order (for replay, which a backend
+    /// may serve without copying every column).
+    fn payloads(&mut self, from: u64, upto: u64, visit: VisitPayload<'_>) -> Result<(), StoreError> {
+        self.rows(from, upto, &mut |row| {
+            visit(Payload {
+                seq: row.seq,
+                kind: &row.kind,
+                schema_version: row.schema_version,
+                payload: &row.payload,
+            })?;
+            Ok(ControlFlow::Continue(()))
+        })
+    }
+    /// Rows of one kind with `after < seq <= upto`, in seq order.
     fn rows_of_kind(
         &mut self,
         kind: &str,
         after: u64,
         upto: u64,
         visit: Visit<'_>,
-    ) -> Result<(), StoreError>;
+    ) -> Result<(), StoreError> {
+        self.rows(after.saturating_add(1), upto, &mut |row| {
+            if row.kind == kind {
+                visit(row)
+            } else {
+                Ok(ControlFlow::Continue(()))
+            }
+        })
+    }
     /// The newest row before `before` whose kind is one of `kinds`.
     fn last_of_kinds(
         &mut self,
         kinds: &[&str],
         before: u64,
-    ) -> Result<Option<StoredRow>, StoreError>;
-    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError>;
+    ) -> Result<Option<StoredRow>, StoreError> {
+        let mut newest = None;
+        self.rows(1, before.saturating_sub(1), &mut |row| {
+            if kinds.contains(&row.kind.as_str()) {
+                newest = Some(row);
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(newest)
+    }
     /// The newest event recorded while the clock stood before `game_time` (seconds).
-    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError>;
-    fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError>;
-    /// The values of one kind of secret whose keys start with `prefix`.
-    fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError>;
-    /// Every secret as (kind, key, value), ordered by kind and key.
-    fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError>;
-    /// Up to `limit` snapshots at or before `upto`, newest first.
-    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError>;
-    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError>;
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+        let mut newest = None;
+        self.rows(1, u64::MAX, &mut |row| {
+            if row.game_time < game_time {
+                newest = Some(row.seq);
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(newest)
+    }
+    /// The values of one kind of secret whose keys start with `prefix`, ordered by key.
+    fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .secrets()?
+            .into_iter()
+            .filter(|(k, key, _)| k == kind && key.starts_with(prefix))
+            .map(|(_, _, value)| value)
+            .collect())
+    }
 }
 
 /// A write transaction: reads see its own inserts; nothing is kept unless [`LogWrite::commit`] runs.
@@ -124,7 +175,11 @@ pub trait LogWrite: LogRead {
     fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError>;
     fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError>;
     /// Drops every snapshot; returns how many there were.
-    fn clear_snapshots(&mut self) -> Result<u64, StoreError>;
+    fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
+        let seqs = self.snapshot_seqs()?;
+        self.delete_snapshots(&seqs)?;
+        Ok(seqs.len() as u64)
+    }
     fn commit(self: Box<Self>) -> Result<(), StoreError>;
 }
 
@@ -143,32 +198,6 @@ pub trait Backend {
     /// Whether `grimoire tour` made this campaign (only then may a later tour replace it).
     fn is_tour(&mut self) -> Result<bool, StoreError>;
     fn mark_as_tour(&mut self) -> Result<(), StoreError>;
-    /// Copies the whole campaign, as one consistent read sees it, into `into`: a new SQLite
-    /// campaign being built. This copies rows, secrets and snapshots through the seam; SQLite
-    /// copies its pages instead (its online backup API).
-    fn back_up(&mut self, into: &mut SqliteBackend) -> Result<(), StoreError> {
-        let mut from = self.read()?;
-        let mut to = into.write()?;
-        let copied = |e: InsertError| match e {
-            InsertError::Duplicate => {
-                StoreError::Internal("a backup's new file already held a copied key".into())
-            }
-            InsertError::Failed(e) => e,
-        };
-        from.rows(1, u64::MAX, &mut |row| {
-            to.insert_row(&row).map_err(copied)?;
-            Ok(ControlFlow::Continue(()))
-        })?;
-        for (kind, key, value) in from.secrets()? {
-            to.insert_secret(&kind, &key, &value).map_err(copied)?;
-        }
-        for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
-            if let Some(state) = from.snapshot(snapshot.seq)? {
-                to.put_snapshot(snapshot.seq, &snapshot.format, &snapshot.head_hash, &state)?;
-            }
-        }
-        to.commit()
-    }
     /// Makes a campaign built by `create_new` visible under its name, whole. Fails with
     /// [`StoreError::Exists`] when another command created it meanwhile.
     /// Dropped unpublished, such a campaign removes itself.

@@ -1,8 +1,8 @@
 //! `backup`: a copy of the whole campaign as one consistent read sees it, in a new SQLite file.
 
-use super::backend::Backend;
-use super::sqlite::SqliteBackend;
-use super::{Checkpoint, Store, StoreError};
+use super::backend::{Backend, InsertError};
+use super::{Checkpoint, Location, Store, StoreError};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 impl Store {
@@ -18,9 +18,34 @@ impl Store {
                     .into(),
             });
         }
-        let mut building = SqliteBackend::create_new(to)?;
-        self.backend.back_up(&mut building)?;
-        let mut copy = Store::on(Box::new(building).publish()?);
-        copy.head()
+        let mut building = Store::create_new(Location::File(to.to_path_buf()))?;
+        copy(&mut *self.backend, &mut *building.store().backend)?;
+        building.publish()?.head()
     }
+}
+
+/// Copies every row, secret and snapshot of `from`, as one read sees them, into the empty `into`,
+/// in one write: through the seam, so any backend backs up into any other.
+fn copy(from: &mut dyn Backend, into: &mut dyn Backend) -> Result<(), StoreError> {
+    let mut from = from.read()?;
+    let mut to = into.write()?;
+    let copied = |e: InsertError| match e {
+        InsertError::Duplicate => {
+            StoreError::Internal("a backup's new campaign already held a copied key".into())
+        }
+        InsertError::Failed(e) => e,
+    };
+    from.rows(1, u64::MAX, &mut |row| {
+        to.insert_row(&row).map_err(copied)?;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    for (kind, key, value) in from.secrets()? {
+        to.insert_secret(&kind, &key, &value).map_err(copied)?;
+    }
+    for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
+        if let Some(state) = from.snapshot(snapshot.seq)? {
+            to.put_snapshot(snapshot.seq, &snapshot.format, &snapshot.head_hash, &state)?;
+        }
+    }
+    to.commit()
 }

@@ -3,7 +3,7 @@
 //! [`Store`] (in `log`) does everything once for every backend: chaining appended rows, replay from
 //! snapshots, the snapshot policy (`replay`), import and verify (`chain`). A backend ([`backend`]'s
 //! traits) only keeps rows, secrets and snapshot texts: `sqlite` (one file per campaign, the
-//! default) and `postgres` (many campaigns in one database).
+//! default), `postgres` (many campaigns in one database) and `memory` (for tests).
 
 mod append;
 pub mod backend;
@@ -13,6 +13,7 @@ mod files;
 pub mod jsonl;
 mod location;
 mod log;
+mod memory;
 mod migrations;
 pub mod output;
 mod point;
@@ -25,6 +26,7 @@ pub use append::{Appender, SecretsView};
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
+pub use memory::MemoryLog;
 pub use log::{Batch, NewCampaign, Stamp, Store, Written};
 pub use point::Point;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};

@@ -1,10 +1,13 @@
-//! The store's promises, against every backend (the real SQLite file, a real PostgreSQL server):
-//! append, read back in order, atomic batches, append-only rows, writers queueing up.
+//! The store's promises, against every backend (memory, the real SQLite file, a real PostgreSQL
+//! server): append, read back in order, atomic batches, append-only rows, writers queueing up. The
+//! memory backend answers only what the seam requires, so its run also checks the provided reads
+//! that the SQL backends answer with queries of their own.
 
 use crate::pg_cluster;
 use grimoire::Error;
 use grimoire::event::Event;
-use grimoire::store::{Batch, Location, Point, Stamp, Store};
+use grimoire::store::{Batch, Location, MemoryLog, Point, Stamp, Store};
+use std::sync::Arc;
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -30,17 +33,38 @@ fn created() -> Event {
 /// Runs one SQL statement straight on the backend's database.
 type RawSql = Box<dyn Fn(&str) -> Result<(), String>>;
 
-/// A new, empty campaign in some backend, and a raw SQL door into its database (as a tamperer has).
+/// Opens a store on the campaign, as a new process would (from any thread).
+type Opener = Arc<dyn Fn() -> Store + Send + Sync>;
+
+/// A new, empty campaign in some backend, and a raw SQL door into its database (as a tamperer has)
+/// where it has one.
 struct Place {
-    location: Location,
-    raw: RawSql,
+    opener: Opener,
+    raw: Option<RawSql>,
     _keep: Box<dyn std::any::Any>,
 }
 
 impl Place {
     fn open(&self) -> Store {
-        Store::open(&self.location).unwrap()
+        (self.opener)()
     }
+
+    fn raw(&self, sql: &str) -> Result<(), String> {
+        (self.raw.as_ref().expect("a SQL backend"))(sql)
+    }
+}
+
+fn opening(location: Location) -> Opener {
+    Arc::new(move || Store::open(&location).unwrap())
+}
+
+fn fresh_memory() -> Option<Place> {
+    let log = MemoryLog::new();
+    Some(Place {
+        opener: Arc::new(move || log.open()),
+        raw: None,
+        _keep: Box::new(()),
+    })
 }
 
 fn fresh_sqlite() -> Option<Place> {
@@ -48,14 +72,14 @@ fn fresh_sqlite() -> Option<Place> {
     let path = dir.path().join("c.db");
     Store::create_new(&path).unwrap().publish().unwrap();
     Some(Place {
-        location: Location::File(path.clone()),
-        raw: Box::new(move |sql| {
+        opener: opening(Location::File(path.clone())),
+        raw: Some(Box::new(move |sql| {
             rusqlite::Connection::open(&path)
                 .unwrap()
                 .execute(sql, [])
                 .map(|_| ())
                 .map_err(|e| e.to_string())
-        }),
+        })),
         _keep: Box::new(dir),
     })
 }
@@ -65,14 +89,14 @@ fn fresh_postgres() -> Option<Place> {
     let location = Location::parse(&database.url("conformance")).unwrap();
     Store::create_new(&location).unwrap().publish().unwrap();
     Some(Place {
-        location,
-        raw: Box::new(move |sql| {
+        opener: opening(location),
+        raw: Some(Box::new(move |sql| {
             database
                 .client()
                 .execute(sql, &[])
                 .map(|_| ())
                 .map_err(|e| e.to_string())
-        }),
+        })),
         _keep: Box::new(()),
     })
 }
@@ -189,16 +213,6 @@ macro_rules! conformance {
             }
 
             #[test]
-            fn stored_rows_cannot_be_updated_or_deleted_through_sql() {
-                let Some(place) = $fresh() else { return };
-                let mut store = place.open();
-                append(&mut store, vec![created()]).unwrap();
-                assert!((place.raw)("UPDATE events SET actor = 'forger'").is_err());
-                assert!((place.raw)("DELETE FROM events").is_err());
-                assert_eq!(read_all(&mut store).len(), 1);
-            }
-
-            #[test]
             fn replay_up_to_a_seq_ignores_what_came_after() {
                 let Some(place) = $fresh() else { return };
                 let mut store = place.open();
@@ -285,6 +299,37 @@ macro_rules! conformance {
             }
 
             #[test]
+            fn a_backup_holds_every_row_secret_and_snapshot_and_verifies() {
+                let Some(place) = $fresh() else { return };
+                let mut store = place.open();
+                append(&mut store, vec![created()]).unwrap();
+                store
+                    .write(stamp(), |_, _| {
+                        Ok(Batch {
+                            events: vec![Event::SessionStarted {
+                                number: 1,
+                                entropy: "table".into(),
+                            }],
+                            seeds: vec![(1, [7u8; 32])],
+                            ..Batch::default()
+                        })
+                    })
+                    .unwrap();
+                assert_eq!(store.rebuild_snapshots().unwrap(), 1);
+                let dir = tempfile::tempdir().unwrap();
+                let to = dir.path().join("copy.db");
+                let head = store.backup(&to).unwrap();
+                assert_eq!(head, store.head().unwrap());
+                let mut copy = Store::open(&to).unwrap();
+                assert_eq!(read_all(&mut copy), read_all(&mut store));
+                assert_eq!(copy.secrets().unwrap(), store.secrets().unwrap());
+                assert_eq!(copy.secrets().unwrap().len(), 1);
+                let report = copy.verify(Vec::new()).unwrap();
+                assert!(report.all_hold());
+                assert_eq!(report.snapshots_checked, 1, "the snapshot came along");
+            }
+
+            #[test]
             fn concurrent_writers_queue_up_and_every_event_lands() {
                 let Some(place) = $fresh() else { return };
                 let mut store = place.open();
@@ -292,9 +337,9 @@ macro_rules! conformance {
                 drop(store);
                 let threads: Vec<_> = (0..4)
                     .map(|t| {
-                        let location = place.location.clone();
+                        let opener = place.opener.clone();
                         std::thread::spawn(move || {
-                            let mut store = Store::open(location).unwrap();
+                            let mut store = opener();
                             for i in 0..25 {
                                 let event = Event::ClockAdvanced {
                                     by: GameDuration(60 * (t + 1)),
@@ -333,8 +378,35 @@ macro_rules! conformance {
     };
 }
 
+conformance!(memory, fresh_memory);
 conformance!(sqlite, fresh_sqlite);
 conformance!(postgres, fresh_postgres);
+
+/// The SQL backends' own promise: a tamperer with the database's SQL still cannot change or remove
+/// a stored row.
+macro_rules! sql_conformance {
+    ($backend:ident, $fresh:path) => {
+        mod $backend {
+            use super::*;
+
+            #[test]
+            fn stored_rows_cannot_be_updated_or_deleted_through_sql() {
+                let Some(place) = $fresh() else { return };
+                let mut store = place.open();
+                append(&mut store, vec![created()]).unwrap();
+                assert!(place.raw("UPDATE events SET actor = 'forger'").is_err());
+                assert!(place.raw("DELETE FROM events").is_err());
+                assert_eq!(read_all(&mut store).len(), 1);
+            }
+        }
+    };
+}
+
+mod sql {
+    use super::*;
+    sql_conformance!(sqlite, fresh_sqlite);
+    sql_conformance!(postgres, fresh_postgres);
+}
 
 /// SQLite only: the file's own settings.
 #[test]

@@ -175,18 +175,6 @@ impl LogRead for PgTx<'_> {
         }
     }
 
-    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
-        let sql = format!("SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq = $2");
-        let row = self
-            .tx
-            .query_opt(&sql, &[&self.campaign, &to_pg(seq)])
-            .map_err(self.fail())?;
-        match row {
-            Some(row) => Ok(Some(read_row(&row).map_err(self.fail())??)),
-            None => Ok(None),
-        }
-    }
-
     fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
         let row = self
             .tx

@@ -439,26 +439,6 @@ impl Backend for SqliteBackend {
             .map_err(|e| db_error(&path, "written", e))
     }
 
-    fn back_up(&mut self, into: &mut SqliteBackend) -> Result<(), StoreError> {
-        let (path, target) = (self.path.clone(), into.path.clone());
-        let fail = |e| db_error(&path, "backed up", e);
-        {
-            let dest = into.conn();
-            let backup = rusqlite::backup::Backup::new(self.conn(), dest).map_err(fail)?;
-            // One step copies every page under one read transaction: the copy is the log as of one
-            // moment, while writers carry on in the WAL.
-            match backup.step(-1).map_err(fail)? {
-                rusqlite::backup::StepResult::Done => {}
-                // More, Busy or Locked (rusqlite keeps the list open): the file was held elsewhere.
-                _ => return Err(StoreError::Busy),
-            }
-        }
-        // A copy is nobody's tour: a later `tour` must not take it for its own file.
-        into.conn()
-            .pragma_update(None, "user_version", 0)
-            .map_err(|e| db_error(&target, "written", e))
-    }
-
     fn publish(mut self: Box<Self>) -> Result<Box<dyn Backend>, StoreError> {
         let Some(building) = self.building.clone() else {
             return Ok(self);

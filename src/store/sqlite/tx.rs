@@ -171,16 +171,6 @@ impl LogRead for SqliteTx<'_> {
         Ok(newest)
     }
 
-    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
-        let mut found = None;
-        let sql = format!("SELECT {ROW_COLUMNS} FROM events WHERE seq = ?1");
-        self.stream(&sql, [to_sql_seq(seq)], &mut |row| {
-            found = Some(row);
-            Ok(ControlFlow::Break(()))
-        })?;
-        Ok(found)
-    }
-
     fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
         // The clock moves back only when a time advance is retracted, so no index orders events
         // by it: this reads every row, once per `--at day:D`.
