@@ -25,6 +25,7 @@ mod rules_doc;
 mod sealed;
 mod shell;
 mod snapshots;
+mod state_version;
 mod store_conformance;
 mod support;
 mod tamper;

@@ -1,0 +1,96 @@
+//! Keeps `STATE_FORMAT` honest. A snapshot is trusted only when the format that wrote it is this
+//! build's, so a change to what `apply` computes (or to how the state is kept) must come with a new
+//! format, or old snapshots would stand in for a replay that now gives another answer.
+//!
+//! The fixture is a public export holding every kind of event the log can hold but one (made once
+//! with the tour's campaign and the commands a GM types, and never regenerated: exports, like the
+//! log, keep their shape); the retired `downtime_spent` kind, which no command records any more, is
+//! appended here by value. Every state the replay passes through is hashed; `FINGERPRINT` holds the
+//! format and that hash.
+
+use grimoire::event::Event;
+use grimoire::systems::adg::event::AdgEvent;
+use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
+use grimoire::time::GameDuration;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+const FIXTURE: &str = include_str!("../../fixtures/state/every-kind.jsonl");
+const FINGERPRINT: &str = include_str!("../../fixtures/state/fingerprint");
+
+/// The fixture, imported into memory, plus the retired kind; then one full replay, hashing the
+/// state after every event. Returns the hash and the kinds seen.
+fn replay_every_kind() -> (String, BTreeSet<String>) {
+    let mut store = MemoryLog::new().open();
+    let lines = FIXTURE
+        .lines()
+        .enumerate()
+        .map(|(i, line)| (i as u64 + 1, Ok(line.to_string())));
+    store.import(lines).unwrap();
+    store
+        .write(
+            Stamp {
+                recorded_at: "2026-12-01T18:00:00Z".into(),
+                actor: "fixture".into(),
+                id_rng: StdRng::seed_from_u64(23),
+            },
+            |_, _| {
+                Ok(Batch {
+                    events: vec![Event::Adg(AdgEvent::DowntimeSpent {
+                        character: "Aldric".into(),
+                        weeks: 1,
+                        by: GameDuration(7 * 86_400),
+                        restored_exertion: true,
+                    })],
+                    ..Batch::default()
+                })
+            },
+        )
+        .unwrap();
+    let mut hasher = Sha256::new();
+    let mut kinds = BTreeSet::new();
+    store
+        .replay_each(None, |recorded, state| {
+            kinds.insert(recorded.event.kind().to_string());
+            hasher.update(serde_json::to_string(state).unwrap());
+            hasher.update([0]);
+        })
+        .unwrap();
+    (hex::encode(hasher.finalize()), kinds)
+}
+
+#[test]
+fn the_fixture_holds_every_kind_of_event() {
+    let (_, seen) = replay_every_kind();
+    let missing: Vec<_> = grimoire::event::kinds()
+        .into_iter()
+        .filter(|kind| !seen.contains(*kind))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "fixtures/state/every-kind.jsonl holds no {missing:?}: export a campaign that records them \
+         too (add its commands to the tour's campaign, as its events were) and record the new \
+         fingerprint"
+    );
+}
+
+#[test]
+fn the_state_format_changes_whenever_the_states_replay_computes_change() {
+    let (hash, _) = replay_every_kind();
+    let computed = format!("{STATE_FORMAT} {hash}");
+    let recorded = FINGERPRINT.trim();
+    let (recorded_format, _) = recorded.split_once(' ').unwrap_or((recorded, ""));
+    assert!(
+        recorded_format != STATE_FORMAT || recorded == computed,
+        "replay now computes other states from the same log, but STATE_FORMAT is still \
+         {STATE_FORMAT}: raise its number in src/store/replay.rs (snapshots written by this \
+         build must not be read as the old ones), then write `{{new format}} {hash}` into \
+         fixtures/state/fingerprint"
+    );
+    assert_eq!(
+        recorded, computed,
+        "STATE_FORMAT changed: record what this build computes in fixtures/state/fingerprint"
+    );
+}
