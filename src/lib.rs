@@ -13,7 +13,6 @@ pub mod dice;
 pub mod error;
 pub mod event;
 pub mod generate;
-pub mod lazy_map;
 pub mod render;
 pub mod report;
 pub mod rules;

@@ -1,22 +1,10 @@
-//! The characters of a campaign state: a [`LazyMap`], so those read from a snapshot are parsed
-//! only when something asks for them (see `lazy_map.rs`, where that machinery lives).
+//! The characters of a campaign state.
 
 use super::Character;
-use crate::lazy_map::{CatchUp, LazyMap};
-use crate::time::GameTime;
+use std::collections::BTreeMap;
 
 /// Characters keyed by their folded name.
-pub type Characters = LazyMap<Character>;
-
-/// A character parsed after the clock moved drops what ran out meanwhile, exactly as it would have
-/// had it been parsed all along.
-impl CatchUp for Character {
-    type Mark = GameTime;
-
-    fn catch_up(&mut self, now: GameTime) {
-        self.forget_expired(now);
-    }
-}
+pub type Characters = BTreeMap<String, Character>;
 
 #[cfg(test)]
 mod tests {
@@ -58,45 +46,33 @@ mod tests {
     }
 
     #[test]
-    fn a_character_read_after_the_clock_moved_has_dropped_what_ran_out_meanwhile() {
+    fn a_character_loaded_from_a_snapshot_drops_what_runs_out_as_the_clock_moves() {
         let mut whole = party_under_effects();
-        let mut lazy = through_a_snapshot(&whole);
+        let mut loaded = through_a_snapshot(&whole);
         let later = Event::ClockAdvanced {
             by: GameDuration(3600),
         };
         whole.apply(3, &later);
-        lazy.apply(3, &later);
-        let aldric = lazy.character("Aldric").expect("still there");
+        loaded.apply(3, &later);
+        let aldric = loaded.character("Aldric").expect("still there");
         assert!(aldric.adg().expect("ADG").effects.is_empty());
-        assert_eq!(lazy, whole);
-        assert_eq!(through_a_snapshot(&lazy), whole);
+        assert_eq!(loaded, whole);
+        assert_eq!(through_a_snapshot(&loaded), whole);
     }
 
     #[test]
     fn a_character_changed_after_loading_is_saved_as_changed() {
         let mut whole = party_under_effects();
-        let mut lazy = through_a_snapshot(&whole);
+        let mut loaded = through_a_snapshot(&whole);
         let hurt = Event::DamageTaken {
             character: "Bryn".into(),
             amount: 3,
         };
         whole.apply(3, &hurt);
-        lazy.apply(3, &hurt);
-        let saved = through_a_snapshot(&lazy);
+        loaded.apply(3, &hurt);
+        let saved = through_a_snapshot(&loaded);
         let bryn = saved.character("Bryn").expect("still there");
         assert_eq!(bryn.health.map(|h| h.current), Some(5));
         assert_eq!(saved, whole);
-    }
-
-    #[test]
-    fn a_character_whose_stored_text_does_not_parse_reads_as_absent_without_panicking() {
-        let whole = party_under_effects();
-        let mut text = serde_json::to_value(&whole).expect("serialises");
-        text["characters"]["bryn"] = serde_json::json!({ "name": 7 });
-        let edited: CampaignState =
-            serde_json::from_str(&text.to_string()).expect("still JSON of the right outline");
-        assert!(edited.character("Bryn").is_none());
-        assert!(edited.character("Aldric").is_some());
-        assert_ne!(edited, whole);
     }
 }

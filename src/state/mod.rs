@@ -359,7 +359,9 @@ impl CampaignState {
     /// Drops effects, conditions and windows that have run out, so a long campaign's state holds
     /// only what is in force (and replay memory stays flat).
     fn forget_expired(&mut self) {
-        self.characters.catch_up(self.clock);
+        for character in self.characters.values_mut() {
+            character.forget_expired(self.clock);
+        }
     }
 
     fn apply_event(&mut self, seq: u64, event: &Event) {

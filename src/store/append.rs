@@ -5,7 +5,7 @@ use super::StoreError;
 use super::backend::{InsertError, LogRead, LogWrite};
 use super::chain::StoredRow;
 use super::log::{Batch, Stamp, recorded};
-use super::replay::{SESSION_END_KIND, replay_from, save_snapshot};
+use super::replay::{replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
@@ -45,7 +45,6 @@ impl Appender<'_> {
             InsertError::Failed(e) => Error::Store(e),
         };
         let first_seq = self.running.state.head + 1;
-        let mut ends_session = false;
         let mut appended = Vec::with_capacity(batch.events.len());
         for event in batch.events {
             let seq = self.running.state.head + 1;
@@ -79,7 +78,6 @@ impl Appender<'_> {
                 hash: String::new(),
             };
             row.hash = row.compute_hash();
-            ends_session |= row.kind == SESSION_END_KIND;
             self.log.insert_row(&row).map_err(inserted)?;
             self.running.feed(&mut *self.log, seq, &event)?;
             self.prev_hash = row.hash.clone();
@@ -98,10 +96,8 @@ impl Appender<'_> {
                 .insert_secret("epoch_seed", &epoch.to_string(), &hex::encode(seed))
                 .map_err(inserted)?;
         }
-        // A session's end is a point the table comes back to: its state is kept whatever the count.
-        let every = if ends_session { 0 } else { self.snapshot_every };
         self.running
-            .snapshot_if_due(&mut *self.log, every, &self.prev_hash)?;
+            .snapshot_if_due(&mut *self.log, self.snapshot_every, &self.prev_hash)?;
         Ok(appended)
     }
 }

@@ -95,7 +95,12 @@ pub trait LogRead {
     }
     /// The payloads of rows with `from <= seq <= upto`, in seq order (for replay, which a backend
     /// may serve without copying every column).
-    fn payloads(&mut self, from: u64, upto: u64, visit: VisitPayload<'_>) -> Result<(), StoreError> {
+    fn payloads(
+        &mut self,
+        from: u64,
+        upto: u64,
+        visit: VisitPayload<'_>,
+    ) -> Result<(), StoreError> {
         self.rows(from, upto, &mut |row| {
             visit(Payload {
                 seq: row.seq,

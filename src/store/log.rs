@@ -9,8 +9,8 @@ use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, BULK_SNAPSHOT_EVERY, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode,
-    parse_snapshot, replay_from, retractions, save_snapshot, snapshot_is_trusted,
+    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from,
+    retractions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -305,13 +305,13 @@ impl Store {
 
     /// Many decisions in one transaction (the campaign generator): `work` decides on the running state
     /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
-    /// every [`BULK_SNAPSHOT_EVERY`] events along the way (pruned as usual) and once at the end, so
+    /// every [`SNAPSHOT_KEEP_EVERY`] events along the way (where they are kept anyway) and once at the end, so
     /// the next command starts from the head.
     pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, Rc<CampaignState>), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
-        self.transact(stamp, BULK_SNAPSHOT_EVERY, |appender| {
+        self.transact(stamp, SNAPSHOT_KEEP_EVERY, |appender| {
             let result = work(appender)?;
             appender
                 .running

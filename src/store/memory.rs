@@ -32,7 +32,10 @@ impl MemoryLog {
     /// so writers queue up as they do behind a database's write lock.
     fn lock(&self) -> Result<MutexGuard<'_, Data>, StoreError> {
         // A thread that panicked mid-transaction changed only its own working copy.
-        Ok(self.data.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+        Ok(self
+            .data
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 }
 

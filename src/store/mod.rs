@@ -26,8 +26,8 @@ pub use append::{Appender, SecretsView};
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
-pub use memory::MemoryLog;
 pub use log::{Batch, NewCampaign, Stamp, Store, Written};
+pub use memory::MemoryLog;
 pub use point::Point;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 

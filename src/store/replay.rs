@@ -21,28 +21,14 @@ pub const STATE_FORMAT: &str = "grimoire-state/1";
 /// tail event costs ~10 µs to replay and a snapshot ~1.5 ms to take, which balance near 20.
 pub const SNAPSHOT_EVERY: u64 = 25;
 
-/// Snapshots kept besides the newest few: the first in every block of this many events, for `--at`
-/// far in the past.
-pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 100_000;
-
-/// The kind of event after which a snapshot is always taken: the end of a session, so the state at
-/// a past session's end (`--at session:N`, recaps, diffs) loads quickly.
-pub(super) const SESSION_END_KIND: &str = "session_ended";
-
-/// A session's-end snapshot is kept only this many events or more after the snapshot kept before
-/// it: a replay to any session's end then reads at most this many events past a kept snapshot
-/// (about 10 ms at a million events), and a campaign of short sessions does not pile up snapshots
-/// (a million generated events hold ten thousand sessions).
-pub(super) const SESSION_SNAPSHOT_GAP: u64 = 1_000;
+/// Snapshots kept besides the newest few: the first in every block of this many events, so a
+/// point far in the past (`--at`, the recap or diff of an old session) replays at most this many
+/// events (a few tens of milliseconds); a bulk write (the generator) snapshots this often too.
+pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 10_000;
 
 /// The newest snapshots always kept: a retraction reaching back past all of them replays from the
 /// one kept for its block.
 const SNAPSHOT_KEEP_NEWEST: usize = 8;
-
-/// The snapshot interval of a bulk write. A retraction among its events replays the state from the
-/// snapshot before it, so this bounds that replay (about 3 ms) at the cost of a snapshot written and
-/// pruned every so often (about 1.5 ms at a million events).
-pub(super) const BULK_SNAPSHOT_EVERY: u64 = 1_000;
 
 /// A retraction in the log: (its seq, the seq it retracts).
 pub(super) type Retraction = (u64, u64);
@@ -161,9 +147,8 @@ pub(super) fn replay_after(
     Ok(replay.finish())
 }
 
-/// Stores a snapshot of `state` and prunes older ones, keeping the newest few, the first in every
-/// block of [`SNAPSHOT_KEEP_EVERY`] events and those at a session's end, so snapshots never pile up
-/// the way events do.
+/// Stores a snapshot of `state` and prunes older ones, keeping the newest few and the first in
+/// every block of [`SNAPSHOT_KEEP_EVERY`] events, so snapshots never pile up the way events do.
 pub(super) fn save_snapshot(
     log: &mut dyn LogWrite,
     state: &CampaignState,
@@ -175,28 +160,15 @@ pub(super) fn save_snapshot(
     let seqs = log.snapshot_seqs()?;
     let newest_kept = seqs.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
     let mut block_seen = BTreeSet::new();
-    let mut pruned = Vec::new();
-    for (i, &seq) in seqs.iter().enumerate() {
-        let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
-        if i >= newest_kept || first_of_block {
-            continue;
-        }
-        // The one leaving the newest few now is weighed; older ones were when they left it, so a
-        // save reads one row at most.
-        if i + 1 != newest_kept {
-            continue;
-        }
-        let far_enough = i
-            .checked_sub(1)
-            .is_none_or(|before| seq.saturating_sub(seqs[before]) >= SESSION_SNAPSHOT_GAP);
-        let a_session_end = far_enough
-            && log
-                .row(seq)?
-                .is_some_and(|row| row.kind == SESSION_END_KIND);
-        if !a_session_end {
-            pruned.push(seq);
-        }
-    }
+    let pruned: Vec<u64> = seqs
+        .iter()
+        .enumerate()
+        .filter(|&(i, &seq)| {
+            let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
+            i < newest_kept && !first_of_block
+        })
+        .map(|(_, &seq)| seq)
+        .collect();
     if !pruned.is_empty() {
         log.delete_snapshots(&pruned)?;
     }
@@ -226,8 +198,7 @@ pub(super) fn take_snapshots(
             let back = head - row.seq;
             let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)
                 || (back < SNAPSHOT_EVERY * SNAPSHOT_KEEP_NEWEST as u64
-                    && back.is_multiple_of(SNAPSHOT_EVERY))
-                || (row.kind == SESSION_END_KIND && row.seq + 1 >= from + SESSION_SNAPSHOT_GAP);
+                    && back.is_multiple_of(SNAPSHOT_EVERY));
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
             let reaches_back = || {
                 retractions

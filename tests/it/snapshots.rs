@@ -383,11 +383,11 @@ fn snapshot_seqs(path: &std::path::Path) -> Vec<i64> {
         .collect()
 }
 
-/// A session's end is a point the table comes back to (`--at session:N`, recaps): a snapshot is
-/// taken there whatever the interval, and kept when it lies far enough (1,000 events) past the
-/// one kept before it, so short sessions do not pile snapshots up; a rebuild keeps the same.
+/// A point far in the past (`--at`, an old session's recap or diff) replays at most 10,000 events:
+/// the first snapshot in every block of 10,000 is kept, besides the newest eight, and the rest are
+/// let go, so snapshots never pile up; appends, bulk writes and a rebuild keep the same.
 #[test]
-fn session_ends_keep_snapshots_a_thousand_events_apart() {
+fn every_block_of_ten_thousand_events_keeps_a_snapshot_and_no_more_pile_up() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let mut store = Store::create_new(&path).unwrap().publish().unwrap();
@@ -397,56 +397,36 @@ fn session_ends_keep_snapshots_a_thousand_events_apart() {
         })
     };
     let mut commands = a_campaign_with("Aldric");
-    // Sessions of 1,100 events, then of 20.
-    for length in [1_100, 1_100, 20, 20] {
-        commands.push(Command::StartSession(SessionStart {
-            entropy: String::new(),
-        }));
-        commands.extend((0..length).map(|_| minute()));
-        commands.push(Command::EndSession);
-    }
-    // Enough after them for every session's snapshot to leave the newest few.
-    commands.extend((0..9_000).map(|_| minute()));
+    commands.extend((0..25_000).map(|_| minute()));
     bulk_all(&mut store, commands);
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    let ends: Vec<i64> = conn
-        .prepare("SELECT seq FROM events WHERE kind = 'session_ended' ORDER BY seq")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    assert_eq!(ends.len(), 4);
-    // Every session's end has a kept snapshot less than 1,000 events before it (or at it), and
-    // the ends close behind a kept one were let go.
-    let near = |kept: &[i64]| {
-        ends.iter()
-            .all(|&end| kept.iter().any(|&s| s <= end && end - s < 1_000))
+    // Then appends, one write each, past two snapshot intervals (25 each).
+    write_all(&mut store, (0..60).map(|_| minute()).collect());
+    let head = i64::try_from(store.head().unwrap().unwrap().seq).unwrap();
+    let holds = |kept: &[i64]| {
+        // The first block's events replay from the start.
+        let blocks = head / 10_000 + 1;
+        for block in 1..blocks {
+            let within = |&s: &i64| s / 10_000 == block;
+            assert!(kept.iter().any(within), "block {block}: {kept:?}");
+        }
+        assert!(
+            kept.len() as i64 <= blocks + 8,
+            "no pile: {kept:?} (head {head})"
+        );
+        let newest = kept.iter().max().copied().unwrap_or(0);
+        assert!(
+            head - newest < 25,
+            "one near the head: {kept:?} (head {head})"
+        );
     };
-    let kept = snapshot_seqs(&path);
-    assert!(near(&kept), "{kept:?} {ends:?}");
-    assert!(
-        kept.contains(&ends[1]),
-        "1,100 events after the last kept: {kept:?} {ends:?}"
-    );
-    assert!(
-        !kept.contains(&ends[2]) && !kept.contains(&ends[3]),
-        "{kept:?} {ends:?}"
-    );
-    assert!(kept.len() <= 12, "no pile: {kept:?}");
+    holds(&snapshot_seqs(&path));
     store.rebuild_snapshots().unwrap();
-    let rebuilt = snapshot_seqs(&path);
-    assert!(near(&rebuilt), "{rebuilt:?} {ends:?}");
-    assert!(
-        !rebuilt.contains(&ends[2]) && !rebuilt.contains(&ends[3]),
-        "{rebuilt:?}"
-    );
-    // The state at a session's end is the same from a snapshot or from the start.
-    for end in ends {
-        let end = u64::try_from(end).unwrap();
+    holds(&snapshot_seqs(&path));
+    // The state anywhere is the same from a snapshot or from the start.
+    for at in [1, 9_999, 10_000, 10_001, 24_000, 25_010] {
         assert_eq!(
-            store.replay(Some(end)).unwrap(),
-            store.replay_without_snapshots(Some(end)).unwrap()
+            store.replay(Some(at)).unwrap(),
+            store.replay_without_snapshots(Some(at)).unwrap()
         );
     }
 }

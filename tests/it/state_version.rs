@@ -9,8 +9,8 @@
 //! format and that hash.
 
 use grimoire::event::Event;
-use grimoire::systems::adg::event::AdgEvent;
 use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
+use grimoire::systems::adg::event::AdgEvent;
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;

@@ -7,10 +7,10 @@ use crate::pg_cluster;
 use grimoire::Error;
 use grimoire::event::Event;
 use grimoire::store::{Batch, Location, MemoryLog, Point, Stamp, Store};
-use std::sync::Arc;
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::sync::Arc;
 
 fn stamp() -> Stamp {
     Stamp {

@@ -374,6 +374,7 @@ impl PgBackend {
             tx,
             campaign: self.campaign,
             place,
+            insert_event: None,
         })
     }
 }

@@ -8,7 +8,7 @@ use crate::store::backend::{
 use crate::store::chain::StoredRow;
 use crate::store::migrations;
 use postgres::error::SqlState;
-use postgres::{Row, Transaction};
+use postgres::{Row, Statement, Transaction};
 use std::ops::ControlFlow;
 
 /// Rows fetched per query when streaming the log: memory stays flat however long the log is.
@@ -21,6 +21,10 @@ pub(super) struct PgTx<'c> {
     pub(super) tx: Transaction<'c>,
     pub(super) campaign: i64,
     pub(super) place: String,
+    /// The row insert, prepared on first use: an import inserts every row of an export in one
+    /// transaction, and a statement given as text is parsed by the server on every call (and
+    /// costs a round trip for it).
+    pub(super) insert_event: Option<Statement>,
 }
 
 impl PgTx<'_> {
@@ -75,12 +79,12 @@ impl PgTx<'_> {
         })
     }
 
-    fn insert(
+    fn insert<T: postgres::ToStatement + ?Sized>(
         &mut self,
-        sql: &str,
+        statement: &T,
         params: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<(), InsertError> {
-        match self.tx.execute(sql, params) {
+        match self.tx.execute(statement, params) {
             Ok(_) => Ok(()),
             Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(InsertError::Duplicate),
             Err(e) => Err(InsertError::Failed(pg_error(&self.place, &e))),
@@ -264,14 +268,24 @@ impl LogRead for PgTx<'_> {
 
 impl LogWrite for PgTx<'_> {
     fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError> {
-        let sql = format!(
-            "INSERT INTO events (campaign, {ROW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-        );
+        let statement = match &self.insert_event {
+            Some(statement) => statement.clone(),
+            None => {
+                let sql = format!(
+                    "INSERT INTO events (campaign, {ROW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+                );
+                let prepared = self
+                    .tx
+                    .prepare(&sql)
+                    .map_err(|e| InsertError::Failed(pg_error(&self.place, &e)))?;
+                self.insert_event.insert(prepared).clone()
+            }
+        };
         let schema_version = i32::try_from(row.schema_version).unwrap_or(i32::MAX);
         let session = row.session.map(|s| i32::try_from(s).unwrap_or(i32::MAX));
         let campaign = self.campaign;
         self.insert(
-            &sql,
+            &statement,
             &[
                 &campaign,
                 &to_pg(row.seq),
