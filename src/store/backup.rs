@@ -42,8 +42,10 @@ fn copy(from: &mut dyn Backend, into: &mut dyn Backend) -> Result<(), StoreError
     for (kind, key, value) in from.secrets()? {
         to.insert_secret(&kind, &key, &value).map_err(copied)?;
     }
+    // Snapshots only save replay time: one that cannot be read (damaged in the file) is left out
+    // of the copy rather than stopping the backup of a campaign whose log is whole.
     for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
-        if let Some(state) = from.snapshot(snapshot.seq)? {
+        if let Ok(Some(state)) = from.snapshot(snapshot.seq) {
             to.put_snapshot(snapshot.seq, &snapshot.format, &snapshot.head_hash, &state)?;
         }
     }

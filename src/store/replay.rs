@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
 /// The format of snapshot state this build writes and trusts; snapshots of any other format are
-/// ignored (and replaced by the next write). Raise the number whenever `apply` would compute a
+/// ignored (and removed by the next write that takes a snapshot). Raise the number whenever `apply` would compute a
 /// different state from the same log, or the state is kept in another shape: `tests/it/
 /// state_version.rs` replays a fixture log holding every kind of event and fails when any state it
 /// passes through changes while this stays the same.
@@ -157,17 +157,24 @@ pub(super) fn save_snapshot(
     let json = serde_json::to_string(state)
         .map_err(|e| StoreError::Internal(format!("a snapshot could not be encoded ({e})")))?;
     log.put_snapshot(state.head, STATE_FORMAT, head_hash, &json)?;
-    let seqs = log.snapshot_seqs()?;
-    let newest_kept = seqs.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
+    // Oldest first. One no command could use (another build's format, or its event changed since)
+    // goes at once: kept as its block's first, it would stand in the way of a usable one.
+    let mut all = log.snapshots(u64::MAX, u64::MAX)?;
+    all.reverse();
+    let (usable, unusable): (Vec<SnapshotInfo>, Vec<SnapshotInfo>) = all
+        .into_iter()
+        .partition(|s| s.format == STATE_FORMAT && s.event_hash.as_deref() == Some(&s.head_hash));
+    let newest_kept = usable.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
     let mut block_seen = BTreeSet::new();
-    let pruned: Vec<u64> = seqs
+    let pruned: Vec<u64> = usable
         .iter()
         .enumerate()
-        .filter(|&(i, &seq)| {
-            let first_of_block = block_seen.insert(seq / SNAPSHOT_KEEP_EVERY);
+        .filter(|&(i, s)| {
+            let first_of_block = block_seen.insert(s.seq / SNAPSHOT_KEEP_EVERY);
             i < newest_kept && !first_of_block
         })
-        .map(|(_, &seq)| seq)
+        .map(|(_, s)| s.seq)
+        .chain(unusable.iter().map(|s| s.seq))
         .collect();
     if !pruned.is_empty() {
         log.delete_snapshots(&pruned)?;

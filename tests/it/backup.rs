@@ -101,3 +101,22 @@ fn backups_taken_while_another_process_writes_are_each_whole() {
         assert!(whole.starts_with(&part), "{copy:?} is the start of the log");
     }
 }
+
+/// A snapshot only saves replay time: one damaged in the file is left out of a backup, which still
+/// copies the whole log and verifies.
+#[test]
+fn a_damaged_snapshot_does_not_stop_a_backup() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "3"]);
+    c.ok(&["snapshots", "rebuild"]);
+    rusqlite::Connection::open(&c.db)
+        .unwrap()
+        .execute("UPDATE snapshots SET state = CAST(x'7bff22' AS TEXT)", [])
+        .unwrap();
+    let copy = c.dir.path().join("backup.db");
+    c.ok(&["backup", copy.to_str().unwrap()]);
+    let cwd = c.dir.path();
+    assert!(on(&copy, cwd, &["verify"]).contains("all checks hold"));
+    let shown = on(&copy, cwd, &["character", "show", "Aldric"]);
+    assert!(shown.contains("Health 5/8"), "{shown}");
+}

@@ -431,6 +431,48 @@ fn every_block_of_ten_thousand_events_keeps_a_snapshot_and_no_more_pile_up() {
     }
 }
 
+/// A snapshot no command could use (another build's state format, or its event's hash changed
+/// since) is removed by the next write that takes one, so it never stands as its block's kept
+/// snapshot in place of a usable one.
+#[test]
+fn a_snapshot_of_another_format_is_removed_by_the_next_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let mut store = Store::create_new(&path).unwrap().publish().unwrap();
+    let minute = || {
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration(60),
+        })
+    };
+    let mut commands = a_campaign_with("Aldric");
+    commands.extend((0..10).map(|_| minute()));
+    write_all(&mut store, commands);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let state = serde_json::to_string(&store.replay_without_snapshots(Some(3)).unwrap()).unwrap();
+    let hash: String = conn
+        .query_row("SELECT hash FROM events WHERE seq = 3", [], |r| r.get(0))
+        .unwrap();
+    conn.execute(
+        "INSERT OR REPLACE INTO snapshots (seq, code_version, schema_version, head_hash, state) VALUES (3, 'grimoire-state/0.0.1', 2, ?1, ?2)",
+        rusqlite::params![hash, state],
+    )
+    .unwrap();
+    assert!(snapshot_seqs(&path).contains(&3));
+    write_all(&mut store, (0..30).map(|_| minute()).collect());
+    let formats: Vec<String> = conn
+        .prepare("SELECT code_version FROM snapshots")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!formats.is_empty());
+    assert!(
+        formats.iter().all(|f| f == grimoire::store::STATE_FORMAT),
+        "{formats:?}"
+    );
+}
+
 /// An import keeps copies of its running state to resume from when a retraction in the file reaches
 /// back; a copy taken after an event later retracted must never be resumed from again.
 #[test]
