@@ -30,12 +30,11 @@ impl MemoryLog {
 
     /// The campaign's data, held for one transaction: a writer holds it until it commits or drops,
     /// so writers queue up as they do behind a database's write lock.
-    fn lock(&self) -> Result<MutexGuard<'_, Data>, StoreError> {
+    fn lock(&self) -> MutexGuard<'_, Data> {
         // A thread that panicked mid-transaction changed only its own working copy.
-        Ok(self
-            .data
+        self.data
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()))
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -67,12 +66,12 @@ impl Backend for MemoryBackend {
 
     fn read(&mut self) -> Result<Box<dyn LogRead + '_>, StoreError> {
         // A read sees one moment: a copy taken under the lock (memory campaigns are small).
-        let data = self.log.lock()?.clone();
+        let data = self.log.lock().clone();
         Ok(Box::new(MemoryRead { data }))
     }
 
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
-        let held = self.log.lock()?;
+        let held = self.log.lock();
         let working = held.clone();
         Ok(Box::new(MemoryWrite { held, working }))
     }
@@ -82,11 +81,11 @@ impl Backend for MemoryBackend {
     }
 
     fn is_tour(&mut self) -> Result<bool, StoreError> {
-        Ok(self.log.lock()?.tour)
+        Ok(self.log.lock().tour)
     }
 
     fn mark_as_tour(&mut self) -> Result<(), StoreError> {
-        self.log.lock()?.tour = true;
+        self.log.lock().tour = true;
         Ok(())
     }
 

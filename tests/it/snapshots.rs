@@ -4,7 +4,7 @@
 use crate::support::Campaign;
 use grimoire::event::Event;
 use grimoire::generate::generate;
-use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction, SessionStart};
+use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction};
 use grimoire::rules::{Command, decide};
 use grimoire::sheet::{AdgSheet, Sheet};
 use grimoire::store::{Batch, Stamp, Store};
