@@ -544,6 +544,13 @@ impl CampaignState {
         }
     }
 
+    /// Takes in an event that a retraction undid, in its place in seq order: it changes nothing but
+    /// the head and what [`Self::note_undone`] keeps.
+    pub fn pass_over(&mut self, seq: u64, event: &Event) {
+        self.head = seq;
+        self.note_undone(seq, event);
+    }
+
     /// What a retracted event still leaves in the record, since it did happen at the table: a
     /// roll made after a retracted one is still a roll made again, and a retraction undone later
     /// still made the next roll like its target a roll made again.
@@ -596,8 +603,7 @@ impl Replay {
 
     pub fn feed(&mut self, seq: u64, event: &Event) {
         if self.retracted.contains(&seq) {
-            self.state.head = seq;
-            self.state.note_undone(seq, event);
+            self.state.pass_over(seq, event);
         } else {
             self.state.apply(seq, event);
         }

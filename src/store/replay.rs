@@ -233,12 +233,14 @@ pub(super) fn take_snapshots(
 /// The state an import builds as rows arrive. Events cannot be unapplied, and the file's retractions
 /// are not known in advance, so:
 /// - the newest [`Self::WINDOW`] events wait before they are applied: a retraction of one of them
-///   (a slip undone at once, by far the most common) just drops it;
+///   (a slip undone at once, by far the most common) marks it, and it is passed over in its turn
+///   (what an undone event still leaves, such as its roll number, is kept as a replay keeps it);
 /// - a copy of the state is kept every [`Self::COPY_EVERY`] events: a retraction reaching further
 ///   back resumes from the newest copy before its target and replays the rows after it again.
 pub(super) struct ImportReplay {
     state: CampaignState,
-    waiting: VecDeque<(u64, Event)>,
+    /// Each with whether a retraction has undone it.
+    waiting: VecDeque<(u64, Event, bool)>,
     copies: VecDeque<CampaignState>,
 }
 
@@ -265,13 +267,13 @@ impl ImportReplay {
         event: Event,
     ) -> Result<(), StoreError> {
         if let Event::Retracted { seq: target, .. } = event {
-            // A waiting event is simply dropped, unless it is a retraction: restoring what that
+            // A waiting event is simply marked, unless it is a retraction: restoring what that
             // undid needs the replay.
-            let waiting = self.waiting.iter().position(|(s, _)| *s == target);
-            if let Some(at) = waiting
-                && !matches!(self.waiting[at].1, Event::Retracted { .. })
+            let waiting = self.waiting.iter_mut().find(|(s, _, _)| *s == target);
+            if let Some((_, waiting, undone)) = waiting
+                && !matches!(waiting, Event::Retracted { .. })
             {
-                self.waiting.remove(at);
+                *undone = true;
             } else {
                 // Copies taken after the target hold it: they are of no more use.
                 self.copies.retain(|copy| copy.head < target);
@@ -284,7 +286,7 @@ impl ImportReplay {
                 return Ok(());
             }
         }
-        self.waiting.push_back((seq, event));
+        self.waiting.push_back((seq, event, false));
         if self.waiting.len() > Self::WINDOW {
             self.apply_oldest_waiting();
         }
@@ -292,10 +294,14 @@ impl ImportReplay {
     }
 
     fn apply_oldest_waiting(&mut self) {
-        let Some((seq, event)) = self.waiting.pop_front() else {
+        let Some((seq, event, undone)) = self.waiting.pop_front() else {
             return;
         };
-        self.state.apply(seq, &event);
+        if undone {
+            self.state.pass_over(seq, &event);
+        } else {
+            self.state.apply(seq, &event);
+        }
         if seq.is_multiple_of(Self::COPY_EVERY) {
             self.copies.push_back(self.state.clone());
             if self.copies.len() > Self::COPIES_KEPT {
