@@ -78,6 +78,10 @@ pub enum StoreError {
     )]
     DamagedRow { seq: u64, what: String },
     #[error(
+        "the stored secret {kind} {key} is damaged: its text is not valid UTF-8 (the file was edited or damaged outside grimoire); restore it from a backup or an export that carries secrets"
+    )]
+    DamagedSecret { kind: String, key: String },
+    #[error(
         "another grimoire command kept the campaign file busy for too long; nothing was recorded, try again"
     )]
     Busy,
@@ -133,6 +137,7 @@ impl StoreError {
             | StoreError::FailsVerification { .. }
             | StoreError::Damaged { .. }
             | StoreError::DamagedRow { .. }
+            | StoreError::DamagedSecret { .. }
             | StoreError::Refused { .. }
             | StoreError::Import { .. }
             | StoreError::NoCampaign { .. }

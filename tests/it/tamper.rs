@@ -751,3 +751,43 @@ fn honest_downtimes_and_retraction_chains_verify_and_import() {
     copy.ok(&["import", c.export_all().to_str().unwrap()]);
     assert_eq!(copy.head(), c.head());
 }
+
+/// Bytes that are not UTF-8 in a snapshot are damage to a cache: commands go on without it and
+/// `verify` names it, where the error they raised once stopped every command, `verify` included.
+#[test]
+fn a_snapshot_that_is_not_text_is_passed_over_and_named_by_verify() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let honest = c.json(&["character", "show", "Adept0"]);
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = CAST(x'7bff7d' AS TEXT) WHERE seq = 450",
+            [],
+        )
+        .unwrap();
+    assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("PROBLEM at #450: the snapshot at #450 cannot be read"),
+        "{report}"
+    );
+    c.ok(&["snapshots", "rebuild"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
+/// A damaged secret is said to be one (the driver's own error blamed the disk), and neither a roll
+/// nor a backup goes on without it.
+#[test]
+fn a_secret_that_is_not_text_is_named_as_damage() {
+    let c = Campaign::with_party();
+    c.sql()
+        .execute("UPDATE secrets SET value = CAST(x'ff' AS TEXT)", [])
+        .unwrap();
+    let said = "the stored secret epoch_seed 1 is damaged: its text is not valid UTF-8";
+    let refused = c.refused(&["roll", "d6"], 1);
+    assert!(refused.contains(said), "{refused}");
+    let copy = c.dir.path().join("copy.db");
+    let refused = c.refused(&["backup", copy.to_str().unwrap()], 1);
+    assert!(refused.contains(said), "{refused}");
+    assert!(!copy.exists());
+}

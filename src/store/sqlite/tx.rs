@@ -186,9 +186,11 @@ impl LogRead for SqliteTx<'_> {
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
         // Cached: every command that may roll looks up its epoch's seed.
         self.tx
-            .prepare_cached("SELECT value FROM secrets WHERE kind = ?1 AND key = ?2")
-            .and_then(|mut stmt| stmt.query_row([kind, key], |r| r.get(0)).optional())
-            .map_err(self.fail("read"))
+            .prepare_cached("SELECT kind, key, value FROM secrets WHERE kind = ?1 AND key = ?2")
+            .and_then(|mut stmt| stmt.query_row([kind, key], read_secret).optional())
+            .map_err(self.fail("read"))?
+            .map(|secret| secret.map(|(_, _, value)| value))
+            .transpose()
     }
 
     fn secrets_with_prefix(&mut self, kind: &str, prefix: &str) -> Result<Vec<String>, StoreError> {
@@ -212,9 +214,9 @@ impl LogRead for SqliteTx<'_> {
             .prepare("SELECT kind, key, value FROM secrets ORDER BY kind, key")
             .map_err(self.fail("read"))?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map([], read_secret)
             .map_err(self.fail("read"))?;
-        rows.collect::<Result<_, _>>().map_err(self.fail("read"))
+        rows.map(|row| row.map_err(self.fail("read"))?).collect()
     }
 
     fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
@@ -242,8 +244,16 @@ impl LogRead for SqliteTx<'_> {
         self.tx
             .prepare_cached("SELECT state FROM snapshots WHERE seq = ?1")
             .and_then(|mut stmt| {
-                stmt.query_row([to_sql_seq(seq)], |row| row.get(0))
-                    .optional()
+                // A snapshot is a cache: bytes that are not UTF-8 are damage to it like any other,
+                // so they read as text no parse accepts (commands pass it over, `verify` names it)
+                // rather than as an error that would stop every command.
+                stmt.query_row([to_sql_seq(seq)], |row| {
+                    Ok(match row.get_ref(0)? {
+                        ValueRef::Text(bytes) => String::from_utf8(bytes.to_vec()).unwrap_or_default(),
+                        _ => String::new(),
+                    })
+                })
+                .optional()
             })
             .map_err(self.fail("read"))
     }
@@ -347,6 +357,33 @@ fn to_sql_seq(seq: u64) -> i64 {
 
 /// Reads one stored row. The outer error is SQLite's; the inner one a row whose values this build
 /// never writes (text that is not UTF-8, a negative time), edited into the file from outside.
+/// A secrets row (kind, key, value): text that is not UTF-8 is damage to the file, said as such (the
+/// driver's own error would blame the disk).
+fn read_secret(
+    row: &rusqlite::Row<'_>,
+) -> rusqlite::Result<Result<(String, String, String), StoreError>> {
+    let bytes = |i: usize| -> rusqlite::Result<Vec<u8>> {
+        Ok(match row.get_ref(i)? {
+            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => bytes.to_vec(),
+            _ => Vec::new(),
+        })
+    };
+    let (kind, key, value) = (bytes(0)?, bytes(1)?, bytes(2)?);
+    Ok(match (String::from_utf8(kind), String::from_utf8(key), String::from_utf8(value)) {
+        (Ok(kind), Ok(key), Ok(value)) => Ok((kind, key, value)),
+        (kind, key, _) => {
+            let said = |text: Result<String, std::string::FromUtf8Error>| match text {
+                Ok(text) => text,
+                Err(bad) => String::from_utf8_lossy(bad.as_bytes()).into_owned(),
+            };
+            Err(StoreError::DamagedSecret {
+                kind: said(kind),
+                key: said(key),
+            })
+        }
+    })
+}
+
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, StoreError>> {
     use rusqlite::types::ValueRef;
     let raw_seq: i64 = row.get(0)?;
