@@ -43,9 +43,12 @@ fn copy(from: &mut dyn Backend, into: &mut dyn Backend) -> Result<(), StoreError
         to.insert_secret(&kind, &key, &value).map_err(copied)?;
     }
     // Snapshots only save replay time: one that cannot be read (damaged in the file) is left out
-    // of the copy rather than stopping the backup of a campaign whose log is whole.
+    // of the copy rather than stopping the backup of a campaign whose log is whole, or being
+    // copied into it as damage.
     for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
-        if let Ok(Some(state)) = from.snapshot(snapshot.seq) {
+        if let Ok(Some(state)) = from.snapshot(snapshot.seq)
+            && super::replay::parse_snapshot(snapshot.seq, &state).is_some()
+        {
             to.put_snapshot(snapshot.seq, &snapshot.format, &snapshot.head_hash, &state)?;
         }
     }
