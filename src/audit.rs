@@ -469,12 +469,12 @@ impl LogTally {
         }
         let mut first_named = String::new();
         r.event.mentions(&mut |name| {
-            first_named = crate::event::fold_name(name);
+            first_named = crate::words::fold_name(name);
             true
         });
         let roller = Roller {
             character: first_named,
-            actor: crate::event::fold_name(&r.actor),
+            actor: crate::words::fold_name(&r.actor),
         };
         for die in dice {
             let source = Source::of(&die.provenance);

@@ -20,7 +20,9 @@ pub mod sheet;
 pub mod state;
 pub mod store;
 pub mod systems;
+pub mod text;
 pub mod time;
+pub mod words;
 
 pub use campaign::Campaign;
 pub use error::Error;

@@ -55,16 +55,3 @@ impl Sheet {
         }
     }
 }
-
-/// Refuses `value` outside `low..=high`, naming the flag and the range.
-pub(crate) fn within<T: PartialOrd + fmt::Display>(
-    what: &str,
-    value: T,
-    low: T,
-    high: T,
-) -> Result<(), String> {
-    if value < low || value > high {
-        return Err(format!("{what} must be {low} to {high}, not {value}"));
-    }
-    Ok(())
-}

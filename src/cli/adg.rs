@@ -163,7 +163,7 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                     .spent_scrolls
                     .all()
                     .iter()
-                    .map(|(id, fate)| format!("S{id} {}", crate::event::Words::word(*fate)))
+                    .map(|(id, fate)| format!("S{id} {}", crate::words::Words::word(*fate)))
                     .collect();
                 lines.push(format!("Spent: {}", shown.join(", ")));
             }

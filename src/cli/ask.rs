@@ -102,7 +102,7 @@ impl DiceAsker for TerminalAsker {
             sealed,
         } = die;
         // What a die is for may carry text typed with the command: shown, never acted on.
-        let purpose = crate::rules::text::printable(purpose);
+        let purpose = crate::text::printable(purpose);
         loop {
             let typed = if *sealed {
                 let prompt = format!(

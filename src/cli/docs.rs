@@ -127,7 +127,7 @@ pub fn campaign_names(state: &CampaignState) -> Vec<String> {
     names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
     // A name that would act on a terminal (only a tampered file holds one), or be read as a flag
     // (only an older grimoire took one), is not offered.
-    names.retain(|n| crate::rules::text::printable(n) == *n && !n.starts_with('-'));
+    names.retain(|n| crate::text::printable(n) == *n && !n.starts_with('-'));
     names.sort();
     names.dedup();
     names

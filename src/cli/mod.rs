@@ -25,10 +25,11 @@ mod vsd;
 
 use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
-use crate::event::Words;
-use crate::rules::{Command, text};
+use crate::rules::{Command, RuleError};
 use crate::state::CampaignState;
 use crate::store::{Location, Point, Stamp, Store, Written};
+use crate::text;
+use crate::words::Words;
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -400,7 +401,7 @@ impl Globals {
                     .find_map(|v| std::env::var(v).ok())
             })
             .unwrap_or_else(|| "unknown".to_string());
-        crate::rules::text::check("actor (--actor or GRIMOIRE_ACTOR)", &actor, text::NAME_MAX)
+        text::check("actor (--actor or GRIMOIRE_ACTOR)", &actor, text::NAME_MAX)
             .map_err(|e| Error::Usage(e.to_string()))?;
         Ok(actor.trim().to_string())
     }
@@ -442,7 +443,7 @@ impl Globals {
                 "--player-entropy goes into seeded dice, and --rolls enters physical ones: give one or the other".into(),
             ));
         }
-        text::check("player entropy", text, text::NOTE_MAX)?;
+        text::check("player entropy", text, text::NOTE_MAX).map_err(RuleError::from)?;
         if text.trim().is_empty() {
             return Err(Error::Usage(
                 "--player-entropy needs text a player chooses, e.g. --player-entropy \"three crows\"".into(),

@@ -53,7 +53,7 @@ pub fn print_error(message: &str, colour: anstream::ColorChoice) {
 /// the log (an old or forged event, an echoed argument) is shown as an escape instead of acting.
 pub fn for_the_terminal(text: &str) -> String {
     text.split('\n')
-        .map(crate::rules::text::printable)
+        .map(crate::text::printable)
         .collect::<Vec<_>>()
         .join("\n")
 }

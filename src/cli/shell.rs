@@ -83,7 +83,7 @@ impl Shell {
 
     /// The prompt: the campaign's name.
     pub fn prompt(&self) -> String {
-        format!("{}> ", crate::rules::text::printable(&self.name))
+        format!("{}> ", crate::text::printable(&self.name))
     }
 
     /// Runs one command line (without `grimoire`) and returns its report, printing nothing (the

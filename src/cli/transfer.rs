@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The longest line import reads: the largest payload the log takes (`text::PAYLOAD_MAX_BYTES`) and
 /// the row's other fields around it, with room to spare. Every line an export writes fits; junk
 /// cannot exhaust memory.
-const MAX_LINE_BYTES: u64 = crate::rules::text::PAYLOAD_MAX_BYTES as u64 + 64 * 1024;
+const MAX_LINE_BYTES: u64 = crate::text::PAYLOAD_MAX_BYTES as u64 + 64 * 1024;
 
 /// Write the log as JSON Lines, one event per line exactly as stored and hashed, so anyone can check
 /// the chain from the file. Records nothing.

@@ -99,6 +99,31 @@ pub fn reveal_matches(commitment_hex: &str, faces: &[u32], nonce_hex: &str) -> b
     !faces.is_empty() && commitment(nonce_hex, faces).is_some_and(|c| c == commitment_hex)
 }
 
+/// Who chose the values of a command's sealed dice, in words for its log line.
+pub fn chosen_by(dice: &[super::Die]) -> &'static str {
+    use crate::dice::{Provenance, SealedOrigin};
+    let origins: Vec<_> = dice
+        .iter()
+        .filter_map(|d| match &d.provenance {
+            Provenance::Sealed { origin, .. } => Some(origin),
+            _ => None,
+        })
+        .collect();
+    if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Entered)))
+    {
+        "typed by the GM"
+    } else if origins
+        .iter()
+        .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
+    {
+        "rolled by grimoire from the epoch's seed"
+    } else {
+        "rolled by grimoire"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,29 +6,6 @@ use super::adg::AdgEventOfKind;
 use super::vsd::VsdEventOfKind;
 use super::{Event, EventOfKind};
 
-/// Declares an event enum ([`Event`], or a system's) and, from the very same variant list, its twin
-/// (`EventOfKind`, …): serde's remote twin of it that reads a variant *named from outside*
-/// (externally tagged). Naming the variant up front lets each payload be read straight into its
-/// event, which took a quarter of an import's time. One list, so the two can never differ.
-macro_rules! event_enum {
-    (
-        $(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }
-        $(nested { $($nested:tt)* })?
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-        #[serde(tag = "kind", rename_all = "snake_case")]
-        pub enum $name { $($variants)* $($($nested)*)? }
-
-        // The twin leaves the nested enums out: an untagged variant would make serde buffer every
-        // payload to try it (a seventh of a replay); a nested kind is read by its own twin.
-        #[derive(serde::Deserialize)]
-        #[serde(remote = $remote, rename_all = "snake_case")]
-        pub(crate) enum $twin { $($variants)* }
-    };
-}
-pub(crate) use event_enum;
-
 /// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
 /// `kind` field; when that matches the column, the variant is read straight from the payload through
 /// `EventOfKind` (the payload's own `kind` field is then just a field the variant does not have).

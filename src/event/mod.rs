@@ -2,16 +2,14 @@
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
 mod by_kind;
-pub mod system;
-pub mod words;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
 use crate::systems::{adg::event as adg, vsd::event as vsd};
 
-pub(crate) use by_kind::event_enum;
+pub use crate::systems::contract::event::SystemEvent;
+pub(crate) use crate::systems::contract::event::event_enum;
+pub use crate::words::{Words, fold_name, folds_to};
 pub use by_kind::kinds;
-pub use system::SystemEvent;
-pub use words::Words;
 
 use crate::dice::{DiceExpr, Die};
 use crate::sheet::Sheet;
@@ -19,7 +17,7 @@ use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 
 /// The payload schema version this build writes for every kind. Version 2 changed no shape: it marks
-/// events recorded under the text rules (`rules::text::check_row`), which import holds them to;
+/// events recorded under the text rules (`text::check_row`), which import holds them to;
 /// version 1 events are taken as earlier grimoires recorded them.
 pub const SCHEMA_VERSION: u32 = 2;
 
@@ -427,22 +425,6 @@ pub struct RetractedRoll {
     pub kind: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<String>,
-}
-
-/// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
-pub fn fold_name(name: &str) -> String {
-    name.trim().to_lowercase()
-}
-
-/// Whether `name` folds to `folded` (already folded): `fold_name(name) == folded`, without building
-/// the folded text for the usual plain-ASCII name, since reads ask it of every event and character.
-pub fn folds_to(name: &str, folded: &str) -> bool {
-    let name = name.trim();
-    if name.is_ascii() {
-        name.eq_ignore_ascii_case(folded) && !folded.bytes().any(|b| b.is_ascii_uppercase())
-    } else {
-        fold_name(name) == folded
-    }
 }
 
 /// An event as the log holds it: the envelope around the payload.

@@ -5,7 +5,6 @@
 
 use crate::systems::{adg::render as adg, vsd::render as vsd};
 
-use crate::dice::Die;
 use crate::event::Event;
 use crate::sheet::Sheet;
 use crate::time::GameDuration;
@@ -103,7 +102,7 @@ pub fn describe(event: &Event) -> String {
                     "{who}rolled {expression}{what}, sealed ({} {}, {})",
                     dice.len(),
                     if dice.len() == 1 { "entry" } else { "entries" },
-                    sealed_by(dice)
+                    crate::dice::sealed::chosen_by(dice)
                 ),
             }
         }
@@ -164,32 +163,5 @@ pub fn describe(event: &Event) -> String {
 
         Event::Adg(event) => adg::describe(event),
         Event::Vsd(event) => vsd::describe(event),
-    }
-}
-
-pub use crate::systems::adg::render::pending_words;
-
-/// Who chose the values of a command's sealed dice, in words for its log line.
-pub fn sealed_by(dice: &[Die]) -> &'static str {
-    use crate::dice::{Provenance, SealedOrigin};
-    let origins: Vec<_> = dice
-        .iter()
-        .filter_map(|d| match &d.provenance {
-            Provenance::Sealed { origin, .. } => Some(origin),
-            _ => None,
-        })
-        .collect();
-    if origins
-        .iter()
-        .all(|o| matches!(o, Some(SealedOrigin::Entered)))
-    {
-        "typed by the GM"
-    } else if origins
-        .iter()
-        .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
-    {
-        "rolled by grimoire from the epoch's seed"
-    } else {
-        "rolled by grimoire"
     }
 }

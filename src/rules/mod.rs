@@ -89,30 +89,14 @@ pub enum RuleError {
     DuplicateCharacter(String),
     #[error("a character needs a name")]
     EmptyName,
-    #[error("the {0} must be one line: no line breaks, tabs or other control characters")]
-    TextNotOneLine(&'static str),
+    #[error(transparent)]
+    Text(#[from] crate::text::TextProblem),
     #[error("the '{kind}' event cannot be recorded: {why}")]
     Unrecordable { kind: &'static str, why: String },
-    #[error(
-        "the {0} holds a character that reorders the text around it (a bidirectional control); type it without one"
-    )]
-    TextReorders(&'static str),
-    #[error(
-        "the {0} may not begin with '-', which a command line reads as the start of an option; begin it with a letter or another sign"
-    )]
-    NameLikeAFlag(&'static str),
-    #[error("the {0} is made only of invisible characters; give visible text")]
-    TextInvisible(&'static str),
     #[error(
         "'{name}' looks just like the existing character '{existing}' (only case, invisible or look-alike letters differ); choose a name the table can tell apart"
     )]
     ConfusableName { name: String, existing: String },
-    #[error("the {what} is {length} characters long; at most {max} are allowed")]
-    TextTooLong {
-        what: &'static str,
-        length: usize,
-        max: usize,
-    },
     #[error("the sheet is not valid: {0}")]
     InvalidSheet(String),
     #[error("{0} has no health track (a VsD character gets one with --health when added)")]
@@ -197,14 +181,6 @@ pub enum RuleError {
     Adg(#[from] adg::AdgError),
     #[error(transparent)]
     Vsd(#[from] vsd::VsdError),
-}
-
-pub(crate) fn known_rituals(known: &[String]) -> String {
-    if known.is_empty() {
-        "; they know no rituals yet".to_string()
-    } else {
-        format!("; they know: {}", known.join(", "))
-    }
 }
 
 fn known_list(known: &[String]) -> String {

@@ -1,5 +1,4 @@
-//! Free text entered at the table — names, reasons, a scroll's effect — is recorded for good and shown
-//! on sheets and one-line log entries, so each must be one line of a length those can show.
+//! The texts each command would record, held to the checks of [`crate::text`].
 
 use super::RuleError;
 use super::adg::{AdgCommand, Casting, Exertion};
@@ -7,213 +6,10 @@ use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
 use super::downtime::Planned;
 use super::vsd::VsdCommand;
 use crate::sheet::Sheet;
-
-/// Names: of the campaign, characters, rituals, spells, lores and targets.
-pub const NAME_MAX: usize = 60;
-/// Reasons, purposes, session entropy and a scroll's effect.
-pub const NOTE_MAX: usize = 500;
-
-/// Every text the log stores, under any field, is at most this many characters: the one size limit
-/// that keeps each event (and so each export line) within what import reads. Twice a note, because
-/// the rules compose some texts from one (a die's purpose adds what the die was for).
-pub const TEXT_MAX: usize = 2 * NOTE_MAX;
-
-/// The largest payload the log takes, in bytes. Texts are bounded one by one; this bounds how many
-/// an event can gather (a party's rest, a long --rolls list). Import reads lines of this size.
-pub const PAYLOAD_MAX_BYTES: usize = 1024 * 1024;
-
-/// Characters that reorder text on screen (bidirectional embeddings, overrides, isolates and marks):
-/// a name holding one can make a log line read other than it is stored.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
-}
-
-/// Characters that break a line: control characters (line feed, carriage return, NEL, …) and
-/// Unicode's line and paragraph separators, which a reader splitting on them would show as a new
-/// line (a forged "#14 … heals 99" after a reason).
-pub fn breaks_the_line(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
-}
-
-/// A character that shows something: not White_Space, not Default_Ignorable_Code_Point, not of
-/// the general categories Cc, Cf, Zl, Zp, Co or Cn (controls, format marks, separators, private
-/// use, unassigned) nor Mn or Me (combining marks, which show only on a letter before them), and
-/// not the blank Braille pattern U+2800, which fonts draw as nothing.
-pub fn is_visible(c: char) -> bool {
-    use icu_properties::props::{
-        DefaultIgnorableCodePoint, GeneralCategory, GeneralCategoryGroup, WhiteSpace,
-    };
-    use icu_properties::{CodePointMapData, CodePointSetData};
-    if c.is_ascii() {
-        return c.is_ascii_graphic();
-    }
-    const SHOWS_NOTHING: GeneralCategoryGroup = GeneralCategoryGroup::Control
-        .union(GeneralCategoryGroup::Format)
-        .union(GeneralCategoryGroup::LineSeparator)
-        .union(GeneralCategoryGroup::ParagraphSeparator)
-        .union(GeneralCategoryGroup::PrivateUse)
-        .union(GeneralCategoryGroup::Unassigned)
-        // A combining mark shows only on the letter before it: alone, nothing (or a dotted circle).
-        .union(GeneralCategoryGroup::NonspacingMark)
-        .union(GeneralCategoryGroup::EnclosingMark);
-    c != '\u{2800}'
-        && !CodePointSetData::new::<WhiteSpace>().contains(c)
-        && !CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
-        && !SHOWS_NOTHING.contains(CodePointMapData::<GeneralCategory>::new().get(c))
-}
-
-/// Characters that show nothing: the complement of [`is_visible`].
-pub fn is_invisible(c: char) -> bool {
-    !is_visible(c)
-}
-
-/// Refuses text holding line breaks, tabs or other control characters, or characters that reorder
-/// the line around them; text made only of invisible characters; or text longer than `max`
-/// characters once trimmed.
-pub fn check(what: &'static str, text: &str, max: usize) -> Result<(), RuleError> {
-    if text.chars().any(breaks_the_line) {
-        return Err(RuleError::TextNotOneLine(what));
-    }
-    if text.chars().any(is_bidi_control) {
-        return Err(RuleError::TextReorders(what));
-    }
-    // Spaces alone count as empty text, which each command refuses in its own words where it must.
-    let trimmed = text.trim();
-    if !trimmed.is_empty() && trimmed.chars().all(is_invisible) {
-        return Err(RuleError::TextInvisible(what));
-    }
-    let length = text.trim().chars().count();
-    if length > max {
-        return Err(RuleError::TextTooLong { what, length, max });
-    }
-    Ok(())
-}
-
-/// A name the command line takes as a word of its own (a character's, a ritual's, a spell's): as
-/// [`check`], and not beginning with `-`, which a command line and completion would read as a flag.
-pub fn check_name(what: &'static str, name: &str) -> Result<(), RuleError> {
-    check(what, name, NAME_MAX)?;
-    if name.trim_start().starts_with('-') {
-        return Err(RuleError::NameLikeAFlag(what));
-    }
-    Ok(())
-}
-
-/// Checks every string in a stored payload (JSON text) against the rules of [`check`] with the one
-/// limit [`TEXT_MAX`], and the payload's size against [`PAYLOAD_MAX_BYTES`]. The same check guards
-/// every append and every imported event, so whatever the log takes, an import takes back. It reads
-/// the JSON text itself, escapes included, without building a tree.
-pub fn check_payload(payload: &str) -> Result<(), String> {
-    if payload.len() > PAYLOAD_MAX_BYTES {
-        return Err(format!(
-            "the event is {} bytes; the log takes events of up to {PAYLOAD_MAX_BYTES}",
-            payload.len()
-        ));
-    }
-    let mut chars = payload.chars();
-    while let Some(c) = chars.next() {
-        if c != '"' {
-            continue;
-        }
-        let mut length = 0usize;
-        let (mut visible, mut blank) = (false, true);
-        loop {
-            let Some(c) = chars.next() else {
-                return Err("a text is not closed".into());
-            };
-            let c = match c {
-                '"' => break,
-                '\\' => match chars.next() {
-                    Some('u') => {
-                        let hex: String = chars.by_ref().take(4).collect();
-                        u32::from_str_radix(&hex, 16)
-                            .ok()
-                            .map(|code| char::from_u32(code).unwrap_or('\u{FFFD}'))
-                            .ok_or("a text holds a broken escape")?
-                    }
-                    Some('n' | 'r' | 't' | 'b' | 'f') => '\n',
-                    Some(other) => other,
-                    None => return Err("a text is not closed".into()),
-                },
-                other => other,
-            };
-            if breaks_the_line(c) {
-                return Err("a text holds a line break or another control character".into());
-            }
-            if is_bidi_control(c) {
-                return Err("a text holds a character that reorders the line around it".into());
-            }
-            visible |= !is_invisible(c);
-            blank &= c.is_whitespace();
-            length += 1;
-        }
-        if !blank && !visible {
-            return Err("a text is made only of invisible characters".into());
-        }
-        if length > TEXT_MAX {
-            return Err(format!(
-                "a text is {length} characters long; at most {TEXT_MAX} are allowed"
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The texts of one row as the log takes them: its actor (a name) and its payload.
-pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
-    check("actor", actor, NAME_MAX).map_err(|e| e.to_string())?;
-    check_payload(payload)
-}
-
-/// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
-/// control and reordering characters are shown as escapes instead of acting on the terminal.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b))
-        || !text
-            .chars()
-            .any(|c| breaks_the_line(c) || is_bidi_control(c))
-    {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    text.chars()
-        .map(|c| {
-            if breaks_the_line(c) || is_bidi_control(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect::<String>()
-        .into()
-}
-
-/// What a name looks like once invisible characters and look-alike letters are set aside (Unicode's
-/// confusable skeleton), as written, in lower case and in capitals: two names that share any of
-/// these cannot be told apart at the table ("ALDRlC" and "Aldric" share the capitals' one).
-pub fn look_alike_keys(name: &str) -> [String; 3] {
-    use unicode_security::confusable_detection::skeleton;
-    let visible: String = name
-        .trim()
-        .chars()
-        .filter(|c| *c == ' ' || !is_invisible(*c))
-        .collect();
-    let key = |text: &str| skeleton(text).collect::<String>();
-    [
-        key(&visible),
-        key(&visible.to_lowercase()),
-        key(&visible.to_uppercase()),
-    ]
-}
-
-/// Whether two names look alike (see [`look_alike_keys`]).
-pub fn look_alike(a: &str, b: &str) -> bool {
-    let (a, b) = (look_alike_keys(a), look_alike_keys(b));
-    a.iter().any(|key| b.contains(key))
-}
+use crate::text::{NAME_MAX, NOTE_MAX, TextProblem, check, check_name};
 
 /// The names a sheet carries.
-fn check_sheet(sheet: &Sheet) -> Result<(), RuleError> {
+fn check_sheet(sheet: &Sheet) -> Result<(), TextProblem> {
     if let Sheet::Vsd(vsd) = sheet {
         check("vocation", &vsd.vocation, NAME_MAX)?;
         for lore in &vsd.lores {
@@ -226,6 +22,10 @@ fn check_sheet(sheet: &Sheet) -> Result<(), RuleError> {
 /// Checks every new text a command would record. Names that refer to someone already in the
 /// campaign need no check: they must match an existing one.
 pub fn check_command(command: &Command) -> Result<(), RuleError> {
+    Ok(check_texts(command)?)
+}
+
+fn check_texts(command: &Command) -> Result<(), TextProblem> {
     match command {
         Command::CreateCampaign { name, .. } => check("campaign's name", name, NAME_MAX),
         Command::AddCharacter { name, sheet } => {
@@ -305,6 +105,7 @@ pub fn check_command(command: &Command) -> Result<(), RuleError> {
 mod tests {
     use super::*;
     use crate::sheet::{Lore, VsdSheet};
+    use crate::text::*;
 
     fn caster(vocation: &str, lore: &str) -> Command {
         Command::AddCharacter {
@@ -332,129 +133,17 @@ mod tests {
         assert_eq!(check_command(&caster("wizard", "Elementalism")), Ok(()));
         assert_eq!(
             check_command(&caster("wizard", "Elemen\ttalism")),
-            Err(RuleError::TextNotOneLine("Spell Lore's name"))
+            Err(RuleError::Text(TextProblem::NotOneLine(
+                "Spell Lore's name"
+            )))
         );
         assert_eq!(
             check_command(&caster(&"w".repeat(61), "Elementalism")),
-            Err(RuleError::TextTooLong {
+            Err(RuleError::Text(TextProblem::TooLong {
                 what: "vocation",
                 length: 61,
                 max: NAME_MAX
-            })
+            }))
         );
-    }
-
-    #[test]
-    fn a_stored_payload_is_held_to_the_same_rules_escapes_included() {
-        assert_eq!(check_payload(r#"{"name":"Aldric","n":3}"#), Ok(()));
-        assert_eq!(check_payload(r#"{"blank":"  ","empty":""}"#), Ok(()));
-        for bad in [
-            r#"{"name":"Ald\nric"}"#,
-            r#"{"name":"Ald\u0007ric"}"#,
-            r#"{"name":"Ald\u202Eric"}"#,
-            "{\"name\":\"Ald\u{202E}ric\"}",
-            r#"{"name":"\u200b\u200b"}"#,
-            r#"{"name":"unclosed}"#,
-        ] {
-            assert!(check_payload(bad).is_err(), "{bad}");
-        }
-        let long = format!(r#"{{"reason":"{}"}}"#, "\u{e9}".repeat(TEXT_MAX + 1));
-        assert!(check_payload(&long).unwrap_err().contains("at most 1000"));
-        let at_limit = format!(r#"{{"reason":"{}"}}"#, "\u{e9}".repeat(TEXT_MAX));
-        assert_eq!(check_payload(&at_limit), Ok(()));
-        let huge = format!(r#"{{"rolls":[{}1]}}"#, "1,".repeat(PAYLOAD_MAX_BYTES / 2));
-        assert!(check_payload(&huge).unwrap_err().contains("bytes"));
-    }
-
-    /// A reader that splits lines at U+2028 or U+2029 would show what follows as a line of its own
-    /// (a forged "#14 … heals 99" at the end of a reason): no text door takes them.
-    #[test]
-    fn line_and_paragraph_separators_are_refused_at_every_door_and_escaped_when_shown() {
-        for separator in ['\u{2028}', '\u{2029}', '\u{85}'] {
-            let forged = format!("a slip{separator}#14 Aldric heals 99");
-            assert_eq!(
-                check("reason", &forged, NOTE_MAX),
-                Err(RuleError::TextNotOneLine("reason"))
-            );
-            let payload = serde_json::json!({ "reason": forged }).to_string();
-            assert!(check_payload(&payload).is_err(), "{payload}");
-            // The same separator written as a JSON escape, as an imported line may hold it.
-            let escaped = format!(r#"{{"reason":"a\u{:04x}b"}}"#, u32::from(separator));
-            assert!(check_payload(&escaped).is_err(), "{escaped}");
-            assert!(!printable(&forged).contains(separator));
-        }
-    }
-
-    /// A name must hold a character that shows: one not White_Space, Default_Ignorable, a
-    /// control, format mark, separator, private-use or unassigned code point, nor the blank Braille
-    /// pattern.
-    #[test]
-    fn a_name_of_characters_that_show_nothing_is_refused() {
-        for blank in [
-            "\u{2800}\u{2800}",
-            "\u{1D173}",
-            "\u{FFF9}\u{FFFA}",
-            "\u{E000}",
-            "\u{0378}",
-            "\u{3164}",
-            "\u{115F}\u{1160}",
-            "\u{200B}\u{2060}",
-            "\u{00A0}\u{3000}\u{200B}",
-            "\u{FE0F}",
-            "\u{E0041}",
-            "\u{0301}",
-            "\u{20E3}\u{0301}",
-        ] {
-            assert_eq!(
-                check("character's name", blank, NAME_MAX),
-                Err(RuleError::TextInvisible("character's name")),
-                "{blank:?}"
-            );
-            let payload = serde_json::json!({ "name": blank }).to_string();
-            assert!(check_payload(&payload).is_err(), "{blank:?}");
-        }
-        for shown in [
-            "Aldric",
-            "Ærwyn",
-            "李",
-            "\u{2801}",
-            "A\u{200B}B",
-            "\u{1F409}",
-        ] {
-            assert_eq!(
-                check("character's name", shown, NAME_MAX),
-                Ok(()),
-                "{shown:?}"
-            );
-        }
-    }
-
-    /// A name that begins with `-` would be read as an option on a command line, and offered by
-    /// completion as one.
-    #[test]
-    fn a_name_that_begins_like_a_flag_is_refused() {
-        for name in ["--db=/tmp/evil", "-rf", " -x"] {
-            assert_eq!(
-                check_name("character's name", name),
-                Err(RuleError::NameLikeAFlag("character's name"))
-            );
-        }
-        assert_eq!(check_name("character's name", "Aldric-the-Bold"), Ok(()));
-    }
-
-    #[test]
-    fn text_from_the_log_reaches_the_terminal_with_its_controls_shown_not_acted_on() {
-        assert_eq!(printable("Aldric"), "Aldric");
-        assert_eq!(printable("gm\u{1b}[31m"), "gm\\u{1b}[31m");
-        assert_eq!(printable("a\u{202e}b"), "a\\u{202e}b");
-    }
-
-    #[test]
-    fn length_counts_characters_not_bytes_and_ignores_surrounding_spaces() {
-        assert_eq!(
-            check("name", &format!("  {}  ", "é".repeat(60)), NAME_MAX),
-            Ok(())
-        );
-        assert!(check("name", &"é".repeat(61), NAME_MAX).is_err());
     }
 }

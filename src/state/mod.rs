@@ -269,7 +269,7 @@ pub struct CampaignState {
     pub delayed_casters: std::collections::BTreeSet<String>,
 }
 
-pub use crate::event::fold_name;
+pub use crate::words::fold_name;
 
 impl CampaignState {
     /// The clock as a person reads it: with the round of the minute while rounds are being

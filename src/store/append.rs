@@ -58,7 +58,7 @@ impl Appender<'_> {
                 )));
             }
             // What an import would refuse is never recorded: every event must restore from a backup.
-            crate::rules::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
+            crate::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
                 crate::rules::RuleError::Unrecordable {
                     kind: event.kind(),
                     why,

@@ -184,7 +184,7 @@ impl ChainCheck {
         let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
             .map_err(|e| format!("#{}: {e}", row.seq))?;
         if row.schema_version >= crate::event::TEXT_RULES_SINCE {
-            crate::rules::text::check_row(&row.actor, &row.payload)
+            crate::text::check_row(&row.actor, &row.payload)
                 .map_err(|e| format!("#{}: {e}", row.seq))?;
         }
         if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {

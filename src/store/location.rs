@@ -1,7 +1,7 @@
 //! Where a campaign lives, as `--db` (or `GRIMOIRE_DB`) names it: a SQLite file's path, or a
 //! campaign by name in a PostgreSQL database (`postgres://USER@HOST/DB?campaign=NAME`).
 
-use crate::rules::text;
+use crate::text;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

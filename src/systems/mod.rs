@@ -8,4 +8,5 @@
 //! docs/architecture.md has the checklist for adding a third system.
 
 pub mod adg;
+pub mod contract;
 pub mod vsd;

@@ -25,7 +25,7 @@ fn layer(module: &[String]) -> Layer {
         [] => return Layer::Top,
     };
     match role {
-        "event" | "tables" | "sheet" | "dice" | "time" | "lazy_map" => Layer::Model,
+        "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" => Layer::Model,
         "state" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,
@@ -34,9 +34,8 @@ fn layer(module: &[String]) -> Layer {
     }
 }
 
-/// Whether code in `from` may name `to`. The store checks stored text with the rules' text checks
-/// (`rules::text`, refusing with a `RuleError`), and its write runs the caller's decision, whose
-/// errors are the library's (`Error`); nothing else above it.
+/// Whether code in `from` may name `to`. The store's write runs the caller's decision, whose errors
+/// are the library's (`Error`, with `RuleError` in it); nothing else above it.
 fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
     match from {
         Layer::Model => to == Layer::Model,
@@ -48,7 +47,6 @@ fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
                 target.len() >= path.len() && target.iter().zip(path).all(|(a, b)| a == b)
             };
             matches!(to, Layer::Model | Layer::State | Layer::Store)
-                || named(&["rules", "text"])
                 || named(&["rules", "RuleError"])
                 || named(&["Error"])
         }

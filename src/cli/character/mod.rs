@@ -3,7 +3,6 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record};
 use crate::Error;
-use crate::event::Words;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::sheet::Sheet;
@@ -12,6 +11,7 @@ use crate::store::Written;
 use crate::systems::adg::rules::Attribute;
 use crate::systems::adg::state::AdgState;
 use crate::systems::vsd::state::VsdState;
+use crate::words::Words;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -213,7 +213,7 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
     if let Some(pending) = &adg.pending_roll {
         lines.push(format!(
             "  Pending: {} from scroll S{}; roll it with `grimoire scroll resolve {}`",
-            crate::render::pending_words(&pending.outcome),
+            crate::systems::adg::render::pending_words(&pending.outcome),
             pending.scroll,
             c.name
         ));

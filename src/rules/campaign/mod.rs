@@ -251,7 +251,7 @@ fn decide_command(
             if let Some(existing) = state
                 .characters
                 .values()
-                .find(|c| super::text::look_alike(&c.name, &name))
+                .find(|c| crate::text::look_alike(&c.name, &name))
             {
                 return Err(RuleError::ConfusableName {
                     name,
@@ -471,8 +471,8 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             // (the log keeps one character per name): refuse rather than say it is restored.
             if let Event::CharacterAdded { name, .. } = event.as_ref()
                 && let Some(existing) = state.characters.values().find(|c| {
-                    crate::event::fold_name(&c.name) == crate::event::fold_name(name)
-                        || super::text::look_alike(&c.name, name)
+                    crate::words::fold_name(&c.name) == crate::words::fold_name(name)
+                        || crate::text::look_alike(&c.name, name)
                 })
             {
                 return Err(RuleError::RestoreNameTaken {

@@ -96,15 +96,17 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
     };
     assert_eq!(
         when(&state, named("Bran\nthe Bold"), vec![]),
-        Err(RuleError::TextNotOneLine("character's name"))
+        Err(RuleError::Text(crate::text::TextProblem::NotOneLine(
+            "character's name"
+        )))
     );
     assert_eq!(
         when(&state, named(&"y".repeat(61)), vec![]),
-        Err(RuleError::TextTooLong {
+        Err(RuleError::Text(crate::text::TextProblem::TooLong {
             what: "character's name",
             length: 61,
             max: 60
-        })
+        }))
     );
     assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
     let retract = |reason: String| {
@@ -119,15 +121,17 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
     };
     assert_eq!(
         when(&state, retract("x".repeat(501)), vec![]),
-        Err(RuleError::TextTooLong {
+        Err(RuleError::Text(crate::text::TextProblem::TooLong {
             what: "reason",
             length: 501,
             max: 500
-        })
+        }))
     );
     assert_eq!(
         when(&state, retract("a typo\tin the sheet".into()), vec![]),
-        Err(RuleError::TextNotOneLine("reason"))
+        Err(RuleError::Text(crate::text::TextProblem::NotOneLine(
+            "reason"
+        )))
     );
 }
 

@@ -222,7 +222,7 @@ fn look_alike_of(
     Ok(names
         .iter()
         .map(|row| row.get::<_, String>(0))
-        .find(|name| crate::rules::text::look_alike(name, &location.campaign)))
+        .find(|name| crate::text::look_alike(name, &location.campaign)))
 }
 
 /// There is no campaign by `location`'s name: said so, naming one whose name looks like it.

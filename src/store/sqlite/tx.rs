@@ -213,9 +213,7 @@ impl LogRead for SqliteTx<'_> {
             .tx
             .prepare("SELECT kind, key, value FROM secrets ORDER BY kind, key")
             .map_err(self.fail("read"))?;
-        let rows = stmt
-            .query_map([], read_secret)
-            .map_err(self.fail("read"))?;
+        let rows = stmt.query_map([], read_secret).map_err(self.fail("read"))?;
         rows.map(|row| row.map_err(self.fail("read"))?).collect()
     }
 
@@ -249,7 +247,9 @@ impl LogRead for SqliteTx<'_> {
                 // rather than as an error that would stop every command.
                 stmt.query_row([to_sql_seq(seq)], |row| {
                     Ok(match row.get_ref(0)? {
-                        ValueRef::Text(bytes) => String::from_utf8(bytes.to_vec()).unwrap_or_default(),
+                        ValueRef::Text(bytes) => {
+                            String::from_utf8(bytes.to_vec()).unwrap_or_default()
+                        }
                         _ => String::new(),
                     })
                 })
@@ -369,19 +369,25 @@ fn read_secret(
         })
     };
     let (kind, key, value) = (bytes(0)?, bytes(1)?, bytes(2)?);
-    Ok(match (String::from_utf8(kind), String::from_utf8(key), String::from_utf8(value)) {
-        (Ok(kind), Ok(key), Ok(value)) => Ok((kind, key, value)),
-        (kind, key, _) => {
-            let said = |text: Result<String, std::string::FromUtf8Error>| match text {
-                Ok(text) => text,
-                Err(bad) => String::from_utf8_lossy(bad.as_bytes()).into_owned(),
-            };
-            Err(StoreError::DamagedSecret {
-                kind: said(kind),
-                key: said(key),
-            })
-        }
-    })
+    Ok(
+        match (
+            String::from_utf8(kind),
+            String::from_utf8(key),
+            String::from_utf8(value),
+        ) {
+            (Ok(kind), Ok(key), Ok(value)) => Ok((kind, key, value)),
+            (kind, key, _) => {
+                let said = |text: Result<String, std::string::FromUtf8Error>| match text {
+                    Ok(text) => text,
+                    Err(bad) => String::from_utf8_lossy(bad.as_bytes()).into_owned(),
+                };
+                Err(StoreError::DamagedSecret {
+                    kind: said(kind),
+                    key: said(key),
+                })
+            }
+        },
+    )
 }
 
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, StoreError>> {

@@ -2,9 +2,9 @@
 //! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
 
 use crate::dice::Die;
-use crate::event::words::words;
 use crate::systems::adg::tables::{AdgTables, Attribute, WordSlot};
 use crate::time::{GameDuration, GameTime};
+use crate::words::words;
 use serde::{Deserialize, Serialize};
 
 /// A d20 check against an attribute (ADG-C1).
@@ -326,7 +326,7 @@ impl Pay {
     }
 }
 
-crate::event::event_enum! {
+crate::systems::contract::event::event_enum! {
     /// A Dungeon Game's events: rituals, exertion, scrolls.
     AdgEvent / AdgEventOfKind = "AdgEvent" {
     /// A Dungeon Game tables in force from here on, carried whole (ADG-C5).
@@ -381,7 +381,7 @@ crate::event::event_enum! {
 }
 
 /// The concerns every event answers (see [`crate::event::Event`]), for A Dungeon Game's own.
-impl crate::event::system::SystemEvent for AdgEvent {
+impl crate::systems::contract::event::SystemEvent for AdgEvent {
     fn kind(&self) -> &'static str {
         match self {
             AdgEvent::AdgTablesLoaded { .. } => "adg_tables_loaded",

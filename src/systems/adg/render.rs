@@ -1,7 +1,6 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::dice::Die;
-use crate::event::Words;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
@@ -9,6 +8,7 @@ use crate::systems::adg::event::{
     RestResult, ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::systems::adg::tables::AdgTables;
+use crate::words::Words;
 
 /// The log line of an A Dungeon Game event.
 pub fn describe(event: &AdgEvent) -> String {
@@ -317,7 +317,7 @@ pub fn scroll_written(w: &ScrollWritten) -> String {
     let sealed = if w.original_kind == RitualKind::Ceremony {
         format!(
             "; the GM's check is sealed ({})",
-            crate::render::sealed_by(&w.dice)
+            crate::dice::sealed::chosen_by(&w.dice)
         )
     } else {
         String::new()

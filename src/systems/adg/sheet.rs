@@ -1,7 +1,7 @@
 //! An A Dungeon Game character's sheet as entered when they are added (docs/rules.md ADG-C1,
 //! ADG-C2). Everything that changes later is computed by replay.
 
-use crate::sheet::within;
+use crate::systems::contract::event::within;
 use serde::{Deserialize, Serialize};
 
 /// An A Dungeon Game character (docs/rules.md ADG-C1, ADG-C2).

@@ -4,7 +4,7 @@
 //! are in `rules::adg::tables`.
 
 use crate::dice::DiceExpr;
-use crate::event::words::words;
+use crate::words::words;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,9 +1,9 @@
 //! Payloads of Against the Darkmaster events. Like ADG events they carry their resolved consequences.
 
 use crate::dice::Die;
-use crate::event::words::words;
 use crate::time::GameDuration;
 use crate::time::GameTime;
+use crate::words::words;
 use serde::{Deserialize, Serialize};
 
 /// One modifier of a roll, named so the log explains the total (VSD-4, VSD-10).
@@ -427,7 +427,7 @@ words!(Condition {
 impl Condition {
     /// The condition's name as typed on the command line (`knocked-out`).
     pub fn name(self) -> String {
-        crate::event::Words::word(self).to_string()
+        crate::words::Words::word(self).to_string()
     }
 
     /// Whether the condition stops the character from casting at all.
@@ -489,7 +489,7 @@ words!(Place {
     Blighted => "blighted",
 });
 
-crate::event::event_enum! {
+crate::systems::contract::event::event_enum! {
     /// Against the Darkmaster's events: spells, saves, resonance, conditions.
     VsdEvent / VsdEventOfKind = "VsdEvent" {
     SpellLearned(SpellLearned),
@@ -527,7 +527,7 @@ crate::event::event_enum! {
 }
 
 /// The concerns every event answers (see [`crate::event::Event`]), for Against the Darkmaster's own.
-impl crate::event::system::SystemEvent for VsdEvent {
+impl crate::systems::contract::event::SystemEvent for VsdEvent {
     fn kind(&self) -> &'static str {
         match self {
             VsdEvent::SpellLearned(_) => "spell_learned",

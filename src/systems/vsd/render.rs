@@ -1,11 +1,11 @@
 //! Log lines of Against the Darkmaster's events.
 
-use crate::event::Words;
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
     ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
 };
+use crate::words::Words;
 
 /// The log line of an Against the Darkmaster event.
 pub fn describe(event: &VsdEvent) -> String {
@@ -24,7 +24,7 @@ pub fn describe(event: &VsdEvent) -> String {
         VsdEvent::AlignmentSet { alignment } => {
             format!(
                 "celestial alignment: {}",
-                crate::event::Words::word(*alignment)
+                crate::words::Words::word(*alignment)
             )
         }
         VsdEvent::SeverTheThreadSet { on } => {

@@ -1,7 +1,7 @@
 //! An Against the Darkmaster character's sheet as entered when they are added. Everything that
 //! changes later is computed by replay.
 
-use crate::sheet::within;
+use crate::systems::contract::event::within;
 use serde::{Deserialize, Serialize};
 
 /// One Spell Lore of a VsD caster: its total bonus and the ranks bought in it.

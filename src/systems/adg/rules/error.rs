@@ -43,7 +43,7 @@ pub enum AdgError {
     RitualKindNeeded,
     #[error(
         "{name} does not know a ritual called '{ritual}'{}",
-        crate::rules::known_rituals(known)
+        known_rituals(known)
     )]
     UnknownRitual {
         name: String,
@@ -80,4 +80,13 @@ pub enum AdgError {
     ScrollUnusable { id: u64, state: String },
     #[error("scroll S{id} is held by {holder}")]
     ScrollNotHeld { id: u64, holder: String },
+}
+
+/// The rituals a character knows, to follow a refusal naming one they do not.
+fn known_rituals(known: &[String]) -> String {
+    if known.is_empty() {
+        "; they know no rituals yet".to_string()
+    } else {
+        format!("; they know: {}", known.join(", "))
+    }
 }

@@ -10,13 +10,13 @@ pub mod tables;
 
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
-use crate::event::words::words;
 use crate::rules::{RuleError, Who};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::state::AdgState;
 use crate::time::GameDuration;
+use crate::words::words;
 
 pub use crate::systems::adg::event::{Pay, RitualKind};
 pub use crate::systems::adg::state::SCRIBING_WEEK;

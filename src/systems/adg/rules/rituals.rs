@@ -252,7 +252,7 @@ pub fn cast(
         let choice = check
             .exact
             .then(|| order.exact.unwrap_or(ExactChoice::Duration));
-        cast.exact_choice = choice.map(|c| crate::event::Words::word(c).to_string());
+        cast.exact_choice = choice.map(|c| crate::words::Words::word(c).to_string());
         if let (Some(kind), Some(target)) = (order.effect, order.target) {
             let dice_count = adg.level
                 * if choice == Some(ExactChoice::Effect) {

@@ -109,7 +109,7 @@ fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
     if let Some(fate) = state.spent_scrolls.fate(id) {
         return Err(RuleError::Adg(AdgError::ScrollUnusable {
             id,
-            state: crate::event::Words::word(fate).to_string(),
+            state: crate::words::Words::word(fate).to_string(),
         }));
     }
     state

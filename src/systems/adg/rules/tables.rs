@@ -58,7 +58,7 @@ impl AdgTables {
     /// Every text one line of sensible length, and no table longer than a d20 chart could need, so a
     /// loaded table (recorded whole in one event) stays within what the log and an import take.
     fn check_texts(&self) -> Result<(), String> {
-        use crate::rules::text::{NAME_MAX, NOTE_MAX, check};
+        use crate::text::{NAME_MAX, NOTE_MAX, check};
         let text = |what: &'static str, text: &str, max: usize| {
             check(what, text, max).map_err(|e| e.to_string())
         };

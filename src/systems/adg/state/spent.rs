@@ -12,7 +12,7 @@ pub enum ScrollState {
     Damaged,
 }
 
-crate::event::words::words!(ScrollState {
+crate::words::words!(ScrollState {
     Intact => "intact",
     Ash => "ash",
     Damaged => "damaged",

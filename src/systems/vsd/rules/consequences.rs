@@ -367,7 +367,7 @@ fn describe_pending(pending: &[Pending]) -> String {
             let options: Vec<String> = p
                 .options
                 .iter()
-                .map(|o| crate::event::Words::word(*o).to_string())
+                .map(|o| crate::words::Words::word(*o).to_string())
                 .collect();
             format!(
                 "{} ({} picks {}): {}",

@@ -1,4 +1,5 @@
-//! The closed lists the log stores (attributes, ritual kinds, spell kinds, conditions, choices…),
+//! Words, the lowest leaf of the model: names as the log compares them, and the closed lists the
+//! log stores (attributes, ritual kinds, spell kinds, conditions, choices…),
 //! each value with the one word people type and read for it: the command line offers these words,
 //! the log lines print them, and no Rust name ever reaches the table. The model defines the words;
 //! the CLI turns them into clap's value lists.
@@ -15,7 +16,7 @@ pub trait Words: Copy + 'static {
 /// added to the enum without its word does not compile.
 macro_rules! words {
     ($ty:ident { $($variant:ident => $word:literal),+ $(,)? }) => {
-        impl $crate::event::Words for $ty {
+        impl $crate::words::Words for $ty {
             const ALL: &'static [Self] = &[$($ty::$variant),+];
             fn word(self) -> &'static str {
                 match self {
@@ -26,3 +27,19 @@ macro_rules! words {
     };
 }
 pub(crate) use words;
+
+/// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
+pub fn fold_name(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// Whether `name` folds to `folded` (already folded): `fold_name(name) == folded`, without building
+/// the folded text for the usual plain-ASCII name, since reads ask it of every event and character.
+pub fn folds_to(name: &str, folded: &str) -> bool {
+    let name = name.trim();
+    if name.is_ascii() {
+        name.eq_ignore_ascii_case(folded) && !folded.bytes().any(|b| b.is_ascii_uppercase())
+    } else {
+        fold_name(name) == folded
+    }
+}

@@ -1,13 +1,51 @@
-//! What the core asks of each rule system's events. A system's event enum implements
-//! [`SystemEvent`] with one exhaustive match per method, and [`super::Event`] hands the system's
-//! variant to it: the core never lists another system's kinds, and a system's new kind does not
-//! compile until the system answers for it.
+//! The model half of the contract between the core and a rule system: what the core asks of a
+//! system's events ([`SystemEvent`], one exhaustive match per method, so a system's new kind does not
+//! compile until the system answers for it), the macro that declares an event enum, and the range
+//! check a sheet uses. The core's `Event` hands a system's variant to it and never lists its kinds.
 
 use crate::dice::Die;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::fmt;
 
-pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug {
+/// Declares an event enum (the core's `Event`, or a system's) and, from the very same variant list, its twin
+/// (`EventOfKind`, …): serde's remote twin of it that reads a variant *named from outside*
+/// (externally tagged). Naming the variant up front lets each payload be read straight into its
+/// event, which took a quarter of an import's time. One list, so the two can never differ.
+macro_rules! event_enum {
+    (
+        $(#[$meta:meta])* $name:ident / $twin:ident = $remote:literal { $($variants:tt)* }
+        $(nested { $($nested:tt)* })?
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        pub enum $name { $($variants)* $($($nested)*)? }
+
+        // The twin leaves the nested enums out: an untagged variant would make serde buffer every
+        // payload to try it (a seventh of a replay); a nested kind is read by its own twin.
+        #[derive(serde::Deserialize)]
+        #[serde(remote = $remote, rename_all = "snake_case")]
+        pub(crate) enum $twin { $($variants)* }
+    };
+}
+pub(crate) use event_enum;
+
+/// Refuses `value` outside `low..=high`, naming the flag and the range.
+pub(crate) fn within<T: PartialOrd + fmt::Display>(
+    what: &str,
+    value: T,
+    low: T,
+    high: T,
+) -> Result<(), String> {
+    if value < low || value > high {
+        return Err(format!("{what} must be {low} to {high}, not {value}"));
+    }
+    Ok(())
+}
+
+/// What the core asks of a rule system's events.
+pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::Debug {
     /// The stable name stored in the `kind` column and the payload's `kind` field.
     fn kind(&self) -> &'static str;
     /// Whether `is` holds for a character the event names, asked of each name in turn until it
@@ -16,7 +54,7 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + std::f
 
     /// Whether the event names the character (folded name).
     fn concerns(&self, folded: &str) -> bool {
-        self.mentions(&mut |name| crate::event::folds_to(name, folded))
+        self.mentions(&mut |name| crate::words::folds_to(name, folded))
     }
     /// Every die the event holds, in draw order; `verify` checks them without knowing the kind.
     fn dice(&self) -> &[Die];
@@ -53,7 +91,7 @@ mod tests {
                     .all(|d| d.value.is_none_or(|v| v >= 1 && v <= d.sides))
             );
             if let Some(name) = named {
-                assert!(event.concerns(&crate::event::fold_name(name)), "{payload}");
+                assert!(event.concerns(&crate::words::fold_name(name)), "{payload}");
             }
             assert!(!event.concerns("nobody"), "{payload}");
         }
