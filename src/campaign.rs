@@ -7,12 +7,12 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance};
 use crate::event::Event;
-use crate::rules::campaign::SecretSlot;
+use crate::rules::campaign::Input;
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::state::CampaignState;
 use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::borrow::BorrowMut;
 
 /// Where a command's dice come from.
@@ -37,11 +37,8 @@ pub enum DiceSource {
 pub struct Run {
     pub stamp: Stamp,
     pub dice: DiceSource,
-    /// Secret randomness: sealed dice's nonces.
+    /// Secret randomness: sealed dice's nonces, a new epoch's seed, a new campaign's identity.
     pub rng: StdRng,
-    /// The seed of the epoch the command opens, for the commands that open one
-    /// ([`Command::new_epoch`]).
-    pub next_seed: Option<[u8; 32]>,
 }
 
 /// A die a command needs next, asked for at the table (`--rolls ask`).
@@ -199,20 +196,28 @@ impl<S: BorrowMut<Store>> Campaign<S> {
             }
         }
     }
+}
 
-    /// Records the command `make` builds inside the write: see [`execute_with`].
-    pub fn execute_with<F>(&mut self, run: Run, make: F) -> Result<Written, Error>
-    where
-        F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
-    {
-        execute_with(self.store.borrow_mut(), run, make)
+impl Campaign {
+    /// Creates the campaign `command` (a [`Command::CreateCampaign`]) describes at `location`. An
+    /// existing file must be an empty campaign file (the rules refuse a second creation); a new
+    /// one is built whole and appears only with its campaign in it, so a refused or failed
+    /// creation leaves nothing behind.
+    pub fn create(location: &Location, run: Run, command: Command) -> Result<Written, Error> {
+        if Store::exists(location)? {
+            return Campaign::open(location)?.execute(run, command);
+        }
+        let mut new = Store::create_new(location)?;
+        let written = execute(new.store(), run, command)?;
+        new.publish()?;
+        Ok(written)
     }
 }
 
 /// Records `command` on `store`: one write transaction, all or nothing. A command that starts an
 /// evening first has every page of the storage checked; one that prints a checkpoint first has the
 /// whole log verified (outside the write lock: these read everything).
-pub fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written, Error> {
+fn execute(store: &mut Store, run: Run, command: Command) -> Result<Written, Error> {
     execute_checked(store, run, command, |_| true)
 }
 
@@ -240,37 +245,36 @@ fn execute_checked(
         }
         .into());
     }
-    execute_with(store, run, |state, _| {
-        if !still_stands(state) {
-            return Err(Error::LogMoved);
-        }
-        Ok(command)
-    })
-}
-
-/// Records the command `make` builds inside the write from the state and the GM's secrets (a reveal
-/// looks up sealed values, a seed reveal the seed, a reading a scroll's sealed check).
-pub fn execute_with<F>(store: &mut Store, run: Run, make: F) -> Result<Written, Error>
-where
-    F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Command, Error>,
-{
     let Run {
         stamp,
         dice,
         mut rng,
-        next_seed,
     } = run;
     let mut secret_rng = StdRng::from_rng(&mut rng);
     store.write(stamp, |state, secrets| {
-        let mut command = make(state, secrets)?;
-        Campaign::check_dice(&command, &dice)?;
-        // The GM's secret the command is decided with, looked up here, inside the write.
-        match command.secret_slot() {
-            Some(SecretSlot::SealedDice { seq, into }) => *into = secrets.sealed(seq)?,
-            Some(SecretSlot::EpochSeed { into }) => *into = secrets.seed(state.epoch)?,
-            None => {}
+        if !still_stands(state) {
+            return Err(Error::LogMoved);
         }
-        decide_with_dice(state, secrets, command, &dice, next_seed, &mut secret_rng)
+        let mut command = command;
+        // What the command needs from outside the rules, filled here, inside the write.
+        let mut new_seed = None;
+        for input in command.inputs() {
+            match input {
+                Input::SealedDice { seq, into } => *into = secrets.sealed(seq)?,
+                Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
+                Input::NewEpochSeed { commitment } => {
+                    let seed: [u8; 32] = secret_rng.random();
+                    *commitment = crate::dice::fairness::seed_commitment(&seed);
+                    new_seed = Some(seed);
+                }
+                Input::NewCampaignId { into } => {
+                    *into = uuid::Builder::from_random_bytes(secret_rng.random())
+                        .into_uuid()
+                        .to_string();
+                }
+            }
+        }
+        decide_with_dice(state, secrets, command, &dice, new_seed, &mut secret_rng)
     })
 }
 
@@ -280,7 +284,7 @@ fn decide_with_dice(
     secrets: &mut SecretsView<'_>,
     command: Command,
     source: &DiceSource,
-    next_seed: Option<[u8; 32]>,
+    new_seed: Option<[u8; 32]>,
     secret_rng: &mut StdRng,
 ) -> Result<Batch, Error> {
     let given = match source {
@@ -290,11 +294,7 @@ fn decide_with_dice(
     if let (Some(session), Some(_)) = (&state.open_session, &given) {
         return Err(RuleError::EntropyInSession(session.number).into());
     }
-    let seeds: Vec<(u32, [u8; 32])> = command
-        .new_epoch(state)
-        .zip(next_seed)
-        .into_iter()
-        .collect();
+    let seeds: Vec<(u32, [u8; 32])> = command.new_epoch(state).zip(new_seed).into_iter().collect();
     let mut dice = match source {
         DiceSource::Entered(values) => Dice::entered(values.clone(), secret_rng),
         DiceSource::Asked {
@@ -387,5 +387,88 @@ mod tests {
             by: GameDuration(60),
         });
         assert!(Campaign::check_dice(&clock, &entered()).is_err());
+    }
+
+    fn run(seed: u64) -> Run {
+        Run {
+            stamp: Stamp {
+                recorded_at: "2026-12-01T18:00:00Z".into(),
+                actor: "gm".into(),
+                id_rng: StdRng::seed_from_u64(seed),
+            },
+            dice: DiceSource::Seeded {
+                player_entropy: None,
+            },
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    fn created(seed: u64) -> (Campaign, String, String) {
+        let mut campaign = Campaign::on(crate::store::MemoryLog::new().open());
+        let create = Command::CreateCampaign {
+            campaign_id: String::new(),
+            name: "The Sunken Vault".into(),
+            seed_commitment: String::new(),
+        };
+        let written = campaign.execute(run(seed), create).unwrap();
+        let Event::CampaignCreated {
+            campaign_id,
+            seed_commitment,
+            ..
+        } = &written.events[0].event
+        else {
+            panic!("{:?}", written.events);
+        };
+        (campaign, campaign_id.clone(), seed_commitment.clone())
+    }
+
+    /// The door mints a new campaign's identity and first seed inside the write: front ends leave
+    /// them empty, and the seed it keeps is the one the recorded commitment binds.
+    #[test]
+    fn given_a_new_campaign_when_created_then_its_id_and_seed_are_fresh_and_the_seed_is_kept() {
+        let (mut first, id, commitment) = created(1);
+        let (_, other_id, other_commitment) = created(2);
+        assert!(uuid::Uuid::parse_str(&id).is_ok(), "{id}");
+        assert_ne!(id, other_id);
+        assert_ne!(commitment, other_commitment);
+        let seed = first.store().secrets().unwrap();
+        let [(kind, key, seed)] = seed.as_slice() else {
+            panic!("{seed:?}");
+        };
+        assert_eq!((kind.as_str(), key.as_str()), ("epoch_seed", "1"));
+        let seed: [u8; 32] = hex::decode(seed).unwrap().try_into().unwrap();
+        assert_eq!(crate::dice::fairness::seed_commitment(&seed), commitment);
+    }
+
+    /// A seed reveal publishes the seed the first commitment bound and records a commitment to a
+    /// new seed, which it keeps.
+    #[test]
+    fn given_a_campaign_when_its_seed_is_revealed_then_the_next_epochs_seed_is_minted_and_kept() {
+        let (mut campaign, _, commitment) = created(3);
+        let reveal = Command::RevealSeed {
+            seed: None,
+            next_commitment: String::new(),
+        };
+        let written = campaign.execute(run(4), reveal).unwrap();
+        let kinds: Vec<&str> = written.events.iter().map(|r| r.event.kind()).collect();
+        assert_eq!(kinds, ["seed_revealed", "epoch_started"]);
+        let Event::SeedRevealed { seed, .. } = &written.events[0].event else {
+            panic!()
+        };
+        let seed: [u8; 32] = hex::decode(seed).unwrap().try_into().unwrap();
+        assert_eq!(crate::dice::fairness::seed_commitment(&seed), commitment);
+        let Event::EpochStarted {
+            seed_commitment, ..
+        } = &written.events[1].event
+        else {
+            panic!()
+        };
+        let kept = campaign.store().secrets().unwrap();
+        let (_, _, next) = kept.iter().find(|(_, key, _)| key == "2").unwrap();
+        let next: [u8; 32] = hex::decode(next).unwrap().try_into().unwrap();
+        assert_eq!(
+            &crate::dice::fairness::seed_commitment(&next),
+            seed_commitment
+        );
     }
 }

@@ -3,7 +3,6 @@
 use super::output::{Report, appended};
 use super::{Context, Globals, record_on, run_of};
 use crate::Error;
-use crate::dice::fairness;
 use crate::event::Event;
 use crate::rules::campaign::Retraction;
 use crate::rules::{Command, RuleError};
@@ -31,31 +30,23 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
             "--name must not be empty; e.g. --name \"The Sunken Vault\"".into(),
         ));
     }
-    let seed = ctx.secret::<32>();
-    let campaign_id = uuid::Builder::from_random_bytes(ctx.secret::<16>())
-        .into_uuid()
-        .to_string();
-    let seed_commitment = fairness::seed_commitment(&seed);
+    // The door mints the campaign's identity and its first seed inside the write.
     let command = Command::CreateCampaign {
-        campaign_id: campaign_id.clone(),
+        campaign_id: String::new(),
         name: name.clone(),
-        seed_commitment,
+        seed_commitment: String::new(),
     };
-    let record = |store: &mut Store, ctx: &mut Context| {
-        crate::campaign::execute(store, run_of(g, ctx, Some(seed))?, command)
+    let events = crate::Campaign::create(&g.db, run_of(g, ctx)?, command)?.events;
+    let Some((campaign_id, commitment)) = events.iter().find_map(|r| match &r.event {
+        Event::CampaignCreated {
+            campaign_id,
+            seed_commitment,
+            ..
+        } => Some((campaign_id.clone(), seed_commitment.clone())),
+        _ => None,
+    }) else {
+        return Err(Error::Internal("init recorded no campaign".into()));
     };
-    // An existing file must be an empty campaign file (`AlreadyCreated` otherwise); a new one is
-    // built whole and appears only with its campaign in it.
-    let result = if Store::exists(&g.db)? {
-        record(&mut *g.open()?, ctx)
-    } else {
-        let mut new = Store::create_new(&g.db)?;
-        let written = record(new.store(), ctx)?;
-        new.publish()?;
-        Ok(written)
-    };
-    let events = result?.events;
-    let commitment = fairness::seed_commitment(&seed);
     let text = format!(
         "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nPlayers: note this commitment down. `grimoire seed reveal` later publishes the seed, and anyone can check it hashes to this value.",
         g.db
@@ -193,15 +184,21 @@ pub enum SeedCommand {
 
 pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Report, Error> {
     let SeedCommand::Reveal = command;
-    let next = ctx.secret::<32>();
-    let next_commitment = fairness::seed_commitment(&next);
-    // The seed itself is looked up inside the write (Campaign::execute).
+    // The seed and the next one are looked up and minted inside the write (Campaign::execute).
     let command = Command::RevealSeed {
         seed: None,
-        next_commitment: next_commitment.clone(),
+        next_commitment: String::new(),
     };
-    let run = run_of(g, ctx, Some(next))?;
+    let run = run_of(g, ctx)?;
     let events = g.campaign()?.execute(run, command)?.events;
+    let Some(next_commitment) = events.iter().find_map(|r| match &r.event {
+        Event::EpochStarted {
+            seed_commitment, ..
+        } => Some(seed_commitment.clone()),
+        _ => None,
+    }) else {
+        return Err(Error::Internal("a seed reveal started no epoch".into()));
+    };
     let mut report = appended(&events);
     let withheld = events
         .iter()

@@ -378,13 +378,6 @@ impl Context {
             self.now = Utc::now();
         }
     }
-
-    /// Fresh secret bytes (seeds, ids) from this run's randomness.
-    fn secret<const N: usize>(&mut self) -> [u8; N] {
-        let mut bytes = [0u8; N];
-        rand::RngCore::fill_bytes(&mut self.rng, &mut bytes);
-        bytes
-    }
 }
 
 impl Globals {
@@ -642,9 +635,8 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
 }
 
 /// One run's inputs from the command line and the context: who and when, the dice (`--rolls`, else
-/// seeded, with `--player-entropy` if given), fresh randomness, and `next_seed` for the commands
-/// that open a dice epoch.
-fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result<Run, Error> {
+/// seeded, with `--player-entropy` if given), and fresh randomness.
+fn run_of(g: &Globals, ctx: &mut Context) -> Result<Run, Error> {
     let dice = match &g.rolls {
         Some(EnteredRolls::Values(values)) => {
             // Refuses --player-entropy beside --rolls.
@@ -664,7 +656,6 @@ fn run_of(g: &Globals, ctx: &mut Context, next_seed: Option<[u8; 32]>) -> Result
         stamp: ctx.stamp(g)?,
         dice,
         rng: StdRng::from_rng(&mut ctx.rng),
-        next_seed,
     })
 }
 
@@ -678,14 +669,14 @@ fn record_on(
     campaign: &mut OpenCampaign<'_>,
     command: Command,
 ) -> Result<Written, Error> {
-    let run = run_of(g, ctx, None)?;
+    let run = run_of(g, ctx)?;
     execute(g, ctx, campaign, run, command)
 }
 
 /// Records `command` (see [`Campaign::execute`]); dice it cannot take are refused before the
 /// campaign is opened.
 fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
-    let run = run_of(g, ctx, None)?;
+    let run = run_of(g, ctx)?;
     Campaign::check_dice(&command, &run.dice)?;
     execute(g, ctx, &mut g.campaign()?, run, command)
 }
@@ -708,7 +699,7 @@ fn execute(
         |dice| {
             let run = match first.take() {
                 Some(run) => run,
-                None => run_of(g, ctx, None)?,
+                None => run_of(g, ctx)?,
             };
             Ok(Run { dice, ..run })
         },

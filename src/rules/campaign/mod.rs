@@ -60,10 +60,11 @@ pub enum Command {
     },
 }
 
-/// Where the GM's secret a command is decided with goes. The rules are pure, so the secret travels
-/// in the command; `grimoire::Campaign` looks it up inside the write and puts it here.
+/// What a command needs filled in from outside the rules before it is decided. The rules are pure,
+/// so the GM's secrets and fresh identities travel in the command: `grimoire::Campaign` fills each
+/// inside the write, and front ends leave these fields empty.
 #[derive(Debug, PartialEq, Eq)]
-pub enum SecretSlot<'c> {
+pub enum Input<'c> {
     /// The sealed dice recorded with the event at `seq`.
     SealedDice {
         seq: u64,
@@ -71,6 +72,11 @@ pub enum SecretSlot<'c> {
     },
     /// The seed of the current dice epoch (`None` when the secrets hold none).
     EpochSeed { into: &'c mut Option<[u8; 32]> },
+    /// The commitment to a new secret seed for the epoch the command opens; the seed itself is
+    /// kept with the secrets.
+    NewEpochSeed { commitment: &'c mut String },
+    /// A new campaign's identity, unique among campaigns.
+    NewCampaignId { into: &'c mut String },
 }
 
 /// Where a command stands to an evening of play.
@@ -172,19 +178,38 @@ impl Command {
         })
     }
 
-    /// Where the GM's secret goes, for a command decided with one.
-    pub fn secret_slot(&mut self) -> Option<SecretSlot<'_>> {
+    /// What must be filled in before the command is decided (see [`Input`]).
+    pub fn inputs(&mut self) -> Vec<Input<'_>> {
         match self {
-            Command::RevealSealed(reveal) => Some(SecretSlot::SealedDice {
+            Command::CreateCampaign {
+                campaign_id,
+                seed_commitment,
+                ..
+            } => vec![
+                Input::NewCampaignId { into: campaign_id },
+                Input::NewEpochSeed {
+                    commitment: seed_commitment,
+                },
+            ],
+            Command::RevealSealed(reveal) => vec![Input::SealedDice {
                 seq: reveal.seq,
                 into: &mut reveal.secrets,
-            }),
-            Command::RevealSeed { seed, .. } => Some(SecretSlot::EpochSeed { into: seed }),
+            }],
+            Command::RevealSeed {
+                seed,
+                next_commitment,
+            } => vec![
+                Input::EpochSeed { into: seed },
+                Input::NewEpochSeed {
+                    commitment: next_commitment,
+                },
+            ],
             Command::Adg(command) => command
                 .sealed_slot()
-                .map(|(seq, into)| SecretSlot::SealedDice { seq, into }),
-            Command::CreateCampaign { .. }
-            | Command::AddCharacter { .. }
+                .map(|(seq, into)| Input::SealedDice { seq, into })
+                .into_iter()
+                .collect(),
+            Command::AddCharacter { .. }
             | Command::ChangeSheet { .. }
             | Command::Damage(_)
             | Command::Heal(_)
@@ -195,7 +220,7 @@ impl Command {
             | Command::Retract(_)
             | Command::Rest(_)
             | Command::Downtime(_)
-            | Command::Vsd(_) => None,
+            | Command::Vsd(_) => Vec::new(),
         }
     }
 }
