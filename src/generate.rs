@@ -13,8 +13,10 @@ use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Stamp, Store};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::rules::{AdgCommand, Attribute, Casting, Exertion, Pay, RitualKind};
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::rules::{
     CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
 };
@@ -367,8 +369,17 @@ fn step(
             weeks: 2,
             plan: state
                 .character(&who)
-                .and_then(|c| c.adg())
-                .filter(|_| state.scrolls.values().filter(|s| s.holder == who).count() < 3)
+                .and_then(|c| c.state::<Adg>())
+                .filter(|_| {
+                    state
+                        .systems
+                        .adg
+                        .scrolls
+                        .values()
+                        .filter(|s| s.holder == who)
+                        .count()
+                        < 3
+                })
                 .and_then(|a| a.known.values().find(|k| k.kind != RitualKind::Ceremony))
                 .map(|known| PlannedWeek {
                     character: who.clone(),
@@ -398,6 +409,8 @@ fn step(
         ))),
         39..=41 if adg => {
             let held = state
+                .systems
+                .adg
                 .scrolls
                 .values()
                 .find(|s| s.holder == who)
@@ -441,7 +454,7 @@ fn step(
         _ => {
             let pending = state
                 .character(&who)
-                .and_then(|c| c.vsd())
+                .and_then(|c| c.state::<Vsd>())
                 .and_then(|v| v.pending.first().cloned());
             match pending {
                 Some(p) => Command::Vsd(Box::new(VsdCommand::Choose(Choosing {

@@ -4,6 +4,7 @@ use super::output::{Report, appended};
 use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::{Command, Who};
+use crate::systems::adg::Adg;
 use crate::systems::adg::rules::{
     AdgCommand, AdgError, AdgTables, Casting, Exertion, Learning, Scribing, ScrollGift,
     ScrollLearning, ScrollReading, SilverChange,
@@ -85,7 +86,7 @@ pub fn silver(g: &Globals, ctx: &mut Context, change: &SilverChange) -> Result<R
     if let Some(adg) = written
         .state
         .character(&change.character)
-        .and_then(|c| c.adg())
+        .and_then(|c| c.state::<Adg>())
     {
         report
             .text
@@ -120,6 +121,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
                 crate::rules::campaign::find(&state, n)?;
             }
             let scrolls: Vec<_> = state
+                .systems
+                .adg
                 .scrolls
                 .values()
                 .filter(|s| {
@@ -150,6 +153,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             // Spent scrolls belong to no one any more; they are listed with the whole campaign's.
             let spent: Vec<serde_json::Value> = if name.is_none() {
                 state
+                    .systems
+                    .adg
                     .spent_scrolls
                     .all()
                     .into_iter()
@@ -160,6 +165,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
             };
             if !spent.is_empty() {
                 let shown: Vec<String> = state
+                    .systems
+                    .adg
                     .spent_scrolls
                     .all()
                     .iter()
@@ -195,6 +202,8 @@ pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result
         TablesCommand::Show => {
             let state = g.open()?.replay(None)?;
             let tables = state
+                .systems
+                .adg
                 .adg_tables
                 .ok_or(crate::rules::RuleError::Adg(AdgError::NoAdgTables))?;
             let mut lines = vec![format!("{} (sha256 {})", tables.name, tables.sha256())];

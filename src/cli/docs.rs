@@ -8,6 +8,8 @@ use super::output::Report;
 use crate::Error;
 use crate::state::CampaignState;
 use crate::store::Store;
+use crate::systems::adg::Adg;
+use crate::systems::vsd::Vsd;
 use clap::Args;
 use std::io::Write;
 
@@ -116,15 +118,15 @@ pub fn campaign_names(state: &CampaignState) -> Vec<String> {
     let mut names = Vec::new();
     for c in state.characters.values() {
         names.push(c.name.clone());
-        if let Some(adg) = c.adg() {
+        if let Some(adg) = c.state::<Adg>() {
             names.extend(adg.known.values().map(|r| r.name.clone()));
             names.extend(adg.discovered.values().map(|(name, _)| name.clone()));
         }
-        if let Some(vsd) = c.vsd() {
+        if let Some(vsd) = c.state::<Vsd>() {
             names.extend(vsd.spells.values().map(|s| s.name.clone()));
         }
     }
-    names.extend(state.scrolls.keys().map(|id| format!("S{id}")));
+    names.extend(state.systems.adg.scrolls.keys().map(|id| format!("S{id}")));
     // A name that would act on a terminal (only a tampered file holds one), or be read as a flag
     // (only an older grimoire took one), is not offered.
     names.retain(|n| crate::text::printable(n) == *n && !n.starts_with('-'));

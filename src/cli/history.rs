@@ -8,6 +8,7 @@ use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
 use crate::state::fold_name;
 use crate::store::Point;
+use crate::systems::registry::AnyEvent;
 use crate::text::printable;
 use clap::Args;
 use serde_json::json;
@@ -465,7 +466,9 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         }
     }
     // Every modifier a cast added, by name, as the JSON payload holds them.
-    if let Event::Vsd(crate::systems::vsd::event::VsdEvent::SpellCast(cast)) = &r.event {
+    if let Event::System(AnyEvent::Vsd(crate::systems::vsd::event::VsdEvent::SpellCast(cast))) =
+        &r.event
+    {
         let mut each = vec![
             format!("rolled {}", cast.roll),
             format!("lore bonus {:+}", cast.lore_bonus),

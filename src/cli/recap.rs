@@ -12,6 +12,7 @@ use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
 use crate::store::Point;
 use crate::systems::adg::event::AdgEvent;
+use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::{Outcome, VsdEvent};
 use crate::time::GameDuration;
 use clap::Args;
@@ -419,15 +420,16 @@ impl Tally {
             self.healing += u64::from(*amount);
         } else if let Event::Retracted { .. } = &r.event {
             self.retractions += 1;
-        } else if let Event::Adg(AdgEvent::RitualCast(cast)) = &r.event {
+        } else if let Event::System(AnyEvent::Adg(AdgEvent::RitualCast(cast))) = &r.event {
             self.rituals_cast += 1;
             self.mishaps += u64::from(cast.mishap.is_some());
-        } else if let Event::Adg(AdgEvent::ScrollWritten(_)) = &r.event {
+        } else if let Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(_))) = &r.event {
             self.scrolls_written += 1;
-        } else if let Event::Adg(AdgEvent::ScrollRead { reading, .. }) = &r.event {
+        } else if let Event::System(AnyEvent::Adg(AdgEvent::ScrollRead { reading, .. })) = &r.event
+        {
             self.scrolls_read += 1;
             self.scrolls_lost += u64::from(reading.damaged.is_some() || !reading.kept);
-        } else if let Event::Vsd(VsdEvent::SpellCast(cast)) = &r.event {
+        } else if let Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(cast))) = &r.event {
             self.spells_cast += 1;
             self.spell_failures += u64::from(cast.outcome == Outcome::Failure);
             self.resonances += u64::from(cast.resonance.is_some());

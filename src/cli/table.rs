@@ -10,8 +10,11 @@ use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, Resting, SealedReveal, SessionStart,
 };
 use crate::state::CampaignState;
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::{AdgEvent, DowntimeOf, ScrollWritten};
 use crate::systems::adg::tables::Attribute;
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use clap::Subcommand;
 use serde_json::json;
 
@@ -208,7 +211,7 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
             String::new()
         }
     )];
-    if let Some(adg) = who.adg() {
+    if let Some(adg) = who.state::<Adg>() {
         let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
             .into_iter()
             .filter(|a| adg.exerted.get(*a) > 0)
@@ -223,7 +226,9 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
         let scrolls: Vec<(u64, &ScrollWritten)> = events
             .iter()
             .filter_map(|r| match &r.event {
-                Event::Adg(AdgEvent::ScrollWritten(w)) if w.writer == spent.character => {
+                Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(w)))
+                    if w.writer == spent.character =>
+                {
                     Some((r.seq, w))
                 }
                 _ => None,
@@ -239,7 +244,7 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
             now.push(format!("wrote {}", ids.join(", ")));
         }
     }
-    if let Some(vsd) = who.vsd() {
+    if let Some(vsd) = who.state::<Vsd>() {
         now.push(format!("MP {}/{}", vsd.mp_current(), vsd.mp_max));
     }
     lines.push(format!("  {}", now.join("; ")));

@@ -6,6 +6,7 @@ use super::{Context, Globals, record, record_on};
 use crate::Error;
 use crate::event::{Event, Recorded};
 use crate::rules::{Command, Who};
+use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::{
     Alignment, Casting, Choosing, Concentration, ConditionClearing, DriveChange, SaveRoll,
@@ -53,7 +54,7 @@ pub fn save(g: &Globals, ctx: &mut Context, save: &SaveRoll) -> Result<Report, E
     let mut campaign = g.campaign()?;
     let cast = campaign.store().event(save.against)?.and_then(|recorded| {
         let Recorded {
-            event: Event::Vsd(VsdEvent::SpellCast(cast)),
+            event: Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(cast))),
             game_time,
             ..
         } = recorded

@@ -2,9 +2,10 @@
 //! its event by the kind its row names, instead of through serde's general path for a tagged enum
 //! (which copies the whole payload into a generic tree first to find the tag).
 
-use super::adg::AdgEventOfKind;
-use super::vsd::VsdEventOfKind;
 use super::{Event, EventOfKind};
+use crate::systems::contract::event::SystemModel;
+use crate::systems::contract::event::{ReadsByKind, variant_names};
+use crate::systems::registry::{AnyEvent, SystemId, on_system};
 
 /// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
 /// `kind` field; when that matches the column, the variant is read straight from the payload through
@@ -28,9 +29,10 @@ pub(super) fn read_current(kind: &str, payload: &str) -> serde_json::Result<Even
     named.push('}');
     let mut reader = serde_json::Deserializer::from_str(&named);
     let event = match owner(kind) {
-        Owner::Core => EventOfKind::deserialize(&mut reader)?,
-        Owner::Adg => Event::Adg(AdgEventOfKind::deserialize(&mut reader)?),
-        Owner::Vsd => Event::Vsd(VsdEventOfKind::deserialize(&mut reader)?),
+        None => EventOfKind::deserialize(&mut reader)?,
+        Some(system) => Event::System(on_system!(system, SystemId, |S| {
+            AnyEvent::from(<S as SystemModel>::Event::read_named(&mut reader)?)
+        })),
     };
     reader.end()?;
     Ok(event)
@@ -46,9 +48,10 @@ pub(super) fn why_unreadable(kind: &str, payload: &str) -> String {
     let mut track = serde_path_to_error::Track::new();
     let tracked = serde_path_to_error::Deserializer::new(&mut reader, &mut track);
     let read = match owner(kind) {
-        Owner::Core => EventOfKind::deserialize(tracked).map(|_| ()),
-        Owner::Adg => AdgEventOfKind::deserialize(tracked).map(|_| ()),
-        Owner::Vsd => VsdEventOfKind::deserialize(tracked).map(|_| ()),
+        None => EventOfKind::deserialize(tracked).map(|_| ()),
+        Some(system) => on_system!(system, SystemId, |S| {
+            <S as SystemModel>::Event::read_named(tracked).map(|_| ())
+        }),
     };
     let Err(error) = read.and_then(|()| reader.end()) else {
         return "it does not have the shape of that kind of event".into();
@@ -159,77 +162,33 @@ fn expected_in_words(expected: &str) -> String {
     }
 }
 
-/// Which enum declares an event kind: the core's, or a rule system's.
-pub(super) enum Owner {
-    Core,
-    Adg,
-    Vsd,
-}
-
-pub(super) fn owner(kind: &str) -> Owner {
-    static KINDS: std::sync::OnceLock<(Vec<&'static str>, Vec<&'static str>)> =
+/// The rule system whose enum declares an event kind (`None`: the core's own).
+pub(super) fn owner(kind: &str) -> Option<SystemId> {
+    static KINDS: std::sync::OnceLock<Vec<(SystemId, Vec<&'static str>)>> =
         std::sync::OnceLock::new();
-    let (adg, vsd) = KINDS.get_or_init(|| {
-        (
-            variant_names(|d| AdgEventOfKind::deserialize(d).map(|_| ())),
-            variant_names(|d| VsdEventOfKind::deserialize(d).map(|_| ())),
-        )
+    let kinds = KINDS.get_or_init(|| {
+        SystemId::ALL
+            .iter()
+            .map(|&system| {
+                let kinds = on_system!(system, SystemId, |S| <S as SystemModel>::Event::kinds());
+                (system, kinds)
+            })
+            .collect()
     });
-    if adg.contains(&kind) {
-        Owner::Adg
-    } else if vsd.contains(&kind) {
-        Owner::Vsd
-    } else {
-        Owner::Core
-    }
+    kinds
+        .iter()
+        .find(|(_, kinds)| kinds.contains(&kind))
+        .map(|&(system, _)| system)
 }
 
 /// Every kind of event the log can hold, as stored (`dice_rolled`, `ritual_cast`, …), sorted.
 pub fn kinds() -> Vec<&'static str> {
     let mut kinds = variant_names(|d| EventOfKind::deserialize(d).map(|_| ()));
-    kinds.extend(variant_names(|d| {
-        AdgEventOfKind::deserialize(d).map(|_| ())
-    }));
-    kinds.extend(variant_names(|d| {
-        VsdEventOfKind::deserialize(d).map(|_| ())
-    }));
+    for &system in SystemId::ALL {
+        kinds.extend(on_system!(system, SystemId, |S| {
+            <S as SystemModel>::Event::kinds()
+        }));
+    }
     kinds.sort_unstable();
     kinds
-}
-
-/// The kind names an enum's derived `Deserialize` accepts: serde hands them to the deserializer
-/// when it asks for an enum, so a deserializer that only listens learns them, from the one list
-/// the enum's derive keeps (nothing here repeats them).
-fn variant_names(
-    read: impl FnOnce(&mut NameCatcher) -> Result<(), serde::de::value::Error>,
-) -> Vec<&'static str> {
-    let mut catcher = NameCatcher(Vec::new());
-    let _ = read(&mut catcher);
-    catcher.0
-}
-
-struct NameCatcher(Vec<&'static str>);
-
-impl<'de> serde::Deserializer<'de> for &mut NameCatcher {
-    type Error = serde::de::value::Error;
-
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::custom("only enums are read here"))
-    }
-
-    fn deserialize_enum<V: serde::de::Visitor<'de>>(
-        self,
-        _name: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.0 = variants.to_vec();
-        Err(serde::de::Error::custom("names taken"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
-        ignored_any
-    }
 }

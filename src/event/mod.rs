@@ -4,6 +4,7 @@
 mod by_kind;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
+use crate::systems::registry::{AnyEvent, on_system};
 use crate::systems::{adg::event as adg, vsd::event as vsd};
 
 pub use crate::systems::contract::event::SystemEvent;
@@ -29,6 +30,9 @@ const SAME_SHAPES_SINCE: u32 = 1;
 
 event_enum! {
     /// What the log records: the campaign's own facts, and each rule system's.
+    // A system's events are as large as they always were; boxing them would cost an allocation
+    // for each one replay reads, and events are held one at a time.
+    #[allow(clippy::large_enum_variant)]
     Event / EventOfKind = "Event" {
     /// The first event of every log.
     CampaignCreated {
@@ -159,12 +163,9 @@ event_enum! {
     DowntimeTaken(adg::Downtime),
 }
 nested {
-    /// A Dungeon Game's events.
+    /// A rule system's events: each system declares its own kinds.
     #[serde(untagged)]
-    Adg(adg::AdgEvent),
-    /// Against the Darkmaster's events.
-    #[serde(untagged)]
-    Vsd(vsd::VsdEvent),
+    System(AnyEvent),
 }
 }
 
@@ -263,8 +264,7 @@ impl Event {
             Event::EpochStarted { .. } => "epoch_started",
             Event::Rested { .. } => "rested",
             Event::DowntimeTaken(_) => "downtime_taken",
-            Event::Adg(event) => event.kind(),
-            Event::Vsd(event) => event.kind(),
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.kind()),
         }
     }
 
@@ -336,8 +336,7 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => false,
-            Event::Adg(event) => event.mentions(is),
-            Event::Vsd(event) => event.mentions(is),
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.mentions(is)),
         }
     }
 
@@ -346,8 +345,9 @@ impl Event {
     /// (see [`SystemEvent::continues_its_command`]).
     pub fn continues_its_command(&self) -> bool {
         match self {
-            Event::Adg(event) => event.continues_its_command(),
-            Event::Vsd(event) => event.continues_its_command(),
+            Event::System(event) => {
+                on_system!(event, AnyEvent, |S, event| event.continues_its_command())
+            }
             Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
             | Event::SheetChanged { .. }
@@ -386,8 +386,7 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => &[],
-            Event::Adg(event) => event.dice(),
-            Event::Vsd(event) => event.dice(),
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.dice()),
         }
     }
 
@@ -413,8 +412,7 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. } => false,
-            Event::Adg(event) => event.is_retractable(),
-            Event::Vsd(event) => event.is_retractable(),
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.is_retractable()),
         }
     }
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::dice::Provenance;
-use by_kind::{Owner, owner};
+use crate::systems::registry::AnyEvent;
+use by_kind::owner;
 
 #[test]
 fn the_kind_column_matches_the_payload_tag() {
@@ -135,18 +136,19 @@ fn dice_are_found_in_events_that_hold_them() {
 /// names come from the derive itself.
 #[test]
 fn a_system_kind_reads_through_its_own_system_enum_by_its_kind() {
-    assert!(matches!(owner("healed"), Owner::Core));
-    assert!(matches!(owner("ritual_cast"), Owner::Adg));
-    assert!(matches!(owner("scroll_outcome_rolled"), Owner::Adg));
-    assert!(matches!(owner("spell_cast"), Owner::Vsd));
-    assert!(matches!(owner("condition_cleared"), Owner::Vsd));
-    assert!(matches!(owner("fireball"), Owner::Core));
-    let exerted = Event::Adg(adg::AdgEvent::Exerted {
+    use crate::systems::registry::SystemId;
+    assert_eq!(owner("healed"), None);
+    assert_eq!(owner("ritual_cast"), Some(SystemId::Adg));
+    assert_eq!(owner("scroll_outcome_rolled"), Some(SystemId::Adg));
+    assert_eq!(owner("spell_cast"), Some(SystemId::Vsd));
+    assert_eq!(owner("condition_cleared"), Some(SystemId::Vsd));
+    assert_eq!(owner("fireball"), None);
+    let exerted = Event::System(AnyEvent::Adg(adg::AdgEvent::Exerted {
         character: "Aldric".into(),
         attribute: crate::systems::adg::tables::Attribute::Brawn,
         amount: 2,
         reason: "a climb".into(),
-    });
+    }));
     let payload = exerted.to_payload();
     assert!(payload.starts_with(r#"{"kind":"exerted""#), "{payload}");
     assert_eq!(

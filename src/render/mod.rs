@@ -3,7 +3,9 @@
 //! they mean), and each match names every kind: a new event kind does not compile until it has its
 //! line.
 
-use crate::systems::{adg::render as adg, vsd::render as vsd};
+use crate::systems::adg::render as adg;
+use crate::systems::contract::render::SystemWords;
+use crate::systems::registry::on_system;
 
 use crate::event::Event;
 use crate::sheet::Sheet;
@@ -161,7 +163,6 @@ pub fn describe(event: &Event) -> String {
         }
         Event::DowntimeTaken(downtime) => adg::downtime(downtime),
 
-        Event::Adg(event) => adg::describe(event),
-        Event::Vsd(event) => vsd::describe(event),
+        Event::System(event) => on_system!(event, AnyEvent, |S, event| S::describe(event)),
     }
 }

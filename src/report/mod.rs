@@ -11,8 +11,11 @@ use crate::audit::{LogTally, Tally};
 use crate::event::{Event, Recorded};
 use crate::state::{CampaignState, Character, fold_name};
 use crate::store::{Checkpoint, Store, StoreError};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::tables::Attribute;
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use std::collections::BTreeMap;
 use svg::{Series, column_of};
 
@@ -80,11 +83,12 @@ struct Milestones {
 
 impl Milestones {
     fn of(c: &Character) -> Milestones {
-        let (level, rituals_known, rituals_lost, spells_known) = match (c.adg(), c.vsd()) {
-            (Some(adg), _) => (adg.level, adg.known.len(), adg.lost.len(), 0),
-            (_, Some(vsd)) => (vsd.level, 0, 0, vsd.spells.len()),
-            (None, None) => (0, 0, 0, 0),
-        };
+        let (level, rituals_known, rituals_lost, spells_known) =
+            match (c.state::<Adg>(), c.state::<Vsd>()) {
+                (Some(adg), _) => (adg.level, adg.known.len(), adg.lost.len(), 0),
+                (_, Some(vsd)) => (vsd.level, 0, 0, vsd.spells.len()),
+                (None, None) => (0, 0, 0, 0),
+            };
         Milestones {
             dead: c.is_dead(),
             level,
@@ -139,9 +143,10 @@ pub fn gather(
             }
             milestones.insert(folded, now);
         }
-        if let Event::Adg(AdgEvent::RitualCast(cast)) = &r.event
+        if let Event::System(AnyEvent::Adg(AdgEvent::RitualCast(cast))) = &r.event
             && let Some(c) = state.character(&cast.character)
-            && let (Some(track), Some(adg)) = (tracks.get_mut(&fold_name(&c.name)), c.adg())
+            && let (Some(track), Some(adg)) =
+                (tracks.get_mut(&fold_name(&c.name)), c.state::<Adg>())
         {
             let day = track.rituals_by_day.entry(r.game_time.day()).or_default();
             day.0 += 1;
@@ -170,7 +175,7 @@ fn new_track(c: &Character) -> CharacterTrack {
         name: c.name.clone(),
         health: Series::default(),
         health_max: Series::default(),
-        attributes: if c.adg().is_some() {
+        attributes: if c.state::<Adg>().is_some() {
             [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
                 .into_iter()
                 .map(|a| (a, Series::default(), Series::default()))
@@ -178,7 +183,9 @@ fn new_track(c: &Character) -> CharacterTrack {
         } else {
             Vec::new()
         },
-        mps: c.vsd().map(|_| (Series::default(), Series::default())),
+        mps: c
+            .state::<Vsd>()
+            .map(|_| (Series::default(), Series::default())),
         rituals_by_day: BTreeMap::new(),
     }
 }
@@ -189,13 +196,13 @@ fn track(track: &mut CharacterTrack, c: &Character, column: u64) {
         track.health.note(column, health.current);
         track.health_max.note(column, health.max);
     }
-    if let Some(adg) = c.adg() {
+    if let Some(adg) = c.state::<Adg>() {
         for (attribute, current, max) in &mut track.attributes {
             current.note(column, adg.current(*attribute));
             max.note(column, adg.max.get(*attribute));
         }
     }
-    if let (Some(vsd), Some((current, max))) = (c.vsd(), &mut track.mps) {
+    if let (Some(vsd), Some((current, max))) = (c.state::<Vsd>(), &mut track.mps) {
         current.note(column, vsd.mp_max.saturating_sub(vsd.mp_spent));
         max.note(column, vsd.mp_max);
     }

@@ -4,6 +4,8 @@
 use super::svg::{self, Bar, Line, PALETTE};
 use super::{CharacterTrack, Gathered, RITUAL_DAYS_SHOWN, SESSIONS_SHOWN};
 use crate::audit::{FLAG_BELOW, Verdict, judge};
+use crate::systems::adg::Adg;
+use crate::systems::vsd::Vsd;
 use std::fmt::Write;
 
 /// The first bytes of every report: how `--out` knows a file it may replace.
@@ -126,7 +128,7 @@ fn characters(out: &mut String, g: &Gathered) {
 fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
     let now = g.state.character(&track.name);
     let standing = now.map(|c| {
-        let (system, level) = match (c.adg(), c.vsd()) {
+        let (system, level) = match (c.state::<Adg>(), c.state::<Vsd>()) {
             (Some(adg), _) => ("A Dungeon Game", adg.level),
             (_, Some(vsd)) => ("Against the Darkmaster", vsd.level),
             (None, None) => ("", 0),
@@ -356,11 +358,11 @@ fn timeline(out: &mut String, g: &Gathered) {
 
 fn scrolls(out: &mut String, g: &Gathered) {
     out.push_str(r#"<section id="scrolls"><h2>Scrolls</h2>"#);
-    if g.state.scrolls.is_empty() {
+    if g.state.systems.adg.scrolls.is_empty() {
         out.push_str("<p>No scroll is held.</p>");
     } else {
         out.push_str("<table><thead><tr><th>Scroll</th><th>Ritual</th><th>Level</th><th>Held by</th><th>Written by</th><th>Read</th><th>Effect</th></tr></thead><tbody>");
-        for scroll in g.state.scrolls.values() {
+        for scroll in g.state.systems.adg.scrolls.values() {
             let _ = write!(
                 out,
                 "<tr><td>#{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",

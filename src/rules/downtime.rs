@@ -5,9 +5,11 @@ use super::RuleError;
 use crate::dice::Dice;
 use crate::event::{Event, Words};
 use crate::state::{CampaignState, fold_name};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::{Activity, AdgEvent, Downtime, DowntimeOf, EffectKind};
 use crate::systems::adg::rules::Scribing;
 use crate::systems::adg::state::SCRIBING_WEEK;
+use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -211,7 +213,7 @@ pub fn downtime(
     for who in spending {
         let mut weeks = weeks_of.remove(&fold_name(&who.name)).unwrap_or_default();
         weeks.resize(span.weeks as usize, Planned::Rest);
-        characters.push(match who.adg() {
+        characters.push(match who.state::<Adg>() {
             Some(adg) => super::adg::downtime_weeks(
                 state,
                 (who, adg),
@@ -248,7 +250,7 @@ pub fn downtime(
     events.extend(
         scrolls
             .into_iter()
-            .map(|written| Event::Adg(AdgEvent::ScrollWritten(written))),
+            .map(|written| Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(written)))),
     );
     Ok(events)
 }

@@ -5,7 +5,9 @@ use super::RuleError;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::RestResult;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::MpRestored;
 use crate::time::GameDuration;
 
@@ -83,8 +85,9 @@ pub(super) fn resting<'s>(
     state: &'s CampaignState,
     names: &[String],
 ) -> Result<Vec<&'s Character>, RuleError> {
-    let can_rest =
-        |c: &Character| c.adg().is_some_and(|a| !a.dead) || c.vsd().is_some_and(|v| !v.consumed);
+    let can_rest = |c: &Character| {
+        c.state::<Adg>().is_some_and(|a| !a.dead) || c.state::<Vsd>().is_some_and(|v| !v.consumed)
+    };
     let resting: Vec<&Character> = if names.is_empty() {
         state.characters.values().filter(|c| can_rest(c)).collect()
     } else {
@@ -119,7 +122,7 @@ pub fn rest(
     let mut results = Vec::new();
     let mut mp = Vec::new();
     for who in resting {
-        if let Some(adg) = who.adg() {
+        if let Some(adg) = who.state::<Adg>() {
             if length != RestLength::Night {
                 return Err(RuleError::AdgRestsByNight(who.name.clone()));
             }
@@ -140,7 +143,7 @@ pub fn rest(
                 healed,
             });
         }
-        if let Some(vsd) = who.vsd() {
+        if let Some(vsd) = who.state::<Vsd>() {
             // VSD-6 (house rule): eight hours restore all; fewer restore floor(max × hours / 8).
             let regained = if hours >= 8 {
                 vsd.mp_max

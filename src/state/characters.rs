@@ -11,6 +11,7 @@ mod tests {
     use crate::event::Event;
     use crate::sheet::{AdgSheet, Sheet};
     use crate::state::CampaignState;
+    use crate::systems::adg::Adg;
     use crate::systems::adg::state::ActiveEffect;
     use crate::time::{GameDuration, GameTime};
 
@@ -55,7 +56,7 @@ mod tests {
         whole.apply(3, &later);
         loaded.apply(3, &later);
         let aldric = loaded.character("Aldric").expect("still there");
-        assert!(aldric.adg().expect("ADG").effects.is_empty());
+        assert!(aldric.state::<Adg>().expect("ADG").effects.is_empty());
         assert_eq!(loaded, whole);
         assert_eq!(through_a_snapshot(&loaded), whole);
     }

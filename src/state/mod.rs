@@ -3,14 +3,15 @@
 
 mod characters;
 
-use crate::systems::{adg::state as adg, vsd::state as vsd};
+use crate::systems::contract::state::SystemFold;
+use crate::systems::registry::{AnyState, Campaigns, Registered, on_system};
+use crate::systems::vsd::state as vsd;
 
 pub use characters::Characters;
 
 use crate::dice::Provenance;
 use crate::event::Event;
 use crate::sheet::Sheet;
-use crate::systems::adg::tables::AdgTables;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -54,13 +55,32 @@ impl Health {
     }
 }
 
-/// What the rules make of a corrected sheet (C-1), recorded with the correction.
+/// What the rules make of a corrected sheet (C-1), recorded with the correction. Its two flags
+/// are stored shapes, one per system that can end a character this way; a system says which is
+/// its own ([`Registered::ended_by`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Corrected {
     /// A maximum reached 0 (ADG-C4).
     pub dies: bool,
     /// Body reached 0 or below (VSD-12).
     pub consumed: bool,
+}
+
+impl Corrected {
+    /// Records that the correction ends (or not) a character in `system`'s state.
+    fn end(&mut self, system: &AnyState, ended: bool) {
+        let (dies, consumed) = on_system!(system, AnyState, |S, _state| S::correction_flags(ended));
+        self.dies |= dies;
+        self.consumed |= consumed;
+    }
+
+    /// Whether it ends a character in `system`'s state.
+    fn ends(&self, system: &AnyState) -> bool {
+        on_system!(system, AnyState, |S, _state| S::ended_by(
+            self.dies,
+            self.consumed
+        ))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,21 +90,13 @@ pub struct Character {
     /// `None` for a VsD character added without a health maximum.
     pub health: Option<Health>,
     pub added_seq: u64,
-    /// The state of the one rule system the character plays (`adg` or `vsd` in JSON).
+    /// The state of the one rule system the character plays (under the system's key in JSON).
     #[serde(flatten)]
-    pub system: SystemState,
+    pub system: AnyState,
     /// Spells in force on this character (VSD-8), whichever system the character plays: an Against
     /// the Darkmaster spell may be cast on anyone. By folded spell name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub spells_on: BTreeMap<String, vsd::ActiveSpell>,
-}
-
-/// What a character's rule system keeps: one system, never two.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SystemState {
-    Adg(adg::AdgState),
-    Vsd(vsd::VsdState),
 }
 
 impl Character {
@@ -98,7 +110,10 @@ impl Character {
             (Some(h), Some(old), Some(entered)) => {
                 let wounds = i64::from(h.max) - i64::from(h.current) + i64::from(h.unshown);
                 let max = i64::from(h.max) + i64::from(entered) - i64::from(old);
-                outcome.dies |= max <= 0 && matches!(self.system, SystemState::Adg(_));
+                let ends_at_zero = on_system!(&self.system, AnyState, |S, _state| {
+                    S::ENDS_AT_ZERO_MAX_HEALTH
+                });
+                outcome.end(&self.system, max <= 0 && ends_at_zero);
                 let max = max.max(0);
                 let current = (max - wounds).clamp(0, max);
                 Some(Health {
@@ -111,48 +126,26 @@ impl Character {
             (_, _, Some(entered)) => Some(Health::full(entered)),
             (_, _, None) => None,
         };
-        match (&mut self.system, &self.sheet, new) {
-            (SystemState::Adg(state), Sheet::Adg(old), Sheet::Adg(new)) => {
-                outcome.dies |= state.correct(old, new);
-            }
-            (SystemState::Vsd(state), Sheet::Vsd(old), Sheet::Vsd(new)) => {
-                outcome.consumed |= state.correct(old, new);
-            }
+        let sheets = (&self.sheet, new);
+        let ended = on_system!(&mut self.system, AnyState, |S, state| {
             // A sheet of another system: the rules refuse it, so the log never holds one.
-            (SystemState::Adg(_) | SystemState::Vsd(_), Sheet::Adg(_) | Sheet::Vsd(_), _) => {
+            let (Some(old), Some(new)) = (S::sheet(sheets.0), S::sheet(sheets.1)) else {
                 return outcome;
-            }
-        }
+            };
+            S::correct(state, old, new)
+        });
+        outcome.end(&self.system, ended);
         self.sheet = new.clone();
         outcome
     }
 
-    pub fn adg(&self) -> Option<&adg::AdgState> {
-        match &self.system {
-            SystemState::Adg(state) => Some(state),
-            SystemState::Vsd(_) => None,
-        }
+    /// The state of the system the character plays, if it is `S`.
+    pub fn state<S: Registered>(&self) -> Option<&S::Character> {
+        S::state(&self.system)
     }
 
-    pub fn adg_mut(&mut self) -> Option<&mut adg::AdgState> {
-        match &mut self.system {
-            SystemState::Adg(state) => Some(state),
-            SystemState::Vsd(_) => None,
-        }
-    }
-
-    pub fn vsd(&self) -> Option<&vsd::VsdState> {
-        match &self.system {
-            SystemState::Vsd(state) => Some(state),
-            SystemState::Adg(_) => None,
-        }
-    }
-
-    pub fn vsd_mut(&mut self) -> Option<&mut vsd::VsdState> {
-        match &mut self.system {
-            SystemState::Vsd(state) => Some(state),
-            SystemState::Adg(_) => None,
-        }
+    pub fn state_mut<S: Registered>(&mut self) -> Option<&mut S::Character> {
+        S::state_mut(&mut self.system)
     }
 
     /// The health healing can still give back: up to the maximum (none without a health track).
@@ -163,10 +156,7 @@ impl Character {
     /// Dead as its system has it: an ADG maximum reached 0 (ADG-C4), a VsD caster consumed by Soul
     /// Damage (VSD-12). The dead take no further action.
     pub fn is_dead(&self) -> bool {
-        match &self.system {
-            SystemState::Adg(adg) => adg.dead,
-            SystemState::Vsd(vsd) => vsd.consumed,
-        }
+        on_system!(&self.system, AnyState, |S, state| S::is_dead(state))
     }
 
     /// How the character stands, where it is worth saying: "dead" as its system has it, "down" at
@@ -185,13 +175,9 @@ impl Character {
     fn forget_expired(&mut self, now: GameTime) {
         self.spells_on
             .retain(|_, a| a.until.is_none_or(|u| u > now));
-        match &mut self.system {
-            SystemState::Adg(adg) => adg.effects.retain(|e| e.until > now),
-            SystemState::Vsd(vsd) => {
-                vsd.conditions.retain(|c| c.until.is_none_or(|u| u > now));
-                vsd.awareness_until = vsd.awareness_until.filter(|u| *u > now);
-            }
-        }
+        on_system!(&mut self.system, AnyState, |S, state| S::forget_expired(
+            state, now
+        ))
     }
 }
 
@@ -250,23 +236,8 @@ pub struct CampaignState {
     /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
     #[serde(default)]
     pub withheld_seeds: std::collections::BTreeSet<u32>,
-    /// The A Dungeon Game tables in force (loaded with the first ADG character, or by the GM).
-    pub adg_tables: Option<AdgTables>,
-    /// ADG scrolls that can still be used, by id.
-    pub scrolls: BTreeMap<u64, adg::Scroll>,
-    /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
-    #[serde(default)]
-    pub spent_scrolls: adg::SpentScrolls,
-    pub vsd_settings: vsd::VsdSettings,
-    /// For each target (folded name) and spell (folded): the newest casting on it that allows a save,
-    /// and whether the target has saved against it (VSD-7: one save per target per cast; VSD-8: only
-    /// the newest casting counts). One entry per target and spell, however long the campaign.
-    #[serde(default)]
-    pub castings_on: BTreeMap<String, BTreeMap<String, vsd::CastingOn>>,
-    /// Casters (folded names) holding a failed spell to fire later (VSD-9): found without reading
-    /// every character.
-    #[serde(default)]
-    pub delayed_casters: std::collections::BTreeSet<String>,
+    /// What each rule system keeps for the whole campaign, under each system's key.
+    pub systems: Campaigns,
 }
 
 pub use crate::words::fold_name;
@@ -333,16 +304,14 @@ impl CampaignState {
             (_, _, Some(new)) => Some(Health::full(new)),
             (_, _, None) => None,
         };
-        match (&mut c.system, &c.sheet, new) {
-            (SystemState::Adg(state), Sheet::Adg(old), Sheet::Adg(new)) => {
-                state.follow_sheet(old, new)
-            }
-            (SystemState::Vsd(state), Sheet::Vsd(old), Sheet::Vsd(new)) => {
-                state.follow_sheet(old, new)
-            }
+        let sheets = (&c.sheet, new);
+        on_system!(&mut c.system, AnyState, |S, state| {
             // A sheet of another system: the rules refuse it, so the log never holds one.
-            (SystemState::Adg(_) | SystemState::Vsd(_), Sheet::Adg(_) | Sheet::Vsd(_), _) => return,
-        }
+            let (Some(old), Some(new)) = (S::sheet(sheets.0), S::sheet(sheets.1)) else {
+                return;
+            };
+            S::follow_sheet(state, old, new)
+        });
         c.sheet = new.clone();
     }
 
@@ -402,10 +371,9 @@ impl CampaignState {
             }
             Event::CharacterAdded { name, sheet } => {
                 let health = sheet.max_health().map(Health::full);
-                let system = match sheet {
-                    Sheet::Adg(s) => SystemState::Adg(adg::AdgState::new(s)),
-                    Sheet::Vsd(s) => SystemState::Vsd(vsd::VsdState::new(s)),
-                };
+                let system = on_system!(sheet, Sheet, |S, sheet| S::wrap_state(S::new_character(
+                    sheet
+                )));
                 let character = Character {
                     name: name.clone(),
                     sheet: sheet.clone(),
@@ -431,9 +399,12 @@ impl CampaignState {
                     // a loss from before it, the correction's result is what the rules make of it
                     // now (no living character at a maximum of 0).
                     let now = c.correct(sheet);
-                    match &mut c.system {
-                        SystemState::Adg(adg) => adg.dead |= dies | now.dies,
-                        SystemState::Vsd(vsd) => vsd.consumed |= consumed | now.consumed,
+                    let recorded = Corrected {
+                        dies: *dies,
+                        consumed: *consumed,
+                    };
+                    if recorded.ends(&c.system) || now.ends(&c.system) {
+                        on_system!(&mut c.system, AnyState, |S, state| S::end(state));
                     }
                 }
             }
@@ -508,8 +479,9 @@ impl CampaignState {
                 }
             }
 
-            Event::Adg(event) => self.apply_adg(seq, event),
-            Event::Vsd(event) => self.apply_vsd(seq, event),
+            Event::System(event) => {
+                on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event))
+            }
         }
     }
 }

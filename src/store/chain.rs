@@ -602,8 +602,7 @@ impl Verifier {
             | Event::Rested { .. }
             | Event::DowntimeTaken(_)
             // The rule systems' events carry dice (checked above) and nothing of the chain's.
-            | Event::Adg(_)
-            | Event::Vsd(_) => {}
+            | Event::System(_) => {}
         }
     }
 

@@ -9,4 +9,5 @@
 
 pub mod adg;
 pub mod contract;
+pub mod registry;
 pub mod vsd;

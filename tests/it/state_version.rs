@@ -11,6 +11,7 @@
 use grimoire::event::Event;
 use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
 use grimoire::systems::adg::event::AdgEvent;
+use grimoire::systems::registry::AnyEvent;
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -38,12 +39,12 @@ fn replay_every_kind() -> (String, BTreeSet<String>) {
             },
             |_, _| {
                 Ok(Batch {
-                    events: vec![Event::Adg(AdgEvent::DowntimeSpent {
+                    events: vec![Event::System(AnyEvent::Adg(AdgEvent::DowntimeSpent {
                         character: "Aldric".into(),
                         weeks: 1,
                         by: GameDuration(7 * 86_400),
                         restored_exertion: true,
-                    })],
+                    }))],
                     ..Batch::default()
                 })
             },

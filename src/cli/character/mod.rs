@@ -8,8 +8,10 @@ use crate::rules::{Command, RuleError};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
+use crate::systems::adg::Adg;
 use crate::systems::adg::rules::Attribute;
 use crate::systems::adg::state::AdgState;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::state::VsdState;
 use crate::words::Words;
 use clap::{Args, Subcommand};
@@ -194,6 +196,8 @@ fn adg_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String
     let lost: Vec<String> = adg.lost.values().cloned().collect();
     lines.push(format!("  Lost forever: {}", list_or_none(&lost)));
     let scrolls: Vec<String> = state
+        .systems
+        .adg
         .scrolls
         .values()
         .filter(|s| crate::rules::campaign::same_character(&s.holder, &c.name))
@@ -345,12 +349,12 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.clock_text()
     )];
     match &c.sheet {
-        Sheet::Adg(s) => match c.adg() {
+        Sheet::Adg(s) => match c.state::<Adg>() {
             Some(adg) => lines.extend(adg_lines(c, adg, state)),
             None => lines.push(format!("  Level {}", s.level)),
         },
         Sheet::Vsd(_) => {
-            if let Some(vsd) = c.vsd() {
+            if let Some(vsd) = c.state::<Vsd>() {
                 lines.extend(vsd_lines(c, vsd, state));
             }
         }

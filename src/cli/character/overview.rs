@@ -3,8 +3,10 @@
 
 use super::health_text;
 use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::state::AdgState;
 use crate::systems::adg::tables::Attribute;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::state::VsdState;
 
 /// One character's line: who, their level, health, and what their system tracks that a GM glances
@@ -45,7 +47,7 @@ pub(super) fn table(state: &CampaignState) -> String {
 }
 
 fn system_and_level(c: &Character) -> (&'static str, u32) {
-    match (c.adg(), c.vsd()) {
+    match (c.state::<Adg>(), c.state::<Vsd>()) {
         (Some(adg), _) => ("ADG", adg.level),
         (None, Some(vsd)) => ("VsD", vsd.level),
         (None, None) => ("", 0),
@@ -53,7 +55,7 @@ fn system_and_level(c: &Character) -> (&'static str, u32) {
 }
 
 fn details(c: &Character, state: &CampaignState) -> Vec<String> {
-    match (c.adg(), c.vsd()) {
+    match (c.state::<Adg>(), c.state::<Vsd>()) {
         (Some(adg), _) => adg_details(c, adg, state),
         (None, Some(vsd)) => vsd_details(vsd, state),
         (None, None) => Vec::new(),
@@ -84,6 +86,8 @@ fn adg_details(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<Stri
         format!("silver {}", adg.silver),
     ];
     let held: Vec<String> = state
+        .systems
+        .adg
         .scrolls
         .values()
         .filter(|s| crate::rules::campaign::same_character(&s.holder, &c.name))

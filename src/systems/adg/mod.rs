@@ -8,3 +8,7 @@ pub mod rules;
 pub mod sheet;
 pub mod state;
 pub mod tables;
+
+/// A Dungeon Game, as the registry holds it: the contract's traits are implemented in the layer
+/// files of this folder.
+pub struct Adg;

@@ -11,6 +11,12 @@ use crate::systems::adg::tables::AdgTables;
 use crate::words::Words;
 
 /// The log line of an A Dungeon Game event.
+impl crate::systems::contract::render::SystemWords for super::Adg {
+    fn describe(event: &AdgEvent) -> String {
+        describe(event)
+    }
+}
+
 pub fn describe(event: &AdgEvent) -> String {
     match event {
         AdgEvent::AdgTablesLoaded {

@@ -1,7 +1,7 @@
 //! An A Dungeon Game character's sheet as entered when they are added (docs/rules.md ADG-C1,
 //! ADG-C2). Everything that changes later is computed by replay.
 
-use crate::systems::contract::event::within;
+use crate::systems::contract::event::{SystemModel, SystemSheet, within};
 use serde::{Deserialize, Serialize};
 
 /// An A Dungeon Game character (docs/rules.md ADG-C1, ADG-C2).
@@ -15,10 +15,19 @@ pub struct AdgSheet {
     pub silver: u64,
 }
 
-impl AdgSheet {
-    /// Checks the ranges the sheet must respect; the message says which value is off and what is
-    /// allowed.
-    pub fn validate(&self) -> Result<(), String> {
+impl SystemModel for super::Adg {
+    const KEY: &'static str = "adg";
+    const NAME: &'static str = "A Dungeon Game";
+    type Sheet = AdgSheet;
+    type Event = super::event::AdgEvent;
+}
+
+impl SystemSheet for AdgSheet {
+    fn max_health(&self) -> Option<u32> {
+        Some(self.health)
+    }
+
+    fn validate(&self) -> Result<(), String> {
         // Adventurer Levels run 1–10 (ADG-C2); attributes are checked with a d20, so above 20
         // a check could never fail.
         within("--level", self.level, 1, 10)?;

@@ -27,9 +27,69 @@ macro_rules! event_enum {
         #[derive(serde::Deserialize)]
         #[serde(remote = $remote, rename_all = "snake_case")]
         pub(crate) enum $twin { $($variants)* }
+
+        impl $crate::systems::contract::event::ReadsByKind for $name {
+            fn read_named<'de, D: serde::Deserializer<'de>>(named: D) -> Result<Self, D::Error> {
+                $twin::deserialize(named)
+            }
+            fn kinds() -> Vec<&'static str> {
+                $crate::systems::contract::event::variant_names(|d| {
+                    $twin::deserialize(d).map(|_| ())
+                })
+            }
+        }
     };
 }
 pub(crate) use event_enum;
+
+/// An event enum read by the kind its row names ([`event_enum!`] implements it from the same
+/// variant list). The enums nested in the core's `Event` are not among the core's kinds: each
+/// system's enum answers for its own.
+pub trait ReadsByKind: Sized {
+    /// Reads the variant named from outside: `{"<kind>": <payload>}`, serde's externally tagged
+    /// form.
+    fn read_named<'de, D: serde::Deserializer<'de>>(named: D) -> Result<Self, D::Error>;
+    /// Every kind it declares, as stored.
+    fn kinds() -> Vec<&'static str>;
+}
+
+/// The kind names an enum's derived `Deserialize` accepts: serde hands them to the deserializer
+/// when it asks for an enum, so a deserializer that only listens learns them, from the one list
+/// the enum's derive keeps (nothing here repeats them).
+pub fn variant_names(
+    read: impl FnOnce(&mut NameCatcher) -> Result<(), serde::de::value::Error>,
+) -> Vec<&'static str> {
+    let mut catcher = NameCatcher(Vec::new());
+    let _ = read(&mut catcher);
+    catcher.0
+}
+
+/// A deserializer that only learns the variant names an enum asks for (see [`variant_names`]).
+pub struct NameCatcher(Vec<&'static str>);
+
+impl<'de> serde::Deserializer<'de> for &mut NameCatcher {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only enums are read here"))
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0 = variants.to_vec();
+        Err(serde::de::Error::custom("names taken"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}
 
 /// Refuses `value` outside `low..=high`, naming the flag and the range.
 pub(crate) fn within<T: PartialOrd + fmt::Display>(
@@ -42,6 +102,26 @@ pub(crate) fn within<T: PartialOrd + fmt::Display>(
         return Err(format!("{what} must be {low} to {high}, not {value}"));
     }
     Ok(())
+}
+
+/// A rule system as the model knows it: its names and the sheet its characters are entered with.
+pub trait SystemModel: Sized + 'static {
+    /// Its word on the command line and in JSON (`adg`): a character's state is stored under it.
+    const KEY: &'static str;
+    /// Its name as the table says it ("A Dungeon Game").
+    const NAME: &'static str;
+    type Sheet: SystemSheet;
+    /// Its events, declared with [`event_enum!`]; their kinds are its own.
+    type Event: SystemEvent + ReadsByKind;
+}
+
+/// A character's sheet as entered: the starting point replay computes everything else from.
+pub trait SystemSheet: Serialize + DeserializeOwned + Clone + Eq + fmt::Debug {
+    /// The health maximum the sheet gives, if the system tracks health.
+    fn max_health(&self) -> Option<u32>;
+    /// Checks the ranges the sheet must respect; the message says which value is off and what is
+    /// allowed.
+    fn validate(&self) -> Result<(), String>;
 }
 
 /// What the core asks of a rule system's events.

@@ -2,3 +2,5 @@
 //! names no system: a system depends on the contract, and the core reaches a system only through it.
 
 pub mod event;
+pub mod render;
+pub mod state;

@@ -8,6 +8,12 @@ use crate::systems::vsd::event::{
 use crate::words::Words;
 
 /// The log line of an Against the Darkmaster event.
+impl crate::systems::contract::render::SystemWords for super::Vsd {
+    fn describe(event: &VsdEvent) -> String {
+        describe(event)
+    }
+}
+
 pub fn describe(event: &VsdEvent) -> String {
     match event {
         VsdEvent::SpellLearned(learned) => spell_learned(learned),

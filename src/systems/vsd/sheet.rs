@@ -1,7 +1,7 @@
 //! An Against the Darkmaster character's sheet as entered when they are added. Everything that
 //! changes later is computed by replay.
 
-use crate::systems::contract::event::within;
+use crate::systems::contract::event::{SystemModel, SystemSheet, within};
 use serde::{Deserialize, Serialize};
 
 /// One Spell Lore of a VsD caster: its total bonus and the ranks bought in it.
@@ -29,10 +29,19 @@ pub struct VsdSheet {
     pub health: Option<u32>,
 }
 
-impl VsdSheet {
-    /// Checks the ranges the sheet must respect; the message says which value is off and what is
-    /// allowed.
-    pub fn validate(&self) -> Result<(), String> {
+impl SystemModel for super::Vsd {
+    const KEY: &'static str = "vsd";
+    const NAME: &'static str = "Against the Darkmaster";
+    type Sheet = VsdSheet;
+    type Event = super::event::VsdEvent;
+}
+
+impl SystemSheet for VsdSheet {
+    fn max_health(&self) -> Option<u32> {
+        self.health
+    }
+
+    fn validate(&self) -> Result<(), String> {
         within("--level", self.level, 1, 50)?;
         within("--mp", self.mp, 0, 999)?;
         within("--drive", self.drive, 0, 99)?;

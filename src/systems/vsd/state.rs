@@ -2,6 +2,7 @@
 
 use crate::sheet::{Lore, VsdSheet};
 use crate::state::{CampaignState, fold_name};
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
 use crate::systems::vsd::event::{
     ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
@@ -89,6 +90,37 @@ pub struct VsdState {
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
+}
+
+impl crate::systems::contract::state::SystemFold for super::Vsd {
+    type Character = VsdState;
+    type Campaign = VsdCampaign;
+
+    fn new_character(sheet: &VsdSheet) -> VsdState {
+        VsdState::new(sheet)
+    }
+    fn follow_sheet(character: &mut VsdState, old: &VsdSheet, new: &VsdSheet) {
+        character.follow_sheet(old, new);
+    }
+    fn correct(character: &mut VsdState, old: &VsdSheet, new: &VsdSheet) -> bool {
+        character.correct(old, new)
+    }
+    /// Consumed by Soul Damage (VSD-12).
+    fn is_dead(character: &VsdState) -> bool {
+        character.consumed
+    }
+    fn end(character: &mut VsdState) {
+        character.consumed = true;
+    }
+    fn forget_expired(character: &mut VsdState, now: GameTime) {
+        character
+            .conditions
+            .retain(|c| c.until.is_none_or(|u| u > now));
+        character.awareness_until = character.awareness_until.filter(|u| *u > now);
+    }
+    fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+        state.apply_vsd(seq, event);
+    }
 }
 
 impl VsdState {
@@ -192,7 +224,7 @@ impl CampaignState {
     pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
         self.characters
             .get_mut(&fold_name(name))
-            .and_then(|c| c.vsd_mut())
+            .and_then(|c| c.state_mut::<Vsd>())
     }
 
     fn add_conditions(&mut self, changes: &[ConditionChange]) {
@@ -215,7 +247,7 @@ impl CampaignState {
     ) {
         let instantaneous = self
             .character(caster)
-            .and_then(|c| c.vsd()?.spell(spell).map(|s| s.instantaneous))
+            .and_then(|c| c.state::<Vsd>()?.spell(spell).map(|s| s.instantaneous))
             .unwrap_or(false);
         if instantaneous {
             return;
@@ -250,7 +282,9 @@ impl CampaignState {
 
     /// Records the casting at `seq` as the newest of `spell` on `target` that a save may answer.
     fn note_casting_on(&mut self, target: &str, spell: &str, seq: u64) {
-        self.castings_on
+        self.systems
+            .vsd
+            .castings_on
             .entry(fold_name(target))
             .or_default()
             .insert(
@@ -373,12 +407,18 @@ impl CampaignState {
         }
         vsd.pending.extend(made.pending.iter().cloned());
         if holds {
-            self.delayed_casters.insert(fold_name(&made.character));
+            self.systems
+                .vsd
+                .delayed_casters
+                .insert(fold_name(&made.character));
         }
     }
 
     pub(super) fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
-        self.delayed_casters.remove(&fold_name(&d.caster));
+        self.systems
+            .vsd
+            .delayed_casters
+            .remove(&fold_name(&d.caster));
         if let Some(vsd) = self.vsd_mut(&d.caster) {
             vsd.delayed = None;
             vsd.concentration = None;
@@ -395,6 +435,8 @@ impl CampaignState {
     pub(super) fn apply_save(&mut self, s: &SaveRolled) {
         // The saver may be anyone the spell reaches, not only the cast's named target.
         let casting = self
+            .systems
+            .vsd
             .castings_on
             .entry(fold_name(&s.target))
             .or_default()
@@ -439,6 +481,22 @@ impl CampaignState {
     }
 }
 
+/// What Against the Darkmaster keeps for the whole campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct VsdCampaign {
+    pub vsd_settings: VsdSettings,
+    /// For each target (folded name) and spell (folded): the newest casting on it that allows a
+    /// save, and whether the target has saved against it (VSD-7: one save per target per cast;
+    /// VSD-8: only the newest casting counts). One entry per target and spell, however long the
+    /// campaign.
+    #[serde(default)]
+    pub castings_on: BTreeMap<String, BTreeMap<String, CastingOn>>,
+    /// Casters (folded names) holding a failed spell to fire later (VSD-9): found without reading
+    /// every character.
+    #[serde(default)]
+    pub delayed_casters: std::collections::BTreeSet<String>,
+}
+
 /// The campaign's VsD settings, changed by events.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct VsdSettings {
@@ -472,8 +530,12 @@ impl CampaignState {
             VsdEvent::SaveRolled(save) => self.apply_save(save),
             VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
             VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),
-            VsdEvent::AlignmentSet { alignment } => self.vsd_settings.alignment = *alignment,
-            VsdEvent::SeverTheThreadSet { on } => self.vsd_settings.sever_the_thread = *on,
+            VsdEvent::AlignmentSet { alignment } => {
+                self.systems.vsd.vsd_settings.alignment = *alignment
+            }
+            VsdEvent::SeverTheThreadSet { on } => {
+                self.systems.vsd.vsd_settings.sever_the_thread = *on
+            }
             VsdEvent::DriveChanged {
                 character, delta, ..
             } => {

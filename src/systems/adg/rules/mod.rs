@@ -13,8 +13,10 @@ use crate::event::Event;
 use crate::rules::{RuleError, Who};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::state::AdgState;
+use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 use crate::words::words;
 
@@ -159,11 +161,13 @@ pub fn decide(
             tables
                 .validate()
                 .map_err(|why| RuleError::Adg(AdgError::InvalidTables(why)))?;
-            Ok(vec![Event::Adg(AdgEvent::AdgTablesLoaded {
-                source,
-                sha256: tables.sha256(),
-                tables: *tables,
-            })])
+            Ok(vec![Event::System(AnyEvent::Adg(
+                AdgEvent::AdgTablesLoaded {
+                    source,
+                    sha256: tables.sha256(),
+                    tables: *tables,
+                },
+            ))])
         }
         AdgCommand::RollRitual(Who { character }) => rituals::roll(state, &character, dice),
         AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
@@ -176,12 +180,12 @@ pub fn decide(
         }) => {
             let (who, adg) = living(state, &character)?;
             checks::can_exert(adg, attribute, amount)?;
-            Ok(vec![Event::Adg(AdgEvent::Exerted {
+            Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::Exerted {
                 character: who.name.clone(),
                 attribute,
                 amount,
                 reason,
-            })])
+            }))])
         }
         AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),
         AdgCommand::ReadScroll(reading) => scrolls::read(state, &reading, dice),
@@ -214,29 +218,33 @@ fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, Rul
             total: total.unsigned_abs(),
         });
     }
-    Ok(vec![Event::Adg(AdgEvent::SilverChanged {
-        character: who.name.clone(),
-        delta: change.delta,
-        reason: change.reason,
-    })])
+    Ok(vec![Event::System(AnyEvent::Adg(
+        AdgEvent::SilverChanged {
+            character: who.name.clone(),
+            delta: change.delta,
+            reason: change.reason,
+        },
+    ))])
 }
 
 /// The first ADG character brings the sample tables into the log, so replay never depends on the
 /// binary's built-in copy (which may change between versions).
 pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<Event> {
-    if matches!(sheet, Sheet::Adg(_)) && state.adg_tables.is_none() {
+    if matches!(sheet, Sheet::Adg(_)) && state.systems.adg.adg_tables.is_none() {
         let tables = AdgTables::sample();
-        return Some(Event::Adg(AdgEvent::AdgTablesLoaded {
+        return Some(Event::System(AnyEvent::Adg(AdgEvent::AdgTablesLoaded {
             source: "built-in sample tables".into(),
             sha256: tables.sha256(),
             tables,
-        }));
+        })));
     }
     None
 }
 
 pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state
+        .systems
+        .adg
         .adg_tables
         .as_ref()
         .ok_or(RuleError::Adg(AdgError::NoAdgTables))
@@ -312,7 +320,7 @@ pub(super) fn alive<'s>(
     name: &str,
 ) -> Result<(&'s Character, &'s AdgState), RuleError> {
     let who = crate::rules::campaign::find(state, name)?;
-    let adg = who.adg().ok_or_else(|| RuleError::WrongSystem {
+    let adg = who.state::<Adg>().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
         needs: "A Dungeon Game",

@@ -9,6 +9,7 @@ use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, KnownRitual};
+use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 
 /// ADG-R2: two d20s, one on each word list.
@@ -30,12 +31,14 @@ pub fn roll(
                 .unwrap_or_default(),
         );
     }
-    Ok(vec![Event::Adg(AdgEvent::RitualDiscovered {
-        character: who.name.clone(),
-        ritual: words.join(" "),
-        words,
-        dice: record,
-    })])
+    Ok(vec![Event::System(AnyEvent::Adg(
+        AdgEvent::RitualDiscovered {
+            character: who.name.clone(),
+            ritual: words.join(" "),
+            words,
+            dice: record,
+        },
+    ))])
 }
 
 /// The words of a ritual being learned: as discovered, else the name's words.
@@ -146,8 +149,8 @@ pub fn learn(
         .get(&fold_name(ritual))
         .map(|(n, _)| n.clone())
         .unwrap_or_else(|| ritual.to_string());
-    Ok(vec![Event::Adg(AdgEvent::RitualLearnAttempted(
-        LearnAttempt {
+    Ok(vec![Event::System(AnyEvent::Adg(
+        AdgEvent::RitualLearnAttempted(LearnAttempt {
             character: who.name.clone(),
             ritual: display,
             words: words_of(adg, ritual),
@@ -160,7 +163,7 @@ pub fn learn(
             learned,
             died,
             dice: record,
-        },
+        }),
     ))])
 }
 
@@ -290,7 +293,9 @@ pub fn cast(
         cast.mishap = Some(mishap);
     }
     cast.dice = record;
-    Ok(vec![Event::Adg(AdgEvent::RitualCast(cast))])
+    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::RitualCast(
+        cast,
+    )))])
 }
 
 /// ADG-R1: how long a ritual's effect lasts; a Phrase fades at once.

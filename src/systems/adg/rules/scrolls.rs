@@ -15,6 +15,7 @@ use crate::systems::adg::event::{
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, Scroll};
 use crate::systems::adg::tables::AdgTables;
+use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 
 /// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20, then the week's seven nights.
@@ -29,7 +30,9 @@ pub fn write(
     // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
     let healed = super::nights_heal(who, adg, tables, 7, &mut written.dice, dice)?;
     written.nights = Some(Nights { healed });
-    Ok(vec![Event::Adg(AdgEvent::ScrollWritten(written))])
+    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(
+        written,
+    )))])
 }
 
 /// The writing of a scroll in a week that starts with the writer as `adg` (ADG-S3, ADG-S4): the
@@ -106,13 +109,15 @@ const TURN_SECONDS: u64 = 600;
 
 /// A scroll that can still be used, or why not.
 fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
-    if let Some(fate) = state.spent_scrolls.fate(id) {
+    if let Some(fate) = state.systems.adg.spent_scrolls.fate(id) {
         return Err(RuleError::Adg(AdgError::ScrollUnusable {
             id,
             state: crate::words::Words::word(fate).to_string(),
         }));
     }
     state
+        .systems
+        .adg
         .scrolls
         .get(&id)
         .ok_or(RuleError::Adg(AdgError::NoSuchScroll(id)))
@@ -300,10 +305,10 @@ pub fn read(
         dice,
     )?;
     // The dice belong to the first event (their seq); the reveal follows it.
-    let mut events = vec![Event::Adg(AdgEvent::ScrollRead {
+    let mut events = vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollRead {
         reading,
         dice: record,
-    })];
+    }))];
     if let Some(revealed) = seal {
         events.push(Event::SealedRevealed {
             seq: id,
@@ -395,7 +400,9 @@ pub fn learn(
         attempt.check = Some(check);
     }
     attempt.dice = record;
-    let mut events = vec![Event::Adg(AdgEvent::RitualLearnAttempted(attempt))];
+    let mut events = vec![Event::System(AnyEvent::Adg(
+        AdgEvent::RitualLearnAttempted(attempt),
+    ))];
     if let Some(revealed) = reveal {
         events.push(Event::SealedRevealed {
             seq: id,
@@ -451,14 +458,14 @@ pub fn resolve(
             (None, Some(effect))
         }
     };
-    Ok(vec![Event::Adg(AdgEvent::ScrollOutcomeRolled(
-        ScrollOutcome {
+    Ok(vec![Event::System(AnyEvent::Adg(
+        AdgEvent::ScrollOutcomeRolled(ScrollOutcome {
             reader: who.name.clone(),
             scroll: pending.scroll,
             mishap,
             effect,
             dice: record,
-        },
+        }),
     ))])
 }
 
@@ -466,9 +473,9 @@ pub fn resolve(
 pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
     let scroll = usable(state, id)?;
     let receiver = crate::rules::campaign::find(state, to)?;
-    Ok(vec![Event::Adg(AdgEvent::ScrollGiven {
+    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollGiven {
         scroll: id,
         from: scroll.holder.clone(),
         to: receiver.name.clone(),
-    })])
+    }))])
 }

@@ -4,6 +4,7 @@ mod spent;
 
 use crate::sheet::AdgSheet;
 use crate::state::{CampaignState, fold_name};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
     Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
     ScrollOutcome, ScrollWritten, TableResult,
@@ -88,6 +89,35 @@ pub struct AdgState {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+impl crate::systems::contract::state::SystemFold for super::Adg {
+    type Character = AdgState;
+    type Campaign = AdgCampaign;
+    const ENDS_AT_ZERO_MAX_HEALTH: bool = true;
+
+    fn new_character(sheet: &AdgSheet) -> AdgState {
+        AdgState::new(sheet)
+    }
+    fn follow_sheet(character: &mut AdgState, old: &AdgSheet, new: &AdgSheet) {
+        character.follow_sheet(old, new);
+    }
+    fn correct(character: &mut AdgState, old: &AdgSheet, new: &AdgSheet) -> bool {
+        character.correct(old, new)
+    }
+    /// A maximum reached 0 (ADG-C4).
+    fn is_dead(character: &AdgState) -> bool {
+        character.dead
+    }
+    fn end(character: &mut AdgState) {
+        character.dead = true;
+    }
+    fn forget_expired(character: &mut AdgState, now: GameTime) {
+        character.effects.retain(|e| e.until > now);
+    }
+    fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+        state.apply_adg(seq, event);
+    }
 }
 
 impl AdgState {
@@ -195,6 +225,18 @@ impl AdgState {
 
 pub use spent::{ScrollState, SpentScrolls};
 
+/// What A Dungeon Game keeps for the whole campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct AdgCampaign {
+    /// The tables in force (loaded with the first ADG character, or by the GM).
+    pub adg_tables: Option<crate::systems::adg::tables::AdgTables>,
+    /// Scrolls that can still be used, by id.
+    pub scrolls: BTreeMap<u64, Scroll>,
+    /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
+    #[serde(default)]
+    pub spent_scrolls: SpentScrolls,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scroll {
     /// The seq of the event that wrote it.
@@ -222,7 +264,7 @@ impl CampaignState {
     pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
         self.characters
             .get_mut(&fold_name(name))
-            .and_then(|c| c.adg_mut())
+            .and_then(|c| c.state_mut::<Adg>())
     }
 
     /// Changes a character's current health (damage negative), kept within 0..=max.
@@ -280,13 +322,15 @@ impl CampaignState {
                 }
             }
             Pay::Agility | Pay::Brawn | Pay::Cunning => {
-                if let (Some(adg), Some(attribute)) = (character.adg_mut(), a.pay.attribute()) {
+                if let (Some(adg), Some(attribute)) =
+                    (character.state_mut::<Adg>(), a.pay.attribute())
+                {
                     let max = adg.max.get_mut(attribute);
                     *max = max.saturating_sub(a.cost);
                 }
             }
         }
-        let Some(adg) = character.adg_mut() else {
+        let Some(adg) = character.state_mut::<Adg>() else {
             return;
         };
         adg.dead |= a.died;
@@ -406,7 +450,7 @@ impl CampaignState {
         if let Some(nights) = &w.nights {
             self.apply_nights(&w.writer, nights.healed);
         }
-        self.scrolls.insert(
+        self.systems.adg.scrolls.insert(
             seq,
             Scroll {
                 id: seq,
@@ -429,6 +473,8 @@ impl CampaignState {
     pub(super) fn apply_reading(&mut self, r: &Reading) {
         if let Some(until) = r.ongoing_until {
             let ritual = self
+                .systems
+                .adg
                 .scrolls
                 .get(&r.scroll)
                 .map(|s| s.ritual.clone())
@@ -452,11 +498,11 @@ impl CampaignState {
             // A spent scroll can never be used again: only its id and fate are kept, so a long
             // campaign's state does not fill up with the remains of every scroll ever read.
             Some(fate) => {
-                self.scrolls.remove(&r.scroll);
-                self.spent_scrolls.insert(r.scroll, fate);
+                self.systems.adg.scrolls.remove(&r.scroll);
+                self.systems.adg.spent_scrolls.insert(r.scroll, fate);
             }
             None => {
-                if let Some(scroll) = self.scrolls.get_mut(&r.scroll) {
+                if let Some(scroll) = self.systems.adg.scrolls.get_mut(&r.scroll) {
                     scroll.reads += 1;
                     scroll.sealed_check = false;
                 }
@@ -477,7 +523,7 @@ impl CampaignState {
             .character(to)
             .map(|c| c.name.clone())
             .unwrap_or_else(|| to.to_string());
-        if let Some(s) = self.scrolls.get_mut(&scroll) {
+        if let Some(s) = self.systems.adg.scrolls.get_mut(&scroll) {
             s.holder = holder;
         }
     }
@@ -501,7 +547,9 @@ impl CampaignState {
     pub(crate) fn apply_adg(&mut self, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
         use crate::systems::adg::event::AdgEvent;
         match event {
-            AdgEvent::AdgTablesLoaded { tables, .. } => self.adg_tables = Some(tables.clone()),
+            AdgEvent::AdgTablesLoaded { tables, .. } => {
+                self.systems.adg.adg_tables = Some(tables.clone())
+            }
             AdgEvent::RitualDiscovered {
                 character,
                 ritual,

@@ -9,6 +9,8 @@ use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
 use crate::state::CampaignState;
 use crate::state::fold_name;
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
     ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled, SpellCast,
@@ -43,10 +45,12 @@ pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<E
         )));
     }
     let spell = spell.into_def(lore.name.clone());
-    Ok(vec![Event::Vsd(VsdEvent::SpellLearned(SpellLearned {
-        character: who.name.clone(),
-        spell,
-    }))])
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SpellLearned(
+        SpellLearned {
+            character: who.name.clone(),
+            spell,
+        },
+    )))])
 }
 
 /// VSD-3: one round of concentration on a spell, no MPs spent yet.
@@ -78,11 +82,11 @@ pub fn concentrate(
     {
         return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
     }
-    Ok(vec![Event::Vsd(VsdEvent::Concentrated {
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::Concentrated {
         character: who.name.clone(),
         spell: spell.name.clone(),
         round,
-    })])
+    }))])
 }
 
 fn unknown_spell(name: &str, vsd: &crate::systems::vsd::state::VsdState, spell: &str) -> RuleError {
@@ -106,7 +110,7 @@ pub fn cast(
         .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
         .clone();
     let order = casting.order;
-    let settings = &state.vsd_settings;
+    let settings = &state.systems.vsd.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
         return Err(RuleError::Vsd(VsdError::ChoicePending(who.name.clone())));
@@ -236,7 +240,7 @@ pub fn cast(
             .or_else(|| {
                 state
                     .character(&order.target)
-                    .and_then(|c| c.vsd())
+                    .and_then(|c| c.state::<Vsd>())
                     .map(|v| v.defense)
             })
             .unwrap_or(0);
@@ -361,7 +365,9 @@ pub fn cast(
         cast.consumed = i64::from(vsd.body) - i64::from(o.soul_damage) <= 0;
     }
     cast.dice = record;
-    Ok(vec![Event::Vsd(VsdEvent::SpellCast(cast))])
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
+        cast,
+    )))])
 }
 
 /// VSD-12: who may overcast, by how much, and how.
@@ -398,7 +404,12 @@ fn check_overcast(
             weave: spell.weave,
         }));
     }
-    let allowance = state.vsd_settings.alignment.overcast_allowance();
+    let allowance = state
+        .systems
+        .vsd
+        .vsd_settings
+        .alignment
+        .overcast_allowance();
     let weaves_over = over;
     match order {
         None if over <= allowance => Ok(Some(Overcast {
@@ -508,6 +519,8 @@ pub fn save(
     // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
     // the spell on that target.
     if let Some(casting) = state
+        .systems
+        .vsd
         .castings_on
         .get(&fold_name(target))
         .and_then(|spells| spells.get(&fold_name(&cast.spell)))
@@ -529,7 +542,11 @@ pub fn save(
         }
     }
     let wsr = wsr
-        .or_else(|| character.and_then(|c| c.vsd()).map(|v| i64::from(v.wsr)))
+        .or_else(|| {
+            character
+                .and_then(|c| c.state::<Vsd>())
+                .map(|v| i64::from(v.wsr))
+        })
         .ok_or_else(|| RuleError::Vsd(VsdError::WsrNeeded(target.to_string())))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
@@ -538,27 +555,29 @@ pub fn save(
     let resisted = total > i64::from(difficulty);
     let duration = state
         .character(&cast.caster)
-        .and_then(|c| c.vsd()?.spell(&cast.spell))
+        .and_then(|c| c.state::<Vsd>()?.spell(&cast.spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
-    Ok(vec![Event::Vsd(VsdEvent::SaveRolled(SaveRolled {
-        target: character
-            .map(|c| c.name.clone())
-            .unwrap_or_else(|| target.to_string()),
-        against,
-        spell: cast.spell.clone(),
-        caster: cast.caster.clone(),
-        difficulty,
-        wsr,
-        roll,
-        total,
-        resisted,
-        // Ruling: a spell's duration runs from its cast, not from the save.
-        active_until: if resisted {
-            None
-        } else {
-            duration.map(|d| cast_at.after(d))
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(
+        SaveRolled {
+            target: character
+                .map(|c| c.name.clone())
+                .unwrap_or_else(|| target.to_string()),
+            against,
+            spell: cast.spell.clone(),
+            caster: cast.caster.clone(),
+            difficulty,
+            wsr,
+            roll,
+            total,
+            resisted,
+            // Ruling: a spell's duration runs from its cast, not from the save.
+            active_until: if resisted {
+                None
+            } else {
+                duration.map(|d| cast_at.after(d))
+            },
+            dice: record,
         },
-        dice: record,
-    }))])
+    )))])
 }

@@ -5,6 +5,8 @@ use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caste
 use crate::dice::{Dice, Die};
 use crate::event::Event;
 use crate::state::CampaignState;
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
     ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
@@ -296,7 +298,9 @@ pub fn choose(
         }
     }
     made.dice = record;
-    Ok(vec![Event::Vsd(VsdEvent::ChoiceMade(made))])
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
+        made,
+    )))])
 }
 
 /// VSD-11: spend 1 Drive; the GM re-rolls the resonance at a further −20. Dice: the resonance d100.
@@ -306,7 +310,7 @@ pub fn sever(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
-    if !state.vsd_settings.sever_the_thread {
+    if !state.systems.vsd.vsd_settings.sever_the_thread {
         return Err(RuleError::Vsd(VsdError::SeverOff));
     }
     let open = vsd
@@ -350,14 +354,16 @@ pub fn sever(
         cast_at: None,
     };
     let pending = resonance_pending(&resonance, base);
-    Ok(vec![Event::Vsd(VsdEvent::ThreadSevered(Severed {
-        character: who.name.clone(),
-        cast_seq: open.cast_seq,
-        severs,
-        resonance,
-        pending,
-        dice: record,
-    }))])
+    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::ThreadSevered(
+        Severed {
+            character: who.name.clone(),
+            cast_seq: open.cast_seq,
+            severs,
+            resonance,
+            pending,
+            dice: record,
+        },
+    )))])
 }
 
 fn describe_pending(pending: &[Pending]) -> String {
@@ -386,7 +392,7 @@ fn describe_pending(pending: &[Pending]) -> String {
 /// concentrated on it through the two rounds up to its own; otherwise it fizzles and costs nothing.
 /// Appended to the same write, so a held spell resolves as soon as its time has passed.
 pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event> {
-    if state.delayed_casters.is_empty() {
+    if state.systems.vsd.delayed_casters.is_empty() {
         return Vec::new();
     }
     let mut after = state.clone();
@@ -395,11 +401,14 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
     }
     let now = round_of(&after);
     let mut resolved = Vec::new();
-    for name in &after.delayed_casters {
+    for name in &after.systems.vsd.delayed_casters {
         let Some(who) = after.character(name) else {
             continue;
         };
-        let Some((vsd, held)) = who.vsd().and_then(|v| Some((v, v.delayed.as_ref()?))) else {
+        let Some((vsd, held)) = who
+            .state::<Vsd>()
+            .and_then(|v| Some((v, v.delayed.as_ref()?)))
+        else {
             continue;
         };
         if now <= held.fires_at_round {
@@ -414,8 +423,8 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         let saves = spell.is_some_and(|s| s.save);
         let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
         let target_known = after.character(&held.target).is_some();
-        resolved.push(Event::Vsd(VsdEvent::DelayedSpellResolved(
-            DelayedResolved {
+        resolved.push(Event::System(AnyEvent::Vsd(
+            VsdEvent::DelayedSpellResolved(DelayedResolved {
                 caster: who.name.clone(),
                 spell: held.spell.clone(),
                 target: held.target.clone(),
@@ -428,7 +437,7 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
                     .and_then(|s| s.duration)
                     .filter(|_| fired && !saves && target_known)
                     .map(|d| takes_effect_at.after(d)),
-            },
+            }),
         )));
     }
     resolved

@@ -12,6 +12,8 @@ use crate::dice::Dice;
 use crate::event::Event;
 use crate::rules::{RuleError, Who};
 use crate::state::{CampaignState, Character};
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::state::VsdState;
 use crate::time::ROUND_SECONDS;
@@ -81,9 +83,11 @@ pub fn decide(
             if vsd.concentration.is_none() {
                 return Err(RuleError::Vsd(VsdError::NotConcentrating(who.name.clone())));
             }
-            Ok(vec![Event::Vsd(VsdEvent::ConcentrationInterrupted {
-                character: who.name.clone(),
-            })])
+            Ok(vec![Event::System(AnyEvent::Vsd(
+                VsdEvent::ConcentrationInterrupted {
+                    character: who.name.clone(),
+                },
+            ))])
         }
         VsdCommand::Cast(casting) => casting::cast(state, casting, dice),
         VsdCommand::Choose(Choosing { character, choices }) => {
@@ -92,9 +96,13 @@ pub fn decide(
         VsdCommand::Save(save) => casting::save(state, save, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
-            Ok(vec![Event::Vsd(VsdEvent::AlignmentSet { alignment })])
+            Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::AlignmentSet {
+                alignment,
+            }))])
         }
-        VsdCommand::SetSever(on) => Ok(vec![Event::Vsd(VsdEvent::SeverTheThreadSet { on })]),
+        VsdCommand::SetSever(on) => Ok(vec![Event::System(AnyEvent::Vsd(
+            VsdEvent::SeverTheThreadSet { on },
+        ))]),
         VsdCommand::Drive(DriveChange {
             character,
             delta,
@@ -108,11 +116,11 @@ pub fn decide(
                     delta,
                 }));
             }
-            Ok(vec![Event::Vsd(VsdEvent::DriveChanged {
+            Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::DriveChanged {
                 character: who.name.clone(),
                 delta,
                 reason,
-            })])
+            }))])
         }
         VsdCommand::ClearCondition(ConditionClearing {
             character,
@@ -128,10 +136,12 @@ pub fn decide(
                     condition: condition.name(),
                 }));
             }
-            Ok(vec![Event::Vsd(VsdEvent::ConditionCleared {
-                character: who.name.clone(),
-                condition,
-            })])
+            Ok(vec![Event::System(AnyEvent::Vsd(
+                VsdEvent::ConditionCleared {
+                    character: who.name.clone(),
+                    condition,
+                },
+            ))])
         }
     }
 }
@@ -147,7 +157,7 @@ fn caster<'s>(
     name: &str,
 ) -> Result<(&'s Character, &'s VsdState), RuleError> {
     let who = crate::rules::campaign::find(state, name)?;
-    let vsd = who.vsd().ok_or_else(|| RuleError::WrongSystem {
+    let vsd = who.state::<Vsd>().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
         needs: "an Against the Darkmaster",

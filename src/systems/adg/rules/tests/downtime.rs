@@ -5,6 +5,7 @@ use super::*;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange};
 use crate::rules::downtime::{Planned, PlannedWeek};
 use crate::systems::adg::event::ScrollWritten;
+use crate::systems::registry::AnyEvent;
 
 fn span(weeks: u32, plan: &[(&str, Planned)]) -> Command {
     Command::Downtime(DowntimeWeeks {
@@ -39,7 +40,7 @@ fn written(events: &[Event]) -> Vec<&ScrollWritten> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::Adg(AdgEvent::ScrollWritten(w)) => Some(w),
+            Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(w))) => Some(w),
             _ => None,
         })
         .collect()
@@ -109,8 +110,11 @@ fn adg_s3_adg_c5_given_a_span_of_three_weeks_when_two_are_spent_scribing_then_ea
     // Ids are the scrolls' own seqs, after the span's event.
     let state = w.state();
     let (moon, darkness) = (before + 2, before + 3);
-    assert_eq!(state.scrolls[&moon].ritual, "Calling Moon");
-    assert_eq!(state.scrolls[&darkness].ritual, "Concealing Darkness");
+    assert_eq!(state.systems.adg.scrolls[&moon].ritual, "Calling Moon");
+    assert_eq!(
+        state.systems.adg.scrolls[&darkness].ritual,
+        "Concealing Darkness"
+    );
     assert_eq!(
         state.clock.seconds(),
         3 * 7 * 86_400,

@@ -8,11 +8,13 @@ use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::testkit::Log;
 use crate::sheet::{AdgSheet, Sheet};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::event::{Activity, PendingOutcome};
 use crate::systems::adg::event::{Cast, LearnAttempt, Reading};
 use crate::systems::adg::state::{AdgState, ScrollState};
+use crate::systems::registry::AnyEvent;
 
 type World = Log;
 
@@ -89,7 +91,7 @@ impl AdgWorld for World {
         self.state()
             .character("Aldric")
             .unwrap()
-            .adg()
+            .state::<Adg>()
             .cloned()
             .unwrap()
     }
@@ -144,7 +146,7 @@ fn the_cast(events: &[Event]) -> &Cast {
     events
         .iter()
         .find_map(|e| {
-            if let Event::Adg(AdgEvent::RitualCast(c)) = e {
+            if let Event::System(AnyEvent::Adg(AdgEvent::RitualCast(c))) = e {
                 Some(c)
             } else {
                 None
@@ -157,7 +159,7 @@ fn the_learning(events: &[Event]) -> &LearnAttempt {
     events
         .iter()
         .find_map(|e| {
-            if let Event::Adg(AdgEvent::RitualLearnAttempted(a)) = e {
+            if let Event::System(AnyEvent::Adg(AdgEvent::RitualLearnAttempted(a))) = e {
                 Some(a)
             } else {
                 None
@@ -170,7 +172,7 @@ fn the_reading(events: &[Event]) -> &Reading {
     events
         .iter()
         .find_map(|e| {
-            if let Event::Adg(AdgEvent::ScrollRead { reading, .. }) = e {
+            if let Event::System(AnyEvent::Adg(AdgEvent::ScrollRead { reading, .. })) = e {
                 Some(reading)
             } else {
                 None

@@ -2,6 +2,7 @@ use super::*;
 use crate::rules::campaign::{HealthChange, Resting};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
+use crate::systems::registry::AnyEvent;
 
 // ---- Rituals -------------------------------------------------------------------------------------
 
@@ -39,7 +40,8 @@ fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
         }),
         &[4, 4],
     );
-    let Event::Adg(AdgEvent::RitualDiscovered { ritual, dice, .. }) = &events[0] else {
+    let Event::System(AnyEvent::Adg(AdgEvent::RitualDiscovered { ritual, dice, .. })) = &events[0]
+    else {
         panic!()
     };
     assert_eq!(ritual, "Concealing Darkness");

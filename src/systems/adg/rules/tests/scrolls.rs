@@ -1,7 +1,9 @@
 use super::*;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
+use crate::systems::registry::AnyEvent;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
@@ -12,10 +14,13 @@ fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
     w.adg(write("Calling Moon", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
     assert_eq!(
-        w.state().scrolls[&id].effect,
+        w.state().systems.adg.scrolls[&id].effect,
         "reveals hidden doors within 10 m"
     );
-    assert_eq!(w.state().scrolls[&id].original_kind, RitualKind::Sigil);
+    assert_eq!(
+        w.state().systems.adg.scrolls[&id].original_kind,
+        RitualKind::Sigil
+    );
     let mut other = world();
     other.events = w.events.clone();
     other.then(
@@ -47,7 +52,7 @@ fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
         .state()
         .character("Bryn")
         .unwrap()
-        .adg()
+        .state::<Adg>()
         .cloned()
         .unwrap();
     assert_eq!(bryn.known["calling moon"].kind, RitualKind::Phrase);
@@ -189,7 +194,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     w.knows("Calling Moon", RitualKind::Ceremony);
     // The GM's sealed d20 shows 16 against Cunning 13 with 2 exerted ahead: 16 − 13 = 3 > 2, failed.
     let written = w.adg(write("Calling Moon", 1, 2), &scribing(&[16]));
-    let Event::Adg(AdgEvent::ScrollWritten(event)) = &written[0] else {
+    let Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(event))) = &written[0] else {
         panic!()
     };
     assert_eq!(event.dice[0].value, None, "the log does not show the value");
@@ -222,7 +227,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
         character: "aldric".into(),
     });
     let rolled = w.adg(resolve.clone(), &[1, 1]);
-    let Event::Adg(AdgEvent::ScrollOutcomeRolled(outcome)) = &rolled[0] else {
+    let Event::System(AnyEvent::Adg(AdgEvent::ScrollOutcomeRolled(outcome))) = &rolled[0] else {
         panic!("{rolled:?}")
     };
     assert_eq!(outcome.mishap.as_ref().unwrap().total, 3);
@@ -291,7 +296,7 @@ fn adg_s5_anyone_can_read_a_scroll_without_using_daily_rituals() {
         w.state()
             .character("Bryn")
             .unwrap()
-            .adg()
+            .state::<Adg>()
             .unwrap()
             .rituals_today,
         0
@@ -315,7 +320,10 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
         reading.reuse_roll, None,
         "a damaged scroll is not rolled for reuse"
     );
-    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Damaged));
+    assert_eq!(
+        w.state().systems.adg.spent_scrolls.fate(id),
+        Some(ScrollState::Damaged)
+    );
     assert!(matches!(
         w.refused(read(id, false, vec![]), &[5]),
         RuleError::Adg(AdgError::ScrollUnusable { .. })
@@ -338,7 +346,10 @@ fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
         assert_eq!(the_reading(&events).kept, kept, "roll {roll}");
     }
     w.adg(read(id, false, vec![]), &[20]);
-    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
+    assert_eq!(
+        w.state().systems.adg.spent_scrolls.fate(id),
+        Some(ScrollState::Ash)
+    );
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
         RuleError::Adg(AdgError::ScrollUnusable {
@@ -385,7 +396,10 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     assert!(check.accidental);
     assert!(!check.reading.as_ref().unwrap().kept);
     assert!(attempt.learned);
-    assert_eq!(w.state().spent_scrolls.fate(id), Some(ScrollState::Ash));
+    assert_eq!(
+        w.state().systems.adg.spent_scrolls.fate(id),
+        Some(ScrollState::Ash)
+    );
 }
 
 #[test]
@@ -408,7 +422,7 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
         }),
         &[],
     );
-    let scroll = w.state().scrolls[&id].clone();
+    let scroll = w.state().systems.adg.scrolls[&id].clone();
     assert_eq!(
         (
             scroll.writer.as_str(),

@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::campaign::ClockAdvance;
+use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
 
@@ -116,7 +117,7 @@ fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held(
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
+            Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => Some(d.clone()),
             _ => None,
         })
         .expect("resolved");
@@ -141,7 +142,7 @@ fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
         .events
         .iter()
         .find_map(|e| match e {
-            Event::Vsd(VsdEvent::DelayedSpellResolved(d)) => Some(d.clone()),
+            Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => Some(d.clone()),
             _ => None,
         })
         .expect("resolved");
@@ -184,7 +185,12 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
     let line = w
         .events
         .iter()
-        .find(|e| matches!(e, Event::Vsd(VsdEvent::DelayedSpellResolved(_))))
+        .find(|e| {
+            matches!(
+                e,
+                Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(_)))
+            )
+        })
         .map(crate::render::describe)
         .unwrap();
     assert!(
@@ -239,7 +245,7 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
         "two are needed"
     );
     let made = w.vsd(choose(&[Choice::LoseMps, Choice::Resonance]), &[10]);
-    let Event::Vsd(VsdEvent::ChoiceMade(made)) = &made[0] else {
+    let Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(made))) = &made[0] else {
         panic!()
     };
     assert_eq!(made.resonance.as_ref().unwrap().total, 33);
@@ -265,34 +271,36 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
     let mut world_ko = world();
     world_ko
         .events
-        .push(Event::Vsd(VsdEvent::SpellCast(SpellCast {
-            pending: vec![crate::systems::vsd::event::Pending {
-                about: "spell failure (160)".into(),
-                by: "caster".into(),
-                options: vec![
-                    Choice::LoseMpsAndWeary,
-                    Choice::OtherTarget,
-                    Choice::Resonance,
-                    Choice::KnockedOut,
-                ],
-                pick: 2,
-                cast_seq: 11,
-                spell: "Ember".into(),
-                place: Place::Normal,
-                affected: vec!["Mira".into()],
-                mp_cost: 1,
-                weave: 1,
-                resonance_bonus: 50,
-                target: None,
-                cast_at: None,
-            }],
-            ..the_cast(
-                &world_ko
-                    .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
-                    .unwrap(),
-            )
-            .clone()
-        })));
+        .push(Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
+            SpellCast {
+                pending: vec![crate::systems::vsd::event::Pending {
+                    about: "spell failure (160)".into(),
+                    by: "caster".into(),
+                    options: vec![
+                        Choice::LoseMpsAndWeary,
+                        Choice::OtherTarget,
+                        Choice::Resonance,
+                        Choice::KnockedOut,
+                    ],
+                    pick: 2,
+                    cast_seq: 11,
+                    spell: "Ember".into(),
+                    place: Place::Normal,
+                    affected: vec!["Mira".into()],
+                    mp_cost: 1,
+                    weave: 1,
+                    resonance_bonus: 50,
+                    target: None,
+                    cast_at: None,
+                }],
+                ..the_cast(
+                    &world_ko
+                        .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
+                        .unwrap(),
+                )
+                .clone()
+            },
+        ))));
     world_ko.vsd(choose(&[Choice::KnockedOut, Choice::LoseMpsAndWeary]), &[]);
     let mira = world_ko.of("Mira");
     let now = world_ko.state().clock;

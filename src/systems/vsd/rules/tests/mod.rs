@@ -8,6 +8,8 @@ use crate::rules::Command;
 use crate::rules::campaign::ClockAdvance;
 use crate::rules::testkit::Log;
 use crate::sheet::{Lore, Sheet, VsdSheet};
+use crate::systems::registry::AnyEvent;
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{Outcome, SpellCast};
 use crate::systems::vsd::state::VsdState;
@@ -153,7 +155,7 @@ fn the_cast(events: &[Event]) -> &SpellCast {
     events
         .iter()
         .find_map(|e| {
-            if let Event::Vsd(VsdEvent::SpellCast(c)) = e {
+            if let Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(c))) = e {
                 Some(c)
             } else {
                 None
@@ -195,7 +197,7 @@ impl VsdWorld for World {
         self.state()
             .character(name)
             .unwrap()
-            .vsd()
+            .state::<Vsd>()
             .cloned()
             .unwrap()
     }

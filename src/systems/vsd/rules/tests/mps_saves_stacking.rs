@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::campaign::Resting;
+use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
 
@@ -62,7 +63,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
             cast: Some((sleep.clone(), at)),
         });
         match &w.when(Command::Vsd(Box::new(command)), &[roll]).unwrap()[0] {
-            Event::Vsd(VsdEvent::SaveRolled(s)) => (s.total, s.resisted),
+            Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(s))) => (s.total, s.resisted),
             other => panic!("{other:?}"),
         }
     };
@@ -75,7 +76,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         cast: Some((sleep.clone(), at)),
     });
     match &w.vsd(bran, &[30])[0] {
-        Event::Vsd(VsdEvent::SaveRolled(s)) => {
+        Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(s))) => {
             assert_eq!((s.wsr, s.total, s.resisted), (20, 50, false))
         }
         other => panic!("{other:?}"),
@@ -146,7 +147,7 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
     w.next_round();
     w.next_round();
     let events = w.vsd(save(first, &first_cast, first_at), &[10]);
-    let Event::Vsd(VsdEvent::SaveRolled(failed)) = &events[0] else {
+    let Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(failed))) = &events[0] else {
         panic!("{events:?}")
     };
     assert!(!failed.resisted);

@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::campaign::ClockAdvance;
+use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
 
@@ -205,7 +206,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
         }),
         &[90],
     );
-    let Event::Vsd(VsdEvent::ThreadSevered(once)) = &once[0] else {
+    let Event::System(AnyEvent::Vsd(VsdEvent::ThreadSevered(once))) = &once[0] else {
         panic!()
     };
     assert_eq!((once.severs, once.resonance.total), (1, 90 + 2 - 20));
@@ -215,7 +216,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
         }),
         &[90],
     );
-    let Event::Vsd(VsdEvent::ThreadSevered(twice)) = &twice[0] else {
+    let Event::System(AnyEvent::Vsd(VsdEvent::ThreadSevered(twice))) = &twice[0] else {
         panic!()
     };
     assert_eq!(

@@ -1,0 +1,246 @@
+//! Every rule system grimoire knows, and the one file that names them. A system is a folder that
+//! implements the contract's traits (`systems/contract/`); here it gets one variant in each closed
+//! list and one arm in [`on_system!`]. Every match is exhaustive: a system added to [`SystemId`]
+//! does not build until each list below has it, and the core, which reaches systems only through
+//! these lists, then serves it with no edit of its own.
+
+use super::adg::Adg;
+use super::contract::event::{SystemModel, SystemSheet};
+use super::contract::render::SystemWords;
+use super::contract::state::SystemFold;
+use super::vsd::Vsd;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Runs `$body` for the system `$value` (one of the lists below, named by `$list`) is of, with
+/// `$system` naming that system's type and `$inner` bound to what the variant holds:
+/// `on_system!(&c.sheet, Sheet, |S, sheet| S::NAME)`; for a [`SystemId`], with no inner value:
+/// `on_system!(id, SystemId, |S| S::NAME)`. The one place the systems are listed for dispatch;
+/// each arm is the same code, compiled for its system.
+macro_rules! on_system {
+    ($value:expr, SystemId, |$system:ident| $body:expr) => {
+        match $value {
+            $crate::systems::registry::SystemId::Adg => {
+                #[allow(unused)]
+                type $system = $crate::systems::adg::Adg;
+                $body
+            }
+            $crate::systems::registry::SystemId::Vsd => {
+                #[allow(unused)]
+                type $system = $crate::systems::vsd::Vsd;
+                $body
+            }
+        }
+    };
+    ($value:expr, $list:ident, |$system:ident, $inner:pat_param| $body:expr) => {
+        match $value {
+            $crate::systems::registry::$list::Adg($inner) => {
+                #[allow(unused)]
+                type $system = $crate::systems::adg::Adg;
+                $body
+            }
+            $crate::systems::registry::$list::Vsd($inner) => {
+                #[allow(unused)]
+                type $system = $crate::systems::vsd::Vsd;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_system;
+
+/// A system as the registry holds it: the contract's traits, and how to find its part of each
+/// closed list.
+pub trait Registered: SystemFold + SystemWords {
+    const ID: SystemId;
+    fn sheet(sheet: &Sheet) -> Option<&Self::Sheet>;
+    fn wrap_sheet(sheet: Self::Sheet) -> Sheet;
+    fn state(state: &AnyState) -> Option<&Self::Character>;
+    fn state_mut(state: &mut AnyState) -> Option<&mut Self::Character>;
+    fn wrap_state(character: Self::Character) -> AnyState;
+    fn event(event: &AnyEvent) -> Option<&Self::Event>;
+    fn wrap_event(event: Self::Event) -> AnyEvent;
+    /// A stored `sheet_corrected` says whether it ends its character with two flags, `dies`
+    /// (A Dungeon Game's) and `consumed` (Against the Darkmaster's): whether this system's says so.
+    fn ended_by(dies: bool, consumed: bool) -> bool;
+    /// The two flags that say this system's character ends (or not).
+    fn correction_flags(ended: bool) -> (bool, bool);
+}
+
+/// Which rule system a character plays under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SystemId {
+    Adg,
+    Vsd,
+}
+
+impl SystemId {
+    /// Every system, in the registry's order.
+    pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd];
+
+    /// The system's name as the table says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SystemId::Adg => Adg::NAME,
+            SystemId::Vsd => Vsd::NAME,
+        }
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A character's sheet as entered: one rule system's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "system", rename_all = "lowercase")]
+pub enum Sheet {
+    Adg(<Adg as SystemModel>::Sheet),
+    Vsd(<Vsd as SystemModel>::Sheet),
+}
+
+/// What a character's rule system keeps: one system, never two (stored under the system's key).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnyState {
+    Adg(<Adg as SystemFold>::Character),
+    Vsd(<Vsd as SystemFold>::Character),
+}
+
+/// Each system's campaign-wide state, under its key. (Not flattened into the campaign state:
+/// serde reads a flattened map's number keys back as text, which a scroll's id is not.)
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Campaigns {
+    pub adg: <Adg as SystemFold>::Campaign,
+    pub vsd: <Vsd as SystemFold>::Campaign,
+}
+
+/// A rule system's event, as the core's `Event` holds it (stored as the system's own payload: the
+/// variant adds nothing to it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AnyEvent {
+    Adg(<Adg as SystemModel>::Event),
+    Vsd(<Vsd as SystemModel>::Event),
+}
+
+impl Sheet {
+    pub fn system(&self) -> SystemId {
+        on_system!(self, Sheet, |S, _sheet| S::ID)
+    }
+
+    pub fn max_health(&self) -> Option<u32> {
+        on_system!(self, Sheet, |S, sheet| sheet.max_health())
+    }
+
+    /// Checks the ranges a sheet must respect; the message says which value is off and what is
+    /// allowed.
+    pub fn validate(&self) -> Result<(), String> {
+        on_system!(self, Sheet, |S, sheet| sheet.validate())
+    }
+}
+
+impl AnyState {
+    pub fn system(&self) -> SystemId {
+        on_system!(self, AnyState, |S, _state| S::ID)
+    }
+}
+
+/// One system's accessors into the lists: each picks its own variant.
+macro_rules! register {
+    ($system:ident, $ended_by:expr, $correction_flags:expr) => {
+        impl Registered for $system {
+            const ID: SystemId = SystemId::$system;
+            fn ended_by(dies: bool, consumed: bool) -> bool {
+                let ended_by: fn(bool, bool) -> bool = $ended_by;
+                ended_by(dies, consumed)
+            }
+            fn correction_flags(ended: bool) -> (bool, bool) {
+                let flags: fn(bool) -> (bool, bool) = $correction_flags;
+                flags(ended)
+            }
+            fn sheet(sheet: &Sheet) -> Option<&Self::Sheet> {
+                let Sheet::$system(sheet) = sheet else {
+                    return None;
+                };
+                Some(sheet)
+            }
+            fn wrap_sheet(sheet: Self::Sheet) -> Sheet {
+                Sheet::$system(sheet)
+            }
+            fn state(state: &AnyState) -> Option<&Self::Character> {
+                let AnyState::$system(state) = state else {
+                    return None;
+                };
+                Some(state)
+            }
+            fn state_mut(state: &mut AnyState) -> Option<&mut Self::Character> {
+                let AnyState::$system(state) = state else {
+                    return None;
+                };
+                Some(state)
+            }
+            fn wrap_state(character: Self::Character) -> AnyState {
+                AnyState::$system(character)
+            }
+            fn event(event: &AnyEvent) -> Option<&Self::Event> {
+                let AnyEvent::$system(event) = event else {
+                    return None;
+                };
+                Some(event)
+            }
+            fn wrap_event(event: Self::Event) -> AnyEvent {
+                AnyEvent::$system(event)
+            }
+        }
+
+        impl From<<$system as SystemModel>::Event> for AnyEvent {
+            fn from(event: <$system as SystemModel>::Event) -> AnyEvent {
+                AnyEvent::$system(event)
+            }
+        }
+    };
+}
+// `sheet_corrected`'s `dies` is A Dungeon Game's (a maximum reached 0, ADG-C4), `consumed`
+// Against the Darkmaster's (VSD-12).
+register!(Adg, |dies, _consumed| dies, |ended| (ended, false));
+register!(Vsd, |_dies, consumed| consumed, |ended| (false, ended));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A system's key is the word its JSON is stored under, so it must be its registry name.
+    #[test]
+    fn each_systems_key_is_its_stored_name() {
+        for &id in SystemId::ALL {
+            let key = on_system!(id, SystemId, |S| S::KEY);
+            assert_eq!(serde_json::to_value(id).unwrap(), key);
+        }
+    }
+
+    /// `ALL` lists every system once: the variants serde knows are exactly those.
+    #[test]
+    fn all_lists_every_system_once() {
+        let named: Vec<SystemId> = crate::systems::contract::event::variant_names(|d| {
+            SystemId::deserialize(d).map(|_| ())
+        })
+        .iter()
+        .map(|name| serde_json::from_value(serde_json::json!(name)).unwrap())
+        .collect();
+        assert_eq!(named, SystemId::ALL);
+    }
+
+    /// A kind belongs to one enum only: a system declaring a kind the core or another system
+    /// has would take its rows.
+    #[test]
+    fn no_event_kind_is_declared_twice() {
+        let kinds = crate::event::kinds();
+        let mut unique = kinds.clone();
+        unique.dedup();
+        assert_eq!(kinds, unique);
+    }
+}
