@@ -337,6 +337,7 @@ mod tests {
     use super::*;
     use crate::rules::campaign::{ClockAdvance, DiceRoll};
     use crate::systems::adg::rules::{AdgCommand, Attribute, Exertion};
+    use crate::systems::registry::AnyCommand;
     use crate::time::GameDuration;
 
     fn entered() -> DiceSource {
@@ -354,12 +355,12 @@ mod tests {
 
     #[test]
     fn given_a_command_that_draws_no_dice_when_dice_are_given_then_it_is_refused_naming_the_flag() {
-        let exert = Command::Adg(Box::new(AdgCommand::Exert(Exertion {
+        let exert = Command::System(AnyCommand::Adg(Box::new(AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 1,
             reason: "a climb".into(),
-        })));
+        }))));
         for (dice, flag) in [(entered(), "--rolls"), (with_entropy(), "--player-entropy")] {
             let refused = Campaign::check_dice(&exert, &dice).unwrap_err().to_string();
             assert!(

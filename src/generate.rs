@@ -16,6 +16,7 @@ use crate::store::{Appender, Batch, Stamp, Store};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::rules::{AdgCommand, Attribute, Casting, Exertion, Pay, RitualKind};
+use crate::systems::registry::AnyCommand;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::rules::{
     CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
@@ -256,7 +257,11 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
                     pay: Pay::Health,
                     exert: true,
                 });
-                play(appender, Command::Adg(Box::new(learn)), rng)?;
+                play(
+                    appender,
+                    Command::System(AnyCommand::Adg(Box::new(learn))),
+                    rng,
+                )?;
             }
         } else {
             let ward = NewSpell {
@@ -273,10 +278,12 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
             };
             play(
                 appender,
-                Command::Vsd(Box::new(VsdCommand::Learn(SpellLearning {
-                    character: name(i),
-                    spell: ward,
-                }))),
+                Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Learn(
+                    SpellLearning {
+                        character: name(i),
+                        spell: ward,
+                    },
+                )))),
                 rng,
             )?;
         }
@@ -396,7 +403,7 @@ fn step(
                 .into_iter()
                 .collect(),
         }),
-        37..=38 if adg => Command::Adg(Box::new(AdgCommand::WriteScroll(
+        37..=38 if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::WriteScroll(
             crate::systems::adg::rules::Scribing {
                 character: who.clone(),
                 ritual: "Concealing Darkness".into(),
@@ -406,7 +413,7 @@ fn step(
                 pre_exert: 0,
                 ongoing: false,
             },
-        ))),
+        )))),
         39..=41 if adg => {
             let held = state
                 .systems
@@ -416,7 +423,7 @@ fn step(
                 .find(|s| s.holder == who)
                 .map(|s| s.id);
             match held {
-                Some(scroll) => Command::Adg(Box::new(AdgCommand::ReadScroll(
+                Some(scroll) => Command::System(AnyCommand::Adg(Box::new(AdgCommand::ReadScroll(
                     crate::systems::adg::rules::ScrollReading {
                         character: who.clone(),
                         scroll,
@@ -425,54 +432,56 @@ fn step(
                         target: None,
                         sealed: vec![],
                     },
-                ))),
+                )))),
                 // Discovering a new ritual is a rare find, far rarer than looking for a scroll.
                 None if rng.random_range(0..20) == 0 => {
-                    Command::Adg(Box::new(AdgCommand::RollRitual(Who {
+                    Command::System(AnyCommand::Adg(Box::new(AdgCommand::RollRitual(Who {
                         character: who.clone(),
-                    })))
+                    }))))
                 }
                 None => Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
                 }),
             }
         }
-        42 if adg => Command::Adg(Box::new(AdgCommand::Exert(Exertion {
+        42 if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::Exert(Exertion {
             character: who.clone(),
             attribute: Attribute::Agility,
             amount: 1,
             reason: "a climb".into(),
-        }))),
-        _ if adg => Command::Adg(Box::new(AdgCommand::Cast(Casting {
+        })))),
+        _ if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::Cast(Casting {
             character: who.clone(),
             ritual: "Concealing Darkness".into(),
             order: crate::systems::adg::rules::CastOrder {
                 exert: true,
                 ..Default::default()
             },
-        }))),
+        })))),
         _ => {
             let pending = state
                 .character(&who)
                 .and_then(|c| c.state::<Vsd>())
                 .and_then(|v| v.pending.first().cloned());
             match pending {
-                Some(p) => Command::Vsd(Box::new(VsdCommand::Choose(Choosing {
-                    character: who.clone(),
-                    choices: p
-                        .options
-                        .iter()
-                        .take(p.pick)
-                        .copied()
-                        .collect::<Vec<Choice>>(),
-                }))),
-                None if roll % 3 == 0 => {
-                    Command::Vsd(Box::new(VsdCommand::Concentrate(Concentration {
+                Some(p) => {
+                    Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Choose(Choosing {
+                        character: who.clone(),
+                        choices: p
+                            .options
+                            .iter()
+                            .take(p.pick)
+                            .copied()
+                            .collect::<Vec<Choice>>(),
+                    }))))
+                }
+                None if roll % 3 == 0 => Command::System(AnyCommand::Vsd(Box::new(
+                    VsdCommand::Concentrate(Concentration {
                         character: who.clone(),
                         spell: "Ward".into(),
-                    })))
-                }
-                None => Command::Vsd(Box::new(VsdCommand::Cast(
+                    }),
+                ))),
+                None => Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Cast(
                     crate::systems::vsd::rules::Casting {
                         character: who.clone(),
                         spell: "Ward".into(),
@@ -481,7 +490,7 @@ fn step(
                             ..CastOrder::default()
                         },
                     },
-                ))),
+                )))),
             }
         }
     };

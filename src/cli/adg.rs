@@ -9,6 +9,7 @@ use crate::systems::adg::rules::{
     AdgCommand, AdgError, AdgTables, Casting, Exertion, Learning, Scribing, ScrollGift,
     ScrollLearning, ScrollReading, SilverChange,
 };
+use crate::systems::registry::AnyCommand;
 use clap::Subcommand;
 use serde_json::json;
 use std::path::PathBuf;
@@ -59,7 +60,7 @@ pub enum TablesCommand {
 
 fn adg(g: &Globals, ctx: &mut Context, command: AdgCommand) -> Result<Report, Error> {
     Ok(appended(
-        &record(g, ctx, Command::Adg(Box::new(command)))?.events,
+        &record(g, ctx, Command::System(AnyCommand::Adg(Box::new(command))))?.events,
     ))
 }
 
@@ -80,7 +81,9 @@ pub fn exert(g: &Globals, ctx: &mut Context, exertion: &Exertion) -> Result<Repo
 }
 
 pub fn silver(g: &Globals, ctx: &mut Context, change: &SilverChange) -> Result<Report, Error> {
-    let command = Command::Adg(Box::new(AdgCommand::Silver(change.clone())));
+    let command = Command::System(AnyCommand::Adg(Box::new(AdgCommand::Silver(
+        change.clone(),
+    ))));
     let written = record(g, ctx, command)?;
     let mut report = appended(&written.events);
     if let Some(adg) = written
@@ -100,7 +103,8 @@ pub fn scroll(g: &Globals, ctx: &mut Context, command: &ScrollCommand) -> Result
     match command {
         ScrollCommand::Write(scribing) => {
             let command = AdgCommand::WriteScroll(scribing.clone());
-            let events = record(g, ctx, Command::Adg(Box::new(command)))?.events;
+            let events =
+                record(g, ctx, Command::System(AnyCommand::Adg(Box::new(command))))?.events;
             let mut report = appended(&events);
             if let Some(first) = events.first() {
                 report
@@ -205,7 +209,7 @@ pub fn tables(g: &Globals, ctx: &mut Context, command: &TablesCommand) -> Result
                 .systems
                 .adg
                 .adg_tables
-                .ok_or(crate::rules::RuleError::Adg(AdgError::NoAdgTables))?;
+                .ok_or(crate::rules::RuleError::from(AdgError::NoAdgTables))?;
             let mut lines = vec![format!("{} (sha256 {})", tables.name, tables.sha256())];
             if tables.sample {
                 lines.push(

@@ -6,6 +6,7 @@ use super::{Context, Globals, record, record_on};
 use crate::Error;
 use crate::event::{Event, Recorded};
 use crate::rules::{Command, Who};
+use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::{
@@ -16,7 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 fn vsd(g: &Globals, ctx: &mut Context, command: VsdCommand) -> Result<Report, Error> {
     Ok(appended(
-        &record(g, ctx, Command::Vsd(Box::new(command)))?.events,
+        &record(g, ctx, Command::System(AnyCommand::Vsd(Box::new(command))))?.events,
     ))
 }
 
@@ -67,7 +68,12 @@ pub fn save(g: &Globals, ctx: &mut Context, save: &SaveRoll) -> Result<Report, E
         cast,
         ..save.clone()
     });
-    let written = record_on(g, ctx, &mut campaign, Command::Vsd(Box::new(command)))?;
+    let written = record_on(
+        g,
+        ctx,
+        &mut campaign,
+        Command::System(AnyCommand::Vsd(Box::new(command))),
+    )?;
     Ok(appended(&written.events))
 }
 

@@ -4,8 +4,8 @@
 mod by_kind;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
-use crate::systems::registry::{AnyEvent, on_system};
-use crate::systems::{adg::event as adg, vsd::event as vsd};
+use crate::systems::adg::event as adg;
+use crate::systems::registry::{AnyEvent, Rest, on_system};
 
 pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
@@ -150,15 +150,9 @@ event_enum! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         derivation: Option<u32>,
     },
-    /// A night's rest for one or more characters (ADG-C5, ADG-R9, T-2).
-    /// A rest: ADG characters heal (a night), VsD characters recover MPs (VSD-6).
-    Rested {
-        by: GameDuration,
-        results: Vec<adg::RestResult>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        mp: Vec<vsd::MpRestored>,
-        dice: Vec<Die>,
-    },
+    /// A rest for one or more characters (T-2): what each one's system gives them (ADG-C5,
+    /// ADG-R9, VSD-6).
+    Rested(Rest),
     /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
     DowntimeTaken(adg::Downtime),
 }
@@ -262,7 +256,7 @@ impl Event {
             Event::SeedRevealed { .. } => "seed_revealed",
             Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
-            Event::Rested { .. } => "rested",
+            Event::Rested(_) => "rested",
             Event::DowntimeTaken(_) => "downtime_taken",
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.kind()),
         }
@@ -321,9 +315,7 @@ impl Event {
                 is(character)
             }
             Event::DamageTaken { character, .. } | Event::Healed { character, .. } => is(character),
-            Event::Rested { results, mp, .. } => {
-                results.iter().any(|r| is(&r.character)) || mp.iter().any(|m| is(&m.character))
-            }
+            Event::Rested(rest) => rest.characters().into_iter().any(is),
             Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
             Event::DiceRolled { character, .. } => character.as_deref().is_some_and(is),
             // The campaign's bookkeeping names no character.
@@ -363,14 +355,14 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
-            | Event::Rested { .. }
+            | Event::Rested(_)
             | Event::DowntimeTaken(_) => false,
         }
     }
 
     pub fn dice(&self) -> &[Die] {
         match self {
-            Event::DiceRolled { dice, .. } | Event::Rested { dice, .. } => dice,
+            Event::DiceRolled { dice, .. } | Event::Rested(Rest { dice, .. }) => dice,
             Event::DowntimeTaken(d) => &d.dice,
             Event::CampaignCreated { .. }
             | Event::CharacterAdded { .. }
@@ -401,7 +393,7 @@ impl Event {
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }
             | Event::DiceRolled { .. }
-            | Event::Rested { .. }
+            | Event::Rested(_)
             | Event::DowntimeTaken(_)
             // Undoing a retraction restores what it undid.
             | Event::Retracted { .. } => true,

@@ -5,7 +5,7 @@
 
 use crate::systems::adg::render as adg;
 use crate::systems::contract::render::SystemWords;
-use crate::systems::registry::on_system;
+use crate::systems::registry::{Registered, SystemId, on_system};
 
 use crate::event::Event;
 use crate::sheet::Sheet;
@@ -146,15 +146,13 @@ pub fn describe(event: &Event) -> String {
             format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
         }
 
-        Event::Rested {
-            by, results, mp, ..
-        } => {
-            let mut each = adg::rest(results);
-            each.extend(mp.iter().map(|m| match m.restored {
-                0 => format!("{} regains no MP", m.character),
-                n => format!("{} regains {n} MP", m.character),
-            }));
-            let rest = match by.seconds() {
+        Event::Rested(rest) => {
+            let mut each = Vec::new();
+            for &system in SystemId::ALL {
+                on_system!(system, SystemId, |S| each
+                    .extend(S::rest_shares(rest).iter().map(S::rest_words)));
+            }
+            let rest = match rest.by.seconds() {
                 // A night is eight hours (T-2).
                 28_800 => "a night's rest".to_string(),
                 seconds => format!("{} of rest", GameDuration(seconds)),

@@ -8,7 +8,8 @@ pub mod rest;
 pub(crate) mod testkit;
 pub mod text;
 
-use crate::systems::{adg::rules as adg, vsd::rules as vsd};
+use crate::systems::adg::rules as adg;
+use crate::systems::registry::AnyError;
 
 use crate::dice::{Dice, DiceError, SeedContext};
 use crate::state::CampaignState;
@@ -175,12 +176,8 @@ pub enum RuleError {
         "{name} is given more weeks than the span's {weeks}; give at most {weeks} --week for them"
     )]
     TooManyWeeks { name: String, weeks: u32 },
-    #[error("{0} plays A Dungeon Game, where rest comes by the night: use --night")]
-    AdgRestsByNight(String),
     #[error(transparent)]
-    Adg(#[from] adg::AdgError),
-    #[error(transparent)]
-    Vsd(#[from] vsd::VsdError),
+    System(AnyError),
 }
 
 fn known_list(known: &[String]) -> String {

@@ -1,14 +1,13 @@
-//! Rest, for both systems (T-2): A Dungeon Game characters heal by their recovery die after a night
-//! (ADG-C5); Against the Darkmaster characters recover magic points (VSD-6).
+//! Rest (T-2): the clock moves, and each resting character's system gives them what its rules say
+//! a rest gives (A Dungeon Game heals by the recovery die after a night, ADG-C5; Against the
+//! Darkmaster restores magic points, VSD-6).
 
 use super::RuleError;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::state::{CampaignState, Character};
-use crate::systems::adg::Adg;
-use crate::systems::adg::event::RestResult;
-use crate::systems::vsd::Vsd;
-use crate::systems::vsd::event::MpRestored;
+use crate::systems::contract::rules::SystemRules;
+use crate::systems::registry::{Registered, Rest, on_system};
 use crate::time::GameDuration;
 
 /// How long the rest lasts.
@@ -20,7 +19,7 @@ pub enum RestLength {
 }
 
 impl RestLength {
-    fn hours(self) -> u32 {
+    pub fn hours(self) -> u32 {
         match self {
             RestLength::Night => 8,
             RestLength::Hours(h) => h,
@@ -85,9 +84,7 @@ pub(super) fn resting<'s>(
     state: &'s CampaignState,
     names: &[String],
 ) -> Result<Vec<&'s Character>, RuleError> {
-    let can_rest = |c: &Character| {
-        c.state::<Adg>().is_some_and(|a| !a.dead) || c.state::<Vsd>().is_some_and(|v| !v.consumed)
-    };
+    let can_rest = |c: &Character| !c.is_dead();
     let resting: Vec<&Character> = if names.is_empty() {
         state.characters.values().filter(|c| can_rest(c)).collect()
     } else {
@@ -109,57 +106,21 @@ pub(super) fn resting<'s>(
     Ok(resting)
 }
 
-/// Dice: one recovery die per resting A Dungeon Game character, in alphabetical order.
+/// Dice: each resting character's system draws in turn, in alphabetical order (A Dungeon Game
+/// rolls a recovery die).
 pub fn rest(
     state: &CampaignState,
     names: &[String],
     length: RestLength,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
-    let resting = resting(state, names)?;
-    let hours = length.hours();
-    let mut record = Vec::new();
-    let mut results = Vec::new();
-    let mut mp = Vec::new();
-    for who in resting {
-        if let Some(adg) = who.state::<Adg>() {
-            if length != RestLength::Night {
-                return Err(RuleError::AdgRestsByNight(who.name.clone()));
+    let mut rest = Rest::new(GameDuration(u64::from(length.hours()) * 3600));
+    for who in resting(state, names)? {
+        on_system!(&who.system, AnyState, |S, _state| {
+            if let Some(share) = S::rest(state, who, length, dice, &mut rest.dice)? {
+                S::rest_shares_mut(&mut rest).push(share);
             }
-            let tables = super::adg::tables(state)?;
-            let healed = match tables.recovery_die(adg.level) {
-                Some(die) if tables.settings.night_rest_heals => {
-                    let rolled = die.roll(dice, &format!("{}'s recovery die", who.name), false)?;
-                    record.extend(rolled.dice);
-                    // What the night gave back, not the die: nothing above the maximum.
-                    u32::try_from(rolled.total.unwrap_or(0).max(0))
-                        .unwrap_or(0)
-                        .min(who.health_room())
-                }
-                _ => 0,
-            };
-            results.push(RestResult {
-                character: who.name.clone(),
-                healed,
-            });
-        }
-        if let Some(vsd) = who.state::<Vsd>() {
-            // VSD-6 (house rule): eight hours restore all; fewer restore floor(max × hours / 8).
-            let regained = if hours >= 8 {
-                vsd.mp_max
-            } else {
-                vsd.mp_max * hours / 8
-            };
-            mp.push(MpRestored {
-                character: who.name.clone(),
-                restored: regained.min(vsd.mp_spent),
-            });
-        }
+        });
     }
-    Ok(vec![Event::Rested {
-        by: GameDuration(u64::from(hours) * 3600),
-        results,
-        mp,
-        dice: record,
-    }])
+    Ok(vec![Event::Rested(rest)])
 }

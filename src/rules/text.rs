@@ -1,22 +1,16 @@
 //! The texts each command would record, held to the checks of [`crate::text`].
 
 use super::RuleError;
-use super::adg::{AdgCommand, Casting, Exertion};
 use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
 use super::downtime::Planned;
-use super::vsd::VsdCommand;
 use crate::sheet::Sheet;
+use crate::systems::contract::rules::SystemRules;
+use crate::systems::registry::on_system;
 use crate::text::{NAME_MAX, NOTE_MAX, TextProblem, check, check_name};
 
 /// The names a sheet carries.
 fn check_sheet(sheet: &Sheet) -> Result<(), TextProblem> {
-    if let Sheet::Vsd(vsd) = sheet {
-        check("vocation", &vsd.vocation, NAME_MAX)?;
-        for lore in &vsd.lores {
-            check_name("Spell Lore's name", &lore.name)?;
-        }
-    }
-    Ok(())
+    on_system!(sheet, Sheet, |S, sheet| S::check_sheet_text(sheet))
 }
 
 /// Checks every new text a command would record. Names that refer to someone already in the
@@ -40,44 +34,9 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
             check("session's entropy", entropy, NOTE_MAX)
         }
         Command::Retract(Retraction { reason, .. }) => check("reason", reason, NOTE_MAX),
-        Command::Adg(adg) => match adg.as_ref() {
-            AdgCommand::Learn(crate::systems::adg::rules::Learning { ritual, .. }) => {
-                check_name("ritual's name", ritual)
-            }
-            AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
-            AdgCommand::Cast(Casting { order, .. }) => order
-                .target
-                .as_deref()
-                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
-            AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
-            AdgCommand::Silver(change) => check("reason", &change.reason, NOTE_MAX),
-            AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { effect, .. }) => {
-                check("scroll's effect", effect, NOTE_MAX)
-            }
-            AdgCommand::ReadScroll(crate::systems::adg::rules::ScrollReading {
-                target, ..
-            }) => target
-                .as_deref()
-                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
-            // These record no new text: their names must match what the campaign holds.
-            AdgCommand::RollRitual(_)
-            | AdgCommand::LearnScroll(_)
-            | AdgCommand::GiveScroll(_)
-            | AdgCommand::ResolvePending(_) => Ok(()),
-        },
-        Command::Vsd(vsd) => match vsd.as_ref() {
-            VsdCommand::Learn(learning) => check_name("spell's name", &learning.spell.name),
-            VsdCommand::Cast(casting) => check("target", &casting.order.target, NAME_MAX),
-            VsdCommand::Save(save) => check("target", &save.target, NAME_MAX),
-            VsdCommand::Drive(change) => check("reason", &change.reason, NOTE_MAX),
-            VsdCommand::Concentrate(_)
-            | VsdCommand::Interrupt(_)
-            | VsdCommand::Choose(_)
-            | VsdCommand::Sever(_)
-            | VsdCommand::SetAlignment(_)
-            | VsdCommand::SetSever(_)
-            | VsdCommand::ClearCondition(_) => Ok(()),
-        },
+        Command::System(command) => {
+            on_system!(command, AnyCommand, |S, command| S::check_text(command))
+        }
         Command::Downtime(span) => span.plan.iter().try_for_each(|week| match &week.activity {
             Planned::Rest => Ok(()),
             Planned::Scribe(scroll) => check("scroll's effect", &scroll.effect, NOTE_MAX),

@@ -4,7 +4,7 @@
 mod characters;
 
 use crate::systems::contract::state::SystemFold;
-use crate::systems::registry::{AnyState, Campaigns, Registered, on_system};
+use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 use crate::systems::vsd::state as vsd;
 
 pub use characters::Characters;
@@ -461,11 +461,16 @@ impl CampaignState {
                 self.epoch_rolls = 0;
             }
 
-            Event::Rested {
-                by, results, mp, ..
-            } => {
-                self.apply_rest(*by, results);
-                self.apply_mp_rest(mp);
+            Event::Rested(rest) => {
+                self.clock = self.clock.after(rest.by);
+                self.counting_rounds = false;
+                for &system in SystemId::ALL {
+                    on_system!(system, SystemId, |S| {
+                        for share in S::rest_shares(rest) {
+                            S::apply_rest(self, share);
+                        }
+                    });
+                }
             }
 
             Event::DowntimeTaken(downtime) => {

@@ -599,7 +599,7 @@ impl Verifier {
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             | Event::SeedWithheld { .. }
-            | Event::Rested { .. }
+            | Event::Rested(_)
             | Event::DowntimeTaken(_)
             // The rule systems' events carry dice (checked above) and nothing of the chain's.
             | Event::System(_) => {}

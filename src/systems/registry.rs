@@ -5,10 +5,13 @@
 //! these lists, then serves it with no edit of its own.
 
 use super::adg::Adg;
-use super::contract::event::{SystemModel, SystemSheet};
+use super::contract::event::{Share, SystemModel, SystemSheet};
 use super::contract::render::SystemWords;
+use super::contract::rules::SystemRules;
 use super::contract::state::SystemFold;
 use super::vsd::Vsd;
+use crate::dice::Die;
+use crate::time::GameDuration;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -51,7 +54,7 @@ pub(crate) use on_system;
 
 /// A system as the registry holds it: the contract's traits, and how to find its part of each
 /// closed list.
-pub trait Registered: SystemFold + SystemWords {
+pub trait Registered: SystemRules + SystemWords {
     const ID: SystemId;
     fn sheet(sheet: &Sheet) -> Option<&Self::Sheet>;
     fn wrap_sheet(sheet: Self::Sheet) -> Sheet;
@@ -60,6 +63,10 @@ pub trait Registered: SystemFold + SystemWords {
     fn wrap_state(character: Self::Character) -> AnyState;
     fn event(event: &AnyEvent) -> Option<&Self::Event>;
     fn wrap_event(event: Self::Event) -> AnyEvent;
+    fn wrap_command(command: Self::Command) -> AnyCommand;
+    /// The system's shares of a rest.
+    fn rest_shares(rest: &Rest) -> &[Self::RestShare];
+    fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare>;
     /// A stored `sheet_corrected` says whether it ends its character with two flags, `dies`
     /// (A Dungeon Game's) and `consumed` (Against the Darkmaster's): whether this system's says so.
     fn ended_by(dies: bool, consumed: bool) -> bool;
@@ -127,6 +134,57 @@ pub enum AnyEvent {
     Vsd(<Vsd as SystemModel>::Event),
 }
 
+/// A rest as `rested` rows store it: the time it took, each system's shares under its own field,
+/// and the dice. A shipped shape: its fields are never renamed or reordered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rest {
+    pub by: GameDuration,
+    /// A Dungeon Game's shares, always written (the first rests held only these).
+    pub results: Vec<<Adg as SystemModel>::RestShare>,
+    /// Against the Darkmaster's shares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mp: Vec<<Vsd as SystemModel>::RestShare>,
+    pub dice: Vec<Die>,
+}
+
+impl Rest {
+    /// A rest of `by` that has given no one anything yet.
+    pub fn new(by: GameDuration) -> Rest {
+        Rest {
+            by,
+            results: Vec::new(),
+            mp: Vec::new(),
+            dice: Vec::new(),
+        }
+    }
+
+    /// Every resting character's name, system by system.
+    pub fn characters(&self) -> Vec<&str> {
+        let mut names = Vec::new();
+        for &system in SystemId::ALL {
+            on_system!(system, SystemId, |S| names
+                .extend(S::rest_shares(self).iter().map(|share| share.character())));
+        }
+        names
+    }
+}
+
+/// A rule system's command, as the core's `Command` holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyCommand {
+    Adg(Box<<Adg as SystemRules>::Command>),
+    Vsd(Box<<Vsd as SystemRules>::Command>),
+}
+
+/// A rule system's refusal, as the core's `RuleError` holds it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnyError {
+    #[error(transparent)]
+    Adg(<Adg as SystemRules>::Error),
+    #[error(transparent)]
+    Vsd(<Vsd as SystemRules>::Error),
+}
+
 impl Sheet {
     pub fn system(&self) -> SystemId {
         on_system!(self, Sheet, |S, _sheet| S::ID)
@@ -151,9 +209,15 @@ impl AnyState {
 
 /// One system's accessors into the lists: each picks its own variant.
 macro_rules! register {
-    ($system:ident, $ended_by:expr, $correction_flags:expr) => {
+    ($system:ident, rests in $rest_field:ident, $ended_by:expr, $correction_flags:expr) => {
         impl Registered for $system {
             const ID: SystemId = SystemId::$system;
+            fn rest_shares(rest: &Rest) -> &[Self::RestShare] {
+                &rest.$rest_field
+            }
+            fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare> {
+                &mut rest.$rest_field
+            }
             fn ended_by(dies: bool, consumed: bool) -> bool {
                 let ended_by: fn(bool, bool) -> bool = $ended_by;
                 ended_by(dies, consumed)
@@ -195,6 +259,15 @@ macro_rules! register {
             fn wrap_event(event: Self::Event) -> AnyEvent {
                 AnyEvent::$system(event)
             }
+            fn wrap_command(command: Self::Command) -> AnyCommand {
+                AnyCommand::$system(Box::new(command))
+            }
+        }
+
+        impl From<<$system as SystemRules>::Error> for crate::rules::RuleError {
+            fn from(error: <$system as SystemRules>::Error) -> crate::rules::RuleError {
+                crate::rules::RuleError::System(AnyError::$system(error))
+            }
         }
 
         impl From<<$system as SystemModel>::Event> for AnyEvent {
@@ -206,8 +279,8 @@ macro_rules! register {
 }
 // `sheet_corrected`'s `dies` is A Dungeon Game's (a maximum reached 0, ADG-C4), `consumed`
 // Against the Darkmaster's (VSD-12).
-register!(Adg, |dies, _consumed| dies, |ended| (ended, false));
-register!(Vsd, |_dies, consumed| consumed, |ended| (false, ended));
+register!(Adg, rests in results, |dies, _consumed| dies, |ended| (ended, false));
+register!(Vsd, rests in mp, |_dies, consumed| consumed, |ended| (false, ended));
 
 #[cfg(test)]
 mod tests {

@@ -6,6 +6,8 @@ use crate::dice::{Dice, SealedSecret, fairness, sealed};
 use crate::event::{Event, RetractedRoll, RevealedDie};
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character, PendingSeal};
+use crate::systems::contract::rules::SystemRules;
+use crate::systems::registry::{AnyCommand, SystemId, on_system};
 
 mod commands;
 
@@ -13,7 +15,8 @@ pub use super::downtime::DowntimeWeeks;
 pub use super::rest::Resting;
 pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
 
-// A command lives for one call; its size does not matter, so its variants stay unboxed but for Adg.
+// A command lives for one call; its size does not matter, so its variants stay unboxed but for a
+// system's.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -48,10 +51,8 @@ pub enum Command {
     Rest(Resting),
     /// Downtime weeks for the named characters (everyone able to, when none is named).
     Downtime(DowntimeWeeks),
-    /// A Dungeon Game's commands.
-    Adg(Box<super::adg::AdgCommand>),
-    /// Against the Darkmaster's commands.
-    Vsd(Box<super::vsd::VsdCommand>),
+    /// A rule system's commands, decided by the system.
+    System(AnyCommand),
     /// `seed` is the current epoch's secret (attached from the GM's secrets inside the write;
     /// `None` when the secrets hold none); `next_commitment` commits to the next epoch's.
     RevealSeed {
@@ -140,12 +141,8 @@ impl Command {
                 opens_epoch: Some(EpochOpened::Next),
                 ..RECORDS_ONLY
             },
-            Command::Adg(command) => Policy {
-                draws_dice: command.draws_dice(),
-                ..RECORDS_ONLY
-            },
-            Command::Vsd(command) => Policy {
-                draws_dice: command.draws_dice(),
+            Command::System(command) => Policy {
+                draws_dice: on_system!(command, AnyCommand, |S, command| S::draws_dice(command)),
                 ..RECORDS_ONLY
             },
         }
@@ -204,11 +201,9 @@ impl Command {
                     commitment: next_commitment,
                 },
             ],
-            Command::Adg(command) => command
-                .sealed_slot()
-                .map(|(seq, into)| Input::SealedDice { seq, into })
-                .into_iter()
-                .collect(),
+            Command::System(command) => {
+                on_system!(command, AnyCommand, |S, command| S::inputs(command))
+            }
             Command::AddCharacter { .. }
             | Command::ChangeSheet { .. }
             | Command::Damage(_)
@@ -219,21 +214,26 @@ impl Command {
             | Command::Roll(_)
             | Command::Retract(_)
             | Command::Rest(_)
-            | Command::Downtime(_)
-            | Command::Vsd(_) => Vec::new(),
+            | Command::Downtime(_) => Vec::new(),
         }
     }
 }
 
-/// The events `command` records on `state`, and then what they set off by themselves: a failed
-/// spell held to fire later whose round they bring to an end (VSD-9).
+/// The events `command` records on `state`, and then what they set off by themselves in each rule
+/// system (a failed spell held to fire later whose round they bring to an end, VSD-9).
 pub fn decide(
     state: &CampaignState,
     command: Command,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let mut events = decide_command(state, command, dice)?;
-    events.extend(super::vsd::delayed_spells_due(state, &events));
+    let mut set_off = Vec::new();
+    for &system in SystemId::ALL {
+        set_off.extend(on_system!(system, SystemId, |S| S::after_command(
+            state, &events
+        )));
+    }
+    events.extend(set_off);
     Ok(events)
 }
 
@@ -284,11 +284,9 @@ fn decide_command(
                 });
             }
             sheet.validate().map_err(RuleError::InvalidSheet)?;
-            let tables = super::adg::tables_for_new_character(state, &sheet);
-            return Ok(tables
-                .into_iter()
-                .chain([Event::CharacterAdded { name, sheet }])
-                .collect());
+            let mut events = on_system!(&sheet, Sheet, |S, sheet| S::before_join(state, sheet));
+            events.push(Event::CharacterAdded { name, sheet });
+            return Ok(events);
         }
         Command::ChangeSheet {
             character,
@@ -362,8 +360,11 @@ fn decide_command(
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
         Command::Downtime(span) => return super::downtime::downtime(state, &span, dice),
-        Command::Adg(command) => return super::adg::decide(state, *command, dice),
-        Command::Vsd(command) => return super::vsd::decide(state, *command, dice),
+        Command::System(command) => {
+            return on_system!(command, AnyCommand, |S, command| S::decide(
+                state, *command, dice
+            ));
+        }
         Command::RevealSeed {
             seed,
             next_commitment,

@@ -196,10 +196,17 @@ pub struct Cast {
     pub dice: Vec<Die>,
 }
 
+/// What a night gave one character back (ADG-C5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RestResult {
     pub character: String,
     pub healed: u32,
+}
+
+impl crate::systems::contract::event::Share for RestResult {
+    fn character(&self) -> &str {
+        &self.character
+    }
 }
 
 /// A span of downtime weeks (ADG-C5, ADG-S3, T-2): the clock moves once for everyone in it, and each

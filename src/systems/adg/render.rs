@@ -15,6 +15,12 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     fn describe(event: &AdgEvent) -> String {
         describe(event)
     }
+    fn rest_words(rested: &RestResult) -> String {
+        match rested.healed {
+            0 => format!("{} regains no health", rested.character),
+            healed => format!("{} heals {healed}", rested.character),
+        }
+    }
 }
 
 pub fn describe(event: &AdgEvent) -> String {
@@ -249,16 +255,6 @@ pub fn cast(c: &Cast) -> String {
 }
 
 /// Each A Dungeon Game character's night: what it gave back, in words.
-pub fn rest(results: &[RestResult]) -> Vec<String> {
-    results
-        .iter()
-        .map(|r| match r.healed {
-            0 => format!("{} regains no health", r.character),
-            healed => format!("{} heals {healed}", r.character),
-        })
-        .collect()
-}
-
 pub fn downtime(d: &Downtime) -> String {
     let each: Vec<String> = d
         .characters

@@ -20,6 +20,7 @@ impl SystemModel for super::Adg {
     const NAME: &'static str = "A Dungeon Game";
     type Sheet = AdgSheet;
     type Event = super::event::AdgEvent;
+    type RestShare = super::event::RestResult;
 }
 
 impl SystemSheet for AdgSheet {

@@ -113,6 +113,14 @@ pub trait SystemModel: Sized + 'static {
     type Sheet: SystemSheet;
     /// Its events, declared with [`event_enum!`]; their kinds are its own.
     type Event: SystemEvent + ReadsByKind;
+    /// What a rest gives one of its characters, as a `rested` event stores it.
+    type RestShare: Share;
+}
+
+/// One character's part of an event shared by several (a rest).
+pub trait Share: Serialize + DeserializeOwned + Clone + Eq + fmt::Debug {
+    /// The character's name, as recorded.
+    fn character(&self) -> &str;
 }
 
 /// A character's sheet as entered: the starting point replay computes everything else from.

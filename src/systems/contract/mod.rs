@@ -3,4 +3,5 @@
 
 pub mod event;
 pub mod render;
+pub mod rules;
 pub mod state;

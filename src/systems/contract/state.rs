@@ -36,4 +36,6 @@ pub trait SystemFold: SystemModel {
     /// Folds one of the system's events, recorded at `seq`, into the campaign's state. Total, as
     /// the core's `apply` is: an event that no longer makes sense changes nothing.
     fn apply(state: &mut CampaignState, seq: u64, event: &Self::Event);
+    /// Folds one character's share of a rest; the core has already moved the clock.
+    fn apply_rest(state: &mut CampaignState, share: &Self::RestShare);
 }

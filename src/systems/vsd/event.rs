@@ -224,10 +224,17 @@ pub struct Severed {
     pub dice: Vec<Die>,
 }
 
+/// The magic points a rest gave one caster back (VSD-6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MpRestored {
     pub character: String,
     pub restored: u32,
+}
+
+impl crate::systems::contract::event::Share for MpRestored {
+    fn character(&self) -> &str {
+        &self.character
+    }
 }
 
 /// What a spell learned is, kept with the character.

@@ -12,6 +12,12 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     fn describe(event: &VsdEvent) -> String {
         describe(event)
     }
+    fn rest_words(rested: &crate::systems::vsd::event::MpRestored) -> String {
+        match rested.restored {
+            0 => format!("{} regains no MP", rested.character),
+            n => format!("{} regains {n} MP", rested.character),
+        }
+    }
 }
 
 pub fn describe(event: &VsdEvent) -> String {

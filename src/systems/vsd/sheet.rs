@@ -34,6 +34,7 @@ impl SystemModel for super::Vsd {
     const NAME: &'static str = "Against the Darkmaster";
     type Sheet = VsdSheet;
     type Event = super::event::VsdEvent;
+    type RestShare = super::event::MpRestored;
 }
 
 impl SystemSheet for VsdSheet {

@@ -121,6 +121,9 @@ impl crate::systems::contract::state::SystemFold for super::Vsd {
     fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
         state.apply_vsd(seq, event);
     }
+    fn apply_rest(state: &mut CampaignState, rested: &crate::systems::vsd::event::MpRestored) {
+        state.apply_mp_rest(rested);
+    }
 }
 
 impl VsdState {
@@ -472,11 +475,9 @@ impl CampaignState {
             (s.resonance.result == "awareness").then(|| now.after(GameDuration(3600)));
     }
 
-    pub(crate) fn apply_mp_rest(&mut self, restored: &[crate::systems::vsd::event::MpRestored]) {
-        for r in restored {
-            if let Some(vsd) = self.vsd_mut(&r.character) {
-                vsd.mp_spent = vsd.mp_spent.saturating_sub(r.restored);
-            }
+    fn apply_mp_rest(&mut self, rested: &crate::systems::vsd::event::MpRestored) {
+        if let Some(vsd) = self.vsd_mut(&rested.character) {
+            vsd.mp_spent = vsd.mp_spent.saturating_sub(rested.restored);
         }
     }
 }

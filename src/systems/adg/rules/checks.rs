@@ -6,16 +6,19 @@ use crate::dice::{Dice, DiceExpr, Die};
 use crate::systems::adg::event::{Check, TableResult, WordReplacement};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, Attributes};
+use crate::systems::registry::AnyError;
 
 /// Exertion that would bring an attribute below 1 is refused (ADG-C3 ruling).
 pub fn can_exert(adg: &AdgState, attribute: Attribute, amount: u32) -> Result<(), RuleError> {
     let current = adg.current(attribute);
     if amount == 0 || current <= amount {
-        return Err(RuleError::Adg(AdgError::ExertionTooHigh {
-            attribute: attribute.to_string(),
-            current,
-            amount,
-        }));
+        return Err(RuleError::System(AnyError::Adg(
+            AdgError::ExertionTooHigh {
+                attribute: attribute.to_string(),
+                current,
+                amount,
+            },
+        )));
     }
     Ok(())
 }

@@ -5,6 +5,8 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AdgError {
+    #[error("{0} plays A Dungeon Game, where rest comes by the night: use --night")]
+    RestsByNight(String),
     #[error("the tables are not valid: {0}")]
     InvalidTables(String),
     #[error(

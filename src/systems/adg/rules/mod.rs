@@ -10,12 +10,15 @@ pub mod tables;
 
 use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
+use crate::rules::rest::RestLength;
 use crate::rules::{RuleError, Who};
-use crate::sheet::Sheet;
+use crate::sheet::AdgSheet;
 use crate::state::{CampaignState, Character};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
+use crate::systems::adg::event::RestResult;
 use crate::systems::adg::state::AdgState;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 use crate::words::words;
@@ -151,7 +154,103 @@ pub enum AdgCommand {
     Silver(SilverChange),
 }
 
-pub fn decide(
+impl crate::systems::contract::rules::SystemRules for Adg {
+    type Command = AdgCommand;
+    type Error = AdgError;
+
+    fn draws_dice(command: &AdgCommand) -> bool {
+        command.draws_dice()
+    }
+
+    fn inputs(command: &mut AdgCommand) -> Vec<crate::rules::campaign::Input<'_>> {
+        command
+            .sealed_slot()
+            .map(|(seq, into)| crate::rules::campaign::Input::SealedDice { seq, into })
+            .into_iter()
+            .collect()
+    }
+
+    fn check_text(command: &AdgCommand) -> Result<(), crate::text::TextProblem> {
+        use crate::text::{NAME_MAX, NOTE_MAX, check, check_name};
+        match command {
+            AdgCommand::Learn(Learning { ritual, .. }) => check_name("ritual's name", ritual),
+            AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
+            AdgCommand::Cast(Casting { order, .. }) => order
+                .target
+                .as_deref()
+                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
+            AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
+            AdgCommand::Silver(change) => check("reason", &change.reason, NOTE_MAX),
+            AdgCommand::WriteScroll(Scribing { effect, .. }) => {
+                check("scroll's effect", effect, NOTE_MAX)
+            }
+            AdgCommand::ReadScroll(ScrollReading { target, .. }) => target
+                .as_deref()
+                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
+            // These record no new text: their names must match what the campaign holds.
+            AdgCommand::RollRitual(_)
+            | AdgCommand::LearnScroll(_)
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::ResolvePending(_) => Ok(()),
+        }
+    }
+
+    /// The sample tables, the first time an ADG character joins a campaign without tables.
+    fn before_join(state: &CampaignState, _sheet: &AdgSheet) -> Vec<Event> {
+        if state.systems.adg.adg_tables.is_some() {
+            return Vec::new();
+        }
+        let tables = AdgTables::sample();
+        vec![Event::System(AnyEvent::Adg(AdgEvent::AdgTablesLoaded {
+            source: "built-in sample tables".into(),
+            sha256: tables.sha256(),
+            tables,
+        }))]
+    }
+
+    fn decide(
+        state: &CampaignState,
+        command: AdgCommand,
+        dice: &mut Dice<'_>,
+    ) -> Result<Vec<Event>, RuleError> {
+        decide(state, command, dice)
+    }
+
+    /// Only a full night (ADG-C5): it heals by the level's recovery die, when the campaign's
+    /// tables say nights heal.
+    fn rest(
+        state: &CampaignState,
+        who: &Character,
+        length: RestLength,
+        dice: &mut Dice<'_>,
+        record: &mut Vec<crate::dice::Die>,
+    ) -> Result<Option<RestResult>, RuleError> {
+        let Some(adg) = who.state::<Adg>() else {
+            return Ok(None);
+        };
+        if length != RestLength::Night {
+            return Err(AdgError::RestsByNight(who.name.clone()).into());
+        }
+        let tables = tables(state)?;
+        let healed = match tables.recovery_die(adg.level) {
+            Some(die) if tables.settings.night_rest_heals => {
+                let rolled = die.roll(dice, &format!("{}'s recovery die", who.name), false)?;
+                record.extend(rolled.dice);
+                // What the night gave back, not the die: nothing above the maximum.
+                u32::try_from(rolled.total.unwrap_or(0).max(0))
+                    .unwrap_or(0)
+                    .min(who.health_room())
+            }
+            _ => 0,
+        };
+        Ok(Some(RestResult {
+            character: who.name.clone(),
+            healed,
+        }))
+    }
+}
+
+fn decide(
     state: &CampaignState,
     command: AdgCommand,
     dice: &mut Dice<'_>,
@@ -160,7 +259,7 @@ pub fn decide(
         AdgCommand::LoadTables { source, tables } => {
             tables
                 .validate()
-                .map_err(|why| RuleError::Adg(AdgError::InvalidTables(why)))?;
+                .map_err(|why| RuleError::System(AnyError::Adg(AdgError::InvalidTables(why))))?;
             Ok(vec![Event::System(AnyEvent::Adg(
                 AdgEvent::AdgTablesLoaded {
                     source,
@@ -199,7 +298,7 @@ pub fn decide(
 /// ADG-C2 ruling: silver moves by events, never below 0 nor past [`MAX_SILVER`].
 fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = living(state, &change.character)?;
-    let refused = |e| Err(RuleError::Adg(e));
+    let refused = |e| Err(RuleError::System(AnyError::Adg(e)));
     if change.delta == 0 {
         return refused(AdgError::NoSilverChange);
     }
@@ -227,27 +326,13 @@ fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, Rul
     ))])
 }
 
-/// The first ADG character brings the sample tables into the log, so replay never depends on the
-/// binary's built-in copy (which may change between versions).
-pub fn tables_for_new_character(state: &CampaignState, sheet: &Sheet) -> Option<Event> {
-    if matches!(sheet, Sheet::Adg(_)) && state.systems.adg.adg_tables.is_none() {
-        let tables = AdgTables::sample();
-        return Some(Event::System(AnyEvent::Adg(AdgEvent::AdgTablesLoaded {
-            source: "built-in sample tables".into(),
-            sha256: tables.sha256(),
-            tables,
-        })));
-    }
-    None
-}
-
 pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state
         .systems
         .adg
         .adg_tables
         .as_ref()
-        .ok_or(RuleError::Adg(AdgError::NoAdgTables))
+        .ok_or(RuleError::System(AnyError::Adg(AdgError::NoAdgTables)))
 }
 
 /// ADG-C5 and its ruling: `nights` nights' rest, each its recovery die (recorded), the total capped
@@ -306,10 +391,10 @@ pub(super) fn living<'s>(
 /// Refuses a character who still has dice pending from a reading: those come first.
 pub(super) fn living_state(who: &Character, adg: &AdgState) -> Result<(), RuleError> {
     match &adg.pending_roll {
-        Some(pending) => Err(RuleError::Adg(AdgError::RollPending {
+        Some(pending) => Err(RuleError::System(AnyError::Adg(AdgError::RollPending {
             name: who.name.clone(),
             scroll: pending.scroll,
-        })),
+        }))),
         None => Ok(()),
     }
 }

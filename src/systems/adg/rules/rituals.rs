@@ -9,6 +9,7 @@ use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, KnownRitual};
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 
@@ -56,11 +57,11 @@ pub(super) fn known_ritual<'a>(
     ritual: &str,
 ) -> Result<&'a KnownRitual, RuleError> {
     adg.known.get(&fold_name(ritual)).ok_or_else(|| {
-        RuleError::Adg(AdgError::UnknownRitual {
+        RuleError::System(AnyError::Adg(AdgError::UnknownRitual {
             name: who.name.clone(),
             ritual: ritual.to_string(),
             known: adg.known.values().map(|k| k.name.clone()).collect(),
-        })
+        }))
     })
 }
 
@@ -68,16 +69,16 @@ pub(super) fn known_ritual<'a>(
 pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
     let key = fold_name(ritual);
     if let Some(known) = adg.known.get(&key) {
-        return Err(RuleError::Adg(AdgError::AlreadyKnown {
+        return Err(RuleError::System(AnyError::Adg(AdgError::AlreadyKnown {
             name: who.name.clone(),
             ritual: known.name.clone(),
-        }));
+        })));
     }
     if let Some(lost) = adg.lost.get(&key) {
-        return Err(RuleError::Adg(AdgError::LostForever {
+        return Err(RuleError::System(AnyError::Adg(AdgError::LostForever {
             name: who.name.clone(),
             ritual: lost.clone(),
-        }));
+        })));
     }
     Ok(())
 }
@@ -122,7 +123,7 @@ pub fn learn(
     may_learn(who, adg, ritual)?;
     let kind = kind
         .or(spell.map(|s| s.ritual_kind()))
-        .ok_or(RuleError::Adg(AdgError::RitualKindNeeded))?;
+        .ok_or(RuleError::System(AnyError::Adg(AdgError::RitualKindNeeded)))?;
     let mut record = Vec::new();
     let cost = match spell {
         Some(s) if s.level > 0 => s.level,
@@ -179,13 +180,19 @@ pub fn cast(
     let known = known_ritual(who, adg, &casting.ritual)?;
     let order = casting.order;
     if order.effect.is_some() && order.target.is_none() {
-        return Err(RuleError::Adg(AdgError::EffectWithoutTarget));
+        return Err(RuleError::System(AnyError::Adg(
+            AdgError::EffectWithoutTarget,
+        )));
     }
     if adg.locked_out {
-        return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
+        return Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
+            who.name.clone(),
+        ))));
     }
     if order.moved {
-        return Err(RuleError::Adg(AdgError::MovedThisRound(who.name.clone())));
+        return Err(RuleError::System(AnyError::Adg(AdgError::MovedThisRound(
+            who.name.clone(),
+        ))));
     }
     let mut words = known.words.clone();
     let mut record = Vec::new();
@@ -195,15 +202,19 @@ pub fn cast(
     let over_limit_cost = adg.next_ritual_cost();
     let cunning = adg.current(Attribute::Cunning);
     if over_limit_cost > 0 && cunning <= over_limit_cost {
-        return Err(RuleError::Adg(AdgError::BeyondSafeRituals {
-            name: who.name.clone(),
-            beyond: over_limit_cost,
-            cunning,
-        }));
+        return Err(RuleError::System(AnyError::Adg(
+            AdgError::BeyondSafeRituals {
+                name: who.name.clone(),
+                beyond: over_limit_cost,
+                cunning,
+            },
+        )));
     }
     if let Some(reverse) = order.reverse {
         if !known.reversible {
-            return Err(RuleError::Adg(AdgError::NotReversible(known.name.clone())));
+            return Err(RuleError::System(AnyError::Adg(AdgError::NotReversible(
+                known.name.clone(),
+            ))));
         }
         let slots: &[usize] = match reverse {
             Reverse::First => &[0],
@@ -212,9 +223,9 @@ pub fn cast(
         };
         for &slot in slots {
             let word = words.get(slot).cloned().unwrap_or_default();
-            words[slot] = tables
-                .reverse_of(&word)
-                .ok_or_else(|| RuleError::Adg(AdgError::NoReverse(word.clone())))?;
+            words[slot] = tables.reverse_of(&word).ok_or_else(|| {
+                RuleError::System(AnyError::Adg(AdgError::NoReverse(word.clone())))
+            })?;
         }
         if reverse == Reverse::Both {
             reversal_cost = checks::roll(dice, &mut record, 3, "reversing both words 1d3 Cunning")?;

@@ -15,6 +15,7 @@ use crate::systems::adg::event::{
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, Scroll};
 use crate::systems::adg::tables::AdgTables;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
 
@@ -56,27 +57,33 @@ pub(super) fn scroll_of_the_week(
     } = scribing;
     let known = super::rituals::known_ritual(who, adg, &ritual)?;
     if adg.locked_out {
-        return Err(RuleError::Adg(AdgError::LockedOut(who.name.clone())));
+        return Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
+            who.name.clone(),
+        ))));
     }
     if level == 0 || level > adg.level {
-        return Err(RuleError::Adg(AdgError::ScrollLevel {
+        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollLevel {
             name: who.name.clone(),
             level,
             max: adg.level,
-        }));
+        })));
     }
     let cost = tables.scroll_cost(level, known.kind).unwrap_or(0);
     if adg.silver < cost {
-        return Err(RuleError::Adg(AdgError::NotEnoughSilver {
-            name: who.name.clone(),
-            has: adg.silver,
-            cost,
-        }));
+        return Err(RuleError::System(AnyError::Adg(
+            AdgError::NotEnoughSilver {
+                name: who.name.clone(),
+                has: adg.silver,
+                cost,
+            },
+        )));
     }
     let ceremony = known.kind == RitualKind::Ceremony;
     if pre_exert > 0 {
         if !ceremony {
-            return Err(RuleError::Adg(AdgError::NothingToExertFor));
+            return Err(RuleError::System(AnyError::Adg(
+                AdgError::NothingToExertFor,
+            )));
         }
         can_exert(adg, Attribute::Cunning, pre_exert)?;
     }
@@ -110,26 +117,26 @@ const TURN_SECONDS: u64 = 600;
 /// A scroll that can still be used, or why not.
 fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
     if let Some(fate) = state.systems.adg.spent_scrolls.fate(id) {
-        return Err(RuleError::Adg(AdgError::ScrollUnusable {
+        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollUnusable {
             id,
             state: crate::words::Words::word(fate).to_string(),
-        }));
+        })));
     }
     state
         .systems
         .adg
         .scrolls
         .get(&id)
-        .ok_or(RuleError::Adg(AdgError::NoSuchScroll(id)))
+        .ok_or(RuleError::System(AnyError::Adg(AdgError::NoSuchScroll(id))))
 }
 
 fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
     let scroll = usable(state, id)?;
     if !crate::rules::campaign::same_character(&scroll.holder, reader) {
-        return Err(RuleError::Adg(AdgError::ScrollNotHeld {
+        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollNotHeld {
             id,
             holder: scroll.holder.clone(),
-        }));
+        })));
     }
     Ok(scroll)
 }
@@ -420,10 +427,9 @@ pub fn resolve(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = super::alive(state, name)?;
-    let pending = adg
-        .pending_roll
-        .as_ref()
-        .ok_or_else(|| RuleError::Adg(AdgError::NothingPending(who.name.clone())))?;
+    let pending = adg.pending_roll.as_ref().ok_or_else(|| {
+        RuleError::System(AnyError::Adg(AdgError::NothingPending(who.name.clone())))
+    })?;
     let tables = tables(state)?;
     let mut record = Vec::new();
     let mut room = adg.exertion_room();

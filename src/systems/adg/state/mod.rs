@@ -118,6 +118,9 @@ impl crate::systems::contract::state::SystemFold for super::Adg {
     fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
         state.apply_adg(seq, event);
     }
+    fn apply_rest(state: &mut CampaignState, rested: &crate::systems::adg::event::RestResult) {
+        state.apply_rest(rested);
+    }
 }
 
 impl AdgState {
@@ -385,19 +388,13 @@ impl CampaignState {
         }
     }
 
-    pub(crate) fn apply_rest(
-        &mut self,
-        by: GameDuration,
-        results: &[crate::systems::adg::event::RestResult],
-    ) {
-        self.clock = self.clock.after(by);
-        self.counting_rounds = false;
-        for r in results {
-            self.change_health(&r.character, i64::from(r.healed));
-            if let Some(adg) = self.adg_mut(&r.character) {
-                adg.rituals_today = 0;
-                adg.locked_out = false;
-            }
+    /// A night's rest for one character: the health it gave back, and the daily count and any
+    /// lockout end (ADG-C5, ADG-R9).
+    fn apply_rest(&mut self, rested: &crate::systems::adg::event::RestResult) {
+        self.change_health(&rested.character, i64::from(rested.healed));
+        if let Some(adg) = self.adg_mut(&rested.character) {
+            adg.rituals_today = 0;
+            adg.locked_out = false;
         }
     }
 

@@ -9,6 +9,7 @@ use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
 use crate::state::CampaignState;
 use crate::state::fold_name;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
@@ -27,22 +28,22 @@ pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<E
         return Err(RuleError::EmptyName);
     }
     if vsd.spells.contains_key(&fold_name(&spell.name)) {
-        return Err(RuleError::Vsd(VsdError::SpellKnown {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::SpellKnown {
             name: who.name.clone(),
             spell: spell.name.trim().to_string(),
-        }));
+        })));
     }
     let lore = vsd.lore(&spell.lore).ok_or_else(|| {
-        RuleError::Vsd(VsdError::UnknownLore {
+        RuleError::System(AnyError::Vsd(VsdError::UnknownLore {
             name: who.name.clone(),
             lore: spell.lore.clone(),
             lores: vsd.lores.iter().map(|l| l.name.clone()).collect(),
-        })
+        }))
     })?;
     if spell.weave == 0 || spell.weave > 50 {
-        return Err(RuleError::Vsd(VsdError::InvalidSpell(
+        return Err(RuleError::System(AnyError::Vsd(VsdError::InvalidSpell(
             "--weave must be 1 to 50".into(),
-        )));
+        ))));
     }
     let spell = spell.into_def(lore.name.clone());
     Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SpellLearned(
@@ -69,8 +70,8 @@ pub fn concentrate(
         .as_ref()
         .is_some_and(|d| d.spell.eq_ignore_ascii_case(&spell.name));
     if spell.instantaneous && !holding {
-        return Err(RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(
-            spell.name.clone(),
+        return Err(RuleError::System(AnyError::Vsd(
+            VsdError::InstantaneousNeedsNoConcentration(spell.name.clone()),
         )));
     }
     let round = round_of(state);
@@ -80,7 +81,9 @@ pub fn concentrate(
         .is_some_and(|c| c.last_round == round)
         || vsd.last_cast_round == Some(round)
     {
-        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::RoundUsed(
+            who.name.clone(),
+        ))));
     }
     Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::Concentrated {
         character: who.name.clone(),
@@ -90,11 +93,11 @@ pub fn concentrate(
 }
 
 fn unknown_spell(name: &str, vsd: &crate::systems::vsd::state::VsdState, spell: &str) -> RuleError {
-    RuleError::Vsd(VsdError::UnknownSpell {
+    RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
         name: name.to_string(),
         spell: spell.to_string(),
         known: vsd.spells.values().map(|s| s.name.clone()).collect(),
-    })
+    }))
 }
 
 /// VSD-2 to VSD-14. Dice, in order: for a sacrifice, 1d10 per Weave over Level (soul damage); the
@@ -113,23 +116,29 @@ pub fn cast(
     let settings = &state.systems.vsd.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
-        return Err(RuleError::Vsd(VsdError::ChoicePending(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::ChoicePending(
+            who.name.clone(),
+        ))));
     }
     if let Some(condition) = vsd
         .active_conditions(state.clock)
         .into_iter()
         .find(|c| c.prevents_casting())
     {
-        return Err(RuleError::Vsd(VsdError::CannotAct {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
             name: who.name.clone(),
             condition: condition.name(),
-        }));
+        })));
     }
     if order.cannot_see {
-        return Err(RuleError::Vsd(VsdError::CannotSee(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotSee(
+            who.name.clone(),
+        ))));
     }
     if order.silenced {
-        return Err(RuleError::Vsd(VsdError::CannotSpeak(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotSpeak(
+            who.name.clone(),
+        ))));
     }
     if vsd.last_cast_round == Some(round)
         || vsd
@@ -137,18 +146,20 @@ pub fn cast(
             .as_ref()
             .is_some_and(|c| c.last_round == round)
     {
-        return Err(RuleError::Vsd(VsdError::RoundUsed(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::RoundUsed(
+            who.name.clone(),
+        ))));
     }
     let cost = spell.mp_cost() + settings.alignment.extra_mp();
     if vsd.mp_current() < cost {
-        return Err(RuleError::Vsd(VsdError::NotEnoughMp {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::NotEnoughMp {
             name: who.name.clone(),
             has: vsd.mp_current(),
             cost,
-        }));
+        })));
     }
     let over = spell.weave.saturating_sub(vsd.level);
-    let overcast_order = order.overcast_order().map_err(RuleError::Vsd)?;
+    let overcast_order = order.overcast_order().map_err(RuleError::from)?;
     let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &overcast_order)?;
 
     let mut modifiers = Vec::new();
@@ -179,10 +190,10 @@ pub fn cast(
         // VSD-14: an attack spell takes its own range table, not the casting table's.
         Some(_) => {
             let modifier = order.range.attack_modifier().ok_or_else(|| {
-                RuleError::Vsd(VsdError::OutOfReach {
+                RuleError::System(AnyError::Vsd(VsdError::OutOfReach {
                     spell: spell.name.clone(),
                     distance: order.range.words(),
-                })
+                }))
             })?;
             add("attack range", modifier);
         }
@@ -381,28 +392,30 @@ fn check_overcast(
 ) -> Result<Option<Overcast>, RuleError> {
     if over == 0 {
         return match order {
-            Some(_) => Err(RuleError::Vsd(VsdError::NoNeedToOvercast {
-                spell: spell.name.clone(),
-                weave: spell.weave,
-                level: vsd.level,
-            })),
+            Some(_) => Err(RuleError::System(AnyError::Vsd(
+                VsdError::NoNeedToOvercast {
+                    spell: spell.name.clone(),
+                    weave: spell.weave,
+                    level: vsd.level,
+                },
+            ))),
             None => Ok(None),
         };
     }
     if !matches!(vsd.vocation.as_str(), "wizard" | "animist") {
-        return Err(RuleError::Vsd(VsdError::CannotOvercast {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotOvercast {
             name: name.to_string(),
             vocation: vsd.vocation.clone(),
-        }));
+        })));
     }
     let ranks = vsd.lore(&spell.lore).map_or(0, |l| l.ranks);
     if ranks < spell.weave {
-        return Err(RuleError::Vsd(VsdError::TooFewRanks {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::TooFewRanks {
             name: name.to_string(),
             lore: spell.lore.clone(),
             ranks,
             weave: spell.weave,
-        }));
+        })));
     }
     let allowance = state
         .systems
@@ -419,14 +432,18 @@ fn check_overcast(
             drive_spent: 0,
             soul_damage: 0,
         })),
-        None => Err(RuleError::Vsd(VsdError::WeaveAboveLevel {
-            spell: spell.name.clone(),
-            weave: spell.weave,
-            level: vsd.level,
-        })),
+        None => Err(RuleError::System(AnyError::Vsd(
+            VsdError::WeaveAboveLevel {
+                spell: spell.name.clone(),
+                weave: spell.weave,
+                level: vsd.level,
+            },
+        ))),
         Some(OvercastOrder::Sacrifice) => {
             if vsd.drive == 0 {
-                return Err(RuleError::Vsd(VsdError::NoDrive(name.to_string())));
+                return Err(RuleError::System(AnyError::Vsd(VsdError::NoDrive(
+                    name.to_string(),
+                ))));
             }
             Ok(Some(Overcast {
                 method: "sacrifice".into(),
@@ -442,15 +459,19 @@ fn check_overcast(
                 let (helper, helper_vsd) = caster(state, other)?;
                 if fold_name(&helper.name) == fold_name(name) || participants.contains(&helper.name)
                 {
-                    return Err(RuleError::Vsd(VsdError::RitualParticipants(
-                        "each participant is another caster, named once".into(),
+                    return Err(RuleError::System(AnyError::Vsd(
+                        VsdError::RitualParticipants(
+                            "each participant is another caster, named once".into(),
+                        ),
                     )));
                 }
                 if helper_vsd.spell(&spell.name).is_none() {
-                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
-                        "{} does not know {}",
-                        helper.name, spell.name
-                    ))));
+                    return Err(RuleError::System(AnyError::Vsd(
+                        VsdError::RitualParticipants(format!(
+                            "{} does not know {}",
+                            helper.name, spell.name
+                        )),
+                    )));
                 }
                 // Ruling: a participant spends the round concentrating on the ritual, so one who
                 // already acted in it (a cast, or concentration on something else) cannot join.
@@ -461,20 +482,24 @@ fn check_overcast(
                         .as_ref()
                         .is_some_and(|c| c.last_round == round);
                 if acted {
-                    return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
-                        "{} has already acted this round and cannot also concentrate on the ritual",
-                        helper.name
-                    ))));
+                    return Err(RuleError::System(AnyError::Vsd(
+                        VsdError::RitualParticipants(format!(
+                            "{} has already acted this round and cannot also concentrate on the ritual",
+                            helper.name
+                        )),
+                    )));
                 }
                 participants.push(helper.name.clone());
             }
             // Rulings: each other participant allows one Weave over Level, and the caster meets
             // one condition: a ritual's allowance is not added to an alignment's.
             if over > participants.len() as u32 {
-                return Err(RuleError::Vsd(VsdError::RitualParticipants(format!(
-                    "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
-                    participants.len()
-                ))));
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::RitualParticipants(format!(
+                        "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
+                        participants.len()
+                    )),
+                )));
             }
             Ok(Some(Overcast {
                 method: "ritual".into(),
@@ -501,19 +526,21 @@ pub fn save(
         cast,
     } = save;
     let target = target.as_str();
-    let (cast, cast_at) = cast.ok_or(RuleError::Vsd(VsdError::NotACast(against)))?;
+    let (cast, cast_at) = cast.ok_or(RuleError::System(AnyError::Vsd(VsdError::NotACast(
+        against,
+    ))))?;
     if cast.auto_resisted {
-        return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
             seq: against,
             why: "on a partial success targets resist automatically".into(),
-        }));
+        })));
     }
-    let difficulty = cast
-        .save_difficulty
-        .ok_or(RuleError::Vsd(VsdError::NoSaveNeeded {
-            seq: against,
-            why: "the spell did not take effect".into(),
-        }))?;
+    let difficulty =
+        cast.save_difficulty
+            .ok_or(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+                seq: against,
+                why: "the spell did not take effect".into(),
+            })))?;
     let character = state.character(target);
     let target_name = character.map_or(target, |c| c.name.as_str());
     // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
@@ -526,19 +553,19 @@ pub fn save(
         .and_then(|spells| spells.get(&fold_name(&cast.spell)))
     {
         if casting.cast_seq > against {
-            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+            return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!(
                     "{} was cast on {target_name} again at #{}, and only the newest casting counts",
                     cast.spell, casting.cast_seq
                 ),
-            }));
+            })));
         }
         if casting.cast_seq == against && casting.saved {
-            return Err(RuleError::Vsd(VsdError::NoSaveNeeded {
+            return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!("{target_name} has already saved against it (one save per cast)"),
-            }));
+            })));
         }
     }
     let wsr = wsr
@@ -547,7 +574,7 @@ pub fn save(
                 .and_then(|c| c.state::<Vsd>())
                 .map(|v| i64::from(v.wsr))
         })
-        .ok_or_else(|| RuleError::Vsd(VsdError::WsrNeeded(target.to_string())))?;
+        .ok_or_else(|| RuleError::System(AnyError::Vsd(VsdError::WsrNeeded(target.to_string()))))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
     let roll = open_ended::chain_total(&faces);

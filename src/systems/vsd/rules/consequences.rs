@@ -5,6 +5,7 @@ use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caste
 use crate::dice::{Dice, Die};
 use crate::event::Event;
 use crate::state::CampaignState;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
@@ -135,25 +136,27 @@ pub fn choose(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if vsd.pending.is_empty() {
-        return Err(RuleError::Vsd(VsdError::NothingToChoose(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::NothingToChoose(
+            who.name.clone(),
+        ))));
     }
     let pending = vsd
         .pending
         .iter()
         .find(|p| chosen.iter().all(|c| p.options.contains(c)))
         .ok_or_else(|| {
-            RuleError::Vsd(VsdError::InvalidChoice {
+            RuleError::System(AnyError::Vsd(VsdError::InvalidChoice {
                 name: who.name.clone(),
                 pending: describe_pending(&vsd.pending),
-            })
+            }))
         })?;
     let mut distinct = chosen.to_vec();
     distinct.dedup();
     if distinct.len() != pending.pick || chosen.len() != pending.pick {
-        return Err(RuleError::Vsd(VsdError::InvalidChoice {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::InvalidChoice {
             name: who.name.clone(),
             pending: describe_pending(std::slice::from_ref(pending)),
-        }));
+        })));
     }
     let half = pending.mp_cost.div_ceil(2);
     let mut made = ChoiceMade {
@@ -247,11 +250,11 @@ pub fn choose(
             Choice::AnswerTruly => {}
             Choice::Resonance => {
                 let spell = vsd.spell(&pending.spell).cloned().ok_or_else(|| {
-                    RuleError::Vsd(VsdError::UnknownSpell {
+                    RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
                         name: who.name.clone(),
                         spell: pending.spell.clone(),
                         known: vec![],
-                    })
+                    }))
                 })?;
                 let resonance = roll_resonance(
                     dice,
@@ -311,21 +314,23 @@ pub fn sever(
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if !state.systems.vsd.vsd_settings.sever_the_thread {
-        return Err(RuleError::Vsd(VsdError::SeverOff));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::SeverOff)));
     }
     let open = vsd
         .resonance_open
         .as_ref()
-        .ok_or_else(|| RuleError::Vsd(VsdError::NoResonance(who.name.clone())))?;
+        .ok_or_else(|| RuleError::System(AnyError::Vsd(VsdError::NoResonance(who.name.clone()))))?;
     if vsd.drive == 0 {
-        return Err(RuleError::Vsd(VsdError::NoDrive(who.name.clone())));
+        return Err(RuleError::System(AnyError::Vsd(VsdError::NoDrive(
+            who.name.clone(),
+        ))));
     }
     let spell = vsd.spell(&open.spell).cloned().ok_or_else(|| {
-        RuleError::Vsd(VsdError::UnknownSpell {
+        RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
             name: who.name.clone(),
             spell: open.spell.clone(),
             known: vec![],
-        })
+        }))
     })?;
     let severs = open.severs + 1;
     let mut record = Vec::new();

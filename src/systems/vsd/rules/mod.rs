@@ -11,7 +11,9 @@ mod tests;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::rules::{RuleError, Who};
+use crate::sheet::VsdSheet;
 use crate::state::{CampaignState, Character};
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
@@ -66,7 +68,78 @@ pub enum VsdCommand {
     ClearCondition(ConditionClearing),
 }
 
-pub fn decide(
+impl crate::systems::contract::rules::SystemRules for Vsd {
+    type Command = VsdCommand;
+    type Error = VsdError;
+
+    fn draws_dice(command: &VsdCommand) -> bool {
+        command.draws_dice()
+    }
+
+    fn check_text(command: &VsdCommand) -> Result<(), crate::text::TextProblem> {
+        use crate::text::{NAME_MAX, NOTE_MAX, check, check_name};
+        match command {
+            VsdCommand::Learn(learning) => check_name("spell's name", &learning.spell.name),
+            VsdCommand::Cast(casting) => check("target", &casting.order.target, NAME_MAX),
+            VsdCommand::Save(save) => check("target", &save.target, NAME_MAX),
+            VsdCommand::Drive(change) => check("reason", &change.reason, NOTE_MAX),
+            VsdCommand::Concentrate(_)
+            | VsdCommand::Interrupt(_)
+            | VsdCommand::Choose(_)
+            | VsdCommand::Sever(_)
+            | VsdCommand::SetAlignment(_)
+            | VsdCommand::SetSever(_)
+            | VsdCommand::ClearCondition(_) => Ok(()),
+        }
+    }
+
+    /// The names a sheet carries.
+    fn check_sheet_text(sheet: &VsdSheet) -> Result<(), crate::text::TextProblem> {
+        use crate::text::{NAME_MAX, check, check_name};
+        check("vocation", &sheet.vocation, NAME_MAX)?;
+        for lore in &sheet.lores {
+            check_name("Spell Lore's name", &lore.name)?;
+        }
+        Ok(())
+    }
+
+    fn decide(
+        state: &CampaignState,
+        command: VsdCommand,
+        dice: &mut Dice<'_>,
+    ) -> Result<Vec<Event>, RuleError> {
+        decide(state, command, dice)
+    }
+
+    /// VSD-6 (house rule): eight hours restore every MP; fewer restore floor(max × hours / 8).
+    fn rest(
+        _state: &CampaignState,
+        who: &Character,
+        length: crate::rules::rest::RestLength,
+        _dice: &mut Dice<'_>,
+        _record: &mut Vec<crate::dice::Die>,
+    ) -> Result<Option<crate::systems::vsd::event::MpRestored>, RuleError> {
+        let Some(vsd) = who.state::<Vsd>() else {
+            return Ok(None);
+        };
+        let hours = length.hours();
+        let regained = if hours >= 8 {
+            vsd.mp_max
+        } else {
+            vsd.mp_max * hours / 8
+        };
+        Ok(Some(crate::systems::vsd::event::MpRestored {
+            character: who.name.clone(),
+            restored: regained.min(vsd.mp_spent),
+        }))
+    }
+
+    fn after_command(state: &CampaignState, events: &[Event]) -> Vec<Event> {
+        delayed_spells_due(state, events)
+    }
+}
+
+fn decide(
     state: &CampaignState,
     command: VsdCommand,
     dice: &mut Dice<'_>,
@@ -81,7 +154,9 @@ pub fn decide(
         VsdCommand::Interrupt(Who { character }) => {
             let (who, vsd) = caster(state, &character)?;
             if vsd.concentration.is_none() {
-                return Err(RuleError::Vsd(VsdError::NotConcentrating(who.name.clone())));
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::NotConcentrating(who.name.clone()),
+                )));
             }
             Ok(vec![Event::System(AnyEvent::Vsd(
                 VsdEvent::ConcentrationInterrupted {
@@ -110,11 +185,11 @@ pub fn decide(
         }) => {
             let (who, vsd) = caster(state, &character)?;
             if delta == 0 || i64::from(vsd.drive) + delta < 0 {
-                return Err(RuleError::Vsd(VsdError::DriveBelowZero {
+                return Err(RuleError::System(AnyError::Vsd(VsdError::DriveBelowZero {
                     name: who.name.clone(),
                     drive: vsd.drive,
                     delta,
-                }));
+                })));
             }
             Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::DriveChanged {
                 character: who.name.clone(),
@@ -131,10 +206,12 @@ pub fn decide(
             let ConditionAction::Clear = action;
             let (who, vsd) = caster(state, &character)?;
             if !vsd.has_condition(condition, state.clock) {
-                return Err(RuleError::Vsd(VsdError::NoSuchCondition {
-                    name: who.name.clone(),
-                    condition: condition.name(),
-                }));
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::NoSuchCondition {
+                        name: who.name.clone(),
+                        condition: condition.name(),
+                    },
+                )));
             }
             Ok(vec![Event::System(AnyEvent::Vsd(
                 VsdEvent::ConditionCleared {

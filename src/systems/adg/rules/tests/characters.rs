@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
 use crate::systems::adg::rules::AdgError;
+use crate::systems::registry::AnyError;
 
 // ---- Characters ----------------------------------------------------------------------------------
 
@@ -43,19 +44,19 @@ fn adg_c2_silver_gained_and_spent_is_recorded_with_its_reason_and_never_goes_bel
     assert_eq!(w.aldric().silver, 423);
     assert_eq!(
         w.refused(silver(-424, "a warhorse"), &[]),
-        RuleError::Adg(AdgError::PurseTooLight {
+        RuleError::System(AnyError::Adg(AdgError::PurseTooLight {
             name: "Aldric".into(),
             has: 423,
             spend: 424
-        })
+        }))
     );
     assert_eq!(
         w.refused(silver(0, "nothing"), &[]),
-        RuleError::Adg(AdgError::NoSilverChange)
+        RuleError::System(AnyError::Adg(AdgError::NoSilverChange))
     );
     assert!(matches!(
         w.refused(silver(MAX_SILVER, "a dragon's hoard"), &[]),
-        RuleError::Adg(AdgError::PurseTooHeavy { .. })
+        RuleError::System(AnyError::Adg(AdgError::PurseTooHeavy { .. }))
     ));
     // Spending it all is fine: the purse is then empty, not negative.
     w.adg(silver(-423, "a warhorse after all"), &[]);
@@ -122,11 +123,11 @@ fn adg_c3_an_exertion_that_would_go_below_one_is_refused() {
     );
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::ExertionTooHigh {
+        RuleError::System(AnyError::Adg(AdgError::ExertionTooHigh {
             attribute: "Brawn".into(),
             current: 9,
             amount: 9
-        })
+        }))
     );
     assert!(err.to_string().contains("at most 8 can be exerted"));
 }
@@ -254,7 +255,10 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
         &[],
     );
     let events = w.then(Command::Rest(Resting::night(&[])), &[3]);
-    assert!(matches!(&events[0], Event::Rested { results, .. } if results[0].healed == 3));
+    // The recovery die is recorded with the rest, so `verify` can check it.
+    assert!(
+        matches!(&events[0], Event::Rested(rest) if rest.results[0].healed == 3 && rest.dice.len() == 1)
+    );
     assert_eq!(w.health(), (6, 8));
     w.then(Command::Rest(Resting::night(&["Aldric"])), &[3]);
     assert_eq!(w.health(), (8, 8), "capped");

@@ -5,6 +5,7 @@ use super::*;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange};
 use crate::rules::downtime::{Planned, PlannedWeek};
 use crate::systems::adg::event::ScrollWritten;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 
 fn span(weeks: u32, plan: &[(&str, Planned)]) -> Command {
@@ -166,11 +167,13 @@ fn adg_s3_given_a_span_of_scribing_when_the_silver_runs_out_in_a_later_week_then
     let dice: Vec<u32> = (0..4).flat_map(|_| scribing(&[9])).collect();
     assert_eq!(
         w.when(span(5, &plan), &dice),
-        Err(RuleError::Adg(AdgError::NotEnoughSilver {
-            name: "Aldric".into(),
-            has: 0,
-            cost: 100
-        })),
+        Err(RuleError::System(AnyError::Adg(
+            AdgError::NotEnoughSilver {
+                name: "Aldric".into(),
+                has: 0,
+                cost: 100
+            }
+        ))),
         "four SL 2 Ceremonies spent the 400"
     );
 }
@@ -187,7 +190,9 @@ fn adg_s3_given_a_locked_out_writer_when_a_span_begins_with_scribing_then_it_is_
             span(1, &[("Aldric", scribe("Concealing Darkness", 1, 0))]),
             &[1; 7]
         ),
-        Err(RuleError::Adg(AdgError::LockedOut("Aldric".into())))
+        Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
+            "Aldric".into()
+        ))))
     );
     let plan = [
         ("Aldric", Planned::Rest),

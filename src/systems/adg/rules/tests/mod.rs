@@ -14,6 +14,7 @@ use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::event::{Activity, PendingOutcome};
 use crate::systems::adg::event::{Cast, LearnAttempt, Reading};
 use crate::systems::adg::state::{AdgState, ScrollState};
+use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;
 
 type World = Log;
@@ -112,7 +113,7 @@ impl AdgWorld for World {
 }
 
 fn adg_cmd(command: AdgCommand) -> Command {
-    Command::Adg(Box::new(command))
+    Command::System(AnyCommand::Adg(Box::new(command)))
 }
 
 fn learn(ritual: &str, kind: Option<RitualKind>, exert: bool) -> AdgCommand {

@@ -2,6 +2,7 @@ use super::*;
 use crate::rules::campaign::{HealthChange, Resting};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 
 // ---- Rituals -------------------------------------------------------------------------------------
@@ -89,10 +90,10 @@ fn adg_r3_a_failed_learning_roll_loses_the_ritual_forever() {
     );
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::LostForever {
+        RuleError::System(AnyError::Adg(AdgError::LostForever {
             name: "Aldric".into(),
             ritual: "Concealing Darkness".into()
-        })
+        }))
     );
 }
 
@@ -109,11 +110,11 @@ fn adg_r3_a_known_ritual_cannot_be_learned_again_and_learning_may_be_exerted() {
             learn("Concealing Darkness", Some(RitualKind::Phrase), false),
             &[1, 1]
         ),
-        RuleError::Adg(AdgError::AlreadyKnown { .. })
+        RuleError::System(AnyError::Adg(AdgError::AlreadyKnown { .. }))
     ));
     assert_eq!(
         w.refused(learn("Burning Frost", None, false), &[1, 1]),
-        RuleError::Adg(AdgError::RitualKindNeeded)
+        RuleError::System(AnyError::Adg(AdgError::RitualKindNeeded))
     );
 }
 
@@ -153,7 +154,10 @@ fn adg_r4_damage_or_healing_with_no_one_to_receive_it_is_refused_before_any_die(
         }),
         &[],
     );
-    assert_eq!(refused, RuleError::Adg(AdgError::EffectWithoutTarget));
+    assert_eq!(
+        refused,
+        RuleError::System(AnyError::Adg(AdgError::EffectWithoutTarget))
+    );
     assert!(refused.to_string().contains("--target"), "{refused}");
 }
 
@@ -286,7 +290,7 @@ fn adg_r7_mishap_entries_apply_damage_exertion_and_lockout() {
     assert_eq!(w.aldric().current(Attribute::Brawn), 7);
     assert_eq!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+        RuleError::System(AnyError::Adg(AdgError::LockedOut("Aldric".into())))
     );
     let line = crate::render::describe(&events[0]);
     assert_eq!(
@@ -320,7 +324,7 @@ fn adg_r8_a_caster_who_moved_cannot_cast() {
     );
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::MovedThisRound("Aldric".into()))
+        RuleError::System(AnyError::Adg(AdgError::MovedThisRound("Aldric".into())))
     );
 }
 
@@ -395,7 +399,7 @@ fn adg_r9_a_mishap_on_an_extra_ritual_locks_the_caster_out_until_a_nights_rest()
     assert!(the_cast(&extra).lockout);
     assert_eq!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+        RuleError::System(AnyError::Adg(AdgError::LockedOut("Aldric".into())))
     );
     w.then(Command::Rest(Resting::night(&[])), &[1]);
     assert!(!w.aldric().locked_out);
@@ -410,11 +414,11 @@ fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
     let err = w.refused(cast("Concealing Darkness"), &[1]);
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::BeyondSafeRituals {
+        RuleError::System(AnyError::Adg(AdgError::BeyondSafeRituals {
             name: "Aldric".into(),
             beyond: 2,
             cunning: 2
-        })
+        }))
     );
     // The message speaks of the ritual beyond the safe number, what is left, and the night's rest;
     // not of an exertion nobody asked for.
@@ -431,7 +435,7 @@ fn adg_r9_an_over_limit_cost_that_cannot_be_paid_is_refused() {
     w.adg(cast("Concealing Darkness"), &[1]);
     assert!(matches!(
         w.refused(cast("Concealing Darkness"), &[1]),
-        RuleError::Adg(AdgError::BeyondSafeRituals { beyond: 1, .. })
+        RuleError::System(AnyError::Adg(AdgError::BeyondSafeRituals { beyond: 1, .. }))
     ));
 }
 
@@ -506,7 +510,7 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
     );
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::NotReversible("Fireball".into()))
+        RuleError::System(AnyError::Adg(AdgError::NotReversible("Fireball".into())))
     );
     let mut zero = command(0);
     if let AdgCommand::Learn(crate::systems::adg::rules::Learning { ritual, .. }) = &mut zero {

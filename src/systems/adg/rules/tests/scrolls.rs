@@ -3,6 +3,7 @@ use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
@@ -65,11 +66,11 @@ fn adg_s2_a_scroll_level_is_at_most_the_writers_level_and_rolls_sl_d6() {
     let err = w.refused(write("Burning Frost", 3, 0), &[]);
     assert_eq!(
         err,
-        RuleError::Adg(AdgError::ScrollLevel {
+        RuleError::System(AnyError::Adg(AdgError::ScrollLevel {
             name: "Aldric".into(),
             level: 3,
             max: 2
-        })
+        }))
     );
     let mut damaging = write("Burning Frost", 2, 0);
     if let AdgCommand::WriteScroll(crate::systems::adg::rules::Scribing { effect_roll, .. }) =
@@ -145,7 +146,7 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     );
     assert!(matches!(
         w.refused(write("Unknown Words", 1, 0), &[]),
-        RuleError::Adg(AdgError::UnknownRitual { .. })
+        RuleError::System(AnyError::Adg(AdgError::UnknownRitual { .. }))
     ));
     let mut poor = world_with(Sheet::Adg(AdgSheet {
         level: 2,
@@ -158,11 +159,11 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     poor.knows("Calling Moon", RitualKind::Phrase);
     assert_eq!(
         poor.refused(write("Calling Moon", 1, 0), &[]),
-        RuleError::Adg(AdgError::NotEnoughSilver {
+        RuleError::System(AnyError::Adg(AdgError::NotEnoughSilver {
             name: "Aldric".into(),
             has: 5,
             cost: 10
-        })
+        }))
     );
 }
 
@@ -184,7 +185,7 @@ fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_w
     w.adg(cast("Concealing Darkness"), &[20, 4, 4, 1, 1, 1]);
     assert_eq!(
         w.refused(write("Concealing Darkness", 1, 0), &[]),
-        RuleError::Adg(AdgError::LockedOut("Aldric".into()))
+        RuleError::System(AnyError::Adg(AdgError::LockedOut("Aldric".into())))
     );
 }
 
@@ -221,7 +222,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     // shortfall 1 → 3.
     assert!(matches!(
         w.refused(write("Calling Moon", 1, 0), &[16]),
-        RuleError::Adg(AdgError::RollPending { .. })
+        RuleError::System(AnyError::Adg(AdgError::RollPending { .. }))
     ));
     let resolve = AdgCommand::ResolvePending(Who {
         character: "aldric".into(),
@@ -234,7 +235,7 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     assert_eq!(w.aldric().pending_roll, None);
     assert!(matches!(
         w.refused(resolve, &[]),
-        RuleError::Adg(AdgError::NothingPending(_))
+        RuleError::System(AnyError::Adg(AdgError::NothingPending(_)))
     ));
 }
 
@@ -260,7 +261,7 @@ fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
     ));
     assert!(matches!(
         again.refused(write("Calling Moon", 1, 13), &[1]),
-        RuleError::Adg(AdgError::ExertionTooHigh { .. })
+        RuleError::System(AnyError::Adg(AdgError::ExertionTooHigh { .. }))
     ));
 }
 
@@ -326,7 +327,7 @@ fn adg_s6_damage_while_reading_forces_an_agility_save_and_a_failure_damages_the_
     );
     assert!(matches!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::Adg(AdgError::ScrollUnusable { .. })
+        RuleError::System(AnyError::Adg(AdgError::ScrollUnusable { .. }))
     ));
     let mut passed = world();
     passed.knows("Concealing Darkness", RitualKind::Phrase);
@@ -352,10 +353,10 @@ fn adg_s7_a_reuse_roll_between_cunning_and_sl_keeps_the_scroll_else_ash() {
     );
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::Adg(AdgError::ScrollUnusable {
+        RuleError::System(AnyError::Adg(AdgError::ScrollUnusable {
             id,
             state: "ash".into()
-        })
+        }))
     );
 }
 
@@ -434,14 +435,14 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
     );
     assert_eq!(
         w.refused(read(id, false, vec![]), &[5]),
-        RuleError::Adg(AdgError::ScrollNotHeld {
+        RuleError::System(AnyError::Adg(AdgError::ScrollNotHeld {
             id,
             holder: "Bryn".into()
-        })
+        }))
     );
     assert_eq!(
         w.refused(read(999, false, vec![]), &[5]),
-        RuleError::Adg(AdgError::NoSuchScroll(999))
+        RuleError::System(AnyError::Adg(AdgError::NoSuchScroll(999)))
     );
 }
 

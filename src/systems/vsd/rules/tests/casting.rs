@@ -1,4 +1,6 @@
 use super::*;
+use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyError;
 use crate::systems::vsd::rules::VsdError;
 
 // ---- VSD-1: the open-ended roll ------------------------------------------------------------------
@@ -23,23 +25,23 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     let mut w = world();
     assert!(matches!(
         w.refused(cast("Fireball"), &[50]),
-        RuleError::Vsd(VsdError::UnknownSpell { .. })
+        RuleError::System(AnyError::Vsd(VsdError::UnknownSpell { .. }))
     ));
     assert!(matches!(
         w.refused(cast("Storm"), &[50]),
-        RuleError::Vsd(VsdError::WeaveAboveLevel {
+        RuleError::System(AnyError::Vsd(VsdError::WeaveAboveLevel {
             weave: 5,
             level: 3,
             ..
-        })
+        }))
     ));
     assert_eq!(
         w.refused(cast_with("Shield", |o| o.cannot_see = true), &[50]),
-        RuleError::Vsd(VsdError::CannotSee("Mira".into()))
+        RuleError::System(AnyError::Vsd(VsdError::CannotSee("Mira".into())))
     );
     assert_eq!(
         w.refused(cast_with("Shield", |o| o.silenced = true), &[50]),
-        RuleError::Vsd(VsdError::CannotSpeak("Mira".into()))
+        RuleError::System(AnyError::Vsd(VsdError::CannotSpeak("Mira".into())))
     );
     w.vsd(
         VsdCommand::Learn(SpellLearning {
@@ -53,16 +55,16 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     );
     assert_eq!(
         w.refused(cast("Meteor"), &[50]),
-        RuleError::Vsd(VsdError::NotEnoughMp {
+        RuleError::System(AnyError::Vsd(VsdError::NotEnoughMp {
             name: "Mira".into(),
             has: 12,
             cost: 20
-        })
+        }))
     );
     w.vsd(cast("Light"), &[50]);
     assert_eq!(
         w.refused(cast("Light"), &[50]),
-        RuleError::Vsd(VsdError::RoundUsed("Mira".into())),
+        RuleError::System(AnyError::Vsd(VsdError::RoundUsed("Mira".into()))),
         "one spell per round"
     );
     w.next_round();
@@ -70,7 +72,7 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
     w.next_round();
     assert_eq!(
         w.refused(cast("Light"), &[50]),
-        RuleError::Vsd(VsdError::ChoicePending("Mira".into()))
+        RuleError::System(AnyError::Vsd(VsdError::ChoicePending("Mira".into())))
     );
 }
 
@@ -133,7 +135,7 @@ fn vsd3_concentration_is_capped_at_forty_and_lost_when_broken() {
             }),
             &[]
         ),
-        RuleError::Vsd(VsdError::NotConcentrating("Mira".into()))
+        RuleError::System(AnyError::Vsd(VsdError::NotConcentrating("Mira".into())))
     );
 }
 
@@ -143,7 +145,9 @@ fn vsd3_instantaneous_spells_gain_nothing_from_concentration_and_are_never_impro
     let err = w.refused(concentrate("Light"), &[]);
     assert_eq!(
         err,
-        RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration("Light".into()))
+        RuleError::System(AnyError::Vsd(VsdError::InstantaneousNeedsNoConcentration(
+            "Light".into()
+        )))
     );
     let quick = w.vsd(cast("Light"), &[50]);
     assert!(the_cast(&quick).modifiers.is_empty());
@@ -157,7 +161,10 @@ fn vsd4_range_static_armour_and_gm_modifiers_add_up() {
     let w = world();
     let total_with = |change: fn(&mut CastOrder)| {
         let events = w
-            .when(Command::Vsd(Box::new(cast_with("Light", change))), &[50])
+            .when(
+                Command::System(AnyCommand::Vsd(Box::new(cast_with("Light", change)))),
+                &[50],
+            )
             .unwrap();
         the_cast(&events).total - 95
     };
@@ -240,7 +247,10 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
         }),
         &[50],
     );
-    assert!(matches!(err, RuleError::Vsd(VsdError::NoSaveNeeded { .. })));
+    assert!(matches!(
+        err,
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { .. }))
+    ));
 }
 
 #[test]

@@ -1,5 +1,7 @@
 use super::*;
 use crate::rules::campaign::ClockAdvance;
+use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
@@ -37,7 +39,10 @@ fn vsd9_every_failure_band_boundary_with_entered_dice() {
     let w = world();
     for (die, options, pick) in cases {
         let events = w
-            .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, die])
+            .when(
+                Command::System(AnyCommand::Vsd(Box::new(cast("Ember")))),
+                &[3, 40, die],
+            )
             .unwrap();
         let c = the_cast(&events);
         assert_eq!(c.failure.as_ref().unwrap().total, i64::from(die) + 50);
@@ -205,7 +210,9 @@ fn vsd9_even_an_instantaneous_spell_can_be_held_by_concentration() {
     // Light is instantaneous: no concentration normally...
     assert!(matches!(
         w.refused(concentrate("Light"), &[]),
-        RuleError::Vsd(VsdError::InstantaneousNeedsNoConcentration(_))
+        RuleError::System(AnyError::Vsd(VsdError::InstantaneousNeedsNoConcentration(
+            _
+        )))
     ));
     // ...but held after a failure (3, 40: −37 + 45 = 8; failure 70 + 10 = 80), it is concentrated on.
     w.vsd(cast("Light"), &[3, 40, 70]);
@@ -240,7 +247,7 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     assert!(
         matches!(
             w.refused(choose(&[Choice::LoseMps]), &[]),
-            RuleError::Vsd(VsdError::InvalidChoice { .. })
+            RuleError::System(AnyError::Vsd(VsdError::InvalidChoice { .. }))
         ),
         "two are needed"
     );
@@ -295,7 +302,10 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
                 }],
                 ..the_cast(
                     &world_ko
-                        .when(Command::Vsd(Box::new(cast("Ember"))), &[3, 40, 60])
+                        .when(
+                            Command::System(AnyCommand::Vsd(Box::new(cast("Ember")))),
+                            &[3, 40, 60],
+                        )
                         .unwrap(),
                 )
                 .clone()

@@ -8,6 +8,7 @@ use crate::rules::Command;
 use crate::rules::campaign::ClockAdvance;
 use crate::rules::testkit::Log;
 use crate::sheet::{Lore, Sheet, VsdSheet};
+use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
@@ -176,11 +177,11 @@ trait VsdWorld {
 
 impl VsdWorld for World {
     fn vsd(&mut self, command: VsdCommand, rolls: &[u32]) -> Vec<Event> {
-        self.then(Command::Vsd(Box::new(command)), rolls)
+        self.then(Command::System(AnyCommand::Vsd(Box::new(command))), rolls)
     }
 
     fn refused(&self, command: VsdCommand, rolls: &[u32]) -> RuleError {
-        self.when(Command::Vsd(Box::new(command)), rolls)
+        self.when(Command::System(AnyCommand::Vsd(Box::new(command))), rolls)
             .expect_err("the command is refused")
     }
 

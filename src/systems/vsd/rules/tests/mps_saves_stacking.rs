@@ -1,5 +1,7 @@
 use super::*;
 use crate::rules::campaign::Resting;
+use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
@@ -62,7 +64,10 @@ fn vsd7_a_save_must_beat_the_difficulty() {
             against: seq,
             cast: Some((sleep.clone(), at)),
         });
-        match &w.when(Command::Vsd(Box::new(command)), &[roll]).unwrap()[0] {
+        match &w
+            .when(Command::System(AnyCommand::Vsd(Box::new(command))), &[roll])
+            .unwrap()[0]
+        {
             Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(s))) => (s.total, s.resisted),
             other => panic!("{other:?}"),
         }
@@ -90,7 +95,7 @@ fn vsd7_a_save_must_beat_the_difficulty() {
     });
     assert_eq!(
         w.refused(no_wsr, &[30]),
-        RuleError::Vsd(VsdError::WsrNeeded("a goblin".into()))
+        RuleError::System(AnyError::Vsd(VsdError::WsrNeeded("a goblin".into())))
     );
 }
 
@@ -155,14 +160,14 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
     // A second save against the same cast is refused.
     assert!(matches!(
         w.refused(save(first, &first_cast, first_at), &[90]),
-        RuleError::Vsd(VsdError::NoSaveNeeded { why, .. }) if why.contains("already saved")
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { why, .. })) if why.contains("already saved")
     ));
     // A newer casting replaces it; a save against the older one is refused and cannot bring it back.
     w.next_round();
     let (second, second_cast, second_at) = sleep_on_bran(&mut w);
     assert!(matches!(
         w.refused(save(first, &first_cast, first_at), &[90]),
-        RuleError::Vsd(VsdError::NoSaveNeeded { why, .. }) if why.contains("only the newest casting counts")
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { why, .. })) if why.contains("only the newest casting counts")
     ));
     w.vsd(save(second, &second_cast, second_at), &[10]);
     assert_eq!(w.on("Bran")["sleep"].cast_seq, second);

@@ -1,4 +1,6 @@
 use super::*;
+use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyError;
 use crate::systems::vsd::rules::VsdError;
 
 // ---- VSD-12: overcasting -------------------------------------------------------------------------
@@ -21,10 +23,10 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     );
     assert_eq!(
         err,
-        RuleError::Vsd(VsdError::CannotOvercast {
+        RuleError::System(AnyError::Vsd(VsdError::CannotOvercast {
             name: "Tom".into(),
             vocation: "warrior".into()
-        })
+        }))
     );
     w.vsd(
         VsdCommand::Learn(SpellLearning {
@@ -41,11 +43,11 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     );
     assert!(matches!(
         err,
-        RuleError::Vsd(VsdError::TooFewRanks {
+        RuleError::System(AnyError::Vsd(VsdError::TooFewRanks {
             ranks: 2,
             weave: 5,
             ..
-        })
+        }))
     ));
     let err = w.refused(
         cast_with("Shield", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
@@ -53,7 +55,7 @@ fn vsd12_only_wizards_and_animists_with_enough_ranks_overcast() {
     );
     assert!(matches!(
         err,
-        RuleError::Vsd(VsdError::NoNeedToOvercast { .. })
+        RuleError::System(AnyError::Vsd(VsdError::NoNeedToOvercast { .. }))
     ));
 }
 
@@ -113,7 +115,10 @@ fn vsd12_a_sacrifice_spends_drive_and_takes_soul_damage_per_weave_over() {
         cast_with("Storm", |o| o.overcast = Some(OvercastMethod::Sacrifice)),
         &[1, 1, 50],
     );
-    assert_eq!(err, RuleError::Vsd(VsdError::NoDrive("Mira".into())));
+    assert_eq!(
+        err,
+        RuleError::System(AnyError::Vsd(VsdError::NoDrive("Mira".into())))
+    );
 }
 
 #[test]
@@ -134,20 +139,20 @@ fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() 
     };
     assert_eq!(
         w.refused(one(&[]), &[]),
-        RuleError::Vsd(VsdError::RitualWithoutCasters),
+        RuleError::System(AnyError::Vsd(VsdError::RitualWithoutCasters)),
         "a ritual names its other casters"
     );
     assert!(
         matches!(
             w.refused(one(&["Bran"]), &[50]),
-            RuleError::Vsd(VsdError::RitualParticipants(_))
+            RuleError::System(AnyError::Vsd(VsdError::RitualParticipants(_)))
         ),
         "two Weaves over need two others"
     );
     assert!(
         matches!(
             w.refused(one(&["Bran", "Tom"]), &[50]),
-            RuleError::Vsd(VsdError::RitualParticipants(_))
+            RuleError::System(AnyError::Vsd(VsdError::RitualParticipants(_)))
         ),
         "Tom does not know Storm"
     );
@@ -194,7 +199,7 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
     w.vsd(cast_by("Bran", "Ember", |_| {}), &[50]);
     let refused = w.refused(ritual(), &[50]);
     assert!(
-        matches!(&refused, RuleError::Vsd(VsdError::RitualParticipants(why)) if why.contains("Bran has already acted")),
+        matches!(&refused, RuleError::System(AnyError::Vsd(VsdError::RitualParticipants(why))) if why.contains("Bran has already acted")),
         "{refused:?}"
     );
     // In a fresh round the ritual goes ahead, and no participant can cast in that round after it.
@@ -202,7 +207,7 @@ fn vsd12_ritual_participants_spend_the_round_concentrating() {
     w.vsd(ritual(), &[60]);
     assert_eq!(
         w.refused(cast_by("Tom", "Storm", |_| {}), &[50]),
-        RuleError::Vsd(VsdError::RoundUsed("Tom".into()))
+        RuleError::System(AnyError::Vsd(VsdError::RoundUsed("Tom".into())))
     );
 }
 
@@ -226,7 +231,10 @@ fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
         &[50],
     );
     assert!(
-        matches!(refused, RuleError::Vsd(VsdError::RitualParticipants(_))),
+        matches!(
+            refused,
+            RuleError::System(AnyError::Vsd(VsdError::RitualParticipants(_)))
+        ),
         "{refused:?}"
     );
     // Under Benefic alone (no ritual) the same cast fits.
@@ -244,7 +252,7 @@ fn vsd12_celestial_alignments_widen_or_tax_casting() {
     assert!(
         matches!(
             w.refused(cast("Storm"), &[50]),
-            RuleError::Vsd(VsdError::WeaveAboveLevel { .. })
+            RuleError::System(AnyError::Vsd(VsdError::WeaveAboveLevel { .. }))
         ),
         "auspicious allows 1"
     );
@@ -304,7 +312,7 @@ fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
     );
     assert!(matches!(
         err,
-        RuleError::Vsd(VsdError::NoSuchCondition { .. })
+        RuleError::System(AnyError::Vsd(VsdError::NoSuchCondition { .. }))
     ));
 }
 
@@ -315,7 +323,9 @@ fn vsd14_a_bolt_is_an_attack_roll_less_the_targets_defense() {
     let w = world();
     let at_orc = w
         .when(
-            Command::Vsd(Box::new(cast_with("Fire Bolt", |o| o.defense = Some(25)))),
+            Command::System(AnyCommand::Vsd(Box::new(cast_with("Fire Bolt", |o| {
+                o.defense = Some(25)
+            })))),
             &[60],
         )
         .unwrap();
@@ -326,9 +336,9 @@ fn vsd14_a_bolt_is_an_attack_roll_less_the_targets_defense() {
     );
     let at_bran = w
         .when(
-            Command::Vsd(Box::new(cast_with("Fire Bolt", |o| {
+            Command::System(AnyCommand::Vsd(Box::new(cast_with("Fire Bolt", |o| {
                 o.target = "Bran".into()
-            }))),
+            })))),
             &[60],
         )
         .unwrap();
@@ -345,10 +355,10 @@ fn vsd14_attack_spells_take_their_own_range_table_and_the_casting_table_its_band
     let total = |spell: &str, range: &str| {
         let range: Range = range.parse().unwrap();
         w.when(
-            Command::Vsd(Box::new(cast_with(spell, |o| {
+            Command::System(AnyCommand::Vsd(Box::new(cast_with(spell, |o| {
                 o.range = range;
                 o.defense = Some(0)
-            }))),
+            })))),
             &[60],
         )
         .map(|events| the_cast(&events).total - (60 + 45 - 10))
@@ -369,7 +379,9 @@ fn vsd14_attack_spells_take_their_own_range_table_and_the_casting_table_its_band
         assert!(
             matches!(
                 total("Fire Bolt", range),
-                Err(RuleError::Vsd(VsdError::OutOfReach { .. }))
+                Err(RuleError::System(AnyError::Vsd(
+                    VsdError::OutOfReach { .. }
+                )))
             ),
             "{range}"
         );
@@ -388,7 +400,10 @@ fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table(
     // 3 would start a subtracting chain on a casting roll; on an attack it is a fumble, and the
     // next die is the spell failure roll (40 + elemental 50 = 90).
     let events = w
-        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[3, 40])
+        .when(
+            Command::System(AnyCommand::Vsd(Box::new(cast("Fire Bolt")))),
+            &[3, 40],
+        )
         .unwrap();
     let c = the_cast(&events);
     assert_eq!((c.outcome, c.roll), (Outcome::Failure, 3));
@@ -396,7 +411,10 @@ fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table(
     assert_eq!(c.dice.len(), 2, "no open-ended chain after a fumble");
     // 12 is no fumble: the attack stands.
     let events = w
-        .when(Command::Vsd(Box::new(cast("Fire Bolt"))), &[12])
+        .when(
+            Command::System(AnyCommand::Vsd(Box::new(cast("Fire Bolt")))),
+            &[12],
+        )
         .unwrap();
     assert_eq!(the_cast(&events).outcome, Outcome::Attack);
 }

@@ -1,5 +1,7 @@
 use super::*;
 use crate::rules::campaign::ClockAdvance;
+use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::rules::VsdError;
@@ -11,8 +13,11 @@ fn vsd10_a_double_on_the_first_die_brings_resonance_but_not_100_or_later_dice() 
     let w = world();
     let with = |rolls: &[u32]| {
         the_cast(
-            &w.when(Command::Vsd(Box::new(cast("Shield"))), rolls)
-                .unwrap(),
+            &w.when(
+                Command::System(AnyCommand::Vsd(Box::new(cast("Shield")))),
+                rolls,
+            )
+            .unwrap(),
         )
         .resonance
         .clone()
@@ -197,7 +202,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             }),
             &[50]
         ),
-        RuleError::Vsd(VsdError::SeverOff)
+        RuleError::System(AnyError::Vsd(VsdError::SeverOff))
     );
     w.vsd(VsdCommand::SetSever(true), &[]);
     let once = w.vsd(
@@ -245,7 +250,7 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             }),
             &[10]
         ),
-        RuleError::Vsd(VsdError::NoDrive("Mira".into()))
+        RuleError::System(AnyError::Vsd(VsdError::NoDrive("Mira".into())))
     );
     assert!(matches!(
         w.refused(
@@ -254,6 +259,6 @@ fn vsd11_severing_spends_drive_and_rerolls_at_a_further_minus_twenty_each_time()
             }),
             &[10]
         ),
-        RuleError::Vsd(VsdError::NoResonance(_))
+        RuleError::System(AnyError::Vsd(VsdError::NoResonance(_)))
     ));
 }
