@@ -13,16 +13,7 @@ use crate::time::GameDuration;
 
 /// A sheet as entered, in words.
 fn sheet_words(sheet: &Sheet) -> String {
-    match sheet {
-        Sheet::Adg(s) => format!(
-            "A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {}",
-            s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
-        ),
-        Sheet::Vsd(s) => format!(
-            "Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {}",
-            s.level, s.vocation, s.mp, s.drive, s.body
-        ),
-    }
+    on_system!(sheet, Sheet, |S, sheet| S::sheet_words(sheet))
 }
 
 /// One line in plain words.

@@ -9,5 +9,7 @@
 
 pub mod adg;
 pub mod contract;
+#[cfg(test)]
+pub mod quiet;
 pub mod registry;
 pub mod vsd;

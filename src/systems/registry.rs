@@ -9,6 +9,8 @@ use super::contract::event::{Share, SystemModel, SystemSheet};
 use super::contract::render::SystemWords;
 use super::contract::rules::SystemRules;
 use super::contract::state::SystemFold;
+#[cfg(test)]
+use super::quiet::Quiet;
 use super::vsd::Vsd;
 use crate::dice::Die;
 use crate::time::GameDuration;
@@ -33,6 +35,12 @@ macro_rules! on_system {
                 type $system = $crate::systems::vsd::Vsd;
                 $body
             }
+            #[cfg(test)]
+            $crate::systems::registry::SystemId::Quiet => {
+                #[allow(unused)]
+                type $system = $crate::systems::quiet::Quiet;
+                $body
+            }
         }
     };
     ($value:expr, $list:ident, |$system:ident, $inner:pat_param| $body:expr) => {
@@ -45,6 +53,12 @@ macro_rules! on_system {
             $crate::systems::registry::$list::Vsd($inner) => {
                 #[allow(unused)]
                 type $system = $crate::systems::vsd::Vsd;
+                $body
+            }
+            #[cfg(test)]
+            $crate::systems::registry::$list::Quiet($inner) => {
+                #[allow(unused)]
+                type $system = $crate::systems::quiet::Quiet;
                 $body
             }
         }
@@ -80,17 +94,24 @@ pub trait Registered: SystemRules + SystemWords {
 pub enum SystemId {
     Adg,
     Vsd,
+    #[cfg(test)]
+    Quiet,
 }
 
 impl SystemId {
     /// Every system, in the registry's order.
+    #[cfg(not(test))]
     pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd];
+    #[cfg(test)]
+    pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd, SystemId::Quiet];
 
     /// The system's name as the table says it.
     pub fn name(self) -> &'static str {
         match self {
             SystemId::Adg => Adg::NAME,
             SystemId::Vsd => Vsd::NAME,
+            #[cfg(test)]
+            SystemId::Quiet => Quiet::NAME,
         }
     }
 }
@@ -107,6 +128,8 @@ impl fmt::Display for SystemId {
 pub enum Sheet {
     Adg(<Adg as SystemModel>::Sheet),
     Vsd(<Vsd as SystemModel>::Sheet),
+    #[cfg(test)]
+    Quiet(<Quiet as SystemModel>::Sheet),
 }
 
 /// What a character's rule system keeps: one system, never two (stored under the system's key).
@@ -115,6 +138,8 @@ pub enum Sheet {
 pub enum AnyState {
     Adg(<Adg as SystemFold>::Character),
     Vsd(<Vsd as SystemFold>::Character),
+    #[cfg(test)]
+    Quiet(<Quiet as SystemFold>::Character),
 }
 
 /// Each system's campaign-wide state, under its key. (Not flattened into the campaign state:
@@ -123,6 +148,9 @@ pub enum AnyState {
 pub struct Campaigns {
     pub adg: <Adg as SystemFold>::Campaign,
     pub vsd: <Vsd as SystemFold>::Campaign,
+    #[cfg(test)]
+    #[serde(default)]
+    pub quiet: <Quiet as SystemFold>::Campaign,
 }
 
 /// A rule system's event, as the core's `Event` holds it (stored as the system's own payload: the
@@ -132,6 +160,8 @@ pub struct Campaigns {
 pub enum AnyEvent {
     Adg(<Adg as SystemModel>::Event),
     Vsd(<Vsd as SystemModel>::Event),
+    #[cfg(test)]
+    Quiet(<Quiet as SystemModel>::Event),
 }
 
 /// A rest as `rested` rows store it: the time it took, each system's shares under its own field,
@@ -144,6 +174,9 @@ pub struct Rest {
     /// Against the Darkmaster's shares.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mp: Vec<<Vsd as SystemModel>::RestShare>,
+    #[cfg(test)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quiet: Vec<<Quiet as SystemModel>::RestShare>,
     pub dice: Vec<Die>,
 }
 
@@ -154,6 +187,8 @@ impl Rest {
             by,
             results: Vec::new(),
             mp: Vec::new(),
+            #[cfg(test)]
+            quiet: Vec::new(),
             dice: Vec::new(),
         }
     }
@@ -174,6 +209,8 @@ impl Rest {
 pub enum AnyCommand {
     Adg(Box<<Adg as SystemRules>::Command>),
     Vsd(Box<<Vsd as SystemRules>::Command>),
+    #[cfg(test)]
+    Quiet(Box<<Quiet as SystemRules>::Command>),
 }
 
 /// A rule system's refusal, as the core's `RuleError` holds it.
@@ -183,6 +220,9 @@ pub enum AnyError {
     Adg(<Adg as SystemRules>::Error),
     #[error(transparent)]
     Vsd(<Vsd as SystemRules>::Error),
+    #[cfg(test)]
+    #[error(transparent)]
+    Quiet(<Quiet as SystemRules>::Error),
 }
 
 impl Sheet {
@@ -281,6 +321,9 @@ macro_rules! register {
 // Against the Darkmaster's (VSD-12).
 register!(Adg, rests in results, |dies, _consumed| dies, |ended| (ended, false));
 register!(Vsd, rests in mp, |_dies, consumed| consumed, |ended| (false, ended));
+// A Quiet Game ends a character by strain, not by a correction: it reads neither flag.
+#[cfg(test)]
+register!(Quiet, rests in quiet, |_dies, _consumed| false, |_ended| (false, false));
 
 #[cfg(test)]
 mod tests {

@@ -217,3 +217,120 @@ fn the_layer_check_sees_a_crossing_through_crate_super_and_a_brace_group() {
         "{fine}"
     );
 }
+
+/// A file's code before its `#[cfg(test)] mod tests { … }` (other `#[cfg(test)]` items, such as a
+/// test helper module declared at the top, do not end the code).
+fn without_tests_module(text: &str) -> &str {
+    let cut = text.match_indices("#[cfg(test)]").find(|&(at, marker)| {
+        text[at + marker.len()..]
+            .trim_start()
+            .starts_with("mod tests {")
+    });
+    cut.map_or(text, |(at, _)| &text[..at])
+}
+
+/// The rule systems a piece of code names: a path segment or field `adg`/`vsd`/`quiet`, or a type
+/// whose name begins with the system's (`AdgSheet`, `Vsd`, `QuietEvent`). Comments are left out.
+fn systems_named(code: &str) -> std::collections::BTreeSet<&'static str> {
+    let mut named = std::collections::BTreeSet::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap_or_default();
+        for token in line.split(|c: char| !is_word(c)) {
+            for (system, type_prefix) in [("adg", "Adg"), ("vsd", "Vsd"), ("quiet", "Quiet")] {
+                let names_type = token
+                    .strip_prefix(type_prefix)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_uppercase));
+                if token == system || names_type {
+                    named.insert(system);
+                }
+            }
+        }
+    }
+    named
+}
+
+/// A rule system is its folder: outside `src/systems/<system>/`, only the registry names it (and
+/// `systems/mod.rs` lists the folders). The test-only system `quiet` proves a system needs nothing
+/// more. The shipped systems are still named by the files listed here, whose words and flags move
+/// into the systems step by step (docs/plans/rule-system.md); the list may only shrink, and a file
+/// that stops naming them must leave it.
+#[test]
+fn only_the_registry_names_a_rule_system() {
+    const STILL_NAMING: &[&str] = &[
+        "cli/adg.rs",
+        "cli/character/add.rs",
+        "cli/character/change.rs",
+        "cli/character/mod.rs",
+        "cli/character/overview.rs",
+        "cli/docs.rs",
+        "cli/examples.rs",
+        "cli/history.rs",
+        "cli/mod.rs",
+        "cli/recap.rs",
+        "cli/table.rs",
+        // The tour types `character add adg` as a GM would: command words, not code.
+        "cli/tour.rs",
+        "cli/vsd.rs",
+        "event/mod.rs",
+        "generate.rs",
+        "render/mod.rs",
+        "report/mod.rs",
+        "report/page.rs",
+        "rules/downtime.rs",
+        "rules/mod.rs",
+        "sheet.rs",
+        "state/mod.rs",
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    let mut wrong = Vec::new();
+    let mut listed_but_clean = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap_or(file);
+        let name = relative.to_string_lossy().replace('\\', "/");
+        let own_folder = |system: &str| name.starts_with(&format!("systems/{system}/"));
+        if name == "systems/registry.rs" || name == "systems/mod.rs" || is_test_file(&src, file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("readable");
+        let foreign: Vec<&str> = systems_named(without_tests_module(&text))
+            .into_iter()
+            .filter(|system| !own_folder(system))
+            .collect();
+        let listed = STILL_NAMING.contains(&name.as_str());
+        if foreign.contains(&"quiet") || (!foreign.is_empty() && !listed) {
+            wrong.push(format!("{name} names {foreign:?}"));
+        }
+        if foreign.is_empty() && listed {
+            listed_but_clean.push(name);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "rule systems named outside the registry:\n{}",
+        wrong.join("\n")
+    );
+    assert!(
+        listed_but_clean.is_empty(),
+        "these no longer name a rule system: take them off STILL_NAMING: {listed_but_clean:?}"
+    );
+}
+
+#[test]
+fn the_system_check_sees_a_type_a_path_and_a_field_but_not_a_comment() {
+    assert_eq!(
+        systems_named("use crate::systems::adg::Adg;")
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["adg"]
+    );
+    assert_eq!(
+        systems_named("let s: VsdSheet = x; state.systems.quiet.y")
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["quiet", "vsd"]
+    );
+    assert!(systems_named("// the Adg system; let adgx = Adverb;").is_empty());
+}

@@ -87,6 +87,13 @@ fn current_sheet(g: &Globals, name: &str) -> Result<(String, Sheet), Error> {
 }
 
 /// Refuses a value the character's game does not have.
+/// The command line knows the sheet flags of A Dungeon Game and Against the Darkmaster only.
+fn cannot_change(who: &str, plays: &str) -> Error {
+    Error::Usage(format!(
+        "{who} plays {plays}, whose sheet the command line cannot change"
+    ))
+}
+
 fn only_for(given: bool, flag: &str, who: &str, plays: &str) -> Result<(), Error> {
     if given {
         return Err(Error::Usage(format!(
@@ -99,54 +106,53 @@ fn only_for(given: bool, flag: &str, who: &str, plays: &str) -> Result<(), Error
 pub fn set(g: &Globals, ctx: &mut Context, a: &SetArgs) -> Result<Report, Error> {
     let (who, mut sheet) = current_sheet(g, &a.name)?;
     let plays = sheet.system().to_string();
-    match &mut sheet {
-        Sheet::Adg(s) => {
-            for (given, flag) in [
-                (a.vocation.is_some(), "--vocation"),
-                (a.mp.is_some(), "--mp"),
-                (a.drive.is_some(), "--drive"),
-                (a.body.is_some(), "--body"),
-                (a.wsr.is_some(), "--wsr"),
-                (a.defense.is_some(), "--defense"),
-                (!a.lore.is_empty(), "--lore"),
-            ] {
-                only_for(given, flag, &who, &plays)?;
-            }
-            s.level = a.level.unwrap_or(s.level);
-            s.health = a.health.unwrap_or(s.health);
-            s.agility = a.agility.unwrap_or(s.agility);
-            s.brawn = a.brawn.unwrap_or(s.brawn);
-            s.cunning = a.cunning.unwrap_or(s.cunning);
-            s.silver = a.silver.unwrap_or(s.silver);
+    if let Sheet::Adg(s) = &mut sheet {
+        for (given, flag) in [
+            (a.vocation.is_some(), "--vocation"),
+            (a.mp.is_some(), "--mp"),
+            (a.drive.is_some(), "--drive"),
+            (a.body.is_some(), "--body"),
+            (a.wsr.is_some(), "--wsr"),
+            (a.defense.is_some(), "--defense"),
+            (!a.lore.is_empty(), "--lore"),
+        ] {
+            only_for(given, flag, &who, &plays)?;
         }
-        Sheet::Vsd(s) => {
-            for (given, flag) in [
-                (a.agility.is_some(), "--agility"),
-                (a.brawn.is_some(), "--brawn"),
-                (a.cunning.is_some(), "--cunning"),
-                (a.silver.is_some(), "--silver"),
-            ] {
-                only_for(given, flag, &who, &plays)?;
-            }
-            s.level = a.level.unwrap_or(s.level);
-            s.health = a.health.or(s.health);
-            s.vocation = a.vocation.clone().unwrap_or_else(|| s.vocation.clone());
-            s.mp = a.mp.unwrap_or(s.mp);
-            s.drive = a.drive.unwrap_or(s.drive);
-            s.body = a.body.unwrap_or(s.body);
-            s.wsr = a.wsr.unwrap_or(s.wsr);
-            s.defense = a.defense.unwrap_or(s.defense);
-            for lore in &a.lore {
-                match s
-                    .lores
-                    .iter_mut()
-                    .find(|l| l.name.eq_ignore_ascii_case(&lore.name))
-                {
-                    Some(known) => *known = lore.clone(),
-                    None => s.lores.push(lore.clone()),
-                }
+        s.level = a.level.unwrap_or(s.level);
+        s.health = a.health.unwrap_or(s.health);
+        s.agility = a.agility.unwrap_or(s.agility);
+        s.brawn = a.brawn.unwrap_or(s.brawn);
+        s.cunning = a.cunning.unwrap_or(s.cunning);
+        s.silver = a.silver.unwrap_or(s.silver);
+    } else if let Sheet::Vsd(s) = &mut sheet {
+        for (given, flag) in [
+            (a.agility.is_some(), "--agility"),
+            (a.brawn.is_some(), "--brawn"),
+            (a.cunning.is_some(), "--cunning"),
+            (a.silver.is_some(), "--silver"),
+        ] {
+            only_for(given, flag, &who, &plays)?;
+        }
+        s.level = a.level.unwrap_or(s.level);
+        s.health = a.health.or(s.health);
+        s.vocation = a.vocation.clone().unwrap_or_else(|| s.vocation.clone());
+        s.mp = a.mp.unwrap_or(s.mp);
+        s.drive = a.drive.unwrap_or(s.drive);
+        s.body = a.body.unwrap_or(s.body);
+        s.wsr = a.wsr.unwrap_or(s.wsr);
+        s.defense = a.defense.unwrap_or(s.defense);
+        for lore in &a.lore {
+            match s
+                .lores
+                .iter_mut()
+                .find(|l| l.name.eq_ignore_ascii_case(&lore.name))
+            {
+                Some(known) => *known = lore.clone(),
+                None => s.lores.push(lore.clone()),
             }
         }
+    } else {
+        return Err(cannot_change(&who, &plays));
     }
     change(g, ctx, who, sheet, a.reason.clone(), true)
 }
@@ -154,21 +160,20 @@ pub fn set(g: &Globals, ctx: &mut Context, a: &SetArgs) -> Result<Report, Error>
 pub fn level_up(g: &Globals, ctx: &mut Context, a: &LevelUpArgs) -> Result<Report, Error> {
     let (who, mut sheet) = current_sheet(g, &a.name)?;
     let plays = sheet.system().to_string();
-    match &mut sheet {
-        Sheet::Adg(s) => {
-            only_for(a.mp > 0, "--mp", &who, &plays)?;
-            s.level += 1;
-            s.health = s.health.saturating_add(a.health);
-        }
-        Sheet::Vsd(s) => {
-            s.level += 1;
-            s.mp = s.mp.saturating_add(a.mp);
-            s.health = match (s.health, a.health) {
-                (Some(max), gain) => Some(max.saturating_add(gain)),
-                (None, 0) => None,
-                (None, gain) => Some(gain),
-            };
-        }
+    if let Sheet::Adg(s) = &mut sheet {
+        only_for(a.mp > 0, "--mp", &who, &plays)?;
+        s.level += 1;
+        s.health = s.health.saturating_add(a.health);
+    } else if let Sheet::Vsd(s) = &mut sheet {
+        s.level += 1;
+        s.mp = s.mp.saturating_add(a.mp);
+        s.health = match (s.health, a.health) {
+            (Some(max), gain) => Some(max.saturating_add(gain)),
+            (None, 0) => None,
+            (None, gain) => Some(gain),
+        };
+    } else {
+        return Err(cannot_change(&who, &plays));
     }
     change(g, ctx, who, sheet, a.reason.clone(), false)
 }

@@ -5,7 +5,6 @@ use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
-use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
 use crate::systems::adg::Adg;
@@ -348,16 +347,13 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.head,
         state.clock_text()
     )];
-    match &c.sheet {
-        Sheet::Adg(s) => match c.state::<Adg>() {
-            Some(adg) => lines.extend(adg_lines(c, adg, state)),
-            None => lines.push(format!("  Level {}", s.level)),
-        },
-        Sheet::Vsd(_) => {
-            if let Some(vsd) = c.state::<Vsd>() {
-                lines.extend(vsd_lines(c, vsd, state));
-            }
-        }
+    if let Some(adg) = c.state::<Adg>() {
+        lines.extend(adg_lines(c, adg, state));
+    } else if let Some(vsd) = c.state::<Vsd>() {
+        lines.extend(vsd_lines(c, vsd, state));
+    } else {
+        // A system whose sheet lines the command line does not have yet: its health at least.
+        lines.push(format!("  {}", capitalized(&health_text(c))));
     }
     lines.join("\n")
 }

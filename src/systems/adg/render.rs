@@ -15,6 +15,12 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     fn describe(event: &AdgEvent) -> String {
         describe(event)
     }
+    fn sheet_words(s: &crate::sheet::AdgSheet) -> String {
+        format!(
+            "A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {}",
+            s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
+        )
+    }
     fn rest_words(rested: &RestResult) -> String {
         match rested.healed {
             0 => format!("{} regains no health", rested.character),

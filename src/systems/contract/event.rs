@@ -160,7 +160,6 @@ mod tests {
     use crate::systems::adg::event::AdgEvent;
     use crate::systems::adg::tables::Attribute;
     use crate::systems::vsd::event::{Alignment, VsdEvent};
-    use serde::Deserialize;
 
     /// What every system's events must keep: the payload names its kind as `kind()` says, reads
     /// back equal, its dice are in range, and it concerns the character it names and nobody else.
@@ -183,52 +182,6 @@ mod tests {
             }
             assert!(!event.concerns("nobody"), "{payload}");
         }
-    }
-
-    /// A third rule system that does nothing, sketched to show what a system brings: an event enum
-    /// and these four answers. (Plugging it in adds `Event::Quiet(QuietEvent)` and one arm per
-    /// concern, which the compiler lists; see docs/architecture.md.)
-    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case")]
-    enum QuietEvent {
-        Waited { character: String },
-    }
-
-    impl SystemEvent for QuietEvent {
-        fn kind(&self) -> &'static str {
-            match self {
-                QuietEvent::Waited { .. } => "waited",
-            }
-        }
-        fn mentions(&self, is: &mut dyn FnMut(&str) -> bool) -> bool {
-            match self {
-                QuietEvent::Waited { character } => is(character),
-            }
-        }
-        fn dice(&self) -> &[Die] {
-            match self {
-                QuietEvent::Waited { .. } => &[],
-            }
-        }
-        fn is_retractable(&self) -> bool {
-            match self {
-                QuietEvent::Waited { .. } => true,
-            }
-        }
-        fn continues_its_command(&self) -> bool {
-            match self {
-                QuietEvent::Waited { .. } => false,
-            }
-        }
-    }
-
-    #[test]
-    fn a_do_nothing_third_system_needs_only_its_events_and_four_answers() {
-        let waited = QuietEvent::Waited {
-            character: "Wen".into(),
-        };
-        assert!(waited.is_retractable());
-        keeps_the_contract(&[(waited, Some("wen"))]);
     }
 
     #[test]

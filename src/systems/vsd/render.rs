@@ -12,6 +12,12 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     fn describe(event: &VsdEvent) -> String {
         describe(event)
     }
+    fn sheet_words(s: &crate::sheet::VsdSheet) -> String {
+        format!(
+            "Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {}",
+            s.level, s.vocation, s.mp, s.drive, s.body
+        )
+    }
     fn rest_words(rested: &crate::systems::vsd::event::MpRestored) -> String {
         match rested.restored {
             0 => format!("{} regains no MP", rested.character),

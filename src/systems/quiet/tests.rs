@@ -1,0 +1,238 @@
+//! A Quiet Game through the same doors as the shipped systems: the rules' log, the store, replay
+//! and the words. Nothing here or in its folder needed a line of the core.
+
+use super::*;
+use crate::campaign::{Campaign, DiceSource, Run};
+use crate::rules::Command;
+use crate::rules::campaign::Resting;
+use crate::rules::testkit::Log;
+use crate::sheet::{AdgSheet, Sheet};
+use crate::store::{MemoryLog, Stamp};
+use crate::systems::registry::{AnyCommand, AnyError, SystemId};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn wen() -> Command {
+    Command::AddCharacter {
+        name: "Wen".into(),
+        sheet: Sheet::Quiet(QuietSheet { level: 1, calm: 4 }),
+    }
+}
+
+fn steady(name: &str) -> Command {
+    Command::System(AnyCommand::Quiet(Box::new(QuietCommand::Steady {
+        character: name.into(),
+    })))
+}
+
+fn strain(log: &Log) -> u32 {
+    let state = log.state();
+    state
+        .character("Wen")
+        .unwrap()
+        .state::<Quiet>()
+        .unwrap()
+        .strain
+}
+
+#[test]
+fn quiet_given_a_sheet_when_added_then_it_starts_calm_and_brings_no_other_systems_tables() {
+    let mut log = Log::campaign();
+    let events = log.then(wen(), &[]);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let state = log.state();
+    let wen = state.character("Wen").unwrap();
+    assert_eq!(
+        wen.state::<Quiet>(),
+        Some(&QuietCharacter {
+            level: 1,
+            calm: 4,
+            strain: 0
+        })
+    );
+    assert_eq!(wen.health, None);
+    assert!(state.systems.adg.adg_tables.is_none());
+    assert_eq!(
+        crate::render::describe(&events[0]),
+        "Wen joins (A Quiet Game, level 1: calm 4)"
+    );
+}
+
+#[test]
+fn quiet_when_steadied_then_strain_rises_by_the_d4_and_the_line_says_so() {
+    let mut log = Log::campaign();
+    log.then(wen(), &[]);
+    let events = log.then(steady("wen"), &[3]);
+    assert_eq!(strain(&log), 3);
+    assert_eq!(
+        crate::render::describe(&events[0]),
+        "Wen steadies: strain +3"
+    );
+    assert_eq!(events[0].dice().len(), 1);
+    assert!(events[0].concerns("wen"));
+    // A d4 has no 5.
+    assert!(matches!(
+        log.when(steady("Wen"), &[5]),
+        Err(RuleError::Dice(_))
+    ));
+}
+
+#[test]
+fn quiet_given_too_much_strain_when_steadied_then_refused_with_the_numbers() {
+    let mut log = Log::campaign();
+    log.then(wen(), &[]);
+    log.then(steady("Wen"), &[4]);
+    let refused = log.when(steady("Wen"), &[1]).unwrap_err();
+    assert_eq!(
+        refused,
+        RuleError::System(AnyError::Quiet(QuietError::TooStrained {
+            name: "Wen".into(),
+            strain: 4,
+            calm: 4
+        }))
+    );
+    assert_eq!(
+        refused.to_string(),
+        "Wen is too strained to steady again (4 of 4 calm)"
+    );
+}
+
+#[test]
+fn quiet_given_an_adg_character_when_steadied_then_refused_as_another_systems() {
+    let mut log = Log::campaign();
+    log.then(
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 10,
+                brawn: 10,
+                cunning: 10,
+                health: 8,
+                silver: 0,
+            }),
+        },
+        &[],
+    );
+    assert!(matches!(
+        log.when(steady("Aldric"), &[1]),
+        Err(RuleError::WrongSystem {
+            needs: "A Quiet Game",
+            ..
+        })
+    ));
+}
+
+/// A rest gives each resting character their own system's share, in alphabetical order: the ADG
+/// recovery die is the only die drawn, and the stored rest carries each system's shares under its
+/// own field (no `mp`, since no Against the Darkmaster character rested).
+#[test]
+fn quiet_and_adg_given_a_party_when_resting_a_night_then_each_takes_its_share() {
+    let mut log = Log::campaign();
+    log.then(wen(), &[]);
+    log.then(
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 10,
+                brawn: 10,
+                cunning: 10,
+                health: 8,
+                silver: 0,
+            }),
+        },
+        &[],
+    );
+    log.then(
+        Command::Damage(crate::rules::campaign::HealthChange {
+            character: "Aldric".into(),
+            amount: 3,
+        }),
+        &[],
+    );
+    log.then(steady("Wen"), &[3]);
+    let events = log.then(Command::Rest(Resting::night(&[])), &[2]);
+    let payload: serde_json::Value = serde_json::from_str(&events[0].to_payload()).unwrap();
+    assert_eq!(payload["results"][0]["healed"], 2);
+    assert_eq!(payload["quiet"][0]["eased"], 3);
+    assert!(payload.get("mp").is_none(), "{payload}");
+    assert_eq!(events[0].dice().len(), 1);
+    assert_eq!(strain(&log), 0);
+    assert_eq!(
+        log.state()
+            .character("Aldric")
+            .unwrap()
+            .health
+            .unwrap()
+            .current,
+        7
+    );
+    assert_eq!(
+        crate::render::describe(&events[0]),
+        "a night's rest: Aldric heals 2, Wen eases 3 strain"
+    );
+}
+
+#[test]
+fn quiet_events_read_back_by_their_kind() {
+    let steadied = Event::System(Quiet::wrap_event(QuietEvent::Steadied {
+        character: "Wen".into(),
+        strain: 2,
+        dice: Vec::new(),
+    }));
+    let payload = steadied.to_payload();
+    assert!(payload.starts_with(r#"{"kind":"steadied""#), "{payload}");
+    assert_eq!(
+        Event::from_stored("steadied", 2, &payload),
+        Ok(steadied.clone())
+    );
+    assert_eq!(serde_json::from_str::<Event>(&payload).ok(), Some(steadied));
+    assert!(crate::event::kinds().contains(&"steadied"));
+    assert!(SystemId::ALL.contains(&SystemId::Quiet));
+}
+
+/// Through the door and the store: recorded, read back and replayed from a snapshot as from the
+/// start.
+#[test]
+fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
+    let run = |seed: u64, dice: Vec<u32>| Run {
+        stamp: Stamp {
+            recorded_at: "2026-12-01T18:00:00Z".into(),
+            actor: "gm".into(),
+            id_rng: StdRng::seed_from_u64(seed),
+        },
+        dice: match dice.is_empty() {
+            true => DiceSource::Seeded {
+                player_entropy: None,
+            },
+            false => DiceSource::Entered(dice),
+        },
+        rng: StdRng::seed_from_u64(seed),
+    };
+    let mut campaign = Campaign::on(MemoryLog::new().open());
+    let create = Command::CreateCampaign {
+        campaign_id: String::new(),
+        name: "Quiet".into(),
+        seed_commitment: String::new(),
+    };
+    campaign.execute(run(1, vec![]), create).unwrap();
+    campaign.execute(run(2, vec![]), wen()).unwrap();
+    for (i, die) in [1, 2, 1].into_iter().enumerate() {
+        campaign
+            .execute(run(3 + i as u64, vec![die]), steady("Wen"))
+            .unwrap();
+    }
+    campaign
+        .execute(run(9, vec![]), Command::Rest(Resting::hours(&["Wen"], 2)))
+        .unwrap();
+    let store = campaign.store();
+    store.rebuild_snapshots().unwrap();
+    let replayed = store.replay(None).unwrap();
+    assert_eq!(replayed, store.replay_without_snapshots(None).unwrap());
+    let wen = replayed.character("Wen").unwrap();
+    assert_eq!(wen.state::<Quiet>().unwrap().strain, 3);
+    let through_json: CampaignState =
+        serde_json::from_str(&serde_json::to_string(&replayed).unwrap()).unwrap();
+    assert_eq!(through_json, replayed);
+}
