@@ -7,10 +7,10 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance};
 use crate::event::Event;
-use crate::rules::campaign::Input;
+use crate::rules::campaign::{Input, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::state::CampaignState;
-use crate::store::{Batch, Location, SecretsView, Stamp, Store, StoreError, Written};
+use crate::store::{Batch, Location, Stamp, Store, StoreError, WriteView, Written};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::borrow::BorrowMut;
@@ -267,6 +267,7 @@ fn execute_checked(
                     *commitment = crate::dice::fairness::seed_commitment(&seed);
                     new_seed = Some(seed);
                 }
+                Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
                 Input::NewCampaignId { into } => {
                     *into = uuid::Builder::from_random_bytes(secret_rng.random())
                         .into_uuid()
@@ -278,10 +279,40 @@ fn execute_checked(
     })
 }
 
+/// Fills in what a retraction reads of the log, under the write's lock: so `--last` names the
+/// newest event at the moment of writing, whatever was recorded since the command was typed.
+fn read_for_retraction(
+    state: &CampaignState,
+    log: &mut WriteView<'_>,
+    retraction: &mut Retraction,
+) -> Result<(), Error> {
+    if retraction.last {
+        let newest = log.newest_where(state.head, |seq, event| named_by_last(state, seq, event))?;
+        retraction.seq = Some(newest.ok_or(RuleError::NothingToRetract)?);
+    }
+    let Some(seq) = retraction.seq else {
+        return Ok(());
+    };
+    let target = log.event(seq)?;
+    if let Some(Event::Retracted { seq: undone, .. }) = &target {
+        retraction.restoring = log.event(*undone)?.map(Box::new);
+    }
+    if target
+        .as_ref()
+        .is_some_and(|event| !event.dice().is_empty())
+    {
+        // A roll retracted after another was made (rolled twice, the first then undone): that
+        // later roll is the one C-2 marks.
+        retraction.next_roll = log.first_roll_after(seq)?;
+    }
+    retraction.target = target;
+    Ok(())
+}
+
 /// Draws the dice, decides, publishes the seeds the command sets free and keeps a new epoch's seed.
 fn decide_with_dice(
     state: &CampaignState,
-    secrets: &mut SecretsView<'_>,
+    secrets: &mut WriteView<'_>,
     command: Command,
     source: &DiceSource,
     new_seed: Option<[u8; 32]>,
@@ -471,5 +502,42 @@ mod tests {
             &crate::dice::fairness::seed_commitment(&next),
             seed_commitment
         );
+    }
+
+    /// `--last` is resolved inside the write: an event recorded by another front end after the
+    /// GM typed the retraction is the one it undoes, since it was the newest when the retraction
+    /// was recorded.
+    #[test]
+    fn given_retract_last_typed_when_another_event_lands_first_then_the_newest_is_retracted() {
+        let log = crate::store::MemoryLog::new();
+        let mut gm = Campaign::on(log.open());
+        let create = Command::CreateCampaign {
+            campaign_id: String::new(),
+            name: "The Sunken Vault".into(),
+            seed_commitment: String::new(),
+        };
+        gm.execute(run(1), create).unwrap();
+        let tick = |minutes: u64| {
+            Command::AdvanceClock(ClockAdvance {
+                by: GameDuration(60 * minutes),
+            })
+        };
+        gm.execute(run(2), tick(1)).unwrap();
+        let typed = Command::Retract(crate::rules::campaign::Retraction {
+            seq: None,
+            last: true,
+            reason: "a slip".into(),
+            target: None,
+            restoring: None,
+            next_roll: None,
+        });
+        let mut shell = Campaign::on(log.open());
+        let landed = shell.execute(run(3), tick(5)).unwrap().events[0].seq;
+        let written = gm.execute(run(4), typed).unwrap();
+        let Event::Retracted { seq, .. } = &written.events[0].event else {
+            panic!("{:?}", written.events);
+        };
+        assert_eq!(*seq, landed);
+        assert_eq!(written.state.clock.seconds(), 60);
     }
 }

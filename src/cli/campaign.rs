@@ -6,10 +6,9 @@ use crate::Error;
 use crate::event::Event;
 use crate::rules::campaign::Retraction;
 use crate::rules::{Command, RuleError};
-use crate::store::{Checkpoint, Store, VerifyReport};
+use crate::store::{Checkpoint, VerifyReport};
 use clap::{Args, Subcommand};
 use serde_json::json;
-use std::ops::ControlFlow;
 
 /// Create a campaign file and start dice epoch 1.
 ///
@@ -218,71 +217,33 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
 
 pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Report, Error> {
     let mut campaign = g.campaign()?;
-    let seq = match args.seq {
-        Some(seq) => seq,
-        None => newest_retractable(campaign.store())?,
-    };
-    // Events never change once written, so reading the target before the write's lock is safe.
-    let target = campaign.store().event(seq)?;
-    let restoring = match target.as_ref().map(|r| &r.event) {
-        Some(Event::Retracted { seq: undone, .. }) => campaign.store().event(*undone)?,
+    // The door reads the target (and what `--last` names) inside the write.
+    let written = record_on(g, ctx, &mut campaign, Command::Retract(args.clone()))?;
+    let Some((seq, restores)) = written.events.iter().find_map(|r| match &r.event {
+        Event::Retracted { seq, restores, .. } => Some((*seq, *restores)),
         _ => None,
+    }) else {
+        return Err(Error::Internal(
+            "a retraction recorded no retraction".into(),
+        ));
     };
-    // A roll retracted after another was made (rolled twice, the first then undone): that later
-    // roll is the one C-2 marks.
-    let mut next_roll = None;
-    if target.as_ref().is_some_and(|r| !r.event.dice().is_empty()) {
-        campaign
+    // Events never change once written: the one named is read back to say what it was.
+    let named = match restores {
+        Some(restored) => campaign.store().event(restored)?.map(|r| {
+            format!(
+                "Restoring #{restored}: {}",
+                crate::render::describe(&r.event)
+            )
+        }),
+        None => campaign
             .store()
-            .for_each_event_while(seq + 1, u64::MAX, |r| {
-                if r.event.dice().is_empty() {
-                    return Ok(std::ops::ControlFlow::Continue(()));
-                }
-                next_roll = Some(r.seq);
-                Ok(std::ops::ControlFlow::Break(()))
-            })?;
-    }
-    let named = match (&target, &restoring) {
-        (_, Some(restored)) => Some(format!(
-            "Restoring #{}: {}",
-            restored.seq,
-            crate::render::describe(&restored.event)
-        )),
-        (Some(r), None) => Some(format!(
-            "Retracting #{seq}: {}",
-            crate::render::describe(&r.event)
-        )),
-        (None, None) => None,
+            .event(seq)?
+            .map(|r| format!("Retracting #{seq}: {}", crate::render::describe(&r.event))),
     };
-    let command = Command::Retract(Retraction {
-        seq: Some(seq),
-        target: target.map(|r| r.event),
-        restoring: restoring.map(|r| Box::new(r.event)),
-        next_roll,
-        ..args.clone()
-    });
-    let mut report = appended(&record_on(g, ctx, &mut campaign, command)?.events);
+    let mut report = appended(&written.events);
     if let Some(named) = named {
         report.text = format!("{named}\n{}", report.text);
     }
     report.json["retracted"] = json!(seq);
     Ok(report)
-}
-
-/// The newest event a retraction may undo and none has yet, never a retraction (`--last` twice
-/// undoes two entries, rather than restoring the first): read from the end of the log.
-fn newest_retractable(store: &mut Store) -> Result<u64, Error> {
-    let state = store.replay(None)?;
-    let mut found = None;
-    store.for_each_event_backwards(1, state.head, |r| {
-        if r.event.is_retractable()
-            && !matches!(r.event, Event::Retracted { .. })
-            && !state.retracted.contains_key(&r.seq)
-        {
-            found = Some(r.seq);
-            return Ok(ControlFlow::Break(()));
-        }
-        Ok(ControlFlow::Continue(()))
-    })?;
-    found.ok_or_else(|| RuleError::NothingToRetract.into())
 }

@@ -5,7 +5,7 @@ use super::StoreError;
 use super::backend::{InsertError, LogRead, LogWrite};
 use super::chain::StoredRow;
 use super::log::{Batch, Stamp, recorded};
-use super::replay::{replay_from, save_snapshot};
+use super::replay::{decode, replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
@@ -13,6 +13,7 @@ use crate::state::CampaignState;
 use rand::Rng;
 use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
+use std::ops::ControlFlow;
 
 /// Appends decided batches inside one write transaction, keeping the replayed state up to date.
 pub struct Appender<'c> {
@@ -28,8 +29,8 @@ impl Appender<'_> {
         &self.running.state
     }
 
-    pub fn secrets(&mut self) -> SecretsView<'_> {
-        SecretsView {
+    pub fn secrets(&mut self) -> WriteView<'_> {
+        WriteView {
             log: &mut *self.log,
         }
     }
@@ -142,12 +143,54 @@ impl Running {
     }
 }
 
-/// Read access to the GM's secrets during a write.
-pub struct SecretsView<'c> {
+/// What a write may read besides the state it decides on, under its lock: the GM's secrets, and
+/// the log's events (a retraction's target, what `--last` names).
+pub struct WriteView<'c> {
     pub(super) log: &'c mut dyn LogWrite,
 }
 
-impl SecretsView<'_> {
+impl WriteView<'_> {
+    /// The event at `seq`, if the log holds one.
+    pub fn event(&mut self, seq: u64) -> Result<Option<Event>, StoreError> {
+        self.log.row(seq)?.map(|row| decode(&row)).transpose()
+    }
+
+    /// The first event after `seq` that holds dice.
+    pub fn first_roll_after(&mut self, seq: u64) -> Result<Option<u64>, StoreError> {
+        let mut found = None;
+        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+            if decode(&row)?.dice().is_empty() {
+                return Ok(ControlFlow::Continue(()));
+            }
+            found = Some(row.seq);
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok(found)
+    }
+
+    /// The newest event up to `head` that `wanted` picks, read back a chunk at a time.
+    pub fn newest_where(
+        &mut self,
+        head: u64,
+        mut wanted: impl FnMut(u64, &Event) -> bool,
+    ) -> Result<Option<u64>, StoreError> {
+        const CHUNK: u64 = 256;
+        let mut high = head;
+        while high >= 1 {
+            let low = high.saturating_sub(CHUNK - 1).max(1);
+            let mut chunk = Vec::new();
+            self.log.rows(low, high, &mut |row| {
+                chunk.push((row.seq, decode(&row)?));
+                Ok(ControlFlow::Continue(()))
+            })?;
+            if let Some((seq, _)) = chunk.iter().rev().find(|(seq, event)| wanted(*seq, event)) {
+                return Ok(Some(*seq));
+            }
+            high = low - 1;
+        }
+        Ok(None)
+    }
+
     pub fn seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
         let text = self.log.secret("epoch_seed", &epoch.to_string())?;
         Ok(text.and_then(|t| crate::dice::fairness::parse_seed(&t)))

@@ -2,7 +2,7 @@
 //! verify. Everything here is written once for every backend; a backend only stores rows.
 
 use super::StoreError;
-use super::append::{Appender, Running, SecretsView};
+use super::append::{Appender, Running, WriteView};
 use super::backend::{Backend, InsertError};
 use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
 use super::jsonl::{self, ChainCheck, Line};
@@ -288,13 +288,13 @@ impl Store {
     /// If anything fails nothing is written.
     pub fn write<F>(&mut self, stamp: Stamp, decide: F) -> Result<Written, Error>
     where
-        F: FnOnce(&CampaignState, &mut SecretsView<'_>) -> Result<Batch, Error>,
+        F: FnOnce(&CampaignState, &mut WriteView<'_>) -> Result<Batch, Error>,
     {
         let every = self.snapshot_every;
         let (events, state) = self.transact(stamp, every, |appender| {
             let batch = decide(
                 &appender.running.state,
-                &mut SecretsView {
+                &mut WriteView {
                     log: &mut *appender.log,
                 },
             )?;

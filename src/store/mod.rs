@@ -22,7 +22,7 @@ mod reading;
 mod replay;
 mod sqlite;
 
-pub use append::{Appender, SecretsView};
+pub use append::{Appender, WriteView};
 pub use chain::{Checkpoint, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};

@@ -84,13 +84,14 @@ pub struct Retraction {
     #[arg(required_unless_present = "last")]
     pub seq: Option<u64>,
     /// Instead of a number: the newest event that may be retracted (not one already retracted).
-    // Resolved to its number on the command line before the write; the rules see the number.
+    // Resolved to its number inside the write (`grimoire::Campaign`), so it is the newest at the
+    // moment of recording; the rules see the number.
     #[arg(long, conflicts_with = "seq")]
     pub last: bool,
     /// Why, in a few words: recorded for the table to see.
     #[arg(long)]
     pub reason: String,
-    /// The event at `seq`, if the log has one (read before the write: events never change).
+    /// The event at `seq`, if the log has one (read inside the write).
     #[arg(skip)]
     pub target: Option<Event>,
     /// When `target` is a retraction: the event it undid, which this restores (read the same way).

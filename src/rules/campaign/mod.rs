@@ -78,6 +78,18 @@ pub enum Input<'c> {
     NewEpochSeed { commitment: &'c mut String },
     /// A new campaign's identity, unique among campaigns.
     NewCampaignId { into: &'c mut String },
+    /// What a retraction reads of the log: the event `--last` names (see [`named_by_last`]), its
+    /// target, the event a retraction it targets undid, and the first roll after the target.
+    Retraction(&'c mut Retraction),
+}
+
+/// Whether `--last` may name the event at `seq`: the newest event that a retraction may undo, not
+/// itself a retraction (undoing one restores, which is never a slip's fix), and not undone
+/// already.
+pub fn named_by_last(state: &CampaignState, seq: u64, event: &Event) -> bool {
+    event.is_retractable()
+        && !matches!(event, Event::Retracted { .. })
+        && !state.retracted.contains_key(&seq)
 }
 
 /// Where a command stands to an evening of play.
@@ -212,9 +224,9 @@ impl Command {
             | Command::StartSession(_)
             | Command::EndSession
             | Command::Roll(_)
-            | Command::Retract(_)
             | Command::Rest(_)
             | Command::Downtime(_) => Vec::new(),
+            Command::Retract(retraction) => vec![Input::Retraction(retraction)],
         }
     }
 }
