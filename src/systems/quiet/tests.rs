@@ -19,6 +19,21 @@ fn wen() -> Command {
     }
 }
 
+/// An A Dungeon Game character, to play beside.
+fn aldric() -> Command {
+    Command::AddCharacter {
+        name: "Aldric".into(),
+        sheet: Sheet::Adg(AdgSheet {
+            level: 1,
+            agility: 10,
+            brawn: 10,
+            cunning: 10,
+            health: 8,
+            silver: 0,
+        }),
+    }
+}
+
 fn steady(name: &str) -> Command {
     Command::System(AnyCommand::Quiet(Box::new(QuietCommand::Steady {
         character: name.into(),
@@ -100,20 +115,7 @@ fn quiet_given_too_much_strain_when_steadied_then_refused_with_the_numbers() {
 #[test]
 fn quiet_given_an_adg_character_when_steadied_then_refused_as_another_systems() {
     let mut log = Log::campaign();
-    log.then(
-        Command::AddCharacter {
-            name: "Aldric".into(),
-            sheet: Sheet::Adg(AdgSheet {
-                level: 1,
-                agility: 10,
-                brawn: 10,
-                cunning: 10,
-                health: 8,
-                silver: 0,
-            }),
-        },
-        &[],
-    );
+    log.then(aldric(), &[]);
     assert!(matches!(
         log.when(steady("Aldric"), &[1]),
         Err(RuleError::WrongSystem {
@@ -130,20 +132,7 @@ fn quiet_given_an_adg_character_when_steadied_then_refused_as_another_systems() 
 fn quiet_and_adg_given_a_party_when_resting_a_night_then_each_takes_its_share() {
     let mut log = Log::campaign();
     log.then(wen(), &[]);
-    log.then(
-        Command::AddCharacter {
-            name: "Aldric".into(),
-            sheet: Sheet::Adg(AdgSheet {
-                level: 1,
-                agility: 10,
-                brawn: 10,
-                cunning: 10,
-                health: 8,
-                silver: 0,
-            }),
-        },
-        &[],
-    );
+    log.then(aldric(), &[]);
     log.then(
         Command::Damage(crate::rules::campaign::HealthChange {
             character: "Aldric".into(),
