@@ -5,7 +5,7 @@
 //! is printed.
 
 use crate::Error;
-use crate::dice::{Dice, DiceError, Provenance};
+use crate::dice::{Dice, DiceError, Provenance, fairness};
 use crate::event::Event;
 use crate::rules::campaign::{Input, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
@@ -264,7 +264,7 @@ fn execute_checked(
                 Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
                 Input::NewEpochSeed { commitment } => {
                     let seed: [u8; 32] = secret_rng.random();
-                    *commitment = crate::dice::fairness::seed_commitment(&seed);
+                    *commitment = fairness::seed_commitment(&seed);
                     new_seed = Some(seed);
                 }
                 Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
@@ -333,7 +333,14 @@ fn decide_with_dice(
             sealed_answers,
         } => Dice::answered(values.clone(), sealed_answers.clone(), secret_rng),
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
-            crate::rules::seeded_dice(state, secrets.seed(state.epoch)?, given.clone(), secret_rng)
+            let seed = secrets.seed(state.epoch)?;
+            // A seed that does not hash to the epoch's published commitment (the file's secrets
+            // edited or damaged) would record dice no one could ever check: refused before any is
+            // drawn, rather than found at the reveal.
+            if seed.is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment) {
+                return Err(RuleError::SeedMismatch(state.epoch).into());
+            }
+            crate::rules::seeded_dice(state, seed, given.clone(), secret_rng)
         }
         DiceSource::Seeded { .. } => crate::rules::seeded_dice(state, None, None, secret_rng),
     };

@@ -791,3 +791,67 @@ fn a_secret_that_is_not_text_is_named_as_damage() {
     assert!(refused.contains(said), "{refused}");
     assert!(!copy.exists());
 }
+
+/// The epoch's seed is one hash away from its published commitment: a seed edited in the file is
+/// refused before a die is drawn from it (a roll from it could never be checked once revealed).
+#[test]
+fn a_seed_that_does_not_match_its_commitment_rolls_nothing() {
+    let c = Campaign::with_party();
+    let before = c.head();
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = '00' || substr(value, 3) WHERE kind = 'epoch_seed'",
+            [],
+        )
+        .unwrap();
+    let refused = c.refused(&["roll", "d20"], 1);
+    assert!(
+        refused.contains("the stored seed of epoch 1 does not match its published commitment"),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
+    // Physical dice need no seed.
+    c.ok(&["--rolls", "7", "roll", "d20"]);
+}
+
+/// A sealed die's secret that is not text is named as damage by the reveal that reads it.
+#[test]
+fn a_sealed_secret_that_is_not_text_is_named_by_the_reveal() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = CAST(x'ff' AS TEXT) WHERE kind = 'sealed_die'",
+            [],
+        )
+        .unwrap();
+    let refused = c.refused(&["reveal", &sealed.to_string()], 1);
+    assert!(
+        refused.contains(&format!(
+            "the stored secret sealed_die {sealed}:0 is damaged"
+        )),
+        "{refused}"
+    );
+}
+
+/// A snapshot's label damaged in the file (its format or the hash it was taken at) makes it one no
+/// command trusts: commands, verify and backup go on without it.
+#[test]
+fn a_snapshot_whose_label_is_not_text_is_passed_over() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "60"]);
+    let honest = c.json(&["character", "show", "Adept0"]);
+    for column in ["head_hash", "code_version"] {
+        c.sql()
+            .execute(
+                &format!("UPDATE snapshots SET {column} = CAST(x'ff' AS TEXT)"),
+                [],
+            )
+            .unwrap();
+        assert_eq!(c.json(&["character", "show", "Adept0"]), honest, "{column}");
+        c.ok(&["verify"]);
+        let copy = c.dir.path().join(format!("{column}.db"));
+        c.ok(&["backup", copy.to_str().unwrap()]);
+        c.ok(&["snapshots", "rebuild"]);
+    }
+}

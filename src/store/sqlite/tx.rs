@@ -199,13 +199,14 @@ impl LogRead for SqliteTx<'_> {
         let mut stmt = self
             .tx
             .prepare_cached(
-                "SELECT value FROM secrets WHERE kind = ?1 AND substr(key, 1, length(?2)) = ?2 ORDER BY key",
+                "SELECT kind, key, value FROM secrets WHERE kind = ?1 AND substr(key, 1, length(?2)) = ?2 ORDER BY key",
             )
             .map_err(self.fail("read"))?;
         let rows = stmt
-            .query_map([kind, prefix], |r| r.get::<_, String>(0))
+            .query_map([kind, prefix], read_secret)
             .map_err(self.fail("read"))?;
-        rows.collect::<Result<_, _>>().map_err(self.fail("read"))
+        rows.map(|row| Ok(row.map_err(self.fail("read"))??.2))
+            .collect()
     }
 
     fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
@@ -227,11 +228,22 @@ impl LogRead for SqliteTx<'_> {
             .map_err(self.fail("read"))?;
         let rows = stmt
             .query_map([to_sql_seq(upto), to_sql_seq(limit)], |row| {
+                // A label whose text is damaged reads as one no snapshot is trusted by, as a
+                // damaged state does: the snapshot is passed over, not every command stopped.
+                let text = |i: usize| -> rusqlite::Result<Option<String>> {
+                    Ok(match row.get_ref(i)? {
+                        ValueRef::Text(bytes) => {
+                            Some(String::from_utf8(bytes.to_vec()).unwrap_or_default())
+                        }
+                        ValueRef::Null => None,
+                        _ => Some(String::new()),
+                    })
+                };
                 Ok(SnapshotInfo {
                     seq: row.get(0)?,
-                    format: row.get(1)?,
-                    head_hash: row.get(2)?,
-                    event_hash: row.get(3)?,
+                    format: text(1)?.unwrap_or_default(),
+                    head_hash: text(2)?.unwrap_or_default(),
+                    event_hash: text(3)?,
                 })
             })
             .map_err(self.fail("read"))?;
