@@ -319,6 +319,8 @@ pub struct Verifier {
     epoch: u32,
     /// Each epoch's published seed commitment: a withheld seed is revealed epochs later.
     commitments: BTreeMap<u32, String>,
+    /// Where each epoch began (its commitment's event).
+    epoch_began: BTreeMap<u32, u64>,
     entropy: String,
     /// The checkpoints asked about, with what each was found to be (`None`: not reached yet).
     checkpoints: Vec<(Checkpoint, Option<bool>)>,
@@ -350,6 +352,7 @@ impl Verifier {
             campaign_id: String::new(),
             epoch: 1,
             commitments: BTreeMap::new(),
+            epoch_began: BTreeMap::new(),
             entropy: String::new(),
             checkpoints: checkpoints.into_iter().map(|c| (c, None)).collect(),
             counts_rolls: false,
@@ -564,6 +567,7 @@ impl Verifier {
             } => {
                 self.campaign_id = campaign_id.clone();
                 self.commitments.insert(1, seed_commitment.clone());
+                self.epoch_began.insert(1, seq);
                 self.start_epoch(derivation.is_some());
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
@@ -587,6 +591,7 @@ impl Verifier {
                 self.start_epoch(derivation.is_some());
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
+                self.epoch_began.insert(*epoch, seq);
             }
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
             Event::CharacterAdded { .. }
@@ -705,6 +710,40 @@ impl Verifier {
                 ),
             );
         }
+    }
+
+    /// Checks the seed the file keeps for each epoch not yet revealed against the commitment
+    /// published for it: a seed edited in the file would draw dice that no reveal could ever
+    /// vouch for. `kept` reads an epoch's seed (`None` where the file keeps none, as in a public
+    /// export, or where the reader may not see secrets, as a players' database role); a seed
+    /// damaged in the file is reported like one that does not match.
+    pub fn check_kept_seeds(
+        &mut self,
+        mut kept: impl FnMut(u32) -> Result<Option<String>, super::StoreError>,
+    ) -> Result<(), super::StoreError> {
+        let unrevealed: Vec<(u32, String)> = self
+            .commitments
+            .iter()
+            .filter(|(epoch, _)| !self.report.epochs_revealed.contains(epoch))
+            .map(|(epoch, commitment)| (*epoch, commitment.clone()))
+            .collect();
+        for (epoch, commitment) in unrevealed {
+            let opens = match kept(epoch) {
+                Ok(None) => continue,
+                // No secret may be read (a server ends the transaction at the refusal): the
+                // seeds are for whoever holds them to check.
+                Err(super::StoreError::NotPermitted { .. }) => return Ok(()),
+                Ok(Some(text)) => fairness::parse_seed(&text)
+                    .is_some_and(|seed| fairness::seed_commitment(&seed) == commitment),
+                Err(super::StoreError::DamagedSecret { .. }) => false,
+                Err(other) => return Err(other),
+            };
+            if !opens {
+                let seq = self.epoch_began.get(&epoch).copied().unwrap_or(0);
+                self.dice_problem(seq, format!("#{seq}: the seed the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup"));
+            }
+        }
+        Ok(())
     }
 
     pub fn finish(mut self) -> VerifyReport {

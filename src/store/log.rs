@@ -490,6 +490,7 @@ impl Store {
                 });
             }
         }
+        verifier.check_kept_seeds(|epoch| log.secret("epoch_seed", &epoch.to_string()))?;
         Ok(VerifyReport {
             file_problems,
             snapshots_checked,

@@ -115,6 +115,11 @@ pub enum StoreError {
     BeingCreated(String),
     #[error("{place} could not be used: {why}; nothing was recorded")]
     Server { place: String, why: String },
+    /// The database role may not read or write this (a players' role reading the secrets).
+    #[error(
+        "{place} could not be used: the database role may not do this (permission denied); a players' role reads the log but not the secrets (README, \"PostgreSQL\"); nothing was recorded"
+    )]
+    NotPermitted { place: String },
     /// A bug in grimoire; nothing was written.
     #[error("internal error: {0}; nothing was recorded (please report this)")]
     Internal(String),
@@ -125,7 +130,9 @@ impl StoreError {
     pub fn exit_code(&self) -> u8 {
         match self {
             StoreError::Busy => 75,
-            StoreError::Io { .. } | StoreError::Server { .. } => 74,
+            StoreError::Io { .. } | StoreError::Server { .. } | StoreError::NotPermitted { .. } => {
+                74
+            }
             StoreError::Internal(_) => 70,
             StoreError::Missing(_)
             | StoreError::NotGrimoire(_)

@@ -20,11 +20,14 @@ fn stamp() -> Stamp {
     }
 }
 
+/// The seed the conformance campaign's first epoch commits to.
+const SEED: [u8; 32] = [7u8; 32];
+
 fn created() -> Event {
     Event::CampaignCreated {
         campaign_id: "c".into(),
         name: "Conformance".into(),
-        seed_commitment: "0".repeat(64),
+        seed_commitment: grimoire::dice::fairness::seed_commitment(&SEED),
         grimoire_version: "test".into(),
         derivation: Some(grimoire::dice::fairness::ROLL_BOUND_DERIVATION),
     }
@@ -310,7 +313,7 @@ macro_rules! conformance {
                                 number: 1,
                                 entropy: "table".into(),
                             }],
-                            seeds: vec![(1, [7u8; 32])],
+                            seeds: vec![(1, SEED)],
                             ..Batch::default()
                         })
                     })

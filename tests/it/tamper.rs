@@ -793,9 +793,10 @@ fn a_secret_that_is_not_text_is_named_as_damage() {
 }
 
 /// The epoch's seed is one hash away from its published commitment: a seed edited in the file is
-/// refused before a die is drawn from it (a roll from it could never be checked once revealed).
+/// refused before a die is drawn from it (a roll from it could never be checked once revealed), and
+/// `verify` names it, as it names one damaged past reading.
 #[test]
-fn a_seed_that_does_not_match_its_commitment_rolls_nothing() {
+fn a_seed_that_does_not_match_its_commitment_rolls_nothing_and_fails_verify() {
     let c = Campaign::with_party();
     let before = c.head();
     c.sql()
@@ -810,8 +811,19 @@ fn a_seed_that_does_not_match_its_commitment_rolls_nothing() {
         "{refused}"
     );
     assert_eq!(c.head(), before);
+    let said = "the seed the file keeps for epoch 1 does not match the commitment published for it";
+    let report = verify_fails(&c, &["verify"]);
+    assert!(report.contains(said), "{report}");
     // Physical dice need no seed.
     c.ok(&["--rolls", "7", "roll", "d20"]);
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = CAST(x'ff' AS TEXT) WHERE kind = 'epoch_seed'",
+            [],
+        )
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(report.contains(said), "{report}");
 }
 
 /// A sealed die's secret that is not text is named as damage by the reveal that reads it.

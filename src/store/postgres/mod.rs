@@ -71,10 +71,12 @@ fn pg_error(place: &str, error: &postgres::Error) -> StoreError {
     if error.code().is_some_and(|code| busy.contains(code)) {
         return StoreError::Busy;
     }
+    if error.code() == Some(&SqlState::INSUFFICIENT_PRIVILEGE) {
+        return StoreError::NotPermitted {
+            place: place.to_string(),
+        };
+    }
     let why = match error.as_db_error() {
-        _ if error.code() == Some(&SqlState::INSUFFICIENT_PRIVILEGE) => {
-            "the database role may not do this (permission denied); a players' role reads the log but not the secrets (README, \"PostgreSQL\")".to_string()
-        }
         Some(db) => format!("the server said: {}", db.message()),
         None if error.is_closed() => "the connection to the server was lost".into(),
         None if std::error::Error::source(error)
