@@ -81,11 +81,37 @@ pub trait Registered: SystemRules + SystemWords {
     /// The system's shares of a rest.
     fn rest_shares(rest: &Rest) -> &[Self::RestShare];
     fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare>;
-    /// A stored `sheet_corrected` says whether it ends its character with two flags, `dies`
-    /// (A Dungeon Game's) and `consumed` (Against the Darkmaster's): whether this system's says so.
-    fn ended_by(dies: bool, consumed: bool) -> bool;
-    /// The two flags that say this system's character ends (or not).
-    fn correction_flags(ended: bool) -> (bool, bool);
+    /// Which of a stored `sheet_corrected`'s two flags is this system's.
+    const END_FLAG: EndFlag;
+
+    /// Whether a correction recorded with these flags ends this system's character.
+    fn ended_by(dies: bool, consumed: bool) -> bool {
+        match Self::END_FLAG {
+            EndFlag::Dies => dies,
+            EndFlag::Consumed => consumed,
+            EndFlag::Neither => false,
+        }
+    }
+
+    /// The flags (`dies`, `consumed`) that record whether a correction ends this system's
+    /// character.
+    fn correction_flags(ended: bool) -> (bool, bool) {
+        match Self::END_FLAG {
+            EndFlag::Dies => (ended, false),
+            EndFlag::Consumed => (false, ended),
+            EndFlag::Neither => (false, false),
+        }
+    }
+}
+
+/// A stored `sheet_corrected` says whether it ends its character with two flags: `dies` (A Dungeon
+/// Game's: a maximum reached 0, ADG-C4) and `consumed` (Against the Darkmaster's, VSD-12). A
+/// system that no correction ends reads neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndFlag {
+    Dies,
+    Consumed,
+    Neither,
 }
 
 /// Which rule system a character plays under.
@@ -249,22 +275,15 @@ impl AnyState {
 
 /// One system's accessors into the lists: each picks its own variant.
 macro_rules! register {
-    ($system:ident, rests in $rest_field:ident, $ended_by:expr, $correction_flags:expr) => {
+    ($system:ident, rests in $rest_field:ident, ends by $flag:ident) => {
         impl Registered for $system {
             const ID: SystemId = SystemId::$system;
+            const END_FLAG: EndFlag = EndFlag::$flag;
             fn rest_shares(rest: &Rest) -> &[Self::RestShare] {
                 &rest.$rest_field
             }
             fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare> {
                 &mut rest.$rest_field
-            }
-            fn ended_by(dies: bool, consumed: bool) -> bool {
-                let ended_by: fn(bool, bool) -> bool = $ended_by;
-                ended_by(dies, consumed)
-            }
-            fn correction_flags(ended: bool) -> (bool, bool) {
-                let flags: fn(bool) -> (bool, bool) = $correction_flags;
-                flags(ended)
             }
             fn sheet(sheet: &Sheet) -> Option<&Self::Sheet> {
                 let Sheet::$system(sheet) = sheet else {
@@ -317,13 +336,11 @@ macro_rules! register {
         }
     };
 }
-// `sheet_corrected`'s `dies` is A Dungeon Game's (a maximum reached 0, ADG-C4), `consumed`
-// Against the Darkmaster's (VSD-12).
-register!(Adg, rests in results, |dies, _consumed| dies, |ended| (ended, false));
-register!(Vsd, rests in mp, |_dies, consumed| consumed, |ended| (false, ended));
-// A Quiet Game ends a character by strain, not by a correction: it reads neither flag.
+register!(Adg, rests in results, ends by Dies);
+register!(Vsd, rests in mp, ends by Consumed);
+// A Quiet Game ends a character by strain, never by a correction.
 #[cfg(test)]
-register!(Quiet, rests in quiet, |_dies, _consumed| false, |_ended| (false, false));
+register!(Quiet, rests in quiet, ends by Neither);
 
 #[cfg(test)]
 mod tests {

@@ -97,7 +97,7 @@ fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// Test code may reach up (the rules' tests check log lines through `render`): files named
-/// `tests.rs`, files under a `tests/` folder, and everything after a file's `#[cfg(test)]`.
+/// `tests.rs`, files under a `tests/` folder, and a file's `#[cfg(test)] mod tests { … }`.
 fn is_test_file(src: &Path, file: &Path) -> bool {
     let relative = file.strip_prefix(src).expect("under src");
     relative.iter().any(|p| p == "tests" || p == "tests.rs")
@@ -177,7 +177,7 @@ fn each_layer_names_only_its_own_and_the_ones_below_it() {
             continue;
         }
         let text = std::fs::read_to_string(file).expect("readable");
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code = without_tests_module(&text);
         let module = module_of(&src, file);
         let from = layer(&module);
         for target in paths_named(code, &module) {

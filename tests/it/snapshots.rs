@@ -383,6 +383,13 @@ fn snapshot_seqs(path: &std::path::Path) -> Vec<i64> {
         .collect()
 }
 
+/// The clock moved a minute: a command that records one event and rolls nothing.
+fn minute() -> Command {
+    Command::AdvanceClock(ClockAdvance {
+        by: GameDuration(60),
+    })
+}
+
 /// A point far in the past (`--at`, an old session's recap or diff) replays at most 10,000 events:
 /// the first snapshot in every block of 10,000 is kept, besides the newest eight, and the rest are
 /// let go, so snapshots never pile up; appends, bulk writes and a rebuild keep the same.
@@ -391,11 +398,6 @@ fn every_block_of_ten_thousand_events_keeps_a_snapshot_and_no_more_pile_up() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let mut store = Store::create_new(&path).unwrap().publish().unwrap();
-    let minute = || {
-        Command::AdvanceClock(ClockAdvance {
-            by: GameDuration(60),
-        })
-    };
     let mut commands = a_campaign_with("Aldric");
     commands.extend((0..25_000).map(|_| minute()));
     bulk_all(&mut store, commands);
@@ -439,11 +441,6 @@ fn a_snapshot_of_another_format_is_removed_by_the_next_snapshot() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.db");
     let mut store = Store::create_new(&path).unwrap().publish().unwrap();
-    let minute = || {
-        Command::AdvanceClock(ClockAdvance {
-            by: GameDuration(60),
-        })
-    };
     let mut commands = a_campaign_with("Aldric");
     commands.extend((0..10).map(|_| minute()));
     write_all(&mut store, commands);

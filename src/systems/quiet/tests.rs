@@ -1,13 +1,21 @@
 //! A Quiet Game through the same doors as the shipped systems: the rules' log, the store, replay
 //! and the words. Nothing here or in its folder needed a line of the core.
 
-use super::*;
+use super::Quiet;
+use super::event::QuietEvent;
+use super::rules::{QuietCommand, QuietError};
+use super::sheet::QuietSheet;
+use super::state::QuietCharacter;
 use crate::campaign::{Campaign, DiceSource, Run};
+use crate::event::Event;
 use crate::rules::Command;
+use crate::rules::RuleError;
 use crate::rules::campaign::Resting;
 use crate::rules::testkit::Log;
 use crate::sheet::{AdgSheet, Sheet};
+use crate::state::CampaignState;
 use crate::store::{MemoryLog, Stamp};
+use crate::systems::registry::Registered;
 use crate::systems::registry::{AnyCommand, AnyError, SystemId};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
