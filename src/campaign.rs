@@ -309,6 +309,35 @@ fn read_for_retraction(
     Ok(())
 }
 
+/// The seed commitment published for `epoch`: the current one's is in the state, an earlier one's
+/// (a seed withheld for its sealed dice, released later) in the event that began it.
+fn commitment_of(
+    state: &CampaignState,
+    log: &mut WriteView<'_>,
+    epoch: u32,
+) -> Result<Option<String>, Error> {
+    if epoch == state.epoch {
+        return Ok(Some(state.epoch_commitment.clone()));
+    }
+    let mut found = None;
+    log.newest_where(state.head, |_, event| {
+        let commitment = match event {
+            Event::EpochStarted {
+                epoch: started,
+                seed_commitment,
+                ..
+            } if *started == epoch => seed_commitment,
+            Event::CampaignCreated {
+                seed_commitment, ..
+            } if epoch == 1 => seed_commitment,
+            _ => return false,
+        };
+        found = Some(commitment.clone());
+        true
+    })?;
+    Ok(found)
+}
+
 /// Draws the dice, decides, publishes the seeds the command sets free and keeps a new epoch's seed.
 fn decide_with_dice(
     state: &CampaignState,
@@ -335,9 +364,12 @@ fn decide_with_dice(
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
             let seed = secrets.seed(state.epoch)?;
             // A seed that does not hash to the epoch's published commitment (the file's secrets
-            // edited or damaged) would record dice no one could ever check: refused before any is
-            // drawn, rather than found at the reveal.
-            if seed.is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment) {
+            // edited or damaged) would record dice no one could ever check: a command that may
+            // draw from it is refused before any is drawn, rather than found at the reveal.
+            if command.draws_dice()
+                && seed
+                    .is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment)
+            {
                 return Err(RuleError::SeedMismatch(state.epoch).into());
             }
             crate::rules::seeded_dice(state, seed, given.clone(), secret_rng)
@@ -347,6 +379,11 @@ fn decide_with_dice(
     let mut events = decide(state, command, &mut dice)?;
     for epoch in crate::rules::campaign::seeds_released(state, &events) {
         let seed = secrets.seed(epoch)?.ok_or(DiceError::NoSeed { epoch })?;
+        // Published, a seed is in the log for good: one that does not open its epoch's
+        // commitment (edited in the file) is refused while the secrets can still be restored.
+        if Some(fairness::seed_commitment(&seed)) != commitment_of(state, secrets, epoch)? {
+            return Err(RuleError::SeedMismatch(epoch).into());
+        }
         events.push(Event::SeedRevealed {
             epoch,
             seed: hex::encode(seed),

@@ -811,6 +811,8 @@ fn a_seed_that_does_not_match_its_commitment_rolls_nothing_and_fails_verify() {
         "{refused}"
     );
     assert_eq!(c.head(), before);
+    // What draws no dice is recorded as ever: the table can go on while the secrets are restored.
+    c.ok(&["damage", "Aldric", "1"]);
     let said = "the seed the file keeps for epoch 1 does not match the commitment published for it";
     let report = verify_fails(&c, &["verify"]);
     assert!(report.contains(said), "{report}");
@@ -866,4 +868,27 @@ fn a_snapshot_whose_label_is_not_text_is_passed_over() {
         c.ok(&["backup", copy.to_str().unwrap()]);
         c.ok(&["snapshots", "rebuild"]);
     }
+}
+
+/// A seed withheld for its sealed dice is published by the reveal of the last of them: one edited
+/// in the meantime is refused then, while the file's secrets can still be restored, instead of
+/// entering the log for good.
+#[test]
+fn a_withheld_seed_that_does_not_match_its_commitment_is_not_published() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
+    c.ok(&["seed", "reveal"]);
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = '00' || substr(value, 3) WHERE kind = 'epoch_seed' AND key = '1'",
+            [],
+        )
+        .unwrap();
+    let before = c.head();
+    let refused = c.refused(&["reveal", &sealed.to_string()], 1);
+    assert!(
+        refused.contains("the stored seed of epoch 1 does not match its published commitment"),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
 }
