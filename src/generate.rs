@@ -8,7 +8,7 @@ use crate::event::{Event, Recorded};
 use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, Resting, Retraction, SessionStart,
 };
-use crate::rules::downtime::{Planned, PlannedWeek};
+use crate::rules::downtime::PlannedWeek;
 use crate::rules::{Command, Who, decide};
 use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
@@ -16,7 +16,9 @@ use crate::store::{Appender, Batch, Stamp, Store};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::rules::{AdgCommand, Attribute, Casting, Exertion, Pay, RitualKind};
+use crate::systems::contract::rules::Planned;
 use crate::systems::registry::AnyCommand;
+use crate::systems::registry::AnyWeek;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::rules::{
     CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
@@ -390,7 +392,7 @@ fn step(
                 .and_then(|a| a.known.values().find(|k| k.kind != RitualKind::Ceremony))
                 .map(|known| PlannedWeek {
                     character: who.clone(),
-                    activity: Planned::Scribe(crate::systems::adg::rules::Scribing {
+                    activity: Planned::Own(AnyWeek::Adg(crate::systems::adg::rules::Scribing {
                         character: who.clone(),
                         ritual: known.name.clone(),
                         level: 1,
@@ -398,7 +400,7 @@ fn step(
                         effect_roll: None,
                         pre_exert: 0,
                         ongoing: false,
-                    }),
+                    })),
                 })
                 .into_iter()
                 .collect(),

@@ -197,7 +197,7 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
         "{}, {weeks} week{}: {}",
         spent.character,
         if weeks == 1 { "" } else { "s" },
-        crate::systems::adg::render::activities(&spent.activities)
+        crate::render::activities(&spent.activities)
     )];
     let Some(who) = state.character(&spent.character) else {
         return lines.join("\n");

@@ -4,7 +4,7 @@
 mod by_kind;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
-use crate::systems::adg::event as adg;
+use crate::systems::contract::event::Downtime;
 use crate::systems::registry::{AnyEvent, Rest, on_system};
 
 pub use crate::systems::contract::event::SystemEvent;
@@ -154,7 +154,7 @@ event_enum! {
     /// ADG-R9, VSD-6).
     Rested(Rest),
     /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
-    DowntimeTaken(adg::Downtime),
+    DowntimeTaken(Downtime),
 }
 nested {
     /// A rule system's events: each system declares its own kinds.

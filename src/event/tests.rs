@@ -143,12 +143,14 @@ fn a_system_kind_reads_through_its_own_system_enum_by_its_kind() {
     assert_eq!(owner("spell_cast"), Some(SystemId::Vsd));
     assert_eq!(owner("condition_cleared"), Some(SystemId::Vsd));
     assert_eq!(owner("fireball"), None);
-    let exerted = Event::System(AnyEvent::Adg(adg::AdgEvent::Exerted {
-        character: "Aldric".into(),
-        attribute: crate::systems::adg::tables::Attribute::Brawn,
-        amount: 2,
-        reason: "a climb".into(),
-    }));
+    let exerted = Event::System(AnyEvent::Adg(
+        crate::systems::adg::event::AdgEvent::Exerted {
+            character: "Aldric".into(),
+            attribute: crate::systems::adg::tables::Attribute::Brawn,
+            amount: 2,
+            reason: "a climb".into(),
+        },
+    ));
     let payload = exerted.to_payload();
     assert!(payload.starts_with(r#"{"kind":"exerted""#), "{payload}");
     assert_eq!(

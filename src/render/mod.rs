@@ -3,7 +3,7 @@
 //! they mean), and each match names every kind: a new event kind does not compile until it has its
 //! line.
 
-use crate::systems::adg::render as adg;
+use crate::systems::contract::event::{Activity, Downtime};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{Registered, SystemId, on_system};
 
@@ -150,8 +150,56 @@ pub fn describe(event: &Event) -> String {
             };
             format!("{rest}: {}", each.join(", "))
         }
-        Event::DowntimeTaken(downtime) => adg::downtime(downtime),
+        Event::DowntimeTaken(downtime) => downtime_words(downtime),
 
         Event::System(event) => on_system!(event, AnyEvent, |S, event| S::describe(event)),
     }
+}
+
+/// A downtime span in words: each character's weeks and what they gave back.
+fn downtime_words(d: &Downtime) -> String {
+    let each: Vec<String> = d
+        .characters
+        .iter()
+        .map(|c| {
+            let mut parts = vec![activities(&c.activities)];
+            if c.healed > 0 {
+                parts.push(format!("heals {}", c.healed));
+            }
+            if c.restored_exertion {
+                parts.push("exertion recovered".into());
+            }
+            format!("{}: {}", c.character, parts.join(", "))
+        })
+        .collect();
+    let weeks = if d.weeks == 1 { "week" } else { "weeks" };
+    format!("{} {weeks} of downtime. {}", d.weeks, each.join("; "))
+}
+
+/// A character's weeks in order, runs of the same activity counted: "scribing Ward (SL 1), rest ×3".
+pub fn activities(weeks: &[Activity]) -> String {
+    let mut runs: Vec<(String, u32)> = Vec::new();
+    for week in weeks {
+        let words = match week {
+            Activity::Rest => "rest".to_string(),
+            Activity::Other { what, note: None } => what.clone(),
+            Activity::Other {
+                what,
+                note: Some(note),
+            } => format!("{what} ({note})"),
+            Activity::Scribe { ritual, level } => format!("scribing {ritual} (SL {level})"),
+        };
+        match runs.last_mut() {
+            Some((last, count)) if *last == words => *count += 1,
+            _ => runs.push((words, 1)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .into_iter()
+        .map(|(words, count)| match count {
+            1 => words,
+            _ => format!("{words} ×{count}"),
+        })
+        .collect();
+    runs.join(", ")
 }

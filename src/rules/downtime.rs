@@ -3,13 +3,12 @@
 
 use super::RuleError;
 use crate::dice::Dice;
-use crate::event::{Event, Words};
+use crate::event::Event;
 use crate::state::{CampaignState, fold_name};
-use crate::systems::adg::Adg;
-use crate::systems::adg::event::{Activity, AdgEvent, Downtime, DowntimeOf, EffectKind};
-use crate::systems::adg::rules::Scribing;
-use crate::systems::adg::state::SCRIBING_WEEK;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::event::{Downtime, SystemModel};
+use crate::systems::contract::rules::{Planned, SystemRules};
+
+use crate::systems::registry::{AnyWeek, Registered, SystemId, on_system};
 use crate::time::GameDuration;
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -50,24 +49,13 @@ pub struct DowntimeWeeks {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedWeek {
     pub character: String,
-    pub activity: Planned,
+    pub activity: Planned<AnyWeek>,
 }
 
-/// What a week is planned for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Planned {
-    Rest,
-    /// Writing a scroll, as `scroll write` would (its `character` is the week's).
-    Scribe(Scribing),
-    /// The GM's own: training, travel, a job.
-    Other {
-        what: String,
-        note: Option<String>,
-    },
-}
+/// A downtime week: seven days.
+const WEEK: GameDuration = GameDuration(7 * 86_400);
 
 const WEEK_FORM: &str = "write a week as 'NAME: ACTIVITY', such as 'Aldric: rest', 'Aldric: scribe Ward, level 1, effect: a door holds shut' or 'Bryn: travel: to the coast'";
-const SCRIBE_PARTS: &str = "the parts are: RITUAL, level N, roll damage|healing, pre-exert N, ongoing, then effect: TEXT last";
 
 impl FromStr for PlannedWeek {
     type Err = String;
@@ -80,12 +68,8 @@ impl FromStr for PlannedWeek {
             .ok_or_else(|| format!("'{text}' names no one or no activity; {WEEK_FORM}"))?;
         let activity = if activity.eq_ignore_ascii_case("rest") {
             Planned::Rest
-        } else if let Some(scroll) = strip_word(activity, "scribe") {
-            Planned::Scribe(scribing(name, scroll)?)
-        } else if activity.eq_ignore_ascii_case("scribe") {
-            return Err(format!(
-                "a scribing week names the ritual first; {SCRIBE_PARTS}"
-            ));
+        } else if let Some(own) = systems_week(name, activity) {
+            Planned::Own(own?)
         } else {
             let (what, note) = match activity.split_once(':') {
                 Some((what, note)) => (what.trim(), Some(note.trim())),
@@ -103,80 +87,12 @@ impl FromStr for PlannedWeek {
     }
 }
 
-/// `text` without its first word `word` (any case) and the space after it.
-fn strip_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
-    let (first, rest) = text.split_once(char::is_whitespace)?;
-    first.eq_ignore_ascii_case(word).then(|| rest.trim())
-}
-
-/// `RITUAL, level N[, roll K][, pre-exert N][, ongoing], effect: TEXT`: the effect comes last, so
-/// it may hold commas of its own.
-fn scribing(name: &str, text: &str) -> Result<Scribing, String> {
-    const EFFECT: &str = ", effect";
-    let at = text
-        .char_indices()
-        .map(|(at, _)| at)
-        .find(|&at| {
-            text[at..]
-                .get(..EFFECT.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(EFFECT))
-        })
-        .ok_or_else(|| {
-            format!("a scribing week needs the scroll's effect, last; {SCRIBE_PARTS}")
-        })?;
-    let effect = text[at + EFFECT.len()..]
-        .trim_start_matches([':', ' '])
-        .trim();
-    if effect.is_empty() {
-        return Err(format!("the scroll's effect is empty; {SCRIBE_PARTS}"));
-    }
-    let mut parts = text[..at].split(',').map(str::trim);
-    let ritual = parts
-        .next()
-        .filter(|r| !r.is_empty())
-        .ok_or_else(|| format!("a scribing week names the ritual first; {SCRIBE_PARTS}"))?;
-    let mut scroll = Scribing {
-        character: name.to_string(),
-        ritual: ritual.to_string(),
-        level: 0,
-        effect: effect.to_string(),
-        effect_roll: None,
-        pre_exert: 0,
-        ongoing: false,
-    };
-    for part in parts {
-        let number = |word: &str| {
-            strip_word(part, word).map(|n| {
-                n.parse::<u32>()
-                    .map_err(|_| format!("'{part}': {word} takes a whole number"))
-            })
-        };
-        if let Some(level) = number("level") {
-            scroll.level = level?;
-        } else if let Some(cushion) = number("pre-exert") {
-            scroll.pre_exert = cushion?;
-        } else if let Some(kind) = strip_word(part, "roll") {
-            scroll.effect_roll = Some(
-                EffectKind::ALL
-                    .iter()
-                    .copied()
-                    .find(|k| k.word().eq_ignore_ascii_case(kind))
-                    .ok_or_else(|| format!("'{part}': a scroll rolls damage or healing"))?,
-            );
-        } else if part.eq_ignore_ascii_case("ongoing") {
-            scroll.ongoing = true;
-        } else {
-            return Err(format!(
-                "'{part}' is not part of a scribing week; {SCRIBE_PARTS}"
-            ));
-        }
-    }
-    if scroll.level == 0 {
-        return Err(format!(
-            "a scribing week needs the Scroll Level ('level N', 1 up to the writer's level); {SCRIBE_PARTS}"
-        ));
-    }
-    Ok(scroll)
+/// The week as a rule system of its own reads it, if one claims it.
+fn systems_week(name: &str, activity: &str) -> Option<Result<AnyWeek, String>> {
+    SystemId::ALL.iter().find_map(|&system| {
+        on_system!(system, SystemId, |S| S::plan_week(name, activity)
+            .map(|week| week.map(S::wrap_week)))
+    })
 }
 
 /// ADG-C5 ruling: a span of downtime weeks, the same weeks for everyone in it. Records the span,
@@ -188,7 +104,7 @@ pub fn downtime(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let spending = super::rest::resting(state, &span.characters)?;
-    let mut weeks_of: BTreeMap<String, Vec<Planned>> = BTreeMap::new();
+    let mut weeks_of: BTreeMap<String, Vec<Planned<AnyWeek>>> = BTreeMap::new();
     for week in &span.plan {
         let who = super::campaign::find(state, &week.character)?;
         if !spending.iter().any(|c| c.name == who.name) {
@@ -208,56 +124,53 @@ pub fn downtime(
         }
     }
     let mut record = Vec::new();
-    let mut scrolls = Vec::new();
+    let mut after = Vec::new();
     let mut characters = Vec::new();
     for who in spending {
         let mut weeks = weeks_of.remove(&fold_name(&who.name)).unwrap_or_default();
         weeks.resize(span.weeks as usize, Planned::Rest);
-        characters.push(match who.state::<Adg>() {
-            Some(adg) => super::adg::downtime_weeks(
-                state,
-                (who, adg),
-                weeks,
-                &mut record,
-                &mut scrolls,
-                dice,
-            )?,
-            None => DowntimeOf {
-                character: who.name.clone(),
-                activities: weeks
-                    .into_iter()
-                    .map(|week| match week {
-                        Planned::Rest => Ok(Activity::Rest),
-                        Planned::Other { what, note } => Ok(Activity::Other { what, note }),
-                        Planned::Scribe(_) => Err(RuleError::WrongSystem {
-                            name: who.name.clone(),
-                            plays: who.sheet.system().to_string(),
-                            needs: "A Dungeon Game",
-                        }),
-                    })
-                    .collect::<Result<_, _>>()?,
-                healed: 0,
-                restored_exertion: false,
-            },
-        });
+        characters.push(on_system!(&who.system, AnyState, |S, mine| {
+            let weeks = weeks
+                .into_iter()
+                .map(|week| own_weeks::<S>(who, week))
+                .collect::<Result<_, _>>()?;
+            S::downtime(state, who, mine, weeks, &mut record, &mut after, dice)?
+        }));
     }
     let mut events = vec![Event::DowntimeTaken(Downtime {
         weeks: span.weeks,
-        by: GameDuration(u64::from(span.weeks) * SCRIBING_WEEK.seconds()),
+        by: GameDuration(u64::from(span.weeks) * WEEK.seconds()),
         characters,
         dice: record,
     })];
-    events.extend(
-        scrolls
-            .into_iter()
-            .map(|written| Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(written)))),
-    );
+    events.extend(after);
     Ok(events)
+}
+
+/// A week planned for `who`, one of `S`'s characters, as `S` reads it: a week of another system's
+/// own is refused.
+fn own_weeks<S: Registered>(
+    who: &crate::state::Character,
+    week: Planned<AnyWeek>,
+) -> Result<Planned<S::Week>, RuleError> {
+    Ok(match week {
+        Planned::Rest => Planned::Rest,
+        Planned::Other { what, note } => Planned::Other { what, note },
+        Planned::Own(week) => {
+            Planned::Own(S::week(week).map_err(|other| RuleError::WrongSystem {
+                name: who.name.clone(),
+                plays: who.sheet.system().to_string(),
+                needs: on_system!(&other, AnyWeek, |Other, _week| Other::NAME),
+            })?)
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::adg::event::EffectKind;
+    use crate::systems::adg::rules::Scribing;
 
     fn week(text: &str) -> Result<PlannedWeek, String> {
         text.parse()
@@ -274,7 +187,7 @@ mod tests {
         assert_eq!(scroll.character, "Aldric");
         assert_eq!(
             scroll.activity,
-            Planned::Scribe(Scribing {
+            Planned::Own(AnyWeek::Adg(Scribing {
                 character: "Aldric".into(),
                 ritual: "Ward of Fire".into(),
                 level: 2,
@@ -282,7 +195,7 @@ mod tests {
                 effect_roll: Some(EffectKind::Damage),
                 pre_exert: 1,
                 ongoing: true,
-            })
+            }))
         );
         assert_eq!(
             week("Bryn: training: swordplay with the watch")

@@ -8,7 +8,6 @@ pub mod rest;
 pub(crate) mod testkit;
 pub mod text;
 
-use crate::systems::adg::rules as adg;
 use crate::systems::registry::AnyError;
 
 use crate::dice::{Dice, DiceError, SeedContext};

@@ -2,8 +2,8 @@
 
 use super::RuleError;
 use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
-use super::downtime::Planned;
 use crate::sheet::Sheet;
+use crate::systems::contract::rules::Planned;
 use crate::systems::contract::rules::SystemRules;
 use crate::systems::registry::on_system;
 use crate::text::{NAME_MAX, NOTE_MAX, TextProblem, check, check_name};
@@ -39,7 +39,7 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
         }
         Command::Downtime(span) => span.plan.iter().try_for_each(|week| match &week.activity {
             Planned::Rest => Ok(()),
-            Planned::Scribe(scroll) => check("scroll's effect", &scroll.effect, NOTE_MAX),
+            Planned::Own(week) => on_system!(week, AnyWeek, |S, week| S::check_week_text(week)),
             Planned::Other { what, note } => {
                 check("week's activity", what, NAME_MAX)?;
                 note.as_deref()

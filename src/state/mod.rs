@@ -5,7 +5,6 @@ mod characters;
 
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
-use crate::systems::vsd::state as vsd;
 
 pub use characters::Characters;
 
@@ -15,6 +14,19 @@ use crate::sheet::Sheet;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
+/// Kept by the core, since a spell may be cast on a character of any system.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveSpell {
+    pub spell: String,
+    pub caster: String,
+    pub cast_seq: u64,
+    pub until: Option<GameTime>,
+    /// Over half its area (a partial success, VSD-5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half_area: bool,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CampaignInfo {
@@ -96,7 +108,7 @@ pub struct Character {
     /// Spells in force on this character (VSD-8), whichever system the character plays: an Against
     /// the Darkmaster spell may be cast on anyone. By folded spell name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub spells_on: BTreeMap<String, vsd::ActiveSpell>,
+    pub spells_on: BTreeMap<String, ActiveSpell>,
 }
 
 impl Character {
@@ -255,6 +267,25 @@ impl CampaignState {
 
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&fold_name(name))
+    }
+
+    /// Changes a character's current health (damage negative), kept within 0..=max.
+    pub(crate) fn change_health(&mut self, name: &str, delta: i64) {
+        if let Some(health) = self
+            .characters
+            .get_mut(&fold_name(name))
+            .and_then(|c| c.health.as_mut())
+        {
+            // Healing closes the wounds a correction left unshown first (C-1).
+            let mut delta = delta;
+            if delta > 0 {
+                let closed = health.unshown.min(u32::try_from(delta).unwrap_or(u32::MAX));
+                health.unshown -= closed;
+                delta -= i64::from(closed);
+            }
+            let next = (i64::from(health.current) + delta).clamp(0, i64::from(health.max));
+            health.current = u32::try_from(next).unwrap_or(0);
+        }
     }
 
     /// The characters `event` names, each once, in the order it names them: free text that names
@@ -474,13 +505,15 @@ impl CampaignState {
             }
 
             Event::DowntimeTaken(downtime) => {
-                self.apply_downtime_taken(downtime);
-                // Against the Darkmaster characters come out of the weeks with every MP back
-                // (VSD-6: eight hours of rest restore all).
+                self.clock = self.clock.after(downtime.by);
+                self.counting_rounds = false;
                 for spent in &downtime.characters {
-                    if let Some(vsd) = self.vsd_mut(&spent.character) {
-                        vsd.mp_spent = 0;
-                    }
+                    self.change_health(&spent.character, i64::from(spent.healed));
+                    let Some(system) = self.character(&spent.character).map(|c| c.system.system())
+                    else {
+                        continue;
+                    };
+                    on_system!(system, SystemId, |S| S::apply_downtime(self, spent));
                 }
             }
 

@@ -78,6 +78,9 @@ pub trait Registered: SystemRules + SystemWords {
     fn event(event: &AnyEvent) -> Option<&Self::Event>;
     fn wrap_event(event: Self::Event) -> AnyEvent;
     fn wrap_command(command: Self::Command) -> AnyCommand;
+    fn wrap_week(week: Self::Week) -> AnyWeek;
+    /// The week, when it is this system's; otherwise the week back.
+    fn week(week: AnyWeek) -> Result<Self::Week, AnyWeek>;
     /// The system's shares of a rest.
     fn rest_shares(rest: &Rest) -> &[Self::RestShare];
     fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare>;
@@ -239,6 +242,15 @@ pub enum AnyCommand {
     Quiet(Box<<Quiet as SystemRules>::Command>),
 }
 
+/// A downtime week of a rule system's own, as the core's plan holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyWeek {
+    Adg(<Adg as SystemRules>::Week),
+    Vsd(<Vsd as SystemRules>::Week),
+    #[cfg(test)]
+    Quiet(<Quiet as SystemRules>::Week),
+}
+
 /// A rule system's refusal, as the core's `RuleError` holds it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnyError {
@@ -320,6 +332,16 @@ macro_rules! register {
             }
             fn wrap_command(command: Self::Command) -> AnyCommand {
                 AnyCommand::$system(Box::new(command))
+            }
+            fn wrap_week(week: Self::Week) -> AnyWeek {
+                AnyWeek::$system(week)
+            }
+            fn week(week: AnyWeek) -> Result<Self::Week, AnyWeek> {
+                match week {
+                    AnyWeek::$system(week) => Ok(week),
+                    #[allow(unreachable_patterns)]
+                    other => Err(other),
+                }
             }
         }
 

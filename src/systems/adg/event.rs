@@ -3,6 +3,7 @@
 
 use crate::dice::Die;
 use crate::systems::adg::tables::{AdgTables, Attribute, WordSlot};
+pub use crate::systems::contract::event::{Activity, Downtime, DowntimeOf};
 use crate::time::{GameDuration, GameTime};
 use crate::words::words;
 use serde::{Deserialize, Serialize};
@@ -207,48 +208,6 @@ impl crate::systems::contract::event::Share for RestResult {
     fn character(&self) -> &str {
         &self.character
     }
-}
-
-/// A span of downtime weeks (ADG-C5, ADG-S3, T-2): the clock moves once for everyone in it, and each
-/// character spends each week on an activity. Its nights heal, end the daily ritual count and any
-/// lockout; a week not spent scribing restores exertion (a campaign setting).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Downtime {
-    pub weeks: u32,
-    pub by: crate::time::GameDuration,
-    pub characters: Vec<DowntimeOf>,
-    /// Every recovery die, in draw order: each character's nights in turn.
-    pub dice: Vec<Die>,
-}
-
-/// One character's part of a downtime span.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DowntimeOf {
-    pub character: String,
-    /// One per week, in order.
-    pub activities: Vec<Activity>,
-    /// Health the span's nights restored, all their recovery dice added and capped at the maximum.
-    pub healed: u32,
-    pub restored_exertion: bool,
-}
-
-/// What a character does with a downtime week.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "activity", rename_all = "snake_case")]
-pub enum Activity {
-    Rest,
-    /// Something of the GM's: training, travel, a job.
-    Other {
-        what: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        note: Option<String>,
-    },
-    /// Writing a scroll (ADG-S3): the scroll is one of the `scroll_written` events recorded right
-    /// after the span.
-    Scribe {
-        ritual: String,
-        level: u32,
-    },
 }
 
 /// The nights of a scribing week (ADG-S3 ruling): they heal and end the daily count and any lockout,

@@ -4,8 +4,8 @@ use crate::dice::Die;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
-    Activity, Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading,
-    RestResult, ScrollOutcome, ScrollWritten, TableResult,
+    Cast, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult, ScrollOutcome,
+    ScrollWritten, TableResult,
 };
 use crate::systems::adg::tables::AdgTables;
 use crate::words::Words;
@@ -258,54 +258,6 @@ pub fn cast(c: &Cast) -> String {
         parts.push("locked out until a night's rest".into());
     }
     parts.join("; ")
-}
-
-/// Each A Dungeon Game character's night: what it gave back, in words.
-pub fn downtime(d: &Downtime) -> String {
-    let each: Vec<String> = d
-        .characters
-        .iter()
-        .map(|c| {
-            let mut parts = vec![activities(&c.activities)];
-            if c.healed > 0 {
-                parts.push(format!("heals {}", c.healed));
-            }
-            if c.restored_exertion {
-                parts.push("exertion recovered".into());
-            }
-            format!("{}: {}", c.character, parts.join(", "))
-        })
-        .collect();
-    let weeks = if d.weeks == 1 { "week" } else { "weeks" };
-    format!("{} {weeks} of downtime. {}", d.weeks, each.join("; "))
-}
-
-/// A character's weeks in order, runs of the same activity counted: "scribing Ward (SL 1), rest ×3".
-pub fn activities(weeks: &[Activity]) -> String {
-    let mut runs: Vec<(String, u32)> = Vec::new();
-    for week in weeks {
-        let words = match week {
-            Activity::Rest => "rest".to_string(),
-            Activity::Other { what, note: None } => what.clone(),
-            Activity::Other {
-                what,
-                note: Some(note),
-            } => format!("{what} ({note})"),
-            Activity::Scribe { ritual, level } => format!("scribing {ritual} (SL {level})"),
-        };
-        match runs.last_mut() {
-            Some((last, count)) if *last == words => *count += 1,
-            _ => runs.push((words, 1)),
-        }
-    }
-    let runs: Vec<String> = runs
-        .into_iter()
-        .map(|(words, count)| match count {
-            1 => words,
-            _ => format!("{words} ×{count}"),
-        })
-        .collect();
-    runs.join(", ")
 }
 
 pub fn downtime_spent(character: &str, weeks: u32, restored_exertion: bool) -> String {

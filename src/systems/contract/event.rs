@@ -4,8 +4,8 @@
 //! check a sheet uses. The core's `Event` hands a system's variant to it and never lists its kinds.
 
 use crate::dice::Die;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Declares an event enum (the core's `Event`, or a system's) and, from the very same variant list, its twin
@@ -102,6 +102,69 @@ pub(crate) fn within<T: PartialOrd + fmt::Display>(
         return Err(format!("{what} must be {low} to {high}, not {value}"));
     }
     Ok(())
+}
+
+/// A span of downtime weeks, as `downtime_taken` rows store it (T-2): the clock moves once for
+/// everyone in it, and each character spends each week on an activity. A shipped shape shared by
+/// every system: a system says what its characters' weeks gave in their [`DowntimeOf`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Downtime {
+    pub weeks: u32,
+    pub by: crate::time::GameDuration,
+    pub characters: Vec<DowntimeOf>,
+    /// Every die the span drew, in draw order: each character's in turn.
+    pub dice: Vec<Die>,
+}
+
+/// One character's part of a downtime span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DowntimeOf {
+    pub character: String,
+    /// One per week, in order.
+    pub activities: Vec<Activity>,
+    /// Health the span's nights restored (the core keeps the health track).
+    pub healed: u32,
+    /// Whether the weeks gave back what the character had spent of themselves (A Dungeon Game's
+    /// exertion, ADG-C5); stored for every system, false where the system has no such thing.
+    pub restored_exertion: bool,
+}
+
+impl DowntimeOf {
+    /// A character whose weeks gave them nothing the core keeps.
+    pub fn spent(character: &str, activities: Vec<Activity>) -> DowntimeOf {
+        DowntimeOf {
+            character: character.to_string(),
+            activities,
+            healed: 0,
+            restored_exertion: false,
+        }
+    }
+}
+
+/// What a character does with a downtime week.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "activity", rename_all = "snake_case")]
+pub enum Activity {
+    Rest,
+    /// Something of the GM's: training, travel, a job.
+    Other {
+        what: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// Writing a scroll (A Dungeon Game's, ADG-S3): the scroll is one of the events recorded right
+    /// after the span.
+    Scribe {
+        ritual: String,
+        level: u32,
+    },
+}
+
+/// A system with no activities of its own reads its weeks as `Infallible`.
+impl From<std::convert::Infallible> for Activity {
+    fn from(never: std::convert::Infallible) -> Activity {
+        match never {}
+    }
 }
 
 /// A rule system as the model knows it: its names and the sheet its characters are entered with.

@@ -2,7 +2,7 @@
 //! the events the core folds for every system (a character added, a sheet changed or corrected,
 //! the clock moving) reach it.
 
-use super::event::SystemModel;
+use super::event::{DowntimeOf, SystemModel};
 use crate::state::CampaignState;
 use crate::time::GameTime;
 use serde::Serialize;
@@ -38,4 +38,7 @@ pub trait SystemFold: SystemModel {
     fn apply(state: &mut CampaignState, seq: u64, event: &Self::Event);
     /// Folds one character's share of a rest; the core has already moved the clock.
     fn apply_rest(state: &mut CampaignState, share: &Self::RestShare);
+    /// Folds one of the system's characters' part of a downtime span; the core has already moved
+    /// the clock and healed them.
+    fn apply_downtime(_state: &mut CampaignState, _spent: &DowntimeOf) {}
 }

@@ -30,6 +30,7 @@ pub enum QuietError {
 impl SystemRules for Quiet {
     type Command = QuietCommand;
     type Error = QuietError;
+    type Week = std::convert::Infallible;
 
     fn draws_dice(command: &QuietCommand) -> bool {
         match command {

@@ -171,6 +171,54 @@ fn quiet_and_adg_given_a_party_when_resting_a_night_then_each_takes_its_share() 
     );
 }
 
+/// Downtime needs nothing of a system with no weeks of its own: its characters rest or do the
+/// GM's activities, and a week another system reads as its own is refused for them.
+#[test]
+fn quiet_given_downtime_weeks_when_spent_then_the_gms_activities_are_kept_and_scribing_is_refused()
+{
+    let mut log = Log::campaign();
+    log.then(wen(), &[]);
+    log.then(aldric(), &[]);
+    log.then(steady("Wen"), &[3]);
+    let before = log.state().clock;
+    let weeks = |plan: &[&str]| {
+        Command::Downtime(crate::rules::campaign::DowntimeWeeks {
+            characters: vec!["Wen".into()],
+            party: false,
+            weeks: 2,
+            plan: plan.iter().map(|week| week.parse().unwrap()).collect(),
+        })
+    };
+    let refused = log
+        .when(
+            weeks(&["Wen: scribe Ward, level 1, effect: a door holds"]),
+            &[],
+        )
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        RuleError::WrongSystem {
+            name: "Wen".into(),
+            plays: "A Quiet Game".into(),
+            needs: "A Dungeon Game",
+        }
+        .to_string()
+    );
+    let events = log.then(weeks(&["Wen: travel: to the coast"]), &[]);
+    let Event::DowntimeTaken(span) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(span.characters.len(), 1);
+    assert_eq!(span.characters[0].healed, 0);
+    assert!(span.dice.is_empty());
+    assert_eq!(
+        crate::render::describe(&events[0]),
+        "2 weeks of downtime. Wen: travel (to the coast), rest"
+    );
+    assert_eq!(strain(&log), 3, "nothing in the weeks eases strain");
+    assert_eq!(log.state().clock.seconds() - before.seconds(), 14 * 86_400);
+}
+
 #[test]
 fn quiet_events_read_back_by_their_kind() {
     let steadied = Event::System(Quiet::wrap_event(QuietEvent::Steadied {

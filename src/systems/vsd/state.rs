@@ -18,17 +18,7 @@ pub struct Concentration {
     pub last_round: u64,
 }
 
-/// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSpell {
-    pub spell: String,
-    pub caster: String,
-    pub cast_seq: u64,
-    pub until: Option<GameTime>,
-    /// Over half its area (a partial success, VSD-5).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub half_area: bool,
-}
+pub use crate::state::ActiveSpell;
 
 /// A failed spell held to fire later (VSD-9): it fires at the end of `fires_at_round` if the caster
 /// concentrated on it through the two rounds up to then.
@@ -123,6 +113,16 @@ impl crate::systems::contract::state::SystemFold for super::Vsd {
     }
     fn apply_rest(state: &mut CampaignState, rested: &crate::systems::vsd::event::MpRestored) {
         state.apply_mp_rest(rested);
+    }
+    /// Weeks of downtime hold nights enough to bring every MP back (VSD-6: eight hours restore
+    /// all).
+    fn apply_downtime(
+        state: &mut CampaignState,
+        spent: &crate::systems::contract::event::DowntimeOf,
+    ) {
+        if let Some(vsd) = state.vsd_mut(&spent.character) {
+            vsd.mp_spent = 0;
+        }
     }
 }
 

@@ -29,7 +29,6 @@ pub use commands::{
     CastOrder, Casting, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift, ScrollLearning,
     ScrollReading, SilverChange, SpellDuration,
 };
-pub(crate) use downtime::downtime_weeks;
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
 
@@ -157,6 +156,7 @@ pub enum AdgCommand {
 impl crate::systems::contract::rules::SystemRules for Adg {
     type Command = AdgCommand;
     type Error = AdgError;
+    type Week = Scribing;
 
     fn draws_dice(command: &AdgCommand) -> bool {
         command.draws_dice()
@@ -193,6 +193,26 @@ impl crate::systems::contract::rules::SystemRules for Adg {
             | AdgCommand::GiveScroll(_)
             | AdgCommand::ResolvePending(_) => Ok(()),
         }
+    }
+
+    fn plan_week(character: &str, activity: &str) -> Option<Result<Scribing, String>> {
+        downtime::plan_week(character, activity)
+    }
+
+    fn check_week_text(scroll: &Scribing) -> Result<(), crate::text::TextProblem> {
+        crate::text::check("scroll's effect", &scroll.effect, crate::text::NOTE_MAX)
+    }
+
+    fn downtime(
+        state: &CampaignState,
+        who: &Character,
+        adg: &AdgState,
+        weeks: Vec<crate::systems::contract::rules::Planned<Scribing>>,
+        record: &mut Vec<crate::dice::Die>,
+        after: &mut Vec<Event>,
+        dice: &mut Dice<'_>,
+    ) -> Result<crate::systems::contract::event::DowntimeOf, RuleError> {
+        downtime::downtime_weeks(state, (who, adg), weeks, record, after, dice)
     }
 
     /// The sample tables, the first time an ADG character joins a campaign without tables.

@@ -6,7 +6,7 @@ use crate::sheet::AdgSheet;
 use crate::state::{CampaignState, fold_name};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
-    Cast, Downtime, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
+    Cast, DowntimeOf, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
     ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::systems::adg::event::{Pay, RitualKind};
@@ -120,6 +120,17 @@ impl crate::systems::contract::state::SystemFold for super::Adg {
     }
     fn apply_rest(state: &mut CampaignState, rested: &crate::systems::adg::event::RestResult) {
         state.apply_rest(rested);
+    }
+    /// Every week's nights end the daily count and any lockout; the span may give exertion back
+    /// (ADG-C5).
+    fn apply_downtime(state: &mut CampaignState, spent: &DowntimeOf) {
+        if let Some(adg) = state.adg_mut(&spent.character) {
+            adg.rituals_today = 0;
+            adg.locked_out = false;
+            if spent.restored_exertion {
+                adg.exerted = Attributes::default();
+            }
+        }
     }
 }
 
@@ -270,25 +281,6 @@ impl CampaignState {
             .and_then(|c| c.state_mut::<Adg>())
     }
 
-    /// Changes a character's current health (damage negative), kept within 0..=max.
-    pub(crate) fn change_health(&mut self, name: &str, delta: i64) {
-        if let Some(health) = self
-            .characters
-            .get_mut(&fold_name(name))
-            .and_then(|c| c.health.as_mut())
-        {
-            // Healing closes the wounds a correction left unshown first (C-1).
-            let mut delta = delta;
-            if delta > 0 {
-                let closed = health.unshown.min(u32::try_from(delta).unwrap_or(u32::MAX));
-                health.unshown -= closed;
-                delta -= i64::from(closed);
-            }
-            let next = (i64::from(health.current) + delta).clamp(0, i64::from(health.max));
-            health.current = u32::try_from(next).unwrap_or(0);
-        }
-    }
-
     fn apply_effect(&mut self, effect: &Option<EffectRoll>) {
         if let Some(e) = effect {
             let sign = if e.kind == EffectKind::Damage { -1 } else { 1 };
@@ -417,19 +409,6 @@ impl CampaignState {
         if let Some(adg) = self.adg_mut(character) {
             adg.rituals_today = 0;
             adg.locked_out = false;
-        }
-    }
-
-    pub(crate) fn apply_downtime_taken(&mut self, d: &Downtime) {
-        self.clock = self.clock.after(d.by);
-        self.counting_rounds = false;
-        for c in &d.characters {
-            self.apply_nights(&c.character, c.healed);
-            if c.restored_exertion
-                && let Some(adg) = self.adg_mut(&c.character)
-            {
-                adg.exerted = Attributes::default();
-            }
         }
     }
 

@@ -71,6 +71,8 @@ pub enum VsdCommand {
 impl crate::systems::contract::rules::SystemRules for Vsd {
     type Command = VsdCommand;
     type Error = VsdError;
+    /// Its characters rest or do the GM's activities.
+    type Week = std::convert::Infallible;
 
     fn draws_dice(command: &VsdCommand) -> bool {
         command.draws_dice()

@@ -3,12 +3,14 @@
 
 use super::*;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange};
-use crate::rules::downtime::{Planned, PlannedWeek};
+use crate::rules::downtime::PlannedWeek;
 use crate::systems::adg::event::ScrollWritten;
+use crate::systems::contract::rules::Planned;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
+use crate::systems::registry::AnyWeek;
 
-fn span(weeks: u32, plan: &[(&str, Planned)]) -> Command {
+fn span(weeks: u32, plan: &[(&str, Planned<AnyWeek>)]) -> Command {
     Command::Downtime(DowntimeWeeks {
         characters: Vec::new(),
         party: true,
@@ -23,14 +25,14 @@ fn span(weeks: u32, plan: &[(&str, Planned)]) -> Command {
     })
 }
 
-fn scribe(ritual: &str, level: u32, pre_exert: u32) -> Planned {
+fn scribe(ritual: &str, level: u32, pre_exert: u32) -> Planned<AnyWeek> {
     let AdgCommand::WriteScroll(scroll) = write(ritual, level, pre_exert) else {
         unreachable!("write builds a scribing")
     };
-    Planned::Scribe(scroll)
+    Planned::Own(AnyWeek::Adg(scroll))
 }
 
-fn training() -> Planned {
+fn training() -> Planned<AnyWeek> {
     Planned::Other {
         what: "training".into(),
         note: Some("swordplay with the watch".into()),
@@ -161,7 +163,7 @@ fn adg_s3_given_a_span_of_scribing_when_the_silver_runs_out_in_a_later_week_then
  {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Ceremony);
-    let plan: Vec<(&str, Planned)> = (0..5)
+    let plan: Vec<(&str, Planned<AnyWeek>)> = (0..5)
         .map(|_| ("Aldric", scribe("Calling Moon", 2, 0)))
         .collect();
     let dice: Vec<u32> = (0..4).flat_map(|_| scribing(&[9])).collect();
@@ -232,7 +234,7 @@ fn t2_given_a_span_when_its_weeks_name_someone_outside_it_or_too_many_weeks_or_s
         })
     );
     let mut scribing_mira = scribe("Ember", 1, 0);
-    if let Planned::Scribe(scroll) = &mut scribing_mira {
+    if let Planned::Own(AnyWeek::Adg(scroll)) = &mut scribing_mira {
         scroll.character = "Mira".into();
     }
     assert!(matches!(
