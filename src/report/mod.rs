@@ -11,11 +11,8 @@ use crate::audit::{LogTally, Tally};
 use crate::event::{Event, Recorded};
 use crate::state::{CampaignState, Character, fold_name};
 use crate::store::{Checkpoint, Store, StoreError};
-use crate::systems::adg::Adg;
-use crate::systems::adg::event::AdgEvent;
-use crate::systems::adg::tables::Attribute;
-use crate::systems::registry::AnyEvent;
-use crate::systems::vsd::Vsd;
+use crate::systems::contract::render::{Chart, Gauge, PerDay, SystemWords};
+use crate::systems::registry::on_system;
 use std::collections::BTreeMap;
 use svg::{Series, column_of};
 
@@ -25,8 +22,8 @@ use page::escape;
 pub const SESSIONS_SHOWN: usize = 30;
 /// Key events listed for one session; the rest are counted.
 const KEY_EVENTS_SHOWN: usize = 8;
-/// Days shown in a character's rituals-per-day chart (the latest days with a ritual).
-pub const RITUAL_DAYS_SHOWN: usize = 60;
+/// Days shown in a character's per-day chart (the latest days with a count).
+pub const DAYS_SHOWN: usize = 60;
 
 /// What the page is made from.
 pub struct Gathered {
@@ -48,12 +45,20 @@ pub struct CharacterTrack {
     pub name: String,
     pub health: Series,
     pub health_max: Series,
-    /// A Dungeon Game: (attribute, current, maximum).
-    pub attributes: Vec<(Attribute, Series, Series)>,
-    /// Against the Darkmaster: (current, maximum) magic points.
-    pub mps: Option<(Series, Series)>,
-    /// A Dungeon Game: in-game day → (rituals cast, the safe number that day).
-    pub rituals_by_day: BTreeMap<u64, (u32, u32)>,
+    /// The charts the character's rule system draws, in its order.
+    pub charts: Vec<ChartTrack>,
+    /// What the system counts per in-game day, if anything.
+    pub per_day: Option<(PerDay, ByDay)>,
+}
+
+/// In-game day → (the count, that day's limit).
+pub type ByDay = BTreeMap<u64, (u32, u32)>;
+
+/// One of a system's charts, over time.
+pub struct ChartTrack {
+    pub chart: Chart,
+    /// Each value's words, with its current and maximum series.
+    pub lines: Vec<(Gauge, Series, Series)>,
 }
 
 /// One session in the timeline.
@@ -76,25 +81,20 @@ pub struct SessionRow {
 struct Milestones {
     dead: bool,
     level: u32,
-    rituals_known: usize,
-    rituals_lost: usize,
-    spells_known: usize,
+    /// The rule system's own (rituals known, spells known).
+    counts: Vec<usize>,
 }
 
 impl Milestones {
     fn of(c: &Character) -> Milestones {
-        let (level, rituals_known, rituals_lost, spells_known) =
-            match (c.state::<Adg>(), c.state::<Vsd>()) {
-                (Some(adg), _) => (adg.level, adg.known.len(), adg.lost.len(), 0),
-                (_, Some(vsd)) => (vsd.level, 0, 0, vsd.spells.len()),
-                (None, None) => (0, 0, 0, 0),
-            };
+        let (level, counts) = on_system!(&c.system, AnyState, |S, mine| (
+            S::level(mine),
+            S::milestones(mine)
+        ));
         Milestones {
             dead: c.is_dead(),
             level,
-            rituals_known,
-            rituals_lost,
-            spells_known,
+            counts,
         }
     }
 }
@@ -143,14 +143,17 @@ pub fn gather(
             }
             milestones.insert(folded, now);
         }
-        if let Event::System(AnyEvent::Adg(AdgEvent::RitualCast(cast))) = &r.event
-            && let Some(c) = state.character(&cast.character)
-            && let (Some(track), Some(adg)) =
-                (tracks.get_mut(&fold_name(&c.name)), c.state::<Adg>())
+        if let Event::System(event) = &r.event
+            && let Some((who, limit)) = on_system!(event, AnyEvent, |S, event| {
+                S::counted_per_day(state, event)
+            })
+            && let Some((_, days)) = tracks
+                .get_mut(&fold_name(who))
+                .and_then(|track| track.per_day.as_mut())
         {
-            let day = track.rituals_by_day.entry(r.game_time.day()).or_default();
+            let day = days.entry(r.game_time.day()).or_default();
             day.0 += 1;
-            day.1 = adg.safe_rituals_per_day();
+            day.1 = limit;
         }
         note_session(&mut sessions, &mut between_sessions, r, key);
     })?;
@@ -175,18 +178,18 @@ fn new_track(c: &Character) -> CharacterTrack {
         name: c.name.clone(),
         health: Series::default(),
         health_max: Series::default(),
-        attributes: if c.state::<Adg>().is_some() {
-            [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
-                .into_iter()
-                .map(|a| (a, Series::default(), Series::default()))
-                .collect()
-        } else {
-            Vec::new()
-        },
-        mps: c
-            .state::<Vsd>()
-            .map(|_| (Series::default(), Series::default())),
-        rituals_by_day: BTreeMap::new(),
+        charts: on_system!(&c.system, AnyState, |S, mine| S::charts(mine))
+            .into_iter()
+            .map(|(chart, gauges)| ChartTrack {
+                chart,
+                lines: gauges
+                    .into_iter()
+                    .map(|gauge| (gauge, Series::default(), Series::default()))
+                    .collect(),
+            })
+            .collect(),
+        per_day: on_system!(&c.system, AnyState, |S, _mine| S::PER_DAY)
+            .map(|words| (words, BTreeMap::new())),
     }
 }
 
@@ -196,15 +199,12 @@ fn track(track: &mut CharacterTrack, c: &Character, column: u64) {
         track.health.note(column, health.current);
         track.health_max.note(column, health.max);
     }
-    if let Some(adg) = c.state::<Adg>() {
-        for (attribute, current, max) in &mut track.attributes {
-            current.note(column, adg.current(*attribute));
-            max.note(column, adg.max.get(*attribute));
+    let now = on_system!(&c.system, AnyState, |S, mine| S::charts(mine));
+    for (chart, (_, gauges)) in track.charts.iter_mut().zip(now) {
+        for ((_, current, max), gauge) in chart.lines.iter_mut().zip(gauges) {
+            current.note(column, gauge.current);
+            max.note(column, gauge.max);
         }
-    }
-    if let (Some(vsd), Some((current, max))) = (c.state::<Vsd>(), &mut track.mps) {
-        current.note(column, vsd.mp_max.saturating_sub(vsd.mp_spent));
-        max.note(column, vsd.mp_max);
     }
 }
 

@@ -2,10 +2,11 @@
 //! from a disk or an e-mail with no network. Every piece of campaign text goes through [`escape`].
 
 use super::svg::{self, Bar, Line, PALETTE};
-use super::{CharacterTrack, Gathered, RITUAL_DAYS_SHOWN, SESSIONS_SHOWN};
+use super::{ByDay, CharacterTrack, DAYS_SHOWN, Gathered, SESSIONS_SHOWN};
 use crate::audit::{FLAG_BELOW, Verdict, judge};
-use crate::systems::adg::Adg;
-use crate::systems::vsd::Vsd;
+use crate::systems::contract::event::SystemModel;
+use crate::systems::contract::render::{PerDay, SystemWords};
+use crate::systems::registry::{SystemId, on_system};
 use std::fmt::Write;
 
 /// The first bytes of every report: how `--out` knows a file it may replace.
@@ -97,7 +98,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     out.push_str(r#"<nav id="contents"><strong>Contents</strong><ol></ol></nav><main>"#);
     characters(&mut out, g);
     timeline(&mut out, g);
-    scrolls(&mut out, g);
+    tables(&mut out, g);
     dice(&mut out, g);
     chain(&mut out, g);
     let _ = write!(
@@ -128,11 +129,7 @@ fn characters(out: &mut String, g: &Gathered) {
 fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
     let now = g.state.character(&track.name);
     let standing = now.map(|c| {
-        let (system, level) = match (c.state::<Adg>(), c.state::<Vsd>()) {
-            (Some(adg), _) => ("A Dungeon Game", adg.level),
-            (_, Some(vsd)) => ("Against the Darkmaster", vsd.level),
-            (None, None) => ("", 0),
-        };
+        let (system, level) = on_system!(&c.system, AnyState, |S, mine| (S::NAME, S::level(mine)));
         let health = c
             .health
             .map(|h| format!(", health {} of {}", h.current, h.max))
@@ -178,95 +175,83 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
             ),
         );
     }
-    if !track.attributes.is_empty() {
+    for chart in &track.charts {
         let mut lines = Vec::new();
-        for (i, (attribute, current, max)) in track.attributes.iter().enumerate() {
+        for (gauge, current, max) in &chart.lines {
             lines.push(Line {
-                label: format!("{attribute}"),
+                label: gauge.label.into(),
                 series: current,
-                colour: PALETTE[i + 1],
+                colour: PALETTE[gauge.colour % PALETTE.len()],
                 dashed: false,
             });
             lines.push(Line {
-                label: format!("{attribute} maximum"),
+                label: gauge.max_label.into(),
                 series: max,
-                colour: PALETTE[i + 1],
+                colour: PALETTE[gauge.colour % PALETTE.len()],
                 dashed: true,
             });
         }
         figure(
             out,
-            "Attributes over in-game time: current (less what is exerted), and each maximum dashed.",
+            chart.chart.caption,
             svg::line_chart(
-                "attributes",
-                &format!("{}: attributes", track.name),
+                chart.chart.id,
+                &format!("{}: {}", track.name, chart.chart.title),
                 g.span,
                 &lines,
             ),
         );
-        rituals(out, track, figure);
     }
-    if let Some((current, max)) = &track.mps {
-        figure(
-            out,
-            "Magic points over in-game time: those left, and the maximum dashed.",
-            svg::line_chart(
-                "mps",
-                &format!("{}: magic points", track.name),
-                g.span,
-                &[
-                    Line {
-                        label: "left".into(),
-                        series: current,
-                        colour: PALETTE[2],
-                        dashed: false,
-                    },
-                    Line {
-                        label: "maximum".into(),
-                        series: max,
-                        colour: PALETTE[2],
-                        dashed: true,
-                    },
-                ],
-            ),
-        );
+    if let Some((words, days)) = &track.per_day {
+        per_day(out, &track.name, words, days, figure);
     }
     out.push_str("</article>");
 }
 
-fn rituals(out: &mut String, track: &CharacterTrack, figure: impl Fn(&mut String, &str, String)) {
-    if track.rituals_by_day.is_empty() {
-        out.push_str(r#"<p class="muted" data-chart="rituals">No rituals cast yet.</p>"#);
+fn per_day(
+    out: &mut String,
+    name: &str,
+    words: &PerDay,
+    by_day: &ByDay,
+    figure: impl Fn(&mut String, &str, String),
+) {
+    if by_day.is_empty() {
+        let _ = write!(
+            out,
+            r#"<p class="muted" data-chart="{}">{}</p>"#,
+            words.id,
+            escape(words.none_yet)
+        );
         return;
     }
-    let days = track.rituals_by_day.len();
-    let bars: Vec<Bar> = track
-        .rituals_by_day
+    let days = by_day.len();
+    let bars: Vec<Bar> = by_day
         .iter()
-        .skip(days.saturating_sub(RITUAL_DAYS_SHOWN))
-        .map(|(day, &(cast, safe))| Bar {
+        .skip(days.saturating_sub(DAYS_SHOWN))
+        .map(|(day, &(counted, limit))| Bar {
             label: format!("Day {day}"),
-            value: f64::from(cast),
-            mark: Some(f64::from(safe)),
-            warn: cast > safe,
+            value: f64::from(counted),
+            mark: Some(f64::from(limit)),
+            warn: counted > limit,
         })
         .collect();
-    let caption = if days > RITUAL_DAYS_SHOWN {
+    let caption = if days > DAYS_SHOWN {
         format!(
-            "Rituals cast per in-game day against the safe number, the latest {RITUAL_DAYS_SHOWN} of {days} days with a ritual."
+            "{}, the latest {DAYS_SHOWN} of {days} {}.",
+            words.caption, words.days
         )
     } else {
-        "Rituals cast per in-game day against the safe number.".to_string()
+        format!("{}.", words.caption)
     };
     figure(
         out,
         &caption,
         svg::bar_chart(
-            "rituals",
-            &format!("{}: rituals per day", track.name),
+            words.id,
+            &format!("{name}: {}", words.title),
             &bars,
-            "rituals cast",
-            "safe number",
+            words.counted,
+            words.limit,
         ),
     );
 }
@@ -356,28 +341,36 @@ fn timeline(out: &mut String, g: &Gathered) {
     out.push_str("</section>");
 }
 
-fn scrolls(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="scrolls"><h2>Scrolls</h2>"#);
-    if g.state.systems.adg.scrolls.is_empty() {
-        out.push_str("<p>No scroll is held.</p>");
-    } else {
-        out.push_str("<table><thead><tr><th>Scroll</th><th>Ritual</th><th>Level</th><th>Held by</th><th>Written by</th><th>Read</th><th>Effect</th></tr></thead><tbody>");
-        for scroll in g.state.systems.adg.scrolls.values() {
+/// Each rule system's tables of what the campaign holds.
+fn tables(out: &mut String, g: &Gathered) {
+    for &system in SystemId::ALL {
+        for table in on_system!(system, SystemId, |S| S::report_tables(&g.state)) {
             let _ = write!(
                 out,
-                "<tr><td>#{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                scroll.id,
-                escape(&scroll.ritual),
-                scroll.level,
-                escape(&scroll.holder),
-                escape(&scroll.writer),
-                count(scroll.reads.into(), "time", "times"),
-                escape(&scroll.effect),
+                r#"<section id="{}"><h2>{}</h2>"#,
+                table.id,
+                escape(table.heading)
             );
+            if table.rows.is_empty() {
+                let _ = write!(out, "<p>{}</p>", escape(table.empty));
+            } else {
+                out.push_str("<table><thead><tr>");
+                for column in &table.columns {
+                    let _ = write!(out, "<th>{}</th>", escape(column));
+                }
+                out.push_str("</tr></thead><tbody>");
+                for row in &table.rows {
+                    out.push_str("<tr>");
+                    for cell in row {
+                        let _ = write!(out, "<td>{}</td>", escape(cell));
+                    }
+                    out.push_str("</tr>");
+                }
+                out.push_str("</tbody></table>");
+            }
+            out.push_str("</section>");
         }
-        out.push_str("</tbody></table>");
     }
-    out.push_str("</section>");
 }
 
 fn dice(out: &mut String, g: &Gathered) {

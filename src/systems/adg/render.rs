@@ -1,13 +1,16 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::dice::Die;
+use crate::state::CampaignState;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
     Cast, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult, ScrollOutcome,
     ScrollWritten, TableResult,
 };
-use crate::systems::adg::tables::AdgTables;
+use crate::systems::adg::state::AdgState;
+use crate::systems::adg::tables::{AdgTables, Attribute};
+use crate::systems::contract::render::{Chart, Gauge, PerDay, Table};
 use crate::words::Words;
 
 /// The log line of an A Dungeon Game event.
@@ -26,6 +29,86 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             0 => format!("{} regains no health", rested.character),
             healed => format!("{} heals {healed}", rested.character),
         }
+    }
+    fn level(adg: &AdgState) -> u32 {
+        adg.level
+    }
+    fn milestones(adg: &AdgState) -> Vec<usize> {
+        vec![adg.known.len(), adg.lost.len()]
+    }
+    fn charts(adg: &AdgState) -> Vec<(Chart, Vec<Gauge>)> {
+        let chart = Chart {
+            id: "attributes",
+            title: "attributes",
+            caption: "Attributes over in-game time: current (less what is exerted), and each maximum dashed.",
+        };
+        let gauges = [
+            (Attribute::Agility, "Agility", "Agility maximum"),
+            (Attribute::Brawn, "Brawn", "Brawn maximum"),
+            (Attribute::Cunning, "Cunning", "Cunning maximum"),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (attribute, label, max_label))| Gauge {
+            label,
+            max_label,
+            colour: i + 1,
+            current: adg.current(attribute),
+            max: adg.max.get(attribute),
+        })
+        .collect();
+        vec![(chart, gauges)]
+    }
+    const PER_DAY: Option<PerDay> = Some(PerDay {
+        id: "rituals",
+        title: "rituals per day",
+        counted: "rituals cast",
+        limit: "safe number",
+        caption: "Rituals cast per in-game day against the safe number",
+        days: "days with a ritual",
+        none_yet: "No rituals cast yet.",
+    });
+    /// A ritual cast, against the caster's safe number (ADG-C2).
+    fn counted_per_day<'e>(state: &CampaignState, event: &'e AdgEvent) -> Option<(&'e str, u32)> {
+        let AdgEvent::RitualCast(cast) = event else {
+            return None;
+        };
+        let adg = state.character(&cast.character)?.state::<super::Adg>()?;
+        Some((&cast.character, adg.safe_rituals_per_day()))
+    }
+    fn report_tables(state: &CampaignState) -> Vec<Table> {
+        let scrolls = &state.systems.adg.scrolls;
+        vec![Table {
+            id: "scrolls",
+            heading: "Scrolls",
+            empty: "No scroll is held.",
+            columns: vec![
+                "Scroll",
+                "Ritual",
+                "Level",
+                "Held by",
+                "Written by",
+                "Read",
+                "Effect",
+            ],
+            rows: scrolls
+                .values()
+                .map(|scroll| {
+                    vec![
+                        format!("#{}", scroll.id),
+                        scroll.ritual.clone(),
+                        scroll.level.to_string(),
+                        scroll.holder.clone(),
+                        scroll.writer.clone(),
+                        match scroll.reads {
+                            1 => "1 time".to_string(),
+                            n => format!("{n} times"),
+                        },
+                        scroll.effect.clone(),
+                    ]
+                })
+                .collect(),
+        }]
     }
 }
 

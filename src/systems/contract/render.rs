@@ -1,12 +1,90 @@
-//! The render half of the contract: the words a rule system gives its events.
+//! The render half of the contract: the words a rule system gives its events, and what it shows of
+//! its characters and its campaign-wide state on the report's page.
 
 use super::event::SystemModel;
+use super::state::SystemFold;
+use crate::state::CampaignState;
 
-pub trait SystemWords: SystemModel {
+pub trait SystemWords: SystemModel + SystemFold {
     /// One log line for the event, without its seq (`Aldric exerts Brawn 2 (a climb)`).
     fn describe(event: &Self::Event) -> String;
     /// A sheet as entered, in words, beginning with the system's name.
     fn sheet_words(sheet: &Self::Sheet) -> String;
     /// Each character's part of a rest, in words (`Aldric heals 3`).
     fn rest_words(share: &Self::RestShare) -> String;
+    /// The character's level, as a summary names it.
+    fn level(character: &Self::Character) -> u32;
+    /// Counts whose change is worth a line in a timeline (rituals known, spells known); the level
+    /// and death are the core's.
+    fn milestones(_character: &Self::Character) -> Vec<usize> {
+        Vec::new()
+    }
+    /// The charts the report draws for one of the system's characters, in order, each value as
+    /// it stands now.
+    fn charts(_character: &Self::Character) -> Vec<(Chart, Vec<Gauge>)> {
+        Vec::new()
+    }
+    /// What the system counts per in-game day against a limit on the report, if anything.
+    const PER_DAY: Option<PerDay> = None;
+    /// Whether `event` counts towards [`Self::PER_DAY`]: whose count, and that day's limit.
+    fn counted_per_day<'e>(
+        _state: &CampaignState,
+        _event: &'e Self::Event,
+    ) -> Option<(&'e str, u32)> {
+        None
+    }
+    /// The tables of campaign-wide things the report lists (the scrolls held), each shown even
+    /// when empty.
+    fn report_tables(_state: &CampaignState) -> Vec<Table> {
+        Vec::new()
+    }
+}
+
+/// A chart of a character's values over in-game time, each drawn beside its maximum (dashed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chart {
+    /// Its name in the page (`data-chart`).
+    pub id: &'static str,
+    /// What it shows, after the character's name in its title ("attributes").
+    pub title: &'static str,
+    pub caption: &'static str,
+}
+
+/// One value on a chart as it stands now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gauge {
+    pub label: &'static str,
+    pub max_label: &'static str,
+    /// Its colour, as a place in the report's palette (0 is health's).
+    pub colour: usize,
+    pub current: u32,
+    pub max: u32,
+}
+
+/// Something counted per in-game day against a limit (rituals cast against the safe number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerDay {
+    pub id: &'static str,
+    /// After the character's name in the chart's title ("rituals per day").
+    pub title: &'static str,
+    /// The bars' and the marks' names ("rituals cast", "safe number").
+    pub counted: &'static str,
+    pub limit: &'static str,
+    /// The caption, without its full stop ("Rituals cast per in-game day against the safe number").
+    pub caption: &'static str,
+    /// The days shown, when not all are ("days with a ritual").
+    pub days: &'static str,
+    /// Shown while nothing has been counted ("No rituals cast yet.").
+    pub none_yet: &'static str,
+}
+
+/// A table of things the campaign holds, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    pub id: &'static str,
+    pub heading: &'static str,
+    /// Shown instead of an empty table ("No scroll is held.").
+    pub empty: &'static str,
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
 }

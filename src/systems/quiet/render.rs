@@ -16,6 +16,9 @@ impl SystemWords for Quiet {
     fn sheet_words(sheet: &QuietSheet) -> String {
         format!("A Quiet Game, level {}: calm {}", sheet.level, sheet.calm)
     }
+    fn level(character: &super::state::QuietCharacter) -> u32 {
+        character.level
+    }
     fn rest_words(share: &Eased) -> String {
         format!("{} eases {} strain", share.character, share.eased)
     }

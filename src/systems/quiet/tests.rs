@@ -280,4 +280,11 @@ fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
     let through_json: CampaignState =
         serde_json::from_str(&serde_json::to_string(&replayed).unwrap()).unwrap();
     assert_eq!(through_json, replayed);
+    // The report names the system and level, and draws only the core's health for a system
+    // with no charts of its own.
+    let gathered = crate::report::gather(store, None, &mut |_| {}).unwrap();
+    let page = crate::report::html(&gathered, "now");
+    assert!(page.contains("A Quiet Game, level 1"), "{page}");
+    assert!(!page.contains("data-chart=\"attributes\""));
+    assert!(page.contains("<h2>Scrolls</h2><p>No scroll is held.</p>"));
 }

@@ -1,10 +1,12 @@
 //! Log lines of Against the Darkmaster's events.
 
+use crate::systems::contract::render::{Chart, Gauge};
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
     ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
 };
+use crate::systems::vsd::state::VsdState;
 use crate::words::Words;
 
 /// The log line of an Against the Darkmaster event.
@@ -17,6 +19,29 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             "Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {}",
             s.level, s.vocation, s.mp, s.drive, s.body
         )
+    }
+    fn level(vsd: &VsdState) -> u32 {
+        vsd.level
+    }
+    fn milestones(vsd: &VsdState) -> Vec<usize> {
+        vec![vsd.spells.len()]
+    }
+    fn charts(vsd: &VsdState) -> Vec<(Chart, Vec<Gauge>)> {
+        let chart = Chart {
+            id: "mps",
+            title: "magic points",
+            caption: "Magic points over in-game time: those left, and the maximum dashed.",
+        };
+        vec![(
+            chart,
+            vec![Gauge {
+                label: "left",
+                max_label: "maximum",
+                colour: 2,
+                current: vsd.mp_max.saturating_sub(vsd.mp_spent),
+                max: vsd.mp_max,
+            }],
+        )]
     }
     fn rest_words(rested: &crate::systems::vsd::event::MpRestored) -> String {
         match rested.restored {
