@@ -8,8 +8,8 @@ use super::output::Report;
 use crate::Error;
 use crate::state::CampaignState;
 use crate::store::Store;
-use crate::systems::adg::Adg;
-use crate::systems::vsd::Vsd;
+use crate::systems::contract::render::SystemWords;
+use crate::systems::registry::{SystemId, on_system};
 use clap::Args;
 use std::io::Write;
 
@@ -118,15 +118,11 @@ pub fn campaign_names(state: &CampaignState) -> Vec<String> {
     let mut names = Vec::new();
     for c in state.characters.values() {
         names.push(c.name.clone());
-        if let Some(adg) = c.state::<Adg>() {
-            names.extend(adg.known.values().map(|r| r.name.clone()));
-            names.extend(adg.discovered.values().map(|(name, _)| name.clone()));
-        }
-        if let Some(vsd) = c.state::<Vsd>() {
-            names.extend(vsd.spells.values().map(|s| s.name.clone()));
-        }
+        names.extend(on_system!(&c.system, AnyState, |S, mine| S::names(mine)));
     }
-    names.extend(state.systems.adg.scrolls.keys().map(|id| format!("S{id}")));
+    for &system in SystemId::ALL {
+        names.extend(on_system!(system, SystemId, |S| S::campaign_names(state)));
+    }
     // A name that would act on a terminal (only a tampered file holds one), or be read as a flag
     // (only an older grimoire took one), is not offered.
     names.retain(|n| crate::text::printable(n) == *n && !n.starts_with('-'));

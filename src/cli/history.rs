@@ -8,7 +8,8 @@ use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
 use crate::state::fold_name;
 use crate::store::Point;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::render::SystemWords;
+use crate::systems::registry::on_system;
 use crate::text::printable;
 use clap::Args;
 use serde_json::json;
@@ -465,24 +466,8 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             }
         }
     }
-    // Every modifier a cast added, by name, as the JSON payload holds them.
-    if let Event::System(AnyEvent::Vsd(crate::systems::vsd::event::VsdEvent::SpellCast(cast))) =
-        &r.event
-    {
-        let mut each = vec![
-            format!("rolled {}", cast.roll),
-            format!("lore bonus {:+}", cast.lore_bonus),
-        ];
-        each.extend(
-            cast.modifiers
-                .iter()
-                .map(|m| format!("{} {:+}", m.what, m.value)),
-        );
-        lines.push(format!(
-            "  the roll: {}; total {}",
-            each.join(", "),
-            cast.total
-        ));
+    if let Event::System(event) = &r.event {
+        lines.extend(on_system!(event, AnyEvent, |S, event| S::explain(event)));
     }
     // The sheets the event concerns, as they stood when it was decided (or at --at).
     let concerned: Vec<String> = state

@@ -11,9 +11,9 @@ use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
 use crate::store::Point;
-use crate::systems::adg::event::AdgEvent;
-use crate::systems::registry::AnyEvent;
-use crate::systems::vsd::event::{Outcome, VsdEvent};
+use crate::systems::contract::event::SystemModel;
+use crate::systems::contract::render::SystemWords;
+use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
 use clap::Args;
 use serde_json::{Value, json};
@@ -247,28 +247,33 @@ fn compare(
 fn label(path: &str) -> String {
     let parts: Vec<&str> = path.split('.').collect();
     let words = |part: &str| part.replace('_', " ");
-    let attribute = |a: &str| {
-        let mut word = a.to_string();
-        if let Some(first) = word.get_mut(..1) {
-            first.make_ascii_uppercase();
-        }
-        word
-    };
     match parts.as_slice() {
         ["health", "current"] => "health".into(),
         ["health", "max"] => "maximum health".into(),
-        ["adg", "exerted", a] => format!("{} exerted", attribute(a)),
-        ["adg", "max", a] => format!("{} maximum", attribute(a)),
-        ["adg", "known", ritual] => format!("ritual {ritual}"),
-        ["adg", "known", ritual, rest @ ..] => format!("ritual {ritual}: {}", rest.join(" ")),
-        ["adg", "lost", ritual] => format!("ritual {ritual} lost for ever"),
-        ["adg", "discovered", ritual, ..] => format!("ritual {ritual} discovered"),
-        ["vsd", "mp_spent"] => "MPs spent".into(),
-        ["vsd", "mp_max"] => "MP maximum".into(),
-        ["vsd", "spells", spell] => format!("spell {spell}"),
-        ["vsd", "spells", spell, rest @ ..] => format!("spell {spell}: {}", words(&rest.join(" "))),
-        ["adg" | "vsd", rest @ ..] => words(&rest.join(" › ")),
+        [key, rest @ ..] if system_keyed(key).is_some() => {
+            let label = system_keyed(key)
+                .and_then(|system| on_system!(system, SystemId, |S| S::field_label(rest)));
+            label.unwrap_or_else(|| words(&rest.join(" › ")))
+        }
         _ => words(&parts.join(" › ")),
+    }
+}
+
+/// The rule system whose state is stored under `key` in a character's JSON.
+fn system_keyed(key: &str) -> Option<SystemId> {
+    SystemId::ALL
+        .iter()
+        .copied()
+        .find(|&system| on_system!(system, SystemId, |S| S::KEY) == key)
+}
+
+/// Whether the field at `path` is shown as there or not, as its rule system has it.
+fn shown_as_presence(path: &str) -> bool {
+    let parts: Vec<&str> = path.split('.').collect();
+    match parts.as_slice() {
+        [key, rest @ ..] => system_keyed(key)
+            .is_some_and(|system| on_system!(system, SystemId, |S| S::shown_as_presence(rest))),
+        [] => false,
     }
 }
 
@@ -277,10 +282,7 @@ fn label(path: &str) -> String {
 fn shown(path: &str, value: Option<&Value>) -> String {
     match value {
         None if path == "status" => "up".into(),
-        // A discovered ritual is its name and words: that it is there is what changed.
-        _ if path.starts_with("adg.discovered.") => {
-            if value.is_some() { "yes" } else { "no" }.into()
-        }
+        _ if shown_as_presence(path) => if value.is_some() { "yes" } else { "no" }.into(),
         None => "-".into(),
         Some(Value::Bool(yes)) => if *yes { "yes" } else { "no" }.into(),
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => items
@@ -337,7 +339,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
     };
     let names = everyone(&before, &after);
     // One pass over the evening: its numbers, and who each event concerns (after the start).
-    let mut tally = Tally::default();
+    let mut tally = Tally::new();
     let mut touched = Touched::new(&names);
     store.for_each_event(start, Some(end), |r| {
         tally.add(&r);
@@ -383,27 +385,39 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
 }
 
 /// An evening in numbers.
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, serde::Serialize)]
 struct Tally {
     events: u64,
     damage: u64,
     healing: u64,
-    rituals_cast: u64,
-    mishaps: u64,
-    spells_cast: u64,
-    spell_failures: u64,
-    resonances: u64,
-    scrolls_written: u64,
-    scrolls_read: u64,
-    /// Read and turned to ash, or damaged.
-    scrolls_lost: u64,
     retractions: u64,
     dice_entered: u64,
     dice_seeded: u64,
     dice_sealed: u64,
+    /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
+    #[serde(flatten)]
+    systems: BTreeMap<&'static str, u64>,
 }
 
 impl Tally {
+    fn new() -> Tally {
+        let mut systems = BTreeMap::new();
+        for &system in SystemId::ALL {
+            let names = on_system!(system, SystemId, |S| S::TALLIES);
+            systems.extend(names.iter().map(|&name| (name, 0)));
+        }
+        Tally {
+            events: 0,
+            damage: 0,
+            healing: 0,
+            retractions: 0,
+            dice_entered: 0,
+            dice_seeded: 0,
+            dice_sealed: 0,
+            systems,
+        }
+    }
+
     fn add(&mut self, r: &Recorded) {
         self.events += 1;
         for die in r.event.dice() {
@@ -420,49 +434,30 @@ impl Tally {
             self.healing += u64::from(*amount);
         } else if let Event::Retracted { .. } = &r.event {
             self.retractions += 1;
-        } else if let Event::System(AnyEvent::Adg(AdgEvent::RitualCast(cast))) = &r.event {
-            self.rituals_cast += 1;
-            self.mishaps += u64::from(cast.mishap.is_some());
-        } else if let Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(_))) = &r.event {
-            self.scrolls_written += 1;
-        } else if let Event::System(AnyEvent::Adg(AdgEvent::ScrollRead { reading, .. })) = &r.event
-        {
-            self.scrolls_read += 1;
-            self.scrolls_lost += u64::from(reading.damaged.is_some() || !reading.kept);
-        } else if let Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(cast))) = &r.event {
-            self.spells_cast += 1;
-            self.spell_failures += u64::from(cast.outcome == Outcome::Failure);
-            self.resonances += u64::from(cast.resonance.is_some());
+        } else if let Event::System(event) = &r.event {
+            let systems = &mut self.systems;
+            on_system!(event, AnyEvent, |S, event| S::tally(event, &mut |name| {
+                *systems.entry(name).or_default() += 1;
+            }));
         }
     }
 
     fn lines(&self) -> Vec<String> {
-        vec![
-            format!(
-                "{}; {} damage taken, {} healed; {}",
-                count(self.events, "event", "events"),
-                self.damage,
-                self.healing,
-                count(self.retractions, "retraction", "retractions")
-            ),
-            format!(
-                "{} ({} with a mishap); {} ({} failed, {} with resonance)",
-                count(self.rituals_cast, "ritual cast", "rituals cast"),
-                self.mishaps,
-                count(self.spells_cast, "spell cast", "spells cast"),
-                self.spell_failures,
-                self.resonances
-            ),
-            format!(
-                "{} written, {} read, {} lost (ash or damaged)",
-                count(self.scrolls_written, "scroll", "scrolls"),
-                self.scrolls_read,
-                self.scrolls_lost
-            ),
-            format!(
-                "Dice: {} entered at the table, {} seeded by grimoire, {} sealed by the GM",
-                self.dice_entered, self.dice_seeded, self.dice_sealed
-            ),
-        ]
+        let mut lines = vec![format!(
+            "{}; {} damage taken, {} healed; {}",
+            count(self.events, "event", "events"),
+            self.damage,
+            self.healing,
+            count(self.retractions, "retraction", "retractions")
+        )];
+        let counted = |name: &'static str| self.systems.get(name).copied().unwrap_or(0);
+        for &system in SystemId::ALL {
+            lines.extend(on_system!(system, SystemId, |S| S::tally_lines(&counted)));
+        }
+        lines.push(format!(
+            "Dice: {} entered at the table, {} seeded by grimoire, {} sealed by the GM",
+            self.dice_entered, self.dice_seeded, self.dice_sealed
+        ));
+        lines
     }
 }

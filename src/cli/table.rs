@@ -10,11 +10,9 @@ use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, Resting, SealedReveal, SessionStart,
 };
 use crate::state::CampaignState;
-use crate::systems::adg::Adg;
-use crate::systems::adg::event::{AdgEvent, DowntimeOf, ScrollWritten};
-use crate::systems::adg::tables::Attribute;
-use crate::systems::registry::AnyEvent;
-use crate::systems::vsd::Vsd;
+use crate::systems::contract::event::DowntimeOf;
+use crate::systems::contract::render::SystemWords;
+use crate::systems::registry::on_system;
 use clap::Subcommand;
 use serde_json::json;
 
@@ -47,7 +45,7 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
 /// Where the campaign stands in time: the clock, the round, the session and the dice epoch.
 fn time_show(state: &CampaignState) -> Result<Report, Error> {
     let clock = state.clock;
-    let round = crate::systems::vsd::rules::round_of(state);
+    let round = clock.seconds() / crate::time::ROUND_SECONDS;
     let mut lines = vec![if state.counting_rounds {
         format!(
             "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
@@ -211,42 +209,9 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
             String::new()
         }
     )];
-    if let Some(adg) = who.state::<Adg>() {
-        let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
-            .into_iter()
-            .filter(|a| adg.exerted.get(*a) > 0)
-            .map(|a| format!("{a} {}", adg.exerted.get(a)))
-            .collect();
-        now.push(match (spent.restored_exertion, exerted.is_empty()) {
-            (true, true) => "exertion recovered".to_string(),
-            (false, true) => "nothing exerted".to_string(),
-            (true, false) => format!("exertion recovered, then {} exerted", exerted.join(", ")),
-            (false, false) => format!("still exerted: {}", exerted.join(", ")),
-        });
-        let scrolls: Vec<(u64, &ScrollWritten)> = events
-            .iter()
-            .filter_map(|r| match &r.event {
-                Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(w)))
-                    if w.writer == spent.character =>
-                {
-                    Some((r.seq, w))
-                }
-                _ => None,
-            })
-            .collect();
-        let paid: u64 = scrolls.iter().map(|(_, w)| w.cost).sum();
-        now.push(format!("silver {} ({paid} spent)", adg.silver));
-        if !scrolls.is_empty() {
-            let ids: Vec<String> = scrolls
-                .iter()
-                .map(|(seq, w)| format!("S{seq} {} SL {}", w.ritual, w.level))
-                .collect();
-            now.push(format!("wrote {}", ids.join(", ")));
-        }
-    }
-    if let Some(vsd) = who.state::<Vsd>() {
-        now.push(format!("MP {}/{}", vsd.mp_current(), vsd.mp_max));
-    }
+    now.extend(on_system!(&who.system, AnyState, |S, mine| {
+        S::after_downtime(mine, spent, events)
+    }));
     lines.push(format!("  {}", now.join("; ")));
     lines.join("\n")
 }

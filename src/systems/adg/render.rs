@@ -1,6 +1,7 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::dice::Die;
+use crate::event::{Event, Recorded};
 use crate::state::CampaignState;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
@@ -10,7 +11,9 @@ use crate::systems::adg::event::{
 };
 use crate::systems::adg::state::AdgState;
 use crate::systems::adg::tables::{AdgTables, Attribute};
+use crate::systems::contract::event::DowntimeOf;
 use crate::systems::contract::render::{Chart, Gauge, PerDay, Table};
+use crate::systems::registry::AnyEvent;
 use crate::words::Words;
 
 /// The log line of an A Dungeon Game event.
@@ -29,6 +32,119 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             0 => format!("{} regains no health", rested.character),
             healed => format!("{} heals {healed}", rested.character),
         }
+    }
+    /// Exertion, silver, and the scrolls written in the span.
+    fn after_downtime(adg: &AdgState, spent: &DowntimeOf, events: &[Recorded]) -> Vec<String> {
+        let mut now = Vec::new();
+        let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
+            .into_iter()
+            .filter(|a| adg.exerted.get(*a) > 0)
+            .map(|a| format!("{a} {}", adg.exerted.get(a)))
+            .collect();
+        now.push(match (spent.restored_exertion, exerted.is_empty()) {
+            (true, true) => "exertion recovered".to_string(),
+            (false, true) => "nothing exerted".to_string(),
+            (true, false) => format!("exertion recovered, then {} exerted", exerted.join(", ")),
+            (false, false) => format!("still exerted: {}", exerted.join(", ")),
+        });
+        let scrolls: Vec<(u64, &ScrollWritten)> = events
+            .iter()
+            .filter_map(|r| match &r.event {
+                Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(w)))
+                    if w.writer == spent.character =>
+                {
+                    Some((r.seq, w))
+                }
+                _ => None,
+            })
+            .collect();
+        let paid: u64 = scrolls.iter().map(|(_, w)| w.cost).sum();
+        now.push(format!("silver {} ({paid} spent)", adg.silver));
+        if !scrolls.is_empty() {
+            let ids: Vec<String> = scrolls
+                .iter()
+                .map(|(seq, w)| format!("S{seq} {} SL {}", w.ritual, w.level))
+                .collect();
+            now.push(format!("wrote {}", ids.join(", ")));
+        }
+        now
+    }
+    /// The rituals known or discovered.
+    fn names(adg: &AdgState) -> Vec<String> {
+        let known = adg.known.values().map(|r| r.name.clone());
+        known
+            .chain(adg.discovered.values().map(|(name, _)| name.clone()))
+            .collect()
+    }
+    /// Scrolls, as `S12`.
+    fn campaign_names(state: &CampaignState) -> Vec<String> {
+        let scrolls = state.systems.adg.scrolls.keys();
+        scrolls.map(|id| format!("S{id}")).collect()
+    }
+    const TALLIES: &'static [&'static str] = &[
+        "rituals_cast",
+        "mishaps",
+        "scrolls_written",
+        "scrolls_read",
+        "scrolls_lost",
+    ];
+    fn tally(event: &AdgEvent, add: &mut dyn FnMut(&'static str)) {
+        match event {
+            AdgEvent::RitualCast(cast) => {
+                add("rituals_cast");
+                if cast.mishap.is_some() {
+                    add("mishaps");
+                }
+            }
+            AdgEvent::ScrollWritten(_) => add("scrolls_written"),
+            AdgEvent::ScrollRead { reading, .. } => {
+                add("scrolls_read");
+                // Read and turned to ash, or damaged.
+                if reading.damaged.is_some() || !reading.kept {
+                    add("scrolls_lost");
+                }
+            }
+            _ => {}
+        }
+    }
+    fn tally_lines(count: &dyn Fn(&'static str) -> u64) -> Vec<String> {
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        vec![
+            format!(
+                "{} ({} with a mishap)",
+                plural(count("rituals_cast"), "ritual cast", "rituals cast"),
+                count("mishaps")
+            ),
+            format!(
+                "{} written, {} read, {} lost (ash or damaged)",
+                plural(count("scrolls_written"), "scroll", "scrolls"),
+                count("scrolls_read"),
+                count("scrolls_lost")
+            ),
+        ]
+    }
+    fn field_label(path: &[&str]) -> Option<String> {
+        let attribute = |a: &str| {
+            let mut word = a.to_string();
+            if let Some(first) = word.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            word
+        };
+        Some(match path {
+            ["exerted", a] => format!("{} exerted", attribute(a)),
+            ["max", a] => format!("{} maximum", attribute(a)),
+            ["known", ritual] => format!("ritual {ritual}"),
+            ["known", ritual, rest @ ..] => format!("ritual {ritual}: {}", rest.join(" ")),
+            ["lost", ritual] => format!("ritual {ritual} lost for ever"),
+            ["discovered", ritual, ..] => format!("ritual {ritual} discovered"),
+            _ => return None,
+        })
+    }
+    /// A discovered ritual is its name and words: that it is there is what changed.
+    fn shown_as_presence(path: &[&str]) -> bool {
+        path.first() == Some(&"discovered")
     }
     fn level(adg: &AdgState) -> u32 {
         adg.level

@@ -1,8 +1,9 @@
 //! The render half of the contract: the words a rule system gives its events, and what it shows of
 //! its characters and its campaign-wide state on the report's page.
 
-use super::event::SystemModel;
+use super::event::{DowntimeOf, SystemModel};
 use super::state::SystemFold;
+use crate::event::Recorded;
 use crate::state::CampaignState;
 
 pub trait SystemWords: SystemModel + SystemFold {
@@ -12,6 +13,45 @@ pub trait SystemWords: SystemModel + SystemFold {
     fn sheet_words(sheet: &Self::Sheet) -> String;
     /// Each character's part of a rest, in words (`Aldric heals 3`).
     fn rest_words(share: &Self::RestShare) -> String;
+    /// Where one of the system's characters stands after a downtime span, beside their health:
+    /// `events` are those the span recorded.
+    fn after_downtime(
+        _mine: &Self::Character,
+        _spent: &DowntimeOf,
+        _events: &[Recorded],
+    ) -> Vec<String> {
+        Vec::new()
+    }
+    /// What `explain` adds for the event, after its dice: lines beginning with two spaces.
+    fn explain(_event: &Self::Event) -> Vec<String> {
+        Vec::new()
+    }
+    /// Names of the character's that a command line may take (rituals, spells), for completion.
+    fn names(_character: &Self::Character) -> Vec<String> {
+        Vec::new()
+    }
+    /// Names of campaign-wide things a command line may take (scrolls as `S12`).
+    fn campaign_names(_state: &CampaignState) -> Vec<String> {
+        Vec::new()
+    }
+    /// The counts a session's recap keeps of the system's events, by the name its JSON gives
+    /// each (every one shown, even at zero).
+    const TALLIES: &'static [&'static str] = &[];
+    /// Counts `event` in the recap: `add` once for each of [`Self::TALLIES`] it adds one to.
+    fn tally(_event: &Self::Event, _add: &mut dyn FnMut(&'static str)) {}
+    /// The recap's lines for the system's counts (`count` reads one by name).
+    fn tally_lines(_count: &dyn Fn(&'static str) -> u64) -> Vec<String> {
+        Vec::new()
+    }
+    /// A field of the character's state, by its path under the system's key, in the table's
+    /// words ("Brawn exerted"), where the path's own words would not do.
+    fn field_label(_path: &[&str]) -> Option<String> {
+        None
+    }
+    /// Whether a field is shown as there or not ("yes", "no") rather than by its value.
+    fn shown_as_presence(_path: &[&str]) -> bool {
+        false
+    }
     /// The character's level, as a summary names it.
     fn level(character: &Self::Character) -> u32;
     /// Counts whose change is worth a line in a timeline (rituals known, spells known); the level

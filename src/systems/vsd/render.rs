@@ -20,6 +20,73 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             s.level, s.vocation, s.mp, s.drive, s.body
         )
     }
+    fn after_downtime(
+        vsd: &VsdState,
+        _spent: &crate::systems::contract::event::DowntimeOf,
+        _events: &[crate::event::Recorded],
+    ) -> Vec<String> {
+        vec![format!("MP {}/{}", vsd.mp_current(), vsd.mp_max)]
+    }
+    /// Every modifier a cast added, by name, as the JSON payload holds them.
+    fn explain(event: &VsdEvent) -> Vec<String> {
+        let VsdEvent::SpellCast(cast) = event else {
+            return Vec::new();
+        };
+        let mut each = vec![
+            format!("rolled {}", cast.roll),
+            format!("lore bonus {:+}", cast.lore_bonus),
+        ];
+        each.extend(
+            cast.modifiers
+                .iter()
+                .map(|m| format!("{} {:+}", m.what, m.value)),
+        );
+        vec![format!(
+            "  the roll: {}; total {}",
+            each.join(", "),
+            cast.total
+        )]
+    }
+    /// The spells known.
+    fn names(vsd: &VsdState) -> Vec<String> {
+        vsd.spells.values().map(|s| s.name.clone()).collect()
+    }
+    const TALLIES: &'static [&'static str] = &["spells_cast", "spell_failures", "resonances"];
+    fn tally(event: &VsdEvent, add: &mut dyn FnMut(&'static str)) {
+        if let VsdEvent::SpellCast(cast) = event {
+            add("spells_cast");
+            if cast.outcome == Outcome::Failure {
+                add("spell_failures");
+            }
+            if cast.resonance.is_some() {
+                add("resonances");
+            }
+        }
+    }
+    fn tally_lines(count: &dyn Fn(&'static str) -> u64) -> Vec<String> {
+        let spells = count("spells_cast");
+        vec![format!(
+            "{spells} {} ({} failed, {} with resonance)",
+            if spells == 1 {
+                "spell cast"
+            } else {
+                "spells cast"
+            },
+            count("spell_failures"),
+            count("resonances")
+        )]
+    }
+    fn field_label(path: &[&str]) -> Option<String> {
+        Some(match path {
+            ["mp_spent"] => "MPs spent".into(),
+            ["mp_max"] => "MP maximum".into(),
+            ["spells", spell] => format!("spell {spell}"),
+            ["spells", spell, rest @ ..] => {
+                format!("spell {spell}: {}", rest.join(" ").replace('_', " "))
+            }
+            _ => return None,
+        })
+    }
     fn level(vsd: &VsdState) -> u32 {
         vsd.level
     }
