@@ -202,7 +202,7 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
     };
     let mut now = vec![format!(
         "{}{}",
-        super::character::health_text(who),
+        crate::render::health_text(who),
         if spent.healed > 0 {
             format!(" (+{})", spent.healed)
         } else {

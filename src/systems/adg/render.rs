@@ -2,7 +2,8 @@
 
 use crate::dice::Die;
 use crate::event::{Event, Recorded};
-use crate::state::CampaignState;
+use crate::render::{capitalized, health_text, list_or_none, spells_on_line};
+use crate::state::{CampaignState, Character, fold_name};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
@@ -145,6 +146,139 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     /// A discovered ritual is its name and words: that it is there is what changed.
     fn shown_as_presence(path: &[&str]) -> bool {
         path.first() == Some(&"discovered")
+    }
+    const SHORT: &'static str = "ADG";
+    /// Attributes, rituals today against the safe number, silver, scrolls held, a pending roll.
+    fn glance(who: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
+        let attributes: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
+            .into_iter()
+            .map(|a| {
+                let (current, max) = (adg.current(a), adg.max.get(a));
+                let short: String = a.to_string().chars().take(3).collect();
+                if current == max {
+                    format!("{short} {max}")
+                } else {
+                    format!("{short} {current}/{max}")
+                }
+            })
+            .collect();
+        let mut parts = vec![
+            attributes.join(" "),
+            format!(
+                "rituals {}/{} today{}",
+                adg.rituals_today,
+                adg.safe_rituals_per_day(),
+                if adg.locked_out { ", LOCKED OUT" } else { "" }
+            ),
+            format!("silver {}", adg.silver),
+        ];
+        let held: Vec<String> = state
+            .systems
+            .adg
+            .scrolls
+            .values()
+            .filter(|s| fold_name(&s.holder) == fold_name(&who.name))
+            .map(|s| format!("S{}", s.id))
+            .collect();
+        if !held.is_empty() {
+            parts.push(format!("scrolls {}", held.join(", ")));
+        }
+        if adg.pending_roll.is_some() {
+            parts.push("dice pending (scroll resolve)".into());
+        }
+        parts
+    }
+    /// The computed sheet (ADG-C1 to ADG-R9, ADG-S9).
+    fn sheet_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
+        let mut lines = vec![format!(
+            "  Level {}{}",
+            adg.level,
+            if adg.dead { ", DEAD" } else { "" }
+        )];
+        let attribute = |a: Attribute| {
+            let (max, exerted) = (adg.max.get(a), adg.exerted.get(a));
+            if exerted == 0 {
+                format!("{a} {max}")
+            } else {
+                format!("{a} {} (max {max}, {exerted} exerted)", adg.current(a))
+            }
+        };
+        lines.push(format!(
+            "  {}   {}   {}",
+            attribute(Attribute::Agility),
+            attribute(Attribute::Brawn),
+            attribute(Attribute::Cunning)
+        ));
+        lines.push(format!("  {}", capitalized(&health_text(c))));
+        lines.push(format!("  Silver {}", adg.silver));
+        let safe = adg.safe_rituals_per_day();
+        let next = match adg.next_ritual_cost() {
+            0 => "the next is safe".to_string(),
+            cost => format!("the next costs {cost} Cunning first"),
+        };
+        lines.push(format!(
+            "  Rituals since last rest: {} (safe per day: {safe}); {next}",
+            adg.rituals_today
+        ));
+        if adg.locked_out {
+            lines.push("  LOCKED OUT of rituals until a night's rest".into());
+        }
+        let known: Vec<String> = adg
+            .known
+            .values()
+            .map(|k| {
+                let kind = k.kind.word();
+                let words = if k.words.join(" ") == k.name {
+                    String::new()
+                } else {
+                    format!(", words {}", k.words.join(" "))
+                };
+                let reversible = if k.reversible { "" } else { ", not reversible" };
+                format!("{} ({kind}{words}{reversible})", k.name)
+            })
+            .collect();
+        lines.push(format!("  Rituals known: {}", list_or_none(&known)));
+        let discovered: Vec<String> = adg
+            .discovered
+            .values()
+            .map(|(name, _)| name.clone())
+            .collect();
+        if !discovered.is_empty() {
+            lines.push(format!(
+                "  Discovered, not learned: {}",
+                discovered.join(", ")
+            ));
+        }
+        let lost: Vec<String> = adg.lost.values().cloned().collect();
+        lines.push(format!("  Lost forever: {}", list_or_none(&lost)));
+        let scrolls: Vec<String> = state
+            .systems
+            .adg
+            .scrolls
+            .values()
+            .filter(|s| fold_name(&s.holder) == fold_name(&c.name))
+            .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads).to_string())
+            .collect();
+        lines.push(format!("  Scrolls held: {}", list_or_none(&scrolls)));
+        let active: Vec<String> = adg
+            .effects
+            .iter()
+            .filter(|e| e.until > state.clock)
+            .map(|e| format!("{} until {}", e.ritual, e.until))
+            .collect();
+        lines.push(format!("  Active effects: {}", list_or_none(&active)));
+        if !c.spells_on.is_empty() {
+            lines.push(spells_on_line(c, state));
+        }
+        if let Some(pending) = &adg.pending_roll {
+            lines.push(format!(
+                "  Pending: {} from scroll S{}; roll it with `grimoire scroll resolve {}`",
+                pending_words(&pending.outcome),
+                pending.scroll,
+                c.name
+            ));
+        }
+        lines
     }
     fn level(adg: &AdgState) -> u32 {
         adg.level

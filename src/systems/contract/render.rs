@@ -4,7 +4,7 @@
 use super::event::{DowntimeOf, SystemModel};
 use super::state::SystemFold;
 use crate::event::Recorded;
-use crate::state::CampaignState;
+use crate::state::{CampaignState, Character};
 
 pub trait SystemWords: SystemModel + SystemFold {
     /// One log line for the event, without its seq (`Aldric exerts Brawn 2 (a climb)`).
@@ -51,6 +51,25 @@ pub trait SystemWords: SystemModel + SystemFold {
     /// Whether a field is shown as there or not ("yes", "no") rather than by its value.
     fn shown_as_presence(_path: &[&str]) -> bool {
         false
+    }
+    /// The system's name in a table's narrow column ("ADG").
+    const SHORT: &'static str;
+    /// What a GM glances at between turns for `who` (`mine`: their state in this system), beside
+    /// their name, level and health: a few short parts.
+    fn glance(_who: &Character, _mine: &Self::Character, _state: &CampaignState) -> Vec<String> {
+        Vec::new()
+    }
+    /// The computed sheet of `who` (`mine`: their state in this system) as `character show`
+    /// prints it under their name, each line indented by two spaces.
+    fn sheet_lines(
+        who: &Character,
+        _mine: &Self::Character,
+        _state: &CampaignState,
+    ) -> Vec<String> {
+        vec![format!(
+            "  {}",
+            crate::render::capitalized(&crate::render::health_text(who))
+        )]
     }
     /// The character's level, as a summary names it.
     fn level(character: &Self::Character) -> u32;

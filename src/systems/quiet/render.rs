@@ -16,6 +16,7 @@ impl SystemWords for Quiet {
     fn sheet_words(sheet: &QuietSheet) -> String {
         format!("A Quiet Game, level {}: calm {}", sheet.level, sheet.calm)
     }
+    const SHORT: &'static str = "Quiet";
     fn level(character: &super::state::QuietCharacter) -> u32 {
         character.level
     }

@@ -277,6 +277,14 @@ fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
     assert_eq!(replayed, store.replay_without_snapshots(None).unwrap());
     let wen = replayed.character("Wen").unwrap();
     assert_eq!(wen.state::<Quiet>().unwrap().strain, 3);
+    // A system that draws no sheet of its own gets the core's health line.
+    use crate::systems::contract::render::SystemWords;
+    let mine = wen.state::<Quiet>().unwrap();
+    assert_eq!(
+        Quiet::sheet_lines(wen, mine, &replayed),
+        ["  No health track"]
+    );
+    assert_eq!(Quiet::glance(wen, mine, &replayed), Vec::<String>::new());
     let through_json: CampaignState =
         serde_json::from_str(&serde_json::to_string(&replayed).unwrap()).unwrap();
     assert_eq!(through_json, replayed);

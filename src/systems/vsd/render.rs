@@ -1,5 +1,6 @@
 //! Log lines of Against the Darkmaster's events.
 
+use crate::render::{capitalized, health_text, list_or_none, spells_on_line};
 use crate::systems::contract::render::{Chart, Gauge};
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
@@ -86,6 +87,138 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             }
             _ => return None,
         })
+    }
+    const SHORT: &'static str = "VsD";
+    /// MPs, Drive, conditions in force, choices pending.
+    fn glance(
+        _who: &crate::state::Character,
+        vsd: &VsdState,
+        state: &crate::state::CampaignState,
+    ) -> Vec<String> {
+        let mut parts = vec![
+            format!("MP {}/{}", vsd.mp_current(), vsd.mp_max),
+            format!("Drive {}", vsd.drive),
+        ];
+        let conditions: Vec<String> = vsd
+            .active_conditions(state.clock)
+            .into_iter()
+            .map(|c| c.name())
+            .collect();
+        if !conditions.is_empty() {
+            parts.push(conditions.join(", "));
+        }
+        if !vsd.pending.is_empty() {
+            let choices = vsd.pending.len();
+            parts.push(format!(
+                "{choices} choice{} pending",
+                if choices == 1 { "" } else { "s" }
+            ));
+        }
+        parts
+    }
+    /// The computed sheet (VSD-2 to VSD-13).
+    fn sheet_lines(
+        c: &crate::state::Character,
+        vsd: &VsdState,
+        state: &crate::state::CampaignState,
+    ) -> Vec<String> {
+        let mut lines = vec![format!(
+            "  Level {} {}{}",
+            vsd.level,
+            vsd.vocation,
+            if vsd.consumed { ", CONSUMED" } else { "" }
+        )];
+        let soul = if vsd.soul_damage > 0 {
+            format!(" (after {} soul damage)", vsd.soul_damage)
+        } else {
+            String::new()
+        };
+        lines.push(format!(
+            "  MP {}/{}   Drive {}   Body {:+}{soul}   WSR {:+}   Defense {:+}",
+            vsd.mp_current(),
+            vsd.mp_max,
+            vsd.drive,
+            vsd.body,
+            vsd.wsr,
+            vsd.defense
+        ));
+        for lore in &vsd.lores {
+            lines.push(format!(
+                "  Spell Lore {}: {:+} ({} ranks)",
+                lore.name, lore.bonus, lore.ranks
+            ));
+        }
+        lines.push(format!("  {}", capitalized(&health_text(c))));
+        let spells: Vec<String> = vsd
+            .spells
+            .values()
+            .map(|s| {
+                let mut traits = vec![
+                    s.lore.clone(),
+                    format!("Weave {}", s.weave),
+                    s.kind.word().to_string(),
+                ];
+                traits.extend(s.tags.iter().map(|t| t.word().to_string()));
+                if let Some(a) = s.attack {
+                    traits.push(a.word().to_string());
+                }
+                if s.instantaneous {
+                    traits.push("instantaneous".into());
+                }
+                if s.save {
+                    traits.push("save".into());
+                }
+                format!("{} ({})", s.name, traits.join(", "))
+            })
+            .collect();
+        lines.push(format!("  Spells known: {}", list_or_none(&spells)));
+        if let Some(conc) = &vsd.concentration {
+            let rounds = conc.last_round - conc.first_round + 1;
+            lines.push(format!(
+                "  Concentrating on {}: {rounds} round(s), +{} if cast next round",
+                conc.spell,
+                10 * rounds.min(4)
+            ));
+        }
+        let conditions: Vec<String> = vsd
+            .conditions
+            .iter()
+            .filter(|c| c.until.is_none_or(|u| u > state.clock))
+            .map(|c| match c.until {
+                Some(until) => format!("{} until {until}", c.condition.name()),
+                None => format!("{} until cleared", c.condition.name()),
+            })
+            .collect();
+        lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
+        lines.push(spells_on_line(c, state));
+        if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
+            lines.push(format!("  The Darkmaster is aware of them until {until}: a spell before then brings a resonance roll"));
+        }
+        if let Some(d) = &vsd.delayed {
+            lines.push(format!(
+            "  {} (failed at #{}) fires at the end of round {} if {} concentrates on it until then",
+            d.spell, d.cast_seq, d.fires_at_round, c.name
+        ));
+        }
+        for p in &vsd.pending {
+            let options: Vec<String> = p
+                .options
+                .iter()
+                .filter_map(|o| {
+                    clap::ValueEnum::to_possible_value(o).map(|v| v.get_name().to_string())
+                })
+                .collect();
+            lines.push(format!(
+                "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`",
+                p.about,
+                p.cast_seq,
+                p.by,
+                p.pick,
+                options.join(", "),
+                c.name
+            ));
+        }
+        lines
     }
     fn level(vsd: &VsdState) -> u32 {
         vsd.level
