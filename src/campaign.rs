@@ -6,11 +6,11 @@
 
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance, fairness};
-use crate::event::Event;
+use crate::event::{Event, Recorded};
 use crate::rules::campaign::{Input, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::state::CampaignState;
-use crate::store::{Batch, Location, Stamp, Store, StoreError, WriteView, Written};
+use crate::store::{Appender, Batch, Location, Stamp, Store, StoreError, WriteView, Written};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::borrow::BorrowMut;
@@ -255,28 +255,81 @@ fn execute_checked(
         if !still_stands(state) {
             return Err(Error::LogMoved);
         }
-        let mut command = command;
-        // What the command needs from outside the rules, filled here, inside the write.
-        let mut new_seed = None;
-        for input in command.inputs() {
-            match input {
-                Input::SealedDice { seq, into } => *into = secrets.sealed(seq)?,
-                Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
-                Input::NewEpochSeed { commitment } => {
-                    let seed: [u8; 32] = secret_rng.random();
-                    *commitment = fairness::seed_commitment(&seed);
-                    new_seed = Some(seed);
-                }
-                Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
-                Input::NewCampaignId { into } => {
-                    *into = uuid::Builder::from_random_bytes(secret_rng.random())
-                        .into_uuid()
-                        .to_string();
-                }
+        decide_in_write(state, secrets, command, &dice, &mut secret_rng)
+    })
+}
+
+/// Decides `command` inside a write: fills in what it needs from outside the rules, draws its
+/// dice and decides.
+fn decide_in_write(
+    state: &CampaignState,
+    secrets: &mut WriteView<'_>,
+    mut command: Command,
+    dice: &DiceSource,
+    secret_rng: &mut StdRng,
+) -> Result<Batch, Error> {
+    let mut new_seed = None;
+    for input in command.inputs() {
+        match input {
+            Input::SealedDice { seq, into } => *into = secrets.sealed(seq)?,
+            Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
+            Input::NewEpochSeed { commitment } => {
+                let seed: [u8; 32] = secret_rng.random();
+                *commitment = fairness::seed_commitment(&seed);
+                new_seed = Some(seed);
+            }
+            Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
+            Input::NewCampaignId { into } => {
+                *into = uuid::Builder::from_random_bytes(secret_rng.random())
+                    .into_uuid()
+                    .to_string();
             }
         }
-        decide_with_dice(state, secrets, command, &dice, new_seed, &mut secret_rng)
-    })
+    }
+    decide_with_dice(state, secrets, command, dice, new_seed, secret_rng)
+}
+
+impl<S: BorrowMut<Store>> Campaign<S> {
+    /// Many commands in one write transaction, each decided as [`execute`] decides it, with
+    /// grimoire's seeded dice (the generator's long campaigns). `work` records command after
+    /// command through a [`Bulk`]; nothing is written unless it returns Ok. Unlike `execute`, a
+    /// bulk write checks neither the storage before a session starts nor the log before one ends:
+    /// what it would vouch for is its own unfinished transaction.
+    pub fn bulk<T>(
+        &mut self,
+        stamp: Stamp,
+        rng: StdRng,
+        work: impl FnOnce(&mut Bulk<'_, '_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let store = self.store.borrow_mut();
+        let (result, _) = store.bulk(stamp, |appender| work(&mut Bulk { appender, rng }))?;
+        Ok(result)
+    }
+}
+
+/// The door of a [`Campaign::bulk`] write.
+pub struct Bulk<'a, 'c> {
+    appender: &'a mut Appender<'c>,
+    rng: StdRng,
+}
+
+impl Bulk<'_, '_> {
+    /// The state every command recorded so far leaves.
+    pub fn state(&self) -> &CampaignState {
+        self.appender.state()
+    }
+
+    /// Records `command` with seeded dice, returning what it appended. A refusal leaves the
+    /// write as it was, so the work may go on with another command.
+    pub fn execute(&mut self, command: Command) -> Result<Vec<Recorded>, Error> {
+        let dice = DiceSource::Seeded {
+            player_entropy: None,
+        };
+        let rng = &mut self.rng;
+        self.appender.decide_and_append(|state, secrets| {
+            decide_in_write(state, secrets, command, &dice, rng)
+        })
+    }
 }
 
 /// Fills in what a retraction reads of the log, under the write's lock: so `--last` names the

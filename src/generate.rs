@@ -1,28 +1,19 @@
-//! A long-campaign generator for benchmarks and tests: a realistic mixed campaign of both systems,
-//! played through the real `decide` path (every event valid, every seeded die verifiable), appended in
-//! large transactions.
+//! A long-campaign generator for benchmarks and tests: a realistic mixed campaign of every system,
+//! played through the campaign's door as any front end records (every event valid, every seeded die
+//! verifiable), many commands to a transaction.
 
 use crate::Error;
-use crate::dice::{Dice, DiceExpr, fairness};
+use crate::campaign::{Bulk, Campaign};
+use crate::dice::DiceExpr;
 use crate::event::{Event, Recorded};
+use crate::rules::Command;
 use crate::rules::campaign::{
-    ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, Resting, Retraction, SessionStart,
+    ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
 };
-use crate::rules::downtime::PlannedWeek;
-use crate::rules::{Command, Who, decide};
-use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
 use crate::state::CampaignState;
-use crate::store::{Appender, Batch, Stamp, Store};
-use crate::systems::adg::Adg;
-use crate::systems::adg::event::EffectKind;
-use crate::systems::adg::rules::{AdgCommand, Attribute, Casting, Exertion, Pay, RitualKind};
-use crate::systems::contract::rules::Planned;
-use crate::systems::registry::AnyCommand;
-use crate::systems::registry::AnyWeek;
-use crate::systems::vsd::Vsd;
-use crate::systems::vsd::rules::{
-    CastOrder, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning, VsdCommand,
-};
+use crate::store::{Stamp, Store};
+use crate::systems::contract::sample::SystemSample;
+use crate::systems::registry::{Registered, SystemId, on_system};
 use crate::time::GameDuration;
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -70,19 +61,21 @@ pub fn generate_watching(
     };
     let mut first = true;
     let mut last = None;
+    let mut campaign = Campaign::on(&mut *store);
     loop {
-        let (done, _) = store.bulk(stamp(&mut rng), |appender| {
+        let (stamp, secrets) = (stamp(&mut rng), StdRng::seed_from_u64(rng.next_u64()));
+        let done = campaign.bulk(stamp, secrets, |door| {
             if first {
-                set_up(appender, characters, &mut rng)?;
+                set_up(door, characters)?;
                 first = false;
             }
-            let target = (appender.state().head + EVENTS_PER_TRANSACTION).min(events);
-            while appender.state().head < target {
-                step(appender, characters, Sessions::Come, &mut last, &mut rng)?;
+            let target = (door.state().head + EVENTS_PER_TRANSACTION).min(events);
+            while door.state().head < target {
+                step(door, characters, Sessions::Come, &mut last, &mut rng)?;
             }
-            Ok(appender.state().head >= events)
+            Ok(door.state().head >= events)
         })?;
-        watch(store.head()?.map_or(0, |h| h.seq));
+        watch(campaign.store().head()?.map_or(0, |h| h.seq));
         if done {
             break;
         }
@@ -116,178 +109,77 @@ pub fn play_session(
         actor: "generator".into(),
         id_rng: StdRng::seed_from_u64(rng.next_u64()),
     };
-    let (number, _) = store.bulk(stamp, |appender| {
-        if appender.state().open_session.is_some() {
-            play(appender, Command::EndSession, &mut rng)?;
+    let secrets = StdRng::seed_from_u64(rng.next_u64());
+    Campaign::on(store).bulk(stamp, secrets, |door| {
+        if door.state().open_session.is_some() {
+            play(door, Command::EndSession)?;
         }
         let start = SessionStart {
             entropy: format!("a long evening {}", rng.next_u32()),
         };
-        play(appender, Command::StartSession(start), &mut rng)?;
-        let until = appender.state().head + events;
+        play(door, Command::StartSession(start))?;
+        let until = door.state().head + events;
         let mut last = None;
-        while appender.state().head < until {
+        while door.state().head < until {
             step(
-                appender,
+                door,
                 characters.max(2),
                 Sessions::StayOpen,
                 &mut last,
                 &mut rng,
             )?;
         }
-        play(appender, Command::EndSession, &mut rng)?;
-        Ok(appender.state().sessions_started)
-    })?;
-    Ok(number)
+        play(door, Command::EndSession)?;
+        Ok(door.state().sessions_started)
+    })
+}
+
+/// The rule system of the generator's `i`-th character: each in turn.
+fn system_of(i: usize) -> SystemId {
+    SystemId::ALL[i % SystemId::ALL.len()]
 }
 
 fn name(i: usize) -> String {
-    format!(
-        "{}{i}",
-        if i.is_multiple_of(2) {
-            "Adept"
-        } else {
-            "Magus"
-        }
-    )
+    let word = on_system!(system_of(i), SystemId, |S| S::SAMPLE_NAME);
+    format!("{word}{i}")
 }
 
-/// Decides `command` with seeded dice and appends it; a refusal is not an error here (the generator
-/// simply tries something else), so it reports whether anything was appended.
-fn play(appender: &mut Appender<'_>, command: Command, rng: &mut StdRng) -> Result<bool, Error> {
-    Ok(play_recorded(appender, command, rng)?.is_some())
+/// Records `command` through the door; a refusal is not an error here (the generator simply
+/// tries something else), so it reports whether anything was appended.
+fn play(door: &mut Bulk<'_, '_>, command: Command) -> Result<bool, Error> {
+    Ok(play_recorded(door, command)?.is_some())
 }
 
 /// [`play`], returning the last event appended.
-fn play_recorded(
-    appender: &mut Appender<'_>,
-    command: Command,
-    rng: &mut StdRng,
-) -> Result<Option<Recorded>, Error> {
-    let (created, epoch) = (appender.state().campaign.is_some(), appender.state().epoch);
-    let seed = match created {
-        true => appender.secrets().seed(epoch)?,
-        false => None,
-    };
-    let state = appender.state();
-    let mut secret_rng = StdRng::seed_from_u64(rng.next_u64());
-    let mut dice = crate::rules::seeded_dice(state, seed, None, &mut secret_rng);
-    let Ok(events) = decide(state, command, &mut dice) else {
-        return Ok(None);
-    };
-    let sealed = dice.finish()?;
-    let appended = appender.append(Batch {
-        events,
-        sealed,
-        seeds: vec![],
-    })?;
-    Ok(appended.into_iter().last())
+fn play_recorded(door: &mut Bulk<'_, '_>, command: Command) -> Result<Option<Recorded>, Error> {
+    match door.execute(command) {
+        Ok(recorded) => Ok(recorded.into_iter().last()),
+        Err(Error::Rule(_)) => Ok(None),
+        Err(other) => Err(other),
+    }
 }
 
-fn generated_seed(rng: &mut StdRng) -> [u8; 32] {
-    let mut seed = [0u8; 32];
-    rng.fill_bytes(&mut seed);
-    seed
-}
-
-fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> Result<(), Error> {
-    let seed = generated_seed(rng);
-    let command = Command::CreateCampaign {
-        campaign_id: format!("generated-{}", rng.next_u32()),
+fn set_up(door: &mut Bulk<'_, '_>, characters: usize) -> Result<(), Error> {
+    // The door mints the campaign's id and its first epoch's seed.
+    door.execute(Command::CreateCampaign {
+        campaign_id: String::new(),
         name: "A generated West-Marches campaign".into(),
-        seed_commitment: fairness::seed_commitment(&seed),
-    };
-    let mut rng_dice = StdRng::seed_from_u64(rng.next_u64());
-    let mut dice = Dice::without_seed(1, &mut rng_dice);
-    let events = decide(appender.state(), command, &mut dice).map_err(Error::Rule)?;
-    appender.append(Batch {
-        events,
-        sealed: vec![],
-        seeds: vec![(1, seed)],
+        seed_commitment: String::new(),
     })?;
     for i in 0..characters {
-        let sheet = if i % 2 == 0 {
-            Sheet::Adg(AdgSheet {
-                level: 1 + (i as u32 % 10),
-                agility: 12,
-                brawn: 11,
-                cunning: 16,
-                health: 30,
-                silver: 100_000,
-            })
-        } else {
-            Sheet::Vsd(VsdSheet {
-                level: 1 + (i as u32 % 8),
-                vocation: if i % 4 == 1 {
-                    "wizard".into()
-                } else {
-                    "animist".into()
-                },
-                lores: vec![Lore {
-                    name: "Elementalism".into(),
-                    bonus: 50,
-                    ranks: 8,
-                }],
-                mp: 30,
-                drive: 10,
-                body: 60,
-                wsr: 20,
-                defense: 10,
-                health: Some(30),
-            })
-        };
+        let (sheet, start) = on_system!(system_of(i), SystemId, |S| (
+            S::wrap_sheet(S::sample_sheet(i)),
+            S::sample_start(&name(i))
+        ));
         play(
-            appender,
+            door,
             Command::AddCharacter {
                 name: name(i),
                 sheet,
             },
-            rng,
         )?;
-        if i % 2 == 0 {
-            for (ritual, kind) in [
-                ("Concealing Darkness", RitualKind::Phrase),
-                ("Calling Moon", RitualKind::Ceremony),
-            ] {
-                let learn = AdgCommand::Learn(crate::systems::adg::rules::Learning {
-                    character: name(i),
-                    ritual: ritual.into(),
-                    kind: Some(kind),
-                    spell_level: None,
-                    cast_time: None,
-                    duration: None,
-                    pay: Pay::Health,
-                    exert: true,
-                });
-                play(
-                    appender,
-                    Command::System(AnyCommand::Adg(Box::new(learn))),
-                    rng,
-                )?;
-            }
-        } else {
-            let ward = NewSpell {
-                name: "Ward".into(),
-                lore: "Elementalism".into(),
-                weave: 1,
-                kind: SpellKind::Defensive,
-                tags: vec![],
-                instantaneous: false,
-                save: false,
-                attack: None,
-                mp: None,
-                duration: Some(GameDuration(600)),
-            };
-            play(
-                appender,
-                Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Learn(
-                    SpellLearning {
-                        character: name(i),
-                        spell: ward,
-                    },
-                )))),
-                rng,
-            )?;
+        for command in start {
+            play(door, command)?;
         }
     }
     Ok(())
@@ -296,15 +188,15 @@ fn set_up(appender: &mut Appender<'_>, characters: usize, rng: &mut StdRng) -> R
 /// One thing happening at the table, chosen at random with realistic weights. `last` is the event
 /// the previous step recorded, which the GM may retract.
 fn step(
-    appender: &mut Appender<'_>,
+    door: &mut Bulk<'_, '_>,
     characters: usize,
     sessions: Sessions,
     last: &mut Option<Recorded>,
     rng: &mut StdRng,
 ) -> Result<(), Error> {
-    let state: &CampaignState = appender.state();
-    let who = name(rng.random_range(0..characters));
-    let adg = who.starts_with("Adept");
+    let state: &CampaignState = door.state();
+    let index = rng.random_range(0..characters);
+    let who = name(index);
     let roll = rng.random_range(0..100);
     // Now and then the GM undoes a mistake: the damage or healing just entered was wrong.
     if let Some(mistake) = last.take_if(|_| rng.random_range(0..RETRACT_ONE_IN) == 0)
@@ -323,7 +215,7 @@ fn step(
             next_roll: None,
         });
         // And now and then the retraction was the mistake: undoing it restores the entry.
-        if let Some(retraction) = play_recorded(appender, undo, rng)?
+        if let Some(retraction) = play_recorded(door, undo)?
             && rng.random_range(0..4) == 0
         {
             let restore = Command::Retract(Retraction {
@@ -334,7 +226,7 @@ fn step(
                 reason: "it was the right character after all".into(),
                 next_roll: None,
             });
-            play(appender, restore, rng)?;
+            play(door, restore)?;
         }
         return Ok(());
     }
@@ -368,143 +260,18 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
-        // Two weeks: one writing a scroll of a ritual the adept knows, when there is one and they
-        // hold few scrolls (nobody hoards hundreds), one resting. Not a Ceremony: the generator
-        // reads scrolls without the GM's secrets, so a sealed one would never be read and would
-        // pile up.
-        36 if adg => Command::Downtime(DowntimeWeeks {
-            characters: vec![who.clone()],
-            party: false,
-            weeks: 2,
-            plan: state
-                .character(&who)
-                .and_then(|c| c.state::<Adg>())
-                .filter(|_| {
-                    state
-                        .systems
-                        .adg
-                        .scrolls
-                        .values()
-                        .filter(|s| s.holder == who)
-                        .count()
-                        < 3
-                })
-                .and_then(|a| a.known.values().find(|k| k.kind != RitualKind::Ceremony))
-                .map(|known| PlannedWeek {
-                    character: who.clone(),
-                    activity: Planned::Own(AnyWeek::Adg(crate::systems::adg::rules::Scribing {
-                        character: who.clone(),
-                        ritual: known.name.clone(),
-                        level: 1,
-                        effect: "wards one door".into(),
-                        effect_roll: None,
-                        pre_exert: 0,
-                        ongoing: false,
-                    })),
-                })
-                .into_iter()
-                .collect(),
-        }),
-        37..=38 if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::WriteScroll(
-            crate::systems::adg::rules::Scribing {
-                character: who.clone(),
-                ritual: "Concealing Darkness".into(),
-                level: 1,
-                effect: "hides one person".into(),
-                effect_roll: Some(EffectKind::Healing),
-                pre_exert: 0,
-                ongoing: false,
-            },
-        )))),
-        39..=41 if adg => {
-            let held = state
-                .systems
-                .adg
-                .scrolls
-                .values()
-                .find(|s| s.holder == who)
-                .map(|s| s.id);
-            match held {
-                Some(scroll) => Command::System(AnyCommand::Adg(Box::new(AdgCommand::ReadScroll(
-                    crate::systems::adg::rules::ScrollReading {
-                        character: who.clone(),
-                        scroll,
-                        in_combat: false,
-                        took_damage: rng.random_bool(0.2),
-                        target: None,
-                        sealed: vec![],
-                    },
-                )))),
-                // Discovering a new ritual is a rare find, far rarer than looking for a scroll.
-                None if rng.random_range(0..20) == 0 => {
-                    Command::System(AnyCommand::Adg(Box::new(AdgCommand::RollRitual(Who {
-                        character: who.clone(),
-                    }))))
-                }
-                None => Command::AdvanceClock(ClockAdvance {
-                    by: GameDuration(60),
-                }),
-            }
-        }
-        42 if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::Exert(Exertion {
-            character: who.clone(),
-            attribute: Attribute::Agility,
-            amount: 1,
-            reason: "a climb".into(),
-        })))),
-        _ if adg => Command::System(AnyCommand::Adg(Box::new(AdgCommand::Cast(Casting {
-            character: who.clone(),
-            ritual: "Concealing Darkness".into(),
-            order: crate::systems::adg::rules::CastOrder {
-                exert: true,
-                ..Default::default()
-            },
-        })))),
-        _ => {
-            let pending = state
-                .character(&who)
-                .and_then(|c| c.state::<Vsd>())
-                .and_then(|v| v.pending.first().cloned());
-            match pending {
-                Some(p) => {
-                    Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Choose(Choosing {
-                        character: who.clone(),
-                        choices: p
-                            .options
-                            .iter()
-                            .take(p.pick)
-                            .copied()
-                            .collect::<Vec<Choice>>(),
-                    }))))
-                }
-                None if roll % 3 == 0 => Command::System(AnyCommand::Vsd(Box::new(
-                    VsdCommand::Concentrate(Concentration {
-                        character: who.clone(),
-                        spell: "Ward".into(),
-                    }),
-                ))),
-                None => Command::System(AnyCommand::Vsd(Box::new(VsdCommand::Cast(
-                    crate::systems::vsd::rules::Casting {
-                        character: who.clone(),
-                        spell: "Ward".into(),
-                        order: CastOrder {
-                            target: who.clone(),
-                            ..CastOrder::default()
-                        },
-                    },
-                )))),
-            }
-        }
+        _ => on_system!(system_of(index), SystemId, |S| S::sample_step(
+            state, &who, roll, rng
+        )),
     };
-    *last = play_recorded(appender, command, rng)?;
+    *last = play_recorded(door, command)?;
     if last.is_none() {
         // Refused (a lockout, a round already used, no MPs...): let time pass, as at the table.
         play(
-            appender,
+            door,
             Command::AdvanceClock(ClockAdvance {
                 by: GameDuration(6),
             }),
-            rng,
         )?;
     }
     Ok(())

@@ -35,6 +35,20 @@ impl Appender<'_> {
         }
     }
 
+    /// Decides a batch on the state so far, with what the write may read besides, and appends it.
+    pub fn decide_and_append(
+        &mut self,
+        decide: impl FnOnce(&CampaignState, &mut WriteView<'_>) -> Result<Batch, Error>,
+    ) -> Result<Vec<Recorded>, Error> {
+        let batch = decide(
+            &self.running.state,
+            &mut WriteView {
+                log: &mut *self.log,
+            },
+        )?;
+        self.append(batch)
+    }
+
     /// Chains and inserts the batch's events, keeps its secrets, and takes a snapshot once the
     /// snapshot interval has passed since the last one.
     pub fn append(&mut self, batch: Batch) -> Result<Vec<Recorded>, Error> {

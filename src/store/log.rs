@@ -291,15 +291,8 @@ impl Store {
         F: FnOnce(&CampaignState, &mut WriteView<'_>) -> Result<Batch, Error>,
     {
         let every = self.snapshot_every;
-        let (events, state) = self.transact(stamp, every, |appender| {
-            let batch = decide(
-                &appender.running.state,
-                &mut WriteView {
-                    log: &mut *appender.log,
-                },
-            )?;
-            appender.append(batch)
-        })?;
+        let (events, state) =
+            self.transact(stamp, every, |appender| appender.decide_and_append(decide))?;
         Ok(Written { events, state })
     }
 

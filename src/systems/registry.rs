@@ -8,6 +8,7 @@ use super::adg::Adg;
 use super::contract::event::{Share, SystemModel, SystemSheet};
 use super::contract::render::SystemWords;
 use super::contract::rules::SystemRules;
+use super::contract::sample::SystemSample;
 use super::contract::state::SystemFold;
 #[cfg(test)]
 use super::quiet::Quiet;
@@ -68,7 +69,7 @@ pub(crate) use on_system;
 
 /// A system as the registry holds it: the contract's traits, and how to find its part of each
 /// closed list.
-pub trait Registered: SystemRules + SystemWords {
+pub trait Registered: SystemRules + SystemWords + SystemSample {
     const ID: SystemId;
     fn sheet(sheet: &Sheet) -> Option<&Self::Sheet>;
     fn wrap_sheet(sheet: Self::Sheet) -> Sheet;

@@ -5,6 +5,7 @@
 pub mod event;
 pub mod render;
 pub mod rules;
+pub mod sample;
 pub mod sheet;
 pub mod state;
 pub mod tables;

@@ -4,4 +4,5 @@
 pub mod event;
 pub mod render;
 pub mod rules;
+pub mod sample;
 pub mod state;

@@ -7,6 +7,7 @@
 pub mod event;
 pub mod render;
 pub mod rules;
+pub mod sample;
 pub mod sheet;
 pub mod state;
 #[cfg(test)]

@@ -1,0 +1,31 @@
+//! How A Quiet Game's characters play in the generator's long campaigns: they steady themselves.
+
+use super::Quiet;
+use super::rules::QuietCommand;
+use super::sheet::QuietSheet;
+use crate::rules::Command;
+use crate::state::CampaignState;
+use crate::systems::contract::sample::SystemSample;
+use crate::systems::registry::Registered;
+use rand::rngs::StdRng;
+
+impl SystemSample for Quiet {
+    const SAMPLE_NAME: &'static str = "Calm";
+
+    fn sample_sheet(i: usize) -> QuietSheet {
+        QuietSheet {
+            level: 1 + (i as u32 % 3),
+            calm: 12,
+        }
+    }
+
+    fn sample_start(_name: &str) -> Vec<Command> {
+        Vec::new()
+    }
+
+    fn sample_step(_state: &CampaignState, who: &str, _roll: u32, _rng: &mut StdRng) -> Command {
+        Command::System(Quiet::wrap_command(QuietCommand::Steady {
+            character: who.to_string(),
+        }))
+    }
+}
