@@ -63,7 +63,7 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sheet::{Lore, VsdSheet};
+    use crate::systems::vsd::sheet::{Lore, VsdSheet};
     use crate::text::*;
 
     fn caster(vocation: &str, lore: &str) -> Command {

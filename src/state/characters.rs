@@ -9,9 +9,10 @@ pub type Characters = BTreeMap<String, Character>;
 #[cfg(test)]
 mod tests {
     use crate::event::Event;
-    use crate::sheet::{AdgSheet, Sheet};
+    use crate::sheet::Sheet;
     use crate::state::CampaignState;
     use crate::systems::adg::Adg;
+    use crate::systems::adg::sheet::AdgSheet;
     use crate::systems::adg::state::ActiveEffect;
     use crate::time::{GameDuration, GameTime};
 

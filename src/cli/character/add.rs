@@ -2,7 +2,9 @@
 //! `NAME --system adg|vsd` form still taken.
 
 use crate::Error;
-use crate::sheet::{AdgSheet, Lore, Sheet, VsdSheet};
+use crate::sheet::Sheet;
+use crate::systems::adg::sheet::AdgSheet;
+use crate::systems::vsd::sheet::{Lore, VsdSheet};
 use clap::{Args, Subcommand, ValueEnum};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -5,7 +5,8 @@ use super::super::{Context, Globals, record};
 use crate::Error;
 use crate::rules::Command;
 use crate::rules::campaign::find;
-use crate::sheet::{Lore, Sheet};
+use crate::sheet::Sheet;
+use crate::systems::vsd::sheet::Lore;
 use clap::Args;
 
 /// Correct a character's sheet as entered (the GM's call). Each value given replaces the entered

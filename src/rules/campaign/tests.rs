@@ -1,7 +1,8 @@
 use super::*;
 use crate::dice::DiceExpr;
-use crate::sheet::{AdgSheet, VsdSheet};
 use crate::state::replay_all;
+use crate::systems::adg::sheet::AdgSheet;
+use crate::systems::vsd::sheet::VsdSheet;
 use crate::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;

@@ -22,7 +22,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     fn describe(event: &AdgEvent) -> String {
         describe(event)
     }
-    fn sheet_words(s: &crate::sheet::AdgSheet) -> String {
+    fn sheet_words(s: &crate::systems::adg::sheet::AdgSheet) -> String {
         format!(
             "A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {}",
             s.level, s.agility, s.brawn, s.cunning, s.health, s.silver

@@ -9,8 +9,8 @@ use super::rules::{
 use crate::rules::campaign::{ClockAdvance, DowntimeWeeks};
 use crate::rules::downtime::PlannedWeek;
 use crate::rules::{Command, Who};
-use crate::sheet::AdgSheet;
 use crate::state::CampaignState;
+use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::contract::rules::Planned;
 use crate::systems::contract::sample::SystemSample;
 use crate::systems::registry::Registered;

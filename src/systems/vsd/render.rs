@@ -15,7 +15,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     fn describe(event: &VsdEvent) -> String {
         describe(event)
     }
-    fn sheet_words(s: &crate::sheet::VsdSheet) -> String {
+    fn sheet_words(s: &crate::systems::vsd::sheet::VsdSheet) -> String {
         format!(
             "Against the Darkmaster, level {} {}, {} MP, Drive {}, Body {}",
             s.level, s.vocation, s.mp, s.drive, s.body

@@ -6,10 +6,10 @@ use super::rules::{
     VsdCommand,
 };
 use crate::rules::Command;
-use crate::sheet::{Lore, VsdSheet};
 use crate::state::CampaignState;
 use crate::systems::contract::sample::SystemSample;
 use crate::systems::registry::Registered;
+use crate::systems::vsd::sheet::{Lore, VsdSheet};
 use crate::time::GameDuration;
 use rand::rngs::StdRng;
 

@@ -1,12 +1,12 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
-use crate::sheet::{Lore, VsdSheet};
 use crate::state::{CampaignState, fold_name};
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
 use crate::systems::vsd::event::{
     ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
 };
+use crate::systems::vsd::sheet::{Lore, VsdSheet};
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

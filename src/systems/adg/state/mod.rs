@@ -2,7 +2,6 @@
 
 mod spent;
 
-use crate::sheet::AdgSheet;
 use crate::state::{CampaignState, fold_name};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
@@ -10,6 +9,7 @@ use crate::systems::adg::event::{
     ScrollOutcome, ScrollWritten, TableResult,
 };
 use crate::systems::adg::event::{Pay, RitualKind};
+use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::tables::Attribute;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};

@@ -11,12 +11,12 @@ mod tests;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::rules::{RuleError, Who};
-use crate::sheet::VsdSheet;
 use crate::state::{CampaignState, Character};
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::sheet::VsdSheet;
 use crate::systems::vsd::state::VsdState;
 use crate::time::ROUND_SECONDS;
 

@@ -508,7 +508,7 @@ fn c1_a_change_to_nothing_without_a_reason_out_of_range_or_of_another_game_is_re
     ));
     let vsd = Command::ChangeSheet {
         character: "Aldric".into(),
-        sheet: Sheet::Vsd(crate::sheet::VsdSheet {
+        sheet: Sheet::Vsd(crate::systems::vsd::sheet::VsdSheet {
             level: 1,
             vocation: "wizard".into(),
             lores: vec![],

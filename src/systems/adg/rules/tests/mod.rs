@@ -7,12 +7,13 @@ use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::testkit::Log;
-use crate::sheet::{AdgSheet, Sheet};
+use crate::sheet::Sheet;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::EffectKind;
 use crate::systems::adg::event::{Activity, PendingOutcome};
 use crate::systems::adg::event::{Cast, LearnAttempt, Reading};
+use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::state::{AdgState, ScrollState};
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;
@@ -52,7 +53,7 @@ fn add_mira(w: &mut World) {
     w.then(
         Command::AddCharacter {
             name: "Mira".into(),
-            sheet: Sheet::Vsd(crate::sheet::VsdSheet {
+            sheet: Sheet::Vsd(crate::systems::vsd::sheet::VsdSheet {
                 level: 3,
                 vocation: "wizard".into(),
                 lores: vec![],

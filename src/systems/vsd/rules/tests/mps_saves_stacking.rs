@@ -179,7 +179,7 @@ fn vsd8_an_instantaneous_spell_is_never_in_force_and_spells_hold_on_the_other_sy
     w.then(
         Command::AddCharacter {
             name: "Aldric".into(),
-            sheet: Sheet::Adg(crate::sheet::AdgSheet {
+            sheet: Sheet::Adg(crate::systems::adg::sheet::AdgSheet {
                 level: 1,
                 agility: 10,
                 brawn: 10,

@@ -425,7 +425,7 @@ fn vsd_commands_on_an_adg_character_are_refused() {
     w.then(
         Command::AddCharacter {
             name: "Aldric".into(),
-            sheet: Sheet::Adg(crate::sheet::AdgSheet {
+            sheet: Sheet::Adg(crate::systems::adg::sheet::AdgSheet {
                 level: 1,
                 agility: 9,
                 brawn: 9,
