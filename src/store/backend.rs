@@ -167,6 +167,15 @@ pub trait LogRead {
 /// A write transaction: reads see its own inserts; nothing is kept unless [`LogWrite::commit`] runs.
 pub trait LogWrite: LogRead {
     fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError>;
+    /// Inserts `rows` in order, as [`LogWrite::insert_row`] each; a refusal says which row (by
+    /// its place in `rows`). A backend may send them together (PostgreSQL: one statement for
+    /// them all, instead of a round trip each).
+    fn insert_rows(&mut self, rows: &[StoredRow]) -> Result<(), (usize, InsertError)> {
+        for (at, row) in rows.iter().enumerate() {
+            self.insert_row(row).map_err(|e| (at, e))?;
+        }
+        Ok(())
+    }
     fn insert_secret(&mut self, kind: &str, key: &str, value: &str) -> Result<(), InsertError>;
     /// Stores (or replaces) the snapshot at `seq`.
     fn put_snapshot(

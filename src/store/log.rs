@@ -3,7 +3,7 @@
 
 use super::StoreError;
 use super::append::{Appender, Running, WriteView};
-use super::backend::{Backend, InsertError};
+use super::backend::{Backend, InsertError, LogWrite};
 use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
 use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
@@ -585,26 +585,34 @@ impl Store {
         let mut head_hash = String::new();
         let mut secrets = 0;
         let mut last_line = 0;
+        // Rows checked but not yet inserted, with their line numbers: sent together, and always
+        // before anything reads the log back or another line's refusal could come first.
+        let mut pending = PendingRows::default();
         for (line, text) in lines {
             last_line = line;
             let refuse = |why: String| StoreError::Import { line, why };
             match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
                 Line::Event(row) => {
                     let event = chain.check(&row).map_err(refuse)?;
-                    log.insert_row(&row).map_err(|e| match e {
-                        InsertError::Duplicate => {
-                            refuse(format!("#{} repeats an event id", row.seq))
-                        }
-                        InsertError::Failed(e) => e,
-                    })?;
-                    replay.feed(&mut *log, row.seq, event)?;
-                    // Kept for `--at` far in the past, as writes keep them.
-                    if row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY) {
-                        save_snapshot(&mut *log, replay.caught_up(), &row.hash)?;
+                    let (seq, hash) = (row.seq, row.hash.clone());
+                    pending.push(line, row);
+                    // A retraction's replay reads the rows before it back.
+                    let snapshot_due = seq.is_multiple_of(SNAPSHOT_KEEP_EVERY);
+                    if matches!(event, Event::Retracted { .. })
+                        || snapshot_due
+                        || pending.rows.len() >= IMPORT_BATCH
+                    {
+                        pending.insert(&mut *log)?;
                     }
-                    head_hash = row.hash;
+                    replay.feed(&mut *log, seq, event)?;
+                    // Kept for `--at` far in the past, as writes keep them.
+                    if snapshot_due {
+                        save_snapshot(&mut *log, replay.caught_up(), &hash)?;
+                    }
+                    head_hash = hash;
                 }
                 Line::Secret { kind, key, value } => {
+                    pending.insert(&mut *log)?;
                     log.insert_secret(&kind, &key, &value)
                         .map_err(|e| match e {
                             InsertError::Duplicate => {
@@ -616,6 +624,7 @@ impl Store {
                 }
             }
         }
+        pending.insert(&mut *log)?;
         if chain.events_seen() == 0 {
             return Err(StoreError::Import {
                 line: last_line,
@@ -626,6 +635,44 @@ impl Store {
         save_snapshot(&mut *log, replay.caught_up(), &head_hash)?;
         log.commit()?;
         Ok((chain.events_seen(), secrets))
+    }
+}
+
+/// Rows an import sends to the database together (PostgreSQL takes them in one statement rather
+/// than a round trip each).
+const IMPORT_BATCH: usize = 1_000;
+
+/// An import's rows waiting to be inserted, each with the line it came from.
+#[derive(Default)]
+struct PendingRows {
+    lines: Vec<u64>,
+    rows: Vec<StoredRow>,
+}
+
+impl PendingRows {
+    fn push(&mut self, line: u64, row: StoredRow) {
+        self.lines.push(line);
+        self.rows.push(row);
+    }
+
+    /// Inserts the waiting rows; a repeated event id is refused by the line that repeats it.
+    fn insert(&mut self, log: &mut dyn LogWrite) -> Result<(), StoreError> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        log.insert_rows(&self.rows).map_err(|(at, e)| match e {
+            InsertError::Duplicate => StoreError::Import {
+                line: self.lines.get(at).copied().unwrap_or_default(),
+                why: format!(
+                    "#{} repeats an event id",
+                    self.rows.get(at).map_or(0, |row| row.seq)
+                ),
+            },
+            InsertError::Failed(e) => e,
+        })?;
+        self.lines.clear();
+        self.rows.clear();
+        Ok(())
     }
 }
 

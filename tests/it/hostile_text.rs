@@ -386,3 +386,33 @@ fn an_event_id_or_recorded_time_grimoire_never_writes_is_refused_by_import() {
         );
     }
 }
+
+/// An event id is each event's name for good: an export whose rows repeat one (re-chained, so
+/// the hashes hold) is refused by the line that repeats it, and nothing is imported.
+#[test]
+fn import_refuses_a_repeated_event_id_naming_the_line_that_repeats_it() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let rows: Vec<grimoire::store::StoredRow> = lines
+        .lines()
+        .filter_map(|line| match jsonl::parse_line(line).unwrap() {
+            Line::Event(row) => Some(row),
+            Line::Secret { .. } => None,
+        })
+        .collect();
+    let (first, last) = (rows[1].event_id.clone(), rows.last().unwrap().seq);
+    let forged = forge(&lines, last, |row| row.event_id = first.clone());
+    let line = forged
+        .lines()
+        .position(|l| l.contains(&format!("\"seq\":{last},")))
+        .unwrap()
+        + 1;
+    let out = import(&c, &forged);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("line {line}"))
+            && said.contains(&format!("#{last} repeats an event id")),
+        "{said}"
+    );
+}

@@ -742,3 +742,89 @@ fn a_server_that_can_lose_acknowledged_commits_is_refused_for_writing() {
         );
     }
 }
+
+/// An import sends its rows to PostgreSQL many to a statement: a long campaign (over a batch of
+/// rows, with retractions and kept snapshots between) arrives whole and verifies, and a repeated
+/// event id in a later batch than the first is still refused by the line that repeats it, leaving
+/// nothing behind.
+#[test]
+fn a_long_import_arrives_whole_and_a_repeated_id_across_batches_is_refused_by_its_line() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.db");
+    let grimoire = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_grimoire"))
+            .current_dir(dir.path())
+            .env("GRIMOIRE_NOW", NOW)
+            .env("GRIMOIRE_ACTOR", "gm")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let db = file.to_str().unwrap();
+    grimoire(&[
+        "--db",
+        db,
+        "dev",
+        "generate",
+        "--characters",
+        "6",
+        "--events",
+        "2600",
+    ]);
+    let export = dir.path().join("long.jsonl");
+    grimoire(&[
+        "--db",
+        db,
+        "export",
+        "--with-secrets",
+        "--out",
+        export.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&export).unwrap();
+    assert!(
+        text.contains("\"kind\":\"retracted\""),
+        "retractions between the batches"
+    );
+
+    let whole = PgCampaign::new(&database, "Long");
+    whole.ok(&["import", export.to_str().unwrap()]);
+    assert_eq!(whole.head(), grimoire(&["--db", db, "head"]).trim());
+    assert!(whole.ok(&["verify"]).contains("all checks hold"));
+
+    let rows: Vec<grimoire::store::StoredRow> = text
+        .lines()
+        .filter_map(
+            |line| match grimoire::store::jsonl::parse_line(line).unwrap() {
+                grimoire::store::jsonl::Line::Event(row) => Some(row),
+                grimoire::store::jsonl::Line::Secret { .. } => None,
+            },
+        )
+        .collect();
+    let repeated = rows[9].event_id.clone();
+    let forged = crate::hostile_text::forge(&text, 2_345, |row| row.event_id = repeated.clone());
+    let line = forged
+        .lines()
+        .position(|l| l.starts_with("{\"seq\":2345,"))
+        .unwrap()
+        + 1;
+    let forged_file = dir.path().join("forged.jsonl");
+    std::fs::write(&forged_file, forged).unwrap();
+    let target = PgCampaign::new(&database, "Forged");
+    let out = target.run(&["import", forged_file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("line {line}: #2345 repeats an event id")),
+        "{said}"
+    );
+    assert!(!Store::exists(&Location::parse(&target.url).unwrap()).unwrap());
+}

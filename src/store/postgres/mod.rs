@@ -377,6 +377,7 @@ impl PgBackend {
             campaign: self.campaign,
             place,
             insert_event: None,
+            insert_events: None,
         })
     }
 }

@@ -25,6 +25,8 @@ pub(super) struct PgTx<'c> {
     /// transaction, and a statement given as text is parsed by the server on every call (and
     /// costs a round trip for it).
     pub(super) insert_event: Option<Statement>,
+    /// The insert of many rows in one statement (an import's), prepared on first use.
+    pub(super) insert_events: Option<Statement>,
 }
 
 impl PgTx<'_> {
@@ -301,6 +303,65 @@ impl LogWrite for PgTx<'_> {
                 &row.hash,
             ],
         )
+    }
+
+    /// One statement for all the rows, each column sent as an array: a round trip for the lot
+    /// instead of one per row. Inside a savepoint, so that when one row repeats an id the rows
+    /// can be tried one by one to say which.
+    fn insert_rows(&mut self, rows: &[StoredRow]) -> Result<(), (usize, InsertError)> {
+        let failed =
+            |place: &str, e: &postgres::Error| (0, InsertError::Failed(pg_error(place, e)));
+        let statement = match &self.insert_events {
+            Some(statement) => statement.clone(),
+            None => {
+                let sql = format!(
+                    "INSERT INTO events (campaign, {ROW_COLUMNS}) SELECT $1, * FROM UNNEST(\
+                     $2::bigint[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::bigint[], \
+                     $8::text[], $9::integer[], $10::text[], $11::text[], $12::text[])"
+                );
+                let prepared = self.tx.prepare(&sql).map_err(|e| failed(&self.place, &e))?;
+                self.insert_events.insert(prepared).clone()
+            }
+        };
+        let seqs: Vec<i64> = rows.iter().map(|r| to_pg(r.seq)).collect();
+        let ids: Vec<&str> = rows.iter().map(|r| r.event_id.as_str()).collect();
+        let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
+        let versions: Vec<i32> = rows
+            .iter()
+            .map(|r| i32::try_from(r.schema_version).unwrap_or(i32::MAX))
+            .collect();
+        let payloads: Vec<&str> = rows.iter().map(|r| r.payload.as_str()).collect();
+        let times: Vec<i64> = rows.iter().map(|r| to_pg(r.game_time)).collect();
+        let recorded: Vec<&str> = rows.iter().map(|r| r.recorded_at.as_str()).collect();
+        let sessions: Vec<Option<i32>> = rows
+            .iter()
+            .map(|r| r.session.map(|s| i32::try_from(s).unwrap_or(i32::MAX)))
+            .collect();
+        let actors: Vec<&str> = rows.iter().map(|r| r.actor.as_str()).collect();
+        let previous: Vec<&str> = rows.iter().map(|r| r.prev_hash.as_str()).collect();
+        let hashes: Vec<&str> = rows.iter().map(|r| r.hash.as_str()).collect();
+        let campaign = self.campaign;
+        let place = self.place.clone();
+        let mut savepoint = self.tx.savepoint("rows").map_err(|e| failed(&place, &e))?;
+        let inserted = savepoint.execute(
+            &statement,
+            &[
+                &campaign, &seqs, &ids, &kinds, &versions, &payloads, &times, &recorded, &sessions,
+                &actors, &previous, &hashes,
+            ],
+        );
+        match inserted {
+            Ok(_) => savepoint.commit().map_err(|e| failed(&place, &e)),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                // Dropped, the savepoint rolls back; the rows one by one name the repeat.
+                drop(savepoint);
+                for (at, row) in rows.iter().enumerate() {
+                    self.insert_row(row).map_err(|e| (at, e))?;
+                }
+                Err((0, InsertError::Duplicate))
+            }
+            Err(e) => Err(failed(&place, &e)),
+        }
     }
 
     fn insert_secret(&mut self, kind: &str, key: &str, value: &str) -> Result<(), InsertError> {
