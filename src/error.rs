@@ -1,5 +1,5 @@
-//! The library's error type and the exit codes it maps to: usage 2, refused by the rules or the data
-//! 1, internal or input/output failures 70 and up.
+//! The library's error type. Which exit code each maps to is the command line's choice
+//! (`cli::outcome::exit_code`).
 
 use crate::dice::DiceError;
 use crate::dice::expr::ExprError;
@@ -46,20 +46,5 @@ impl From<ExprError> for Error {
 impl From<DiceError> for Error {
     fn from(e: DiceError) -> Self {
         Error::Rule(RuleError::Dice(e))
-    }
-}
-
-impl Error {
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            Error::Usage(_) => 2,
-            // Physical dice that do not fit the command are an argument mistake, like a bad flag.
-            Error::Rule(RuleError::Dice(
-                DiceError::TooFew { .. } | DiceError::TooMany { .. } | DiceError::OutOfRange { .. },
-            )) => 2,
-            Error::Rule(_) | Error::Abandoned(_) | Error::LogMoved => 1,
-            Error::Store(e) => e.exit_code(),
-            Error::Internal(_) => 70,
-        }
     }
 }

@@ -4,6 +4,9 @@
 
 use super::{Globals, Report, paint};
 use crate::Error;
+use crate::dice::DiceError;
+use crate::rules::RuleError;
+use crate::store::StoreError;
 use std::io::Write;
 
 /// Prints `result` as `globals` ask; returns the exit code.
@@ -30,12 +33,53 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
         Err(e) => {
             // With --json the one JSON document is the whole answer, errors included.
             if globals.json {
-                print_json_error(&e.to_string(), e.exit_code());
+                print_json_error(&e.to_string(), exit_code(&e));
             } else {
                 print_error(&e.to_string(), colour);
             }
-            e.exit_code()
+            exit_code(&e)
         }
+    }
+}
+
+/// The exit code an error maps to: usage 2, refused by the rules or the data 1, internal 70,
+/// input/output 74, busy 75 (the sysexits.h codes).
+pub fn exit_code(error: &Error) -> u8 {
+    match error {
+        Error::Usage(_) => 2,
+        // Physical dice that do not fit the command are an argument mistake, like a bad flag.
+        Error::Rule(RuleError::Dice(
+            DiceError::TooFew { .. } | DiceError::TooMany { .. } | DiceError::OutOfRange { .. },
+        )) => 2,
+        Error::Rule(_) | Error::Abandoned(_) | Error::LogMoved => 1,
+        Error::Store(e) => store_exit_code(e),
+        Error::Internal(_) => 70,
+    }
+}
+
+/// Data refused: 1; busy: 75 (EX_TEMPFAIL); input/output failure: 74 (EX_IOERR).
+fn store_exit_code(error: &StoreError) -> u8 {
+    match error {
+        StoreError::Busy => 75,
+        StoreError::Io { .. } | StoreError::Server { .. } | StoreError::NotPermitted { .. } => 74,
+        StoreError::Internal(_) => 70,
+        StoreError::Missing(_)
+        | StoreError::NotGrimoire(_)
+        | StoreError::Newer { .. }
+        | StoreError::EmptyFile(_)
+        | StoreError::Exists(_)
+        | StoreError::NotEmpty(_)
+        | StoreError::Corrupt(_)
+        | StoreError::FailsVerification { .. }
+        | StoreError::Damaged { .. }
+        | StoreError::DamagedRow { .. }
+        | StoreError::DamagedSecret { .. }
+        | StoreError::Refused { .. }
+        | StoreError::Import { .. }
+        | StoreError::NoCampaign { .. }
+        | StoreError::LookAlikeCampaign { .. }
+        | StoreError::BeingCreated(_)
+        | StoreError::NoSuchPoint(_) => 1,
     }
 }
 

@@ -125,32 +125,3 @@ pub enum StoreError {
     Internal(String),
 }
 
-impl StoreError {
-    /// Exit status: data refused → 1, busy → 75 (EX_TEMPFAIL), input/output failure → 74 (EX_IOERR).
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            StoreError::Busy => 75,
-            StoreError::Io { .. } | StoreError::Server { .. } | StoreError::NotPermitted { .. } => {
-                74
-            }
-            StoreError::Internal(_) => 70,
-            StoreError::Missing(_)
-            | StoreError::NotGrimoire(_)
-            | StoreError::Newer { .. }
-            | StoreError::EmptyFile(_)
-            | StoreError::Exists(_)
-            | StoreError::NotEmpty(_)
-            | StoreError::Corrupt(_)
-            | StoreError::FailsVerification { .. }
-            | StoreError::Damaged { .. }
-            | StoreError::DamagedRow { .. }
-            | StoreError::DamagedSecret { .. }
-            | StoreError::Refused { .. }
-            | StoreError::Import { .. }
-            | StoreError::NoCampaign { .. }
-            | StoreError::LookAlikeCampaign { .. }
-            | StoreError::BeingCreated(_)
-            | StoreError::NoSuchPoint(_) => 1,
-        }
-    }
-}
