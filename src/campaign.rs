@@ -431,7 +431,14 @@ fn decide_with_dice(
     };
     let mut events = decide(state, command, &mut dice)?;
     for epoch in crate::rules::campaign::seeds_released(state, &events) {
-        let seed = secrets.seed(epoch)?.ok_or(DiceError::NoSeed { epoch })?;
+        let seed = match secrets.seed(epoch)? {
+            Some(seed) => seed,
+            // A file that keeps this epoch's seed but not the one its sealed dice need lost it.
+            None if epoch != state.epoch && secrets.seed(state.epoch)?.is_some() => {
+                return Err(RuleError::SeedMissing(epoch).into());
+            }
+            None => return Err(DiceError::NoSeed { epoch }.into()),
+        };
         // Published, a seed is in the log for good: one that does not open its epoch's
         // commitment (edited in the file) is refused while the secrets can still be restored.
         if Some(fairness::seed_commitment(&seed)) != commitment_of(state, secrets, epoch)? {

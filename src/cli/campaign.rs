@@ -150,7 +150,11 @@ fn verify_text(r: &VerifyReport) -> String {
         r.snapshots_checked
     ));
     for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {
-        lines.push(format!("PROBLEM at #{}: {}", problem.seq, problem.what));
+        // A problem's words stand alone (the first one is quoted where a session end is
+        // refused), so most begin with their seq: the line names it once.
+        let at = format!("#{}: ", problem.seq);
+        let what = problem.what.strip_prefix(&at).unwrap_or(&problem.what);
+        lines.push(format!("PROBLEM at #{}: {what}", problem.seq));
     }
     for c in &r.checkpoints {
         lines.push(if c.holds {

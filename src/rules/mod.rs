@@ -157,6 +157,10 @@ pub enum RuleError {
         "the stored seed of epoch {0} does not match its published commitment; the secrets table does not match the log"
     )]
     SeedMismatch(u32),
+    #[error(
+        "the campaign file keeps the seeds of other dice epochs but not epoch {0}'s, which its dice need to be checked: the secret was removed from the file; restore its secrets from a backup"
+    )]
+    SeedMissing(u32),
     #[error(transparent)]
     Dice(#[from] DiceError),
     #[error("{name} plays {plays}; this is {needs} command")]

@@ -205,9 +205,19 @@ impl WriteView<'_> {
         Ok(None)
     }
 
+    /// The seed the file keeps for `epoch`, if any; one that is not a seed is damage, named.
     pub fn seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
-        let text = self.log.secret("epoch_seed", &epoch.to_string())?;
-        Ok(text.and_then(|t| crate::dice::fairness::parse_seed(&t)))
+        let key = epoch.to_string();
+        let Some(text) = self.log.secret("epoch_seed", &key)? else {
+            return Ok(None);
+        };
+        crate::dice::fairness::parse_seed(&text)
+            .map(Some)
+            .ok_or(StoreError::DamagedSecret {
+                kind: "epoch_seed".into(),
+                key,
+                why: "it is not a seed (64 hexadecimal digits)",
+            })
     }
 
     pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {

@@ -727,20 +727,32 @@ impl Verifier {
             .filter(|(epoch, _)| !self.report.epochs_revealed.contains(epoch))
             .map(|(epoch, commitment)| (*epoch, commitment.clone()))
             .collect();
+        // Each epoch's seed: whether it opens its commitment, or `None` where the file keeps none.
+        let mut found = Vec::new();
         for (epoch, commitment) in unrevealed {
             let opens = match kept(epoch) {
-                Ok(None) => continue,
+                Ok(None) => None,
                 // No secret may be read (a server ends the transaction at the refusal): the
                 // seeds are for whoever holds them to check.
                 Err(super::StoreError::NotPermitted { .. }) => return Ok(()),
-                Ok(Some(text)) => fairness::parse_seed(&text)
-                    .is_some_and(|seed| fairness::seed_commitment(&seed) == commitment),
-                Err(super::StoreError::DamagedSecret { .. }) => false,
+                Ok(Some(text)) => Some(
+                    fairness::parse_seed(&text)
+                        .is_some_and(|seed| fairness::seed_commitment(&seed) == commitment),
+                ),
+                Err(super::StoreError::DamagedSecret { .. }) => Some(false),
                 Err(other) => return Err(other),
             };
-            if !opens {
-                let seq = self.epoch_began.get(&epoch).copied().unwrap_or(0);
-                self.dice_problem(seq, format!("#{seq}: the seed the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup"));
+            found.push((epoch, opens));
+        }
+        // A file with secrets keeps every unrevealed epoch's seed; an export without them, none.
+        let keeps_seeds = found.iter().any(|(_, opens)| opens.is_some());
+        for (epoch, opens) in found {
+            let seq = self.epoch_began.get(&epoch).copied().unwrap_or(0);
+            match opens {
+                Some(true) => {}
+                Some(false) => self.dice_problem(seq, format!("#{seq}: the seed the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup")),
+                None if keeps_seeds => self.dice_problem(seq, format!("#{seq}: the file keeps the seeds of other epochs but none for epoch {epoch}, so its dice could never be checked; restore the file's secrets from a backup")),
+                None => {}
             }
         }
         Ok(())

@@ -78,9 +78,14 @@ pub enum StoreError {
     )]
     DamagedRow { seq: u64, what: String },
     #[error(
-        "the stored secret {kind} {key} is damaged: its text is not valid UTF-8 (the file was edited or damaged outside grimoire); restore it from a backup or an export that carries secrets"
+        "the stored secret {kind} {key} is damaged: {why} (the file was edited or damaged outside grimoire); restore it from a backup or an export that carries secrets"
     )]
-    DamagedSecret { kind: String, key: String },
+    DamagedSecret {
+        kind: String,
+        key: String,
+        /// What is wrong with it, in the table's words.
+        why: &'static str,
+    },
     #[error(
         "another grimoire command kept the campaign file busy for too long; nothing was recorded, try again"
     )]
@@ -124,4 +129,3 @@ pub enum StoreError {
     #[error("internal error: {0}; nothing was recorded (please report this)")]
     Internal(String),
 }
-

@@ -87,7 +87,7 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
     );
     assert!(
         plain.contains(&format!(
-            "PROBLEM at #6: #6: seeded die 0 shows {forged} but the revealed seed gives {rolled}"
+            "PROBLEM at #6: seeded die 0 shows {forged} but the revealed seed gives {rolled}"
         )),
         "{plain}"
     );
@@ -891,4 +891,61 @@ fn a_withheld_seed_that_does_not_match_its_commitment_is_not_published() {
         "{refused}"
     );
     assert_eq!(c.head(), before);
+}
+
+/// A withheld seed whose row is gone from a file that keeps the others was removed, not left
+/// behind by an import without secrets: `verify` names it, and the reveal that would publish it
+/// says so instead of advising physical dice. One that is not a seed at all is named as damage.
+#[test]
+fn a_withheld_seed_removed_or_garbled_is_named_as_such() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
+    c.ok(&["seed", "reveal"]);
+    let honest = c.sql();
+    let seed: String = honest
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'epoch_seed' AND key = '1'",
+            [],
+            |row| row.get(0),
+        )
+        .unwrap();
+    c.sql()
+        .execute(
+            "DELETE FROM secrets WHERE kind = 'epoch_seed' AND key = '1'",
+            [],
+        )
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("the file keeps the seeds of other epochs but none for epoch 1"),
+        "{report}"
+    );
+    let before = c.head();
+    let refused = c.refused(&["reveal", &sealed.to_string()], 1);
+    assert!(
+        refused.contains("keeps the seeds of other dice epochs but not epoch 1's"),
+        "{refused}"
+    );
+    assert!(!refused.contains("imported without secrets"), "{refused}");
+    c.sql()
+        .execute(
+            "INSERT INTO secrets (kind, key, value) VALUES ('epoch_seed', '1', 'not a seed')",
+            [],
+        )
+        .unwrap();
+    let refused = c.refused(&["reveal", &sealed.to_string()], 1);
+    assert!(
+        refused.contains("the stored secret epoch_seed 1 is damaged: it is not a seed"),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
+    // Put back, the seed opens its commitment and the reveal goes through.
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = ?1 WHERE kind = 'epoch_seed' AND key = '1'",
+            [&seed],
+        )
+        .unwrap();
+    c.ok(&["reveal", &sealed.to_string()]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
 }

@@ -396,6 +396,7 @@ fn read_secret(
                 Err(StoreError::DamagedSecret {
                     kind: said(kind),
                     key: said(key),
+                    why: "its text is not valid UTF-8",
                 })
             }
         },
