@@ -214,6 +214,25 @@ impl Campaign {
     }
 }
 
+impl Campaign {
+    /// Imports an export's `lines` (numbered, or the reason a line could not be read) into the
+    /// campaign at `location`: an existing empty campaign file, or a new one that appears only
+    /// once the import is whole. Every row is checked as [`Store::import`] says; returns how many
+    /// events and secrets arrived.
+    pub fn import(
+        location: &Location,
+        lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
+    ) -> Result<(u64, u64), Error> {
+        if Store::exists(location)? {
+            return Ok(Store::open(location)?.import(lines)?);
+        }
+        let mut new = Store::create_new(location)?;
+        let imported = new.store().import(lines)?;
+        new.publish()?;
+        Ok(imported)
+    }
+}
+
 /// Records `command` on `store`: one write transaction, all or nothing. A command that starts an
 /// evening first has every page of the storage checked; one that prints a checkpoint first has the
 /// whole log verified (outside the write lock: these read everything).

@@ -133,15 +133,7 @@ pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
     let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
     let progress = Progress::counter(g, "lines imported");
     let lines = numbered_lines(BufReader::new(file)).inspect(|(number, _)| progress.at(*number));
-    // Into an existing empty campaign file, or a new file that appears only once the import is whole.
-    let (events, secrets) = if Store::exists(&g.db)? {
-        g.open()?.import(lines)?
-    } else {
-        let mut new = Store::create_new(&g.db)?;
-        let imported = new.store().import(lines)?;
-        new.publish()?;
-        imported
-    };
+    let (events, secrets) = crate::campaign::Campaign::import(&g.db, lines)?;
     let head = Store::open(&g.db)?
         .head()?
         .map(|h| h.to_string())

@@ -588,12 +588,14 @@ impl Store {
         // Rows checked but not yet inserted, with their line numbers: sent together, and always
         // before anything reads the log back or another line's refusal could come first.
         let mut pending = PendingRows::default();
+        let mut seeds = SeedBook::default();
         for (line, text) in lines {
             last_line = line;
             let refuse = |why: String| StoreError::Import { line, why };
             match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
                 Line::Event(row) => {
                     let event = chain.check(&row).map_err(refuse)?;
+                    seeds.note(&event);
                     let (seq, hash) = (row.seq, row.hash.clone());
                     pending.push(line, row);
                     // A retraction's replay reads the rows before it back.
@@ -613,6 +615,9 @@ impl Store {
                 }
                 Line::Secret { kind, key, value } => {
                     pending.insert(&mut *log)?;
+                    if kind == "epoch_seed" {
+                        seeds.kept.push((line, key.clone(), value.clone()));
+                    }
                     log.insert_secret(&kind, &key, &value)
                         .map_err(|e| match e {
                             InsertError::Duplicate => {
@@ -625,6 +630,7 @@ impl Store {
             }
         }
         pending.insert(&mut *log)?;
+        seeds.check()?;
         if chain.events_seen() == 0 {
             return Err(StoreError::Import {
                 line: last_line,
@@ -635,6 +641,63 @@ impl Store {
         save_snapshot(&mut *log, replay.caught_up(), &head_hash)?;
         log.commit()?;
         Ok((chain.events_seen(), secrets))
+    }
+}
+
+/// What an import needs to check the seeds it copies: a seed kept for an epoch not yet revealed
+/// must open the commitment the log published for it, or that epoch's dice could never be checked.
+#[derive(Default)]
+struct SeedBook {
+    commitments: std::collections::BTreeMap<u32, String>,
+    revealed: std::collections::BTreeSet<u32>,
+    /// Each `epoch_seed` secret: its line, key and value.
+    kept: Vec<(u64, String, String)>,
+}
+
+impl SeedBook {
+    fn note(&mut self, event: &Event) {
+        match event {
+            Event::CampaignCreated {
+                seed_commitment, ..
+            } => {
+                self.commitments.insert(1, seed_commitment.clone());
+            }
+            Event::EpochStarted {
+                epoch,
+                seed_commitment,
+                ..
+            } => {
+                self.commitments.insert(*epoch, seed_commitment.clone());
+            }
+            Event::SeedRevealed { epoch, .. } => {
+                self.revealed.insert(*epoch);
+            }
+            _ => {}
+        }
+    }
+
+    fn check(&self) -> Result<(), StoreError> {
+        for (line, key, value) in &self.kept {
+            let Some((epoch, commitment)) = key
+                .parse::<u32>()
+                .ok()
+                .filter(|epoch| !self.revealed.contains(epoch))
+                .and_then(|epoch| Some((epoch, self.commitments.get(&epoch)?)))
+            else {
+                continue;
+            };
+            let opens = crate::dice::fairness::parse_seed(value)
+                .is_some_and(|seed| crate::dice::fairness::seed_commitment(&seed) == *commitment);
+            if !opens {
+                return Err(StoreError::Import {
+                    line: *line,
+                    why: format!(
+                        "the seed kept for dice epoch {epoch} does not open the commitment the log published for it, so that epoch's dice could never be checked"
+                    ),
+                });
+            }
+        }
+        Ok(())
     }
 }
 

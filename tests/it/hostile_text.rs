@@ -416,3 +416,34 @@ fn import_refuses_a_repeated_event_id_naming_the_line_that_repeats_it() {
         "{said}"
     );
 }
+
+/// A seed an export carries for an epoch not yet revealed must open the commitment the log
+/// published for it: an edited one is refused at its line (copied, the new file's dice could never
+/// be checked), and the same export with the seed as it was imports.
+#[test]
+fn import_refuses_a_kept_seed_that_does_not_open_its_commitment() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let (at, seed_line) = lines
+        .lines()
+        .enumerate()
+        .find(|(_, line)| line.contains("\"secret\":\"epoch_seed\""))
+        .unwrap();
+    let value = seed_line.rsplit("\"value\":\"").next().unwrap();
+    let edited = lines.replace(
+        seed_line,
+        &seed_line.replace(value, &format!("00{}", &value[2..])),
+    );
+    assert_ne!(edited, lines);
+    let out = import(&c, &edited);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!(
+            "line {}: the seed kept for dice epoch 1 does not open",
+            at + 1
+        )),
+        "{said}"
+    );
+    assert!(import(&c, &lines).status.success());
+}
