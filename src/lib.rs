@@ -20,6 +20,8 @@ pub mod sheet;
 pub mod state;
 pub mod store;
 pub mod systems;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod text;
 pub mod time;
 pub mod words;

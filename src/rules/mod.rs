@@ -4,8 +4,6 @@
 pub mod campaign;
 pub mod downtime;
 pub mod rest;
-#[cfg(test)]
-pub(crate) mod testkit;
 pub mod text;
 
 use crate::systems::registry::AnyError;

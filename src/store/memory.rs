@@ -23,6 +23,14 @@ impl MemoryLog {
         MemoryLog::default()
     }
 
+    /// A campaign of its own holding what this one holds now (a copy of a file, not a second
+    /// handle on it): what is recorded on either is not seen by the other.
+    pub fn fork(&self) -> MemoryLog {
+        MemoryLog {
+            data: Arc::new(Mutex::new(self.lock().clone())),
+        }
+    }
+
     /// A store on this campaign: what [`super::Store::open`] gives for a file.
     pub fn open(&self) -> super::Store {
         super::Store::on(Box::new(MemoryBackend { log: self.clone() }))

@@ -11,7 +11,7 @@ use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::RuleError;
 use crate::rules::campaign::Resting;
-use crate::rules::testkit::Log;
+use crate::testkit::Log;
 use crate::sheet::Sheet;
 use crate::state::CampaignState;
 use crate::store::{MemoryLog, Stamp};

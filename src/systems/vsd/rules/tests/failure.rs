@@ -118,7 +118,7 @@ fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held(
     // The clock leaves the second round: the same write records the spell firing.
     w.next_round();
     let fired = w
-        .events
+        .events()
         .iter()
         .rev()
         .find_map(|e| match e {
@@ -144,7 +144,7 @@ fn vsd9_a_held_spell_fizzles_for_nothing_when_concentration_breaks() {
     w.next_round();
     w.next_round();
     let resolved = w
-        .events
+        .events()
         .iter()
         .find_map(|e| match e {
             Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => Some(d.clone()),
@@ -188,7 +188,7 @@ fn vsd5_vsd9_vsd13_log_lines_use_the_words_people_type_not_code_names() {
         w.next_round();
     }
     let line = w
-        .events
+        .events()
         .iter()
         .find(|e| {
             matches!(
@@ -276,41 +276,39 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
     assert_eq!(w.of("Mira").mp_current(), 11);
     // The 151+ band comes from the pure table (a d100 + 50 cannot pass 150).
     let mut world_ko = world();
-    world_ko
-        .events
-        .push(Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
-            SpellCast {
-                pending: vec![crate::systems::vsd::event::Pending {
-                    about: "spell failure (160)".into(),
-                    by: "caster".into(),
-                    options: vec![
-                        Choice::LoseMpsAndWeary,
-                        Choice::OtherTarget,
-                        Choice::Resonance,
-                        Choice::KnockedOut,
-                    ],
-                    pick: 2,
-                    cast_seq: 11,
-                    spell: "Ember".into(),
-                    place: Place::Normal,
-                    affected: vec!["Mira".into()],
-                    mp_cost: 1,
-                    weave: 1,
-                    resonance_bonus: 50,
-                    target: None,
-                    cast_at: None,
-                }],
-                ..the_cast(
-                    &world_ko
-                        .when(
-                            Command::System(AnyCommand::Vsd(Box::new(cast("Ember")))),
-                            &[3, 40, 60],
-                        )
-                        .unwrap(),
-                )
-                .clone()
-            },
-        ))));
+    world_ko.given(Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
+        SpellCast {
+            pending: vec![crate::systems::vsd::event::Pending {
+                about: "spell failure (160)".into(),
+                by: "caster".into(),
+                options: vec![
+                    Choice::LoseMpsAndWeary,
+                    Choice::OtherTarget,
+                    Choice::Resonance,
+                    Choice::KnockedOut,
+                ],
+                pick: 2,
+                cast_seq: 11,
+                spell: "Ember".into(),
+                place: Place::Normal,
+                affected: vec!["Mira".into()],
+                mp_cost: 1,
+                weave: 1,
+                resonance_bonus: 50,
+                target: None,
+                cast_at: None,
+            }],
+            ..the_cast(
+                &world_ko
+                    .when(
+                        Command::System(AnyCommand::Vsd(Box::new(cast("Ember")))),
+                        &[3, 40, 60],
+                    )
+                    .unwrap(),
+            )
+            .clone()
+        },
+    ))));
     world_ko.vsd(choose(&[Choice::KnockedOut, Choice::LoseMpsAndWeary]), &[]);
     let mira = world_ko.of("Mira");
     let now = world_ko.state().clock;

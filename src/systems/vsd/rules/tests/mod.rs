@@ -6,7 +6,7 @@ use crate::dice::Dice;
 use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::campaign::ClockAdvance;
-use crate::rules::testkit::Log;
+use crate::testkit::Log;
 use crate::sheet::Sheet;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;

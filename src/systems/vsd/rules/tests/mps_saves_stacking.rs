@@ -115,7 +115,7 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
     assert_ne!(first, second);
     w.next_round();
     w.vsd(cast_with("Sleep", |o| o.target = "Bran".into()), &[50]);
-    let sleep = the_cast(&w.events[w.events.len() - 1..]).clone();
+    let sleep = the_cast(&w.events()[w.events().len() - 1..]).clone();
     let seq = w.seq();
     let at = w.state().clock;
     w.vsd(
@@ -136,7 +136,7 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
     let mut w = world();
     let sleep_on_bran = |w: &mut World| {
         w.vsd(cast_with("Sleep", |o| o.target = "Bran".into()), &[50]);
-        let cast = the_cast(&w.events[w.events.len() - 1..]).clone();
+        let cast = the_cast(&w.events()[w.events().len() - 1..]).clone();
         (w.seq(), cast, w.state().clock)
     };
     let save = |against: u64, cast: &SpellCast, at| {
