@@ -2,11 +2,11 @@
 //! door, as every front end records (the same checks, the same store, replay and secrets), with
 //! entered dice, so every test says exactly what was rolled.
 
-use crate::rules::{Command, RuleError};
 use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
 use crate::dice::SealedSecret;
 use crate::event::Event;
+use crate::rules::{Command, RuleError};
 use crate::state::CampaignState;
 use crate::store::{MemoryLog, Stamp};
 use rand::SeedableRng;

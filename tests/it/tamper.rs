@@ -949,3 +949,32 @@ fn a_withheld_seed_removed_or_garbled_is_named_as_such() {
     c.ok(&["reveal", &sealed.to_string()]);
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
+
+/// The newest row's hash damaged past reading is named as damage to that row (it was blamed on
+/// the disk): nothing is chained onto it, and the message says where and what to do.
+#[test]
+fn a_head_hash_that_is_not_text_is_named_as_damage_and_nothing_chains_onto_it() {
+    let c = campaign();
+    let before = c.head();
+    let head = before
+        .as_deref()
+        .and_then(|h| h.split(':').next())
+        .unwrap()
+        .to_string();
+    unlock(&c)
+        .execute(
+            &format!("UPDATE events SET hash = CAST(x'ff' AS TEXT) WHERE seq = {head}"),
+            [],
+        )
+        .unwrap();
+    let said = format!("the log is damaged at #{head}: its hash is not valid UTF-8 text");
+    for args in [&["damage", "Aldric", "1"][..], &["verify"]] {
+        let refused = c.refused(args, 1);
+        assert!(refused.contains(&said), "{args:?}: {refused}");
+    }
+    let rows: u64 = c
+        .sql()
+        .query_row("SELECT count(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(rows.to_string(), head, "nothing was appended");
+}

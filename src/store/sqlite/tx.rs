@@ -63,10 +63,27 @@ impl LogRead for SqliteTx<'_> {
         self.tx
             .prepare_cached("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1")
             .and_then(|mut stmt| {
-                stmt.query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()
+                stmt.query_row([], |r| {
+                    let seq: u64 = r.get(0)?;
+                    // A hash that is not text is damage to that row, not a failing disk.
+                    Ok(match r.get_ref(1)? {
+                        ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
+                            Ok(hash) => Ok((seq, hash.to_string())),
+                            Err(_) => Err(seq),
+                        },
+                        _ => Err(seq),
+                    })
+                })
+                .optional()
             })
-            .map_err(self.fail("read"))
+            .map_err(self.fail("read"))?
+            .map(|head| {
+                head.map_err(|seq| StoreError::DamagedRow {
+                    seq,
+                    what: "its hash is not valid UTF-8 text".into(),
+                })
+            })
+            .transpose()
     }
 
     fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {

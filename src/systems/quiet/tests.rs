@@ -11,13 +11,13 @@ use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::RuleError;
 use crate::rules::campaign::Resting;
-use crate::testkit::Log;
 use crate::sheet::Sheet;
 use crate::state::CampaignState;
 use crate::store::{MemoryLog, Stamp};
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::registry::Registered;
 use crate::systems::registry::{AnyCommand, AnyError, SystemId};
+use crate::testkit::Log;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 

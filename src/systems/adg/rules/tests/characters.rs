@@ -643,8 +643,7 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Phrase);
     let learned = w.seq_of_last();
-    let event =
-        |w: &crate::testkit::Log, seq: u64| w.events().get(seq as usize - 1).cloned();
+    let event = |w: &crate::testkit::Log, seq: u64| w.events().get(seq as usize - 1).cloned();
     let retract = |w: &crate::testkit::Log, seq: u64| {
         Command::Retract(crate::rules::campaign::Retraction {
             seq: Some(seq),

@@ -6,7 +6,6 @@ use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::rules::Command;
-use crate::testkit::Log;
 use crate::sheet::Sheet;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
@@ -17,6 +16,7 @@ use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::state::{AdgState, ScrollState};
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyEvent;
+use crate::testkit::Log;
 
 type World = Log;
 
