@@ -660,3 +660,24 @@ fn a_tour_never_replaces_through_a_link_and_an_orphaned_journal_is_never_overwri
     assert!(said.contains("journal"), "{said}");
     assert_eq!(bytes(&orphan), wal);
 }
+
+/// A link to nowhere is neither created behind nor read as a missing campaign (whose advice,
+/// `grimoire init`, would refuse the same path): every command says what the link is.
+#[test]
+fn a_dangling_symlink_is_named_as_one_and_nothing_is_created_behind_it() {
+    let c = Campaign::empty();
+    let behind = c.dir.path().join("elsewhere.db");
+    std::os::unix::fs::symlink(&behind, &c.db).unwrap();
+    for (args, code) in [
+        (&["init", "--name", "Vault"][..], 1),
+        (&["character", "list"][..], 1),
+    ] {
+        let refused = c.refused(args, code);
+        assert!(
+            refused.contains("is a symbolic link to") && refused.contains("which does not exist"),
+            "{args:?}: {refused}"
+        );
+        assert!(!refused.contains("grimoire init"), "{args:?}: {refused}");
+    }
+    assert!(!behind.exists());
+}

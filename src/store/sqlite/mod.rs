@@ -169,6 +169,17 @@ impl SqliteBackend {
     /// Opens an existing campaign file, migrating it to this build's schema.
     pub fn open(path: &Path) -> Result<SqliteBackend, StoreError> {
         if !path.exists() {
+            // A link to nothing: `init` would come here too (the path is taken), so "create one
+            // with init" would send the user round in a circle.
+            if let Ok(target) = std::fs::read_link(path) {
+                return Err(StoreError::Refused {
+                    path: path.to_path_buf(),
+                    why: format!(
+                        "it is a symbolic link to {}, which does not exist; grimoire opens a campaign file through a link but never creates one behind it: give --db the path the file should have, or remove the link",
+                        target.display()
+                    ),
+                });
+            }
             return Err(StoreError::Missing(path.to_path_buf()));
         }
         refuse_a_folder(path, "opened")?;
