@@ -12,8 +12,10 @@ use clap::Args;
 /// Correct a character's sheet as entered (the GM's call). Each value given replaces the entered
 /// one, and the computed value moves by as much: a point exerted or lost to learning stays so,
 /// health keeps its wounds and the purse what was spent, all kept as amounts, so a correction set
-/// back restores the sheet exactly. A maximum brought to 0 kills and a Body brought to 0 or below
-/// consumes, recorded with the correction. Records the correction with its reason; rolls no dice.
+/// back restores the sheet exactly. An entered value must stay in its range, but what play has
+/// taken counts against it: a correction that leaves a computed maximum at 0 (Cunning lost to
+/// learning, say) kills, and one that leaves Body at 0 or below consumes, recorded with the
+/// correction. Records the correction with its reason; rolls no dice.
 #[derive(Debug, Args)]
 pub struct SetArgs {
     /// The character's name (any case).
