@@ -146,8 +146,12 @@ fn verify_text(r: &VerifyReport) -> String {
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal
     ));
     lines.push(format!(
-        "snapshots: {} compared with a replay of the log",
-        r.snapshots_checked
+        "snapshots: {} compared with a replay of the log{}",
+        r.snapshots_checked,
+        match r.snapshots_passed_over {
+            0 => String::new(),
+            n => format!("; {n} passed over, as every command passes them over (made by another grimoire's state format, or reached back past by a retraction); `grimoire snapshots rebuild` replaces them"),
+        }
     ));
     for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {
         // A problem's words stand alone (the first one is quoted where a session end is

@@ -163,6 +163,10 @@ pub struct VerifyReport {
     pub checkpoints: Vec<CheckpointResult>,
     /// Stored snapshots that commands would start from, compared with a replay of the log.
     pub snapshots_checked: u64,
+    /// Stored snapshots no command starts from, so not compared: made by another state format
+    /// (an older grimoire), taken at a hash the log no longer has, or reached back past by a
+    /// retraction.
+    pub snapshots_passed_over: u64,
     /// Snapshots that differ from the replay: edited outside grimoire, they would show a false state.
     pub snapshot_problems: Vec<Problem>,
     /// Epochs with seeded dice bound to their event's seq (the first derivation, before roll

@@ -435,13 +435,15 @@ impl Store {
         // the database would show a false sheet while the chain stays whole: replay the log
         // alongside and compare each snapshot a command could start from.
         let retractions = replay::retractions(&mut *log, 0, u64::MAX)?;
-        let mut to_compare: Vec<u64> = log
-            .snapshots(u64::MAX, u64::MAX)?
+        let stored = log.snapshots(u64::MAX, u64::MAX)?;
+        let snapshots_passed_over = stored.len() as u64;
+        let mut to_compare: Vec<u64> = stored
             .into_iter()
             .rev()
             .filter(|s| snapshot_is_trusted(s, &retractions))
             .map(|s| s.seq)
             .collect();
+        let snapshots_passed_over = snapshots_passed_over - to_compare.len() as u64;
         let mut replay = Some(Replay::new(crate::state::undone_by(&retractions)));
         let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
         let mut from = 1;
@@ -487,6 +489,7 @@ impl Store {
         Ok(VerifyReport {
             file_problems,
             snapshots_checked,
+            snapshots_passed_over,
             snapshot_problems,
             ..verifier.finish()
         })

@@ -978,3 +978,28 @@ fn a_head_hash_that_is_not_text_is_named_as_damage_and_nothing_chains_onto_it() 
         .unwrap();
     assert_eq!(rows.to_string(), head, "nothing was appended");
 }
+
+/// A snapshot of another state format is passed over by every command, and `verify` says how
+/// many it passed over instead of counting only those it compared.
+#[test]
+fn verify_names_the_snapshots_it_passes_over() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "60"]);
+    let report = c.ok(&["verify"]);
+    assert!(!report.contains("passed over"), "{report}");
+    let stored: u64 = c
+        .sql()
+        .query_row("SELECT count(*) FROM snapshots", [], |r| r.get(0))
+        .unwrap();
+    c.sql()
+        .execute("UPDATE snapshots SET code_version = 'grimoire-state/1'", [])
+        .unwrap();
+    let report = c.ok(&["verify"]);
+    assert!(
+        report.contains(&format!(
+            "snapshots: 0 compared with a replay of the log; {stored} passed over"
+        )),
+        "{report}"
+    );
+    assert!(report.contains("all checks hold"), "{report}");
+}
