@@ -458,14 +458,12 @@ fn bench_postgres(url: &str, size: u64, dir: &Path) -> Result<String, Failure> {
 
 /// Imports an export into a new campaign at `location`, as `grimoire import` does.
 fn import_into(location: grimoire::store::Location, export: &Path) -> Result<(), Failure> {
-    let mut new = Store::create_new(location)?;
     let file = BufReader::new(std::fs::File::open(export)?);
     let lines = file
         .lines()
         .enumerate()
         .map(|(i, l)| (i as u64 + 1, l.map_err(|e| e.to_string())));
-    new.store().import(lines)?;
-    new.publish()?;
+    grimoire::Campaign::import(&location, lines)?;
     Ok(())
 }
 
@@ -586,21 +584,22 @@ fn profile(db: &Path) {
     let replay_in = replay.elapsed();
     // One durable write of a one-round clock advance (it stays in the log: profile a copy).
     let write = Instant::now();
-    let stamp = grimoire::store::Stamp {
-        recorded_at: "2026-01-01T00:00:00Z".into(),
-        actor: "profile".into(),
-        id_rng: rand::SeedableRng::seed_from_u64(1),
+    let run = grimoire::campaign::Run {
+        stamp: grimoire::store::Stamp {
+            recorded_at: "2026-01-01T00:00:00Z".into(),
+            actor: "profile".into(),
+            id_rng: rand::SeedableRng::seed_from_u64(1),
+        },
+        dice: grimoire::campaign::DiceSource::Seeded {
+            player_entropy: None,
+        },
+        rng: rand::SeedableRng::seed_from_u64(2),
     };
-    let event = grimoire::event::Event::ClockAdvanced {
+    let advance = grimoire::rules::Command::AdvanceClock(grimoire::rules::campaign::ClockAdvance {
         by: grimoire::time::GameDuration(6),
-    };
-    let wrote = store
-        .write(stamp, |_, _| {
-            Ok(grimoire::store::Batch {
-                events: vec![event],
-                ..Default::default()
-            })
-        })
+    });
+    let wrote = grimoire::Campaign::on(&mut store)
+        .execute(run, advance)
         .is_ok();
     println!(
         "open {opened:.2?}; snapshot of {} bytes read in {read:.2?}, parsed ({parsed}) in {parsed_in:.2?}; \

@@ -319,3 +319,43 @@ fn the_system_check_sees_a_type_a_path_and_a_field_but_not_a_comment() {
     );
     assert!(systems_named("// the Adg system; let adgx = Adverb;").is_empty());
 }
+
+/// One door records: outside `src/campaign.rs` and the store, no code of the program builds a
+/// batch of events to append (`Batch`, what `Store::write` and `Store::bulk` take), imports straight
+/// into a store (`.import(`; `Campaign::import` is the door's), or asks the rules to decide
+/// (`decide(`; the rules and the systems decide, and the door calls them). Tests may go round it.
+#[test]
+fn only_the_campaign_records() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    let mut wrong = Vec::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap_or(file);
+        let name = relative.to_string_lossy().replace('\\', "/");
+        let the_door_or_beneath = name == "campaign.rs"
+            || name == "testkit.rs"
+            || ["store/", "rules/", "systems/"]
+                .iter()
+                .any(|folder| name.starts_with(folder));
+        if the_door_or_beneath || is_test_file(&src, file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("readable");
+        for line in without_tests_module(&text).lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            let batch = code
+                .split(|c: char| !is_word(c))
+                .any(|token| token == "Batch");
+            if batch || code.contains(".import(") || code.contains("decide(") {
+                wrong.push(format!("{name}: {}", line.trim()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "recording outside the campaign's door:\n{}",
+        wrong.join("\n")
+    );
+}
