@@ -95,9 +95,10 @@ fn systems_week(name: &str, activity: &str) -> Option<Result<AnyWeek, String>> {
     })
 }
 
-/// ADG-C5 ruling: a span of downtime weeks, the same weeks for everyone in it. Records the span,
-/// then a `scroll_written` for each scroll written in it, in the order of the span's characters and
-/// weeks; each scroll's sealed die is held in its own event.
+/// ADG-C5 ruling: a span of downtime weeks, the same weeks for everyone in it. Each character's
+/// system spends their weeks; records the span, then what the weeks recorded beside it (a
+/// `scroll_written` for each scroll written, in the order of the span's characters and weeks, each
+/// scroll's sealed die held in its own event).
 pub fn downtime(
     state: &CampaignState,
     span: &DowntimeWeeks,
@@ -132,7 +133,7 @@ pub fn downtime(
         characters.push(on_system!(&who.system, AnyState, |S, mine| {
             let weeks = weeks
                 .into_iter()
-                .map(|week| own_weeks::<S>(who, week))
+                .map(|week| week_for::<S>(who, week))
                 .collect::<Result<_, _>>()?;
             S::downtime(state, who, mine, weeks, &mut record, &mut after, dice)?
         }));
@@ -149,7 +150,7 @@ pub fn downtime(
 
 /// A week planned for `who`, one of `S`'s characters, as `S` reads it: a week of another system's
 /// own is refused.
-fn own_weeks<S: Registered>(
+fn week_for<S: Registered>(
     who: &crate::state::Character,
     week: Planned<AnyWeek>,
 ) -> Result<Planned<S::Week>, RuleError> {
