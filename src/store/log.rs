@@ -618,9 +618,7 @@ impl Store {
                 }
                 Line::Secret { kind, key, value } => {
                     pending.insert(&mut *log)?;
-                    if kind == "epoch_seed" {
-                        seeds.kept.push((line, key.clone(), value.clone()));
-                    }
+                    seeds.keep(line, &kind, &key, &value).map_err(refuse)?;
                     log.insert_secret(&kind, &key, &value)
                         .map_err(|e| match e {
                             InsertError::Duplicate => {
@@ -647,14 +645,15 @@ impl Store {
     }
 }
 
-/// What an import needs to check the seeds it copies: a seed kept for an epoch not yet revealed
-/// must open the commitment the log published for it, or that epoch's dice could never be checked.
+/// What an import needs to check the secrets it copies: each is one grimoire writes, and a seed
+/// kept for an epoch not yet revealed must open the commitment the log published for it, or that
+/// epoch's dice could never be checked.
 #[derive(Default)]
 struct SeedBook {
     commitments: std::collections::BTreeMap<u32, String>,
     revealed: std::collections::BTreeSet<u32>,
-    /// Each `epoch_seed` secret: its line, key and value.
-    kept: Vec<(u64, String, String)>,
+    /// Each epoch seed: its line, epoch and value.
+    kept: Vec<(u64, u32, String)>,
 }
 
 impl SeedBook {
@@ -679,25 +678,83 @@ impl SeedBook {
         }
     }
 
+    /// Takes in one secret line: refused unless it is a secret grimoire writes, under its key.
+    fn keep(&mut self, line: u64, kind: &str, key: &str, value: &str) -> Result<(), String> {
+        match kind {
+            "epoch_seed" => {
+                let epoch = key
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|epoch| *epoch > 0 && epoch.to_string() == key)
+                    .ok_or_else(|| {
+                        format!(
+                            "an epoch seed is kept under its epoch's number (1, 2, …), not '{key}'"
+                        )
+                    })?;
+                self.kept.push((line, epoch, value.to_string()));
+            }
+            "sealed_die" => {
+                let named = key.split_once(':').is_some_and(|(seq, n)| {
+                    let canonical =
+                        |part: &str| part.parse::<u64>().is_ok_and(|v| v.to_string() == part);
+                    canonical(seq) && canonical(n)
+                });
+                if !named {
+                    return Err(format!(
+                        "a sealed die is kept under its event and place, as SEQ:N, not '{key}'"
+                    ));
+                }
+                if serde_json::from_str::<SealedSecret>(value).is_err() {
+                    return Err(format!(
+                        "the sealed die {key} is not what grimoire keeps for one"
+                    ));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "'{other}' is not a kind of secret grimoire keeps (epoch_seed, sealed_die)"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn check(&self) -> Result<(), StoreError> {
-        for (line, key, value) in &self.kept {
-            let Some((epoch, commitment)) = key
-                .parse::<u32>()
-                .ok()
-                .filter(|epoch| !self.revealed.contains(epoch))
-                .and_then(|epoch| Some((epoch, self.commitments.get(&epoch)?)))
-            else {
-                continue;
+        let refuse = |line: u64, why: String| StoreError::Import { line, why };
+        for (line, epoch, value) in &self.kept {
+            let Some(commitment) = self.commitments.get(epoch) else {
+                return Err(refuse(
+                    *line,
+                    format!("a seed is kept for dice epoch {epoch}, which the log never began"),
+                ));
             };
+            if self.revealed.contains(epoch) {
+                continue;
+            }
             let opens = crate::dice::fairness::parse_seed(value)
                 .is_some_and(|seed| crate::dice::fairness::seed_commitment(&seed) == *commitment);
             if !opens {
-                return Err(StoreError::Import {
-                    line: *line,
-                    why: format!(
+                return Err(refuse(
+                    *line,
+                    format!(
                         "the seed kept for dice epoch {epoch} does not open the commitment the log published for it, so that epoch's dice could never be checked"
                     ),
-                });
+                ));
+            }
+        }
+        // An export with secrets carries every seed not yet published; one without, none.
+        if let Some((last_line, _, _)) = self.kept.last() {
+            let missing = self.commitments.keys().find(|epoch| {
+                !self.revealed.contains(epoch)
+                    && !self.kept.iter().any(|(_, kept, _)| kept == *epoch)
+            });
+            if let Some(epoch) = missing {
+                return Err(refuse(
+                    *last_line,
+                    format!(
+                        "the file carries the seeds of other dice epochs but not epoch {epoch}'s, which is not yet published: its dice could never be checked; export the campaign again with its secrets"
+                    ),
+                ));
             }
         }
         Ok(())

@@ -447,3 +447,63 @@ fn import_refuses_a_kept_seed_that_does_not_open_its_commitment() {
     );
     assert!(import(&c, &lines).status.success());
 }
+
+/// Every secret line is one grimoire writes, under its key: a seed for an epoch the log never
+/// began (which would later collide with the real one), a key written another way, a kind grimoire
+/// does not keep, a sealed die that is not one, and an export that keeps some unpublished seeds but
+/// not all are each refused at their line, and nothing is imported.
+#[test]
+fn import_refuses_secret_lines_grimoire_never_writes() {
+    let c = Campaign::with_party();
+    c.ok(&["roll", "d20", "--sealed"]);
+    c.ok(&["seed", "reveal"]);
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let seed_of = |epoch: u32| {
+        lines
+            .lines()
+            .find(|l| l.contains(&format!("\"secret\":\"epoch_seed\",\"key\":\"{epoch}\"")))
+            .unwrap()
+            .to_string()
+    };
+    let (first, second) = (seed_of(1), seed_of(2));
+    let sealed = lines
+        .lines()
+        .find(|l| l.contains("\"secret\":\"sealed_die\""))
+        .unwrap()
+        .to_string();
+    for (edited, says) in [
+        (
+            format!(
+                "{lines}{}\n",
+                second.replace("\"key\":\"2\"", "\"key\":\"3\"")
+            ),
+            "a seed is kept for dice epoch 3, which the log never began",
+        ),
+        (
+            lines.replace(&first, &first.replace("\"key\":\"1\"", "\"key\":\"01\"")),
+            "not '01'",
+        ),
+        (
+            lines.replace(&first, &first.replace("epoch_seed", "epoch_sed")),
+            "'epoch_sed' is not a kind of secret grimoire keeps",
+        ),
+        (
+            lines.replace(
+                &sealed,
+                "{\"secret\":\"sealed_die\",\"key\":\"7:0\",\"value\":\"garbage\"}",
+            ),
+            "the sealed die 7:0 is not what grimoire keeps for one",
+        ),
+        (
+            lines.replace(&format!("{first}\n"), ""),
+            "not epoch 1's, which is not yet published",
+        ),
+    ] {
+        assert_ne!(edited, lines, "{says}");
+        let out = import(&c, &edited);
+        assert_eq!(out.status.code(), Some(1), "{says}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains(says), "{says}: {said}");
+    }
+    assert!(import(&c, &lines).status.success());
+}
