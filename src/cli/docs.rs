@@ -146,7 +146,15 @@ pub fn man(_args: &ManArgs) -> Result<Report, Error> {
 
 /// Writes generated text to standard output as it is (no JSON wrapping: it is meant for a file).
 fn print(bytes: &[u8]) -> Result<Report, Error> {
-    // A closed pipe (`grimoire man | head`) is not an error worth reporting.
-    let _ = std::io::stdout().lock().write_all(bytes);
-    Ok(Report::silent())
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        // A closed pipe (`grimoire man | head`) is the reader's choice.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::store::StoreError::Io {
+            path: "standard output".into(),
+            action: "written",
+            why: e.to_string(),
+        }
+        .into()),
+        _ => Ok(Report::silent()),
+    }
 }

@@ -22,11 +22,11 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
                 } else {
                     for_the_terminal(&report.text)
                 };
-                // A closed pipe (`grimoire log | head`) is not an error worth a panic.
-                let _ = writeln!(
-                    anstream::AutoStream::new(std::io::stdout(), colour),
-                    "{shown}"
-                );
+                let mut out = anstream::AutoStream::new(std::io::stdout(), colour);
+                let wrote = writeln!(out, "{shown}").and_then(|()| out.flush());
+                if let Some(code) = unwritten(wrote, colour) {
+                    return code;
+                }
             }
             if report.success { 0 } else { 1 }
         }
@@ -38,6 +38,25 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
                 print_error(&e.to_string(), colour);
             }
             exit_code(&e)
+        }
+    }
+}
+
+/// What became of output that could not be written: a closed pipe (`grimoire log | head`) is the
+/// reader's choice and passes; any other failure (a full disk behind a redirection) is said on
+/// standard error with exit 74, since the person did not see what they asked for.
+pub fn unwritten(wrote: std::io::Result<()>, colour: anstream::ColorChoice) -> Option<u8> {
+    match wrote {
+        Ok(()) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => None,
+        Err(e) => {
+            print_error(
+                &format!(
+                    "standard output could not be written ({e}); anything the command recorded is in the log (`grimoire log --limit 5` shows it)"
+                ),
+                colour,
+            );
+            Some(74)
         }
     }
 }

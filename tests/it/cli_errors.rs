@@ -508,3 +508,35 @@ fn the_dice_options_show_and_apply_only_where_a_command_rolls() {
         );
     }
 }
+
+/// Output that cannot be written (a full disk behind a redirection) is not success: the person
+/// never saw what they asked for, a checkpoint included, so the command says so with exit 74 and
+/// where what it recorded can be read again. A closed pipe stays the reader's choice.
+#[test]
+fn output_that_cannot_be_written_exits_74_and_says_where_to_look() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "rain"]);
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    let before = c.head();
+    let out = c
+        .cmd()
+        .args(["session", "end"])
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(74));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("standard output could not be written"),
+        "{said}"
+    );
+    assert!(said.contains("grimoire log"), "{said}");
+    assert_ne!(c.head(), before, "the session ended all the same");
+    let man = c.cmd().arg("man").stdout(full()).output().unwrap();
+    assert_eq!(man.status.code(), Some(74));
+}
