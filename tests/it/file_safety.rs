@@ -671,6 +671,7 @@ fn a_dangling_symlink_is_named_as_one_and_nothing_is_created_behind_it() {
     for (args, code) in [
         (&["init", "--name", "Vault"][..], 1),
         (&["character", "list"][..], 1),
+        (&["dev", "generate", "--events", "50"][..], 1),
     ] {
         let refused = c.refused(args, code);
         assert!(
@@ -680,4 +681,10 @@ fn a_dangling_symlink_is_named_as_one_and_nothing_is_created_behind_it() {
         assert!(!refused.contains("grimoire init"), "{args:?}: {refused}");
     }
     assert!(!behind.exists());
+    // A file that is there already is not another command's creation: it is named as there.
+    std::fs::remove_file(&c.db).unwrap();
+    std::fs::write(&c.db, b"notes").unwrap();
+    let refused = c.refused(&["dev", "generate", "--events", "50"], 1);
+    assert!(refused.contains("it already exists"), "{refused}");
+    assert_eq!(std::fs::read(&c.db).unwrap(), b"notes");
 }

@@ -165,22 +165,25 @@ fn refuse_a_folder(path: &Path, action: &'static str) -> Result<(), StoreError> 
     Ok(())
 }
 
+/// The refusal for a path that is a symbolic link to nothing, if it is one.
+fn dangling_link(path: &Path) -> Option<StoreError> {
+    let target = std::fs::read_link(path).ok().filter(|_| !path.exists())?;
+    Some(StoreError::Refused {
+        path: path.to_path_buf(),
+        why: format!(
+            "it is a symbolic link to {}, which does not exist; grimoire opens a campaign file through a link but never creates one behind it: give --db the path the file should have, or remove the link",
+            target.display()
+        ),
+    })
+}
+
 impl SqliteBackend {
     /// Opens an existing campaign file, migrating it to this build's schema.
     pub fn open(path: &Path) -> Result<SqliteBackend, StoreError> {
         if !path.exists() {
             // A link to nothing: `init` would come here too (the path is taken), so "create one
             // with init" would send the user round in a circle.
-            if let Ok(target) = std::fs::read_link(path) {
-                return Err(StoreError::Refused {
-                    path: path.to_path_buf(),
-                    why: format!(
-                        "it is a symbolic link to {}, which does not exist; grimoire opens a campaign file through a link but never creates one behind it: give --db the path the file should have, or remove the link",
-                        target.display()
-                    ),
-                });
-            }
-            return Err(StoreError::Missing(path.to_path_buf()));
+            return Err(dangling_link(path).unwrap_or(StoreError::Missing(path.to_path_buf())));
         }
         refuse_a_folder(path, "opened")?;
         if std::fs::metadata(path)
@@ -233,7 +236,10 @@ impl SqliteBackend {
     pub fn create_new(path: &Path) -> Result<SqliteBackend, StoreError> {
         refuse_a_folder(path, "created")?;
         if path.symlink_metadata().is_ok() {
-            return Err(StoreError::Exists(path.display().to_string()));
+            return Err(dangling_link(path).unwrap_or(StoreError::Refused {
+                path: path.to_path_buf(),
+                why: "it already exists, and this command makes a new campaign file, never replacing one; choose a path where there is none".into(),
+            }));
         }
         if super::files::is_a_journal(path, None) {
             return Err(StoreError::Refused {
