@@ -116,9 +116,13 @@ pub enum RuleError {
     #[error("#{0} is already retracted ({1})")]
     AlreadyRetracted(u64, String),
     #[error(
-        "#{seq} is a '{kind}' event, which cannot be retracted: the campaign's sessions, dice epochs, reveals and retractions must stay in force"
+        "#{seq} is a '{kind}' event, which cannot be retracted: the campaign's bookkeeping (its sessions, dice epochs and reveals) and what play builds on (tables loaded, scrolls written and read) stay in force"
     )]
     NotRetractable { seq: u64, kind: String },
+    #[error(
+        "#{0} is a downtime span whose weeks wrote scrolls, and a scroll once written stays written, so the span cannot be retracted either; record what should change instead (the clock, damage or healing, silver)"
+    )]
+    SpanWroteScrolls(u64),
     #[error("a retraction names the event it undoes: give its number (#SEQ in `grimoire log`)")]
     NoEventNamed,
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]

@@ -482,6 +482,19 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
     if let Some(why) = state.retracted.get(&seq) {
         return Err(RuleError::AlreadyRetracted(seq, why.clone()));
     }
+    // Undone alone, the span would leave its scrolls (and the silver paid for them) behind.
+    if let Event::DowntimeTaken(span) = &target
+        && span.characters.iter().any(|spent| {
+            spent.activities.iter().any(|week| {
+                matches!(
+                    week,
+                    crate::systems::contract::event::Activity::Scribe { .. }
+                )
+            })
+        })
+    {
+        return Err(RuleError::SpanWroteScrolls(seq));
+    }
     if !target.is_retractable() {
         return Err(RuleError::NotRetractable {
             seq,

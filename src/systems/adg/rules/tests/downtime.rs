@@ -288,3 +288,40 @@ fn training_activity() -> Activity {
         note: Some("swordplay with the watch".into()),
     }
 }
+
+/// A scroll once written stays written (ADG-S3), so a span whose weeks wrote one cannot be
+/// retracted: undone alone, it would leave the scroll and the silver paid for it behind. A span
+/// of rest and the GM's own activities is retracted as any event is (C-2).
+#[test]
+fn adg_s3_c2_given_a_span_that_wrote_a_scroll_when_it_is_retracted_then_it_is_refused() {
+    let retract = |seq: u64| {
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(seq),
+            last: false,
+            target: None,
+            restoring: None,
+            reason: "entered by mistake".into(),
+            next_roll: None,
+        })
+    };
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.then(
+        span(1, &[("Aldric", scribe("Concealing Darkness", 1, 0))]),
+        &[1; 7],
+    );
+    let wrote = w.seq() - 1;
+    assert!(matches!(
+        w.events()[wrote as usize - 1],
+        Event::DowntimeTaken(_)
+    ));
+    assert_eq!(
+        w.when(retract(wrote), &[]),
+        Err(RuleError::SpanWroteScrolls(wrote))
+    );
+    w.then(span(1, &[("Aldric", training())]), &[1; 7]);
+    let trained = w.seq();
+    let clock = w.state().clock;
+    w.then(retract(trained), &[]);
+    assert!(w.state().clock < clock, "the span's week is undone");
+}
