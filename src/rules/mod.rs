@@ -123,6 +123,14 @@ pub enum RuleError {
         "#{0} is a downtime span whose weeks wrote scrolls, and a scroll once written stays written, so the span cannot be retracted either; record what should change instead (the clock, damage or healing, silver)"
     )]
     SpanWroteScrolls(u64),
+    #[error(
+        "{name} plays {plays}, but the sheet given is for {given}; a character keeps their game"
+    )]
+    SheetOfAnotherGame {
+        name: String,
+        plays: String,
+        given: String,
+    },
     #[error("a retraction names the event it undoes: give its number (#SEQ in `grimoire log`)")]
     NoEventNamed,
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
@@ -165,7 +173,7 @@ pub enum RuleError {
     SeedMissing(u32),
     #[error(transparent)]
     Dice(#[from] DiceError),
-    #[error("{name} plays {plays}; this is {needs} command")]
+    #[error("{name} plays {plays}, and this is for {needs} characters")]
     WrongSystem {
         name: String,
         plays: String,

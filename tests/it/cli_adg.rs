@@ -476,7 +476,9 @@ fn adg_commands_on_a_vsd_character_are_refused() {
     ] {
         let err = c.refused(args, 1);
         assert!(
-            err.contains("Mira plays Against the Darkmaster; this is A Dungeon Game command"),
+            err.contains(
+                "Mira plays Against the Darkmaster, and this is for A Dungeon Game characters"
+            ),
             "{err}"
         );
     }
@@ -642,7 +644,10 @@ fn adg_c2_silver_comes_and_goes_by_events_on_the_sheet_and_in_the_log() {
         "{too_much}"
     );
     let vsd = c.refused(&["silver", "Mira", "+5", "--reason", "pay"], 1);
-    assert!(vsd.contains("A Dungeon Game command"), "{vsd}");
+    assert!(
+        vsd.contains("this is for A Dungeon Game characters"),
+        "{vsd}"
+    );
     c.refused(&["silver", "Aldric", "+5"], 2);
     c.refused(&["silver", "Aldric", "five", "--reason", "pay"], 2);
     let seq = c.seq_of(&["silver", "Aldric", "+100", "--reason", "miscounted"]);

@@ -430,10 +430,10 @@ fn change_sheet(
         return Err(RuleError::Dead(who.name.clone()));
     }
     if sheet.system() != who.sheet.system() {
-        return Err(RuleError::WrongSystem {
+        return Err(RuleError::SheetOfAnotherGame {
             name: who.name.clone(),
             plays: who.sheet.system().to_string(),
-            needs: "a sheet of their own game",
+            given: sheet.system().to_string(),
         });
     }
     let reason = reason.trim().to_string();

@@ -428,7 +428,7 @@ pub(super) fn alive<'s>(
     let adg = who.state::<Adg>().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
-        needs: "A Dungeon Game",
+        needs: <Adg as crate::systems::contract::event::SystemModel>::NAME,
     })?;
     if adg.dead {
         return Err(RuleError::Dead(who.name.clone()));

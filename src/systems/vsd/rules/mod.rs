@@ -239,7 +239,7 @@ fn caster<'s>(
     let vsd = who.state::<Vsd>().ok_or_else(|| RuleError::WrongSystem {
         name: who.name.clone(),
         plays: who.sheet.system().to_string(),
-        needs: "an Against the Darkmaster",
+        needs: <Vsd as crate::systems::contract::event::SystemModel>::NAME,
     })?;
     if vsd.consumed {
         return Err(RuleError::Dead(who.name.clone()));

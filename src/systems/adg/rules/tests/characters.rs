@@ -524,7 +524,7 @@ fn c1_a_change_to_nothing_without_a_reason_out_of_range_or_of_another_game_is_re
     };
     assert!(matches!(
         w.when(vsd, &[]),
-        Err(RuleError::WrongSystem { .. })
+        Err(RuleError::SheetOfAnotherGame { .. })
     ));
 }
 

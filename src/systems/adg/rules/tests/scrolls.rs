@@ -458,8 +458,9 @@ fn adg_commands_on_a_vsd_character_are_refused() {
         &[1, 1],
     );
     assert!(
-        err.to_string()
-            .contains("Mira plays Against the Darkmaster; this is A Dungeon Game command"),
+        err.to_string().contains(
+            "Mira plays Against the Darkmaster, and this is for A Dungeon Game characters"
+        ),
         "{err}"
     );
 }

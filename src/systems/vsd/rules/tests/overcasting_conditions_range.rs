@@ -444,8 +444,9 @@ fn vsd_commands_on_an_adg_character_are_refused() {
         &[],
     );
     assert!(
-        err.to_string()
-            .contains("Aldric plays A Dungeon Game; this is an Against the Darkmaster command"),
+        err.to_string().contains(
+            "Aldric plays A Dungeon Game, and this is for Against the Darkmaster characters"
+        ),
         "{err}"
     );
 }
