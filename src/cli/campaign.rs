@@ -150,7 +150,7 @@ fn verify_text(r: &VerifyReport) -> String {
         r.snapshots_checked,
         match r.snapshots_passed_over {
             0 => String::new(),
-            n => format!("; {n} passed over, as every command passes them over (made by another grimoire's state format, or reached back past by a retraction); `grimoire snapshots rebuild` replaces them"),
+            n => format!("; {n} passed over, as every command passes them over (taken by another state format, at an event the log no longer holds as it was, or before a retraction that reaches back past them); `grimoire snapshots rebuild` replaces them"),
         }
     ));
     for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {

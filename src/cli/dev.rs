@@ -63,11 +63,12 @@ pub enum DevCommand {
 /// scrolls) into a new campaign file through the real rules, for benchmarks and load tests.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// How many characters, split between the two systems.
-    #[arg(long, default_value_t = 50)]
-    pub characters: usize,
-    /// How many events to generate, roughly (a command may record several).
-    #[arg(long, default_value_t = 10_000)]
+    /// How many characters, 2 to 1,000, taking the rule systems in turn.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(2..=1_000))]
+    pub characters: u64,
+    /// How many events to generate, roughly (a command may record several), 1 to 10 million;
+    /// setting up the characters takes a few more.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
     pub events: u64,
     /// Seed for the generator's choices (the campaign's dice are still provably fair seeded dice).
     #[arg(long, default_value_t = 1)]
@@ -84,7 +85,11 @@ pub fn dev(g: &Globals, ctx: &mut Context, command: &DevCommand) -> Result<Repor
     let progress = super::progress::Progress::bar(g, "generating", args.events);
     let generated = crate::generate::generate_watching(
         new.store(),
-        (args.characters, args.events, args.seed),
+        (
+            usize::try_from(args.characters).unwrap_or(2),
+            args.events,
+            args.seed,
+        ),
         &now,
         &mut |head| progress.at(head),
     )?;

@@ -75,6 +75,11 @@ impl FromStr for PlannedWeek {
                 Some((what, note)) => (what.trim(), Some(note.trim())),
                 None => (activity, None),
             };
+            if what.is_empty() {
+                return Err(format!(
+                    "'{text}' names no activity before its note; {WEEK_FORM}"
+                ));
+            }
             Planned::Other {
                 what: what.to_string(),
                 note: note.filter(|n| !n.is_empty()).map(str::to_string),
@@ -247,6 +252,8 @@ mod tests {
                 "names the ritual first",
             ),
             ("Aldric: Scribe", "names the ritual first"),
+            ("Mira: :", "names no activity before its note"),
+            ("Mira: : a note", "names no activity before its note"),
         ] {
             let refused = week(text).expect_err(text);
             assert!(refused.contains(says), "{text}: {refused}");

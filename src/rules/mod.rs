@@ -160,7 +160,7 @@ pub enum RuleError {
     )]
     SecretMismatch { seq: u64, n: u32 },
     #[error(
-        "the GM's secrets hold no value for #{seq} die {n} (was this file imported without secrets?)"
+        "the GM's secrets hold no value for #{seq} die {n}: the file was imported without secrets, or the secret was removed from it; restore its secrets from a backup or an export that carries them"
     )]
     SecretMissing { seq: u64, n: u32 },
     #[error(
