@@ -434,14 +434,16 @@ fn decide_with_dice(
             sealed_answers,
         } => Dice::answered(values.clone(), sealed_answers.clone(), secret_rng),
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
-            let seed = secrets.seed(state.epoch)?;
+            // Read only for a command that may draw from it, so damage to the seed stops only
+            // the dice while the secrets are restored.
+            let seed = match command.draws_dice() {
+                true => secrets.seed(state.epoch)?,
+                false => None,
+            };
             // A seed that does not hash to the epoch's published commitment (the file's secrets
-            // edited or damaged) would record dice no one could ever check: a command that may
-            // draw from it is refused before any is drawn, rather than found at the reveal.
-            if command.draws_dice()
-                && seed
-                    .is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment)
-            {
+            // edited) would record dice no one could ever check: refused before any is drawn,
+            // rather than found at the reveal.
+            if seed.is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment) {
                 return Err(RuleError::SeedMismatch(state.epoch).into());
             }
             crate::rules::seeded_dice(state, seed, given.clone(), secret_rng)

@@ -818,14 +818,19 @@ fn a_seed_that_does_not_match_its_commitment_rolls_nothing_and_fails_verify() {
     assert!(report.contains(said), "{report}");
     // Physical dice need no seed.
     c.ok(&["--rolls", "7", "roll", "d20"]);
-    c.sql()
-        .execute(
-            "UPDATE secrets SET value = CAST(x'ff' AS TEXT) WHERE kind = 'epoch_seed'",
-            [],
-        )
-        .unwrap();
-    let report = verify_fails(&c, &["verify"]);
-    assert!(report.contains(said), "{report}");
+    for garbled in ["CAST(x'ff' AS TEXT)", "'not a seed'"] {
+        c.sql()
+            .execute(
+                &format!("UPDATE secrets SET value = {garbled} WHERE kind = 'epoch_seed'"),
+                [],
+            )
+            .unwrap();
+        let report = verify_fails(&c, &["verify"]);
+        assert!(report.contains(said), "{garbled}: {report}");
+        c.ok(&["damage", "Aldric", "1"]);
+        let refused = c.refused(&["roll", "d20"], 1);
+        assert!(refused.contains("epoch_seed 1 is damaged"), "{garbled}: {refused}");
+    }
 }
 
 /// A sealed die's secret that is not text is named as damage by the reveal that reads it.
