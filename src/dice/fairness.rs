@@ -96,6 +96,11 @@ pub fn parse_seed(hex_text: &str) -> Option<[u8; 32]> {
     bytes.try_into().ok()
 }
 
+/// Whether `hex_text` is a seed that opens `commitment`: what a published or kept seed must do.
+pub fn opens(hex_text: &str, commitment: &str) -> bool {
+    parse_seed(hex_text).is_some_and(|seed| seed_commitment(&seed) == commitment)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

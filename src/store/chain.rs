@@ -578,9 +578,8 @@ impl Verifier {
             Event::SessionEnded { .. } => self.entropy.clear(),
             Event::SeedRevealed { epoch, seed } => {
                 // A seed is revealed when its epoch ends, or later when held back for sealed dice.
-                let opens = fairness::parse_seed(seed).is_some_and(|s| {
-                    self.commitments.get(epoch) == Some(&fairness::seed_commitment(&s))
-                });
+                let opens = (self.commitments.get(epoch))
+                    .is_some_and(|commitment| fairness::opens(seed, commitment));
                 if *epoch > self.epoch || !opens || self.report.epochs_revealed.contains(epoch) {
                     self.dice_problem(seq, format!("#{seq}: the seed revealed for epoch {epoch} does not match the commitment published for it"));
                 } else {
@@ -739,10 +738,7 @@ impl Verifier {
                 // No secret may be read (a server ends the transaction at the refusal): the
                 // seeds are for whoever holds them to check.
                 Err(super::StoreError::NotPermitted { .. }) => return Ok(()),
-                Ok(Some(text)) => Some(
-                    fairness::parse_seed(&text)
-                        .is_some_and(|seed| fairness::seed_commitment(&seed) == commitment),
-                ),
+                Ok(Some(text)) => Some(fairness::opens(&text, &commitment)),
                 Err(super::StoreError::DamagedSecret { .. }) => Some(false),
                 Err(other) => return Err(other),
             };

@@ -591,7 +591,7 @@ impl Store {
         // Rows checked but not yet inserted, with their line numbers: sent together, and always
         // before anything reads the log back or another line's refusal could come first.
         let mut pending = PendingRows::default();
-        let mut seeds = SeedBook::default();
+        let mut seeds = ImportedSecrets::default();
         for (line, text) in lines {
             last_line = line;
             let refuse = |why: String| StoreError::Import { line, why };
@@ -649,14 +649,14 @@ impl Store {
 /// kept for an epoch not yet revealed must open the commitment the log published for it, or that
 /// epoch's dice could never be checked.
 #[derive(Default)]
-struct SeedBook {
+struct ImportedSecrets {
     commitments: std::collections::BTreeMap<u32, String>,
     revealed: std::collections::BTreeSet<u32>,
     /// Each epoch seed: its line, epoch and value.
     kept: Vec<(u64, u32, String)>,
 }
 
-impl SeedBook {
+impl ImportedSecrets {
     fn note(&mut self, event: &Event) {
         match event {
             Event::CampaignCreated {
@@ -731,9 +731,7 @@ impl SeedBook {
             if self.revealed.contains(epoch) {
                 continue;
             }
-            let opens = crate::dice::fairness::parse_seed(value)
-                .is_some_and(|seed| crate::dice::fairness::seed_commitment(&seed) == *commitment);
-            if !opens {
+            if !crate::dice::fairness::opens(value, commitment) {
                 return Err(refuse(
                     *line,
                     format!(
