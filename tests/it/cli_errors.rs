@@ -540,3 +540,22 @@ fn output_that_cannot_be_written_exits_74_and_says_where_to_look() {
     let man = c.cmd().arg("man").stdout(full()).output().unwrap();
     assert_eq!(man.status.code(), Some(74));
 }
+
+/// The generator's sizes have bounds a person can read in the refusal (an unbounded count once
+/// wrote gigabytes before anyone stopped it), and nothing is created for a refused one.
+#[test]
+fn dev_generate_refuses_sizes_out_of_bounds_and_creates_nothing() {
+    let c = Campaign::empty();
+    for (args, says) in [
+        (&["dev", "generate", "--events", "0"][..], "1..=10000000"),
+        (
+            &["dev", "generate", "--events", "10000001"][..],
+            "1..=10000000",
+        ),
+        (&["dev", "generate", "--characters", "1"][..], "2..=1000"),
+    ] {
+        let refused = c.refused(args, 2);
+        assert!(refused.contains(says), "{args:?}: {refused}");
+        assert!(!c.db.exists(), "{args:?}");
+    }
+}

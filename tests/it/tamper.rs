@@ -829,7 +829,10 @@ fn a_seed_that_does_not_match_its_commitment_rolls_nothing_and_fails_verify() {
         assert!(report.contains(said), "{garbled}: {report}");
         c.ok(&["damage", "Aldric", "1"]);
         let refused = c.refused(&["roll", "d20"], 1);
-        assert!(refused.contains("epoch_seed 1 is damaged"), "{garbled}: {refused}");
+        assert!(
+            refused.contains("epoch_seed 1 is damaged"),
+            "{garbled}: {refused}"
+        );
     }
 }
 
