@@ -11,7 +11,6 @@ use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
 use crate::store::Point;
-use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
@@ -250,28 +249,20 @@ fn label(path: &str) -> String {
     match parts.as_slice() {
         ["health", "current"] => "health".into(),
         ["health", "max"] => "maximum health".into(),
-        [key, rest @ ..] if system_keyed(key).is_some() => {
-            let label = system_keyed(key)
-                .and_then(|system| on_system!(system, SystemId, |S| S::field_label(rest)));
-            label.unwrap_or_else(|| words(&rest.join(" › ")))
-        }
-        _ => words(&parts.join(" › ")),
+        [key, rest @ ..] => match SystemId::keyed(key) {
+            Some(system) => on_system!(system, SystemId, |S| S::field_label(rest))
+                .unwrap_or_else(|| words(&rest.join(" › "))),
+            None => words(&parts.join(" › ")),
+        },
+        [] => String::new(),
     }
-}
-
-/// The rule system whose state is stored under `key` in a character's JSON.
-fn system_keyed(key: &str) -> Option<SystemId> {
-    SystemId::ALL
-        .iter()
-        .copied()
-        .find(|&system| on_system!(system, SystemId, |S| S::KEY) == key)
 }
 
 /// Whether the field at `path` is shown as there or not, as its rule system has it.
 fn shown_as_presence(path: &str) -> bool {
     let parts: Vec<&str> = path.split('.').collect();
     match parts.as_slice() {
-        [key, rest @ ..] => system_keyed(key)
+        [key, rest @ ..] => SystemId::keyed(key)
             .is_some_and(|system| on_system!(system, SystemId, |S| S::shown_as_presence(rest))),
         [] => false,
     }

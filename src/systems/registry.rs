@@ -135,6 +135,19 @@ impl SystemId {
     #[cfg(test)]
     pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd, SystemId::Quiet];
 
+    /// The system's word on the command line and in JSON (`adg`).
+    pub fn key(self) -> &'static str {
+        on_system!(self, SystemId, |S| S::KEY)
+    }
+
+    /// The system whose word is `key`.
+    pub fn keyed(key: &str) -> Option<SystemId> {
+        SystemId::ALL
+            .iter()
+            .copied()
+            .find(|system| system.key() == key)
+    }
+
     /// The system's name as the table says it.
     pub fn name(self) -> &'static str {
         match self {

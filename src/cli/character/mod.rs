@@ -7,7 +7,6 @@ use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
-use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use clap::{Args, Subcommand};
@@ -91,10 +90,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
 
 /// Every rule system's word on the command line, as a usage line offers them (`adg|vsd`).
 fn system_keys() -> String {
-    let keys: Vec<&str> = SystemId::ALL
-        .iter()
-        .map(|&system| on_system!(system, SystemId, |S| S::KEY))
-        .collect();
+    let keys: Vec<&str> = SystemId::ALL.iter().map(|system| system.key()).collect();
     keys.join("|")
 }
 
