@@ -147,14 +147,6 @@ pub fn man(_args: &ManArgs) -> Result<Report, Error> {
 /// Writes generated text to standard output as it is (no JSON wrapping: it is meant for a file).
 fn print(bytes: &[u8]) -> Result<Report, Error> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        // A closed pipe (`grimoire man | head`) is the reader's choice.
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(crate::store::StoreError::Io {
-            path: "standard output".into(),
-            action: "written",
-            why: e.to_string(),
-        }
-        .into()),
-        _ => Ok(Report::silent()),
-    }
+    super::outcome::to_stdout(out.write_all(bytes).and_then(|()| out.flush()))?;
+    Ok(Report::silent())
 }

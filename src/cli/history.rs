@@ -154,6 +154,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             &mut held
         };
         let mut shown = 0u64;
+        let mut unwritten = None;
         store.for_each_event_while(from, to, |r| {
             if !keeps(&r) {
                 return Ok(ControlFlow::Continue(()));
@@ -174,14 +175,19 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             };
             Ok(match written {
                 Ok(()) => ControlFlow::Continue(()),
-                // The reader went away (`grimoire log | head`): stop reading.
-                Err(_) => ControlFlow::Break(()),
+                // The reader went away (`grimoire log | head`), or the disk filled: stop reading.
+                Err(e) => {
+                    unwritten = Some(e);
+                    ControlFlow::Break(())
+                }
             })
         })?;
-        if shown == 0 {
-            let _ = writeln!(out, "No matching events.");
-        }
-        let _ = out.flush();
+        let ended = match unwritten {
+            Some(e) => Err(e),
+            None if shown == 0 => writeln!(out, "No matching events.").and_then(|()| out.flush()),
+            None => out.flush(),
+        };
+        super::outcome::to_stdout(ended)?;
         return Ok(if streams {
             Report::silent()
         } else {

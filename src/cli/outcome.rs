@@ -61,6 +61,20 @@ pub fn unwritten(wrote: std::io::Result<()>, colour: anstream::ColorChoice) -> O
     }
 }
 
+/// What became of text written straight to standard output (a banner, a streamed log, a manual
+/// page): a closed pipe is the reader's choice; any other failure is an input/output error.
+pub fn to_stdout(wrote: std::io::Result<()>) -> Result<(), Error> {
+    match wrote {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(
+                crate::store::io_error(std::path::Path::new("standard output"), "written", &e)
+                    .into(),
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The exit code an error maps to: usage 2, refused by the rules or the data 1, internal 70,
 /// input/output 74, busy 75 (the sysexits.h codes).
 pub fn exit_code(error: &Error) -> u8 {

@@ -321,10 +321,15 @@ pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, 
     editor.set_helper(Some(ShellHelper {
         shared: shell.base.shared.clone(),
     }));
-    println!(
+    let say = |text: &str| {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        super::outcome::to_stdout(writeln!(out, "{text}").and_then(|()| out.flush()))
+    };
+    say(&format!(
         "{}: type a command without `grimoire` (help lists them, Tab completes, exit ends).",
         shell.prompt().trim_end_matches("> ")
-    );
+    ))?;
     loop {
         let line = match editor.readline(&shell.prompt()) {
             Ok(line) => line,
@@ -342,7 +347,7 @@ pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, 
         }
         match shell.run_line(&line, ctx) {
             LineOutcome::Exit => break,
-            LineOutcome::Help(text) => println!("{}", text.trim_end()),
+            LineOutcome::Help(text) => say(text.trim_end())?,
             LineOutcome::Nothing | LineOutcome::Ran(_) => {}
         }
     }

@@ -537,8 +537,22 @@ fn output_that_cannot_be_written_exits_74_and_says_where_to_look() {
     );
     assert!(said.contains("grimoire log"), "{said}");
     assert_ne!(c.head(), before, "the session ended all the same");
-    let man = c.cmd().arg("man").stdout(full()).output().unwrap();
-    assert_eq!(man.status.code(), Some(74));
+    for args in [&["man"][..], &["log"], &["shell"]] {
+        let out = c
+            .cmd()
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(full())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(74), "{args:?}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("standard output could not be written"),
+            "{args:?}: {said}"
+        );
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+    }
 }
 
 /// The generator's sizes have bounds a person can read in the refusal (an unbounded count once
