@@ -107,9 +107,19 @@ impl Appender<'_> {
                 .map_err(inserted)?;
         }
         for (epoch, seed) in &batch.seeds {
+            let key = epoch.to_string();
             self.log
-                .insert_secret("epoch_seed", &epoch.to_string(), &hex::encode(seed))
-                .map_err(inserted)?;
+                .insert_secret("epoch_seed", &key, &hex::encode(seed))
+                .map_err(|e| match e {
+                    // A new epoch's seed is never kept before the epoch begins: one already there
+                    // was put in the file by hand.
+                    InsertError::Duplicate => Error::Store(StoreError::DamagedSecret {
+                        kind: "epoch_seed".into(),
+                        key,
+                        why: "the file already keeps a seed for an epoch the log has not begun",
+                    }),
+                    InsertError::Failed(e) => Error::Store(e),
+                })?;
         }
         self.running
             .snapshot_if_due(&mut *self.log, self.snapshot_every, &self.prev_hash)?;

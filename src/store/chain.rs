@@ -720,6 +720,19 @@ impl Verifier {
     /// vouch for. `kept` reads an epoch's seed (`None` where the file keeps none, as in a public
     /// export, or where the reader may not see secrets, as a players' database role); a seed
     /// damaged in the file is reported like one that does not match.
+    /// Names each kept seed whose key is not the number of an epoch the log began.
+    pub fn check_seed_keys<'k>(&mut self, keys: impl Iterator<Item = &'k str>) {
+        for key in keys {
+            let begun = key
+                .parse::<u32>()
+                .ok()
+                .filter(|epoch| epoch.to_string() == key && self.commitments.contains_key(epoch));
+            if begun.is_none() {
+                self.dice_problem(self.expected_seq.saturating_sub(1), format!("the file keeps a seed under '{key}', which names no dice epoch the log began; it would stop that epoch keeping its own seed: remove it, or restore the file's secrets from a backup"));
+            }
+        }
+    }
+
     pub fn check_kept_seeds(
         &mut self,
         mut kept: impl FnMut(u32) -> Result<Option<String>, super::StoreError>,

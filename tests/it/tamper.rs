@@ -1011,3 +1011,30 @@ fn verify_names_the_snapshots_it_passes_over() {
     );
     assert!(report.contains("all checks hold"), "{report}");
 }
+
+/// A seed put in the file for an epoch the log never began is named by verify, and the reveal
+/// that would begin that epoch refuses it as damage (it was an internal error, "please report
+/// this"), recording nothing.
+#[test]
+fn a_seed_kept_for_an_epoch_never_begun_is_named_and_the_reveal_refuses_it() {
+    let c = Campaign::with_party();
+    c.sql()
+        .execute(
+            "INSERT INTO secrets (kind, key, value) VALUES ('epoch_seed', '2', '00')",
+            [],
+        )
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("the file keeps a seed under '2', which names no dice epoch the log began"),
+        "{report}"
+    );
+    let before = c.head();
+    let refused = c.refused(&["seed", "reveal"], 1);
+    assert!(
+        refused.contains("the stored secret epoch_seed 2 is damaged"),
+        "{refused}"
+    );
+    assert!(!refused.contains("internal error"), "{refused}");
+    assert_eq!(c.head(), before);
+}
