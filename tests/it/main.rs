@@ -11,6 +11,7 @@ mod cli_vsd;
 mod crash;
 mod fairness_golden;
 mod file_safety;
+mod help;
 mod hostile;
 mod hostile_text;
 mod largest;
