@@ -298,6 +298,11 @@ fn decide_in_write(
                 new_seed = Some(seed);
             }
             Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
+            Input::Event { seq, into } => {
+                if let Some((event, at)) = secrets.event_at(seq)? {
+                    into(event, at);
+                }
+            }
             Input::NewCampaignId { into } => {
                 *into = uuid::Builder::from_random_bytes(secret_rng.random())
                     .into_uuid()

@@ -206,32 +206,6 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("scroll resolve", &["grimoire scroll resolve Aldric"]),
     ("tables show", &["grimoire tables show"]),
     ("tables load", &["grimoire tables load my-tables.json"]),
-    (
-        "spell learn",
-        &["grimoire spell learn Mira \"Fire Bolt\" --lore Elementalism --weave 3 --kind elemental"],
-    ),
-    (
-        "spell concentrate",
-        &["grimoire spell concentrate Mira \"Fire Bolt\""],
-    ),
-    ("spell interrupt", &["grimoire spell interrupt Mira"]),
-    (
-        "spell cast",
-        &[
-            "grimoire spell cast Mira \"Fire Bolt\" --target \"the ghoul\"",
-            "grimoire --rolls 62 spell cast Mira \"Flame Ward\" --target Aldric --range touch",
-        ],
-    ),
-    ("choose", &["grimoire choose Mira keep-mps"]),
-    ("save", &["grimoire save Aldric --cast 42"]),
-    ("resonance sever", &["grimoire resonance sever Mira"]),
-    ("alignment set", &["grimoire alignment set malefic"]),
-    ("setting", &["grimoire setting sever-the-thread on"]),
-    (
-        "drive",
-        &["grimoire drive Mira +1 --reason \"stood her ground\""],
-    ),
-    ("condition", &["grimoire condition Mira clear stunned"]),
     ("tour", &["grimoire tour", "grimoire tour --into demo.db"]),
     (
         "completions",
@@ -242,9 +216,16 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("snapshots clear", &["grimoire snapshots clear"]),
 ];
 
+/// Every command's examples: the core's, then each rule system's from its own description.
+pub fn every_example() -> Vec<(&'static str, &'static [&'static str])> {
+    let mut all = EXAMPLES.to_vec();
+    all.extend(super::mount::examples());
+    all
+}
+
 /// `command` with each command's examples after its help.
 pub fn with_examples(mut command: Command) -> Command {
-    for (path, lines) in EXAMPLES {
+    for (path, lines) in every_example() {
         let path: Vec<&str> = path.split(' ').collect();
         command = add(command, &path, lines);
     }
@@ -316,8 +297,8 @@ mod tests {
                 "`grimoire {path}` has no examples"
             );
         }
-        for (path, examples) in EXAMPLES {
-            for example in *examples {
+        for (path, examples) in every_example() {
+            for example in examples {
                 let words = words(example);
                 assert_eq!(
                     words.first().map(String::as_str),

@@ -10,6 +10,7 @@ mod dev;
 mod docs;
 pub mod examples;
 mod history;
+mod mount;
 mod open;
 pub mod outcome;
 mod output;
@@ -21,7 +22,6 @@ pub mod shell;
 mod table;
 mod tour;
 mod transfer;
-mod vsd;
 
 use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
@@ -158,13 +158,6 @@ value_enums!(
     crate::systems::adg::rules::WordSlot,
     crate::systems::adg::rules::Reverse,
     crate::systems::adg::rules::ExactChoice,
-    crate::systems::vsd::rules::Place,
-    crate::systems::vsd::rules::SpellKind,
-    crate::systems::vsd::rules::Tag,
-    crate::systems::vsd::rules::AttackKind,
-    crate::systems::vsd::rules::Choice,
-    crate::systems::vsd::rules::Condition,
-    crate::systems::vsd::rules::Alignment,
 );
 
 /// Reads `--db` without ever echoing it: clap's own message for a refused value repeats the value,
@@ -226,6 +219,8 @@ fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
         .map(EnteredRolls::Values)
 }
 
+// One is parsed per command line, so its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Commands {
     Init(campaign::InitArgs),
@@ -273,20 +268,9 @@ pub enum Commands {
     /// A Dungeon Game: show or load the word lists, mishap table, scroll costs and house rules.
     #[command(subcommand)]
     Tables(adg::TablesCommand),
-    /// Against the Darkmaster: learn, concentrate on and cast spells.
-    #[command(subcommand)]
-    Spell(vsd::SpellCommand),
-    Choose(crate::systems::vsd::rules::Choosing),
-    Save(crate::systems::vsd::rules::SaveRoll),
-    /// Against the Darkmaster: sever the thread of a resonance.
-    #[command(subcommand)]
-    Resonance(vsd::ResonanceCommand),
-    /// Against the Darkmaster: the celestial alignment in force.
-    #[command(subcommand)]
-    Alignment(vsd::AlignmentCommand),
-    Setting(vsd::SettingArgs),
-    Drive(crate::systems::vsd::rules::DriveChange),
-    Condition(crate::systems::vsd::rules::ConditionClearing),
+    /// Each rule system's own commands, as the system describes them.
+    #[command(flatten)]
+    System(mount::Mounted),
     Shell(shell::ShellArgs),
     Tour(tour::TourArgs),
     Completions(docs::CompletionsArgs),
@@ -449,10 +433,18 @@ impl Globals {
     }
 }
 
-/// The commands that may roll dice, by path. Only their help shows `--rolls` and
-/// `--player-entropy` (with the top-level help, which explains them); every other command refuses
-/// both before anything is opened (`tests/it/cli_errors.rs` checks the two agree).
-pub const ROLLING: &[&str] = &[
+/// The commands that may roll dice, by path: the core's and each rule system's. Only their help
+/// shows `--rolls` and `--player-entropy` (with the top-level help, which explains them); every
+/// other command refuses both before anything is opened (`tests/it/cli_errors.rs` checks the two
+/// agree).
+pub fn rolling() -> Vec<&'static str> {
+    let mut paths = CORE_ROLLING.to_vec();
+    paths.extend(mount::rolling());
+    paths
+}
+
+/// The core's commands that may roll dice.
+const CORE_ROLLING: &[&str] = &[
     "roll",
     "rest",
     "downtime",
@@ -463,10 +455,6 @@ pub const ROLLING: &[&str] = &[
     "scroll read",
     "scroll learn",
     "scroll resolve",
-    "spell cast",
-    "choose",
-    "save",
-    "resonance sever",
 ];
 
 /// The command line as people meet it: every command's help with its examples, and the dice
@@ -491,13 +479,14 @@ fn with_global_options(
     path: &str,
     globals: &[clap::Arg],
 ) -> clap::Command {
+    let rolling = rolling();
     let subcommands: Vec<String> = command
         .get_subcommands()
         .map(|s| s.get_name().to_string())
         .collect();
     for name in subcommands {
         let below = format!("{path} {name}").trim().to_string();
-        let rolls = ROLLING.contains(&below.as_str());
+        let rolls = rolling.contains(&below.as_str());
         command = command.mut_subcommand(&name, |sub| {
             let sub = globals.iter().fold(sub, |sub, arg| {
                 let dice = matches!(arg.get_id().as_str(), "rolls" | "player_entropy");
@@ -509,11 +498,10 @@ fn with_global_options(
     command
 }
 
-/// A parsed command's path below `grimoire`, as help and [`ROLLING`] name it.
+/// A parsed command's path below `grimoire`, as help and [`rolling`] name it.
 fn path(command: &Commands) -> &'static str {
     use adg::{RitualCommand as R, ScrollCommand as S, TablesCommand as T};
     use character::CharacterCommand as C;
-    use vsd::{AlignmentCommand, ResonanceCommand, SpellCommand as P};
     match command {
         Commands::Init(_) => "init",
         Commands::Character(C::Add(_)) => "character add",
@@ -557,17 +545,7 @@ fn path(command: &Commands) -> &'static str {
         Commands::Scroll(S::Resolve(_)) => "scroll resolve",
         Commands::Tables(T::Show) => "tables show",
         Commands::Tables(T::Load { .. }) => "tables load",
-        Commands::Spell(P::Learn(_)) => "spell learn",
-        Commands::Spell(P::Concentrate(_)) => "spell concentrate",
-        Commands::Spell(P::Interrupt(_)) => "spell interrupt",
-        Commands::Spell(P::Cast(_)) => "spell cast",
-        Commands::Choose(_) => "choose",
-        Commands::Save(_) => "save",
-        Commands::Resonance(ResonanceCommand::Sever(_)) => "resonance sever",
-        Commands::Alignment(AlignmentCommand::Set { .. }) => "alignment set",
-        Commands::Setting(_) => "setting",
-        Commands::Drive(_) => "drive",
-        Commands::Condition(_) => "condition",
+        Commands::System(mounted) => mounted.path,
         Commands::Shell(_) => "shell",
         Commands::Tour(_) => "tour",
         Commands::Completions(_) => "completions",
@@ -585,7 +563,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     let g = &cli.globals;
     // Dice given to a command that rolls none are refused before anything is opened or read.
     let path = path(&cli.command);
-    if !ROLLING.contains(&path) {
+    if !rolling().contains(&path) {
         g.no_rolls(path)?;
     }
     match &cli.command {
@@ -616,14 +594,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Silver(args) => adg::silver(g, ctx, args),
         Commands::Scroll(command) => adg::scroll(g, ctx, command),
         Commands::Tables(command) => adg::tables(g, ctx, command),
-        Commands::Spell(command) => vsd::spell(g, ctx, command),
-        Commands::Choose(args) => vsd::choose(g, ctx, args),
-        Commands::Save(args) => vsd::save(g, ctx, args),
-        Commands::Resonance(command) => vsd::resonance(g, ctx, command),
-        Commands::Alignment(command) => vsd::alignment(g, ctx, command),
-        Commands::Setting(args) => vsd::setting(g, ctx, args),
-        Commands::Drive(args) => vsd::drive(g, ctx, args),
-        Commands::Condition(args) => vsd::condition(g, ctx, args),
+        Commands::System(mounted) => mount::run(g, ctx, mounted),
         Commands::Tour(args) => tour::run(ctx, args),
         Commands::Shell(args) => shell::run(g, ctx, args),
         Commands::Completions(args) => docs::completions(args),

@@ -10,6 +10,7 @@ use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
 use crate::state::CampaignState;
+use crate::time::GameTime;
 use rand::Rng;
 use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
@@ -177,6 +178,14 @@ impl WriteView<'_> {
     /// The event at `seq`, if the log holds one.
     pub fn event(&mut self, seq: u64) -> Result<Option<Event>, StoreError> {
         self.log.row(seq)?.map(|row| decode(&row)).transpose()
+    }
+
+    /// The event at `seq` with the in-game time it was recorded at.
+    pub fn event_at(&mut self, seq: u64) -> Result<Option<(Event, GameTime)>, StoreError> {
+        self.log
+            .row(seq)?
+            .map(|row| Ok((decode(&row)?, GameTime(row.game_time))))
+            .transpose()
     }
 
     /// The first event after `seq` that holds dice.

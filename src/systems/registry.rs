@@ -5,6 +5,7 @@
 //! these lists, then serves it with no edit of its own.
 
 use super::adg::Adg;
+use super::contract::command::SystemCommands;
 use super::contract::event::{Share, SystemModel, SystemSheet};
 use super::contract::render::SystemWords;
 use super::contract::rules::SystemRules;
@@ -69,7 +70,7 @@ pub(crate) use on_system;
 
 /// A system as the registry holds it: the contract's traits, and how to find its part of each
 /// closed list.
-pub trait Registered: SystemRules + SystemWords + SystemSample {
+pub trait Registered: SystemRules + SystemWords + SystemSample + SystemCommands {
     const ID: SystemId;
     fn sheet(sheet: &Sheet) -> Option<&Self::Sheet>;
     fn wrap_sheet(sheet: Self::Sheet) -> Sheet;

@@ -467,20 +467,21 @@ fn bad_environment_overrides_are_usage_errors() {
     );
 }
 
-/// Help shows the dice options on exactly the commands that roll (`cli::ROLLING`), and every other
+/// Help shows the dice options on exactly the commands that roll (`cli::rolling`), and every other
 /// command's examples, given `--rolls`, are refused for it before anything else is looked at.
 #[test]
 fn the_dice_options_show_and_apply_only_where_a_command_rolls() {
-    use grimoire::cli::{ROLLING, examples::EXAMPLES};
+    let rolling = grimoire::cli::rolling();
+    let every_example = grimoire::cli::examples::every_example();
     let c = Campaign::with_party();
-    for (path, examples) in EXAMPLES {
+    for (path, examples) in &every_example {
         let words: Vec<&str> = path.split(' ').collect();
         let help = c.ok(&[words.as_slice(), &["--help"]].concat());
-        let rolls = ROLLING.contains(path);
+        let rolls = rolling.contains(path);
         assert_eq!(
             help.contains("--rolls <"),
             rolls,
-            "`grimoire {path} --help` and cli::ROLLING disagree"
+            "`grimoire {path} --help` and cli::rolling disagree"
         );
         if rolls {
             continue;
@@ -501,10 +502,10 @@ fn the_dice_options_show_and_apply_only_where_a_command_rolls() {
             );
         }
     }
-    for path in ROLLING {
+    for path in rolling {
         assert!(
-            EXAMPLES.iter().any(|(p, _)| p == path),
-            "cli::ROLLING names `{path}`, which has no examples"
+            every_example.iter().any(|(p, _)| *p == path),
+            "cli::rolling names `{path}`, which has no examples"
         );
     }
 }

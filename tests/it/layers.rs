@@ -11,6 +11,9 @@ enum Layer {
     State,
     Rules,
     Render,
+    /// The commands people type, as each system describes them (`contract/command.rs`,
+    /// `systems/<system>/spec.rs`): they build the rules' commands and put results into words.
+    Commands,
     Store,
     /// The CLI, the library entry point, the generator and the binaries: they may use everything.
     Top,
@@ -42,6 +45,7 @@ fn layer(module: &[String]) -> Layer {
         "state" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,
+        "command" | "spec" => Layer::Commands,
         "store" => Layer::Store,
         _ => Layer::Top,
     }
@@ -58,6 +62,7 @@ fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
         Layer::State => to <= Layer::State,
         Layer::Rules => to <= Layer::Rules,
         Layer::Render => matches!(to, Layer::Model | Layer::State | Layer::Render),
+        Layer::Commands => to <= Layer::Commands,
         Layer::Store => {
             let named = |path: &[&str]| {
                 target.len() >= path.len() && target.iter().zip(path).all(|(a, b)| a == b)
@@ -264,7 +269,6 @@ fn only_the_registry_names_a_rule_system() {
         "cli/mod.rs",
         // The tour types `character add adg` as a GM would: command words, not code.
         "cli/tour.rs",
-        "cli/vsd.rs",
     ];
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();

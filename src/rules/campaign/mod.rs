@@ -64,7 +64,6 @@ pub enum Command {
 /// What a command needs filled in from outside the rules before it is decided. The rules are pure,
 /// so the GM's secrets and fresh identities travel in the command: `grimoire::Campaign` fills each
 /// inside the write, and front ends leave these fields empty.
-#[derive(Debug, PartialEq, Eq)]
 pub enum Input<'c> {
     /// The sealed dice recorded with the event at `seq`.
     SealedDice {
@@ -81,6 +80,12 @@ pub enum Input<'c> {
     /// What a retraction reads of the log: the event `--last` names (see [`named_by_last`]), its
     /// target, the event a retraction it targets undid, and the first roll after the target.
     Retraction(&'c mut Retraction),
+    /// The event recorded at `seq`, with the in-game time it was recorded at, handed to `into`
+    /// (which is not called when there is none).
+    Event {
+        seq: u64,
+        into: Box<dyn FnOnce(Event, crate::time::GameTime) + 'c>,
+    },
 }
 
 /// Whether `--last` may name the event at `seq`: the newest event that a retraction may undo, not

@@ -7,6 +7,7 @@ pub mod render;
 pub mod rules;
 pub mod sample;
 pub mod sheet;
+pub mod spec;
 pub mod state;
 pub mod tables;
 

@@ -1,6 +1,7 @@
 //! What a rule system implements for the core, one file per layer (the model's is `event.rs`). It
 //! names no system: a system depends on the contract, and the core reaches a system only through it.
 
+pub mod command;
 pub mod event;
 pub mod render;
 pub mod rules;

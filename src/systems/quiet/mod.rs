@@ -9,6 +9,7 @@ pub mod render;
 pub mod rules;
 pub mod sample;
 pub mod sheet;
+pub mod spec;
 pub mod state;
 #[cfg(test)]
 mod tests;

@@ -297,3 +297,25 @@ fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
     assert!(!page.contains("data-chart=\"attributes\""));
     assert!(page.contains("<h2>Scrolls</h2><p>No scroll is held.</p>"));
 }
+
+/// The command line mounts the system's command from its description alone: `steady` parses,
+/// its help is the system's, and it takes the dice options because it rolls.
+#[test]
+fn the_cli_mounts_quiet() {
+    use clap::FromArgMatches;
+    let matches = crate::cli::definitions()
+        .try_get_matches_from(["grimoire", "--rolls", "3", "steady", "Pip"])
+        .unwrap();
+    let cli = crate::cli::Cli::from_arg_matches(&matches).unwrap();
+    let crate::cli::Commands::System(mounted) = &cli.command else {
+        panic!("{:?}", cli.command);
+    };
+    assert_eq!((mounted.system, mounted.path), (SystemId::Quiet, "steady"));
+    assert!(crate::cli::rolling().contains(&"steady"));
+    let mut definitions = crate::cli::definitions();
+    let steady = definitions.find_subcommand_mut("steady").unwrap();
+    let help = steady.render_long_help().to_string();
+    assert!(help.contains("Steady a character's nerves"), "{help}");
+    assert!(help.contains("Examples:\n  grimoire steady Pip"), "{help}");
+    assert!(help.contains("--rolls <"), "{help}");
+}

@@ -6,6 +6,7 @@ pub mod render;
 pub mod rules;
 pub mod sample;
 pub mod sheet;
+pub mod spec;
 pub mod state;
 
 /// Against the Darkmaster, as the registry holds it: the contract's traits are implemented in the

@@ -201,12 +201,10 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         ));
         }
         for p in &vsd.pending {
-            let options: Vec<String> = p
+            let options: Vec<&str> = p
                 .options
                 .iter()
-                .filter_map(|o| {
-                    clap::ValueEnum::to_possible_value(o).map(|v| v.get_name().to_string())
-                })
+                .map(|o| crate::words::Words::word(*o))
                 .collect();
             lines.push(format!(
                 "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`",

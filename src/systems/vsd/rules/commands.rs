@@ -1,54 +1,40 @@
-//! Against the Darkmaster's commands, one struct each: the command line's arguments (clap reads
-//! them; the `///` lines are the help) and what `decide` takes. Fields marked `skip` are never
-//! typed: the CLI reads them from the log before the write.
+//! Against the Darkmaster's commands, one struct each: what `decide` takes. What people type for
+//! them, and the help that explains it, is in `systems/vsd/spec.rs`.
 
 use super::{AttackKind, CastOrder, Choice, Condition, SpellDef, SpellKind, Tag};
 use crate::systems::vsd::event::SpellCast;
 use crate::time::{GameDuration, GameTime};
-use clap::{Args, ValueEnum};
 
 /// Record a spell a character knows. Rolls no dice.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpellLearning {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
-    #[command(flatten)]
     pub spell: NewSpell,
 }
 
 /// A spell as a character learns it; the log keeps it as a [`SpellDef`] under the lore's own name.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSpell {
     /// The spell's name, as it will be cast later, e.g. "Fire Bolt".
-    #[arg(value_name = "SPELL")]
     pub name: String,
     /// The Spell Lore it belongs to (one of the character's lores).
-    #[arg(long)]
     pub lore: String,
     /// The spell's Weave, 1 to 50: the MPs it costs unless --mp says otherwise, and the Level needed to cast it without overcasting.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub weave: u32,
     /// The spell's kind, which sets its failure modifier (VSD-9).
-    #[arg(long, value_enum)]
     pub kind: SpellKind,
     /// Comma-separated: attack, spirit, light, natural, elven, illusory.
-    #[arg(long, value_enum, value_delimiter = ',')]
     pub tags: Vec<Tag>,
     /// A half action; gains nothing from concentration and is never improvised.
-    #[arg(long)]
     pub instantaneous: bool,
     /// Unwilling targets get a Willpower save.
-    #[arg(long)]
     pub save: bool,
     /// A bolt or area spell: an attack roll instead of the casting table.
-    #[arg(long, value_enum)]
     pub attack: Option<AttackKind>,
     /// MP cost, when not equal to the Weave.
-    #[arg(long)]
     pub mp: Option<u32>,
     /// How long it lasts on its target, e.g. 10m or 1h.
-    #[arg(long, value_parser = |t: &str| GameDuration::parse(t).map_err(|e| e.to_string()))]
     pub duration: Option<GameDuration>,
 }
 
@@ -71,10 +57,9 @@ impl NewSpell {
 }
 
 /// A round spent concentrating on a spell.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Concentration {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The spell, as the character learned it (any case).
     pub spell: String,
@@ -87,14 +72,12 @@ pub struct Concentration {
 /// Dice, in order: for --overcast sacrifice one d10 per Weave above Level (soul damage, +1 each); the
 /// open-ended d100 (another d100 after 96-100, or after 01-05, and on while 96-100); on a failure the
 /// d100 failure roll; on resonance the d100 resonance roll.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Casting {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The spell, as the character learned it (any case).
     pub spell: String,
-    #[command(flatten)]
     pub order: CastOrder,
 }
 
@@ -102,65 +85,56 @@ pub struct Casting {
 /// GM's pick after a resonance result. `character show` lists what is pending.
 ///
 /// Dice: a d100 resonance roll if "resonance" is chosen; 1d10 rounds for the GM's "scorched".
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choosing {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The option picked (two where the result offers two, e.g. an outstanding success).
-    #[arg(value_name = "OPTIONS", value_enum, num_args = 1..=2, required = true)]
     pub choices: Vec<Choice>,
 }
 
 /// A Willpower save against a cast: open-ended d100 + WSR must beat the cast's save difficulty.
 ///
 /// Dice: the open-ended d100.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SaveRoll {
     /// The target: a character (whose WSR is used) or anyone, with --wsr.
     pub target: String,
     /// The target's Willpower save bonus, for a target who is not a character here.
-    #[arg(long, allow_negative_numbers = true)]
     pub wsr: Option<i64>,
     /// The cast's event number (#SEQ in `grimoire log`); `--against` is the older spelling.
-    #[arg(long = "cast", alias = "against", value_name = "SEQ")]
     pub against: u64,
-    /// The cast at `against`, with the in-game time it was made (durations run from it); `None`
-    /// when that event is not a cast.
-    #[arg(skip)]
+    /// The cast at `against`, with the in-game time it was made (durations run from it), read
+    /// from the log inside the write; `None` when that event is not a cast.
     pub cast: Option<(SpellCast, GameTime)>,
 }
 
 /// Change a character's Drive, e.g. `drive Mira +1 --reason "a heroic deed"`. Rolls no dice.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriveChange {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The change, e.g. +1 or -2.
-    #[arg(allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(-99..=99))]
     pub delta: i64,
     /// Why, in a few words; kept in the log.
-    #[arg(long)]
     pub reason: String,
 }
 
 /// What to do with a condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConditionAction {
     Clear,
 }
 
+crate::words::words!(ConditionAction { Clear => "clear" });
+
 /// End a condition now, e.g. `condition Mira clear stunned` (the GM's call). Rolls no dice.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConditionClearing {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// What to do with the condition.
-    #[arg(value_enum)]
     pub action: ConditionAction,
     /// The condition.
-    #[arg(value_enum)]
     pub condition: Condition,
 }

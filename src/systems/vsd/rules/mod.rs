@@ -78,6 +78,23 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         command.draws_dice()
     }
 
+    /// A save reads the cast it answers from the log.
+    fn inputs(command: &mut VsdCommand) -> Vec<crate::rules::campaign::Input<'_>> {
+        let VsdCommand::Save(save) = command else {
+            return Vec::new();
+        };
+        let seq = save.against;
+        let cast = &mut save.cast;
+        vec![crate::rules::campaign::Input::Event {
+            seq,
+            into: Box::new(move |event, at| {
+                if let Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(spell))) = event {
+                    *cast = Some((spell, at));
+                }
+            }),
+        }]
+    }
+
     fn check_text(command: &VsdCommand) -> Result<(), crate::text::TextProblem> {
         use crate::text::{NAME_MAX, NOTE_MAX, check, check_name};
         match command {

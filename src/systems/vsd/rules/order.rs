@@ -74,13 +74,18 @@ impl Range {
 }
 
 /// How a caster reaches a Weave above their Level (VSD-12).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OvercastMethod {
-    /// Other casters who know the spell join in (name them with --with).
+    /// Other casters who know the spell join in.
     Ritual,
-    /// Spend 1 Drive and take 1d10+1 soul damage per Weave above Level.
+    /// The caster spends Drive and takes soul damage.
     Sacrifice,
 }
+
+crate::words::words!(OvercastMethod {
+    Ritual => "ritual",
+    Sacrifice => "sacrifice",
+});
 
 /// An overcasting as the rules weigh it: a ritual's other casters, or a sacrifice.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,47 +95,31 @@ pub enum OvercastOrder {
 }
 
 /// The circumstances of one casting.
-#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CastOrder {
     /// Who the spell is aimed at: a character (any case) or anyone else, e.g. "the troll".
-    #[arg(long)]
     pub target: String,
     /// Distance to the target in metres (e.g. 12), touch, or far (over 90 m). A casting roll takes
     /// the casting table's band for it (VSD-4); a bolt or area spell its attack table's (VSD-14),
     /// which reaches 30 m.
-    #[arg(long, default_value = "15", value_parser = parse_range)]
     pub range: Range,
     /// The target is restrained, unconscious or unaware (+10).
-    #[arg(long = "static")]
     pub static_target: bool,
     /// Armour movement penalty, after the Armour skill (subtracted).
-    #[arg(long, default_value_t = 0)]
     pub armor_penalty: u32,
     /// A GM modifier, e.g. --mod -15.
-    #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
     pub gm_modifier: i64,
     /// The place's effect on resonance (VSD-10).
-    #[arg(long, value_enum, default_value = "normal")]
     pub place: Place,
     /// The caster cannot see the target: the cast is refused.
-    #[arg(long)]
     pub cannot_see: bool,
     /// The caster cannot speak: the cast is refused.
-    #[arg(long)]
     pub silenced: bool,
     /// Cast a spell of a Weave above the caster's Level (VSD-12), and how.
-    #[arg(long, value_enum)]
     pub overcast: Option<OvercastMethod>,
     /// The other casters of a magic ritual, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        requires = "overcast",
-        required_if_eq("overcast", "ritual")
-    )]
     pub with: Vec<String>,
     /// The target's Defense, for a bolt or area spell at a non-player target.
-    #[arg(long, allow_negative_numbers = true)]
     pub defense: Option<i64>,
 }
 
@@ -146,8 +135,4 @@ impl CastOrder {
             Some(OvercastMethod::Ritual) => Ok(Some(OvercastOrder::Ritual(self.with.clone()))),
         }
     }
-}
-
-fn parse_range(text: &str) -> Result<Range, String> {
-    text.parse()
 }

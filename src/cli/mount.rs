@@ -1,0 +1,330 @@
+//! The rule systems' commands, mounted: each system describes its commands in plain data
+//! (`systems::contract::command`), and this module turns those descriptions into clap's, reads
+//! what was typed back into a [`Given`], and runs the command through the same write path as
+//! every other. Nothing here names a system.
+
+use super::output::{Report, appended};
+use super::{At, Context, Globals, record};
+use crate::Error;
+use crate::rules::Command;
+use crate::store::Point;
+use crate::systems::contract::command::{
+    Action, ArgSpec, CommandSpec, Given, GivenFile, Kind, Shape, SystemCommands,
+};
+use crate::systems::registry::{Registered, SystemId, on_system};
+use clap::builder::TypedValueParser;
+use clap::{Arg, ArgAction, ArgMatches, FromArgMatches};
+use std::path::PathBuf;
+
+/// A system's command as typed: which system and command, and the values given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mounted {
+    pub system: SystemId,
+    /// The command's words below `grimoire` (`scroll write`).
+    pub path: &'static str,
+    given: Given,
+    /// `--at`, for a command that reads the campaign at a point.
+    at: Option<Point>,
+}
+
+/// One mounted command's description, whichever system's.
+struct Described {
+    system: SystemId,
+    path: &'static str,
+    help: &'static str,
+    args: &'static [ArgSpec],
+    examples: &'static [&'static str],
+    rolls: bool,
+    reads_at: bool,
+}
+
+fn described_by<S: Registered>(spec: &'static CommandSpec<S>) -> Described {
+    Described {
+        system: S::ID,
+        path: spec.path,
+        help: spec.help,
+        args: spec.args,
+        examples: spec.examples,
+        rolls: spec.rolls(),
+        reads_at: matches!(spec.action, Action::Reads { at: true, .. }),
+    }
+}
+
+/// Every system's commands, in the registry's order and each system's.
+fn every_command() -> Vec<Described> {
+    SystemId::ALL
+        .iter()
+        .flat_map(|&id| {
+            on_system!(id, SystemId, |S| S::commands()
+                .iter()
+                .map(described_by)
+                .collect::<Vec<_>>())
+        })
+        .collect()
+}
+
+/// What help says of a group of commands (`scroll`).
+fn group_help(name: &str) -> Option<&'static str> {
+    SystemId::ALL.iter().find_map(|&id| {
+        on_system!(id, SystemId, |S| S::groups()
+            .iter()
+            .find(|g| g.name == name)
+            .map(|g| g.help))
+    })
+}
+
+/// The paths of the systems' commands that may draw dice.
+pub fn rolling() -> Vec<&'static str> {
+    every_command()
+        .into_iter()
+        .filter(|c| c.rolls)
+        .map(|c| c.path)
+        .collect()
+}
+
+/// Every system command's examples, by path.
+pub fn examples() -> Vec<(&'static str, &'static [&'static str])> {
+    every_command()
+        .into_iter()
+        .map(|c| (c.path, c.examples))
+        .collect()
+}
+
+/// Help text as clap's derive reads a doc comment: the first paragraph, without a closing
+/// full stop, is the short help; the whole, when there is more than one paragraph, the long.
+fn short_and_long(help: &str) -> (String, Option<String>) {
+    let first = help.split("\n\n").next().unwrap_or_default();
+    let short = match first.strip_suffix('.') {
+        Some(cut) if !first.ends_with("..") => cut.to_string(),
+        _ => first.to_string(),
+    };
+    let long = help.contains("\n\n").then(|| help.to_string());
+    (short, long)
+}
+
+fn arg(spec: &ArgSpec) -> Arg {
+    let (short, long) = short_and_long(spec.help);
+    let mut arg = Arg::new(spec.id).help(short);
+    if let Some(long) = long {
+        arg = arg.long_help(long);
+    }
+    if let Some(flag) = spec.long {
+        arg = arg.long(flag.replace('_', "-"));
+    }
+    if let Some(alias) = spec.alias {
+        arg = arg.alias(alias);
+    }
+    if spec.shape != Shape::Switch {
+        arg = arg.value_name(
+            spec.value_name
+                .map_or_else(|| spec.id.to_uppercase(), str::to_string),
+        );
+    }
+    arg = match spec.shape {
+        Shape::One => arg.action(ArgAction::Set).required(spec.default.is_none()),
+        Shape::Optional => arg.action(ArgAction::Set),
+        Shape::Repeated => arg.action(ArgAction::Append),
+        Shape::List => arg.action(ArgAction::Append).value_delimiter(','),
+        Shape::Between { min, max } => arg
+            .action(ArgAction::Append)
+            .num_args(min..=max)
+            .required(min > 0),
+        Shape::Switch => arg.action(ArgAction::SetTrue),
+    };
+    if let Some(default) = spec.default {
+        arg = arg.default_value(default);
+    }
+    for other in spec.requires {
+        arg = arg.requires(other);
+    }
+    if let Some((other, value)) = spec.required_if {
+        arg = arg.required_if_eq(other, value);
+    }
+    match spec.kind {
+        _ if spec.shape == Shape::Switch => arg,
+        Kind::Text => arg.value_parser(clap::value_parser!(String)),
+        Kind::Whole { min, max } => arg.allow_negative_numbers(min < 0).value_parser(
+            clap::builder::RangedI64ValueParser::<i64>::new()
+                .range(min..=max)
+                .map(|n| n.to_string()),
+        ),
+        Kind::Choice(words) => arg.value_parser(clap::builder::PossibleValuesParser::new(
+            words().into_iter().map(|(word, help)| {
+                let value = clap::builder::PossibleValue::new(word);
+                if help.is_empty() {
+                    value
+                } else {
+                    value.help(help)
+                }
+            }),
+        )),
+        Kind::Checked(check) => {
+            arg.value_parser(move |text: &str| check(text).map(|()| text.to_string()))
+        }
+        Kind::File => arg.value_parser(clap::value_parser!(PathBuf)),
+    }
+}
+
+fn leaf(described: &Described) -> clap::Command {
+    let name = described.path.rsplit(' ').next().unwrap_or(described.path);
+    let (short, long) = short_and_long(described.help);
+    let mut command = clap::Command::new(name).about(short);
+    if let Some(long) = long {
+        command = command.long_about(long);
+    }
+    let command = described
+        .args
+        .iter()
+        .fold(command, |c, spec| c.arg(arg(spec)));
+    if described.reads_at {
+        <At as clap::Args>::augment_args(command)
+    } else {
+        command
+    }
+}
+
+/// `command` with every system's commands below it, each group made on its first command.
+pub fn mount(mut command: clap::Command) -> clap::Command {
+    for described in every_command() {
+        let leaf = leaf(&described);
+        match described.path.split_once(' ') {
+            None => command = command.subcommand(leaf),
+            Some((group, _)) => {
+                if command.find_subcommand(group).is_none() {
+                    let (help, _) = short_and_long(group_help(group).unwrap_or_default());
+                    command = command.subcommand(
+                        clap::Command::new(group)
+                            .about(help)
+                            .subcommand_required(true)
+                            .arg_required_else_help(true),
+                    );
+                }
+                command = command.mut_subcommand(group, |g| g.subcommand(leaf));
+            }
+        }
+    }
+    command
+}
+
+impl clap::Subcommand for Mounted {
+    fn augment_subcommands(command: clap::Command) -> clap::Command {
+        mount(command)
+    }
+
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        mount(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        every_command()
+            .iter()
+            .any(|c| c.path.split(' ').next() == Some(name))
+    }
+}
+
+impl FromArgMatches for Mounted {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Mounted, clap::Error> {
+        let missing = || clap::Error::new(clap::error::ErrorKind::MissingSubcommand);
+        let (first, mut below) = matches.subcommand().ok_or_else(missing)?;
+        let mut path = first.to_string();
+        while let Some((name, sub)) = below.subcommand() {
+            path = format!("{path} {name}");
+            below = sub;
+        }
+        let described = every_command()
+            .into_iter()
+            .find(|c| c.path == path)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        let mut given = Given::default();
+        for spec in described.args {
+            let values: Vec<String> = match (spec.shape, spec.kind) {
+                (Shape::Switch, _) => {
+                    if !below.get_flag(spec.id) {
+                        continue;
+                    }
+                    vec!["true".into()]
+                }
+                (_, Kind::File) => below
+                    .get_many::<PathBuf>(spec.id)
+                    .into_iter()
+                    .flatten()
+                    .map(|p| p.display().to_string())
+                    .collect(),
+                _ => below
+                    .get_many::<String>(spec.id)
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .collect(),
+            };
+            given.put(spec.id, values);
+        }
+        let at = if described.reads_at {
+            At::from_arg_matches(below)?.at
+        } else {
+            None
+        };
+        Ok(Mounted {
+            system: described.system,
+            path: described.path,
+            given,
+            at,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Mounted::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// Runs a system's command.
+pub fn run(g: &Globals, ctx: &mut Context, mounted: &Mounted) -> Result<Report, Error> {
+    on_system!(mounted.system, SystemId, |S| run_for::<S>(g, ctx, mounted))
+}
+
+fn run_for<S: Registered>(
+    g: &Globals,
+    ctx: &mut Context,
+    mounted: &Mounted,
+) -> Result<Report, Error> {
+    let spec = S::commands()
+        .iter()
+        .find(|c| c.path == mounted.path)
+        .ok_or_else(|| Error::Internal(format!("no command `{}` to run", mounted.path)))?;
+    let mut given = mounted.given.clone();
+    for file_arg in spec.args.iter().filter(|a| matches!(a.kind, Kind::File)) {
+        if let Some(path) = given.maybe(file_arg.id).map(str::to_string) {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| crate::store::io_error(std::path::Path::new(&path), "read", &e))?;
+            given.put_file(file_arg.id, GivenFile { path, text });
+        }
+    }
+    match &spec.action {
+        Action::Records { build, then, .. } => {
+            let command = build(&given).map_err(Error::Usage)?;
+            let written = record(g, ctx, Command::System(S::wrap_command(command.clone())))?;
+            let mut report = appended(&written.events);
+            if let Some(then) = then {
+                let said = then(&command, &written.state, &written.events);
+                if !said.text.is_empty() {
+                    report.text.push('\n');
+                    report.text.push_str(&said.text);
+                }
+                if let serde_json::Value::Object(fields) = &mut report.json {
+                    fields.extend(said.json);
+                }
+            }
+            Ok(report)
+        }
+        Action::Reads { at, read } => {
+            let state = if *at {
+                At { at: mounted.at }.state(g)?
+            } else {
+                g.open()?.replay(None)?
+            };
+            let said = read(&given, &state)?;
+            Ok(Report::new(said.text, serde_json::Value::Object(said.json)))
+        }
+    }
+}

@@ -1,0 +1,441 @@
+//! Against the Darkmaster's commands as people type them (see `contract::command`): the help is
+//! the table's manual, and says what each command records and in what order it draws dice.
+
+use super::Vsd;
+use super::rules::{
+    Alignment, AttackKind, CastOrder, Casting, Choice, Choosing, Concentration, Condition,
+    ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place, Range,
+    SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand,
+};
+use crate::rules::Who;
+use crate::systems::contract::command::{
+    Action, ArgSpec, CommandSpec, Given, GroupSpec, Kind, SystemCommands, words_of,
+};
+use crate::time::GameDuration;
+use crate::words::Words;
+
+impl SystemCommands for Vsd {
+    fn commands() -> &'static [CommandSpec<Vsd>] {
+        COMMANDS
+    }
+
+    fn groups() -> &'static [GroupSpec] {
+        GROUPS
+    }
+}
+
+const GROUPS: &[GroupSpec] = &[
+    GroupSpec {
+        name: "spell",
+        help: "Against the Darkmaster: learn, concentrate on and cast spells.",
+    },
+    GroupSpec {
+        name: "resonance",
+        help: "Against the Darkmaster: sever the thread of a resonance.",
+    },
+    GroupSpec {
+        name: "alignment",
+        help: "Against the Darkmaster: the celestial alignment in force.",
+    },
+];
+
+const SPELL: ArgSpec = ArgSpec::positional(
+    "spell",
+    "The spell, as the character learned it (any case).",
+    Kind::Text,
+);
+
+fn who(given: &Given) -> Result<Who, String> {
+    Ok(Who {
+        character: given.text("character")?,
+    })
+}
+
+const fn records(rolls: bool, build: fn(&Given) -> Result<VsdCommand, String>) -> Action<Vsd> {
+    Action::Records {
+        rolls,
+        build,
+        then: None,
+    }
+}
+
+fn overcast_methods() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (
+            OvercastMethod::Ritual.word(),
+            "Other casters who know the spell join in (name them with --with)",
+        ),
+        (
+            OvercastMethod::Sacrifice.word(),
+            "Spend 1 Drive and take 1d10+1 soul damage per Weave above Level",
+        ),
+    ]
+}
+
+fn settings() -> Vec<(&'static str, &'static str)> {
+    vec![(
+        "sever-the-thread",
+        "VSD-11: casters may spend Drive to have a resonance re-rolled at -20",
+    )]
+}
+
+fn on_off() -> Vec<(&'static str, &'static str)> {
+    vec![("on", ""), ("off", "")]
+}
+
+fn condition_actions() -> Vec<(&'static str, &'static str)> {
+    words_of::<ConditionAction>()
+}
+
+fn duration(text: &str) -> Result<GameDuration, String> {
+    GameDuration::parse(text).map_err(|e| e.to_string())
+}
+
+fn range(text: &str) -> Result<Range, String> {
+    text.parse()
+}
+
+const COMMANDS: &[CommandSpec<Vsd>] = &[
+    CommandSpec {
+        path: "spell learn",
+        help: "Record a spell a character knows. Rolls no dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "name",
+                "The spell's name, as it will be cast later, e.g. \"Fire Bolt\".",
+                Kind::Text,
+            )
+            .value_name("SPELL"),
+            ArgSpec::flag(
+                "lore",
+                "The Spell Lore it belongs to (one of the character's lores).",
+                Kind::Text,
+            ),
+            ArgSpec::flag(
+                "weave",
+                "The spell's Weave, 1 to 50: the MPs it costs unless --mp says otherwise, and the \
+                 Level needed to cast it without overcasting.",
+                Kind::Whole { min: 1, max: 50 },
+            ),
+            ArgSpec::flag(
+                "kind",
+                "The spell's kind, which sets its failure modifier (VSD-9).",
+                Kind::Choice(words_of::<SpellKind>),
+            ),
+            ArgSpec::flag(
+                "tags",
+                "Comma-separated: attack, spirit, light, natural, elven, illusory.",
+                Kind::Choice(words_of::<Tag>),
+            )
+            .list(),
+            ArgSpec::switch(
+                "instantaneous",
+                "A half action; gains nothing from concentration and is never improvised.",
+            ),
+            ArgSpec::switch("save", "Unwilling targets get a Willpower save."),
+            ArgSpec::flag(
+                "attack",
+                "A bolt or area spell: an attack roll instead of the casting table.",
+                Kind::Choice(words_of::<AttackKind>),
+            )
+            .optional(),
+            ArgSpec::flag("mp", "MP cost, when not equal to the Weave.", Kind::U32).optional(),
+            ArgSpec::flag(
+                "duration",
+                "How long it lasts on its target, e.g. 10m or 1h.",
+                Kind::Checked(|t| duration(t).map(|_| ())),
+            )
+            .optional(),
+        ],
+        examples: &[
+            "grimoire spell learn Mira \"Fire Bolt\" --lore Elementalism --weave 3 --kind elemental",
+        ],
+        action: records(false, |g| {
+            Ok(VsdCommand::Learn(SpellLearning {
+                character: g.text("character")?,
+                spell: NewSpell {
+                    name: g.text("name")?,
+                    lore: g.text("lore")?,
+                    weave: g.read("weave")?,
+                    kind: g.word("kind")?,
+                    tags: g.words("tags")?,
+                    instantaneous: g.switch("instantaneous"),
+                    save: g.switch("save"),
+                    attack: g.maybe_word("attack")?,
+                    mp: g.maybe_read("mp")?,
+                    duration: g.maybe_with("duration", duration)?,
+                },
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "spell concentrate",
+        help: "Spend this round concentrating on a spell: +10 to its casting roll per round, at \
+               most +40. No MPs are spent until the cast; skipping a round or being interrupted \
+               loses the bonus. Rolls no dice.",
+        args: &[ArgSpec::character(), SPELL],
+        examples: &["grimoire spell concentrate Mira \"Fire Bolt\""],
+        action: records(false, |g| {
+            Ok(VsdCommand::Concentrate(Concentration {
+                character: g.text("character")?,
+                spell: g.text("spell")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "spell interrupt",
+        help: "Record that a caster's concentration was broken. Rolls no dice.",
+        args: &[ArgSpec::character()],
+        examples: &["grimoire spell interrupt Mira"],
+        action: records(false, |g| Ok(VsdCommand::Interrupt(who(g)?))),
+    },
+    CommandSpec {
+        path: "spell cast",
+        help: "Cast a known spell: an open-ended d100 + Spell Lore bonus + modifiers on the \
+               casting table (or, for bolt and area spells, an attack roll less the target's \
+               Defense). MPs are spent on a success or partial success. A double on the first \
+               die (11, 22 … 99) brings a magical resonance roll.\n\n\
+               Dice, in order: for --overcast sacrifice one d10 per Weave above Level (soul \
+               damage, +1 each); the open-ended d100 (another d100 after 96-100, or after 01-05, \
+               and on while 96-100); on a failure the d100 failure roll; on resonance the d100 \
+               resonance roll.",
+        args: &[
+            ArgSpec::character(),
+            SPELL,
+            ArgSpec::flag(
+                "target",
+                "Who the spell is aimed at: a character (any case) or anyone else, e.g. \"the \
+                 troll\".",
+                Kind::Text,
+            ),
+            ArgSpec::flag(
+                "range",
+                "Distance to the target in metres (e.g. 12), touch, or far (over 90 m). A \
+                 casting roll takes the casting table's band for it (VSD-4); a bolt or area \
+                 spell its attack table's (VSD-14), which reaches 30 m.",
+                Kind::Checked(|t| range(t).map(|_| ())),
+            )
+            .default("15"),
+            ArgSpec::switch(
+                "static_target",
+                "The target is restrained, unconscious or unaware (+10).",
+            )
+            .long_as("static"),
+            ArgSpec::flag(
+                "armor_penalty",
+                "Armour movement penalty, after the Armour skill (subtracted).",
+                Kind::U32,
+            )
+            .default("0"),
+            ArgSpec::flag("gm_modifier", "A GM modifier, e.g. --mod -15.", Kind::I64)
+                .long_as("mod")
+                .default("0"),
+            ArgSpec::flag(
+                "place",
+                "The place's effect on resonance (VSD-10).",
+                Kind::Choice(words_of::<Place>),
+            )
+            .default("normal"),
+            ArgSpec::switch(
+                "cannot_see",
+                "The caster cannot see the target: the cast is refused.",
+            ),
+            ArgSpec::switch("silenced", "The caster cannot speak: the cast is refused."),
+            ArgSpec::flag(
+                "overcast",
+                "Cast a spell of a Weave above the caster's Level (VSD-12), and how.",
+                Kind::Choice(overcast_methods),
+            )
+            .optional(),
+            ArgSpec::flag(
+                "with",
+                "The other casters of a magic ritual, comma-separated.",
+                Kind::Text,
+            )
+            .list()
+            .requires(&["overcast"])
+            .required_if("overcast", "ritual"),
+            ArgSpec::flag(
+                "defense",
+                "The target's Defense, for a bolt or area spell at a non-player target.",
+                Kind::I64,
+            )
+            .optional(),
+        ],
+        examples: &[
+            "grimoire spell cast Mira \"Fire Bolt\" --target \"the ghoul\"",
+            "grimoire --rolls 62 spell cast Mira \"Flame Ward\" --target Aldric --range touch",
+        ],
+        action: records(true, |g| {
+            Ok(VsdCommand::Cast(Casting {
+                character: g.text("character")?,
+                spell: g.text("spell")?,
+                order: CastOrder {
+                    target: g.text("target")?,
+                    range: range(&g.text("range")?)?,
+                    static_target: g.switch("static_target"),
+                    armor_penalty: g.read("armor_penalty")?,
+                    gm_modifier: g.read("gm_modifier")?,
+                    place: g.word("place")?,
+                    cannot_see: g.switch("cannot_see"),
+                    silenced: g.switch("silenced"),
+                    overcast: g.maybe_word("overcast")?,
+                    with: g.all("with").to_vec(),
+                    defense: g.maybe_read("defense")?,
+                },
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "choose",
+        help: "Resolve a pending choice: the caster's after a partial or outstanding success or a \
+               failure, or the GM's pick after a resonance result. `character show` lists what is \
+               pending.\n\n\
+               Dice: a d100 resonance roll if \"resonance\" is chosen; 1d10 rounds for the GM's \
+               \"scorched\".",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "choices",
+                "The option picked (two where the result offers two, e.g. an outstanding \
+                 success).",
+                Kind::Choice(words_of::<Choice>),
+            )
+            .value_name("OPTIONS")
+            .between(1, 2),
+        ],
+        examples: &["grimoire choose Mira keep-mps"],
+        action: records(true, |g| {
+            Ok(VsdCommand::Choose(Choosing {
+                character: g.text("character")?,
+                choices: g.words("choices")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "save",
+        help: "A Willpower save against a cast: open-ended d100 + WSR must beat the cast's save \
+               difficulty.\n\n\
+               Dice: the open-ended d100.",
+        args: &[
+            ArgSpec::positional(
+                "target",
+                "The target: a character (whose WSR is used) or anyone, with --wsr.",
+                Kind::Text,
+            ),
+            ArgSpec::flag(
+                "wsr",
+                "The target's Willpower save bonus, for a target who is not a character here.",
+                Kind::I64,
+            )
+            .optional(),
+            ArgSpec::flag(
+                "against",
+                "The cast's event number (#SEQ in `grimoire log`); `--against` is the older \
+                 spelling.",
+                Kind::U64,
+            )
+            .long_as("cast")
+            .alias("against")
+            .value_name("SEQ"),
+        ],
+        examples: &["grimoire save Aldric --cast 42"],
+        action: records(true, |g| {
+            Ok(VsdCommand::Save(SaveRoll {
+                target: g.text("target")?,
+                wsr: g.maybe_read("wsr")?,
+                against: g.read("against")?,
+                cast: None,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "resonance sever",
+        help: "Sever the Thread (optional rule): spend 1 Drive; the GM re-rolls the caster's \
+               latest resonance at a further -20 (the -20s add up). Dice: the d100 resonance \
+               roll.",
+        args: &[ArgSpec::character()],
+        examples: &["grimoire resonance sever Mira"],
+        action: records(true, |g| Ok(VsdCommand::Sever(who(g)?))),
+    },
+    CommandSpec {
+        path: "alignment set",
+        help: "Set the celestial alignment in force: benefic (overcast up to 3 Weaves), \
+               auspicious (1), malefic (+1 MP per spell), disastrous (-10 and +1 MP), none. Rolls \
+               no dice.",
+        args: &[ArgSpec::positional(
+            "alignment",
+            "The alignment now in force.",
+            Kind::Choice(words_of::<Alignment>),
+        )],
+        examples: &["grimoire alignment set malefic"],
+        action: records(false, |g| {
+            Ok(VsdCommand::SetAlignment(g.word("alignment")?))
+        }),
+    },
+    CommandSpec {
+        path: "setting",
+        help: "Turn an optional rule on or off for the campaign. Rolls no dice.",
+        args: &[
+            ArgSpec::positional("setting", "The optional rule.", Kind::Choice(settings)),
+            ArgSpec::positional(
+                "value",
+                "Whether it is in force from now on.",
+                Kind::Choice(on_off),
+            ),
+        ],
+        examples: &["grimoire setting sever-the-thread on"],
+        action: records(false, |g| {
+            Ok(VsdCommand::SetSever(g.text("value")? == "on"))
+        }),
+    },
+    CommandSpec {
+        path: "drive",
+        help: "Change a character's Drive, e.g. `drive Mira +1 --reason \"a heroic deed\"`. Rolls \
+               no dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "delta",
+                "The change, e.g. +1 or -2.",
+                Kind::Whole { min: -99, max: 99 },
+            ),
+            ArgSpec::reason(),
+        ],
+        examples: &["grimoire drive Mira +1 --reason \"stood her ground\""],
+        action: records(false, |g| {
+            Ok(VsdCommand::Drive(DriveChange {
+                character: g.text("character")?,
+                delta: g.read("delta")?,
+                reason: g.text("reason")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "condition",
+        help: "End a condition now, e.g. `condition Mira clear stunned` (the GM's call). Rolls no \
+               dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "action",
+                "What to do with the condition.",
+                Kind::Choice(condition_actions),
+            ),
+            ArgSpec::positional(
+                "condition",
+                "The condition.",
+                Kind::Choice(words_of::<Condition>),
+            ),
+        ],
+        examples: &["grimoire condition Mira clear stunned"],
+        action: records(false, |g| {
+            Ok(VsdCommand::ClearCondition(ConditionClearing {
+                character: g.text("character")?,
+                action: g.word("action")?,
+                condition: g.word("condition")?,
+            }))
+        }),
+    },
+];
