@@ -140,22 +140,6 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     ("import", &["grimoire --db copy.db import campaign.jsonl"]),
     ("backup", &["grimoire backup vault-2026-11-30.db"]),
-    ("ritual roll", &["grimoire ritual roll Aldric"]),
-    (
-        "ritual learn",
-        &["grimoire ritual learn Aldric \"Concealing Darkness\" --type phrase --pay health"],
-    ),
-    (
-        "ritual cast",
-        &[
-            "grimoire ritual cast Aldric \"Concealing Darkness\"",
-            "grimoire --rolls 14,3,5 ritual cast Aldric Fireball --effect damage --target \"the ghoul\"",
-        ],
-    ),
-    (
-        "exert",
-        &["grimoire exert Aldric brawn 2 --reason \"forcing the gate\""],
-    ),
     (
         "rest",
         &[
@@ -171,41 +155,6 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire downtime Aldric --weeks 1 --week \"Aldric: scribe Ward, level 1, effect: doors hold\"",
         ],
     ),
-    (
-        "silver",
-        &[
-            "grimoire silver Aldric +30 --reason \"the crypt's offering bowl\"",
-            "grimoire silver Aldric -12 --reason rope",
-        ],
-    ),
-    (
-        "scroll write",
-        &[
-            "grimoire scroll write Aldric \"Calling Moon\" --level 2 --effect \"fog over the harbour\"",
-        ],
-    ),
-    (
-        "scroll read",
-        &[
-            "grimoire scroll read Aldric S12",
-            "grimoire scroll read Aldric S12 --in-combat",
-        ],
-    ),
-    (
-        "scroll learn",
-        &["grimoire scroll learn Bryn S12 --pay cunning"],
-    ),
-    ("scroll give", &["grimoire scroll give S12 Bryn"]),
-    (
-        "scroll list",
-        &[
-            "grimoire scroll list",
-            "grimoire scroll list Aldric --at session:1",
-        ],
-    ),
-    ("scroll resolve", &["grimoire scroll resolve Aldric"]),
-    ("tables show", &["grimoire tables show"]),
-    ("tables load", &["grimoire tables load my-tables.json"]),
     ("tour", &["grimoire tour", "grimoire tour --into demo.db"]),
     (
         "completions",

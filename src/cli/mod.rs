@@ -1,7 +1,6 @@
 //! The command line: clap definitions (their `///` comments are the help text), one module per
 //! command group, and the one write path every recording command goes through.
 
-mod adg;
 mod ask;
 mod audit;
 mod campaign;
@@ -29,7 +28,6 @@ use crate::rules::{Command, RuleError};
 use crate::state::CampaignState;
 use crate::store::{Location, Point, Stamp, Store, Written};
 use crate::text;
-use crate::words::Words;
 use chrono::{DateTime, SecondsFormat, Utc};
 use clap::{Args, Parser, Subcommand};
 use rand::SeedableRng;
@@ -135,31 +133,6 @@ impl ColorWhen {
     }
 }
 
-/// The model's closed lists as clap's value lists: the words are the model's ([`Words`]); clap
-/// only offers and parses them.
-macro_rules! value_enums {
-    ($($ty:ty),+ $(,)?) => {$(
-        impl clap::ValueEnum for $ty {
-            fn value_variants<'a>() -> &'a [Self] {
-                <$ty as Words>::ALL
-            }
-            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-                Some(clap::builder::PossibleValue::new(Words::word(*self)))
-            }
-        }
-    )+};
-}
-
-value_enums!(
-    crate::systems::adg::event::EffectKind,
-    crate::systems::adg::rules::RitualKind,
-    crate::systems::adg::rules::Pay,
-    crate::systems::adg::rules::Attribute,
-    crate::systems::adg::rules::WordSlot,
-    crate::systems::adg::rules::Reverse,
-    crate::systems::adg::rules::ExactChoice,
-);
-
 /// Reads `--db` without ever echoing it: clap's own message for a refused value repeats the value,
 /// and a PostgreSQL URL may hold a password.
 #[derive(Debug, Clone, Copy)]
@@ -255,19 +228,8 @@ pub enum Commands {
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
     Backup(transfer::BackupArgs),
-    /// A Dungeon Game: discover, learn and cast rituals.
-    #[command(subcommand)]
-    Ritual(adg::RitualCommand),
-    Exert(crate::systems::adg::rules::Exertion),
     Rest(crate::rules::campaign::Resting),
     Downtime(crate::rules::campaign::DowntimeWeeks),
-    Silver(crate::systems::adg::rules::SilverChange),
-    /// A Dungeon Game: write, read, learn from, give and list scrolls.
-    #[command(subcommand)]
-    Scroll(adg::ScrollCommand),
-    /// A Dungeon Game: show or load the word lists, mishap table, scroll costs and house rules.
-    #[command(subcommand)]
-    Tables(adg::TablesCommand),
     /// Each rule system's own commands, as the system describes them.
     #[command(flatten)]
     System(mount::Mounted),
@@ -444,18 +406,7 @@ pub fn rolling() -> Vec<&'static str> {
 }
 
 /// The core's commands that may roll dice.
-const CORE_ROLLING: &[&str] = &[
-    "roll",
-    "rest",
-    "downtime",
-    "ritual roll",
-    "ritual learn",
-    "ritual cast",
-    "scroll write",
-    "scroll read",
-    "scroll learn",
-    "scroll resolve",
-];
+const CORE_ROLLING: &[&str] = &["roll", "rest", "downtime"];
 
 /// The command line as people meet it: every command's help with its examples, and the dice
 /// options shown only where they apply.
@@ -500,7 +451,6 @@ fn with_global_options(
 
 /// A parsed command's path below `grimoire`, as help and [`rolling`] name it.
 fn path(command: &Commands) -> &'static str {
-    use adg::{RitualCommand as R, ScrollCommand as S, TablesCommand as T};
     use character::CharacterCommand as C;
     match command {
         Commands::Init(_) => "init",
@@ -530,21 +480,8 @@ fn path(command: &Commands) -> &'static str {
         Commands::Export(_) => "export",
         Commands::Import(_) => "import",
         Commands::Backup(_) => "backup",
-        Commands::Ritual(R::Roll(_)) => "ritual roll",
-        Commands::Ritual(R::Learn(_)) => "ritual learn",
-        Commands::Ritual(R::Cast(_)) => "ritual cast",
-        Commands::Exert(_) => "exert",
         Commands::Rest(_) => "rest",
         Commands::Downtime(_) => "downtime",
-        Commands::Silver(_) => "silver",
-        Commands::Scroll(S::Write(_)) => "scroll write",
-        Commands::Scroll(S::Read(_)) => "scroll read",
-        Commands::Scroll(S::Learn(_)) => "scroll learn",
-        Commands::Scroll(S::Give(_)) => "scroll give",
-        Commands::Scroll(S::List { .. }) => "scroll list",
-        Commands::Scroll(S::Resolve(_)) => "scroll resolve",
-        Commands::Tables(T::Show) => "tables show",
-        Commands::Tables(T::Load { .. }) => "tables load",
         Commands::System(mounted) => mounted.path,
         Commands::Shell(_) => "shell",
         Commands::Tour(_) => "tour",
@@ -587,13 +524,8 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Audit(command) => audit::run(g, command),
         Commands::Backup(args) => transfer::backup(g, args),
         Commands::Import(args) => transfer::import(g, args),
-        Commands::Ritual(command) => adg::ritual(g, ctx, command),
-        Commands::Exert(args) => adg::exert(g, ctx, args),
         Commands::Rest(args) => table::rest(g, ctx, args),
         Commands::Downtime(args) => table::downtime(g, ctx, args),
-        Commands::Silver(args) => adg::silver(g, ctx, args),
-        Commands::Scroll(command) => adg::scroll(g, ctx, command),
-        Commands::Tables(command) => adg::tables(g, ctx, command),
         Commands::System(mounted) => mount::run(g, ctx, mounted),
         Commands::Tour(args) => tour::run(ctx, args),
         Commands::Shell(args) => shell::run(g, ctx, args),

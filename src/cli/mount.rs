@@ -9,7 +9,7 @@ use crate::Error;
 use crate::rules::Command;
 use crate::store::Point;
 use crate::systems::contract::command::{
-    Action, ArgSpec, CommandSpec, Given, GivenFile, Kind, Shape, SystemCommands,
+    Action, ArgSpec, Block, CommandSpec, Given, GivenFile, Kind, Shape, SystemCommands,
 };
 use crate::systems::registry::{Registered, SystemId, on_system};
 use clap::builder::TypedValueParser;
@@ -177,7 +177,9 @@ fn leaf(described: &Described) -> clap::Command {
         .iter()
         .fold(command, |c, spec| c.arg(arg(spec)));
     if described.reads_at {
-        <At as clap::Args>::augment_args(command)
+        // `--at` alone: augmenting with `At` would also give the command `At`'s own about.
+        let at = <At as clap::Args>::augment_args(clap::Command::new("at"));
+        command.args(at.get_arguments().cloned())
     } else {
         command
     }
@@ -307,9 +309,9 @@ fn run_for<S: Registered>(
             let mut report = appended(&written.events);
             if let Some(then) = then {
                 let said = then(&command, &written.state, &written.events);
-                if !said.text.is_empty() {
+                for block in &said.blocks {
                     report.text.push('\n');
-                    report.text.push_str(&said.text);
+                    report.text.push_str(&shown(block));
                 }
                 if let serde_json::Value::Object(fields) = &mut report.json {
                     fields.extend(said.json);
@@ -324,7 +326,19 @@ fn run_for<S: Registered>(
                 g.open()?.replay(None)?
             };
             let said = read(&given, &state)?;
-            Ok(Report::new(said.text, serde_json::Value::Object(said.json)))
+            let text: Vec<String> = said.blocks.iter().map(shown).collect();
+            Ok(Report::new(
+                text.join("\n"),
+                serde_json::Value::Object(said.json),
+            ))
         }
+    }
+}
+
+/// A block of what a command said, as the terminal shows it.
+fn shown(block: &Block) -> String {
+    match block {
+        Block::Line(line) => line.clone(),
+        Block::Table { columns, rows } => super::output::table(columns, rows.clone()),
     }
 }

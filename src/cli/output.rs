@@ -287,10 +287,7 @@ pub fn appended(events: &[Recorded]) -> Report {
     Report::new(text, json!({ "appended": views }))
 }
 
-/// "1 event", "3 events": a count with its noun in the right number.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::render::count;
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,698 @@
 //! table's manual, and says what each command records and in what order it draws dice.
 
 use super::Adg;
-use crate::systems::contract::command::SystemCommands;
+use super::event::EffectKind;
+use super::rules::tables::TableEntry;
+use super::rules::{
+    AdgCommand, AdgError, AdgTables, Attribute, CastOrder, CastTime, Casting, ExactChoice,
+    Exertion, Learning, MAX_SILVER, Pay, Reverse, RitualKind, Scribing, ScrollGift, ScrollLearning,
+    ScrollReading, SilverChange, SpellDuration,
+};
+use crate::event::Recorded;
+use crate::rules::campaign::{find, same_character};
+use crate::rules::{RuleError, Who};
+use crate::state::CampaignState;
+use crate::systems::contract::command::{
+    Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SystemCommands, words_of,
+};
+use crate::time::{GameDuration, ROUND_SECONDS};
+use crate::words::Words;
+use serde_json::json;
 
-impl SystemCommands for Adg {}
+impl SystemCommands for Adg {
+    fn commands() -> &'static [CommandSpec<Adg>] {
+        COMMANDS
+    }
+
+    fn groups() -> &'static [GroupSpec] {
+        GROUPS
+    }
+}
+
+const GROUPS: &[GroupSpec] = &[
+    GroupSpec {
+        name: "ritual",
+        help: "A Dungeon Game: discover, learn and cast rituals.",
+    },
+    GroupSpec {
+        name: "scroll",
+        help: "A Dungeon Game: write, read, learn from, give and list scrolls.",
+    },
+    GroupSpec {
+        name: "tables",
+        help: "A Dungeon Game: show or load the word lists, mishap table, scroll costs and house \
+               rules.",
+    },
+];
+
+const RITUAL_KNOWN: ArgSpec = ArgSpec::positional(
+    "ritual",
+    "The ritual, as the character knows it (any case).",
+    Kind::Text,
+);
+
+const SCROLL: ArgSpec = ArgSpec::positional(
+    "scroll",
+    "The scroll's id (S12 or 12).",
+    Kind::Checked(|t| scroll_id(t).map(|_| ())),
+);
+
+const PAY: ArgSpec = ArgSpec::flag(
+    "pay",
+    "What pays the cost: maximum health or one attribute's maximum.",
+    Kind::Choice(words_of::<Pay>),
+);
+
+fn who(given: &Given) -> Result<Who, String> {
+    Ok(Who {
+        character: given.text("character")?,
+    })
+}
+
+const fn records(rolls: bool, build: fn(&Given) -> Result<AdgCommand, String>) -> Action<Adg> {
+    Action::Records {
+        rolls,
+        build,
+        then: None,
+    }
+}
+
+/// A scroll's id as typed: `S12` or `12`.
+fn scroll_id(text: &str) -> Result<u64, String> {
+    let digits = text.trim().trim_start_matches(['S', 's']);
+    digits
+        .parse()
+        .map_err(|_| format!("'{text}' is not a scroll id; write it as S12 or 12"))
+}
+
+/// A spell's casting time as typed (ADG-R10): `action`, `1r`, `3r`, or a longer duration.
+fn cast_time(text: &str) -> Result<CastTime, String> {
+    let text = text.trim().to_lowercase();
+    if matches!(text.as_str(), "action" | "actions") {
+        return Ok(CastTime::Actions);
+    }
+    if matches!(text.as_str(), "round" | "1r") {
+        return Ok(CastTime::OneRound);
+    }
+    let duration = GameDuration::parse(&text).map_err(|e| e.to_string())?;
+    Ok(if duration.seconds() < ROUND_SECONDS {
+        CastTime::Actions
+    } else if duration.seconds() == ROUND_SECONDS {
+        CastTime::OneRound
+    } else if text.ends_with('r') {
+        CastTime::Rounds
+    } else {
+        CastTime::Longer
+    })
+}
+
+/// A spell's duration as typed: `instant`, or a duration.
+fn spell_duration(text: &str) -> Result<SpellDuration, String> {
+    if matches!(
+        text.trim().to_lowercase().as_str(),
+        "instant" | "instantaneous" | "0"
+    ) {
+        return Ok(SpellDuration(None));
+    }
+    GameDuration::parse(text)
+        .map(|d| SpellDuration(Some(d)))
+        .map_err(|e| e.to_string())
+}
+
+fn cast_order(g: &Given) -> Result<CastOrder, String> {
+    Ok(CastOrder {
+        reverse: g.maybe_word("reverse")?,
+        damage_taken: g.maybe_read("damage_taken")?,
+        moved: g.switch("moved"),
+        effect: g.maybe_word("effect")?,
+        target: g.maybe("target").map(str::to_string),
+        exact: g.maybe_word("exact")?,
+        exert: g.switch("exert"),
+    })
+}
+
+/// After `silver`: the purse's new total.
+fn silver_now(command: &AdgCommand, state: &CampaignState, _: &[Recorded]) -> Said {
+    let AdgCommand::Silver(change) = command else {
+        return Said::default();
+    };
+    match state
+        .character(&change.character)
+        .and_then(|c| c.state::<Adg>())
+    {
+        Some(adg) => Said::new(
+            vec![Block::Line(format!("Silver now {}.", adg.silver))],
+            json!({ "silver": adg.silver }),
+        ),
+        None => Said::default(),
+    }
+}
+
+/// After `scroll write`: the new scroll's id, the first event's number.
+fn scroll_written(_: &AdgCommand, _: &CampaignState, events: &[Recorded]) -> Said {
+    match events.first() {
+        Some(first) => Said::new(
+            vec![Block::Line(format!("The scroll is S{}.", first.seq))],
+            json!({ "scroll": first.seq }),
+        ),
+        None => Said::default(),
+    }
+}
+
+/// `scroll list`: usable scrolls (one character's, or all), then the campaign's spent ones.
+fn scroll_list(given: &Given, state: &CampaignState) -> Result<Said, RuleError> {
+    let name = given.maybe("name");
+    if let Some(n) = name {
+        find(state, n)?;
+    }
+    let adg = &state.systems.adg;
+    let scrolls: Vec<_> = adg
+        .scrolls
+        .values()
+        .filter(|s| name.is_none_or(|n| same_character(&s.holder, n)))
+        .collect();
+    let mut blocks = vec![if scrolls.is_empty() {
+        Block::Line("No usable scrolls.".into())
+    } else {
+        Block::Table {
+            columns: vec!["Scroll", "Ritual", "Level", "Read", "Held by", "Effect"],
+            rows: scrolls
+                .iter()
+                .map(|s| {
+                    vec![
+                        format!("S{}", s.id),
+                        s.ritual.clone(),
+                        s.level.to_string(),
+                        crate::render::count(s.reads.into(), "time", "times"),
+                        s.holder.clone(),
+                        s.effect.clone(),
+                    ]
+                })
+                .collect(),
+        }
+    }];
+    // Spent scrolls belong to no one any more; they are listed with the whole campaign's.
+    let spent = if name.is_none() {
+        adg.spent_scrolls.all()
+    } else {
+        Vec::new()
+    };
+    if !spent.is_empty() {
+        let shown: Vec<String> = spent
+            .iter()
+            .map(|(id, fate)| format!("S{id} {}", fate.word()))
+            .collect();
+        blocks.push(Block::Line(format!("Spent: {}", shown.join(", "))));
+    }
+    let spent: Vec<serde_json::Value> = spent
+        .into_iter()
+        .map(|(id, fate)| json!({ "id": id, "state": fate }))
+        .collect();
+    Ok(Said::new(
+        blocks,
+        json!({ "scrolls": scrolls, "spent": spent }),
+    ))
+}
+
+/// `tables show`: every table in force, as loaded.
+fn tables_show(_: &Given, state: &CampaignState) -> Result<Said, RuleError> {
+    let tables = state
+        .systems
+        .adg
+        .adg_tables
+        .as_ref()
+        .ok_or(RuleError::from(AdgError::NoAdgTables))?;
+    let mut lines = vec![format!("{} (sha256 {})", tables.name, tables.sha256())];
+    if tables.sample {
+        lines.push("These are sample tables made for grimoire, not the official ones.".into());
+    }
+    for (i, list) in tables.word_lists.iter().enumerate() {
+        let words: Vec<String> = list
+            .iter()
+            .enumerate()
+            .map(|(n, w)| {
+                let reverse = w.reverse.as_ref().map(|r| format!("/{r}"));
+                format!("{}. {}{}", n + 1, w.word, reverse.unwrap_or_default())
+            })
+            .collect();
+        lines.push(format!("Word list {}: {}", i + 1, words.join(", ")));
+    }
+    let entries = |name: &str, entries: &[TableEntry]| {
+        let mut out = vec![format!("{name}:")];
+        for e in entries {
+            let range = e
+                .max
+                .map(|m| format!("{}-{m}", e.min))
+                .unwrap_or_else(|| format!("{}+", e.min));
+            out.push(format!("  {range:<6} {}", e.text));
+        }
+        out
+    };
+    lines.extend(entries("Mishaps (2d6 + difference)", &tables.mishaps));
+    lines.extend(entries(
+        "Damaged scrolls (d20 + SL)",
+        &tables.damaged_scrolls,
+    ));
+    lines.push("Scroll costs in silver (SL: phrase / sigil / ceremony):".into());
+    for c in &tables.scroll_costs {
+        lines.push(format!(
+            "  SL {:<2} {} / {} / {}",
+            c.level, c.phrase, c.sigil, c.ceremony
+        ));
+    }
+    let recovery: Vec<String> = tables
+        .recovery
+        .iter()
+        .map(|r| format!("L{}-{} {}", r.min_level, r.max_level, r.die))
+        .collect();
+    lines.push(format!("Recovery dice: {}", recovery.join(", ")));
+    lines.push(format!(
+        "Settings: a night's rest heals: {}; downtime restores exertion: {}",
+        tables.settings.night_rest_heals, tables.settings.downtime_restores_exertion
+    ));
+    Ok(Said::new(
+        lines.into_iter().map(Block::Line).collect(),
+        json!({ "tables": tables, "sha256": tables.sha256() }),
+    ))
+}
+
+const COMMANDS: &[CommandSpec<Adg>] = &[
+    CommandSpec {
+        path: "ritual roll",
+        help: "Discover a new ritual: draws two d20s, one on each word list, and records the ritual \
+               found (not yet learned).",
+        args: &[ArgSpec::character()],
+        examples: &["grimoire ritual roll Aldric"],
+        action: records(true, |g| Ok(AdgCommand::RollRitual(who(g)?))),
+    },
+    CommandSpec {
+        path: "ritual learn",
+        help: "Try to learn a ritual (ADG-R3): pay the cost permanently, then roll a d20 at or \
+               under Cunning. Failure loses the ritual forever; a maximum brought to 0 kills the \
+               character.\n\n\
+               Dice, in order: the 1d3 cost (none for a spell with --spell-level 1 or more, which \
+               costs its level), then the d20 learning check.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "ritual",
+                "The ritual, e.g. \"Concealing Darkness\" (as discovered), or a spell's name.",
+                Kind::Text,
+            ),
+            ArgSpec::flag(
+                "kind",
+                "The ritual's type; for a spell from another game it is worked out from \
+                 --cast-time and --duration.",
+                Kind::Choice(words_of::<RitualKind>),
+            )
+            .long_as("type")
+            .optional(),
+            PAY,
+            ArgSpec::switch(
+                "exert",
+                "If the check fails, exert exactly the Cunning needed to succeed (when Cunning \
+                 stays at 1 or more).",
+            ),
+            ArgSpec::flag(
+                "spell_level",
+                "A spell from another game: its level (0 if it has none).",
+                Kind::U32,
+            )
+            .optional()
+            .requires(&["cast_time", "duration"]),
+            ArgSpec::flag(
+                "cast_time",
+                "The spell's casting time: action, 1r (one round), 3r (rounds), or 10m, 1h, … for \
+                 longer.",
+                Kind::Checked(|t| cast_time(t).map(|_| ())),
+            )
+            .optional()
+            .requires(&["spell_level"]),
+            ArgSpec::flag(
+                "duration",
+                "The spell's duration: instant, or 5m, 1h, 1d, …",
+                Kind::Checked(|t| spell_duration(t).map(|_| ())),
+            )
+            .optional()
+            .requires(&["spell_level"]),
+        ],
+        examples: &[
+            "grimoire ritual learn Aldric \"Concealing Darkness\" --type phrase --pay health",
+        ],
+        action: records(true, |g| {
+            Ok(AdgCommand::Learn(Learning {
+                character: g.text("character")?,
+                ritual: g.text("ritual")?,
+                kind: g.maybe_word("kind")?,
+                pay: g.word("pay")?,
+                exert: g.switch("exert"),
+                spell_level: g.maybe_read("spell_level")?,
+                cast_time: g.maybe_with("cast_time", cast_time)?,
+                duration: g.maybe_with("duration", spell_duration)?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "ritual cast",
+        help: "Cast a known ritual (ADG-R4 to ADG-R9): a d20 at or under current Cunning. An \
+               exact roll doubles duration or effect; a failure brings a mishap (2d6 + the \
+               difference). Beyond the safe number per day, the k-th extra ritual first costs k \
+               Cunning, and a mishap on it locks the caster out until a night's rest.\n\n\
+               Dice, in order: 1d3 Cunning if both words are reversed, the d20 casting check, \
+               then on success Level d6 (with --effect), or on failure the mishap's 2d6 followed \
+               by the dice its entry needs.",
+        args: &[
+            ArgSpec::character(),
+            RITUAL_KNOWN,
+            ArgSpec::flag(
+                "reverse",
+                "Reverse one word (free) or both (costs 1d3 Cunning first).",
+                Kind::Choice(words_of::<Reverse>),
+            )
+            .optional(),
+            ArgSpec::flag(
+                "damage_taken",
+                "Damage taken earlier this combat round: the roll must then also be above it.",
+                Kind::U32,
+            )
+            .value_name("N")
+            .optional(),
+            ArgSpec::switch(
+                "moved",
+                "The caster moved this round (casting is then refused).",
+            ),
+            ArgSpec::flag(
+                "effect",
+                "The ritual damages or heals: roll Level d6 against --target.",
+                Kind::Choice(words_of::<EffectKind>),
+            )
+            .optional()
+            .requires(&["target"]),
+            ArgSpec::flag(
+                "target",
+                "Who the damage or healing goes to (a character's name updates their health).",
+                Kind::Text,
+            )
+            .optional(),
+            ArgSpec::flag(
+                "exact",
+                "On an exact roll, double the duration (default) or the effect.",
+                Kind::Choice(words_of::<ExactChoice>),
+            )
+            .optional(),
+            ArgSpec::switch(
+                "exert",
+                "If the check fails, exert exactly the Cunning needed to succeed.",
+            ),
+        ],
+        examples: &[
+            "grimoire ritual cast Aldric \"Concealing Darkness\"",
+            "grimoire --rolls 14,3,5 ritual cast Aldric Fireball --effect damage --target \"the ghoul\"",
+        ],
+        action: records(true, |g| {
+            Ok(AdgCommand::Cast(Casting {
+                character: g.text("character")?,
+                ritual: g.text("ritual")?,
+                order: cast_order(g)?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "exert",
+        help: "Exert an attribute (ADG-C3): its current value drops until recovered. Refused if it \
+               would go below 1. Rolls no dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "attribute",
+                "The attribute exerted.",
+                Kind::Choice(words_of::<Attribute>),
+            ),
+            ArgSpec::positional(
+                "amount",
+                "How many points, 1 to 100.",
+                Kind::Whole { min: 1, max: 100 },
+            ),
+            ArgSpec::reason(),
+        ],
+        examples: &["grimoire exert Aldric brawn 2 --reason \"forcing the gate\""],
+        action: records(false, |g| {
+            Ok(AdgCommand::Exert(Exertion {
+                character: g.text("character")?,
+                attribute: g.word("attribute")?,
+                amount: g.read("amount")?,
+                reason: g.text("reason")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "silver",
+        help: "Record silver gained or spent (ADG-C2): loot, pay, anything bought but a scroll \
+               (writing one pays its own cost). Spending more than the purse holds is refused. \
+               Rolls no dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::positional(
+                "delta",
+                "The change, e.g. +30 (gained) or -12 (spent).",
+                Kind::Whole {
+                    min: -MAX_SILVER,
+                    max: MAX_SILVER,
+                },
+            ),
+            ArgSpec::reason(),
+        ],
+        examples: &[
+            "grimoire silver Aldric +30 --reason \"the crypt's offering bowl\"",
+            "grimoire silver Aldric -12 --reason rope",
+        ],
+        action: Action::Records {
+            rolls: false,
+            build: |g| {
+                Ok(AdgCommand::Silver(SilverChange {
+                    character: g.text("character")?,
+                    delta: g.read("delta")?,
+                    reason: g.text("reason")?,
+                }))
+            },
+            then: Some(silver_now),
+        },
+    },
+    CommandSpec {
+        path: "scroll write",
+        help: "Spend one downtime week writing a scroll of a known ritual (ADG-S1 to ADG-S4): the \
+               clock moves 7 days, silver is paid from the cost table (by SL and the ritual's \
+               type), and exertion does not recover that week. The scroll's id is printed (S and \
+               the event number).\n\n\
+               The week's seven nights heal by the writer's recovery die and end the daily ritual \
+               count and any lockout; exerted points do not recover while scribing.\n\n\
+               Dice: for a Ceremony only, the GM's sealed d20 check (revealed when the scroll is \
+               first used), then one recovery die per night, seven in all.",
+        args: &[
+            ArgSpec::character(),
+            RITUAL_KNOWN,
+            ArgSpec::flag(
+                "level",
+                "Scroll Level, 1 up to the writer's level.",
+                Kind::U32,
+            ),
+            ArgSpec::flag("effect", "The exact effect, fixed now.", Kind::Text),
+            ArgSpec::flag(
+                "effect_roll",
+                "If the scroll damages or heals: it rolls SL d6 when read.",
+                Kind::Choice(words_of::<EffectKind>),
+            )
+            .long_as("roll")
+            .value_name("ROLL")
+            .optional(),
+            ArgSpec::flag(
+                "pre_exert",
+                "Ceremony only: Cunning exerted before the GM's check, spent whatever happens.",
+                Kind::U32,
+            )
+            .default("0"),
+            ArgSpec::switch(
+                "ongoing",
+                "The effect lasts once read: 10 minutes × SL on the reader's sheet. A Sigil's or \
+                 a Ceremony's effect lasts anyway.",
+            ),
+        ],
+        examples: &[
+            "grimoire scroll write Aldric \"Calling Moon\" --level 2 --effect \"fog over the harbour\"",
+        ],
+        action: Action::Records {
+            rolls: true,
+            build: |g| {
+                Ok(AdgCommand::WriteScroll(Scribing {
+                    character: g.text("character")?,
+                    ritual: g.text("ritual")?,
+                    level: g.read("level")?,
+                    effect: g.text("effect")?,
+                    effect_roll: g.maybe_word("effect_roll")?,
+                    pre_exert: g.read("pre_exert")?,
+                    ongoing: g.switch("ongoing"),
+                }))
+            },
+            then: Some(scroll_written),
+        },
+    },
+    CommandSpec {
+        path: "scroll read",
+        help: "Read a scroll (anyone can; it uses none of the daily rituals). In combat it takes \
+               the whole round.\n\n\
+               Dice, in order: with --took-damage an Agility save d20 and, if failed, the \
+               damaged-scrolls d20 and its entry's dice; for a damage or healing scroll without a \
+               sealed check, SL d6; then, unless damaged, the reuse d20. A Ceremony scroll's \
+               sealed check is opened and recorded, and what depends on it (a mishap, or the \
+               damage or healing) waits for `scroll resolve`.",
+        args: &[
+            ArgSpec::character(),
+            SCROLL,
+            ArgSpec::switch(
+                "in_combat",
+                "Read in combat: it takes the whole round and the reader acts last.",
+            ),
+            ArgSpec::switch(
+                "took_damage",
+                "The reader took damage this round (implies --in-combat).",
+            ),
+            ArgSpec::flag(
+                "target",
+                "Who the damage or healing goes to (default: the reader, for healing).",
+                Kind::Text,
+            )
+            .optional(),
+        ],
+        examples: &[
+            "grimoire scroll read Aldric S12",
+            "grimoire scroll read Aldric S12 --in-combat",
+        ],
+        action: records(true, |g| {
+            Ok(AdgCommand::ReadScroll(ScrollReading {
+                character: g.text("character")?,
+                scroll: scroll_id(&g.text("scroll")?)?,
+                in_combat: g.switch("in_combat"),
+                took_damage: g.switch("took_damage"),
+                target: g.maybe("target").map(str::to_string),
+                sealed: Vec::new(),
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "scroll learn",
+        help: "Learn the ritual on a scroll one holds (ADG-S8): as `ritual learn`, with an extra \
+               d20 after the cost — strictly between SL and Cunning continues, otherwise the \
+               scroll is cast by accident first.\n\n\
+               Dice, in order: the 1d3 cost, the scroll d20, any accidental reading's dice, the \
+               d20 learning check.",
+        args: &[
+            ArgSpec::character(),
+            SCROLL,
+            PAY,
+            ArgSpec::switch(
+                "exert",
+                "If the learning check fails, exert exactly the Cunning needed to succeed (when \
+                 Cunning stays at 1 or more).",
+            ),
+        ],
+        examples: &["grimoire scroll learn Bryn S12 --pay cunning"],
+        action: records(true, |g| {
+            Ok(AdgCommand::LearnScroll(ScrollLearning {
+                character: g.text("character")?,
+                scroll: scroll_id(&g.text("scroll")?)?,
+                pay: g.word("pay")?,
+                exert: g.switch("exert"),
+                sealed: Vec::new(),
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "scroll give",
+        help: "Hand a scroll to another character. Rolls no dice.",
+        args: &[
+            SCROLL,
+            ArgSpec::positional(
+                "to",
+                "The character who receives it (any case).",
+                Kind::Text,
+            ),
+        ],
+        examples: &["grimoire scroll give S12 Bryn"],
+        action: records(false, |g| {
+            Ok(AdgCommand::GiveScroll(ScrollGift {
+                scroll: scroll_id(&g.text("scroll")?)?,
+                to: g.text("to")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "scroll list",
+        help: "List scrolls, or those one character holds. Records nothing.",
+        args: &[
+            ArgSpec::positional("name", "The character's name (any case).", Kind::Text).optional(),
+        ],
+        examples: &[
+            "grimoire scroll list",
+            "grimoire scroll list Aldric --at session:1",
+        ],
+        action: Action::Reads {
+            at: true,
+            read: scroll_list,
+        },
+    },
+    CommandSpec {
+        path: "scroll resolve",
+        help: "Roll what reading a Ceremony scroll left pending: its mishap if the GM's sealed \
+               check failed, or its damage or healing if the check passed.\n\n\
+               Those dice depend on the sealed check, so the reading records the check first and \
+               leaves them on the reader, who does nothing else until they are rolled. Dice, in \
+               order: the mishap's 2d6 and its entry's dice, or SL d6 of damage or healing.",
+        args: &[ArgSpec::character()],
+        examples: &["grimoire scroll resolve Aldric"],
+        action: records(true, |g| Ok(AdgCommand::ResolvePending(who(g)?))),
+    },
+    CommandSpec {
+        path: "tables show",
+        help: "Show the A Dungeon Game tables in force. Records nothing.",
+        args: &[],
+        examples: &["grimoire tables show"],
+        action: Action::Reads {
+            at: false,
+            read: tables_show,
+        },
+    },
+    CommandSpec {
+        path: "tables load",
+        help: "Load tables from a JSON file (format in README.md); recorded whole in the log, so \
+               later edits to the file change nothing. Rolls no dice.",
+        args: &[ArgSpec::positional(
+            "file",
+            "The JSON file to load.",
+            Kind::File,
+        )],
+        examples: &["grimoire tables load my-tables.json"],
+        action: records(false, |g| {
+            let file = g.file("file")?;
+            let tables = AdgTables::parse(&file.text).map_err(|e| format!("{}: {e}", file.path))?;
+            Ok(AdgCommand::LoadTables {
+                source: file.path.clone(),
+                tables: Box::new(tables),
+            })
+        }),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adg_r10_cast_times_parse_into_their_classes() {
+        assert_eq!(cast_time("action").unwrap(), CastTime::Actions);
+        assert_eq!(cast_time("1r").unwrap(), CastTime::OneRound);
+        assert_eq!(cast_time("3r").unwrap(), CastTime::Rounds);
+        assert_eq!(cast_time("10m").unwrap(), CastTime::Longer);
+        assert!(cast_time("soon").is_err());
+        assert!(spell_duration("instant").unwrap().0.is_none());
+    }
+}

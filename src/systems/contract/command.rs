@@ -76,23 +76,32 @@ impl<S: SystemRules> CommandSpec<S> {
     }
 }
 
-/// What a command says: lines of text, and the same as JSON fields.
+/// What a command says: lines and tables of text, and the same as JSON fields.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Said {
-    pub text: String,
+    pub blocks: Vec<Block>,
     pub json: serde_json::Map<String, serde_json::Value>,
 }
 
+/// A part of what a command says, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    Line(String),
+    /// Rows under a header, laid out by the front end (to the terminal's width, say).
+    Table {
+        columns: Vec<&'static str>,
+        rows: Vec<Vec<String>>,
+    },
+}
+
 impl Said {
-    pub fn new(text: impl Into<String>, json: serde_json::Value) -> Said {
+    /// `blocks`, with `json`'s fields (nothing when it is not an object).
+    pub fn new(blocks: Vec<Block>, json: serde_json::Value) -> Said {
         let json = match json {
             serde_json::Value::Object(map) => map,
             _ => serde_json::Map::new(),
         };
-        Said {
-            text: text.into(),
-            json,
-        }
+        Said { blocks, json }
     }
 }
 

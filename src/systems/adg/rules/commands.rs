@@ -1,42 +1,34 @@
-//! A Dungeon Game's commands, one struct each: the command line's arguments (clap reads them; the
-//! `///` lines are the help) and what `decide` takes. Fields marked `skip` are never typed:
-//! `grimoire::Campaign` attaches the GM's sealed dice inside the write.
+//! A Dungeon Game's commands, one struct each: what `decide` takes. What people type for them,
+//! and the help that explains it, is in `systems/adg/spec.rs`; the GM's sealed dice are attached
+//! by `grimoire::Campaign` inside the write.
 
 use super::{Attribute, CastTime, ExactChoice, ImportedSpell, Pay, Reverse, RitualKind};
 use crate::dice::SealedSecret;
 use crate::systems::adg::event::EffectKind;
 use crate::time::GameDuration;
-use clap::Args;
 
 /// Try to learn a ritual (ADG-R3): pay the cost permanently, then roll a d20 at or under Cunning.
 /// Failure loses the ritual forever; a maximum brought to 0 kills the character.
 ///
 /// Dice, in order: the 1d3 cost (none for a spell with --spell-level 1 or more, which costs its level),
 /// then the d20 learning check.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Learning {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The ritual, e.g. "Concealing Darkness" (as discovered), or a spell's name.
     pub ritual: String,
     /// The ritual's type; for a spell from another game it is worked out from --cast-time and --duration.
-    #[arg(long = "type", value_enum)]
     pub kind: Option<RitualKind>,
     /// What pays the cost: maximum health or one attribute's maximum.
-    #[arg(long, value_enum)]
     pub pay: Pay,
     /// If the check fails, exert exactly the Cunning needed to succeed (when Cunning stays at 1 or more).
-    #[arg(long)]
     pub exert: bool,
     /// A spell from another game: its level (0 if it has none).
-    #[arg(long, requires_all = ["cast_time", "duration"])]
     pub spell_level: Option<u32>,
     /// The spell's casting time: action, 1r (one round), 3r (rounds), or 10m, 1h, … for longer.
-    #[arg(long, value_parser = parse_cast_time, requires = "spell_level")]
     pub cast_time: Option<CastTime>,
     /// The spell's duration: instant, or 5m, 1h, 1d, …
-    #[arg(long, value_parser = parse_spell_duration, requires = "spell_level")]
     pub duration: Option<SpellDuration>,
 }
 
@@ -55,38 +47,6 @@ impl Learning {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SpellDuration(pub Option<GameDuration>);
 
-fn parse_cast_time(text: &str) -> Result<CastTime, String> {
-    let text = text.trim().to_lowercase();
-    if matches!(text.as_str(), "action" | "actions") {
-        return Ok(CastTime::Actions);
-    }
-    if matches!(text.as_str(), "round" | "1r") {
-        return Ok(CastTime::OneRound);
-    }
-    let duration = GameDuration::parse(&text).map_err(|e| e.to_string())?;
-    Ok(if duration.seconds() < crate::time::ROUND_SECONDS {
-        CastTime::Actions
-    } else if duration.seconds() == crate::time::ROUND_SECONDS {
-        CastTime::OneRound
-    } else if text.ends_with('r') {
-        CastTime::Rounds
-    } else {
-        CastTime::Longer
-    })
-}
-
-fn parse_spell_duration(text: &str) -> Result<SpellDuration, String> {
-    if matches!(
-        text.trim().to_lowercase().as_str(),
-        "instant" | "instantaneous" | "0"
-    ) {
-        return Ok(SpellDuration(None));
-    }
-    GameDuration::parse(text)
-        .map(|d| SpellDuration(Some(d)))
-        .map_err(|e| e.to_string())
-}
-
 /// Cast a known ritual (ADG-R4 to ADG-R9): a d20 at or under current Cunning. An exact roll doubles
 /// duration or effect; a failure brings a mishap (2d6 + the difference). Beyond the safe number per
 /// day, the k-th extra ritual first costs k Cunning, and a mishap on it locks the caster out until a
@@ -94,58 +54,45 @@ fn parse_spell_duration(text: &str) -> Result<SpellDuration, String> {
 ///
 /// Dice, in order: 1d3 Cunning if both words are reversed, the d20 casting check, then on success
 /// Level d6 (with --effect), or on failure the mishap's 2d6 followed by the dice its entry needs.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Casting {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The ritual, as the character knows it (any case).
     pub ritual: String,
-    #[command(flatten)]
     pub order: CastOrder,
 }
 
 /// The options of one casting.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Args)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CastOrder {
     /// Reverse one word (free) or both (costs 1d3 Cunning first).
-    #[arg(long, value_enum)]
     pub reverse: Option<Reverse>,
     /// Damage taken earlier this combat round: the roll must then also be above it.
-    #[arg(long, value_name = "N")]
     pub damage_taken: Option<u32>,
     /// The caster moved this round (casting is then refused).
-    #[arg(long)]
     pub moved: bool,
     /// The ritual damages or heals: roll Level d6 against --target.
-    #[arg(long, value_enum, requires = "target")]
     pub effect: Option<EffectKind>,
     /// Who the damage or healing goes to (a character's name updates their health).
-    #[arg(long)]
     pub target: Option<String>,
     /// On an exact roll, double the duration (default) or the effect.
-    #[arg(long, value_enum)]
     pub exact: Option<ExactChoice>,
     /// If the check fails, exert exactly the Cunning needed to succeed.
-    #[arg(long)]
     pub exert: bool,
 }
 
 /// Exert an attribute (ADG-C3): its current value drops until recovered. Refused if it would go
 /// below 1. Rolls no dice.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exertion {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The attribute exerted.
-    #[arg(value_enum)]
     pub attribute: Attribute,
     /// How many points, 1 to 100.
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=100))]
     pub amount: u32,
     /// Why, in a few words; kept in the log.
-    #[arg(long)]
     pub reason: String,
 }
 
@@ -158,28 +105,22 @@ pub struct Exertion {
 ///
 /// Dice: for a Ceremony only, the GM's sealed d20 check (revealed when the scroll is first used),
 /// then one recovery die per night, seven in all.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scribing {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The ritual, as the character knows it (any case).
     pub ritual: String,
     /// Scroll Level, 1 up to the writer's level.
-    #[arg(long)]
     pub level: u32,
     /// The exact effect, fixed now.
-    #[arg(long)]
     pub effect: String,
     /// If the scroll damages or heals: it rolls SL d6 when read.
-    #[arg(long = "roll", value_name = "ROLL", value_enum)]
     pub effect_roll: Option<EffectKind>,
     /// Ceremony only: Cunning exerted before the GM's check, spent whatever happens.
-    #[arg(long, default_value_t = 0)]
     pub pre_exert: u32,
     /// The effect lasts once read: 10 minutes × SL on the reader's sheet. A Sigil's or a
     /// Ceremony's effect lasts anyway.
-    #[arg(long)]
     pub ongoing: bool,
 }
 
@@ -189,25 +130,19 @@ pub struct Scribing {
 /// its entry's dice; for a damage or healing scroll without a sealed check, SL d6; then, unless
 /// damaged, the reuse d20. A Ceremony scroll's sealed check is opened and recorded, and what depends
 /// on it (a mishap, or the damage or healing) waits for `scroll resolve`.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScrollReading {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The scroll's id (S12 or 12).
-    #[arg(value_parser = parse_scroll)]
     pub scroll: u64,
     /// Read in combat: it takes the whole round and the reader acts last.
-    #[arg(long)]
     pub in_combat: bool,
     /// The reader took damage this round (implies --in-combat).
-    #[arg(long)]
     pub took_damage: bool,
     /// Who the damage or healing goes to (default: the reader, for healing).
-    #[arg(long)]
     pub target: Option<String>,
     /// The GM's secret for a Ceremony scroll's sealed check.
-    #[arg(skip)]
     pub sealed: Vec<SealedSecret>,
 }
 
@@ -215,40 +150,29 @@ pub struct ScrollReading {
 /// — strictly between SL and Cunning continues, otherwise the scroll is cast by accident first.
 ///
 /// Dice, in order: the 1d3 cost, the scroll d20, any accidental reading's dice, the d20 learning check.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScrollLearning {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The scroll's id (S12 or 12).
-    #[arg(value_parser = parse_scroll)]
     pub scroll: u64,
     /// What pays the cost: maximum health or one attribute's maximum.
-    #[arg(long, value_enum)]
     pub pay: Pay,
     /// If the learning check fails, exert exactly the Cunning needed to succeed (when Cunning stays at 1 or more).
-    #[arg(long)]
     pub exert: bool,
     /// The GM's secret for a Ceremony scroll's sealed check (an accidental reading opens it).
-    #[arg(skip)]
     pub sealed: Vec<SealedSecret>,
 }
 
 /// Record silver gained or spent (ADG-C2): loot, pay, anything bought but a scroll (writing one pays
 /// its own cost). Spending more than the purse holds is refused. Rolls no dice.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SilverChange {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
     /// The change, e.g. +30 (gained) or -12 (spent).
-    #[arg(
-        allow_negative_numbers = true,
-        value_parser = clap::value_parser!(i64).range(-MAX_SILVER..=MAX_SILVER)
-    )]
     pub delta: i64,
     /// Why, in a few words; kept in the log.
-    #[arg(long)]
     pub reason: String,
 }
 
@@ -257,33 +181,10 @@ pub struct SilverChange {
 pub const MAX_SILVER: i64 = 1_000_000_000;
 
 /// A scroll handed to another character.
-#[derive(Debug, Clone, PartialEq, Eq, Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScrollGift {
     /// The scroll's id (S12 or 12).
-    #[arg(value_parser = parse_scroll)]
     pub scroll: u64,
     /// The character who receives it (any case).
     pub to: String,
-}
-
-fn parse_scroll(text: &str) -> Result<u64, String> {
-    let digits = text.trim().trim_start_matches(['S', 's']);
-    digits
-        .parse()
-        .map_err(|_| format!("'{text}' is not a scroll id; write it as S12 or 12"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn adg_r10_cast_times_parse_into_their_classes() {
-        assert_eq!(parse_cast_time("action").unwrap(), CastTime::Actions);
-        assert_eq!(parse_cast_time("1r").unwrap(), CastTime::OneRound);
-        assert_eq!(parse_cast_time("3r").unwrap(), CastTime::Rounds);
-        assert_eq!(parse_cast_time("10m").unwrap(), CastTime::Longer);
-        assert!(parse_cast_time("soon").is_err());
-        assert!(parse_spell_duration("instant").unwrap().0.is_none());
-    }
 }
