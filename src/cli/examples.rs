@@ -7,18 +7,6 @@ use clap::Command;
 pub const EXAMPLES: &[(&str, &[&str])] = &[
     ("init", &["grimoire init --name \"The Sunken Vault\""]),
     (
-        "character add adg",
-        &[
-            "grimoire character add adg Aldric --level 2 --agility 11 --brawn 9 --cunning 13 --health 8 --silver 40",
-        ],
-    ),
-    (
-        "character add vsd",
-        &[
-            "grimoire character add vsd Mira --level 3 --vocation wizard --lore Elementalism=45:6 --mp 12 --drive 3 --body 40 --wsr 20 --defense 10 --health 14",
-        ],
-    ),
-    (
         "character list",
         &[
             "grimoire character list",
@@ -166,8 +154,11 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
 ];
 
 /// Every command's examples: the core's, then each rule system's from its own description.
-pub fn every_example() -> Vec<(&'static str, &'static [&'static str])> {
-    let mut all = EXAMPLES.to_vec();
+pub fn every_example() -> Vec<(String, &'static [&'static str])> {
+    let mut all: Vec<(String, &'static [&'static str])> = EXAMPLES
+        .iter()
+        .map(|(path, lines)| (path.to_string(), *lines))
+        .collect();
     all.extend(super::mount::examples());
     all
 }

@@ -412,7 +412,9 @@ const CORE_ROLLING: &[&str] = &["roll", "rest", "downtime"];
 /// options shown only where they apply.
 pub fn definitions() -> clap::Command {
     use clap::CommandFactory;
-    let command = examples::with_examples(Cli::command());
+    let command = examples::with_examples(Cli::command()).mut_subcommand("character", |c| {
+        c.mut_subcommand("add", character::described_add)
+    });
     let globals: Vec<clap::Arg> = command
         .get_arguments()
         .filter(|a| a.is_global_set())

@@ -82,17 +82,27 @@ pub fn rolling() -> Vec<&'static str> {
         .collect()
 }
 
-/// Every system command's examples, by path.
-pub fn examples() -> Vec<(&'static str, &'static [&'static str])> {
-    every_command()
-        .into_iter()
-        .map(|c| (c.path, c.examples))
+/// Every system command's examples, by path, with each system's sheet's under
+/// `character add <KEY>`.
+pub fn examples() -> Vec<(String, &'static [&'static str])> {
+    let sheets = SystemId::ALL.iter().filter_map(|&id| {
+        on_system!(id, SystemId, |S| S::sheet_spec().map(|sheet| (
+            format!("character add {}", id.key()),
+            sheet.examples
+        )))
+    });
+    sheets
+        .chain(
+            every_command()
+                .into_iter()
+                .map(|c| (c.path.to_string(), c.examples)),
+        )
         .collect()
 }
 
 /// Help text as clap's derive reads a doc comment: the first paragraph, without a closing
 /// full stop, is the short help; the whole, when there is more than one paragraph, the long.
-fn short_and_long(help: &str) -> (String, Option<String>) {
+pub(super) fn short_and_long(help: &str) -> (String, Option<String>) {
     let first = help.split("\n\n").next().unwrap_or_default();
     let short = match first.strip_suffix('.') {
         Some(cut) if !first.ends_with("..") => cut.to_string(),
@@ -102,7 +112,8 @@ fn short_and_long(help: &str) -> (String, Option<String>) {
     (short, long)
 }
 
-fn arg(spec: &ArgSpec) -> Arg {
+/// An argument as clap takes it.
+pub(super) fn arg(spec: &ArgSpec) -> Arg {
     let (short, long) = short_and_long(spec.help);
     let mut arg = Arg::new(spec.id).help(short);
     if let Some(long) = long {
@@ -237,30 +248,7 @@ impl FromArgMatches for Mounted {
             .into_iter()
             .find(|c| c.path == path)
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
-        let mut given = Given::default();
-        for spec in described.args {
-            let values: Vec<String> = match (spec.shape, spec.kind) {
-                (Shape::Switch, _) => {
-                    if !below.get_flag(spec.id) {
-                        continue;
-                    }
-                    vec!["true".into()]
-                }
-                (_, Kind::File) => below
-                    .get_many::<PathBuf>(spec.id)
-                    .into_iter()
-                    .flatten()
-                    .map(|p| p.display().to_string())
-                    .collect(),
-                _ => below
-                    .get_many::<String>(spec.id)
-                    .into_iter()
-                    .flatten()
-                    .cloned()
-                    .collect(),
-            };
-            given.put(spec.id, values);
-        }
+        let given = read_given(below, described.args);
         let at = if described.reads_at {
             At::from_arg_matches(below)?.at
         } else {
@@ -278,6 +266,65 @@ impl FromArgMatches for Mounted {
         *self = Mounted::from_arg_matches(matches)?;
         Ok(())
     }
+}
+
+/// What was given for `specs` in `matches` (a switch's value: `true`; a default counts as given).
+pub(super) fn read_given<'s>(
+    matches: &ArgMatches,
+    specs: impl IntoIterator<Item = &'s ArgSpec>,
+) -> Given {
+    let mut given = Given::default();
+    for spec in specs {
+        let values: Vec<String> = match (spec.shape, spec.kind) {
+            (Shape::Switch, _) => {
+                if !matches.get_flag(spec.id) {
+                    continue;
+                }
+                vec!["true".into()]
+            }
+            (_, Kind::File) => matches
+                .get_many::<PathBuf>(spec.id)
+                .into_iter()
+                .flatten()
+                .map(|p| p.display().to_string())
+                .collect(),
+            _ => matches
+                .get_many::<String>(spec.id)
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+        };
+        if !values.is_empty() {
+            given.put(spec.id, values);
+        }
+    }
+    given
+}
+
+/// The ids of `specs` typed on the command line (not taken from a default).
+pub(super) fn typed<'s>(
+    matches: &ArgMatches,
+    specs: impl IntoIterator<Item = &'s ArgSpec>,
+) -> Vec<&'static str> {
+    specs
+        .into_iter()
+        .filter(|spec| {
+            matches.value_source(spec.id) == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .map(|spec| spec.id)
+        .collect()
+}
+
+/// Each spec once, by id, the first kept: the flags a command offers for every system at once.
+pub(super) fn union<'s>(lists: impl IntoIterator<Item = &'s [ArgSpec]>) -> Vec<ArgSpec> {
+    let mut all: Vec<ArgSpec> = Vec::new();
+    for spec in lists.into_iter().flatten() {
+        if !all.iter().any(|known| known.id == spec.id) {
+            all.push(*spec);
+        }
+    }
+    all
 }
 
 /// Runs a system's command.

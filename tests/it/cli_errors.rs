@@ -236,7 +236,7 @@ fn flags_of_the_other_system_are_refused_naming_the_right_ones() {
         2,
     );
     assert!(
-        err.contains("--mp is not part of an ADG sheet; an ADG sheet takes --level --agility"),
+        err.contains("--mp is not part of the ADG sheet; the ADG sheet takes --level --agility"),
         "{err}"
     );
     let err = c.refused(
@@ -266,7 +266,7 @@ fn flags_of_the_other_system_are_refused_naming_the_right_ones() {
         2,
     );
     assert!(
-        err.contains("--cunning is not part of a VsD sheet"),
+        err.contains("--cunning is not part of the VsD sheet"),
         "{err}"
     );
     let err = c.refused(
@@ -477,7 +477,7 @@ fn the_dice_options_show_and_apply_only_where_a_command_rolls() {
     for (path, examples) in &every_example {
         let words: Vec<&str> = path.split(' ').collect();
         let help = c.ok(&[words.as_slice(), &["--help"]].concat());
-        let rolls = rolling.contains(path);
+        let rolls = rolling.contains(&path.as_str());
         assert_eq!(
             help.contains("--rolls <"),
             rolls,

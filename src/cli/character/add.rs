@@ -1,134 +1,207 @@
-//! `character add`: the rule system first, then only its sheet's flags; the older
-//! `NAME --system adg|vsd` form still taken.
+//! `character add`: the rule system first (`character add <KEY> NAME …`), then only its sheet's
+//! flags, as the system describes them; the older `NAME --system KEY` form still taken.
 
+use super::super::mount;
 use crate::Error;
 use crate::sheet::Sheet;
-use crate::systems::adg::sheet::AdgSheet;
-use crate::systems::vsd::sheet::{Lore, VsdSheet};
-use clap::{Args, Subcommand, ValueEnum};
+use crate::systems::contract::command::{ArgSpec, Given, Shape, SystemCommands};
+use crate::systems::registry::{Registered, SystemId, on_system};
+use clap::{Arg, ArgMatches, Args, FromArgMatches, Subcommand};
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum SystemArg {
-    /// A Dungeon Game: rituals and scrolls.
-    Adg,
-    /// Against the Darkmaster: spell casting.
-    Vsd,
+/// The words help gives `character add` beyond its derive: a usage line naming the systems, and
+/// each system's first example.
+pub fn described(add: clap::Command) -> clap::Command {
+    let keys: Vec<&str> = with_sheets().iter().map(|s| s.key()).collect();
+    let examples: Vec<String> = with_sheets()
+        .iter()
+        .filter_map(|&system| on_system!(system, SystemId, |S| S::sheet_spec()?.examples.first()))
+        .map(|example| continued(example, 96))
+        .collect();
+    add.override_usage(format!(
+        "grimoire character add <{}> <NAME> [SHEET FLAGS]",
+        keys.join("|")
+    ))
+    .long_about(format!(
+        "Add a character to the campaign. Records the sheet as entered; rolls no dice.\n\n\
+         The rule system comes first, and with it the sheet it takes:\n\n{}",
+        examples.join("\n")
+    ))
+}
+
+/// An example command line, indented, broken before a flag where it would pass `width` and
+/// continued with a backslash, as a shell reads it.
+fn continued(example: &str, width: usize) -> String {
+    let mut lines = vec![String::from("  ")];
+    for word in example.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if line.trim().is_empty()
+            || line.len() + 1 + word.len() + 2 <= width
+            || !word.starts_with("--")
+        {
+            if !line.trim().is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        } else {
+            line.push_str(" \\");
+            lines.push(format!("      {word}"));
+        }
+    }
+    lines.join("\n")
 }
 
 /// Add a character to the campaign. Records the sheet as entered; rolls no dice.
-///
-/// The rule system comes first, and with it the sheet it takes:
-///
-///   grimoire character add adg Aldric --level 2 --agility 11 --brawn 9 --cunning 13 --health 8
-///   grimoire character add vsd Mira --level 3 --vocation wizard --lore Elementalism=45:6 \
-///       --mp 12 --drive 3 --body 40 --wsr 20 --defense 10
 #[derive(Debug, Args)]
 #[command(
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    verbatim_doc_comment,
-    override_usage = "grimoire character add <adg|vsd> <NAME> [SHEET FLAGS]"
+    verbatim_doc_comment
 )]
 pub struct AddArgs {
     #[command(subcommand)]
     pub system: Option<AddSystem>,
-    /// The form before the system became a subcommand (`NAME --system adg|vsd` and every sheet
+    /// The form before the system became a subcommand (`NAME --system KEY` and every sheet
     /// flag), kept so scripts keep working.
     #[command(flatten)]
     pub old_form: OldAddArgs,
 }
 
-#[derive(Debug, Subcommand)]
-pub enum AddSystem {
-    /// Add an A Dungeon Game character (rituals and scrolls). Records the sheet; rolls no dice.
-    Adg(AdgAddArgs),
-    /// Add an Against the Darkmaster character (spell casting). Records the sheet; rolls no dice.
-    Vsd(VsdAddArgs),
+/// The systems whose sheets the command line can enter.
+fn with_sheets() -> Vec<SystemId> {
+    SystemId::ALL
+        .iter()
+        .copied()
+        .filter(|&system| on_system!(system, SystemId, |S| S::sheet_spec().is_some()))
+        .collect()
 }
 
-#[derive(Debug, Args)]
-pub struct AdgAddArgs {
-    /// The character's name; unique in the campaign, ignoring case.
-    pub name: String,
-    /// Adventurer Level, 1 to 10.
-    #[arg(long)]
-    pub level: u32,
-    /// Agility.
-    #[arg(long)]
-    pub agility: u32,
-    /// Brawn.
-    #[arg(long)]
-    pub brawn: u32,
-    /// Cunning.
-    #[arg(long)]
-    pub cunning: u32,
-    /// Maximum health.
-    #[arg(long)]
-    pub health: u32,
-    /// Silver on hand.
-    #[arg(long, default_value_t = 0)]
-    pub silver: u64,
+fn fields_of(system: SystemId) -> &'static [ArgSpec] {
+    on_system!(system, SystemId, |S| S::sheet_spec()
+        .map_or(&[][..], |s| s.fields))
 }
 
-#[derive(Debug, Args)]
-pub struct VsdAddArgs {
-    /// The character's name; unique in the campaign, ignoring case.
-    pub name: String,
-    /// Level.
-    #[arg(long)]
-    pub level: u32,
-    /// Vocation, e.g. wizard, animist, warrior.
-    #[arg(long)]
-    pub vocation: String,
-    /// A Spell Lore as NAME=BONUS:RANKS, e.g. Elementalism=45:6. Repeat for each lore.
-    #[arg(long, value_parser = Lore::parse, value_name = "NAME=BONUS:RANKS")]
-    pub lore: Vec<Lore>,
-    /// Maximum magic points.
-    #[arg(long)]
-    pub mp: u32,
-    /// Drive points.
-    #[arg(long)]
-    pub drive: u32,
-    /// Body skill bonus.
-    #[arg(long, allow_negative_numbers = true)]
-    pub body: i32,
-    /// Willpower save (WSR) bonus.
-    #[arg(long, allow_negative_numbers = true)]
-    pub wsr: i32,
-    /// Defense.
-    #[arg(long, allow_negative_numbers = true)]
-    pub defense: i32,
-    /// Maximum health, if the table tracks it.
-    #[arg(long)]
-    pub health: Option<u32>,
+fn name_arg() -> Arg {
+    Arg::new("name")
+        .help("The character's name; unique in the campaign, ignoring case")
+        .value_name("NAME")
+        .required(true)
 }
 
-impl AdgAddArgs {
-    fn sheet(&self) -> Sheet {
-        Sheet::Adg(AdgSheet {
-            level: self.level,
-            agility: self.agility,
-            brawn: self.brawn,
-            cunning: self.cunning,
-            health: self.health,
-            silver: self.silver,
-        })
+/// `character add <KEY> NAME …`: one system's sheet.
+#[derive(Debug)]
+pub struct AddSystem {
+    system: SystemId,
+    name: String,
+    given: Given,
+}
+
+impl Subcommand for AddSystem {
+    fn augment_subcommands(mut command: clap::Command) -> clap::Command {
+        for system in with_sheets() {
+            let help = on_system!(system, SystemId, |S| S::sheet_spec().map_or("", |s| s.help));
+            let (short, _) = mount::short_and_long(help);
+            command = command.subcommand(
+                clap::Command::new(system.key())
+                    .about(short)
+                    .arg(name_arg())
+                    .args(fields_of(system).iter().map(mount::arg)),
+            );
+        }
+        command
+    }
+
+    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+        AddSystem::augment_subcommands(command)
+    }
+
+    fn has_subcommand(name: &str) -> bool {
+        SystemId::keyed(name).is_some_and(|system| with_sheets().contains(&system))
     }
 }
 
-impl VsdAddArgs {
-    fn sheet(&self) -> Sheet {
-        Sheet::Vsd(VsdSheet {
-            level: self.level,
-            vocation: self.vocation.trim().to_lowercase(),
-            lores: self.lore.clone(),
-            mp: self.mp,
-            drive: self.drive,
-            body: self.body,
-            wsr: self.wsr,
-            defense: self.defense,
-            health: self.health,
+impl FromArgMatches for AddSystem {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<AddSystem, clap::Error> {
+        let (key, below) = matches
+            .subcommand()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingSubcommand))?;
+        let system = SystemId::keyed(key)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidSubcommand))?;
+        Ok(AddSystem {
+            system,
+            name: below.get_one::<String>("name").cloned().unwrap_or_default(),
+            given: mount::read_given(below, fields_of(system)),
         })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = AddSystem::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// `character add NAME --system KEY …`: hidden from help, and still taken. It offers every
+/// system's sheet flags at once, so which belong is checked once the system is known.
+#[derive(Debug, Default)]
+pub struct OldAddArgs {
+    name: Option<String>,
+    system: Option<SystemId>,
+    given: Given,
+    typed: Vec<&'static str>,
+}
+
+/// Every system's sheet flags, each once, none required and none with a default: the old form
+/// says what is missing itself, for the system named.
+fn old_flags() -> Vec<ArgSpec> {
+    let lists: Vec<&[ArgSpec]> = with_sheets().into_iter().map(fields_of).collect();
+    mount::union(lists)
+        .into_iter()
+        .map(|mut spec| {
+            spec.default = None;
+            if spec.shape == Shape::One {
+                spec.shape = Shape::Optional;
+            }
+            spec
+        })
+        .collect()
+}
+
+impl Args for OldAddArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let keys: Vec<&'static str> = with_sheets().iter().map(|s| s.key()).collect();
+        command
+            .arg(name_arg().hide(true))
+            .arg(
+                Arg::new("system")
+                    .long("system")
+                    .help("The rule system the character plays")
+                    .hide(true)
+                    .required(true)
+                    .value_parser(clap::builder::PossibleValuesParser::new(keys)),
+            )
+            .args(old_flags().iter().map(|spec| mount::arg(spec).hide(true)))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        OldAddArgs::augment_args(command)
+    }
+}
+
+impl FromArgMatches for OldAddArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<OldAddArgs, clap::Error> {
+        let flags = old_flags();
+        Ok(OldAddArgs {
+            name: matches.get_one::<String>("name").cloned(),
+            system: matches
+                .get_one::<String>("system")
+                .and_then(|key| SystemId::keyed(key)),
+            given: mount::read_given(matches, &flags),
+            typed: mount::typed(matches, &flags),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = OldAddArgs::from_arg_matches(matches)?;
+        Ok(())
     }
 }
 
@@ -136,130 +209,71 @@ impl AddArgs {
     /// The name and sheet, from either form.
     pub(super) fn entered(&self) -> Result<(String, Sheet), Error> {
         match &self.system {
-            Some(AddSystem::Adg(args)) => Ok((args.name.clone(), args.sheet())),
-            Some(AddSystem::Vsd(args)) => Ok((args.name.clone(), args.sheet())),
-            None => Ok((
-                self.old_form.name.clone().unwrap_or_default(),
-                self.old_form.sheet()?,
+            Some(add) => Ok((
+                add.name.clone(),
+                on_system!(add.system, SystemId, |S| sheet_of::<S>(&add.given))?,
             )),
+            None => {
+                let old = &self.old_form;
+                let system = old.system.unwrap_or(SystemId::ALL[0]);
+                let sheet = on_system!(system, SystemId, |S| old_sheet::<S>(old))?;
+                Ok((old.name.clone().unwrap_or_default(), sheet))
+            }
         }
     }
 }
 
-/// `character add NAME --system adg|vsd …`: hidden from help, and still taken.
-#[derive(Debug, Args)]
-pub struct OldAddArgs {
-    /// The character's name.
-    #[arg(hide = true, required = true)]
-    pub name: Option<String>,
-    /// The rule system the character plays.
-    #[arg(long, value_enum, hide = true, required = true)]
-    pub system: Option<SystemArg>,
-    /// Adventurer Level (ADG, 1-10) or Level (VsD).
-    #[arg(long, hide = true)]
-    pub level: Option<u32>,
-    /// ADG: Agility.
-    #[arg(long, hide = true)]
-    pub agility: Option<u32>,
-    /// ADG: Brawn.
-    #[arg(long, hide = true)]
-    pub brawn: Option<u32>,
-    /// ADG: Cunning.
-    #[arg(long, hide = true)]
-    pub cunning: Option<u32>,
-    /// Maximum health (required for ADG, optional for VsD).
-    #[arg(long, hide = true)]
-    pub health: Option<u32>,
-    /// ADG: silver on hand (default 0).
-    #[arg(long, hide = true)]
-    pub silver: Option<u64>,
-    /// VsD: vocation.
-    #[arg(long, hide = true)]
-    pub vocation: Option<String>,
-    /// VsD: a Spell Lore as NAME=BONUS:RANKS.
-    #[arg(long, hide = true, value_parser = Lore::parse, value_name = "NAME=BONUS:RANKS")]
-    pub lore: Vec<Lore>,
-    /// VsD: maximum magic points.
-    #[arg(long, hide = true)]
-    pub mp: Option<u32>,
-    /// VsD: Drive points.
-    #[arg(long, hide = true)]
-    pub drive: Option<u32>,
-    /// VsD: Body skill bonus.
-    #[arg(long, hide = true, allow_negative_numbers = true)]
-    pub body: Option<i32>,
-    /// VsD: Willpower save (WSR) bonus.
-    #[arg(long, hide = true, allow_negative_numbers = true)]
-    pub wsr: Option<i32>,
-    /// VsD: Defense.
-    #[arg(long, hide = true, allow_negative_numbers = true)]
-    pub defense: Option<i32>,
+fn sheet_of<S: Registered>(given: &Given) -> Result<Sheet, Error> {
+    let spec =
+        S::sheet_spec().ok_or_else(|| Error::Internal(format!("no sheet for {}", S::NAME)))?;
+    (spec.entered)(given)
+        .map(S::wrap_sheet)
+        .map_err(Error::Usage)
 }
 
-const ADG_FLAGS: &str =
-    "an ADG sheet takes --level --agility --brawn --cunning --health [--silver]";
-const VSD_FLAGS: &str = "a VsD sheet takes --level --vocation --mp --drive --body --wsr --defense [--lore NAME=BONUS:RANKS …] [--health]";
-
-impl OldAddArgs {
-    fn sheet(&self) -> Result<Sheet, Error> {
-        let wrong = |flag: &str, present: bool, system: &str, takes: &str| -> Result<(), Error> {
-            if present {
-                return Err(Error::Usage(format!(
-                    "{flag} is not part of {system} sheet; {takes}"
-                )));
-            }
-            Ok(())
-        };
-        fn need<T: Clone>(value: &Option<T>, flag: &str, takes: &str) -> Result<T, Error> {
-            value
-                .clone()
-                .ok_or_else(|| Error::Usage(format!("{flag} is missing; {takes}")))
-        }
-        match self.system.unwrap_or(SystemArg::Adg) {
-            SystemArg::Adg => {
-                for (flag, present) in [
-                    ("--vocation", self.vocation.is_some()),
-                    ("--lore", !self.lore.is_empty()),
-                    ("--mp", self.mp.is_some()),
-                    ("--drive", self.drive.is_some()),
-                    ("--body", self.body.is_some()),
-                    ("--wsr", self.wsr.is_some()),
-                    ("--defense", self.defense.is_some()),
-                ] {
-                    wrong(flag, present, "an ADG", ADG_FLAGS)?;
-                }
-                Ok(Sheet::Adg(AdgSheet {
-                    level: need(&self.level, "--level", ADG_FLAGS)?,
-                    agility: need(&self.agility, "--agility", ADG_FLAGS)?,
-                    brawn: need(&self.brawn, "--brawn", ADG_FLAGS)?,
-                    cunning: need(&self.cunning, "--cunning", ADG_FLAGS)?,
-                    health: need(&self.health, "--health", ADG_FLAGS)?,
-                    silver: self.silver.unwrap_or(0),
-                }))
-            }
-            SystemArg::Vsd => {
-                for (flag, present) in [
-                    ("--agility", self.agility.is_some()),
-                    ("--brawn", self.brawn.is_some()),
-                    ("--cunning", self.cunning.is_some()),
-                    ("--silver", self.silver.is_some()),
-                ] {
-                    wrong(flag, present, "a VsD", VSD_FLAGS)?;
-                }
-                Ok(Sheet::Vsd(VsdSheet {
-                    level: need(&self.level, "--level", VSD_FLAGS)?,
-                    vocation: need(&self.vocation, "--vocation", VSD_FLAGS)?
-                        .trim()
-                        .to_lowercase(),
-                    lores: self.lore.clone(),
-                    mp: need(&self.mp, "--mp", VSD_FLAGS)?,
-                    drive: need(&self.drive, "--drive", VSD_FLAGS)?,
-                    body: need(&self.body, "--body", VSD_FLAGS)?,
-                    wsr: need(&self.wsr, "--wsr", VSD_FLAGS)?,
-                    defense: need(&self.defense, "--defense", VSD_FLAGS)?,
-                    health: self.health,
-                }))
-            }
+/// The old form's sheet: every flag typed must be the system's, and every one it needs typed.
+fn old_sheet<S: Registered>(old: &OldAddArgs) -> Result<Sheet, Error> {
+    let fields = S::sheet_spec().map_or(&[][..], |s| s.fields);
+    let takes = format!("the {} sheet takes {}", S::SHORT, flags_taken(fields));
+    for id in &old.typed {
+        if !fields.iter().any(|f| f.id == *id) {
+            return Err(Error::Usage(format!(
+                "--{} is not part of the {} sheet; {takes}",
+                long_of(id),
+                S::SHORT
+            )));
         }
     }
+    for field in fields {
+        let needed = field.shape == Shape::One && field.default.is_none();
+        if needed && old.given.maybe(field.id).is_none() {
+            return Err(Error::Usage(format!(
+                "--{} is missing; {takes}",
+                long_of(field.id)
+            )));
+        }
+    }
+    sheet_of::<S>(&old.given)
+}
+
+fn long_of(id: &str) -> String {
+    id.replace('_', "-")
+}
+
+/// The flags a sheet takes, as a usage line writes them: `--level … [--silver]`.
+fn flags_taken(fields: &[ArgSpec]) -> String {
+    let words: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            let flag = format!("--{}", long_of(f.long.unwrap_or(f.id)));
+            match f.shape {
+                Shape::One if f.default.is_none() => flag,
+                Shape::Repeated | Shape::List => {
+                    format!("[{flag} {} …]", f.value_name.unwrap_or("VALUE"))
+                }
+                _ => format!("[{flag}]"),
+            }
+        })
+        .collect();
+    words.join(" ")
 }

@@ -1,85 +1,143 @@
-//! `character set` and `character level-up`: the sheet as entered, changed by an event.
+//! `character set` and `character level-up`: the sheet as entered, changed by an event. Each
+//! offers every system's flags, as the systems describe them; a flag the character's system does
+//! not have is refused.
 
+use super::super::mount;
 use super::super::output::{Report, appended};
 use super::super::{Context, Globals, record};
 use crate::Error;
 use crate::rules::Command;
 use crate::rules::campaign::find;
 use crate::sheet::Sheet;
-use crate::systems::vsd::sheet::Lore;
-use clap::Args;
+use crate::systems::contract::command::{ArgSpec, Given, SheetSpec, SystemCommands};
+use crate::systems::registry::{Registered, SystemId, on_system};
+use clap::{Arg, ArgMatches, Args, FromArgMatches};
 
-/// Correct a character's sheet as entered (the GM's call). Each value given replaces the entered
-/// one, and the computed value moves by as much: a point exerted or lost to learning stays so,
-/// health keeps its wounds and the purse what was spent, all kept as amounts, so a correction set
-/// back restores the sheet exactly. An entered value must stay in its range, but what play has
-/// taken counts against it: a correction that leaves a computed maximum at 0 (Cunning lost to
-/// learning, say) kills, and one that leaves Body at 0 or below consumes, recorded with the
-/// correction. Records the correction with its reason; rolls no dice.
-#[derive(Debug, Args)]
+/// `character set NAME --reason WHY [FLAGS]`.
+#[derive(Debug)]
 pub struct SetArgs {
-    /// The character's name (any case).
-    pub name: String,
-    /// Why, in a few words; kept in the log.
-    #[arg(long)]
-    pub reason: String,
-    /// Level.
-    #[arg(long)]
-    pub level: Option<u32>,
-    /// Maximum health (either system).
-    #[arg(long)]
-    pub health: Option<u32>,
-    /// A Dungeon Game: Agility.
-    #[arg(long)]
-    pub agility: Option<u32>,
-    /// A Dungeon Game: Brawn.
-    #[arg(long)]
-    pub brawn: Option<u32>,
-    /// A Dungeon Game: Cunning.
-    #[arg(long)]
-    pub cunning: Option<u32>,
-    /// A Dungeon Game: silver as entered (for loot and purchases, use `silver`).
-    #[arg(long)]
-    pub silver: Option<u64>,
-    /// Against the Darkmaster: the vocation.
-    #[arg(long)]
-    pub vocation: Option<String>,
-    /// Against the Darkmaster: maximum MPs.
-    #[arg(long)]
-    pub mp: Option<u32>,
-    /// Against the Darkmaster: Drive.
-    #[arg(long)]
-    pub drive: Option<u32>,
-    /// Against the Darkmaster: Body.
-    #[arg(long, allow_negative_numbers = true)]
-    pub body: Option<i32>,
-    /// Against the Darkmaster: the Willpower save bonus.
-    #[arg(long, allow_negative_numbers = true)]
-    pub wsr: Option<i32>,
-    /// Against the Darkmaster: Defense.
-    #[arg(long, allow_negative_numbers = true)]
-    pub defense: Option<i32>,
-    /// Against the Darkmaster: a Spell Lore, new or changed, as NAME=BONUS:RANKS (repeatable).
-    #[arg(long, value_parser = Lore::parse, value_name = "NAME=BONUS:RANKS")]
-    pub lore: Vec<Lore>,
+    name: String,
+    reason: String,
+    given: Given,
+    typed: Vec<&'static str>,
 }
 
-/// A level gained: the sheet's level goes up by one, with the health (and, in Against the
-/// Darkmaster, the MPs) the level brings added to maximum and current alike. Records it; rolls no
-/// dice.
-#[derive(Debug, Args)]
+/// `character level-up NAME [FLAGS] [--reason WHY]`.
+#[derive(Debug)]
 pub struct LevelUpArgs {
-    /// The character's name (any case).
-    pub name: String,
-    /// Health the level brings.
-    #[arg(long, default_value_t = 0)]
-    pub health: u32,
-    /// Against the Darkmaster: MPs the level brings.
-    #[arg(long, default_value_t = 0)]
-    pub mp: u32,
-    /// Why, in a few words; kept in the log.
-    #[arg(long, default_value = "a level gained")]
-    pub reason: String,
+    name: String,
+    reason: String,
+    given: Given,
+    typed: Vec<&'static str>,
+}
+
+/// Every system's flags of one kind (`set_flags`, `level_up_flags`), each once.
+fn every_system(flags: fn(&SheetOf) -> &'static [ArgSpec]) -> Vec<ArgSpec> {
+    let lists: Vec<&[ArgSpec]> = SystemId::ALL
+        .iter()
+        .filter_map(|&system| sheet_of(system))
+        .map(|sheet| flags(&sheet))
+        .collect();
+    mount::union(lists)
+}
+
+/// A system's sheet flags, whichever system's.
+struct SheetOf {
+    set_flags: &'static [ArgSpec],
+    level_up_flags: &'static [ArgSpec],
+}
+
+fn sheet_of(system: SystemId) -> Option<SheetOf> {
+    on_system!(system, SystemId, |S| S::sheet_spec().map(|s| SheetOf {
+        set_flags: s.set_flags,
+        level_up_flags: s.level_up_flags,
+    }))
+}
+
+fn set_flags() -> Vec<ArgSpec> {
+    every_system(|s| s.set_flags)
+}
+
+fn level_up_flags() -> Vec<ArgSpec> {
+    every_system(|s| s.level_up_flags)
+}
+
+fn name_arg() -> Arg {
+    Arg::new("name")
+        .help("The character's name (any case)")
+        .value_name("NAME")
+        .required(true)
+}
+
+fn reason_arg() -> Arg {
+    Arg::new("reason")
+        .long("reason")
+        .help("Why, in a few words; kept in the log")
+        .value_name("REASON")
+}
+
+impl Args for SetArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command
+            .arg(name_arg())
+            .arg(reason_arg().required(true))
+            .args(set_flags().iter().map(mount::arg))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        SetArgs::augment_args(command)
+    }
+}
+
+impl FromArgMatches for SetArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<SetArgs, clap::Error> {
+        let flags = set_flags();
+        Ok(SetArgs {
+            name: text(matches, "name"),
+            reason: text(matches, "reason"),
+            given: mount::read_given(matches, &flags),
+            typed: mount::typed(matches, &flags),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = SetArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for LevelUpArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command
+            .arg(name_arg())
+            .args(level_up_flags().iter().map(mount::arg))
+            .arg(reason_arg().default_value("a level gained"))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        LevelUpArgs::augment_args(command)
+    }
+}
+
+impl FromArgMatches for LevelUpArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<LevelUpArgs, clap::Error> {
+        let flags = level_up_flags();
+        Ok(LevelUpArgs {
+            name: text(matches, "name"),
+            reason: text(matches, "reason"),
+            given: mount::read_given(matches, &flags),
+            typed: mount::typed(matches, &flags),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = LevelUpArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+fn text(matches: &ArgMatches, id: &str) -> String {
+    matches.get_one::<String>(id).cloned().unwrap_or_default()
 }
 
 /// The character's sheet as it stands now, and their name as the campaign spells it.
@@ -89,95 +147,52 @@ fn current_sheet(g: &Globals, name: &str) -> Result<(String, Sheet), Error> {
     Ok((who.name.clone(), who.sheet.clone()))
 }
 
-/// Refuses a value the character's game does not have.
-/// The command line knows the sheet flags of A Dungeon Game and Against the Darkmaster only.
-fn cannot_change(who: &str, plays: &str) -> Error {
-    Error::Usage(format!(
-        "{who} plays {plays}, whose sheet the command line cannot change"
-    ))
+/// Which change of a sheet: the flags it reads, and how.
+enum Change<'a> {
+    Set(&'a SetArgs),
+    LevelUp(&'a LevelUpArgs),
 }
 
-fn only_for(given: bool, flag: &str, who: &str, plays: &str) -> Result<(), Error> {
-    if given {
+/// The sheet changed as `change` says, by the rules of the character's system: a flag typed
+/// that the system's sheet does not have is refused.
+fn changed(who: &str, sheet: &Sheet, change: &Change<'_>) -> Result<Sheet, Error> {
+    on_system!(sheet, Sheet, |S, mine| changed_in::<S>(who, mine, change))
+}
+
+fn changed_in<S: Registered>(
+    who: &str,
+    mine: &S::Sheet,
+    change: &Change<'_>,
+) -> Result<Sheet, Error> {
+    let Some(spec): Option<&SheetSpec<S>> = S::sheet_spec() else {
         return Err(Error::Usage(format!(
-            "{flag} is not on {who}'s sheet, who plays {plays}"
+            "{who} plays {}, whose sheet the command line cannot change",
+            S::NAME
+        )));
+    };
+    let (flags, typed, given, apply) = match change {
+        Change::Set(a) => (spec.set_flags, &a.typed, &a.given, spec.set),
+        Change::LevelUp(a) => (spec.level_up_flags, &a.typed, &a.given, spec.level_up),
+    };
+    if let Some(foreign) = typed.iter().find(|id| !flags.iter().any(|f| f.id == **id)) {
+        return Err(Error::Usage(format!(
+            "--{} is not on {who}'s sheet, who plays {}",
+            foreign.replace('_', "-"),
+            S::NAME
         )));
     }
-    Ok(())
+    apply(mine, given).map(S::wrap_sheet).map_err(Error::Usage)
 }
 
 pub fn set(g: &Globals, ctx: &mut Context, a: &SetArgs) -> Result<Report, Error> {
-    let (who, mut sheet) = current_sheet(g, &a.name)?;
-    let plays = sheet.system().to_string();
-    if let Sheet::Adg(s) = &mut sheet {
-        for (given, flag) in [
-            (a.vocation.is_some(), "--vocation"),
-            (a.mp.is_some(), "--mp"),
-            (a.drive.is_some(), "--drive"),
-            (a.body.is_some(), "--body"),
-            (a.wsr.is_some(), "--wsr"),
-            (a.defense.is_some(), "--defense"),
-            (!a.lore.is_empty(), "--lore"),
-        ] {
-            only_for(given, flag, &who, &plays)?;
-        }
-        s.level = a.level.unwrap_or(s.level);
-        s.health = a.health.unwrap_or(s.health);
-        s.agility = a.agility.unwrap_or(s.agility);
-        s.brawn = a.brawn.unwrap_or(s.brawn);
-        s.cunning = a.cunning.unwrap_or(s.cunning);
-        s.silver = a.silver.unwrap_or(s.silver);
-    } else if let Sheet::Vsd(s) = &mut sheet {
-        for (given, flag) in [
-            (a.agility.is_some(), "--agility"),
-            (a.brawn.is_some(), "--brawn"),
-            (a.cunning.is_some(), "--cunning"),
-            (a.silver.is_some(), "--silver"),
-        ] {
-            only_for(given, flag, &who, &plays)?;
-        }
-        s.level = a.level.unwrap_or(s.level);
-        s.health = a.health.or(s.health);
-        s.vocation = a.vocation.clone().unwrap_or_else(|| s.vocation.clone());
-        s.mp = a.mp.unwrap_or(s.mp);
-        s.drive = a.drive.unwrap_or(s.drive);
-        s.body = a.body.unwrap_or(s.body);
-        s.wsr = a.wsr.unwrap_or(s.wsr);
-        s.defense = a.defense.unwrap_or(s.defense);
-        for lore in &a.lore {
-            match s
-                .lores
-                .iter_mut()
-                .find(|l| l.name.eq_ignore_ascii_case(&lore.name))
-            {
-                Some(known) => *known = lore.clone(),
-                None => s.lores.push(lore.clone()),
-            }
-        }
-    } else {
-        return Err(cannot_change(&who, &plays));
-    }
+    let (who, sheet) = current_sheet(g, &a.name)?;
+    let sheet = changed(&who, &sheet, &Change::Set(a))?;
     change(g, ctx, who, sheet, a.reason.clone(), true)
 }
 
 pub fn level_up(g: &Globals, ctx: &mut Context, a: &LevelUpArgs) -> Result<Report, Error> {
-    let (who, mut sheet) = current_sheet(g, &a.name)?;
-    let plays = sheet.system().to_string();
-    if let Sheet::Adg(s) = &mut sheet {
-        only_for(a.mp > 0, "--mp", &who, &plays)?;
-        s.level += 1;
-        s.health = s.health.saturating_add(a.health);
-    } else if let Sheet::Vsd(s) = &mut sheet {
-        s.level += 1;
-        s.mp = s.mp.saturating_add(a.mp);
-        s.health = match (s.health, a.health) {
-            (Some(max), gain) => Some(max.saturating_add(gain)),
-            (None, 0) => None,
-            (None, gain) => Some(gain),
-        };
-    } else {
-        return Err(cannot_change(&who, &plays));
-    }
+    let (who, sheet) = current_sheet(g, &a.name)?;
+    let sheet = changed(&who, &sheet, &Change::LevelUp(a))?;
     change(g, ctx, who, sheet, a.reason.clone(), false)
 }
 

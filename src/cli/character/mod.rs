@@ -17,7 +17,17 @@ pub enum CharacterCommand {
     Add(Box<AddArgs>),
     List(ListArgs),
     Show(ShowArgs),
+    /// Correct a character's sheet as entered (the GM's call). Each value given replaces the
+    /// entered one, and the computed value moves by as much: a point exerted or lost to learning
+    /// stays so, health keeps its wounds and the purse what was spent, all kept as amounts, so a
+    /// correction set back restores the sheet exactly. An entered value must stay in its range,
+    /// but what play has taken counts against it: a correction that leaves a computed maximum at 0
+    /// (Cunning lost to learning, say) kills, and one that leaves Body at 0 or below consumes,
+    /// recorded with the correction. Records the correction with its reason; rolls no dice.
     Set(change::SetArgs),
+    /// A level gained: the sheet's level goes up by one, with the health (and, in Against the
+    /// Darkmaster, the MPs) the level brings added to maximum and current alike. Records it;
+    /// rolls no dice.
     LevelUp(change::LevelUpArgs),
 }
 
@@ -25,7 +35,7 @@ mod add;
 mod change;
 mod overview;
 
-pub use add::AddArgs;
+pub use add::{AddArgs, described as described_add};
 
 /// List the campaign's characters. Records nothing.
 #[derive(Debug, Args)]

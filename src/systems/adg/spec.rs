@@ -9,12 +9,14 @@ use super::rules::{
     Exertion, Learning, MAX_SILVER, Pay, Reverse, RitualKind, Scribing, ScrollGift, ScrollLearning,
     ScrollReading, SilverChange, SpellDuration,
 };
+use super::sheet::AdgSheet;
 use crate::event::Recorded;
 use crate::rules::campaign::{find, same_character};
 use crate::rules::{RuleError, Who};
 use crate::state::CampaignState;
 use crate::systems::contract::command::{
-    Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SystemCommands, words_of,
+    Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SheetSpec, SystemCommands,
+    words_of,
 };
 use crate::time::{GameDuration, ROUND_SECONDS};
 use crate::words::Words;
@@ -27,6 +29,10 @@ impl SystemCommands for Adg {
 
     fn groups() -> &'static [GroupSpec] {
         GROUPS
+    }
+
+    fn sheet_spec() -> Option<&'static SheetSpec<Adg>> {
+        Some(&SHEET)
     }
 }
 
@@ -682,6 +688,65 @@ const COMMANDS: &[CommandSpec<Adg>] = &[
         }),
     },
 ];
+
+/// A Dungeon Game's sheet as people enter and change it.
+static SHEET: SheetSpec<Adg> = SheetSpec {
+    help: "Add an A Dungeon Game character (rituals and scrolls). Records the sheet; rolls no \
+           dice.",
+    fields: &[
+        ArgSpec::flag("level", "Adventurer Level, 1 to 10.", Kind::U32),
+        ArgSpec::flag("agility", "Agility.", Kind::U32),
+        ArgSpec::flag("brawn", "Brawn.", Kind::U32),
+        ArgSpec::flag("cunning", "Cunning.", Kind::U32),
+        ArgSpec::flag("health", "Maximum health.", Kind::U32),
+        ArgSpec::flag("silver", "Silver on hand.", Kind::U64).default("0"),
+    ],
+    examples: &[
+        "grimoire character add adg Aldric --level 2 --agility 11 --brawn 9 --cunning 13 --health 8 --silver 40",
+    ],
+    entered: |g| {
+        Ok(AdgSheet {
+            level: g.read("level")?,
+            agility: g.read("agility")?,
+            brawn: g.read("brawn")?,
+            cunning: g.read("cunning")?,
+            health: g.read("health")?,
+            silver: g.maybe_read("silver")?.unwrap_or(0),
+        })
+    },
+    set_flags: &[
+        ArgSpec::flag("level", "Level.", Kind::U32).optional(),
+        ArgSpec::flag("health", "Maximum health.", Kind::U32).optional(),
+        ArgSpec::flag("agility", "A Dungeon Game: Agility.", Kind::U32).optional(),
+        ArgSpec::flag("brawn", "A Dungeon Game: Brawn.", Kind::U32).optional(),
+        ArgSpec::flag("cunning", "A Dungeon Game: Cunning.", Kind::U32).optional(),
+        ArgSpec::flag(
+            "silver",
+            "A Dungeon Game: silver as entered (for loot and purchases, use `silver`).",
+            Kind::U64,
+        )
+        .optional(),
+    ],
+    set: |sheet, g| {
+        Ok(AdgSheet {
+            level: g.maybe_read("level")?.unwrap_or(sheet.level),
+            health: g.maybe_read("health")?.unwrap_or(sheet.health),
+            agility: g.maybe_read("agility")?.unwrap_or(sheet.agility),
+            brawn: g.maybe_read("brawn")?.unwrap_or(sheet.brawn),
+            cunning: g.maybe_read("cunning")?.unwrap_or(sheet.cunning),
+            silver: g.maybe_read("silver")?.unwrap_or(sheet.silver),
+        })
+    },
+    level_up_flags: &[ArgSpec::flag("health", "Health the level brings.", Kind::U32).default("0")],
+    level_up: |sheet, g| {
+        let health: u32 = g.read("health")?;
+        Ok(AdgSheet {
+            level: sheet.level + 1,
+            health: sheet.health.saturating_add(health),
+            ..sheet.clone()
+        })
+    },
+};
 
 #[cfg(test)]
 mod tests {

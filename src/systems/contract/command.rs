@@ -22,6 +22,30 @@ pub trait SystemCommands: SystemRules {
     fn groups() -> &'static [GroupSpec] {
         &[]
     }
+    /// How people enter and change its sheet; `None` when the command line cannot.
+    fn sheet_spec() -> Option<&'static SheetSpec<Self>> {
+        None
+    }
+}
+
+/// A system's sheet as people enter it (`character add <KEY>`) and change it (`character set`,
+/// `character level-up`). Each flag's id names the sheet's field.
+pub struct SheetSpec<S: SystemRules> {
+    /// `character add <KEY>`'s help.
+    pub help: &'static str,
+    /// The sheet's flags for `character add`, in help's order.
+    pub fields: &'static [ArgSpec],
+    pub examples: &'static [&'static str],
+    /// The sheet from the flags given (a flag with a default may be missing: the older form of
+    /// `character add` gives only what was typed).
+    pub entered: fn(&Given) -> Result<S::Sheet, String>,
+    /// The flags `character set` takes for this system (the command offers every system's), and
+    /// the sheet with the values given put in.
+    pub set_flags: &'static [ArgSpec],
+    pub set: fn(&S::Sheet, &Given) -> Result<S::Sheet, String>,
+    /// The flags of what a level brings (`character level-up`), and the sheet a level up.
+    pub level_up_flags: &'static [ArgSpec],
+    pub level_up: fn(&S::Sheet, &Given) -> Result<S::Sheet, String>,
 }
 
 /// A word below `grimoire` that gathers a system's commands (`scroll` for `scroll write`, …).

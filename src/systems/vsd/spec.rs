@@ -7,9 +7,10 @@ use super::rules::{
     ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place, Range,
     SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand,
 };
+use super::sheet::{Lore, VsdSheet};
 use crate::rules::Who;
 use crate::systems::contract::command::{
-    Action, ArgSpec, CommandSpec, Given, GroupSpec, Kind, SystemCommands, words_of,
+    Action, ArgSpec, CommandSpec, Given, GroupSpec, Kind, SheetSpec, SystemCommands, words_of,
 };
 use crate::time::GameDuration;
 use crate::words::Words;
@@ -21,6 +22,10 @@ impl SystemCommands for Vsd {
 
     fn groups() -> &'static [GroupSpec] {
         GROUPS
+    }
+
+    fn sheet_spec() -> Option<&'static SheetSpec<Vsd>> {
+        Some(&SHEET)
     }
 }
 
@@ -439,3 +444,132 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
         }),
     },
 ];
+
+/// Against the Darkmaster's sheet as people enter and change it.
+static SHEET: SheetSpec<Vsd> = SheetSpec {
+    help: "Add an Against the Darkmaster character (spell casting). Records the sheet; rolls no \
+           dice.",
+    fields: &[
+        ArgSpec::flag("level", "Level.", Kind::U32),
+        ArgSpec::flag(
+            "vocation",
+            "Vocation, e.g. wizard, animist, warrior.",
+            Kind::Text,
+        ),
+        ArgSpec::flag(
+            "lore",
+            "A Spell Lore as NAME=BONUS:RANKS, e.g. Elementalism=45:6. Repeat for each lore.",
+            LORE,
+        )
+        .value_name("NAME=BONUS:RANKS")
+        .repeated(),
+        ArgSpec::flag("mp", "Maximum magic points.", Kind::U32),
+        ArgSpec::flag("drive", "Drive points.", Kind::U32),
+        ArgSpec::flag("body", "Body skill bonus.", Kind::I32),
+        ArgSpec::flag("wsr", "Willpower save (WSR) bonus.", Kind::I32),
+        ArgSpec::flag("defense", "Defense.", Kind::I32),
+        ArgSpec::flag(
+            "health",
+            "Maximum health, if the table tracks it.",
+            Kind::U32,
+        )
+        .optional(),
+    ],
+    examples: &[
+        "grimoire character add vsd Mira --level 3 --vocation wizard --lore Elementalism=45:6 --mp 12 --drive 3 --body 40 --wsr 20 --defense 10 --health 14",
+    ],
+    entered: |g| {
+        Ok(VsdSheet {
+            level: g.read("level")?,
+            vocation: g.text("vocation")?.trim().to_lowercase(),
+            lores: lores(g)?,
+            mp: g.read("mp")?,
+            drive: g.read("drive")?,
+            body: g.read("body")?,
+            wsr: g.read("wsr")?,
+            defense: g.read("defense")?,
+            health: g.maybe_read("health")?,
+        })
+    },
+    set_flags: &[
+        ArgSpec::flag("level", "Level.", Kind::U32).optional(),
+        ArgSpec::flag("health", "Maximum health.", Kind::U32).optional(),
+        ArgSpec::flag(
+            "vocation",
+            "Against the Darkmaster: the vocation.",
+            Kind::Text,
+        )
+        .optional(),
+        ArgSpec::flag("mp", "Against the Darkmaster: maximum MPs.", Kind::U32).optional(),
+        ArgSpec::flag("drive", "Against the Darkmaster: Drive.", Kind::U32).optional(),
+        ArgSpec::flag("body", "Against the Darkmaster: Body.", Kind::I32).optional(),
+        ArgSpec::flag(
+            "wsr",
+            "Against the Darkmaster: the Willpower save bonus.",
+            Kind::I32,
+        )
+        .optional(),
+        ArgSpec::flag("defense", "Against the Darkmaster: Defense.", Kind::I32).optional(),
+        ArgSpec::flag(
+            "lore",
+            "Against the Darkmaster: a Spell Lore, new or changed, as NAME=BONUS:RANKS \
+             (repeatable).",
+            LORE,
+        )
+        .value_name("NAME=BONUS:RANKS")
+        .repeated(),
+    ],
+    set: |sheet, g| {
+        let mut lores_now = sheet.lores.clone();
+        for lore in lores(g)? {
+            match lores_now
+                .iter_mut()
+                .find(|l| l.name.eq_ignore_ascii_case(&lore.name))
+            {
+                Some(known) => *known = lore,
+                None => lores_now.push(lore),
+            }
+        }
+        Ok(VsdSheet {
+            level: g.maybe_read("level")?.unwrap_or(sheet.level),
+            health: g.maybe_read("health")?.or(sheet.health),
+            vocation: g
+                .maybe("vocation")
+                .map_or_else(|| sheet.vocation.clone(), str::to_string),
+            lores: lores_now,
+            mp: g.maybe_read("mp")?.unwrap_or(sheet.mp),
+            drive: g.maybe_read("drive")?.unwrap_or(sheet.drive),
+            body: g.maybe_read("body")?.unwrap_or(sheet.body),
+            wsr: g.maybe_read("wsr")?.unwrap_or(sheet.wsr),
+            defense: g.maybe_read("defense")?.unwrap_or(sheet.defense),
+        })
+    },
+    level_up_flags: &[
+        ArgSpec::flag("health", "Health the level brings.", Kind::U32).default("0"),
+        ArgSpec::flag(
+            "mp",
+            "Against the Darkmaster: MPs the level brings.",
+            Kind::U32,
+        )
+        .default("0"),
+    ],
+    level_up: |sheet, g| {
+        let (health, mp): (u32, u32) = (g.read("health")?, g.read("mp")?);
+        Ok(VsdSheet {
+            level: sheet.level + 1,
+            mp: sheet.mp.saturating_add(mp),
+            health: match (sheet.health, health) {
+                (Some(max), gain) => Some(max.saturating_add(gain)),
+                (None, 0) => None,
+                (None, gain) => Some(gain),
+            },
+            ..sheet.clone()
+        })
+    },
+};
+
+const LORE: Kind = Kind::Checked(|t| Lore::parse(t).map(|_| ()));
+
+fn lores(g: &Given) -> Result<Vec<Lore>, String> {
+    g.all("lore").iter().map(|t| Lore::parse(t)).collect()
+}
