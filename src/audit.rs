@@ -20,7 +20,7 @@ pub const FLAG_BELOW: f64 = 0.001;
 pub const MIN_EXPECTED_PER_FACE: u64 = 5;
 
 /// Where a group's dice came from, as the log records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// Physical dice typed in with `--rolls`.

@@ -2,7 +2,7 @@
 //! log stores (attributes, ritual kinds, spell kinds, conditions, choices…),
 //! each value with the one word people type and read for it: the command line offers these words,
 //! the log lines print them, and no Rust name ever reaches the table. The model defines the words;
-//! the CLI turns them into clap's value lists.
+//! the command line offers them (`contract::command::words_of`).
 
 /// A closed list with a word for each value.
 pub trait Words: Copy + 'static {

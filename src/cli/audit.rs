@@ -231,3 +231,19 @@ impl Undone {
         lines
     }
 }
+
+/// `--provenance`'s values: the audit's own words for where dice came from.
+impl clap::ValueEnum for Origin {
+    fn value_variants<'a>() -> &'a [Origin] {
+        &[Origin::Entered, Origin::Seeded, Origin::Sealed]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match self {
+            Origin::Entered => "Physical dice typed in with `--rolls`",
+            Origin::Seeded => "grimoire's provably fair dice",
+            Origin::Sealed => "A GM's sealed dice, once revealed",
+        };
+        Some(clap::builder::PossibleValue::new(self.word()).help(help))
+    }
+}

@@ -1,6 +1,7 @@
 //! The command line: clap definitions (their `///` comments are the help text), one module per
 //! command group, and the one write path every recording command goes through.
 
+mod args;
 mod ask;
 mod audit;
 mod campaign;
@@ -201,17 +202,17 @@ pub enum Commands {
     #[command(subcommand)]
     Character(character::CharacterCommand),
     /// Record damage to a character's health (health never drops below 0). Rolls no dice.
-    Damage(crate::rules::campaign::HealthChange),
+    Damage(args::HealthArgs),
     /// Record healing (health never rises above its maximum). Rolls no dice.
-    Heal(crate::rules::campaign::HealthChange),
+    Heal(args::HealthArgs),
     /// Move the in-game clock.
     #[command(subcommand)]
     Time(table::TimeCommand),
     /// Start and end game sessions (ending one prints a checkpoint for the players).
     #[command(subcommand)]
     Session(table::SessionCommand),
-    Roll(crate::rules::campaign::DiceRoll),
-    Reveal(crate::rules::campaign::SealedReveal),
+    Roll(args::RollArgs),
+    Reveal(args::RevealArgs),
     Log(history::LogArgs),
     Explain(history::ExplainArgs),
     Diff(recap::DiffArgs),
@@ -224,12 +225,12 @@ pub enum Commands {
     /// Publish the dice epoch's seed so anyone can check its rolls.
     #[command(subcommand)]
     Seed(campaign::SeedCommand),
-    Retract(crate::rules::campaign::Retraction),
+    Retract(args::RetractArgs),
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
     Backup(transfer::BackupArgs),
-    Rest(crate::rules::campaign::Resting),
-    Downtime(crate::rules::campaign::DowntimeWeeks),
+    Rest(args::RestArgs),
+    Downtime(args::DowntimeArgs),
     /// Each rule system's own commands, as the system describes them.
     #[command(flatten)]
     System(mount::Mounted),
@@ -508,26 +509,26 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     match &cli.command {
         Commands::Init(args) => campaign::init(g, ctx, args),
         Commands::Character(command) => character::run(g, ctx, command),
-        Commands::Damage(args) => character::damage(g, ctx, args),
-        Commands::Heal(args) => character::heal(g, ctx, args),
+        Commands::Damage(args) => character::damage(g, ctx, &args.command()),
+        Commands::Heal(args) => character::heal(g, ctx, &args.command()),
         Commands::Time(command) => table::time(g, ctx, command),
         Commands::Session(command) => table::session(g, ctx, command),
-        Commands::Roll(args) => table::roll(g, ctx, args),
-        Commands::Reveal(args) => table::reveal(g, ctx, args),
+        Commands::Roll(args) => table::roll(g, ctx, &args.command()),
+        Commands::Reveal(args) => table::reveal(g, ctx, &args.command()),
         Commands::Log(args) => history::log(g, ctx.streams, args),
         Commands::Explain(args) => history::explain(g, args),
         Commands::Verify(args) => campaign::verify(g, args),
         Commands::Report(args) => report::report(g, ctx, args),
         Commands::Head(args) => campaign::head(g, args),
         Commands::Seed(command) => campaign::seed(g, ctx, command),
-        Commands::Retract(args) => campaign::retract(g, ctx, args),
+        Commands::Retract(args) => campaign::retract(g, ctx, &args.command()),
         Commands::Export(args) => transfer::export(g, args),
         Commands::Diff(args) => recap::diff(g, args),
         Commands::Audit(command) => audit::run(g, command),
         Commands::Backup(args) => transfer::backup(g, args),
         Commands::Import(args) => transfer::import(g, args),
-        Commands::Rest(args) => table::rest(g, ctx, args),
-        Commands::Downtime(args) => table::downtime(g, ctx, args),
+        Commands::Rest(args) => table::rest(g, ctx, &args.command()),
+        Commands::Downtime(args) => table::downtime(g, ctx, &args.command()),
         Commands::System(mounted) => mount::run(g, ctx, mounted),
         Commands::Tour(args) => tour::run(ctx, args),
         Commands::Shell(args) => shell::run(g, ctx, args),

@@ -6,9 +6,7 @@ use crate::Error;
 use crate::event::Event;
 use crate::event::Recorded;
 use crate::rules::Command;
-use crate::rules::campaign::{
-    ClockAdvance, DiceRoll, DowntimeWeeks, Resting, SealedReveal, SessionStart,
-};
+use crate::rules::campaign::{DiceRoll, DowntimeWeeks, Resting, SealedReveal};
 use crate::state::CampaignState;
 use crate::systems::contract::event::DowntimeOf;
 use crate::systems::contract::render::SystemWords;
@@ -20,7 +18,7 @@ use serde_json::json;
 pub enum TimeCommand {
     /// Move the in-game clock forward: 10m, 2h, 3d, 1w, 5r (combat rounds of 6 seconds), or a mix
     /// such as 1h30m. Records the advance; rolls no dice.
-    Advance(ClockAdvance),
+    Advance(super::args::ClockArgs),
     /// Show the in-game date and time, the combat round, the open session and the dice epoch.
     /// Records nothing.
     Show(At),
@@ -28,10 +26,10 @@ pub enum TimeCommand {
 
 pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Report, Error> {
     let advance = match command {
-        TimeCommand::Advance(advance) => advance,
+        TimeCommand::Advance(advance) => advance.command(),
         TimeCommand::Show(at) => return time_show(&at.state(g)?),
     };
-    let written = record(g, ctx, Command::AdvanceClock(advance.clone()))?;
+    let written = record(g, ctx, Command::AdvanceClock(advance))?;
     let state = written.state;
     let mut report = appended(&written.events);
     report
@@ -95,7 +93,7 @@ pub enum SessionCommand {
     /// Give --entropy with text the players choose at the table (a phrase, the last digits of
     /// everyone's phone clock): it is mixed into every seeded die of the session, so the GM could not
     /// have picked a seed that favours the session's rolls.
-    Start(SessionStart),
+    Start(super::args::SessionStartArgs),
     /// End the current session and print the log's head as a SEQ:HASH checkpoint for the players to
     /// note; `grimoire verify --checkpoint SEQ:HASH` later proves nothing before it was rewritten.
     /// Rolls no dice. It runs everything `grimoire verify` does first and refuses if anything fails:
@@ -107,7 +105,7 @@ pub enum SessionCommand {
 pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Result<Report, Error> {
     match command {
         SessionCommand::Start(start) => Ok(appended(
-            &record(g, ctx, Command::StartSession(start.clone()))?.events,
+            &record(g, ctx, Command::StartSession(start.command()))?.events,
         )),
         SessionCommand::Recap(args) => super::recap::recap(g, args),
         SessionCommand::End => {

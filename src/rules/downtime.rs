@@ -13,35 +13,22 @@ use crate::time::GameDuration;
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-/// Downtime weeks for the party, or the characters named, together (ADG-C5, T-2): one span, the
-/// clock moving once. Each character spends each week on an activity (rest unless --week says
-/// otherwise). Every week's seven nights heal A Dungeon Game characters by their recovery die
-/// (capped at maximum health) and end the daily ritual count and any lockout; a week not spent
-/// scribing recovers exertion (both campaign settings). Scribing follows `scroll write`'s rules,
-/// week by week: silver, the ritual known, no lockout at the week's start. Against the Darkmaster
-/// characters come out with every MP back, and conditions run out with the clock. Prints where each
-/// character stands at the span's end, and the scrolls written.
-///
-/// Dice: for each A Dungeon Game character in alphabetical order, week by week: a Ceremony
-/// scroll's sealed d20 in a week spent writing one, then the week's seven recovery dice.
-#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+/// Downtime weeks for the party, or the characters named: one span, each character with an
+/// activity for each week (rest unless planned otherwise).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DowntimeWeeks {
     /// Who spends the weeks; omit and give --party for every character able to.
-    #[arg(value_name = "NAMES")]
     pub characters: Vec<String>,
     /// Everyone who can, instead of naming them.
     // As for rest: the rules read no names as everyone; the command line asks for the flag.
-    #[arg(long)]
     pub party: bool,
     /// How many weeks, 1 to 52.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=52))]
     pub weeks: u32,
     /// One week of one character's, as 'NAME: ACTIVITY'; repeat it for more weeks, which fill
     /// that character's weeks in order (weeks not given are rest). ACTIVITY is `rest`; `scribe RITUAL,
     /// level N[, roll damage|healing][, pre-exert N][, ongoing], effect: TEXT` (A Dungeon Game,
     /// as `scroll write`, the effect last); or the GM's own, `WHAT[: NOTE]`, such as
     /// 'Bryn: training: swordplay with the watch'.
-    #[arg(long = "week", value_name = "NAME: ACTIVITY")]
     pub plan: Vec<PlannedWeek>,
 }
 

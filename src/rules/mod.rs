@@ -16,10 +16,9 @@ use thiserror::Error;
 pub use campaign::{Command, decide};
 
 /// A command that names only the character it is for.
-#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Who {
     /// The character's name (any case).
-    #[arg(value_name = "NAME")]
     pub character: String,
 }
 

@@ -27,26 +27,18 @@ impl RestLength {
     }
 }
 
-/// Rest (moves the clock): A Dungeon Game characters need a full night, which heals by the level's
-/// recovery die (a campaign setting), resets the safe rituals per day and ends any lockout; Against
-/// the Darkmaster characters recover all MPs after 8 hours, floor(max × hours / 8) after fewer.
-///
-/// Dice, in order: one recovery die per resting A Dungeon Game character, in alphabetical order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+/// A rest: who rests (everyone able to, when no one is named), and for how long.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Resting {
     /// Who rests; omit and give --party for every character able to.
-    #[arg(value_name = "NAMES")]
     pub characters: Vec<String>,
     /// Everyone who can rest, instead of naming them.
     // The rules read no names as everyone; the command line asks for this flag too, so that a
     // forgotten name is not a rest for the whole party.
-    #[arg(long)]
     pub party: bool,
     /// A full night's sleep (8 hours).
-    #[arg(long, conflicts_with = "hours", required_unless_present = "hours")]
     pub night: bool,
     /// Hours of rest (Against the Darkmaster).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=24))]
     pub hours: Option<u32>,
 }
 

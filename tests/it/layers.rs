@@ -358,3 +358,39 @@ fn only_the_campaign_records() {
         wrong.join("\n")
     );
 }
+
+/// The command line owns its parsing library: the rules, the rule systems and the store describe
+/// commands as plain data and take plain structs, so `clap` is named only under `src/cli/` and by
+/// the binaries that parse (test code may drive the command line).
+#[test]
+fn only_the_command_line_names_clap() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut wrong = Vec::new();
+    for file in files {
+        let name = file
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let parses = name.starts_with("cli/") || name == "main.rs" || name.starts_with("bin/");
+        if is_test_file(&src, &file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("readable source");
+        let code = without_tests_module(&text);
+        let names_clap = code.lines().any(|line| {
+            let code = line.split("//").next().unwrap_or_default();
+            code.split(|c: char| !is_word(c))
+                .any(|token| token == "clap")
+        });
+        if names_clap && !parses {
+            wrong.push(name);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "clap named outside the command line: {wrong:?}"
+    );
+}

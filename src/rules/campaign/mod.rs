@@ -11,7 +11,7 @@ use crate::systems::registry::{AnyCommand, SystemId, on_system};
 
 mod commands;
 
-pub use super::downtime::DowntimeWeeks;
+pub use super::downtime::{DowntimeWeeks, PlannedWeek};
 pub use super::rest::Resting;
 pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
 
