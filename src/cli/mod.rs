@@ -9,6 +9,7 @@ mod character;
 mod dev;
 mod docs;
 pub mod examples;
+mod hints;
 mod history;
 mod mount;
 mod open;
