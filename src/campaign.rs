@@ -97,18 +97,16 @@ impl Campaign {
         if command.draws_dice() {
             return Ok(());
         }
-        let flag = match dice {
-            DiceSource::Entered(_) | DiceSource::Asked { .. } => "--rolls",
+        Err(match dice {
+            DiceSource::Entered(_) | DiceSource::Asked { .. } => RuleError::DiceUnused,
             DiceSource::Seeded {
                 player_entropy: Some(_),
-            } => "--player-entropy",
+            } => RuleError::EntropyUnused,
             DiceSource::Seeded {
                 player_entropy: None,
             } => return Ok(()),
-        };
-        Err(Error::Usage(format!(
-            "this command rolls no dice, so {flag} does not apply"
-        )))
+        }
+        .into())
     }
 }
 
@@ -481,9 +479,7 @@ fn decide_with_dice(
             .flat_map(|e| e.dice())
             .any(|d| matches!(d.provenance, Provenance::Seeded { .. }))
     {
-        return Err(Error::Usage(
-            "this command rolled no seeded dice, so --player-entropy does not apply".into(),
-        ));
+        return Err(RuleError::EntropyUnused.into());
     }
     let sealed = dice.finish()?;
     Ok(Batch {
@@ -515,17 +511,20 @@ mod tests {
     }
 
     #[test]
-    fn given_a_command_that_draws_no_dice_when_dice_are_given_then_it_is_refused_naming_the_flag() {
+    fn given_a_command_that_draws_no_dice_when_dice_are_given_then_it_is_refused_naming_them() {
         let exert = Command::System(AnyCommand::Adg(Box::new(AdgCommand::Exert(Exertion {
             character: "Aldric".into(),
             attribute: Attribute::Brawn,
             amount: 1,
             reason: "a climb".into(),
         }))));
-        for (dice, flag) in [(entered(), "--rolls"), (with_entropy(), "--player-entropy")] {
+        for (dice, given) in [
+            (entered(), "dice entered"),
+            (with_entropy(), "player entropy"),
+        ] {
             let refused = Campaign::check_dice(&exert, &dice).unwrap_err().to_string();
             assert!(
-                refused.contains("rolls no dice") && refused.contains(flag),
+                refused.contains("not apply") && refused.contains(given),
                 "{refused}"
             );
         }

@@ -3,10 +3,74 @@
 //! refusal can read right in another front end.
 
 use crate::Error;
+use crate::dice::DiceError;
+use crate::rules::RuleError;
+use crate::store::StoreError;
+use crate::systems::contract::command::SystemCommands;
+use crate::systems::registry::on_system;
 
-/// The error as the command line prints it.
+/// The error as the command line prints it: the fact, then the hint.
 pub fn say(error: &Error) -> String {
-    error.to_string()
+    format!("{error}{}", hint(error).unwrap_or_default())
+}
+
+/// What to type about `error`, written to follow its words.
+fn hint(error: &Error) -> Option<String> {
+    let rule = match error {
+        Error::Rule(rule) => rule,
+        Error::Store(store) => return store_hint(store),
+        _ => return None,
+    };
+    Some(match rule {
+        RuleError::AlreadyCreated(_) => "; give another --db to start a new one".into(),
+        RuleError::NoCampaign => "; create one with `grimoire init --name NAME`".into(),
+        RuleError::UnknownCharacter { known, .. } if known.is_empty() => {
+            " (add one with `grimoire character add`)".into()
+        }
+        RuleError::NoHealth(name) => {
+            format!(" (give them one with `grimoire character set {name} --health N --reason WHY`)")
+        }
+        RuleError::SessionOpen(_) => "; end it with `grimoire session end` first".into(),
+        RuleError::RevealInSession(_) => {
+            "; end the session with `grimoire session end` first".into()
+        }
+        RuleError::EntropyInSession(_) => "; --player-entropy is for rolls between sessions".into(),
+        RuleError::NoSessionOpen => "; start one with `grimoire session start`".into(),
+        RuleError::NoEventNamed => ": give its number (#SEQ in `grimoire log`)".into(),
+        RuleError::NoReasonForSheet => "; give it with --reason".into(),
+        RuleError::NotInDowntime(_) => "; name them too, or give --party".into(),
+        RuleError::TooManyWeeks { weeks, .. } => format!("; give at most {weeks} --week for them"),
+        RuleError::DiceUnused => " (--rolls)".into(),
+        RuleError::EntropyUnused => " (--player-entropy)".into(),
+        RuleError::Dice(dice) => return dice_hint(dice),
+        RuleError::System(system) => {
+            return on_system!(system, AnyError, |S, inner| S::hint(inner));
+        }
+        _ => return None,
+    })
+}
+
+fn store_hint(error: &StoreError) -> Option<String> {
+    Some(match error {
+        StoreError::Missing(_) => "; create one with `grimoire init --name NAME`, or point --db (or GRIMOIRE_DB) at an existing one".into(),
+        StoreError::NotGrimoire(_) => "; point --db at a file made by `grimoire init`".into(),
+        StoreError::Exists(_) => "; point --db at it to use it, or choose a new path".into(),
+        StoreError::Corrupt(_) => "; `grimoire verify` shows what is affected".into(),
+        StoreError::FailsVerification { .. } => ". `grimoire verify` lists every problem".into(),
+        StoreError::Damaged { .. } => "; run `grimoire verify` for details".into(),
+        StoreError::NoCampaign { .. } => "; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db".into(),
+        _ => return None,
+    })
+}
+
+fn dice_hint(error: &DiceError) -> Option<String> {
+    Some(match error {
+        DiceError::TooFew { .. } => "; give one value per die with --rolls, in the order the command's help lists (or --rolls ask to be asked for each)".into(),
+        DiceError::TooMany { .. } => "; give exactly one value per die with --rolls".into(),
+        DiceError::NoSeed { .. } => "; enter physical dice with --rolls".into(),
+        DiceError::StaleEntropy { .. } => ", or enter physical dice with --rolls".into(),
+        DiceError::OutOfRange { .. } | DiceError::NotOneSealedRoll => return None,
+    })
 }
 
 #[cfg(test)]
@@ -49,7 +113,9 @@ mod tests {
                 name: "Bryn".into(),
                 weeks: 2,
             }),
-            rule(RuleError::InvalidSheet("level must be 1 to 10, not 0".into())),
+            rule(RuleError::InvalidSheet(
+                "level must be 1 to 10, not 0".into(),
+            )),
             adg(AdgError::RestsByNight("Aldric".into())),
             adg(AdgError::NoAdgTables),
             adg(AdgError::RollPending {
@@ -91,6 +157,14 @@ mod tests {
                 purpose: "the casting check".into(),
             }),
             dice(DiceError::NoSeed { epoch: 2 }),
+            rule(RuleError::DiceUnused),
+            Error::Store(crate::store::StoreError::Missing("vault.db".into())),
+            Error::Store(crate::store::StoreError::NotGrimoire("notes.txt".into())),
+            Error::Store(crate::store::StoreError::NoCampaign {
+                name: "Vault".into(),
+                server: "db.example".into(),
+            }),
+            rule(RuleError::EntropyUnused),
             dice(DiceError::StaleEntropy {
                 session: 3,
                 epoch: 2,

@@ -32,10 +32,11 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
         }
         Err(e) => {
             // With --json the one JSON document is the whole answer, errors included.
+            let said = super::hints::say(&e);
             if globals.json {
-                print_json_error(&e.to_string(), exit_code(&e));
+                print_json_error(&said, exit_code(&e));
             } else {
-                print_error(&e.to_string(), colour);
+                print_error(&said, colour);
             }
             exit_code(&e)
         }
@@ -84,6 +85,7 @@ pub fn exit_code(error: &Error) -> u8 {
         Error::Rule(RuleError::Dice(
             DiceError::TooFew { .. } | DiceError::TooMany { .. } | DiceError::OutOfRange { .. },
         )) => 2,
+        Error::Rule(RuleError::DiceUnused | RuleError::EntropyUnused) => 2,
         Error::Rule(_) | Error::Abandoned(_) | Error::LogMoved => 1,
         Error::Store(e) => store_exit_code(e),
         Error::Internal(_) => 70,

@@ -131,7 +131,7 @@ impl Provenance {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DiceError {
     #[error(
-        "--rolls ran out: value number {} would be the {next_die} for {purpose}{}; give one value per die, in the order the command's help lists (or --rolls ask to be asked for each)",
+        "the dice entered ran out: value number {} would be the {next_die} for {purpose}{}",
         given + 1,
         if *sealed { " (a sealed die)" } else { "" }
     )]
@@ -144,9 +144,7 @@ pub enum DiceError {
         /// The die is sealed: a front end asking for it must not echo it.
         sealed: bool,
     },
-    #[error(
-        "--rolls has {given} values but the command drew only {used} dice; give exactly one value per die"
-    )]
+    #[error("{given} dice values were entered but the command drew only {used} dice")]
     TooMany { given: usize, used: usize },
     /// The faces typed in one answer for a sealed die are not one whole result of it (an
     /// open-ended roll that needed more faces, or was over before the last): said in one message
@@ -154,7 +152,7 @@ pub enum DiceError {
     #[error("the faces typed for the sealed die are not one roll of it; nothing was recorded")]
     NotOneSealedRoll,
     #[error(
-        "--rolls value {value} (number {position} in the list) cannot come from a d{sides} ({purpose}); it must be 1 to {sides}"
+        "the dice value {value} (number {position} entered) cannot come from a d{sides} ({purpose}); it must be 1 to {sides}"
     )]
     OutOfRange {
         position: usize,
@@ -163,11 +161,11 @@ pub enum DiceError {
         purpose: String,
     },
     #[error(
-        "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you; enter physical dice with --rolls"
+        "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you"
     )]
     NoSeed { epoch: u32 },
     #[error(
-        "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again, or enter physical dice with --rolls"
+        "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again"
     )]
     StaleEntropy { session: u32, epoch: u32 },
 }
@@ -606,10 +604,14 @@ mod tests {
     }
 
     #[test]
-    fn a_seedless_file_refuses_to_roll_but_says_how_to_enter_dice() {
+    fn a_seedless_file_refuses_to_roll_naming_the_epoch_it_has_no_seed_for() {
         let mut rng = StdRng::seed_from_u64(0);
         let mut dice = Dice::without_seed(3, &mut rng);
         let err = dice.roll(6, "x").unwrap_err();
-        assert!(err.to_string().contains("--rolls"));
+        assert_eq!(err, DiceError::NoSeed { epoch: 3 });
+        assert!(
+            err.to_string().contains("no seed for dice epoch 3"),
+            "{err}"
+        );
     }
 }

@@ -73,12 +73,13 @@ pub fn seeded_dice<'r>(
     }
 }
 
-/// Why the rules refuse a command. Every message says what was wrong and, where it helps, what to do.
+/// Why the rules refuse a command: each message states what was wrong, with the values; a front
+/// end adds what to do about it in its own terms (the command line's are in `cli/hints.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RuleError {
-    #[error("--db already holds the campaign \"{0}\"; give another --db to start a new one")]
+    #[error("the campaign file already holds the campaign \"{0}\"")]
     AlreadyCreated(String),
-    #[error("the log has no campaign yet; create one with `grimoire init --name NAME`")]
+    #[error("the log has no campaign yet")]
     NoCampaign,
     #[error("no character named '{name}'{}", known_list(known))]
     UnknownCharacter { name: String, known: Vec<String> },
@@ -96,19 +97,17 @@ pub enum RuleError {
     ConfusableName { name: String, existing: String },
     #[error("the sheet is not valid: {0}")]
     InvalidSheet(String),
-    #[error("{0} has no health track (a VsD character gets one with --health when added)")]
+    #[error("{0} has no health track")]
     NoHealth(String),
-    #[error("session {0} is still open; end it with `grimoire session end` first")]
+    #[error("session {0} is still open")]
     SessionOpen(u32),
     #[error(
-        "session {0} is open: a seed is revealed between sessions, so the next epoch's dice mix in entropy given after its commitment; end the session with `grimoire session end` first"
+        "session {0} is open: a seed is revealed between sessions, so the next epoch's dice mix in entropy given after its commitment"
     )]
     RevealInSession(u32),
-    #[error(
-        "session {0} is open, and its entropy already goes into every seeded die; --player-entropy is for rolls between sessions"
-    )]
+    #[error("session {0} is open, and its entropy already goes into every seeded die")]
     EntropyInSession(u32),
-    #[error("no session is open; start one with `grimoire session start`")]
+    #[error("no session is open")]
     NoSessionOpen,
     #[error("#{0} is not in the log (the log ends at #{1})")]
     NoSuchEvent(u64, u64),
@@ -130,7 +129,7 @@ pub enum RuleError {
         plays: String,
         given: String,
     },
-    #[error("a retraction names the event it undoes: give its number (#SEQ in `grimoire log`)")]
+    #[error("a retraction names the event it undoes")]
     NoEventNamed,
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
     NothingToRetract,
@@ -146,7 +145,7 @@ pub enum RuleError {
         name: String,
         existing: String,
     },
-    #[error("a change to a sheet needs a reason (--reason), so the table knows why")]
+    #[error("a change to a sheet needs a reason, so the table knows why")]
     NoReasonForSheet,
     #[error("{0}'s sheet already holds those values; nothing to change")]
     SheetUnchanged(String),
@@ -182,19 +181,23 @@ pub enum RuleError {
     Dead(String),
     #[error("no one is able to rest")]
     NoOneToRest,
-    #[error("{0} is not among those spending the weeks; name them too, or give --party")]
+    #[error("{0} is not among those spending the weeks")]
     NotInDowntime(String),
-    #[error(
-        "{name} is given more weeks than the span's {weeks}; give at most {weeks} --week for them"
-    )]
+    #[error("{name} is given more weeks than the span's {weeks}")]
     TooManyWeeks { name: String, weeks: u32 },
+    /// Physical dice entered for a command that draws none.
+    #[error("this command draws no dice, so the dice entered for it do not apply")]
+    DiceUnused,
+    /// Player entropy given for a command that rolled no seeded die to mix it into.
+    #[error("this command rolled no seeded dice, so the player entropy given does not apply")]
+    EntropyUnused,
     #[error(transparent)]
     System(AnyError),
 }
 
 fn known_list(known: &[String]) -> String {
     if known.is_empty() {
-        "; the campaign has no characters yet (add one with `grimoire character add`)".to_string()
+        "; the campaign has no characters yet".to_string()
     } else {
         format!("; known: {}", known.join(", "))
     }

@@ -36,14 +36,13 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 /// Why the store could not do what was asked. Messages never show SQLite's own text: a person at
-/// the table gets what happened and what to do.
+/// the table gets what happened, and a front end adds what to do in its own terms
+/// (`cli/hints.rs`).
 #[derive(Debug, Error)]
 pub enum StoreError {
-    #[error(
-        "there is no campaign file at {0}; create one with `grimoire init --name NAME`, or point --db (or GRIMOIRE_DB) at an existing one"
-    )]
+    #[error("there is no campaign file at {0}")]
     Missing(PathBuf),
-    #[error("{0} is not a grimoire campaign file; point --db at a file made by `grimoire init`")]
+    #[error("{0} is not a grimoire campaign file")]
     NotGrimoire(PathBuf),
     #[error(
         "{place} was written by a newer grimoire (schema version {found}; this one knows up to {known}); upgrade grimoire to open it"
@@ -57,21 +56,19 @@ pub enum StoreError {
         "{0} is an empty file, not a campaign file; delete it or choose another path, and grimoire will create the campaign there"
     )]
     EmptyFile(PathBuf),
-    #[error(
-        "{0} now exists: another command created it first, so nothing was recorded here; point --db at it to use it, or choose a new path"
-    )]
+    #[error("{0} now exists: another command created it first, so nothing was recorded here")]
     Exists(String),
     #[error("{0} already holds events; import into a new file (or an empty one)")]
     NotEmpty(String),
     #[error(
-        "{0} is damaged (part of the file cannot be read); nothing was recorded. Restore it from a backup or an earlier export; `grimoire verify` shows what is affected"
+        "{0} is damaged (part of the file cannot be read); nothing was recorded. Restore it from a backup or an earlier export"
     )]
     Corrupt(PathBuf),
     #[error(
-        "{place} does not pass verification ({problem}), so the session was not ended: no checkpoint may vouch for it. `grimoire verify` lists every problem"
+        "{place} does not pass verification ({problem}), so the session was not ended: no checkpoint may vouch for it"
     )]
     FailsVerification { place: String, problem: String },
-    #[error("the log is damaged at #{seq}: {reason}; run `grimoire verify` for details")]
+    #[error("the log is damaged at #{seq}: {reason}")]
     Damaged { seq: u64, reason: PayloadError },
     #[error(
         "the log is damaged at #{seq}: {what} (the file was edited or damaged outside grimoire); restore it from a backup or an export"
@@ -100,9 +97,7 @@ pub enum StoreError {
     Refused { path: PathBuf, why: String },
     #[error("import refused at line {line}: {why}; nothing was imported")]
     Import { line: u64, why: String },
-    #[error(
-        "there is no campaign \"{name}\" on {server}; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db"
-    )]
+    #[error("there is no campaign \"{name}\" on {server}")]
     NoCampaign { name: String, server: String },
     #[error(
         "there is no campaign \"{name}\" on {server}, but there is \"{existing}\", whose name looks the same at the table; use ?campaign= with that name exactly, or give a new campaign a name that differs in more than case or look-alike letters"

@@ -298,7 +298,7 @@ fn adg_s2_s3_scroll_level_silver_and_knowledge_are_checked_before_writing() {
         1,
     );
     assert!(
-        err.contains("only applies to scrolls of Ceremonies"),
+        err.contains("applies only to scrolls of Ceremonies"),
         "{err}"
     );
 }

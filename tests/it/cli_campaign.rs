@@ -1487,7 +1487,7 @@ fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
         ],
         1,
     );
-    assert!(high.contains("--level must be 1 to 10"), "{high}");
+    assert!(high.contains("level must be 1 to 10"), "{high}");
     c.refused(&["character", "level-up", "Nobody"], 1);
     c.refused(&["character", "level-up", "Aldric", "--rolls", "3"], 2);
 }

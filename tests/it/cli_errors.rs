@@ -169,7 +169,7 @@ fn sheet_values_out_of_range_are_refused_with_the_allowed_range() {
         ],
         1,
     );
-    assert!(err.contains("--level must be 1 to 10, not 11"), "{err}");
+    assert!(err.contains("level must be 1 to 10, not 11"), "{err}");
 }
 
 #[test]
@@ -194,12 +194,13 @@ fn malformed_dice_expressions_are_usage_errors_with_examples() {
 fn entered_dice_must_fit_the_dice_drawn() {
     let c = Campaign::with_party();
     let err = c.refused(&["--rolls", "4", "roll", "2d6"], 2);
-    assert!(err.contains("--rolls ran out"), "{err}");
+    assert!(err.contains("the dice entered ran out"), "{err}");
+    assert!(err.contains("give one value per die with --rolls"), "{err}");
     let err = c.refused(&["--rolls", "4,5,6", "roll", "2d6"], 2);
     assert!(err.contains("drew only 2 dice"), "{err}");
     let err = c.refused(&["--rolls", "4,7", "roll", "2d6"], 2);
     assert!(
-        err.contains("--rolls value 7 (number 2 in the list) cannot come from a d6"),
+        err.contains("the dice value 7 (number 2 entered) cannot come from a d6"),
         "{err}"
     );
     let err = c.refused(&["--rolls", "4,x", "roll", "2d6"], 2);

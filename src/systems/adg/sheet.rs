@@ -31,12 +31,12 @@ impl SystemSheet for AdgSheet {
     fn validate(&self) -> Result<(), String> {
         // Adventurer Levels run 1–10 (ADG-C2); attributes are checked with a d20, so above 20
         // a check could never fail.
-        within("--level", self.level, 1, 10)?;
-        within("--agility", self.agility, 1, 20)?;
-        within("--brawn", self.brawn, 1, 20)?;
-        within("--cunning", self.cunning, 1, 20)?;
-        within("--health", self.health, 1, 999)?;
-        within("--silver", self.silver, 0, 1_000_000_000)
+        within("level", self.level, 1, 10)?;
+        within("agility", self.agility, 1, 20)?;
+        within("brawn", self.brawn, 1, 20)?;
+        within("cunning", self.cunning, 1, 20)?;
+        within("health", self.health, 1, 999)?;
+        within("silver", self.silver, 0, 1_000_000_000)
     }
 }
 
@@ -60,7 +60,7 @@ mod tests {
             sheet(0)
                 .validate()
                 .unwrap_err()
-                .contains("--level must be 1 to 10")
+                .contains("level must be 1 to 10")
         );
         assert!(sheet(11).validate().is_err());
     }

@@ -34,6 +34,26 @@ impl SystemCommands for Adg {
     fn sheet_spec() -> Option<&'static SheetSpec<Adg>> {
         Some(&SHEET)
     }
+
+    fn hint(error: &AdgError) -> Option<String> {
+        Some(match error {
+            AdgError::RestsByNight(_) => ": use --night".into(),
+            AdgError::NoAdgTables => "; add an ADG character or `grimoire tables load FILE`".into(),
+            AdgError::RollPending { name, .. } => {
+                format!("; roll them first with `grimoire scroll resolve {name}`")
+            }
+            AdgError::EffectWithoutTarget => ": give --target NAME with --effect".into(),
+            AdgError::BeyondSafeRituals { name, .. } | AdgError::LockedOut(name) => {
+                format!(" (`grimoire rest {name} --night`)")
+            }
+            AdgError::RitualKindNeeded => {
+                "; give --type, or --spell-level, --cast-time and --duration".into()
+            }
+            AdgError::NothingToExertFor => " (--pre-exert)".into(),
+            AdgError::NoSuchScroll(_) => "; `grimoire scroll list` shows them".into(),
+            _ => return None,
+        })
+    }
 }
 
 const GROUPS: &[GroupSpec] = &[

@@ -22,6 +22,11 @@ pub trait SystemCommands: SystemRules {
     fn groups() -> &'static [GroupSpec] {
         &[]
     }
+    /// What the command line adds to one of the system's refusals: what to type about it (a
+    /// flag, a command), written to follow the refusal's own words.
+    fn hint(_error: &Self::Error) -> Option<String> {
+        None
+    }
     /// How people enter and change its sheet; `None` when the command line cannot.
     fn sheet_spec() -> Option<&'static SheetSpec<Self>> {
         None

@@ -16,8 +16,8 @@ impl SystemSheet for QuietSheet {
         None
     }
     fn validate(&self) -> Result<(), String> {
-        within("--level", self.level, 1, 20)?;
-        within("--calm", self.calm, 1, 20)
+        within("level", self.level, 1, 20)?;
+        within("calm", self.calm, 1, 20)
     }
 }
 

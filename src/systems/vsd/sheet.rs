@@ -43,17 +43,17 @@ impl SystemSheet for VsdSheet {
     }
 
     fn validate(&self) -> Result<(), String> {
-        within("--level", self.level, 1, 50)?;
-        within("--mp", self.mp, 0, 999)?;
-        within("--drive", self.drive, 0, 99)?;
-        within("--body", self.body, 1, 999)?;
-        within("--wsr", self.wsr, -100, 300)?;
-        within("--defense", self.defense, -100, 300)?;
+        within("level", self.level, 1, 50)?;
+        within("mp", self.mp, 0, 999)?;
+        within("drive", self.drive, 0, 99)?;
+        within("body", self.body, 1, 999)?;
+        within("wsr", self.wsr, -100, 300)?;
+        within("defense", self.defense, -100, 300)?;
         if let Some(health) = self.health {
-            within("--health", health, 1, 999)?;
+            within("health", health, 1, 999)?;
         }
         if self.vocation.trim().is_empty() {
-            return Err("--vocation must name a vocation, e.g. wizard or animist".into());
+            return Err("the vocation must name one, e.g. wizard or animist".into());
         }
         let mut seen = std::collections::BTreeSet::new();
         for lore in &self.lores {

@@ -5,7 +5,7 @@ use super::Vsd;
 use super::rules::{
     Alignment, AttackKind, CastOrder, Casting, Choice, Choosing, Concentration, Condition,
     ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place, Range,
-    SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand,
+    SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
 };
 use super::sheet::{Lore, VsdSheet};
 use crate::rules::Who;
@@ -26,6 +26,24 @@ impl SystemCommands for Vsd {
 
     fn sheet_spec() -> Option<&'static SheetSpec<Vsd>> {
         Some(&SHEET)
+    }
+
+    fn hint(error: &VsdError) -> Option<String> {
+        Some(match error {
+            VsdError::RitualWithoutCasters => ": name them with --with NAME,NAME".into(),
+            VsdError::RoundUsed(_) => "; advance the clock with `grimoire time advance 1r`".into(),
+            VsdError::ChoicePending(_) => {
+                "; `grimoire character show` lists it, `grimoire choose` makes it".into()
+            }
+            VsdError::WeaveAboveLevel { .. } => {
+                ": overcast it with --overcast ritual --with NAMES or --overcast sacrifice".into()
+            }
+            VsdError::WsrNeeded(_) => "; give it with --wsr N".into(),
+            VsdError::SeverOff => {
+                "; the GM turns it on with `grimoire setting sever-the-thread on`".into()
+            }
+            _ => return None,
+        })
     }
 }
 

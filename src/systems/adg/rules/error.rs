@@ -5,19 +5,15 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AdgError {
-    #[error("{0} plays A Dungeon Game, where rest comes by the night: use --night")]
+    #[error("{0} plays A Dungeon Game, where rest comes by the night")]
     RestsByNight(String),
     #[error("the tables are not valid: {0}")]
     InvalidTables(String),
-    #[error(
-        "no A Dungeon Game tables are loaded yet; add an ADG character or `grimoire tables load FILE`"
-    )]
+    #[error("no A Dungeon Game tables are loaded yet")]
     NoAdgTables,
-    #[error(
-        "{name} has dice pending from reading scroll S{scroll}; roll them first with `grimoire scroll resolve {name}`"
-    )]
+    #[error("{name} has dice pending from reading scroll S{scroll}")]
     RollPending { name: String, scroll: u64 },
-    #[error("a ritual's damage or healing needs a target: give --target NAME with --effect")]
+    #[error("a ritual's damage or healing needs a target")]
     EffectWithoutTarget,
     #[error("{0} has no dice pending from a scroll")]
     NothingPending(String),
@@ -28,7 +24,7 @@ pub enum AdgError {
         amount: u32,
     },
     #[error(
-        "this would be {name}'s ritual number {beyond} beyond today's safe number, which costs {beyond} Cunning before the roll, and {name} has {cunning} Cunning (at least 1 must remain); a night's rest (`grimoire rest {name} --night`) resets the count"
+        "this would be {name}'s ritual number {beyond} beyond today's safe number, which costs {beyond} Cunning before the roll, and {name} has {cunning} Cunning (at least 1 must remain); a night's rest resets the count"
     )]
     BeyondSafeRituals {
         name: String,
@@ -40,7 +36,7 @@ pub enum AdgError {
     #[error("{ritual} is lost to {name} forever: a failed learning roll can never be retried")]
     LostForever { name: String, ritual: String },
     #[error(
-        "say what kind of ritual it is with --type phrase|sigil|ceremony (or, for a spell from another game, give --spell-level, --cast-time and --duration)"
+        "the ritual's kind is needed: phrase, sigil or ceremony (for a spell from another game, its level, casting time and duration tell it)"
     )]
     RitualKindNeeded,
     #[error(
@@ -52,7 +48,7 @@ pub enum AdgError {
         ritual: String,
         known: Vec<String>,
     },
-    #[error("{0} is locked out of rituals until a night's rest (`grimoire rest NAME --night`)")]
+    #[error("{0} is locked out of rituals until a night's rest")]
     LockedOut(String),
     #[error("{0} moved this round, and cannot also cast a ritual")]
     MovedThisRound(String),
@@ -73,10 +69,10 @@ pub enum AdgError {
     #[error("{name} would hold {total} silver, more than the 1,000,000,000 a purse may hold here")]
     PurseTooHeavy { name: String, total: u64 },
     #[error(
-        "--pre-exert only applies to scrolls of Ceremonies, which are the only ones with a check"
+        "Cunning exerted before the check applies only to scrolls of Ceremonies, the only ones with a check"
     )]
     NothingToExertFor,
-    #[error("there is no scroll S{0}; `grimoire scroll list` shows them")]
+    #[error("there is no scroll S{0}")]
     NoSuchScroll(u64),
     #[error("scroll S{id} is {state} and can never be used again")]
     ScrollUnusable { id: u64, state: String },

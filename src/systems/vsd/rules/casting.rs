@@ -42,7 +42,7 @@ pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<E
     })?;
     if spell.weave == 0 || spell.weave > 50 {
         return Err(RuleError::System(AnyError::Vsd(VsdError::InvalidSpell(
-            "--weave must be 1 to 50".into(),
+            "the Weave must be 1 to 50".into(),
         ))));
     }
     let spell = spell.into_def(lore.name.clone());

@@ -17,7 +17,7 @@ pub enum VsdError {
         "{spell} is a bolt or area spell, whose attack reaches 30 m; the target at {distance} is out of range"
     )]
     OutOfReach { spell: String, distance: String },
-    #[error("a magic ritual needs its other casters: name them with --with NAME,NAME")]
+    #[error("a magic ritual needs its other casters")]
     RitualWithoutCasters,
     #[error("the spell is not valid: {0}")]
     InvalidSpell(String),
@@ -29,15 +29,11 @@ pub enum VsdError {
     },
     #[error("{0} is instantaneous: it gains nothing from concentration")]
     InstantaneousNeedsNoConcentration(String),
-    #[error(
-        "{0} has already acted this round (one spell or round of concentration per round); advance the clock with `grimoire time advance 1r`"
-    )]
+    #[error("{0} has already acted this round (one spell or round of concentration per round)")]
     RoundUsed(String),
     #[error("{0} is not concentrating")]
     NotConcentrating(String),
-    #[error(
-        "{0} has a choice to make first; `grimoire character show` lists it, `grimoire choose` makes it"
-    )]
+    #[error("{0} has a choice to make first")]
     ChoicePending(String),
     #[error("{name} cannot act while {condition}")]
     CannotAct { name: String, condition: String },
@@ -47,9 +43,7 @@ pub enum VsdError {
     CannotSpeak(String),
     #[error("{name} has {has} MP but the spell costs {cost}")]
     NotEnoughMp { name: String, has: u32, cost: u32 },
-    #[error(
-        "{spell} is Weave {weave}, above Level {level}: overcast it with --overcast ritual --with NAMES or --overcast sacrifice"
-    )]
+    #[error("{spell} is Weave {weave}, above Level {level}")]
     WeaveAboveLevel {
         spell: String,
         weave: u32,
@@ -84,11 +78,11 @@ pub enum VsdError {
     NotACast(u64),
     #[error("no save against #{seq}: {why}")]
     NoSaveNeeded { seq: u64, why: String },
-    #[error("give the target's Willpower save bonus with --wsr N ({0} is not a VsD character)")]
-    WsrNeeded(String),
     #[error(
-        "the optional Sever the Thread rule is off; the GM turns it on with `grimoire setting sever-the-thread on`"
+        "{0} is not an Against the Darkmaster character here, so the save needs their Willpower save bonus"
     )]
+    WsrNeeded(String),
+    #[error("the optional Sever the Thread rule is off")]
     SeverOff,
     #[error("{0} faces no resonance roll to sever")]
     NoResonance(String),
