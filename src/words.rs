@@ -33,6 +33,37 @@ pub fn fold_name(name: &str) -> String {
     name.trim().to_lowercase()
 }
 
+/// A name folded as the log compares it, the key characters, rituals and spells are kept under: a
+/// map keyed by it can only be asked with a name that went through [`Folded::of`], never with the
+/// name as typed. Stored as the folded text.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Folded(String);
+
+impl Folded {
+    /// `name` folded: trimmed, any case.
+    pub fn of(name: &str) -> Folded {
+        Folded(fold_name(name))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `name` folds to this ([`folds_to`]).
+    pub fn is(&self, name: &str) -> bool {
+        folds_to(name, &self.0)
+    }
+}
+
+impl std::fmt::Display for Folded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Whether `name` folds to `folded` (already folded): `fold_name(name) == folded`, without building
 /// the folded text for the usual plain-ASCII name, since reads ask it of every event and character.
 pub fn folds_to(name: &str, folded: &str) -> bool {

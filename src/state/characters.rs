@@ -1,10 +1,11 @@
 //! The characters of a campaign state.
 
 use super::Character;
+use crate::words::Folded;
 use std::collections::BTreeMap;
 
 /// Characters keyed by their folded name.
-pub type Characters = BTreeMap<String, Character>;
+pub type Characters = BTreeMap<Folded, Character>;
 
 #[cfg(test)]
 mod tests {

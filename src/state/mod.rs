@@ -108,7 +108,7 @@ pub struct Character {
     /// Spells in force on this character (VSD-8), whichever system the character plays: an Against
     /// the Darkmaster spell may be cast on anyone. By folded spell name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub spells_on: BTreeMap<String, ActiveSpell>,
+    pub spells_on: BTreeMap<Folded, ActiveSpell>,
 }
 
 impl Character {
@@ -252,7 +252,7 @@ pub struct CampaignState {
     pub systems: Campaigns,
 }
 
-pub use crate::words::fold_name;
+pub use crate::words::{Folded, fold_name};
 
 impl CampaignState {
     /// The clock as a person reads it: with the round of the minute while rounds are being
@@ -266,14 +266,14 @@ impl CampaignState {
     }
 
     pub fn character(&self, name: &str) -> Option<&Character> {
-        self.characters.get(&fold_name(name))
+        self.characters.get(&crate::words::Folded::of(name))
     }
 
     /// Changes a character's current health (damage negative), kept within 0..=max.
     pub(crate) fn change_health(&mut self, name: &str, delta: i64) {
         if let Some(health) = self
             .characters
-            .get_mut(&fold_name(name))
+            .get_mut(&crate::words::Folded::of(name))
             .and_then(|c| c.health.as_mut())
         {
             // Healing closes the wounds a correction left unshown first (C-1).
@@ -316,7 +316,7 @@ impl CampaignState {
     /// A changed sheet moves each computed value by what its entered value moved: health (current
     /// with maximum, within bounds), and the system's own values.
     fn apply_sheet_changed(&mut self, name: &str, new: &Sheet) {
-        let Some(c) = self.characters.get_mut(&fold_name(name)) else {
+        let Some(c) = self.characters.get_mut(&crate::words::Folded::of(name)) else {
             return;
         };
         c.health = match (c.health, c.sheet.max_health(), new.max_health()) {
@@ -413,7 +413,8 @@ impl CampaignState {
                     system,
                     spells_on: BTreeMap::new(),
                 };
-                self.characters.insert(fold_name(name), character);
+                self.characters
+                    .insert(crate::words::Folded::of(name), character);
             }
             Event::SheetChanged {
                 character, sheet, ..
@@ -425,7 +426,10 @@ impl CampaignState {
                 consumed,
                 ..
             } => {
-                if let Some(c) = self.characters.get_mut(&fold_name(character)) {
+                if let Some(c) = self
+                    .characters
+                    .get_mut(&crate::words::Folded::of(character))
+                {
                     // The recorded outcome stands; and should a retraction undone later bring back
                     // a loss from before it, the correction's result is what the rules make of it
                     // now (no living character at a maximum of 0).

@@ -3,7 +3,7 @@
 use crate::dice::Die;
 use crate::event::{Event, Recorded};
 use crate::render::{capitalized, health_text, list_or_none, spells_on_line};
-use crate::state::{CampaignState, Character, fold_name};
+use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
@@ -15,6 +15,7 @@ use crate::systems::adg::tables::{AdgTables, Attribute};
 use crate::systems::contract::event::DowntimeOf;
 use crate::systems::contract::render::{Chart, Gauge, PerDay, Table};
 use crate::systems::registry::AnyEvent;
+use crate::words::Folded;
 use crate::words::Words;
 
 /// The log line of an A Dungeon Game event.
@@ -177,7 +178,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             .adg
             .scrolls
             .values()
-            .filter(|s| fold_name(&s.holder) == fold_name(&who.name))
+            .filter(|s| Folded::of(&s.holder) == Folded::of(&who.name))
             .map(|s| format!("S{}", s.id))
             .collect();
         if !held.is_empty() {
@@ -256,7 +257,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             .adg
             .scrolls
             .values()
-            .filter(|s| fold_name(&s.holder) == fold_name(&c.name))
+            .filter(|s| Folded::of(&s.holder) == Folded::of(&c.name))
             .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads).to_string())
             .collect();
         lines.push(format!("  Scrolls held: {}", list_or_none(&scrolls)));

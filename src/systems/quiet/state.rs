@@ -62,6 +62,6 @@ impl SystemFold for Quiet {
 fn mine<'s>(state: &'s mut CampaignState, name: &str) -> Option<&'s mut QuietCharacter> {
     state
         .characters
-        .get_mut(&crate::words::fold_name(name))?
+        .get_mut(&crate::words::Folded::of(name))?
         .state_mut::<Quiet>()
 }

@@ -1,6 +1,6 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
-use crate::state::{CampaignState, fold_name};
+use crate::state::CampaignState;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
 use crate::systems::vsd::event::{
@@ -8,6 +8,7 @@ use crate::systems::vsd::event::{
 };
 use crate::systems::vsd::sheet::{Lore, VsdSheet};
 use crate::time::{GameDuration, GameTime};
+use crate::words::Folded;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -61,7 +62,7 @@ pub struct VsdState {
     pub soul_damage: u32,
     pub wsr: i32,
     pub defense: i64,
-    pub spells: BTreeMap<String, SpellDef>,
+    pub spells: BTreeMap<Folded, SpellDef>,
     pub concentration: Option<Concentration>,
     pub last_cast_round: Option<u64>,
     pub conditions: Vec<ConditionChange>,
@@ -185,7 +186,7 @@ impl VsdState {
     }
 
     pub fn spell(&self, name: &str) -> Option<&SpellDef> {
-        self.spells.get(&fold_name(name))
+        self.spells.get(&Folded::of(name))
     }
 
     pub fn lore(&self, name: &str) -> Option<&Lore> {
@@ -226,7 +227,7 @@ impl VsdState {
 impl CampaignState {
     pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
         self.characters
-            .get_mut(&fold_name(name))
+            .get_mut(&crate::words::Folded::of(name))
             .and_then(|c| c.state_mut::<Vsd>())
     }
 
@@ -255,7 +256,7 @@ impl CampaignState {
         if instantaneous {
             return;
         }
-        if let Some(character) = self.characters.get_mut(&fold_name(target)) {
+        if let Some(character) = self.characters.get_mut(&crate::words::Folded::of(target)) {
             let active = ActiveSpell {
                 spell: spell.to_string(),
                 caster: caster.to_string(),
@@ -263,7 +264,7 @@ impl CampaignState {
                 until,
                 half_area: false,
             };
-            character.spells_on.insert(fold_name(spell), active);
+            character.spells_on.insert(Folded::of(spell), active);
         }
     }
 
@@ -288,10 +289,10 @@ impl CampaignState {
         self.systems
             .vsd
             .castings_on
-            .entry(fold_name(target))
+            .entry(Folded::of(target))
             .or_default()
             .insert(
-                fold_name(spell),
+                Folded::of(spell),
                 CastingOn {
                     cast_seq: seq,
                     saved: false,
@@ -355,8 +356,8 @@ impl CampaignState {
             if f.half_area
                 && let Some(active) = self
                     .characters
-                    .get_mut(&fold_name(&f.target))
-                    .and_then(|c| c.spells_on.get_mut(&fold_name(&f.spell)))
+                    .get_mut(&crate::words::Folded::of(&f.target))
+                    .and_then(|c| c.spells_on.get_mut(&Folded::of(&f.spell)))
             {
                 active.half_area = true;
             }
@@ -413,7 +414,7 @@ impl CampaignState {
             self.systems
                 .vsd
                 .delayed_casters
-                .insert(fold_name(&made.character));
+                .insert(Folded::of(&made.character));
         }
     }
 
@@ -421,7 +422,7 @@ impl CampaignState {
         self.systems
             .vsd
             .delayed_casters
-            .remove(&fold_name(&d.caster));
+            .remove(&Folded::of(&d.caster));
         if let Some(vsd) = self.vsd_mut(&d.caster) {
             vsd.delayed = None;
             vsd.concentration = None;
@@ -441,9 +442,9 @@ impl CampaignState {
             .systems
             .vsd
             .castings_on
-            .entry(fold_name(&s.target))
+            .entry(Folded::of(&s.target))
             .or_default()
-            .entry(fold_name(&s.spell))
+            .entry(Folded::of(&s.spell))
             .or_insert(CastingOn {
                 cast_seq: s.against,
                 saved: false,
@@ -491,11 +492,11 @@ pub struct VsdCampaign {
     /// VSD-8: only the newest casting counts). One entry per target and spell, however long the
     /// campaign.
     #[serde(default)]
-    pub castings_on: BTreeMap<String, BTreeMap<String, CastingOn>>,
+    pub castings_on: BTreeMap<Folded, BTreeMap<Folded, CastingOn>>,
     /// Casters (folded names) holding a failed spell to fire later (VSD-9): found without reading
     /// every character.
     #[serde(default)]
-    pub delayed_casters: std::collections::BTreeSet<String>,
+    pub delayed_casters: std::collections::BTreeSet<Folded>,
 }
 
 /// The campaign's VsD settings, changed by events.
@@ -513,7 +514,8 @@ impl CampaignState {
         match event {
             VsdEvent::SpellLearned(l) => {
                 if let Some(vsd) = self.vsd_mut(&l.character) {
-                    vsd.spells.insert(fold_name(&l.spell.name), l.spell.clone());
+                    vsd.spells
+                        .insert(Folded::of(&l.spell.name), l.spell.clone());
                 }
             }
             VsdEvent::Concentrated {

@@ -4,7 +4,7 @@ use super::checks::{self, can_exert};
 use super::{Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
 use crate::dice::Dice;
 use crate::event::Event;
-use crate::state::{CampaignState, Character, fold_name};
+use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt};
 use crate::systems::adg::rules::AdgError;
@@ -12,6 +12,7 @@ use crate::systems::adg::state::{AdgState, KnownRitual};
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::time::GameDuration;
+use crate::words::Folded;
 
 /// ADG-R2: two d20s, one on each word list.
 pub fn roll(
@@ -45,7 +46,7 @@ pub fn roll(
 /// The words of a ritual being learned: as discovered, else the name's words.
 fn words_of(adg: &AdgState, ritual: &str) -> Vec<String> {
     adg.discovered
-        .get(&fold_name(ritual))
+        .get(&Folded::of(ritual))
         .map(|(_, w)| w.clone())
         .unwrap_or_else(|| ritual.split_whitespace().map(str::to_string).collect())
 }
@@ -56,7 +57,7 @@ pub(super) fn known_ritual<'a>(
     adg: &'a AdgState,
     ritual: &str,
 ) -> Result<&'a KnownRitual, RuleError> {
-    adg.known.get(&fold_name(ritual)).ok_or_else(|| {
+    adg.known.get(&Folded::of(ritual)).ok_or_else(|| {
         RuleError::System(AnyError::Adg(AdgError::UnknownRitual {
             name: who.name.clone(),
             ritual: ritual.to_string(),
@@ -67,7 +68,7 @@ pub(super) fn known_ritual<'a>(
 
 /// Refuses a ritual already known or lost forever (ADG-R3).
 pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
-    let key = fold_name(ritual);
+    let key = Folded::of(ritual);
     if let Some(known) = adg.known.get(&key) {
         return Err(RuleError::System(AnyError::Adg(AdgError::AlreadyKnown {
             name: who.name.clone(),
@@ -147,7 +148,7 @@ pub fn learn(
     let learned = check.as_ref().is_some_and(|c| c.success);
     let display = adg
         .discovered
-        .get(&fold_name(ritual))
+        .get(&Folded::of(ritual))
         .map(|(n, _)| n.clone())
         .unwrap_or_else(|| ritual.to_string());
     Ok(vec![Event::System(AnyEvent::Adg(

@@ -2,7 +2,7 @@
 
 mod spent;
 
-use crate::state::{CampaignState, fold_name};
+use crate::state::CampaignState;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
     Cast, DowntimeOf, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
@@ -12,6 +12,7 @@ use crate::systems::adg::event::{Pay, RitualKind};
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::tables::Attribute;
 use crate::time::{GameDuration, GameTime};
+use crate::words::Folded;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -68,10 +69,10 @@ pub struct AdgState {
     pub exerted: Attributes,
     pub silver: u64,
     /// Rituals rolled on the word lists and not yet learned: folded name → (name, words).
-    pub discovered: BTreeMap<String, (String, Vec<String>)>,
-    pub known: BTreeMap<String, KnownRitual>,
+    pub discovered: BTreeMap<Folded, (String, Vec<String>)>,
+    pub known: BTreeMap<Folded, KnownRitual>,
     /// Folded name → name: lost forever (ADG-R3).
-    pub lost: BTreeMap<String, String>,
+    pub lost: BTreeMap<Folded, String>,
     /// Rituals cast since the last night's rest (ADG-R9).
     pub rituals_today: u32,
     pub locked_out: bool,
@@ -277,7 +278,7 @@ pub struct Scroll {
 impl CampaignState {
     pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
         self.characters
-            .get_mut(&fold_name(name))
+            .get_mut(&crate::words::Folded::of(name))
             .and_then(|c| c.state_mut::<Adg>())
     }
 
@@ -305,7 +306,7 @@ impl CampaignState {
         {
             self.apply_reading(reading);
         }
-        let folded = fold_name(&a.character);
+        let folded = crate::words::Folded::of(&a.character);
         let Some(character) = self.characters.get_mut(&folded) else {
             return;
         };
@@ -332,7 +333,7 @@ impl CampaignState {
         if let Some(check) = &a.check {
             adg.exert(Attribute::Cunning, check.exerted);
         }
-        let key = fold_name(&a.ritual);
+        let key = Folded::of(&a.ritual);
         adg.discovered.remove(&key);
         if a.learned {
             adg.known.insert(
@@ -373,7 +374,7 @@ impl CampaignState {
             .as_ref()
             .and_then(|m| m.replaced.as_ref())
             .filter(|r| r.remembered)
-            && let Some(known) = adg.known.get_mut(&fold_name(&c.ritual))
+            && let Some(known) = adg.known.get_mut(&Folded::of(&c.ritual))
             && let Some(word) = known.words.get_mut(replaced.slot.index())
         {
             *word = replaced.new.clone();
@@ -513,7 +514,7 @@ impl CampaignState {
     pub(super) fn apply_discovered(&mut self, character: &str, ritual: &str, words: &[String]) {
         if let Some(adg) = self.adg_mut(character) {
             adg.discovered
-                .insert(fold_name(ritual), (ritual.to_string(), words.to_vec()));
+                .insert(Folded::of(ritual), (ritual.to_string(), words.to_vec()));
         }
     }
 }

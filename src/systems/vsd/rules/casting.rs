@@ -8,7 +8,6 @@ use super::{
 use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
 use crate::state::CampaignState;
-use crate::state::fold_name;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
@@ -19,6 +18,7 @@ use crate::systems::vsd::event::{
 };
 use crate::systems::vsd::rules::VsdError;
 use crate::time::{GameDuration, ROUND_SECONDS};
+use crate::words::Folded;
 
 pub use super::order::{CastOrder, OvercastMethod, OvercastOrder, Range};
 
@@ -27,7 +27,7 @@ pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<E
     if spell.name.trim().is_empty() {
         return Err(RuleError::EmptyName);
     }
-    if vsd.spells.contains_key(&fold_name(&spell.name)) {
+    if vsd.spells.contains_key(&Folded::of(&spell.name)) {
         return Err(RuleError::System(AnyError::Vsd(VsdError::SpellKnown {
             name: who.name.clone(),
             spell: spell.name.trim().to_string(),
@@ -457,7 +457,8 @@ fn check_overcast(
             let mut participants = Vec::new();
             for other in with {
                 let (helper, helper_vsd) = caster(state, other)?;
-                if fold_name(&helper.name) == fold_name(name) || participants.contains(&helper.name)
+                if Folded::of(&helper.name) == Folded::of(name)
+                    || participants.contains(&helper.name)
                 {
                     return Err(RuleError::System(AnyError::Vsd(
                         VsdError::RitualParticipants(
@@ -549,8 +550,8 @@ pub fn save(
         .systems
         .vsd
         .castings_on
-        .get(&fold_name(target))
-        .and_then(|spells| spells.get(&fold_name(&cast.spell)))
+        .get(&Folded::of(target))
+        .and_then(|spells| spells.get(&Folded::of(&cast.spell)))
     {
         if casting.cast_seq > against {
             return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {

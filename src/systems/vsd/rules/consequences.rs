@@ -407,7 +407,7 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
     let now = round_of(&after);
     let mut resolved = Vec::new();
     for name in &after.systems.vsd.delayed_casters {
-        let Some(who) = after.character(name) else {
+        let Some(who) = after.characters.get(name) else {
             continue;
         };
         let Some((vsd, held)) = who

@@ -47,7 +47,11 @@ fn adg_r2_rolling_a_ritual_takes_one_word_from_each_list() {
     };
     assert_eq!(ritual, "Concealing Darkness");
     assert_eq!(dice.len(), 2);
-    assert!(w.aldric().discovered.contains_key("concealing darkness"));
+    assert!(
+        w.aldric()
+            .discovered
+            .contains_key(&crate::words::Folded::of("concealing darkness"))
+    );
 }
 
 #[test]
@@ -83,7 +87,11 @@ fn adg_r3_a_failed_learning_roll_loses_the_ritual_forever() {
         learn("Concealing Darkness", Some(RitualKind::Phrase), false),
         &[1, 18],
     );
-    assert!(w.aldric().lost.contains_key("concealing darkness"));
+    assert!(
+        w.aldric()
+            .lost
+            .contains_key(&crate::words::Folded::of("concealing darkness"))
+    );
     let err = w.refused(
         learn("concealing darkness", Some(RitualKind::Phrase), false),
         &[1, 1],
@@ -179,7 +187,7 @@ fn adg_r4_a_roll_over_cunning_fails_into_a_mishap_with_the_difference() {
         ("Concealing", "Echoing", false)
     );
     assert_eq!(
-        w.aldric().known["concealing darkness"].words,
+        w.aldric().known[&crate::words::Folded::of("concealing darkness")].words,
         vec!["Concealing", "Darkness"],
         "not remembered"
     );
@@ -306,7 +314,7 @@ fn adg_r7_a_remembered_word_replacement_changes_the_ritual_for_good() {
     // 17 against 13: difference 4; 2d6 of 3 and 4 → 11 (11-12: second word changes, remembered).
     w.adg(cast("Concealing Darkness"), &[17, 3, 4, 1]);
     assert_eq!(
-        w.aldric().known["concealing darkness"].words,
+        w.aldric().known[&crate::words::Folded::of("concealing darkness")].words,
         vec!["Concealing", "Ash"]
     );
 }
@@ -500,7 +508,7 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
         (3, RitualKind::Phrase, 1),
         "no 1d3"
     );
-    assert!(!w.aldric().known["fireball"].reversible);
+    assert!(!w.aldric().known[&crate::words::Folded::of("fireball")].reversible);
     let err = w.refused(
         cast_with("Fireball", |o: &mut CastOrder| {
             o.reverse = Some(Reverse::First);

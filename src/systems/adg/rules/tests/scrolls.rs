@@ -55,7 +55,10 @@ fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
         .state::<Adg>()
         .cloned()
         .unwrap();
-    assert_eq!(bryn.known["calling moon"].kind, RitualKind::Phrase);
+    assert_eq!(
+        bryn.known[&crate::words::Folded::of("calling moon")].kind,
+        RitualKind::Phrase
+    );
 }
 
 #[test]

@@ -205,7 +205,10 @@ impl VsdWorld for World {
     }
 
     fn on(&self, name: &str) -> BTreeMap<String, crate::systems::vsd::state::ActiveSpell> {
-        self.state().character(name).unwrap().spells_on.clone()
+        let on = self.state().character(name).unwrap().spells_on.clone();
+        on.into_iter()
+            .map(|(spell, active)| (spell.to_string(), active))
+            .collect()
     }
 }
 
