@@ -641,7 +641,7 @@ fn check(dir: &Path, acked: &Acknowledged, from: &Path) -> Result<(), String> {
                 .event(*seq)
                 .map_err(|e| format!("{name}: #{seq} unreadable: {e}"))?;
             match found {
-                Some(r) if &r.hash == hash => {}
+                Some(r) if r.hash.as_str() == hash => {}
                 Some(_) => {
                     return Err(format!(
                         "{}: acknowledged #{seq} was replaced",

@@ -107,7 +107,7 @@ pub fn event_view<'a>(r: &'a Recorded, marks: Marks<'a>) -> EventView<'a> {
         actor: &r.actor,
         recorded_at: &r.recorded_at,
         event_id: &r.event_id,
-        hash: &r.hash,
+        hash: r.hash.as_str(),
         marks,
         payload: &r.event,
     }
@@ -311,8 +311,8 @@ mod tests {
                 recorded_at: String::new(),
                 session: Some(12),
                 actor: "gm".into(),
-                prev_hash: String::new(),
-                hash: String::new(),
+                prev_hash: crate::event::EventHash::parse(&"0".repeat(64)).unwrap(),
+                hash: crate::event::EventHash::parse(&"1".repeat(64)).unwrap(),
                 event: Event::SessionEnded { number: 12 },
             };
             event_line(&r, Marks::default(), long)

@@ -112,7 +112,7 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
             let events = record(g, ctx, Command::EndSession)?.events;
             let mut report = appended(&events);
             if let Some(last) = events.last() {
-                let checkpoint = crate::store::Checkpoint::of(last.seq, &last.hash);
+                let checkpoint = crate::store::Checkpoint::of(last.seq, last.hash.as_str());
                 report.text.push_str(&format!(
                     "\nCheckpoint: {checkpoint}\nPlayers: note it down; `grimoire verify --checkpoint {checkpoint}` proves the history up to here is unchanged."
                 ));

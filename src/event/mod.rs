@@ -417,6 +417,34 @@ pub struct RetractedRoll {
     pub characters: Vec<String>,
 }
 
+/// An event's hash in the chain: SHA-256 as 64 lowercase hex characters. Only text of that form
+/// becomes one, so an event read from the log carries hashes that are at least well formed
+/// (whether they chain is `verify`'s to say).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(transparent)]
+pub struct EventHash(String);
+
+impl EventHash {
+    /// `text` as a hash, if it is 64 lowercase hex characters.
+    pub fn parse(text: &str) -> Option<EventHash> {
+        let well_formed = text.len() == 64
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        well_formed.then(|| EventHash(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for EventHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// An event as the log holds it: the envelope around the payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
@@ -427,8 +455,8 @@ pub struct Recorded {
     pub recorded_at: String,
     pub session: Option<u32>,
     pub actor: String,
-    pub prev_hash: String,
-    pub hash: String,
+    pub prev_hash: EventHash,
+    pub hash: EventHash,
     pub event: Event,
 }
 

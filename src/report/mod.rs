@@ -125,7 +125,7 @@ pub fn gather(
     let mut head: Option<(u64, String)> = None;
     let state = store.replay_each(upto, |r, state| {
         watch(r.seq);
-        head = Some((r.seq, r.hash.clone()));
+        head = Some((r.seq, r.hash.to_string()));
         dice.feed(r, true);
         let column = column_of(r.game_time.seconds(), span);
         let named = state.characters_named(&r.event);
@@ -233,7 +233,7 @@ fn note_session(sessions: &mut Vec<SessionRow>, between: &mut u64, r: &Recorded,
     row.last_seq = r.seq;
     if let Event::SessionEnded { .. } = &r.event {
         row.ended = Some(r.game_time);
-        row.checkpoint = Some(Checkpoint::of(r.seq, &r.hash));
+        row.checkpoint = Some(Checkpoint::of(r.seq, r.hash.as_str()));
     }
     if key {
         if row.key_events.len() < KEY_EVENTS_SHOWN {

@@ -97,7 +97,7 @@ impl Appender<'_> {
             self.log.insert_row(&row).map_err(inserted)?;
             self.running.feed(&mut *self.log, seq, &event)?;
             self.prev_hash = row.hash.clone();
-            appended.push(recorded(row, event));
+            appended.push(recorded(row, event)?);
         }
         for secret in &batch.sealed {
             let value = serde_json::to_string(secret)

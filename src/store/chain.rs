@@ -89,6 +89,7 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     pub fn of(seq: u64, hash: &str) -> Checkpoint {
+        // Any text: `verify` makes one of a row as stored, whatever it holds.
         Checkpoint {
             seq,
             hash_prefix: hash.chars().take(CHECKPOINT_HEX).collect(),

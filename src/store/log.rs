@@ -15,7 +15,7 @@ use super::replay::{
 use super::sqlite::SqliteBackend;
 use crate::Error;
 use crate::dice::SealedSecret;
-use crate::event::{Event, Recorded};
+use crate::event::{Event, EventHash, Recorded};
 use crate::state::{CampaignState, Replay};
 use crate::time::GameTime;
 use rand::rngs::StdRng;
@@ -816,8 +816,20 @@ impl PendingRows {
     }
 }
 
-pub(super) fn recorded(row: StoredRow, event: Event) -> Recorded {
-    Recorded {
+/// A stored row and its decoded event as the log holds them; refused as damage when a hash is not
+/// a hash at all.
+pub(super) fn recorded(row: StoredRow, event: Event) -> Result<Recorded, StoreError> {
+    let hash = |text: &str, which: &str| {
+        EventHash::parse(text).ok_or_else(|| StoreError::DamagedRow {
+            seq: row.seq,
+            what: format!("its {which} is not a SHA-256 hash in hex"),
+        })
+    };
+    let (prev_hash, hash) = (
+        hash(&row.prev_hash, "previous hash")?,
+        hash(&row.hash, "hash")?,
+    );
+    Ok(Recorded {
         seq: row.seq,
         event_id: row.event_id,
         schema_version: row.schema_version,
@@ -825,13 +837,13 @@ pub(super) fn recorded(row: StoredRow, event: Event) -> Recorded {
         recorded_at: row.recorded_at,
         session: row.session,
         actor: row.actor,
-        prev_hash: row.prev_hash,
-        hash: row.hash,
+        prev_hash,
+        hash,
         event,
-    }
+    })
 }
 
 pub(super) fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
     let event = decode(&row)?;
-    Ok(recorded(row, event))
+    recorded(row, event)
 }

@@ -168,7 +168,7 @@ macro_rules! conformance {
                 .unwrap();
                 let first = store.event(1).unwrap().unwrap();
                 let second = store.event(2).unwrap().unwrap();
-                assert_eq!(first.prev_hash, "0".repeat(64));
+                assert_eq!(first.prev_hash.as_str(), "0".repeat(64));
                 assert_eq!(second.prev_hash, first.hash);
                 assert!(store.event(3).unwrap().is_none());
             }

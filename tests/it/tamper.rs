@@ -473,6 +473,28 @@ fn verify_reports_a_damaged_row_by_seq_in_its_report_json_included() {
     );
 }
 
+/// A hash edited into something that is not a hash at all (a line of text a terminal would act
+/// on, say) never reaches a reader as one: the event is refused as damage where it is read, and
+/// verify names the break.
+#[test]
+fn a_hash_that_is_not_a_hash_is_refused_as_damage_where_the_event_is_read() {
+    let c = campaign();
+    unlock(&c)
+        .execute(
+            "UPDATE events SET hash = 'not a hash \u{1b}[2J' WHERE seq = 7",
+            [],
+        )
+        .unwrap();
+    let err = c.refused(&["explain", "7"], 1);
+    assert!(
+        err.contains("#7") && err.contains("is not a SHA-256 hash in hex"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "{err}");
+    let text = verify_fails(&c, &["verify"]);
+    assert!(text.contains("#7"), "{text}");
+}
+
 /// A payload edited to hold a value of the wrong kind is named by its field and place in
 /// grimoire's words; serde's own ("invalid type: floating point …, expected u32") never shows.
 #[test]
