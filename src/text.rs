@@ -15,6 +15,8 @@ pub enum TextProblem {
         "the {0} may not begin with '-', which a command line reads as the start of an option; begin it with a letter or another sign"
     )]
     LikeAFlag(&'static str),
+    #[error("the {0} is empty; give it in a few words")]
+    Empty(&'static str),
     #[error("the {0} is made only of invisible characters; give visible text")]
     Invisible(&'static str),
     #[error("the {what} is {length} characters long; at most {max} are allowed")]
@@ -108,6 +110,15 @@ pub fn check(what: &'static str, text: &str, max: usize) -> Result<(), TextProbl
 
 /// A name the command line takes as a word of its own (a character's, a ritual's, a spell's): as
 /// [`check`], and not beginning with `-`, which a command line and completion would read as a flag.
+/// As [`check`], for text that must say something: spaces alone are refused too.
+pub fn check_filled(what: &'static str, text: &str, max: usize) -> Result<(), TextProblem> {
+    check(what, text, max)?;
+    if text.trim().is_empty() {
+        return Err(TextProblem::Empty(what));
+    }
+    Ok(())
+}
+
 pub fn check_name(what: &'static str, name: &str) -> Result<(), TextProblem> {
     check(what, name, NAME_MAX)?;
     if name.trim_start().starts_with('-') {

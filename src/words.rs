@@ -28,6 +28,11 @@ macro_rules! words {
 }
 pub(crate) use words;
 
+/// A number with its noun: `1 time`, `3 times`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A name as the log compares it: trimmed, any case. Characters, rituals and spells are found by it.
 pub fn fold_name(name: &str) -> String {
     name.trim().to_lowercase()

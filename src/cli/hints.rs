@@ -37,7 +37,7 @@ fn hint(error: &Error) -> Option<String> {
         RuleError::EntropyInSession(_) => "; --player-entropy is for rolls between sessions".into(),
         RuleError::NoSessionOpen => "; start one with `grimoire session start`".into(),
         RuleError::NoEventNamed => ": give its number (#SEQ in `grimoire log`)".into(),
-        RuleError::NoReasonForSheet => "; give it with --reason".into(),
+        RuleError::NoReasonForSheet => " (--reason cannot be empty)".into(),
         RuleError::NotInDowntime(_) => "; name them too, or give --party".into(),
         RuleError::TooManyWeeks { weeks, .. } => format!("; give at most {weeks} --week for them"),
         RuleError::DiceUnused => " (--rolls)".into(),

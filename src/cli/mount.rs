@@ -344,8 +344,7 @@ fn run_for<S: Registered>(
     let mut given = mounted.given.clone();
     for file_arg in spec.args.iter().filter(|a| matches!(a.kind, Kind::File)) {
         if let Some(path) = given.maybe(file_arg.id).map(str::to_string) {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| crate::store::io_error(std::path::Path::new(&path), "read", &e))?;
+            let text = read_given_file(&path)?;
             given.put_file(file_arg.id, GivenFile { path, text });
         }
     }
@@ -380,6 +379,41 @@ fn run_for<S: Registered>(
             ))
         }
     }
+}
+
+/// The largest file a command reads whole (a tables file is a few kilobytes).
+const MAX_GIVEN_FILE: u64 = 4 * 1024 * 1024;
+
+/// The text of a file given to a command: a regular file of UTF-8 text, small enough to read
+/// whole. Anything else (a missing path, a folder, a pipe that would block, a device that never
+/// ends) is refused before it is opened, as a mistake in what was typed.
+fn read_given_file(path: &str) -> Result<String, Error> {
+    use std::io::Read;
+    let refuse = |why: &str| Error::Usage(format!("{path}: {why}"));
+    let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => refuse("there is no such file"),
+        _ => refuse("the file cannot be read (check its permissions)"),
+    })?;
+    if !metadata.is_file() {
+        return Err(refuse(
+            "this is not a regular file; give the path of a JSON file",
+        ));
+    }
+    if metadata.len() > MAX_GIVEN_FILE {
+        return Err(refuse(
+            "the file is larger than 4 MiB, far past any tables file",
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_GIVEN_FILE + 1).read_to_end(&mut bytes))
+        .map_err(|_| refuse("the file cannot be read (check its permissions)"))?;
+    if bytes.len() as u64 > MAX_GIVEN_FILE {
+        return Err(refuse(
+            "the file is larger than 4 MiB, far past any tables file",
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| refuse("the file is not UTF-8 text"))
 }
 
 /// A block of what a command said, as the terminal shows it.

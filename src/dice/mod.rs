@@ -144,7 +144,11 @@ pub enum DiceError {
         /// The die is sealed: a front end asking for it must not echo it.
         sealed: bool,
     },
-    #[error("{given} dice values were entered but the command drew only {used} dice")]
+    #[error(
+        "{} entered, but the command drew only {}",
+        crate::words::count(*given as u64, "dice value was", "dice values were"),
+        crate::words::count(*used as u64, "die", "dice")
+    )]
     TooMany { given: usize, used: usize },
     /// The faces typed in one answer for a sealed die are not one whole result of it (an
     /// open-ended roll that needed more faces, or was over before the last): said in one message

@@ -243,10 +243,7 @@ pub fn list_or_none(items: &[String]) -> String {
     }
 }
 
-/// A number with its noun: `1 time`, `3 times`.
-pub fn count(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::words::count;
 
 /// The text with its first letter capitalised.
 pub fn capitalized(text: &str) -> String {

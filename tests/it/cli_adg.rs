@@ -467,6 +467,34 @@ fn adg_c5_tables_load_from_a_file_and_travel_in_the_log() {
     assert!(err.contains("not a tables file"), "{err}");
 }
 
+/// `tables load` reads only a small regular file of text: a missing path, a folder, a pipe that
+/// would never end, a huge file or bytes that are not text are each refused as a mistake (exit
+/// 2), said in plain words, before anything is recorded.
+#[test]
+fn adg_c5_tables_load_refuses_what_is_not_a_small_text_file() {
+    let c = scholar();
+    let dir = c.dir.path();
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let huge = dir.join("huge.json");
+    std::fs::write(&huge, vec![b' '; 5 * 1024 * 1024]).unwrap();
+    let binary = dir.join("binary.json");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00]).unwrap();
+    let mut cases = vec![
+        (dir.join("missing.json"), "there is no such file"),
+        (dir.to_path_buf(), "not a regular file"),
+        (huge, "larger than 4 MiB"),
+        (binary, "not UTF-8 text"),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        cases.push((fifo, "not a regular file"));
+    }
+    for (path, said) in cases {
+        let err = c.refused(&["tables", "load", path.to_str().unwrap()], 2);
+        assert!(err.contains(said), "{}: {err}", path.display());
+    }
+}
+
 #[test]
 fn adg_commands_on_a_vsd_character_are_refused() {
     let c = Campaign::with_party();
@@ -679,4 +707,67 @@ fn adg_r7_a_failed_cast_shows_the_mishap_dice_the_difference_and_the_total() {
         out.contains("rolls 19 against Cunning 13: failure by 6; mishap 2d6 (3, 4) + 6 = 13: \""),
         "{out}"
     );
+}
+
+/// From a hostile pass: a scroll given to the one who holds it changes nothing and is refused,
+/// and empty text where the log keeps words is refused before anything is recorded.
+#[test]
+fn adg_a_gift_to_the_holder_and_empty_words_are_refused() {
+    let c = scholar();
+    let out = c.ok(&[
+        "scroll",
+        "write",
+        "Aldric",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "shade",
+    ]);
+    let id = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The scroll is "))
+        .unwrap()
+        .trim_end_matches('.')
+        .to_string();
+    let err = c.refused(&["scroll", "give", &id, "aldric"], 1);
+    assert!(
+        err.contains(&format!("Aldric holds scroll {id} already")),
+        "{err}"
+    );
+    for empty in [
+        &["exert", "Aldric", "brawn", "1", "--reason", ""][..],
+        &["silver", "Aldric", "+1", "--reason", "  "],
+        &[
+            "ritual", "learn", "Aldric", "", "--pay", "health", "--type", "phrase",
+        ],
+        &[
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "1",
+            "--effect",
+            "",
+        ],
+    ] {
+        let err = c.refused(empty, 1);
+        assert!(
+            err.contains("is empty; give it in a few words"),
+            "{empty:?}: {err}"
+        );
+    }
+    let err = c.refused(
+        &[
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+            "--target",
+            "Mira",
+        ],
+        2,
+    );
+    assert!(err.contains("--effect"), "{err}");
 }

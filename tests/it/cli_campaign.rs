@@ -1460,7 +1460,10 @@ fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
         &["character", "set", "Aldric", "--mp", "4", "--reason", "x"],
         2,
     );
-    assert!(wrong.contains("--mp is not on Aldric's sheet"), "{wrong}");
+    assert!(
+        wrong.contains("Aldric plays A Dungeon Game, whose sheet has no --mp"),
+        "{wrong}"
+    );
     c.refused(&["character", "set", "Aldric", "--level", "3"], 2);
     let same = c.refused(
         &[

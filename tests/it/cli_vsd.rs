@@ -493,3 +493,69 @@ fn c1_a_correction_keeps_drive_spent() {
     ]);
     assert_eq!(drive(&c), 1, "the 2 spent are still spent");
 }
+
+/// From a hostile pass: what would record nothing new, or leave a value a sheet cannot hold, is
+/// refused with the log untouched; a vocation corrected keeps the form the rules read.
+#[test]
+fn c1_vsd_changes_that_change_nothing_or_leave_the_sheets_range_are_refused() {
+    let c = Campaign::with_party();
+    c.ok(&["alignment", "set", "benefic"]);
+    let err = c.refused(&["alignment", "set", "benefic"], 1);
+    assert!(err.contains("the alignment is benefic already"), "{err}");
+    c.ok(&["setting", "sever-the-thread", "on"]);
+    let err = c.refused(&["setting", "sever-the-thread", "on"], 1);
+    assert!(err.contains("Sever the Thread is on already"), "{err}");
+    let err = c.refused(&["drive", "Mira", "0", "--reason", "x"], 1);
+    assert!(err.contains("a change of +0 changes nothing"), "{err}");
+    let err = c.refused(&["drive", "Mira", "+99", "--reason", "a hero"], 1);
+    assert!(err.contains("would take it above 99"), "{err}");
+    for empty in [
+        &["drive", "Mira", "+1", "--reason", " "][..],
+        &[
+            "spell",
+            "learn",
+            "Mira",
+            "",
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "1",
+            "--kind",
+            "elemental",
+        ],
+        &["--rolls", "50", "save", "", "--cast", "1", "--wsr", "1"],
+    ] {
+        let err = c.refused(empty, 1);
+        assert!(
+            err.contains("is empty; give it in a few words"),
+            "{empty:?}: {err}"
+        );
+    }
+    let err = c.refused(
+        &[
+            "character",
+            "set",
+            "Mira",
+            "--vocation",
+            "  WIZARD ",
+            "--reason",
+            "typo",
+        ],
+        1,
+    );
+    assert!(err.contains("nothing to change"), "{err}");
+    c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--vocation",
+        " Animist",
+        "--reason",
+        "typo",
+    ]);
+    let sheet = c.json(&["character", "show", "Mira"]);
+    assert_eq!(
+        sheet["character"]["sheet"]["vocation"], "animist",
+        "{sheet}"
+    );
+}

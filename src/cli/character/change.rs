@@ -176,9 +176,9 @@ fn changed_in<S: Registered>(
     };
     if let Some(foreign) = typed.iter().find(|id| !flags.iter().any(|f| f.id == **id)) {
         return Err(Error::Usage(format!(
-            "--{} is not on {who}'s sheet, who plays {}",
-            foreign.replace('_', "-"),
-            S::NAME
+            "{who} plays {}, whose sheet has no --{}",
+            S::NAME,
+            foreign.replace('_', "-")
         )));
     }
     apply(mine, given).map(S::wrap_sheet).map_err(Error::Usage)

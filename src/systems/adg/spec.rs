@@ -104,12 +104,14 @@ const fn records(rolls: bool, build: fn(&Given) -> Result<AdgCommand, String>) -
     }
 }
 
-/// A scroll's id as typed: `S12` or `12`.
+/// A scroll's id as typed: `S12` or `12`, digits only after the one `S`.
 fn scroll_id(text: &str) -> Result<u64, String> {
-    let digits = text.trim().trim_start_matches(['S', 's']);
-    digits
-        .parse()
-        .map_err(|_| format!("'{text}' is not a scroll id; write it as S12 or 12"))
+    let digits = text.strip_prefix(['S', 's']).unwrap_or(text);
+    let wrong = || format!("'{text}' is not a scroll id; write it as S12 or 12");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(wrong());
+    }
+    digits.parse().map_err(|_| wrong())
 }
 
 /// A spell's casting time as typed (ADG-R10): `action`, `1r`, `3r`, or a longer duration.
@@ -343,7 +345,7 @@ const COMMANDS: &[CommandSpec<Adg>] = &[
             ArgSpec::flag(
                 "spell_level",
                 "A spell from another game: its level (0 if it has none).",
-                Kind::U32,
+                Kind::Whole { min: 0, max: 20 },
             )
             .optional()
             .requires(&["cast_time", "duration"]),
@@ -420,7 +422,8 @@ const COMMANDS: &[CommandSpec<Adg>] = &[
                 "Who the damage or healing goes to (a character's name updates their health).",
                 Kind::Text,
             )
-            .optional(),
+            .optional()
+            .requires(&["effect"]),
             ArgSpec::flag(
                 "exact",
                 "On an exact roll, double the duration (default) or the effect.",
@@ -780,5 +783,15 @@ mod tests {
         assert_eq!(cast_time("10m").unwrap(), CastTime::Longer);
         assert!(cast_time("soon").is_err());
         assert!(spell_duration("instant").unwrap().0.is_none());
+    }
+
+    #[test]
+    fn a_scroll_id_is_one_s_and_digits() {
+        assert_eq!(scroll_id("S12"), Ok(12));
+        assert_eq!(scroll_id("s7"), Ok(7));
+        assert_eq!(scroll_id("12"), Ok(12));
+        for loose in ["SS12", "+12", " 12", "S", "", "S-1", "S1x"] {
+            assert!(scroll_id(loose).is_err(), "{loose:?}");
+        }
     }
 }

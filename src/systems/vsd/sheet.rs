@@ -5,6 +5,9 @@ use crate::systems::contract::event::{SystemModel, SystemSheet, within};
 use serde::{Deserialize, Serialize};
 
 /// One Spell Lore of a VsD caster: its total bonus and the ranks bought in it.
+/// The most Drive a sheet holds; play never takes it past this either.
+pub const MAX_DRIVE: u32 = 99;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lore {
     pub name: String,
@@ -45,7 +48,7 @@ impl SystemSheet for VsdSheet {
     fn validate(&self) -> Result<(), String> {
         within("level", self.level, 1, 50)?;
         within("mp", self.mp, 0, 999)?;
-        within("drive", self.drive, 0, 99)?;
+        within("drive", self.drive, 0, MAX_DRIVE)?;
         within("body", self.body, 1, 999)?;
         within("wsr", self.wsr, -100, 300)?;
         within("defense", self.defense, -100, 300)?;

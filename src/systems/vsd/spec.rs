@@ -62,6 +62,18 @@ const GROUPS: &[GroupSpec] = &[
     },
 ];
 
+/// A bonus as a sheet holds one (a Willpower save bonus, a Defense).
+const BONUS: Kind = Kind::Whole {
+    min: -100,
+    max: 300,
+};
+
+/// A GM's modifier to a roll: far past any the casting tables read.
+const MODIFIER: Kind = Kind::Whole {
+    min: -999,
+    max: 999,
+};
+
 const SPELL: ArgSpec = ArgSpec::positional(
     "spell",
     "The spell, as the character learned it (any case).",
@@ -248,10 +260,10 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             ArgSpec::flag(
                 "armor_penalty",
                 "Armour movement penalty, after the Armour skill (subtracted).",
-                Kind::U32,
+                Kind::Whole { min: 0, max: 300 },
             )
             .default("0"),
-            ArgSpec::flag("gm_modifier", "A GM modifier, e.g. --mod -15.", Kind::I64)
+            ArgSpec::flag("gm_modifier", "A GM modifier, e.g. --mod -15.", MODIFIER)
                 .long_as("mod")
                 .default("0"),
             ArgSpec::flag(
@@ -282,7 +294,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             ArgSpec::flag(
                 "defense",
                 "The target's Defense, for a bolt or area spell at a non-player target.",
-                Kind::I64,
+                BONUS,
             )
             .optional(),
         ],
@@ -325,7 +337,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                  success).",
                 Kind::Choice(words_of::<Choice>),
             )
-            .value_name("OPTIONS")
+            .value_name("CHOICE")
             .between(1, 2),
         ],
         examples: &["grimoire choose Mira keep-mps"],
@@ -350,7 +362,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             ArgSpec::flag(
                 "wsr",
                 "The target's Willpower save bonus, for a target who is not a character here.",
-                Kind::I64,
+                BONUS,
             )
             .optional(),
             ArgSpec::flag(
@@ -551,9 +563,10 @@ static SHEET: SheetSpec<Vsd> = SheetSpec {
         Ok(VsdSheet {
             level: g.maybe_read("level")?.unwrap_or(sheet.level),
             health: g.maybe_read("health")?.or(sheet.health),
+            // As `character add` keeps it: the rules know a vocation by its lowercase word.
             vocation: g
                 .maybe("vocation")
-                .map_or_else(|| sheet.vocation.clone(), str::to_string),
+                .map_or_else(|| sheet.vocation.clone(), |v| v.trim().to_lowercase()),
             lores: lores_now,
             mp: g.maybe_read("mp")?.unwrap_or(sheet.mp),
             drive: g.maybe_read("drive")?.unwrap_or(sheet.drive),

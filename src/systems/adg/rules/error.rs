@@ -76,6 +76,8 @@ pub enum AdgError {
     NoSuchScroll(u64),
     #[error("scroll S{id} is {state} and can never be used again")]
     ScrollUnusable { id: u64, state: String },
+    #[error("{name} holds scroll S{id} already")]
+    HoldsAlready { name: String, id: u64 },
     #[error("scroll S{id} is held by {holder}")]
     ScrollNotHeld { id: u64, holder: String },
 }

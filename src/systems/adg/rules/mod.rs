@@ -171,22 +171,25 @@ impl crate::systems::contract::rules::SystemRules for Adg {
     }
 
     fn check_text(command: &AdgCommand) -> Result<(), crate::text::TextProblem> {
-        use crate::text::{NAME_MAX, NOTE_MAX, check, check_name};
+        use crate::text::{NAME_MAX, NOTE_MAX, check, check_filled, check_name};
         match command {
-            AdgCommand::Learn(Learning { ritual, .. }) => check_name("ritual's name", ritual),
+            AdgCommand::Learn(Learning { ritual, .. }) => {
+                check_name("ritual's name", ritual)?;
+                check_filled("ritual's name", ritual, NAME_MAX)
+            }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
             AdgCommand::Cast(Casting { order, .. }) => order
                 .target
                 .as_deref()
-                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
-            AdgCommand::Exert(Exertion { reason, .. }) => check("reason", reason, NOTE_MAX),
-            AdgCommand::Silver(change) => check("reason", &change.reason, NOTE_MAX),
+                .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
+            AdgCommand::Exert(Exertion { reason, .. }) => check_filled("reason", reason, NOTE_MAX),
+            AdgCommand::Silver(change) => check_filled("reason", &change.reason, NOTE_MAX),
             AdgCommand::WriteScroll(Scribing { effect, .. }) => {
-                check("scroll's effect", effect, NOTE_MAX)
+                check_filled("scroll's effect", effect, NOTE_MAX)
             }
             AdgCommand::ReadScroll(ScrollReading { target, .. }) => target
                 .as_deref()
-                .map_or(Ok(()), |t| check("target", t, NAME_MAX)),
+                .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.
             AdgCommand::RollRitual(_)
             | AdgCommand::LearnScroll(_)

@@ -119,7 +119,7 @@ pub fn learn(
     let (who, adg) = living(state, name)?;
     let ritual = ritual.trim();
     if ritual.is_empty() {
-        return Err(RuleError::EmptyName);
+        return Err(crate::text::TextProblem::Empty("ritual's name").into());
     }
     may_learn(who, adg, ritual)?;
     let kind = kind

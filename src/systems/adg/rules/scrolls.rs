@@ -478,7 +478,15 @@ pub fn resolve(
 /// ADG-S9: a scroll is an item and changes hands.
 pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
     let scroll = usable(state, id)?;
+    // Anyone may carry a scroll for another (only an A Dungeon Game character can read it); one
+    // who holds it already receives nothing.
     let receiver = crate::rules::campaign::find(state, to)?;
+    if crate::rules::campaign::same_character(&scroll.holder, &receiver.name) {
+        return Err(RuleError::System(AnyError::Adg(AdgError::HoldsAlready {
+            name: receiver.name.clone(),
+            id,
+        })));
+    }
     Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollGiven {
         scroll: id,
         from: scroll.holder.clone(),

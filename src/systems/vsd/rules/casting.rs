@@ -25,7 +25,7 @@ pub use super::order::{CastOrder, OvercastMethod, OvercastOrder, Range};
 pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
     if spell.name.trim().is_empty() {
-        return Err(RuleError::EmptyName);
+        return Err(crate::text::TextProblem::Empty("spell's name").into());
     }
     if vsd.spells.contains_key(&Folded::of(&spell.name)) {
         return Err(RuleError::System(AnyError::Vsd(VsdError::SpellKnown {
@@ -233,7 +233,13 @@ pub fn cast(
     record.extend(chain_dice);
     let roll = open_ended::chain_total(&faces);
     let lore_bonus = i64::from(vsd.lore(&spell.lore).map_or(0, |l| l.bonus));
-    let mut total = roll + lore_bonus + modifiers.iter().map(|m| m.value).sum::<i64>();
+    // Saturating: a modifier typed by another front end can be any number, and a sum that wrapped
+    // around would record the opposite result.
+    let mut total = modifiers
+        .iter()
+        .fold(roll.saturating_add(lore_bonus), |sum, m| {
+            sum.saturating_add(m.value)
+        });
     let affected: Vec<String> = std::iter::once(who.name.clone())
         .chain(
             overcast
@@ -258,9 +264,9 @@ pub fn cast(
         if defense != 0 {
             modifiers.push(Modifier {
                 what: "target's Defense".into(),
-                value: -defense,
+                value: defense.saturating_neg(),
             });
-            total -= defense;
+            total = total.saturating_sub(defense);
         }
         (Outcome::Attack, None)
     } else {
@@ -527,6 +533,14 @@ pub fn save(
         cast,
     } = save;
     let target = target.as_str();
+    if against > state.head {
+        return Err(RuleError::NoSuchEvent(against, state.head));
+    }
+    if state.retracted.contains_key(&against) {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CastRetracted(
+            against,
+        ))));
+    }
     let (cast, cast_at) = cast.ok_or(RuleError::System(AnyError::Vsd(VsdError::NotACast(
         against,
     ))))?;
@@ -579,7 +593,7 @@ pub fn save(
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
     let roll = open_ended::chain_total(&faces);
-    let total = roll + wsr;
+    let total = roll.saturating_add(wsr);
     let resisted = total > i64::from(difficulty);
     let duration = state
         .character(&cast.caster)

@@ -74,8 +74,12 @@ pub enum VsdError {
     NothingToChoose(String),
     #[error("that is not a choice {name} can make now; pending: {pending}")]
     InvalidChoice { name: String, pending: String },
+    #[error("nothing to change: {0}")]
+    SettingUnchanged(String),
     #[error("#{0} is not a spell casting")]
     NotACast(u64),
+    #[error("#{0} was retracted: that cast never happened, so nothing can be saved against it")]
+    CastRetracted(u64),
     #[error("no save against #{seq}: {why}")]
     NoSaveNeeded { seq: u64, why: String },
     #[error(
@@ -86,12 +90,23 @@ pub enum VsdError {
     SeverOff,
     #[error("{0} faces no resonance roll to sever")]
     NoResonance(String),
-    #[error("{name} has {drive} Drive: a change of {delta:+} would take it below 0 (or is zero)")]
-    DriveBelowZero {
+    #[error("{name} has {drive} Drive, and a change of {delta:+} {}", drive_change_words(*drive, *delta))]
+    DriveOutOfRange {
         name: String,
         drive: u32,
         delta: i64,
     },
     #[error("{name} is not {condition} now")]
     NoSuchCondition { name: String, condition: String },
+}
+
+/// Why a change of Drive is refused: it changes nothing, or leaves the 0 to 99 a sheet holds.
+fn drive_change_words(drive: u32, delta: i64) -> String {
+    if delta == 0 {
+        "changes nothing".into()
+    } else {
+        let after = i64::from(drive).saturating_add(delta);
+        let bound = if after < 0 { "below 0" } else { "above 99" };
+        format!("would take it {bound}")
+    }
 }

@@ -16,9 +16,10 @@ use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
-use crate::systems::vsd::sheet::VsdSheet;
+use crate::systems::vsd::sheet::{MAX_DRIVE, VsdSheet};
 use crate::systems::vsd::state::VsdState;
 use crate::time::ROUND_SECONDS;
+use crate::words::Words;
 
 pub use crate::systems::vsd::event::{
     Alignment, AttackKind, Choice, Condition, Place, SpellDef, SpellKind, Tag,
@@ -96,12 +97,15 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
     }
 
     fn check_text(command: &VsdCommand) -> Result<(), crate::text::TextProblem> {
-        use crate::text::{NAME_MAX, NOTE_MAX, check, check_name};
+        use crate::text::{NAME_MAX, NOTE_MAX, check_filled, check_name};
         match command {
-            VsdCommand::Learn(learning) => check_name("spell's name", &learning.spell.name),
-            VsdCommand::Cast(casting) => check("target", &casting.order.target, NAME_MAX),
-            VsdCommand::Save(save) => check("target", &save.target, NAME_MAX),
-            VsdCommand::Drive(change) => check("reason", &change.reason, NOTE_MAX),
+            VsdCommand::Learn(learning) => {
+                check_name("spell's name", &learning.spell.name)?;
+                check_filled("spell's name", &learning.spell.name, NAME_MAX)
+            }
+            VsdCommand::Cast(casting) => check_filled("target", &casting.order.target, NAME_MAX),
+            VsdCommand::Save(save) => check_filled("target", &save.target, NAME_MAX),
+            VsdCommand::Drive(change) => check_filled("reason", &change.reason, NOTE_MAX),
             VsdCommand::Concentrate(_)
             | VsdCommand::Interrupt(_)
             | VsdCommand::Choose(_)
@@ -190,25 +194,44 @@ fn decide(
         VsdCommand::Save(save) => casting::save(state, save, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
+            if state.systems.vsd.vsd_settings.alignment == alignment {
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::SettingUnchanged(format!(
+                        "the alignment is {} already",
+                        Words::word(alignment)
+                    )),
+                )));
+            }
             Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::AlignmentSet {
                 alignment,
             }))])
         }
-        VsdCommand::SetSever(on) => Ok(vec![Event::System(AnyEvent::Vsd(
-            VsdEvent::SeverTheThreadSet { on },
-        ))]),
+        VsdCommand::SetSever(on) => {
+            if state.systems.vsd.vsd_settings.sever_the_thread == on {
+                let now = if on { "on" } else { "off" };
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::SettingUnchanged(format!("Sever the Thread is {now} already")),
+                )));
+            }
+            Ok(vec![Event::System(AnyEvent::Vsd(
+                VsdEvent::SeverTheThreadSet { on },
+            ))])
+        }
         VsdCommand::Drive(DriveChange {
             character,
             delta,
             reason,
         }) => {
             let (who, vsd) = caster(state, &character)?;
-            if delta == 0 || i64::from(vsd.drive) + delta < 0 {
-                return Err(RuleError::System(AnyError::Vsd(VsdError::DriveBelowZero {
-                    name: who.name.clone(),
-                    drive: vsd.drive,
-                    delta,
-                })));
+            let after = i64::from(vsd.drive).saturating_add(delta);
+            if delta == 0 || !(0..=i64::from(MAX_DRIVE)).contains(&after) {
+                return Err(RuleError::System(AnyError::Vsd(
+                    VsdError::DriveOutOfRange {
+                        name: who.name.clone(),
+                        drive: vsd.drive,
+                        delta,
+                    },
+                )));
             }
             Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::DriveChanged {
                 character: who.name.clone(),

@@ -275,3 +275,18 @@ fn vsd5_an_outstanding_success_offers_half_cost_rounded_up_or_a_free_warping() {
     w.vsd(choose(&[Choice::HalfMp]), &[]);
     assert_eq!(w.of("Mira").mp_current(), 12 - 2, "half of 3, rounded up");
 }
+
+#[test]
+fn vsd4_given_a_modifier_no_table_reads_when_the_cast_is_added_up_then_it_never_wraps_around() {
+    let mut w = world();
+    let huge = w.vsd(cast_with("Shield", |o| o.gm_modifier = i64::MAX), &[50]);
+    assert_eq!(the_cast(&huge).total, i64::MAX);
+    assert_ne!(the_cast(&huge).outcome, Outcome::Failure);
+    let mut w = world();
+    let low = w.vsd(cast_with("Shield", |o| o.gm_modifier = i64::MIN), &[50, 20]);
+    assert!(
+        the_cast(&low).total < i64::MIN / 2,
+        "no wrap to a high total"
+    );
+    assert_eq!(the_cast(&low).outcome, Outcome::Failure);
+}

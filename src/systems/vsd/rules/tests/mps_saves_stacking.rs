@@ -50,6 +50,69 @@ fn vsd6_a_failure_spends_only_what_its_result_says() {
 // ---- VSD-7: saves --------------------------------------------------------------------------------
 
 #[test]
+fn vsd7_given_a_retracted_cast_when_a_save_is_rolled_against_it_then_it_is_refused() {
+    let mut w = world();
+    let events = w.vsd(cast("Sleep"), &[50]);
+    let sleep = the_cast(&events).clone();
+    let seq = w.seq();
+    let at = w.state().clock;
+    w.then(
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(seq),
+            last: false,
+            reason: "never cast".into(),
+            target: None,
+            restoring: None,
+            next_roll: None,
+        }),
+        &[],
+    );
+    let save = VsdCommand::Save(SaveRoll {
+        target: "Bran".into(),
+        wsr: None,
+        against: seq,
+        cast: Some((sleep, at)),
+    });
+    assert_eq!(
+        w.refused(save, &[30]),
+        RuleError::System(AnyError::Vsd(VsdError::CastRetracted(seq)))
+    );
+    let beyond = VsdCommand::Save(SaveRoll {
+        target: "Bran".into(),
+        wsr: None,
+        against: w.seq() + 5,
+        cast: None,
+    });
+    assert!(matches!(
+        w.refused(beyond, &[30]),
+        RuleError::NoSuchEvent(..)
+    ));
+}
+
+#[test]
+fn vsd7_given_a_bonus_no_sheet_holds_when_the_save_is_added_up_then_it_never_wraps_around() {
+    let mut w = world();
+    let events = w.vsd(cast("Sleep"), &[50]);
+    let sleep = the_cast(&events).clone();
+    let (seq, at) = (w.seq(), w.state().clock);
+    let save = VsdCommand::Save(SaveRoll {
+        target: "the orc".into(),
+        wsr: Some(i64::MAX),
+        against: seq,
+        cast: Some((sleep, at)),
+    });
+    match &w
+        .when(Command::System(AnyCommand::Vsd(Box::new(save))), &[50])
+        .unwrap()[0]
+    {
+        Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(s))) => {
+            assert_eq!((s.total, s.resisted), (i64::MAX, true))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn vsd7_a_save_must_beat_the_difficulty() {
     let mut w = world();
     let events = w.vsd(cast("Sleep"), &[50]);
