@@ -102,13 +102,13 @@ pub fn examples() -> Vec<(String, &'static [&'static str])> {
 
 /// Help text as clap's derive reads a doc comment: the first paragraph, without a closing
 /// full stop, is the short help; the whole, when there is more than one paragraph, the long.
-pub(super) fn short_and_long(help: &str) -> (String, Option<String>) {
+pub(super) fn short_and_long(help: &'static str) -> (&'static str, Option<&'static str>) {
     let first = help.split("\n\n").next().unwrap_or_default();
     let short = match first.strip_suffix('.') {
-        Some(cut) if !first.ends_with("..") => cut.to_string(),
-        _ => first.to_string(),
+        Some(cut) if !first.ends_with("..") => cut,
+        _ => first,
     };
-    let long = help.contains("\n\n").then(|| help.to_string());
+    let long = (first.len() < help.len()).then_some(help);
     (short, long)
 }
 
@@ -196,27 +196,35 @@ fn leaf(described: &Described) -> clap::Command {
     }
 }
 
-/// `command` with every system's commands below it, each group made on its first command.
-pub fn mount(mut command: clap::Command) -> clap::Command {
+/// `command` with every system's commands below it, each group made on its first command. Each
+/// group is built whole before it joins `command` (clap's `mut_subcommand` rebuilds the command it
+/// changes, and every run of grimoire builds these).
+pub fn mount(command: clap::Command) -> clap::Command {
+    let mut below: Vec<clap::Command> = Vec::new();
     for described in every_command() {
         let leaf = leaf(&described);
-        match described.path.split_once(' ') {
-            None => command = command.subcommand(leaf),
-            Some((group, _)) => {
-                if command.find_subcommand(group).is_none() {
-                    let (help, _) = short_and_long(group_help(group).unwrap_or_default());
-                    command = command.subcommand(
-                        clap::Command::new(group)
-                            .about(help)
-                            .subcommand_required(true)
-                            .arg_required_else_help(true),
-                    );
-                }
-                command = command.mut_subcommand(group, |g| g.subcommand(leaf));
+        let Some((group, _)) = described.path.split_once(' ') else {
+            below.push(leaf);
+            continue;
+        };
+        match below.iter_mut().find(|c| c.get_name() == group) {
+            Some(known) => {
+                let taken = std::mem::replace(known, clap::Command::new(group));
+                *known = taken.subcommand(leaf);
+            }
+            None => {
+                let (help, _) = short_and_long(group_help(group).unwrap_or_default());
+                below.push(
+                    clap::Command::new(group)
+                        .about(help)
+                        .subcommand_required(true)
+                        .arg_required_else_help(true)
+                        .subcommand(leaf),
+                );
             }
         }
     }
-    command
+    command.subcommands(below)
 }
 
 impl clap::Subcommand for Mounted {
