@@ -550,12 +550,20 @@ pub fn save(
             why: "on a partial success targets resist automatically".into(),
         })));
     }
-    let difficulty =
-        cast.save_difficulty
-            .ok_or(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
-                seq: against,
-                why: "the spell did not take effect".into(),
-            })))?;
+    let Some(difficulty) = cast.save_difficulty else {
+        // A failure or an attack leaves nothing to resist; a spell that took effect without a
+        // difficulty grants no save at all (VSD-7).
+        let why = match cast.outcome {
+            Outcome::Failure | Outcome::Attack => "the spell did not take effect",
+            Outcome::Partial | Outcome::Success | Outcome::Outstanding => {
+                "the spell grants no save"
+            }
+        };
+        return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+            seq: against,
+            why: why.into(),
+        })));
+    };
     let character = state.character(target);
     let target_name = character.map_or(target, |c| c.name.as_str());
     // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of

@@ -19,6 +19,8 @@ pub enum VsdError {
     OutOfReach { spell: String, distance: String },
     #[error("a magic ritual needs its other casters")]
     RitualWithoutCasters,
+    #[error("other casters join only a magic ritual; a sacrifice is the caster's alone")]
+    CastersWithoutRitual,
     #[error("the spell is not valid: {0}")]
     InvalidSpell(String),
     #[error("{name} does not know a spell called '{spell}'{}", if known.is_empty() { String::new() } else { format!("; they know: {}", known.join(", ")) })]

@@ -128,6 +128,10 @@ impl CastOrder {
     pub(super) fn overcast_order(&self) -> Result<Option<OvercastOrder>, VsdError> {
         match self.overcast {
             None => Ok(None),
+            // Other casters join only a ritual: named beside a sacrifice, they would be dropped.
+            Some(OvercastMethod::Sacrifice) if !self.with.is_empty() => {
+                Err(VsdError::CastersWithoutRitual)
+            }
             Some(OvercastMethod::Sacrifice) => Ok(Some(OvercastOrder::Sacrifice)),
             Some(OvercastMethod::Ritual) if self.with.is_empty() => {
                 Err(VsdError::RitualWithoutCasters)

@@ -113,6 +113,28 @@ fn vsd7_given_a_bonus_no_sheet_holds_when_the_save_is_added_up_then_it_never_wra
 }
 
 #[test]
+fn vsd7_given_a_spell_that_grants_no_save_when_a_save_is_rolled_then_the_refusal_says_so() {
+    let mut w = world();
+    let events = w.vsd(cast("Shield"), &[60]);
+    let shield = the_cast(&events).clone();
+    assert_ne!(shield.outcome, Outcome::Failure);
+    let (seq, at) = (w.seq(), w.state().clock);
+    let save = VsdCommand::Save(SaveRoll {
+        target: "Bran".into(),
+        wsr: None,
+        against: seq,
+        cast: Some((shield, at)),
+    });
+    assert_eq!(
+        w.refused(save, &[30]),
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+            seq,
+            why: "the spell grants no save".into(),
+        }))
+    );
+}
+
+#[test]
 fn vsd7_a_save_must_beat_the_difficulty() {
     let mut w = world();
     let events = w.vsd(cast("Sleep"), &[50]);

@@ -142,6 +142,15 @@ fn vsd12_a_ritual_allows_one_weave_per_other_participant_and_shares_a_failure() 
         RuleError::System(AnyError::Vsd(VsdError::RitualWithoutCasters)),
         "a ritual names its other casters"
     );
+    let sacrifice_with_others = cast_with("Storm", |o| {
+        o.overcast = Some(OvercastMethod::Sacrifice);
+        o.with = vec!["Bran".into()];
+    });
+    assert_eq!(
+        w.refused(sacrifice_with_others, &[]),
+        RuleError::System(AnyError::Vsd(VsdError::CastersWithoutRitual)),
+        "other casters named beside a sacrifice are refused, not dropped"
+    );
     assert!(
         matches!(
             w.refused(one(&["Bran"]), &[50]),
