@@ -14,6 +14,16 @@ pub fn say(error: &Error) -> String {
     format!("{error}{}", hint(error).unwrap_or_default())
 }
 
+/// The error as the shell prints it: a command is typed there without `grimoire`, and the shell
+/// keeps its one campaign open.
+pub fn say_in_shell(error: &Error) -> String {
+    let said = match error {
+        Error::Rule(RuleError::AlreadyCreated(_)) => error.to_string(),
+        _ => say(error),
+    };
+    said.replace("`grimoire ", "`")
+}
+
 /// What to type about `error`, written to follow its words.
 fn hint(error: &Error) -> Option<String> {
     let rule = match error {
@@ -27,9 +37,10 @@ fn hint(error: &Error) -> Option<String> {
         RuleError::UnknownCharacter { known, .. } if known.is_empty() => {
             " (add one with `grimoire character add`)".into()
         }
-        RuleError::NoHealth(name) => {
-            format!(" (give them one with `grimoire character set {name} --health N --reason WHY`)")
-        }
+        RuleError::NoHealth(name) => format!(
+            " (give them one with `grimoire character set {} --health N --reason WHY`)",
+            shell_words::quote(name)
+        ),
         RuleError::SessionOpen(_) => "; end it with `grimoire session end` first".into(),
         RuleError::RevealInSession(_) => {
             "; end the session with `grimoire session end` first".into()
@@ -82,6 +93,19 @@ mod tests {
     use crate::systems::adg::rules::AdgError;
     use crate::systems::registry::AnyError;
     use crate::systems::vsd::rules::VsdError;
+
+    /// In the shell a command is typed without `grimoire`, and the shell keeps its one campaign:
+    /// its hints say so.
+    #[test]
+    fn the_shell_says_hints_as_commands_are_typed_there() {
+        let open = Error::Rule(RuleError::SessionOpen(2));
+        assert_eq!(
+            super::say_in_shell(&open),
+            "session 2 is still open; end it with `session end` first"
+        );
+        let created = Error::Rule(RuleError::AlreadyCreated("Vault".into()));
+        assert!(!super::say_in_shell(&created).contains("--db"));
+    }
 
     /// Every refusal whose words name a flag or a command, as the command line prints it.
     #[test]

@@ -397,31 +397,33 @@ const MAX_GIVEN_FILE: u64 = 4 * 1024 * 1024;
 /// ends) is refused before it is opened, as a mistake in what was typed.
 fn read_given_file(path: &str) -> Result<String, Error> {
     use std::io::Read;
-    let refuse = |why: &str| Error::Usage(format!("{path}: {why}"));
-    let metadata = std::fs::metadata(path).map_err(|e| match e.kind() {
+    let shown = crate::text::printable(path);
+    let refuse = |why: &str| Error::Usage(format!("{shown}: {why}"));
+    let unreadable = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => refuse("there is no such file"),
-        _ => refuse("the file cannot be read (check its permissions)"),
-    })?;
+        std::io::ErrorKind::PermissionDenied => refuse("you may not read this file"),
+        kind => refuse(&format!("the file cannot be read ({kind})")),
+    };
+    let too_large = || refuse("the file is larger than 4 MiB, far past any tables file");
+    let metadata = std::fs::metadata(path).map_err(unreadable)?;
     if !metadata.is_file() {
         return Err(refuse(
             "this is not a regular file; give the path of a JSON file",
         ));
     }
     if metadata.len() > MAX_GIVEN_FILE {
-        return Err(refuse(
-            "the file is larger than 4 MiB, far past any tables file",
-        ));
+        return Err(too_large());
     }
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(MAX_GIVEN_FILE + 1).read_to_end(&mut bytes))
-        .map_err(|_| refuse("the file cannot be read (check its permissions)"))?;
+        .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_GIVEN_FILE {
-        return Err(refuse(
-            "the file is larger than 4 MiB, far past any tables file",
-        ));
+        return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|_| refuse("the file is not UTF-8 text"))
+    // A byte-order mark some editors write first says nothing to a JSON reader.
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    String::from_utf8(text.to_vec()).map_err(|_| refuse("the file is not UTF-8 text"))
 }
 
 /// A block of what a command said, as the terminal shows it.

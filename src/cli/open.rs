@@ -21,6 +21,11 @@ impl SharedStore {
     pub fn lend(&self) -> Option<RefMut<'_, Store>> {
         self.0.as_ref()?.try_borrow_mut().ok()
     }
+
+    /// Whether this is the shell's store (the command runs inside `grimoire shell`).
+    pub fn in_shell(&self) -> bool {
+        self.0.is_some()
+    }
 }
 
 impl std::fmt::Debug for SharedStore {

@@ -32,7 +32,11 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
         }
         Err(e) => {
             // With --json the one JSON document is the whole answer, errors included.
-            let said = super::hints::say(&e);
+            let said = if globals.shared.in_shell() {
+                super::hints::say_in_shell(&e)
+            } else {
+                super::hints::say(&e)
+            };
             if globals.json {
                 print_json_error(&said, exit_code(&e));
             } else {

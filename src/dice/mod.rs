@@ -145,9 +145,9 @@ pub enum DiceError {
         sealed: bool,
     },
     #[error(
-        "{} entered, but the command drew only {}",
+        "{} entered, but the command drew {}",
         crate::words::count(*given as u64, "dice value was", "dice values were"),
-        crate::words::count(*used as u64, "die", "dice")
+        if *used == 0 { "none".to_string() } else { format!("only {}", crate::words::count(*used as u64, "die", "dice")) }
     )]
     TooMany { given: usize, used: usize },
     /// The faces typed in one answer for a sealed die are not one whole result of it (an

@@ -489,6 +489,12 @@ fn adg_c5_tables_load_refuses_what_is_not_a_small_text_file() {
     if made.is_ok_and(|s| s.success()) {
         cases.push((fifo, "not a regular file"));
     }
+    // A byte-order mark first is read past; the same tables again are refused as in force.
+    let marked = dir.join("marked.json");
+    let tables = serde_json::to_string(&crate::support::sample_tables()).unwrap();
+    std::fs::write(&marked, format!("\u{feff}{tables}")).unwrap();
+    let err = c.refused(&["tables", "load", marked.to_str().unwrap()], 1);
+    assert!(err.contains("are in force already"), "{err}");
     for (path, said) in cases {
         let err = c.refused(&["tables", "load", path.to_str().unwrap()], 2);
         assert!(err.contains(said), "{}: {err}", path.display());
@@ -730,6 +736,29 @@ fn adg_a_gift_to_the_holder_and_empty_words_are_refused() {
         .unwrap()
         .trim_end_matches('.')
         .to_string();
+    c.ok(&[
+        "silver",
+        "Aldric",
+        "+999999000",
+        "--reason",
+        "a dragon's hoard",
+    ]);
+    let err = c.refused(
+        &[
+            "character",
+            "set",
+            "Aldric",
+            "--silver",
+            "1000000000",
+            "--reason",
+            "x",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("past the 1,000,000,000 a purse may hold"),
+        "{err}"
+    );
     let err = c.refused(&["scroll", "give", &id, "aldric"], 1);
     assert!(
         err.contains(&format!("Aldric holds scroll {id} already")),

@@ -509,6 +509,12 @@ fn c1_vsd_changes_that_change_nothing_or_leave_the_sheets_range_are_refused() {
     assert!(err.contains("a change of +0 changes nothing"), "{err}");
     let err = c.refused(&["drive", "Mira", "+99", "--reason", "a hero"], 1);
     assert!(err.contains("would take it above 99"), "{err}");
+    c.ok(&["drive", "Mira", "+90", "--reason", "a long road"]);
+    let err = c.refused(
+        &["character", "set", "Mira", "--drive", "99", "--reason", "x"],
+        1,
+    );
+    assert!(err.contains("Drive would be 189, past the 99"), "{err}");
     for empty in [
         &["drive", "Mira", "+1", "--reason", " "][..],
         &[
@@ -558,4 +564,49 @@ fn c1_vsd_changes_that_change_nothing_or_leave_the_sheets_range_are_refused() {
         sheet["character"]["sheet"]["vocation"], "animist",
         "{sheet}"
     );
+}
+
+/// From a hostile pass: a character saves with their own bonus (one typed for them is refused,
+/// not quietly used), and the cast may be named as `grimoire log` prints it (#SEQ).
+#[test]
+fn vsd7_a_characters_save_uses_their_own_bonus_and_the_cast_takes_its_log_number() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Charm",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "enchantment",
+        "--save",
+        "--duration",
+        "10m",
+    ]);
+    let cast = c.json(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Charm", "--target", "Mira",
+    ]);
+    let seq = cast["appended"][0]["seq"].as_u64().unwrap().to_string();
+    let err = c.refused(
+        &[
+            "--rolls", "50", "save", "Mira", "--cast", &seq, "--wsr", "90",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Mira saves with their own Willpower save bonus (+20)")
+            && err.contains("leave out --wsr"),
+        "{err}"
+    );
+    c.ok(&[
+        "--rolls",
+        "50",
+        "save",
+        "Mira",
+        "--cast",
+        &format!("#{seq}"),
+    ]);
 }

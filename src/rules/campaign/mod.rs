@@ -457,7 +457,13 @@ fn change_sheet(
         });
     }
     // What the rules make of the corrected sheet is decided now and recorded with it.
-    let outcome = who.clone().correct(&sheet);
+    let mut corrected = who.clone();
+    let outcome = corrected.correct(&sheet);
+    if let Some(why) = on_system!(&corrected.system, AnyState, |S, mine| {
+        <S as crate::systems::contract::state::SystemFold>::past_the_sheet(mine)
+    }) {
+        return Err(RuleError::InvalidSheet(why));
+    }
     Ok(Event::SheetCorrected {
         character: who.name.clone(),
         sheet,

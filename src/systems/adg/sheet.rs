@@ -5,6 +5,9 @@ use crate::systems::contract::event::{SystemModel, SystemSheet, within};
 use serde::{Deserialize, Serialize};
 
 /// An A Dungeon Game character (docs/rules.md ADG-C1, ADG-C2).
+/// The most silver a purse holds, entered or gained: far past any campaign.
+pub const PURSE_MAX: u64 = 1_000_000_000;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdgSheet {
     pub level: u32,
@@ -36,7 +39,7 @@ impl SystemSheet for AdgSheet {
         within("brawn", self.brawn, 1, 20)?;
         within("cunning", self.cunning, 1, 20)?;
         within("health", self.health, 1, 999)?;
-        within("silver", self.silver, 0, 1_000_000_000)
+        within("silver", self.silver, 0, PURSE_MAX)
     }
 }
 

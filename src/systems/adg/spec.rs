@@ -40,11 +40,12 @@ impl SystemCommands for Adg {
             AdgError::RestsByNight(_) => ": use --night".into(),
             AdgError::NoAdgTables => "; add an ADG character or `grimoire tables load FILE`".into(),
             AdgError::RollPending { name, .. } => {
+                let name = shell_words::quote(name);
                 format!("; roll them first with `grimoire scroll resolve {name}`")
             }
             AdgError::EffectWithoutTarget => ": give --target NAME with --effect".into(),
             AdgError::BeyondSafeRituals { name, .. } | AdgError::LockedOut(name) => {
-                format!(" (`grimoire rest {name} --night`)")
+                format!(" (`grimoire rest {} --night`)", shell_words::quote(name))
             }
             AdgError::RitualKindNeeded => {
                 "; give --type, or --spell-level, --cast-time and --duration".into()

@@ -27,6 +27,11 @@ pub trait SystemFold: SystemModel {
     fn follow_sheet(character: &mut Self::Character, old: &Self::Sheet, new: &Self::Sheet);
     /// The GM corrected the sheet as entered (C-1); whether the result ends the character.
     fn correct(character: &mut Self::Character, old: &Self::Sheet, new: &Self::Sheet) -> bool;
+    /// What a character holds past what a sheet may (a correction that moved a value play had
+    /// already raised), in words; `None` when all is within range.
+    fn past_the_sheet(_character: &Self::Character) -> Option<String> {
+        None
+    }
     /// Whether the character is out of play for good, as the system has it.
     fn is_dead(character: &Self::Character) -> bool;
     /// Ends the character, as a recorded correction says.

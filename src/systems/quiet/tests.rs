@@ -319,3 +319,79 @@ fn the_cli_mounts_quiet() {
     assert!(help.contains("Examples:\n  grimoire steady Pip"), "{help}");
     assert!(help.contains("--rolls <"), "{help}");
 }
+
+/// Played through the command line with nothing of the command line edited: the system's sheet
+/// and command are mounted from its descriptions, its flags are refused on another game's
+/// character, and its command records into a real campaign file.
+#[test]
+fn the_cli_plays_quiet_from_its_descriptions_alone() {
+    use clap::FromArgMatches;
+    use rand::SeedableRng;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("quiet.db");
+    let db = db.to_str().unwrap();
+    let mut ctx = crate::cli::Context {
+        now: chrono::DateTime::parse_from_rfc3339("2026-12-02T20:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+        rng: rand::rngs::StdRng::seed_from_u64(7),
+        streams: false,
+    };
+    let mut run = |line: &[&str]| {
+        let head = ["grimoire", "--db", db, "--actor", "gm"];
+        let argv = head.iter().chain(line);
+        let matches = crate::cli::definitions()
+            .try_get_matches_from(argv)
+            .unwrap();
+        let cli = crate::cli::Cli::from_arg_matches(&matches).unwrap();
+        crate::cli::run(&cli, &mut ctx)
+    };
+    run(&["init", "--name", "Hush"]).unwrap();
+    run(&[
+        "character",
+        "add",
+        "quiet",
+        "Pip",
+        "--level",
+        "1",
+        "--calm",
+        "5",
+    ])
+    .unwrap();
+    let added = run(&[
+        "character",
+        "add",
+        "adg",
+        "Wen",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "4",
+    ]);
+    added.unwrap();
+    let steadied = run(&["--rolls", "3", "steady", "Pip"]).unwrap();
+    assert!(steadied.text.contains("Pip"), "{}", steadied.text);
+    let Err(wrong) = run(&["character", "set", "Wen", "--calm", "3", "--reason", "x"]) else {
+        panic!("a Quiet flag on another game's character is refused");
+    };
+    assert!(
+        wrong
+            .to_string()
+            .contains("Wen plays A Dungeon Game, whose sheet has no --calm"),
+        "{wrong}"
+    );
+    run(&["character", "level-up", "Pip"]).unwrap();
+    let state = crate::store::Store::open(crate::store::Location::parse(db).unwrap())
+        .unwrap()
+        .replay(None)
+        .unwrap();
+    let pip = state.character("Pip").unwrap();
+    assert_eq!(pip.state::<Quiet>().unwrap().strain, 3);
+    assert_eq!(pip.sheet, Sheet::Quiet(QuietSheet { level: 2, calm: 5 }));
+}

@@ -32,13 +32,17 @@ impl SystemCommands for Vsd {
         Some(match error {
             VsdError::RitualWithoutCasters => ": name them with --with NAME,NAME".into(),
             VsdError::RoundUsed(_) => "; advance the clock with `grimoire time advance 1r`".into(),
-            VsdError::ChoicePending(_) => {
-                "; `grimoire character show` lists it, `grimoire choose` makes it".into()
+            VsdError::ChoicePending(name) => {
+                let name = shell_words::quote(name);
+                format!(
+                    "; `grimoire character show {name}` lists it, `grimoire choose {name}` makes it"
+                )
             }
             VsdError::WeaveAboveLevel { .. } => {
                 ": overcast it with --overcast ritual --with NAMES or --overcast sacrifice".into()
             }
             VsdError::WsrNeeded(_) => "; give it with --wsr N".into(),
+            VsdError::WsrOfTheirOwn { .. } => "; leave out --wsr".into(),
             VsdError::SeverOff => {
                 "; the GM turns it on with `grimoire setting sever-the-thread on`".into()
             }
@@ -120,6 +124,19 @@ fn on_off() -> Vec<(&'static str, &'static str)> {
 
 fn condition_actions() -> Vec<(&'static str, &'static str)> {
     words_of::<ConditionAction>()
+}
+
+/// An event number as typed: `42`, or `#42` as `grimoire log` prints it.
+fn seq_of(text: &str) -> Result<u64, String> {
+    let digits = text.strip_prefix('#').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{text}' is not an event number; write it as 42 or #42"
+        ));
+    }
+    digits
+        .parse()
+        .map_err(|_| format!("'{text}' is past any event number"))
 }
 
 fn duration(text: &str) -> Result<GameDuration, String> {
@@ -369,7 +386,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 "against",
                 "The cast's event number (#SEQ in `grimoire log`); `--against` is the older \
                  spelling.",
-                Kind::U64,
+                Kind::Checked(|t| seq_of(t).map(|_| ())),
             )
             .long_as("cast")
             .alias("against")
@@ -380,7 +397,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             Ok(VsdCommand::Save(SaveRoll {
                 target: g.text("target")?,
                 wsr: g.maybe_read("wsr")?,
-                against: g.read("against")?,
+                against: seq_of(&g.text("against")?)?,
                 cast: None,
             }))
         }),

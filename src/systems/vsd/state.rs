@@ -96,6 +96,14 @@ impl crate::systems::contract::state::SystemFold for super::Vsd {
     fn correct(character: &mut VsdState, old: &VsdSheet, new: &VsdSheet) -> bool {
         character.correct(old, new)
     }
+    fn past_the_sheet(character: &VsdState) -> Option<String> {
+        (character.drive > crate::systems::vsd::sheet::MAX_DRIVE).then(|| {
+            format!(
+                "with what play has added, Drive would be {}, past the 99 a sheet holds",
+                character.drive
+            )
+        })
+    }
     /// Consumed by Soul Damage (VSD-12).
     fn is_dead(character: &VsdState) -> bool {
         character.consumed

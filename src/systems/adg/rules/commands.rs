@@ -178,7 +178,7 @@ pub struct SilverChange {
 
 /// The most silver a purse holds (as the sheet allows): far past any campaign, and far from
 /// overflowing any sum.
-pub const MAX_SILVER: i64 = 1_000_000_000;
+pub const MAX_SILVER: i64 = crate::systems::adg::sheet::PURSE_MAX as i64;
 
 /// A scroll handed to another character.
 #[derive(Debug, Clone, PartialEq, Eq)]

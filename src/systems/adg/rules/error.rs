@@ -7,6 +7,8 @@ use thiserror::Error;
 pub enum AdgError {
     #[error("{0} plays A Dungeon Game, where rest comes by the night")]
     RestsByNight(String),
+    #[error("the tables \"{0}\" are in force already, exactly as given; nothing to load")]
+    TablesInForce(String),
     #[error("the tables are not valid: {0}")]
     InvalidTables(String),
     #[error("no A Dungeon Game tables are loaded yet")]

@@ -283,6 +283,13 @@ fn decide(
             tables
                 .validate()
                 .map_err(|why| RuleError::System(AnyError::Adg(AdgError::InvalidTables(why))))?;
+            if let Some(in_force) = &state.systems.adg.adg_tables
+                && in_force.sha256() == tables.sha256()
+            {
+                return Err(RuleError::System(AnyError::Adg(AdgError::TablesInForce(
+                    in_force.name.clone(),
+                ))));
+            }
             Ok(vec![Event::System(AnyEvent::Adg(
                 AdgEvent::AdgTablesLoaded {
                     source,

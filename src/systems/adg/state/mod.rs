@@ -106,6 +106,14 @@ impl crate::systems::contract::state::SystemFold for super::Adg {
     fn correct(character: &mut AdgState, old: &AdgSheet, new: &AdgSheet) -> bool {
         character.correct(old, new)
     }
+    fn past_the_sheet(character: &AdgState) -> Option<String> {
+        (character.silver > crate::systems::adg::sheet::PURSE_MAX).then(|| {
+            format!(
+                "with what play has added, the purse would hold {} silver, past the 1,000,000,000 a purse may hold",
+                character.silver
+            )
+        })
+    }
     /// A maximum reached 0 (ADG-C4).
     fn is_dead(character: &AdgState) -> bool {
         character.dead

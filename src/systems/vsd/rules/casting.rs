@@ -533,7 +533,7 @@ pub fn save(
         cast,
     } = save;
     let target = target.as_str();
-    if against > state.head {
+    if against == 0 || against > state.head {
         return Err(RuleError::NoSuchEvent(against, state.head));
     }
     if state.retracted.contains_key(&against) {
@@ -554,7 +554,8 @@ pub fn save(
         // A failure or an attack leaves nothing to resist; a spell that took effect without a
         // difficulty grants no save at all (VSD-7).
         let why = match cast.outcome {
-            Outcome::Failure | Outcome::Attack => "the spell did not take effect",
+            Outcome::Failure => "the spell did not take effect",
+            Outcome::Attack => "a bolt or area spell is settled by its attack roll, not a save",
             Outcome::Partial | Outcome::Success | Outcome::Outstanding => {
                 "the spell grants no save"
             }
@@ -591,12 +592,18 @@ pub fn save(
             })));
         }
     }
+    let own = character
+        .and_then(|c| c.state::<Vsd>())
+        .map(|v| i64::from(v.wsr));
+    // A character's save uses their own sheet; a bonus typed for them would quietly replace it.
+    if let (Some(_), Some(own)) = (wsr, own) {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::WsrOfTheirOwn {
+            name: target_name.to_string(),
+            wsr: own,
+        })));
+    }
     let wsr = wsr
-        .or_else(|| {
-            character
-                .and_then(|c| c.state::<Vsd>())
-                .map(|v| i64::from(v.wsr))
-        })
+        .or(own)
         .ok_or_else(|| RuleError::System(AnyError::Vsd(VsdError::WsrNeeded(target.to_string()))))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();

@@ -88,6 +88,10 @@ pub enum VsdError {
         "{0} is not an Against the Darkmaster character here, so the save needs their Willpower save bonus"
     )]
     WsrNeeded(String),
+    #[error(
+        "{name} saves with their own Willpower save bonus ({wsr:+}), which a bonus given for the save would replace"
+    )]
+    WsrOfTheirOwn { name: String, wsr: i64 },
     #[error("the optional Sever the Thread rule is off")]
     SeverOff,
     #[error("{0} faces no resonance roll to sever")]
