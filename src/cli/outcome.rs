@@ -142,6 +142,11 @@ pub fn for_the_terminal(text: &str) -> String {
 }
 
 pub fn print_json_error(message: &str, exit_code: u8) {
+    // clap's pointer to --help is for a person at a terminal, not a program reading JSON.
+    let message = message
+        .trim_end()
+        .trim_end_matches("For more information, try '--help'.")
+        .trim_end();
     let body = serde_json::json!({ "error": message, "exit_code": exit_code });
     let _ = writeln!(
         std::io::stdout(),

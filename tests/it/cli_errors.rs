@@ -451,6 +451,16 @@ fn json_errors_carry_the_message_and_exit_code() {
             .unwrap()
             .contains("no character named 'Bob'")
     );
+    // A usage mistake's JSON keeps clap's words but not its pointer to --help, which is for a
+    // person at a terminal.
+    let out = c.run(&["--json", "damage", "Aldric", "many"]);
+    assert_eq!(out.status.code(), Some(2));
+    let body: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = body["error"].as_str().unwrap();
+    assert!(
+        error.contains("'many'") && !error.contains("For more information"),
+        "{error}"
+    );
 }
 
 #[test]

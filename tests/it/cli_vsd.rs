@@ -610,3 +610,42 @@ fn vsd7_a_characters_save_uses_their_own_bonus_and_the_cast_takes_its_log_number
         &format!("#{seq}"),
     ]);
 }
+
+/// VSD-12: `--with A,,B` names two casters; commas alone name none, and a ritual needs them.
+#[test]
+fn vsd12_commas_alone_name_no_other_caster() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Storm",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "5",
+        "--kind",
+        "elemental",
+    ]);
+    let err = c.refused(
+        &[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Mira",
+            "Storm",
+            "--target",
+            "troll",
+            "--overcast",
+            "ritual",
+            "--with",
+            ",,",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("a magic ritual needs its other casters"),
+        "{err}"
+    );
+}

@@ -333,7 +333,13 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                     cannot_see: g.switch("cannot_see"),
                     silenced: g.switch("silenced"),
                     overcast: g.maybe_word("overcast")?,
-                    with: g.all("with").to_vec(),
+                    // `--with A,,B` names two casters, not an empty third.
+                    with: g
+                        .all("with")
+                        .iter()
+                        .filter(|name| !name.trim().is_empty())
+                        .cloned()
+                        .collect(),
                     defense: g.maybe_read("defense")?,
                 },
             }))

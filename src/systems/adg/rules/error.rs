@@ -19,7 +19,13 @@ pub enum AdgError {
     EffectWithoutTarget,
     #[error("{0} has no dice pending from a scroll")]
     NothingPending(String),
-    #[error("exerting {amount} {attribute} would leave it below 1 (it is {current} now); at most {} can be exerted", current.saturating_sub(1))]
+    #[error(
+        "exerting {amount} {attribute} would leave it below 1 (it is {current} now); {}",
+        match current.saturating_sub(1) {
+            0 => "none can be exerted".to_string(),
+            most => format!("at most {most} can be exerted"),
+        }
+    )]
     ExertionTooHigh {
         attribute: String,
         current: u32,

@@ -130,6 +130,17 @@ fn adg_c3_an_exertion_that_would_go_below_one_is_refused() {
         }))
     );
     assert!(err.to_string().contains("at most 8 can be exerted"));
+    let spent = AdgError::ExertionTooHigh {
+        attribute: "Brawn".into(),
+        current: 1,
+        amount: 1,
+    };
+    assert!(
+        spent
+            .to_string()
+            .ends_with("(it is 1 now); none can be exerted"),
+        "{spent}"
+    );
 }
 
 #[test]
