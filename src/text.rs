@@ -226,6 +226,8 @@ pub fn look_alike_keys(name: &str) -> [String; 3] {
         .chars()
         .filter(|c| *c == ' ' || !is_invisible(*c))
         .collect();
+    // Two spaces where one was typed look the same at the table.
+    let visible = visible.split_whitespace().collect::<Vec<_>>().join(" ");
     let key = |text: &str| skeleton(text).collect::<String>();
     [
         key(&visible),

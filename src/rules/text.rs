@@ -31,7 +31,12 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
             check_sheet(sheet)
         }
         Command::StartSession(SessionStart { entropy }) => {
-            check("session's entropy", entropy, NOTE_MAX)
+            check("session's entropy", entropy, NOTE_MAX)?;
+            // None given is a session without the players' words; spaces alone would look like some.
+            if !entropy.is_empty() && entropy.trim().is_empty() {
+                return Err(TextProblem::Empty("session's entropy"));
+            }
+            Ok(())
         }
         Command::Retract(Retraction { reason, .. }) => check("reason", reason, NOTE_MAX),
         Command::System(command) => {

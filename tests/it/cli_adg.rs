@@ -764,6 +764,11 @@ fn adg_a_gift_to_the_holder_and_empty_words_are_refused() {
         err.contains(&format!("Aldric holds scroll {id} already")),
         "{err}"
     );
+    let err = c.refused(&["scroll", "read", "Aldric", &id, "--target", "Mira"], 1);
+    assert!(
+        err.contains("neither damages nor heals") && err.contains("leave out --target"),
+        "{err}"
+    );
     for empty in [
         &["exert", "Aldric", "brawn", "1", "--reason", ""][..],
         &["silver", "Aldric", "+1", "--reason", "  "],

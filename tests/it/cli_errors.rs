@@ -463,6 +463,15 @@ fn json_errors_carry_the_message_and_exit_code() {
     );
 }
 
+/// A session's entropy is the players' words or none at all: spaces alone are refused, since they
+/// would read in the log as if the players had chosen something.
+#[test]
+fn a_sessions_entropy_of_spaces_alone_is_refused() {
+    let c = Campaign::with_party();
+    let err = c.refused(&["session", "start", "--entropy", "   "], 1);
+    assert!(err.contains("session's entropy is empty"), "{err}");
+}
+
 #[test]
 fn bad_environment_overrides_are_usage_errors() {
     let c = Campaign::with_party();

@@ -52,6 +52,7 @@ impl SystemCommands for Adg {
             }
             AdgError::NothingToExertFor => " (--pre-exert)".into(),
             AdgError::NoSuchScroll(_) => "; `grimoire scroll list` shows them".into(),
+            AdgError::TargetWithoutRoll(_) => "; leave out --target".into(),
             _ => return None,
         })
     }

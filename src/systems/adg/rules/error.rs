@@ -84,6 +84,8 @@ pub enum AdgError {
     NoSuchScroll(u64),
     #[error("scroll S{id} is {state} and can never be used again")]
     ScrollUnusable { id: u64, state: String },
+    #[error("scroll S{0} neither damages nor heals, so there is no one to aim it at")]
+    TargetWithoutRoll(u64),
     #[error("{name} holds scroll S{id} already")]
     HoldsAlready { name: String, id: u64 },
     #[error("scroll S{id} is held by {holder}")]

@@ -11,6 +11,7 @@ use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, KnownRitual};
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
+use crate::text::look_alike;
 use crate::time::GameDuration;
 use crate::words::Folded;
 
@@ -68,14 +69,16 @@ pub(super) fn known_ritual<'a>(
 
 /// Refuses a ritual already known or lost forever (ADG-R3).
 pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
-    let key = Folded::of(ritual);
-    if let Some(known) = adg.known.get(&key) {
+    // A name that only looks different (another case, a doubled space, a look-alike letter) is
+    // the same ritual: known already, or lost for good (ADG-R3).
+    let same = |name: &str| Folded::of(name) == Folded::of(ritual) || look_alike(name, ritual);
+    if let Some(known) = adg.known.values().find(|k| same(&k.name)) {
         return Err(RuleError::System(AnyError::Adg(AdgError::AlreadyKnown {
             name: who.name.clone(),
             ritual: known.name.clone(),
         })));
     }
-    if let Some(lost) = adg.lost.get(&key) {
+    if let Some(lost) = adg.lost.values().find(|lost| same(lost)) {
         return Err(RuleError::System(AnyError::Adg(AdgError::LostForever {
             name: who.name.clone(),
             ritual: lost.clone(),

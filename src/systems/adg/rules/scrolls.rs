@@ -294,6 +294,12 @@ pub fn read(
     let (name, id, secrets) = (order.character.as_str(), order.scroll, &order.sealed);
     let (who, _) = living(state, name)?;
     let scroll = held(state, &who.name, id)?;
+    // A target is whom the scroll's damage or healing goes to; a scroll with none would drop it.
+    if order.target.is_some() && scroll.effect_roll.is_none() {
+        return Err(RuleError::System(AnyError::Adg(
+            AdgError::TargetWithoutRoll(id),
+        )));
+    }
     let seal = open_seal(state, scroll, secrets)?;
     let mut record = Vec::new();
     // Damage taken this round means a fight is on, whether or not --in-combat was given.
