@@ -394,7 +394,7 @@ const MAX_GIVEN_FILE: u64 = 4 * 1024 * 1024;
 
 /// The text of a file given to a command: a regular file of UTF-8 text, small enough to read
 /// whole. Anything else (a missing path, a folder, a pipe that would block, a device that never
-/// ends) is refused before it is opened, as a mistake in what was typed.
+/// ends) is refused before it is read, as a mistake in what was typed.
 fn read_given_file(path: &str) -> Result<String, Error> {
     use std::io::Read;
     let shown = crate::text::printable(path);
@@ -405,7 +405,16 @@ fn read_given_file(path: &str) -> Result<String, Error> {
         kind => refuse(&format!("the file cannot be read ({kind})")),
     };
     let too_large = || refuse("the file is larger than 4 MiB, far past any tables file");
-    let metadata = std::fs::metadata(path).map_err(unreadable)?;
+    // Opened without blocking and checked as opened, so a pipe swapped in after a look at the
+    // path can neither hang the command nor pass for a file.
+    let file = rustix::fs::open(
+        path,
+        rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC,
+        rustix::fs::Mode::empty(),
+    )
+    .map(std::fs::File::from)
+    .map_err(|e| unreadable(e.into()))?;
+    let metadata = file.metadata().map_err(unreadable)?;
     if !metadata.is_file() {
         return Err(refuse(
             "this is not a regular file; give the path of a JSON file",
@@ -415,8 +424,8 @@ fn read_given_file(path: &str) -> Result<String, Error> {
         return Err(too_large());
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_GIVEN_FILE + 1).read_to_end(&mut bytes))
+    file.take(MAX_GIVEN_FILE + 1)
+        .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_GIVEN_FILE {
         return Err(too_large());
