@@ -718,9 +718,9 @@ fn adg_r7_a_failed_cast_shows_the_mishap_dice_the_difference_and_the_total() {
 /// From a hostile pass: a scroll given to the one who holds it changes nothing and is refused,
 /// and empty text where the log keeps words is refused before anything is recorded.
 #[test]
-fn adg_a_gift_to_the_holder_and_empty_words_are_refused() {
+fn adg_s9_a_gift_to_the_holder_and_empty_words_are_refused() {
     let c = scholar();
-    let out = c.ok(&[
+    let written = c.json(&[
         "scroll",
         "write",
         "Aldric",
@@ -730,12 +730,7 @@ fn adg_a_gift_to_the_holder_and_empty_words_are_refused() {
         "--effect",
         "shade",
     ]);
-    let id = out
-        .lines()
-        .find_map(|l| l.strip_prefix("The scroll is "))
-        .unwrap()
-        .trim_end_matches('.')
-        .to_string();
+    let id = format!("S{}", written["scroll"]);
     c.ok(&[
         "silver",
         "Aldric",

@@ -15,20 +15,32 @@ use clap::{Arg, ArgMatches, Args, FromArgMatches};
 
 /// `character set NAME --reason WHY [FLAGS]`.
 #[derive(Debug)]
-pub struct SetArgs {
+pub struct SetArgs(Typed);
+
+/// `character level-up NAME [FLAGS] [--reason WHY]`.
+#[derive(Debug)]
+pub struct LevelUpArgs(Typed);
+
+/// What was typed to change a sheet: who, why, the flags' values, and which were typed (not
+/// taken from a default).
+#[derive(Debug)]
+struct Typed {
     name: String,
     reason: String,
     given: Given,
     typed: Vec<&'static str>,
 }
 
-/// `character level-up NAME [FLAGS] [--reason WHY]`.
-#[derive(Debug)]
-pub struct LevelUpArgs {
-    name: String,
-    reason: String,
-    given: Given,
-    typed: Vec<&'static str>,
+impl Typed {
+    fn read(matches: &ArgMatches, flags: &[ArgSpec]) -> Typed {
+        let text = |id: &str| matches.get_one::<String>(id).cloned().unwrap_or_default();
+        Typed {
+            name: text("name"),
+            reason: text("reason"),
+            given: mount::read_given(matches, flags),
+            typed: mount::typed(matches, flags),
+        }
+    }
 }
 
 /// Every system's flags of one kind (`set_flags`, `level_up_flags`), each once.
@@ -91,13 +103,7 @@ impl Args for SetArgs {
 
 impl FromArgMatches for SetArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<SetArgs, clap::Error> {
-        let flags = set_flags();
-        Ok(SetArgs {
-            name: text(matches, "name"),
-            reason: text(matches, "reason"),
-            given: mount::read_given(matches, &flags),
-            typed: mount::typed(matches, &flags),
-        })
+        Ok(SetArgs(Typed::read(matches, &set_flags())))
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
@@ -121,23 +127,13 @@ impl Args for LevelUpArgs {
 
 impl FromArgMatches for LevelUpArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<LevelUpArgs, clap::Error> {
-        let flags = level_up_flags();
-        Ok(LevelUpArgs {
-            name: text(matches, "name"),
-            reason: text(matches, "reason"),
-            given: mount::read_given(matches, &flags),
-            typed: mount::typed(matches, &flags),
-        })
+        Ok(LevelUpArgs(Typed::read(matches, &level_up_flags())))
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
         *self = LevelUpArgs::from_arg_matches(matches)?;
         Ok(())
     }
-}
-
-fn text(matches: &ArgMatches, id: &str) -> String {
-    matches.get_one::<String>(id).cloned().unwrap_or_default()
 }
 
 /// The character's sheet as it stands now, and their name as the campaign spells it.
@@ -147,22 +143,26 @@ fn current_sheet(g: &Globals, name: &str) -> Result<(String, Sheet), Error> {
     Ok((who.name.clone(), who.sheet.clone()))
 }
 
-/// Which change of a sheet: the flags it reads, and how.
-enum Change<'a> {
-    Set(&'a SetArgs),
-    LevelUp(&'a LevelUpArgs),
+/// Which change of a sheet: a correction, or a level gained.
+#[derive(Clone, Copy)]
+enum Change {
+    Set,
+    LevelUp,
 }
 
-/// The sheet changed as `change` says, by the rules of the character's system: a flag typed
-/// that the system's sheet does not have is refused.
-fn changed(who: &str, sheet: &Sheet, change: &Change<'_>) -> Result<Sheet, Error> {
-    on_system!(sheet, Sheet, |S, mine| changed_in::<S>(who, mine, change))
+/// The sheet changed as `change` says with what was `typed`, by the rules of the character's
+/// system: a flag typed that the system's sheet does not have is refused.
+fn changed(who: &str, sheet: &Sheet, change: Change, typed: &Typed) -> Result<Sheet, Error> {
+    on_system!(sheet, Sheet, |S, mine| changed_in::<S>(
+        who, mine, change, typed
+    ))
 }
 
 fn changed_in<S: Registered>(
     who: &str,
     mine: &S::Sheet,
-    change: &Change<'_>,
+    change: Change,
+    typed: &Typed,
 ) -> Result<Sheet, Error> {
     let Some(spec): Option<&SheetSpec<S>> = S::sheet_spec() else {
         return Err(Error::Usage(format!(
@@ -170,45 +170,48 @@ fn changed_in<S: Registered>(
             S::NAME
         )));
     };
-    let (flags, typed, given, apply) = match change {
-        Change::Set(a) => (spec.set_flags, &a.typed, &a.given, spec.set),
-        Change::LevelUp(a) => (spec.level_up_flags, &a.typed, &a.given, spec.level_up),
+    let (flags, apply) = match change {
+        Change::Set => (spec.set_flags, spec.set),
+        Change::LevelUp => (spec.level_up_flags, spec.level_up),
     };
-    if let Some(foreign) = typed.iter().find(|id| !flags.iter().any(|f| f.id == **id)) {
+    let foreign = typed
+        .typed
+        .iter()
+        .find(|id| !flags.iter().any(|f| f.id == **id));
+    if let Some(foreign) = foreign {
         return Err(Error::Usage(format!(
             "{who} plays {}, whose sheet has no --{}",
             S::NAME,
             foreign.replace('_', "-")
         )));
     }
-    apply(mine, given).map(S::wrap_sheet).map_err(Error::Usage)
+    apply(mine, &typed.given)
+        .map(S::wrap_sheet)
+        .map_err(Error::Usage)
 }
 
 pub fn set(g: &Globals, ctx: &mut Context, a: &SetArgs) -> Result<Report, Error> {
-    let (who, sheet) = current_sheet(g, &a.name)?;
-    let sheet = changed(&who, &sheet, &Change::Set(a))?;
-    change(g, ctx, who, sheet, a.reason.clone(), true)
+    record_change(g, ctx, Change::Set, &a.0)
 }
 
 pub fn level_up(g: &Globals, ctx: &mut Context, a: &LevelUpArgs) -> Result<Report, Error> {
-    let (who, sheet) = current_sheet(g, &a.name)?;
-    let sheet = changed(&who, &sheet, &Change::LevelUp(a))?;
-    change(g, ctx, who, sheet, a.reason.clone(), false)
+    record_change(g, ctx, Change::LevelUp, &a.0)
 }
 
-fn change(
+/// Records the character's sheet changed as typed: a correction (`set`) or a level gained.
+fn record_change(
     g: &Globals,
     ctx: &mut Context,
-    character: String,
-    sheet: Sheet,
-    reason: String,
-    correction: bool,
+    change: Change,
+    typed: &Typed,
 ) -> Result<Report, Error> {
+    let (character, sheet) = current_sheet(g, &typed.name)?;
+    let sheet = changed(&character, &sheet, change, typed)?;
     let command = Command::ChangeSheet {
         character,
         sheet,
-        reason,
-        correction,
+        reason: typed.reason.clone(),
+        correction: matches!(change, Change::Set),
     };
     Ok(appended(&record(g, ctx, command)?.events))
 }
