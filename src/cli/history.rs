@@ -496,7 +496,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             match then.character(name) {
                 Some(c) => {
                     lines.push(format!("    {}", super::character::glance(c, &then)));
-                    sheets_json.push(super::character::character_json(c));
+                    sheets_json.push(super::character::character_json(c, &then));
                 }
                 None => lines.push(format!("    {name}: not in the campaign at #{context_seq}")),
             }

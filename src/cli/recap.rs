@@ -6,7 +6,7 @@ use super::character::character_json;
 use super::output::{Report, count};
 use crate::Error;
 use crate::dice::Provenance;
-use crate::event::{Event, Recorded};
+use crate::event::Event;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
@@ -16,6 +16,8 @@ use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
 use clap::Args;
 use serde_json::{Value, json};
+use crate::words::Folded;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
 /// Show what changed for characters between two points: every value of their sheets that differs
@@ -63,14 +65,14 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
         }
         args.names.clone()
     };
-    let mut touched = Touched::new(&names);
+    let mut touched = Touched::of(&names);
     if after.head > before.head {
         store.for_each_event(before.head + 1, Some(after.head), |r| {
-            touched.note(&r);
+            touched.note(r.seq, &r.event);
             Ok(())
         })?;
     }
-    let changes = changes(&before, &after, &names, touched);
+    let changes = changes(&before, &after, &names, &touched);
     let title = format!(
         "From #{from} ({}) to #{to} ({}):",
         before.clock_text(),
@@ -96,36 +98,52 @@ struct Changes {
     json: Vec<Value>,
 }
 
-/// For each of some characters, the events that concern them, noted as the events stream by.
+/// For each of some characters (or anyone), the events that concern them, noted as the events
+/// stream by.
 struct Touched {
-    /// Folded name → its place in `seqs`.
-    index: HashMap<String, usize>,
-    seqs: Vec<Vec<u64>>,
+    /// Folded name → the seqs of the events that mention them.
+    seqs: HashMap<Folded, Vec<u64>>,
+    /// Whether a name not listed at the start is noted too.
+    anyone: bool,
 }
 
 impl Touched {
-    fn new(names: &[String]) -> Touched {
+    fn of(names: &[String]) -> Touched {
         Touched {
-            index: names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (fold_name(n), i))
-                .collect(),
-            seqs: vec![Vec::new(); names.len()],
+            seqs: names.iter().map(|n| (Folded::of(n), Vec::new())).collect(),
+            anyone: false,
+        }
+    }
+
+    fn anyone() -> Touched {
+        Touched {
+            seqs: HashMap::new(),
+            anyone: true,
         }
     }
 
     /// Each name the event mentions is looked up once, whatever the size of the party.
-    fn note(&mut self, r: &Recorded) {
-        let Touched { index, seqs } = self;
-        r.event.mentions(&mut |name| {
-            if let Some(&i) = index.get(&fold_name(name))
-                && seqs[i].last() != Some(&r.seq)
+    fn note(&mut self, seq: u64, event: &Event) {
+        let Touched { seqs, anyone } = self;
+        event.mentions(&mut |name| {
+            let folded = Folded::of(name);
+            let found = match seqs.get_mut(&folded) {
+                Some(found) => Some(found),
+                None if *anyone => Some(seqs.entry(folded).or_default()),
+                None => None,
+            };
+            if let Some(found) = found
+                && found.last() != Some(&seq)
             {
-                seqs[i].push(r.seq);
+                found.push(seq);
             }
             false
         });
+    }
+
+    /// The events that mention `name`, oldest first.
+    fn by(&self, name: &str) -> &[u64] {
+        self.seqs.get(&Folded::of(name)).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -135,17 +153,16 @@ fn changes(
     before: &CampaignState,
     after: &CampaignState,
     names: &[String],
-    touched: Touched,
+    touched: &Touched,
 ) -> Changes {
-    let touched = touched.seqs;
     let mut lines = Vec::new();
     let mut json = Vec::new();
-    for (i, name) in names.iter().enumerate() {
+    for name in names {
         let (was, is) = (before.character(name), after.character(name));
         let shown = is.or(was).map_or(name.as_str(), |c| c.name.as_str());
         let mut changed = Vec::new();
         if let (Some(was), Some(is)) = (was, is) {
-            let (old, new) = (character_json(was), character_json(is));
+            let (old, new) = (character_json(was, before), character_json(is, after));
             compare("", Some(&old), Some(&new), &mut changed);
         }
         let header = match (was, is) {
@@ -155,18 +172,9 @@ fn changes(
             _ => format!("{shown}:"),
         };
         lines.push(header);
-        if was.is_some() && is.is_some() && !changed.is_empty() {
+        if !changed.is_empty() {
             // A table of what changed, before and after, indented under the character.
-            let rows = changed
-                .iter()
-                .map(|(path, old, new)| {
-                    let (old, new) = match (old.as_str(), new.as_str()) {
-                        ("present", "-") => ("present", "gone"),
-                        (old, new) => (old, new),
-                    };
-                    vec![label(path), old.to_string(), new.to_string()]
-                })
-                .collect();
+            let rows = changed.iter().map(Change::row).collect();
             let (from, to) = (
                 format!("at #{}", before.head),
                 format!("at #{}", after.head),
@@ -174,17 +182,18 @@ fn changes(
             let table = super::output::table(&["", &from, &to], rows);
             lines.extend(table.lines().map(|l| format!("  {l}")));
         }
-        if !touched[i].is_empty() {
-            let seqs: Vec<String> = touched[i].iter().map(|s| format!("#{s}")).collect();
+        let by = touched.by(name);
+        if !by.is_empty() {
+            let seqs: Vec<String> = by.iter().map(|s| format!("#{s}")).collect();
             lines.push(format!("  by {}", seqs.join(" ")));
         }
         json.push(json!({
             "character": shown,
             "changes": changed
                 .iter()
-                .map(|(path, old, new)| json!({ "field": path, "from": old, "to": new }))
+                .map(|c| json!({ "field": c.path, "from": c.from, "to": c.to }))
                 .collect::<Vec<_>>(),
-            "events": touched[i],
+            "events": by,
         }));
     }
     Changes {
@@ -202,15 +211,33 @@ const BOOKKEEPING: &[&str] = &[
     "started_seq",
 ];
 
-/// The values that differ between two sheets as `(path, before, after)`, walking only into what
-/// differs. An entry that appeared or went whole (a ritual learned, a spell cast on someone) is one
-/// line; what was entered once (`sheet`) and the rules' bookkeeping are left out.
-fn compare(
-    path: &str,
-    old: Option<&Value>,
-    new: Option<&Value>,
-    out: &mut Vec<(String, String, String)>,
-) {
+/// One value of a sheet that differs between two points: `None` where it was not there.
+struct Change {
+    path: String,
+    from: Option<Value>,
+    to: Option<Value>,
+}
+
+impl Change {
+    /// The table's row: the field in words, then each side as the table reads it. An entry that
+    /// appeared or went whole (a ritual learned, a scroll given away) is "added" or "gone".
+    fn row(&self) -> Vec<String> {
+        let (from, to) = match (&self.from, &self.to) {
+            (None, Some(Value::Object(_))) => ("-".to_string(), "added".to_string()),
+            (Some(Value::Object(_)), None) => ("present".to_string(), "gone".to_string()),
+            (from, to) => (
+                shown(&self.path, from.as_ref()),
+                shown(&self.path, to.as_ref()),
+            ),
+        };
+        vec![label(&self.path), from, to]
+    }
+}
+
+/// The values that differ between two sheets, walking only into what differs. An entry that
+/// appeared or went whole (a ritual learned, a spell cast on someone) is one change; what was
+/// entered once (`sheet`) and the rules' bookkeeping are left out.
+fn compare(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Change>) {
     let (old, new) = (old.filter(|v| !v.is_null()), new.filter(|v| !v.is_null()));
     if old == new {
         return;
@@ -222,23 +249,21 @@ fn compare(
             format!("{path}.{key}")
         }
     };
-    match (old, new) {
-        (Some(Value::Object(before)), Some(Value::Object(after))) => {
-            let keys: std::collections::BTreeSet<&String> =
-                before.keys().chain(after.keys()).collect();
-            for key in keys {
-                if (path.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
-                    continue;
-                }
-                compare(&within(key), before.get(key), after.get(key), out);
+    if let (Some(Value::Object(before)), Some(Value::Object(after))) = (old, new) {
+        let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+        for key in keys {
+            if (path.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
+                continue;
             }
+            compare(&within(key), before.get(key), after.get(key), out);
         }
-        (None, Some(Value::Object(_))) => out.push((path.to_string(), "-".into(), "added".into())),
-        (Some(Value::Object(_)), None) => {
-            out.push((path.to_string(), "present".into(), "-".into()))
-        }
-        _ => out.push((path.to_string(), shown(path, old), shown(path, new))),
+        return;
     }
+    out.push(Change {
+        path: path.to_string(),
+        from: old.cloned(),
+        to: new.cloned(),
+    });
 }
 
 /// A sheet's field as the table says it: "health", "Brawn exerted", "ritual fog: words". The JSON
@@ -249,6 +274,11 @@ fn label(path: &str) -> String {
     match parts.as_slice() {
         ["health", "current"] => "health".into(),
         ["health", "max"] => "maximum health".into(),
+        // Campaign-wide things held (scrolls): whichever system's they are names them.
+        ["holds", rest @ ..] => SystemId::ALL
+            .iter()
+            .find_map(|&system| on_system!(system, SystemId, |S| S::field_label(rest)))
+            .unwrap_or_else(|| words(&rest.join(" › "))),
         [key, rest @ ..] => match SystemId::keyed(key) {
             Some(system) => on_system!(system, SystemId, |S| S::field_label(rest))
                 .unwrap_or_else(|| words(&rest.join(" › "))),
@@ -323,23 +353,19 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         Err(e) => return Err(e.into()),
     };
     let before = store.replay(Some(start))?;
-    // The newest session usually ends at the head: its state is the one read already.
-    let after = match end == now.head {
-        true => now,
-        false => store.replay(Some(end))?,
-    };
-    let names = everyone(&before, &after);
-    // One pass over the evening: its numbers, and who each event concerns (after the start).
+    // One pass over the evening as replay applied it: its numbers, and who each event concerns.
     let mut tally = Tally::new();
-    let mut touched = Touched::new(&names);
-    store.for_each_event(start, Some(end), |r| {
-        tally.add(&r);
-        if r.seq > start {
-            touched.note(&r);
+    let mut touched = Touched::anyone();
+    let after = store.replay_span(start, end, |step, state| match step {
+        // A retraction this evening that reached back before it changed what the sheets show too.
+        None => tally.health.undone_before(&before, state),
+        Some((seq, event, applied)) => {
+            touched.note(seq, event);
+            tally.add(event, applied, state);
         }
-        Ok(())
     })?;
-    let changes = changes(&before, &after, &names, touched);
+    let names = everyone(&before, &after);
+    let changes = changes(&before, &after, &names, &touched);
     let deaths: Vec<&str> = after
         .characters
         .values()
@@ -347,8 +373,12 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         .map(|c| c.name.as_str())
         .collect();
     let passed = GameDuration(after.clock.seconds().saturating_sub(before.clock.seconds()));
+    let passed_words = match passed.seconds() {
+        0 => "no time passed".to_string(),
+        _ => format!("{passed} passed"),
+    };
     let mut lines = vec![format!(
-        "Session {number}{}: #{start} to #{end}, {} to {} ({passed} passed)",
+        "Session {number}{}: #{start} to #{end}, {} to {} ({passed_words})",
         if open { " (still open)" } else { "" },
         before.clock_text(),
         after.clock_text()
@@ -375,12 +405,14 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
     ))
 }
 
-/// An evening in numbers.
+/// An evening in numbers, counted from what replay applied: a retracted event adds nothing but
+/// its dice (they were rolled all the same).
 #[derive(Debug, serde::Serialize)]
 struct Tally {
+    /// Every event recorded, the session's start included.
     events: u64,
-    damage: u64,
-    healing: u64,
+    #[serde(flatten)]
+    health: HealthTally,
     retractions: u64,
     dice_entered: u64,
     dice_seeded: u64,
@@ -388,6 +420,55 @@ struct Tally {
     /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
     #[serde(flatten)]
     systems: BTreeMap<&'static str, u64>,
+}
+
+/// Health lost and regained, whatever the source (damage, a mishap, a ritual, a scroll, a spell, a
+/// rest, a sheet's correction): each character's current health followed event by event, so the
+/// sums always match what the sheets show from the session's start to its end.
+#[derive(Debug, Default, serde::Serialize)]
+struct HealthTally {
+    damage: u64,
+    healing: u64,
+    /// Damage from before the session that a retraction in it undid (it shows as health regained).
+    damage_retracted_from_before: u64,
+    /// Healing from before the session that a retraction in it undid.
+    healing_retracted_from_before: u64,
+    /// Each character's current health after the last event followed.
+    #[serde(skip)]
+    current: HashMap<Folded, u32>,
+}
+
+impl HealthTally {
+    /// Starts following from the span's first state, counting what tells it apart from `before`
+    /// (the state at the session's start as it was recorded then).
+    fn undone_before(&mut self, before: &CampaignState, start: &CampaignState) {
+        self.follow(before);
+        let (damage, healing) = (self.damage, self.healing);
+        self.follow(start);
+        self.healing_retracted_from_before = self.damage - damage;
+        self.damage_retracted_from_before = self.healing - healing;
+        (self.damage, self.healing) = (damage, healing);
+    }
+
+    /// Counts each character's change of current health since the last state followed; someone
+    /// seen for the first time (joined, or given a health track) starts where they stand.
+    fn follow(&mut self, state: &CampaignState) {
+        for (name, character) in &state.characters {
+            let Some(health) = character.health else {
+                continue;
+            };
+            let Some(was) = self.current.get_mut(name) else {
+                self.current.insert(name.clone(), health.current);
+                continue;
+            };
+            match health.current.cmp(was) {
+                Ordering::Less => self.damage += u64::from(*was - health.current),
+                Ordering::Greater => self.healing += u64::from(health.current - *was),
+                Ordering::Equal => continue,
+            }
+            *was = health.current;
+        }
+    }
 }
 
 impl Tally {
@@ -398,9 +479,9 @@ impl Tally {
             systems.extend(names.iter().map(|&name| (name, 0)));
         }
         Tally {
-            events: 0,
-            damage: 0,
-            healing: 0,
+            // The session's start, which the span follows from.
+            events: 1,
+            health: HealthTally::default(),
             retractions: 0,
             dice_entered: 0,
             dice_seeded: 0,
@@ -409,23 +490,25 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, r: &Recorded) {
+    /// Counts an event of the evening; `after` is the state replay left once it was `applied` (or
+    /// passed over).
+    fn add(&mut self, event: &Event, applied: bool, after: &CampaignState) {
         self.events += 1;
-        for die in r.event.dice() {
+        for die in event.dice() {
             match die.provenance {
                 Provenance::Entered => self.dice_entered += 1,
                 Provenance::Seeded { .. } => self.dice_seeded += 1,
                 Provenance::Sealed { .. } => self.dice_sealed += 1,
             }
         }
+        if !applied {
+            return;
+        }
+        self.health.follow(after);
         // Only the kinds an evening is summed up by; every other kind counts as an event.
-        if let Event::DamageTaken { amount, .. } = &r.event {
-            self.damage += u64::from(*amount);
-        } else if let Event::Healed { amount, .. } = &r.event {
-            self.healing += u64::from(*amount);
-        } else if let Event::Retracted { .. } = &r.event {
+        if let Event::Retracted { .. } = event {
             self.retractions += 1;
-        } else if let Event::System(event) = &r.event {
+        } else if let Event::System(event) = event {
             let systems = &mut self.systems;
             on_system!(event, AnyEvent, |S, event| S::tally(event, &mut |name| {
                 *systems.entry(name).or_default() += 1;
@@ -434,13 +517,20 @@ impl Tally {
     }
 
     fn lines(&self) -> Vec<String> {
+        let health = &self.health;
         let mut lines = vec![format!(
             "{}; {} damage taken, {} healed; {}",
             count(self.events, "event", "events"),
-            self.damage,
-            self.healing,
+            health.damage,
+            health.healing,
             count(self.retractions, "retraction", "retractions")
         )];
+        if health.damage_retracted_from_before + health.healing_retracted_from_before > 0 {
+            lines.push(format!(
+                "Retracted from before the session: {} damage taken, {} healed",
+                health.damage_retracted_from_before, health.healing_retracted_from_before
+            ));
+        }
         let counted = |name: &'static str| self.systems.get(name).copied().unwrap_or(0);
         for &system in SystemId::ALL {
             lines.extend(on_system!(system, SystemId, |S| S::tally_lines(&counted)));

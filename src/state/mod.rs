@@ -615,12 +615,15 @@ impl Replay {
         Replay { state, retracted }
     }
 
-    pub fn feed(&mut self, seq: u64, event: &Event) {
-        if self.retracted.contains(&seq) {
-            self.state.pass_over(seq, event);
-        } else {
+    /// Folds in the event at `seq`, or passes over it when it is retracted; says which.
+    pub fn feed(&mut self, seq: u64, event: &Event) -> bool {
+        let applied = !self.retracted.contains(&seq);
+        if applied {
             self.state.apply(seq, event);
+        } else {
+            self.state.pass_over(seq, event);
         }
+        applied
     }
 
     pub fn state(&self) -> &CampaignState {

@@ -9,7 +9,7 @@ use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from,
+    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from, replay_span,
     retractions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
@@ -229,6 +229,19 @@ impl Store {
             Ok(ControlFlow::Continue(()))
         })?;
         Ok(replay.finish())
+    }
+
+    /// The log from `from` to `upto` as replay sees it at `upto`: `visit` is shown the state at
+    /// `from`, then each later event, whether it was applied (a retracted one is not) and the state
+    /// just after it ([`replay::replay_span`]). Returns the state at `upto`.
+    pub fn replay_span(
+        &mut self,
+        from: u64,
+        upto: u64,
+        mut visit: impl FnMut(Option<(u64, &Event, bool)>, &CampaignState),
+    ) -> Result<CampaignState, StoreError> {
+        let mut log = self.backend.read()?;
+        replay_span(&mut *log, from, upto, &mut visit)
     }
 
     /// Drops every snapshot and takes new ones along one full replay: the ones kept for the far
@@ -453,7 +466,9 @@ impl Store {
                 watch(row.seq);
                 let event = verifier.feed(&row);
                 match (&mut replay, event) {
-                    (Some(replay), Some(event)) => replay.feed(row.seq, &event),
+                    (Some(replay), Some(event)) => {
+                        replay.feed(row.seq, &event);
+                    }
                     // Past an unreadable event the replay means nothing; the row is reported above.
                     (_, None) => replay = None,
                     (None, Some(_)) => {}

@@ -2,7 +2,7 @@
 //! One rule for every backend, in one place.
 
 use super::StoreError;
-use super::backend::{LogRead, LogWrite, SnapshotInfo};
+use super::backend::{LogRead, LogWrite, Payload, SnapshotInfo};
 use super::chain::StoredRow;
 use crate::event::Event;
 use crate::state::{CampaignState, Replay};
@@ -43,6 +43,12 @@ pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
     })
 }
 
+/// Reads a payload's event, as [`decode`] reads a row's.
+fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
+    Event::from_stored(row.kind, row.schema_version, row.payload)
+        .map_err(|reason| StoreError::Damaged { seq: row.seq, reason })
+}
+
 /// The retractions recorded after `after` and up to `upto`. A replay resuming from a state at `after`
 /// needs no earlier ones: they are folded into that state.
 pub(super) fn retractions(
@@ -79,14 +85,16 @@ pub(super) fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
         .filter(|state| state.head == seq)
 }
 
-/// The newest snapshot at or before `upto` that may stand in for a replay, with the retractions
-/// recorded after it. Snapshots are few but retractions pile up, so they are read back from `upto`
-/// one candidate at a time, newest first: usually just the few since the newest snapshot.
+/// The newest snapshot at or before `at` that may stand in for a replay up to `upto`, with the
+/// retractions recorded after it up to `upto`. Snapshots are few but retractions pile up, so they
+/// are read back from `upto` one candidate at a time, newest first: usually just the few since the
+/// newest snapshot.
 fn usable_snapshot(
     log: &mut dyn LogRead,
+    at: u64,
     upto: u64,
 ) -> Result<Option<(CampaignState, Vec<Retraction>)>, StoreError> {
-    let candidates = log.snapshots(upto, SNAPSHOT_KEEP_NEWEST as u64)?;
+    let candidates = log.snapshots(at, SNAPSHOT_KEEP_NEWEST as u64)?;
     let mut after_candidate = Vec::new();
     let mut read_down_to = upto;
     for candidate in &candidates {
@@ -111,7 +119,7 @@ pub(super) fn replay_from(
     upto: u64,
     snapshots: bool,
 ) -> Result<(CampaignState, u64), StoreError> {
-    if snapshots && let Some((start, retractions)) = usable_snapshot(log, upto)? {
+    if snapshots && let Some((start, retractions)) = usable_snapshot(log, upto, upto)? {
         let from = start.head;
         return Ok((replay_after(log, Some(start), &retractions, upto)?, from));
     }
@@ -134,14 +142,42 @@ pub(super) fn replay_after(
         None => Replay::new(targets),
     };
     log.payloads(from + 1, upto, &mut |row| {
-        let event =
-            Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
-                StoreError::Damaged {
-                    seq: row.seq,
-                    reason,
-                }
-            })?;
-        replay.feed(row.seq, &event);
+        replay.feed(row.seq, &decode_payload(&row)?);
+        Ok(())
+    })?;
+    Ok(replay.finish())
+}
+
+/// Replays the log up to `upto` as the retractions recorded by then leave it, showing `visit` the
+/// state at `from` (with no event), then each event after `from` with whether replay applied it (a
+/// retracted event is passed over) and the state just after it. The state at `from` differs from a
+/// replay up to `from` only where a retraction after `from` reaches back before it. Returns the
+/// state at `upto`.
+pub(super) fn replay_span(
+    log: &mut dyn LogRead,
+    from: u64,
+    upto: u64,
+    visit: &mut dyn FnMut(Option<(u64, &Event, bool)>, &CampaignState),
+) -> Result<CampaignState, StoreError> {
+    let (start, retractions) = match usable_snapshot(log, from, upto)? {
+        Some((state, retractions)) => (Some(state), retractions),
+        None => (None, retractions(log, 0, upto)?),
+    };
+    let targets = crate::state::undone_by(&retractions);
+    let mut replay = match start {
+        Some(state) => Replay::resume(state, targets),
+        None => Replay::new(targets),
+    };
+    let resumed_at = replay.state().head;
+    log.payloads(resumed_at + 1, from, &mut |row| {
+        replay.feed(row.seq, &decode_payload(&row)?);
+        Ok(())
+    })?;
+    visit(None, replay.state());
+    log.payloads(from + 1, upto, &mut |row| {
+        let event = decode_payload(&row)?;
+        let applied = replay.feed(row.seq, &event);
+        visit(Some((row.seq, &event, applied)), replay.state());
         Ok(())
     })?;
     Ok(replay.finish())

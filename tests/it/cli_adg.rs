@@ -800,3 +800,67 @@ fn adg_s9_a_gift_to_the_holder_and_empty_words_are_refused() {
     );
     assert!(err.contains("--effect"), "{err}");
 }
+
+/// ADG-S9: `diff` shows the scrolls a character holds as their sheet does: written, read, turned to
+/// ash and given away (to a character of either game), with the JSON's values typed.
+#[test]
+fn adg_s9_diff_shows_scrolls_written_read_lost_and_given() {
+    let c = scholar();
+    let write = |effect: &str| {
+        c.json(&[
+            "--rolls",
+            &["1"; 7].join(","),
+            "scroll",
+            "write",
+            "Aldric",
+            "Concealing Darkness",
+            "--level",
+            "1",
+            "--effect",
+            effect,
+        ])["scroll"]
+            .as_u64()
+            .expect("a scroll id")
+    };
+    let (kept, burned) = (write("a shadow hides the door"), write("a shadow hides the path"));
+    let mark = c.json(&["head"])["seq"].as_u64().expect("a head").to_string();
+    let (kept, burned) = (format!("S{kept}"), format!("S{burned}"));
+    // Reuse d20 of 5, between the SL and Cunning 13: kept. Then 20: ash.
+    c.ok(&["--rolls", "5", "scroll", "read", "Aldric", &kept]);
+    c.ok(&["--rolls", "20", "scroll", "read", "Aldric", &burned]);
+    let third = format!("S{}", write("a shadow hides the well"));
+    c.ok(&["scroll", "give", &kept, "Mira"]);
+    let text = c.ok(&["diff", "--party", "--from", &mark]);
+    let rows: Vec<&str> = text.lines().map(str::trim).collect();
+    for row in [
+        format!("scroll {kept}            present   gone"),
+        format!("scroll {burned}            present   gone"),
+        format!("scroll {third}            -         added"),
+    ] {
+        assert!(
+            rows.iter().any(|r| r.split_whitespace().eq(row.split_whitespace())),
+            "{row} in\n{text}"
+        );
+    }
+    let mira = text.split("Mira:").nth(1).expect("Mira's changes");
+    assert!(mira.contains(&format!("scroll {kept}")), "{text}");
+    assert!(
+        c.ok(&["character", "show", "Mira"])
+            .contains(&format!("Scrolls held: {kept} Concealing Darkness SL 1 read 1x")),
+        "a character of the other game lists the scroll they hold"
+    );
+    let json = c.json(&["diff", "Aldric", "--from", &mark]);
+    let changes = json["characters"][0]["changes"].as_array().expect("changes");
+    let silver = changes
+        .iter()
+        .find(|c| c["field"] == "adg.silver")
+        .expect("silver paid for the third scroll");
+    assert!(silver["from"].is_u64() && silver["to"].is_u64(), "{silver}");
+    let written = changes
+        .iter()
+        .find(|c| c["field"] == format!("holds.scrolls.{third}"))
+        .expect("the third scroll");
+    assert_eq!(written["from"], serde_json::Value::Null);
+    assert_eq!(written["to"]["reads"], 0);
+    assert_eq!(written["to"]["effect"], "a shadow hides the well");
+}

@@ -1339,8 +1339,8 @@ fn diff_shows_what_changed_for_each_character_and_by_which_events() {
         .find(|ch| ch["character"] == "Mira")
         .unwrap();
     assert_eq!(mira["changes"][0]["field"], "vsd.drive");
-    assert_eq!(mira["changes"][0]["from"], "3");
-    assert_eq!(mira["changes"][0]["to"], "4");
+    assert_eq!(mira["changes"][0]["from"], 3);
+    assert_eq!(mira["changes"][0]["to"], 4);
     let still = c.ok(&["diff", "Mira", "--from", "session:1"]);
     assert!(still.contains("Mira: no change"), "{still}");
     c.refused(&["diff", "--from", "1"], 2);
@@ -1394,6 +1394,121 @@ fn session_recap_sums_up_an_evening() {
     assert_eq!(open["tally"]["damage"], 2);
     let none = c.refused(&["session", "recap", "9"], 1);
     assert!(none.contains("no session 9"), "{none}");
+}
+
+/// The recap's health tallies come from what replay applied, whatever the source: a retracted
+/// blow is left out; a mishap's burn, a ritual's healing and a damaged scroll's spark count; a
+/// healing capped at the maximum counts only what it healed; the totals match the sheet.
+#[test]
+fn c2_adg_r7_adg_s6_a_recap_counts_every_source_of_damage_and_healing_as_applied() {
+    let c = Campaign::with_party();
+    // Two rituals learned, each paid with 1 maximum health: Aldric stands at 6/6.
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
+    let scroll = c.seq_of(&[
+        "--rolls",
+        &["1"; 7].join(","),
+        "scroll",
+        "write",
+        "Aldric",
+        "Concealing Darkness",
+        "--level",
+        "1",
+        "--effect",
+        "a shadow hides the door",
+    ]);
+    c.ok(&["session", "start"]);
+    let blow = c.seq_of(&["damage", "Aldric", "4"]);
+    c.ok(&["retract", &blow.to_string(), "--reason", "it missed"]);
+    c.ok(&["damage", "Aldric", "5"]); // 6 -> 1: 5 taken
+    // Check 5 within Cunning 13; level 2 heals 2d6 = 4 + 3 = 7, but only 5 fit: 1 -> 6.
+    c.ok(&[
+        "--rolls", "5,4,3", "ritual", "cast", "Aldric", "Concealing Darkness", "--effect",
+        "healing", "--target", "Aldric",
+    ]);
+    // Check 19 fails by 6; mishap 3 + 4 + 6 = 13: backlash, 1d6 = 2 damage: 6 -> 4.
+    c.ok(&["--rolls", "19,3,4,2", "ritual", "cast", "Aldric", "Concealing Darkness"]);
+    // Hurt while reading: Agility save 20 fails; damaged chart 10 + SL 1 = 11: a spark, 1d4 = 3:
+    // 4 -> 1.
+    c.ok(&[
+        "--rolls",
+        "20,10,3",
+        "scroll",
+        "read",
+        "Aldric",
+        &format!("S{scroll}"),
+        "--took-damage",
+    ]);
+    c.ok(&["session", "end"]);
+    let recap = c.json(&["session", "recap"]);
+    // Damage 5 + 2 + 3 = 10 (the retracted 4 left out); healing 5 (of the 7 rolled).
+    assert_eq!(recap["tally"]["damage"], 10, "{recap}");
+    assert_eq!(recap["tally"]["healing"], 5, "{recap}");
+    assert_eq!(recap["tally"]["retractions"], 1, "{recap}");
+    // 6 - 10 + 5 = 1, as the sheet says.
+    let aldric = c.json(&["character", "show", "Aldric"]);
+    assert_eq!(aldric["character"]["health"]["current"], 1);
+    let text = c.ok(&["session", "recap"]);
+    assert!(text.contains("10 damage taken, 5 healed; 1 retraction"), "{text}");
+    assert!(text.contains("(no time passed)"), "{text}");
+}
+
+/// Over a generated campaign (every kind of event, retractions among them), each session's recap
+/// counts exactly the health its sheets lost and regained between its start and its end.
+#[test]
+fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "4", "--events", "1500"]);
+    let sessions = c.json(&["session", "recap"])["session"].as_u64().expect("a session");
+    assert!(sessions >= 3, "{sessions} sessions");
+    let mut damage_seen = 0;
+    for n in 1..sessions {
+        let recap = c.json(&["session", "recap", &n.to_string()]);
+        let tally = |field: &str| recap["tally"][field].as_i64().expect(field);
+        let counted = tally("healing") - tally("damage") + tally("damage_retracted_from_before")
+            - tally("healing_retracted_from_before");
+        let diff = c.json(&[
+            "diff",
+            "--party",
+            "--from",
+            &format!("session-start:{n}"),
+            "--to",
+            &format!("session:{n}"),
+        ]);
+        let mut shown = 0;
+        for character in diff["characters"].as_array().expect("characters") {
+            for change in character["changes"].as_array().expect("changes") {
+                if change["field"] == "health.current" {
+                    shown += change["to"].as_i64().expect("to") - change["from"].as_i64().expect("from");
+                }
+            }
+        }
+        assert_eq!(counted, shown, "session {n}: {recap}");
+        damage_seen += tally("damage");
+    }
+    assert!(damage_seen > 0, "the generated sessions took damage");
+}
+
+/// A retraction in one session of damage recorded in an earlier one shows on the sheet as health
+/// regained; the recap names it apart from the evening's own healing.
+#[test]
+fn c2_a_recap_names_what_a_retraction_undid_from_before_the_session() {
+    let c = Campaign::with_party();
+    let blow = c.seq_of(&["damage", "Aldric", "3"]);
+    c.ok(&["session", "start"]);
+    c.ok(&["retract", &blow.to_string(), "--reason", "it was Mira"]);
+    c.ok(&["damage", "Mira", "3"]);
+    c.ok(&["session", "end"]);
+    let recap = c.json(&["session", "recap"]);
+    assert_eq!(recap["tally"]["damage"], 3, "{recap}");
+    assert_eq!(recap["tally"]["healing"], 0, "{recap}");
+    assert_eq!(recap["tally"]["damage_retracted_from_before"], 3, "{recap}");
+    let text = c.ok(&["session", "recap"]);
+    assert!(
+        text.contains("Retracted from before the session: 3 damage taken, 0 healed"),
+        "{text}"
+    );
+    assert_eq!(changed_row(&text, "health"), ["health", "5", "8"], "{text}");
 }
 
 /// Sheets change by events: a level gained, the GM's correction; what play has done stays done.

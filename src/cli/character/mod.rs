@@ -10,7 +10,7 @@ use crate::store::Written;
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use clap::{Args, Subcommand};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[derive(Debug, Subcommand)]
 pub enum CharacterCommand {
@@ -72,7 +72,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
                 overview::table(&state)
             };
             let characters: Vec<serde_json::Value> =
-                state.characters.values().map(character_json).collect();
+                state.characters.values().map(|c| character_json(c, &state)).collect();
             Ok(Report::new(
                 text,
                 json!({ "as_of_seq": state.head, "characters": characters }),
@@ -92,7 +92,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             let text = super::output::fit_to_terminal(sheet_text(character, &state));
             Ok(Report::new(
                 text,
-                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character_json(character) }),
+                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character_json(character, &state) }),
             ))
         }
     }
@@ -110,11 +110,19 @@ pub(super) fn glance(c: &Character, state: &CampaignState) -> String {
 }
 
 /// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.
-pub(super) fn character_json(c: &Character) -> serde_json::Value {
+/// A character as JSON: their state as replay computed it, their status, and what they hold of
+/// the campaign's things (scrolls, whoever holds them), so the JSON shows every value the sheet
+/// does.
+pub(super) fn character_json(c: &Character, state: &CampaignState) -> serde_json::Value {
     let mut value = json!(c);
     if let Some(status) = c.status() {
         value["status"] = json!(status);
     }
+    let mut holds = serde_json::Map::new();
+    for &system in SystemId::ALL {
+        holds.extend(on_system!(system, SystemId, |S| S::holdings(&c.name, state)));
+    }
+    value["holds"] = Value::Object(holds);
     value
 }
 
@@ -129,6 +137,10 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
     lines.extend(on_system!(&c.system, AnyState, |S, mine| {
         S::sheet_lines(c, mine, state)
     }));
+    let own = c.sheet.system();
+    for &system in SystemId::ALL.iter().filter(|&&s| s != own) {
+        lines.extend(on_system!(system, SystemId, |S| S::held_lines(&c.name, state)));
+    }
     lines.join("\n")
 }
 

@@ -141,8 +141,35 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             ["known", ritual, rest @ ..] => format!("ritual {ritual}: {}", rest.join(" ")),
             ["lost", ritual] => format!("ritual {ritual} lost for ever"),
             ["discovered", ritual, ..] => format!("ritual {ritual} discovered"),
+            ["scrolls", id] => format!("scroll {id}"),
+            ["scrolls", id, field] => format!("scroll {id} {field}"),
             _ => return None,
         })
+    }
+    /// The scrolls the character holds, by id (`S12`): what the sheet lists of each, and the
+    /// effect's words.
+    fn holdings(who: &str, state: &CampaignState) -> serde_json::Map<String, serde_json::Value> {
+        let scrolls: serde_json::Map<String, serde_json::Value> = held_by(who, state)
+            .map(|s| {
+                let held = serde_json::json!({
+                    "ritual": s.ritual,
+                    "level": s.level,
+                    "effect": s.effect,
+                    "reads": s.reads,
+                    "writer": s.writer,
+                });
+                (format!("S{}", s.id), held)
+            })
+            .collect();
+        serde_json::Map::from_iter([("scrolls".to_string(), scrolls.into())])
+    }
+    /// Scrolls held by a character of another game (anyone can read one, ADG-S5).
+    fn held_lines(who: &str, state: &CampaignState) -> Vec<String> {
+        let scrolls = scrolls_held(who, state);
+        match scrolls.is_empty() {
+            true => Vec::new(),
+            false => vec![format!("  Scrolls held: {}", scrolls.join(", "))],
+        }
     }
     /// A discovered ritual is its name and words: that it is there is what changed.
     fn shown_as_presence(path: &[&str]) -> bool {
@@ -252,15 +279,10 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         }
         let lost: Vec<String> = adg.lost.values().cloned().collect();
         lines.push(format!("  Lost forever: {}", list_or_none(&lost)));
-        let scrolls: Vec<String> = state
-            .systems
-            .adg
-            .scrolls
-            .values()
-            .filter(|s| Folded::of(&s.holder) == Folded::of(&c.name))
-            .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads).to_string())
-            .collect();
-        lines.push(format!("  Scrolls held: {}", list_or_none(&scrolls)));
+        lines.push(format!(
+            "  Scrolls held: {}",
+            list_or_none(&scrolls_held(&c.name, state))
+        ));
         let active: Vec<String> = adg
             .effects
             .iter()
@@ -684,4 +706,25 @@ pub fn scroll_outcome(o: &ScrollOutcome) -> String {
         parts.push(effect(e));
     }
     parts.join("; ")
+}
+
+/// The scrolls `who` holds, oldest first.
+fn held_by<'s>(
+    who: &str,
+    state: &'s CampaignState,
+) -> impl Iterator<Item = &'s super::state::Scroll> {
+    let who = Folded::of(who);
+    state
+        .systems
+        .adg
+        .scrolls
+        .values()
+        .filter(move |s| Folded::of(&s.holder) == who)
+}
+
+/// The scrolls `who` holds as a sheet lists them (`S12 Warding Light SL 2 read 1x`).
+fn scrolls_held(who: &str, state: &CampaignState) -> Vec<String> {
+    held_by(who, state)
+        .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads))
+        .collect()
 }

@@ -34,6 +34,18 @@ pub trait SystemWords: SystemModel + SystemFold {
     fn campaign_names(_state: &CampaignState) -> Vec<String> {
         Vec::new()
     }
+    /// What the character named `who`, of any system, holds of this system's campaign-wide
+    /// things (scrolls, under `"scrolls"` by id), as their sheet shows it: added to the
+    /// character's JSON under `holds`, so `character show --json` and `diff` show it too. Each
+    /// kind of thing is there even when none is held, so what changes is the thing itself.
+    fn holdings(_who: &str, _state: &CampaignState) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+    /// The sheet's lines for what a character of another system holds of this system's things
+    /// (none when nothing); the system's own characters show them in [`Self::sheet_lines`].
+    fn held_lines(_who: &str, _state: &CampaignState) -> Vec<String> {
+        Vec::new()
+    }
     /// The counts a session's recap keeps of the system's events, by the name its JSON gives
     /// each (every one shown, even at zero).
     const TALLIES: &'static [&'static str] = &[];
