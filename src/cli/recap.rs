@@ -14,9 +14,9 @@ use crate::store::Point;
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
+use crate::words::Folded;
 use clap::Args;
 use serde_json::{Value, json};
-use crate::words::Folded;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 

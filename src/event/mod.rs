@@ -57,6 +57,10 @@ event_enum! {
         character: String,
         sheet: Sheet,
         reason: String,
+        /// The sheet as entered before, so the log can say what changed (recorded since
+        /// 2026-12-02; older events lack it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        was: Option<Sheet>,
     },
     /// The GM's correction of the sheet as entered (C-1): each computed value moves by as much as
     /// the entered one, what play has done kept as amounts (wounds, exertion, losses, silver and
@@ -72,6 +76,9 @@ event_enum! {
         dies: bool,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         consumed: bool,
+        /// The sheet as entered before (as in `sheet_changed`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        was: Option<Sheet>,
     },
     DamageTaken {
         character: String,

@@ -17,6 +17,15 @@ fn sheet_words(sheet: &Sheet) -> String {
     on_system!(sheet, Sheet, |S, sheet| S::sheet_words(sheet))
 }
 
+/// What changed between two sheets as entered, in the system's words.
+fn sheet_changes(was: &Sheet, now: &Sheet) -> String {
+    on_system!(now, Sheet, |S, now| match S::sheet(was) {
+        Some(was) => S::sheet_changes(was, now).join(", "),
+        // A sheet never changes game; were a log to say so, the new sheet says it all.
+        None => format!("now {}", S::sheet_words(now)),
+    })
+}
+
 /// One line in plain words.
 pub fn describe(event: &Event) -> String {
     match event {
@@ -32,26 +41,40 @@ pub fn describe(event: &Event) -> String {
             character,
             sheet,
             reason,
-        } => format!(
-            "{character}'s sheet is now {}: {reason}",
-            sheet_words(sheet)
-        ),
+            was,
+        } => match was {
+            Some(was) => format!(
+                "{character}'s sheet changes: {}: {reason}",
+                sheet_changes(was, sheet)
+            ),
+            None => format!(
+                "{character}'s sheet is now {}: {reason}",
+                sheet_words(sheet)
+            ),
+        },
         Event::SheetCorrected {
             character,
             sheet,
             reason,
             dies,
             consumed,
+            was,
         } => {
             let outcome = match (dies, consumed) {
                 (true, _) => ", and dies: a maximum reached 0",
                 (_, true) => ", and is consumed: Body at 0 or below",
                 _ => "",
             };
-            format!(
-                "{character}'s sheet is corrected to {}: {reason}{outcome}",
-                sheet_words(sheet)
-            )
+            match was {
+                Some(was) => format!(
+                    "{character}'s sheet is corrected: {}: {reason}{outcome}",
+                    sheet_changes(was, sheet)
+                ),
+                None => format!(
+                    "{character}'s sheet is corrected to {}: {reason}{outcome}",
+                    sheet_words(sheet)
+                ),
+            }
         }
         Event::DamageTaken { character, amount } => {
             format!("{character} takes {amount} damage")

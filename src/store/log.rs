@@ -9,8 +9,8 @@ use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from, replay_span,
-    retractions, save_snapshot, snapshot_is_trusted,
+    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from,
+    replay_span, retractions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;

@@ -45,8 +45,12 @@ pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
 
 /// Reads a payload's event, as [`decode`] reads a row's.
 fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
-    Event::from_stored(row.kind, row.schema_version, row.payload)
-        .map_err(|reason| StoreError::Damaged { seq: row.seq, reason })
+    Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
+        StoreError::Damaged {
+            seq: row.seq,
+            reason,
+        }
+    })
 }
 
 /// The retractions recorded after `after` and up to `upto`. A replay resuming from a state at `after`

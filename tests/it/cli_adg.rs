@@ -822,8 +822,14 @@ fn adg_s9_diff_shows_scrolls_written_read_lost_and_given() {
             .as_u64()
             .expect("a scroll id")
     };
-    let (kept, burned) = (write("a shadow hides the door"), write("a shadow hides the path"));
-    let mark = c.json(&["head"])["seq"].as_u64().expect("a head").to_string();
+    let (kept, burned) = (
+        write("a shadow hides the door"),
+        write("a shadow hides the path"),
+    );
+    let mark = c.json(&["head"])["seq"]
+        .as_u64()
+        .expect("a head")
+        .to_string();
     let (kept, burned) = (format!("S{kept}"), format!("S{burned}"));
     // Reuse d20 of 5, between the SL and Cunning 13: kept. Then 20: ash.
     c.ok(&["--rolls", "5", "scroll", "read", "Aldric", &kept]);
@@ -838,19 +844,23 @@ fn adg_s9_diff_shows_scrolls_written_read_lost_and_given() {
         format!("scroll {third}            -         added"),
     ] {
         assert!(
-            rows.iter().any(|r| r.split_whitespace().eq(row.split_whitespace())),
+            rows.iter()
+                .any(|r| r.split_whitespace().eq(row.split_whitespace())),
             "{row} in\n{text}"
         );
     }
     let mira = text.split("Mira:").nth(1).expect("Mira's changes");
     assert!(mira.contains(&format!("scroll {kept}")), "{text}");
     assert!(
-        c.ok(&["character", "show", "Mira"])
-            .contains(&format!("Scrolls held: {kept} Concealing Darkness SL 1 read 1x")),
+        c.ok(&["character", "show", "Mira"]).contains(&format!(
+            "Scrolls held: {kept} Concealing Darkness SL 1 read 1x"
+        )),
         "a character of the other game lists the scroll they hold"
     );
     let json = c.json(&["diff", "Aldric", "--from", &mark]);
-    let changes = json["characters"][0]["changes"].as_array().expect("changes");
+    let changes = json["characters"][0]["changes"]
+        .as_array()
+        .expect("changes");
     let silver = changes
         .iter()
         .find(|c| c["field"] == "adg.silver")

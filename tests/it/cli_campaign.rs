@@ -1423,11 +1423,26 @@ fn c2_adg_r7_adg_s6_a_recap_counts_every_source_of_damage_and_healing_as_applied
     c.ok(&["damage", "Aldric", "5"]); // 6 -> 1: 5 taken
     // Check 5 within Cunning 13; level 2 heals 2d6 = 4 + 3 = 7, but only 5 fit: 1 -> 6.
     c.ok(&[
-        "--rolls", "5,4,3", "ritual", "cast", "Aldric", "Concealing Darkness", "--effect",
-        "healing", "--target", "Aldric",
+        "--rolls",
+        "5,4,3",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+        "--effect",
+        "healing",
+        "--target",
+        "Aldric",
     ]);
     // Check 19 fails by 6; mishap 3 + 4 + 6 = 13: backlash, 1d6 = 2 damage: 6 -> 4.
-    c.ok(&["--rolls", "19,3,4,2", "ritual", "cast", "Aldric", "Concealing Darkness"]);
+    c.ok(&[
+        "--rolls",
+        "19,3,4,2",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
     // Hurt while reading: Agility save 20 fails; damaged chart 10 + SL 1 = 11: a spark, 1d4 = 3:
     // 4 -> 1.
     c.ok(&[
@@ -1449,7 +1464,10 @@ fn c2_adg_r7_adg_s6_a_recap_counts_every_source_of_damage_and_healing_as_applied
     let aldric = c.json(&["character", "show", "Aldric"]);
     assert_eq!(aldric["character"]["health"]["current"], 1);
     let text = c.ok(&["session", "recap"]);
-    assert!(text.contains("10 damage taken, 5 healed; 1 retraction"), "{text}");
+    assert!(
+        text.contains("10 damage taken, 5 healed; 1 retraction"),
+        "{text}"
+    );
     assert!(text.contains("(no time passed)"), "{text}");
 }
 
@@ -1459,7 +1477,9 @@ fn c2_adg_r7_adg_s6_a_recap_counts_every_source_of_damage_and_healing_as_applied
 fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
     let c = Campaign::empty();
     c.ok(&["dev", "generate", "--characters", "4", "--events", "1500"]);
-    let sessions = c.json(&["session", "recap"])["session"].as_u64().expect("a session");
+    let sessions = c.json(&["session", "recap"])["session"]
+        .as_u64()
+        .expect("a session");
     assert!(sessions >= 3, "{sessions} sessions");
     let mut damage_seen = 0;
     for n in 1..sessions {
@@ -1479,7 +1499,8 @@ fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
         for character in diff["characters"].as_array().expect("characters") {
             for change in character["changes"].as_array().expect("changes") {
                 if change["field"] == "health.current" {
-                    shown += change["to"].as_i64().expect("to") - change["from"].as_i64().expect("from");
+                    shown +=
+                        change["to"].as_i64().expect("to") - change["from"].as_i64().expect("from");
                 }
             }
         }
@@ -1511,6 +1532,43 @@ fn c2_a_recap_names_what_a_retraction_undid_from_before_the_session() {
     assert_eq!(changed_row(&text, "health"), ["health", "5", "8"], "{text}");
 }
 
+/// C-1: a sheet's change says what moved, not a partial new sheet: after learning costs Aldric's
+/// sheet shows 6/6, and a level's +2 takes it to 8/8 while the entered health goes 8 -> 10, which
+/// the log must not print as "health 10".
+#[test]
+fn c1_a_level_up_and_a_correction_say_what_changed() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
+    let up = c.ok(&["character", "level-up", "Aldric", "--health", "2"]);
+    assert!(
+        up.contains("Aldric's sheet changes: level 2 → 3, maximum health +2: a level gained"),
+        "{up}"
+    );
+    assert_eq!(
+        c.json(&["character", "show", "Aldric"])["character"]["health"]["max"],
+        8
+    );
+    let set = c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--lore",
+        "Elementalism=50:7",
+        "--lore",
+        "Necromancy=10:1",
+        "--reason",
+        "training",
+    ]);
+    assert!(
+        set.contains(
+            "Mira's sheet is corrected: Elementalism +45 → +50, ranks 6 → 7, \
+             Necromancy +10 with 1 rank (new lore): training"
+        ),
+        "{set}"
+    );
+}
+
 /// Sheets change by events: a level gained, the GM's correction; what play has done stays done.
 #[test]
 fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
@@ -1530,7 +1588,7 @@ fn c1_level_up_and_set_change_the_sheet_by_events_with_their_reasons() {
         "2",
     ]);
     assert!(
-        up.contains("Mira's sheet is now Against the Darkmaster, level 4 wizard, 15 MP"),
+        up.contains("Mira's sheet changes: level 3 → 4, maximum health +2, MP +3: a level gained"),
         "{up}"
     );
     let mira = c.json(&["character", "show", "Mira"])["character"].clone();

@@ -71,8 +71,11 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             } else {
                 overview::table(&state)
             };
-            let characters: Vec<serde_json::Value> =
-                state.characters.values().map(|c| character_json(c, &state)).collect();
+            let characters: Vec<serde_json::Value> = state
+                .characters
+                .values()
+                .map(|c| character_json(c, &state))
+                .collect();
             Ok(Report::new(
                 text,
                 json!({ "as_of_seq": state.head, "characters": characters }),
@@ -120,7 +123,9 @@ pub(super) fn character_json(c: &Character, state: &CampaignState) -> serde_json
     }
     let mut holds = serde_json::Map::new();
     for &system in SystemId::ALL {
-        holds.extend(on_system!(system, SystemId, |S| S::holdings(&c.name, state)));
+        holds.extend(on_system!(system, SystemId, |S| S::holdings(
+            &c.name, state
+        )));
     }
     value["holds"] = Value::Object(holds);
     value
@@ -139,7 +144,9 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
     }));
     let own = c.sheet.system();
     for &system in SystemId::ALL.iter().filter(|&&s| s != own) {
-        lines.extend(on_system!(system, SystemId, |S| S::held_lines(&c.name, state)));
+        lines.extend(on_system!(system, SystemId, |S| S::held_lines(
+            &c.name, state
+        )));
     }
     lines.join("\n")
 }

@@ -454,6 +454,7 @@ fn change_sheet(
             character: who.name.clone(),
             sheet,
             reason,
+            was: Some(who.sheet.clone()),
         });
     }
     // What the rules make of the corrected sheet is decided now and recorded with it.
@@ -470,6 +471,7 @@ fn change_sheet(
         reason,
         dies: outcome.dies,
         consumed: outcome.consumed,
+        was: Some(who.sheet.clone()),
     })
 }
 

@@ -29,6 +29,12 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
         )
     }
+    const SHEET_FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("agility", "Agility"),
+        ("brawn", "Brawn"),
+        ("cunning", "Cunning"),
+        ("health", "maximum health"),
+    ];
     fn rest_words(rested: &RestResult) -> String {
         match rested.healed {
             0 => format!("{} regains no health", rested.character),

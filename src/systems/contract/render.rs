@@ -11,6 +11,14 @@ pub trait SystemWords: SystemModel + SystemFold {
     fn describe(event: &Self::Event) -> String;
     /// A sheet as entered, in words, beginning with the system's name.
     fn sheet_words(sheet: &Self::Sheet) -> String;
+    /// What changed between two sheets as entered, each value in a few words: the level as it
+    /// went ("level 2 → 3"), numbers by how much they moved ("silver +20", "maximum health -1",
+    /// which is also how the computed values move, C-1), anything else as it now reads.
+    fn sheet_changes(was: &Self::Sheet, now: &Self::Sheet) -> Vec<String> {
+        entered_changes(was, now, Self::SHEET_FIELDS)
+    }
+    /// The words for the sheet's fields where their names will not do (`("mp", "MP")`).
+    const SHEET_FIELDS: &'static [(&'static str, &'static str)] = &[];
     /// Each character's part of a rest, in words (`Aldric heals 3`).
     fn rest_words(share: &Self::RestShare) -> String;
     /// Where one of the system's characters stands after a downtime span, beside their health:
@@ -108,6 +116,54 @@ pub trait SystemWords: SystemModel + SystemFold {
     /// when empty.
     fn report_tables(_state: &CampaignState) -> Vec<Table> {
         Vec::new()
+    }
+}
+
+/// [`SystemWords::sheet_changes`] read from the sheets' fields, the level first: `fields` names
+/// some of them.
+pub fn entered_changes<T: serde::Serialize>(
+    was: &T,
+    now: &T,
+    fields: &[(&str, &str)],
+) -> Vec<String> {
+    let (Ok(serde_json::Value::Object(was)), Ok(serde_json::Value::Object(now))) =
+        (serde_json::to_value(was), serde_json::to_value(now))
+    else {
+        return Vec::new();
+    };
+    let mut changes = Vec::new();
+    // The level first, then the rest by name.
+    let mut keys: Vec<&String> = now.keys().collect();
+    keys.sort_by_key(|key| *key != "level");
+    for key in keys {
+        let value = &now[key];
+        let before = was.get(key);
+        if before == Some(value) {
+            continue;
+        }
+        let name = fields
+            .iter()
+            .find(|(field, _)| field == key)
+            .map_or_else(|| key.replace('_', " "), |(_, words)| words.to_string());
+        let (old, new) = (before.and_then(serde_json::Value::as_i64), value.as_i64());
+        changes.push(match (old, new) {
+            (Some(old), Some(new)) if key == "level" => format!("{name} {old} → {new}"),
+            (Some(old), Some(new)) => format!("{name} {:+}", new - old),
+            _ => format!("{name} now {}", plain(value)),
+        });
+    }
+    changes
+}
+
+/// A sheet's value as it reads: text as it is, a list as its items, a record as its values.
+fn plain(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        serde_json::Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(", "),
+        serde_json::Value::Object(fields) => {
+            fields.values().map(plain).collect::<Vec<_>>().join(" ")
+        }
+        other => other.to_string(),
     }
 }
 

@@ -21,6 +21,50 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             s.level, s.vocation, s.mp, s.drive, s.body
         )
     }
+    const SHEET_FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("mp", "MP"),
+        ("drive", "Drive"),
+        ("body", "Body"),
+        ("wsr", "WSR"),
+        ("defense", "Defense"),
+        ("health", "maximum health"),
+    ];
+    /// The numbers as the default says them; each lore by name, added, changed or dropped.
+    fn sheet_changes(
+        was: &crate::systems::vsd::sheet::VsdSheet,
+        now: &crate::systems::vsd::sheet::VsdSheet,
+    ) -> Vec<String> {
+        let lores_aside = crate::systems::vsd::sheet::VsdSheet {
+            lores: now.lores.clone(),
+            ..was.clone()
+        };
+        let mut changes = crate::systems::contract::render::entered_changes(
+            &lores_aside,
+            now,
+            Self::SHEET_FIELDS,
+        );
+        for lore in &now.lores {
+            match was.lores.iter().find(|old| old.name == lore.name) {
+                Some(old) if old == lore => {}
+                Some(old) => changes.push(format!(
+                    "{} {:+} → {:+}, ranks {} → {}",
+                    lore.name, old.bonus, lore.bonus, old.ranks, lore.ranks
+                )),
+                None => changes.push(format!(
+                    "{} {:+} with {} (new lore)",
+                    lore.name,
+                    lore.bonus,
+                    crate::words::count(u64::from(lore.ranks), "rank", "ranks")
+                )),
+            }
+        }
+        for old in &was.lores {
+            if !now.lores.iter().any(|lore| lore.name == old.name) {
+                changes.push(format!("{} dropped", old.name));
+            }
+        }
+        changes
+    }
     fn after_downtime(
         vsd: &VsdState,
         _spent: &crate::systems::contract::event::DowntimeOf,
