@@ -359,9 +359,9 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
     let after = store.replay_span(start, end, |step, state| match step {
         // A retraction this evening that reached back before it changed what the sheets show too.
         None => tally.health.undone_before(&before, state),
-        Some((seq, event, applied)) => {
-            touched.note(seq, event);
-            tally.add(event, applied, state);
+        Some(step) => {
+            touched.note(step.seq, step.event);
+            tally.add(step.event, step.applied, state);
         }
     })?;
     let names = everyone(&before, &after);

@@ -9,8 +9,8 @@ use super::jsonl::{self, ChainCheck, Line};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, decode, parse_snapshot, replay_from,
-    replay_span, retractions, save_snapshot, snapshot_is_trusted,
+    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, parse_snapshot,
+    replay_from, replay_span, retractions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -238,7 +238,7 @@ impl Store {
         &mut self,
         from: u64,
         upto: u64,
-        mut visit: impl FnMut(Option<(u64, &Event, bool)>, &CampaignState),
+        mut visit: impl FnMut(Option<SpanEvent<'_>>, &CampaignState),
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
         replay_span(&mut *log, from, upto, &mut visit)

@@ -29,6 +29,7 @@ pub use location::{Location, PgLocation};
 pub use log::{Batch, NewCampaign, Stamp, Store, Written};
 pub use memory::MemoryLog;
 pub use point::Point;
+pub use replay::SpanEvent;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 
 use crate::event::PayloadError;

@@ -152,6 +152,14 @@ pub(super) fn replay_after(
     Ok(replay.finish())
 }
 
+/// One event of a span, as replay met it ([`replay_span`]).
+pub struct SpanEvent<'a> {
+    pub seq: u64,
+    pub event: &'a Event,
+    /// False for a retracted event, which replay passed over.
+    pub applied: bool,
+}
+
 /// Replays the log up to `upto` as the retractions recorded by then leave it, showing `visit` the
 /// state at `from` (with no event), then each event after `from` with whether replay applied it (a
 /// retracted event is passed over) and the state just after it. The state at `from` differs from a
@@ -161,7 +169,7 @@ pub(super) fn replay_span(
     log: &mut dyn LogRead,
     from: u64,
     upto: u64,
-    visit: &mut dyn FnMut(Option<(u64, &Event, bool)>, &CampaignState),
+    visit: &mut dyn FnMut(Option<SpanEvent<'_>>, &CampaignState),
 ) -> Result<CampaignState, StoreError> {
     let (start, retractions) = match usable_snapshot(log, from, upto)? {
         Some((state, retractions)) => (Some(state), retractions),
@@ -181,7 +189,12 @@ pub(super) fn replay_span(
     log.payloads(from + 1, upto, &mut |row| {
         let event = decode_payload(&row)?;
         let applied = replay.feed(row.seq, &event);
-        visit(Some((row.seq, &event, applied)), replay.state());
+        let step = SpanEvent {
+            seq: row.seq,
+            event: &event,
+            applied,
+        };
+        visit(Some(step), replay.state());
         Ok(())
     })?;
     Ok(replay.finish())
