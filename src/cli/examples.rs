@@ -63,6 +63,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     ("reveal", &["grimoire reveal 42"]),
+    ("peek", &["grimoire peek", "grimoire peek 42"]),
     (
         "log",
         &[

@@ -124,17 +124,112 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
 }
 
 pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, Error> {
-    let events = record(g, ctx, Command::Roll(args.clone()))?.events;
+    let mut campaign = g.campaign()?;
+    let events = record_on(g, ctx, &mut campaign, Command::Roll(args.clone()))?.events;
     let mut report = appended(&events);
     if args.sealed
         && let Some(first) = events.first()
     {
+        // The GM who rolled sees the value at once, on their own screen; the log keeps only the
+        // commitment.
+        let seen = peeked(campaign.store(), first)?;
         report.text.push_str(&format!(
-            "\nThe result stays secret until `grimoire reveal {}`.",
-            first.seq
+            "\nFor your eyes only: {}\nThe log keeps only a commitment until `grimoire reveal {seq}`; `grimoire peek {seq}` shows you the value again.",
+            seen.words,
+            seq = first.seq
         ));
+        report.json["for_the_gm"] = seen.json;
     }
     Ok(report)
+}
+
+/// Show the GM the values of sealed dice not yet revealed, read from the campaign's secrets: every
+/// one waiting, or event SEQ's. For the GM's eyes: the log, an export without secrets, the report
+/// and every shared view keep only the commitments until `grimoire reveal`. Records nothing.
+#[derive(Debug, clap::Args)]
+pub struct PeekArgs {
+    /// A sealed roll's event number, as `roll --sealed` printed it (every one waiting when not
+    /// given).
+    #[arg(value_name = "SEQ")]
+    pub seq: Option<u64>,
+}
+
+pub fn peek(g: &Globals, args: &PeekArgs) -> Result<Report, Error> {
+    let mut store = g.open()?;
+    let state = store.replay(None)?;
+    let waiting: Vec<u64> = match args.seq {
+        Some(seq) if state.sealed_pending.contains_key(&seq) => vec![seq],
+        Some(seq) => return Err(crate::rules::RuleError::NothingSealed(seq).into()),
+        None => state.sealed_pending.keys().copied().collect(),
+    };
+    let mut lines = Vec::new();
+    let mut json = Vec::new();
+    for seq in waiting {
+        let Some(recorded) = store.event(seq)? else {
+            continue;
+        };
+        let seen = peeked(&mut store, &recorded)?;
+        lines.push(format!(
+            "#{seq} {}: {}",
+            crate::render::describe(&recorded.event),
+            seen.words
+        ));
+        let mut one = seen.json;
+        one["seq"] = json!(seq);
+        json.push(one);
+    }
+    if lines.is_empty() {
+        lines.push("No sealed die is waiting to be revealed.".into());
+    }
+    Ok(Report::new(lines.join("\n"), json!({ "sealed": json })))
+}
+
+/// A sealed event's values as the GM reads them.
+struct Peeked {
+    words: String,
+    json: serde_json::Value,
+}
+
+/// The values kept secret for `recorded`'s sealed dice: a roll's as its expression adds them up,
+/// any other event's die by die.
+fn peeked(store: &mut crate::store::Store, recorded: &Recorded) -> Result<Peeked, Error> {
+    let secrets = store.sealed_secrets(recorded.seq)?;
+    let faces: Vec<u32> = secrets.iter().flat_map(|s| s.faces()).collect();
+    if let Event::DiceRolled { expression, .. } = &recorded.event
+        && let Some((breakdown, total)) = expression.breakdown(&faces)
+    {
+        return Ok(Peeked {
+            words: format!("{expression}: {breakdown}"),
+            json: json!({ "faces": faces, "total": total }),
+        });
+    }
+    let dice = recorded.event.dice();
+    let each: Vec<(String, Vec<u32>)> = secrets
+        .iter()
+        .map(|secret| {
+            let purpose = dice
+                .iter()
+                .find(|d| d.n == secret.n)
+                .map_or_else(|| format!("die {}", secret.n + 1), |d| d.purpose.clone());
+            (purpose, secret.faces())
+        })
+        .collect();
+    let words = each
+        .iter()
+        .map(|(purpose, faces)| {
+            let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
+            format!("{purpose} {}", faces.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let json = each
+        .iter()
+        .map(|(purpose, faces)| json!({ "purpose": purpose, "faces": faces }))
+        .collect::<Vec<_>>();
+    Ok(Peeked {
+        words,
+        json: json!({ "faces": faces, "dice": json }),
+    })
 }
 
 pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Report, Error> {

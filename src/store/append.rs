@@ -240,15 +240,7 @@ impl WriteView<'_> {
     }
 
     pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
-        let mut sealed: Vec<SealedSecret> = self
-            .log
-            .secrets_with_prefix("sealed_die", &format!("{seq}:"))?
-            .iter()
-            .filter_map(|text| serde_json::from_str(text).ok())
-            .collect();
-        // Keys sort as text ("12:10" before "12:2"): put the dice back in draw order.
-        sealed.sort_by_key(|secret| secret.n);
-        Ok(sealed)
+        sealed_secrets(&mut *self.log, seq)
     }
 }
 
@@ -265,4 +257,19 @@ fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
     uuid::Builder::from_random_bytes(bytes)
         .into_uuid()
         .to_string()
+}
+
+/// The secrets kept for the sealed dice of the event at `seq`, in draw order.
+pub(super) fn sealed_secrets(
+    log: &mut dyn LogRead,
+    seq: u64,
+) -> Result<Vec<SealedSecret>, StoreError> {
+    let mut sealed: Vec<SealedSecret> = log
+        .secrets_with_prefix("sealed_die", &format!("{seq}:"))?
+        .iter()
+        .filter_map(|text| serde_json::from_str(text).ok())
+        .collect();
+    // Keys sort as text ("12:10" before "12:2"): put the dice back in draw order.
+    sealed.sort_by_key(|secret| secret.n);
+    Ok(sealed)
 }

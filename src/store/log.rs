@@ -599,6 +599,11 @@ impl Store {
         Ok(found)
     }
 
+    /// What the GM keeps secret about the sealed dice of the event at `seq`, in draw order.
+    pub fn sealed_secrets(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
+        super::append::sealed_secrets(&mut *self.backend.read()?, seq)
+    }
+
     /// Every secret, as (kind, key, value), for a full backup.
     pub fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError> {
         self.backend.read()?.secrets()

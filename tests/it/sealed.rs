@@ -302,3 +302,54 @@ fn the_dice_a_sealed_check_calls_for_wait_for_scroll_resolve() {
         c.ok(&["exert", "Wen", "brawn", "1", "--reason", "x"]);
     }
 }
+
+/// The GM who rolls a sealed die sees its value at once, and again on demand with `peek`, which
+/// reads the secrets and records nothing; the log, `explain`, a public export and the report keep
+/// only the commitment; the reveal opens to the very value the GM saw.
+#[test]
+fn the_gm_reads_their_own_sealed_roll_and_the_table_does_not() {
+    let c = Campaign::with_party();
+    let rolled = c.json(&["roll", "3d6", "--sealed", "--for", "more ghouls?"]);
+    let seq = rolled["appended"][0]["seq"].as_u64().expect("a seq");
+    let seen = rolled["for_the_gm"]["total"]
+        .as_i64()
+        .expect("the GM sees the total");
+    assert!((3..=18).contains(&seen), "{rolled}");
+    let faces = rolled["for_the_gm"]["faces"].clone();
+    let head = c.head();
+    let peeked = c.json(&["peek", &seq.to_string()]);
+    assert_eq!(peeked["sealed"][0]["total"], seen);
+    assert_eq!(peeked["sealed"][0]["faces"], faces);
+    assert_eq!(c.head(), head, "peek records nothing");
+    let text = c.ok(&["peek"]);
+    assert!(
+        text.starts_with(&format!("#{seq} rolled 3d6 for more ghouls?, sealed")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("= {seen}")), "{text}");
+    // What the table reads holds no value: the log line and explain's dice have none.
+    assert!(!c.ok(&["log"]).contains(&format!("= {seen}")));
+    let explained = c.json(&["explain", &seq.to_string()]);
+    for die in explained["event"]["payload"]["dice"]
+        .as_array()
+        .expect("dice")
+    {
+        assert!(die.get("value").is_none(), "{die}");
+    }
+    assert!(!c.ok(&["export"]).contains("sealed_die"));
+    let revealed = c.json(&["reveal", &seq.to_string()]);
+    assert_eq!(
+        revealed["total"], seen,
+        "the reveal opens to what the GM saw"
+    );
+    let none = c.ok(&["peek"]);
+    assert_eq!(none, "No sealed die is waiting to be revealed.\n");
+    let gone = c.refused(&["peek", &seq.to_string()], 1);
+    assert!(gone.contains("no sealed dice awaiting a reveal"), "{gone}");
+    // A die the GM typed is shown back as typed.
+    let typed = c.ok(&["--rolls", "12", "roll", "d20", "--sealed"]);
+    assert!(
+        typed.contains("For your eyes only: d20: [12] = 12"),
+        "{typed}"
+    );
+}

@@ -479,7 +479,7 @@ fn c1_a_level_gained_or_a_correction_moves_each_value_and_keeps_what_play_has_do
         &[],
     );
     assert!(
-        crate::render::describe(&up[0]).contains("level 3"),
+        crate::render::describe(&up[0]).contains("level 2 → 3, maximum health +3"),
         "{:?}",
         up[0]
     );
