@@ -250,10 +250,12 @@ fn step(
         18..=25 => Command::Damage(HealthChange {
             character: who.clone(),
             amount: rng.random_range(1..6),
+            reason: None,
         }),
         26..=31 => Command::Heal(HealthChange {
             character: who.clone(),
             amount: rng.random_range(1..6),
+            reason: None,
         }),
         32..=35 => Command::Rest(if rng.random_bool(0.5) {
             Resting::night(&[])

@@ -19,6 +19,9 @@ pub struct HealthArgs {
     /// How many points, 1 or more.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub amount: u32,
+    /// What dealt or healed it, in a few words; kept in the log.
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
 }
 
 impl HealthArgs {
@@ -26,6 +29,7 @@ impl HealthArgs {
         HealthChange {
             character: self.character.clone(),
             amount: self.amount,
+            reason: self.reason.clone(),
         }
     }
 }

@@ -31,8 +31,8 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire character level-up Mira --mp 2 --reason \"the tower's trial\"",
         ],
     ),
-    ("damage", &["grimoire damage Aldric 3"]),
-    ("heal", &["grimoire heal Aldric 2"]),
+    ("damage", &["grimoire damage Aldric 3", "grimoire damage Aldric 3 --reason \"a troll's club\""]),
+    ("heal", &["grimoire heal Aldric 2 --reason \"a potion\""]),
     (
         "time advance",
         &[

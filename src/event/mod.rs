@@ -83,10 +83,16 @@ event_enum! {
     DamageTaken {
         character: String,
         amount: u32,
+        /// What dealt it, in a few words (recorded since 2026-12-02, when given).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     Healed {
         character: String,
         amount: u32,
+        /// What healed it, in a few words (when given).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     ClockAdvanced {
         by: GameDuration,

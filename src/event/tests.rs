@@ -8,6 +8,7 @@ fn the_kind_column_matches_the_payload_tag() {
     let event = Event::Healed {
         character: "Aldric".into(),
         amount: 3,
+        reason: None,
     };
     let payload = event.to_payload();
     assert!(payload.contains("\"kind\":\"healed\""), "{payload}");
@@ -25,6 +26,7 @@ fn a_payload_reads_the_same_by_its_kind_as_by_its_tag() {
     let healed = Event::Healed {
         character: "Aldric".into(),
         amount: 3,
+        reason: None,
     };
     let reordered = r#"{"character":"Aldric","amount":3,"kind":"healed"}"#;
     assert_eq!(
@@ -94,7 +96,8 @@ fn an_old_payload_is_upcast_step_by_step_before_it_is_read() {
         event,
         Event::Healed {
             character: "Aldric".into(),
-            amount: 3
+            amount: 3,
+            reason: None
         }
     );
     let missing = upcast("damage_taken", 1, 2, serde_json::json!({}), &steps);

@@ -26,6 +26,14 @@ fn sheet_changes(was: &Sheet, now: &Sheet) -> String {
     })
 }
 
+/// A reason given with an event, as the log line ends with it (`: a troll's club`).
+fn because(reason: &Option<String>) -> String {
+    reason
+        .as_deref()
+        .map(|reason| format!(": {reason}"))
+        .unwrap_or_default()
+}
+
 /// One line in plain words.
 pub fn describe(event: &Event) -> String {
     match event {
@@ -76,10 +84,16 @@ pub fn describe(event: &Event) -> String {
                 ),
             }
         }
-        Event::DamageTaken { character, amount } => {
-            format!("{character} takes {amount} damage")
-        }
-        Event::Healed { character, amount } => format!("{character} heals {amount}"),
+        Event::DamageTaken {
+            character,
+            amount,
+            reason,
+        } => format!("{character} takes {amount} damage{}", because(reason)),
+        Event::Healed {
+            character,
+            amount,
+            reason,
+        } => format!("{character} heals {amount}{}", because(reason)),
         Event::ClockAdvanced { by } => format!("time passes: {by}"),
         Event::SessionStarted { number, entropy } if entropy.is_empty() => {
             format!("session {number} starts")

@@ -70,6 +70,7 @@ mod tests {
         let hurt = Event::DamageTaken {
             character: "Bryn".into(),
             amount: 3,
+            reason: None,
         };
         whole.apply(3, &hurt);
         loaded.apply(3, &hurt);

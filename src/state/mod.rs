@@ -443,12 +443,12 @@ impl CampaignState {
                     }
                 }
             }
-            Event::DamageTaken { character, amount } => {
-                self.change_health(character, -i64::from(*amount))
-            }
-            Event::Healed { character, amount } => {
-                self.change_health(character, i64::from(*amount))
-            }
+            Event::DamageTaken {
+                character, amount, ..
+            } => self.change_health(character, -i64::from(*amount)),
+            Event::Healed {
+                character, amount, ..
+            } => self.change_health(character, i64::from(*amount)),
             Event::ClockAdvanced { by } => {
                 self.clock = self.clock.after(*by);
                 self.counting_rounds = by.seconds() < crate::time::MINUTE_SECONDS;

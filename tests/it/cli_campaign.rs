@@ -881,6 +881,25 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
     assert!(refused.contains("Pell is dead"), "{refused}");
 }
 
+/// Like every recording command, `damage` and `heal` keep a reason when given one, checked as any
+/// text the log keeps.
+#[test]
+fn c2_damage_and_healing_keep_their_reason() {
+    let c = Campaign::with_party();
+    let hit = c.ok(&["damage", "Aldric", "3", "--reason", "a troll's club"]);
+    assert!(hit.contains("Aldric takes 3 damage: a troll's club"), "{hit}");
+    let healed = c.json(&["heal", "Aldric", "2", "--reason", "a potion"]);
+    assert_eq!(healed["appended"][0]["payload"]["reason"], "a potion");
+    let head = c.head();
+    let empty = c.refused(&["heal", "Aldric", "1", "--reason", "  "], 1);
+    assert!(empty.contains("the reason is empty"), "{empty}");
+    let painted = c.refused(&["damage", "Aldric", "1", "--reason", "red\u{1b}[31m"], 1);
+    assert!(painted.contains("control characters"), "{painted}");
+    assert_eq!(c.head(), head, "nothing recorded");
+    // Without one, the line is as it always was.
+    assert!(c.ok(&["damage", "Aldric", "1"]).contains("Aldric takes 1 damage\n"));
+}
+
 /// A recap names who died that evening, and the scrolls that did not survive being read.
 #[test]
 fn adg_c4_adg_s7_a_session_recap_names_the_dead_and_counts_the_scrolls_lost() {

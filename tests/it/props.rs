@@ -57,10 +57,12 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
         Op::Damage(c, n) => Command::Damage(HealthChange {
             character: name(c),
             amount: *n,
+            reason: None,
         }),
         Op::Heal(c, n) => Command::Heal(HealthChange {
             character: name(c),
             amount: *n,
+            reason: None,
         }),
         Op::Advance(s) => Command::AdvanceClock(ClockAdvance {
             by: GameDuration(*s),

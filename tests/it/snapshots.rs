@@ -94,8 +94,8 @@ proptest! {
         let mut commands = a_campaign_with("Aldric");
         for op in &ops {
             commands.push(match op {
-                Op::Damage(n) => Command::Damage(HealthChange { character: "Aldric".into(), amount: *n }),
-                Op::Heal(n) => Command::Heal(HealthChange { character: "Aldric".into(), amount: *n }),
+                Op::Damage(n) => Command::Damage(HealthChange { character: "Aldric".into(), amount: *n, reason: None }),
+                Op::Heal(n) => Command::Heal(HealthChange { character: "Aldric".into(), amount: *n, reason: None }),
                 Op::Advance(s) => Command::AdvanceClock(ClockAdvance { by: GameDuration(*s) }),
                 // A retraction of a retraction restores what it undid: chains come up too.
                 Op::Retract(seq) => {
@@ -231,10 +231,12 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
                 Command::Damage(HealthChange {
                     character: "Aldric".into(),
                     amount: 7,
+                    reason: None,
                 }),
                 Command::Heal(HealthChange {
                     character: "Aldric".into(),
                     amount: 1,
+                    reason: None,
                 }),
                 Command::AdvanceClock(ClockAdvance {
                     by: GameDuration(60),
@@ -283,6 +285,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             vec![Command::Damage(HealthChange {
                 character: "Aldric".into(),
                 amount: 7,
+                reason: None,
             })],
         ]
         .concat(),

@@ -277,6 +277,7 @@ macro_rules! conformance {
                 let hurt = |who: &str| Event::DamageTaken {
                     character: who.into(),
                     amount: 1,
+                    reason: None,
                 };
                 let mut events = vec![created()];
                 for i in 0..700 {

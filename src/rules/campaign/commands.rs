@@ -13,6 +13,8 @@ pub struct HealthChange {
     pub character: String,
     /// How many points, 1 or more.
     pub amount: u32,
+    /// What dealt or healed it, in a few words, kept in the log.
+    pub reason: Option<String>,
 }
 
 /// Moving the in-game clock forward.

@@ -311,18 +311,28 @@ fn decide_command(
             reason,
             correction,
         } => change_sheet(state, &character, sheet, reason, correction)?,
-        Command::Damage(HealthChange { character, amount }) => {
+        Command::Damage(HealthChange {
+            character,
+            amount,
+            reason,
+        }) => {
             let who = with_health(state, &character)?;
             Event::DamageTaken {
                 character: who.name.clone(),
                 amount,
+                reason: given_reason(reason)?,
             }
         }
-        Command::Heal(HealthChange { character, amount }) => {
+        Command::Heal(HealthChange {
+            character,
+            amount,
+            reason,
+        }) => {
             let who = with_health(state, &character)?;
             Event::Healed {
                 character: who.name.clone(),
                 amount,
+                reason: given_reason(reason)?,
             }
         }
         Command::AdvanceClock(ClockAdvance { by }) => Event::ClockAdvanced { by },
@@ -420,6 +430,18 @@ fn decide_command(
         }
     };
     Ok(vec![event])
+}
+
+/// A reason given with a change of health: trimmed, and never empty or too long for the log.
+fn given_reason(reason: Option<String>) -> Result<Option<String>, RuleError> {
+    reason
+        .map(|reason| {
+            let reason = reason.trim().to_string();
+            crate::text::check_filled("reason", &reason, crate::text::NOTE_MAX)
+                .map_err(RuleError::Text)?;
+            Ok(reason)
+        })
+        .transpose()
 }
 
 /// A sheet changed as a whole: the character's own system, valid, different, with a reason.

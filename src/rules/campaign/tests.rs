@@ -144,6 +144,7 @@ fn adg_c2_given_a_character_when_damaged_then_health_drops_and_never_below_zero(
         Command::Damage(HealthChange {
             character: "aldric".into(),
             amount: 3,
+            reason: None,
         }),
         vec![],
     )
@@ -152,7 +153,8 @@ fn adg_c2_given_a_character_when_damaged_then_health_drops_and_never_below_zero(
         events,
         vec![Event::DamageTaken {
             character: "Aldric".into(),
-            amount: 3
+            amount: 3,
+            reason: None
         }]
     );
     let after = given(&[created(), adg("Aldric", 8), events[0].clone()]);
@@ -166,6 +168,7 @@ fn adg_c2_given_a_character_when_damaged_then_health_drops_and_never_below_zero(
         Event::DamageTaken {
             character: "Aldric".into(),
             amount: 50,
+            reason: None,
         },
     ]);
     assert_eq!(
@@ -187,10 +190,12 @@ fn adg_c2_given_a_wounded_character_when_healed_then_health_is_capped_at_max() {
         Event::DamageTaken {
             character: "Aldric".into(),
             amount: 3,
+            reason: None,
         },
         Event::Healed {
             character: "Aldric".into(),
             amount: 10,
+            reason: None,
         },
     ]);
     assert_eq!(
@@ -207,6 +212,7 @@ fn given_an_unknown_name_when_damaged_then_refused_listing_who_exists() {
         Command::Damage(HealthChange {
             character: "Bob".into(),
             amount: 1,
+            reason: None,
         }),
         vec![],
     )
@@ -236,6 +242,7 @@ fn given_a_vsd_character_without_health_when_damaged_then_refused() {
         Command::Damage(HealthChange {
             character: "Mira".into(),
             amount: 1,
+            reason: None,
         }),
         vec![],
     )
@@ -399,6 +406,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
     let damage = Event::DamageTaken {
         character: "Aldric".into(),
         amount: 3,
+        reason: None,
     };
     let state = given(&[created(), adg("Aldric", 8), damage.clone()]);
     let command = Command::Retract(Retraction {
@@ -712,6 +720,7 @@ fn c2_given_retracted_damage_when_its_retraction_is_retracted_then_the_damage_co
         Event::DamageTaken {
             character: "Aldric".into(),
             amount: 3,
+            reason: None,
         },
     ];
     let health = |log: &[Event]| {
@@ -879,6 +888,7 @@ fn c2_given_an_event_naming_someone_who_is_no_character_then_only_the_characters
     let stranger = Event::DamageTaken {
         character: "the rat".into(),
         amount: 1,
+        reason: None,
     };
     assert!(state.characters_named(&stranger).is_empty());
 }

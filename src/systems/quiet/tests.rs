@@ -146,6 +146,7 @@ fn quiet_and_adg_given_a_party_when_resting_a_night_then_each_takes_its_share() 
         Command::Damage(crate::rules::campaign::HealthChange {
             character: "Aldric".into(),
             amount: 3,
+            reason: None,
         }),
         &[],
     );

@@ -243,10 +243,12 @@ fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
         Command::Heal(HealthChange {
             character: "Aldric".into(),
             amount: 1,
+            reason: None,
         }),
         Command::Damage(HealthChange {
             character: "aldric".into(),
             amount: 1,
+            reason: None,
         }),
         // C-1: nor does the sheet change.
         changed_sheet(|s| s.level = 3, "a level gained too late"),
@@ -262,6 +264,7 @@ fn adg_c5_a_nights_rest_heals_by_the_level_recovery_die_capped_at_max() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 5,
+            reason: None,
         }),
         &[],
     );
@@ -320,6 +323,7 @@ fn adg_c5_a_downtime_week_heals_as_seven_nights_and_ends_the_daily_count_and_loc
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 8,
+            reason: None,
         }),
         &[],
     );
@@ -363,6 +367,7 @@ fn adg_s3_a_scribing_weeks_nights_heal_and_end_the_daily_count_but_not_exertion(
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 3,
+            reason: None,
         }),
         &[],
     );
@@ -409,6 +414,7 @@ fn adg_c5_house_rules_can_turn_recovery_off() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 2,
+            reason: None,
         }),
         &[],
     );
@@ -464,6 +470,7 @@ fn c1_a_level_gained_or_a_correction_moves_each_value_and_keeps_what_play_has_do
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 3,
+            reason: None,
         }),
         &[],
     );
@@ -560,6 +567,7 @@ fn c1_a_correction_set_back_restores_the_sheet_exactly() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 5,
+            reason: None,
         }),
         &[],
     );
@@ -617,6 +625,7 @@ fn c1_unshown_wounds_stay_open_through_a_level_gained() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 5,
+            reason: None,
         }),
         &[],
     );
@@ -704,7 +713,7 @@ proptest::proptest! {
             );
         }
         if wounds > 0 {
-            w.then(Command::Damage(HealthChange { character: "Aldric".into(), amount: wounds }), &[]);
+            w.then(Command::Damage(HealthChange { character: "Aldric".into(), amount: wounds, reason: None }), &[]);
         }
         if spent > 0 {
             w.adg(

@@ -68,6 +68,7 @@ fn adg_s3_adg_c5_given_a_span_of_three_weeks_when_two_are_spent_scribing_then_ea
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 6,
+            reason: None,
         }),
         &[],
     );

@@ -259,6 +259,7 @@ fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 7,
+            reason: None,
         }),
         &[],
     );

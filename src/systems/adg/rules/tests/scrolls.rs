@@ -486,6 +486,7 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
         Command::Damage(HealthChange {
             character: "Aldric".into(),
             amount: 4,
+            reason: None,
         }),
         &[],
     );
