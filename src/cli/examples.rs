@@ -31,7 +31,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire character level-up Mira --mp 2 --reason \"the tower's trial\"",
         ],
     ),
-    ("damage", &["grimoire damage Aldric 3", "grimoire damage Aldric 3 --reason \"a troll's club\""]),
+    (
+        "damage",
+        &[
+            "grimoire damage Aldric 3",
+            "grimoire damage Aldric 3 --reason \"a troll's club\"",
+        ],
+    ),
     ("heal", &["grimoire heal Aldric 2 --reason \"a potion\""]),
     (
         "time advance",

@@ -247,7 +247,9 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "--range",
         "touch",
     ])?;
-    tour.say("The GM rolls in secret: only a commitment is logged until the reveal.");
+    tour.say(
+        "The GM rolls in secret: they see the value, the log only a commitment until the reveal.",
+    );
     let secret = tour.step(&[
         "roll",
         "d20",
@@ -256,6 +258,8 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "is the vault guardian awake?",
     ])?;
     tour.step(&["time", "advance", "2h"])?;
+    tour.say("Later the GM reads it again from the campaign's secrets (this records nothing).");
+    tour.step(&["peek", &first_seq(&secret)])?;
     tour.step(&["reveal", &first_seq(&secret)])?;
     tour.say("Ending the session prints a checkpoint for the players to note.");
     let ended = tour.step(&["session", "end"])?;

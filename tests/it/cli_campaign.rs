@@ -793,6 +793,8 @@ fn the_tour_plays_an_evening_into_its_own_file_and_verifies() {
     for step in [
         "$ grimoire init",
         "$ grimoire character show Mira",
+        "For your eyes only: d20: [",
+        "$ grimoire peek ",
         "$ grimoire seed reveal",
         "all checks hold",
     ] {
@@ -887,7 +889,10 @@ fn adg_c4_t2_the_sheet_says_down_at_zero_health_and_dead_only_when_a_maximum_rea
 fn c2_damage_and_healing_keep_their_reason() {
     let c = Campaign::with_party();
     let hit = c.ok(&["damage", "Aldric", "3", "--reason", "a troll's club"]);
-    assert!(hit.contains("Aldric takes 3 damage: a troll's club"), "{hit}");
+    assert!(
+        hit.contains("Aldric takes 3 damage: a troll's club"),
+        "{hit}"
+    );
     let healed = c.json(&["heal", "Aldric", "2", "--reason", "a potion"]);
     assert_eq!(healed["appended"][0]["payload"]["reason"], "a potion");
     let head = c.head();
@@ -897,7 +902,10 @@ fn c2_damage_and_healing_keep_their_reason() {
     assert!(painted.contains("control characters"), "{painted}");
     assert_eq!(c.head(), head, "nothing recorded");
     // Without one, the line is as it always was.
-    assert!(c.ok(&["damage", "Aldric", "1"]).contains("Aldric takes 1 damage\n"));
+    assert!(
+        c.ok(&["damage", "Aldric", "1"])
+            .contains("Aldric takes 1 damage\n")
+    );
 }
 
 /// A recap names who died that evening, and the scrolls that did not survive being read.
