@@ -806,22 +806,7 @@ fn adg_s9_a_gift_to_the_holder_and_empty_words_are_refused() {
 #[test]
 fn adg_s9_diff_shows_scrolls_written_read_lost_and_given() {
     let c = scholar();
-    let write = |effect: &str| {
-        c.json(&[
-            "--rolls",
-            &["1"; 7].join(","),
-            "scroll",
-            "write",
-            "Aldric",
-            "Concealing Darkness",
-            "--level",
-            "1",
-            "--effect",
-            effect,
-        ])["scroll"]
-            .as_u64()
-            .expect("a scroll id")
-    };
+    let write = |effect: &str| c.write_scroll("Aldric", "Concealing Darkness", effect);
     let (kept, burned) = (
         write("a shadow hides the door"),
         write("a shadow hides the path"),

@@ -917,18 +917,7 @@ fn adg_c4_adg_s7_a_session_recap_names_the_dead_and_counts_the_scrolls_lost() {
         c.add_adg(name, 1, 9, health, 50);
     }
     c.ok(&learning("Wen", "Concealing Darkness", "phrase"));
-    let scroll = c.seq_of(&[
-        "--rolls",
-        &["1"; 7].join(","),
-        "scroll",
-        "write",
-        "Wen",
-        "Concealing Darkness",
-        "--level",
-        "1",
-        "--effect",
-        "a shadow hides the door",
-    ]);
+    let scroll = c.write_scroll("Wen", "Concealing Darkness", "a shadow hides the door");
     c.ok(&["session", "start"]);
     // Reuse d20 of 20: above Wen's Cunning, so the scroll turns to ash.
     c.ok(&[
@@ -1432,18 +1421,7 @@ fn c2_adg_r7_adg_s6_a_recap_counts_every_source_of_damage_and_healing_as_applied
     // Two rituals learned, each paid with 1 maximum health: Aldric stands at 6/6.
     c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
     c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
-    let scroll = c.seq_of(&[
-        "--rolls",
-        &["1"; 7].join(","),
-        "scroll",
-        "write",
-        "Aldric",
-        "Concealing Darkness",
-        "--level",
-        "1",
-        "--effect",
-        "a shadow hides the door",
-    ]);
+    let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
     c.ok(&["session", "start"]);
     let blow = c.seq_of(&["damage", "Aldric", "4"]);
     c.ok(&["retract", &blow.to_string(), "--reason", "it missed"]);

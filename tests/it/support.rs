@@ -159,6 +159,16 @@ impl Campaign {
     }
 
     /// The seq of the first event a recording command appended (run with --json).
+    /// `who` writes a first-level scroll of a phrase they know, its seven nights' recovery dice
+    /// entered as 1s; returns the scroll's id (its event's seq).
+    pub fn write_scroll(&self, who: &str, ritual: &str, effect: &str) -> u64 {
+        let rolls = ["1"; 7].join(",");
+        let args = [
+            "--rolls", &rolls, "scroll", "write", who, ritual, "--level", "1", "--effect", effect,
+        ];
+        self.json(&args)["scroll"].as_u64().expect("a scroll id")
+    }
+
     pub fn seq_of(&self, args: &[&str]) -> u64 {
         self.json(args)["appended"][0]["seq"]
             .as_u64()
