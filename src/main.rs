@@ -35,13 +35,13 @@ fn main() -> ExitCode {
 /// the dice options only where they apply), which cost two thirds of a short command's start-up to
 /// build. Both accept exactly the same command lines.
 fn parse() -> Result<Cli, clap::Error> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     match Cli::command().try_get_matches() {
-        Ok(matches) => Cli::from_arg_matches(&matches),
+        Ok(matches) => grimoire::cli::parsed(&matches),
         // The version reads the same either way.
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => Err(e),
         Err(_) => grimoire::cli::definitions()
             .try_get_matches()
-            .and_then(|matches| Cli::from_arg_matches(&matches)),
+            .and_then(|matches| grimoire::cli::parsed(&matches)),
     }
 }

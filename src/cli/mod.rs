@@ -114,6 +114,9 @@ pub struct Globals {
     /// The shell's open campaign, lent to the commands typed into it.
     #[arg(skip)]
     pub shared: open::SharedStore,
+    /// Whether `--actor` was written on the command line (not taken from GRIMOIRE_ACTOR).
+    #[arg(skip)]
+    pub actor_typed: bool,
 }
 
 /// When output is coloured.
@@ -501,6 +504,58 @@ fn path(command: &Commands) -> &'static str {
     }
 }
 
+/// A command line's parse: the command, and whether `--actor` was written on it.
+pub fn parsed(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
+    let mut cli = <Cli as clap::FromArgMatches>::from_arg_matches(matches)?;
+    cli.globals.actor_typed =
+        matches.value_source("actor") == Some(clap::parser::ValueSource::CommandLine);
+    Ok(cli)
+}
+
+/// Whether the command records events under the actor's name. A read takes no `--actor`: it would
+/// look like a filter (`log --actor X`) while showing everyone.
+fn records(command: &Commands) -> bool {
+    use character::CharacterCommand as C;
+    match command {
+        Commands::Init(_)
+        | Commands::Character(C::Add(_) | C::Set(_) | C::LevelUp(_))
+        | Commands::Damage(_)
+        | Commands::Heal(_)
+        | Commands::Time(table::TimeCommand::Advance(_))
+        | Commands::Session(table::SessionCommand::Start(_) | table::SessionCommand::End)
+        | Commands::Roll(_)
+        | Commands::Reveal(_)
+        | Commands::Seed(_)
+        | Commands::Retract(_)
+        | Commands::Rest(_)
+        | Commands::Downtime(_)
+        // The shell records what is typed into it under this name; the tour plays its own file.
+        | Commands::Shell(_)
+        | Commands::Tour(_)
+        | Commands::Dev(_) => true,
+        Commands::System(mounted) => mounted.records,
+        Commands::Character(C::List(_) | C::Show(_))
+        | Commands::Time(table::TimeCommand::Show(_))
+        | Commands::Session(table::SessionCommand::Recap(_))
+        | Commands::Peek(_)
+        | Commands::Log(_)
+        | Commands::Explain(_)
+        | Commands::Diff(_)
+        | Commands::Audit(_)
+        | Commands::Verify(_)
+        | Commands::Report(_)
+        | Commands::Head(_)
+        // An import keeps each event's own actor; a backup and an export copy them.
+        | Commands::Export(_)
+        | Commands::Import(_)
+        | Commands::Backup(_)
+        | Commands::Completions(_)
+        | Commands::Man(_)
+        | Commands::CompleteNames(_)
+        | Commands::Snapshots(_) => false,
+    }
+}
+
 /// Runs one parsed command line.
 pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     let g = &cli.globals;
@@ -508,6 +563,11 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     let path = path(&cli.command);
     if !rolling().contains(&path) {
         g.no_rolls(path)?;
+    }
+    if g.actor_typed && !records(&cli.command) {
+        return Err(Error::Usage(format!(
+            "`{path}` records nothing, so --actor does not apply; to see what one person entered, use --by NAME where the command has it (log, audit dice)"
+        )));
     }
     match &cli.command {
         Commands::Init(args) => campaign::init(g, ctx, args),

@@ -25,6 +25,8 @@ pub struct Mounted {
     given: Given,
     /// `--at`, for a command that reads the campaign at a point.
     at: Option<Point>,
+    /// Whether it records events (or only reads the campaign).
+    pub records: bool,
 }
 
 /// One mounted command's description, whichever system's.
@@ -36,6 +38,7 @@ struct Described {
     examples: &'static [&'static str],
     rolls: bool,
     reads_at: bool,
+    records: bool,
 }
 
 fn described_by<S: Registered>(spec: &'static CommandSpec<S>) -> Described {
@@ -47,6 +50,7 @@ fn described_by<S: Registered>(spec: &'static CommandSpec<S>) -> Described {
         examples: spec.examples,
         rolls: spec.rolls(),
         reads_at: matches!(spec.action, Action::Reads { at: true, .. }),
+        records: matches!(spec.action, Action::Records { .. }),
     }
 }
 
@@ -267,6 +271,7 @@ impl FromArgMatches for Mounted {
             path: described.path,
             given,
             at,
+            records: described.records,
         })
     }
 

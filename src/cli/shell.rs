@@ -10,7 +10,7 @@ use super::{Cli, Context, Globals, outcome};
 use crate::Error;
 use crate::state::CampaignState;
 use crate::store::Store;
-use clap::{Args, CommandFactory, FromArgMatches};
+use clap::{Args, CommandFactory};
 use rustyline::completion::{Completer, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -146,8 +146,8 @@ impl Shell {
             Err(e) if !e.use_stderr() => return Ok(Some(Parsed::Help(e.render().to_string()))),
             Err(e) => return Err(outcome::plain_words(&e.render().to_string())),
         };
-        let mut cli = Cli::from_arg_matches(&matches)
-            .map_err(|e| outcome::plain_words(&e.render().to_string()))?;
+        let mut cli =
+            super::parsed(&matches).map_err(|e| outcome::plain_words(&e.render().to_string()))?;
         let line = &mut cli.globals;
         line.db = self.base.db.clone();
         line.shared = self.base.shared.clone();

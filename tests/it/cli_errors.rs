@@ -2,6 +2,7 @@
 //! leaves the log exactly as it was (`Campaign::refused` compares the chain head before and after).
 
 use crate::support::{Campaign, grimoire_cmd};
+use assert_cmd::assert::OutputAssertExt;
 
 #[test]
 fn an_unknown_character_is_refused_naming_who_exists() {
@@ -593,4 +594,46 @@ fn dev_generate_refuses_sizes_out_of_bounds_and_creates_nothing() {
         assert!(refused.contains(says), "{args:?}: {refused}");
         assert!(!c.db.exists(), "{args:?}");
     }
+}
+
+/// A command that records nothing refuses an `--actor` written on its own line, which would look
+/// like a filter while it shows everyone; GRIMOIRE_ACTOR in the environment stays harmless, and
+/// a recording command keeps the name.
+#[test]
+fn a_read_refuses_an_actor_typed_on_its_line_and_points_to_by() {
+    let c = Campaign::with_party();
+    for read in [
+        &["log", "--actor", "Fair"][..],
+        &["audit", "dice", "--actor", "Fair"],
+        &["--actor", "Fair", "character", "show", "Aldric"],
+        &["scroll", "list", "--actor", "Fair"],
+    ] {
+        let err = c.refused(read, 2);
+        assert!(
+            err.contains("records nothing, so --actor does not apply") && err.contains("--by NAME"),
+            "{read:?}: {err}"
+        );
+    }
+    c.cmd()
+        .env("GRIMOIRE_ACTOR", "Fair")
+        .args(["log", "--limit", "1"])
+        .assert()
+        .success();
+    let hit = c.json(&["--actor", "Fair", "damage", "Aldric", "1"]);
+    assert_eq!(hit["appended"][0]["actor"], "Fair");
+    // In the shell, the line's own --actor is refused the same way; the shell's is not.
+    let out = assert_cmd::Command::from_std(c.cmd())
+        .args(["--actor", "Fair", "shell"])
+        .write_stdin("log --actor Fair --limit 1\nlog --limit 1\n")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        stderr.contains("records nothing, so --actor does not apply"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("Aldric takes 1 damage"), "{stdout}");
 }
