@@ -10,7 +10,7 @@ use crate::event::Event;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::state::{CampaignState, fold_name};
-use crate::store::Point;
+use crate::store::{Point, Store};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
@@ -57,13 +57,18 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
     let names = if args.party {
         everyone(&before, &after)
     } else {
+        let mut names: Vec<String> = Vec::new();
         for name in &args.names {
             // Known then or now (a character retracted since still has a past).
             if before.character(name).is_none() {
                 find(&after, name)?;
             }
+            // Each character once, however often named.
+            if !names.iter().any(|n| Folded::of(n) == Folded::of(name)) {
+                names.push(name.clone());
+            }
         }
-        args.names.clone()
+        names
     };
     let mut touched = Touched::of(&names);
     if after.head > before.head {
@@ -72,6 +77,7 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
             Ok(())
         })?;
     }
+    touched.follow_retractions(&mut store)?;
     let changes = changes(&before, &after, &names, &touched);
     let title = format!(
         "From #{from} ({}) to #{to} ({}):",
@@ -105,6 +111,9 @@ struct Touched {
     seqs: HashMap<Folded, Vec<u64>>,
     /// Whether a name not listed at the start is noted too.
     anyone: bool,
+    /// Retractions seen, as (the retraction's seq, the seq it undoes): a retraction concerns
+    /// whoever the event it undoes (or restores) concerns.
+    retractions: Vec<(u64, u64)>,
 }
 
 impl Touched {
@@ -112,6 +121,7 @@ impl Touched {
         Touched {
             seqs: names.iter().map(|n| (Folded::of(n), Vec::new())).collect(),
             anyone: false,
+            retractions: Vec::new(),
         }
     }
 
@@ -119,12 +129,20 @@ impl Touched {
         Touched {
             seqs: HashMap::new(),
             anyone: true,
+            retractions: Vec::new(),
         }
     }
 
     /// Each name the event mentions is looked up once, whatever the size of the party.
     fn note(&mut self, seq: u64, event: &Event) {
-        let Touched { seqs, anyone } = self;
+        if let Event::Retracted { seq: target, .. } = event {
+            self.retractions.push((seq, *target));
+        }
+        let Touched {
+            seqs,
+            anyone,
+            retractions: _,
+        } = self;
         event.mentions(&mut |name| {
             let folded = Folded::of(name);
             let found = match seqs.get_mut(&folded) {
@@ -139,6 +157,27 @@ impl Touched {
             }
             false
         });
+    }
+
+    /// Notes each retraction seen as concerning whoever the event it undoes concerns, following a
+    /// retraction of a retraction down to the event restored.
+    fn follow_retractions(&mut self, store: &mut Store) -> Result<(), Error> {
+        for (at, mut target) in std::mem::take(&mut self.retractions) {
+            while let Some(undone) = store.event(target)? {
+                match undone.event {
+                    Event::Retracted { seq, .. } => target = seq,
+                    event => {
+                        self.note(at, &event);
+                        break;
+                    }
+                }
+            }
+        }
+        for seqs in self.seqs.values_mut() {
+            seqs.sort_unstable();
+            seqs.dedup();
+        }
+        Ok(())
     }
 
     /// The events that mention `name`, oldest first.
@@ -189,6 +228,8 @@ fn changes(
         }
         json.push(json!({
             "character": shown,
+            "joined": was.is_none() && is.is_some(),
+            "left": was.is_some() && is.is_none(),
             "changes": changed
                 .iter()
                 .map(|c| json!({ "field": c.path, "from": c.from, "to": c.to }))
@@ -248,6 +289,13 @@ fn compare(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<C
         } else {
             format!("{path}.{key}")
         }
+    };
+    // A health track given or taken away is its values appearing or going, not an entry.
+    let nothing = Value::Object(serde_json::Map::new());
+    let (old, new) = match (old, new) {
+        (None, Some(Value::Object(_))) if path == "health" => (Some(&nothing), new),
+        (Some(Value::Object(_)), None) if path == "health" => (old, Some(&nothing)),
+        _ => (old, new),
     };
     if let (Some(Value::Object(before)), Some(Value::Object(after))) = (old, new) {
         let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
@@ -311,6 +359,36 @@ fn shown(path: &str, value: Option<&Value>) -> String {
             .filter_map(Value::as_str)
             .collect::<Vec<_>>()
             .join(" "),
+        Some(Value::Array(items)) if items.is_empty() => "none".into(),
+        // A list of records (effects in force, lores): each as its values, never as JSON.
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| shown(path, Some(item)))
+            .collect::<Vec<_>>()
+            .join("; "),
+        // A record by its words, then its other values named: "Elementalism (bonus 45, ranks 6)".
+        Some(Value::Object(fields)) => {
+            let (words, values): (Vec<_>, Vec<_>) = fields
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .partition(|(_, v)| v.is_string());
+            let words: Vec<String> = words
+                .iter()
+                .map(|(key, v)| shown(&format!("{path}.{key}"), Some(v)))
+                .collect();
+            let values: Vec<String> = values
+                .iter()
+                .map(|(key, v)| {
+                    let value = shown(&format!("{path}.{key}"), Some(v));
+                    format!("{} {value}", key.replace('_', " "))
+                })
+                .collect();
+            match (words.is_empty(), values.is_empty()) {
+                (_, true) => words.join(" "),
+                (true, false) => values.join(", "),
+                (false, false) => format!("{} ({})", words.join(" "), values.join(", ")),
+            }
+        }
         Some(Value::String(text)) => text.clone(),
         Some(Value::Number(n)) if path.ends_with("until") => n
             .as_u64()
@@ -364,6 +442,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
             tally.add(step.event, step.applied, state);
         }
     })?;
+    touched.follow_retractions(&mut store)?;
     let names = everyone(&before, &after);
     let changes = changes(&before, &after, &names, &touched);
     let deaths: Vec<&str> = after
@@ -372,11 +451,14 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         .filter(|c| c.is_dead() && before.character(&c.name).is_none_or(|was| !was.is_dead()))
         .map(|c| c.name.as_str())
         .collect();
-    let passed = GameDuration(after.clock.seconds().saturating_sub(before.clock.seconds()));
-    let passed_words = match passed.seconds() {
-        0 => "no time passed".to_string(),
-        _ => format!("{passed} passed"),
+    // Retracting a rest or a span can take the clock back past where the session began.
+    let (start_at, end_at) = (before.clock.seconds(), after.clock.seconds());
+    let passed_words = match end_at.cmp(&start_at) {
+        Ordering::Equal => "no time passed".to_string(),
+        Ordering::Greater => format!("{} passed", GameDuration(end_at - start_at)),
+        Ordering::Less => format!("the clock went back {}", GameDuration(start_at - end_at)),
     };
+    let seconds_passed = i128::from(end_at) - i128::from(start_at);
     let mut lines = vec![format!(
         "Session {number}{}: #{start} to #{end}, {} to {} ({passed_words})",
         if open { " (still open)" } else { "" },
@@ -397,7 +479,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
             "open": open,
             "from_seq": start,
             "to_seq": end,
-            "seconds_passed": passed.seconds(),
+            "seconds_passed": seconds_passed,
             "tally": tally,
             "deaths": deaths,
             "characters": changes.json,
@@ -429,13 +511,19 @@ struct Tally {
 struct HealthTally {
     damage: u64,
     healing: u64,
-    /// Damage from before the session that a retraction in it undid (it shows as health regained).
-    damage_retracted_from_before: u64,
-    /// Healing from before the session that a retraction in it undid.
-    healing_retracted_from_before: u64,
+    /// Health regained and lost because the session retracted (or restored) events from before
+    /// it: not the evening's own damage or healing, but a change the sheets show all the same.
+    reaching_back: ReachingBack,
     /// Each character's current health after the last event followed.
     #[serde(skip)]
     current: HashMap<Folded, u32>,
+}
+
+/// Health changed by retractions, or undone retractions, of events from before the session.
+#[derive(Debug, Default, serde::Serialize)]
+struct ReachingBack {
+    regained: u64,
+    lost: u64,
 }
 
 impl HealthTally {
@@ -445,8 +533,10 @@ impl HealthTally {
         self.follow(before);
         let (damage, healing) = (self.damage, self.healing);
         self.follow(start);
-        self.healing_retracted_from_before = self.damage - damage;
-        self.damage_retracted_from_before = self.healing - healing;
+        self.reaching_back = ReachingBack {
+            regained: self.healing - healing,
+            lost: self.damage - damage,
+        };
         (self.damage, self.healing) = (damage, healing);
     }
 
@@ -525,10 +615,11 @@ impl Tally {
             health.healing,
             count(self.retractions, "retraction", "retractions")
         )];
-        if health.damage_retracted_from_before + health.healing_retracted_from_before > 0 {
+        let back = &health.reaching_back;
+        if back.regained + back.lost > 0 {
             lines.push(format!(
-                "Retracted from before the session: {} damage taken, {} healed",
-                health.damage_retracted_from_before, health.healing_retracted_from_before
+                "Events from before the session retracted or restored: {} health regained, {} lost",
+                back.regained, back.lost
             ));
         }
         let counted = |name: &'static str| self.systems.get(name).copied().unwrap_or(0);

@@ -1490,8 +1490,12 @@ fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
     for n in 1..sessions {
         let recap = c.json(&["session", "recap", &n.to_string()]);
         let tally = |field: &str| recap["tally"][field].as_i64().expect(field);
-        let counted = tally("healing") - tally("damage") + tally("damage_retracted_from_before")
-            - tally("healing_retracted_from_before");
+        let back = |field: &str| {
+            recap["tally"]["reaching_back"][field]
+                .as_i64()
+                .expect(field)
+        };
+        let counted = tally("healing") - tally("damage") + back("regained") - back("lost");
         let diff = c.json(&[
             "diff",
             "--party",
@@ -1515,6 +1519,96 @@ fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
     assert!(damage_seen > 0, "the generated sessions took damage");
 }
 
+/// From a hostile pass over recaps and diffs: a character who joins mid-session is flagged as
+/// joined and their wounds count from when they joined; a retraction that reaches back names the
+/// character it touches; a session whose retractions take the clock back says so; a character
+/// named twice is shown once; records read as words, never as JSON.
+#[test]
+fn c2_t2_recaps_and_diffs_read_right_at_their_edges() {
+    let c = Campaign::with_party();
+    let rest = c.seq_of(&["rest", "--party", "--night"]);
+    c.ok(&["session", "start"]);
+    c.ok(&[
+        "character",
+        "add",
+        "adg",
+        "Bob",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "10",
+        "--silver",
+        "0",
+    ]);
+    c.ok(&["damage", "Bob", "4"]);
+    let undo = c.seq_of(&[
+        "retract",
+        &rest.to_string(),
+        "--reason",
+        "no rest after all",
+    ]);
+    c.ok(&["session", "end"]);
+    let recap = c.json(&["session", "recap"]);
+    assert_eq!(recap["tally"]["damage"], 4, "{recap}");
+    let bob = recap["characters"]
+        .as_array()
+        .expect("characters")
+        .iter()
+        .find(|ch| ch["character"] == "Bob")
+        .expect("Bob")
+        .clone();
+    assert_eq!(bob["joined"], true, "{bob}");
+    let text = c.ok(&["session", "recap"]);
+    assert!(text.contains("(the clock went back 8h)"), "{text}");
+    assert!(
+        recap["seconds_passed"].as_i64().expect("seconds") < 0,
+        "{recap}"
+    );
+    // The retraction undid Aldric's and Mira's rest: it is among the events that concern them.
+    let diff = c.json(&[
+        "diff",
+        "Aldric",
+        "aldric",
+        "--from",
+        "session-start:1",
+        "--to",
+        "session:1",
+    ]);
+    let characters = diff["characters"].as_array().expect("characters");
+    assert_eq!(characters.len(), 1, "named twice, shown once: {diff}");
+    assert!(
+        characters[0]["events"]
+            .as_array()
+            .expect("events")
+            .contains(&serde_json::json!(undo)),
+        "{diff}"
+    );
+    // Lores read as words.
+    let mark = c.head().expect("a head");
+    let mark = mark.split(':').next().expect("a seq").to_string();
+    c.ok(&[
+        "character",
+        "set",
+        "Mira",
+        "--lore",
+        "Elementalism=50:7",
+        "--reason",
+        "training",
+    ]);
+    let text = c.ok(&["diff", "Mira", "--from", &mark]);
+    assert!(
+        text.contains("Elementalism (bonus 50, ranks 7); Divination (bonus 20, ranks 3)"),
+        "{text}"
+    );
+    assert!(!text.contains('{') && !text.contains('"'), "{text}");
+}
+
 /// A retraction in one session of damage recorded in an earlier one shows on the sheet as health
 /// regained; the recap names it apart from the evening's own healing.
 #[test]
@@ -1528,10 +1622,13 @@ fn c2_a_recap_names_what_a_retraction_undid_from_before_the_session() {
     let recap = c.json(&["session", "recap"]);
     assert_eq!(recap["tally"]["damage"], 3, "{recap}");
     assert_eq!(recap["tally"]["healing"], 0, "{recap}");
-    assert_eq!(recap["tally"]["damage_retracted_from_before"], 3, "{recap}");
+    assert_eq!(recap["tally"]["reaching_back"]["regained"], 3, "{recap}");
+    assert_eq!(recap["tally"]["reaching_back"]["lost"], 0, "{recap}");
     let text = c.ok(&["session", "recap"]);
     assert!(
-        text.contains("Retracted from before the session: 3 damage taken, 0 healed"),
+        text.contains(
+            "Events from before the session retracted or restored: 3 health regained, 0 lost"
+        ),
         "{text}"
     );
     assert_eq!(changed_row(&text, "health"), ["health", "5", "8"], "{text}");
