@@ -46,7 +46,9 @@ fn hint(error: &Error) -> Option<String> {
             "; end the session with `grimoire session end` first".into()
         }
         RuleError::EntropyInSession(_) => "; --player-entropy is for rolls between sessions".into(),
-        RuleError::NoSessionOpen => "; start one with `grimoire session start`".into(),
+        RuleError::NoSessionOpen | RuleError::NoSessionYet => {
+            "; start one with `grimoire session start`".into()
+        }
         RuleError::NoEventNamed => ": give its number (#SEQ in `grimoire log`)".into(),
         RuleError::NoReasonForSheet => " (--reason cannot be empty)".into(),
         RuleError::NotInDowntime(_) => "; name them too, or give --party".into(),
@@ -130,6 +132,7 @@ mod tests {
             rule(RuleError::RevealInSession(3)),
             rule(RuleError::EntropyInSession(3)),
             rule(RuleError::NoSessionOpen),
+            rule(RuleError::NoSessionYet),
             rule(RuleError::NoEventNamed),
             rule(RuleError::NoReasonForSheet),
             rule(RuleError::NotInDowntime("Bryn".into())),

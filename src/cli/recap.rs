@@ -413,7 +413,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         Some(n) => n,
         None if now.sessions_started > 0 => now.sessions_started,
         None => {
-            return Err(RuleError::NoSessionOpen.into());
+            return Err(RuleError::NoSessionYet.into());
         }
     };
     let start = store.resolve(Point::SessionStart(number))?;

@@ -3,10 +3,11 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record, record_on};
 use crate::Error;
+use crate::dice::Provenance;
 use crate::event::Event;
 use crate::event::Recorded;
-use crate::rules::Command;
 use crate::rules::campaign::{DiceRoll, DowntimeWeeks, Resting, SealedReveal};
+use crate::rules::{Command, RuleError};
 use crate::state::CampaignState;
 use crate::systems::contract::event::DowntimeOf;
 use crate::systems::contract::render::SystemWords;
@@ -124,28 +125,50 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
 }
 
 pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, Error> {
-    let mut campaign = g.campaign()?;
-    let events = record_on(g, ctx, &mut campaign, Command::Roll(args.clone()))?.events;
+    let events = record(g, ctx, Command::Roll(args.clone()))?.events;
     let mut report = appended(&events);
-    if args.sealed
-        && let Some(first) = events.first()
-    {
-        // The GM who rolled sees the value at once, on their own screen; the log keeps only the
-        // commitment.
-        let seen = peeked(campaign.store(), first)?;
-        report.text.push_str(&format!(
-            "\nFor your eyes only: {}\nThe log keeps only a commitment until `grimoire reveal {seq}`; `grimoire peek {seq}` shows you the value again.",
-            seen.words,
-            seq = first.seq
-        ));
-        report.json["for_the_gm"] = seen.json;
-    }
+    for_the_gm(g, &events, &mut report)?;
     Ok(report)
 }
 
+/// Whether the event holds a die sealed by the GM.
+fn holds_sealed(event: &Event) -> bool {
+    event
+        .dice()
+        .iter()
+        .any(|d| matches!(d.provenance, Provenance::Sealed { .. }))
+}
+
+/// Shows the GM who just rolled sealed dice their values at once, on their own screen; the log
+/// keeps only the commitments. (A Ceremony scroll's sealed check is not shown when the scroll is
+/// written: whoever types that may be its writer, who must not know; the GM reads it with `peek`.)
+fn for_the_gm(g: &Globals, events: &[Recorded], report: &mut Report) -> Result<(), Error> {
+    let sealed: Vec<&Recorded> = events.iter().filter(|r| holds_sealed(&r.event)).collect();
+    if sealed.is_empty() {
+        return Ok(());
+    }
+    let mut store = g.open()?;
+    let mut json = Vec::new();
+    for recorded in sealed {
+        let seen = peeked(&mut store, recorded)?;
+        report.text.push_str(&format!(
+            "\nFor your eyes only: {}\nThe log keeps only a commitment until `grimoire reveal {seq}`; `grimoire peek {seq}` shows you the value again.",
+            seen.words,
+            seq = recorded.seq
+        ));
+        json.push(seen.json);
+    }
+    report.json["for_the_gm"] = match json.len() {
+        1 => json.remove(0),
+        _ => serde_json::Value::Array(json),
+    };
+    Ok(())
+}
+
 /// Show the GM the values of sealed dice not yet revealed, read from the campaign's secrets: every
-/// one waiting, or event SEQ's. For the GM's eyes: the log, an export without secrets, the report
-/// and every shared view keep only the commitments until `grimoire reveal`. Records nothing.
+/// one waiting, or event SEQ's (a retracted one's too). For the GM's eyes: the log, an export
+/// without secrets, the report and every shared view keep only the commitments until `grimoire
+/// reveal`. Records nothing.
 #[derive(Debug, clap::Args)]
 pub struct PeekArgs {
     /// A sealed roll's event number, as `roll --sealed` printed it (every one waiting when not
@@ -157,26 +180,43 @@ pub struct PeekArgs {
 pub fn peek(g: &Globals, args: &PeekArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
     let state = store.replay(None)?;
-    let waiting: Vec<u64> = match args.seq {
-        Some(seq) if state.sealed_pending.contains_key(&seq) => vec![seq],
-        Some(seq) => return Err(crate::rules::RuleError::NothingSealed(seq).into()),
+    let shown: Vec<u64> = match args.seq {
+        Some(seq) => {
+            let recorded = store
+                .event(seq)?
+                .filter(|_| seq > 0)
+                .ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+            let waiting = state.sealed_pending.contains_key(&seq)
+                || (state.retracted.contains_key(&seq) && holds_sealed(&recorded.event));
+            if !waiting {
+                return Err(match holds_sealed(&recorded.event) {
+                    true => RuleError::RevealedAlready(seq),
+                    false => RuleError::NothingSealed(seq),
+                }
+                .into());
+            }
+            vec![seq]
+        }
         None => state.sealed_pending.keys().copied().collect(),
     };
     let mut lines = Vec::new();
     let mut json = Vec::new();
-    for seq in waiting {
+    for seq in shown {
         let Some(recorded) = store.event(seq)? else {
             continue;
         };
         let seen = peeked(&mut store, &recorded)?;
+        let retracted = state
+            .retracted
+            .get(&seq)
+            .map(|why| format!(" (retracted: {why}; it will not be revealed)"))
+            .unwrap_or_default();
         lines.push(format!(
-            "#{seq} {}: {}",
+            "#{seq} {}: {}{retracted}",
             crate::render::describe(&recorded.event),
             seen.words
         ));
-        let mut one = seen.json;
-        one["seq"] = json!(seq);
-        json.push(one);
+        json.push(seen.json);
     }
     if lines.is_empty() {
         lines.push("No sealed die is waiting to be revealed.".into());
@@ -191,45 +231,51 @@ struct Peeked {
 }
 
 /// The values kept secret for `recorded`'s sealed dice: a roll's as its expression adds them up,
-/// any other event's die by die.
+/// any other event's die by die. Refused when the file lacks a die's secret (imported without).
 fn peeked(store: &mut crate::store::Store, recorded: &Recorded) -> Result<Peeked, Error> {
     let secrets = store.sealed_secrets(recorded.seq)?;
-    let faces: Vec<u32> = secrets.iter().flat_map(|s| s.faces()).collect();
+    let dice = recorded.event.dice();
+    let mut each = Vec::new();
+    for die in dice
+        .iter()
+        .filter(|d| matches!(d.provenance, Provenance::Sealed { .. }))
+    {
+        let secret = secrets
+            .iter()
+            .find(|s| s.n == die.n)
+            .ok_or(RuleError::SecretMissing {
+                seq: recorded.seq,
+                n: die.n,
+            })?;
+        each.push((die.purpose.clone(), secret.faces()));
+    }
+    let faces: Vec<u32> = each.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+    let mut json = json!({
+        "seq": recorded.seq,
+        "faces": faces,
+        "dice": each
+            .iter()
+            .map(|(purpose, faces)| json!({ "purpose": purpose, "faces": faces }))
+            .collect::<Vec<_>>(),
+    });
     if let Event::DiceRolled { expression, .. } = &recorded.event
         && let Some((breakdown, total)) = expression.breakdown(&faces)
     {
+        json["total"] = json!(total);
         return Ok(Peeked {
             words: format!("{expression}: {breakdown}"),
-            json: json!({ "faces": faces, "total": total }),
+            json,
         });
     }
-    let dice = recorded.event.dice();
-    let each: Vec<(String, Vec<u32>)> = secrets
-        .iter()
-        .map(|secret| {
-            let purpose = dice
-                .iter()
-                .find(|d| d.n == secret.n)
-                .map_or_else(|| format!("die {}", secret.n + 1), |d| d.purpose.clone());
-            (purpose, secret.faces())
-        })
-        .collect();
     let words = each
         .iter()
         .map(|(purpose, faces)| {
             let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
-            format!("{purpose} {}", faces.join(", "))
+            format!("{purpose}: {}", faces.join(", "))
         })
         .collect::<Vec<_>>()
         .join("; ");
-    let json = each
-        .iter()
-        .map(|(purpose, faces)| json!({ "purpose": purpose, "faces": faces }))
-        .collect::<Vec<_>>();
-    Ok(Peeked {
-        words,
-        json: json!({ "faces": faces, "dice": json }),
-    })
+    Ok(Peeked { words, json })
 }
 
 pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Report, Error> {

@@ -109,6 +109,8 @@ pub enum RuleError {
     EntropyInSession(u32),
     #[error("no session is open")]
     NoSessionOpen,
+    #[error("no session has been played yet")]
+    NoSessionYet,
     #[error("#{0} is not in the log (the log ends at #{1})")]
     NoSuchEvent(u64, u64),
     #[error("#{0} is already retracted ({1})")]
@@ -153,6 +155,8 @@ pub enum RuleError {
     EmptyReason,
     #[error("#{0} has no sealed dice awaiting a reveal")]
     NothingSealed(u64),
+    #[error("#{0}'s sealed dice are revealed already")]
+    RevealedAlready(u64),
     #[error(
         "the GM's secret for #{seq} die {n} does not open its commitment; the secrets table does not match the log"
     )]

@@ -345,11 +345,60 @@ fn the_gm_reads_their_own_sealed_roll_and_the_table_does_not() {
     let none = c.ok(&["peek"]);
     assert_eq!(none, "No sealed die is waiting to be revealed.\n");
     let gone = c.refused(&["peek", &seq.to_string()], 1);
-    assert!(gone.contains("no sealed dice awaiting a reveal"), "{gone}");
+    assert!(
+        gone.contains(&format!("#{seq}'s sealed dice are revealed already")),
+        "{gone}"
+    );
+    for missing in ["0", "999"] {
+        let err = c.refused(&["peek", missing], 1);
+        assert!(
+            err.contains(&format!("#{missing} is not in the log")),
+            "{err}"
+        );
+    }
+    let plain = c.refused(&["peek", "1"], 1);
+    assert!(plain.contains("#1 has no sealed dice"), "{plain}");
+    // A retracted secret roll stays the GM's to read, marked as never to be revealed.
+    let dropped = c.seq_of(&["roll", "d6", "--sealed"]);
+    c.ok(&["retract", &dropped.to_string(), "--reason", "the wrong die"]);
+    let read = c.ok(&["peek", &dropped.to_string()]);
+    assert!(
+        read.contains("(retracted: the wrong die; it will not be revealed)"),
+        "{read}"
+    );
     // A die the GM typed is shown back as typed.
     let typed = c.ok(&["--rolls", "12", "roll", "d20", "--sealed"]);
     assert!(
         typed.contains("For your eyes only: d20: [12] = 12"),
         "{typed}"
     );
+}
+
+/// The players' copy, imported from an export without secrets, cannot peek: it says the secrets
+/// are not in the file rather than printing nothing.
+#[test]
+fn a_copy_without_the_secrets_refuses_to_peek() {
+    let c = Campaign::with_party();
+    let seq = c.seq_of(&["roll", "d20", "--sealed"]);
+    let file = c.dir.path().join("public.jsonl");
+    c.ok(&["export", "--out", file.to_str().expect("a path")]);
+    let players = Campaign::empty();
+    players.ok(&["import", file.to_str().expect("a path")]);
+    let err = players.refused(&["peek", &seq.to_string()], 1);
+    assert!(err.contains("imported without secrets"), "{err}");
+    let all = players.refused(&["peek"], 1);
+    assert!(all.contains("imported without secrets"), "{all}");
+}
+
+/// A Ceremony scroll's sealed check is not shown to whoever writes the scroll (the writer must not
+/// know it); the GM reads it with `peek`, and the scroll's first reading opens it to that value.
+#[test]
+fn adg_s4_the_gm_peeks_at_a_ceremony_scrolls_sealed_check() {
+    let (c, scroll) = a_sealed_scroll("20");
+    let seq = scroll.trim_start_matches('S').to_string();
+    let peeked = c.json(&["peek", &seq]);
+    assert_eq!(peeked["sealed"][0]["faces"][0], 20, "{peeked}");
+    let text = c.ok(&["peek", &seq]);
+    assert!(text.contains(": 20"), "{text}");
+    assert!(!c.ok(&["log"]).contains("For your eyes only"));
 }
