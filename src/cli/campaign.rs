@@ -6,7 +6,7 @@ use crate::Error;
 use crate::event::Event;
 use crate::rules::campaign::Retraction;
 use crate::rules::{Command, RuleError};
-use crate::store::{Checkpoint, VerifyReport};
+use crate::store::{Checkpoint, CheckpointMiss, CheckpointResult, VerifyReport};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -161,14 +161,7 @@ fn verify_text(r: &VerifyReport) -> String {
         lines.push(format!("PROBLEM at #{}: {what}", problem.seq));
     }
     for c in &r.checkpoints {
-        lines.push(if c.holds {
-            format!("checkpoint {}: holds", c.checkpoint)
-        } else {
-            format!(
-                "checkpoint {}: DOES NOT HOLD — the history up to it has been changed or cut",
-                c.checkpoint
-            )
-        });
+        lines.push(checkpoint_line(c));
     }
     lines.push(if r.all_hold() {
         "all checks hold".into()
@@ -176,6 +169,39 @@ fn verify_text(r: &VerifyReport) -> String {
         "verification FAILED".into()
     });
     lines.join("\n")
+}
+
+/// A checkpoint's verdict, saying what the file can tell about one that does not hold: a code
+/// off by a digit or two was most likely mistyped; one off in most digits names another history;
+/// a point past the log's end, a shorter file (or a mistyped number).
+fn checkpoint_line(c: &CheckpointResult) -> String {
+    let code = &c.checkpoint;
+    let Some(miss) = &c.miss else {
+        return format!("checkpoint {code}: holds");
+    };
+    let seq = code.split(':').next().unwrap_or_default();
+    let why = match miss {
+        CheckpointMiss::PastTheEnd { log_ends_at } => format!(
+            "the log ends at #{log_ends_at}, before #{seq}: this file is shorter than the history noted (cut, or an older copy), unless the event number was mistyped"
+        ),
+        CheckpointMiss::Differs {
+            digits_differing,
+            of,
+        } if *digits_differing <= 2 => format!(
+            "#{seq}'s hash differs from the code in {digits_differing} of its {of} digits: most likely the code was mistyped (another history would differ in nearly every digit); check the note"
+        ),
+        CheckpointMiss::Differs {
+            digits_differing,
+            of,
+        } => format!(
+            "#{seq}'s hash differs from the code in {digits_differing} of its {of} digits: the history up to #{seq} is not the one noted (it has been changed), unless the code was noted wrongly"
+        ),
+        CheckpointMiss::NotReached => {
+            "a damaged event before it stopped the check, so nothing at or after it is vouched for"
+                .to_string()
+        }
+    };
+    format!("checkpoint {code}: DOES NOT HOLD — {why}")
 }
 
 #[derive(Debug, Subcommand)]

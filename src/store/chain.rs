@@ -139,6 +139,24 @@ pub struct Problem {
 pub struct CheckpointResult {
     pub checkpoint: String,
     pub holds: bool,
+    /// Why it does not hold, as far as the file can tell.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub miss: Option<CheckpointMiss>,
+}
+
+/// What a checkpoint that does not hold met in the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum CheckpointMiss {
+    /// The log ends before the checkpoint's event: the file is shorter than the history noted
+    /// (cut, or an older copy), or the event number was mistyped.
+    PastTheEnd { log_ends_at: u64 },
+    /// The event is there with another hash. A mistyped code differs in a digit or two; another
+    /// history, in nearly all of them (each digit of a different hash matches by chance 1 time in
+    /// 16).
+    Differs { digits_differing: usize, of: usize },
+    /// A damaged row before it stopped the check.
+    NotReached,
 }
 
 /// What `verify` checked and found.
@@ -327,8 +345,9 @@ pub struct Verifier {
     /// Where each epoch began (its commitment's event).
     epoch_began: BTreeMap<u32, u64>,
     entropy: String,
-    /// The checkpoints asked about, with what each was found to be (`None`: not reached yet).
-    checkpoints: Vec<(Checkpoint, Option<bool>)>,
+    /// The checkpoints asked about, with how many of their digits differ from the hash found at
+    /// their seq (`None`: not reached yet).
+    checkpoints: Vec<(Checkpoint, Option<usize>)>,
     /// The current epoch binds seeded dice to roll numbers (the second derivation).
     counts_rolls: bool,
     /// Roll numbers seen in the current epoch: the next command that rolls must carry this one.
@@ -385,7 +404,13 @@ impl Verifier {
         self.prev_hash = row.hash.clone();
         for (checkpoint, found) in &mut self.checkpoints {
             if checkpoint.seq == row.seq {
-                *found = Some(row.hash.starts_with(&checkpoint.hash_prefix));
+                let differing = checkpoint
+                    .hash_prefix
+                    .chars()
+                    .zip(row.hash.chars())
+                    .filter(|(noted, found)| noted != found)
+                    .count();
+                *found = Some(differing);
             }
         }
         if let Some(what) = row.shape_problem() {
@@ -778,9 +803,22 @@ impl Verifier {
         self.report.checkpoints = self
             .checkpoints
             .iter()
-            .map(|(checkpoint, found)| CheckpointResult {
-                checkpoint: checkpoint.to_string(),
-                holds: found.unwrap_or(false),
+            .map(|(checkpoint, found)| {
+                let miss = match *found {
+                    Some(0) => None,
+                    Some(digits_differing) => Some(CheckpointMiss::Differs {
+                        digits_differing,
+                        of: checkpoint.hash_prefix.len(),
+                    }),
+                    None => Some(CheckpointMiss::PastTheEnd {
+                        log_ends_at: self.expected_seq.saturating_sub(1),
+                    }),
+                };
+                CheckpointResult {
+                    checkpoint: checkpoint.to_string(),
+                    holds: miss.is_none(),
+                    miss,
+                }
             })
             .collect();
         self.report

@@ -418,6 +418,7 @@ impl Store {
                     .map(|checkpoint| super::chain::CheckpointResult {
                         checkpoint,
                         holds: false,
+                        miss: Some(super::chain::CheckpointMiss::NotReached),
                     })
                     .collect(),
                 ..VerifyReport::default()

@@ -23,7 +23,7 @@ mod replay;
 mod sqlite;
 
 pub use append::{Appender, WriteView};
-pub use chain::{Checkpoint, StoredRow, VerifyReport};
+pub use chain::{Checkpoint, CheckpointMiss, CheckpointResult, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
 pub use log::{Batch, NewCampaign, Stamp, Store, Written};

@@ -328,6 +328,59 @@ fn session_end_prints_a_checkpoint_that_verify_accepts() {
         .stdout(contains("checkpoint 3:0000000000000000: DOES NOT HOLD"));
 }
 
+/// A checkpoint that does not hold says what the file can tell: a code off by a digit or two was
+/// most likely mistyped, one off in most digits names another history, and a point past the end
+/// means a shorter file (or a mistyped number).
+#[test]
+fn a_failed_checkpoint_says_whether_it_looks_mistyped_changed_or_cut() {
+    let c = Campaign::with_party();
+    c.ok(&["damage", "Aldric", "2"]);
+    let head = c.head().expect("a head");
+    let (seq, hash) = head.split_once(':').expect("SEQ:HASH");
+    // Swap the last two digits (or change the last one when they are alike).
+    let mut digits: Vec<char> = hash.chars().collect();
+    let n = digits.len();
+    if digits[n - 1] == digits[n - 2] {
+        digits[n - 1] = if digits[n - 1] == '0' { '1' } else { '0' };
+    } else {
+        digits.swap(n - 1, n - 2);
+    }
+    let mistyped = format!("{seq}:{}", digits.iter().collect::<String>());
+    // A checkpoint that does not hold fails the verification (exit 1), its report on stdout.
+    let failed = |args: &[&str]| {
+        let out = c.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let out = failed(&["verify", "--checkpoint", &mistyped]);
+    assert!(out.contains("most likely the code was mistyped"), "{out}");
+    // Another history's code differs almost everywhere: flip every digit.
+    let other: String = hash
+        .chars()
+        .map(|d| if d == 'f' { '0' } else { 'f' })
+        .collect();
+    let out = failed(&["verify", "--checkpoint", &format!("{seq}:{other}")]);
+    assert!(
+        out.contains(&format!("differs from the code in 16 of its 16 digits: the history up to #{seq} is not the one noted")),
+        "{out}"
+    );
+    let out = failed(&["verify", "--checkpoint", "999:0123456789abcdef"]);
+    assert!(
+        out.contains(&format!(
+            "the log ends at #{seq}, before #999: this file is shorter"
+        )),
+        "{out}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&failed(&[
+        "--json",
+        "verify",
+        "--checkpoint",
+        "999:0123456789abcdef",
+    ]))
+    .expect("JSON");
+    assert_eq!(json["checkpoints"][0]["why"], "past_the_end", "{json}");
+}
+
 #[test]
 fn sessions_number_themselves_and_tag_their_events() {
     let c = Campaign::with_party();
