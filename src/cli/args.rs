@@ -51,15 +51,16 @@ impl ClockArgs {
 /// A game session's start, with the players' entropy.
 #[derive(Debug, Clone, Args)]
 pub struct SessionStartArgs {
-    /// Text the players choose together (up to 500 characters).
-    #[arg(long, default_value = "")]
-    pub entropy: String,
+    /// Text the players choose together (up to 500 characters). Not given, the players are shown
+    /// the dice epoch's seed commitment to note and, at a terminal, asked for their text.
+    #[arg(long)]
+    pub entropy: Option<String>,
 }
 
 impl SessionStartArgs {
     pub fn command(&self) -> SessionStart {
         SessionStart {
-            entropy: self.entropy.clone(),
+            entropy: self.entropy.clone().unwrap_or_default(),
         }
     }
 }

@@ -98,6 +98,7 @@ pub struct Globals {
         global = true,
         help_heading = "Global options",
         env = "GRIMOIRE_ACTOR",
+        hide_env_values = true,
         value_name = "NAME"
     )]
     pub actor: Option<String>,

@@ -14,6 +14,7 @@ use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::on_system;
 use clap::Subcommand;
 use serde_json::json;
+use std::io::IsTerminal;
 
 #[derive(Debug, Subcommand)]
 pub enum TimeCommand {
@@ -105,9 +106,7 @@ pub enum SessionCommand {
 
 pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Result<Report, Error> {
     match command {
-        SessionCommand::Start(start) => Ok(appended(
-            &record(g, ctx, Command::StartSession(start.command()))?.events,
-        )),
+        SessionCommand::Start(start) => start_session(g, ctx, start),
         SessionCommand::Recap(args) => super::recap::recap(g, args),
         SessionCommand::End => {
             let events = record(g, ctx, Command::EndSession)?.events;
@@ -122,6 +121,45 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
             Ok(report)
         }
     }
+}
+
+/// Starts a session. Without --entropy the players are shown the epoch's seed commitment (what
+/// the GM's seed is bound to, before their text is mixed in) and, at a terminal outside the shell,
+/// asked for their text.
+fn start_session(
+    g: &Globals,
+    ctx: &mut Context,
+    start: &super::args::SessionStartArgs,
+) -> Result<Report, Error> {
+    let mut command = start.command();
+    let mut commitment = None;
+    if start.entropy.is_none() {
+        let state = g.open()?.replay(None)?;
+        let note = format!(
+            "Dice epoch {}'s seed commitment: {}",
+            state.epoch, state.epoch_commitment
+        );
+        if std::io::stdin().is_terminal() && !g.shared.in_shell() {
+            eprintln!(
+                "{note}\nPlayers: note it, then type a phrase of your own for this session's dice (Enter for none):"
+            );
+            let mut line = String::new();
+            std::io::stdin()
+                .read_line(&mut line)
+                .map_err(|e| Error::Usage(format!("the players' text could not be read ({e})")))?;
+            command.entropy = line.trim_end_matches(['\r', '\n']).to_string();
+        }
+        commitment = Some((note, state.epoch_commitment.clone()));
+    }
+    let events = record(g, ctx, Command::StartSession(command))?.events;
+    let mut report = appended(&events);
+    if let Some((note, commitment)) = commitment {
+        report
+            .text
+            .push_str(&format!("\n{note} (players: note it down)."));
+        report.json["seed_commitment"] = json!(commitment);
+    }
+    Ok(report)
 }
 
 pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, Error> {
@@ -285,15 +323,24 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Rep
     let events = record_on(g, ctx, &mut campaign, Command::RevealSealed(args.clone()))?.events;
     let mut report = appended(&events);
     if let Some(original) = campaign.store().event(seq)?
-        && let crate::event::Event::DiceRolled { expression, .. } = &original.event
+        && let crate::event::Event::DiceRolled {
+            expression,
+            purpose,
+            ..
+        } = &original.event
         && let Some(crate::event::Event::SealedRevealed { dice, .. }) =
             events.first().map(|r| &r.event)
     {
         let faces: Vec<u32> = dice.iter().flat_map(|d| d.faces()).collect();
         if let Some((breakdown, total)) = expression.breakdown(&faces) {
+            // What the roll was for, said again: the reveal may come long after the roll.
+            let what = purpose
+                .as_deref()
+                .map(|p| format!(" for {p}"))
+                .unwrap_or_default();
             report
                 .text
-                .push_str(&format!("\n{expression}: {breakdown}"));
+                .push_str(&format!("\n{expression}{what}: {breakdown}"));
             report.json["total"] = json!(total);
         }
     }

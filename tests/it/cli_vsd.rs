@@ -649,3 +649,32 @@ fn vsd12_commas_alone_name_no_other_caster() {
         "{err}"
     );
 }
+
+/// VSD-6: a character with no MP (a warrior) has no part in a rest to tell, rest after rest.
+#[test]
+fn vsd6_a_warrior_without_mp_is_not_said_to_regain_none() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "character",
+        "add",
+        "vsd",
+        "Tom",
+        "--level",
+        "2",
+        "--vocation",
+        "warrior",
+        "--mp",
+        "0",
+        "--drive",
+        "1",
+        "--body",
+        "30",
+        "--wsr",
+        "5",
+        "--defense",
+        "10",
+    ]);
+    let rested = c.ok(&["rest", "--party", "--night"]);
+    assert!(!rested.contains("Tom"), "{rested}");
+    assert!(rested.contains("Mira regains"), "{rested}");
+}

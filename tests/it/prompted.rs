@@ -239,3 +239,35 @@ fn asking_needs_a_terminal_and_says_what_to_give_instead() {
     let stderr = c.refused(&["--rolls", "ask", "roll", "d20"], 2);
     assert!(stderr.contains("--rolls 14,3"), "{stderr}");
 }
+
+/// `session start` without --entropy, at a terminal: the players are shown the epoch's seed
+/// commitment to note, then asked for their text, which goes into the session's dice.
+#[test]
+fn a_session_started_at_a_terminal_shows_the_commitment_and_asks_the_players() {
+    let c = Campaign::with_party();
+    let mut session = spawn(&c, &["session", "start"]);
+    let asked = session
+        .expect(Regex("note it, then type a phrase"))
+        .expect("the players are asked");
+    let shown = text(asked.before());
+    assert!(
+        shown.contains("Dice epoch 1's seed commitment: "),
+        "{shown}"
+    );
+    session.send_line("owls at midnight").expect("typed");
+    let rest = the_rest(&mut session);
+    assert_eq!(exit_code(&mut session), 0, "{rest}");
+    assert!(
+        rest.contains("session 1 starts; players' entropy \"owls at midnight\""),
+        "{rest}"
+    );
+    let log = c.ok(&["log", "--kind", "session_started"]);
+    assert!(log.contains("owls at midnight"), "{log}");
+    // Without a terminal nothing is asked: the commitment is printed for the players to note.
+    c.ok(&["session", "end"]);
+    let piped = c.ok(&["session", "start"]);
+    assert!(
+        piped.contains("seed commitment: ") && piped.contains("(players: note it down)"),
+        "{piped}"
+    );
+}

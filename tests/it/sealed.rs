@@ -342,6 +342,26 @@ fn the_gm_reads_their_own_sealed_roll_and_the_table_does_not() {
         revealed["total"], seen,
         "the reveal opens to what the GM saw"
     );
+    let said = c.ok(&[
+        "--rolls",
+        "4",
+        "roll",
+        "d6",
+        "--sealed",
+        "--for",
+        "the ferryman's mood",
+    ]);
+    let later = said
+        .split_whitespace()
+        .next()
+        .expect("#SEQ")
+        .trim_start_matches('#')
+        .to_string();
+    let shown = c.ok(&["reveal", &later]);
+    assert!(
+        shown.contains("d6 for the ferryman's mood: [4] = 4"),
+        "the reveal says what it was for: {shown}"
+    );
     let none = c.ok(&["peek"]);
     assert_eq!(none, "No sealed die is waiting to be revealed.\n");
     let gone = c.refused(&["peek", &seq.to_string()], 1);

@@ -377,9 +377,14 @@ pub fn spell_cast(c: &SpellCast) -> String {
     }
     parts.push(format!("{} MP spent", c.mp_spent));
     if let Some(o) = &c.overcast {
+        // Only a sacrifice costs soul damage; a ritual's helpers pay another way.
+        let soul = match o.soul_damage {
+            0 => String::new(),
+            n => format!(", soul damage {n}"),
+        };
         parts.push(format!(
-            "overcast by {} ({}), soul damage {}",
-            o.weaves_over, o.method, o.soul_damage
+            "overcast by {} ({}){soul}",
+            o.weaves_over, o.method
         ));
     }
     if let Some(f) = &c.failure {

@@ -142,7 +142,8 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         _dice: &mut Dice<'_>,
         _record: &mut Vec<crate::dice::Die>,
     ) -> Result<Option<crate::systems::vsd::event::MpRestored>, RuleError> {
-        let Some(vsd) = who.state::<Vsd>() else {
+        // A character with no MP to regain (a warrior) has no part in the rest to tell.
+        let Some(vsd) = who.state::<Vsd>().filter(|vsd| vsd.mp_max > 0) else {
             return Ok(None);
         };
         let hours = length.hours();

@@ -252,6 +252,15 @@ fn vsd12_a_ritual_fits_its_own_allowance_not_the_alignments_added() {
         the_cast(&events).overcast.as_ref().unwrap().method,
         "alignment"
     );
+    // No soul damage was taken, so the log line names none.
+    let lines: Vec<String> = events.iter().map(crate::render::describe).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("overcast by 2 (alignment)"))
+            && !lines.iter().any(|l| l.contains("soul damage")),
+        "{lines:?}"
+    );
 }
 
 #[test]
