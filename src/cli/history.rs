@@ -483,7 +483,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         .collect();
     let mut sheets_json = Vec::new();
     let context_seq = match args.at {
-        Some(point) => store.resolve(point)?,
+        Some(point) => store.resolve_state(point)?,
         None => r.seq - 1,
     };
     if !concerned.is_empty() {

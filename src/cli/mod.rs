@@ -269,7 +269,7 @@ impl At {
     fn state(&self, g: &Globals) -> Result<CampaignState, Error> {
         let mut store = g.open()?;
         let upto = match self.at {
-            Some(point) => Some(store.resolve(point)?),
+            Some(point) => Some(store.resolve_state(point)?),
             None => None,
         };
         let state = store.replay(upto)?;

@@ -46,8 +46,8 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
         ));
     }
     let mut store = g.open()?;
-    let from = store.resolve(args.from)?;
-    let to = store.resolve(args.to.unwrap_or(Point::Now))?;
+    let from = store.resolve_state(args.from)?;
+    let to = store.resolve_state(args.to.unwrap_or(Point::Now))?;
     if from > to {
         return Err(Error::Usage(format!(
             "--from names #{from}, which comes after #{to}, named by --to; give the earlier point to --from"

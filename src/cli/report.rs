@@ -40,7 +40,7 @@ pub struct ReportArgs {
 
 pub fn report(g: &Globals, ctx: &Context, args: &ReportArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
-    let upto = args.at.map(|p| store.resolve(p)).transpose()?;
+    let upto = args.at.map(|p| store.resolve_state(p)).transpose()?;
     let head = match upto {
         Some(seq) => seq,
         None => store.head()?.map_or(0, |h| h.seq),

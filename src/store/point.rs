@@ -126,6 +126,23 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The event a point names, as a state to show: a point that falls among one command's events
+    /// (a downtime span, then the scrolls its weeks wrote) moves on to the command's last, so a
+    /// state is never half of one.
+    pub fn resolve_state(&mut self, point: Point) -> Result<u64, StoreError> {
+        let mut seq = self.resolve(point)?;
+        let mut log = self.backend.read()?;
+        while let Some(next) = log.row(seq + 1)? {
+            if !super::replay::decode(&next)?.continues_its_command() {
+                break;
+            }
+            seq = next.seq;
+        }
+        Ok(seq)
+    }
+}
+
 /// The row of `kind` (a session's start or end) that session `n` recorded, if any. Sessions are
 /// numbered in the order they happen and are never retracted, so the session a row of `kind`
 /// belongs to grows with its seq: a binary search over seqs finds it in a few dozen indexed reads,

@@ -859,3 +859,31 @@ fn adg_s9_diff_shows_scrolls_written_read_lost_and_given() {
     assert_eq!(written["to"]["reads"], 0);
     assert_eq!(written["to"]["effect"], "a shadow hides the well");
 }
+
+/// T-2 with ADG-S1: a point that falls inside a downtime span (the end of a day the span covers,
+/// or the span's own event) shows the span's whole state: the heals and the scrolls its weeks wrote,
+/// never the one without the other.
+#[test]
+fn t2_adg_s1_a_point_inside_a_downtime_span_shows_the_whole_span() {
+    let c = scholar();
+    let span = c.seq_of(&[
+        "downtime",
+        "Aldric",
+        "--weeks",
+        "2",
+        "--week",
+        "Aldric: scribe Concealing Darkness, level 1, effect: hides one door from sight",
+    ]);
+    let whole = c.json(&["character", "show", "Aldric"]);
+    let scrolls = whole["character"]["holds"]["scrolls"].clone();
+    assert_eq!(scrolls.as_object().map(|s| s.len()), Some(1), "{whole}");
+    for point in ["day:5", &span.to_string()] {
+        let at = c.json(&["character", "show", "Aldric", "--at", point]);
+        assert_eq!(at["character"]["holds"]["scrolls"], scrolls, "--at {point}");
+        assert_eq!(
+            at["character"]["adg"]["silver"], whole["character"]["adg"]["silver"],
+            "--at {point}"
+        );
+        assert_eq!(at["as_of_seq"], whole["as_of_seq"], "--at {point}");
+    }
+}
