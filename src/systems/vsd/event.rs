@@ -43,6 +43,47 @@ pub struct ResonanceRoll {
     pub result: String,
 }
 
+impl ResonanceRoll {
+    /// The band a resonance total reads on the table (VSD-10), before any cap.
+    pub fn band_of(total: i64) -> &'static str {
+        match total {
+            i64::MIN..=40 => "nothing",
+            41..=60 => "awareness",
+            61..=80 => "attention",
+            81..=90 => "pursuit",
+            91..=100 => "assault",
+            _ => "lieutenant",
+        }
+    }
+
+    /// The band the total read before a spell of Weave 4 or less capped it, when it did.
+    pub fn capped_from(&self) -> Option<&'static str> {
+        let band = Self::band_of(self.total);
+        (band != self.result).then_some(band)
+    }
+
+    /// The result in words, with the cap when one applied (`RESONANCE 92 → pursuit (assault,
+    /// capped: Weave 4 or less)`).
+    pub fn words(&self) -> String {
+        let capped = self
+            .capped_from()
+            .map(|band| format!(" ({band}, capped: Weave 4 or less)"))
+            .unwrap_or_default();
+        format!("RESONANCE {} → {}{capped}", self.total, self.result)
+    }
+
+    /// Every part of the total: the die, then each modifier by name.
+    pub fn parts(&self) -> String {
+        let mut each = vec![format!("rolled {}", self.roll)];
+        each.extend(
+            self.modifiers
+                .iter()
+                .map(|m| format!("{} {:+}", m.what, m.value)),
+        );
+        format!("{}; total {}", each.join(", "), self.total)
+    }
+}
+
 /// A choice someone still has to make before the caster acts again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pending {

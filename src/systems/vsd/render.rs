@@ -73,24 +73,34 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         vec![format!("MP {}/{}", vsd.mp_current(), vsd.mp_max)]
     }
     /// Every modifier a cast added, by name, as the JSON payload holds them.
+    /// Every total of the event by its parts: the casting roll's modifiers, and a resonance roll's
+    /// (with the cap, when one applied).
     fn explain(event: &VsdEvent) -> Vec<String> {
-        let VsdEvent::SpellCast(cast) = event else {
-            return Vec::new();
+        let resonance = |r: &crate::systems::vsd::event::ResonanceRoll| {
+            format!("  the resonance roll: {} → {}", r.parts(), r.words())
         };
-        let mut each = vec![
-            format!("rolled {}", cast.roll),
-            format!("lore bonus {:+}", cast.lore_bonus),
-        ];
-        each.extend(
-            cast.modifiers
-                .iter()
-                .map(|m| format!("{} {:+}", m.what, m.value)),
-        );
-        vec![format!(
-            "  the roll: {}; total {}",
-            each.join(", "),
-            cast.total
-        )]
+        match event {
+            VsdEvent::SpellCast(cast) => {
+                let mut each = vec![
+                    format!("rolled {}", cast.roll),
+                    format!("lore bonus {:+}", cast.lore_bonus),
+                ];
+                each.extend(
+                    cast.modifiers
+                        .iter()
+                        .map(|m| format!("{} {:+}", m.what, m.value)),
+                );
+                let mut lines = vec![format!(
+                    "  the roll: {}; total {}",
+                    each.join(", "),
+                    cast.total
+                )];
+                lines.extend(cast.resonance.iter().map(resonance));
+                lines
+            }
+            VsdEvent::ChoiceMade(choice) => choice.resonance.iter().map(resonance).collect(),
+            _ => Vec::new(),
+        }
     }
     /// The spells known.
     fn names(vsd: &VsdState) -> Vec<String> {
@@ -394,7 +404,7 @@ pub fn spell_cast(c: &SpellCast) -> String {
         ));
     }
     if let Some(r) = &c.resonance {
-        parts.push(format!("RESONANCE {} → {}", r.total, r.result));
+        parts.push(r.words());
     }
     for p in &c.pending {
         parts.push(format!(
@@ -413,7 +423,7 @@ pub fn spell_cast(c: &SpellCast) -> String {
 pub fn choice_made(c: &ChoiceMade) -> String {
     let mut line = format!("{} chooses {}", c.character, choices(&c.chosen));
     if let Some(r) = &c.resonance {
-        line.push_str(&format!("; RESONANCE {} → {}", r.total, r.result));
+        line.push_str(&format!("; {}", r.words()));
     }
     line
 }

@@ -66,14 +66,7 @@ pub fn roll_resonance(
     let roll = die.value.unwrap_or(0);
     record.push(die);
     let total = i64::from(roll) + modifiers.iter().map(|m| m.value).sum::<i64>();
-    let mut result = match total {
-        i64::MIN..=40 => "nothing",
-        41..=60 => "awareness",
-        61..=80 => "attention",
-        81..=90 => "pursuit",
-        91..=100 => "assault",
-        _ => "lieutenant",
-    };
+    let mut result = ResonanceRoll::band_of(total);
     if spell.weave <= 4 && total > 90 {
         result = "pursuit";
     }

@@ -61,6 +61,52 @@ fn vsd10_every_resonance_band_boundary_and_the_weave_four_cap() {
     assert_eq!(band(4, 100), "pursuit");
 }
 
+/// VSD-10: every total names its parts: the log line says when the Weave 4 cap turned a band
+/// down, and `explain` lists the die and each modifier.
+#[test]
+fn vsd10_a_capped_resonance_says_so_and_explain_names_its_parts() {
+    let roll = |weave: u32, die: u32| {
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut dice = Dice::entered(vec![die], &mut rng);
+        let storm = def("Storm", weave, SpellKind::Dark);
+        roll_resonance(&mut dice, &mut vec![], &storm, Place::Normal, 0, 0, "test").unwrap()
+    };
+    // 57 + Weave 4 + dark 30 = 91: assault on the table, pursuit for a Weave 4 spell.
+    let capped = roll(4, 57);
+    assert_eq!(capped.total, 91);
+    assert_eq!(
+        capped.words(),
+        "RESONANCE 91 → pursuit (assault, capped: Weave 4 or less)"
+    );
+    assert_eq!(
+        capped.parts(),
+        "rolled 57, Weave +4, dark spell +30; total 91"
+    );
+    // Weave 5: no cap, nothing added to the words.
+    assert_eq!(roll(5, 57).words(), "RESONANCE 92 → assault");
+    let cast = VsdEvent::ChoiceMade(crate::systems::vsd::event::ChoiceMade {
+        character: "Mira".into(),
+        cast_seq: 7,
+        chosen: vec![],
+        mp_refund: 0,
+        mp_lost: vec![],
+        conditions: vec![],
+        fires_at_round: None,
+        resonance: Some(capped),
+        in_force: None,
+        pending: None,
+        dice: vec![],
+    });
+    let explained =
+        <crate::systems::vsd::Vsd as crate::systems::contract::render::SystemWords>::explain(&cast);
+    assert_eq!(
+        explained,
+        [
+            "  the resonance roll: rolled 57, Weave +4, dark spell +30; total 91 → RESONANCE 91 → pursuit (assault, capped: Weave 4 or less)"
+        ]
+    );
+}
+
 #[test]
 fn vsd10_resonance_modifiers_by_place_and_spell() {
     let total = |s: SpellDef, place: Place| {
