@@ -131,6 +131,14 @@ pub struct DelayedResolved {
     pub took_hold: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_until: Option<GameTime>,
+    /// When a held spell that fired took effect: the end of its second round, from which its
+    /// duration runs, also after a save (recorded since 2026-12-02).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took_effect_at: Option<GameTime>,
+    /// The failed cast whose spell was held in this one's place, making it fizzle (VSD-9 ruling: one
+    /// held spell at a time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<u64>,
 }
 
 /// A spell a choice put in force (VSD-5 ruling: a partial success, halved, still takes hold).

@@ -462,8 +462,12 @@ pub fn delayed_resolved(d: &DelayedResolved) -> String {
                 .unwrap_or_default()
         )
     } else {
+        let why = match d.replaced_by {
+            Some(seq) => format!("the spell of #{seq} is held in its place"),
+            None => "concentration was not held".to_string(),
+        };
         format!(
-            "{}'s held {} (from #{}) fizzles: concentration was not held; no MP spent",
+            "{}'s held {} (from #{}) fizzles: {why}; no MP spent",
             d.caster, d.spell, d.cast_seq
         )
     }

@@ -2,8 +2,8 @@
 
 use super::consequences::{failure_pending, resonance_pending, roll_resonance};
 use super::{
-    Alignment, Casting, Condition, NewSpell, RuleError, SaveRoll, SpellDef, caster, casting_band,
-    round_of,
+    Alignment, Answered, Casting, Condition, NewSpell, RuleError, SaveRoll, SpellDef, caster,
+    casting_band, round_of,
 };
 use crate::dice::{Dice, Die, open_ended};
 use crate::event::Event;
@@ -541,29 +541,47 @@ pub fn save(
             against,
         ))));
     }
-    let (cast, cast_at) = cast.ok_or(RuleError::System(AnyError::Vsd(VsdError::NotACast(
-        against,
-    ))))?;
-    if cast.auto_resisted {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
-            seq: against,
-            why: "on a partial success targets resist automatically".into(),
-        })));
-    }
-    let Some(difficulty) = cast.save_difficulty else {
-        // A failure or an attack leaves nothing to resist; a spell that took effect without a
-        // difficulty grants no save at all (VSD-7).
-        let why = match cast.outcome {
-            Outcome::Failure => "the spell did not take effect",
-            Outcome::Attack => "a bolt or area spell is settled by its attack roll, not a save",
-            Outcome::Partial | Outcome::Success | Outcome::Outstanding => {
-                "the spell grants no save"
-            }
-        };
-        return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+    let (answered, recorded_at) = cast.ok_or(RuleError::System(AnyError::Vsd(
+        VsdError::NotACast(against),
+    )))?;
+    let no_save = |why: &str| {
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
             seq: against,
             why: why.into(),
-        })));
+        }))
+    };
+    // The spell, its caster, the difficulty, and when its duration starts (the cast; for a held
+    // spell, the end of its second round).
+    let (spell, caster, difficulty, cast_at) = match &answered {
+        Answered::Cast(cast) => {
+            if cast.auto_resisted {
+                return Err(no_save("on a partial success targets resist automatically"));
+            }
+            // A failure or an attack leaves nothing to resist; a spell that took effect without
+            // a difficulty grants no save at all (VSD-7).
+            let difficulty = cast.save_difficulty.ok_or_else(|| {
+                no_save(match cast.outcome {
+                    Outcome::Failure => "the spell did not take effect",
+                    Outcome::Attack => {
+                        "a bolt or area spell is settled by its attack roll, not a save"
+                    }
+                    Outcome::Partial | Outcome::Success | Outcome::Outstanding => {
+                        "the spell grants no save"
+                    }
+                })
+            })?;
+            (&cast.spell, &cast.caster, difficulty, recorded_at)
+        }
+        Answered::Held(held) => {
+            if !held.fired {
+                return Err(no_save("the held spell fizzled"));
+            }
+            let difficulty = held
+                .save_difficulty
+                .ok_or_else(|| no_save("the spell grants no save"))?;
+            let at = held.took_effect_at.unwrap_or(recorded_at);
+            (&held.spell, &held.caster, difficulty, at)
+        }
     };
     let character = state.character(target);
     let target_name = character.map_or(target, |c| c.name.as_str());
@@ -574,14 +592,14 @@ pub fn save(
         .vsd
         .castings_on
         .get(&Folded::of(target))
-        .and_then(|spells| spells.get(&Folded::of(&cast.spell)))
+        .and_then(|spells| spells.get(&Folded::of(spell)))
     {
         if casting.cast_seq > against {
             return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!(
-                    "{} was cast on {target_name} again at #{}, and only the newest casting counts",
-                    cast.spell, casting.cast_seq
+                    "{spell} was cast on {target_name} again at #{}, and only the newest casting counts",
+                    casting.cast_seq
                 ),
             })));
         }
@@ -611,8 +629,8 @@ pub fn save(
     let total = roll.saturating_add(wsr);
     let resisted = total > i64::from(difficulty);
     let duration = state
-        .character(&cast.caster)
-        .and_then(|c| c.state::<Vsd>()?.spell(&cast.spell))
+        .character(caster)
+        .and_then(|c| c.state::<Vsd>()?.spell(spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
     Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(
@@ -621,8 +639,8 @@ pub fn save(
                 .map(|c| c.name.clone())
                 .unwrap_or_else(|| target.to_string()),
             against,
-            spell: cast.spell.clone(),
-            caster: cast.caster.clone(),
+            spell: spell.clone(),
+            caster: caster.clone(),
             difficulty,
             wsr,
             roll,

@@ -2,7 +2,7 @@
 //! them, and the help that explains it, is in `systems/vsd/spec.rs`.
 
 use super::{AttackKind, CastOrder, Choice, Condition, SpellDef, SpellKind, Tag};
-use crate::systems::vsd::event::SpellCast;
+use crate::systems::vsd::event::{DelayedResolved, SpellCast};
 use crate::time::{GameDuration, GameTime};
 
 /// Record a spell a character knows. Rolls no dice.
@@ -104,9 +104,17 @@ pub struct SaveRoll {
     pub wsr: Option<i64>,
     /// The cast's event number (#SEQ in `grimoire log`); `--against` is the older spelling.
     pub against: u64,
-    /// The cast at `against`, with the in-game time it was made (durations run from it), read
-    /// from the log inside the write; `None` when that event is not a cast.
-    pub cast: Option<(SpellCast, GameTime)>,
+    /// What `against` holds, with the in-game time the event was recorded, read from the log
+    /// inside the write; `None` when that event is neither a cast nor a held spell's end.
+    pub cast: Option<(Answered, GameTime)>,
+}
+
+/// What a save can answer (VSD-7): a cast, or a held spell firing (VSD-9), which takes hold as
+/// the lowest band of success with its save.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answered {
+    Cast(Box<SpellCast>),
+    Held(DelayedResolved),
 }
 
 /// Change a character's Drive, e.g. `drive Mira +1 --reason "a heroic deed"`. Rolls no dice.

@@ -294,9 +294,29 @@ pub fn choose(
         }
     }
     made.dice = record;
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
-        made,
-    )))])
+    let mut events = Vec::new();
+    // A caster holds one spell at a time (VSD-9 ruling): one held before fizzles, on record.
+    if made.fires_at_round.is_some()
+        && let Some(held) = &vsd.delayed
+    {
+        events.push(Event::System(AnyEvent::Vsd(
+            VsdEvent::DelayedSpellResolved(DelayedResolved {
+                caster: who.name.clone(),
+                spell: held.spell.clone(),
+                target: held.target.clone(),
+                cast_seq: held.cast_seq,
+                fired: false,
+                mp_spent: 0,
+                save_difficulty: None,
+                took_hold: false,
+                active_until: None,
+                took_effect_at: None,
+                replaced_by: Some(made.cast_seq),
+            }),
+        )));
+    }
+    events.push(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(made))));
+    Ok(events)
 }
 
 /// VSD-11: spend 1 Drive; the GM re-rolls the resonance at a further −20. Dice: the resonance d100.
@@ -435,6 +455,8 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
                     .and_then(|s| s.duration)
                     .filter(|_| fired && !saves && target_known)
                     .map(|d| takes_effect_at.after(d)),
+                took_effect_at: fired.then_some(takes_effect_at),
+                replaced_by: None,
             }),
         )));
     }

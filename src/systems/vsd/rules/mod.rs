@@ -27,8 +27,8 @@ pub use crate::systems::vsd::event::{
 pub use crate::systems::vsd::state::VsdSettings;
 pub use casting::{CastOrder, OvercastMethod, OvercastOrder, Range};
 pub use commands::{
-    Casting, Choosing, Concentration, ConditionAction, ConditionClearing, DriveChange, NewSpell,
-    SaveRoll, SpellLearning,
+    Answered, Casting, Choosing, Concentration, ConditionAction, ConditionClearing, DriveChange,
+    NewSpell, SaveRoll, SpellLearning,
 };
 pub use consequences::delayed_spells_due;
 pub use error::VsdError;
@@ -89,9 +89,15 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         vec![crate::rules::campaign::Input::Event {
             seq,
             into: Box::new(move |event, at| {
-                if let Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(spell))) = event {
-                    *cast = Some((spell, at));
-                }
+                *cast = match event {
+                    Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(spell))) => {
+                        Some((Answered::Cast(Box::new(spell)), at))
+                    }
+                    Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(held))) => {
+                        Some((Answered::Held(held), at))
+                    }
+                    _ => None,
+                };
             }),
         }]
     }

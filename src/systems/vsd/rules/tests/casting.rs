@@ -243,7 +243,10 @@ fn vsd5_a_partial_success_with_a_save_means_targets_resist_automatically() {
             target: "the orc".into(),
             wsr: Some(5),
             against: seq,
-            cast: Some((cast, at)),
+            cast: Some((
+                crate::systems::vsd::rules::Answered::Cast(Box::new(cast)),
+                at,
+            )),
         }),
         &[50],
     );

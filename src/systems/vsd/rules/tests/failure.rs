@@ -333,3 +333,93 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
         "weary until cleared"
     );
 }
+
+/// The resolution of the newest held spell in `events`.
+fn resolved_in(events: &[Event]) -> Option<crate::systems::vsd::event::DelayedResolved> {
+    events.iter().rev().find_map(|e| match e {
+        Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => Some(d.clone()),
+        _ => None,
+    })
+}
+
+/// VSD-9 with VSD-7: a held spell that allows a save fires as the lowest band of success, save
+/// difficulty 50, and the target saves against it like any cast; failing, it takes hold, its
+/// duration running from the end of the second round.
+#[test]
+fn vsd9_vsd7_a_held_spell_that_allows_a_save_can_be_saved_against() {
+    let mut w = world();
+    // Sleep on Bran fails (3, then 40 subtracted), and its failure roll 60 + 20 offers holding it.
+    w.vsd(
+        cast_with("Sleep", |o| o.target = "Bran".into()),
+        &[3, 40, 60],
+    );
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    for _ in 0..2 {
+        w.next_round();
+        w.vsd(concentrate("Sleep"), &[]);
+    }
+    w.next_round();
+    let fired = resolved_in(&w.events()).expect("resolved");
+    assert!(fired.fired && !fired.took_hold, "{fired:?}");
+    assert_eq!(fired.save_difficulty, Some(50));
+    let took_effect = fired.took_effect_at.expect("when it took effect");
+    let at = w.seq();
+    // Bran saves: open-ended 20 + WSR, not above 50: it takes hold for its ten minutes.
+    let save = VsdCommand::Save(SaveRoll {
+        target: "Bran".into(),
+        wsr: None,
+        against: at,
+        cast: None,
+    });
+    let saved = w.vsd(save, &[20]);
+    let Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(rolled))) = &saved[0] else {
+        panic!("{saved:?}")
+    };
+    assert!(!rolled.resisted, "{rolled:?}");
+    assert_eq!(
+        rolled.active_until,
+        Some(took_effect.after(GameDuration(600)))
+    );
+    assert!(w.on("Bran").contains_key("sleep"));
+    // One save per cast, as for any cast.
+    let again = VsdCommand::Save(SaveRoll {
+        target: "Bran".into(),
+        wsr: None,
+        against: at,
+        cast: None,
+    });
+    assert!(matches!(
+        w.refused(again, &[20]),
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { .. }))
+    ));
+}
+
+/// VSD-9: a caster holds one spell at a time: holding a second makes the first fizzle, on record,
+/// naming the cast held in its place.
+#[test]
+fn vsd9_a_second_held_spell_makes_the_first_fizzle_on_record() {
+    let mut w = world();
+    a_held_shield(&mut w);
+    w.next_round();
+    w.vsd(
+        cast_with("Sleep", |o| o.target = "Bran".into()),
+        &[3, 40, 60],
+    );
+    let second = w.seq();
+    let events = w.vsd(choose(&[Choice::FiresLater]), &[]);
+    let fizzled = resolved_in(&events).expect("the first held spell ends on record");
+    assert!(!fizzled.fired, "{fizzled:?}");
+    assert_eq!(
+        (fizzled.spell.as_str(), fizzled.replaced_by),
+        ("Shield", Some(second))
+    );
+    assert!(
+        crate::render::describe(&events[0]).contains("is held in its place"),
+        "{}",
+        crate::render::describe(&events[0])
+    );
+    assert_eq!(
+        w.of("Mira").delayed.as_ref().map(|d| d.spell.as_str()),
+        Some("Sleep")
+    );
+}

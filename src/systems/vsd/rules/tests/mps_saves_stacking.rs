@@ -71,7 +71,10 @@ fn vsd7_given_a_retracted_cast_when_a_save_is_rolled_against_it_then_it_is_refus
         target: "Bran".into(),
         wsr: None,
         against: seq,
-        cast: Some((sleep, at)),
+        cast: Some((
+            crate::systems::vsd::rules::Answered::Cast(Box::new(sleep)),
+            at,
+        )),
     });
     assert_eq!(
         w.refused(save, &[30]),
@@ -99,7 +102,10 @@ fn vsd7_given_a_bonus_no_sheet_holds_when_the_save_is_added_up_then_it_never_wra
         target: "the orc".into(),
         wsr: Some(i64::MAX),
         against: seq,
-        cast: Some((sleep, at)),
+        cast: Some((
+            crate::systems::vsd::rules::Answered::Cast(Box::new(sleep)),
+            at,
+        )),
     });
     match &w
         .when(Command::System(AnyCommand::Vsd(Box::new(save))), &[50])
@@ -123,7 +129,10 @@ fn vsd7_given_a_spell_that_grants_no_save_when_a_save_is_rolled_then_the_refusal
         target: "Bran".into(),
         wsr: None,
         against: seq,
-        cast: Some((shield, at)),
+        cast: Some((
+            crate::systems::vsd::rules::Answered::Cast(Box::new(shield)),
+            at,
+        )),
     });
     assert_eq!(
         w.refused(save, &[30]),
@@ -147,7 +156,10 @@ fn vsd7_a_save_must_beat_the_difficulty() {
             target: "the orc".into(),
             wsr: Some(10),
             against: seq,
-            cast: Some((sleep.clone(), at)),
+            cast: Some((
+                crate::systems::vsd::rules::Answered::Cast(Box::new(sleep.clone())),
+                at,
+            )),
         });
         match &w
             .when(Command::System(AnyCommand::Vsd(Box::new(command))), &[roll])
@@ -163,7 +175,10 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         target: "Bran".into(),
         wsr: None,
         against: seq,
-        cast: Some((sleep.clone(), at)),
+        cast: Some((
+            crate::systems::vsd::rules::Answered::Cast(Box::new(sleep.clone())),
+            at,
+        )),
     });
     match &w.vsd(bran, &[30])[0] {
         Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(s))) => {
@@ -176,7 +191,10 @@ fn vsd7_a_save_must_beat_the_difficulty() {
         target: "a goblin".into(),
         wsr: None,
         against: seq,
-        cast: Some((sleep, at)),
+        cast: Some((
+            crate::systems::vsd::rules::Answered::Cast(Box::new(sleep)),
+            at,
+        )),
     });
     assert_eq!(
         w.refused(no_wsr, &[30]),
@@ -208,7 +226,10 @@ fn vsd8_only_the_latest_casting_of_a_spell_applies_but_different_spells_stack() 
             target: "Bran".into(),
             wsr: None,
             against: seq,
-            cast: Some((sleep, at)),
+            cast: Some((
+                crate::systems::vsd::rules::Answered::Cast(Box::new(sleep)),
+                at,
+            )),
         }),
         &[10],
     );
@@ -229,7 +250,10 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
             target: "Bran".into(),
             wsr: None,
             against,
-            cast: Some((cast.clone(), at)),
+            cast: Some((
+                crate::systems::vsd::rules::Answered::Cast(Box::new(cast.clone())),
+                at,
+            )),
         })
     };
     let (first, first_cast, first_at) = sleep_on_bran(&mut w);
