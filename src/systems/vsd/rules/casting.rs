@@ -74,6 +74,17 @@ pub fn concentrate(
             VsdError::InstantaneousNeedsNoConcentration(spell.name.clone()),
         )));
     }
+    // Concentrating is acting: one who cannot act (scorched, assailed, knocked out) cannot.
+    if let Some(condition) = vsd
+        .active_conditions(state.clock)
+        .into_iter()
+        .find(|c| c.prevents_casting())
+    {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
+            name: who.name.clone(),
+            condition: condition.name(),
+        })));
+    }
     let round = round_of(state);
     if vsd
         .concentration
@@ -480,9 +491,37 @@ fn check_overcast(
                         )),
                     )));
                 }
+                // A participant who cannot act (scorched, assailed, knocked out) cannot
+                // concentrate on a ritual either.
+                if let Some(condition) = helper_vsd
+                    .active_conditions(state.clock)
+                    .into_iter()
+                    .find(|c| c.prevents_casting())
+                {
+                    return Err(RuleError::System(AnyError::Vsd(
+                        VsdError::RitualParticipants(format!(
+                            "{} cannot act while {}, so cannot concentrate on the ritual",
+                            helper.name,
+                            condition.name()
+                        )),
+                    )));
+                }
                 // Ruling: a participant spends the round concentrating on the ritual, so one who
                 // already acted in it (a cast, or concentration on something else) cannot join.
                 let round = round_of(state);
+                // The other casters concentrate throughout (VSD-12): through every round the lead
+                // built concentration for it, with no spell of their own in between.
+                let built = vsd.concentration_for(&spell.name, round);
+                if built > 0 && helper_vsd.concentration_for(&spell.name, round) < built {
+                    return Err(RuleError::System(AnyError::Vsd(
+                        VsdError::RitualParticipants(format!(
+                            "{} did not concentrate on {} through the {} the ritual was built over",
+                            helper.name,
+                            spell.name,
+                            crate::words::count(u64::from(built), "round", "rounds")
+                        )),
+                    )));
+                }
                 let acted = helper_vsd.last_cast_round == Some(round)
                     || helper_vsd
                         .concentration

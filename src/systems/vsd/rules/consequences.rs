@@ -143,6 +143,16 @@ pub fn choose(
                 pending: describe_pending(&vsd.pending),
             }))
         })?;
+    // The gaze's choice comes after its rounds (VSD-10): while scorched, the caster can do nothing,
+    // choosing included.
+    if pending.about == "the Darkmaster's gaze"
+        && vsd.has_condition(Condition::Scorched, state.clock)
+    {
+        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
+            name: who.name.clone(),
+            condition: Condition::Scorched.name(),
+        })));
+    }
     let mut distinct = chosen.to_vec();
     distinct.dedup();
     if distinct.len() != pending.pick || chosen.len() != pending.pick {

@@ -468,3 +468,80 @@ fn vsd_commands_on_an_adg_character_are_refused() {
         "{err}"
     );
 }
+
+/// VSD-12: the other casters concentrate throughout: a helper who broke off to cast their own
+/// spell while the lead built concentration is refused by name; helpers who kept at it join.
+#[test]
+fn vsd12_ritual_helpers_concentrate_through_every_round_the_lead_built() {
+    let concentrating = |who: &str| {
+        VsdCommand::Concentrate(Concentration {
+            character: who.into(),
+            spell: "Storm".into(),
+        })
+    };
+    let ritual = || {
+        cast_with("Storm", |o| {
+            o.overcast = Some(OvercastMethod::Ritual);
+            o.with = vec!["Bran".into(), "Tom".into()];
+        })
+    };
+    let ready = || {
+        let mut w = world();
+        for who in ["Bran", "Tom"] {
+            for (name, weave) in [("Storm", 5), ("Ember", 1)] {
+                w.vsd(
+                    VsdCommand::Learn(SpellLearning {
+                        character: who.into(),
+                        spell: spell(name, weave, SpellKind::Elemental),
+                    }),
+                    &[],
+                );
+            }
+        }
+        w
+    };
+    // Two rounds of concentration; in the second Tom casts Ember instead.
+    let mut w = ready();
+    for who in ["Mira", "Bran", "Tom"] {
+        w.vsd(concentrating(who), &[]);
+    }
+    w.next_round();
+    w.vsd(concentrating("Mira"), &[]);
+    w.vsd(concentrating("Bran"), &[]);
+    w.vsd(cast_by("Tom", "Ember", |_| {}), &[50]);
+    w.next_round();
+    let refused = w.refused(ritual(), &[60]);
+    assert!(
+        matches!(&refused, RuleError::System(AnyError::Vsd(VsdError::RitualParticipants(why)))
+            if why == "Tom did not concentrate on Storm through the 2 rounds the ritual was built over"),
+        "{refused:?}"
+    );
+    // All three keep at it: the ritual goes ahead.
+    let mut w = ready();
+    for _ in 0..2 {
+        for who in ["Mira", "Bran", "Tom"] {
+            w.vsd(concentrating(who), &[]);
+        }
+        w.next_round();
+    }
+    w.vsd(ritual(), &[60]);
+}
+
+/// VSD-10 with VSD-13: a caster scorched by the Darkmaster's gaze can do nothing, concentrating
+/// included.
+#[test]
+fn vsd10_vsd13_a_scorched_caster_cannot_concentrate() {
+    let mut w = world();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    // Storm on a double, 44; resonance 90 + Weave 5 = 95: assault; the GM picks the gaze, 4 rounds.
+    w.vsd(cast("Storm"), &[44, 90]);
+    w.vsd(choose(&[Choice::Scorched]), &[4]);
+    w.next_round();
+    assert_eq!(
+        w.refused(concentrate("Storm"), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::CannotAct {
+            name: "Mira".into(),
+            condition: "scorched".into()
+        }))
+    );
+}

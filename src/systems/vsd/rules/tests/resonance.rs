@@ -174,6 +174,14 @@ fn vsd10_after_the_gazes_rounds_the_caster_chooses_all_mps_or_a_true_answer() {
         vec![Choice::LoseRemainingMps, Choice::AnswerTruly]
     );
     assert_eq!(mira.pending[0].by, "caster");
+    // During the gaze's 4 rounds the caster can do nothing, choosing included.
+    assert!(matches!(
+        w.refused(choose(&[Choice::LoseRemainingMps]), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::CannotAct { .. }))
+    ));
+    for _ in 0..4 {
+        w.next_round();
+    }
     w.vsd(choose(&[Choice::LoseRemainingMps]), &[]);
     assert!(mps_before > 0);
     assert_eq!(w.of("Mira").mp_current(), 0);
