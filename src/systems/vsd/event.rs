@@ -401,6 +401,12 @@ impl SpellDef {
         self.mp.unwrap_or(self.weave)
     }
 
+    /// Whether the spell stays on its target once it lands (and so can be in force there): not a
+    /// one-off, as an instantaneous spell or an attack is.
+    pub fn stays_in_force(&self) -> bool {
+        !self.instantaneous && self.attack.is_none()
+    }
+
     pub fn is_attack(&self) -> bool {
         self.attack.is_some() || self.tags.contains(&Tag::Attack)
     }

@@ -385,7 +385,7 @@ pub fn cast(
         cast.resonance = Some(resonance);
     }
     let lands = matches!(outcome, Outcome::Success | Outcome::Outstanding);
-    if lands && !spell.save && state.character(&order.target).is_some() {
+    if lands && !spell.save && spell.stays_in_force() && state.character(&order.target).is_some() {
         cast.took_hold = true;
         cast.active_until = spell.duration.map(|d| state.clock.after(d));
     }

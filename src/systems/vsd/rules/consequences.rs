@@ -450,7 +450,9 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         let spell = vsd.spell(&held.spell);
         let saves = spell.is_some_and(|s| s.save);
         let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
-        let target_known = after.character(&held.target).is_some();
+        // A one-off (a bolt, an instantaneous spell) fires and is done: it is never in force.
+        let stays_on_target =
+            after.character(&held.target).is_some() && spell.is_some_and(|s| s.stays_in_force());
         resolved.push(Event::System(AnyEvent::Vsd(
             VsdEvent::DelayedSpellResolved(DelayedResolved {
                 caster: who.name.clone(),
@@ -460,10 +462,10 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
                 fired,
                 mp_spent: if fired { held.mp_cost } else { 0 },
                 save_difficulty: (fired && saves).then_some(50),
-                took_hold: fired && !saves && target_known,
+                took_hold: fired && !saves && stays_on_target,
                 active_until: spell
                     .and_then(|s| s.duration)
-                    .filter(|_| fired && !saves && target_known)
+                    .filter(|_| fired && !saves && stays_on_target)
                     .map(|d| takes_effect_at.after(d)),
                 took_effect_at: fired.then_some(takes_effect_at),
                 replaced_by: None,

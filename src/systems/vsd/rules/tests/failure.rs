@@ -423,3 +423,28 @@ fn vsd9_a_second_held_spell_makes_the_first_fizzle_on_record() {
         Some("Sleep")
     );
 }
+
+/// VSD-8 with VSD-9: a one-off spell (instantaneous, or an attack) is never in force on its target,
+/// cast or held: Light lands and is done.
+#[test]
+fn vsd8_vsd9_a_one_off_spell_is_never_in_force_held_or_not() {
+    let mut w = world();
+    // A plain success: 60 + 45 = 105.
+    w.vsd(cast_with("Light", |o| o.target = "Bran".into()), &[60]);
+    assert!(!w.on("Bran").contains_key("light"));
+    w.next_round();
+    // Held after a failure (3, 40; failure roll 70 + 10 = 80), concentrated on, fired.
+    w.vsd(
+        cast_with("Light", |o| o.target = "Bran".into()),
+        &[3, 40, 70],
+    );
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    for _ in 0..2 {
+        w.next_round();
+        w.vsd(concentrate("Light"), &[]);
+    }
+    w.next_round();
+    let fired = resolved_in(&w.events()).expect("resolved");
+    assert!(fired.fired && !fired.took_hold, "{fired:?}");
+    assert!(!w.on("Bran").contains_key("light"));
+}
