@@ -887,3 +887,110 @@ fn t2_adg_s1_a_point_inside_a_downtime_span_shows_the_whole_span() {
         assert_eq!(at["as_of_seq"], whole["as_of_seq"], "--at {point}");
     }
 }
+
+/// ADG-R8: a die within Cunning that is not above the damage taken this round fails, and the line
+/// says so with the difference the mishap adds (not "failure by 0").
+#[test]
+fn adg_r8_a_failure_within_cunning_names_the_damage_and_the_difference() {
+    let c = scholar();
+    // 8 is within Cunning 13 but not above 10: difference 13 - 8 = 5; mishap 3 + 4 + 5 = 12.
+    let out = c.ok(&[
+        "--rolls",
+        "8,3,4,2",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+        "--damage-taken",
+        "10",
+    ]);
+    assert!(
+        out.contains(
+            "rolls 8 against Cunning 13: failure, not above the 10 damage taken this round (difference 5); mishap 2d6 (3, 4) + 5 = 12"
+        ),
+        "{out}"
+    );
+}
+
+/// ADG-R7 with ADG-S4: a badly written scroll's mishap that burns a word into memory changes the
+/// ritual as its reader knows it, and only then says "for good"; a reader who does not know the
+/// ritual just spoke it wrong this once.
+#[test]
+fn adg_r7_adg_s4_a_scroll_mishaps_word_is_kept_only_by_a_reader_who_knows_the_ritual() {
+    let c = Campaign::with_a_ceremony_writer();
+    let write = || {
+        let id = c.json(&[
+            "--rolls",
+            "20,1,1,1,1,1,1,1",
+            "scroll",
+            "write",
+            "Wen",
+            "Calling Moon",
+            "--level",
+            "2",
+            "--effect",
+            "fog",
+        ])["scroll"]
+            .as_u64()
+            .expect("an id");
+        format!("S{id}")
+    };
+    // The sealed 20 fails by 6 against Cunning 14; mishap 2 + 3 + 6 = 11: the second word, for good.
+    let given = write();
+    c.ok(&["scroll", "give", &given, "Bryn"]);
+    c.ok(&["--rolls", "10", "scroll", "read", "Bryn", &given]);
+    let bryn = c.ok(&["--rolls", "2,3,7", "scroll", "resolve", "Bryn"]);
+    assert!(
+        bryn.contains("Moon became ") && !bryn.contains("for good"),
+        "{bryn}"
+    );
+    let own = write();
+    c.ok(&["--rolls", "10", "scroll", "read", "Wen", &own]);
+    let wen = c.ok(&["--rolls", "2,3,7", "scroll", "resolve", "Wen"]);
+    assert!(wen.contains("for good"), "{wen}");
+    let known = c.json(&["character", "show", "Wen"])["character"]["adg"]["known"]["calling moon"]
+        ["words"]
+        .clone();
+    assert_ne!(known[1], "Moon", "{known}");
+}
+
+/// ADG-C4: a ritual's or a scroll's damage or healing aimed at a dead character is refused, not
+/// logged as applied.
+#[test]
+fn adg_c4_no_damage_or_healing_reaches_the_dead() {
+    let c = scholar();
+    c.add_adg("Pell", 1, 9, 2, 0);
+    c.ok(&learning("Pell", "Concealing Darkness", "phrase"));
+    c.ok(&[
+        "--rolls",
+        "2",
+        "ritual",
+        "learn",
+        "Pell",
+        "Calling Moon",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    assert!(c.ok(&["character", "show", "Pell"]).contains("dead"));
+    let err = c.refused(
+        &[
+            "--rolls",
+            "5,4,3",
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+            "--effect",
+            "healing",
+            "--target",
+            "pell",
+        ],
+        1,
+    );
+    assert!(
+        err.contains("Pell is dead: no damage or healing reaches them any more"),
+        "{err}"
+    );
+}

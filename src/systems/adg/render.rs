@@ -595,7 +595,14 @@ pub fn cast(c: &Cast) -> String {
     let verdict = match (c.check.success, c.check.exact) {
         (true, true) => "exact success".to_string(),
         (true, false) => "success".to_string(),
-        (false, _) => format!("failure by {}", c.check.roll.saturating_sub(c.check.target)),
+        // Within Cunning, yet not above the damage taken this round (ADG-R8): the mishap's
+        // difference is still the distance between the die and Cunning.
+        (false, _) if c.check.roll <= c.check.target => format!(
+            "failure, not above the {} damage taken this round (difference {})",
+            c.damage_taken.unwrap_or_default(),
+            c.check.roll.abs_diff(c.check.target)
+        ),
+        (false, _) => format!("failure by {}", c.check.roll - c.check.target),
     };
     let exerted = if c.check.exerted > 0 {
         format!(" after exerting {}", c.check.exerted)

@@ -86,6 +86,8 @@ pub enum AdgError {
     ScrollUnusable { id: u64, state: String },
     #[error("scroll S{0} neither damages nor heals, so there is no one to aim it at")]
     TargetWithoutRoll(u64),
+    #[error("{0} is dead: no damage or healing reaches them any more")]
+    TargetDead(String),
     #[error("{name} holds scroll S{id} already")]
     HoldsAlready { name: String, id: u64 },
     #[error("scroll S{id} is held by {holder}")]

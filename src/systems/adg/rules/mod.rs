@@ -356,6 +356,17 @@ fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, Rul
     ))])
 }
 
+/// Whether a ritual's or a scroll's damage or healing can reach `target`: not once they are dead
+/// (ADG-C4), when the log would show an effect that changed nothing.
+fn reachable(state: &CampaignState, target: &str) -> Result<(), RuleError> {
+    match state.character(target) {
+        Some(c) if c.is_dead() => Err(RuleError::System(AnyError::Adg(AdgError::TargetDead(
+            c.name.clone(),
+        )))),
+        _ => Ok(()),
+    }
+}
+
 pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state
         .systems

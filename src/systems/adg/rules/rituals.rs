@@ -188,6 +188,9 @@ pub fn cast(
             AdgError::EffectWithoutTarget,
         )));
     }
+    if let Some(target) = order.target.as_deref() {
+        super::reachable(state, target)?;
+    }
     if adg.locked_out {
         return Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
             who.name.clone(),

@@ -300,6 +300,9 @@ pub fn read(
             AdgError::TargetWithoutRoll(id),
         )));
     }
+    if let Some(target) = order.target.as_deref() {
+        super::reachable(state, target)?;
+    }
     let seal = open_seal(state, scroll, secrets)?;
     let mut record = Vec::new();
     // Damage taken this round means a fight is on, whether or not --in-combat was given.
@@ -446,7 +449,7 @@ pub fn resolve(
                 .split_whitespace()
                 .map(str::to_string)
                 .collect();
-            let mishap = checks::mishap(
+            let mut mishap = checks::mishap(
                 dice,
                 &mut record,
                 tables,
@@ -454,6 +457,15 @@ pub fn resolve(
                 Some(&words),
                 &mut room,
             )?;
+            // A word burned into memory changes only a ritual the reader knows: otherwise it
+            // came out wrong this once, and the log must not say "for good".
+            if !adg
+                .known
+                .contains_key(&crate::words::Folded::of(&pending.ritual))
+                && let Some(replaced) = mishap.replaced.as_mut()
+            {
+                replaced.remembered = false;
+            }
             (Some(mishap), None)
         }
         PendingOutcome::Effect {

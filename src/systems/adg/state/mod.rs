@@ -377,16 +377,7 @@ impl CampaignState {
                 until,
             });
         }
-        if let Some(replaced) = c
-            .mishap
-            .as_ref()
-            .and_then(|m| m.replaced.as_ref())
-            .filter(|r| r.remembered)
-            && let Some(known) = adg.known.get_mut(&Folded::of(&c.ritual))
-            && let Some(word) = known.words.get_mut(replaced.slot.index())
-        {
-            *word = replaced.new.clone();
-        }
+        remember_replacement(adg, &c.ritual, c.mishap.as_ref());
     }
 
     /// A night's rest for one character: the health it gave back, and the daily count and any
@@ -496,8 +487,11 @@ impl CampaignState {
     }
 
     pub(super) fn apply_scroll_outcome(&mut self, o: &ScrollOutcome) {
-        if let Some(adg) = self.adg_mut(&o.reader) {
-            adg.pending_roll = None;
+        if let Some(adg) = self.adg_mut(&o.reader)
+            && let Some(pending) = adg.pending_roll.take()
+        {
+            // A mishap that burns a word into memory changes the ritual as the reader knows it.
+            remember_replacement(adg, &pending.ritual, o.mishap.as_ref());
         }
         self.apply_table_result(&o.reader, &o.mishap);
         self.apply_effect(&o.effect);
@@ -567,5 +561,18 @@ impl CampaignState {
                 }
             }
         }
+    }
+}
+
+/// A mishap's word replaced for good (ADG-R7) in `ritual` as the character knows it; nothing when
+/// the entry keeps no word or they do not know the ritual.
+fn remember_replacement(adg: &mut AdgState, ritual: &str, mishap: Option<&TableResult>) {
+    if let Some(replaced) = mishap
+        .and_then(|m| m.replaced.as_ref())
+        .filter(|r| r.remembered)
+        && let Some(known) = adg.known.get_mut(&Folded::of(ritual))
+        && let Some(word) = known.words.get_mut(replaced.slot.index())
+    {
+        *word = replaced.new.clone();
     }
 }
