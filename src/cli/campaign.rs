@@ -172,7 +172,7 @@ fn verify_text(r: &VerifyReport) -> String {
 }
 
 /// A checkpoint's verdict, saying what the file can tell about one that does not hold: a code
-/// off by a digit or two was most likely mistyped; one off in most digits names another history;
+/// off in up to half its digits was most likely mistyped; one off in most names another history;
 /// a point past the log's end, a shorter file (or a mistyped number).
 fn checkpoint_line(c: &CheckpointResult) -> String {
     let code = &c.checkpoint;
@@ -184,10 +184,12 @@ fn checkpoint_line(c: &CheckpointResult) -> String {
         CheckpointMiss::PastTheEnd { log_ends_at } => format!(
             "the log ends at #{log_ends_at}, before #{seq}: this file is shorter than the history noted (cut, or an older copy), unless the event number was mistyped"
         ),
+        // Another history's hash matches each digit 1 time in 16, so it differs in nearly all of
+        // them: up to half is far likelier a slip of the pen.
         CheckpointMiss::Differs {
             digits_differing,
             of,
-        } if *digits_differing <= 2 => format!(
+        } if digits_differing * 2 <= *of => format!(
             "#{seq}'s hash differs from the code in {digits_differing} of its {of} digits: most likely the code was mistyped (another history would differ in nearly every digit); check the note"
         ),
         CheckpointMiss::Differs {

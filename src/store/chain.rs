@@ -111,9 +111,10 @@ impl std::str::FromStr for Checkpoint {
             .trim()
             .split_once(':')
             .ok_or_else(|| format!("'{text}' has no ':'; {hint}"))?;
-        let seq: u64 = seq
-            .parse()
-            .map_err(|_| format!("'{seq}' is not an event number; {hint}"))?;
+        let seq: u64 =
+            seq.parse().ok().filter(|&seq| seq > 0).ok_or_else(|| {
+                format!("'{seq}' is not an event number (they start at 1); {hint}")
+            })?;
         let hash = hash.to_ascii_lowercase();
         if hash.len() < MIN_CHECKPOINT_HEX
             || hash.len() > 64
@@ -151,7 +152,7 @@ pub enum CheckpointMiss {
     /// The log ends before the checkpoint's event: the file is shorter than the history noted
     /// (cut, or an older copy), or the event number was mistyped.
     PastTheEnd { log_ends_at: u64 },
-    /// The event is there with another hash. A mistyped code differs in a digit or two; another
+    /// The event is there with another hash. A mistyped code differs in a few digits; another
     /// history, in nearly all of them (each digit of a different hash matches by chance 1 time in
     /// 16).
     Differs { digits_differing: usize, of: usize },

@@ -328,9 +328,9 @@ fn session_end_prints_a_checkpoint_that_verify_accepts() {
         .stdout(contains("checkpoint 3:0000000000000000: DOES NOT HOLD"));
 }
 
-/// A checkpoint that does not hold says what the file can tell: a code off by a digit or two was
-/// most likely mistyped, one off in most digits names another history, and a point past the end
-/// means a shorter file (or a mistyped number).
+/// A checkpoint that does not hold says what the file can tell: a code off in up to half its
+/// digits was most likely mistyped, one off in most digits names another history, and a point past
+/// the end means a shorter file (or a mistyped number). Event 0 is no event number at all.
 #[test]
 fn a_failed_checkpoint_says_whether_it_looks_mistyped_changed_or_cut() {
     let c = Campaign::with_party();
@@ -371,6 +371,22 @@ fn a_failed_checkpoint_says_whether_it_looks_mistyped_changed_or_cut() {
         )),
         "{out}"
     );
+    // Three digits off is still a slip, not another history.
+    let mut slip: Vec<char> = hash.chars().collect();
+    for d in slip.iter_mut().rev().take(3) {
+        *d = if *d == '0' { '1' } else { '0' };
+    }
+    let out = failed(&[
+        "verify",
+        "--checkpoint",
+        &format!("{seq}:{}", slip.iter().collect::<String>()),
+    ]);
+    assert!(
+        out.contains("in 3 of its 16 digits: most likely the code was mistyped"),
+        "{out}"
+    );
+    let zero = c.refused(&["verify", "--checkpoint", "0:0123456789abcdef"], 2);
+    assert!(zero.contains("they start at 1"), "{zero}");
     let json: serde_json::Value = serde_json::from_str(&failed(&[
         "--json",
         "verify",
