@@ -732,7 +732,7 @@ fn held_by<'s>(
         .adg
         .scrolls
         .values()
-        .filter(move |s| Folded::of(&s.holder) == who)
+        .filter(move |s| who.is(&s.holder))
 }
 
 /// The scrolls `who` holds as a sheet lists them (`S12 Warding Light SL 2 read 1x`).
