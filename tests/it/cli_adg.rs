@@ -994,3 +994,66 @@ fn adg_c4_no_damage_or_healing_reaches_the_dead() {
         "{err}"
     );
 }
+
+/// ADG-C4 with ADG-S4: damage a Ceremony scroll left waiting on a reader, aimed at someone who dies
+/// before it is rolled, reaches no one: the waiting ends on record, with no dice drawn.
+#[test]
+fn adg_c4_adg_s4_damage_left_waiting_reaches_no_one_once_its_target_is_dead() {
+    let c = Campaign::with_a_ceremony_writer();
+    // The sealed check 1 passes; then the week's seven recovery dice.
+    let id = c.json(&[
+        "--rolls",
+        "1,1,1,1,1,1,1,1",
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "a rain of stones",
+        "--roll",
+        "damage",
+    ])["scroll"]
+        .as_u64()
+        .expect("an id");
+    let read = c.ok(&[
+        "--rolls",
+        "10",
+        "scroll",
+        "read",
+        "Wen",
+        &format!("S{id}"),
+        "--target",
+        "Bryn",
+    ]);
+    assert!(read.contains("scroll resolve"), "{read}");
+    c.ok(&[
+        "character",
+        "set",
+        "Bryn",
+        "--health",
+        "1",
+        "--reason",
+        "a bad fall",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "1",
+        "ritual",
+        "learn",
+        "Bryn",
+        "Iron Gate",
+        "--type",
+        "phrase",
+        "--pay",
+        "health",
+    ]);
+    assert!(c.ok(&["character", "show", "Bryn"]).contains("dead"));
+    let resolved = c.ok(&["scroll", "resolve", "Wen"]);
+    assert!(
+        resolved.contains("its damage or healing reaches no one: Bryn is dead"),
+        "{resolved}"
+    );
+    c.refused(&["scroll", "resolve", "Wen"], 1);
+}

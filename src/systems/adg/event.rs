@@ -135,6 +135,10 @@ pub struct ScrollOutcome {
     pub mishap: Option<TableResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<EffectRoll>,
+    /// The character the waiting damage or healing was aimed at, dead by the time it was rolled:
+    /// it reaches no one, and no dice are drawn for it (ADG-C4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreached: Option<String>,
     pub dice: Vec<crate::dice::Die>,
 }
 

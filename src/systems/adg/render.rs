@@ -718,6 +718,11 @@ pub fn scroll_outcome(o: &ScrollOutcome) -> String {
     if let Some(e) = &o.effect {
         parts.push(effect(e));
     }
+    if let Some(dead) = &o.unreached {
+        parts.push(format!(
+            "its damage or healing reaches no one: {dead} is dead"
+        ));
+    }
     parts.join("; ")
 }
 

@@ -442,6 +442,7 @@ pub fn resolve(
     let tables = tables(state)?;
     let mut record = Vec::new();
     let mut room = adg.exertion_room();
+    let mut unreached = None;
     let (mishap, effect) = match &pending.outcome {
         PendingOutcome::Mishap { difference } => {
             let words: Vec<String> = pending
@@ -468,6 +469,13 @@ pub fn resolve(
             }
             (Some(mishap), None)
         }
+        // Aimed at someone who has died since the reading: it reaches no one (ADG-C4).
+        PendingOutcome::Effect { target, .. }
+            if state.character(target).is_some_and(|c| c.is_dead()) =>
+        {
+            unreached = state.character(target).map(|c| c.name.clone());
+            (None, None)
+        }
         PendingOutcome::Effect {
             kind,
             target,
@@ -488,6 +496,7 @@ pub fn resolve(
             scroll: pending.scroll,
             mishap,
             effect,
+            unreached,
             dice: record,
         }),
     ))])
