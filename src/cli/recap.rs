@@ -9,7 +9,7 @@ use crate::dice::Provenance;
 use crate::event::Event;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
-use crate::state::{CampaignState, fold_name};
+use crate::state::{CampaignState, Character, fold_name};
 use crate::store::{Point, Store};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
@@ -544,20 +544,35 @@ impl HealthTally {
     /// seen for the first time (joined, or given a health track) starts where they stand.
     fn follow(&mut self, state: &CampaignState) {
         for (name, character) in &state.characters {
-            let Some(health) = character.health else {
-                continue;
-            };
-            let Some(was) = self.current.get_mut(name) else {
-                self.current.insert(name.clone(), health.current);
-                continue;
-            };
-            match health.current.cmp(was) {
-                Ordering::Less => self.damage += u64::from(*was - health.current),
-                Ordering::Greater => self.healing += u64::from(health.current - *was),
-                Ordering::Equal => continue,
-            }
-            *was = health.current;
+            self.see(name, character);
         }
+    }
+
+    /// [`Self::follow`] for the characters `event` names: only they can have changed by it.
+    fn follow_event(&mut self, event: &Event, state: &CampaignState) {
+        event.mentions(&mut |name| {
+            let name = Folded::of(name);
+            if let Some(character) = state.characters.get(&name) {
+                self.see(&name, character);
+            }
+            false
+        });
+    }
+
+    fn see(&mut self, name: &Folded, character: &Character) {
+        let Some(health) = character.health else {
+            return;
+        };
+        let Some(was) = self.current.get_mut(name) else {
+            self.current.insert(name.clone(), health.current);
+            return;
+        };
+        match health.current.cmp(was) {
+            Ordering::Less => self.damage += u64::from(*was - health.current),
+            Ordering::Greater => self.healing += u64::from(health.current - *was),
+            Ordering::Equal => return,
+        }
+        *was = health.current;
     }
 }
 
@@ -594,7 +609,7 @@ impl Tally {
         if !applied {
             return;
         }
-        self.health.follow(after);
+        self.health.follow_event(event, after);
         // Only the kinds an evening is summed up by; every other kind counts as an event.
         if let Event::Retracted { .. } = event {
             self.retractions += 1;
