@@ -180,6 +180,11 @@ impl Touched {
         Ok(())
     }
 
+    /// Whether a retraction seen reaches back to `seq` or before it.
+    fn reaches_back_to(&self, seq: u64) -> bool {
+        self.retractions.iter().any(|&(_, target)| target <= seq)
+    }
+
     /// The events that mention `name`, oldest first.
     fn by(&self, name: &str) -> &[u64] {
         self.seqs.get(&Folded::of(name)).map_or(&[], Vec::as_slice)
@@ -430,18 +435,32 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         }
         Err(e) => return Err(e.into()),
     };
-    let before = store.replay(Some(start))?;
     // One pass over the evening as replay applied it: its numbers, and who each event concerns.
     let mut tally = Tally::new();
     let mut touched = Touched::anyone();
+    let mut at_start = None;
     let after = store.replay_span(start, end, |step, state| match step {
-        // A retraction this evening that reached back before it changed what the sheets show too.
-        None => tally.health.undone_before(&before, state),
+        None => {
+            tally.health.follow(state);
+            at_start = Some(state.clone());
+        }
         Some(step) => {
             touched.note(step.seq, step.event);
             tally.add(step.event, step.applied, state);
         }
     })?;
+    let at_start = at_start.ok_or_else(|| Error::Internal("the recap's replay gave no start".into()))?;
+    // The sheets compare with the session's start as it was recorded then; it differs from the
+    // replay's start only where a retraction this evening reached back before it, and then the
+    // difference is named on its own.
+    let before = match touched.reaches_back_to(start) {
+        true => {
+            let before = store.replay(Some(start))?;
+            tally.health.reaching_back = ReachingBack::between(&before, &at_start);
+            before
+        }
+        false => at_start,
+    };
     touched.follow_retractions(&mut store)?;
     let names = everyone(&before, &after);
     let changes = changes(&before, &after, &names, &touched);
@@ -526,20 +545,21 @@ struct ReachingBack {
     lost: u64,
 }
 
-impl HealthTally {
-    /// Starts following from the span's first state, counting what tells it apart from `before`
-    /// (the state at the session's start as it was recorded then).
-    fn undone_before(&mut self, before: &CampaignState, start: &CampaignState) {
-        self.follow(before);
-        let (damage, healing) = (self.damage, self.healing);
-        self.follow(start);
-        self.reaching_back = ReachingBack {
-            regained: self.healing - healing,
-            lost: self.damage - damage,
-        };
-        (self.damage, self.healing) = (damage, healing);
+impl ReachingBack {
+    /// What tells `start` (the replay's start of the session) apart from `before` (the start as
+    /// recorded then), character by character.
+    fn between(before: &CampaignState, start: &CampaignState) -> ReachingBack {
+        let mut health = HealthTally::default();
+        health.follow(before);
+        health.follow(start);
+        ReachingBack {
+            regained: health.healing,
+            lost: health.damage,
+        }
     }
+}
 
+impl HealthTally {
     /// Counts each character's change of current health since the last state followed; someone
     /// seen for the first time (joined, or given a health track) starts where they stand.
     fn follow(&mut self, state: &CampaignState) {
