@@ -449,7 +449,8 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
             tally.add(step.event, step.applied, state);
         }
     })?;
-    let at_start = at_start.ok_or_else(|| Error::Internal("the recap's replay gave no start".into()))?;
+    let at_start =
+        at_start.ok_or_else(|| Error::Internal("the recap's replay gave no start".into()))?;
     // The sheets compare with the session's start as it was recorded then; it differs from the
     // replay's start only where a retraction this evening reached back before it, and then the
     // difference is named on its own.

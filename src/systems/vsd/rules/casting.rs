@@ -74,17 +74,8 @@ pub fn concentrate(
             VsdError::InstantaneousNeedsNoConcentration(spell.name.clone()),
         )));
     }
-    // Concentrating is acting: one who cannot act (scorched, assailed, knocked out) cannot.
-    if let Some(condition) = vsd
-        .active_conditions(state.clock)
-        .into_iter()
-        .find(|c| c.prevents_casting())
-    {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
-            name: who.name.clone(),
-            condition: condition.name(),
-        })));
-    }
+    // Concentrating is acting.
+    able_to_act(&who.name, vsd, state.clock)?;
     let round = round_of(state);
     if vsd
         .concentration
@@ -101,6 +92,26 @@ pub fn concentrate(
         spell: spell.name.clone(),
         round,
     }))])
+}
+
+/// Refuses a caster who cannot act now (scorched, assailed, knocked out; VSD-13): they can neither
+/// cast nor concentrate.
+fn able_to_act(
+    name: &str,
+    vsd: &crate::systems::vsd::state::VsdState,
+    now: crate::time::GameTime,
+) -> Result<(), RuleError> {
+    match vsd
+        .active_conditions(now)
+        .into_iter()
+        .find(|c| c.prevents_casting())
+    {
+        Some(condition) => Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
+            name: name.to_string(),
+            condition: condition.name(),
+        }))),
+        None => Ok(()),
+    }
 }
 
 fn unknown_spell(name: &str, vsd: &crate::systems::vsd::state::VsdState, spell: &str) -> RuleError {
@@ -131,16 +142,7 @@ pub fn cast(
             who.name.clone(),
         ))));
     }
-    if let Some(condition) = vsd
-        .active_conditions(state.clock)
-        .into_iter()
-        .find(|c| c.prevents_casting())
-    {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
-            name: who.name.clone(),
-            condition: condition.name(),
-        })));
-    }
+    able_to_act(&who.name, vsd, state.clock)?;
     if order.cannot_see {
         return Err(RuleError::System(AnyError::Vsd(VsdError::CannotSee(
             who.name.clone(),
