@@ -235,11 +235,14 @@ impl SqliteBackend {
     /// wins.
     pub fn create_new(path: &Path) -> Result<SqliteBackend, StoreError> {
         refuse_a_folder(path, "created")?;
-        if path.symlink_metadata().is_ok() {
-            return Err(dangling_link(path).unwrap_or(StoreError::Refused {
+        let already_there = || {
+            dangling_link(path).unwrap_or(StoreError::Refused {
                 path: path.to_path_buf(),
                 why: "it already exists, and this command makes a new campaign file, never replacing one; choose a path where there is none".into(),
-            }));
+            })
+        };
+        if path.symlink_metadata().is_ok() {
+            return Err(already_there());
         }
         if super::files::is_a_journal(path, None) {
             return Err(StoreError::Refused {
@@ -248,6 +251,11 @@ impl SqliteBackend {
             });
         }
         let journals = journals_beside(path);
+        // Another command creating the same path may have published its file since the look
+        // above, and opened it: the journal is then that file's own, and the path is taken.
+        if !journals.is_empty() && path.symlink_metadata().is_ok() {
+            return Err(already_there());
+        }
         if !journals.is_empty() {
             let names: Vec<String> = journals.iter().map(|j| j.display().to_string()).collect();
             return Err(StoreError::Refused {
