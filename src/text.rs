@@ -193,20 +193,30 @@ pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
     check_payload(payload)
 }
 
+/// A character that takes no room and changes nothing a reader sees (a zero-width space, a soft
+/// hyphen, a byte-order mark): two texts differing only by one look the same, though they differ
+/// to a lookup and to the dice (players' entropy). The joiners and variation selectors that shape
+/// visible letters and emoji are left to do their work.
+fn hides_in_plain_sight(c: char) -> bool {
+    use icu_properties::CodePointSetData;
+    use icu_properties::props::DefaultIgnorableCodePoint;
+    !c.is_ascii()
+        && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+        && CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+}
+
 /// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
-/// control and reordering characters are shown as escapes instead of acting on the terminal.
+/// control and reordering characters, and characters that hide in plain sight, are shown as escapes
+/// instead of acting on the terminal or passing unseen.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| breaks_the_line(c) || is_bidi_control(c) || hides_in_plain_sight(c);
     // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b))
-        || !text
-            .chars()
-            .any(|c| breaks_the_line(c) || is_bidi_control(c))
-    {
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(escaped) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| {
-            if breaks_the_line(c) || is_bidi_control(c) {
+            if escaped(c) {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()
@@ -349,6 +359,24 @@ mod tests {
         assert_eq!(printable("Aldric"), "Aldric");
         assert_eq!(printable("gm\u{1b}[31m"), "gm\\u{1b}[31m");
         assert_eq!(printable("a\u{202e}b"), "a\\u{202e}b");
+    }
+
+    /// A zero-width space, a soft hyphen or a byte-order mark in a name or the players' entropy is
+    /// shown, so "Z\u{200b}w" and "Zw" no longer look alike; accents, emoji joiners and variation
+    /// selectors print as they are.
+    #[test]
+    fn characters_that_hide_in_plain_sight_are_shown_as_escapes() {
+        assert_eq!(printable("Z\u{200b}w"), "Z\\u{200b}w");
+        assert_eq!(printable("a\u{ad}b"), "a\\u{ad}b");
+        assert_eq!(printable("a\u{feff}b"), "a\\u{feff}b");
+        for shown in [
+            "Ele\u{301}onore",
+            "\u{1f468}\u{200d}\u{1f469}",
+            "\u{2764}\u{fe0f}",
+            "Zoë",
+        ] {
+            assert_eq!(printable(shown), shown);
+        }
     }
 
     #[test]
