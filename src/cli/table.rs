@@ -139,9 +139,11 @@ fn start_session(
             "Dice epoch {}'s seed commitment: {}",
             state.epoch, state.epoch_commitment
         );
-        if std::io::stdin().is_terminal() && !g.shared.in_shell() {
+        // Asked only where it can be recorded: not over a session already open (refused below).
+        if state.open_session.is_none() && std::io::stdin().is_terminal() && !g.shared.in_shell() {
             eprintln!(
-                "{note}\nPlayers: note it, then type a phrase of your own for this session's dice (Enter for none):"
+                "{}\nPlayers: note it, then type a phrase of your own for this session's dice (Enter for none):",
+                super::outcome::for_the_terminal(&note)
             );
             let mut line = String::new();
             std::io::stdin()

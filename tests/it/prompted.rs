@@ -270,4 +270,10 @@ fn a_session_started_at_a_terminal_shows_the_commitment_and_asks_the_players() {
         piped.contains("seed commitment: ") && piped.contains("(players: note it down)"),
         "{piped}"
     );
+    // With a session open the start is refused, and the players are not asked first for nothing.
+    let mut again = spawn(&c, &["session", "start"]);
+    let rest = the_rest(&mut again);
+    assert_eq!(exit_code(&mut again), 1, "{rest}");
+    assert!(!rest.contains("type a phrase"), "{rest}");
+    assert!(rest.contains("is still open"), "{rest}");
 }

@@ -593,7 +593,7 @@ pub fn save(
     };
     // The spell, its caster, the difficulty, and when its duration starts (the cast; for a held
     // spell, the end of its second round).
-    let (spell, caster, difficulty, cast_at) = match &answered {
+    let (spell, cast_by, difficulty, cast_at) = match &answered {
         Answered::Cast(cast) => {
             if cast.auto_resisted {
                 return Err(no_save("on a partial success targets resist automatically"));
@@ -670,7 +670,7 @@ pub fn save(
     let total = roll.saturating_add(wsr);
     let resisted = total > i64::from(difficulty);
     let duration = state
-        .character(caster)
+        .character(cast_by)
         .and_then(|c| c.state::<Vsd>()?.spell(spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
@@ -681,7 +681,7 @@ pub fn save(
                 .unwrap_or_else(|| target.to_string()),
             against,
             spell: spell.clone(),
-            caster: caster.clone(),
+            caster: cast_by.clone(),
             difficulty,
             wsr,
             roll,
