@@ -57,6 +57,19 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     ("session end", &["grimoire session end"]),
     (
+        "fight start",
+        &[
+            "grimoire fight start \"at the bridge\"",
+            "grimoire fight start",
+        ],
+    ),
+    ("fight end", &["grimoire fight end"]),
+    (
+        "fight show",
+        &["grimoire fight show", "grimoire fight show --at 120"],
+    ),
+    ("next", &["grimoire next"]),
+    (
         "session recap",
         &["grimoire session recap", "grimoire session recap 3"],
     ),

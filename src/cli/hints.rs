@@ -49,6 +49,10 @@ fn hint(error: &Error) -> Option<String> {
         RuleError::NoSessionOpen | RuleError::NoSessionYet => {
             "; start one with `grimoire session start`".into()
         }
+        RuleError::FightOn(_) | RuleError::InAFight(_) => {
+            "; end it with `grimoire fight end` first".into()
+        }
+        RuleError::NoFight => "; begin one with `grimoire fight start`".into(),
         RuleError::NoEventNamed => ": give its number (#SEQ in `grimoire log`)".into(),
         RuleError::NoReasonForSheet => " (--reason cannot be empty)".into(),
         RuleError::NotInDowntime(_) => "; name them too, or give --party".into(),

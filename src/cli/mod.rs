@@ -9,6 +9,7 @@ mod character;
 mod dev;
 mod docs;
 pub mod examples;
+mod fight;
 mod hints;
 mod history;
 mod mount;
@@ -216,6 +217,10 @@ pub enum Commands {
     /// Start and end game sessions (ending one prints a checkpoint for the players).
     #[command(subcommand)]
     Session(table::SessionCommand),
+    /// Count a fight by the round: start it, see where it stands, end it (`next` moves it on).
+    #[command(subcommand)]
+    Fight(fight::FightCommand),
+    Next(fight::NextArgs),
     Roll(args::RollArgs),
     Reveal(args::RevealArgs),
     Peek(table::PeekArgs),
@@ -475,6 +480,10 @@ fn path(command: &Commands) -> &'static str {
         Commands::Session(table::SessionCommand::Start(_)) => "session start",
         Commands::Session(table::SessionCommand::End) => "session end",
         Commands::Session(table::SessionCommand::Recap(_)) => "session recap",
+        Commands::Fight(fight::FightCommand::Start(_)) => "fight start",
+        Commands::Fight(fight::FightCommand::End) => "fight end",
+        Commands::Fight(fight::FightCommand::Show(_)) => "fight show",
+        Commands::Next(_) => "next",
         Commands::Roll(_) => "roll",
         Commands::Reveal(_) => "reveal",
         Commands::Peek(_) => "peek",
@@ -524,6 +533,8 @@ fn records(command: &Commands) -> bool {
         | Commands::Heal(_)
         | Commands::Time(table::TimeCommand::Advance(_))
         | Commands::Session(table::SessionCommand::Start(_) | table::SessionCommand::End)
+        | Commands::Fight(fight::FightCommand::Start(_) | fight::FightCommand::End)
+        | Commands::Next(_)
         | Commands::Roll(_)
         | Commands::Reveal(_)
         | Commands::Seed(_)
@@ -538,6 +549,7 @@ fn records(command: &Commands) -> bool {
         Commands::Character(C::List(_) | C::Show(_))
         | Commands::Time(table::TimeCommand::Show(_))
         | Commands::Session(table::SessionCommand::Recap(_))
+        | Commands::Fight(fight::FightCommand::Show(_))
         | Commands::Peek(_)
         | Commands::Log(_)
         | Commands::Explain(_)
@@ -577,6 +589,8 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Heal(args) => character::heal(g, ctx, &args.command()),
         Commands::Time(command) => table::time(g, ctx, command),
         Commands::Session(command) => table::session(g, ctx, command),
+        Commands::Fight(command) => fight::fight(g, ctx, command),
+        Commands::Next(_) => fight::next(g, ctx),
         Commands::Roll(args) => table::roll(g, ctx, &args.command()),
         Commands::Reveal(args) => table::reveal(g, ctx, &args.command()),
         Commands::Peek(args) => table::peek(g, args),

@@ -46,7 +46,9 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
 fn time_show(state: &CampaignState) -> Result<Report, Error> {
     let clock = state.clock;
     let round = clock.seconds() / crate::time::ROUND_SECONDS;
-    let mut lines = vec![if state.counting_rounds {
+    let mut lines = vec![if state.fight.is_some() {
+        format!("It is {}.", state.clock_text())
+    } else if state.counting_rounds {
         format!(
             "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
             clock.seconds() % 60 / crate::time::ROUND_SECONDS + 1
@@ -77,6 +79,7 @@ fn time_show(state: &CampaignState) -> Result<Report, Error> {
             "game_time_text": clock.to_string(),
             "day": clock.day(),
             "rounds_since_day_1": round,
+            "fight": state.fight.as_ref().map(|f| json!({ "words": f.words(), "round": f.round_at(clock), "started_seq": f.started_seq })),
             "open_session": state.open_session.as_ref().map(|s| json!({ "number": s.number, "started_seq": s.started_seq })),
             "sessions_started": state.sessions_started,
             "epoch": state.epoch,

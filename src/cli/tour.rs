@@ -204,7 +204,7 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "--reverse",
         "first",
     ])?;
-    tour.say("Against the Darkmaster magic: Mira learns a spell, concentrates a round, and casts.");
+    tour.say("Against the Darkmaster magic: Mira learns a spell for the fight ahead.");
     tour.step(&[
         "spell",
         "learn",
@@ -219,8 +219,16 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "--duration",
         "10m",
     ])?;
+    tour.say(
+        "Ghouls at the vault gate: a fight, counted by the round. Round 1 starts at the clock as \
+         it stands; Mira spends it concentrating, and a ghoul claws Aldric.",
+    );
+    tour.step(&["fight", "start", "at the vault gate"])?;
     tour.step(&["spell", "concentrate", "Mira", "Flame Ward"])?;
-    tour.step(&["time", "advance", "1r"])?;
+    tour.step(&["damage", "Aldric", "1", "--reason", "a ghoul's claw"])?;
+    tour.step(&["fight", "show"])?;
+    tour.say("`next` begins round 2, and Mira casts with her round of concentration.");
+    tour.step(&["next"])?;
     tour.step(&[
         "--rolls",
         "62",
@@ -233,7 +241,7 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "--range",
         "touch",
     ])?;
-    tour.step(&["time", "advance", "1r"])?;
+    tour.step(&["next"])?;
     tour.say("A double on the first die (44) makes the GM roll for magical resonance.");
     tour.step(&[
         "--rolls",
@@ -247,6 +255,7 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
         "--range",
         "touch",
     ])?;
+    tour.step(&["fight", "end"])?;
     tour.say(
         "The GM rolls in secret: they see the value, the log only a commitment until the reveal.",
     );

@@ -163,6 +163,27 @@ event_enum! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         derivation: Option<u32>,
     },
+    /// A fight begins (T-3): its round 1 starts at the clock as it stands.
+    FightStarted {
+        /// The campaign's count of fights, this one included.
+        number: u32,
+        /// Where or what it is, as it reads after "the fight" ("at the bridge"), when given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// The fight's next round begins: the clock moves on by one round (T-3).
+    RoundBegan {
+        /// The fight's own words ("the fight at the bridge"), as they were when it was recorded.
+        fight: String,
+        /// The round that begins, counted from the fight's first.
+        round: u32,
+    },
+    /// The fight ends: its last round runs out, so the clock moves on by one round (T-3).
+    FightEnded {
+        fight: String,
+        /// How many rounds it lasted.
+        rounds: u32,
+    },
     /// A rest for one or more characters (T-2): what each one's system gives them (ADG-C5,
     /// ADG-R9, VSD-6).
     Rested(Rest),
@@ -269,6 +290,9 @@ impl Event {
             Event::SeedRevealed { .. } => "seed_revealed",
             Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
+            Event::FightStarted { .. } => "fight_started",
+            Event::RoundBegan { .. } => "round_began",
+            Event::FightEnded { .. } => "fight_ended",
             Event::Rested(_) => "rested",
             Event::DowntimeTaken(_) => "downtime_taken",
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.kind()),
@@ -340,7 +364,10 @@ impl Event {
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
-            | Event::EpochStarted { .. } => false,
+            | Event::EpochStarted { .. }
+            | Event::FightStarted { .. }
+            | Event::RoundBegan { .. }
+            | Event::FightEnded { .. } => false,
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.mentions(is)),
         }
     }
@@ -368,6 +395,9 @@ impl Event {
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
+            | Event::FightStarted { .. }
+            | Event::RoundBegan { .. }
+            | Event::FightEnded { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_) => false,
         }
@@ -390,7 +420,10 @@ impl Event {
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
-            | Event::EpochStarted { .. } => &[],
+            | Event::EpochStarted { .. }
+            | Event::FightStarted { .. }
+            | Event::RoundBegan { .. }
+            | Event::FightEnded { .. } => &[],
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.dice()),
         }
     }
@@ -405,6 +438,9 @@ impl Event {
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }
+            | Event::FightStarted { .. }
+            | Event::RoundBegan { .. }
+            | Event::FightEnded { .. }
             | Event::DiceRolled { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)

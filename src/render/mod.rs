@@ -95,6 +95,17 @@ pub fn describe(event: &Event) -> String {
             reason,
         } => format!("{character} heals {amount}{}", because(reason)),
         Event::ClockAdvanced { by } => format!("time passes: {by}"),
+        Event::FightStarted { number, name } => {
+            format!(
+                "{} begins: round 1",
+                crate::state::Fight::title(*number, name.as_deref())
+            )
+        }
+        Event::RoundBegan { fight, round } => format!("round {round} of {fight} begins"),
+        Event::FightEnded { fight, rounds } => format!(
+            "{fight} ends after {}",
+            crate::words::count(u64::from(*rounds), "round", "rounds")
+        ),
         Event::SessionStarted { number, entropy } if entropy.is_empty() => {
             format!("session {number} starts")
         }
@@ -263,7 +274,12 @@ pub fn spells_on_line(c: &Character, state: &CampaignState) -> String {
                 ""
             };
             match a.until {
-                Some(until) => format!("{} (from {}{area}, until {until})", a.spell, a.caster),
+                Some(until) => format!(
+                    "{} (from {}{area}, until {})",
+                    a.spell,
+                    a.caster,
+                    state.until_words(until)
+                ),
                 None => format!("{} (from {}{area})", a.spell, a.caster),
             }
         })

@@ -109,6 +109,12 @@ pub enum RuleError {
     EntropyInSession(u32),
     #[error("no session is open")]
     NoSessionOpen,
+    #[error("{0} is under way, and one fight ends before the next begins")]
+    FightOn(String),
+    #[error("no fight is under way")]
+    NoFight,
+    #[error("{0} is under way, and a rest or downtime comes after it ends")]
+    InAFight(String),
     #[error("no session has been played yet")]
     NoSessionYet,
     #[error("#{0} is not in the log (the log ends at #{1})")]

@@ -1,7 +1,7 @@
 //! The texts each command would record, held to the checks of [`crate::text`].
 
 use super::RuleError;
-use super::campaign::{Command, DiceRoll, Retraction, SessionStart};
+use super::campaign::{Command, DiceRoll, FightStep, Retraction, SessionStart};
 use crate::sheet::Sheet;
 use crate::systems::contract::rules::Planned;
 use crate::systems::contract::rules::SystemRules;
@@ -54,8 +54,12 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
         Command::Roll(DiceRoll { purpose, .. }) => purpose
             .as_deref()
             .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
+        Command::Fight(FightStep::Start { name: Some(name) }) => {
+            check("fight's name", name, NAME_MAX)
+        }
         // These record no new text of their own.
-        Command::Damage(_)
+        Command::Fight(_)
+        | Command::Damage(_)
         | Command::Heal(_)
         | Command::AdvanceClock(_)
         | Command::EndSession

@@ -2,11 +2,14 @@
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
 mod characters;
+mod fight;
 
+use crate::systems::contract::event::SystemEvent;
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 
 pub use characters::Characters;
+pub use fight::{Fight, Turn};
 
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -215,6 +218,12 @@ pub struct CampaignState {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub counting_rounds: bool,
     pub open_session: Option<OpenSession>,
+    /// The fight under way, counted by the round (T-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fight: Option<Fight>,
+    /// How many fights have started; the next one is this number + 1.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fights_started: u32,
     /// How many sessions have started; the next one gets this number + 1.
     pub sessions_started: u32,
     pub epoch: u32,
@@ -257,11 +266,57 @@ pub use crate::words::{Folded, fold_name};
 impl CampaignState {
     /// The clock as a person reads it: with the round of the minute while rounds are being
     /// counted, to the minute otherwise (a combat's last round does not trail the clock for weeks).
+    /// While a fight is on, its round follows ("Day 1, 08:10 +3r, round 4 of the fight at the
+    /// bridge").
     pub fn clock_text(&self) -> String {
-        if self.counting_rounds {
+        let clock = if self.counting_rounds {
             self.clock.to_string()
         } else {
             self.clock.to_the_minute()
+        };
+        match &self.fight {
+            Some(fight) => format!(
+                "{clock}, round {} of {}",
+                fight.round_at(self.clock),
+                fight.words()
+            ),
+            None => clock,
+        }
+    }
+
+    /// When something in force runs out, as the table says it: in the fight's rounds while a fight
+    /// is on and it ends within ten minutes ("round 7 of the fight (3 more rounds)"), by the clock
+    /// otherwise.
+    pub fn until_words(&self, until: GameTime) -> String {
+        let left = until.seconds().saturating_sub(self.clock.seconds());
+        match &self.fight {
+            Some(fight) if left > 0 && left <= 10 * crate::time::MINUTE_SECONDS => {
+                let rounds = left.div_ceil(crate::time::ROUND_SECONDS);
+                let more = if rounds == 1 { "round" } else { "rounds" };
+                format!(
+                    "round {} of the fight ({rounds} more {more})",
+                    fight.round_at(until)
+                )
+            }
+            _ => until.to_string(),
+        }
+    }
+
+    /// When something that waits for the end of a round (counted since Day 1) happens: "at the
+    /// end of this round", else how many rounds on, naming the fight's round while one is on.
+    pub fn end_of_round_words(&self, round: u64) -> String {
+        let now = self.clock.seconds() / crate::time::ROUND_SECONDS;
+        let ahead = round.saturating_sub(now);
+        if ahead == 0 {
+            return "at the end of this round".to_string();
+        }
+        let later = crate::words::count(ahead, "round", "rounds");
+        match &self.fight {
+            Some(fight) => format!(
+                "at the end of round {} of the fight, {later} from now",
+                fight.round_at(crate::time::GameTime(round * crate::time::ROUND_SECONDS))
+            ),
+            None => format!("at the end of the round {later} from now"),
         }
     }
 
@@ -445,13 +500,47 @@ impl CampaignState {
             }
             Event::DamageTaken {
                 character, amount, ..
-            } => self.change_health(character, -i64::from(*amount)),
+            } => {
+                self.change_health(character, -i64::from(*amount));
+                let now = self.clock;
+                if let Some(fight) = &mut self.fight {
+                    let turn = fight.turn_mut(now, character);
+                    turn.damage = turn.damage.saturating_add(*amount);
+                }
+            }
             Event::Healed {
                 character, amount, ..
             } => self.change_health(character, i64::from(*amount)),
             Event::ClockAdvanced { by } => {
                 self.clock = self.clock.after(*by);
                 self.counting_rounds = by.seconds() < crate::time::MINUTE_SECONDS;
+            }
+            Event::FightStarted { number, name } => {
+                self.fights_started = self.fights_started.max(*number);
+                self.counting_rounds = true;
+                // Should a retraction undone bring back a fight's start while another is on, the
+                // later start stands in for both (the rules never start one over another).
+                self.fight = Some(Fight {
+                    number: *number,
+                    name: name.clone(),
+                    began: self.clock,
+                    started_seq: seq,
+                    turns: BTreeMap::new(),
+                    turns_round: self.clock.seconds() / crate::time::ROUND_SECONDS,
+                });
+            }
+            Event::RoundBegan { .. } => {
+                self.clock = self
+                    .clock
+                    .after(crate::time::GameDuration(crate::time::ROUND_SECONDS));
+                self.counting_rounds = true;
+            }
+            Event::FightEnded { .. } => {
+                self.clock = self
+                    .clock
+                    .after(crate::time::GameDuration(crate::time::ROUND_SECONDS));
+                self.counting_rounds = true;
+                self.fight = None;
             }
             Event::SessionStarted { number, entropy } => {
                 self.sessions_started = self.sessions_started.max(*number);
@@ -522,7 +611,16 @@ impl CampaignState {
             }
 
             Event::System(event) => {
-                on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event))
+                on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));
+                let now = self.clock;
+                if let Some(fight) = &mut self.fight
+                    && let Some(action) =
+                        on_system!(event, AnyEvent, |S, event| SystemEvent::action(event))
+                {
+                    let turn = fight.turn_mut(now, action.who);
+                    turn.did.push(action.what);
+                    turn.acts_last |= action.last;
+                }
             }
         }
     }

@@ -630,6 +630,9 @@ impl Verifier {
             | Event::DamageTaken { .. }
             | Event::Healed { .. }
             | Event::ClockAdvanced { .. }
+            | Event::FightStarted { .. }
+            | Event::RoundBegan { .. }
+            | Event::FightEnded { .. }
             | Event::DiceRolled { .. }
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }

@@ -6,6 +6,7 @@ mod campaigns;
 mod cli_adg;
 mod cli_campaign;
 mod cli_errors;
+mod cli_fights;
 mod cli_matrix;
 mod cli_vsd;
 mod crash;

@@ -73,3 +73,17 @@ pub struct Retraction {
     /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
     pub next_roll: Option<u64>,
 }
+
+/// A fight counted by the round (T-3): begun, moved on a round, or ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FightStep {
+    /// Round 1 begins at the clock as it stands.
+    Start {
+        /// Where or what, as it reads after "the fight" ("at the bridge").
+        name: Option<String>,
+    },
+    /// The next round begins: the clock moves on one round.
+    NextRound,
+    /// The fight ends as its last round runs out (the clock moves on one round).
+    End,
+}

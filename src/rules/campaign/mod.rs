@@ -13,7 +13,9 @@ mod commands;
 
 pub use super::downtime::{DowntimeWeeks, PlannedWeek};
 pub use super::rest::Resting;
-pub use commands::{ClockAdvance, DiceRoll, HealthChange, Retraction, SealedReveal, SessionStart};
+pub use commands::{
+    ClockAdvance, DiceRoll, FightStep, HealthChange, Retraction, SealedReveal, SessionStart,
+};
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for a
 // system's.
@@ -42,6 +44,7 @@ pub enum Command {
     Damage(HealthChange),
     Heal(HealthChange),
     AdvanceClock(ClockAdvance),
+    Fight(FightStep),
     StartSession(SessionStart),
     EndSession,
     Roll(DiceRoll),
@@ -97,6 +100,34 @@ pub fn named_by_last(state: &CampaignState, seq: u64, event: &Event) -> bool {
         && !state.retracted.contains_key(&seq)
 }
 
+/// A fight begun, moved on a round, or ended (T-3).
+fn fight(state: &CampaignState, step: FightStep) -> Result<Event, RuleError> {
+    match (step, &state.fight) {
+        (FightStep::Start { .. }, Some(_)) => Err(RuleError::FightOn(fight_now(state))),
+        (FightStep::Start { name }, None) => Ok(Event::FightStarted {
+            number: state.fights_started + 1,
+            // Spaces alone name nothing: the fight is then known by its number.
+            name: name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty()),
+        }),
+        (FightStep::NextRound | FightStep::End, None) => Err(RuleError::NoFight),
+        (FightStep::NextRound, Some(on)) => Ok(Event::RoundBegan {
+            fight: on.words(),
+            round: on.round_at(state.clock).saturating_add(1),
+        }),
+        (FightStep::End, Some(on)) => Ok(Event::FightEnded {
+            fight: on.words(),
+            rounds: on.round_at(state.clock),
+        }),
+    }
+}
+
+/// The fight under way and its round, in words ("the fight at the bridge (round 3)").
+fn fight_now(state: &CampaignState) -> String {
+    state.fight.as_ref().map_or_else(String::new, |on| {
+        format!("{} (round {})", on.words(), on.round_at(state.clock))
+    })
+}
+
 /// Where a command stands to an evening of play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SessionEdge {
@@ -140,6 +171,7 @@ impl Command {
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
+            | Command::Fight(_)
             | Command::RevealSealed(_)
             | Command::Retract(_) => RECORDS_ONLY,
             Command::StartSession(_) => Policy {
@@ -226,6 +258,7 @@ impl Command {
             | Command::Damage(_)
             | Command::Heal(_)
             | Command::AdvanceClock(_)
+            | Command::Fight(_)
             | Command::StartSession(_)
             | Command::EndSession
             | Command::Roll(_)
@@ -336,6 +369,7 @@ fn decide_command(
             }
         }
         Command::AdvanceClock(ClockAdvance { by }) => Event::ClockAdvanced { by },
+        Command::Fight(step) => fight(state, step)?,
         Command::StartSession(SessionStart { entropy }) => {
             if let Some(open) = &state.open_session {
                 return Err(RuleError::SessionOpen(open.number));
@@ -383,6 +417,9 @@ fn decide_command(
             reveal_sealed(state, seq, &secrets)?
         }
         Command::Retract(retraction) => retract(state, retraction)?,
+        Command::Rest(_) | Command::Downtime(_) if state.fight.is_some() => {
+            return Err(RuleError::InAFight(fight_now(state)));
+        }
         Command::Rest(resting) => {
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }

@@ -892,3 +892,208 @@ fn c2_given_an_event_naming_someone_who_is_no_character_then_only_the_characters
     };
     assert!(state.characters_named(&stranger).is_empty());
 }
+
+fn fight(step: FightStep) -> Command {
+    Command::Fight(step)
+}
+
+fn start_fight(name: Option<&str>) -> Command {
+    fight(FightStep::Start {
+        name: name.map(str::to_string),
+    })
+}
+
+fn clock_by(by: &str) -> Event {
+    Event::ClockAdvanced {
+        by: GameDuration::parse(by).unwrap(),
+    }
+}
+
+#[test]
+fn t3_a_fight_counts_its_rounds_from_the_clock_it_began_at() {
+    // The clock stands at 08:00 +7r: round 1 begins there, not at a round of the minute.
+    let mut log = vec![created(), adg("Aldric", 8), clock_by("8h7r")];
+    then(&mut log, |_, _| start_fight(Some("  at the bridge ")));
+    assert_eq!(
+        log.last(),
+        Some(&Event::FightStarted {
+            number: 1,
+            name: Some("at the bridge".into())
+        })
+    );
+    let began = given(&log).clock;
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    assert_eq!(
+        log.last(),
+        Some(&Event::RoundBegan {
+            fight: "the fight at the bridge".into(),
+            round: 3
+        })
+    );
+    let state = given(&log);
+    // Two rounds of 6 seconds.
+    assert_eq!(state.clock.seconds(), began.seconds() + 12);
+    assert_eq!(
+        state.clock_text(),
+        "Day 1, 08:00 +9r, round 3 of the fight at the bridge"
+    );
+    // A time advance inside the fight moves its round too: 2 rounds more is round 5.
+    log.push(clock_by("2r"));
+    then(&mut log, |_, _| fight(FightStep::End));
+    assert_eq!(
+        log.last(),
+        Some(&Event::FightEnded {
+            fight: "the fight at the bridge".into(),
+            rounds: 5
+        })
+    );
+    let after = given(&log);
+    // The last round runs out: 5 rounds of 6 seconds after the start.
+    assert_eq!(after.clock.seconds(), began.seconds() + 30);
+    assert!(after.fight.is_none());
+    assert_eq!(after.clock_text(), "Day 1, 08:01 +2r");
+    // The next one is fight 2, known by its number when not named.
+    then(&mut log, |_, _| start_fight(Some("   ")));
+    assert_eq!(
+        log.last(),
+        Some(&Event::FightStarted {
+            number: 2,
+            name: None
+        })
+    );
+    assert_eq!(given(&log).fight.unwrap().words(), "fight 2");
+}
+
+#[test]
+fn t3_one_fight_at_a_time_and_rests_wait_for_its_end() {
+    let mut log = vec![created(), adg("Aldric", 8)];
+    let calm = given(&log);
+    for step in [FightStep::NextRound, FightStep::End] {
+        assert_eq!(when(&calm, fight(step), vec![]), Err(RuleError::NoFight));
+    }
+    then(&mut log, |_, _| start_fight(Some("at the bridge")));
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    let on = given(&log);
+    let under_way = "the fight at the bridge (round 2)".to_string();
+    assert_eq!(
+        when(&on, start_fight(None), vec![]),
+        Err(RuleError::FightOn(under_way.clone()))
+    );
+    assert_eq!(
+        when(&on, Command::Rest(Resting::night(&["Aldric"])), vec![3]),
+        Err(RuleError::InAFight(under_way.clone()))
+    );
+    let span = DowntimeWeeks {
+        characters: vec!["Aldric".into()],
+        party: false,
+        weeks: 1,
+        plan: Vec::new(),
+    };
+    assert_eq!(
+        when(&on, Command::Downtime(span), vec![1; 7]),
+        Err(RuleError::InAFight(under_way))
+    );
+    // A session may end with the fight still on: it is taken up in the next.
+    then(&mut log, |_, _| {
+        Command::StartSession(SessionStart {
+            entropy: "owls".into(),
+        })
+    });
+    then(&mut log, |_, _| Command::EndSession);
+    assert_eq!(given(&log).fight.map(|f| f.number), Some(1));
+}
+
+#[test]
+fn t3_c2_retracting_a_fights_events_is_as_if_they_were_never_recorded() {
+    let mut log = vec![created(), adg("Aldric", 8)];
+    then(&mut log, |_, _| start_fight(Some("at the bridge"))); // #3
+    then(&mut log, |_, _| fight(FightStep::NextRound)); // #4
+    then(&mut log, |_, _| fight(FightStep::End)); // #5
+    let ended = given(&log).clock;
+    // The end undone: the fight is on again, in round 2, and the clock one round back.
+    then(&mut log, |s, l| retraction(s, 5, l)); // #6
+    let reopened = given(&log);
+    assert_eq!(reopened.clock.seconds(), ended.seconds() - 6);
+    assert_eq!(
+        reopened.fight.as_ref().map(|f| f.round_at(reopened.clock)),
+        Some(2)
+    );
+    // The start undone: no fight, and its round stays a plain move of the clock.
+    then(&mut log, |s, l| retraction(s, 3, l));
+    let undone = given(&log);
+    assert!(undone.fight.is_none());
+    assert_eq!(undone.clock.seconds(), 6);
+    assert_eq!(
+        when(&undone, fight(FightStep::NextRound), vec![]),
+        Err(RuleError::NoFight)
+    );
+}
+
+#[test]
+fn t3_the_round_keeps_who_took_damage_and_forgets_it_when_the_next_begins() {
+    let mut log = vec![created(), adg("Aldric", 8), adg("Bea", 6)];
+    then(&mut log, |_, _| start_fight(None));
+    for amount in [2, 3] {
+        log.push(Event::DamageTaken {
+            character: "aldric".into(),
+            amount,
+            reason: None,
+        });
+    }
+    let state = given(&log);
+    let fight_on = state.fight.as_ref().unwrap();
+    // 2 + 3 recorded against Aldric this round, under any case of his name; none against Bea.
+    assert_eq!(
+        fight_on.damage_this_round(state.clock, &crate::words::Folded::of("ALDRIC")),
+        5
+    );
+    assert_eq!(
+        fight_on.damage_this_round(state.clock, &crate::words::Folded::of("Bea")),
+        0
+    );
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    let next = given(&log);
+    let fight_on = next.fight.as_ref().unwrap();
+    assert_eq!(fight_on.turns_at(next.clock).count(), 0);
+    assert_eq!(
+        fight_on.damage_this_round(next.clock, &crate::words::Folded::of("Aldric")),
+        0
+    );
+}
+
+#[test]
+fn t3_t1_what_waits_on_the_clock_is_said_in_the_fights_rounds() {
+    let mut log = vec![created(), clock_by("1h")];
+    let calm = given(&log);
+    // Out of a fight: the clock, and rounds counted from now.
+    let soon = calm.clock.after(GameDuration::parse("3r").unwrap());
+    assert_eq!(calm.until_words(soon), "Day 1, 01:00 +3r");
+    assert_eq!(
+        calm.end_of_round_words(calm.clock.seconds() / 6 + 2),
+        "at the end of the round 2 rounds from now"
+    );
+    then(&mut log, |_, _| start_fight(Some("at the bridge")));
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    let on = given(&log);
+    // Now in round 2: a condition to the start of round 5 has 3 more rounds; 10 seconds left is
+    // 2 rounds, the second cut short.
+    let three = on.clock.after(GameDuration::parse("3r").unwrap());
+    assert_eq!(
+        on.until_words(three),
+        "round 5 of the fight (3 more rounds)"
+    );
+    assert_eq!(
+        on.until_words(crate::time::GameTime(on.clock.seconds() + 10)),
+        "round 3 of the fight (2 more rounds)"
+    );
+    // An hour away is said by the clock.
+    let later = on.clock.after(GameDuration::parse("1h").unwrap());
+    assert_eq!(on.until_words(later), later.to_string());
+    let now = on.clock.seconds() / 6;
+    assert_eq!(on.end_of_round_words(now), "at the end of this round");
+    assert_eq!(
+        on.end_of_round_words(now + 2),
+        "at the end of round 4 of the fight, 2 rounds from now"
+    );
+}

@@ -391,6 +391,32 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
         }
     }
 
+    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+        use crate::systems::contract::event::Action;
+        match self {
+            AdgEvent::RitualCast(c) => Some(Action {
+                who: &c.character,
+                what: format!("cast {}", c.ritual),
+                last: false,
+            }),
+            // Read in combat, a scroll takes the reader's whole round and puts them last (ADG-S5).
+            AdgEvent::ScrollRead { reading, .. } => Some(Action {
+                who: &reading.reader,
+                what: format!("read scroll S{}", reading.scroll),
+                last: reading.in_combat,
+            }),
+            AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::RitualDiscovered { .. }
+            | AdgEvent::Exerted { .. }
+            | AdgEvent::RitualLearnAttempted(_)
+            | AdgEvent::DowntimeSpent { .. }
+            | AdgEvent::ScrollWritten(_)
+            | AdgEvent::ScrollGiven { .. }
+            | AdgEvent::ScrollOutcomeRolled(_)
+            | AdgEvent::SilverChanged { .. } => None,
+        }
+    }
+
     fn dice(&self) -> &[Die] {
         match self {
             AdgEvent::RitualDiscovered { dice, .. } | AdgEvent::ScrollRead { dice, .. } => dice,

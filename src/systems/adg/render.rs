@@ -293,7 +293,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             .effects
             .iter()
             .filter(|e| e.until > state.clock)
-            .map(|e| format!("{} until {}", e.ritual, e.until))
+            .map(|e| format!("{} until {}", e.ritual, state.until_words(e.until)))
             .collect();
         lines.push(format!("  Active effects: {}", list_or_none(&active)));
         if !c.spells_on.is_empty() {

@@ -195,6 +195,14 @@ pub trait SystemSheet: Serialize + DeserializeOwned + Clone + Eq + fmt::Debug {
     fn validate(&self) -> Result<(), String>;
 }
 
+/// A character's action, as a system's event names it for the round of a fight it falls in (T-3).
+pub struct Action<'e> {
+    pub who: &'e str,
+    pub what: String,
+    /// It puts them last in the round (a scroll read in combat, ADG-S5).
+    pub last: bool,
+}
+
 /// What the core asks of a rule system's events.
 pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::Debug {
     /// The stable name stored in the `kind` column and the payload's `kind` field.
@@ -209,6 +217,9 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::D
     }
     /// Every die the event holds, in draw order; `verify` checks them without knowing the kind.
     fn dice(&self) -> &[Die];
+    /// The action a character took with it, for the round of a fight it falls in (T-3): who, what
+    /// in a few words, and whether it puts them last in the round.
+    fn action(&self) -> Option<Action<'_>>;
     /// Whether a retraction may undo it.
     fn is_retractable(&self) -> bool;
     /// Whether the rules record it only after another event of the same command, holding dice of

@@ -32,6 +32,11 @@ impl SystemEvent for QuietEvent {
             QuietEvent::Steadied { dice, .. } => dice,
         }
     }
+    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+        match self {
+            QuietEvent::Steadied { .. } => None,
+        }
+    }
     fn is_retractable(&self) -> bool {
         match self {
             QuietEvent::Steadied { .. } => true,

@@ -624,6 +624,35 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
         }
     }
 
+    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+        use crate::systems::contract::event::Action;
+        match self {
+            VsdEvent::SpellCast(c) => Some(Action {
+                who: &c.caster,
+                what: format!("cast {}", c.spell),
+                last: false,
+            }),
+            VsdEvent::Concentrated {
+                character, spell, ..
+            } => Some(Action {
+                who: character,
+                what: format!("concentrates on {spell}"),
+                last: false,
+            }),
+            // A save answers another's spell, and a held spell fires on its own: neither is a turn.
+            VsdEvent::SpellLearned(_)
+            | VsdEvent::ConcentrationInterrupted { .. }
+            | VsdEvent::SaveRolled(_)
+            | VsdEvent::AlignmentSet { .. }
+            | VsdEvent::SeverTheThreadSet { .. }
+            | VsdEvent::DriveChanged { .. }
+            | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::ChoiceMade(_)
+            | VsdEvent::DelayedSpellResolved(_)
+            | VsdEvent::ThreadSevered(_) => None,
+        }
+    }
+
     fn dice(&self) -> &[Die] {
         match self {
             VsdEvent::SpellCast(c) => &c.dice,

@@ -229,8 +229,9 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         if let Some(conc) = &vsd.concentration {
             let rounds = conc.last_round - conc.first_round + 1;
             lines.push(format!(
-                "  Concentrating on {}: {rounds} round(s), +{} if cast next round",
+                "  Concentrating on {}: {}, +{} if cast next round",
                 conc.spell,
+                crate::words::count(rounds, "round", "rounds"),
                 10 * rounds.min(4)
             ));
         }
@@ -239,20 +240,23 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             .iter()
             .filter(|c| c.until.is_none_or(|u| u > state.clock))
             .map(|c| match c.until {
-                Some(until) => format!("{} until {until}", c.condition.name()),
+                Some(until) => format!("{} until {}", c.condition.name(), state.until_words(until)),
                 None => format!("{} until cleared", c.condition.name()),
             })
             .collect();
         lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
         lines.push(spells_on_line(c, state));
         if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
-            lines.push(format!("  The Darkmaster is aware of them until {until}: a spell before then brings a resonance roll"));
+            lines.push(format!("  The Darkmaster is aware of them until {}: a spell before then brings a resonance roll", state.until_words(until)));
         }
         if let Some(d) = &vsd.delayed {
             lines.push(format!(
-            "  {} (failed at #{}) fires at the end of round {} if {} concentrates on it until then",
-            d.spell, d.cast_seq, d.fires_at_round, c.name
-        ));
+                "  {} (failed at #{}) fires {} if {} concentrates on it until then",
+                d.spell,
+                d.cast_seq,
+                state.end_of_round_words(d.fires_at_round),
+                c.name
+            ));
         }
         for p in &vsd.pending {
             let options: Vec<&str> = p

@@ -244,13 +244,18 @@ pub fn cast(
         can_exert(adg, Attribute::Cunning, upfront)?;
     }
     let target = adg.current(Attribute::Cunning) - upfront;
+    // In a fight, the damage the log holds against the caster this round counts unless the GM
+    // gave the number (T-3, ADG-R8).
+    let damage_taken = order
+        .damage_taken
+        .or_else(|| damage_this_round(state, &who.name));
     let check = checks::check(
         dice,
         &mut record,
         Attribute::Cunning,
         target,
         order.exert,
-        order.damage_taken,
+        damage_taken,
         "casting check",
     )?;
     let mut cast = Cast {
@@ -259,7 +264,7 @@ pub fn cast(
         words: words.clone(),
         reversal_cost,
         over_limit_cost,
-        damage_taken: order.damage_taken,
+        damage_taken,
         check: check.clone(),
         exact_choice: None,
         effect: None,
@@ -323,4 +328,11 @@ fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
         RitualKind::Sigil => Some(GameDuration(600 * u64::from(level))),
         RitualKind::Ceremony => Some(GameDuration(86_400 * u64::from(level))),
     }
+}
+
+/// The damage recorded against `name` in the fight's round under way, if a fight is on and any
+/// was (T-3).
+pub(super) fn damage_this_round(state: &CampaignState, name: &str) -> Option<u32> {
+    let fight = state.fight.as_ref()?;
+    Some(fight.damage_this_round(state.clock, &crate::words::Folded::of(name))).filter(|&d| d > 0)
 }

@@ -305,10 +305,14 @@ pub fn read(
     }
     let seal = open_seal(state, scroll, secrets)?;
     let mut record = Vec::new();
-    // Damage taken this round means a fight is on, whether or not --in-combat was given.
+    // Damage taken this round means a fight is on, whether or not --in-combat was given; in a
+    // fight counted by the round, the reading is in combat and the damage the log holds against
+    // the reader this round counts (T-3).
+    let took_damage =
+        order.took_damage || super::rituals::damage_this_round(state, &who.name).is_some();
     let circumstances = Circumstances {
-        in_combat: order.in_combat || order.took_damage,
-        took_damage: order.took_damage,
+        in_combat: order.in_combat || took_damage || state.fight.is_some(),
+        took_damage,
         target: order.target.clone(),
     };
     let reading = reading(

@@ -536,3 +536,52 @@ fn adg_r10_a_spell_costs_its_level_and_its_type_follows_casting_time_and_duratio
         "a level-0 spell rolls 1d3"
     );
 }
+
+#[test]
+fn t3_adg_r8_in_a_fight_a_casting_beats_the_damage_recorded_against_the_caster_this_round() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.then(
+        Command::Fight(crate::rules::campaign::FightStep::Start { name: None }),
+        &[],
+    );
+    w.then(
+        Command::Damage(crate::rules::campaign::HealthChange {
+            character: "Aldric".into(),
+            amount: 6,
+            reason: Some("a goblin's spear".into()),
+        }),
+        &[],
+    );
+    // 4 is within Cunning 13 but not above the 6 recorded this round: a mishap, |4 − 13| = 9,
+    // 2d6 1+1 → 11, as if --damage-taken 6 had been given.
+    let events = w
+        .when(adg_cmd(cast("Concealing Darkness")), &[4, 1, 1, 2])
+        .unwrap();
+    let c = the_cast(&events);
+    assert_eq!(c.damage_taken, Some(6));
+    assert!(!c.check.success);
+    // The GM's own number stands over the log's: given 3, a 4 is above it and succeeds.
+    let given = w
+        .when(
+            adg_cmd(cast_with("Concealing Darkness", |o: &mut CastOrder| {
+                o.damage_taken = Some(3);
+            })),
+            &[4],
+        )
+        .unwrap();
+    assert!(the_cast(&given).check.success);
+    // A round later the damage is behind the caster.
+    w.then(
+        Command::Fight(crate::rules::campaign::FightStep::NextRound),
+        &[],
+    );
+    let next = w.adg(cast("Concealing Darkness"), &[4]);
+    assert_eq!(the_cast(&next).damage_taken, None);
+    assert!(the_cast(&next).check.success);
+    let state = w.state();
+    let fight = state.fight.as_ref().unwrap();
+    let turns: Vec<_> = fight.turns_at(state.clock).collect();
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].did, vec!["cast Concealing Darkness".to_string()]);
+}

@@ -528,3 +528,38 @@ fn t2_a_nights_rest_and_a_downtime_week_move_the_clock_and_bring_recovery() {
     );
     assert_eq!(w.aldric().exerted.brawn, 0, "the week restored it");
 }
+
+#[test]
+fn t3_adg_s5_adg_s6_in_a_fight_a_scroll_is_read_in_combat_and_damage_this_round_brings_the_save() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    w.then(
+        Command::Fight(crate::rules::campaign::FightStep::Start {
+            name: Some("in the crypt".into()),
+        }),
+        &[],
+    );
+    w.then(
+        Command::Damage(crate::rules::campaign::HealthChange {
+            character: "Aldric".into(),
+            amount: 1,
+            reason: None,
+        }),
+        &[],
+    );
+    // Neither --in-combat nor --took-damage given: the fight fills both in. Save 15 over Agility 11
+    // fails; the chart d20 7 + SL 2 = 9 → the sparking entry, 1d4 = 3.
+    let events = w.adg(read(id, false, vec![]), &[15, 7, 3]);
+    let reading = the_reading(&events);
+    assert!(reading.in_combat);
+    assert_eq!(reading.agility_save.as_ref().map(|s| s.roll), Some(15));
+    assert!(reading.damaged.is_some());
+    let state = w.state();
+    let fight = state.fight.as_ref().unwrap();
+    let aldric = fight.turns_at(state.clock).next().unwrap();
+    assert!(aldric.acts_last, "a reader in combat acts last (ADG-S5)");
+    assert_eq!(aldric.damage, 1);
+    assert_eq!(aldric.did, vec![format!("read scroll S{id}")]);
+}

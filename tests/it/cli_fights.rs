@@ -1,0 +1,114 @@
+//! Fights by the round at the command line (docs/rules.md T-3): what the GM types and reads.
+
+use crate::support::{Campaign, learning};
+
+#[test]
+fn t3_a_fight_is_counted_by_the_round_and_shows_who_did_what() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+    ]);
+    // 7 rounds into the minute: round 1 begins there all the same.
+    c.ok(&["time", "advance", "1h7r"]);
+    let started = c.ok(&["fight", "start", "at the bridge"]);
+    assert!(
+        started.contains("the fight at the bridge begins: round 1\n")
+            && started.contains(", round 1 of the fight at the bridge."),
+        "{started}"
+    );
+    c.ok(&["damage", "Aldric", "2", "--reason", "a ghoul's claw"]);
+    // Read in the fight: in combat without --in-combat, so it goes last; then Mira concentrates.
+    c.ok(&["scroll", "read", "Aldric", &format!("S{scroll}")]);
+    c.ok(&["spell", "concentrate", "Mira", "Ember"]);
+    let shown = c.ok(&["fight", "show"]);
+    assert!(
+        shown.contains(&format!(
+            "This round:\n  Mira: concentrates on Ember\n  Aldric: read scroll S{scroll}, took 2 damage (acts last this round)\n"
+        )),
+        "a scroll reader in combat is shown last: {shown}"
+    );
+    assert!(!shown.contains("Yet to act"), "{shown}");
+    let reading = c.json(&[
+        "explain",
+        &c.json(&["log", "--kind", "scroll_read", "--limit", "1"])["events"][0]["seq"].to_string(),
+    ]);
+    assert_eq!(
+        reading["event"]["payload"]["reading"]["in_combat"], true,
+        "{reading}"
+    );
+
+    let next = c.ok(&["next"]);
+    assert!(
+        next.contains("round 2 of the fight at the bridge begins\n"),
+        "{next}"
+    );
+    let json = c.json(&["fight", "show"]);
+    assert_eq!(json["fight"]["round"], 2);
+    assert_eq!(json["fight"]["this_round"], serde_json::json!([]));
+    assert_eq!(
+        json["fight"]["yet_to_act"],
+        serde_json::json!(["Aldric", "Mira"])
+    );
+
+    // One fight at a time, and rests wait for its end; each refusal says what to type.
+    let again = c.refused(&["fight", "start"], 1);
+    assert!(
+        again.contains("the fight at the bridge (round 2) is under way")
+            && again.contains("`grimoire fight end`"),
+        "{again}"
+    );
+    let rest = c.refused(&["rest", "--night", "--party"], 1);
+    assert!(
+        rest.contains("a rest or downtime comes after it ends"),
+        "{rest}"
+    );
+
+    let ended = c.ok(&["fight", "end"]);
+    assert!(
+        ended.contains("the fight at the bridge ends after 2 rounds"),
+        "{ended}"
+    );
+    let none = c.refused(&["next"], 1);
+    assert!(
+        none.contains("no fight is under way; begin one with `grimoire fight start`"),
+        "{none}"
+    );
+    assert!(
+        c.ok(&["fight", "show"])
+            .contains("No fight is under way (1 fight fought so far).")
+    );
+    // Two rounds lasted two rounds of the clock: one as round 2 began, one as it ran out.
+    let time = c.json(&["time", "show"]);
+    assert_eq!(time["fight"], serde_json::Value::Null);
+    assert!(
+        time["game_time_text"]
+            .as_str()
+            .unwrap()
+            .ends_with("01:00 +9r"),
+        "{time}"
+    );
+}
+
+#[test]
+fn t3_a_point_in_a_past_fight_shows_its_round_then() {
+    let c = Campaign::with_party();
+    c.ok(&["fight", "start"]);
+    let second = c.seq_of(&["next"]);
+    c.ok(&["next"]);
+    c.ok(&["fight", "end"]);
+    let then = c.ok(&["fight", "show", "--at", &second.to_string()]);
+    assert!(then.starts_with("Fight 1: round 2,"), "{then}");
+    let sheet = c.ok(&["character", "show", "Mira", "--at", &second.to_string()]);
+    assert!(sheet.contains("round 2 of fight 1"), "{sheet}");
+}
