@@ -678,3 +678,56 @@ fn vsd6_a_warrior_without_mp_is_not_said_to_regain_none() {
     assert!(!rested.contains("Tom"), "{rested}");
     assert!(rested.contains("Mira regains"), "{rested}");
 }
+
+#[test]
+fn vsd9_a_failed_spell_struck_elsewhere_is_named_at_the_choice_and_saved_against_there() {
+    let c = coven();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Sleep",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "enchantment",
+        "--save",
+        "--duration",
+        "10m",
+    ]);
+    // 3, then 40 subtracted: a failure; its roll 90 + 20 (enchantment) = 110.
+    c.ok(&[
+        "--rolls", "3,40,90", "spell", "cast", "Mira", "Sleep", "--target", "Bran",
+    ]);
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    assert!(
+        sheet.contains("(other-target with --target WHO)"),
+        "{sheet}"
+    );
+    let unnamed = c.refused(&["choose", "Mira", "other-target"], 1);
+    assert!(
+        unnamed.contains("strikes another target, but none is named; name them with --target NAME"),
+        "{unnamed}"
+    );
+    let herself = c.refused(&["choose", "Mira", "other-target", "--target", "Mira"], 1);
+    assert!(herself.contains("below a failure of 126"), "{herself}");
+    let chosen = c.json(&["choose", "Mira", "other-target", "--target", "tom"]);
+    let line = chosen["appended"][0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let seq = chosen["appended"][0]["seq"].as_u64().unwrap().to_string();
+    assert!(
+        line.contains("Sleep strikes Tom instead, 1 MP spent; save difficulty 50"),
+        "{chosen}"
+    );
+    // Tom's save: 30 + WSR 5 = 35, not above 50: asleep.
+    let saved = c.ok(&["--rolls", "30", "save", "Tom", "--cast", &seq]);
+    assert!(saved.contains("35 vs 50: affected"), "{saved}");
+    assert!(
+        c.ok(&["character", "show", "Tom"])
+            .contains("Spells on them: Sleep (from Mira, until")
+    );
+}

@@ -242,7 +242,26 @@ pub struct ChoiceMade {
     /// A further choice (the GM's, after such a resonance roll).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Pending>,
+    /// The failed spell fired on another target (VSD-9 ruling); recorded since 2026-12-02.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub struck: Option<Struck>,
     pub dice: Vec<Die>,
+}
+
+/// A failed spell that fired on another target than the one it was cast at (VSD-9): as a success
+/// at the lowest band, like a held spell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Struck {
+    pub spell: String,
+    /// Who it struck: a character of the campaign, or anyone in words.
+    pub target: String,
+    /// The MPs its firing spent (none when the MPs were lost by the other pick).
+    pub mp_spent: u32,
+    /// The save its target makes (50, the lowest band), when the spell allows one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save_difficulty: Option<u32>,
+    /// When it was cast: its duration runs from then.
+    pub cast_at: GameTime,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

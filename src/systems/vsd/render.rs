@@ -264,8 +264,16 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
                 .iter()
                 .map(|o| crate::words::Words::word(*o))
                 .collect();
+            let naming = if p
+                .options
+                .contains(&crate::systems::vsd::event::Choice::OtherTarget)
+            {
+                " (other-target with --target WHO)"
+            } else {
+                ""
+            };
             lines.push(format!(
-                "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`",
+                "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`{naming}",
                 p.about,
                 p.cast_seq,
                 p.by,
@@ -426,6 +434,17 @@ pub fn spell_cast(c: &SpellCast) -> String {
 
 pub fn choice_made(c: &ChoiceMade) -> String {
     let mut line = format!("{} chooses {}", c.character, choices(&c.chosen));
+    if let Some(s) = &c.struck {
+        line.push_str(&format!(
+            "; {} strikes {} instead, {} MP spent",
+            s.spell, s.target, s.mp_spent
+        ));
+        match s.save_difficulty {
+            Some(difficulty) => line.push_str(&format!("; save difficulty {difficulty}")),
+            None if c.in_force.is_some() => line.push_str(", in force"),
+            None => {}
+        }
+    }
     if let Some(r) = &c.resonance {
         line.push_str(&format!("; {}", r.words()));
     }

@@ -77,6 +77,13 @@ impl SystemSample for Vsd {
                     .take(p.pick)
                     .copied()
                     .collect::<Vec<Choice>>(),
+                // Struck instead, the failed spell falls on someone nearby.
+                target: p
+                    .options
+                    .iter()
+                    .take(p.pick)
+                    .any(|c| *c == Choice::OtherTarget)
+                    .then(|| "someone nearby".to_string()),
             })),
             None if roll.is_multiple_of(3) => own(VsdCommand::Concentrate(Concentration {
                 character: who.to_string(),

@@ -31,7 +31,14 @@ impl SystemCommands for Vsd {
     fn hint(error: &VsdError) -> Option<String> {
         Some(match error {
             VsdError::RitualWithoutCasters => ": name them with --with NAME,NAME".into(),
-            VsdError::RoundUsed(_) => "; advance the clock with `grimoire time advance 1r`".into(),
+            VsdError::RoundUsed(_) => {
+                "; the next round begins with `grimoire next` in a fight, else `grimoire time advance 1r`"
+                    .into()
+            }
+            VsdError::OtherTargetUnnamed(_) => {
+                "; name them with --target NAME (the GM picks, or rolls among those in range)".into()
+            }
+            VsdError::TargetWithoutOtherTarget => "; leave out --target".into(),
             VsdError::ChoicePending(name) => {
                 let name = shell_words::quote(name);
                 format!(
@@ -362,12 +369,23 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             )
             .value_name("CHOICE")
             .between(1, 2),
+            ArgSpec::flag(
+                "target",
+                "With other-target: who the failed spell strikes instead, a character or anyone \
+                 in words (the caster only from a failure of 126 up).",
+                Kind::Text,
+            )
+            .optional(),
         ],
-        examples: &["grimoire choose Mira keep-mps"],
+        examples: &[
+            "grimoire choose Mira keep-mps",
+            "grimoire choose Mira other-target --target Tom",
+        ],
         action: records(true, |g| {
             Ok(VsdCommand::Choose(Choosing {
                 character: g.text("character")?,
                 choices: g.words("choices")?,
+                target: g.maybe("target").map(str::to_string),
             }))
         }),
     },

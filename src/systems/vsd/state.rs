@@ -357,8 +357,17 @@ impl CampaignState {
         });
     }
 
-    pub(super) fn apply_choice(&mut self, made: &ChoiceMade) {
+    pub(super) fn apply_choice(&mut self, seq: u64, made: &ChoiceMade) {
         self.add_conditions(&made.conditions);
+        // A failed spell fired on another target: its save answers this choice (VSD-9).
+        if let Some(struck) = &made.struck {
+            if struck.save_difficulty.is_some() {
+                self.note_casting_on(&struck.target, &struck.spell, seq);
+            }
+            if let Some(vsd) = self.vsd_mut(&made.character) {
+                vsd.lose_mp(struck.mp_spent);
+            }
+        }
         if let Some(f) = &made.in_force {
             self.take_hold(&f.target, &f.spell, &made.character, made.cast_seq, f.until);
             if f.half_area
@@ -537,7 +546,7 @@ impl CampaignState {
                 }
             }
             VsdEvent::SpellCast(cast) => self.apply_spell_cast(seq, cast),
-            VsdEvent::ChoiceMade(made) => self.apply_choice(made),
+            VsdEvent::ChoiceMade(made) => self.apply_choice(seq, made),
             VsdEvent::SaveRolled(save) => self.apply_save(save),
             VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
             VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),

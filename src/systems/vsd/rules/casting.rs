@@ -623,6 +623,12 @@ pub fn save(
             let at = held.took_effect_at.unwrap_or(recorded_at);
             (&held.spell, &held.caster, difficulty, at)
         }
+        Answered::Struck { caster, struck } => {
+            let difficulty = struck
+                .save_difficulty
+                .ok_or_else(|| no_save("the spell grants no save"))?;
+            (&struck.spell, caster, difficulty, struck.cast_at)
+        }
     };
     let character = state.character(target);
     let target_name = character.map_or(target, |c| c.name.as_str());

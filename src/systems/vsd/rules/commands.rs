@@ -2,7 +2,7 @@
 //! them, and the help that explains it, is in `systems/vsd/spec.rs`.
 
 use super::{AttackKind, CastOrder, Choice, Condition, SpellDef, SpellKind, Tag};
-use crate::systems::vsd::event::{DelayedResolved, SpellCast};
+use crate::systems::vsd::event::{DelayedResolved, SpellCast, Struck};
 use crate::time::{GameDuration, GameTime};
 
 /// Record a spell a character knows. Rolls no dice.
@@ -91,6 +91,8 @@ pub struct Choosing {
     pub character: String,
     /// The option picked (two where the result offers two, e.g. an outstanding success).
     pub choices: Vec<Choice>,
+    /// Who a failed spell strikes instead, with "other-target" (VSD-9).
+    pub target: Option<String>,
 }
 
 /// A Willpower save against a cast: open-ended d100 + WSR must beat the cast's save difficulty.
@@ -115,6 +117,11 @@ pub struct SaveRoll {
 pub enum Answered {
     Cast(Box<SpellCast>),
     Held(DelayedResolved),
+    /// A failed spell that struck another target (VSD-9), as its caster's choice recorded it.
+    Struck {
+        caster: String,
+        struck: Struck,
+    },
 }
 
 /// Change a character's Drive, e.g. `drive Mira +1 --reason "a heroic deed"`. Rolls no dice.

@@ -4,16 +4,17 @@
 use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caster, round_of};
 use crate::dice::{Dice, Die};
 use crate::event::Event;
-use crate::state::CampaignState;
+use crate::state::{CampaignState, Character};
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
     ChoiceMade, ConditionChange, DelayedResolved, InForce, Modifier, Pending, ResonanceRoll,
-    Severed,
+    Severed, Struck,
 };
 use crate::systems::vsd::rules::VsdError;
+use crate::systems::vsd::state::VsdState;
 use crate::time::{GameDuration, ROUND_SECONDS};
 
 /// VSD-10: a plain d100 + Weave + modifiers, capped at pursuit for Weave 4 or lower.
@@ -125,6 +126,7 @@ pub fn choose(
     state: &CampaignState,
     name: &str,
     chosen: &[Choice],
+    other_target: Option<&str>,
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let (who, vsd) = caster(state, name)?;
@@ -161,6 +163,7 @@ pub fn choose(
             pending: describe_pending(std::slice::from_ref(pending)),
         })));
     }
+    let struck = strikes_instead(state, who, vsd, pending, chosen, other_target)?;
     let half = pending.mp_cost.div_ceil(2);
     let mut made = ChoiceMade {
         character: who.name.clone(),
@@ -173,6 +176,7 @@ pub fn choose(
         resonance: None,
         in_force: None,
         pending: None,
+        struck: None,
         dice: Vec::new(),
     };
     let mut record = Vec::new();
@@ -299,9 +303,21 @@ pub fn choose(
                     });
                 }
             }
-            Choice::FreeWarping | Choice::OtherTarget => {}
+            Choice::FreeWarping => {}
+            Choice::OtherTarget => {
+                if let Some(struck) = &struck {
+                    made.in_force = struck.in_force.clone();
+                    made.struck = Some(struck.event.clone());
+                }
+            }
             Choice::Agents | Choice::Band | Choice::Servants => {}
         }
+    }
+    // Firing spends the spell's MPs, unless the other pick lost those very MPs already.
+    if let Some(struck) = &mut made.struck
+        && made.mp_lost.is_empty()
+    {
+        struck.mp_spent = pending.mp_cost;
     }
     made.dice = record;
     let mut events = Vec::new();
@@ -473,4 +489,67 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         )));
     }
     resolved
+}
+
+/// A failed spell fired on another target (VSD-9 ruling), before its MPs are settled.
+struct StrikesInstead {
+    event: Struck,
+    in_force: Option<InForce>,
+}
+
+/// Who a failed spell strikes when "other-target" is picked, and what it does there: it fires as
+/// a success at the lowest band, as a held spell does. The target must be named then, and only
+/// then; the caster may be it only from a failure of 126 up (the 101–125 entry offers the spell's
+/// own MPs instead).
+fn strikes_instead(
+    state: &CampaignState,
+    who: &Character,
+    vsd: &VsdState,
+    pending: &Pending,
+    chosen: &[Choice],
+    target: Option<&str>,
+) -> Result<Option<StrikesInstead>, RuleError> {
+    let refused = |error| Err(RuleError::System(AnyError::Vsd(error)));
+    let target = match (chosen.contains(&Choice::OtherTarget), target) {
+        (false, None) => return Ok(None),
+        (false, Some(_)) => return refused(VsdError::TargetWithoutOtherTarget),
+        (true, None) => return refused(VsdError::OtherTargetUnnamed(who.name.clone())),
+        (true, Some(target)) => target.trim(),
+    };
+    if target.is_empty() {
+        return refused(VsdError::OtherTargetUnnamed(who.name.clone()));
+    }
+    let character = state.character(target);
+    if let Some(c) = character
+        && c.is_dead()
+    {
+        return refused(VsdError::TargetDead(c.name.clone()));
+    }
+    let the_caster = character.is_some_and(|c| c.name == who.name);
+    if the_caster && pending.options.contains(&Choice::LoseAllMps) {
+        return refused(VsdError::CasterNotStruckBelow126(who.name.clone()));
+    }
+    let spell = vsd.spell(&pending.spell);
+    let saves = spell.is_some_and(|s| s.save);
+    let cast_at = pending.cast_at.unwrap_or(state.clock);
+    let name = character.map_or_else(|| target.to_string(), |c| c.name.clone());
+    // Without a save it takes hold at once, where it stays in force at all (VSD-8).
+    let in_force = spell
+        .filter(|s| !saves && character.is_some() && s.stays_in_force())
+        .map(|s| InForce {
+            target: name.clone(),
+            spell: s.name.clone(),
+            until: s.duration.map(|d| cast_at.after(d)),
+            half_area: false,
+        });
+    Ok(Some(StrikesInstead {
+        event: Struck {
+            spell: pending.spell.clone(),
+            target: name,
+            mp_spent: 0,
+            save_difficulty: saves.then_some(50),
+            cast_at,
+        },
+        in_force,
+    }))
 }

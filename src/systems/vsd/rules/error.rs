@@ -78,6 +78,16 @@ pub enum VsdError {
     InvalidChoice { name: String, pending: String },
     #[error("nothing to change: {0}")]
     SettingUnchanged(String),
+    #[error("{0}'s failed spell strikes another target, but none is named")]
+    OtherTargetUnnamed(String),
+    #[error("a target is named only when the failed spell strikes another (other-target)")]
+    TargetWithoutOtherTarget,
+    #[error(
+        "{0} cannot be struck by their own failed spell below a failure of 126; name someone else in range"
+    )]
+    CasterNotStruckBelow126(String),
+    #[error("{0} is dead; a spell cannot strike them")]
+    TargetDead(String),
     #[error("#{0} is not a spell casting")]
     NotACast(u64),
     #[error("#{0} was retracted: that cast never happened, so nothing can be saved against it")]

@@ -15,7 +15,7 @@ use crate::state::{CampaignState, Character};
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
 use crate::systems::vsd::Vsd;
-use crate::systems::vsd::event::VsdEvent;
+use crate::systems::vsd::event::{ChoiceMade, VsdEvent};
 use crate::systems::vsd::sheet::{MAX_DRIVE, VsdSheet};
 use crate::systems::vsd::state::VsdState;
 use crate::time::ROUND_SECONDS;
@@ -96,6 +96,17 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
                     Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(held))) => {
                         Some((Answered::Held(held), at))
                     }
+                    Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(ChoiceMade {
+                        character,
+                        struck: Some(struck),
+                        ..
+                    }))) => Some((
+                        Answered::Struck {
+                            caster: character,
+                            struck,
+                        },
+                        at,
+                    )),
                     _ => None,
                 };
             }),
@@ -195,9 +206,11 @@ fn decide(
             ))])
         }
         VsdCommand::Cast(casting) => casting::cast(state, casting, dice),
-        VsdCommand::Choose(Choosing { character, choices }) => {
-            consequences::choose(state, &character, &choices, dice)
-        }
+        VsdCommand::Choose(Choosing {
+            character,
+            choices,
+            target,
+        }) => consequences::choose(state, &character, &choices, target.as_deref(), dice),
         VsdCommand::Save(save) => casting::save(state, save, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {

@@ -272,7 +272,10 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
     );
     // Dark +50 with a failure d100 of 100: 150 → two of lose-mps, other-target, resonance.
     w.vsd(cast_with("Doom", |o| o.gm_modifier = -20), &[3, 40, 100]);
-    w.vsd(choose(&[Choice::OtherTarget, Choice::LoseMps]), &[]);
+    w.vsd(
+        choose_striking(&[Choice::OtherTarget, Choice::LoseMps], "the orc's captain"),
+        &[],
+    );
     assert_eq!(w.of("Mira").mp_current(), 11);
     // The 151+ band comes from the pure table (a d100 + 50 cannot pass 150).
     let mut world_ko = world();
@@ -447,4 +450,128 @@ fn vsd8_vsd9_a_one_off_spell_is_never_in_force_held_or_not() {
     let fired = resolved_in(&w.events()).expect("resolved");
     assert!(fired.fired && !fired.took_hold, "{fired:?}");
     assert!(!w.on("Bran").contains_key("light"));
+}
+
+fn made_in(events: &[Event]) -> crate::systems::vsd::event::ChoiceMade {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(m))) => Some(m.clone()),
+            _ => None,
+        })
+        .expect("a choice")
+}
+
+/// VSD-9 (101–125, ruling): the spell strikes another target as the lowest band of success: its
+/// MPs are spent, and it takes hold there for its duration from the cast.
+#[test]
+fn vsd9_a_failed_spell_that_strikes_another_target_takes_hold_there_and_spends_its_mps() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    // Shield on Bran fails (3, then 40 subtracted); its failure roll 95 + 10 (defensive) = 105.
+    w.vsd(
+        cast_with("Shield", |o| o.target = "Bran".into()),
+        &[3, 40, 95],
+    );
+    let cast_at = w.state().clock;
+    // The target is named with the pick, and only with it; at 105 the caster cannot be it.
+    assert_eq!(
+        w.refused(choose(&[Choice::OtherTarget]), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::OtherTargetUnnamed("Mira".into())))
+    );
+    assert_eq!(
+        w.refused(choose_striking(&[Choice::LoseAllMps], "Tom"), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::TargetWithoutOtherTarget))
+    );
+    assert_eq!(
+        w.refused(choose_striking(&[Choice::OtherTarget], "mira"), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::CasterNotStruckBelow126(
+            "Mira".into()
+        )))
+    );
+    w.next_round();
+    let made = made_in(&w.vsd(choose_striking(&[Choice::OtherTarget], "tom"), &[]));
+    let struck = made.struck.as_ref().expect("struck");
+    // Shield is Weave 2: 2 MP spent as it fires; no save; in force on Tom for ten minutes from
+    // the cast, a round before the choice.
+    assert_eq!(
+        (
+            struck.target.as_str(),
+            struck.mp_spent,
+            struck.save_difficulty
+        ),
+        ("Tom", 2, None)
+    );
+    assert_eq!(w.of("Mira").mp_current(), mps - 2);
+    assert_eq!(
+        w.on("Tom").get("shield").and_then(|a| a.until),
+        Some(cast_at.after(GameDuration(600)))
+    );
+    assert!(!w.on("Bran").contains_key("shield"));
+    let line = crate::render::describe(w.events().last().unwrap());
+    assert!(
+        line.contains("Shield strikes Tom instead, 2 MP spent, in force"),
+        "{line}"
+    );
+}
+
+/// VSD-9 with VSD-7: struck instead, a spell that allows a save is saved against at 50, its
+/// duration from the cast; from 126 the caster may be struck, and MPs lost by the other pick are
+/// the same MPs, lost once.
+#[test]
+fn vsd9_vsd7_a_struck_target_saves_at_50_and_from_126_the_caster_may_be_struck() {
+    let mut w = world();
+    // Sleep on Bran fails; its failure roll 90 + 20 (enchantment) = 110.
+    w.vsd(
+        cast_with("Sleep", |o| o.target = "Bran".into()),
+        &[3, 40, 90],
+    );
+    let cast_at = w.state().clock;
+    w.vsd(choose_striking(&[Choice::OtherTarget], "Tom"), &[]);
+    let choice = w.seq();
+    assert_eq!(
+        made_in(&w.events()).struck.unwrap().save_difficulty,
+        Some(50)
+    );
+    assert!(!w.on("Tom").contains_key("sleep"), "not before the save");
+    // Tom saves: open-ended 20 + WSR 20 = 40, not above 50: asleep for ten minutes from the cast.
+    let save = VsdCommand::Save(SaveRoll {
+        target: "Tom".into(),
+        wsr: None,
+        against: choice,
+        cast: None,
+    });
+    let saved = w.vsd(save, &[20]);
+    let Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(rolled))) = &saved[0] else {
+        panic!("{saved:?}")
+    };
+    assert!(!rolled.resisted);
+    assert_eq!(rolled.active_until, Some(cast_at.after(GameDuration(600))));
+    assert!(w.on("Tom").contains_key("sleep"));
+
+    // Ember fails at 80 + 50 (elemental) = 130: two picks, and Mira herself may be struck.
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    w.vsd(cast("Ember"), &[3, 40, 80]);
+    let made = made_in(&w.vsd(
+        choose_striking(&[Choice::LoseMps, Choice::OtherTarget], "Mira"),
+        &[],
+    ));
+    assert_eq!(made.mp_lost, vec![("Mira".to_string(), 1)]);
+    assert_eq!(made.struck.as_ref().map(|s| s.mp_spent), Some(0));
+    // Ember is Weave 1: 1 MP in all, not 2.
+    assert_eq!(w.of("Mira").mp_current(), mps - 1);
+    assert!(w.on("Mira").contains_key("ember"));
+}
+
+/// VSD-9, VSD-8: a one-off spell struck elsewhere does its work and is never in force.
+#[test]
+fn vsd9_vsd8_a_one_off_spell_struck_elsewhere_is_never_in_force() {
+    let mut w = world();
+    // Light is instantaneous; it fails and its failure roll 95 + 10 (utility) = 105.
+    w.vsd(cast("Light"), &[3, 40, 95]);
+    let made = made_in(&w.vsd(choose_striking(&[Choice::OtherTarget], "Bran"), &[]));
+    assert_eq!(made.struck.map(|s| s.mp_spent), Some(1));
+    assert!(made.in_force.is_none());
+    assert!(w.on("Bran").is_empty());
 }

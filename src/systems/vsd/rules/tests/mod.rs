@@ -216,6 +216,16 @@ fn choose(choices: &[Choice]) -> VsdCommand {
     VsdCommand::Choose(Choosing {
         character: "Mira".into(),
         choices: choices.to_vec(),
+        target: None,
+    })
+}
+
+/// Mira picks `choices`, naming who a failed spell strikes instead.
+fn choose_striking(choices: &[Choice], target: &str) -> VsdCommand {
+    VsdCommand::Choose(Choosing {
+        character: "Mira".into(),
+        choices: choices.to_vec(),
+        target: Some(target.into()),
     })
 }
 

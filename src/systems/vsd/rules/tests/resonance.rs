@@ -95,6 +95,7 @@ fn vsd10_a_capped_resonance_says_so_and_explain_names_its_parts() {
         resonance: Some(capped),
         in_force: None,
         pending: None,
+        struck: None,
         dice: vec![],
     });
     let explained =
