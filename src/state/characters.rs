@@ -28,6 +28,7 @@ mod tests {
                 cunning: 10,
                 health: 8,
                 silver: 0,
+                knows: Vec::new(),
             });
             let added = Event::CharacterAdded {
                 name: name.into(),

@@ -1057,3 +1057,127 @@ fn adg_c4_adg_s4_damage_left_waiting_reaches_no_one_once_its_target_is_dead() {
     );
     c.refused(&["scroll", "resolve", "Wen"], 1);
 }
+
+#[test]
+fn adg_r1_adg_r3_starting_rituals_sigils_that_wait_and_ceremonies_that_take_hours() {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "The Sunken Vault"]);
+    let joined = c.ok(&[
+        "character",
+        "add",
+        "adg",
+        "Wen",
+        "--level",
+        "2",
+        "--agility",
+        "10",
+        "--brawn",
+        "9",
+        "--cunning",
+        "14",
+        "--health",
+        "8",
+        "--knows",
+        "Warding Glyph=sigil",
+        "--knows",
+        "Calling Moon=ceremony",
+    ]);
+    assert!(
+        joined.contains("knows Warding Glyph (sigil), Calling Moon (ceremony) from the start"),
+        "{joined}"
+    );
+    let bad = c.refused(
+        &[
+            "character",
+            "add",
+            "adg",
+            "Bo",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "5",
+            "--knows",
+            "Glyph",
+        ],
+        2,
+    );
+    assert!(bad.contains("is not NAME=KIND"), "{bad}");
+    // Drawn to wait: a minute passes, and nothing is rolled for its effect yet.
+    let drawn = c.ok(&[
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Wen",
+        "Warding Glyph",
+        "--when",
+        "a door opens",
+        "--effect",
+        "damage",
+        "--target",
+        "the thief",
+    ]);
+    assert!(
+        drawn.contains("casts Warding Glyph over 1m")
+            && drawn.contains("the sigil waits to go off: a door opens"),
+        "{drawn}"
+    );
+    let sheet = c.ok(&["character", "show", "Wen"]);
+    assert!(
+        sheet.contains("Sigils waiting to go off: Warding Glyph (drawn at #4; a door opens)"),
+        "{sheet}"
+    );
+    // Set off: level 2 → 2d6 (4 + 5) on the thief.
+    let fired = c.ok(&[
+        "--rolls",
+        "4,5",
+        "ritual",
+        "trigger",
+        "Wen",
+        "warding glyph",
+    ]);
+    assert!(
+        fired.contains("Wen's sigil Warding Glyph (drawn at #4) goes off; 9 damage to the thief"),
+        "{fired}"
+    );
+    let none = c.refused(&["ritual", "trigger", "Wen", "Warding Glyph"], 1);
+    assert!(
+        none.contains("Wen has no Sigil of Warding Glyph waiting (none is)"),
+        "{none}"
+    );
+    // A three-hour Ceremony moves the clock three hours; under an hour is refused.
+    c.ok(&[
+        "--rolls",
+        "6",
+        "ritual",
+        "cast",
+        "Wen",
+        "Calling Moon",
+        "--took",
+        "3h",
+    ]);
+    assert!(c.ok(&["time", "show"]).starts_with("It is Day 1, 03:01."));
+    let short = c.refused(
+        &[
+            "--rolls",
+            "6",
+            "ritual",
+            "cast",
+            "Wen",
+            "Calling Moon",
+            "--took",
+            "30m",
+        ],
+        1,
+    );
+    assert!(
+        short.contains("an hour or more to perform, not 30m"),
+        "{short}"
+    );
+}

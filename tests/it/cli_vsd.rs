@@ -731,3 +731,63 @@ fn vsd9_a_failed_spell_struck_elsewhere_is_named_at_the_choice_and_saved_against
             .contains("Spells on them: Sleep (from Mira, until")
     );
 }
+
+#[test]
+fn vsd10_an_assessment_passed_ends_assailed_naming_the_roll_made_for_it() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Flame Ward",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "defensive",
+    ]);
+    // A double (44) brings resonance: 80 + Weave 2 = 82, pursuit; the GM picks assailed.
+    c.ok(&[
+        "--rolls",
+        "44,80",
+        "spell",
+        "cast",
+        "Mira",
+        "Flame Ward",
+        "--target",
+        "Mira",
+        "--range",
+        "touch",
+    ]);
+    c.ok(&["choose", "Mira", "assailed"]);
+    assert!(
+        c.ok(&["character", "show", "Mira"])
+            .contains("Conditions: assailed until cleared")
+    );
+    let roll = c
+        .seq_of(&[
+            "--rolls",
+            "70",
+            "roll",
+            "oe+20",
+            "--for",
+            "assessment",
+            "--character",
+            "Mira",
+        ])
+        .to_string();
+    let passed = c.ok(&["assessment", "Mira", "--roll", &roll]);
+    assert!(
+        passed.contains(&format!(
+            "Mira passes an Assessment Roll (rolled at #{roll}): no longer assailed"
+        )),
+        "{passed}"
+    );
+    assert!(
+        c.ok(&["character", "show", "Mira"])
+            .contains("Conditions: none")
+    );
+    let again = c.refused(&["assessment", "Mira"], 1);
+    assert!(again.contains("Mira is not assailed now"), "{again}");
+}

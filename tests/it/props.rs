@@ -52,6 +52,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
                 cunning: 10,
                 health: 12,
                 silver: 5,
+                knows: Vec::new(),
             }),
         },
         Op::Damage(c, n) => Command::Damage(HealthChange {

@@ -58,6 +58,7 @@ fn an_adg_character(name: &str) -> Command {
             cunning: 9,
             health: 20,
             silver: 0,
+            knows: Vec::new(),
         }),
     }
 }

@@ -673,6 +673,14 @@ pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Chara
         })
 }
 
+/// A target as the log records it: the character's own name when it names one (in any case, with
+/// any spaces around it), else the words as typed, trimmed ("the ghoul").
+pub(crate) fn as_recorded(state: &CampaignState, target: &str) -> String {
+    state
+        .character(target)
+        .map_or_else(|| target.trim().to_string(), |c| c.name.clone())
+}
+
 /// Whether two spellings name the same character (names ignore case).
 pub(crate) fn same_character(a: &str, b: &str) -> bool {
     crate::state::fold_name(a) == crate::state::fold_name(b)

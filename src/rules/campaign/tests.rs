@@ -27,6 +27,7 @@ fn a_novice_sheet() -> Sheet {
         cunning: 10,
         health: 5,
         silver: 0,
+        knows: Vec::new(),
     })
 }
 
@@ -40,6 +41,7 @@ fn adg(name: &str, health: u32) -> Event {
             cunning: 13,
             health,
             silver: 40,
+            knows: Vec::new(),
         }),
     }
 }

@@ -152,6 +152,31 @@ pub struct ScrollCheck {
     pub reading: Option<Reading>,
 }
 
+/// A Sigil drawn and waiting: what sets it off, and the damage or healing it will roll then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// "at will", or the condition its maker set, in a few words.
+    pub trigger: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+}
+
+/// A waiting Sigil set off (ADG-R1): its effect begins now, and any damage or healing is rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Triggered {
+    pub character: String,
+    pub ritual: String,
+    /// The cast that drew it.
+    pub cast_seq: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectRoll>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect_until: Option<GameTime>,
+    pub dice: Vec<Die>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnAttempt {
     pub character: String,
@@ -198,6 +223,13 @@ pub struct Cast {
     pub mishap: Option<TableResult>,
     /// Locked out of rituals until a night's rest (a mishap on an over-limit ritual, or the table).
     pub lockout: bool,
+    /// How long drawing a Sigil or performing a Ceremony took: the clock moves on by it as the
+    /// cast is recorded, and its effect begins at the end (ADG-R1; recorded since 2026-12-02).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took: Option<GameDuration>,
+    /// A Sigil drawn to go off later: it waits for `ritual trigger` (ADG-R1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits: Option<Waiting>,
     pub dice: Vec<Die>,
 }
 
@@ -321,6 +353,8 @@ crate::systems::contract::event::event_enum! {
     },
     RitualLearnAttempted(LearnAttempt),
     RitualCast(Cast),
+    /// A Sigil drawn to wait, set off (ADG-R1).
+    SigilTriggered(Triggered),
     /// Downtime weeks not spent scribing, as recorded before downtime's nights healed (ADG-C5, T-2).
     DowntimeSpent {
         character: String,
@@ -359,6 +393,7 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             AdgEvent::Exerted { .. } => "exerted",
             AdgEvent::RitualLearnAttempted(_) => "ritual_learn_attempted",
             AdgEvent::RitualCast(_) => "ritual_cast",
+            AdgEvent::SigilTriggered(_) => "sigil_triggered",
             AdgEvent::DowntimeSpent { .. } => "downtime_spent",
             AdgEvent::ScrollWritten(_) => "scroll_written",
             AdgEvent::ScrollRead { .. } => "scroll_read",
@@ -377,6 +412,9 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             AdgEvent::RitualLearnAttempted(a) => is(&a.character),
             AdgEvent::RitualCast(c) => {
                 is(&c.character) || c.effect.as_ref().is_some_and(|e| is(&e.target))
+            }
+            AdgEvent::SigilTriggered(t) => {
+                is(&t.character) || t.effect.as_ref().is_some_and(|e| is(&e.target))
             }
             AdgEvent::ScrollWritten(w) => is(&w.writer),
             AdgEvent::ScrollRead { reading, .. } => {
@@ -406,6 +444,7 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
                 last: reading.in_combat,
             }),
             AdgEvent::AdgTablesLoaded { .. }
+            | AdgEvent::SigilTriggered(_)
             | AdgEvent::RitualDiscovered { .. }
             | AdgEvent::Exerted { .. }
             | AdgEvent::RitualLearnAttempted(_)
@@ -422,6 +461,7 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             AdgEvent::RitualDiscovered { dice, .. } | AdgEvent::ScrollRead { dice, .. } => dice,
             AdgEvent::RitualLearnAttempted(a) => &a.dice,
             AdgEvent::RitualCast(c) => &c.dice,
+            AdgEvent::SigilTriggered(t) => &t.dice,
             AdgEvent::ScrollWritten(w) => &w.dice,
             AdgEvent::ScrollOutcomeRolled(o) => &o.dice,
             AdgEvent::AdgTablesLoaded { .. }
@@ -441,6 +481,7 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             | AdgEvent::Exerted { .. }
             | AdgEvent::RitualLearnAttempted(_)
             | AdgEvent::RitualCast(_)
+            | AdgEvent::SigilTriggered(_)
             | AdgEvent::DowntimeSpent { .. }
             | AdgEvent::ScrollGiven { .. }
             | AdgEvent::SilverChanged { .. } => true,
@@ -459,6 +500,7 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             | AdgEvent::Exerted { .. }
             | AdgEvent::RitualLearnAttempted(_)
             | AdgEvent::RitualCast(_)
+            | AdgEvent::SigilTriggered(_)
             | AdgEvent::DowntimeSpent { .. }
             | AdgEvent::ScrollGiven { .. }
             | AdgEvent::SilverChanged { .. }

@@ -24,10 +24,19 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         describe(event)
     }
     fn sheet_words(s: &crate::systems::adg::sheet::AdgSheet) -> String {
-        format!(
+        let mut words = format!(
             "A Dungeon Game, level {}: Agility {}, Brawn {}, Cunning {}, health {}, silver {}",
             s.level, s.agility, s.brawn, s.cunning, s.health, s.silver
-        )
+        );
+        if !s.knows.is_empty() {
+            let known: Vec<String> = s
+                .knows
+                .iter()
+                .map(|r| format!("{} ({})", r.name, r.kind.word()))
+                .collect();
+            words.push_str(&format!("; knows {} from the start", known.join(", ")));
+        }
+        words
     }
     const SHEET_FIELDS: &'static [(&'static str, &'static str)] = &[
         ("agility", "Agility"),
@@ -296,6 +305,17 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             .map(|e| format!("{} until {}", e.ritual, state.until_words(e.until)))
             .collect();
         lines.push(format!("  Active effects: {}", list_or_none(&active)));
+        if !adg.sigils.is_empty() {
+            let waiting: Vec<String> = adg
+                .sigils
+                .iter()
+                .map(|s| format!("{} (drawn at #{}; {})", s.ritual, s.cast_seq, s.trigger))
+                .collect();
+            lines.push(format!(
+                "  Sigils waiting to go off: {}",
+                waiting.join(", ")
+            ));
+        }
         if !c.spells_on.is_empty() {
             lines.push(spells_on_line(c, state));
         }
@@ -409,6 +429,19 @@ pub fn describe(event: &AdgEvent) -> String {
         } => format!("{character} exerts {amount} {attribute}: {reason}"),
         AdgEvent::RitualLearnAttempted(attempt) => learn_attempt(attempt),
         AdgEvent::RitualCast(ritual) => cast(ritual),
+        AdgEvent::SigilTriggered(t) => {
+            let mut line = format!(
+                "{}'s sigil {} (drawn at #{}) goes off",
+                t.character, t.ritual, t.cast_seq
+            );
+            if let Some(e) = &t.effect {
+                line.push_str(&format!("; {}", effect(e)));
+            }
+            if let Some(until) = t.effect_until {
+                line.push_str(&format!("; in force until {until}"));
+            }
+            line
+        }
         AdgEvent::DowntimeSpent {
             character,
             weeks,
@@ -579,7 +612,10 @@ pub fn learn_attempt(a: &LearnAttempt) -> String {
 }
 
 pub fn cast(c: &Cast) -> String {
-    let mut parts = vec![format!("{} casts {}", c.character, c.words.join(" "))];
+    let mut parts = vec![match c.took {
+        Some(took) => format!("{} casts {} over {took}", c.character, c.words.join(" ")),
+        None => format!("{} casts {}", c.character, c.words.join(" ")),
+    }];
     if c.reversal_cost > 0 {
         parts.push(format!(
             "exerts {} Cunning to reverse both words",
@@ -618,6 +654,9 @@ pub fn cast(c: &Cast) -> String {
     }
     if let Some(e) = &c.effect {
         parts.push(effect(e));
+    }
+    if let Some(w) = &c.waits {
+        parts.push(format!("the sigil waits to go off: {}", w.trigger));
     }
     if let Some(m) = &c.mishap {
         parts.push(mishap(m, &c.dice));

@@ -33,6 +33,7 @@ impl SystemSample for Adg {
             cunning: 16,
             health: 30,
             silver: 100_000,
+            knows: Vec::new(),
         }
     }
 

@@ -16,6 +16,17 @@ pub struct AdgSheet {
     pub cunning: u32,
     pub health: u32,
     pub silver: u64,
+    /// The rituals the character starts play knowing, learned before the campaign at no cost
+    /// (recorded since 2026-12-02).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub knows: Vec<StartingRitual>,
+}
+
+/// A ritual a character knows from the start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartingRitual {
+    pub name: String,
+    pub kind: super::event::RitualKind,
 }
 
 impl SystemModel for super::Adg {
@@ -39,7 +50,21 @@ impl SystemSheet for AdgSheet {
         within("brawn", self.brawn, 1, 20)?;
         within("cunning", self.cunning, 1, 20)?;
         within("health", self.health, 1, 999)?;
-        within("silver", self.silver, 0, PURSE_MAX)
+        within("silver", self.silver, 0, PURSE_MAX)?;
+        // A name differing only by case or spacing is the same ritual (ADG-R3 ruling).
+        let spoken = |name: &str| name.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (i, ritual) in self.knows.iter().enumerate() {
+            let name = spoken(&ritual.name);
+            if name.is_empty() {
+                return Err("a starting ritual needs a name".into());
+            }
+            if self.knows[..i].iter().any(|r| {
+                crate::words::fold_name(&spoken(&r.name)) == crate::words::fold_name(&name)
+            }) {
+                return Err(format!("the starting ritual '{name}' is given twice"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -56,6 +81,7 @@ mod tests {
             cunning: 10,
             health: 8,
             silver: 0,
+            knows: Vec::new(),
         };
         assert!(sheet(1).validate().is_ok());
         assert!(sheet(10).validate().is_ok());

@@ -7,16 +7,16 @@ use super::rules::tables::TableEntry;
 use super::rules::{
     AdgCommand, AdgError, AdgTables, Attribute, CastOrder, CastTime, Casting, ExactChoice,
     Exertion, Learning, MAX_SILVER, Pay, Reverse, RitualKind, Scribing, ScrollGift, ScrollLearning,
-    ScrollReading, SilverChange, SpellDuration,
+    ScrollReading, SigilTrigger, SilverChange, SpellDuration,
 };
-use super::sheet::AdgSheet;
+use super::sheet::{AdgSheet, StartingRitual};
 use crate::event::Recorded;
 use crate::rules::campaign::{find, same_character};
 use crate::rules::{RuleError, Who};
 use crate::state::CampaignState;
 use crate::systems::contract::command::{
     Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SheetSpec, SystemCommands,
-    words_of,
+    word, words_of,
 };
 use crate::time::{GameDuration, ROUND_SECONDS};
 use crate::words::Words;
@@ -159,6 +159,24 @@ fn cast_order(g: &Given) -> Result<CastOrder, String> {
         target: g.maybe("target").map(str::to_string),
         exact: g.maybe_word("exact")?,
         exert: g.switch("exert"),
+        when: g.maybe("when").map(str::to_string),
+        took: g.maybe_with("took", performing_time)?,
+    })
+}
+
+/// A Ceremony's performing time as typed: a duration.
+fn performing_time(text: &str) -> Result<GameDuration, String> {
+    GameDuration::parse(text).map_err(|e| e.to_string())
+}
+
+/// A starting ritual as typed: `NAME=KIND`, e.g. `Concealing Darkness=phrase`.
+fn starting_ritual(text: &str) -> Result<StartingRitual, String> {
+    let (name, kind) = text.rsplit_once('=').ok_or_else(|| {
+        format!("'{text}' is not NAME=KIND; write e.g. \"Concealing Darkness=phrase\"")
+    })?;
+    Ok(StartingRitual {
+        name: name.trim().to_string(),
+        kind: word::<RitualKind>(kind.trim())?,
     })
 }
 
@@ -436,9 +454,26 @@ const COMMANDS: &[CommandSpec<Adg>] = &[
                 "exert",
                 "If the check fails, exert exactly the Cunning needed to succeed.",
             ),
+            ArgSpec::flag(
+                "when",
+                "A Sigil drawn to go off later: \"at will\", or the condition that sets it off. \
+                 It waits for `ritual trigger`, which rolls its damage or healing.",
+                Kind::Text,
+            )
+            .optional(),
+            ArgSpec::flag(
+                "took",
+                "How long a Ceremony took to perform: 1h or more (1h when not given). The clock \
+                 moves on by it; a Sigil's drawing moves it a minute.",
+                Kind::Checked(|t| performing_time(t).map(|_| ())),
+            )
+            .value_name("DURATION")
+            .optional(),
         ],
         examples: &[
             "grimoire ritual cast Aldric \"Concealing Darkness\"",
+            "grimoire ritual cast Aldric \"Warding Glyph\" --when \"a door opens\"",
+            "grimoire ritual cast Aldric \"Binding Circle\" --took 3h",
             "grimoire --rolls 14,3,5 ritual cast Aldric Fireball --effect damage --target \"the ghoul\"",
         ],
         action: records(true, |g| {
@@ -446,6 +481,22 @@ const COMMANDS: &[CommandSpec<Adg>] = &[
                 character: g.text("character")?,
                 ritual: g.text("ritual")?,
                 order: cast_order(g)?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "ritual trigger",
+        help: "Set off a Sigil drawn to wait (`ritual cast … --when`): its effect begins now and \
+               lasts ten minutes per Adventurer Level (ADG-R1). Of several of one ritual waiting, \
+               the first drawn goes off.\n\n\
+               Dice: with a damage or healing effect, Level d6 (twice as many on an exact \
+               effect).",
+        args: &[ArgSpec::character(), RITUAL_KNOWN],
+        examples: &["grimoire ritual trigger Aldric \"Warding Glyph\""],
+        action: records(true, |g| {
+            Ok(AdgCommand::Trigger(SigilTrigger {
+                character: g.text("character")?,
+                ritual: g.text("ritual")?,
             }))
         }),
     },
@@ -725,6 +776,14 @@ static SHEET: SheetSpec<Adg> = SheetSpec {
         ArgSpec::flag("cunning", "Cunning.", Kind::U32),
         ArgSpec::flag("health", "Maximum health.", Kind::U32),
         ArgSpec::flag("silver", "Silver on hand.", Kind::U64).default("0"),
+        ArgSpec::flag(
+            "knows",
+            "A ritual the character starts play knowing, learned before the campaign at no cost, \
+             as NAME=KIND (phrase, sigil or ceremony). Repeat for each.",
+            Kind::Checked(|t| starting_ritual(t).map(|_| ())),
+        )
+        .value_name("NAME=KIND")
+        .repeated(),
     ],
     examples: &[
         "grimoire character add adg Aldric --level 2 --agility 11 --brawn 9 --cunning 13 --health 8 --silver 40",
@@ -737,6 +796,11 @@ static SHEET: SheetSpec<Adg> = SheetSpec {
             cunning: g.read("cunning")?,
             health: g.read("health")?,
             silver: g.maybe_read("silver")?.unwrap_or(0),
+            knows: g
+                .all("knows")
+                .iter()
+                .map(|t| starting_ritual(t))
+                .collect::<Result<_, _>>()?,
         })
     },
     set_flags: &[
@@ -760,6 +824,8 @@ static SHEET: SheetSpec<Adg> = SheetSpec {
             brawn: g.maybe_read("brawn")?.unwrap_or(sheet.brawn),
             cunning: g.maybe_read("cunning")?.unwrap_or(sheet.cunning),
             silver: g.maybe_read("silver")?.unwrap_or(sheet.silver),
+            // What a character knew at the start is not corrected: play has built on it.
+            knows: sheet.knows.clone(),
         })
     },
     level_up_flags: &[ArgSpec::flag("health", "Health the level brings.", Kind::U32).default("0")],

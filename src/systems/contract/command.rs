@@ -420,7 +420,7 @@ impl Given {
     }
 }
 
-fn word<W: Words>(text: &str) -> Result<W, String> {
+pub fn word<W: Words>(text: &str) -> Result<W, String> {
     W::ALL
         .iter()
         .copied()

@@ -39,6 +39,7 @@ fn aldric() -> Command {
             cunning: 10,
             health: 8,
             silver: 0,
+            knows: Vec::new(),
         }),
     }
 }

@@ -604,6 +604,13 @@ crate::systems::contract::event::event_enum! {
         character: String,
         condition: Condition,
     },
+    /// The GM's word that an assailed caster passed an Assessment Roll, which ends the condition
+    /// (VSD-10 ruling), naming the free roll that was made for it, if one was.
+    AssessmentPassed {
+        character: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        roll: Option<u64>,
+    },
 }
 }
 
@@ -623,6 +630,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             VsdEvent::SeverTheThreadSet { .. } => "sever_the_thread_set",
             VsdEvent::DriveChanged { .. } => "drive_changed",
             VsdEvent::ConditionCleared { .. } => "condition_cleared",
+            VsdEvent::AssessmentPassed { .. } => "assessment_passed",
         }
     }
 
@@ -632,7 +640,8 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             VsdEvent::Concentrated { character, .. }
             | VsdEvent::ConcentrationInterrupted { character }
             | VsdEvent::DriveChanged { character, .. }
-            | VsdEvent::ConditionCleared { character, .. } => is(character),
+            | VsdEvent::ConditionCleared { character, .. }
+            | VsdEvent::AssessmentPassed { character, .. } => is(character),
             VsdEvent::SpellCast(c) => is(&c.caster) || is(&c.target),
             VsdEvent::ChoiceMade(c) => is(&c.character),
             VsdEvent::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
@@ -666,6 +675,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
             | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::AssessmentPassed { .. }
             | VsdEvent::ChoiceMade(_)
             | VsdEvent::DelayedSpellResolved(_)
             | VsdEvent::ThreadSevered(_) => None,
@@ -685,7 +695,8 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::AlignmentSet { .. }
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
-            | VsdEvent::ConditionCleared { .. } => &[],
+            | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::AssessmentPassed { .. } => &[],
         }
     }
 
@@ -701,7 +712,8 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::AlignmentSet { .. }
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
-            | VsdEvent::ConditionCleared { .. } => true,
+            | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::AssessmentPassed { .. } => true,
             VsdEvent::ChoiceMade(_)
             | VsdEvent::DelayedSpellResolved(_)
             | VsdEvent::ThreadSevered(_) => false,
@@ -720,6 +732,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
             | VsdEvent::ConditionCleared { .. }
+            | VsdEvent::AssessmentPassed { .. }
             | VsdEvent::ChoiceMade(_)
             | VsdEvent::DelayedSpellResolved(_)
             | VsdEvent::ThreadSevered(_) => false,

@@ -325,6 +325,12 @@ pub fn describe(event: &VsdEvent) -> String {
             format!("{character}'s concentration is broken")
         }
         VsdEvent::SpellCast(cast) => spell_cast(cast),
+        VsdEvent::AssessmentPassed { character, roll } => match roll {
+            Some(seq) => format!(
+                "{character} passes an Assessment Roll (rolled at #{seq}): no longer assailed"
+            ),
+            None => format!("{character} passes an Assessment Roll: no longer assailed"),
+        },
         VsdEvent::ChoiceMade(made) => choice_made(made),
         VsdEvent::SaveRolled(save) => save_rolled(save),
         VsdEvent::ThreadSevered(severed) => thread_severed(severed),

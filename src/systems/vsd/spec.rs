@@ -3,9 +3,9 @@
 
 use super::Vsd;
 use super::rules::{
-    Alignment, AttackKind, CastOrder, Casting, Choice, Choosing, Concentration, Condition,
-    ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place, Range,
-    SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
+    Alignment, Assessment, AttackKind, CastOrder, Casting, Choice, Choosing, Concentration,
+    Condition, ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place,
+    Range, SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
 };
 use super::sheet::{Lore, VsdSheet};
 use crate::rules::Who;
@@ -511,6 +511,34 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 character: g.text("character")?,
                 action: g.word("action")?,
                 condition: g.word("condition")?,
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "assessment",
+        help: "Record that an assailed caster passed an Assessment Roll, which ends the \
+               condition (VSD-10). The game leaves the roll's mechanics to the table: roll it \
+               first with `roll … --character NAME` to keep the dice on record, and name that \
+               roll with --roll. Rolls no dice.",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::flag(
+                "roll",
+                "The free roll made for it (#SEQ in `grimoire log`), rolled for this character.",
+                Kind::Checked(|t| seq_of(t).map(|_| ())),
+            )
+            .value_name("SEQ")
+            .optional(),
+        ],
+        examples: &[
+            "grimoire assessment Mira",
+            "grimoire assessment Mira --roll 42",
+        ],
+        action: records(false, |g| {
+            Ok(VsdCommand::Assess(Assessment {
+                character: g.text("character")?,
+                roll: g.maybe_with("roll", seq_of)?,
+                rolled: None,
             }))
         }),
     },

@@ -233,6 +233,24 @@ impl VsdState {
 }
 
 impl CampaignState {
+    /// Ends a condition now: those of its kind still in force end at this moment.
+    fn end_condition(&mut self, character: &str, condition: Condition) {
+        let now = self.clock;
+        if let Some(vsd) = self.vsd_mut(character) {
+            for c in vsd
+                .conditions
+                .iter_mut()
+                .filter(|c| c.condition == condition)
+            {
+                if c.until.is_none_or(|u| u > now) {
+                    c.until = Some(now);
+                }
+            }
+        }
+    }
+}
+
+impl CampaignState {
     pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
         self.characters
             .get_mut(&crate::words::Folded::of(name))
@@ -570,20 +588,9 @@ impl CampaignState {
             VsdEvent::ConditionCleared {
                 character,
                 condition,
-            } => {
-                let now = self.clock;
-                if let Some(vsd) = self.vsd_mut(character) {
-                    // Cleared now: conditions of this kind still in force end at this moment.
-                    for c in vsd
-                        .conditions
-                        .iter_mut()
-                        .filter(|c| c.condition == *condition)
-                    {
-                        if c.until.is_none_or(|u| u > now) {
-                            c.until = Some(now);
-                        }
-                    }
-                }
+            } => self.end_condition(character, *condition),
+            VsdEvent::AssessmentPassed { character, .. } => {
+                self.end_condition(character, Condition::Assailed)
             }
         }
     }

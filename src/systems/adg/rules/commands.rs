@@ -80,6 +80,21 @@ pub struct CastOrder {
     pub exact: Option<ExactChoice>,
     /// If the check fails, exert exactly the Cunning needed to succeed.
     pub exert: bool,
+    /// A Sigil drawn to go off later: "at will", or the condition that sets it off.
+    pub when: Option<String>,
+    /// How long a Ceremony took to perform: an hour or more (an hour when not given).
+    pub took: Option<GameDuration>,
+}
+
+/// Set off a Sigil its maker drew to wait (ADG-R1): its effect begins now.
+///
+/// Dice: with a damage or healing effect, Level d6 (twice as many on an exact effect).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SigilTrigger {
+    /// The character who drew it (any case).
+    pub character: String,
+    /// The ritual drawn (any case); of several such Sigils waiting, the first drawn goes off.
+    pub ritual: String,
 }
 
 /// Exert an attribute (ADG-C3): its current value drops until recovered. Refused if it would go

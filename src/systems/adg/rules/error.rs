@@ -5,6 +5,18 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AdgError {
+    #[error("{0} is not a Sigil: only a Sigil is drawn to go off later")]
+    OnlySigilsWait(String),
+    #[error("{0} is not a Ceremony: only a Ceremony's performing time is given")]
+    OnlyCeremoniesTakeTime(String),
+    #[error("a Ceremony takes an hour or more to perform, not {0}")]
+    CeremonyUnderAnHour(crate::time::GameDuration),
+    #[error("{name} has no Sigil of {ritual} waiting{}", waiting_list(waiting))]
+    NoSigilWaiting {
+        name: String,
+        ritual: String,
+        waiting: Vec<String>,
+    },
     #[error("{0} plays A Dungeon Game, where rest comes by the night")]
     RestsByNight(String),
     #[error("the tables \"{0}\" are in force already, exactly as given; nothing to load")]
@@ -100,5 +112,14 @@ fn known_rituals(known: &[String]) -> String {
         "; they know no rituals yet".to_string()
     } else {
         format!("; they know: {}", known.join(", "))
+    }
+}
+
+/// The Sigils a character has waiting, after a refusal that named another.
+fn waiting_list(waiting: &[String]) -> String {
+    if waiting.is_empty() {
+        " (none is)".to_string()
+    } else {
+        format!("; waiting: {}", waiting.join(", "))
     }
 }

@@ -27,7 +27,7 @@ pub use crate::systems::adg::event::{Pay, RitualKind};
 pub use crate::systems::adg::state::SCRIBING_WEEK;
 pub use commands::{
     CastOrder, Casting, Exertion, Learning, MAX_SILVER, Scribing, ScrollGift, ScrollLearning,
-    ScrollReading, SilverChange, SpellDuration,
+    ScrollReading, SigilTrigger, SilverChange, SpellDuration,
 };
 pub use error::AdgError;
 pub use tables::{AdgTables, Attribute, WordSlot};
@@ -82,6 +82,7 @@ impl AdgCommand {
             | AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
             | AdgCommand::Cast(_)
+            | AdgCommand::Trigger(_)
             | AdgCommand::Exert(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::GiveScroll(_)
@@ -96,6 +97,7 @@ impl AdgCommand {
             AdgCommand::RollRitual(_)
             | AdgCommand::Learn(_)
             | AdgCommand::Cast(_)
+            | AdgCommand::Trigger(_)
             | AdgCommand::WriteScroll(_)
             | AdgCommand::ReadScroll(_)
             | AdgCommand::LearnScroll(_)
@@ -144,6 +146,7 @@ pub enum AdgCommand {
     RollRitual(Who),
     Learn(Learning),
     Cast(Casting),
+    Trigger(SigilTrigger),
     Exert(Exertion),
     WriteScroll(Scribing),
     ReadScroll(ScrollReading),
@@ -170,6 +173,15 @@ impl crate::systems::contract::rules::SystemRules for Adg {
             .collect()
     }
 
+    /// The names of the rituals a character starts with, as a learned ritual's are held.
+    fn check_sheet_text(sheet: &AdgSheet) -> Result<(), crate::text::TextProblem> {
+        use crate::text::{NAME_MAX, check_filled, check_name};
+        sheet.knows.iter().try_for_each(|r| {
+            check_name("ritual's name", &r.name)?;
+            check_filled("ritual's name", &r.name, NAME_MAX)
+        })
+    }
+
     fn check_text(command: &AdgCommand) -> Result<(), crate::text::TextProblem> {
         use crate::text::{NAME_MAX, NOTE_MAX, check, check_filled, check_name};
         match command {
@@ -178,10 +190,15 @@ impl crate::systems::contract::rules::SystemRules for Adg {
                 check_filled("ritual's name", ritual, NAME_MAX)
             }
             AdgCommand::LoadTables { source, .. } => check("tables file's name", source, NOTE_MAX),
-            AdgCommand::Cast(Casting { order, .. }) => order
-                .target
-                .as_deref()
-                .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
+            AdgCommand::Cast(Casting { order, .. }) => {
+                if let Some(when) = &order.when {
+                    check_filled("Sigil's trigger", when, NOTE_MAX)?;
+                }
+                order
+                    .target
+                    .as_deref()
+                    .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX))
+            }
             AdgCommand::Exert(Exertion { reason, .. }) => check_filled("reason", reason, NOTE_MAX),
             AdgCommand::Silver(change) => check_filled("reason", &change.reason, NOTE_MAX),
             AdgCommand::WriteScroll(Scribing { effect, .. }) => {
@@ -192,6 +209,7 @@ impl crate::systems::contract::rules::SystemRules for Adg {
                 .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
             // These record no new text: their names must match what the campaign holds.
             AdgCommand::RollRitual(_)
+            | AdgCommand::Trigger(_)
             | AdgCommand::LearnScroll(_)
             | AdgCommand::GiveScroll(_)
             | AdgCommand::ResolvePending(_) => Ok(()),
@@ -301,6 +319,7 @@ fn decide(
         AdgCommand::RollRitual(Who { character }) => rituals::roll(state, &character, dice),
         AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
         AdgCommand::Cast(casting) => rituals::cast(state, casting, dice),
+        AdgCommand::Trigger(trigger) => rituals::trigger(state, &trigger, dice),
         AdgCommand::Exert(Exertion {
             character,
             attribute,

@@ -1,12 +1,15 @@
 //! Rituals: discovering, learning, casting (ADG-R1 to ADG-R10), and the night's rest (ADG-C5).
 
 use super::checks::{self, can_exert};
-use super::{Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, living, tables};
+use super::{
+    Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, SigilTrigger, living,
+    tables,
+};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::state::{CampaignState, Character};
 use crate::systems::adg::event::AdgEvent;
-use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt};
+use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt, Triggered, Waiting};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, KnownRitual};
 use crate::systems::registry::AnyError;
@@ -182,7 +185,11 @@ pub fn cast(
     let (who, adg) = living(state, &casting.character)?;
     let tables = tables(state)?;
     let known = known_ritual(who, adg, &casting.ritual)?;
-    let order = casting.order;
+    let mut order = casting.order;
+    order.target = order
+        .target
+        .map(|t| crate::rules::campaign::as_recorded(state, &t));
+    let took = time_taken(known, &order)?;
     if order.effect.is_some() && order.target.is_none() {
         return Err(RuleError::System(AnyError::Adg(
             AdgError::EffectWithoutTarget,
@@ -271,9 +278,26 @@ pub fn cast(
         effect_until: None,
         mishap: None,
         lockout: false,
+        took,
+        waits: None,
         dice: Vec::new(),
     };
-    if check.success {
+    // The effect begins once the drawing or the performing is done (ADG-R1).
+    let done = state.clock.after(took.unwrap_or(GameDuration(0)));
+    if check.success
+        && let Some(trigger) = order.when.map(|w| w.trim().to_string())
+    {
+        // Drawn to wait: what it will do is rolled when it goes off (`trigger`).
+        cast.exact_choice = check
+            .exact
+            .then(|| crate::words::Words::word(order.exact.unwrap_or(ExactChoice::Duration)))
+            .map(str::to_string);
+        cast.waits = Some(Waiting {
+            trigger,
+            effect: order.effect,
+            target: order.target,
+        });
+    } else if check.success {
         // An exact roll doubles duration unless the caster chose effect (ADG-R4).
         let choice = check
             .exact
@@ -299,7 +323,7 @@ pub fn cast(
             1
         };
         cast.effect_until = duration(known.kind, adg.level)
-            .map(|d| state.clock.after(GameDuration(d.seconds() * doubled)));
+            .map(|d| done.after(GameDuration(d.seconds() * doubled)));
     } else {
         let difference = check.roll.abs_diff(check.target);
         let mut room = adg.exertion_room();
@@ -335,4 +359,79 @@ fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
 pub(super) fn damage_this_round(state: &CampaignState, name: &str) -> Option<u32> {
     let fight = state.fight.as_ref()?;
     Some(fight.damage_this_round(state.clock, &crate::words::Folded::of(name))).filter(|&d| d > 0)
+}
+
+/// ADG-R1: how long casting takes when the clock should move for it. A Sigil takes a minute to
+/// draw; a Ceremony an hour or more (as the GM says, an hour when not given); a Phrase is spoken
+/// within the round. Only a Sigil may be drawn to wait, and only a Ceremony's time is given.
+fn time_taken(
+    known: &KnownRitual,
+    order: &super::CastOrder,
+) -> Result<Option<GameDuration>, RuleError> {
+    let refused = |error| Err(RuleError::System(AnyError::Adg(error)));
+    if order.when.is_some() && known.kind != RitualKind::Sigil {
+        return refused(AdgError::OnlySigilsWait(known.name.clone()));
+    }
+    match (known.kind, order.took) {
+        (RitualKind::Ceremony, Some(took)) if took.seconds() < HOUR.seconds() => {
+            refused(AdgError::CeremonyUnderAnHour(took))
+        }
+        (RitualKind::Ceremony, took) => Ok(Some(took.unwrap_or(HOUR))),
+        (_, Some(_)) => refused(AdgError::OnlyCeremoniesTakeTime(known.name.clone())),
+        (RitualKind::Sigil, None) => Ok(Some(MINUTE)),
+        (RitualKind::Phrase, None) => Ok(None),
+    }
+}
+
+const MINUTE: GameDuration = GameDuration(crate::time::MINUTE_SECONDS);
+const HOUR: GameDuration = GameDuration(60 * crate::time::MINUTE_SECONDS);
+
+/// Sets off a Sigil drawn to wait (ADG-R1): the first drawn of that ritual goes off, its effect
+/// lasting from now. Draws Level d6 when it damages or heals (twice as many on an exact effect).
+pub fn trigger(
+    state: &CampaignState,
+    order: &SigilTrigger,
+    dice: &mut Dice<'_>,
+) -> Result<Vec<Event>, RuleError> {
+    let (who, adg) = super::alive(state, &order.character)?;
+    let waiting = adg
+        .sigils
+        .iter()
+        .find(|s| Folded::of(&s.ritual) == Folded::of(&order.ritual))
+        .ok_or_else(|| {
+            RuleError::System(AnyError::Adg(AdgError::NoSigilWaiting {
+                name: who.name.clone(),
+                ritual: order.ritual.trim().to_string(),
+                waiting: adg.sigils.iter().map(|s| s.ritual.clone()).collect(),
+            }))
+        })?;
+    if let Some(target) = waiting.target.as_deref() {
+        super::reachable(state, target)?;
+    }
+    let exact = waiting.exact_choice.as_deref();
+    let mut record = Vec::new();
+    let effect = match (waiting.effect, &waiting.target) {
+        (Some(kind), Some(target)) => {
+            let count = adg.level * if exact == Some("effect") { 2 } else { 1 };
+            let amount = checks::d6s(dice, &mut record, count, "sigil damage or healing")?;
+            Some(EffectRoll {
+                kind,
+                target: target.clone(),
+                amount,
+            })
+        }
+        _ => None,
+    };
+    let doubled = if exact == Some("duration") { 2 } else { 1 };
+    Ok(vec![Event::System(AnyEvent::Adg(
+        AdgEvent::SigilTriggered(Triggered {
+            character: who.name.clone(),
+            ritual: waiting.ritual.clone(),
+            cast_seq: waiting.cast_seq,
+            effect,
+            effect_until: duration(RitualKind::Sigil, adg.level)
+                .map(|d| state.clock.after(GameDuration(d.seconds() * doubled))),
+            dice: record,
+        }),
+    ))])
 }

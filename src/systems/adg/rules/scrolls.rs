@@ -313,7 +313,10 @@ pub fn read(
     let circumstances = Circumstances {
         in_combat: order.in_combat || took_damage || state.fight.is_some(),
         took_damage,
-        target: order.target.clone(),
+        target: order
+            .target
+            .as_deref()
+            .map(|t| crate::rules::campaign::as_recorded(state, t)),
     };
     let reading = reading(
         state,

@@ -86,6 +86,25 @@ pub struct AdgState {
     /// gained.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub silver_owed: u64,
+    /// Sigils drawn to go off later, in the order drawn (ADG-R1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sigils: Vec<DrawnSigil>,
+}
+
+/// A Sigil drawn and waiting to be set off (ADG-R1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnSigil {
+    pub cast_seq: u64,
+    /// The ritual as drawn (its words as spoken).
+    pub ritual: String,
+    pub trigger: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<EffectKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// What an exact casting check doubles once it goes off: "duration" or "effect".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_choice: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -155,7 +174,23 @@ impl AdgState {
             exerted: Attributes::default(),
             silver: sheet.silver,
             discovered: BTreeMap::new(),
-            known: BTreeMap::new(),
+            // The rituals the character starts with, learned before play at no cost.
+            known: sheet
+                .knows
+                .iter()
+                .map(|r| {
+                    let words: Vec<String> =
+                        r.name.split_whitespace().map(str::to_string).collect();
+                    let ritual = KnownRitual {
+                        name: words.join(" "),
+                        words,
+                        kind: r.kind,
+                        spell_level: None,
+                        reversible: true,
+                    };
+                    (Folded::of(&ritual.name), ritual)
+                })
+                .collect(),
             lost: BTreeMap::new(),
             rituals_today: 0,
             locked_out: false,
@@ -163,6 +198,7 @@ impl AdgState {
             dead: false,
             pending_roll: None,
             silver_owed: 0,
+            sigils: Vec::new(),
         }
     }
 
@@ -359,12 +395,27 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_cast(&mut self, c: &Cast) {
+    pub(super) fn apply_cast(&mut self, seq: u64, c: &Cast) {
+        // Drawing a Sigil or performing a Ceremony takes its time first (ADG-R1).
+        if let Some(took) = c.took {
+            self.clock = self.clock.after(took);
+            self.counting_rounds = took.seconds() < crate::time::MINUTE_SECONDS;
+        }
         self.apply_table_result(&c.character, &c.mishap);
         self.apply_effect(&c.effect);
         let Some(adg) = self.adg_mut(&c.character) else {
             return;
         };
+        if let Some(w) = &c.waits {
+            adg.sigils.push(DrawnSigil {
+                cast_seq: seq,
+                ritual: c.words.join(" "),
+                trigger: w.trigger.clone(),
+                effect: w.effect,
+                target: w.target.clone(),
+                exact_choice: c.exact_choice.clone(),
+            });
+        }
         adg.exert(
             Attribute::Cunning,
             c.reversal_cost + c.over_limit_cost + c.check.exerted,
@@ -378,6 +429,25 @@ impl CampaignState {
             });
         }
         remember_replacement(adg, &c.ritual, c.mishap.as_ref());
+    }
+
+    /// A waiting Sigil goes off: its damage or healing, and its effect from now. One whose drawing
+    /// was retracted never waited, and does nothing.
+    fn apply_trigger(&mut self, t: &crate::systems::adg::event::Triggered) {
+        let Some(adg) = self.adg_mut(&t.character) else {
+            return;
+        };
+        let Some(i) = adg.sigils.iter().position(|s| s.cast_seq == t.cast_seq) else {
+            return;
+        };
+        adg.sigils.remove(i);
+        if let Some(until) = t.effect_until {
+            adg.effects.push(ActiveEffect {
+                ritual: t.ritual.clone(),
+                until,
+            });
+        }
+        self.apply_effect(&t.effect);
     }
 
     /// A night's rest for one character: the health it gave back, and the daily count and any
@@ -542,7 +612,8 @@ impl CampaignState {
                 ..
             } => self.apply_exerted(character, *attribute, *amount),
             AdgEvent::RitualLearnAttempted(attempt) => self.apply_learn(attempt),
-            AdgEvent::RitualCast(cast) => self.apply_cast(cast),
+            AdgEvent::RitualCast(cast) => self.apply_cast(seq, cast),
+            AdgEvent::SigilTriggered(triggered) => self.apply_trigger(triggered),
             AdgEvent::DowntimeSpent {
                 character,
                 by,

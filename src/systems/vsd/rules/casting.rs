@@ -134,7 +134,8 @@ pub fn cast(
         .spell(&casting.spell)
         .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
         .clone();
-    let order = casting.order;
+    let mut order = casting.order;
+    order.target = crate::rules::campaign::as_recorded(state, &order.target);
     let settings = &state.systems.vsd.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {

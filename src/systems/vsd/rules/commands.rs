@@ -153,3 +153,15 @@ pub struct ConditionClearing {
     /// The condition.
     pub condition: Condition,
 }
+
+/// The GM's word that an assailed caster passed an Assessment Roll (VSD-10 ruling): the condition
+/// ends. Rolls no dice; a roll made for it first (`roll … --character NAME`) is named with `roll`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessment {
+    /// The character's name (any case).
+    pub character: String,
+    /// The free roll made for it (#SEQ in `grimoire log`), if one was.
+    pub roll: Option<u64>,
+    /// That roll as the log holds it, read inside the write.
+    pub rolled: Option<crate::event::Event>,
+}

@@ -88,6 +88,8 @@ pub enum VsdError {
     CasterNotStruckBelow126(String),
     #[error("{0} is dead; a spell cannot strike them")]
     TargetDead(String),
+    #[error("#{seq} cannot be the Assessment Roll: {why}")]
+    NotAnAssessmentRoll { seq: u64, why: String },
     #[error("#{0} is not a spell casting")]
     NotACast(u64),
     #[error("#{0} was retracted: that cast never happened, so nothing can be saved against it")]

@@ -27,8 +27,8 @@ pub use crate::systems::vsd::event::{
 pub use crate::systems::vsd::state::VsdSettings;
 pub use casting::{CastOrder, OvercastMethod, OvercastOrder, Range};
 pub use commands::{
-    Answered, Casting, Choosing, Concentration, ConditionAction, ConditionClearing, DriveChange,
-    NewSpell, SaveRoll, SpellLearning,
+    Answered, Assessment, Casting, Choosing, Concentration, ConditionAction, ConditionClearing,
+    DriveChange, NewSpell, SaveRoll, SpellLearning,
 };
 pub use consequences::delayed_spells_due;
 pub use error::VsdError;
@@ -47,7 +47,8 @@ impl VsdCommand {
             | VsdCommand::SetAlignment(_)
             | VsdCommand::SetSever(_)
             | VsdCommand::Drive(_)
-            | VsdCommand::ClearCondition(_) => false,
+            | VsdCommand::ClearCondition(_)
+            | VsdCommand::Assess(_) => false,
         }
     }
 }
@@ -67,6 +68,7 @@ pub enum VsdCommand {
     SetSever(bool),
     Drive(DriveChange),
     ClearCondition(ConditionClearing),
+    Assess(Assessment),
 }
 
 impl crate::systems::contract::rules::SystemRules for Vsd {
@@ -79,8 +81,19 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         command.draws_dice()
     }
 
-    /// A save reads the cast it answers from the log.
+    /// A save reads the cast it answers from the log, an assessment the roll it names.
     fn inputs(command: &mut VsdCommand) -> Vec<crate::rules::campaign::Input<'_>> {
+        if let VsdCommand::Assess(Assessment {
+            roll: Some(seq),
+            rolled,
+            ..
+        }) = command
+        {
+            return vec![crate::rules::campaign::Input::Event {
+                seq: *seq,
+                into: Box::new(move |event, _| *rolled = Some(event)),
+            }];
+        }
         let VsdCommand::Save(save) = command else {
             return Vec::new();
         };
@@ -123,13 +136,17 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
             VsdCommand::Cast(casting) => check_filled("target", &casting.order.target, NAME_MAX),
             VsdCommand::Save(save) => check_filled("target", &save.target, NAME_MAX),
             VsdCommand::Drive(change) => check_filled("reason", &change.reason, NOTE_MAX),
+            VsdCommand::Choose(choosing) => choosing
+                .target
+                .as_deref()
+                .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
             VsdCommand::Concentrate(_)
             | VsdCommand::Interrupt(_)
-            | VsdCommand::Choose(_)
             | VsdCommand::Sever(_)
             | VsdCommand::SetAlignment(_)
             | VsdCommand::SetSever(_)
-            | VsdCommand::ClearCondition(_) => Ok(()),
+            | VsdCommand::ClearCondition(_)
+            | VsdCommand::Assess(_) => Ok(()),
         }
     }
 
@@ -282,7 +299,58 @@ fn decide(
                 },
             ))])
         }
+        VsdCommand::Assess(assessment) => assess(state, assessment),
     }
+}
+
+/// An assailed caster passes an Assessment Roll (VSD-10 ruling): the GM's word, with the free roll
+/// made for it when one was. A roll it names must be the character's, in the log, not retracted,
+/// and open (a sealed roll not yet revealed would make the pass rest on a secret).
+fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, RuleError> {
+    let (who, vsd) = caster(state, &assessment.character)?;
+    if !vsd.has_condition(Condition::Assailed, state.clock) {
+        return Err(RuleError::System(AnyError::Vsd(
+            VsdError::NoSuchCondition {
+                name: who.name.clone(),
+                condition: Condition::Assailed.name(),
+            },
+        )));
+    }
+    if let Some(seq) = assessment.roll {
+        if seq == 0 || seq > state.head {
+            return Err(RuleError::NoSuchEvent(seq, state.head));
+        }
+        let unfit = |why: &str| {
+            Err(RuleError::System(AnyError::Vsd(
+                VsdError::NotAnAssessmentRoll {
+                    seq,
+                    why: why.to_string(),
+                },
+            )))
+        };
+        match &assessment.rolled {
+            _ if state.retracted.contains_key(&seq) => return unfit("it was retracted"),
+            Some(Event::DiceRolled {
+                character, total, ..
+            }) => {
+                if character.as_deref().is_none_or(|c| who.name != *c) {
+                    return unfit(&format!("it was not rolled for {}", who.name));
+                }
+                if total.is_none() {
+                    return unfit(
+                        "it is sealed, and a pass cannot rest on a value not yet revealed",
+                    );
+                }
+            }
+            _ => return unfit("it is not a free roll"),
+        }
+    }
+    Ok(vec![Event::System(AnyEvent::Vsd(
+        VsdEvent::AssessmentPassed {
+            character: who.name.clone(),
+            roll: assessment.roll,
+        },
+    ))])
 }
 
 /// The combat round the clock is in.

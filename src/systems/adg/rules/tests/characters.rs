@@ -197,6 +197,7 @@ fn adg_c4_a_maximum_reaching_zero_kills_and_the_dead_cannot_act() {
         cunning: 12,
         health: 2,
         silver: 0,
+        knows: Vec::new(),
     }));
     let events = w.adg(
         learn("Concealing Darkness", Some(RitualKind::Phrase), false),
@@ -233,6 +234,7 @@ fn adg_c4_damage_and_healing_on_the_dead_are_refused() {
         cunning: 12,
         health: 2,
         silver: 0,
+        knows: Vec::new(),
     }));
     w.adg(
         learn("Concealing Darkness", Some(RitualKind::Phrase), false),

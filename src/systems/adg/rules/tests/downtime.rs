@@ -264,6 +264,7 @@ fn t2_given_a_dead_character_when_a_party_span_plans_their_weeks_then_they_are_n
                 cunning: 9,
                 health: 1,
                 silver: 0,
+                knows: Vec::new(),
             }),
         },
         &[],

@@ -28,6 +28,7 @@ fn adg_sheet(level: u32, cunning: u32) -> Sheet {
         cunning,
         health: 8,
         silver: 400,
+        knows: Vec::new(),
     })
 }
 

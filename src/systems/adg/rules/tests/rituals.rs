@@ -2,8 +2,10 @@ use super::*;
 use crate::rules::campaign::{HealthChange, Resting};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;
+use crate::systems::contract::event::SystemSheet;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
+use crate::words::Folded;
 
 // ---- Rituals -------------------------------------------------------------------------------------
 
@@ -17,19 +19,205 @@ fn adg_r1_a_phrase_fades_a_sigil_lasts_ten_minutes_and_a_ceremony_a_day_per_leve
         the_cast(&w.adg(cast("Concealing Darkness"), &[5])).effect_until,
         None
     );
+    // The Sigil takes its minute to draw, then lasts 2 × 10 minutes (level 2).
     assert_eq!(
         the_cast(&w.adg(cast("Burning Frost"), &[5]))
             .effect_until
             .unwrap()
             .seconds(),
-        2 * 600
+        60 + 2 * 600
     );
     w.then(Command::Rest(Resting::night(&[])), &[1]);
+    // After the minute and the 8-hour night, the Ceremony takes its hour, then lasts 2 days.
     let until = the_cast(&w.adg(cast("Calling Moon"), &[5]))
         .effect_until
         .unwrap()
         .seconds();
-    assert_eq!(until, 8 * 3600 + 2 * 86_400);
+    assert_eq!(until, 60 + 8 * 3600 + 3600 + 2 * 86_400);
+}
+
+#[test]
+fn adg_r1_t1_drawing_a_sigil_and_performing_a_ceremony_move_the_clock() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.knows("Burning Frost", RitualKind::Sigil);
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    let start = w.state().clock.seconds();
+    w.adg(cast("Concealing Darkness"), &[5]);
+    assert_eq!(
+        w.state().clock.seconds(),
+        start,
+        "a Phrase is spoken in the round"
+    );
+    w.adg(cast("Burning Frost"), &[5]);
+    assert_eq!(w.state().clock.seconds(), start + 60);
+    // A Ceremony of three hours (the GM's word) moves the clock three hours, its day per level
+    // counted from its end: 2 days.
+    let three_hours = cast_with("Calling Moon", |o: &mut CastOrder| {
+        o.took = Some(GameDuration(3 * 3600));
+    });
+    let c = the_cast(&w.adg(three_hours, &[5])).clone();
+    assert_eq!(c.took, Some(GameDuration(3 * 3600)));
+    let done = start + 60 + 3 * 3600;
+    assert_eq!(w.state().clock.seconds(), done);
+    assert_eq!(c.effect_until.unwrap().seconds(), done + 2 * 86_400);
+    // A failed Ceremony took its time all the same: 12 is under... no, 14 is over Cunning 13.
+    let before = w.state().clock.seconds();
+    w.adg(cast("Calling Moon"), &[14, 1, 1, 2]);
+    assert_eq!(w.state().clock.seconds(), before + 3600);
+    // Refused: a Ceremony under an hour, a time for anything else, a Phrase drawn to wait.
+    let short = cast_with("Calling Moon", |o: &mut CastOrder| {
+        o.took = Some(GameDuration(1800));
+    });
+    assert_eq!(
+        w.refused(short, &[5]),
+        RuleError::System(AnyError::Adg(AdgError::CeremonyUnderAnHour(GameDuration(
+            1800
+        ))))
+    );
+    let timed_sigil = cast_with("Burning Frost", |o: &mut CastOrder| {
+        o.took = Some(GameDuration(3600));
+    });
+    assert_eq!(
+        w.refused(timed_sigil, &[5]),
+        RuleError::System(AnyError::Adg(AdgError::OnlyCeremoniesTakeTime(
+            "Burning Frost".into()
+        )))
+    );
+    let waiting_phrase = cast_with("Concealing Darkness", |o: &mut CastOrder| {
+        o.when = Some("at will".into());
+    });
+    assert_eq!(
+        w.refused(waiting_phrase, &[5]),
+        RuleError::System(AnyError::Adg(AdgError::OnlySigilsWait(
+            "Concealing Darkness".into()
+        )))
+    );
+}
+
+#[test]
+fn adg_r1_adg_r6_a_sigil_drawn_to_wait_goes_off_when_triggered() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Sigil);
+    // Mira stands in for the one who walks through the door.
+    add_mira(&mut w);
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 10),
+        },
+        &[],
+    );
+    let waiting = cast_with("Burning Frost", |o: &mut CastOrder| {
+        o.when = Some("a door opens".into());
+        o.effect = Some(EffectKind::Damage);
+        o.target = Some("Bryn".into());
+    });
+    // An exact 13 against Cunning 13: no damage die yet; the doubling waits with the Sigil.
+    let drawn = the_cast(&w.adg(waiting, &[13])).clone();
+    let drawn_at = w.seq_of_last();
+    assert!(drawn.effect.is_none() && drawn.effect_until.is_none());
+    assert_eq!(drawn.exact_choice.as_deref(), Some("duration"));
+    assert_eq!(w.aldric().sigils.len(), 1);
+    let trigger = || {
+        AdgCommand::Trigger(crate::systems::adg::rules::SigilTrigger {
+            character: "aldric".into(),
+            ritual: "burning frost".into(),
+        })
+    };
+    // An hour later the door opens: level 2 → 2d6 = 3 + 4 on Bryn (8 → 1), for 2 × 2 × 10 minutes.
+    w.then(
+        Command::AdvanceClock(crate::rules::campaign::ClockAdvance {
+            by: GameDuration(3600),
+        }),
+        &[],
+    );
+    let now = w.state().clock;
+    let events = w.adg(trigger(), &[3, 4]);
+    let Event::System(AnyEvent::Adg(AdgEvent::SigilTriggered(t))) = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(t.cast_seq, drawn_at);
+    assert_eq!(t.effect.as_ref().map(|e| e.amount), Some(7));
+    assert_eq!(t.effect_until, Some(now.after(GameDuration(2 * 2 * 600))));
+    assert_eq!(
+        w.state().character("Bryn").unwrap().health.unwrap().current,
+        1
+    );
+    assert!(w.aldric().sigils.is_empty());
+    // Nothing waits now: a second trigger is refused, saying so.
+    assert_eq!(
+        w.refused(trigger(), &[3, 4]),
+        RuleError::System(AnyError::Adg(AdgError::NoSigilWaiting {
+            name: "Aldric".into(),
+            ritual: "burning frost".into(),
+            waiting: vec![],
+        }))
+    );
+}
+
+#[test]
+fn adg_r3_c1_a_character_may_start_knowing_rituals_at_no_cost_and_a_correction_keeps_them() {
+    let mut w = Log::campaign();
+    let mut sheet = AdgSheet {
+        level: 2,
+        agility: 11,
+        brawn: 9,
+        cunning: 13,
+        health: 8,
+        silver: 40,
+        knows: vec![crate::systems::adg::sheet::StartingRitual {
+            name: "Concealing  Darkness".into(),
+            kind: RitualKind::Phrase,
+        }],
+    };
+    w.then(
+        Command::AddCharacter {
+            name: "Aldric".into(),
+            sheet: Sheet::Adg(sheet.clone()),
+        },
+        &[],
+    );
+    // Known, with no cost paid: health and Cunning stand as entered.
+    // The doubled space is the same name (ADG-R3 ruling).
+    assert_eq!(
+        w.aldric().known[&Folded::of("concealing darkness")].name,
+        "Concealing Darkness"
+    );
+    assert_eq!(w.health(), (8, 8));
+    assert_eq!(w.aldric().max.cunning, 13);
+    assert!(
+        the_cast(&w.adg(cast("Concealing Darkness"), &[5]))
+            .check
+            .success
+    );
+    // A correction of Cunning keeps what the character started knowing.
+    sheet.cunning = 14;
+    w.then(
+        Command::ChangeSheet {
+            character: "Aldric".into(),
+            sheet: Sheet::Adg(sheet.clone()),
+            reason: "typo".into(),
+            correction: true,
+        },
+        &[],
+    );
+    assert!(
+        w.aldric()
+            .known
+            .contains_key(&Folded::of("Concealing Darkness"))
+    );
+    // The same ritual twice, or a nameless one, is refused with the sheet.
+    let twice = AdgSheet {
+        knows: vec![sheet.knows[0].clone(), sheet.knows[0].clone()],
+        ..sheet.clone()
+    };
+    assert!(
+        twice
+            .validate()
+            .unwrap_err()
+            .contains("'Concealing Darkness' is given twice")
+    );
 }
 
 #[test]
@@ -137,9 +325,10 @@ fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
     w.knows("Burning Frost", RitualKind::Sigil);
     let events = w.adg(cast("Burning Frost"), &[13]);
     assert_eq!(the_cast(&events).exact_choice.as_deref(), Some("duration"));
+    // From the end of its minute's drawing.
     assert_eq!(
         the_cast(&events).effect_until.unwrap().seconds(),
-        2 * 2 * 600
+        60 + 2 * 2 * 600
     );
     let doubled = w.adg(
         cast_with("Burning Frost", |o: &mut CastOrder| {
@@ -584,4 +773,29 @@ fn t3_adg_r8_in_a_fight_a_casting_beats_the_damage_recorded_against_the_caster_t
     let turns: Vec<_> = fight.turns_at(state.clock).collect();
     assert_eq!(turns.len(), 1);
     assert_eq!(turns[0].did, vec!["cast Concealing Darkness".to_string()]);
+}
+
+#[test]
+fn adg_r6_a_target_is_recorded_by_the_characters_own_name_and_anyone_else_trimmed() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Phrase);
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 10),
+        },
+        &[],
+    );
+    let at = |target: &str| {
+        let target = target.to_string();
+        cast_with("Burning Frost", move |o: &mut CastOrder| {
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some(target);
+        })
+    };
+    // 5 succeeds; level 2 → 2d6 = 1 + 1.
+    let cast = the_cast(&w.adg(at("  bRYN "), &[5, 1, 1])).clone();
+    assert_eq!(cast.effect.map(|e| e.target), Some("Bryn".to_string()));
+    let cast = the_cast(&w.adg(at("  the ghoul "), &[5, 1, 1])).clone();
+    assert_eq!(cast.effect.map(|e| e.target), Some("the ghoul".to_string()));
 }

@@ -157,6 +157,7 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
         cunning: 13,
         health: 8,
         silver: 5,
+        knows: Vec::new(),
     }));
     poor.knows("Calling Moon", RitualKind::Phrase);
     assert_eq!(

@@ -295,6 +295,7 @@ fn vsd8_an_instantaneous_spell_is_never_in_force_and_spells_hold_on_the_other_sy
                 cunning: 10,
                 health: 6,
                 silver: 0,
+                knows: Vec::new(),
             }),
         },
         &[],

@@ -450,6 +450,7 @@ fn vsd_commands_on_an_adg_character_are_refused() {
                 cunning: 9,
                 health: 5,
                 silver: 0,
+                knows: Vec::new(),
             }),
         },
         &[],
@@ -543,5 +544,87 @@ fn vsd10_vsd13_a_scorched_caster_cannot_concentrate() {
             name: "Mira".into(),
             condition: "scorched".into()
         }))
+    );
+}
+
+/// VSD-10 (ruling): an Assessment Roll's mechanics are the table's; the GM records that an
+/// assailed caster passed one, naming the free roll made for Mira if there was one, and the
+/// condition ends.
+#[test]
+fn vsd10_a_passed_assessment_ends_assailed_and_names_only_an_open_roll_for_the_caster() {
+    use crate::rules::campaign::DiceRoll;
+    let assess = |roll: Option<u64>| {
+        VsdCommand::Assess(crate::systems::vsd::rules::Assessment {
+            character: "mira".into(),
+            roll,
+            rolled: None,
+        })
+    };
+    let mut w = world();
+    assert_eq!(
+        w.refused(assess(None), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::NoSuchCondition {
+            name: "Mira".into(),
+            condition: "assailed".into(),
+        }))
+    );
+    // The GM's pick after a pursuit result left Mira assailed, with no end of its own.
+    w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
+        crate::systems::vsd::event::ChoiceMade {
+            character: "Mira".into(),
+            cast_seq: 1,
+            chosen: vec![Choice::Assailed],
+            mp_refund: 0,
+            mp_lost: vec![],
+            conditions: vec![crate::systems::vsd::event::ConditionChange {
+                character: "Mira".into(),
+                condition: Condition::Assailed,
+                until: None,
+            }],
+            fires_at_round: None,
+            resonance: None,
+            in_force: None,
+            pending: None,
+            struck: None,
+            dice: vec![],
+        },
+    ))));
+    let roll = |character: &str, sealed: bool| {
+        Command::Roll(DiceRoll {
+            expression: crate::dice::DiceExpr::parse("oe+20").unwrap(),
+            purpose: Some("assessment".into()),
+            sealed,
+            character: Some(character.into()),
+        })
+    };
+    w.then(roll("Bran", false), &[60]);
+    let brans = w.seq();
+    w.then(roll("Mira", true), &[60]);
+    let sealed = w.seq();
+    w.then(roll("Mira", false), &[60]);
+    let miras = w.seq();
+    for (seq, why) in [
+        (brans, "it was not rolled for Mira"),
+        (sealed, "it is sealed"),
+        (2, "it is not a free roll"),
+    ] {
+        let refused = w.refused(assess(Some(seq)), &[]);
+        assert!(refused.to_string().contains(why), "#{seq}: {refused}");
+    }
+    assert!(matches!(
+        w.refused(assess(Some(miras + 9)), &[]),
+        RuleError::NoSuchEvent(..)
+    ));
+    let events = w.vsd(assess(Some(miras)), &[]);
+    assert_eq!(
+        events,
+        vec![Event::System(AnyEvent::Vsd(VsdEvent::AssessmentPassed {
+            character: "Mira".into(),
+            roll: Some(miras),
+        }))]
+    );
+    assert!(
+        !w.of("Mira")
+            .has_condition(Condition::Assailed, w.state().clock)
     );
 }
