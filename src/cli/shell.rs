@@ -81,9 +81,13 @@ impl Shell {
         })
     }
 
-    /// The prompt: the campaign's name.
+    /// The prompt: the campaign's name, and the fight's round while one is on (T-3).
     pub fn prompt(&self) -> String {
-        format!("{}> ", crate::text::printable(&self.name))
+        let round = state_of(&self.base.shared)
+            .and_then(|state| Some(state.fight.as_ref()?.round_at(state.clock)))
+            .map(|round| format!(", round {round}"))
+            .unwrap_or_default();
+        format!("{}{round}> ", crate::text::printable(&self.name))
     }
 
     /// Runs one command line (without `grimoire`) and returns its report, printing nothing (the
@@ -328,7 +332,7 @@ pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, 
     };
     say(&format!(
         "{}: type a command without `grimoire` (help lists them, Tab completes, exit ends).",
-        shell.prompt().trim_end_matches("> ")
+        crate::text::printable(&shell.name)
     ))?;
     loop {
         let line = match editor.readline(&shell.prompt()) {

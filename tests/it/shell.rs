@@ -271,3 +271,24 @@ fn the_shell_refuses_to_write_past_a_link_put_in_its_files_place_or_a_deleted_jo
         c.ok(&["verify"]);
     }
 }
+
+/// T-3: while a fight is on, the prompt says its round, as the table counts it.
+#[test]
+fn t3_the_prompt_counts_the_fights_rounds() {
+    let c = Campaign::with_party();
+    let mut shell = spawn(&c, &["shell"]);
+    shell.expect(PROMPT).expect("the prompt names the campaign");
+    type_line(&mut shell, "fight start \"at the bridge\"");
+    shell.expect("The Sunken Vault, round 1> ").unwrap();
+    type_line(&mut shell, "next");
+    shell
+        .expect("round 2 of the fight at the bridge begins")
+        .unwrap();
+    shell.expect("The Sunken Vault, round 2> ").unwrap();
+    type_line(&mut shell, "fight end");
+    shell.expect("ends after 2 rounds").unwrap();
+    shell.expect(PROMPT).unwrap();
+    type_line(&mut shell, "exit");
+    the_rest(&mut shell);
+    assert_eq!(exit_code(&mut shell), 0);
+}
