@@ -534,9 +534,19 @@ struct HealthTally {
     /// Health regained and lost because the session retracted (or restored) events from before
     /// it: not the evening's own damage or healing, but a change the sheets show all the same.
     reaching_back: ReachingBack,
+    /// Health a changed sheet moved (a level gained, the GM's correction): neither damage nor
+    /// healing, though the sheets show it.
+    sheet_changes: SheetMoved,
     /// Each character's current health after the last event followed.
     #[serde(skip)]
     current: HashMap<Folded, u32>,
+}
+
+/// Current health a changed sheet raised or lowered.
+#[derive(Debug, Default, serde::Serialize)]
+struct SheetMoved {
+    gained: u64,
+    lost: u64,
 }
 
 /// Health changed by retractions, or undone retractions, of events from before the session.
@@ -571,6 +581,7 @@ impl HealthTally {
 
     /// [`Self::follow`] for the characters `event` names: only they can have changed by it.
     fn follow_event(&mut self, event: &Event, state: &CampaignState) {
+        let (damage, healing) = (self.damage, self.healing);
         event.mentions(&mut |name| {
             let name = Folded::of(name);
             if let Some(character) = state.characters.get(&name) {
@@ -578,6 +589,15 @@ impl HealthTally {
             }
             false
         });
+        // A sheet changed is not a wound nor a cure: what it moved is counted apart.
+        if matches!(
+            event,
+            Event::SheetChanged { .. } | Event::SheetCorrected { .. }
+        ) {
+            self.sheet_changes.gained += self.healing - healing;
+            self.sheet_changes.lost += self.damage - damage;
+            (self.damage, self.healing) = (damage, healing);
+        }
     }
 
     fn see(&mut self, name: &Folded, character: &Character) {
@@ -651,6 +671,13 @@ impl Tally {
             health.healing,
             count(self.retractions, "retraction", "retractions")
         )];
+        let sheets = &health.sheet_changes;
+        if sheets.gained + sheets.lost > 0 {
+            lines.push(format!(
+                "Sheets changed (a level gained, a correction): {} health gained, {} lost",
+                sheets.gained, sheets.lost
+            ));
+        }
         let back = &health.reaching_back;
         if back.regained + back.lost > 0 {
             lines.push(format!(

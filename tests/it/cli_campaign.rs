@@ -1564,7 +1564,14 @@ fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
                 .as_i64()
                 .expect(field)
         };
-        let counted = tally("healing") - tally("damage") + back("regained") - back("lost");
+        let sheets = |field: &str| {
+            recap["tally"]["sheet_changes"][field]
+                .as_i64()
+                .expect(field)
+        };
+        let counted = tally("healing") - tally("damage") + back("regained") - back("lost")
+            + sheets("gained")
+            - sheets("lost");
         let diff = c.json(&[
             "diff",
             "--party",
@@ -2040,4 +2047,42 @@ fn events_that_roll_nothing_do_not_move_the_next_seeded_die() {
         "{again}"
     );
     assert!(plain.ok(&["verify"]).contains("all checks hold"));
+}
+
+/// From the third hostile pass: a correction or a level gained moves current health, but it is
+/// neither damage nor healing; the recap counts it apart, and the sums still match the sheets.
+#[test]
+fn c1_c2_a_recap_counts_a_changed_sheets_health_apart_from_damage_and_healing() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    // Aldric 8/8 → corrected to 5/5 (3 lost) → a level with 2 health (7/7) → 1 damage (6/7).
+    c.ok(&[
+        "character",
+        "set",
+        "Aldric",
+        "--health",
+        "5",
+        "--reason",
+        "typo",
+    ]);
+    c.ok(&["character", "level-up", "Aldric", "--health", "2"]);
+    c.ok(&["damage", "Aldric", "1"]);
+    let recap = c.json(&["session", "recap"]);
+    let tally = &recap["tally"];
+    assert_eq!(
+        (tally["damage"].as_u64(), tally["healing"].as_u64()),
+        (Some(1), Some(0)),
+        "{recap}"
+    );
+    assert_eq!(
+        tally["sheet_changes"],
+        serde_json::json!({ "gained": 2, "lost": 3 })
+    );
+    let text = c.ok(&["session", "recap"]);
+    assert!(
+        text.contains("1 damage taken, 0 healed")
+            && text
+                .contains("Sheets changed (a level gained, a correction): 2 health gained, 3 lost"),
+        "{text}"
+    );
 }
