@@ -380,6 +380,24 @@ fn read_for_retraction(
         // later roll is the one C-2 marks.
         retraction.next_roll = log.first_roll_after(seq)?;
     }
+    // A fight's start, round or end undone (or brought back) with later fight events, rests or
+    // downtime after it would reshape what those were recorded in (T-3).
+    let shaped = target.as_ref().map(|event| match event {
+        Event::Retracted { seq: undone, .. } => *undone,
+        _ => seq,
+    });
+    if let Some(shaped) = shaped {
+        const SHAPING: &[&str] = &[
+            "fight_started",
+            "round_began",
+            "fight_ended",
+            "rested",
+            "downtime_taken",
+        ];
+        retraction.fight_built_on = log
+            .newest_of_kinds(SHAPING)?
+            .is_some_and(|newest| newest > shaped);
+    }
     retraction.target = target;
     Ok(())
 }
@@ -659,6 +677,7 @@ mod tests {
             target: None,
             restoring: None,
             next_roll: None,
+            fight_built_on: false,
         });
         let mut shell = Campaign::on(log.open());
         let landed = shell.execute(run(3), tick(5)).unwrap().events[0].seq;

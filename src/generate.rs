@@ -213,6 +213,7 @@ fn step(
             reason: "entered for the wrong character".into(),
             // Damage and healing roll nothing: no roll after them to mark.
             next_roll: None,
+            fight_built_on: false,
         });
         // And now and then the retraction was the mistake: undoing it restores the entry.
         if let Some(retraction) = play_recorded(door, undo)?
@@ -225,6 +226,7 @@ fn step(
                 restoring: Some(Box::new(mistake.event)),
                 reason: "it was the right character after all".into(),
                 next_roll: None,
+                fight_built_on: false,
             });
             play(door, restore)?;
         }

@@ -81,6 +81,16 @@ pub fn is_visible(c: char) -> bool {
         && !SHOWS_NOTHING.contains(CodePointMapData::<GeneralCategory>::new().get(c))
 }
 
+/// A combining mark: shown on the letter before it.
+fn is_mark(c: char) -> bool {
+    use icu_properties::CodePointMapData;
+    use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
+    GeneralCategoryGroup::NonspacingMark
+        .union(GeneralCategoryGroup::EnclosingMark)
+        .union(GeneralCategoryGroup::SpacingMark)
+        .contains(CodePointMapData::<GeneralCategory>::new().get(c))
+}
+
 /// Characters that show nothing: the complement of [`is_visible`].
 pub fn is_invisible(c: char) -> bool {
     !is_visible(c)
@@ -231,10 +241,12 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 /// these cannot be told apart at the table ("ALDRlC" and "Aldric" share the capitals' one).
 pub fn look_alike_keys(name: &str) -> [String; 3] {
     use unicode_security::confusable_detection::skeleton;
+    // A combining mark stays: on its letter it shows, and "é" typed as e and an accent must look
+    // like "é" typed as one character (the skeleton decomposes both alike).
     let visible: String = name
         .trim()
         .chars()
-        .filter(|c| *c == ' ' || !is_invisible(*c))
+        .filter(|c| *c == ' ' || !is_invisible(*c) || is_mark(*c))
         .collect();
     // Two spaces where one was typed look the same at the table.
     let visible = visible.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -255,6 +267,14 @@ pub fn look_alike(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_accent_typed_apart_looks_like_the_accented_letter_and_a_different_accent_does_not() {
+        assert!(look_alike("Jose\u{301}", "Jos\u{e9}"));
+        assert!(look_alike("Cafe\u{301}", "CAF\u{c9}"));
+        assert!(!look_alike("Jos\u{e8}", "Jos\u{e9}"));
+        assert!(look_alike("Ald\u{200b}ric", "Aldric"));
+    }
 
     #[test]
     fn a_stored_payload_is_held_to_the_same_rules_escapes_included() {

@@ -15,6 +15,8 @@ const MINUTE: u64 = 60;
 pub const MINUTE_SECONDS: u64 = MINUTE;
 const HOUR: u64 = 60 * MINUTE;
 const DAY: u64 = 24 * HOUR;
+/// An hour, in the clock's seconds.
+pub const HOUR_SECONDS: u64 = HOUR;
 /// The length of an in-game day, in the clock's seconds.
 pub const DAY_SECONDS: u64 = DAY;
 const WEEK: u64 = 7 * DAY;

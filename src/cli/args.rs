@@ -148,6 +148,7 @@ impl RetractArgs {
             target: None,
             restoring: None,
             next_roll: None,
+            fight_built_on: false,
         }
     }
 }

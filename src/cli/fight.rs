@@ -97,7 +97,8 @@ fn yet_to_act(state: &CampaignState) -> Vec<String> {
     state
         .characters
         .values()
-        .filter(|c| !c.is_dead())
+        // The dead and the down (at 0 health) take no turn.
+        .filter(|c| c.status().is_none())
         .filter(|c| {
             !fight
                 .turns_at(state.clock)

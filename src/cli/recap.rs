@@ -204,11 +204,12 @@ fn changes(
     for name in names {
         let (was, is) = (before.character(name), after.character(name));
         let shown = is.or(was).map_or(name.as_str(), |c| c.name.as_str());
+        // One who joined shows each value from nothing; one who left, each value to nothing.
         let mut changed = Vec::new();
-        if let (Some(was), Some(is)) = (was, is) {
-            let (old, new) = (character_json(was, before), character_json(is, after));
-            compare("", Some(&old), Some(&new), &mut changed);
-        }
+        let old = was.map(|c| character_json(c, before));
+        let new = is.map(|c| character_json(c, after));
+        let whole = was.is_none() || is.is_none();
+        compare("", old.as_ref(), new.as_ref(), whole, &mut changed);
         let header = match (was, is) {
             (None, Some(_)) => format!("{shown}: joined"),
             (Some(_), None) => format!("{shown}: no longer in the campaign"),
@@ -250,6 +251,7 @@ fn changes(
 
 /// Bookkeeping a sheet keeps for the rules (event numbers, round counters), not for the table.
 const BOOKKEEPING: &[&str] = &[
+    "added_seq",
     "cast_seq",
     "first_round",
     "last_round",
@@ -281,10 +283,23 @@ impl Change {
 }
 
 /// The values that differ between two sheets, walking only into what differs. An entry that
-/// appeared or went whole (a ritual learned, a spell cast on someone) is one change; what was
-/// entered once (`sheet`) and the rules' bookkeeping are left out.
-fn compare(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Change>) {
-    let (old, new) = (old.filter(|v| !v.is_null()), new.filter(|v| !v.is_null()));
+/// appeared or went whole (a ritual learned, a spell cast on someone) is one change, but for a
+/// character who joined or left (`whole`) each value is shown, empty lists left out; what was
+/// entered once (`sheet`), the name the header shows and the rules' bookkeeping are left out.
+fn compare(
+    path: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    whole: bool,
+    out: &mut Vec<Change>,
+) {
+    let shown = |v: &&Value| match v {
+        Value::Null => false,
+        Value::Array(items) if whole => !items.is_empty(),
+        Value::Object(fields) if whole => !fields.is_empty(),
+        _ => true,
+    };
+    let (old, new) = (old.filter(shown), new.filter(shown));
     if old == new {
         return;
     }
@@ -295,20 +310,23 @@ fn compare(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<C
             format!("{path}.{key}")
         }
     };
-    // A health track given or taken away is its values appearing or going, not an entry.
+    // A health track given or taken away is its values appearing or going, not an entry; so is
+    // every value of a character who joined or left (`whole`).
     let nothing = Value::Object(serde_json::Map::new());
     let (old, new) = match (old, new) {
-        (None, Some(Value::Object(_))) if path == "health" => (Some(&nothing), new),
-        (Some(Value::Object(_)), None) if path == "health" => (old, Some(&nothing)),
+        (None, Some(Value::Object(_))) if whole || path == "health" => (Some(&nothing), new),
+        (Some(Value::Object(_)), None) if whole || path == "health" => (old, Some(&nothing)),
         _ => (old, new),
     };
     if let (Some(Value::Object(before)), Some(Value::Object(after))) = (old, new) {
         let keys: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
         for key in keys {
-            if (path.is_empty() && key == "sheet") || BOOKKEEPING.contains(&key.as_str()) {
+            if (path.is_empty() && (key == "sheet" || key == "name"))
+                || BOOKKEEPING.contains(&key.as_str())
+            {
                 continue;
             }
-            compare(&within(key), before.get(key), after.get(key), out);
+            compare(&within(key), before.get(key), after.get(key), whole, out);
         }
         return;
     }

@@ -113,7 +113,13 @@ pub enum RuleError {
     FightOn(String),
     #[error("no fight is under way")]
     NoFight,
-    #[error("{0} is under way, and a rest or downtime comes after it ends")]
+    #[error(
+        "#{0} shapes a fight that later rounds, fights, rests or downtime were recorded after; a fight's events are undone newest first"
+    )]
+    FightBuiltOn(u64),
+    #[error(
+        "{0} is under way, and what takes hours or more (a rest, downtime, a scroll's week, a Ceremony, an advance of an hour) comes after it ends"
+    )]
     InAFight(String),
     #[error("no session has been played yet")]
     NoSessionYet,

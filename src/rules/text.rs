@@ -6,7 +6,7 @@ use crate::sheet::Sheet;
 use crate::systems::contract::rules::Planned;
 use crate::systems::contract::rules::SystemRules;
 use crate::systems::registry::on_system;
-use crate::text::{NAME_MAX, NOTE_MAX, TextProblem, check, check_name};
+use crate::text::{NAME_MAX, NOTE_MAX, TextProblem, check, check_filled, check_name};
 
 /// The names a sheet carries.
 fn check_sheet(sheet: &Sheet) -> Result<(), TextProblem> {
@@ -54,8 +54,8 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
         Command::Roll(DiceRoll { purpose, .. }) => purpose
             .as_deref()
             .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
-        Command::Fight(FightStep::Start { name: Some(name) }) => {
-            check("fight's name", name, NAME_MAX)
+        Command::Fight(FightStep::Start { name: Some(name) }) if !name.trim().is_empty() => {
+            check_filled("fight's name", name, NAME_MAX)
         }
         // These record no new text of their own.
         Command::Fight(_)

@@ -201,6 +201,11 @@ impl WriteView<'_> {
         Ok(found)
     }
 
+    /// The seq of the newest event of one of `kinds` in the log, retracted or not.
+    pub fn newest_of_kinds(&mut self, kinds: &[&str]) -> Result<Option<u64>, StoreError> {
+        Ok(self.log.last_of_kinds(kinds, u64::MAX)?.map(|row| row.seq))
+    }
+
     /// The newest event up to `head` that `wanted` picks, read back a chunk at a time.
     pub fn newest_where(
         &mut self,

@@ -1180,4 +1180,43 @@ fn adg_r1_adg_r3_starting_rituals_sigils_that_wait_and_ceremonies_that_take_hour
         short.contains("an hour or more to perform, not 30m"),
         "{short}"
     );
+    let long = c.refused(
+        &[
+            "--rolls",
+            "6",
+            "ritual",
+            "cast",
+            "Wen",
+            "Calling Moon",
+            "--took",
+            "2w",
+        ],
+        1,
+    );
+    assert!(long.contains("2w is longer than a week"), "{long}");
+    // The kind is a word in any case; the same ritual twice, even as a look-alike, is refused.
+    let twice = c.refused(
+        &[
+            "character",
+            "add",
+            "adg",
+            "Cy",
+            "--level",
+            "1",
+            "--agility",
+            "9",
+            "--brawn",
+            "9",
+            "--cunning",
+            "9",
+            "--health",
+            "5",
+            "--knows",
+            "Glyph=Phrase",
+            "--knows",
+            "\u{ff27}lyph=phrase",
+        ],
+        1,
+    );
+    assert!(twice.contains("is given twice"), "{twice}");
 }

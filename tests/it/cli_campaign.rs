@@ -2086,3 +2086,43 @@ fn c1_c2_a_recap_counts_a_changed_sheets_health_apart_from_damage_and_healing() 
         "{text}"
     );
 }
+
+/// One who joined within a diff's range shows each value they stand at, from nothing, with their
+/// wounds: the health the sheet shows, not only that they joined.
+#[test]
+fn c2_a_diff_shows_every_value_of_one_who_joined() {
+    let c = Campaign::with_party();
+    let from = c.head().unwrap();
+    let from = from.split(':').next().unwrap().to_string();
+    c.add_adg("Bea", 1, 12, 6, 5);
+    c.ok(&["damage", "Bea", "2"]);
+    let diff = c.json(&["diff", "Bea", "--from", &from]);
+    let bea = &diff["characters"][0];
+    assert_eq!(bea["joined"], true, "{diff}");
+    let field = |name: &str| {
+        bea["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["field"] == name)
+            .map(|c| (c["from"].clone(), c["to"].clone()))
+    };
+    assert_eq!(
+        field("health.current"),
+        Some((serde_json::Value::Null, 4.into()))
+    );
+    assert_eq!(
+        field("health.max"),
+        Some((serde_json::Value::Null, 6.into()))
+    );
+    assert_eq!(
+        field("adg.silver"),
+        Some((serde_json::Value::Null, 5.into()))
+    );
+    assert_eq!(field("name"), None, "the header names them");
+    let text = c.ok(&["diff", "Bea", "--from", &from]);
+    assert!(
+        text.contains("Bea: joined\n") && text.contains("maximum health"),
+        "{text}"
+    );
+}

@@ -112,3 +112,79 @@ fn t3_a_point_in_a_past_fight_shows_its_round_then() {
     let sheet = c.ok(&["character", "show", "Mira", "--at", &second.to_string()]);
     assert!(sheet.contains("round 2 of fight 1"), "{sheet}");
 }
+
+/// From the hostile pass over fights: what takes hours waits for the fight's end, each ADG
+/// character acts once a round, and a fight's events are retracted newest first, so no rest lands
+/// inside a fight and no two fights overlap.
+#[test]
+fn t3_c2_what_takes_hours_waits_one_action_a_round_and_fight_events_retract_newest_first() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    c.ok(&["fight", "start", "at the gate"]);
+    let first_round = c.seq_of(&["next"]).to_string();
+    c.ok(&["next"]);
+    for (args, code) in [
+        (vec!["time", "advance", "1h"], 1),
+        (
+            vec![
+                "scroll",
+                "write",
+                "Aldric",
+                "Concealing Darkness",
+                "--level",
+                "1",
+                "--effect",
+                "hides",
+            ],
+            1,
+        ),
+        (vec!["rest", "--night", "--party"], 1),
+    ] {
+        let refused = c.refused(&args, code);
+        assert!(
+            refused.contains("the fight at the gate (round 3) is under way"),
+            "{args:?}: {refused}"
+        );
+    }
+    c.ok(&["time", "advance", "2r"]);
+    c.ok(&[
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    let twice = c.refused(
+        &[
+            "--rolls",
+            "5",
+            "ritual",
+            "cast",
+            "Aldric",
+            "Concealing Darkness",
+        ],
+        1,
+    );
+    assert!(
+        twice.contains("Aldric has already acted this round"),
+        "{twice}"
+    );
+    // Not the second of three rounds begun: a later one follows it.
+    let built_on = c.refused(&["retract", &first_round, "--reason", "typed twice"], 1);
+    assert!(
+        built_on.contains("a fight's events are undone newest first"),
+        "{built_on}"
+    );
+    let end = c.seq_of(&["fight", "end"]).to_string();
+    c.ok(&["rest", "--night", "--party"]);
+    let reopen = c.refused(&["retract", &end, "--reason", "not over"], 1);
+    assert!(reopen.contains("newest first"), "{reopen}");
+    // The newest may go: a new fight's start, undone at once.
+    let again = c.seq_of(&["fight", "start"]).to_string();
+    c.ok(&["retract", &again, "--reason", "no fight after all"]);
+    assert!(
+        c.ok(&["fight", "show"])
+            .starts_with("No fight is under way")
+    );
+}

@@ -765,18 +765,21 @@ fn vsd10_an_assessment_passed_ends_assailed_naming_the_roll_made_for_it() {
         c.ok(&["character", "show", "Mira"])
             .contains("Conditions: assailed until cleared")
     );
+    // Rolled sealed, it is refused until revealed; then it may be named.
     let roll = c
         .seq_of(&[
-            "--rolls",
-            "70",
             "roll",
             "oe+20",
+            "--sealed",
             "--for",
             "assessment",
             "--character",
             "Mira",
         ])
         .to_string();
+    let sealed = c.refused(&["assessment", "Mira", "--roll", &roll], 1);
+    assert!(sealed.contains("it is sealed"), "{sealed}");
+    c.ok(&["reveal", &roll]);
     let passed = c.ok(&["assessment", "Mira", "--roll", &roll]);
     assert!(
         passed.contains(&format!(

@@ -85,6 +85,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             restoring: None,
             reason: "property".into(),
             next_roll: None,
+            fight_built_on: false,
         }),
     }
 }

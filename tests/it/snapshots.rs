@@ -105,7 +105,7 @@ proptest! {
                         Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
                         _ => None,
                     };
-                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None })
+                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -261,6 +261,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             restoring: None,
             reason: "missed".into(),
             next_roll: None,
+            fight_built_on: false,
         })],
     );
     let state = store.replay(None).unwrap();
@@ -302,6 +303,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             restoring: None,
             reason: "missed".into(),
             next_roll: None,
+            fight_built_on: false,
         })],
     );
     let with = store.replay(None).unwrap();
@@ -511,6 +513,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 restoring: None,
                 reason: "never joined".into(),
                 next_roll: None,
+                fight_built_on: false,
             })],
         );
     }

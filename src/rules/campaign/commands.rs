@@ -72,6 +72,9 @@ pub struct Retraction {
     pub restoring: Option<Box<Event>>,
     /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
     pub next_roll: Option<u64>,
+    /// When the event undone or restored begins, moves on or ends a fight: whether a later event
+    /// of a fight, a rest or a downtime span was recorded after it (read the same way).
+    pub fight_built_on: bool,
 }
 
 /// A fight counted by the round (T-3): begun, moved on a round, or ended.

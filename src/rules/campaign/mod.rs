@@ -122,7 +122,7 @@ fn fight(state: &CampaignState, step: FightStep) -> Result<Event, RuleError> {
 }
 
 /// The fight under way and its round, in words ("the fight at the bridge (round 3)").
-fn fight_now(state: &CampaignState) -> String {
+pub(crate) fn fight_now(state: &CampaignState) -> String {
     state.fight.as_ref().map_or_else(String::new, |on| {
         format!("{} (round {})", on.words(), on.round_at(state.clock))
     })
@@ -368,6 +368,12 @@ fn decide_command(
                 reason: given_reason(reason)?,
             }
         }
+        // A fight is counted in rounds: hours passing within one are a fight forgotten (T-3).
+        Command::AdvanceClock(ClockAdvance { by })
+            if state.fight.is_some() && by.seconds() >= crate::time::HOUR_SECONDS =>
+        {
+            return Err(RuleError::InAFight(fight_now(state)));
+        }
         Command::AdvanceClock(ClockAdvance { by }) => Event::ClockAdvanced { by },
         Command::Fight(step) => fight(state, step)?,
         Command::StartSession(SessionStart { entropy }) => {
@@ -537,6 +543,7 @@ fn change_sheet(
 /// A retraction of the event `seq`: what it rolled, if anything, so the next roll is marked (C-2);
 /// or, for a retraction of a retraction, the event restored.
 fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
+    let fight_built_on = retraction.fight_built_on;
     let Retraction {
         seq,
         target,
@@ -572,6 +579,19 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             seq,
             kind: target.kind().to_string(),
         });
+    }
+    // A fight's events are undone or brought back newest first (T-3): otherwise two fights could
+    // overlap, a rest land inside one, or a round be counted twice.
+    let shapes_a_fight = |event: &Event| {
+        matches!(
+            event,
+            Event::FightStarted { .. } | Event::RoundBegan { .. } | Event::FightEnded { .. }
+        )
+    };
+    if fight_built_on
+        && (shapes_a_fight(&target) || restoring.as_deref().is_some_and(shapes_a_fight))
+    {
+        return Err(RuleError::FightBuiltOn(seq));
     }
     let restores = match &target {
         Event::Retracted { seq: undone, .. } => {
@@ -675,10 +695,23 @@ pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Chara
 
 /// A target as the log records it: the character's own name when it names one (in any case, with
 /// any spaces around it), else the words as typed, trimmed ("the ghoul").
-pub(crate) fn as_recorded(state: &CampaignState, target: &str) -> String {
-    state
-        .character(target)
-        .map_or_else(|| target.trim().to_string(), |c| c.name.clone())
+/// Words that only look like a character's name are refused: they would be recorded as someone
+/// else.
+pub(crate) fn as_recorded(state: &CampaignState, target: &str) -> Result<String, RuleError> {
+    if let Some(c) = state.character(target) {
+        return Ok(c.name.clone());
+    }
+    match state
+        .characters
+        .values()
+        .find(|c| crate::text::look_alike(&c.name, target))
+    {
+        Some(c) => Err(RuleError::ConfusableName {
+            name: target.trim().to_string(),
+            existing: c.name.clone(),
+        }),
+        None => Ok(target.trim().to_string()),
+    }
 }
 
 /// Whether two spellings name the same character (names ignore case).

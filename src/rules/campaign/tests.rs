@@ -119,6 +119,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             target: Some(adg("Aldric", 8)),
             restoring: None,
             next_roll: None,
+            fight_built_on: false,
             reason,
         })
     };
@@ -417,6 +418,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         target: Some(damage.clone()),
         restoring: None,
         next_roll: None,
+        fight_built_on: false,
         reason: "wrong target".into(),
     });
     let events = when(&state, command.clone(), vec![]).unwrap();
@@ -450,6 +452,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         }),
         restoring: None,
         next_roll: None,
+        fight_built_on: false,
         reason: "oops".into(),
     });
     assert!(matches!(
@@ -462,6 +465,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         target: None,
         restoring: None,
         next_roll: None,
+        fight_built_on: false,
         reason: "x".into(),
     });
     assert_eq!(
@@ -474,6 +478,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         target: None,
         restoring: None,
         next_roll: None,
+        fight_built_on: false,
         reason: "  ".into(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
@@ -484,6 +489,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         target: None,
         restoring: None,
         next_roll: None,
+        fight_built_on: false,
         reason: "the newest".into(),
     });
     assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
@@ -663,6 +669,7 @@ fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
         restoring,
         reason: "a mistake".into(),
         next_roll,
+        fight_built_on: false,
     })
 }
 

@@ -60,6 +60,7 @@ impl SystemSheet for AdgSheet {
             }
             if self.knows[..i].iter().any(|r| {
                 crate::words::fold_name(&spoken(&r.name)) == crate::words::fold_name(&name)
+                    || crate::text::look_alike(&r.name, &name)
             }) {
                 return Err(format!("the starting ritual '{name}' is given twice"));
             }

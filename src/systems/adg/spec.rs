@@ -176,7 +176,7 @@ fn starting_ritual(text: &str) -> Result<StartingRitual, String> {
     })?;
     Ok(StartingRitual {
         name: name.trim().to_string(),
-        kind: word::<RitualKind>(kind.trim())?,
+        kind: word::<RitualKind>(&kind.trim().to_lowercase())?,
     })
 }
 

@@ -441,9 +441,14 @@ pub fn spell_cast(c: &SpellCast) -> String {
 pub fn choice_made(c: &ChoiceMade) -> String {
     let mut line = format!("{} chooses {}", c.character, choices(&c.chosen));
     if let Some(s) = &c.struck {
+        let paid = if s.mp_spent == 0 && !c.mp_lost.is_empty() {
+            "paid by the MPs lost".to_string()
+        } else {
+            format!("{} MP spent", s.mp_spent)
+        };
         line.push_str(&format!(
-            "; {} strikes {} instead, {} MP spent",
-            s.spell, s.target, s.mp_spent
+            "; {} strikes {} instead, {paid}",
+            s.spell, s.target
         ));
         match s.save_difficulty {
             Some(difficulty) => line.push_str(&format!("; save difficulty {difficulty}")),

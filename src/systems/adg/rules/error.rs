@@ -11,6 +11,10 @@ pub enum AdgError {
     OnlyCeremoniesTakeTime(String),
     #[error("a Ceremony takes an hour or more to perform, not {0}")]
     CeremonyUnderAnHour(crate::time::GameDuration),
+    #[error("{0} is longer than a week; a Ceremony that long is spent as downtime")]
+    CeremonyOverAWeek(crate::time::GameDuration),
+    #[error("{0} has already acted this round (a ritual or a scroll read in combat takes it)")]
+    ActedThisRound(String),
     #[error("{name} has no Sigil of {ritual} waiting{}", waiting_list(waiting))]
     NoSigilWaiting {
         name: String,

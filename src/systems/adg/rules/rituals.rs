@@ -185,10 +185,17 @@ pub fn cast(
     let (who, adg) = living(state, &casting.character)?;
     let tables = tables(state)?;
     let known = known_ritual(who, adg, &casting.ritual)?;
+    free_to_act(state, &who.name)?;
     let mut order = casting.order;
+    if known.kind == RitualKind::Ceremony && state.fight.is_some() {
+        return Err(RuleError::InAFight(crate::rules::campaign::fight_now(
+            state,
+        )));
+    }
     order.target = order
         .target
-        .map(|t| crate::rules::campaign::as_recorded(state, &t));
+        .map(|t| crate::rules::campaign::as_recorded(state, &t))
+        .transpose()?;
     let took = time_taken(known, &order)?;
     if order.effect.is_some() && order.target.is_none() {
         return Err(RuleError::System(AnyError::Adg(
@@ -251,11 +258,12 @@ pub fn cast(
         can_exert(adg, Attribute::Cunning, upfront)?;
     }
     let target = adg.current(Attribute::Cunning) - upfront;
-    // In a fight, the damage the log holds against the caster this round counts unless the GM
-    // gave the number (T-3, ADG-R8).
-    let damage_taken = order
-        .damage_taken
-        .or_else(|| damage_this_round(state, &who.name));
+    // In a fight, the damage the log holds against the caster this round counts; the GM may name
+    // more (damage the log does not hold), never less (T-3, ADG-R8).
+    let damage_taken = match (order.damage_taken, damage_this_round(state, &who.name)) {
+        (Some(given), Some(recorded)) => Some(given.max(recorded)),
+        (given, recorded) => given.or(recorded),
+    };
     let check = checks::check(
         dice,
         &mut record,
@@ -376,6 +384,10 @@ fn time_taken(
         (RitualKind::Ceremony, Some(took)) if took.seconds() < HOUR.seconds() => {
             refused(AdgError::CeremonyUnderAnHour(took))
         }
+        // Past a week it is a downtime matter, and most likely a slip of the keys.
+        (RitualKind::Ceremony, Some(took)) if took.seconds() > WEEK.seconds() => {
+            refused(AdgError::CeremonyOverAWeek(took))
+        }
         (RitualKind::Ceremony, took) => Ok(Some(took.unwrap_or(HOUR))),
         (_, Some(_)) => refused(AdgError::OnlyCeremoniesTakeTime(known.name.clone())),
         (RitualKind::Sigil, None) => Ok(Some(MINUTE)),
@@ -384,7 +396,8 @@ fn time_taken(
 }
 
 const MINUTE: GameDuration = GameDuration(crate::time::MINUTE_SECONDS);
-const HOUR: GameDuration = GameDuration(60 * crate::time::MINUTE_SECONDS);
+const HOUR: GameDuration = GameDuration(crate::time::HOUR_SECONDS);
+const WEEK: GameDuration = GameDuration(7 * crate::time::DAY_SECONDS);
 
 /// Sets off a Sigil drawn to wait (ADG-R1): the first drawn of that ritual goes off, its effect
 /// lasting from now. Draws Level d6 when it damages or heals (twice as many on an exact effect).
@@ -434,4 +447,21 @@ pub fn trigger(
             dice: record,
         }),
     ))])
+}
+
+/// In a fight, one action a round: a ritual cast, or a scroll read (which takes the whole round,
+/// ADG-S5). Out of a fight the rounds are the GM's to keep.
+pub(super) fn free_to_act(state: &CampaignState, name: &str) -> Result<(), RuleError> {
+    let Some(fight) = &state.fight else {
+        return Ok(());
+    };
+    let acted = fight.turns_at(state.clock).any(|t| {
+        crate::words::Folded::of(&t.name) == crate::words::Folded::of(name) && !t.did.is_empty()
+    });
+    if acted {
+        return Err(RuleError::System(AnyError::Adg(AdgError::ActedThisRound(
+            name.to_string(),
+        ))));
+    }
+    Ok(())
 }

@@ -26,6 +26,12 @@ pub fn write(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let (who, adg) = living(state, &scribing.character)?;
+    // A week at the desk does not fit in a fight (T-3).
+    if state.fight.is_some() {
+        return Err(RuleError::InAFight(crate::rules::campaign::fight_now(
+            state,
+        )));
+    }
     let tables = tables(state)?;
     let mut written = scroll_of_the_week(who, adg, tables, scribing, dice)?;
     // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
@@ -293,6 +299,7 @@ pub fn read(
 ) -> Result<Vec<Event>, RuleError> {
     let (name, id, secrets) = (order.character.as_str(), order.scroll, &order.sealed);
     let (who, _) = living(state, name)?;
+    super::rituals::free_to_act(state, &who.name)?;
     let scroll = held(state, &who.name, id)?;
     // A target is whom the scroll's damage or healing goes to; a scroll with none would drop it.
     if order.target.is_some() && scroll.effect_roll.is_none() {
@@ -316,7 +323,8 @@ pub fn read(
         target: order
             .target
             .as_deref()
-            .map(|t| crate::rules::campaign::as_recorded(state, t)),
+            .map(|t| crate::rules::campaign::as_recorded(state, t))
+            .transpose()?,
     };
     let reading = reading(
         state,

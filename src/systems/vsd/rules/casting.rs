@@ -135,7 +135,7 @@ pub fn cast(
         .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
         .clone();
     let mut order = casting.order;
-    order.target = crate::rules::campaign::as_recorded(state, &order.target);
+    order.target = crate::rules::campaign::as_recorded(state, &order.target)?;
     let settings = &state.systems.vsd.vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
@@ -628,6 +628,13 @@ pub fn save(
             let difficulty = struck
                 .save_difficulty
                 .ok_or_else(|| no_save("the spell grants no save"))?;
+            // It struck one target instead of its own: only they can resist it.
+            if crate::words::fold_name(target) != crate::words::fold_name(&struck.target) {
+                return Err(no_save(&format!(
+                    "it struck {}, no one else",
+                    struck.target
+                )));
+            }
             (&struck.spell, caster, difficulty, struck.cast_at)
         }
     };

@@ -519,15 +519,26 @@ fn strikes_instead(
     if target.is_empty() {
         return refused(VsdError::OtherTargetUnnamed(who.name.clone()));
     }
+    // Words that only look like the caster are the caster: below 126 that is refused.
+    if pending.options.contains(&Choice::LoseAllMps)
+        && (crate::words::fold_name(target) == crate::words::fold_name(&who.name)
+            || crate::text::look_alike(target, &who.name))
+    {
+        return refused(VsdError::CasterNotStruckBelow126(who.name.clone()));
+    }
+    let target = &crate::rules::campaign::as_recorded(state, target)?;
     let character = state.character(target);
     if let Some(c) = character
         && c.is_dead()
     {
         return refused(VsdError::TargetDead(c.name.clone()));
     }
-    let the_caster = character.is_some_and(|c| c.name == who.name);
-    if the_caster && pending.options.contains(&Choice::LoseAllMps) {
-        return refused(VsdError::CasterNotStruckBelow126(who.name.clone()));
+    // Another target is not the one it was cast at.
+    if let Some(original) = &pending.target
+        && (crate::words::fold_name(original) == crate::words::fold_name(target)
+            || crate::text::look_alike(original, target))
+    {
+        return refused(VsdError::SameTarget(original.clone()));
     }
     let spell = vsd.spell(&pending.spell);
     let saves = spell.is_some_and(|s| s.save);

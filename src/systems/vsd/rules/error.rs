@@ -88,6 +88,8 @@ pub enum VsdError {
     CasterNotStruckBelow126(String),
     #[error("{0} is dead; a spell cannot strike them")]
     TargetDead(String),
+    #[error("{0} is the target the spell was cast at; another target is someone else in range")]
+    SameTarget(String),
     #[error("#{seq} cannot be the Assessment Roll: {why}")]
     NotAnAssessmentRoll { seq: u64, why: String },
     #[error("#{0} is not a spell casting")]

@@ -330,13 +330,11 @@ fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, R
         };
         match &assessment.rolled {
             _ if state.retracted.contains_key(&seq) => return unfit("it was retracted"),
-            Some(Event::DiceRolled {
-                character, total, ..
-            }) => {
+            Some(Event::DiceRolled { character, .. }) => {
                 if character.as_deref().is_none_or(|c| who.name != *c) {
                     return unfit(&format!("it was not rolled for {}", who.name));
                 }
-                if total.is_none() {
+                if state.sealed_pending.contains_key(&seq) {
                     return unfit(
                         "it is sealed, and a pass cannot rest on a value not yet revealed",
                     );

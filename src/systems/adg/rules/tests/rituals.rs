@@ -750,16 +750,28 @@ fn t3_adg_r8_in_a_fight_a_casting_beats_the_damage_recorded_against_the_caster_t
     let c = the_cast(&events);
     assert_eq!(c.damage_taken, Some(6));
     assert!(!c.check.success);
-    // The GM's own number stands over the log's: given 3, a 4 is above it and succeeds.
-    let given = w
+    // The GM may name less than the log holds, but the log's 6 stands: a 4 still fails.
+    let less = w
         .when(
             adg_cmd(cast_with("Concealing Darkness", |o: &mut CastOrder| {
                 o.damage_taken = Some(3);
             })),
-            &[4],
+            &[4, 1, 1, 2],
         )
         .unwrap();
-    assert!(the_cast(&given).check.success);
+    assert_eq!(the_cast(&less).damage_taken, Some(6));
+    assert!(!the_cast(&less).check.success);
+    // More than the log holds (damage it does not know of) counts: 7 is not above 8.
+    let more = w
+        .when(
+            adg_cmd(cast_with("Concealing Darkness", |o: &mut CastOrder| {
+                o.damage_taken = Some(8);
+            })),
+            &[7, 1, 1, 2],
+        )
+        .unwrap();
+    assert_eq!(the_cast(&more).damage_taken, Some(8));
+    assert!(!the_cast(&more).check.success);
     // A round later the damage is behind the caster.
     w.then(
         Command::Fight(crate::rules::campaign::FightStep::NextRound),

@@ -575,3 +575,51 @@ fn vsd9_vsd8_a_one_off_spell_struck_elsewhere_is_never_in_force() {
     assert!(made.in_force.is_none());
     assert!(w.on("Bran").is_empty());
 }
+
+/// From the hostile pass: another target is not the spell's own, a name that only looks like the
+/// caster's is the caster, and only the one struck saves.
+#[test]
+fn vsd9_vsd7_another_target_is_someone_else_and_only_they_save() {
+    let mut w = world();
+    // Sleep on Bran fails at 90 + 20 = 110: another target, not Mira.
+    w.vsd(
+        cast_with("Sleep", |o| o.target = "Bran".into()),
+        &[3, 40, 90],
+    );
+    assert_eq!(
+        w.refused(choose_striking(&[Choice::OtherTarget], " bran"), &[]),
+        RuleError::System(AnyError::Vsd(VsdError::SameTarget("Bran".into())))
+    );
+    for look_alike in ["Ｍira", "Mi\u{200b}ra"] {
+        assert_eq!(
+            w.refused(choose_striking(&[Choice::OtherTarget], look_alike), &[]),
+            RuleError::System(AnyError::Vsd(VsdError::CasterNotStruckBelow126(
+                "Mira".into()
+            ))),
+            "{look_alike:?}"
+        );
+    }
+    // A name that only looks like Tom's is refused rather than recorded as a stranger.
+    assert!(matches!(
+        w.refused(choose_striking(&[Choice::OtherTarget], "T\u{43e}m"), &[]),
+        RuleError::ConfusableName { .. }
+    ));
+    w.vsd(choose_striking(&[Choice::OtherTarget], "Tom"), &[]);
+    let choice = w.seq();
+    let save = |who: &str| {
+        VsdCommand::Save(SaveRoll {
+            target: who.into(),
+            wsr: Some(0),
+            against: choice,
+            cast: None,
+        })
+    };
+    assert!(matches!(
+        w.refused(save("the troll"), &[20]),
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { .. }))
+    ));
+    assert!(matches!(
+        w.refused(save("Bran"), &[20]),
+        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { .. }))
+    ));
+}
