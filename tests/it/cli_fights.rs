@@ -70,7 +70,7 @@ fn t3_a_fight_is_counted_by_the_round_and_shows_who_did_what() {
     );
     let rest = c.refused(&["rest", "--night", "--party"], 1);
     assert!(
-        rest.contains("a rest or downtime comes after it ends"),
+        rest.contains("is under way, and what takes hours or more (a rest,"),
         "{rest}"
     );
 
