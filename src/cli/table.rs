@@ -252,7 +252,7 @@ pub fn peek(g: &Globals, args: &PeekArgs) -> Result<Report, Error> {
         let retracted = state
             .retracted
             .get(&seq)
-            .map(|why| format!(" (retracted: {why}; it will not be revealed)"))
+            .map(|why| format!(" (retracted: {why}; still to be revealed, as it was rolled)"))
             .unwrap_or_default();
         lines.push(format!(
             "#{seq} {}: {}{retracted}",

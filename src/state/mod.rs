@@ -421,21 +421,7 @@ impl CampaignState {
 
     fn apply_event(&mut self, seq: u64, event: &Event) {
         self.head = seq;
-        let sealed: Vec<PendingSeal> = event
-            .dice()
-            .iter()
-            .filter_map(|d| match &d.provenance {
-                Provenance::Sealed { commitment, .. } => Some(PendingSeal {
-                    n: d.n,
-                    commitment: commitment.clone(),
-                    epoch: d.provenance.seeded_epoch(),
-                }),
-                _ => None,
-            })
-            .collect();
-        if !sealed.is_empty() {
-            self.sealed_pending.insert(seq, sealed);
-        }
+        self.note_sealed(seq, event);
         self.note_reroll(seq, event);
         self.count_rolls(event);
         match event {
@@ -667,9 +653,31 @@ impl CampaignState {
     /// roll made after a retracted one is still a roll made again, and a retraction undone later
     /// still made the next roll like its target a roll made again.
     fn note_undone(&mut self, seq: u64, event: &Event) {
+        // A sealed roll retracted was still rolled: it stays to be revealed, so a GM who rolled
+        // again cannot keep the first value hidden for good (and its seed waits for it).
+        self.note_sealed(seq, event);
         self.note_reroll(seq, event);
         self.count_rolls(event);
         self.note_retracted_roll(event);
+    }
+
+    /// Notes the sealed dice of `event` as awaiting a reveal.
+    fn note_sealed(&mut self, seq: u64, event: &Event) {
+        let sealed: Vec<PendingSeal> = event
+            .dice()
+            .iter()
+            .filter_map(|d| match &d.provenance {
+                Provenance::Sealed { commitment, .. } => Some(PendingSeal {
+                    n: d.n,
+                    commitment: commitment.clone(),
+                    epoch: d.provenance.seeded_epoch(),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !sealed.is_empty() {
+            self.sealed_pending.insert(seq, sealed);
+        }
     }
 
     /// A retraction of a roll marks the first roll after the retracted one (C-2): the one already

@@ -378,14 +378,19 @@ fn the_gm_reads_their_own_sealed_roll_and_the_table_does_not() {
     }
     let plain = c.refused(&["peek", "1"], 1);
     assert!(plain.contains("#1 has no sealed dice"), "{plain}");
-    // A retracted secret roll stays the GM's to read, marked as never to be revealed.
+    // A retracted secret roll was still rolled: the GM reads it marked, and it stays to be
+    // revealed, so a roll made again cannot hide the first value for good.
     let dropped = c.seq_of(&["roll", "d6", "--sealed"]);
     c.ok(&["retract", &dropped.to_string(), "--reason", "the wrong die"]);
     let read = c.ok(&["peek", &dropped.to_string()]);
     assert!(
-        read.contains("(retracted: the wrong die; it will not be revealed)"),
+        read.contains("(retracted: the wrong die; still to be revealed, as it was rolled)"),
         "{read}"
     );
+    assert!(c.ok(&["verify"]).contains("1 still sealed"));
+    let opened = c.ok(&["reveal", &dropped.to_string()]);
+    assert!(opened.contains(&format!("sealed dice of #{dropped} revealed")), "{opened}");
+    assert!(c.ok(&["verify"]).contains("0 still sealed"));
     // A die the GM typed is shown back as typed.
     let typed = c.ok(&["--rolls", "12", "roll", "d20", "--sealed"]);
     assert!(

@@ -657,13 +657,14 @@ fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
 }
 
 /// The withheld epochs whose seeds `events` set free: after them no sealed die derived from the
-/// seed is still pending (the last was revealed, or retracted). Their `SeedRevealed` events go in
-/// the same write, so a seed is published the moment nothing it could open is left.
+/// seed is still pending (the last was revealed; a retracted one still waits, C-2). Their
+/// `SeedRevealed` events go in the same write, so a seed is published the moment nothing it could
+/// open is left.
 pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
     let settled: Vec<u64> = events
         .iter()
         .filter_map(|e| {
-            let (Event::SealedRevealed { seq, .. } | Event::Retracted { seq, .. }) = e else {
+            let Event::SealedRevealed { seq, .. } = e else {
                 return None;
             };
             Some(*seq)

@@ -872,12 +872,22 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
     // While epoch 1 lasts, its seed is secret: the roll may come back.
     let restore = |state: &CampaignState, log: &[Event]| retraction(state, 3, log);
     assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
-    // Nothing holds the seed back any more, so revealing it publishes it.
+    // Retracted, the roll still waits to be revealed, so the seed is withheld for it (C-2)...
     then(&mut log, |_, _| Command::RevealSeed {
         seed: Some([7u8; 32]),
         next_commitment: fairness::seed_commitment(&[8u8; 32]),
     });
-    assert!(matches!(log[3], Event::SeedRevealed { epoch: 1, .. }));
+    assert!(
+        matches!(&log[3], Event::SeedWithheld { epoch: 1, until } if until == &vec![2]),
+        "{:?}",
+        log[3]
+    );
+    assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
+    // ...and once the seed is out (the roll revealed), bringing the roll back is refused.
+    log.push(Event::SeedRevealed {
+        epoch: 1,
+        seed: hex::encode([7u8; 32]),
+    });
     assert_eq!(
         when(&given(&log), restore(&given(&log), &log), vec![]),
         Err(RuleError::RestoreWouldOpenSeal { seq: 2, epoch: 1 })
@@ -1105,4 +1115,36 @@ fn t3_t1_what_waits_on_the_clock_is_said_in_the_fights_rounds() {
         on.end_of_round_words(now + 2),
         "at the end of round 4 of the fight, 2 rounds from now"
     );
+}
+
+#[test]
+fn c2_a_retracted_sealed_roll_still_waits_to_be_revealed_and_holds_its_seed_back() {
+    let mut w = crate::testkit::Log::campaign();
+    let sealed = Command::Roll(DiceRoll {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: Some("an ambush?".into()),
+        sealed: true,
+        character: None,
+    });
+    w.then(sealed, &[17]);
+    let seq = w.seq();
+    let retract = |w: &crate::testkit::Log| {
+        let state = w.state();
+        retraction(&state, seq, &w.events())
+    };
+    w.then(retract(&w), &[]);
+    // Retracted, it still waits to be revealed.
+    assert!(w.state().sealed_pending.contains_key(&seq));
+    let events = w.then(
+        Command::RevealSealed(SealedReveal {
+            seq,
+            secrets: Vec::new(),
+        }),
+        &[],
+    );
+    assert!(matches!(
+        &events[..],
+        [Event::SealedRevealed { dice, .. }] if dice[0].value == 17
+    ));
+    assert!(w.state().sealed_pending.is_empty());
 }
