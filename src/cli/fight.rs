@@ -1,6 +1,6 @@
 //! Fights by the round (T-3): `fight start`, `next`, `fight end` and `fight show`.
 
-use super::output::{Report, appended};
+use super::output::Report;
 use super::{At, Context, Globals, record};
 use crate::Error;
 use crate::rules::Command;
@@ -58,13 +58,8 @@ pub fn next(g: &Globals, ctx: &mut Context) -> Result<Report, Error> {
 
 fn step_on(g: &Globals, ctx: &mut Context, step: FightStep) -> Result<Report, Error> {
     let written = record(g, ctx, Command::Fight(step))?;
-    let state = written.state;
-    let mut report = appended(&written.events);
-    report
-        .text
-        .push_str(&format!("\nIt is now {}.", state.clock_text()));
-    report.json["game_time"] = json!(state.clock.seconds());
-    report.json["fight"] = fight_json(&state);
+    let mut report = super::table::moved_the_clock(&written);
+    report.json["fight"] = fight_json(&written.state);
     Ok(report)
 }
 

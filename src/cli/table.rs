@@ -32,14 +32,19 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
         TimeCommand::Show(at) => return time_show(&at.state(g)?),
     };
     let written = record(g, ctx, Command::AdvanceClock(advance))?;
-    let state = written.state;
+    let mut report = moved_the_clock(&written);
+    report.json["game_time_text"] = json!(written.state.clock.to_string());
+    Ok(report)
+}
+
+/// What a command that moved the clock appended, and the time it is now.
+pub(super) fn moved_the_clock(written: &crate::store::Written) -> Report {
     let mut report = appended(&written.events);
     report
         .text
-        .push_str(&format!("\nIt is now {}.", state.clock_text()));
-    report.json["game_time"] = json!(state.clock.seconds());
-    report.json["game_time_text"] = json!(state.clock.to_string());
-    Ok(report)
+        .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
+    report.json["game_time"] = json!(written.state.clock.seconds());
+    report
 }
 
 /// Where the campaign stands in time: the clock, the round, the session and the dice epoch.
@@ -359,10 +364,7 @@ pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeWeeks) -> Result<Rep
         ));
     }
     let written = record(g, ctx, Command::Downtime(a.clone()))?;
-    let mut report = appended(&written.events);
-    report
-        .text
-        .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
+    let mut report = moved_the_clock(&written);
     if let Some(span) = written.events.iter().find_map(|r| match &r.event {
         Event::DowntimeTaken(span) => Some(span),
         _ => None,
@@ -414,9 +416,5 @@ pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error
         ));
     }
     let written = record(g, ctx, Command::Rest(a.clone()))?;
-    let mut report = appended(&written.events);
-    report
-        .text
-        .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
-    Ok(report)
+    Ok(moved_the_clock(&written))
 }

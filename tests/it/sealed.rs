@@ -389,7 +389,10 @@ fn the_gm_reads_their_own_sealed_roll_and_the_table_does_not() {
     );
     assert!(c.ok(&["verify"]).contains("1 still sealed"));
     let opened = c.ok(&["reveal", &dropped.to_string()]);
-    assert!(opened.contains(&format!("sealed dice of #{dropped} revealed")), "{opened}");
+    assert!(
+        opened.contains(&format!("sealed dice of #{dropped} revealed")),
+        "{opened}"
+    );
     assert!(c.ok(&["verify"]).contains("0 still sealed"));
     // A die the GM typed is shown back as typed.
     let typed = c.ok(&["--rolls", "12", "roll", "d20", "--sealed"]);

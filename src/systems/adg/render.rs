@@ -309,7 +309,12 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             let waiting: Vec<String> = adg
                 .sigils
                 .iter()
-                .map(|s| format!("{} (drawn at #{}; {})", s.ritual, s.cast_seq, s.trigger))
+                .map(|s| {
+                    format!(
+                        "{} (drawn at #{}; {})",
+                        s.ritual, s.cast_seq, s.waits.trigger
+                    )
+                })
                 .collect();
             lines.push(format!(
                 "  Sigils waiting to go off: {}",

@@ -418,12 +418,12 @@ pub fn trigger(
                 waiting: adg.sigils.iter().map(|s| s.ritual.clone()).collect(),
             }))
         })?;
-    if let Some(target) = waiting.target.as_deref() {
+    if let Some(target) = waiting.waits.target.as_deref() {
         super::reachable(state, target)?;
     }
     let exact = waiting.exact_choice.as_deref();
     let mut record = Vec::new();
-    let effect = match (waiting.effect, &waiting.target) {
+    let effect = match (waiting.waits.effect, &waiting.waits.target) {
         (Some(kind), Some(target)) => {
             let count = adg.level * if exact == Some("effect") { 2 } else { 1 };
             let amount = checks::d6s(dice, &mut record, count, "sigil damage or healing")?;

@@ -97,11 +97,8 @@ pub struct DrawnSigil {
     pub cast_seq: u64,
     /// The ritual as drawn (its words as spoken).
     pub ritual: String,
-    pub trigger: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<EffectKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
+    /// What sets it off, and what it will do then.
+    pub waits: crate::systems::adg::event::Waiting,
     /// What an exact casting check doubles once it goes off: "duration" or "effect".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_choice: Option<String>,
@@ -410,9 +407,7 @@ impl CampaignState {
             adg.sigils.push(DrawnSigil {
                 cast_seq: seq,
                 ritual: c.words.join(" "),
-                trigger: w.trigger.clone(),
-                effect: w.effect,
-                target: w.target.clone(),
+                waits: w.clone(),
                 exact_choice: c.exact_choice.clone(),
             });
         }
