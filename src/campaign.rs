@@ -380,22 +380,30 @@ fn read_for_retraction(
         // later roll is the one C-2 marks.
         retraction.next_roll = log.first_roll_after(seq)?;
     }
-    // A fight's start, round or end undone (or brought back) with later fight events, rests or
-    // downtime after it would reshape what those were recorded in (T-3).
-    let shaped = target.as_ref().map(|event| match event {
-        Event::Retracted { seq: undone, .. } => *undone,
-        _ => seq,
-    });
-    if let Some(shaped) = shaped {
-        const SHAPING: &[&str] = &[
+    // A fight's start, round or end undone or brought back (down any chain of retractions) with
+    // later events that move the clock after it would reshape what those were recorded in (T-3).
+    let mut root = target.clone().map(|event| (seq, event));
+    while let Some((_, Event::Retracted { seq: undone, .. })) = &root {
+        let undone = *undone;
+        root = log.event(undone)?.map(|event| (undone, event));
+    }
+    if let Some((
+        shaped,
+        Event::FightStarted { .. } | Event::RoundBegan { .. } | Event::FightEnded { .. },
+    )) = root
+    {
+        const MOVING_THE_CLOCK: &[&str] = &[
             "fight_started",
             "round_began",
             "fight_ended",
+            "clock_advanced",
             "rested",
             "downtime_taken",
+            "ritual_cast",
+            "scroll_written",
         ];
         retraction.fight_built_on = log
-            .newest_of_kinds(SHAPING)?
+            .newest_of_kinds(MOVING_THE_CLOCK)?
             .is_some_and(|newest| newest > shaped);
     }
     retraction.target = target;

@@ -114,7 +114,7 @@ pub enum RuleError {
     #[error("no fight is under way")]
     NoFight,
     #[error(
-        "#{0} shapes a fight that later rounds, fights, rests or downtime were recorded after; a fight's events are undone newest first"
+        "#{0} shapes a fight that later events moving the clock (rounds, rests, downtime, castings, scrolls, time advanced) follow; a fight's events are undone newest first"
     )]
     FightBuiltOn(u64),
     #[error(

@@ -188,3 +188,28 @@ fn t3_c2_what_takes_hours_waits_one_action_a_round_and_fight_events_retract_newe
             .starts_with("No fight is under way")
     );
 }
+
+/// From the second hostile pass: the order holds down a chain of retractions, and hours recorded
+/// after a fight's end keep it ended.
+#[test]
+fn t3_c2_a_chain_of_retractions_or_hours_after_the_end_cannot_reopen_a_fight() {
+    let c = Campaign::with_party();
+    c.ok(&["fight", "start"]);
+    c.ok(&["next"]);
+    let third = c.seq_of(&["next"]);
+    let undo = c.seq_of(&["retract", &third.to_string(), "--reason", "b"]);
+    let redo = c.seq_of(&["retract", &undo.to_string(), "--reason", "r"]);
+    let undo_again = c.seq_of(&["retract", &redo.to_string(), "--reason", "r2"]);
+    c.ok(&["fight", "end"]);
+    // Undoing the last retraction would bring round 3 back inside a fight already ended.
+    let chain = c.refused(&["retract", &undo_again.to_string(), "--reason", "x"], 1);
+    assert!(
+        chain.contains("a fight's events are undone newest first"),
+        "{chain}"
+    );
+    c.ok(&["fight", "start", "at the gate"]);
+    let end = c.seq_of(&["fight", "end"]).to_string();
+    c.ok(&["time", "advance", "3h"]);
+    let reopen = c.refused(&["retract", &end, "--reason", "not over"], 1);
+    assert!(reopen.contains("newest first"), "{reopen}");
+}

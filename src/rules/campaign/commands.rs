@@ -72,8 +72,9 @@ pub struct Retraction {
     pub restoring: Option<Box<Event>>,
     /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
     pub next_roll: Option<u64>,
-    /// When the event undone or restored begins, moves on or ends a fight: whether a later event
-    /// of a fight, a rest or a downtime span was recorded after it (read the same way).
+    /// Whether the event undone or restored, down any chain of retractions, begins, moves on or
+    /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
+    /// recorded after it (read the same way).
     pub fight_built_on: bool,
 }
 

@@ -581,16 +581,8 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
         });
     }
     // A fight's events are undone or brought back newest first (T-3): otherwise two fights could
-    // overlap, a rest land inside one, or a round be counted twice.
-    let shapes_a_fight = |event: &Event| {
-        matches!(
-            event,
-            Event::FightStarted { .. } | Event::RoundBegan { .. } | Event::FightEnded { .. }
-        )
-    };
-    if fight_built_on
-        && (shapes_a_fight(&target) || restoring.as_deref().is_some_and(shapes_a_fight))
-    {
+    // overlap, hours pass inside one, or a round be counted twice.
+    if fight_built_on {
         return Err(RuleError::FightBuiltOn(seq));
     }
     let restores = match &target {

@@ -77,6 +77,10 @@ pub struct VsdState {
     /// gained.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub drive_owed: u32,
+    /// The event that last left the character assailed: an Assessment Roll that ends it is rolled
+    /// after it (VSD-10 ruling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assailed_since: Option<u64>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -158,6 +162,7 @@ impl VsdState {
             delayed: None,
             consumed: false,
             drive_owed: 0,
+            assailed_since: None,
         }
     }
 
@@ -257,10 +262,13 @@ impl CampaignState {
             .and_then(|c| c.state_mut::<Vsd>())
     }
 
-    fn add_conditions(&mut self, changes: &[ConditionChange]) {
+    fn add_conditions(&mut self, seq: u64, changes: &[ConditionChange]) {
         for change in changes {
             if let Some(vsd) = self.vsd_mut(&change.character) {
                 vsd.conditions.push(change.clone());
+                if change.condition == Condition::Assailed {
+                    vsd.assailed_since = Some(seq);
+                }
             }
         }
     }
@@ -331,7 +339,7 @@ impl CampaignState {
         if c.save_difficulty.is_some() {
             self.note_casting_on(&c.target, &c.spell, seq);
         }
-        self.add_conditions(&c.conditions);
+        self.add_conditions(seq, &c.conditions);
         if c.took_hold {
             self.take_hold(&c.target, &c.spell, &c.caster, seq, c.active_until);
         }
@@ -376,7 +384,7 @@ impl CampaignState {
     }
 
     pub(super) fn apply_choice(&mut self, seq: u64, made: &ChoiceMade) {
-        self.add_conditions(&made.conditions);
+        self.add_conditions(seq, &made.conditions);
         // A failed spell fired on another target: its save answers this choice (VSD-9).
         if let Some(struck) = &made.struck {
             if struck.save_difficulty.is_some() {

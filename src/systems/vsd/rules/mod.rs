@@ -334,6 +334,12 @@ fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, R
                 if character.as_deref().is_none_or(|c| who.name != *c) {
                     return unfit(&format!("it was not rolled for {}", who.name));
                 }
+                if let Some(since) = vsd.assailed_since.filter(|&since| seq < since) {
+                    return unfit(&format!(
+                        "it was rolled before {} was assailed at #{since}",
+                        who.name
+                    ));
+                }
                 if state.sealed_pending.contains_key(&seq) {
                     return unfit(
                         "it is sealed, and a pass cannot rest on a value not yet revealed",

@@ -628,3 +628,54 @@ fn vsd10_a_passed_assessment_ends_assailed_and_names_only_an_open_roll_for_the_c
             .has_condition(Condition::Assailed, w.state().clock)
     );
 }
+
+/// From the second hostile pass (VSD-10 ruling): the roll for an Assessment is made after the
+/// caster was assailed; an older one, even one that ended an earlier spell of it, does not count.
+#[test]
+fn vsd10_an_assessment_roll_comes_after_the_caster_was_assailed() {
+    use crate::rules::campaign::DiceRoll;
+    let mut w = world();
+    let roll = Command::Roll(DiceRoll {
+        expression: crate::dice::DiceExpr::parse("oe+20").unwrap(),
+        purpose: None,
+        sealed: false,
+        character: Some("Mira".into()),
+    });
+    w.then(roll, &[60]);
+    let early = w.seq();
+    let assailed = crate::systems::vsd::event::ChoiceMade {
+        character: "Mira".into(),
+        cast_seq: 1,
+        chosen: vec![Choice::Assailed],
+        mp_refund: 0,
+        mp_lost: vec![],
+        conditions: vec![crate::systems::vsd::event::ConditionChange {
+            character: "Mira".into(),
+            condition: Condition::Assailed,
+            until: None,
+        }],
+        fires_at_round: None,
+        resonance: None,
+        in_force: None,
+        pending: None,
+        struck: None,
+        dice: vec![],
+    };
+    w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(assailed))));
+    let since = w.seq();
+    let refused = w.refused(
+        VsdCommand::Assess(crate::systems::vsd::rules::Assessment {
+            character: "Mira".into(),
+            roll: Some(early),
+            rolled: None,
+        }),
+        &[],
+    );
+    assert_eq!(
+        refused,
+        RuleError::System(AnyError::Vsd(VsdError::NotAnAssessmentRoll {
+            seq: early,
+            why: format!("it was rolled before Mira was assailed at #{since}"),
+        }))
+    );
+}
