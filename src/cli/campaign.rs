@@ -240,7 +240,7 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
         .any(|r| matches!(r.event, Event::SeedWithheld { .. }));
     report.text.push_str(&if withheld {
         format!(
-            "\nThe seed stays secret while sealed dice rolled from it are pending: the reveal of the last of them publishes it (`grimoire reveal SEQ` opens one early).\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+            "\nThe seed stays secret while sealed dice rolled from it are pending: the reveal of the last of them publishes it (`grimoire reveal SEQ` opens a roll early; a Ceremony scroll's check opens when the scroll is read).\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
         )
     } else {
         format!(

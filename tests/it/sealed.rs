@@ -430,3 +430,16 @@ fn adg_s4_the_gm_peeks_at_a_ceremony_scrolls_sealed_check() {
     assert!(text.contains(": 20"), "{text}");
     assert!(!c.ok(&["log"]).contains("For your eyes only"));
 }
+
+/// From the second hostile pass: a Ceremony scroll's sealed check opens with its reading; revealed
+/// before, the scroll could never be read, so an early reveal is refused.
+#[test]
+fn adg_s4_a_ceremony_scrolls_check_is_not_revealed_before_the_reading() {
+    let (c, scroll) = a_sealed_scroll("1");
+    let seq = scroll.trim_start_matches('S').to_string();
+    let early = c.refused(&["reveal", &seq], 1);
+    assert!(
+        early.contains("its sealed check is opened when the scroll is read"),
+        "{early}"
+    );
+}

@@ -755,6 +755,9 @@ fn reveal_sealed(
         .sealed_pending
         .get(&seq)
         .ok_or(RuleError::NothingSealed(seq))?;
+    for &system in SystemId::ALL {
+        on_system!(system, SystemId, |S| S::opens_its_own_seal(state, seq))?;
+    }
     let dice = pending
         .iter()
         .map(|seal| open_seal(seq, seal, secrets))

@@ -80,6 +80,11 @@ pub trait SystemRules: SystemFold {
         let activities = weeks.into_iter().map(Planned::into_activity).collect();
         Ok(DowntimeOf::spent(&who.name, activities))
     }
+    /// Refuses a reveal of the sealed dice recorded at `seq` that the system opens itself, when
+    /// their moment comes (a Ceremony scroll's check, opened by its reading).
+    fn opens_its_own_seal(_state: &CampaignState, _seq: u64) -> Result<(), RuleError> {
+        Ok(())
+    }
     /// What `events`, recorded by any command on `state`, set off by themselves in this system
     /// (a failed spell held to fire at the end of the round they close).
     fn after_command(_state: &CampaignState, _events: &[Event]) -> Vec<Event> {

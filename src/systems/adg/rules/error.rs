@@ -5,6 +5,10 @@ use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum AdgError {
+    #[error(
+        "#{0} is a Ceremony scroll, and its sealed check is opened when the scroll is read, not before"
+    )]
+    CheckOpensWithReading(u64),
     #[error("{0} is not a Sigil: only a Sigil is drawn to go off later")]
     OnlySigilsWait(String),
     #[error("{0} is not a Ceremony: only a Ceremony's performing time is given")]

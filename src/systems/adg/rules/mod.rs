@@ -173,6 +173,17 @@ impl crate::systems::contract::rules::SystemRules for Adg {
             .collect()
     }
 
+    /// A Ceremony scroll's sealed check is opened by its reading, which needs it still sealed:
+    /// revealed before, the scroll could never be read (ADG-S4).
+    fn opens_its_own_seal(state: &CampaignState, seq: u64) -> Result<(), RuleError> {
+        match state.systems.adg.scrolls.get(&seq) {
+            Some(scroll) if scroll.sealed_check => Err(RuleError::System(AnyError::Adg(
+                AdgError::CheckOpensWithReading(seq),
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The names of the rituals a character starts with, as a learned ritual's are held.
     fn check_sheet_text(sheet: &AdgSheet) -> Result<(), crate::text::TextProblem> {
         use crate::text::{NAME_MAX, check_filled, check_name};
