@@ -123,15 +123,17 @@ impl RevealArgs {
 /// Both stay in the log; replay skips the retracted event from then on. Character additions, damage,
 /// healing, time, casts and rolls can be retracted; sessions, dice epochs and reveals cannot.
 /// Retracting a retraction restores the event it undid (refused when that event holds sealed dice
-/// whose seed is now published). `--last` retracts the newest event that may be, never a
-/// retraction, and names it. The next roll of any kind after a retracted roll is marked in `log`,
+/// whose seed is now published). `--last` retracts the newest event of play and names it,
+/// passing over sessions, epochs, reveals and retractions; when that play cannot be undone (a
+/// scroll written), it is refused rather than reach past it. The next roll of any kind after a retracted roll is marked in `log`,
 /// `explain` and `audit dice` as rolled after that retraction, and a restored event as restored. Rolls no dice.
 #[derive(Debug, Clone, Args)]
 pub struct RetractArgs {
     /// The event's number, as `grimoire log` shows it (#SEQ).
     #[arg(required_unless_present = "last")]
     pub seq: Option<u64>,
-    /// Instead of a number: the newest event that may be retracted (not one already retracted).
+    /// Instead of a number: the newest event of play not already retracted (sessions, epochs,
+    /// reveals and retractions are passed over).
     #[arg(long, conflicts_with = "seq")]
     pub last: bool,
     /// Why, in a few words: recorded for the table to see.

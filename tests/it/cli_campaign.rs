@@ -462,10 +462,33 @@ fn retract_last_undoes_the_newest_event_that_may_be_and_names_it() {
     c.refused(&["retract", "3", "--last", "--reason", "both"], 2);
     c.refused(&["retract", "--reason", "which?"], 2);
     c.ok(&["retract", "--last", "--reason", "never joined either"]);
-    let none = c.refused(&["retract", "--last", "--reason", "more"], 1);
+    // The newest play left is the tables loaded with Aldric: named, and refused, never passed.
+    let tables = c.refused(&["retract", "--last", "--reason", "more"], 1);
     assert!(
-        none.contains("nothing in the log may be retracted"),
-        "{none}"
+        tables.contains("#2 is a 'adg_tables_loaded' event, which cannot be retracted"),
+        "{tables}"
+    );
+}
+
+/// From the hostile pass: `--last` never reaches past play that cannot be undone (a scroll
+/// written) to something older (the writer's joining); it names that play and is refused.
+#[test]
+fn c2_retract_last_stops_at_play_that_cannot_be_undone() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
+    let before = c.head();
+    let refused = c.refused(&["retract", "--last", "--reason", "oops"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{scroll} is a 'scroll_written' event, which cannot be retracted"
+        )),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
+    assert!(
+        c.ok(&["character", "show", "Aldric"])
+            .contains("Scrolls held: S")
     );
 }
 

@@ -91,13 +91,13 @@ pub enum Input<'c> {
     },
 }
 
-/// Whether `--last` may name the event at `seq`: the newest event that a retraction may undo, not
-/// itself a retraction (undoing one restores, which is never a slip's fix), and not undone
-/// already.
+/// Whether `--last` stops at the event at `seq`: the newest event of play, passing over the
+/// campaign's bookkeeping (sessions, epochs, reveals), retractions (undoing one restores, which is
+/// never a slip's fix) and what is undone already. When play there may not be undone (a scroll
+/// written), `--last` names it and is refused, rather than reach past it to something older.
 pub fn named_by_last(state: &CampaignState, seq: u64, event: &Event) -> bool {
-    event.is_retractable()
-        && !matches!(event, Event::Retracted { .. })
-        && !state.retracted.contains_key(&seq)
+    let play = matches!(event, Event::System(_)) || event.is_retractable();
+    play && !matches!(event, Event::Retracted { .. }) && !state.retracted.contains_key(&seq)
 }
 
 /// A fight begun, moved on a round, or ended (T-3).
