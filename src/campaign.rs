@@ -402,9 +402,10 @@ fn read_for_retraction(
             "ritual_cast",
             "scroll_written",
         ];
-        retraction.fight_built_on = log
-            .newest_of_kinds(MOVING_THE_CLOCK)?
-            .is_some_and(|newest| newest > shaped);
+        // What is retracted already moves nothing: a fight's events come off newest first.
+        retraction.fight_built_on = log.any_of_kinds_after(MOVING_THE_CLOCK, shaped, |seq| {
+            state.retracted.contains_key(&seq)
+        })?;
     }
     retraction.target = target;
     Ok(())

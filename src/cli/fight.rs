@@ -94,11 +94,7 @@ fn yet_to_act(state: &CampaignState) -> Vec<String> {
         .values()
         // The dead and the down (at 0 health) take no turn.
         .filter(|c| c.status().is_none())
-        .filter(|c| {
-            !fight
-                .turns_at(state.clock)
-                .any(|t| t.name == c.name && !t.did.is_empty())
-        })
+        .filter(|c| !fight.acted(state.clock, &crate::words::Folded::of(&c.name)))
         .map(|c| c.name.clone())
         .collect()
 }

@@ -69,12 +69,21 @@ impl Fight {
         self.turns.values().filter(move |_| current)
     }
 
+    /// The character's (folded name) part of the round under way at `now`, if any.
+    pub fn turn(&self, now: GameTime, folded: &Folded) -> Option<&Turn> {
+        self.turns
+            .get(folded)
+            .filter(|_| self.turns_round == now.seconds() / ROUND_SECONDS)
+    }
+
     /// The damage recorded against the character (folded name) in the round under way at `now`.
     pub fn damage_this_round(&self, now: GameTime, folded: &Folded) -> u32 {
-        if self.turns_round != now.seconds() / ROUND_SECONDS {
-            return 0;
-        }
-        self.turns.get(folded).map_or(0, |t| t.damage)
+        self.turn(now, folded).map_or(0, |t| t.damage)
+    }
+
+    /// Whether the character (folded name) has acted in the round under way at `now`.
+    pub fn acted(&self, now: GameTime, folded: &Folded) -> bool {
+        self.turn(now, folded).is_some_and(|t| !t.did.is_empty())
     }
 
     /// The record of `name`'s round at `now`, started afresh when the round has moved on.

@@ -201,9 +201,28 @@ impl WriteView<'_> {
         Ok(found)
     }
 
-    /// The seq of the newest event of one of `kinds` in the log, retracted or not.
-    pub fn newest_of_kinds(&mut self, kinds: &[&str]) -> Result<Option<u64>, StoreError> {
-        Ok(self.log.last_of_kinds(kinds, u64::MAX)?.map(|row| row.seq))
+    /// Whether an event of one of `kinds` follows `after` in the log, other than those `passed`
+    /// picks (events retracted since).
+    pub fn any_of_kinds_after(
+        &mut self,
+        kinds: &[&str],
+        after: u64,
+        passed: impl Fn(u64) -> bool,
+    ) -> Result<bool, StoreError> {
+        let mut found = false;
+        for kind in kinds {
+            self.log.rows_of_kind(kind, after, u64::MAX, &mut |row| {
+                if passed(row.seq) {
+                    return Ok(ControlFlow::Continue(()));
+                }
+                found = true;
+                Ok(ControlFlow::Break(()))
+            })?;
+            if found {
+                break;
+            }
+        }
+        Ok(found)
     }
 
     /// The newest event up to `head` that `wanted` picks, read back a chunk at a time.

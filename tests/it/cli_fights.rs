@@ -213,3 +213,28 @@ fn t3_c2_a_chain_of_retractions_or_hours_after_the_end_cannot_reopen_a_fight() {
     let reopen = c.refused(&["retract", &end, "--reason", "not over"], 1);
     assert!(reopen.contains("newest first"), "{reopen}");
 }
+
+/// From the third hostile pass: newest first means what is retracted already no longer stands in
+/// the way, so a mistaken fight comes off round by round, down to its start.
+#[test]
+fn t3_c2_a_fight_comes_off_newest_first_down_to_its_start() {
+    let c = Campaign::with_party();
+    let start = c.seq_of(&["fight", "start", "one"]);
+    let second = c.seq_of(&["next"]);
+    let third = c.seq_of(&["next"]);
+    let end = c.seq_of(&["fight", "end"]);
+    for seq in [end, third, second, start] {
+        c.ok(&[
+            "retract",
+            &seq.to_string(),
+            "--reason",
+            "no fight after all",
+        ]);
+    }
+    assert!(
+        c.ok(&["fight", "show"])
+            .starts_with("No fight is under way")
+    );
+    // Undone, the fight moved the clock nowhere.
+    assert_eq!(c.json(&["time", "show"])["game_time"], 0);
+}

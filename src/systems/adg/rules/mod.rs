@@ -397,6 +397,27 @@ fn reachable(state: &CampaignState, target: &str) -> Result<(), RuleError> {
     }
 }
 
+/// The damage recorded against `name` in the fight's round under way, if a fight is on and any
+/// was (T-3).
+fn damage_this_round(state: &CampaignState, name: &str) -> Option<u32> {
+    let fight = state.fight.as_ref()?;
+    Some(fight.damage_this_round(state.clock, &crate::words::Folded::of(name))).filter(|&d| d > 0)
+}
+
+/// In a fight, one action a round: a ritual cast, or a scroll read (which takes the whole round,
+/// ADG-S5). Out of a fight the rounds are the GM's to keep.
+fn free_to_act(state: &CampaignState, name: &str) -> Result<(), RuleError> {
+    let Some(fight) = &state.fight else {
+        return Ok(());
+    };
+    if fight.acted(state.clock, &crate::words::Folded::of(name)) {
+        return Err(RuleError::System(AnyError::Adg(AdgError::ActedThisRound(
+            name.to_string(),
+        ))));
+    }
+    Ok(())
+}
+
 pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
     state
         .systems

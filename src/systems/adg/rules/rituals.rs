@@ -185,7 +185,7 @@ pub fn cast(
     let (who, adg) = living(state, &casting.character)?;
     let tables = tables(state)?;
     let known = known_ritual(who, adg, &casting.ritual)?;
-    free_to_act(state, &who.name)?;
+    super::free_to_act(state, &who.name)?;
     let mut order = casting.order;
     if known.kind == RitualKind::Ceremony && state.fight.is_some() {
         return Err(RuleError::InAFight(crate::rules::campaign::fight_now(
@@ -260,7 +260,10 @@ pub fn cast(
     let target = adg.current(Attribute::Cunning) - upfront;
     // In a fight, the damage the log holds against the caster this round counts; the GM may name
     // more (damage the log does not hold), never less (T-3, ADG-R8).
-    let damage_taken = match (order.damage_taken, damage_this_round(state, &who.name)) {
+    let damage_taken = match (
+        order.damage_taken,
+        super::damage_this_round(state, &who.name),
+    ) {
         (Some(given), Some(recorded)) => Some(given.max(recorded)),
         (given, recorded) => given.or(recorded),
     };
@@ -362,13 +365,6 @@ fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
     }
 }
 
-/// The damage recorded against `name` in the fight's round under way, if a fight is on and any
-/// was (T-3).
-pub(super) fn damage_this_round(state: &CampaignState, name: &str) -> Option<u32> {
-    let fight = state.fight.as_ref()?;
-    Some(fight.damage_this_round(state.clock, &crate::words::Folded::of(name))).filter(|&d| d > 0)
-}
-
 /// ADG-R1: how long casting takes when the clock should move for it. A Sigil takes a minute to
 /// draw; a Ceremony an hour or more (as the GM says, an hour when not given); a Phrase is spoken
 /// within the round. Only a Sigil may be drawn to wait, and only a Ceremony's time is given.
@@ -421,11 +417,13 @@ pub fn trigger(
     if let Some(target) = waiting.waits.target.as_deref() {
         super::reachable(state, target)?;
     }
+    // The exact roll made as it was drawn doubles what its maker chose, now (ADG-R4).
     let exact = waiting.exact_choice.as_deref();
+    let doubles = |choice: ExactChoice| exact == Some(crate::words::Words::word(choice));
     let mut record = Vec::new();
     let effect = match (waiting.waits.effect, &waiting.waits.target) {
         (Some(kind), Some(target)) => {
-            let count = adg.level * if exact == Some("effect") { 2 } else { 1 };
+            let count = adg.level * if doubles(ExactChoice::Effect) { 2 } else { 1 };
             let amount = checks::d6s(dice, &mut record, count, "sigil damage or healing")?;
             Some(EffectRoll {
                 kind,
@@ -435,7 +433,7 @@ pub fn trigger(
         }
         _ => None,
     };
-    let doubled = if exact == Some("duration") { 2 } else { 1 };
+    let doubled = if doubles(ExactChoice::Duration) { 2 } else { 1 };
     Ok(vec![Event::System(AnyEvent::Adg(
         AdgEvent::SigilTriggered(Triggered {
             character: who.name.clone(),
@@ -447,21 +445,4 @@ pub fn trigger(
             dice: record,
         }),
     ))])
-}
-
-/// In a fight, one action a round: a ritual cast, or a scroll read (which takes the whole round,
-/// ADG-S5). Out of a fight the rounds are the GM's to keep.
-pub(super) fn free_to_act(state: &CampaignState, name: &str) -> Result<(), RuleError> {
-    let Some(fight) = &state.fight else {
-        return Ok(());
-    };
-    let acted = fight.turns_at(state.clock).any(|t| {
-        crate::words::Folded::of(&t.name) == crate::words::Folded::of(name) && !t.did.is_empty()
-    });
-    if acted {
-        return Err(RuleError::System(AnyError::Adg(AdgError::ActedThisRound(
-            name.to_string(),
-        ))));
-    }
-    Ok(())
 }

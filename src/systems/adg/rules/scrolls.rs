@@ -299,7 +299,7 @@ pub fn read(
 ) -> Result<Vec<Event>, RuleError> {
     let (name, id, secrets) = (order.character.as_str(), order.scroll, &order.sealed);
     let (who, _) = living(state, name)?;
-    super::rituals::free_to_act(state, &who.name)?;
+    super::free_to_act(state, &who.name)?;
     let scroll = held(state, &who.name, id)?;
     // A target is whom the scroll's damage or healing goes to; a scroll with none would drop it.
     if order.target.is_some() && scroll.effect_roll.is_none() {
@@ -315,8 +315,7 @@ pub fn read(
     // Damage taken this round means a fight is on, whether or not --in-combat was given; in a
     // fight counted by the round, the reading is in combat and the damage the log holds against
     // the reader this round counts (T-3).
-    let took_damage =
-        order.took_damage || super::rituals::damage_this_round(state, &who.name).is_some();
+    let took_damage = order.took_damage || super::damage_this_round(state, &who.name).is_some();
     let circumstances = Circumstances {
         in_combat: order.in_combat || took_damage || state.fight.is_some(),
         took_damage,

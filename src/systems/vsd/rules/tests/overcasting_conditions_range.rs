@@ -568,27 +568,7 @@ fn vsd10_a_passed_assessment_ends_assailed_and_names_only_an_open_roll_for_the_c
             condition: "assailed".into(),
         }))
     );
-    // The GM's pick after a pursuit result left Mira assailed, with no end of its own.
-    w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
-        crate::systems::vsd::event::ChoiceMade {
-            character: "Mira".into(),
-            cast_seq: 1,
-            chosen: vec![Choice::Assailed],
-            mp_refund: 0,
-            mp_lost: vec![],
-            conditions: vec![crate::systems::vsd::event::ConditionChange {
-                character: "Mira".into(),
-                condition: Condition::Assailed,
-                until: None,
-            }],
-            fires_at_round: None,
-            resonance: None,
-            in_force: None,
-            pending: None,
-            struck: None,
-            dice: vec![],
-        },
-    ))));
+    assailed(&mut w);
     let roll = |character: &str, sealed: bool| {
         Command::Roll(DiceRoll {
             expression: crate::dice::DiceExpr::parse("oe+20").unwrap(),
@@ -643,25 +623,7 @@ fn vsd10_an_assessment_roll_comes_after_the_caster_was_assailed() {
     });
     w.then(roll, &[60]);
     let early = w.seq();
-    let assailed = crate::systems::vsd::event::ChoiceMade {
-        character: "Mira".into(),
-        cast_seq: 1,
-        chosen: vec![Choice::Assailed],
-        mp_refund: 0,
-        mp_lost: vec![],
-        conditions: vec![crate::systems::vsd::event::ConditionChange {
-            character: "Mira".into(),
-            condition: Condition::Assailed,
-            until: None,
-        }],
-        fires_at_round: None,
-        resonance: None,
-        in_force: None,
-        pending: None,
-        struck: None,
-        dice: vec![],
-    };
-    w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(assailed))));
+    assailed(&mut w);
     let since = w.seq();
     let refused = w.refused(
         VsdCommand::Assess(crate::systems::vsd::rules::Assessment {
@@ -678,4 +640,28 @@ fn vsd10_an_assessment_roll_comes_after_the_caster_was_assailed() {
             why: format!("it was rolled before Mira was assailed at #{since}"),
         }))
     );
+}
+
+/// The GM's pick after a pursuit result leaves Mira assailed, with no end of its own.
+fn assailed(w: &mut World) {
+    w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
+        crate::systems::vsd::event::ChoiceMade {
+            character: "Mira".into(),
+            cast_seq: 1,
+            chosen: vec![Choice::Assailed],
+            mp_refund: 0,
+            mp_lost: vec![],
+            conditions: vec![crate::systems::vsd::event::ConditionChange {
+                character: "Mira".into(),
+                condition: Condition::Assailed,
+                until: None,
+            }],
+            fires_at_round: None,
+            resonance: None,
+            in_force: None,
+            pending: None,
+            struck: None,
+            dice: vec![],
+        },
+    ))));
 }
