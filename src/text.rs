@@ -206,13 +206,15 @@ pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
 /// A character that takes no room and changes nothing a reader sees (a zero-width space, a soft
 /// hyphen, a byte-order mark): two texts differing only by one look the same, though they differ
 /// to a lookup and to the dice (players' entropy). The joiners and variation selectors that shape
-/// visible letters and emoji are left to do their work.
+/// visible letters and emoji are left to do their work. Format characters that are not ignorable
+/// (an interlinear annotation mark, a script's format control) change the text unseen too.
 fn hides_in_plain_sight(c: char) -> bool {
-    use icu_properties::CodePointSetData;
-    use icu_properties::props::DefaultIgnorableCodePoint;
+    use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory};
+    use icu_properties::{CodePointMapData, CodePointSetData};
     !c.is_ascii()
         && !matches!(c, '\u{200C}' | '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
-        && CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+        && (CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+            || CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::Format)
 }
 
 /// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
@@ -389,6 +391,9 @@ mod tests {
         assert_eq!(printable("Z\u{200b}w"), "Z\\u{200b}w");
         assert_eq!(printable("a\u{ad}b"), "a\\u{ad}b");
         assert_eq!(printable("a\u{feff}b"), "a\\u{feff}b");
+        // Format characters that are not ignorable hide too (an interlinear annotation anchor).
+        assert_eq!(printable("x\u{fff9}y"), "x\\u{fff9}y");
+        assert_eq!(printable("a\u{13430}b"), "a\\u{13430}b");
         for shown in [
             "Ele\u{301}onore",
             "\u{1f468}\u{200d}\u{1f469}",
