@@ -296,11 +296,8 @@ fn decide_in_write(
                 new_seed = Some(seed);
             }
             Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
-            Input::Event { seq, into } => {
-                if let Some((event, at)) = secrets.event_at(seq)? {
-                    into(event, at);
-                }
-            }
+            Input::Event { seq, into } => read_event(secrets, seq, into)?,
+            Input::Amendment(amendment) => read_for_amendment(state, secrets, amendment)?,
             Input::NewCampaignId { into } => {
                 *into = uuid::Builder::from_random_bytes(secret_rng.random())
                     .into_uuid()
@@ -308,7 +305,80 @@ fn decide_in_write(
             }
         }
     }
+    if let Command::Amend(amendment) = &command {
+        // Its dice are its original's: nothing is drawn, sealed or kept anew.
+        let read = amendment.read.as_deref().ok_or(RuleError::NoEventNamed)?;
+        let mut dice = crate::rules::amend::original_dice(read, secret_rng);
+        return Ok(Batch {
+            events: decide(state, command, &mut dice)?,
+            sealed: Vec::new(),
+            seeds: Vec::new(),
+        });
+    }
     decide_with_dice(state, secrets, command, dice, new_seed, secret_rng)
+}
+
+fn read_event(
+    log: &mut WriteView<'_>,
+    seq: u64,
+    into: Box<dyn FnOnce(Event, crate::time::GameTime) + '_>,
+) -> Result<(), Error> {
+    if let Some((event, at)) = log.event_at(seq)? {
+        into(event, at);
+    }
+    Ok(())
+}
+
+/// Fills in what an amendment reads of the log under the write's lock (see
+/// [`crate::rules::amend::AmendmentRead`]), then what its command reads, as of the state just
+/// before the original. Inputs that mint secrets are left empty: the commands that need them
+/// record bookkeeping, which is never amended (the rules refuse it by its kind).
+fn read_for_amendment(
+    state: &CampaignState,
+    log: &mut WriteView<'_>,
+    amendment: &mut crate::rules::amend::Amendment,
+) -> Result<(), Error> {
+    let seq = amendment.seq;
+    let original = log.event(seq)?;
+    if original.is_none() {
+        return Err(RuleError::NoSuchEvent(seq, state.head).into());
+    }
+    let continued = log
+        .event(seq + 1)?
+        .is_some_and(|next| next.continues_its_command());
+    let revealed = log.revealed(seq)?;
+    let named_later = log.named_after(seq, |at, event| {
+        state.retracted.contains_key(&at)
+            || matches!(event, Event::Amended { seq: amended, .. } if *amended == seq)
+    })?;
+    let before = log.state_before(seq)?;
+    let in_force = match state.amended.get(&seq) {
+        Some(&amendment) => match log.event(amendment)? {
+            Some(Event::Amended { event, .. }) => Some(*event),
+            _ => None,
+        },
+        None => None,
+    };
+    for input in amendment.command.inputs() {
+        match input {
+            Input::SealedDice { seq, into } => *into = log.sealed(seq)?,
+            Input::Event { seq, into } => read_event(log, seq, into)?,
+            Input::Retraction(retraction) => read_for_retraction(&before, log, retraction)?,
+            Input::Amendment(_)
+            | Input::EpochSeed { .. }
+            | Input::NewEpochSeed { .. }
+            | Input::NewCampaignId { .. } => {}
+        }
+    }
+    amendment.read = Some(Box::new(crate::rules::amend::AmendmentRead {
+        original,
+        in_force,
+        before,
+        continued,
+        revealed,
+        named_later,
+    }));
+    Ok(())
 }
 
 impl<S: BorrowMut<Store>> Campaign<S> {

@@ -140,6 +140,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "amend",
+        &[
+            "grimoire amend 21 -- spell cast Mira \"Flame Ward\" --target Aldric --range touch --mod 10",
+            "grimoire amend 30 -- roll 2d6+5 --for \"the climb\"",
+        ],
+    ),
+    (
         "export",
         &[
             "grimoire export --out campaign.jsonl",

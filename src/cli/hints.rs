@@ -86,7 +86,9 @@ fn dice_hint(error: &DiceError) -> Option<String> {
         DiceError::TooMany { .. } => "; give exactly one value per die with --rolls".into(),
         DiceError::NoSeed { .. } => "; enter physical dice with --rolls".into(),
         DiceError::StaleEntropy { .. } => ", or enter physical dice with --rolls".into(),
-        DiceError::OutOfRange { .. } | DiceError::NotOneSealedRoll => return None,
+        DiceError::OutOfRange { .. }
+        | DiceError::NotOneSealedRoll
+        | DiceError::NotTheOriginals { .. } => return None,
     })
 }
 

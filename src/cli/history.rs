@@ -328,6 +328,15 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             "  ROLLED AFTER A RETRACTION: #{first} rolled dice and was retracted, and this is the first roll since; `grimoire explain {first}` shows the dice it had"
         ));
     }
+    // What replay reads in its place, with the same dice.
+    if let Some(by) = marks.amended_by
+        && let Some(amendment) = store.event(by)?
+    {
+        lines.push(format!(
+            "  AMENDED by #{by}: {}",
+            crate::render::describe(&amendment.event)
+        ));
+    }
     let mut dice_json = Vec::new();
     let dice = r.event.dice();
     if !dice.is_empty() {

@@ -1,6 +1,7 @@
 //! The command line: clap definitions (their `///` comments are the help text), one module per
 //! command group, and the one write path every recording command goes through.
 
+mod amend;
 mod args;
 mod ask;
 mod audit;
@@ -119,6 +120,9 @@ pub struct Globals {
     /// Whether `--actor` was written on the command line (not taken from GRIMOIRE_ACTOR).
     #[arg(skip)]
     pub actor_typed: bool,
+    /// The event `amend` is amending: what the command would record becomes its amendment.
+    #[arg(skip)]
+    pub amending: Option<amend::Amending>,
 }
 
 /// When output is coloured.
@@ -237,6 +241,7 @@ pub enum Commands {
     #[command(subcommand)]
     Seed(campaign::SeedCommand),
     Retract(args::RetractArgs),
+    Amend(amend::AmendArgs),
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
     Backup(transfer::BackupArgs),
@@ -496,6 +501,7 @@ fn path(command: &Commands) -> &'static str {
         Commands::Head(_) => "head",
         Commands::Seed(campaign::SeedCommand::Reveal) => "seed reveal",
         Commands::Retract(_) => "retract",
+        Commands::Amend(_) => "amend",
         Commands::Export(_) => "export",
         Commands::Import(_) => "import",
         Commands::Backup(_) => "backup",
@@ -539,6 +545,7 @@ fn records(command: &Commands) -> bool {
         | Commands::Reveal(_)
         | Commands::Seed(_)
         | Commands::Retract(_)
+        | Commands::Amend(_)
         | Commands::Rest(_)
         | Commands::Downtime(_)
         // The shell records what is typed into it under this name; the tour plays its own file.
@@ -601,6 +608,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Head(args) => campaign::head(g, args),
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, &args.command()),
+        Commands::Amend(args) => amend::run(g, ctx, args),
         Commands::Export(args) => transfer::export(g, args),
         Commands::Diff(args) => recap::diff(g, args),
         Commands::Audit(command) => audit::run(g, command),
@@ -655,15 +663,39 @@ fn record_on(
     command: Command,
 ) -> Result<Written, Error> {
     let run = run_of(g, ctx)?;
-    execute(g, ctx, campaign, run, command)
+    let command = amended(g, command);
+    let written = execute(g, ctx, campaign, run, command)?;
+    Ok(presented(g, written))
 }
 
 /// Records `command` (see [`Campaign::execute`]); dice it cannot take are refused before the
 /// campaign is opened.
 fn record(g: &Globals, ctx: &mut Context, command: Command) -> Result<Written, Error> {
     let run = run_of(g, ctx)?;
+    let command = amended(g, command);
     Campaign::check_dice(&command, &run.dice)?;
-    execute(g, ctx, &mut g.campaign()?, run, command)
+    let written = execute(g, ctx, &mut g.campaign()?, run, command)?;
+    Ok(presented(g, written))
+}
+
+/// `command`, or under `amend` the amendment it makes.
+fn amended(g: &Globals, command: Command) -> Command {
+    match &g.amending {
+        Some(amending) => amending.wrap(command),
+        None => command,
+    }
+}
+
+/// What was written, as the command that wrote it says it: under `amend`, the amended event in
+/// its original's place.
+fn presented(g: &Globals, written: Written) -> Written {
+    match &g.amending {
+        Some(amending) => Written {
+            events: amending.present(written.events),
+            ..written
+        },
+        None => written,
+    }
 }
 
 /// Runs `run` with `command`; with `--rolls ask`, asking for each die on the terminal as the

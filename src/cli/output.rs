@@ -68,6 +68,9 @@ pub struct Marks<'a> {
     /// The seq of the retracted roll this one was made after.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rolled_again_after: Option<u64>,
+    /// The seq of the amendment in force for this event (C-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amended_by: Option<u64>,
 }
 
 impl<'a> Marks<'a> {
@@ -77,6 +80,7 @@ impl<'a> Marks<'a> {
             retracted: state.retracted.get(&seq).map(String::as_str),
             restored_by: state.restored.get(&seq).copied(),
             rolled_again_after: state.rerolls.get(&seq).copied(),
+            amended_by: state.amended.get(&seq).copied(),
         }
     }
 
@@ -91,6 +95,9 @@ impl<'a> Marks<'a> {
         }
         if let Some(first) = self.rolled_again_after {
             words.push_str(&format!("  [rolled after #{first} was retracted]"));
+        }
+        if let Some(by) = self.amended_by {
+            words.push_str(&format!("  [amended by #{by}]"));
         }
         words
     }

@@ -111,8 +111,8 @@ struct Touched {
     seqs: HashMap<Folded, Vec<u64>>,
     /// Whether a name not listed at the start is noted too.
     anyone: bool,
-    /// Retractions seen, as (the retraction's seq, the seq it undoes): a retraction concerns
-    /// whoever the event it undoes (or restores) concerns.
+    /// Retractions and amendments seen, as (their seq, the seq they undo or amend): one concerns
+    /// whoever the event it undoes (or restores, or amends) concerns.
     retractions: Vec<(u64, u64)>,
 }
 
@@ -135,7 +135,7 @@ impl Touched {
 
     /// Each name the event mentions is looked up once, whatever the size of the party.
     fn note(&mut self, seq: u64, event: &Event) {
-        if let Event::Retracted { seq: target, .. } = event {
+        if let Event::Retracted { seq: target, .. } | Event::Amended { seq: target, .. } = event {
             self.retractions.push((seq, *target));
         }
         let Touched {
@@ -180,7 +180,7 @@ impl Touched {
         Ok(())
     }
 
-    /// Whether a retraction seen reaches back to `seq` or before it.
+    /// Whether a retraction or an amendment seen reaches back to `seq` or before it.
     fn reaches_back_to(&self, seq: u64) -> bool {
         self.retractions.iter().any(|&(_, target)| target <= seq)
     }
@@ -534,6 +534,8 @@ struct Tally {
     #[serde(flatten)]
     health: HealthTally,
     retractions: u64,
+    /// Earlier events' inputs fixed without rolling again (C-3).
+    amendments: u64,
     dice_entered: u64,
     dice_seeded: u64,
     dice_sealed: u64,
@@ -647,6 +649,7 @@ impl Tally {
             events: 1,
             health: HealthTally::default(),
             retractions: 0,
+            amendments: 0,
             dice_entered: 0,
             dice_seeded: 0,
             dice_sealed: 0,
@@ -672,6 +675,8 @@ impl Tally {
         // Only the kinds an evening is summed up by; every other kind counts as an event.
         if let Event::Retracted { .. } = event {
             self.retractions += 1;
+        } else if let Event::Amended { .. } = event {
+            self.amendments += 1;
         } else if let Event::System(event) = event {
             let systems = &mut self.systems;
             on_system!(event, AnyEvent, |S, event| S::tally(event, &mut |name| {
@@ -683,11 +688,15 @@ impl Tally {
     fn lines(&self) -> Vec<String> {
         let health = &self.health;
         let mut lines = vec![format!(
-            "{}; {} damage taken, {} healed; {}",
+            "{}; {} damage taken, {} healed; {}{}",
             count(self.events, "event", "events"),
             health.damage,
             health.healing,
-            count(self.retractions, "retraction", "retractions")
+            count(self.retractions, "retraction", "retractions"),
+            match self.amendments {
+                0 => String::new(),
+                n => format!(", {}", count(n, "amendment", "amendments")),
+            }
         )];
         let sheets = &health.sheet_changes;
         if sheets.gained + sheets.lost > 0 {
@@ -699,7 +708,7 @@ impl Tally {
         let back = &health.reaching_back;
         if back.regained + back.lost > 0 {
             lines.push(format!(
-                "Events from before the session retracted or restored: {} health regained, {} lost",
+                "Events from before the session retracted, restored or amended: {} health regained, {} lost",
                 back.regained, back.lost
             ));
         }

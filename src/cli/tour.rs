@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 /// Play a short scripted evening into a fresh campaign file, printing each command and its output:
 /// two characters, a session with seeded, physical and sealed dice, damage, healing, a retraction, an
-/// A Dungeon Game ritual learned and cast, a scroll written and read, the log, the sheets (now and at a
-/// past moment), a dice explanation, a full verification, and a report page beside the file
-/// (tour.html for tour.db).
+/// A Dungeon Game ritual learned and cast, a fight by the round with an amendment, a scroll written
+/// and read, the log, the sheets (now and at a past moment), a dice explanation, a full
+/// verification, and a report page beside the file (tour.html for tour.db).
 ///
 /// The file is replaced if an earlier tour made it; any other file is refused and left alone.
 #[derive(Debug, Args)]
@@ -225,8 +225,23 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     );
     tour.step(&["fight", "start", "at the vault gate"])?;
     tour.step(&["spell", "concentrate", "Mira", "Flame Ward"])?;
-    tour.step(&["damage", "Aldric", "1", "--reason", "a ghoul's claw"])?;
+    let claw = tour.step(&["damage", "Aldric", "1", "--reason", "a ghoul's claw"])?;
     tour.step(&["fight", "show"])?;
+    tour.say(
+        "The claw did 2, not 1. An amendment fixes the entry: the command typed again as it \
+         should have been, decided with the original's own dice (none here) and read in its place \
+         from now on. Both stay in the log, and it is no new roll.",
+    );
+    tour.step(&[
+        "amend",
+        &first_seq(&claw),
+        "--",
+        "damage",
+        "Aldric",
+        "2",
+        "--reason",
+        "a ghoul's claw",
+    ])?;
     tour.say("`next` begins round 2, and Mira casts with her round of concentration.");
     tour.step(&["next"])?;
     tour.step(&[

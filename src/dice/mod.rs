@@ -168,6 +168,16 @@ pub enum DiceError {
         "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you"
     )]
     NoSeed { epoch: u32 },
+    /// An amendment's command wants a die its original did not draw (C-3).
+    #[error(
+        "the amended command needs {wanted} as die {position}, but {}; an amendment keeps the original's dice, so retract the original and record it again instead",
+        match drawn { Some(drawn) => format!("the original drew {drawn} there"), None => "the original drew no more dice".to_string() }
+    )]
+    NotTheOriginals {
+        position: u32,
+        wanted: String,
+        drawn: Option<String>,
+    },
     #[error(
         "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again"
     )]
@@ -222,6 +232,12 @@ enum Source {
     },
     /// No seeded die may be drawn: every draw fails with this error.
     Refused(DiceError),
+    /// An amended event's own dice, drawn again in order (C-3); a sealed one's faces come from
+    /// its reveal (by `n`).
+    Replayed {
+        dice: Vec<Die>,
+        faces: std::collections::BTreeMap<u32, Vec<u32>>,
+    },
 }
 
 /// The dice a command draws from. Rules receive it as a parameter, so tests pin every value.
@@ -274,6 +290,55 @@ impl<'r> Dice<'r> {
         Self::new(Source::Refused(why), secret_rng)
     }
 
+    /// The dice an event recorded, drawn again in the same order for its amendment: each draw
+    /// must want the die recorded there (its sides, sealed or not), and gets it as recorded.
+    /// `faces` holds each revealed sealed die's faces by its `n`.
+    pub fn replaying(
+        dice: Vec<Die>,
+        faces: std::collections::BTreeMap<u32, Vec<u32>>,
+        secret_rng: &'r mut dyn RngCore,
+    ) -> Self {
+        Self::new(Source::Replayed { dice, faces }, secret_rng)
+    }
+
+    /// How many of the replayed dice no draw has taken (0 for any other source).
+    pub fn left_unused(&self) -> usize {
+        match &self.source {
+            Source::Replayed { dice, .. } => dice.len().saturating_sub(self.drawn as usize),
+            _ => 0,
+        }
+    }
+
+    /// The recorded die the next draw takes, when it is a die of `sides`, sealed or not as wanted.
+    fn replayed(&self, sides: u32, sealed: bool) -> Result<Die, DiceError> {
+        let Source::Replayed { dice, .. } = &self.source else {
+            return Err(DiceError::NoSeed { epoch: 0 });
+        };
+        let words = |sides: u32, sealed: bool| match sealed {
+            true => format!("a sealed d{sides}"),
+            false => format!("a d{sides}"),
+        };
+        let recorded = dice.get(self.drawn as usize);
+        match recorded {
+            Some(die)
+                if die.sides == sides
+                    && matches!(die.provenance, Provenance::Sealed { .. }) == sealed =>
+            {
+                Ok(die.clone())
+            }
+            _ => Err(DiceError::NotTheOriginals {
+                position: self.drawn + 1,
+                wanted: words(sides, sealed),
+                drawn: recorded.map(|die| {
+                    words(
+                        die.sides,
+                        matches!(die.provenance, Provenance::Sealed { .. }),
+                    )
+                }),
+            }),
+        }
+    }
+
     fn new(source: Source, secret_rng: &'r mut dyn RngCore) -> Self {
         Dice {
             source,
@@ -295,6 +360,14 @@ impl<'r> Dice<'r> {
 
     /// Rolls one public die.
     pub fn roll(&mut self, sides: u32, purpose: &str) -> Result<Die, DiceError> {
+        if let Source::Replayed { .. } = &self.source {
+            let die = self.replayed(sides, false)?;
+            self.drawn += 1;
+            return Ok(Die {
+                purpose: purpose.to_string(),
+                ..die
+            });
+        }
         let (value, provenance) = self.draw(sides, purpose)?;
         Ok(self.record(sides, purpose, Some(value), provenance))
     }
@@ -318,11 +391,24 @@ impl<'r> Dice<'r> {
         another: impl Fn(&[u32]) -> bool,
     ) -> Result<(Die, Vec<u32>), DiceError> {
         let n = self.drawn;
+        if let Source::Replayed { faces, .. } = &self.source {
+            let mut die = self.replayed(sides, true)?;
+            // Revealed before it may be amended; and its faces must be one whole result again.
+            let faces = faces.get(&die.n).cloned().unwrap_or_default();
+            let whole = !faces.is_empty()
+                && (1..=faces.len()).all(|k| another(&faces[..k]) == (k < faces.len()));
+            if !whole {
+                return Err(DiceError::NotOneSealedRoll);
+            }
+            die.purpose = purpose.to_string();
+            self.drawn += 1;
+            return Ok((die, faces));
+        }
         let mut faces = Vec::new();
         // A sealed die typed as one answer takes exactly its faces, and they must be one result.
         let answer = match &self.source {
             Source::Entered { sealed_answers, .. } => sealed_answers.get(&self.consumed).copied(),
-            Source::Seeded(_) | Source::Refused(_) => None,
+            Source::Seeded(_) | Source::Refused(_) | Source::Replayed { .. } => None,
         };
         loop {
             let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
@@ -332,6 +418,7 @@ impl<'r> Dice<'r> {
                 }
                 Source::Entered { .. } => self.take_entered(sides, purpose, true)?,
                 Source::Refused(why) => return Err(why.clone()),
+                Source::Replayed { .. } => unreachable!("drawn whole above"),
             };
             faces.push(face);
             let more = another(&faces);
@@ -349,7 +436,9 @@ impl<'r> Dice<'r> {
                 roll: ctx.roll,
                 witness: ctx.witness(),
             },
-            Source::Entered { .. } | Source::Refused(_) => SealedOrigin::Entered,
+            Source::Entered { .. } | Source::Refused(_) | Source::Replayed { .. } => {
+                SealedOrigin::Entered
+            }
         };
         let secret = SealedSecret {
             event: self.event,
@@ -379,6 +468,7 @@ impl<'r> Dice<'r> {
                 Provenance::Entered,
             )),
             Source::Refused(why) => Err(why.clone()),
+            Source::Replayed { .. } => unreachable!("replayed dice are taken whole by `roll`"),
         }
     }
 
@@ -475,6 +565,46 @@ mod tests {
         assert_eq!(last.value, Some(at(10, 2)));
         let secrets = dice.finish().unwrap();
         assert_eq!((secrets[0].n, secrets[0].event), (1, 2));
+    }
+
+    /// An amendment draws its original's dice again (C-3): the same records, in order, under the
+    /// new purpose; a draw of another die, or past the last, is refused, and nothing is sealed anew.
+    #[test]
+    fn c3_replayed_dice_give_the_originals_records_and_refuse_any_other_die() {
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut original = Dice::entered(vec![4, 17], &mut rng);
+        let recorded = vec![
+            original.roll(6, "first").unwrap(),
+            original.roll(20, "second").unwrap(),
+        ];
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut again = Dice::replaying(recorded.clone(), Default::default(), &mut rng);
+        let first = again.roll(6, "first, +2").unwrap();
+        assert_eq!(first.purpose, "first, +2");
+        assert_eq!((first.n, first.value), (recorded[0].n, recorded[0].value));
+        assert_eq!(again.left_unused(), 1);
+        assert_eq!(
+            again.roll(8, "second").unwrap_err(),
+            DiceError::NotTheOriginals {
+                position: 2,
+                wanted: "a d8".into(),
+                drawn: Some("a d20".into()),
+            }
+        );
+        assert!(matches!(
+            again.roll_sealed(20, "hidden"),
+            Err(DiceError::NotTheOriginals { .. })
+        ));
+        assert_eq!(again.roll(20, "second").unwrap().value, Some(17));
+        assert_eq!(
+            again.roll(6, "third").unwrap_err(),
+            DiceError::NotTheOriginals {
+                position: 3,
+                wanted: "a d6".into(),
+                drawn: None,
+            }
+        );
+        assert!(again.finish().unwrap().is_empty());
     }
 
     #[test]

@@ -142,6 +142,18 @@ event_enum! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         marks: Option<u64>,
     },
+    /// Fixes the inputs of the event at `seq` without rolling again (C-3): `event` is its command
+    /// decided anew with the corrected inputs, on the state just before it and with its very dice,
+    /// and replay puts it in that event's place. Undoing this brings the original back.
+    Amended {
+        seq: u64,
+        event: Box<Event>,
+        /// What differs from the original, a field at a time ("ob: 55 → 65").
+        changed: Vec<String>,
+        /// Whether it changes what the original left in the campaign (a sheet, an effect, the
+        /// clock), not just the words of the record.
+        outcome_changed: bool,
+    },
     /// Publishes an epoch's seed so anyone can re-derive its dice.
     SeedRevealed {
         epoch: u32,
@@ -287,6 +299,7 @@ impl Event {
             Event::DiceRolled { .. } => "dice_rolled",
             Event::SealedRevealed { .. } => "sealed_revealed",
             Event::Retracted { .. } => "retracted",
+            Event::Amended { .. } => "amended",
             Event::SeedRevealed { .. } => "seed_revealed",
             Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
@@ -355,6 +368,7 @@ impl Event {
             Event::Rested(rest) => rest.characters().into_iter().any(is),
             Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
             Event::DiceRolled { character, .. } => character.as_deref().is_some_and(is),
+            Event::Amended { event, .. } => event.mentions(is),
             // The campaign's bookkeeping names no character.
             Event::CampaignCreated { .. }
             | Event::ClockAdvanced { .. }
@@ -392,6 +406,7 @@ impl Event {
             | Event::DiceRolled { .. }
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
+            | Event::Amended { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
@@ -418,6 +433,8 @@ impl Event {
             | Event::SessionEnded { .. }
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
+            // Its dice are its original's, rolled once: counted there, checked against them.
+            | Event::Amended { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
@@ -444,8 +461,9 @@ impl Event {
             | Event::DiceRolled { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)
-            // Undoing a retraction restores what it undid.
-            | Event::Retracted { .. } => true,
+            // Undoing a retraction restores what it undid, an amendment its original.
+            | Event::Retracted { .. }
+            | Event::Amended { .. } => true,
             Event::CampaignCreated { .. }
             | Event::SessionStarted { .. }
             | Event::SessionEnded { .. }

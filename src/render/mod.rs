@@ -168,6 +168,26 @@ pub fn describe(event: &Event) -> String {
             ..
         } => format!("#{seq} retracted, so #{restored} is restored: {reason}"),
         Event::Retracted { seq, reason, .. } => format!("#{seq} retracted: {reason}"),
+        Event::Amended {
+            seq,
+            event,
+            changed,
+            outcome_changed,
+        } => {
+            let outcome = match outcome_changed {
+                true => "the outcome changes",
+                false => "the outcome stands",
+            };
+            let dice = match event.dice().is_empty() {
+                true => "",
+                false => " with its own dice",
+            };
+            format!(
+                "#{seq} amended{dice} ({}; {outcome}): {}",
+                changed.join(", "),
+                describe(event)
+            )
+        }
         Event::SeedWithheld { epoch, until } => {
             let seqs: Vec<String> = until.iter().map(|s| format!("#{s}")).collect();
             format!(

@@ -1,6 +1,7 @@
 //! Rules: pure `decide` functions. Each takes the replayed state, a command and the dice, validates
 //! the command, and returns the events to append — or a [`RuleError`] and nothing.
 
+pub mod amend;
 pub mod campaign;
 pub mod downtime;
 pub mod rest;
@@ -145,6 +146,51 @@ pub enum RuleError {
     },
     #[error("a retraction names the event it undoes")]
     NoEventNamed,
+    #[error(
+        "#{seq} is an amendment of #{first}: amend #{first} itself (the newest amendment of an event is the one in force)"
+    )]
+    AmendAnAmendment { seq: u64, first: u64 },
+    #[error(
+        "#{seq} is a '{kind}' event, and the command given, decided as the campaign stood just before it, is refused: {why}"
+    )]
+    RefusedBefore {
+        seq: u64,
+        kind: String,
+        why: Box<RuleError>,
+    },
+    #[error("#{0} is retracted ({1}), so there is nothing of it to amend")]
+    AmendRetracted(u64, String),
+    #[error(
+        "#{seq} is a '{kind}' event, which cannot be amended: only play that could be retracted can be (not the campaign's bookkeeping, a retraction, or what play builds on)"
+    )]
+    NotAmendable { seq: u64, kind: String },
+    #[error(
+        "#{0} is one of several events one command recorded, and an amendment replaces a single event; retract the events and record the command again instead"
+    )]
+    AmendOneOfMany(u64),
+    #[error(
+        "#{0} holds a sealed die not yet revealed, and an amendment would show what it rests on; reveal it first (`grimoire reveal {0}`)"
+    )]
+    AmendSealed(u64),
+    #[error(
+        "#{seq} is a '{was}' event, but the command given records {now}: an amendment fixes the inputs of what was done, not what was done"
+    )]
+    AmendsInto { seq: u64, was: String, now: String },
+    #[error(
+        "the amended command leaves {} of #{seq}'s dice unused; an amendment keeps the original's dice, so retract #{seq} and record it again instead",
+        crate::words::count(*unused as u64, "die", "dice")
+    )]
+    AmendLeavesDice { seq: u64, unused: usize },
+    #[error("the command given records #{0} exactly as it now reads: there is nothing to amend")]
+    AmendsNothing(u64),
+    #[error(
+        "amended, #{0} would move the clock by another amount, and every later event was recorded at the time it set; retract it and record it again instead"
+    )]
+    AmendMovesClock(u64),
+    #[error(
+        "#{later} names a character #{seq} names, so it may rest on #{seq}'s outcome; an amendment only fixes an event nothing since has built on (retract #{later} first, or record a correction)"
+    )]
+    AmendBuiltOn { seq: u64, later: u64 },
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
     NothingToRetract,
     #[error(

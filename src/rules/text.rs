@@ -57,8 +57,9 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
         Command::Fight(FightStep::Start { name: Some(name) }) if !name.trim().is_empty() => {
             check_filled("fight's name", name, NAME_MAX)
         }
-        // These record no new text of their own.
+        // These record no new text of their own (an amendment's command is checked as it is decided).
         Command::Fight(_)
+        | Command::Amend(_)
         | Command::Damage(_)
         | Command::Heal(_)
         | Command::AdvanceClock(_)

@@ -246,6 +246,9 @@ pub struct CampaignState {
     /// Restored seq → the seq of the retraction of its retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub restored: BTreeMap<u64, u64>,
+    /// Amended seq → the seq of the amendment in force for it (C-3).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub amended: BTreeMap<u64, u64>,
     /// Retracted rolls no roll has followed yet: (retracted seq, what it was).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub awaiting_reroll: Vec<(u64, crate::event::RetractedRoll)>,
@@ -553,6 +556,11 @@ impl CampaignState {
                 }
                 self.note_retracted_roll(event);
             }
+            // Replay puts the amendment's event in its original's place (see [`Replay`]); here it
+            // is only noted.
+            Event::Amended { seq: original, .. } => {
+                self.amended.insert(*original, seq);
+            }
             Event::SeedRevealed { epoch, .. } => {
                 self.withheld_seeds.remove(epoch);
             }
@@ -700,36 +708,118 @@ impl CampaignState {
     }
 }
 
-/// Replays a log in seq order. The seqs retracted (up to the replay's end) are known beforehand, so
-/// the log streams through once and nothing is undone after the fact.
+/// Later events that change how earlier ones replay: retractions, given as (the retraction's seq,
+/// the seq it undoes), and amendments, as (the amendment's seq, the seq it amends, the event it puts
+/// in that one's place). A replay must know them before it reaches the events they change.
+#[derive(Debug, Clone, Default)]
+pub struct Revisions {
+    pub retractions: Vec<(u64, u64)>,
+    pub amendments: Vec<(u64, u64, Event)>,
+}
+
+impl Revisions {
+    /// The revisions a whole in-memory log records.
+    pub fn of<'a>(events: impl IntoIterator<Item = (u64, &'a Event)>) -> Revisions {
+        let mut revisions = Revisions::default();
+        for (at, event) in events {
+            revisions.note(at, event);
+        }
+        revisions
+    }
+
+    /// Takes in `event`, recorded at `at`, when it revises an earlier one.
+    pub fn note(&mut self, at: u64, event: &Event) {
+        match event {
+            Event::Retracted { seq, .. } => self.retractions.push((at, *seq)),
+            Event::Amended { seq, event, .. } => {
+                self.amendments.push((at, *seq, event.as_ref().clone()));
+            }
+            _ => {}
+        }
+    }
+
+    pub fn extend(&mut self, more: Revisions) {
+        self.retractions.extend(more.retractions);
+        self.amendments.extend(more.amendments);
+    }
+
+    /// Whether one recorded after `seq` changes an event at or before it: a state replayed up to
+    /// `seq` before it was recorded no longer stands.
+    pub fn reach_back_to(&self, seq: u64) -> bool {
+        let reaches = |at: u64, target: u64| at > seq && target <= seq;
+        self.retractions
+            .iter()
+            .any(|&(at, target)| reaches(at, target))
+            || self
+                .amendments
+                .iter()
+                .any(|(at, target, _)| reaches(*at, *target))
+    }
+
+    /// The seqs left undone, and the event that stands in each amended seq's place: the newest
+    /// amendment of it not itself undone.
+    fn in_force(&self) -> (BTreeSet<u64>, BTreeMap<u64, Event>) {
+        let undone = undone_by(&self.retractions);
+        let mut newest: BTreeMap<u64, (u64, &Event)> = BTreeMap::new();
+        for (at, target, event) in &self.amendments {
+            if undone.contains(at) {
+                continue;
+            }
+            let slot = newest.entry(*target).or_insert((*at, event));
+            if *at >= slot.0 {
+                *slot = (*at, event);
+            }
+        }
+        let amended = newest
+            .into_iter()
+            .map(|(target, (_, event))| (target, event.clone()))
+            .collect();
+        (undone, amended)
+    }
+}
+
+/// Replays a log in seq order. The seqs retracted or amended (up to the replay's end) are known
+/// beforehand, so the log streams through once and nothing is undone after the fact.
 pub struct Replay {
     state: CampaignState,
     retracted: BTreeSet<u64>,
+    /// Amended seq → the event replayed in its place (C-3).
+    amended: BTreeMap<u64, Event>,
 }
 
 impl Replay {
-    pub fn new(retracted: BTreeSet<u64>) -> Replay {
+    pub fn new(revisions: &Revisions) -> Replay {
+        Replay::resume(CampaignState::default(), revisions)
+    }
+
+    /// Continues from a state replayed up to `state.head`; `revisions` must hold every one after
+    /// it (a snapshot is only resumed when none in the tail reaches back).
+    pub fn resume(state: CampaignState, revisions: &Revisions) -> Replay {
+        let (retracted, amended) = revisions.in_force();
         Replay {
-            state: CampaignState::default(),
+            state,
             retracted,
+            amended,
         }
     }
 
-    /// Continues from a state replayed up to `state.head`; `retracted` must hold every retraction
-    /// target after it (a snapshot is only resumed when no retraction in the tail reaches back).
-    pub fn resume(state: CampaignState, retracted: BTreeSet<u64>) -> Replay {
-        Replay { state, retracted }
-    }
-
-    /// Folds in the event at `seq`, or passes over it when it is retracted; says which.
+    /// Folds in the event at `seq` (or the amendment's event in its place), or passes over it
+    /// when it is retracted; says which.
     pub fn feed(&mut self, seq: u64, event: &Event) -> bool {
         let applied = !self.retracted.contains(&seq);
-        if applied {
-            self.state.apply(seq, event);
-        } else {
+        if !applied {
             self.state.pass_over(seq, event);
+        } else if let Some(amended) = self.amended.get(&seq) {
+            self.state.apply(seq, amended);
+        } else {
+            self.state.apply(seq, event);
         }
         applied
+    }
+
+    /// The event an amendment puts in the place of the one at `seq`, if any.
+    pub fn in_place_of(&self, seq: u64) -> Option<&Event> {
+        self.amended.get(&seq)
     }
 
     pub fn state(&self) -> &CampaignState {
@@ -756,19 +846,9 @@ pub fn undone_by(retractions: &[(u64, u64)]) -> BTreeSet<u64> {
     undone
 }
 
-/// Replays a whole in-memory log; `retracted` is derived from the log itself.
+/// Replays a whole in-memory log; what it retracts and amends is read from the log itself.
 pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> CampaignState {
-    let retractions: Vec<(u64, u64)> = events
-        .clone()
-        .into_iter()
-        .filter_map(|(at, e)| {
-            let Event::Retracted { seq, .. } = e else {
-                return None;
-            };
-            Some((at, *seq))
-        })
-        .collect();
-    let mut replay = Replay::new(undone_by(&retractions));
+    let mut replay = Replay::new(&Revisions::of(events.clone()));
     for (seq, event) in events {
         replay.feed(seq, event);
     }

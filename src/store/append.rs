@@ -14,6 +14,7 @@ use crate::time::GameTime;
 use rand::Rng;
 use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
 /// Appends decided batches inside one write transaction, keeping the replayed state up to date.
@@ -141,11 +142,11 @@ impl Running {
         Ok(Running { state, snapshot_at })
     }
 
-    /// Folds in an event just inserted. A retraction reaches back into events already folded in,
+    /// Folds in an event just inserted. A retraction or an amendment reaches back into events already folded in,
     /// and events cannot be unapplied, so the state is replayed again from the log, which now
     /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
     fn feed(&mut self, log: &mut dyn LogWrite, seq: u64, event: &Event) -> Result<(), StoreError> {
-        if matches!(event, Event::Retracted { .. }) {
+        if matches!(event, Event::Retracted { .. } | Event::Amended { .. }) {
             *self = Running::load(log)?;
         } else {
             self.state.apply(seq, event);
@@ -265,6 +266,51 @@ impl WriteView<'_> {
 
     pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
         sealed_secrets(&mut *self.log, seq)
+    }
+
+    /// The state just before the event at `seq`, as the log replays it now (with the retractions
+    /// and amendments recorded since).
+    pub fn state_before(&mut self, seq: u64) -> Result<CampaignState, StoreError> {
+        super::replay::state_before(&mut *self.log, seq)
+    }
+
+    /// The faces of the sealed dice of the event at `seq` that a reveal has opened, by `n`.
+    pub fn revealed(&mut self, seq: u64) -> Result<BTreeMap<u32, Vec<u32>>, StoreError> {
+        let mut faces = BTreeMap::new();
+        self.log
+            .rows_of_kind("sealed_revealed", seq, u64::MAX, &mut |row| {
+                if let Event::SealedRevealed { seq: opened, dice } = decode(&row)?
+                    && opened == seq
+                {
+                    faces.extend(dice.iter().map(|die| (die.n, die.faces())));
+                    return Ok(ControlFlow::Break(()));
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+        Ok(faces)
+    }
+
+    /// Each character (folded name) an event after `seq` names, with the first such event;
+    /// events `passed` picks are left out.
+    pub fn named_after(
+        &mut self,
+        seq: u64,
+        passed: impl Fn(u64, &Event) -> bool,
+    ) -> Result<BTreeMap<String, u64>, StoreError> {
+        let mut named = BTreeMap::new();
+        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+            let event = decode(&row)?;
+            if !passed(row.seq, &event) {
+                event.mentions(&mut |name| {
+                    named
+                        .entry(crate::words::fold_name(name))
+                        .or_insert(row.seq);
+                    false
+                });
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(named)
     }
 }
 

@@ -363,6 +363,9 @@ pub struct Verifier {
     /// do): its number, and the moment.
     run: (u64, String),
     clock: RecordedClock,
+    /// The amendments in the log by the event each amends: (the amendment's seq, its event),
+    /// checked when that event is reached (C-3).
+    amendments: BTreeMap<u64, Vec<(u64, Event)>>,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -386,6 +389,45 @@ impl Verifier {
             roll_last: None,
             run: (0, String::new()),
             clock: RecordedClock::default(),
+            amendments: BTreeMap::new(),
+        }
+    }
+
+    /// Takes in the log's amendments, read beforehand: each must amend an earlier event of its
+    /// own kind with that event's dice, die for die.
+    pub fn expect_amendment(&mut self, at: u64, amends: u64, event: Event) {
+        self.amendments.entry(amends).or_default().push((at, event));
+    }
+
+    fn check_amendments_of(&mut self, seq: u64, original: &Event) {
+        // The purpose is words; everything the fairness check reads must match.
+        let unworded = |dice: &[crate::dice::Die]| -> Vec<crate::dice::Die> {
+            dice.iter()
+                .map(|d| crate::dice::Die {
+                    purpose: String::new(),
+                    ..d.clone()
+                })
+                .collect()
+        };
+        for (at, amended) in self.amendments.remove(&seq).unwrap_or_default() {
+            let what = if at <= seq {
+                Some(format!("#{at} amends #{seq}, which comes after it"))
+            } else if amended.kind() != original.kind() {
+                Some(format!(
+                    "#{at} amends #{seq}, a '{}' event, with a '{}' event",
+                    original.kind(),
+                    amended.kind()
+                ))
+            } else if unworded(amended.dice()) != unworded(original.dice()) {
+                Some(format!(
+                    "#{at} amends #{seq} with dice other than the ones #{seq} rolled"
+                ))
+            } else {
+                None
+            };
+            if let Some(what) = what {
+                self.dice_problem(at, what);
+            }
         }
     }
 
@@ -564,6 +606,7 @@ impl Verifier {
 
     fn check_event(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
+        self.check_amendments_of(seq, event);
         self.check_roll_numbers(row, event);
         let mut last_n = None;
         for die in event.dice() {
@@ -636,6 +679,8 @@ impl Verifier {
             | Event::DiceRolled { .. }
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
+            // Its dice are its original's, checked against them beside the chain.
+            | Event::Amended { .. }
             | Event::SeedWithheld { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)
@@ -803,6 +848,14 @@ impl Verifier {
 
     pub fn finish(mut self) -> VerifyReport {
         self.close_roll();
+        for (amends, amendments) in std::mem::take(&mut self.amendments) {
+            for (at, _) in amendments {
+                self.dice_problem(
+                    at,
+                    format!("#{at} amends #{amends}, which the log does not hold"),
+                );
+            }
+        }
         // A checkpoint past the end of the log does not hold: the history was cut.
         self.report.checkpoints = self
             .checkpoints

@@ -10,7 +10,7 @@ use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
     self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, parse_snapshot,
-    replay_from, replay_span, retractions, save_snapshot, snapshot_is_trusted,
+    replay_from, replay_span, revisions, save_snapshot, snapshot_is_trusted,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -221,7 +221,7 @@ impl Store {
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
         let upto = upto.unwrap_or(u64::MAX);
-        let mut replay = Replay::new(crate::state::undone_by(&retractions(&mut *log, 0, upto)?));
+        let mut replay = Replay::new(&revisions(&mut *log, 0, upto)?);
         log.rows(1, upto, &mut |row| {
             let recorded = to_recorded(row)?;
             replay.feed(recorded.seq, &recorded.event);
@@ -445,20 +445,27 @@ impl Store {
             })?;
         }
         let mut verifier = Verifier::new(reveals, checkpoints);
+        log.rows_of_kind("amended", 0, u64::MAX, &mut |row| {
+            // An unreadable amendment is reported by the main pass, which reads every row.
+            if let Ok(Event::Amended { seq, event, .. }) = decode(&row) {
+                verifier.expect_amendment(row.seq, seq, *event);
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
         // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
         // the database would show a false sheet while the chain stays whole: replay the log
         // alongside and compare each snapshot a command could start from.
-        let retractions = replay::retractions(&mut *log, 0, u64::MAX)?;
+        let revisions = replay::revisions(&mut *log, 0, u64::MAX)?;
         let stored = log.snapshots(u64::MAX, u64::MAX)?;
         let snapshots_passed_over = stored.len() as u64;
         let mut to_compare: Vec<u64> = stored
             .into_iter()
             .rev()
-            .filter(|s| snapshot_is_trusted(s, &retractions))
+            .filter(|s| snapshot_is_trusted(s, &revisions))
             .map(|s| s.seq)
             .collect();
         let snapshots_passed_over = snapshots_passed_over - to_compare.len() as u64;
-        let mut replay = Some(Replay::new(crate::state::undone_by(&retractions)));
+        let mut replay = Some(Replay::new(&revisions));
         let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
         let mut from = 1;
         to_compare.push(u64::MAX);

@@ -5,7 +5,7 @@ use super::StoreError;
 use super::backend::{LogRead, LogWrite, Payload, SnapshotInfo};
 use super::chain::StoredRow;
 use crate::event::Event;
-use crate::state::{CampaignState, Replay};
+use crate::state::{CampaignState, Replay, Revisions};
 use std::collections::{BTreeSet, VecDeque};
 use std::ops::ControlFlow;
 
@@ -30,9 +30,6 @@ pub(super) const SNAPSHOT_KEEP_EVERY: u64 = 10_000;
 /// one kept for its block.
 const SNAPSHOT_KEEP_NEWEST: usize = 8;
 
-/// A retraction in the log: (its seq, the seq it retracts).
-pub(super) type Retraction = (u64, u64);
-
 /// Reads a stored row's event; a row that does not read is damage, named by its seq.
 pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
     Event::from_stored(&row.kind, row.schema_version, &row.payload).map_err(|reason| {
@@ -53,33 +50,30 @@ fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
     })
 }
 
-/// The retractions recorded after `after` and up to `upto`. A replay resuming from a state at `after`
-/// needs no earlier ones: they are folded into that state.
-pub(super) fn retractions(
+/// The retractions and amendments recorded after `after` and up to `upto`. A replay resuming from
+/// a state at `after` needs no earlier ones: they are folded into that state.
+pub(super) fn revisions(
     log: &mut dyn LogRead,
     after: u64,
     upto: u64,
-) -> Result<Vec<Retraction>, StoreError> {
-    let mut found = Vec::new();
-    log.rows_of_kind("retracted", after, upto, &mut |row| {
-        if let Event::Retracted { seq: target, .. } = decode(&row)? {
-            found.push((row.seq, target));
-        }
-        Ok(ControlFlow::Continue(()))
-    })?;
+) -> Result<Revisions, StoreError> {
+    let mut found = Revisions::default();
+    for kind in ["retracted", "amended"] {
+        log.rows_of_kind(kind, after, upto, &mut |row| {
+            found.note(row.seq, &decode(&row)?);
+            Ok(ControlFlow::Continue(()))
+        })?;
+    }
     Ok(found)
 }
 
 /// Whether a snapshot may stand in for replaying the log up to its seq: made by this state format,
-/// its event still carrying the hash it had, and no later retraction reaching back before it.
-pub(super) fn snapshot_is_trusted(snapshot: &SnapshotInfo, retractions: &[Retraction]) -> bool {
-    let seq = snapshot.seq;
-    let reaches_back = retractions
-        .iter()
-        .any(|&(at, target)| at > seq && target <= seq);
+/// its event still carrying the hash it had, and no later retraction or amendment reaching back
+/// before it.
+pub(super) fn snapshot_is_trusted(snapshot: &SnapshotInfo, revisions: &Revisions) -> bool {
     snapshot.format == STATE_FORMAT
         && snapshot.event_hash.as_deref() == Some(snapshot.head_hash.as_str())
-        && !reaches_back
+        && !revisions.reach_back_to(snapshot.seq)
 }
 
 /// A snapshot's state, when it reads as one and claims the seq it is stored under.
@@ -90,19 +84,19 @@ pub(super) fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
 }
 
 /// The newest snapshot at or before `at` that may stand in for a replay up to `upto`, with the
-/// retractions recorded after it up to `upto`. Snapshots are few but retractions pile up, so they
+/// revisions recorded after it up to `upto`. Snapshots are few but retractions pile up, so they
 /// are read back from `upto` one candidate at a time, newest first: usually just the few since the
 /// newest snapshot.
 fn usable_snapshot(
     log: &mut dyn LogRead,
     at: u64,
     upto: u64,
-) -> Result<Option<(CampaignState, Vec<Retraction>)>, StoreError> {
+) -> Result<Option<(CampaignState, Revisions)>, StoreError> {
     let candidates = log.snapshots(at, SNAPSHOT_KEEP_NEWEST as u64)?;
-    let mut after_candidate = Vec::new();
+    let mut after_candidate = Revisions::default();
     let mut read_down_to = upto;
     for candidate in &candidates {
-        after_candidate.extend(retractions(log, candidate.seq, read_down_to)?);
+        after_candidate.extend(revisions(log, candidate.seq, read_down_to)?);
         read_down_to = candidate.seq;
         if !snapshot_is_trusted(candidate, &after_candidate) {
             continue;
@@ -123,27 +117,26 @@ pub(super) fn replay_from(
     upto: u64,
     snapshots: bool,
 ) -> Result<(CampaignState, u64), StoreError> {
-    if snapshots && let Some((start, retractions)) = usable_snapshot(log, upto, upto)? {
+    if snapshots && let Some((start, revisions)) = usable_snapshot(log, upto, upto)? {
         let from = start.head;
-        return Ok((replay_after(log, Some(start), &retractions, upto)?, from));
+        return Ok((replay_after(log, Some(start), &revisions, upto)?, from));
     }
-    let retractions = retractions(log, 0, upto)?;
-    Ok((replay_after(log, None, &retractions, upto)?, 0))
+    let revisions = revisions(log, 0, upto)?;
+    Ok((replay_after(log, None, &revisions, upto)?, 0))
 }
 
-/// Replays the log after `start` (from the beginning when `None`) up to `upto`, skipping the
-/// targets of `retractions`. `start` must not include any of those targets.
+/// Replays the log after `start` (from the beginning when `None`) up to `upto`, as `revisions`
+/// leave it. `start` must not include any event they change.
 pub(super) fn replay_after(
     log: &mut dyn LogRead,
     start: Option<CampaignState>,
-    retractions: &[Retraction],
+    revisions: &Revisions,
     upto: u64,
 ) -> Result<CampaignState, StoreError> {
-    let targets = crate::state::undone_by(retractions);
     let from = start.as_ref().map_or(0, |s| s.head);
     let mut replay = match start {
-        Some(state) => Replay::resume(state, targets),
-        None => Replay::new(targets),
+        Some(state) => Replay::resume(state, revisions),
+        None => Replay::new(revisions),
     };
     log.payloads(from + 1, upto, &mut |row| {
         replay.feed(row.seq, &decode_payload(&row)?);
@@ -152,33 +145,48 @@ pub(super) fn replay_after(
     Ok(replay.finish())
 }
 
+/// The state just before the event at `seq`, as the log up to its head replays it: the
+/// retractions and amendments recorded after `seq` count where they reach back before it.
+pub(super) fn state_before(log: &mut dyn LogRead, seq: u64) -> Result<CampaignState, StoreError> {
+    let upto = seq.saturating_sub(1);
+    match usable_snapshot(log, upto, u64::MAX)? {
+        Some((start, revisions)) => replay_after(log, Some(start), &revisions, upto),
+        None => {
+            let revisions = revisions(log, 0, u64::MAX)?;
+            replay_after(log, None, &revisions, upto)
+        }
+    }
+}
+
 /// One event of a span, as replay met it ([`replay_span`]).
 pub struct SpanEvent<'a> {
     pub seq: u64,
+    /// The event replay took in: an amended one's amendment (C-3), else the event recorded.
     pub event: &'a Event,
     /// False for a retracted event, which replay passed over.
     pub applied: bool,
+    /// Whether `event` is an amendment's, standing in for the one recorded at `seq`.
+    pub amended: bool,
 }
 
-/// Replays the log up to `upto` as the retractions recorded by then leave it, showing `visit` the
-/// state at `from` (with no event), then each event after `from` with whether replay applied it (a
-/// retracted event is passed over) and the state just after it. The state at `from` differs from a
-/// replay up to `from` only where a retraction after `from` reaches back before it. Returns the
-/// state at `upto`.
+/// Replays the log up to `upto` as the retractions and amendments recorded by then leave it,
+/// showing `visit` the state at `from` (with no event), then each event after `from` with whether
+/// replay applied it (a retracted event is passed over) and the state just after it. The state at
+/// `from` differs from a replay up to `from` only where a revision after `from` reaches back before
+/// it. Returns the state at `upto`.
 pub(super) fn replay_span(
     log: &mut dyn LogRead,
     from: u64,
     upto: u64,
     visit: &mut dyn FnMut(Option<SpanEvent<'_>>, &CampaignState),
 ) -> Result<CampaignState, StoreError> {
-    let (start, retractions) = match usable_snapshot(log, from, upto)? {
-        Some((state, retractions)) => (Some(state), retractions),
-        None => (None, retractions(log, 0, upto)?),
+    let (start, revisions) = match usable_snapshot(log, from, upto)? {
+        Some((state, revisions)) => (Some(state), revisions),
+        None => (None, revisions(log, 0, upto)?),
     };
-    let targets = crate::state::undone_by(&retractions);
     let mut replay = match start {
-        Some(state) => Replay::resume(state, targets),
-        None => Replay::new(targets),
+        Some(state) => Replay::resume(state, &revisions),
+        None => Replay::new(&revisions),
     };
     let resumed_at = replay.state().head;
     log.payloads(resumed_at + 1, from, &mut |row| {
@@ -189,10 +197,12 @@ pub(super) fn replay_span(
     log.payloads(from + 1, upto, &mut |row| {
         let event = decode_payload(&row)?;
         let applied = replay.feed(row.seq, &event);
+        let amended = replay.in_place_of(row.seq).filter(|_| applied);
         let step = SpanEvent {
             seq: row.seq,
-            event: &event,
+            event: amended.unwrap_or(&event),
             applied,
+            amended: amended.is_some(),
         };
         visit(Some(step), replay.state());
         Ok(())
@@ -237,14 +247,15 @@ pub(super) fn save_snapshot(
 
 /// Takes snapshots along one full replay of the log: the first of every [`SNAPSHOT_KEEP_EVERY`]
 /// events, for `--at` far in the past, and the newest few [`SNAPSHOT_EVERY`] apart up to the head,
-/// as appends leave them (reads of the last hundred events stay quick after a rebuild). Points that a later retraction reaches
-/// back before are skipped: a replay up to them would differ. Returns how many were taken.
+/// as appends leave them (reads of the last hundred events stay quick after a rebuild). Points that a later retraction or
+/// amendment reaches back before are skipped: a replay up to them would differ. Returns how many
+/// were taken.
 pub(super) fn take_snapshots(
     log: &mut dyn LogWrite,
     watch: &mut dyn FnMut(u64),
 ) -> Result<u64, StoreError> {
-    let retractions = retractions(log, 0, u64::MAX)?;
-    let mut replay = Replay::new(crate::state::undone_by(&retractions));
+    let revisions = revisions(log, 0, u64::MAX)?;
+    let mut replay = Replay::new(&revisions);
     let head = log.head()?.map_or(0, |(seq, _)| seq);
     // Rows are streamed block by block, and each block's snapshot saved between reads.
     let mut taken = 0;
@@ -260,11 +271,7 @@ pub(super) fn take_snapshots(
                 || (back < SNAPSHOT_EVERY * SNAPSHOT_KEEP_NEWEST as u64
                     && back.is_multiple_of(SNAPSHOT_EVERY));
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
-            let reaches_back = || {
-                retractions
-                    .iter()
-                    .any(|&(at, target)| at > row.seq && target <= row.seq)
-            };
+            let reaches_back = || revisions.reach_back_to(row.seq);
             if kept_point && !reaches_back() {
                 point = Some((row.seq, row.hash));
                 return Ok(ControlFlow::Break(()));
@@ -319,6 +326,11 @@ impl ImportReplay {
         seq: u64,
         event: Event,
     ) -> Result<(), StoreError> {
+        // An amendment reaches back as a retraction does: its original replays otherwise.
+        if let Event::Amended { seq: target, .. } = event {
+            self.reload_before(log, target, seq)?;
+            return Ok(());
+        }
         if let Event::Retracted { seq: target, .. } = event {
             // A waiting event is simply marked, unless it is a retraction: restoring what that
             // undid needs the replay.
@@ -328,14 +340,7 @@ impl ImportReplay {
             {
                 *undone = true;
             } else {
-                // Copies taken after the target hold it: they are of no more use.
-                self.copies.retain(|copy| copy.head < target);
-                let start = self.copies.back().cloned();
-                let after = start.as_ref().map_or(0, |copy| copy.head);
-                let retractions = retractions(log, after, seq)?;
-                // Replays every row up to this one, the waiting ones included.
-                self.state = replay_after(log, start, &retractions, seq)?;
-                self.waiting.clear();
+                self.reload_before(log, target, seq)?;
                 return Ok(());
             }
         }
@@ -343,6 +348,24 @@ impl ImportReplay {
         if self.waiting.len() > Self::WINDOW {
             self.apply_oldest_waiting();
         }
+        Ok(())
+    }
+
+    /// Replays the log up to `seq` again, from the newest copy taken before `target` (copies taken
+    /// after it hold it as it was, and are of no more use).
+    fn reload_before(
+        &mut self,
+        log: &mut dyn LogRead,
+        target: u64,
+        seq: u64,
+    ) -> Result<(), StoreError> {
+        self.copies.retain(|copy| copy.head < target);
+        let start = self.copies.back().cloned();
+        let after = start.as_ref().map_or(0, |copy| copy.head);
+        let revisions = revisions(log, after, seq)?;
+        // Replays every row up to this one, the waiting ones included.
+        self.state = replay_after(log, start, &revisions, seq)?;
+        self.waiting.clear();
         Ok(())
     }
 

@@ -1726,7 +1726,7 @@ fn c2_a_recap_names_what_a_retraction_undid_from_before_the_session() {
     let text = c.ok(&["session", "recap"]);
     assert!(
         text.contains(
-            "Events from before the session retracted or restored: 3 health regained, 0 lost"
+            "Events from before the session retracted, restored or amended: 3 health regained, 0 lost"
         ),
         "{text}"
     );

@@ -1,5 +1,6 @@
 //! The integration suite: one binary, one module per concern.
 
+mod amend;
 mod audit;
 mod backup;
 mod campaigns;

@@ -4,8 +4,8 @@
 //!
 //! The fixture is a public export holding every kind of event the log can hold but one (made once
 //! with the tour's campaign and the commands a GM types, and never regenerated: exports, like the
-//! log, keep their shape; a new kind is recorded onto it and its lines appended, as the fights'
-//! were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
+//! log, keep their shape; a new kind is recorded onto it and its lines appended, as the fights' and an
+//! amendment's were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
 //! appended here by value. Every state the replay passes through is hashed; `FINGERPRINT` holds the
 //! format and that hash.
 

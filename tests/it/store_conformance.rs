@@ -235,6 +235,36 @@ macro_rules! conformance {
                 assert!(store.replay(None).unwrap().open_session.is_none());
             }
 
+            /// An amendment recorded after a snapshot reaches back behind it (C-3): the snapshot
+            /// no longer stands for the log, and replay reads the amendment in its original's
+            /// place; a point before the amendment reads the log as it stood then.
+            #[test]
+            fn an_amendment_behind_a_snapshot_is_read_in_its_originals_place() {
+                let Some(place) = $fresh() else { return };
+                let mut store = place.open();
+                let minutes = |m: u64| Event::ClockAdvanced {
+                    by: GameDuration(60 * m),
+                };
+                append(&mut store, vec![created(), minutes(1)]).unwrap();
+                assert_eq!(store.rebuild_snapshots().unwrap(), 1);
+                append(
+                    &mut store,
+                    vec![Event::Amended {
+                        seq: 2,
+                        event: Box::new(minutes(2)),
+                        changed: vec!["by: 1m → 2m".into()],
+                        outcome_changed: true,
+                    }],
+                )
+                .unwrap();
+                assert_eq!(store.replay(None).unwrap().clock.seconds(), 120);
+                assert_eq!(store.replay(Some(2)).unwrap().clock.seconds(), 60);
+                let mut reopened = place.open();
+                assert_eq!(reopened.replay(None).unwrap().clock.seconds(), 120);
+                reopened.rebuild_snapshots().unwrap();
+                assert_eq!(reopened.replay(None).unwrap().clock.seconds(), 120);
+            }
+
             #[test]
             fn points_name_the_events_a_table_means_and_refuse_what_has_not_happened() {
                 let Some(place) = $fresh() else { return };

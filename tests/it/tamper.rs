@@ -1060,3 +1060,38 @@ fn a_seed_kept_for_an_epoch_never_begun_is_named_and_the_reveal_refuses_it() {
     assert!(!refused.contains("internal error"), "{refused}");
     assert_eq!(c.head(), before);
 }
+
+/// An amendment keeps its original's dice (C-3): one forged to carry other dice, the chain
+/// rebuilt around it, is caught.
+#[test]
+fn c3_an_amendment_forged_with_other_dice_is_caught() {
+    let c = campaign();
+    // #6 rolled 2d6 in session 1; nothing since names anyone.
+    c.ok(&["amend", "6", "--", "roll", "2d6+1"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = unlock(&c);
+    let (seq, payload): (i64, String) = conn
+        .query_row(
+            "SELECT seq, payload FROM events WHERE kind = 'amended'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    let value = event["event"]["dice"][0]["value"].as_u64().unwrap();
+    event["event"]["dice"][0]["value"] = (value % 6 + 1).into();
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = ?2",
+        rusqlite::params![serde_json::to_string(&event).unwrap(), seq],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{seq} amends #6 with dice other than the ones #6 rolled"
+        )),
+        "{report}"
+    );
+}

@@ -56,6 +56,8 @@ pub enum Command {
     Downtime(DowntimeWeeks),
     /// A rule system's commands, decided by the system.
     System(AnyCommand),
+    /// An earlier event's command decided again with corrected inputs and its own dice (C-3).
+    Amend(super::amend::Amendment),
     /// `seed` is the current epoch's secret (attached from the GM's secrets inside the write;
     /// `None` when the secrets hold none); `next_commitment` commits to the next epoch's.
     RevealSeed {
@@ -83,6 +85,9 @@ pub enum Input<'c> {
     /// What a retraction reads of the log: the event `--last` names (see [`named_by_last`]), its
     /// target, the event a retraction it targets undid, and the first roll after the target.
     Retraction(&'c mut Retraction),
+    /// What an amendment reads of the log (see [`super::amend::AmendmentRead`]), and then the
+    /// inputs of the command it decides again.
+    Amendment(&'c mut super::amend::Amendment),
     /// The event recorded at `seq`, with the in-game time it was recorded at, handed to `into`
     /// (which is not called when there is none).
     Event {
@@ -173,7 +178,9 @@ impl Command {
             | Command::AdvanceClock(_)
             | Command::Fight(_)
             | Command::RevealSealed(_)
-            | Command::Retract(_) => RECORDS_ONLY,
+            | Command::Retract(_)
+            // Its dice are its original's, drawn again: it rolls none.
+            | Command::Amend(_) => RECORDS_ONLY,
             Command::StartSession(_) => Policy {
                 session_edge: Some(SessionEdge::Start),
                 ..RECORDS_ONLY
@@ -265,6 +272,7 @@ impl Command {
             | Command::Rest(_)
             | Command::Downtime(_) => Vec::new(),
             Command::Retract(retraction) => vec![Input::Retraction(retraction)],
+            Command::Amend(amendment) => vec![Input::Amendment(amendment)],
         }
     }
 }
@@ -423,6 +431,7 @@ fn decide_command(
             reveal_sealed(state, seq, &secrets)?
         }
         Command::Retract(retraction) => retract(state, retraction)?,
+        Command::Amend(amendment) => super::amend::amend(state, amendment, dice)?,
         Command::Rest(_) | Command::Downtime(_) if state.fight.is_some() => {
             return Err(RuleError::InAFight(fight_now(state)));
         }

@@ -697,6 +697,66 @@ fn c2_given_retractions_in_a_chain_when_settled_then_each_undone_retraction_rest
     );
 }
 
+fn hurt(amount: u32) -> Event {
+    Event::DamageTaken {
+        character: "Aldric".into(),
+        amount,
+        reason: None,
+    }
+}
+
+fn amended(seq: u64, amount: u32) -> Event {
+    Event::Amended {
+        seq,
+        event: Box::new(hurt(amount)),
+        changed: vec![format!("amount: 1 → {amount}")],
+        outcome_changed: true,
+    }
+}
+
+fn retracted(seq: u64) -> Event {
+    Event::Retracted {
+        seq,
+        reason: "a slip".into(),
+        roll: None,
+        restores: None,
+        marks: None,
+    }
+}
+
+fn aldrics_health(log: &[Event]) -> u32 {
+    given(log)
+        .character("Aldric")
+        .unwrap()
+        .health
+        .unwrap()
+        .current
+}
+
+/// Replay reads the newest amendment in force in its original's place; undoing an amendment
+/// falls back to the one before it (or the original), and undoing the original drops them all.
+#[test]
+fn c3_given_amendments_when_replayed_then_the_newest_in_force_stands_in_the_originals_place() {
+    // #3 takes 1 of Aldric's 8; #4 amends it to 2, #5 to 3.
+    let mut log = vec![created(), adg("Aldric", 8), hurt(1), amended(3, 2)];
+    assert_eq!(aldrics_health(&log), 6);
+    log.push(amended(3, 3));
+    assert_eq!(aldrics_health(&log), 5);
+    // #6 undoes #5: #4's 2 stands again.
+    log.push(retracted(5));
+    assert_eq!(aldrics_health(&log), 6);
+    // #7 undoes #4 too: the original's 1.
+    log.push(retracted(4));
+    assert_eq!(aldrics_health(&log), 7);
+    // #8 undoes #6, bringing #5 back; #9 undoes the original, and nothing of it stands.
+    log.push(retracted(6));
+    assert_eq!(aldrics_health(&log), 5);
+    log.push(retracted(3));
+    assert_eq!(aldrics_health(&log), 8);
+    let state = given(&log);
+    assert_eq!(state.amended.get(&3), Some(&5));
+}
+
 /// Restoring a character whose name another has taken since would say "restored" and change
 /// nothing (the campaign keeps one character per name): it is refused, naming who holds the name.
 #[test]

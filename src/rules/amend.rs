@@ -1,0 +1,232 @@
+//! Amendments (C-3): a mistyped input fixed without rolling again. The original's command is
+//! decided anew with the corrected inputs, on the state just before the original and with the
+//! original's own dice in draw order; replay then puts that event in the original's place.
+
+use super::RuleError;
+use super::campaign::{Command, decide};
+use crate::dice::Dice;
+use crate::event::Event;
+use crate::state::CampaignState;
+use std::collections::BTreeMap;
+
+/// The event at `seq` decided again as `command` (the command as it should have been typed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Amendment {
+    /// The event amended, as `grimoire log` numbers it.
+    pub seq: u64,
+    pub command: Box<Command>,
+    /// What the write reads of the log for it (see [`Amendment::read`]); `None` until then.
+    pub read: Option<Box<AmendmentRead>>,
+}
+
+/// What an amendment reads of the log inside the write, under its lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AmendmentRead {
+    /// The event at `seq`; `None` when the log holds none.
+    pub original: Option<Event>,
+    /// The event in force in its place: an earlier amendment's, or `None` when it stands as
+    /// recorded.
+    pub in_force: Option<Event>,
+    /// The state just before it, as the log now replays it.
+    pub before: CampaignState,
+    /// The event after it belongs to the same command (a downtime span's scrolls).
+    pub continued: bool,
+    /// The faces of its sealed dice that have been revealed, by each die's `n`.
+    pub revealed: BTreeMap<u32, Vec<u32>>,
+    /// Each character (folded name) that an event after it names, still in force, with the first
+    /// such event: other than retractions and amendments of the original itself.
+    pub named_later: BTreeMap<String, u64>,
+}
+
+/// The dice an amendment draws: its original's, in their order.
+pub fn original_dice<'r>(read: &AmendmentRead, rng: &'r mut dyn rand::RngCore) -> Dice<'r> {
+    let dice = read
+        .original
+        .as_ref()
+        .map(|event| event.dice().to_vec())
+        .unwrap_or_default();
+    Dice::replaying(dice, read.revealed.clone(), rng)
+}
+
+/// The `amended` event, or why the amendment is refused. `dice` must be [`original_dice`].
+pub fn amend(
+    state: &CampaignState,
+    amendment: Amendment,
+    dice: &mut Dice<'_>,
+) -> Result<Event, RuleError> {
+    let Amendment { seq, command, read } = amendment;
+    let read = read.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+    let original = read
+        .original
+        .as_ref()
+        .ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+    refuse_original(state, seq, original, &read)?;
+    // The command's own refusal, said as of the moment it is decided at (a number mistyped for
+    // the event would otherwise read as a refusal of the command now).
+    let decided = decide(&read.before, *command, dice).map_err(|why| match why {
+        RuleError::Dice(_) => why,
+        why => RuleError::RefusedBefore {
+            seq,
+            kind: original.kind().to_string(),
+            why: Box::new(why),
+        },
+    })?;
+    let [event] = <[Event; 1]>::try_from(decided).map_err(|events| RuleError::AmendsInto {
+        seq,
+        was: original.kind().to_string(),
+        now: kinds(&events),
+    })?;
+    if event.kind() != original.kind() {
+        return Err(RuleError::AmendsInto {
+            seq,
+            was: original.kind().to_string(),
+            now: event.kind().to_string(),
+        });
+    }
+    let unused = dice.left_unused();
+    if unused > 0 {
+        return Err(RuleError::AmendLeavesDice { seq, unused });
+    }
+    if read.in_force.as_ref().unwrap_or(original) == &event {
+        return Err(RuleError::AmendsNothing(seq));
+    }
+    let changed = differences(original, &event);
+    // What each leaves in the campaign, from the same state.
+    let (mut as_recorded, mut as_amended) = (read.before.clone(), read.before.clone());
+    as_recorded.apply(seq, original);
+    as_amended.apply(seq, &event);
+    if as_recorded.clock != as_amended.clock {
+        // Every later event was recorded at a time this would move.
+        return Err(RuleError::AmendMovesClock(seq));
+    }
+    let mut built_on = None;
+    for named in [original, &event] {
+        named.mentions(&mut |name| {
+            if let Some(&later) = read.named_later.get(&crate::words::fold_name(name)) {
+                built_on = Some(built_on.map_or(later, |first: u64| first.min(later)));
+            }
+            false
+        });
+    }
+    if let Some(later) = built_on {
+        return Err(RuleError::AmendBuiltOn { seq, later });
+    }
+    Ok(Event::Amended {
+        seq,
+        event: Box::new(event),
+        changed,
+        outcome_changed: as_recorded != as_amended,
+    })
+}
+
+/// Why the event at `seq` may not be amended at all, whatever the command.
+fn refuse_original(
+    state: &CampaignState,
+    seq: u64,
+    original: &Event,
+    read: &AmendmentRead,
+) -> Result<(), RuleError> {
+    if let Event::Amended { seq: first, .. } = original {
+        return Err(RuleError::AmendAnAmendment { seq, first: *first });
+    }
+    if let Some(why) = state.retracted.get(&seq) {
+        return Err(RuleError::AmendRetracted(seq, why.clone()));
+    }
+    if matches!(original, Event::Retracted { .. }) || !original.is_retractable() {
+        return Err(RuleError::NotAmendable {
+            seq,
+            kind: original.kind().to_string(),
+        });
+    }
+    if read.continued || original.continues_its_command() {
+        return Err(RuleError::AmendOneOfMany(seq));
+    }
+    // Its outcome would rest on a value only the GM has seen.
+    if state.sealed_pending.contains_key(&seq) {
+        return Err(RuleError::AmendSealed(seq));
+    }
+    Ok(())
+}
+
+fn kinds(events: &[Event]) -> String {
+    let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
+    match kinds.is_empty() {
+        true => "nothing".into(),
+        false => kinds.join(" and "),
+    }
+}
+
+/// The fields that differ between two events of one kind, in words ("ob: 55 → 65"), their dice
+/// left out (the same dice, by construction).
+fn differences(was: &Event, now: &Event) -> Vec<String> {
+    let as_json = |event: &Event| serde_json::to_value(event).unwrap_or_default();
+    let mut found = Vec::new();
+    differ("", &as_json(was), &as_json(now), &mut found);
+    found
+}
+
+fn differ(path: &str, was: &serde_json::Value, now: &serde_json::Value, found: &mut Vec<String>) {
+    use serde_json::Value;
+    if was == now {
+        return;
+    }
+    let at = |key: &str| match path.is_empty() {
+        true => key.to_string(),
+        false => format!("{path}.{key}"),
+    };
+    let none = Value::Null;
+    match (was, now) {
+        (Value::Object(was), Value::Object(now)) => {
+            let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
+            for key in keys.into_iter().filter(|key| *key != "dice") {
+                let (w, n) = (was.get(key).unwrap_or(&none), now.get(key).unwrap_or(&none));
+                differ(&at(key), w, n, found);
+            }
+        }
+        // A list of named parts (a cast's modifiers) is compared part by part, by name.
+        (Value::Array(w), Value::Array(n)) if labelled(w) && labelled(n) => {
+            let mut labels: Vec<&str> = w.iter().chain(n).filter_map(label).collect();
+            labels.dedup();
+            let mut seen = std::collections::BTreeSet::new();
+            for name in labels.into_iter().filter(|name| seen.insert(*name)) {
+                let part = |list: &[Value]| {
+                    list.iter()
+                        .find(|v| label(v) == Some(name))
+                        .map(|v| v.get("value").unwrap_or(v))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                };
+                differ(name, &part(w), &part(n), found);
+            }
+        }
+        (Value::Array(w), Value::Array(n)) if w.len() == n.len() => {
+            for (i, (w, n)) in w.iter().zip(n).enumerate() {
+                differ(&at(&(i + 1).to_string()), w, n, found);
+            }
+        }
+        _ => found.push(format!("{path}: {} → {}", shown(was), shown(now))),
+    }
+}
+
+/// What names a part in a list of parts (`{"what": "range", "value": 30}`).
+fn label(value: &serde_json::Value) -> Option<&str> {
+    value.get("what").and_then(serde_json::Value::as_str)
+}
+
+fn labelled(list: &[serde_json::Value]) -> bool {
+    list.iter().all(|v| label(v).is_some())
+}
+
+/// A value as the change names it: text without its quotes, nothing as "none", anything large cut.
+fn shown(value: &serde_json::Value) -> String {
+    const LONGEST: usize = 60;
+    let text = match value {
+        serde_json::Value::Null => "none".to_string(),
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    match text.chars().count() > LONGEST {
+        true => format!("{}…", text.chars().take(LONGEST).collect::<String>()),
+        false => text,
+    }
+}
