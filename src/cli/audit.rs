@@ -4,10 +4,12 @@ use super::Globals;
 use super::output::{Marks, Report, count};
 use crate::Error;
 use crate::audit::{FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
+use crate::event::Event;
 use crate::rules::campaign::find;
 use crate::state::fold_name;
 use clap::{Args, Subcommand};
 use serde_json::json;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
@@ -24,7 +26,7 @@ pub enum AuditCommand {
 /// of tests (Holm's method) and flagged below 0.001: fair dice are flagged in at most one audit in
 /// a thousand. A group with too few rolls says how many it needs. Only the public log is read; retracted rolls count, since they were
 /// rolled, and the audit ends by naming the rolls retracted, the first roll after each retraction
-/// them was retracted, and those restored.
+/// them was retracted, those restored, and those amended (their inputs fixed, their dice kept).
 #[derive(Debug, Args)]
 pub struct AuditDiceArgs {
     /// Only dice of commands entered by this actor (any case).
@@ -68,6 +70,16 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
             .as_deref()
             .is_none_or(|by| fold_name(by) == fold_name(&r.actor))
             && who.as_deref().is_none_or(|w| r.event.concerns(w));
+        if let Event::Amended {
+            changed,
+            outcome_changed,
+            ..
+        } = &r.event
+        {
+            undone
+                .amendments
+                .insert(r.seq, (changed.clone(), *outcome_changed));
+        }
         if dice.feed(&r, kept) {
             undone.note(&Marks::of(&state, r.seq), r.seq);
         }
@@ -172,6 +184,10 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
             "retracted_rolls": undone.retracted,
             "rolled_again": undone.rolled_again.iter().map(|(seq, after)| json!({ "seq": seq, "after": after })).collect::<Vec<_>>(),
             "restored": undone.restored.iter().map(|(seq, by)| json!({ "seq": seq, "by": by })).collect::<Vec<_>>(),
+            "amended": undone.amended.iter().map(|(seq, by)| {
+                let (changed, outcome_changed) = undone.amendment(*by);
+                json!({ "seq": seq, "by": by, "changed": changed, "outcome_changed": outcome_changed })
+            }).collect::<Vec<_>>(),
         }),
     ))
 }
@@ -185,6 +201,10 @@ struct Undone {
     rolled_again: Vec<(u64, u64)>,
     /// (seq, the retraction that restored it)
     restored: Vec<(u64, u64)>,
+    /// (seq, the amendment in force for it): the same dice, other inputs (C-3)
+    amended: Vec<(u64, u64)>,
+    /// Every amendment in the log: what it changed, and whether the outcome changed.
+    amendments: BTreeMap<u64, (Vec<String>, bool)>,
 }
 
 impl Undone {
@@ -196,6 +216,18 @@ impl Undone {
         if let Some(by) = marks.restored_by {
             self.restored.push((seq, by));
         }
+        if let Some(by) = marks.amended_by {
+            self.amended.push((seq, by));
+        }
+    }
+
+    /// What the amendment at `by` changed, and whether the outcome changed with it.
+    fn amendment(&self, by: u64) -> (&[String], bool) {
+        self.amendments
+            .get(&by)
+            .map_or((&[], false), |(changed, outcome)| {
+                (changed.as_slice(), *outcome)
+            })
     }
 
     fn lines(&self) -> Vec<String> {
@@ -225,6 +257,24 @@ impl Undone {
                 .collect();
             lines.push(format!(
                 "Restored after being retracted: {}.",
+                each.join(", ")
+            ));
+        }
+        if !self.amended.is_empty() {
+            let each: Vec<String> = self
+                .amended
+                .iter()
+                .map(|(seq, by)| {
+                    let (changed, outcome_changed) = self.amendment(*by);
+                    let outcome = match outcome_changed {
+                        true => "the outcome changed",
+                        false => "the outcome stood",
+                    };
+                    format!("#{seq} by #{by} ({}; {outcome})", changed.join(", "))
+                })
+                .collect();
+            lines.push(format!(
+                "Amended with their own dice (counted once, above): {}.",
                 each.join(", ")
             ));
         }

@@ -153,6 +153,15 @@ fn c3_an_amendment_is_not_a_roll_and_the_dice_audit_counts_the_originals_dice_on
         .map(|g| g["rolls"].as_u64().unwrap())
         .sum();
     assert_eq!(counted, 3, "two d6 and a d20: {audit}");
+    assert_eq!(audit["amended"][0]["seq"], seq, "{audit}");
+    assert_eq!(audit["amended"][0]["outcome_changed"], false, "{audit}");
+    let audit = c.ok(&["audit", "dice"]);
+    assert!(
+        audit.contains(&format!(
+            "Amended with their own dice (counted once, above): #{seq} by #"
+        )) && audit.contains("expression: 2d6+3 → 2d6+5"),
+        "{audit}"
+    );
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
