@@ -441,6 +441,14 @@ fn read_for_retraction(
     let target = log.event(seq)?;
     if let Some(Event::Retracted { seq: undone, .. }) = &target {
         retraction.restoring = log.event(*undone)?.map(Box::new);
+        // Outside a fight a turn is no turn: only a fight's rounds hold one each.
+        if let Some(action) = retraction.restoring.as_deref().and_then(Event::action)
+            && log.state_before(*undone)?.fight.is_some()
+        {
+            let who = crate::words::fold_name(action.who);
+            retraction.acted_again =
+                log.turn_again(*undone, &who, |later| state.retracted.contains_key(&later))?;
+        }
     }
     if target
         .as_ref()
@@ -757,6 +765,7 @@ mod tests {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         });
         let mut shell = Campaign::on(log.open());
         let landed = shell.execute(run(3), tick(5)).unwrap().events[0].seq;

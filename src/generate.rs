@@ -214,6 +214,7 @@ fn step(
             // Damage and healing roll nothing: no roll after them to mark.
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         });
         // And now and then the retraction was the mistake: undoing it restores the entry.
         if let Some(retraction) = play_recorded(door, undo)?
@@ -227,6 +228,7 @@ fn step(
                 reason: "it was the right character after all".into(),
                 next_roll: None,
                 fight_built_on: false,
+                acted_again: None,
             });
             play(door, restore)?;
         }

@@ -151,6 +151,7 @@ impl RetractArgs {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         }
     }
 }

@@ -386,6 +386,14 @@ impl Event {
         }
     }
 
+    /// The turn the event is in a fight's round, when it is one (T-3).
+    pub fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+        match self {
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.action()),
+            _ => None,
+        }
+    }
+
     /// Every die the event holds, in draw order. `verify` checks them without knowing each kind.
     /// Whether the rules record it only after another event of the same command that holds dice
     /// (see [`SystemEvent::continues_its_command`]).

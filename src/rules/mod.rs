@@ -198,6 +198,10 @@ pub enum RuleError {
     )]
     RestoreWouldOpenSeal { seq: u64, epoch: u32 },
     #[error(
+        "#{seq} is {who}'s turn in a round of a fight in which {who} took another turn since (#{again}): restoring it would give {who} two turns in one round; retract #{again} first"
+    )]
+    RestoreActsTwice { seq: u64, who: String, again: u64 },
+    #[error(
         "#{seq} added a character named {name}, but the campaign has a character named {existing} now: restoring #{seq} would change nothing, so it is refused; add the first one again under another name, or retract {existing}'s joining first"
     )]
     RestoreNameTaken {

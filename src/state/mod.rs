@@ -4,7 +4,6 @@
 mod characters;
 mod fight;
 
-use crate::systems::contract::event::SystemEvent;
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 
@@ -423,6 +422,8 @@ impl CampaignState {
     }
 
     fn apply_event(&mut self, seq: u64, event: &Event) {
+        // The arms below name a system's event `event`; its turn in a fight is the whole event's.
+        let whole = event;
         self.head = seq;
         self.note_sealed(seq, event);
         self.note_reroll(seq, event);
@@ -608,8 +609,7 @@ impl CampaignState {
                 on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));
                 let now = self.clock;
                 if let Some(fight) = &mut self.fight
-                    && let Some(action) =
-                        on_system!(event, AnyEvent, |S, event| SystemEvent::action(event))
+                    && let Some(action) = whole.action()
                 {
                     let turn = fight.turn_mut(now, action.who);
                     turn.did.push(action.what);

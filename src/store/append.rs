@@ -268,6 +268,37 @@ impl WriteView<'_> {
         sealed_secrets(&mut *self.log, seq)
     }
 
+    /// The first event after `seq` and in the same round (recorded at the same in-game time) in
+    /// which the character `who` (folded) takes a turn in a fight; events `passed` picks are left
+    /// out.
+    pub fn turn_again(
+        &mut self,
+        seq: u64,
+        who: &str,
+        passed: impl Fn(u64) -> bool,
+    ) -> Result<Option<u64>, StoreError> {
+        let Some(time) = self.log.row(seq)?.map(|row| row.game_time) else {
+            return Ok(None);
+        };
+        let mut found = None;
+        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+            // A round's events share its time: once the clock moves, the round is over.
+            if row.game_time != time {
+                return Ok(ControlFlow::Break(()));
+            }
+            let event = decode(&row)?;
+            let acts = event
+                .action()
+                .is_some_and(|action| crate::words::fold_name(action.who) == who);
+            if acts && !passed(row.seq) {
+                found = Some(row.seq);
+                return Ok(ControlFlow::Break(()));
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(found)
+    }
+
     /// The state just before the event at `seq`, as the log replays it now (with the retractions
     /// and amendments recorded since).
     pub fn state_before(&mut self, seq: u64) -> Result<CampaignState, StoreError> {

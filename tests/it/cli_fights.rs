@@ -238,3 +238,46 @@ fn t3_c2_a_fight_comes_off_newest_first_down_to_its_start() {
     // Undone, the fight moved the clock nowhere.
     assert_eq!(c.json(&["time", "show"])["game_time"], 0);
 }
+
+/// One turn a round holds through retractions: a cast retracted, cast again in the same round,
+/// cannot be restored beside the second (two turns in one round); with the second retracted it
+/// can. Outside a fight the same restoration is plain C-2.
+#[test]
+fn t3_c2_restoring_a_turn_taken_again_in_its_round_is_refused() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    let cast = [
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ];
+    c.ok(&["fight", "start", "at the gate"]);
+    let first = c.seq_of(&cast).to_string();
+    let undo = c
+        .seq_of(&["retract", &first, "--reason", "wrong ritual"])
+        .to_string();
+    let second = c.seq_of(&cast).to_string();
+    let refused = c.refused(&["retract", &undo, "--reason", "it was right"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{first} is Aldric's turn in a round of a fight in which Aldric took another turn since (#{second})"
+        )),
+        "{refused}"
+    );
+    c.ok(&["retract", &second, "--reason", "cast twice"]);
+    c.ok(&["retract", &undo, "--reason", "it was right"]);
+    let shown = c.ok(&["fight", "show"]);
+    assert_eq!(shown.matches("Concealing Darkness").count(), 1, "{shown}");
+    c.ok(&["fight", "end"]);
+
+    // Out of a fight there is no round to hold one turn.
+    let first = c.seq_of(&cast).to_string();
+    let undo = c
+        .seq_of(&["retract", &first, "--reason", "wrong ritual"])
+        .to_string();
+    c.ok(&cast);
+    c.ok(&["retract", &undo, "--reason", "it was right"]);
+}

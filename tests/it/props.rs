@@ -86,6 +86,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
             reason: "property".into(),
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         }),
     }
 }

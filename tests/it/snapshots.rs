@@ -105,7 +105,7 @@ proptest! {
                         Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
                         _ => None,
                     };
-                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false })
+                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -262,6 +262,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             reason: "missed".into(),
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         })],
     );
     let state = store.replay(None).unwrap();
@@ -304,6 +305,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             reason: "missed".into(),
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         })],
     );
     let with = store.replay(None).unwrap();
@@ -514,6 +516,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 reason: "never joined".into(),
                 next_roll: None,
                 fight_built_on: false,
+                acted_again: None,
             })],
         );
     }

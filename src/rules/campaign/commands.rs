@@ -76,6 +76,9 @@ pub struct Retraction {
     /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
     /// recorded after it (read the same way).
     pub fight_built_on: bool,
+    /// When the event restored is someone's turn in a fight: a later event, still in force, in
+    /// which they take another turn in that same round (read the same way).
+    pub acted_again: Option<u64>,
 }
 
 /// A fight counted by the round (T-3): begun, moved on a round, or ended.

@@ -553,6 +553,7 @@ fn change_sheet(
 /// or, for a retraction of a retraction, the event restored.
 fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
     let fight_built_on = retraction.fight_built_on;
+    let acted_again = retraction.acted_again;
     let Retraction {
         seq,
         target,
@@ -609,6 +610,14 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
                 return Err(RuleError::RestoreWouldOpenSeal {
                     seq: *undone,
                     epoch,
+                });
+            }
+            // One turn a round (T-3): bringing back a turn taken again since would make it two.
+            if let (Some(again), Some(action)) = (acted_again, event.action()) {
+                return Err(RuleError::RestoreActsTwice {
+                    seq: *undone,
+                    who: action.who.to_string(),
+                    again,
                 });
             }
             // A character restored under a name someone else has taken since would not come back

@@ -120,6 +120,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
             reason,
         })
     };
@@ -419,6 +420,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        acted_again: None,
         reason: "wrong target".into(),
     });
     let events = when(&state, command.clone(), vec![]).unwrap();
@@ -453,6 +455,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        acted_again: None,
         reason: "oops".into(),
     });
     assert!(matches!(
@@ -466,6 +469,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        acted_again: None,
         reason: "x".into(),
     });
     assert_eq!(
@@ -479,6 +483,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        acted_again: None,
         reason: "  ".into(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
@@ -490,6 +495,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        acted_again: None,
         reason: "the newest".into(),
     });
     assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
@@ -670,6 +676,7 @@ fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
         reason: "a mistake".into(),
         next_roll,
         fight_built_on: false,
+        acted_again: None,
     })
 }
 

@@ -678,6 +678,7 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
             reason: "x".into(),
             next_roll: None,
             fight_built_on: false,
+            acted_again: None,
         })
     };
     let command = retract(&w, learned);
