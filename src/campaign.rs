@@ -347,7 +347,7 @@ fn read_for_amendment(
         .event(seq + 1)?
         .is_some_and(|next| next.continues_its_command());
     let revealed = log.revealed(seq)?;
-    let named_later = log.named_after(seq, |at, event| {
+    let (named_later, play_later) = log.named_after(seq, |at, event| {
         state.retracted.contains_key(&at)
             || matches!(event, Event::Amended { seq: amended, .. } if *amended == seq)
     })?;
@@ -377,6 +377,7 @@ fn read_for_amendment(
         continued,
         revealed,
         named_later,
+        play_later,
     }));
     Ok(())
 }

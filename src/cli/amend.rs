@@ -23,9 +23,11 @@ use std::rc::Rc;
 /// original undoes both.
 ///
 /// Refused, with nothing recorded: a command that needs a die the event did not draw, or leaves
-/// one of its dice unused; one that records anything but one event of the same kind; an
-/// event a later one may rest on (a later event names a character it names); an event with a
-/// sealed die not yet revealed; and a change that would move the clock by another amount.
+/// one of its dice unused; one that records anything but one event of the same kind; an event a
+/// later one may rest on (a later event names someone either version names, or the change reaches
+/// the campaign beyond them, such as the alignment); an event with a sealed die not yet revealed;
+/// and a change that would move the clock by another amount. The log, `explain`, the recap and the
+/// dice audit name every field an amendment changed.
 ///
 /// Rolls no dice.
 #[derive(Debug, Clone, Args)]
@@ -129,14 +131,14 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &AmendArgs) -> Result<Report, E
     };
     let mut report = super::run(&inner, ctx)?;
     let recorded = amending.recorded.borrow();
-    let Some((at, changed, outcome_changed, rolled)) =
+    let Some((at, changed, outcome_changed, event)) =
         recorded.iter().find_map(|r| match &r.event {
             Event::Amended {
                 changed,
                 outcome_changed,
                 event,
                 ..
-            } => Some((r.seq, changed, *outcome_changed, !event.dice().is_empty())),
+            } => Some((r.seq, changed, *outcome_changed, event)),
             _ => None,
         })
     else {
@@ -145,6 +147,11 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &AmendArgs) -> Result<Report, E
             args.seq
         )));
     };
+    let rolled = !event.dice().is_empty();
+    let rolled_sealed = event
+        .dice()
+        .iter()
+        .any(|die| matches!(die.provenance, crate::dice::Provenance::Sealed { .. }));
     let outcome = match outcome_changed {
         true => "the outcome changes",
         false => "the outcome stands",
@@ -156,6 +163,12 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &AmendArgs) -> Result<Report, E
         changed.join(", "),
         report.text
     );
+    if rolled_sealed {
+        report.text.push_str(&format!(
+            "\nIts sealed dice were opened by their reveal; `grimoire explain {}` shows their faces.",
+            args.seq
+        ));
+    }
     report.json = json!({
         "amendment": at,
         "amends": args.seq,

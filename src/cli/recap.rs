@@ -464,7 +464,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         }
         Some(step) => {
             touched.note(step.seq, step.event);
-            tally.add(step.event, step.applied, state);
+            tally.add(step.seq, step.event, step.applied, state);
         }
     })?;
     let at_start =
@@ -536,12 +536,24 @@ struct Tally {
     retractions: u64,
     /// Earlier events' inputs fixed without rolling again (C-3).
     amendments: u64,
+    /// Each amendment recorded.
+    amended: Vec<AmendedIn>,
     dice_entered: u64,
     dice_seeded: u64,
     dice_sealed: u64,
     /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
     #[serde(flatten)]
     systems: BTreeMap<&'static str, u64>,
+}
+
+/// An amendment recorded in the session: the event it fixes, what changed and whether the outcome
+/// did (C-3).
+#[derive(Debug, serde::Serialize)]
+struct AmendedIn {
+    seq: u64,
+    by: u64,
+    changed: Vec<String>,
+    outcome_changed: bool,
 }
 
 /// Health lost and regained, whatever the source (damage, a mishap, a ritual, a scroll, a spell, a
@@ -650,6 +662,7 @@ impl Tally {
             health: HealthTally::default(),
             retractions: 0,
             amendments: 0,
+            amended: Vec::new(),
             dice_entered: 0,
             dice_seeded: 0,
             dice_sealed: 0,
@@ -659,7 +672,7 @@ impl Tally {
 
     /// Counts an event of the evening; `after` is the state replay left once it was `applied` (or
     /// passed over).
-    fn add(&mut self, event: &Event, applied: bool, after: &CampaignState) {
+    fn add(&mut self, seq: u64, event: &Event, applied: bool, after: &CampaignState) {
         self.events += 1;
         for die in event.dice() {
             match die.provenance {
@@ -675,8 +688,20 @@ impl Tally {
         // Only the kinds an evening is summed up by; every other kind counts as an event.
         if let Event::Retracted { .. } = event {
             self.retractions += 1;
-        } else if let Event::Amended { .. } = event {
+        } else if let Event::Amended {
+            seq: amends,
+            changed,
+            outcome_changed,
+            ..
+        } = event
+        {
             self.amendments += 1;
+            self.amended.push(AmendedIn {
+                seq: *amends,
+                by: seq,
+                changed: changed.clone(),
+                outcome_changed: *outcome_changed,
+            });
         } else if let Event::System(event) = event {
             let systems = &mut self.systems;
             on_system!(event, AnyEvent, |S, event| S::tally(event, &mut |name| {
@@ -710,6 +735,18 @@ impl Tally {
             lines.push(format!(
                 "Events from before the session retracted, restored or amended: {} health regained, {} lost",
                 back.regained, back.lost
+            ));
+        }
+        for amended in &self.amended {
+            lines.push(format!(
+                "Amended: #{} by #{} ({}; {})",
+                amended.seq,
+                amended.by,
+                amended.changed.join(", "),
+                match amended.outcome_changed {
+                    true => "the outcome changed",
+                    false => "the outcome stood",
+                }
             ));
         }
         let counted = |name: &'static str| self.systems.get(name).copied().unwrap_or(0);

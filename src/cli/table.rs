@@ -192,7 +192,8 @@ fn holds_sealed(event: &Event) -> bool {
 /// written: whoever types that may be its writer, who must not know; the GM reads it with `peek`.)
 fn for_the_gm(g: &Globals, events: &[Recorded], report: &mut Report) -> Result<(), Error> {
     let sealed: Vec<&Recorded> = events.iter().filter(|r| holds_sealed(&r.event)).collect();
-    if sealed.is_empty() {
+    // An amended sealed roll was revealed before it could be amended: it is no secret any more.
+    if sealed.is_empty() || g.amending.is_some() {
         return Ok(());
     }
     let mut store = g.open()?;

@@ -170,13 +170,16 @@ pub enum DiceError {
     NoSeed { epoch: u32 },
     /// An amendment's command wants a die its original did not draw (C-3).
     #[error(
-        "the amended command needs {wanted} as die {position}, but {}; an amendment keeps the original's dice, so retract the original and record it again instead",
-        match drawn { Some(drawn) => format!("the original drew {drawn} there"), None => "the original drew no more dice".to_string() }
+        "the amended command needs {wanted} as die {position}, but {}; {}",
+        match drawn { Some(drawn) => format!("the original drew {drawn} there"), None => "the original drew no more dice".to_string() },
+        match only_sealing { true => "give the command sealed or not, as the original was rolled", false => "an amendment keeps the original's dice, so retract the original and record it again instead" }
     )]
     NotTheOriginals {
         position: u32,
         wanted: String,
         drawn: Option<String>,
+        /// The die there is the one wanted, but for being sealed or not.
+        only_sealing: bool,
     },
     #[error(
         "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again"
@@ -335,6 +338,7 @@ impl<'r> Dice<'r> {
                         matches!(die.provenance, Provenance::Sealed { .. }),
                     )
                 }),
+                only_sealing: recorded.is_some_and(|die| die.sides == sides),
             }),
         }
     }
@@ -589,6 +593,7 @@ mod tests {
                 position: 2,
                 wanted: "a d8".into(),
                 drawn: Some("a d20".into()),
+                only_sealing: false,
             }
         );
         assert!(matches!(
@@ -602,6 +607,7 @@ mod tests {
                 position: 3,
                 wanted: "a d6".into(),
                 drawn: None,
+                only_sealing: false,
             }
         );
         assert!(again.finish().unwrap().is_empty());

@@ -7,7 +7,7 @@ use super::campaign::{Command, decide};
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::state::CampaignState;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The event at `seq` decided again as `command` (the command as it should have been typed).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub struct AmendmentRead {
     /// Each character (folded name) that an event after it names, still in force, with the first
     /// such event: other than retractions and amendments of the original itself.
     pub named_later: BTreeMap<String, u64>,
+    /// The first event of play after it, still in force, of any kind (the same ones left out).
+    pub play_later: Option<u64>,
 }
 
 /// The dice an amendment draws: its original's, in their order.
@@ -87,27 +89,41 @@ pub fn amend(
     if unused > 0 {
         return Err(RuleError::AmendLeavesDice { seq, unused });
     }
-    if read.in_force.as_ref().unwrap_or(original) == &event {
+    // What stands in the original's place now: the amendment in force, else the original.
+    let in_force = read.in_force.as_ref().unwrap_or(original);
+    if in_force == &event {
         return Err(RuleError::AmendsNothing(seq));
     }
-    let changed = differences(original, &event);
+    if let Some(&amendment) = state.amended.get(&seq)
+        && &event == original
+    {
+        return Err(RuleError::AmendsBackToOriginal { seq, amendment });
+    }
+    let changed = differences(in_force, &event);
     // What each leaves in the campaign, from the same state.
-    let (mut as_recorded, mut as_amended) = (read.before.clone(), read.before.clone());
-    as_recorded.apply(seq, original);
+    let (mut as_in_force, mut as_amended) = (read.before.clone(), read.before.clone());
+    as_in_force.apply(seq, in_force);
     as_amended.apply(seq, &event);
-    if as_recorded.clock != as_amended.clock {
+    if as_in_force.clock != as_amended.clock {
         // Every later event was recorded at a time this would move.
         return Err(RuleError::AmendMovesClock(seq));
     }
-    let mut built_on = None;
-    for named in [original, &event] {
-        named.mentions(&mut |name| {
-            if let Some(&later) = read.named_later.get(&crate::words::fold_name(name)) {
-                built_on = Some(built_on.map_or(later, |first: u64| first.min(later)));
-            }
+    let mut named = BTreeSet::new();
+    for version in [original, in_force, &event] {
+        version.mentions(&mut |name| {
+            named.insert(crate::words::fold_name(name));
             false
         });
     }
+    // A later event naming someone either version names may rest on what it left them; and any
+    // later event at all may rest on what it left the campaign beyond them (an alignment, a
+    // fight, a spell held to fire).
+    let beyond_them = without(&as_in_force, &named) != without(&as_amended, &named);
+    let built_on = named
+        .iter()
+        .filter_map(|name| read.named_later.get(name).copied())
+        .chain(read.play_later.filter(|_| beyond_them))
+        .min();
     if let Some(later) = built_on {
         return Err(RuleError::AmendBuiltOn { seq, later });
     }
@@ -115,8 +131,21 @@ pub fn amend(
         seq,
         event: Box::new(event),
         changed,
-        outcome_changed: as_recorded != as_amended,
+        outcome_changed: as_in_force != as_amended,
     })
+}
+
+/// The campaign with the characters `named` (folded) left out, and their turns in a fight.
+fn without(state: &CampaignState, named: &BTreeSet<String>) -> CampaignState {
+    let mut rest = state.clone();
+    rest.characters
+        .retain(|folded, _| !named.contains(folded.as_str()));
+    if let Some(fight) = &mut rest.fight {
+        fight
+            .turns
+            .retain(|folded, _| !named.contains(folded.as_str()));
+    }
+    rest
 }
 
 /// Why the event at `seq` may not be amended at all, whatever the command.
@@ -223,6 +252,8 @@ fn shown(value: &serde_json::Value) -> String {
     let text = match value {
         serde_json::Value::Null => "none".to_string(),
         serde_json::Value::String(text) => text.clone(),
+        // A part that is there on one side only: its fields are the other side's "none".
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => "recorded".to_string(),
         other => other.to_string(),
     };
     match text.chars().count() > LONGEST {

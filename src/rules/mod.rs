@@ -184,11 +184,15 @@ pub enum RuleError {
     #[error("the command given records #{0} exactly as it now reads: there is nothing to amend")]
     AmendsNothing(u64),
     #[error(
+        "the command given records #{seq} as it was first recorded: retract the amendment #{amendment} to bring that back"
+    )]
+    AmendsBackToOriginal { seq: u64, amendment: u64 },
+    #[error(
         "amended, #{0} would move the clock by another amount, and every later event was recorded at the time it set; retract it and record it again instead"
     )]
     AmendMovesClock(u64),
     #[error(
-        "#{later} names a character #{seq} names, so it may rest on #{seq}'s outcome; an amendment only fixes an event nothing since has built on (retract #{later} first, or record a correction)"
+        "#{later} came after #{seq} and may rest on its outcome (it names someone #{seq} names, or #{seq} changes the campaign beyond them); an amendment only fixes an event nothing since has built on (retract #{later} first, or record a correction)"
     )]
     AmendBuiltOn { seq: u64, later: u64 },
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]

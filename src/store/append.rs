@@ -321,27 +321,35 @@ impl WriteView<'_> {
         Ok(faces)
     }
 
-    /// Each character (folded name) an event after `seq` names, with the first such event;
-    /// events `passed` picks are left out.
+    /// Each character (folded name) an event after `seq` names, with the first such event, and
+    /// the first event of play after it (not the campaign's bookkeeping); events `passed` picks
+    /// are left out.
     pub fn named_after(
         &mut self,
         seq: u64,
         passed: impl Fn(u64, &Event) -> bool,
-    ) -> Result<BTreeMap<String, u64>, StoreError> {
+    ) -> Result<(BTreeMap<String, u64>, Option<u64>), StoreError> {
         let mut named = BTreeMap::new();
+        let mut play = None;
         self.log.rows(seq + 1, u64::MAX, &mut |row| {
             let event = decode(&row)?;
-            if !passed(row.seq, &event) {
-                event.mentions(&mut |name| {
-                    named
-                        .entry(crate::words::fold_name(name))
-                        .or_insert(row.seq);
-                    false
-                });
+            if passed(row.seq, &event) {
+                return Ok(ControlFlow::Continue(()));
             }
+            let of_play = matches!(event, Event::System(_))
+                || (event.is_retractable() && !matches!(event, Event::Retracted { .. }));
+            if of_play {
+                play.get_or_insert(row.seq);
+            }
+            event.mentions(&mut |name| {
+                named
+                    .entry(crate::words::fold_name(name))
+                    .or_insert(row.seq);
+                false
+            });
             Ok(ControlFlow::Continue(()))
         })?;
-        Ok(named)
+        Ok((named, play))
     }
 }
 

@@ -254,7 +254,7 @@ fn c3_an_event_a_later_one_may_rest_on_is_not_amended() {
     c.ok(&["heal", "Aldric", "1"]);
     let refused = c.refused(&["amend", &hit, "--", "damage", "Aldric", "5"], 1);
     assert!(
-        refused.contains("names a character #") && refused.contains("rest on"),
+        refused.contains("may rest on its outcome (it names someone"),
         "{refused}"
     );
     // An amendment is amended by amending its original again, never itself.
@@ -337,4 +337,105 @@ fn c3_the_recap_counts_the_amended_damage_and_the_amendment() {
     let tally = c.json(&["session", "recap", "1"]);
     assert_eq!(tally["tally"]["damage"], 6);
     assert_eq!(tally["tally"]["amendments"], 1);
+}
+
+/// From a hostile pass: an amendment that moved silver to Bob, then Bob's spending, then an
+/// amendment moving it back would leave Bob spending silver he never had. What stands in the
+/// event's place now (the amendment in force) counts as much as the original and the new command.
+#[test]
+fn c3_what_the_amendment_in_force_left_someone_is_built_on_too() {
+    let c = Campaign::with_party();
+    c.add_adg("Bob", 1, 10, 6, 0);
+    c.add_adg("Carl", 1, 10, 6, 0);
+    let loot = c
+        .seq_of(&["silver", "Aldric", "50", "--reason", "loot"])
+        .to_string();
+    let moved = c.json(&[
+        "amend", &loot, "--", "silver", "Bob", "50", "--reason", "loot",
+    ]);
+    let moved = moved["amendment"].to_string();
+    c.ok(&["silver", "Bob", "-50", "--reason", "a sword"]);
+    let back = c.refused(
+        &[
+            "amend", &loot, "--", "silver", "Aldric", "50", "--reason", "loot",
+        ],
+        1,
+    );
+    assert!(
+        back.contains(&format!(
+            "#{loot} as it was first recorded: retract the amendment #{moved}"
+        )),
+        "{back}"
+    );
+    let elsewhere = c.refused(
+        &[
+            "amend", &loot, "--", "silver", "Carl", "50", "--reason", "loot",
+        ],
+        1,
+    );
+    assert!(elsewhere.contains("may rest on its outcome"), "{elsewhere}");
+}
+
+/// An event that names no one but changes the campaign (the celestial alignment) is built on by
+/// whatever came after it; a free roll that changes nothing is not.
+#[test]
+fn c3_a_change_to_the_whole_campaign_is_built_on_by_any_later_event() {
+    let c = warded();
+    let alignment = c.seq_of(&["alignment", "set", "auspicious"]).to_string();
+    let roll = c.seq_of(&["--rolls", "5,4", "roll", "2d6+3"]).to_string();
+    let mut cast = vec!["--rolls".to_string(), "20".to_string()];
+    cast.extend(ward_cast("10"));
+    c.ok(&strs(&cast));
+    let refused = c.refused(
+        &["amend", &alignment, "--", "alignment", "set", "malefic"],
+        1,
+    );
+    assert!(
+        refused.contains(&format!(
+            "#{roll} came after #{alignment} and may rest on its outcome"
+        )),
+        "{refused}"
+    );
+    let said = c.ok(&["amend", &roll, "--", "roll", "2d6+4"]);
+    assert!(said.contains("the outcome stands"), "{said}");
+}
+
+/// A revealed sealed roll amended: no "for your eyes only" (it is no secret any more), and a
+/// command typed without --sealed is told to type it as the original was rolled.
+#[test]
+fn c3_a_revealed_sealed_roll_amended_is_said_as_revealed() {
+    let c = Campaign::with_party();
+    let seq = c
+        .seq_of(&["--rolls", "7", "roll", "d20+2", "--sealed"])
+        .to_string();
+    c.ok(&["reveal", &seq]);
+    let unsealed = c.refused(&["amend", &seq, "--", "roll", "d20+4"], 1);
+    assert!(
+        unsealed.contains("the original drew a sealed d20 there; give the command sealed or not, as the original was rolled"),
+        "{unsealed}"
+    );
+    let said = c.ok(&["amend", &seq, "--", "roll", "d20+4", "--sealed"]);
+    assert!(!said.contains("For your eyes only"), "{said}");
+    assert!(said.contains("opened by their reveal"), "{said}");
+}
+
+/// The recap of the session an amendment was recorded in names it, with what it changed.
+#[test]
+fn c3_the_recap_names_each_amendment_with_what_it_changed() {
+    let c = Campaign::with_party();
+    let hit = c.seq_of(&["damage", "Aldric", "4"]).to_string();
+    c.ok(&["session", "start"]);
+    let by = c.json(&["amend", &hit, "--", "damage", "Aldric", "6"])["amendment"].to_string();
+    let recap = c.ok(&["session", "recap", "1"]);
+    assert!(
+        recap.contains(&format!(
+            "Amended: #{hit} by #{by} (amount: 4 → 6; the outcome changed)"
+        )),
+        "{recap}"
+    );
+    // The sheets show the 6, and the recap says the change reached back before the session.
+    assert!(
+        recap.contains("Events from before the session retracted, restored or amended: 0 health regained, 2 lost"),
+        "{recap}"
+    );
 }
