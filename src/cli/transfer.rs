@@ -5,7 +5,7 @@ use super::output::{Report, count};
 use super::progress::Progress;
 use crate::Error;
 use crate::store::output::{OutputFile, OutputKind, OutputRequest};
-use crate::store::{Store, StoreError, io_error, jsonl};
+use crate::store::{Store, io_error, jsonl};
 use clap::Args;
 use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -98,13 +98,7 @@ fn write_export(
     let mut events = 0;
     store.for_each_row(1, None, |row| {
         progress.at(row.seq);
-        let line = jsonl::event_line(&row).ok_or_else(|| StoreError::Damaged {
-            seq: row.seq,
-            reason: crate::event::PayloadError::Unreadable {
-                kind: row.kind.clone(),
-                detail: "not JSON".into(),
-            },
-        })?;
+        let line = jsonl::export_line(&row)?;
         writeln!(out, "{line}").map_err(io)?;
         events += 1;
         Ok(())

@@ -4,6 +4,7 @@
 //! and the chain's checkpoints. Everything gathered is bounded (charts downsampled, the timeline
 //! capped), so a million-event campaign makes a page as light as a short one.
 
+mod kit;
 mod page;
 mod svg;
 
@@ -38,6 +39,9 @@ pub struct Gathered {
     pub head: Option<Checkpoint>,
     /// The full hash of the last event read.
     pub head_hash: String,
+    /// The public log read, as an export writes it (JSON Lines), for the player's check; `None`
+    /// past [`kit::CARRIED_AT_MOST`] events.
+    pub export: Option<String>,
 }
 
 /// One character's values over time.
@@ -161,7 +165,17 @@ pub fn gather(
         Some((seq, hash)) => (Some(Checkpoint::of(seq, &hash)), hash),
         None => (None, String::new()),
     };
+    let events = head.as_ref().map_or(0, |h| h.seq);
+    let mut export = (events <= kit::CARRIED_AT_MOST).then(String::new);
+    if let Some(text) = &mut export {
+        store.for_each_row(1, upto, |row| {
+            text.push_str(&crate::store::jsonl::export_line(&row)?);
+            text.push('\n');
+            Ok(())
+        })?;
+    }
     Ok(Gathered {
+        export,
         characters: tracks.into_values().collect(),
         state,
         span,

@@ -48,6 +48,8 @@ ul.legend { list-style: none; padding: 0; margin: 0.2rem 0 0; font-size: 0.8rem;
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid #e2ddd0; vertical-align: top; }
 code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.85rem; overflow-wrap: anywhere; }
+#check input { font: inherit; max-width: 100%; box-sizing: border-box; }
+#check pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 .flagged { color: #b00020; font-weight: bold; }
 .muted { color: #666; }
 ol.sessions > li { margin-bottom: 0.8rem; }
@@ -101,6 +103,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     tables(&mut out, g);
     dice(&mut out, g);
     chain(&mut out, g);
+    out.push_str(&super::kit::section(g.export.as_deref()));
     let _ = write!(
         out,
         r#"</main><footer class="muted"><p>Written by grimoire at {}.</p></footer><script>{SCRIPT}</script></body></html>"#,

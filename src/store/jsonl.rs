@@ -64,6 +64,17 @@ pub enum Line {
     },
 }
 
+/// The line for a stored row; a stored payload that is not JSON is damage, named by its seq.
+pub fn export_line(row: &StoredRow) -> Result<String, super::StoreError> {
+    event_line(row).ok_or_else(|| super::StoreError::Damaged {
+        seq: row.seq,
+        reason: crate::event::PayloadError::Unreadable {
+            kind: row.kind.clone(),
+            detail: "not JSON".into(),
+        },
+    })
+}
+
 /// The line for a stored row; `None` when the stored payload is not JSON (a damaged log).
 pub fn event_line(row: &StoredRow) -> Option<String> {
     let payload: &RawValue = serde_json::from_str(&row.payload).ok()?;

@@ -19,6 +19,7 @@ mod hostile_text;
 mod largest;
 mod layers;
 mod pg_cluster;
+mod player_check;
 mod postgres;
 mod prompted;
 mod props;

@@ -1,0 +1,113 @@
+//! The player's kit: the report carries the campaign's public log and a checker written in
+//! JavaScript apart from grimoire's Rust code, so a player with the page alone, on any device and
+//! offline, checks the hash chain, a checkpoint they noted, every seeded die of a published seed and
+//! every opened sealed die, and reads one roll explained.
+
+/// The longest log a page carries (about 60 MB of it, a few seconds to check in a phone's
+/// browser); a longer one is checked with `grimoire verify`.
+pub const CARRIED_AT_MOST: u64 = 100_000;
+
+/// The checker itself: SHA-256, HMAC and the README's derivations, with no WebCrypto.
+pub const VERIFIER: &str = include_str!("verifier.js");
+
+/// What the page does with it: runs the check on load, puts each finding in the page as text (never
+/// as markup: a forged log's words must not become the page's), and answers the two questions a
+/// player asks (does my checkpoint hold, what was this roll).
+const GLUE: &str = r##"
+(function () {
+  var out = function (id, text) { document.getElementById(id).textContent = text; };
+  var result = GrimoireCheck.verify(GRIMOIRE_EXPORT);
+  var selfTest = GrimoireCheck.selfTest();
+  var summary = {
+    self_test: selfTest, all_hold: result.allHold && selfTest, events: result.events,
+    chain_break: result.chainBreak, first_problem: result.firstProblem, problems: result.problems,
+    seeded_dice_checked: result.seededChecked, seeded_dice_awaiting_reveal: result.seededAwaiting,
+    sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
+    head: result.head
+  };
+  out("check-result", JSON.stringify(summary));
+  if (!selfTest) {
+    out("check-verdict", "This browser computes SHA-256 or HMAC wrongly: nothing here can be trusted.");
+  } else if (result.allHold) {
+    var count = function (n, one, many) { return n + " " + (n === 1 ? one : many); };
+    out("check-verdict", "All checks hold: " + count(result.events, "event", "events") +
+      " chained from the first to #" + result.head.split(":")[0] + ", " +
+      count(result.seededChecked, "seeded die", "seeded dice") + " re-derived, " +
+      count(result.sealedChecked, "sealed die", "sealed dice") + " opened; " +
+      count(result.seededAwaiting + result.sealedAwaiting, "die awaits", "dice await") +
+      " its seed or its reveal.");
+  } else {
+    out("check-verdict", "The check FAILS: " +
+      (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");
+  }
+  var list = document.getElementById("check-problems");
+  result.problems.slice(0, 20).forEach(function (p) {
+    var item = document.createElement("li");
+    item.textContent = p.what;
+    list.appendChild(item);
+  });
+  document.getElementById("check-checkpoint-go").addEventListener("click", function () {
+    var code = document.getElementById("check-checkpoint").value;
+    var found = GrimoireCheck.verify(GRIMOIRE_EXPORT, [code]).checkpoints[0];
+    out("check-checkpoint-said", found.holds
+      ? "It holds: the log still has exactly that event at that place."
+      : "It does NOT hold: " + found.why + " (or the code was noted wrongly: compare it digit by digit).");
+  });
+  document.getElementById("check-explain-go").addEventListener("click", function () {
+    out("check-explained", GrimoireCheck.explain(result, document.getElementById("check-seq").value.replace("#", "").trim()));
+  });
+  var asked = new URLSearchParams(location.search).get("explain");
+  if (asked) out("check-explained", GrimoireCheck.explain(result, asked));
+})();
+"##;
+
+/// `text` as a JavaScript string literal that cannot end the script it stands in: JSON's escapes,
+/// and `<` written as `\u003c` (so no `</script>` in the log closes the element).
+fn script_string(text: &str) -> String {
+    serde_json::to_string(text)
+        .unwrap_or_default()
+        .replace('<', "\\u003c")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// The page's "Check it yourself" section, carrying `export` (the public log as JSON Lines), or
+/// saying why it does not.
+pub fn section(export: Option<&str>) -> String {
+    let Some(export) = export else {
+        return format!(
+            r#"<section id="check"><h2>Check it yourself</h2><p>This log is longer than {CARRIED_AT_MOST} events, too long for a page to carry and check in a browser: check its export with <code>grimoire verify</code> instead.</p></section>"#
+        );
+    };
+    format!(
+        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export};</script><script>{VERIFIER}{GLUE}</script></section>"#,
+        export = script_string(export),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log's text cannot close the script it is carried in, and reads back exactly.
+    #[test]
+    fn the_carried_log_cannot_end_its_script_and_reads_back_exactly() {
+        let text = "{\"actor\":\"</script><script>alert(1)</script>\u{2028}\"}\n";
+        let literal = script_string(text);
+        assert!(!literal.contains("</"), "{literal}");
+        assert!(!literal.contains('\u{2028}'));
+        let back: String = serde_json::from_str(&literal.replace("\\u003c", "<")).unwrap();
+        assert_eq!(back, text);
+    }
+
+    /// A log too long to carry is not carried, and the page says what checks it instead.
+    #[test]
+    fn a_log_past_the_limit_is_left_to_grimoire_verify() {
+        let said = section(None);
+        assert!(
+            said.contains("grimoire verify") && !said.contains("<script"),
+            "{said}"
+        );
+        assert!(section(Some("")).contains("GrimoireCheck.verify(GRIMOIRE_EXPORT)"));
+    }
+}

@@ -1,0 +1,398 @@
+// grimoire's check for players: the hash chain, checkpoints, seeded dice and opened sealed dice of
+// a campaign's public export, in plain JavaScript written apart from grimoire's Rust code, from the
+// rules the README states. It never calls WebCrypto: browsers withhold it on a plain-http page
+// across a home network, so SHA-256 and HMAC are its own, checked against their published vectors.
+"use strict";
+const GrimoireCheck = (() => {
+  const K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  ];
+
+  /** SHA-256 (FIPS 180-4) of a Uint8Array; returns 32 bytes. */
+  function sha256(bytes) {
+    const bits = bytes.length * 8;
+    const padded = new Uint8Array(((bytes.length + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[bytes.length] = 0x80;
+    const view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(padded.length - 4, bits >>> 0);
+    const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    const w = new Uint32Array(64);
+    const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+    for (let block = 0; block < padded.length; block += 64) {
+      for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + 4 * i);
+      for (let i = 16; i < 64; i++) {
+        const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+        const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+      }
+      let [a, b, c, d, e, f, g, k] = h;
+      for (let i = 0; i < 64; i++) {
+        const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+        const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+        [k, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0];
+      }
+      [a, b, c, d, e, f, g, k].forEach((x, i) => { h[i] = (h[i] + x) >>> 0; });
+    }
+    const out = new Uint8Array(32);
+    const outView = new DataView(out.buffer);
+    h.forEach((x, i) => outView.setUint32(4 * i, x));
+    return out;
+  }
+
+  /** HMAC-SHA256 (RFC 2104) of `message` under `key`, both Uint8Arrays. */
+  function hmac(key, message) {
+    const block = new Uint8Array(64);
+    block.set(key.length > 64 ? sha256(key) : key);
+    const inner = new Uint8Array(64 + message.length);
+    const outer = new Uint8Array(64 + 32);
+    for (let i = 0; i < 64; i++) {
+      inner[i] = block[i] ^ 0x36;
+      outer[i] = block[i] ^ 0x5c;
+    }
+    inner.set(message, 64);
+    outer.set(sha256(inner), 64);
+    return sha256(outer);
+  }
+
+  const utf8 = (text) => new TextEncoder().encode(text);
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const isHex = (text, digits) => typeof text === "string" && text.length === digits && /^[0-9a-f]*$/.test(text);
+  const unhex = (text) => Uint8Array.from(text.match(/../g) || [], (pair) => parseInt(pair, 16));
+  const concat = (parts) => {
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      all.set(part, at);
+      at += part.length;
+    }
+    return all;
+  };
+
+  /**
+   * The top-level fields of one export line, each as the raw JSON text it has in the line: the
+   * payload must be hashed byte for byte as written, and numbers such as `game_time` may exceed
+   * what a JavaScript number holds exactly.
+   */
+  function rawFields(line) {
+    const fields = {};
+    let i = line.indexOf("{") + 1;
+    const skipSpace = () => { while (/\s/.test(line[i] || "")) i++; };
+    const skipString = () => {
+      i++;
+      while (i < line.length && line[i] !== '"') i += line[i] === "\\" ? 2 : 1;
+      i++;
+    };
+    const skipValue = () => {
+      if (line[i] === '"') return skipString();
+      let depth = 0;
+      while (i < line.length) {
+        const ch = line[i];
+        if (ch === '"') { skipString(); continue; }
+        if (ch === "{" || ch === "[") depth++;
+        else if (ch === "}" || ch === "]") { if (depth === 0) return; depth--; }
+        else if (ch === "," && depth === 0) return;
+        i++;
+      }
+    };
+    for (;;) {
+      skipSpace();
+      if (line[i] !== '"') break;
+      const keyStart = i;
+      skipString();
+      const key = JSON.parse(line.slice(keyStart, i));
+      skipSpace();
+      i++; // the colon
+      skipSpace();
+      const start = i;
+      skipValue();
+      fields[key] = line.slice(start, i).trim();
+      skipSpace();
+      if (line[i] !== ",") break;
+      i++;
+    }
+    return fields;
+  }
+
+  /** A row's hash as grimoire chains it: SHA-256 of the previous hash, then each field's
+   * length (8 bytes, big-endian) and UTF-8 text. */
+  function rowHash(raw, prevHash) {
+    const text = (name) => JSON.parse(raw[name]);
+    const fields = [
+      raw.seq, text("event_id"), text("kind"), raw.schema_version, raw.payload, raw.game_time,
+      text("recorded_at"), raw.session === "null" ? "" : raw.session, text("actor"),
+    ];
+    const parts = [utf8(prevHash)];
+    for (const field of fields) {
+      const bytes = utf8(field);
+      const length = new Uint8Array(8);
+      new DataView(length.buffer).setUint32(4, bytes.length);
+      parts.push(length, bytes);
+    }
+    return hex(sha256(concat(parts)));
+  }
+
+  /** The face a seeded die shows (README, "Checking a roll yourself"); `message` holds `{BLOCK}`
+   * where the block number goes. */
+  function seededFace(seed, message, sides) {
+    const limit = 2 ** 32 - (2 ** 32 % sides);
+    // Eight words rejected in a row happens about once in 2^256 for any die: a thousand blocks is
+    // past all chance, and keeps a forged `sides` from looping for ever.
+    for (let block = 0; block < 1000; block++) {
+      const digest = new DataView(hmac(seed, utf8(message.replace("{BLOCK}", String(block)))).buffer);
+      for (let i = 0; i < 32; i += 4) {
+        const word = digest.getUint32(i);
+        if (word < limit) return (word % sides) + 1;
+      }
+    }
+    return null;
+  }
+
+  /** The derivation message of die `n` (a further face of a sealed chain is `n/k`). */
+  function dieMessage(campaignId, epoch, die, seq, n, entropy) {
+    const roll = die.provenance.roll;
+    const [version, place] = roll === undefined ? [1, seq] : [2, roll];
+    return `grimoire-die-v${version}|${campaignId}|${epoch}|${place}|${n}|{BLOCK}|${entropy}`;
+  }
+
+  /** The dice an event holds: every kind keeps them in its payload's `dice`, but a reveal (which
+   * holds openings) and an amendment (whose dice are its original's). */
+  function diceOf(kind, payload) {
+    if (kind === "sealed_revealed" || kind === "amended") return [];
+    return Array.isArray(payload.dice) ? payload.dice : [];
+  }
+
+  const withoutPurpose = (dice) => JSON.stringify(dice.map((d) => ({ ...d, purpose: "" })));
+
+  /**
+   * Checks an export's text (JSON Lines) and the checkpoints given (`SEQ:HASHPREFIX`). Returns
+   * what it found; `allHold` is false when the chain breaks or any die fails.
+   */
+  function verify(text, checkpoints = []) {
+    const lines = text.split("\n").filter((line) => line.trim() !== "" && line.includes('"seq"'));
+    const result = {
+      events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
+      sealedAwaiting: 0, problems: [], checkpoints: [], rolls: {}, head: null,
+    };
+    const rows = [];
+    for (const line of lines) {
+      const raw = rawFields(line);
+      rows.push({ raw, seq: raw.seq, kind: JSON.parse(raw.kind), payload: JSON.parse(raw.payload), hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
+    }
+    // What later rows reveal is known up front, as grimoire's own check knows it.
+    const seeds = {};
+    const openings = {};
+    for (const row of rows) {
+      if (row.kind === "seed_revealed") seeds[row.payload.epoch] = row.payload.seed;
+      if (row.kind === "sealed_revealed") {
+        (openings[row.payload.seq] = openings[row.payload.seq] || []).push(...row.payload.dice);
+      }
+    }
+    const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
+    let prevHash = "0".repeat(64);
+    let campaignId = "";
+    let epoch = 1;
+    let entropy = "";
+    const commitments = {};
+    const diceBySeq = {};
+    // The second derivation's roll numbers (README, step 5): 0, 1, 2, … in log order per epoch.
+    const rolls = { counts: false, next: 0, draws: new Set(), last: null, run: [0, ""] };
+    const closeRoll = () => {
+      const draws = [...rolls.draws].sort((a, b) => a - b);
+      rolls.draws = new Set();
+      if (rolls.last === null) return;
+      if (draws.some((n, i) => n !== i)) {
+        problem(rolls.last.seq, `#${rolls.last.seq}: the seeded dice of roll ${rolls.next - 1} of epoch ${epoch} are not numbered 0 to ${draws.length - 1} in draw order: a die was taken from another place of the derivation`);
+      }
+      rolls.last = null;
+    };
+    const startEpoch = (derivation) => {
+      closeRoll();
+      rolls.counts = derivation !== undefined && derivation !== null;
+      rolls.next = 0;
+    };
+    const seededEpoch = (die) => {
+      const p = die.provenance;
+      if (p.source === "seeded") return p.epoch;
+      if (p.source === "sealed" && p.origin && p.origin.source === "seeded") return p.origin.epoch;
+      return undefined;
+    };
+    const rollOf = (die) => (die.provenance.source === "seeded" ? die.provenance.roll : (die.provenance.origin || {}).roll);
+    const checkRollNumbers = (row, recordedAt) => {
+      const seq = row.seq;
+      if (rolls.run[1] !== recordedAt) rolls.run = [rolls.run[0] + 1, recordedAt];
+      const seeded = diceOf(row.kind, row.payload).filter((d) => seededEpoch(d) === epoch);
+      if (seeded.length === 0) return;
+      if (!rolls.counts) {
+        if (seeded.some((d) => rollOf(d) !== undefined)) problem(seq, `#${seq}: its seeded dice carry a roll number, but epoch ${epoch} binds its dice to their event's seq`);
+        return;
+      }
+      const numbers = new Set(seeded.map(rollOf));
+      const roll = [...numbers][0];
+      if (numbers.size !== 1 || roll === undefined) {
+        problem(seq, `#${seq}: its seeded dice do not all carry one roll number, as every seeded die of epoch ${epoch} must`);
+        return;
+      }
+      // Only a scroll written in a downtime span follows another event of its command and shares
+      // its roll, in the same run of rows recorded at one moment.
+      const continues = row.kind === "scroll_written" && row.payload.in_downtime === true;
+      if (roll === rolls.next) {
+        closeRoll();
+        rolls.next++;
+      } else if (roll + 1 !== rolls.next) {
+        problem(seq, `#${seq}: its seeded dice claim roll ${roll} of epoch ${epoch}, but the epoch's next roll is ${rolls.next}: a roll was skipped or taken again`);
+        return;
+      } else if (!continues || rolls.last === null || rolls.last.run !== rolls.run[0]) {
+        problem(seq, `#${seq}: its seeded dice claim roll ${roll} of epoch ${epoch}, taken by an earlier command: a roll was taken again`);
+        return;
+      }
+      rolls.last = { seq, run: rolls.run[0] };
+      for (const die of seeded) {
+        if (rolls.draws.has(die.n)) problem(seq, `#${seq}: die ${die.n} of roll ${roll} was drawn before`);
+        rolls.draws.add(die.n);
+      }
+    };
+    rows.forEach((row, index) => {
+      result.events++;
+      const expected = index + 1;
+      const hash = rowHash(row.raw, row.prev);
+      if (result.chainBreak === null) {
+        let what = null;
+        if (row.seq !== String(expected)) what = `the log skips from #${expected - 1} to #${row.seq}: event #${expected} is missing`;
+        else if (row.prev !== prevHash) what = `#${row.seq} does not link to the event before it (prev_hash differs)`;
+        else if (hash !== row.hash) what = `#${row.seq} was changed after it was recorded (its hash does not match its content)`;
+        else if (expected === 1 && row.kind !== "campaign_created") what = "#1 is not the campaign's creation";
+        if (what) result.chainBreak = { seq: Math.min(Number(row.seq), expected), what };
+      }
+      prevHash = row.hash;
+      result.head = `${row.seq}:${row.hash}`;
+      const p = row.payload;
+      const seq = row.seq;
+      checkRollNumbers(row, JSON.parse(row.raw.recorded_at));
+      if (row.kind === "campaign_created") {
+        campaignId = p.campaign_id;
+        commitments[1] = p.seed_commitment;
+        startEpoch(p.derivation);
+      } else if (row.kind === "epoch_started") {
+        startEpoch(p.derivation);
+        epoch = p.epoch;
+        commitments[p.epoch] = p.seed_commitment;
+      } else if (row.kind === "session_started") {
+        entropy = p.entropy;
+      } else if (row.kind === "session_ended") {
+        entropy = "";
+      } else if (row.kind === "seed_revealed") {
+        const opens = isHex(p.seed, 64) && commitments[p.epoch] === hex(sha256(unhex(p.seed)));
+        if (!opens) problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
+      } else if (row.kind === "amended") {
+        const original = diceBySeq[p.seq];
+        if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
+        else if (withoutPurpose(original) !== withoutPurpose(p.event.dice || [])) {
+          problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
+        }
+      }
+      const dice = diceOf(row.kind, p);
+      diceBySeq[seq] = dice;
+      for (const die of dice) {
+        const source = die.provenance.source;
+        const dieEntropy = (die.provenance.witness || (die.provenance.origin || {}).witness || {}).entropy ?? entropy;
+        if (source === "seeded") {
+          const seed = seeds[die.provenance.epoch];
+          if (die.provenance.epoch !== epoch) {
+            problem(seq, `#${seq}: die ${die.n} claims epoch ${die.provenance.epoch} but the log was in epoch ${epoch}`);
+            continue;
+          }
+          if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
+          result.seededChecked++;
+          const face = seededFace(unhex(seed), dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy), die.sides);
+          (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: die.value, seedGives: face });
+          if (face !== die.value) problem(seq, `#${seq}: seeded die ${die.n} shows ${die.value} but the revealed seed gives ${face}`);
+        } else if (source === "sealed") {
+          const opened = (openings[seq] || []).find((o) => o.n === die.n);
+          if (!opened) { result.sealedAwaiting++; continue; }
+          result.sealedChecked++;
+          const faces = [opened.value, ...(opened.then || [])];
+          const committed = isHex(opened.nonce, 32)
+            && hex(sha256(concat([unhex(opened.nonce), utf8(faces.join(","))]))) === die.provenance.commitment;
+          if (!committed) {
+            problem(seq, `#${seq}: the value revealed for sealed die ${die.n} does not open its commitment`);
+            continue;
+          }
+          const origin = die.provenance.origin || {};
+          if (origin.source !== "seeded") continue;
+          const seed = seeds[origin.epoch];
+          if (!isHex(seed, 64)) continue;
+          result.seededChecked++;
+          const sealedDie = { provenance: origin };
+          const derived = faces.map((_, k) => seededFace(unhex(seed),
+            dieMessage(campaignId, origin.epoch, sealedDie, seq, k === 0 ? die.n : `${die.n}/${k}`, dieEntropy), die.sides));
+          (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: faces.join("+"), seedGives: derived.join("+") });
+          if (origin.epoch !== epoch || derived.join(",") !== faces.join(",")) {
+            problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")} but epoch ${origin.epoch}'s seed gives ${derived.join("+")}`);
+          }
+        }
+      }
+    });
+    closeRoll();
+    const bySeq = Object.fromEntries(rows.map((row) => [row.seq, row.hash]));
+    for (const code of checkpoints) {
+      const [seq, prefix] = String(code).trim().split(":");
+      const found = bySeq[seq];
+      const holds = found !== undefined && prefix !== undefined && prefix.length > 0 && found.startsWith(prefix.toLowerCase());
+      result.checkpoints.push({ checkpoint: code, holds, why: found === undefined ? "past the end of the log" : holds ? "" : "the hash there differs" });
+    }
+    result.allHold = result.chainBreak === null && result.problems.length === 0 && result.checkpoints.every((c) => c.holds);
+    result.firstProblem = result.chainBreak !== null ? result.chainBreak.seq
+      : result.problems.reduce((first, p) => (first === null || p.seq < first ? p.seq : first), null);
+    result.rows = rows;
+    return result;
+  }
+
+  /** One roll in words: where its dice came from and what the published seed gives. */
+  function explain(result, seq) {
+    const row = result.rows.find((r) => r.seq === String(seq));
+    if (!row) return `The log holds no event #${seq}.`;
+    const dice = diceOf(row.kind, row.payload);
+    if (dice.length === 0) return `#${seq} (${row.kind}) rolled no dice.`;
+    const checked = result.rolls[row.seq] || [];
+    const lines = [`#${seq} (${row.kind}) rolled ${dice.length} ${dice.length === 1 ? "die" : "dice"}:`];
+    for (const die of dice) {
+      const source = die.provenance.source;
+      const check = checked.find((c) => c.n === die.n);
+      let words;
+      if (source === "entered") words = "typed in at the table (a physical die: nothing to derive)";
+      else if (source === "sealed" && !check) words = "sealed by the GM: only a commitment until it is revealed (or its seed published)";
+      else if (!check) words = "seeded by grimoire; its epoch's seed is not published yet, so it cannot be checked yet";
+      else words = check.shows === check.seedGives || String(check.shows) === String(check.seedGives)
+        ? `the published seed gives ${check.seedGives}, as recorded`
+        : `recorded as ${check.shows}, but the published seed gives ${check.seedGives}`;
+      lines.push(`  die ${die.n}, a d${die.sides}: ${words}`);
+    }
+    const laterAmendment = result.rows.find((r) => r.kind === "amended" && String(r.payload.seq) === row.seq);
+    if (laterAmendment) lines.push(`  amended by #${laterAmendment.seq} with the same dice: ${laterAmendment.payload.changed.join(", ")}`);
+    return lines.join("\n");
+  }
+
+  /** SHA-256 against FIPS 180 examples, HMAC against RFC 4231 cases 1, 2 and 6. */
+  function selfTest() {
+    const cases = [
+      [hex(sha256(utf8("abc"))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"],
+      [hex(sha256(utf8(""))), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+      [hex(sha256(utf8("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"],
+      [hex(hmac(new Uint8Array(20).fill(0x0b), utf8("Hi There"))), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"],
+      [hex(hmac(utf8("Jefe"), utf8("what do ya want for nothing?"))), "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"],
+      [hex(hmac(new Uint8Array(131).fill(0xaa), utf8("Test Using Larger Than Block-Size Key - Hash Key First"))), "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"],
+    ];
+    return cases.every(([got, want]) => got === want);
+  }
+
+  return { sha256, hmac, hex, utf8, verify, explain, selfTest, seededFace, dieMessage };
+})();

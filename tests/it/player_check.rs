@@ -1,0 +1,390 @@
+//! The players' check in the report (src/report/verifier.js), run in real headless Chromium with
+//! WebCrypto taken away, and held to `grimoire verify`: the same verdict, naming the same first
+//! seq, on a good export and on hundreds of tampered ones (fields edited, rows dropped, events
+//! swapped, dice, openings and seeds forged and the chain rebuilt around them).
+
+use crate::report::{browse, chromium};
+use crate::support::Campaign;
+use grimoire::store::StoredRow;
+use grimoire::store::jsonl::{Line, event_line, parse_line};
+use serde_json::Value;
+
+/// Chromium, or `None` when the machine has none and CI does not ask for it.
+fn browser() -> Option<std::path::PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
+            "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
+        );
+        eprintln!("skipped: no Chromium found");
+    }
+    found
+}
+
+/// Two epochs: the first's seed published (its seeded dice checkable, a sealed roll opened, an
+/// amendment), the second's still secret (its dice awaiting). Returns the amended roll's seq too.
+fn campaign() -> (Campaign, u64) {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls at midnight"]);
+    c.ok(&["roll", "d20", "--for", "the gate"]);
+    c.ok(&["--rolls", "4,6", "roll", "2d6", "--for", "falling stones"]);
+    c.ok(&["roll", "oe+45"]);
+    let sealed = c.seq_of(&["roll", "oe", "--sealed", "--for", "the guardian"]);
+    c.ok(&["reveal", &sealed.to_string()]);
+    let hit = c.seq_of(&["roll", "2d6+3", "--for", "a climb"]);
+    c.ok(&[
+        "amend",
+        &hit.to_string(),
+        "--",
+        "roll",
+        "2d6+5",
+        "--for",
+        "a climb",
+    ]);
+    c.ok(&["damage", "Aldric", "3", "--reason", "a ghoul's claw"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["seed", "reveal"]);
+    c.ok(&["session", "start", "--entropy", "rain"]);
+    c.ok(&["roll", "d100", "--for", "epoch two"]);
+    c.ok(&["roll", "d20", "--sealed", "--for", "still secret"]);
+    (c, hit)
+}
+
+fn rows_of(export: &str) -> Vec<StoredRow> {
+    export
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match parse_line(l) {
+            Ok(Line::Event(row)) => row,
+            other => panic!("not an event line: {other:?}"),
+        })
+        .collect()
+}
+
+fn text_of(rows: &[StoredRow]) -> String {
+    rows.iter()
+        .map(|r| event_line(r).expect("a JSON payload") + "\n")
+        .collect()
+}
+
+/// Recomputes every hash from the first row on, as a forger with our hashing code would.
+fn rechained(mut rows: Vec<StoredRow>) -> Vec<StoredRow> {
+    let mut prev = "0".repeat(64);
+    for row in &mut rows {
+        row.prev_hash = prev;
+        row.hash = row.compute_hash();
+        prev = row.hash.clone();
+    }
+    rows
+}
+
+fn edit_payload(row: &mut StoredRow, edit: impl FnOnce(&mut Value)) {
+    let mut payload: Value = serde_json::from_str(&row.payload).unwrap();
+    edit(&mut payload);
+    row.payload = serde_json::to_string(&payload).unwrap();
+}
+
+/// Every tampered export, each with a few words on what was done.
+fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
+    let mut cases = Vec::new();
+    let n = good.len();
+    for i in 0..n {
+        let mut rows = good.to_vec();
+        rows[i].recorded_at = "2026-12-24T00:00:00Z".into();
+        cases.push((format!("#{} recorded_at edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].actor.push('x');
+        cases.push((format!("#{} actor edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].event_id = rows[i].event_id.replace('-', "_");
+        cases.push((format!("#{} event_id edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].game_time += 60;
+        cases.push((format!("#{} game_time edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].session = Some(rows[i].session.map_or(9, |s| s + 1));
+        cases.push((format!("#{} session edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].schema_version = 1;
+        cases.push((format!("#{} schema_version edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].prev_hash = "1".repeat(64);
+        cases.push((format!("#{} prev_hash edited", i + 1), rows));
+
+        let mut rows = good.to_vec();
+        rows[i].hash = "f".repeat(64);
+        cases.push((format!("#{} hash edited", i + 1), rows));
+
+        // (The last row dropped is a shorter log, which only a checkpoint tells.)
+        if i > 0 && i + 1 < n {
+            let mut rows = good.to_vec();
+            rows.remove(i);
+            cases.push((format!("#{} dropped", i + 1), rows));
+        }
+        if i + 1 < n {
+            // The events trade places; each keeps the place's number.
+            let mut rows = good.to_vec();
+            let (a, b) = (rows[i].clone(), rows[i + 1].clone());
+            rows[i] = StoredRow {
+                seq: a.seq,
+                ..b.clone()
+            };
+            rows[i + 1] = StoredRow { seq: b.seq, ..a };
+            cases.push((format!("#{} and #{} swapped", i + 1, i + 2), rows));
+        }
+        let mut rows = good.to_vec();
+        edit_payload(&mut rows[i], |p| {
+            p["forged"] = Value::Bool(true);
+        });
+        cases.push((format!("#{} payload edited", i + 1), rows));
+    }
+    // Forgeries with the chain rebuilt around them: only the dice can tell.
+    for i in 0..n {
+        let payload: Value = serde_json::from_str(&good[i].payload).unwrap();
+        let kind = good[i].kind.as_str();
+        if let Some(dice) = payload["dice"]
+            .as_array()
+            .filter(|_| kind != "sealed_revealed")
+        {
+            for (d, die) in dice.iter().enumerate() {
+                let sides = die["sides"].as_u64().unwrap();
+                if let Some(value) = die["value"].as_u64() {
+                    let mut rows = good.to_vec();
+                    edit_payload(&mut rows[i], |p| {
+                        p["dice"][d]["value"] = (value % sides + 1).into();
+                    });
+                    cases.push((
+                        format!("#{} die {d} forged, rechained", i + 1),
+                        rechained(rows),
+                    ));
+                }
+                if let Some(roll) = die["provenance"]["roll"].as_u64() {
+                    let mut rows = good.to_vec();
+                    edit_payload(&mut rows[i], |p| {
+                        p["dice"][d]["provenance"]["roll"] = (roll + 1).into();
+                    });
+                    cases.push((
+                        format!("#{} die {d}'s roll moved, rechained", i + 1),
+                        rechained(rows),
+                    ));
+                }
+            }
+        }
+        if kind == "sealed_revealed" {
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                let value = p["dice"][0]["value"].as_u64().unwrap();
+                p["dice"][0]["value"] = (value % 100 + 1).into();
+            });
+            cases.push((
+                format!("#{} opening forged, rechained", i + 1),
+                rechained(rows),
+            ));
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                let nonce = p["dice"][0]["nonce"].as_str().unwrap().to_uppercase();
+                p["dice"][0]["nonce"] = nonce.into();
+            });
+            cases.push((
+                format!("#{} nonce in capitals, rechained", i + 1),
+                rechained(rows),
+            ));
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                let nonce = p["dice"][0]["nonce"].as_str().unwrap().to_string();
+                p["dice"][0]["nonce"] = format!("{nonce}00").into();
+            });
+            cases.push((
+                format!("#{} nonce lengthened, rechained", i + 1),
+                rechained(rows),
+            ));
+        }
+        if kind == "seed_revealed" {
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                p["seed"] = "ab".repeat(32).into();
+            });
+            cases.push((
+                format!("#{} seed swapped, rechained", i + 1),
+                rechained(rows),
+            ));
+        }
+        if kind == "session_started" {
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                p["entropy"] = "other words".into();
+            });
+            cases.push((
+                format!("#{} entropy changed, rechained", i + 1),
+                rechained(rows),
+            ));
+        }
+        if kind == "amended" {
+            let mut rows = good.to_vec();
+            edit_payload(&mut rows[i], |p| {
+                let value = p["event"]["dice"][0]["value"].as_u64().unwrap();
+                p["event"]["dice"][0]["value"] = (value % 6 + 1).into();
+            });
+            cases.push((
+                format!("#{} amendment's dice forged, rechained", i + 1),
+                rechained(rows),
+            ));
+        }
+    }
+    cases
+}
+
+/// `grimoire verify` on `rows` put in place of a copy of the campaign's log (its secrets and
+/// snapshots removed, as in a public copy): whether all holds, and the first seq named.
+fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (bool, Option<u64>) {
+    std::fs::copy(&c.db, at).unwrap();
+    let conn = rusqlite::Connection::open(at).unwrap();
+    conn.execute_batch(
+        "DROP TRIGGER events_refuse_update; DROP TRIGGER events_refuse_delete;
+         DELETE FROM events; DELETE FROM snapshots; DELETE FROM secrets;",
+    )
+    .unwrap();
+    for r in rows {
+        conn.execute(
+            "INSERT INTO events (seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            rusqlite::params![r.seq as i64, r.event_id, r.kind, r.schema_version, r.payload, r.game_time as i64, r.recorded_at, r.session, r.actor, r.prev_hash, r.hash],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let out = c
+        .cmd()
+        .args(["--db", at.to_str().unwrap(), "--json", "verify"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).expect("verify's JSON");
+    let chain = report["chain_break"]["seq"].as_u64();
+    let dice = report["dice_problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["seq"].as_u64())
+        .min();
+    (report["all_hold"] == true, chain.or(dice))
+}
+
+/// One page that runs the check on every export with `crypto.subtle` taken away, and writes each
+/// verdict (all holds, first seq named) into the page.
+fn page_checking(exports: &[String], explain: u64) -> String {
+    let cases = serde_json::to_string(exports)
+        .unwrap()
+        .replace('<', "\\u003c");
+    format!(
+        r#"<!doctype html><html><body><pre id="out"></pre><script>
+Object.defineProperty(window, "crypto", {{ value: undefined }});
+var CASES = {cases};</script><script>{}</script><script>
+var verdicts = CASES.map(function (text) {{
+  var r = GrimoireCheck.verify(text);
+  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked];
+}});
+var explained = GrimoireCheck.explain(GrimoireCheck.verify(CASES[0]), "{explain}");
+document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained }});
+</script></body></html>"#,
+        include_str!("../../src/report/verifier.js")
+    )
+}
+
+fn out_of(dom: &str) -> Value {
+    let start = dom.find(r#"<pre id="out">"#).expect("the output") + r#"<pre id="out">"#.len();
+    let end = start + dom[start..].find("</pre>").expect("its end");
+    let text = dom[start..end]
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tampered_one() {
+    let Some(browser) = browser() else { return };
+    let (c, amended) = campaign();
+    let export = c.ok(&["export"]);
+    let good = rows_of(&export);
+    let verified = c.json(&["verify"]);
+    let cases = tampered(&good);
+    assert!(cases.len() >= 200, "only {} tampered exports", cases.len());
+
+    let mut exports = vec![export.clone()];
+    exports.extend(cases.iter().map(|(_, rows)| text_of(rows)));
+    let page = c.dir.path().join("cross-check.html");
+    std::fs::write(&page, page_checking(&exports, amended)).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let out = out_of(&dom);
+    assert_eq!(out["selfTest"], true, "SHA-256 or HMAC fails its vectors");
+    assert_eq!(out["noCrypto"], true, "WebCrypto was still there");
+    let verdicts = out["verdicts"].as_array().unwrap();
+
+    // The good export: every count as grimoire's.
+    assert_eq!(verdicts[0][0], true, "{:?}", verdicts[0]);
+    assert_eq!(verdicts[0][2], verified["seeded_dice_checked"]);
+    assert_eq!(verdicts[0][3], verified["sealed_dice_checked"]);
+    assert!(
+        verified["seeded_dice_checked"].as_u64().unwrap() >= 4,
+        "{verified}"
+    );
+    // A disputed roll in words: its two seeded dice re-derived, and the amendment named.
+    let explained = out["explained"].as_str().unwrap();
+    assert!(
+        explained.contains(&format!("#{amended} (dice_rolled) rolled 2 dice"))
+            && explained.matches(", as recorded").count() == 2
+            && explained.contains("amended by #"),
+        "{explained}"
+    );
+
+    let scratch = c.dir.path().join("tampered.db");
+    let mut disagreements = Vec::new();
+    for ((what, rows), verdict) in cases.iter().zip(&verdicts[1..]) {
+        let (holds, first) = grimoire_verdict(&c, rows, &scratch);
+        let theirs = (verdict[0].as_bool().unwrap(), verdict[1].as_u64());
+        if (holds, first) != theirs {
+            disagreements.push(format!(
+                "{what}: grimoire says {holds} at {first:?}, the page {theirs:?}"
+            ));
+        }
+        assert!(
+            !holds || what.contains("rechained"),
+            "{what}: grimoire found nothing"
+        );
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+/// The report carries the check: opened in Chromium it says the log holds and counts what
+/// grimoire counts.
+#[test]
+fn the_report_checks_its_own_log_in_the_browser() {
+    let Some(browser) = browser() else { return };
+    let (c, _) = campaign();
+    let verified = c.json(&["verify"]);
+    c.ok(&["report", "--out", "campaign.html"]);
+    let file = c.dir.path().join("campaign.html");
+    let (dom, _) = browse(&browser, &file, &["--dump-dom"]);
+    let start = dom
+        .find("<pre id=\"check-result\" hidden=\"\">")
+        .expect("the result")
+        + 33;
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let result: Value = serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap();
+    assert_eq!(result["all_hold"], true, "{result}");
+    for field in [
+        "events",
+        "seeded_dice_checked",
+        "seeded_dice_awaiting_reveal",
+        "sealed_dice_checked",
+        "sealed_dice_awaiting_reveal",
+    ] {
+        assert_eq!(result[field], verified[field], "{field}: {result}");
+    }
+    assert!(dom.contains("All checks hold"), "the verdict is not shown");
+}
