@@ -462,7 +462,10 @@ fn read_for_retraction(
     // A fight's start, round or end undone or brought back (down any chain of retractions) with
     // later events that move the clock after it would reshape what those were recorded in (T-3).
     let mut root = target.clone().map(|event| (seq, event));
-    while let Some((_, Event::Retracted { seq: undone, .. })) = &root {
+    // Down to earlier events only: a forged log's retraction of itself would go round for ever.
+    while let Some((at, Event::Retracted { seq: undone, .. })) = &root
+        && undone < at
+    {
         let undone = *undone;
         root = log.event(undone)?.map(|event| (undone, event));
     }

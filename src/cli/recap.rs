@@ -165,7 +165,9 @@ impl Touched {
         for (at, mut target) in std::mem::take(&mut self.retractions) {
             while let Some(undone) = store.event(target)? {
                 match undone.event {
-                    Event::Retracted { seq, .. } => target = seq,
+                    // Down to earlier events only (a forged log's retraction of itself ends here).
+                    Event::Retracted { seq, .. } if seq < undone.seq => target = seq,
+                    Event::Retracted { .. } => break,
                     event => {
                         self.note(at, &event);
                         break;

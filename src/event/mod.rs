@@ -386,6 +386,18 @@ impl Event {
         }
     }
 
+    /// The earlier event this one undoes, amends or opens, which only an earlier one can be: a log
+    /// where one names itself or a later one was forged (and would send a chain of retractions
+    /// round in a circle).
+    pub fn names_event(&self) -> Option<u64> {
+        match self {
+            Event::Retracted { seq, .. }
+            | Event::Amended { seq, .. }
+            | Event::SealedRevealed { seq, .. } => Some(*seq),
+            _ => None,
+        }
+    }
+
     /// The turn the event is in a fight's round, when it is one (T-3).
     pub fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
         match self {

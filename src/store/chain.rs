@@ -293,7 +293,10 @@ impl RecordedClock {
             self.moves.insert(seq, moved);
             self.clock = self.clock.saturating_add(moved);
         }
-        if let Event::Retracted { seq: target, .. } = event {
+        // Only a retraction of an earlier event takes effect (`verify` names any other as forged).
+        if let Event::Retracted { seq: target, .. } = event
+            && *target < seq
+        {
             self.targets.insert(seq, *target);
             self.retraction_takes_effect(seq, true);
         }
@@ -606,6 +609,12 @@ impl Verifier {
 
     fn check_event(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
+        if let Some(named) = event.names_event().filter(|&named| named >= seq) {
+            self.dice_problem(
+                seq,
+                format!("#{seq} names #{named}, which is not an earlier event (it was forged)"),
+            );
+        }
         self.check_amendments_of(seq, event);
         self.check_roll_numbers(row, event);
         let mut last_n = None;

@@ -194,6 +194,12 @@ impl ChainCheck {
         }
         let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
             .map_err(|e| format!("#{}: {e}", row.seq))?;
+        if let Some(named) = event.names_event().filter(|&named| named >= row.seq) {
+            return Err(format!(
+                "#{} names #{named}, which is not an earlier event: grimoire never records that",
+                row.seq
+            ));
+        }
         if row.schema_version >= crate::event::TEXT_RULES_SINCE {
             crate::text::check_row(&row.actor, &row.payload)
                 .map_err(|e| format!("#{}: {e}", row.seq))?;

@@ -3,7 +3,7 @@
 //! seq, on a good export and on hundreds of tampered ones (fields edited, rows dropped, events
 //! swapped, dice, openings and seeds forged and the chain rebuilt around them).
 
-use crate::report::{browse, chromium};
+use crate::report::{browse, browse_as, chromium};
 use crate::support::Campaign;
 use grimoire::store::StoredRow;
 use grimoire::store::jsonl::{Line, event_line, parse_line};
@@ -42,6 +42,9 @@ fn campaign() -> (Campaign, u64) {
         "--for",
         "a climb",
     ]);
+    let slip = c.seq_of(&["roll", "d6", "--for", "a slip"]).to_string();
+    c.ok(&["retract", &slip, "--reason", "rolled for the wrong thing"]);
+    c.ok(&["roll", "d6", "--for", "the lock"]);
     c.ok(&["damage", "Aldric", "3", "--reason", "a ghoul's claw"]);
     c.ok(&["session", "end"]);
     c.ok(&["seed", "reveal"]);
@@ -277,7 +280,7 @@ fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (
 
 /// One page that runs the check on every export with `crypto.subtle` taken away, and writes each
 /// verdict (all holds, first seq named) into the page.
-fn page_checking(exports: &[String], explain: u64) -> String {
+fn page_checking(exports: &[String], explain: u64, rerolled: u64) -> String {
     let cases = serde_json::to_string(exports)
         .unwrap()
         .replace('<', "\\u003c");
@@ -289,8 +292,10 @@ var verdicts = CASES.map(function (text) {{
   var r = GrimoireCheck.verify(text);
   return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked];
 }});
-var explained = GrimoireCheck.explain(GrimoireCheck.verify(CASES[0]), "{explain}");
-document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained }});
+var first = GrimoireCheck.verify(CASES[0]);
+var explained = GrimoireCheck.explain(first, "{explain}");
+var rerolled = GrimoireCheck.explain(first, "{rerolled}");
+document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled }});
 </script></body></html>"#,
         include_str!("../../src/report/verifier.js")
     )
@@ -318,7 +323,13 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
     let mut exports = vec![export.clone()];
     exports.extend(cases.iter().map(|(_, rows)| text_of(rows)));
     let page = c.dir.path().join("cross-check.html");
-    std::fs::write(&page, page_checking(&exports, amended)).unwrap();
+    let rerolled = good
+        .iter()
+        .rev()
+        .find(|r| r.kind == "dice_rolled" && r.payload.contains("the lock"))
+        .expect("the roll after the retracted one")
+        .seq;
+    std::fs::write(&page, page_checking(&exports, amended, rerolled)).unwrap();
     let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
     let out = out_of(&dom);
     assert_eq!(out["selfTest"], true, "SHA-256 or HMAC fails its vectors");
@@ -340,6 +351,11 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
             && explained.matches(", as recorded").count() == 2
             && explained.contains("amended by #"),
         "{explained}"
+    );
+    let rerolled = out["rerolled"].as_str().unwrap();
+    assert!(
+        rerolled.contains("rolled after #") && rerolled.contains("was retracted"),
+        "{rerolled}"
     );
 
     let scratch = c.dir.path().join("tampered.db");
@@ -387,4 +403,69 @@ fn the_report_checks_its_own_log_in_the_browser() {
         assert_eq!(result[field], verified[field], "{field}: {result}");
     }
     assert!(dom.contains("All checks hold"), "the verdict is not shown");
+}
+
+/// The log between the report's `var GRIMOIRE_EXPORT = ` and its `;</script>`, replaced by `export`.
+fn carrying(page: &str, export: &str) -> String {
+    let start = page.find("var GRIMOIRE_EXPORT = ").unwrap() + "var GRIMOIRE_EXPORT = ".len();
+    let end = start + page[start..].find(";</script>").unwrap();
+    let literal = serde_json::to_string(export)
+        .unwrap()
+        .replace('<', "\\u003c");
+    format!("{}{literal}{}", &page[..start], &page[end..])
+}
+
+fn witness_of(dom: &str) -> Value {
+    let start = dom
+        .find("<pre id=\"check-result\" hidden=\"\">")
+        .expect("the result")
+        + 33;
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let result: Value = serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap();
+    result["witness"].clone()
+}
+
+/// A browser that saw the log remembers it: a later page whose log extends it passes; one whose
+/// history was rewritten (the chain rebuilt around a changed event, so the chain alone holds) is
+/// named at the first event that differs; one cut short is named where it ends.
+#[test]
+fn a_browser_that_saw_the_log_names_the_first_event_a_later_page_changed() {
+    let Some(browser) = browser() else { return };
+    let (c, _) = campaign();
+    c.ok(&["report", "--out", "first.html"]);
+    let first = std::fs::read_to_string(c.dir.path().join("first.html")).unwrap();
+    let good = rows_of(&c.ok(&["export"]));
+    let profile = tempfile::tempdir().unwrap();
+    let open = |name: &str, page: String| {
+        let file = c.dir.path().join(name);
+        std::fs::write(&file, page).unwrap();
+        let (dom, _) = browse_as(&browser, profile.path(), &file, &["--dump-dom"]);
+        (witness_of(&dom), dom)
+    };
+    let (seen, _) = open("first.html", first.clone());
+    assert_eq!(seen["state"], "first", "{seen}");
+
+    let mut rewritten = good.clone();
+    rewritten[6].recorded_at = "2026-03-15T00:00:00Z".into();
+    let (seen, dom) = open(
+        "rewritten.html",
+        carrying(&first, &text_of(&rechained(rewritten))),
+    );
+    assert_eq!(seen["state"], "rewritten", "{seen}");
+    assert_eq!(seen["seq"], 7, "{seen}");
+    assert!(dom.contains("event #7 differs from the one it saw then"));
+
+    let (seen, _) = open("cut.html", carrying(&first, &text_of(&good[..10])));
+    assert_eq!(
+        (seen["state"].as_str(), seen["seq"].as_u64()),
+        (Some("cut"), Some(11)),
+        "{seen}"
+    );
+
+    // What was seen stays the evidence; a later log that extends it passes.
+    c.ok(&["roll", "d20", "--for", "later"]);
+    c.ok(&["report", "--out", "later.html"]);
+    let later = std::fs::read_to_string(c.dir.path().join("later.html")).unwrap();
+    let (seen, _) = open("later.html", later);
+    assert_eq!(seen["state"], "extends", "{seen}");
 }

@@ -1095,3 +1095,50 @@ fn c3_an_amendment_forged_with_other_dice_is_caught() {
         "{report}"
     );
 }
+
+/// A retraction forged to name itself (the chain rebuilt around it) once sent `verify` round a
+/// circle for ever: it is named, every command that follows retractions ends, and an export of
+/// it does not import.
+#[test]
+fn a_retraction_forged_to_name_itself_is_named_and_nothing_goes_round_for_ever() {
+    let c = campaign();
+    c.ok(&["damage", "Aldric", "1"]); // #13
+    c.ok(&["retract", "13", "--reason", "a slip"]); // #14
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"seq\":13', '\"seq\":14') WHERE seq = 14",
+        [],
+    )
+    .unwrap();
+    rechain(&conn);
+    conn.execute("DELETE FROM snapshots", []).unwrap();
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("#14 names #14, which is not an earlier event"),
+        "{report}"
+    );
+    c.ok(&["session", "recap", "1"]);
+    c.ok(&["log"]);
+    let undo = c.run(&["retract", "14", "--reason", "undo it"]);
+    assert!(undo.status.code().is_some(), "retract ended");
+    let export = c.dir.path().join("forged.jsonl");
+    c.ok(&["export", "--out", export.to_str().unwrap()]);
+    let into = c.dir.path().join("copy.db");
+    let out = c
+        .cmd()
+        .args([
+            "--db",
+            into.to_str().unwrap(),
+            "import",
+            export.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("#14 names #14, which is not an earlier event"),
+        "{stderr}"
+    );
+}
