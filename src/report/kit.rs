@@ -25,7 +25,6 @@ const GLUE: &str = r##"
     sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
     head: result.head
   };
-  out("check-result", JSON.stringify(summary));
   if (!selfTest) {
     out("check-verdict", "This browser computes SHA-256 or HMAC wrongly: nothing here can be trusted.");
   } else if (result.allHold) {
@@ -39,6 +38,24 @@ const GLUE: &str = r##"
   } else {
     out("check-verdict", "The check FAILS: " +
       (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");
+  }
+  var storage = null;
+  try { storage = window.localStorage; } catch (e) { storage = null; }
+  var seen = storage ? GrimoireCheck.witness(result, storage, new Date().toISOString()) : { state: "unkept" };
+  summary.witness = seen;
+  out("check-result", JSON.stringify(summary));
+  if (seen.state === "rewritten") {
+    out("check-witness", "WARNING: this is not the log this browser saw on " + seen.seenAt + ": event #" +
+      seen.seq + " differs from the one it saw then. History was rewritten from there.");
+  } else if (seen.state === "cut") {
+    out("check-witness", "WARNING: this browser saw this campaign up to #" + seen.seenUpTo + " on " +
+      seen.seenAt + ", but this log ends before #" + seen.seq + ": events were dropped from its end.");
+  } else if (seen.state === "extends") {
+    out("check-witness", "It extends the log this browser saw before (up to #" + seen.seenUpTo + "): nothing it saw was changed.");
+  } else if (seen.state === "first") {
+    out("check-witness", "This browser has not seen this campaign before; it remembers this log now, and will say if a later one does not extend it.");
+  } else {
+    out("check-witness", "This browser keeps nothing for pages opened this way, so it cannot compare with what it saw before.");
   }
   var list = document.getElementById("check-problems");
   result.problems.slice(0, 20).forEach(function (p) {
@@ -80,7 +97,7 @@ pub fn section(export: Option<&str>) -> String {
         );
     };
     format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export};</script><script>{VERIFIER}{GLUE}</script></section>"#,
+        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later. The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so the file you saved is the stronger witness.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export};</script><script>{VERIFIER}{GLUE}</script></section>"#,
         export = script_string(export),
     )
 }

@@ -180,7 +180,7 @@ const GrimoireCheck = (() => {
     const lines = text.split("\n").filter((line) => line.trim() !== "" && line.includes('"seq"'));
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
-      sealedAwaiting: 0, problems: [], checkpoints: [], rolls: {}, head: null,
+      sealedAwaiting: 0, problems: [], checkpoints: [], rolls: {}, opened: {}, head: null,
     };
     const rows = [];
     for (const line of lines) {
@@ -276,6 +276,10 @@ const GrimoireCheck = (() => {
       result.head = `${row.seq}:${row.hash}`;
       const p = row.payload;
       const seq = row.seq;
+      // An event that undoes, amends or opens another names an earlier one, or it was forged.
+      if (["retracted", "amended", "sealed_revealed"].includes(row.kind) && !(Number(p.seq) < Number(seq))) {
+        problem(seq, `#${seq} names #${p.seq}, which is not an earlier event (it was forged)`);
+      }
       checkRollNumbers(row, JSON.parse(row.raw.recorded_at));
       if (row.kind === "campaign_created") {
         campaignId = p.campaign_id;
@@ -322,6 +326,7 @@ const GrimoireCheck = (() => {
           const faces = [opened.value, ...(opened.then || [])];
           const committed = isHex(opened.nonce, 32)
             && hex(sha256(concat([unhex(opened.nonce), utf8(faces.join(","))]))) === die.provenance.commitment;
+          (result.opened[seq] = result.opened[seq] || []).push({ n: die.n, faces: faces.join("+"), committed });
           if (!committed) {
             problem(seq, `#${seq}: the value revealed for sealed die ${die.n} does not open its commitment`);
             continue;
@@ -356,6 +361,27 @@ const GrimoireCheck = (() => {
     return result;
   }
 
+  /** The rolls made after a retracted roll, by seq → the retracted one (rules document, C-2): the
+   * one a retraction names when the table had rolled again already, else the next event with dice. */
+  function rolledAfterRetraction(rows) {
+    const marked = {};
+    let awaiting = null;
+    for (const row of rows) {
+      if (awaiting !== null && diceOf(row.kind, row.payload).length > 0) {
+        if (marked[row.seq] === undefined) marked[row.seq] = awaiting;
+        awaiting = null;
+      }
+      if (row.kind === "retracted" && row.payload.roll) {
+        if (row.payload.marks !== undefined) {
+          if (marked[String(row.payload.marks)] === undefined) marked[String(row.payload.marks)] = row.payload.seq;
+        } else {
+          awaiting = row.payload.seq;
+        }
+      }
+    }
+    return marked;
+  }
+
   /** One roll in words: where its dice came from and what the published seed gives. */
   function explain(result, seq) {
     const row = result.rows.find((r) => r.seq === String(seq));
@@ -367,18 +393,56 @@ const GrimoireCheck = (() => {
     for (const die of dice) {
       const source = die.provenance.source;
       const check = checked.find((c) => c.n === die.n);
+      const opened = (result.opened[row.seq] || []).find((o) => o.n === die.n);
       let words;
       if (source === "entered") words = "typed in at the table (a physical die: nothing to derive)";
-      else if (source === "sealed" && !check) words = "sealed by the GM: only a commitment until it is revealed (or its seed published)";
+      else if (source === "sealed" && !opened) words = "sealed by the GM: only a commitment until it is revealed";
+      else if (source === "sealed" && !opened.committed) words = `sealed, and revealed as ${opened.faces}, which does NOT open its commitment`;
+      else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(die.provenance.origin || {}).source === "seeded" ? "its epoch's seed is not published yet" : "typed by the GM, so it proves nothing of fairness"})`;
       else if (!check) words = "seeded by grimoire; its epoch's seed is not published yet, so it cannot be checked yet";
       else words = check.shows === check.seedGives || String(check.shows) === String(check.seedGives)
         ? `the published seed gives ${check.seedGives}, as recorded`
         : `recorded as ${check.shows}, but the published seed gives ${check.seedGives}`;
       lines.push(`  die ${die.n}, a d${die.sides}: ${words}`);
     }
+    const after = rolledAfterRetraction(result.rows)[row.seq];
+    if (after !== undefined) {
+      lines.push(`  rolled after #${after}, which rolled dice and was retracted: the first roll since (a table may have fixed a slip, or tried for another die)`);
+    }
+    const retracted = result.rows.find((r) => r.kind === "retracted" && String(r.payload.seq) === row.seq);
+    if (retracted) lines.push(`  retracted by #${retracted.seq}: ${retracted.payload.reason}`);
     const laterAmendment = result.rows.find((r) => r.kind === "amended" && String(r.payload.seq) === row.seq);
     if (laterAmendment) lines.push(`  amended by #${laterAmendment.seq} with the same dice: ${laterAmendment.payload.changed.join(", ")}`);
     return lines.join("\n");
+  }
+
+  /**
+   * What this browser saw of the campaign before, against the log it is shown now. `storage` keeps,
+   * per campaign, the first 8 hex digits of every event's hash as last seen (8 bytes an event, so a
+   * hundred thousand events fit). A log that does not extend what was seen (an event changed, or
+   * events dropped from its end) is named at the first event that differs, and what was seen is
+   * kept as the evidence; a log that extends it is remembered instead. `now` labels the record.
+   */
+  function witness(result, storage, now) {
+    const first = result.rows[0];
+    if (!first || first.kind !== "campaign_created") return { state: "no campaign" };
+    const key = `grimoire-witness:${first.payload.campaign_id}`;
+    let seen = null;
+    try { seen = JSON.parse(storage.getItem(key) || "null"); } catch (e) { seen = null; }
+    const prefixes = result.rows.map((row) => row.hash.slice(0, 8)).join("");
+    if (seen && typeof seen.prefixes === "string") {
+      const count = seen.prefixes.length / 8;
+      for (let i = 0; i < Math.min(count, result.rows.length); i++) {
+        if (seen.prefixes.substr(8 * i, 8) !== prefixes.substr(8 * i, 8)) {
+          return { state: "rewritten", seq: i + 1, seenAt: seen.at, seenUpTo: count };
+        }
+      }
+      if (result.rows.length < count) {
+        return { state: "cut", seq: result.rows.length + 1, seenAt: seen.at, seenUpTo: count };
+      }
+    }
+    try { storage.setItem(key, JSON.stringify({ at: now, prefixes })); } catch (e) { return { state: "unkept", seenUpTo: seen ? seen.prefixes.length / 8 : 0 }; }
+    return { state: seen ? "extends" : "first", seenUpTo: seen ? seen.prefixes.length / 8 : 0 };
   }
 
   /** SHA-256 against FIPS 180 examples, HMAC against RFC 4231 cases 1, 2 and 6. */
@@ -394,5 +458,5 @@ const GrimoireCheck = (() => {
     return cases.every(([got, want]) => got === want);
   }
 
-  return { sha256, hmac, hex, utf8, verify, explain, selfTest, seededFace, dieMessage };
+  return { sha256, hmac, hex, utf8, verify, explain, witness, selfTest, seededFace, dieMessage };
 })();

@@ -295,7 +295,7 @@ var verdicts = CASES.map(function (text) {{
 var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");
 var rerolled = GrimoireCheck.explain(first, "{rerolled}");
-document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled }});
+document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, problems: first.problems }});
 </script></body></html>"#,
         include_str!("../../src/report/verifier.js")
     )
@@ -337,7 +337,11 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
     let verdicts = out["verdicts"].as_array().unwrap();
 
     // The good export: every count as grimoire's.
-    assert_eq!(verdicts[0][0], true, "{:?}", verdicts[0]);
+    assert_eq!(
+        verdicts[0][0], true,
+        "{:?}: {}; grimoire verify: {verified}; the export:\n{export}",
+        verdicts[0], out["problems"]
+    );
     assert_eq!(verdicts[0][2], verified["seeded_dice_checked"]);
     assert_eq!(verdicts[0][3], verified["sealed_dice_checked"]);
     assert!(
@@ -358,9 +362,10 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
         "{rerolled}"
     );
 
-    let scratch = c.dir.path().join("tampered.db");
     let mut disagreements = Vec::new();
-    for ((what, rows), verdict) in cases.iter().zip(&verdicts[1..]) {
+    for (i, ((what, rows), verdict)) in cases.iter().zip(&verdicts[1..]).enumerate() {
+        // A file of its own each: a copy over an earlier one could meet that one's journal.
+        let scratch = c.dir.path().join(format!("tampered-{i}.db"));
         let (holds, first) = grimoire_verdict(&c, rows, &scratch);
         let theirs = (verdict[0].as_bool().unwrap(), verdict[1].as_u64());
         if (holds, first) != theirs {

@@ -177,9 +177,16 @@ pub fn chromium() -> Option<PathBuf> {
 /// stdout and stderr. A run that has not ended after two minutes is killed, so a hung browser fails
 /// the test rather than hanging the suite; nothing here depends on how quickly it ends before that.
 pub fn browse(browser: &Path, page: &Path, what: &[&str]) -> (String, String) {
-    // Its output goes to files, not pipes: a pipe nobody reads while it runs could fill and stall it.
     let profile = tempfile::tempdir().expect("a profile folder");
-    let (out_file, err_file) = (profile.path().join("out"), profile.path().join("err"));
+    browse_as(browser, profile.path(), page, what)
+}
+
+/// [`browse`] with the browser profile in `profile`, so what a page keeps (its local storage)
+/// stays for the next page opened with it.
+pub fn browse_as(browser: &Path, profile: &Path, page: &Path, what: &[&str]) -> (String, String) {
+    // Its output goes to files, not pipes: a pipe nobody reads while it runs could fill and stall it.
+    let outputs = tempfile::tempdir().expect("an output folder");
+    let (out_file, err_file) = (outputs.path().join("out"), outputs.path().join("err"));
     let mut child = Command::new(browser)
         .args([
             "--headless",
@@ -193,7 +200,7 @@ pub fn browse(browser: &Path, page: &Path, what: &[&str]) -> (String, String) {
             "--enable-logging=stderr",
             "--v=0",
         ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--user-data-dir={}", profile.display()))
         .args(what)
         .arg(format!("file://{}", page.display()))
         .stdout(std::fs::File::create(&out_file).expect("stdout file"))
