@@ -34,7 +34,7 @@ h1 { margin-bottom: 0.2rem; }
 h2 { border-bottom: 2px solid #d8d2c4; padding-bottom: 0.2rem; margin-top: 2.5rem; }
 nav ol { columns: 3; padding-left: 1.2rem; }
 .lede { color: #555; margin-top: 0; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 1.2rem; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(30rem, 100%), 1fr)); gap: 1.2rem; }
 article { background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 1rem 1rem; }
 article h3 { margin: 0.2rem 0; }
 figure { margin: 0.8rem 0 0; }
@@ -51,6 +51,14 @@ code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.85rem; overflow-
 #check input { font: inherit; max-width: 100%; box-sizing: border-box; }
 #check pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 .flagged { color: #b00020; font-weight: bold; }
+th, td { overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  body { padding: 0.6rem 0.7rem 2rem; }
+  nav ol { columns: 1; }
+  table { table-layout: fixed; font-size: 0.8rem; }
+  th, td { padding: 0.2rem 0.25rem; }
+  article { padding: 0.5rem 0.6rem 0.8rem; }
+}
 .muted { color: #666; }
 ol.sessions > li { margin-bottom: 0.8rem; }
 "#;

@@ -303,3 +303,69 @@ fn the_report_of_a_generated_campaign_renders_in_chromium_with_every_section_and
         "the screenshot is nearly blank ({share:.4} drawn)"
     );
 }
+
+/// The page fits a 400-pixel phone and a 1280-pixel desktop with no sideways scrolling: framed at
+/// each width in real Chromium, its scroll width is no wider than the frame, long names and the
+/// player's check included.
+#[test]
+fn the_report_fits_a_phone_and_a_desktop_without_scrolling_sideways() {
+    let Some(browser) = chromium() else {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
+            "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
+        );
+        return;
+    };
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "6", "--events", "1500"]);
+    c.add_adg(
+        "Bartholomew-Maximilian-Oakenshield-the-Unwearying",
+        1,
+        9,
+        5,
+        0,
+    );
+    c.ok(&[
+        "roll",
+        "d20",
+        "--for",
+        "a-purpose-written-as-one-very-long-word-that-would-push-any-table-out-of-the-page",
+    ]);
+    write_report(&c, "campaign.html", &[]);
+    let frames = c.dir.path().join("frames.html");
+    std::fs::write(
+        &frames,
+        r#"<!doctype html><html><body>
+<iframe id="phone" src="campaign.html" style="width:400px;height:900px;border:0"></iframe>
+<iframe id="desktop" src="campaign.html" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="out"></pre><script>
+var seen = {};
+["phone", "desktop"].forEach(function (id) {
+  var frame = document.getElementById(id);
+  frame.addEventListener("load", function () {
+    seen[id] = [frame.contentDocument.documentElement.scrollWidth, frame.contentWindow.innerWidth];
+    document.getElementById("out").textContent = JSON.stringify(seen);
+  });
+});
+</script></body></html>"#,
+    )
+    .unwrap();
+    let (dom, _) = browse(
+        &browser,
+        &frames,
+        &[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=30000",
+            "--dump-dom",
+        ],
+    );
+    let start = dom.find("<pre id=\"out\">").expect("the output") + "<pre id=\"out\">".len();
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let seen: serde_json::Value =
+        serde_json::from_str(&dom[start..end]).expect("both frames measured");
+    for (id, width) in [("phone", 400), ("desktop", 1280)] {
+        let [scroll, inner] = [&seen[id][0], &seen[id][1]].map(|v| v.as_u64().expect("a width"));
+        assert_eq!(inner, width, "{seen}");
+        assert!(scroll <= inner, "the {id} scrolls sideways: {seen}");
+    }
+}
