@@ -339,7 +339,11 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.step(&["verify", "--checkpoint", &checkpoint])?;
     tour.say("The dice, audited: too few rolls to judge yet, and each group says so.");
     tour.step(&["audit", "dice"])?;
-    tour.say("Last, the campaign as a page to open in a browser: charts, sessions, scrolls, dice, checkpoints.");
+    tour.say(
+        "Last, the campaign as a page to open in a browser: charts, sessions, scrolls, dice, \
+         checkpoints, and a check any player can run on it, offline on a phone (it re-derives \
+         every die of the published seed, and explains a roll asked about).",
+    );
     let page = args.into.with_extension("html").display().to_string();
     tour.step(&["report", "--out", &page])?;
 

@@ -187,6 +187,14 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
         );
     }
     for chart in &track.charts {
+        // A quantity the character never had (a warrior's magic points) draws no flat line at 0.
+        let never_had = chart
+            .lines
+            .iter()
+            .all(|(_, current, max)| current.highest() == 0 && max.highest() == 0);
+        if never_had {
+            continue;
+        }
         let mut lines = Vec::new();
         for (gauge, current, max) in &chart.lines {
             lines.push(Line {

@@ -47,7 +47,7 @@ impl Series {
         }
     }
 
-    fn highest(&self) -> u32 {
+    pub fn highest(&self) -> u32 {
         self.columns.iter().map(|c| c.3).max().unwrap_or(0)
     }
 

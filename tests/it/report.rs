@@ -369,3 +369,45 @@ var seen = {};
         assert!(scroll <= inner, "the {id} scrolls sideways: {seen}");
     }
 }
+
+/// No chart for a quantity a character never had: a warrior without magic points gets no flat
+/// line at 0, while a wizard's magic points are drawn.
+#[test]
+fn a_warrior_without_magic_points_gets_no_magic_points_chart() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "character",
+        "add",
+        "Tom",
+        "--system",
+        "vsd",
+        "--level",
+        "2",
+        "--vocation",
+        "warrior",
+        "--lore",
+        "Elementalism=10:1",
+        "--mp",
+        "0",
+        "--drive",
+        "2",
+        "--body",
+        "50",
+        "--wsr",
+        "5",
+        "--defense",
+        "20",
+        "--health",
+        "12",
+    ]);
+    c.ok(&["damage", "Tom", "1"]);
+    let (page, _) = write_report(&c, "party.html", &[]);
+    assert!(
+        page.contains("Mira: magic points"),
+        "the wizard's chart is missing"
+    );
+    assert!(
+        !page.contains("Tom: magic points"),
+        "a flat chart of nothing for Tom"
+    );
+}
