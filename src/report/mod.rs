@@ -53,10 +53,13 @@ pub struct CharacterTrack {
     pub charts: Vec<ChartTrack>,
     /// What the system counts per in-game day, if anything.
     pub per_day: Option<(PerDay, ByDay)>,
+    /// How many rests (and downtime spans) have named the character so far.
+    pub rests: u32,
 }
 
-/// In-game day → (the count, that day's limit).
-pub type ByDay = BTreeMap<u64, (u32, u32)>;
+/// (In-game day, the character's rests before) → (the count, its limit): a day a rest splits is
+/// counted in two.
+pub type ByDay = BTreeMap<(u64, u32), (u32, u32)>;
 
 /// One of a system's charts, over time.
 pub struct ChartTrack {
@@ -147,15 +150,24 @@ pub fn gather(
             }
             milestones.insert(folded, now);
         }
+        // A rest or downtime starts a new count for whoever it names, even within one day: the
+        // daily limit is a limit between rests.
+        if matches!(r.event, Event::Rested(_) | Event::DowntimeTaken(_)) {
+            r.event.mentions(&mut |name| {
+                if let Some(track) = tracks.get_mut(&fold_name(name)) {
+                    track.rests += 1;
+                }
+                false
+            });
+        }
         if let Event::System(event) = &r.event
             && let Some((who, limit)) = on_system!(event, AnyEvent, |S, event| {
                 S::counted_per_day(state, event)
             })
-            && let Some((_, days)) = tracks
-                .get_mut(&fold_name(who))
-                .and_then(|track| track.per_day.as_mut())
+            && let Some(track) = tracks.get_mut(&fold_name(who))
+            && let Some((_, days)) = track.per_day.as_mut()
         {
-            let day = days.entry(r.game_time.day()).or_default();
+            let day = days.entry((r.game_time.day(), track.rests)).or_default();
             day.0 += 1;
             day.1 = limit;
         }
@@ -204,6 +216,7 @@ fn new_track(c: &Character) -> CharacterTrack {
             .collect(),
         per_day: on_system!(&c.system, AnyState, |S, _mine| S::PER_DAY)
             .map(|words| (words, BTreeMap::new())),
+        rests: 0,
     }
 }
 

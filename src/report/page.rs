@@ -244,11 +244,19 @@ fn per_day(
         return;
     }
     let days = by_day.len();
+    let parts_of = |day: u64| by_day.range((day, 0)..=(day, u32::MAX)).count();
     let bars: Vec<Bar> = by_day
         .iter()
         .skip(days.saturating_sub(DAYS_SHOWN))
-        .map(|(day, &(counted, limit))| Bar {
-            label: format!("Day {day}"),
+        .map(|(&(day, rests), &(counted, limit))| Bar {
+            // A day a rest split shows each part: before it, and after.
+            label: match parts_of(day) {
+                1 => format!("Day {day}"),
+                _ => {
+                    let part = by_day.range((day, 0)..(day, rests)).count() + 1;
+                    format!("Day {day}, part {part}")
+                }
+            },
             value: f64::from(counted),
             mark: Some(f64::from(limit)),
             warn: counted > limit,

@@ -411,3 +411,21 @@ fn a_warrior_without_magic_points_gets_no_magic_points_chart() {
         "a flat chart of nothing for Tom"
     );
 }
+
+/// Rituals per day are counted between rests (ADG-R9): a night's rest inside one in-game day
+/// splits its bar in two, so two casts before it and one after are not shown as three in a day.
+#[test]
+fn adg_r9_a_rest_within_a_day_splits_its_rituals_per_day() {
+    let c = Campaign::with_party();
+    c.ok(&LEARN_SHADOW_STEP);
+    let cast = ["--rolls", "5", "ritual", "cast", "Aldric", "Shadow Step"];
+    c.ok(&cast);
+    c.ok(&cast);
+    c.ok(&["rest", "--party", "--night"]);
+    c.ok(&cast);
+    let (page, _) = write_report(&c, "rests.html", &[]);
+    assert!(
+        page.contains("Day 1, part 1") && page.contains("Day 1, part 2"),
+        "the day is not split at the rest"
+    );
+}
