@@ -86,7 +86,8 @@ pub struct SessionRow {
 /// What changes about a character are worth a line in the timeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Milestones {
-    dead: bool,
+    /// Dead, or down at 0 health: going down and getting up are worth a line too.
+    status: Option<&'static str>,
     level: u32,
     /// The rule system's own (rituals known, spells known).
     counts: Vec<usize>,
@@ -99,7 +100,7 @@ impl Milestones {
             S::milestones(mine)
         ));
         Milestones {
-            dead: c.is_dead(),
+            status: c.status(),
             level,
             counts,
         }
@@ -107,10 +108,11 @@ impl Milestones {
 }
 
 /// Kinds of event that are always worth a line.
-const KEY_KINDS: [&str; 5] = [
+const KEY_KINDS: [&str; 6] = [
     "character_added",
     "scroll_written",
     "retracted",
+    "amended",
     "seed_revealed",
     "sealed_revealed",
 ];

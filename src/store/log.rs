@@ -212,8 +212,9 @@ impl Store {
     }
 
     /// One full replay from the first event up to `upto`, showing `visit` each event with the
-    /// state just after it (a retracted event leaves the state as it was): for work that follows
-    /// the campaign through time, such as the report's charts.
+    /// state just after it (a retracted event leaves the state as it was; an amended one is shown
+    /// as amended, C-3): for work that follows the campaign through time, such as the report's
+    /// charts.
     pub fn replay_each(
         &mut self,
         upto: Option<u64>,
@@ -223,8 +224,11 @@ impl Store {
         let upto = upto.unwrap_or(u64::MAX);
         let mut replay = Replay::new(&revisions(&mut *log, 0, upto)?);
         log.rows(1, upto, &mut |row| {
-            let recorded = to_recorded(row)?;
-            replay.feed(recorded.seq, &recorded.event);
+            let mut recorded = to_recorded(row)?;
+            let applied = replay.feed(recorded.seq, &recorded.event);
+            if let Some(amended) = replay.in_place_of(recorded.seq).filter(|_| applied) {
+                recorded.event = amended.clone();
+            }
             visit(&recorded, replay.state());
             Ok(ControlFlow::Continue(()))
         })?;

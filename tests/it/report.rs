@@ -429,3 +429,20 @@ fn adg_r9_a_rest_within_a_day_splits_its_rituals_per_day() {
         "the day is not split at the rest"
     );
 }
+
+/// What mattered in a session names a character going down (and an amendment), not only deaths.
+#[test]
+fn a_session_says_who_went_down_and_what_was_amended() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    let hit = c.seq_of(&["damage", "Aldric", "7"]).to_string();
+    c.ok(&["amend", &hit, "--", "damage", "Aldric", "8"]);
+    c.ok(&["session", "end"]);
+    let (page, _) = write_report(&c, "down.html", &[]);
+    let session = &page[page
+        .find("<section id=\"timeline\">")
+        .expect("the sessions")..];
+    let session = &session[..session.find("</section>").unwrap()];
+    assert!(session.contains("Aldric takes 8 damage"), "{session}");
+    assert!(session.contains("amended"), "{session}");
+}
