@@ -92,64 +92,62 @@ fn edit_payload(row: &mut StoredRow, edit: impl FnOnce(&mut Value)) {
 fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
     let mut cases = Vec::new();
     let n = good.len();
+    // One edit of a fresh copy; `rechain` rebuilds the chain around it, as a forger would.
+    let mut case = |what: String, rechain: bool, edit: &dyn Fn(&mut Vec<StoredRow>)| {
+        let mut rows = good.to_vec();
+        edit(&mut rows);
+        cases.push((what, if rechain { rechained(rows) } else { rows }));
+    };
     for i in 0..n {
-        let mut rows = good.to_vec();
-        rows[i].recorded_at = "2026-12-24T00:00:00Z".into();
-        cases.push((format!("#{} recorded_at edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].actor.push('x');
-        cases.push((format!("#{} actor edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].event_id = rows[i].event_id.replace('-', "_");
-        cases.push((format!("#{} event_id edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].game_time += 60;
-        cases.push((format!("#{} game_time edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].session = Some(rows[i].session.map_or(9, |s| s + 1));
-        cases.push((format!("#{} session edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].schema_version = 1;
-        cases.push((format!("#{} schema_version edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].prev_hash = "1".repeat(64);
-        cases.push((format!("#{} prev_hash edited", i + 1), rows));
-
-        let mut rows = good.to_vec();
-        rows[i].hash = "f".repeat(64);
-        cases.push((format!("#{} hash edited", i + 1), rows));
-
+        let at = i + 1;
+        case(format!("#{at} recorded_at edited"), false, &|r| {
+            r[i].recorded_at = "2026-12-24T00:00:00Z".into()
+        });
+        case(format!("#{at} actor edited"), false, &|r| {
+            r[i].actor.push('x')
+        });
+        case(format!("#{at} event_id edited"), false, &|r| {
+            r[i].event_id = r[i].event_id.replace('-', "_")
+        });
+        case(format!("#{at} game_time edited"), false, &|r| {
+            r[i].game_time += 60
+        });
+        case(format!("#{at} session edited"), false, &|r| {
+            r[i].session = Some(r[i].session.map_or(9, |s| s + 1))
+        });
+        case(format!("#{at} schema_version edited"), false, &|r| {
+            r[i].schema_version = 1
+        });
+        case(format!("#{at} prev_hash edited"), false, &|r| {
+            r[i].prev_hash = "1".repeat(64)
+        });
+        case(format!("#{at} hash edited"), false, &|r| {
+            r[i].hash = "f".repeat(64)
+        });
+        case(format!("#{at} payload edited"), false, &|r| {
+            edit_payload(&mut r[i], |p| p["forged"] = Value::Bool(true))
+        });
         // (The last row dropped is a shorter log, which only a checkpoint tells.)
         if i > 0 && i + 1 < n {
-            let mut rows = good.to_vec();
-            rows.remove(i);
-            cases.push((format!("#{} dropped", i + 1), rows));
+            case(format!("#{at} dropped"), false, &|r| {
+                r.remove(i);
+            });
         }
         if i + 1 < n {
             // The events trade places; each keeps the place's number.
-            let mut rows = good.to_vec();
-            let (a, b) = (rows[i].clone(), rows[i + 1].clone());
-            rows[i] = StoredRow {
-                seq: a.seq,
-                ..b.clone()
-            };
-            rows[i + 1] = StoredRow { seq: b.seq, ..a };
-            cases.push((format!("#{} and #{} swapped", i + 1, i + 2), rows));
+            case(format!("#{at} and #{} swapped", at + 1), false, &|r| {
+                let (a, b) = (r[i].clone(), r[i + 1].clone());
+                r[i] = StoredRow {
+                    seq: a.seq,
+                    ..b.clone()
+                };
+                r[i + 1] = StoredRow { seq: b.seq, ..a };
+            });
         }
-        let mut rows = good.to_vec();
-        edit_payload(&mut rows[i], |p| {
-            p["forged"] = Value::Bool(true);
-        });
-        cases.push((format!("#{} payload edited", i + 1), rows));
     }
     // Forgeries with the chain rebuilt around them: only the dice can tell.
     for i in 0..n {
+        let at = i + 1;
         let payload: Value = serde_json::from_str(&good[i].payload).unwrap();
         let kind = good[i].kind.as_str();
         if let Some(dice) = payload["dice"]
@@ -159,86 +157,63 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             for (d, die) in dice.iter().enumerate() {
                 let sides = die["sides"].as_u64().unwrap();
                 if let Some(value) = die["value"].as_u64() {
-                    let mut rows = good.to_vec();
-                    edit_payload(&mut rows[i], |p| {
-                        p["dice"][d]["value"] = (value % sides + 1).into();
+                    case(format!("#{at} die {d} forged, rechained"), true, &|r| {
+                        edit_payload(&mut r[i], |p| {
+                            p["dice"][d]["value"] = (value % sides + 1).into()
+                        })
                     });
-                    cases.push((
-                        format!("#{} die {d} forged, rechained", i + 1),
-                        rechained(rows),
-                    ));
                 }
                 if let Some(roll) = die["provenance"]["roll"].as_u64() {
-                    let mut rows = good.to_vec();
-                    edit_payload(&mut rows[i], |p| {
-                        p["dice"][d]["provenance"]["roll"] = (roll + 1).into();
-                    });
-                    cases.push((
-                        format!("#{} die {d}'s roll moved, rechained", i + 1),
-                        rechained(rows),
-                    ));
+                    case(
+                        format!("#{at} die {d}'s roll moved, rechained"),
+                        true,
+                        &|r| {
+                            edit_payload(&mut r[i], |p| {
+                                p["dice"][d]["provenance"]["roll"] = (roll + 1).into()
+                            })
+                        },
+                    );
                 }
             }
         }
-        if kind == "sealed_revealed" {
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                let value = p["dice"][0]["value"].as_u64().unwrap();
-                p["dice"][0]["value"] = (value % 100 + 1).into();
-            });
-            cases.push((
-                format!("#{} opening forged, rechained", i + 1),
-                rechained(rows),
-            ));
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                let nonce = p["dice"][0]["nonce"].as_str().unwrap().to_uppercase();
-                p["dice"][0]["nonce"] = nonce.into();
-            });
-            cases.push((
-                format!("#{} nonce in capitals, rechained", i + 1),
-                rechained(rows),
-            ));
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                let nonce = p["dice"][0]["nonce"].as_str().unwrap().to_string();
-                p["dice"][0]["nonce"] = format!("{nonce}00").into();
-            });
-            cases.push((
-                format!("#{} nonce lengthened, rechained", i + 1),
-                rechained(rows),
-            ));
-        }
-        if kind == "seed_revealed" {
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                p["seed"] = "ab".repeat(32).into();
-            });
-            cases.push((
-                format!("#{} seed swapped, rechained", i + 1),
-                rechained(rows),
-            ));
-        }
-        if kind == "session_started" {
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                p["entropy"] = "other words".into();
-            });
-            cases.push((
-                format!("#{} entropy changed, rechained", i + 1),
-                rechained(rows),
-            ));
-        }
-        if kind == "amended" {
-            let mut rows = good.to_vec();
-            edit_payload(&mut rows[i], |p| {
-                let value = p["event"]["dice"][0]["value"].as_u64().unwrap();
-                p["event"]["dice"][0]["value"] = (value % 6 + 1).into();
-            });
-            cases.push((
-                format!("#{} amendment's dice forged, rechained", i + 1),
-                rechained(rows),
-            ));
+        let opening = |edit: fn(&mut Value)| {
+            move |r: &mut Vec<StoredRow>| edit_payload(&mut r[i], |p| edit(&mut p["dice"][0]))
+        };
+        match kind {
+            "sealed_revealed" => {
+                case(
+                    format!("#{at} opening forged, rechained"),
+                    true,
+                    &opening(|d| d["value"] = (d["value"].as_u64().unwrap() % 100 + 1).into()),
+                );
+                case(
+                    format!("#{at} nonce in capitals, rechained"),
+                    true,
+                    &opening(|d| d["nonce"] = d["nonce"].as_str().unwrap().to_uppercase().into()),
+                );
+                case(
+                    format!("#{at} nonce lengthened, rechained"),
+                    true,
+                    &opening(|d| d["nonce"] = format!("{}00", d["nonce"].as_str().unwrap()).into()),
+                );
+            }
+            "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
+                edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into())
+            }),
+            "session_started" => case(format!("#{at} entropy changed, rechained"), true, &|r| {
+                edit_payload(&mut r[i], |p| p["entropy"] = "other words".into())
+            }),
+            "amended" => case(
+                format!("#{at} amendment's dice forged, rechained"),
+                true,
+                &|r| {
+                    edit_payload(&mut r[i], |p| {
+                        let value = p["event"]["dice"][0]["value"].as_u64().unwrap();
+                        p["event"]["dice"][0]["value"] = (value % 6 + 1).into();
+                    })
+                },
+            ),
+            _ => {}
         }
     }
     cases
