@@ -2,25 +2,12 @@
 //! read in the event's place by every reader, undone by a retraction, and refused whenever it would
 //! need other dice, change what was done, or reach under something built on it.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, LEARN_FLAME_WARD};
 
 /// Mira knows Flame Ward (W2, defensive, 10 minutes).
 fn warded() -> Campaign {
     let c = Campaign::with_party();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Flame Ward",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "defensive",
-        "--duration",
-        "10m",
-    ]);
+    c.ok(&LEARN_FLAME_WARD);
     c
 }
 

@@ -1,7 +1,7 @@
 //! Against the Darkmaster through the real binary: each refusal is clear, exits non-zero and leaves
 //! the log untouched.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, LEARN_FLAME_WARD};
 
 /// The party; Mira knows Shield (W2) and Storm (W5); Bran (animist, 2 ranks) and Tom (warrior) too.
 fn coven() -> Campaign {
@@ -424,20 +424,7 @@ fn vsd_commands_on_an_adg_character_are_refused() {
 #[test]
 fn vsd5_explain_names_each_part_of_a_casts_total() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Flame Ward",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "defensive",
-        "--duration",
-        "10m",
-    ]);
+    c.ok(&LEARN_FLAME_WARD);
     c.ok(&["spell", "concentrate", "Mira", "Flame Ward"]);
     c.ok(&["time", "advance", "1r"]);
     let cast = c.seq_of(&[

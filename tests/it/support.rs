@@ -292,3 +292,19 @@ pub const VSD_MIRA: [&str; 24] = [
     "14",
     "--lore=Divination=20:3",
 ];
+
+/// Mira learns Flame Ward: Elementalism, Weave 2, defensive, for 10 minutes.
+pub const LEARN_FLAME_WARD: [&str; 12] = [
+    "spell",
+    "learn",
+    "Mira",
+    "Flame Ward",
+    "--lore",
+    "Elementalism",
+    "--weave",
+    "2",
+    "--kind",
+    "defensive",
+    "--duration",
+    "10m",
+];
