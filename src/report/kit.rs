@@ -16,6 +16,14 @@ pub const VERIFIER: &str = include_str!("verifier.js");
 const GLUE: &str = r##"
 (function () {
   var out = function (id, text) { document.getElementById(id).textContent = text; };
+  try {
+    check(out);
+  } catch (e) {
+    out("check-verdict", "The check FAILS: this page's log could not be checked (" + e.message + ").");
+    out("check-result", JSON.stringify({ all_hold: false, error: String(e.message) }));
+  }
+})();
+function check(out) {
   var result = GrimoireCheck.verify(GRIMOIRE_EXPORT);
   var selfTest = GrimoireCheck.selfTest();
   var summary = {
@@ -41,7 +49,7 @@ const GLUE: &str = r##"
   }
   var storage = null;
   try { storage = window.localStorage; } catch (e) { storage = null; }
-  var seen = storage ? GrimoireCheck.witness(result, storage, new Date().toISOString()) : { state: "unkept" };
+  var seen = storage ? GrimoireCheck.witness(result, storage, new Date().toISOString(), GRIMOIRE_AS_OF) : { state: "unkept" };
   summary.witness = seen;
   out("check-result", JSON.stringify(summary));
   if (seen.state === "rewritten") {
@@ -52,6 +60,10 @@ const GLUE: &str = r##"
       seen.seenAt + ", but this log ends before #" + seen.seq + ": events were dropped from its end.");
   } else if (seen.state === "extends") {
     out("check-witness", "It extends the log this browser saw before (up to #" + seen.seenUpTo + "): nothing it saw was changed.");
+  } else if (seen.state === "earlier") {
+    out("check-witness", "This page shows the campaign as of an earlier point; everything in it matches the log this browser saw up to #" + seen.seenUpTo + ".");
+  } else if (seen.state === "unremembered") {
+    out("check-witness", "This browser keeps no log that fails its check, nor a page of an earlier point: it has nothing to compare this with yet.");
   } else if (seen.state === "first") {
     out("check-witness", "This browser has not seen this campaign before; it remembers this log now, and will say if a later one does not extend it.");
   } else {
@@ -75,7 +87,7 @@ const GLUE: &str = r##"
   });
   var asked = new URLSearchParams(location.search).get("explain");
   if (asked) out("check-explained", GrimoireCheck.explain(result, asked));
-})();
+}
 "##;
 
 /// `text` as a JavaScript string literal that cannot end the script it stands in: JSON's escapes,
@@ -89,15 +101,15 @@ fn script_string(text: &str) -> String {
 }
 
 /// The page's "Check it yourself" section, carrying `export` (the public log as JSON Lines), or
-/// saying why it does not.
-pub fn section(export: Option<&str>) -> String {
+/// saying why it does not; `as_of` when the page shows an earlier point than the log's end.
+pub fn section(export: Option<&str>, as_of: bool) -> String {
     let Some(export) = export else {
         return format!(
             r#"<section id="check"><h2>Check it yourself</h2><p>This log is longer than {CARRIED_AT_MOST} events, too long for a page to carry and check in a browser: check its export with <code>grimoire verify</code> instead.</p></section>"#
         );
     };
     format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later. The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so the file you saved is the stronger witness.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export};</script><script>{VERIFIER}{GLUE}</script></section>"#,
+        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later. The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so the file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export}; var GRIMOIRE_AS_OF = {as_of};</script><script>{VERIFIER}{GLUE}</script></section>"#,
         export = script_string(export),
     )
 }
@@ -120,11 +132,11 @@ mod tests {
     /// A log too long to carry is not carried, and the page says what checks it instead.
     #[test]
     fn a_log_past_the_limit_is_left_to_grimoire_verify() {
-        let said = section(None);
+        let said = section(None, false);
         assert!(
             said.contains("grimoire verify") && !said.contains("<script"),
             "{said}"
         );
-        assert!(section(Some("")).contains("GrimoireCheck.verify(GRIMOIRE_EXPORT)"));
+        assert!(section(Some(""), false).contains("GrimoireCheck.verify(GRIMOIRE_EXPORT)"));
     }
 }

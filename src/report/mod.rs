@@ -42,6 +42,8 @@ pub struct Gathered {
     /// The public log read, as an export writes it (JSON Lines), for the player's check; `None`
     /// past [`kit::CARRIED_AT_MOST`] events.
     pub export: Option<String>,
+    /// The page shows an earlier point than the log's end (`report --at`).
+    pub as_of: bool,
 }
 
 /// One character's values over time.
@@ -190,6 +192,7 @@ pub fn gather(
     }
     Ok(Gathered {
         export,
+        as_of: upto.is_some(),
         characters: tracks.into_values().collect(),
         state,
         span,

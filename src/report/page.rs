@@ -29,7 +29,7 @@ pub fn escape(text: &str) -> String {
 }
 
 const STYLE: &str = r#"
-body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 2rem 3rem; color: #1d1d1f; background: #fbfaf7; line-height: 1.45; }
+body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 2rem 3rem; color: #1d1d1f; background: #fbfaf7; line-height: 1.45; overflow-wrap: anywhere; }
 h1 { margin-bottom: 0.2rem; }
 h2 { border-bottom: 2px solid #d8d2c4; padding-bottom: 0.2rem; margin-top: 2.5rem; }
 nav ol { columns: 3; padding-left: 1.2rem; }
@@ -111,7 +111,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     tables(&mut out, g);
     dice(&mut out, g);
     chain(&mut out, g);
-    out.push_str(&super::kit::section(g.export.as_deref()));
+    out.push_str(&super::kit::section(g.export.as_deref(), g.as_of));
     let _ = write!(
         out,
         r#"</main><footer class="muted"><p>Written by grimoire at {}.</p></footer><script>{SCRIPT}</script></body></html>"#,

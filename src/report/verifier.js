@@ -143,6 +143,8 @@ const GrimoireCheck = (() => {
   /** The face a seeded die shows (README, "Checking a roll yourself"); `message` holds `{BLOCK}`
    * where the block number goes. */
   function seededFace(seed, message, sides) {
+    // No face to give (a forged die's sides): said at once, not after a thousand blocks.
+    if (!Number.isSafeInteger(sides) || sides < 1 || sides > 2 ** 32) return null;
     const limit = 2 ** 32 - (2 ** 32 % sides);
     // Eight words rejected in a row happens about once in 2^256 for any die: a thousand blocks is
     // past all chance, and keeps a forged `sides` from looping for ever.
@@ -183,9 +185,17 @@ const GrimoireCheck = (() => {
       sealedAwaiting: 0, problems: [], checkpoints: [], rolls: {}, opened: {}, head: null,
     };
     const rows = [];
-    for (const line of lines) {
-      const raw = rawFields(line);
-      rows.push({ raw, seq: raw.seq, kind: JSON.parse(raw.kind), payload: JSON.parse(raw.payload), hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
+    for (const [index, line] of lines.entries()) {
+      try {
+        const raw = rawFields(line);
+        rows.push({ raw, seq: raw.seq, kind: JSON.parse(raw.kind), payload: JSON.parse(raw.payload), hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
+      } catch (e) {
+        // What cannot be read cannot be checked: the chain is broken there.
+        result.events = rows.length;
+        result.chainBreak = { seq: index + 1, what: `line ${index + 1} of the log cannot be read as an event` };
+        result.unreadable = true;
+        break;
+      }
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
     const seeds = {};
@@ -203,6 +213,23 @@ const GrimoireCheck = (() => {
     let entropy = "";
     const commitments = {};
     const diceBySeq = {};
+    const sealedMet = {};
+    const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+    const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+    // The shapes grimoire writes (as its own check holds them): a UUID, an RFC 3339 time, and a
+    // payload of one line with nothing around it.
+    const shapeProblem = (row) => {
+      const id = JSON.parse(row.raw.event_id);
+      const at = JSON.parse(row.raw.recorded_at);
+      if (typeof id !== "string" || !uuid.test(id)) return `#${row.seq}: its event id is not a UUID, as grimoire writes every event id`;
+      if (typeof at !== "string" || !rfc3339.test(at) || Number.isNaN(Date.parse(at.replace(/^(\d{4}-\d{2}-\d{2})[t]/, "$1T")))) {
+        return `#${row.seq}: its recorded time is not an RFC 3339 time, as grimoire writes it`;
+      }
+      if (/[\n\r]/.test(row.raw.payload) || row.raw.payload.trim() !== row.raw.payload) {
+        return `#${row.seq}: its payload is not one line of JSON with nothing around it, as grimoire writes every payload`;
+      }
+      return null;
+    };
     // The second derivation's roll numbers (README, step 5): 0, 1, 2, … in log order per epoch.
     const rolls = { counts: false, next: 0, draws: new Set(), last: null, run: [0, ""] };
     const closeRoll = () => {
@@ -274,6 +301,8 @@ const GrimoireCheck = (() => {
       }
       prevHash = row.hash;
       result.head = `${row.seq}:${row.hash}`;
+      const shape = shapeProblem(row);
+      if (shape) problem(row.seq, shape);
       const p = row.payload;
       const seq = row.seq;
       // An event that undoes, amends or opens another names an earlier one, or it was forged.
@@ -296,6 +325,13 @@ const GrimoireCheck = (() => {
       } else if (row.kind === "seed_revealed") {
         const opens = isHex(p.seed, 64) && commitments[p.epoch] === hex(sha256(unhex(p.seed)));
         if (!opens) problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
+      } else if (row.kind === "sealed_revealed") {
+        for (const opened of p.dice || []) {
+          const key = `${p.seq}:${opened.n}`;
+          if (sealedMet[key] === undefined) problem(seq, `#${seq} reveals die ${opened.n} of #${p.seq}, which holds no such sealed die`);
+          else if (sealedMet[key]) problem(seq, `#${seq} reveals die ${opened.n} of #${p.seq} a second time`);
+          else sealedMet[key] = true;
+        }
       } else if (row.kind === "amended") {
         const original = diceBySeq[p.seq];
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
@@ -320,13 +356,14 @@ const GrimoireCheck = (() => {
           (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: die.value, seedGives: face });
           if (face !== die.value) problem(seq, `#${seq}: seeded die ${die.n} shows ${die.value} but the revealed seed gives ${face}`);
         } else if (source === "sealed") {
+          if (sealedMet[`${seq}:${die.n}`] === undefined) sealedMet[`${seq}:${die.n}`] = false;
           const opened = (openings[seq] || []).find((o) => o.n === die.n);
           if (!opened) { result.sealedAwaiting++; continue; }
           result.sealedChecked++;
           const faces = [opened.value, ...(opened.then || [])];
           const committed = isHex(opened.nonce, 32)
             && hex(sha256(concat([unhex(opened.nonce), utf8(faces.join(","))]))) === die.provenance.commitment;
-          (result.opened[seq] = result.opened[seq] || []).push({ n: die.n, faces: faces.join("+"), committed });
+          (result.opened[seq] = result.opened[seq] || []).push({ n: die.n, faces: faces.join(", "), committed });
           if (!committed) {
             problem(seq, `#${seq}: the value revealed for sealed die ${die.n} does not open its commitment`);
             continue;
@@ -339,7 +376,7 @@ const GrimoireCheck = (() => {
           const sealedDie = { provenance: origin };
           const derived = faces.map((_, k) => seededFace(unhex(seed),
             dieMessage(campaignId, origin.epoch, sealedDie, seq, k === 0 ? die.n : `${die.n}/${k}`, dieEntropy), die.sides));
-          (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: faces.join("+"), seedGives: derived.join("+") });
+          (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: faces.join(", "), seedGives: derived.join(", ") });
           if (origin.epoch !== epoch || derived.join(",") !== faces.join(",")) {
             problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")} but epoch ${origin.epoch}'s seed gives ${derived.join("+")}`);
           }
@@ -349,9 +386,18 @@ const GrimoireCheck = (() => {
     closeRoll();
     const bySeq = Object.fromEntries(rows.map((row) => [row.seq, row.hash]));
     for (const code of checkpoints) {
-      const [seq, prefix] = String(code).trim().split(":");
+      // As grimoire reads one: SEQ:HASH, the event number from 1, 8 to 64 hex digits.
+      const text = String(code).trim();
+      const colon = text.indexOf(":");
+      const seqText = colon < 0 ? "" : text.slice(0, colon);
+      const prefix = colon < 0 ? "" : text.slice(colon + 1).toLowerCase();
+      const seq = /^\+?\d+$/.test(seqText) ? String(BigInt(seqText)) : null;
+      if (seq === null || seq === "0" || !/^[0-9a-f]{8,64}$/.test(prefix)) {
+        result.checkpoints.push({ checkpoint: code, holds: false, why: "it is not a checkpoint: write SEQ:HASH as grimoire printed it, e.g. 42:9f86d081884c7d65 (8 to 64 hex digits)" });
+        continue;
+      }
       const found = bySeq[seq];
-      const holds = found !== undefined && prefix !== undefined && prefix.length > 0 && found.startsWith(prefix.toLowerCase());
+      const holds = found !== undefined && found.startsWith(prefix);
       result.checkpoints.push({ checkpoint: code, holds, why: found === undefined ? "past the end of the log" : holds ? "" : "the hash there differs" });
     }
     result.allHold = result.chainBreak === null && result.problems.length === 0 && result.checkpoints.every((c) => c.holds);
@@ -418,31 +464,34 @@ const GrimoireCheck = (() => {
 
   /**
    * What this browser saw of the campaign before, against the log it is shown now. `storage` keeps,
-   * per campaign, the first 8 hex digits of every event's hash as last seen (8 bytes an event, so a
-   * hundred thousand events fit). A log that does not extend what was seen (an event changed, or
+   * per campaign, the first 16 hex digits of every event's hash as last seen (a hundred thousand
+   * events fit). Only a log whose chain holds is remembered; a page written of an earlier point
+   * (`asOf`) is compared but never remembered, and being shorter is no loss there. A log that does not extend what was seen (an event changed, or
    * events dropped from its end) is named at the first event that differs, and what was seen is
    * kept as the evidence; a log that extends it is remembered instead. `now` labels the record.
    */
-  function witness(result, storage, now) {
+  function witness(result, storage, now, asOf) {
     const first = result.rows[0];
     if (!first || first.kind !== "campaign_created") return { state: "no campaign" };
+    const width = 16;
     const key = `grimoire-witness:${first.payload.campaign_id}`;
     let seen = null;
     try { seen = JSON.parse(storage.getItem(key) || "null"); } catch (e) { seen = null; }
-    const prefixes = result.rows.map((row) => row.hash.slice(0, 8)).join("");
-    if (seen && typeof seen.prefixes === "string") {
-      const count = seen.prefixes.length / 8;
-      for (let i = 0; i < Math.min(count, result.rows.length); i++) {
-        if (seen.prefixes.substr(8 * i, 8) !== prefixes.substr(8 * i, 8)) {
-          return { state: "rewritten", seq: i + 1, seenAt: seen.at, seenUpTo: count };
-        }
-      }
-      if (result.rows.length < count) {
-        return { state: "cut", seq: result.rows.length + 1, seenAt: seen.at, seenUpTo: count };
+    const prefixes = result.rows.map((row) => row.hash.slice(0, width)).join("");
+    const seenUpTo = seen && typeof seen.prefixes === "string" && seen.width === width ? seen.prefixes.length / width : 0;
+    for (let i = 0; i < Math.min(seenUpTo, result.rows.length); i++) {
+      if (seen.prefixes.substr(width * i, width) !== prefixes.substr(width * i, width)) {
+        return { state: "rewritten", seq: i + 1, seenAt: seen.at, seenUpTo };
       }
     }
-    try { storage.setItem(key, JSON.stringify({ at: now, prefixes })); } catch (e) { return { state: "unkept", seenUpTo: seen ? seen.prefixes.length / 8 : 0 }; }
-    return { state: seen ? "extends" : "first", seenUpTo: seen ? seen.prefixes.length / 8 : 0 };
+    if (result.rows.length < seenUpTo) {
+      return asOf
+        ? { state: "earlier", seenUpTo, seenAt: seen.at }
+        : { state: "cut", seq: result.rows.length + 1, seenAt: seen.at, seenUpTo };
+    }
+    if (asOf || result.chainBreak !== null) return { state: seenUpTo ? "extends" : "unremembered", seenUpTo };
+    try { storage.setItem(key, JSON.stringify({ at: now, width, prefixes })); } catch (e) { return { state: "unkept", seenUpTo }; }
+    return { state: seenUpTo ? "extends" : "first", seenUpTo };
   }
 
   /** SHA-256 against FIPS 180 examples, HMAC against RFC 4231 cases 1, 2 and 6. */

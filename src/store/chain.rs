@@ -47,6 +47,14 @@ impl StoredRow {
                 "#{seq}: its recorded time is not an RFC 3339 time, as grimoire writes it"
             ));
         }
+        // An export carries each payload verbatim on its event's line: one that spans lines, or
+        // has space around it, could not be carried byte for byte.
+        let p = &self.payload;
+        if p.contains(['\n', '\r']) || p.trim() != p {
+            return Some(format!(
+                "#{seq}: its payload is not one line of JSON with nothing around it, as grimoire writes every payload"
+            ));
+        }
         None
     }
 
@@ -369,6 +377,9 @@ pub struct Verifier {
     /// The amendments in the log by the event each amends: (the amendment's seq, its event),
     /// checked when that event is reached (C-3).
     amendments: BTreeMap<u64, Vec<(u64, Event)>>,
+    /// The sealed dice met so far, as (event, n), each with whether a reveal has opened it: a
+    /// reveal must open a sealed die of an earlier event, once.
+    sealed_met: BTreeMap<(u64, u32), bool>,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -393,6 +404,26 @@ impl Verifier {
             run: (0, String::new()),
             clock: RecordedClock::default(),
             amendments: BTreeMap::new(),
+            sealed_met: BTreeMap::new(),
+        }
+    }
+
+    /// A reveal at `seq` opens each of its dice: a sealed die the event it names holds, not yet
+    /// opened (whether the opening matches the commitment is checked with the die).
+    fn check_reveal(&mut self, seq: u64, target: u64, dice: &[crate::event::RevealedDie]) {
+        for die in dice {
+            let n = die.n;
+            let what = match self.sealed_met.get_mut(&(target, n)) {
+                None => {
+                    format!("#{seq} reveals die {n} of #{target}, which holds no such sealed die")
+                }
+                Some(true) => format!("#{seq} reveals die {n} of #{target} a second time"),
+                Some(opened) => {
+                    *opened = true;
+                    continue;
+                }
+            };
+            self.dice_problem(seq, what);
         }
     }
 
@@ -633,6 +664,7 @@ impl Verifier {
                     self.check_seeded(seq, *epoch, die, &entropy)
                 }
                 Provenance::Sealed { commitment, .. } => {
+                    self.sealed_met.entry((seq, die.n)).or_insert(false);
                     let entropy = die.provenance.entropy(&self.entropy).to_string();
                     if die.provenance.seeded_epoch().is_some() && entropy.is_empty() {
                         self.report.seeded_dice_unwitnessed += 1;
@@ -655,6 +687,7 @@ impl Verifier {
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
             Event::SessionEnded { .. } => self.entropy.clear(),
+            Event::SealedRevealed { seq: target, dice } => self.check_reveal(seq, *target, dice),
             Event::SeedRevealed { epoch, seed } => {
                 // A seed is revealed when its epoch ends, or later when held back for sealed dice.
                 let opens = (self.commitments.get(epoch))
@@ -686,7 +719,6 @@ impl Verifier {
             | Event::RoundBegan { .. }
             | Event::FightEnded { .. }
             | Event::DiceRolled { .. }
-            | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             // Its dice are its original's, checked against them beside the chain.
             | Event::Amended { .. }

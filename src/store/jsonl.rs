@@ -70,13 +70,19 @@ pub fn export_line(row: &StoredRow) -> Result<String, super::StoreError> {
         seq: row.seq,
         reason: crate::event::PayloadError::Unreadable {
             kind: row.kind.clone(),
-            detail: "not JSON".into(),
+            detail: "not one line of JSON, as grimoire writes it".into(),
         },
     })
 }
 
-/// The line for a stored row; `None` when the stored payload is not JSON (a damaged log).
+/// The line for a stored row; `None` when the stored payload is not one line of JSON (a damaged
+/// log).
 pub fn event_line(row: &StoredRow) -> Option<String> {
+    // A line carries the payload as stored, byte for byte: one that would not stay on the line
+    // (or keep its surrounding space) cannot be carried.
+    if row.payload.contains(['\n', '\r']) || row.payload.trim() != row.payload {
+        return None;
+    }
     let payload: &RawValue = serde_json::from_str(&row.payload).ok()?;
     serde_json::to_string(&EventLineOut {
         seq: row.seq,

@@ -145,9 +145,19 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             });
         }
     }
-    // Forgeries with the chain rebuilt around them: only the dice can tell.
+    // Forgeries with the chain rebuilt around them: only the shapes and the dice can tell.
     for i in 0..n {
         let at = i + 1;
+        case(
+            format!("#{at} event id not a UUID, rechained"),
+            true,
+            &|r| r[i].event_id = "not-a-uuid".into(),
+        );
+        case(
+            format!("#{at} recorded_at not a time, rechained"),
+            true,
+            &|r| r[i].recorded_at = "yesterday".into(),
+        );
         let payload: Value = serde_json::from_str(&good[i].payload).unwrap();
         let kind = good[i].kind.as_str();
         if let Some(dice) = payload["dice"]
@@ -195,6 +205,25 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                     format!("#{at} nonce lengthened, rechained"),
                     true,
                     &opening(|d| d["nonce"] = format!("{}00", d["nonce"].as_str().unwrap()).into()),
+                );
+                case(
+                    format!("#{at} reveals a die its event never sealed, rechained"),
+                    true,
+                    &opening(|d| d["n"] = 5.into()),
+                );
+                case(
+                    format!("#{at} opened a second time, rechained"),
+                    true,
+                    &|r| {
+                        let last = r.last().unwrap().clone();
+                        r.push(StoredRow {
+                            seq: last.seq + 1,
+                            event_id: "00000000-0000-4000-8000-000000000001".into(),
+                            game_time: last.game_time,
+                            session: last.session,
+                            ..r[i].clone()
+                        });
+                    },
                 );
             }
             "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
@@ -255,7 +284,8 @@ fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (
 
 /// One page that runs the check on every export with `crypto.subtle` taken away, and writes each
 /// verdict (all holds, first seq named) into the page.
-fn page_checking(exports: &[String], explain: u64, rerolled: u64) -> String {
+fn page_checking(exports: &[String], explain: u64, rerolled: u64, codes: &[String]) -> String {
+    let codes = serde_json::to_string(codes).unwrap();
     let cases = serde_json::to_string(exports)
         .unwrap()
         .replace('<', "\\u003c");
@@ -270,7 +300,8 @@ var verdicts = CASES.map(function (text) {{
 var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");
 var rerolled = GrimoireCheck.explain(first, "{rerolled}");
-document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, problems: first.problems }});
+var codes = GrimoireCheck.verify(CASES[0], {codes}).checkpoints.map(function (c) {{ return c.holds; }});
+document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, problems: first.problems, codes: codes }});
 </script></body></html>"#,
         include_str!("../../src/report/verifier.js")
     )
@@ -304,7 +335,17 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
         .find(|r| r.kind == "dice_rolled" && r.payload.contains("the lock"))
         .expect("the roll after the retracted one")
         .seq;
-    std::fs::write(&page, page_checking(&exports, amended, rerolled)).unwrap();
+    // Checkpoints read as grimoire reads them: 8 to 64 hex digits, the number from 1.
+    let third = &good[2].hash;
+    let codes = [
+        format!("3:{}", &third[..8]),
+        format!("003:{}", &third[..16].to_uppercase()),
+        format!("3:{}", &third[..7]),
+        format!("3:{}:zz", &third[..8]),
+        format!("4:{}", &third[..8]),
+        format!("0:{}", &third[..8]),
+    ];
+    std::fs::write(&page, page_checking(&exports, amended, rerolled, &codes)).unwrap();
     let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
     let out = out_of(&dom);
     assert_eq!(out["selfTest"], true, "SHA-256 or HMAC fails its vectors");
@@ -330,6 +371,11 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
             && explained.matches(", as recorded").count() == 2
             && explained.contains("amended by #"),
         "{explained}"
+    );
+    assert_eq!(
+        out["codes"],
+        serde_json::json!([true, true, false, false, false, false]),
+        "{codes:?}"
     );
     let rerolled = out["rerolled"].as_str().unwrap();
     assert!(
@@ -385,10 +431,10 @@ fn the_report_checks_its_own_log_in_the_browser() {
     assert!(dom.contains("All checks hold"), "the verdict is not shown");
 }
 
-/// The log between the report's `var GRIMOIRE_EXPORT = ` and its `;</script>`, replaced by `export`.
+/// The log the report carries (its `var GRIMOIRE_EXPORT = "…";`), replaced by `export`.
 fn carrying(page: &str, export: &str) -> String {
     let start = page.find("var GRIMOIRE_EXPORT = ").unwrap() + "var GRIMOIRE_EXPORT = ".len();
-    let end = start + page[start..].find(";</script>").unwrap();
+    let end = start + page[start..].find("; var GRIMOIRE_AS_OF").unwrap();
     let literal = serde_json::to_string(export)
         .unwrap()
         .replace('<', "\\u003c");
@@ -424,6 +470,11 @@ fn a_browser_that_saw_the_log_names_the_first_event_a_later_page_changed() {
     };
     let (seen, _) = open("first.html", first.clone());
     assert_eq!(seen["state"], "first", "{seen}");
+    // A page of an earlier point is shorter by design: no warning.
+    c.ok(&["report", "--at", "5", "--out", "then.html"]);
+    let then = std::fs::read_to_string(c.dir.path().join("then.html")).unwrap();
+    let (seen, _) = open("then.html", then);
+    assert_eq!(seen["state"], "earlier", "{seen}");
 
     let mut rewritten = good.clone();
     rewritten[6].recorded_at = "2026-03-15T00:00:00Z".into();

@@ -1142,3 +1142,29 @@ fn a_retraction_forged_to_name_itself_is_named_and_nothing_goes_round_for_ever()
         "{stderr}"
     );
 }
+
+/// An export carries each payload verbatim on one line: a payload forged to span lines (the chain
+/// rebuilt around it) is named by `verify`, and `export` and `report` refuse to carry it.
+#[test]
+fn a_payload_forged_across_lines_is_named_and_never_exported() {
+    let c = campaign();
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, ',\"amount\"', char(10) || ',\"amount\"') WHERE seq = 7",
+        [],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("#7: its payload is not one line of JSON"),
+        "{report}"
+    );
+    for args in [vec!["export"], vec!["report", "--out", "page.html"]] {
+        let out = c.run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("#7"), "{args:?}: {stderr}");
+    }
+}
