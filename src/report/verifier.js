@@ -306,7 +306,7 @@ const GrimoireCheck = (() => {
       const p = row.payload;
       const seq = row.seq;
       // An event that undoes, amends or opens another names an earlier one, or it was forged.
-      if (["retracted", "amended", "sealed_revealed"].includes(row.kind) && !(Number(p.seq) < Number(seq))) {
+      if (["retracted", "amended", "sealed_revealed"].includes(row.kind) && !(Number(p.seq) >= 1 && Number(p.seq) < Number(seq))) {
         problem(seq, `#${seq} names #${p.seq}, which is not an earlier event (it was forged)`);
       }
       checkRollNumbers(row, JSON.parse(row.raw.recorded_at));

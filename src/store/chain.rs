@@ -640,7 +640,10 @@ impl Verifier {
 
     fn check_event(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
-        if let Some(named) = event.names_event().filter(|&named| named >= seq) {
+        if let Some(named) = event
+            .names_event()
+            .filter(|&named| named == 0 || named >= seq)
+        {
             self.dice_problem(
                 seq,
                 format!("#{seq} names #{named}, which is not an earlier event (it was forged)"),

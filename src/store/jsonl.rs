@@ -200,7 +200,10 @@ impl ChainCheck {
         }
         let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
             .map_err(|e| format!("#{}: {e}", row.seq))?;
-        if let Some(named) = event.names_event().filter(|&named| named >= row.seq) {
+        if let Some(named) = event
+            .names_event()
+            .filter(|&named| named == 0 || named >= row.seq)
+        {
             return Err(format!(
                 "#{} names #{named}, which is not an earlier event: grimoire never records that",
                 row.seq

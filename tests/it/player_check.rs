@@ -226,6 +226,9 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                     },
                 );
             }
+            "retracted" => case(format!("#{at} retracts #0, rechained"), true, &|r| {
+                edit_payload(&mut r[i], |p| p["seq"] = 0.into())
+            }),
             "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into())
             }),
