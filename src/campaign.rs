@@ -307,7 +307,9 @@ fn decide_in_write(
     }
     if let Command::Amend(amendment) = &command {
         // Its dice are its original's: nothing is drawn, sealed or kept anew.
-        let read = amendment.read.as_deref().ok_or(RuleError::NoEventNamed)?;
+        let read = amendment.read.as_deref().ok_or_else(|| {
+            Error::Internal("an amendment was decided before it read the log".into())
+        })?;
         let mut dice = crate::rules::amend::original_dice(read, secret_rng);
         return Ok(Batch {
             events: decide(state, command, &mut dice)?,
@@ -331,18 +333,18 @@ fn read_event(
 
 /// Fills in what an amendment reads of the log under the write's lock (see
 /// [`crate::rules::amend::AmendmentRead`]), then what its command reads, as of the state just
-/// before the original. Inputs that mint secrets are left empty: the commands that need them
-/// record bookkeeping, which is never amended (the rules refuse it by its kind).
+/// before the original. Inputs that mint secrets or read a retraction are left empty: the
+/// commands that need them record bookkeeping or retractions, which are never amended (the rules
+/// refuse them by their kind).
 fn read_for_amendment(
     state: &CampaignState,
     log: &mut WriteView<'_>,
     amendment: &mut crate::rules::amend::Amendment,
 ) -> Result<(), Error> {
     let seq = amendment.seq;
-    let original = log.event(seq)?;
-    if original.is_none() {
+    let Some(original) = log.event(seq)? else {
         return Err(RuleError::NoSuchEvent(seq, state.head).into());
-    }
+    };
     let continued = log
         .event(seq + 1)?
         .is_some_and(|next| next.continues_its_command());
@@ -363,8 +365,8 @@ fn read_for_amendment(
         match input {
             Input::SealedDice { seq, into } => *into = log.sealed(seq)?,
             Input::Event { seq, into } => read_event(log, seq, into)?,
-            Input::Retraction(retraction) => read_for_retraction(&before, log, retraction)?,
-            Input::Amendment(_)
+            Input::Retraction(_)
+            | Input::Amendment(_)
             | Input::EpochSeed { .. }
             | Input::NewEpochSeed { .. }
             | Input::NewCampaignId { .. } => {}

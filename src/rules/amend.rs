@@ -15,15 +15,15 @@ pub struct Amendment {
     /// The event amended, as `grimoire log` numbers it.
     pub seq: u64,
     pub command: Box<Command>,
-    /// What the write reads of the log for it (see [`Amendment::read`]); `None` until then.
+    /// What the write reads of the log for it (see [`AmendmentRead`]); `None` until then.
     pub read: Option<Box<AmendmentRead>>,
 }
 
 /// What an amendment reads of the log inside the write, under its lock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AmendmentRead {
-    /// The event at `seq`; `None` when the log holds none.
-    pub original: Option<Event>,
+    /// The event at `seq`.
+    pub original: Event,
     /// The event in force in its place: an earlier amendment's, or `None` when it stands as
     /// recorded.
     pub in_force: Option<Event>,
@@ -42,12 +42,7 @@ pub struct AmendmentRead {
 
 /// The dice an amendment draws: its original's, in their order.
 pub fn original_dice<'r>(read: &AmendmentRead, rng: &'r mut dyn rand::RngCore) -> Dice<'r> {
-    let dice = read
-        .original
-        .as_ref()
-        .map(|event| event.dice().to_vec())
-        .unwrap_or_default();
-    Dice::replaying(dice, read.revealed.clone(), rng)
+    Dice::replaying(read.original.dice().to_vec(), read.revealed.clone(), rng)
 }
 
 /// The `amended` event, or why the amendment is refused. `dice` must be [`original_dice`].
@@ -58,10 +53,7 @@ pub fn amend(
 ) -> Result<Event, RuleError> {
     let Amendment { seq, command, read } = amendment;
     let read = read.ok_or(RuleError::NoSuchEvent(seq, state.head))?;
-    let original = read
-        .original
-        .as_ref()
-        .ok_or(RuleError::NoSuchEvent(seq, state.head))?;
+    let original = &read.original;
     refuse_original(state, seq, original, &read)?;
     // The command's own refusal, said as of the moment it is decided at (a number mistyped for
     // the event would otherwise read as a refusal of the command now).
@@ -206,7 +198,7 @@ fn differ(path: &str, was: &serde_json::Value, now: &serde_json::Value, found: &
     let none = Value::Null;
     match (was, now) {
         (Value::Object(was), Value::Object(now)) => {
-            let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
+            let keys: BTreeSet<&String> = was.keys().chain(now.keys()).collect();
             for key in keys.into_iter().filter(|key| *key != "dice") {
                 let (w, n) = (was.get(key).unwrap_or(&none), now.get(key).unwrap_or(&none));
                 differ(&at(key), w, n, found);
@@ -214,10 +206,9 @@ fn differ(path: &str, was: &serde_json::Value, now: &serde_json::Value, found: &
         }
         // A list of named parts (a cast's modifiers) is compared part by part, by name.
         (Value::Array(w), Value::Array(n)) if labelled(w) && labelled(n) => {
-            let mut labels: Vec<&str> = w.iter().chain(n).filter_map(label).collect();
-            labels.dedup();
-            let mut seen = std::collections::BTreeSet::new();
-            for name in labels.into_iter().filter(|name| seen.insert(*name)) {
+            let mut seen = BTreeSet::new();
+            let labels = w.iter().chain(n).filter_map(label);
+            for name in labels.filter(|name| seen.insert(*name)) {
                 let part = |list: &[Value]| {
                     list.iter()
                         .find(|v| label(v) == Some(name))
