@@ -8,11 +8,13 @@ use crate::dice::DiceExpr;
 use crate::event::{Event, Recorded};
 use crate::rules::Command;
 use crate::rules::campaign::{
-    ClockAdvance, DiceRoll, HealthChange, Resting, Retraction, SessionStart,
+    ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, Resting, Retraction, SessionStart,
 };
+use crate::rules::downtime::PlannedWeek;
 use crate::state::CampaignState;
 use crate::store::{Stamp, Store};
-use crate::systems::contract::sample::SystemSample;
+use crate::systems::contract::rules::Planned;
+use crate::systems::contract::sample::{Sampled, SystemSample};
 use crate::systems::registry::{Registered, SystemId, on_system};
 use crate::time::GameDuration;
 use rand::rngs::StdRng;
@@ -170,6 +172,9 @@ fn set_up(door: &mut Bulk<'_, '_>, characters: usize) -> Result<(), Error> {
         let (sheet, start) = on_system!(system_of(i), SystemId, |S| (
             S::wrap_sheet(S::sample_sheet(i)),
             S::sample_start(&name(i))
+                .into_iter()
+                .map(|c| Command::System(S::wrap_command(c)))
+                .collect::<Vec<_>>()
         ));
         play(
             door,
@@ -266,8 +271,9 @@ fn step(
         } else {
             Resting::hours(&[], 4)
         }),
-        _ => on_system!(system_of(index), SystemId, |S| S::sample_step(
-            state, &who, roll, rng
+        _ => on_system!(system_of(index), SystemId, |S| sampled::<S>(
+            &who,
+            S::sample_step(state, &who, roll, rng)
         )),
     };
     *last = play_recorded(door, command)?;
@@ -281,4 +287,24 @@ fn step(
         )?;
     }
     Ok(())
+}
+
+/// The command a generated character's system chose for them.
+fn sampled<S: Registered>(who: &str, step: Sampled<S>) -> Command {
+    match step {
+        Sampled::Own(command) => Command::System(S::wrap_command(command)),
+        Sampled::Wait(by) => Command::AdvanceClock(ClockAdvance { by }),
+        Sampled::Downtime { weeks, own } => Command::Downtime(DowntimeWeeks {
+            characters: vec![who.to_string()],
+            party: false,
+            weeks,
+            plan: own
+                .map(|week| PlannedWeek {
+                    character: who.to_string(),
+                    activity: Planned::Own(S::wrap_week(week)),
+                })
+                .into_iter()
+                .collect(),
+        }),
+    }
 }

@@ -79,3 +79,26 @@ pub fn folds_to(name: &str, folded: &str) -> bool {
         fold_name(name) == folded
     }
 }
+
+/// Whether two spellings name the same character (names ignore case).
+pub fn same_name(a: &str, b: &str) -> bool {
+    fold_name(a) == fold_name(b)
+}
+
+/// Items joined for a sheet line, or "none".
+pub fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join("; ")
+    }
+}
+
+/// The text with its first letter capitalised.
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

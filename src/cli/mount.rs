@@ -367,7 +367,11 @@ fn run_for<S: Registered>(
             let written = record(g, ctx, Command::System(S::wrap_command(command.clone())))?;
             let mut report = appended(&written.events);
             if let Some(then) = then {
-                let said = then(&command, &written.state, &written.events);
+                let said = then(
+                    &command,
+                    written.state.as_ref(),
+                    &crate::event::own_events::<S>(&written.events),
+                );
                 for block in &said.blocks {
                     report.text.push('\n');
                     report.text.push_str(&shown(block));
@@ -384,7 +388,7 @@ fn run_for<S: Registered>(
             } else {
                 g.open()?.replay(None)?
             };
-            let said = read(&given, &state)?;
+            let said = read(&given, &state).map_err(S::refused)?;
             let text: Vec<String> = said.blocks.iter().map(shown).collect();
             Ok(Report::new(
                 text.join("\n"),

@@ -404,7 +404,7 @@ fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) 
         }
     )];
     now.extend(on_system!(&who.system, AnyState, |S, mine| {
-        S::after_downtime(mine, spent, events)
+        S::after_downtime(mine, spent, &crate::event::own_events::<S>(events))
     }));
     lines.push(format!("  {}", now.join("; ")));
     lines.join("\n")

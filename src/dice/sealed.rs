@@ -213,3 +213,32 @@ mod tests {
         assert_ne!(a, b, "the nonce hides repeated values");
     }
 }
+
+/// A sealed die not yet revealed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingSeal {
+    pub n: u32,
+    pub commitment: String,
+    /// The epoch whose seed the sealed value was derived from: that seed stays unpublished while
+    /// this seal is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u32>,
+}
+
+/// A sealed die opened: the value and the nonce that hash to its commitment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedDie {
+    pub n: u32,
+    pub value: u32,
+    pub nonce: String,
+    /// The further faces of an open-ended chain sealed whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<u32>,
+}
+
+impl RevealedDie {
+    /// Every face the reveal opens, in draw order.
+    pub fn faces(&self) -> Vec<u32> {
+        faces(self.value, &self.then)
+    }
+}

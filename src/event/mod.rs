@@ -209,22 +209,19 @@ nested {
 }
 }
 
-/// A sealed die opened: the value and the nonce that hash to its commitment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RevealedDie {
-    pub n: u32,
-    pub value: u32,
-    pub nonce: String,
-    /// The further faces of an open-ended chain sealed whole.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub then: Vec<u32>,
-}
+pub use crate::dice::sealed::RevealedDie;
 
-impl RevealedDie {
-    /// Every face the reveal opens, in draw order.
-    pub fn faces(&self) -> Vec<u32> {
-        crate::dice::sealed::faces(self.value, &self.then)
-    }
+/// System `S`'s own events among those recorded, each with its seq.
+pub fn own_events<S: crate::systems::registry::Registered>(
+    recorded: &[Recorded],
+) -> Vec<(u64, &S::Event)> {
+    recorded
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::System(any) => S::event(any).map(|event| (r.seq, event)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// One step that rewrites a stored payload of `kind` from version `from` to `from + 1`, so old logs

@@ -3,7 +3,7 @@
 //! they mean), and each match names every kind: a new event kind does not compile until it has its
 //! line.
 
-use crate::state::{CampaignState, Character};
+use crate::state::Character;
 use crate::systems::contract::event::{Activity, Downtime};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{Registered, SystemId, on_system};
@@ -275,54 +275,7 @@ pub fn activities(weeks: &[Activity]) -> String {
 
 /// A character's health as a sheet line says it, with their status ("health 5/8 (down)").
 pub fn health_text(c: &Character) -> String {
-    let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
-    c.health
-        .map(|h| format!("health {}/{}{status}", h.current, h.max))
-        .unwrap_or_else(|| format!("no health track{status}"))
+    crate::systems::contract::port::health_words(c.health, c.status())
 }
 
-/// The Against the Darkmaster spells in force on a character of either system.
-pub fn spells_on_line(c: &Character, state: &CampaignState) -> String {
-    let active: Vec<String> = c
-        .spells_on
-        .values()
-        .filter(|a| a.until.is_none_or(|u| u > state.clock))
-        .map(|a| {
-            let area = if a.half_area {
-                ", over half its area"
-            } else {
-                ""
-            };
-            match a.until {
-                Some(until) => format!(
-                    "{} (from {}{area}, until {})",
-                    a.spell,
-                    a.caster,
-                    state.until_words(until)
-                ),
-                None => format!("{} (from {}{area})", a.spell, a.caster),
-            }
-        })
-        .collect();
-    format!("  Spells on them: {}", list_or_none(&active))
-}
-
-/// Items joined for a sheet line, or "none".
-pub fn list_or_none(items: &[String]) -> String {
-    if items.is_empty() {
-        "none".to_string()
-    } else {
-        items.join("; ")
-    }
-}
-
-pub use crate::words::count;
-
-/// The text with its first letter capitalised.
-pub fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|first| first.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
+pub use crate::words::{capitalized, count, list_or_none};

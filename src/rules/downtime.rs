@@ -127,7 +127,15 @@ pub fn downtime(
                 .into_iter()
                 .map(|week| week_for::<S>(who, week))
                 .collect::<Result<_, _>>()?;
-            S::downtime(state, who, mine, weeks, &mut record, &mut after, dice)?
+            let mut written = Vec::new();
+            let seen = who.as_seen_by::<S>();
+            let spent = S::downtime(state, &seen, mine, weeks, &mut record, &mut written, dice)?;
+            after.extend(
+                written
+                    .into_iter()
+                    .map(|event| Event::System(S::wrap_event(event))),
+            );
+            spent
         }));
     }
     let mut events = vec![Event::DowntimeTaken(Downtime {

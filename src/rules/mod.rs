@@ -16,12 +16,7 @@ use thiserror::Error;
 
 pub use campaign::{Command, decide};
 
-/// A command that names only the character it is for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Who {
-    /// The character's name (any case).
-    pub character: String,
-}
+pub use crate::systems::contract::rules::Who;
 
 /// Entropy given for one command outside a session (`--player-entropy`), and who typed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -263,6 +258,32 @@ pub enum RuleError {
     EntropyUnused,
     #[error(transparent)]
     System(AnyError),
+}
+
+impl From<crate::systems::contract::port::Refused> for RuleError {
+    fn from(refused: crate::systems::contract::port::Refused) -> RuleError {
+        use crate::systems::contract::port::Refused;
+        match refused {
+            Refused::UnknownCharacter { name, known } => {
+                RuleError::UnknownCharacter { name, known }
+            }
+            Refused::ConfusableName { name, existing } => {
+                RuleError::ConfusableName { name, existing }
+            }
+            Refused::WrongSystem { name, plays, needs } => {
+                RuleError::WrongSystem { name, plays, needs }
+            }
+            Refused::Dead(name) => RuleError::Dead(name),
+            Refused::NoHealth(name) => RuleError::NoHealth(name),
+            Refused::InAFight(fight) => RuleError::InAFight(fight),
+            Refused::NoSuchEvent(seq, head) => RuleError::NoSuchEvent(seq, head),
+            Refused::NothingSealed(seq) => RuleError::NothingSealed(seq),
+            Refused::SecretMissing { seq, n } => RuleError::SecretMissing { seq, n },
+            Refused::SecretMismatch { seq, n } => RuleError::SecretMismatch { seq, n },
+            Refused::Dice(error) => RuleError::Dice(error),
+            Refused::Text(problem) => RuleError::Text(problem),
+        }
+    }
 }
 
 fn known_list(known: &[String]) -> String {

@@ -10,22 +10,7 @@ use crate::systems::contract::rules::SystemRules;
 use crate::systems::registry::{Registered, Rest, on_system};
 use crate::time::GameDuration;
 
-/// How long the rest lasts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RestLength {
-    /// A night's sleep: eight hours.
-    Night,
-    Hours(u32),
-}
-
-impl RestLength {
-    pub fn hours(self) -> u32 {
-        match self {
-            RestLength::Night => 8,
-            RestLength::Hours(h) => h,
-        }
-    }
-}
+pub use crate::systems::contract::rules::RestLength;
 
 /// A rest: who rests (everyone able to, when no one is named), and for how long.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -109,7 +94,8 @@ pub fn rest(
     let mut rest = Rest::new(GameDuration(u64::from(length.hours()) * 3600));
     for who in resting(state, names)? {
         on_system!(&who.system, AnyState, |S, _state| {
-            if let Some(share) = S::rest(state, who, length, dice, &mut rest.dice)? {
+            let seen = who.as_seen_by::<S>();
+            if let Some(share) = S::rest(state, &seen, length, dice, &mut rest.dice)? {
                 S::rest_shares_mut(&mut rest).push(share);
             }
         });

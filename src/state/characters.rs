@@ -35,7 +35,10 @@ mod tests {
                 sheet,
             };
             state.apply(seq, &added);
-            let adg = state.adg_mut(name).expect("an ADG character");
+            let adg = crate::systems::contract::port::Fold::<crate::systems::adg::Adg>::mine_mut(
+                &mut state, name,
+            )
+            .expect("an ADG character");
             adg.effects.push(ActiveEffect {
                 ritual: "Warding Light".into(),
                 until: GameTime(600),

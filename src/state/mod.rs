@@ -3,10 +3,13 @@
 
 mod characters;
 mod fight;
+mod ports;
 
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 
+pub use crate::dice::sealed::PendingSeal;
+pub use crate::systems::contract::port::{ActiveSpell, Health};
 pub use characters::Characters;
 pub use fight::{Fight, Turn};
 
@@ -16,19 +19,6 @@ use crate::sheet::Sheet;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A spell in force on a character (VSD-8: the latest casting of a spell replaces older ones).
-/// Kept by the core, since a spell may be cast on a character of any system.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ActiveSpell {
-    pub spell: String,
-    pub caster: String,
-    pub cast_seq: u64,
-    pub until: Option<GameTime>,
-    /// Over half its area (a partial success, VSD-5).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub half_area: bool,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CampaignInfo {
@@ -41,32 +31,6 @@ pub struct OpenSession {
     pub number: u32,
     pub entropy: String,
     pub started_seq: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Health {
-    pub max: u32,
-    pub current: u32,
-    /// Wounds a correction's lower maximum could not show (current is 0 with these still open):
-    /// kept as an amount, so a correction set back shows them again, and healing closes them
-    /// first (C-1).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub unshown: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
-impl Health {
-    /// A health track with no wounds.
-    pub fn full(max: u32) -> Health {
-        Health {
-            max,
-            current: max,
-            unshown: 0,
-        }
-    }
 }
 
 /// What the rules make of a corrected sheet (C-1), recorded with the correction. Its two flags
@@ -193,17 +157,6 @@ impl Character {
             state, now
         ))
     }
-}
-
-/// A sealed die not yet revealed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PendingSeal {
-    pub n: u32,
-    pub commitment: String,
-    /// The epoch whose seed the sealed value was derived from: that seed stays unpublished while
-    /// this seal is pending.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub epoch: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -853,4 +806,8 @@ pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone
         replay.feed(seq, event);
     }
     replay.finish()
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -7,6 +7,7 @@
 use super::adg::Adg;
 use super::contract::command::SystemCommands;
 use super::contract::event::{Share, SystemModel, SystemSheet};
+use super::contract::port::Refusal;
 use super::contract::render::SystemWords;
 use super::contract::rules::SystemRules;
 use super::contract::sample::SystemSample;
@@ -86,6 +87,11 @@ pub trait Registered: SystemRules + SystemWords + SystemSample + SystemCommands 
     /// The system's shares of a rest.
     fn rest_shares(rest: &Rest) -> &[Self::RestShare];
     fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare>;
+    /// One of the system's refusals, as the library's.
+    fn refused(refusal: Refusal<Self::Error>) -> crate::rules::RuleError;
+    /// The system's campaign-wide state.
+    fn campaign(campaigns: &Campaigns) -> &Self::Campaign;
+    fn campaign_mut(campaigns: &mut Campaigns) -> &mut Self::Campaign;
     /// Which of a stored `sheet_corrected`'s two flags is this system's.
     const END_FLAG: EndFlag;
 
@@ -302,7 +308,7 @@ impl AnyState {
 
 /// One system's accessors into the lists: each picks its own variant.
 macro_rules! register {
-    ($system:ident, rests in $rest_field:ident, ends by $flag:ident) => {
+    ($system:ident, keeps $campaign:ident, rests in $rest_field:ident, ends by $flag:ident) => {
         impl Registered for $system {
             const ID: SystemId = SystemId::$system;
             const END_FLAG: EndFlag = EndFlag::$flag;
@@ -311,6 +317,15 @@ macro_rules! register {
             }
             fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare> {
                 &mut rest.$rest_field
+            }
+            fn refused(refusal: Refusal<Self::Error>) -> crate::rules::RuleError {
+                refusal.into()
+            }
+            fn campaign(campaigns: &Campaigns) -> &Self::Campaign {
+                &campaigns.$campaign
+            }
+            fn campaign_mut(campaigns: &mut Campaigns) -> &mut Self::Campaign {
+                &mut campaigns.$campaign
             }
             fn sheet(sheet: &Sheet) -> Option<&Self::Sheet> {
                 let Sheet::$system(sheet) = sheet else {
@@ -366,6 +381,21 @@ macro_rules! register {
             }
         }
 
+        impl From<<$system as SystemRules>::Error> for Refusal<<$system as SystemRules>::Error> {
+            fn from(error: <$system as SystemRules>::Error) -> Self {
+                Refusal::Own(error)
+            }
+        }
+
+        impl From<Refusal<<$system as SystemRules>::Error>> for crate::rules::RuleError {
+            fn from(refusal: Refusal<<$system as SystemRules>::Error>) -> crate::rules::RuleError {
+                match refusal {
+                    Refusal::Core(refused) => refused.into(),
+                    Refusal::Own(error) => error.into(),
+                }
+            }
+        }
+
         impl From<<$system as SystemModel>::Event> for AnyEvent {
             fn from(event: <$system as SystemModel>::Event) -> AnyEvent {
                 AnyEvent::$system(event)
@@ -373,11 +403,11 @@ macro_rules! register {
         }
     };
 }
-register!(Adg, rests in results, ends by Dies);
-register!(Vsd, rests in mp, ends by Consumed);
+register!(Adg, keeps adg, rests in results, ends by Dies);
+register!(Vsd, keeps vsd, rests in mp, ends by Consumed);
 // A Quiet Game ends a character by strain, never by a correction.
 #[cfg(test)]
-register!(Quiet, rests in quiet, ends by Neither);
+register!(Quiet, keeps quiet, rests in quiet, ends by Neither);
 
 #[cfg(test)]
 mod tests {

@@ -42,7 +42,7 @@ fn layer(module: &[String]) -> Layer {
     };
     match role {
         "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" => Layer::Model,
-        "state" => Layer::State,
+        "state" | "port" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,
         "command" | "spec" => Layer::Commands,
@@ -393,4 +393,122 @@ fn only_the_command_line_names_clap() {
         wrong.is_empty(),
         "clap named outside the command line: {wrong:?}"
     );
+}
+
+/// The unit a module belongs to for [`no_import_circle_between_the_core_and_the_systems`]: a
+/// system's folder, the contract or the registry under `systems/`, else a top-level module.
+fn unit(module: &[String]) -> String {
+    match module {
+        [systems, part, ..] if systems == "systems" => format!("systems::{part}"),
+        [first, ..] => first.clone(),
+        [] => "crate".to_string(),
+    }
+}
+
+/// The core holds the systems (through the registry), and nothing leads back: no path of imports
+/// goes from a system or the contract into a module that reaches a system again. A system sees
+/// the campaign only through the contract's ports, and the model below them (time, dice, words,
+/// text), which names no system. Test code is left out: it plays through the core's door.
+#[test]
+fn no_import_circle_between_the_core_and_the_systems() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        if is_test_file(&src, file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).expect("readable");
+        let module = module_of(&src, file);
+        let from = unit(&module);
+        for target in paths_named(without_tests_module(&text), &module) {
+            let to = unit(&target);
+            if to != from {
+                edges.entry(from.clone()).or_default().insert(to);
+            }
+        }
+    }
+    let circles = circles_through_a_system(&edges);
+    assert!(
+        circles.is_empty(),
+        "import circles through a system:\n{}",
+        circles.join("\n")
+    );
+}
+
+/// Each unit of a system (or the contract) that its imports lead back to, as the path that does.
+fn circles_through_a_system(
+    edges: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let is_system_side = |unit: &str| unit.starts_with("systems::") && unit != "systems::registry";
+    let mut circles = Vec::new();
+    for start in edges.keys().filter(|u| is_system_side(u)) {
+        // Breadth first from the unit, keeping how each unit was reached, until it comes back.
+        let mut came_from: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut queue: std::collections::VecDeque<&str> = [start.as_str()].into();
+        while let Some(at) = queue.pop_front() {
+            for next in edges.get(at).into_iter().flatten() {
+                if next == start {
+                    let mut path = vec![start.as_str(), at];
+                    let mut back = at;
+                    while let Some(&before) = came_from.get(back) {
+                        path.push(before);
+                        back = before;
+                    }
+                    path.reverse();
+                    circles.push(path.join(" → "));
+                    queue.clear();
+                    break;
+                }
+                if next != start && !came_from.contains_key(next.as_str()) {
+                    came_from.insert(next, at);
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+    circles
+}
+
+#[test]
+fn the_circle_check_finds_a_system_that_reaches_back_into_the_core() {
+    let edges = |pairs: &[(&str, &str)]| {
+        let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+            Default::default();
+        for (from, to) in pairs {
+            edges
+                .entry(from.to_string())
+                .or_default()
+                .insert(to.to_string());
+        }
+        edges
+    };
+    let circle = edges(&[
+        ("state", "systems::registry"),
+        ("systems::registry", "systems::adg"),
+        ("systems::adg", "systems::contract"),
+        ("systems::adg", "state"),
+    ]);
+    assert_eq!(
+        circles_through_a_system(&circle),
+        ["systems::adg → state → systems::registry → systems::adg"]
+    );
+    let held = edges(&[
+        ("state", "systems::registry"),
+        ("systems::registry", "systems::adg"),
+        ("systems::adg", "systems::contract"),
+        ("systems::contract", "time"),
+    ]);
+    assert!(circles_through_a_system(&held).is_empty());
+}
+
+#[test]
+fn the_circle_check_names_a_module_by_its_unit() {
+    let unit_of = |path: &str| unit(&path.split("::").map(String::from).collect::<Vec<_>>());
+    assert_eq!(unit_of("systems::adg::rules::scrolls"), "systems::adg");
+    assert_eq!(unit_of("systems::contract::port"), "systems::contract");
+    assert_eq!(unit_of("state::ports"), "state");
 }

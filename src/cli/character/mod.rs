@@ -140,7 +140,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.clock_text()
     )];
     lines.extend(on_system!(&c.system, AnyState, |S, mine| {
-        S::sheet_lines(c, mine, state)
+        S::sheet_lines(&c.as_seen_by::<S>(), mine, state)
     }));
     let own = c.sheet.system();
     for &system in SystemId::ALL.iter().filter(|&&s| s != own) {

@@ -48,5 +48,9 @@ fn system_and_level(c: &Character) -> (&'static str, u32) {
 }
 
 fn details(c: &Character, state: &CampaignState) -> Vec<String> {
-    on_system!(&c.system, AnyState, |S, mine| S::glance(c, mine, state))
+    on_system!(&c.system, AnyState, |S, mine| S::glance(
+        &c.as_seen_by::<S>(),
+        mine,
+        state
+    ))
 }

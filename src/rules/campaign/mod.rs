@@ -2,12 +2,13 @@
 //! sealed reveals, retractions and dice epochs. The rule systems' commands build on these.
 
 use super::RuleError;
-use crate::dice::{Dice, SealedSecret, fairness, sealed};
-use crate::event::{Event, RetractedRoll, RevealedDie};
+use crate::dice::{Dice, SealedSecret, fairness};
+use crate::event::{Event, RetractedRoll};
 use crate::sheet::Sheet;
-use crate::state::{CampaignState, Character, PendingSeal};
-use crate::systems::contract::rules::SystemRules;
-use crate::systems::registry::{AnyCommand, SystemId, on_system};
+use crate::state::{CampaignState, Character};
+use crate::systems::contract::port::Decided;
+use crate::systems::contract::rules::{Logged, Needs, SystemRules, open_seal};
+use crate::systems::registry::{AnyCommand, Registered, SystemId, on_system};
 
 mod commands;
 
@@ -128,9 +129,7 @@ fn fight(state: &CampaignState, step: FightStep) -> Result<Event, RuleError> {
 
 /// The fight under way and its round, in words ("the fight at the bridge (round 3)").
 pub(crate) fn fight_now(state: &CampaignState) -> String {
-    state.fight.as_ref().map_or_else(String::new, |on| {
-        format!("{} (round {})", on.words(), on.round_at(state.clock))
-    })
+    state.fight_words().unwrap_or_default()
 }
 
 /// Where a command stands to an evening of play.
@@ -258,7 +257,9 @@ impl Command {
                 },
             ],
             Command::System(command) => {
-                on_system!(command, AnyCommand, |S, command| S::inputs(command))
+                on_system!(command, AnyCommand, |S, command| needs::<S>(S::inputs(
+                    command
+                )))
             }
             Command::AddCharacter { .. }
             | Command::ChangeSheet { .. }
@@ -285,14 +286,62 @@ pub fn decide(
     dice: &mut Dice<'_>,
 ) -> Result<Vec<Event>, RuleError> {
     let mut events = decide_command(state, command, dice)?;
+    let mut after: Option<CampaignState> = None;
     let mut set_off = Vec::new();
     for &system in SystemId::ALL {
-        set_off.extend(on_system!(system, SystemId, |S| S::after_command(
-            state, &events
-        )));
+        if !on_system!(system, SystemId, |S| S::watches(state)) {
+            continue;
+        }
+        let after = after.get_or_insert_with(|| {
+            let mut after = state.clone();
+            for (i, event) in events.iter().enumerate() {
+                after.apply(state.head + 1 + i as u64, event);
+            }
+            after
+        });
+        set_off.extend(on_system!(system, SystemId, |S| S::after_command(after)
+            .into_iter()
+            .map(|event| Event::System(S::wrap_event(event)))
+            .collect::<Vec<_>>()));
     }
     events.extend(set_off);
     Ok(events)
+}
+
+/// A system's decision as the log records it.
+fn recorded<S: Registered>(decided: Vec<Decided<S::Event>>) -> Vec<Event> {
+    decided
+        .into_iter()
+        .map(|decided| match decided {
+            Decided::Own(event) => Event::System(S::wrap_event(event)),
+            Decided::SealedRevealed { seq, dice } => Event::SealedRevealed { seq, dice },
+        })
+        .collect()
+}
+
+/// What a system's command needs filled in, as the campaign fills it.
+fn needs<S: Registered>(needs: Vec<Needs<'_, S::Event>>) -> Vec<Input<'_>> {
+    needs
+        .into_iter()
+        .map(|need| match need {
+            Needs::SealedDice { seq, into } => Input::SealedDice { seq, into },
+            Needs::Event { seq, into } => Input::Event {
+                seq,
+                into: Box::new(move |event, at| {
+                    into(
+                        match event {
+                            Event::System(any) => {
+                                S::event(&any).cloned().map_or(Logged::Other, Logged::Own)
+                            }
+                            Event::DiceRolled { character, .. } => Logged::Roll { character },
+                            _ => Logged::Other,
+                        },
+                        at,
+                    )
+                }),
+            },
+        })
+        .collect()
 }
 
 fn decide_command(
@@ -342,7 +391,10 @@ fn decide_command(
                 });
             }
             sheet.validate().map_err(RuleError::InvalidSheet)?;
-            let mut events = on_system!(&sheet, Sheet, |S, sheet| S::before_join(state, sheet));
+            let mut events = on_system!(&sheet, Sheet, |S, sheet| S::before_join(state, sheet)
+                .into_iter()
+                .map(|event| Event::System(S::wrap_event(event)))
+                .collect::<Vec<_>>());
             events.push(Event::CharacterAdded { name, sheet });
             return Ok(events);
         }
@@ -440,9 +492,9 @@ fn decide_command(
         }
         Command::Downtime(span) => return super::downtime::downtime(state, &span, dice),
         Command::System(command) => {
-            return on_system!(command, AnyCommand, |S, command| S::decide(
-                state, *command, dice
-            ));
+            return on_system!(command, AnyCommand, |S, command| Ok(recorded::<S>(
+                S::decide(state, *command, dice)?
+            )));
         }
         Command::RevealSeed {
             seed,
@@ -704,32 +756,6 @@ pub(crate) fn find<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Chara
         })
 }
 
-/// A target as the log records it: the character's own name when it names one (in any case, with
-/// any spaces around it), else the words as typed, trimmed ("the ghoul").
-/// Words that only look like a character's name are refused: they would be recorded as someone
-/// else.
-pub(crate) fn as_recorded(state: &CampaignState, target: &str) -> Result<String, RuleError> {
-    if let Some(c) = state.character(target) {
-        return Ok(c.name.clone());
-    }
-    match state
-        .characters
-        .values()
-        .find(|c| crate::text::look_alike(&c.name, target))
-    {
-        Some(c) => Err(RuleError::ConfusableName {
-            name: target.trim().to_string(),
-            existing: c.name.clone(),
-        }),
-        None => Ok(target.trim().to_string()),
-    }
-}
-
-/// Whether two spellings name the same character (names ignore case).
-pub(crate) fn same_character(a: &str, b: &str) -> bool {
-    crate::state::fold_name(a) == crate::state::fold_name(b)
-}
-
 /// A living character with a health track: damage and healing are recorded only for them.
 fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character, RuleError> {
     let who = find(state, name)?;
@@ -744,26 +770,6 @@ fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character
 
 /// Opens one sealed die of event `seq` with the GM's secrets, refusing a secret that is missing or
 /// does not match the commitment the log holds.
-pub(crate) fn open_seal(
-    seq: u64,
-    seal: &PendingSeal,
-    secrets: &[SealedSecret],
-) -> Result<RevealedDie, RuleError> {
-    let secret = secrets
-        .iter()
-        .find(|s| s.n == seal.n)
-        .ok_or(RuleError::SecretMissing { seq, n: seal.n })?;
-    if !sealed::reveal_matches(&seal.commitment, &secret.faces(), &secret.nonce) {
-        return Err(RuleError::SecretMismatch { seq, n: seal.n });
-    }
-    Ok(RevealedDie {
-        n: seal.n,
-        value: secret.value,
-        nonce: secret.nonce.clone(),
-        then: secret.then.clone(),
-    })
-}
-
 fn reveal_sealed(
     state: &CampaignState,
     seq: u64,
@@ -774,7 +780,8 @@ fn reveal_sealed(
         .get(&seq)
         .ok_or(RuleError::NothingSealed(seq))?;
     for &system in SystemId::ALL {
-        on_system!(system, SystemId, |S| S::opens_its_own_seal(state, seq))?;
+        on_system!(system, SystemId, |S| S::opens_its_own_seal(state, seq)
+            .map_err(RuleError::from))?;
     }
     let dice = pending
         .iter()

@@ -384,7 +384,7 @@ crate::systems::contract::event::event_enum! {
 }
 }
 
-/// The concerns every event answers (see [`crate::event::Event`]), for A Dungeon Game's own.
+/// The concerns every event answers (as the core's events do), for A Dungeon Game's own.
 impl crate::systems::contract::event::SystemEvent for AdgEvent {
     fn kind(&self) -> &'static str {
         match self {

@@ -1,9 +1,7 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::dice::Die;
-use crate::event::{Event, Recorded};
-use crate::render::{capitalized, health_text, list_or_none, spells_on_line};
-use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
@@ -13,10 +11,12 @@ use crate::systems::adg::event::{
 use crate::systems::adg::state::AdgState;
 use crate::systems::adg::tables::{AdgTables, Attribute};
 use crate::systems::contract::event::DowntimeOf;
+use crate::systems::contract::port::{Someone, View};
+use crate::systems::contract::render::spells_on_line;
 use crate::systems::contract::render::{Chart, Gauge, PerDay, Table};
-use crate::systems::registry::AnyEvent;
 use crate::words::Folded;
 use crate::words::Words;
+use crate::words::{capitalized, list_or_none};
 
 /// The log line of an A Dungeon Game event.
 impl crate::systems::contract::render::SystemWords for super::Adg {
@@ -51,7 +51,11 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         }
     }
     /// Exertion, silver, and the scrolls written in the span.
-    fn after_downtime(adg: &AdgState, spent: &DowntimeOf, events: &[Recorded]) -> Vec<String> {
+    fn after_downtime(
+        adg: &AdgState,
+        spent: &DowntimeOf,
+        events: &[(u64, &AdgEvent)],
+    ) -> Vec<String> {
         let mut now = Vec::new();
         let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
             .into_iter()
@@ -66,12 +70,8 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         });
         let scrolls: Vec<(u64, &ScrollWritten)> = events
             .iter()
-            .filter_map(|r| match &r.event {
-                Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(w)))
-                    if w.writer == spent.character =>
-                {
-                    Some((r.seq, w))
-                }
+            .filter_map(|&(seq, event)| match event {
+                AdgEvent::ScrollWritten(w) if w.writer == spent.character => Some((seq, w)),
                 _ => None,
             })
             .collect();
@@ -94,8 +94,8 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             .collect()
     }
     /// Scrolls, as `S12`.
-    fn campaign_names(state: &CampaignState) -> Vec<String> {
-        let scrolls = state.systems.adg.scrolls.keys();
+    fn campaign_names(state: &dyn View<Adg>) -> Vec<String> {
+        let scrolls = state.campaign().scrolls.keys();
         scrolls.map(|id| format!("S{id}")).collect()
     }
     const TALLIES: &'static [&'static str] = &[
@@ -163,7 +163,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     }
     /// The scrolls the character holds, by id (`S12`): what the sheet lists of each, and the
     /// effect's words.
-    fn holdings(who: &str, state: &CampaignState) -> serde_json::Map<String, serde_json::Value> {
+    fn holdings(who: &str, state: &dyn View<Adg>) -> serde_json::Map<String, serde_json::Value> {
         let scrolls: serde_json::Map<String, serde_json::Value> = held_by(who, state)
             .map(|s| {
                 let held = serde_json::json!({
@@ -179,7 +179,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         serde_json::Map::from_iter([("scrolls".to_string(), scrolls.into())])
     }
     /// Scrolls held by a character of another game (anyone can read one, ADG-S5).
-    fn held_lines(who: &str, state: &CampaignState) -> Vec<String> {
+    fn held_lines(who: &str, state: &dyn View<Adg>) -> Vec<String> {
         let scrolls = scrolls_held(who, state);
         match scrolls.is_empty() {
             true => Vec::new(),
@@ -192,7 +192,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     }
     const SHORT: &'static str = "ADG";
     /// Attributes, rituals today against the safe number, silver, scrolls held, a pending roll.
-    fn glance(who: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
+    fn glance(who: &Someone<'_, Adg>, adg: &AdgState, state: &dyn View<Adg>) -> Vec<String> {
         let attributes: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
             .into_iter()
             .map(|a| {
@@ -216,11 +216,10 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             format!("silver {}", adg.silver),
         ];
         let held: Vec<String> = state
-            .systems
-            .adg
+            .campaign()
             .scrolls
             .values()
-            .filter(|s| Folded::of(&s.holder) == Folded::of(&who.name))
+            .filter(|s| Folded::of(&s.holder) == Folded::of(who.name))
             .map(|s| format!("S{}", s.id))
             .collect();
         if !held.is_empty() {
@@ -232,7 +231,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         parts
     }
     /// The computed sheet (ADG-C1 to ADG-R9, ADG-S9).
-    fn sheet_lines(c: &Character, adg: &AdgState, state: &CampaignState) -> Vec<String> {
+    fn sheet_lines(c: &Someone<'_, Adg>, adg: &AdgState, state: &dyn View<Adg>) -> Vec<String> {
         let mut lines = vec![format!(
             "  Level {}{}",
             adg.level,
@@ -252,7 +251,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             attribute(Attribute::Brawn),
             attribute(Attribute::Cunning)
         ));
-        lines.push(format!("  {}", capitalized(&health_text(c))));
+        lines.push(format!("  {}", capitalized(&c.health_text())));
         lines.push(format!("  Silver {}", adg.silver));
         let safe = adg.safe_rituals_per_day();
         let next = match adg.next_ritual_cost() {
@@ -296,12 +295,12 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         lines.push(format!("  Lost forever: {}", list_or_none(&lost)));
         lines.push(format!(
             "  Scrolls held: {}",
-            list_or_none(&scrolls_held(&c.name, state))
+            list_or_none(&scrolls_held(c.name, state))
         ));
         let active: Vec<String> = adg
             .effects
             .iter()
-            .filter(|e| e.until > state.clock)
+            .filter(|e| e.until > state.clock())
             .map(|e| format!("{} until {}", e.ritual, state.until_words(e.until)))
             .collect();
         lines.push(format!("  Active effects: {}", list_or_none(&active)));
@@ -373,15 +372,15 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         none_yet: "No rituals cast yet.",
     });
     /// A ritual cast, against the caster's safe number (ADG-C2).
-    fn counted_per_day<'e>(state: &CampaignState, event: &'e AdgEvent) -> Option<(&'e str, u32)> {
+    fn counted_per_day<'e>(state: &dyn View<Adg>, event: &'e AdgEvent) -> Option<(&'e str, u32)> {
         let AdgEvent::RitualCast(cast) = event else {
             return None;
         };
-        let adg = state.character(&cast.character)?.state::<super::Adg>()?;
+        let adg = state.someone(&cast.character)?.mine?;
         Some((&cast.character, adg.safe_rituals_per_day()))
     }
-    fn report_tables(state: &CampaignState) -> Vec<Table> {
-        let scrolls = &state.systems.adg.scrolls;
+    fn report_tables(state: &dyn View<Adg>) -> Vec<Table> {
+        let scrolls = &state.campaign().scrolls;
         vec![Table {
             id: "scrolls",
             heading: "Scrolls",
@@ -773,19 +772,18 @@ pub fn scroll_outcome(o: &ScrollOutcome) -> String {
 /// The scrolls `who` holds, oldest first.
 fn held_by<'s>(
     who: &str,
-    state: &'s CampaignState,
+    state: &'s dyn View<Adg>,
 ) -> impl Iterator<Item = &'s super::state::Scroll> {
     let who = Folded::of(who);
     state
-        .systems
-        .adg
+        .campaign()
         .scrolls
         .values()
         .filter(move |s| who.is(&s.holder))
 }
 
 /// The scrolls `who` holds as a sheet lists them (`S12 Warding Light SL 2 read 1x`).
-fn scrolls_held(who: &str, state: &CampaignState) -> Vec<String> {
+fn scrolls_held(who: &str, state: &dyn View<Adg>) -> Vec<String> {
     held_by(who, state)
         .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads))
         .collect()

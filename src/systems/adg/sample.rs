@@ -6,21 +6,13 @@ use super::rules::{
     AdgCommand, Attribute, CastOrder, Casting, Exertion, Learning, Pay, RitualKind, Scribing,
     ScrollReading,
 };
-use crate::rules::campaign::{ClockAdvance, DowntimeWeeks};
-use crate::rules::downtime::PlannedWeek;
-use crate::rules::{Command, Who};
-use crate::state::CampaignState;
 use crate::systems::adg::sheet::AdgSheet;
-use crate::systems::contract::rules::Planned;
-use crate::systems::contract::sample::SystemSample;
-use crate::systems::registry::Registered;
+use crate::systems::contract::port::View;
+use crate::systems::contract::rules::Who;
+use crate::systems::contract::sample::{Sampled, SystemSample};
 use crate::time::GameDuration;
 use rand::Rng;
 use rand::rngs::StdRng;
-
-fn own(command: AdgCommand) -> Command {
-    Command::System(Adg::wrap_command(command))
-}
 
 impl SystemSample for Adg {
     const SAMPLE_NAME: &'static str = "Adept";
@@ -38,14 +30,14 @@ impl SystemSample for Adg {
     }
 
     /// A Phrase to cast and a Ceremony to write.
-    fn sample_start(name: &str) -> Vec<Command> {
+    fn sample_start(name: &str) -> Vec<AdgCommand> {
         [
             ("Concealing Darkness", RitualKind::Phrase),
             ("Calling Moon", RitualKind::Ceremony),
         ]
         .into_iter()
         .map(|(ritual, kind)| {
-            own(AdgCommand::Learn(Learning {
+            AdgCommand::Learn(Learning {
                 character: name.to_string(),
                 ritual: ritual.into(),
                 kind: Some(kind),
@@ -54,14 +46,15 @@ impl SystemSample for Adg {
                 duration: None,
                 pay: Pay::Health,
                 exert: true,
-            }))
+            })
         })
         .collect()
     }
 
-    fn sample_step(state: &CampaignState, who: &str, roll: u32, rng: &mut StdRng) -> Command {
+    fn sample_step(state: &dyn View<Adg>, who: &str, roll: u32, rng: &mut StdRng) -> Sampled<Adg> {
+        let own = Sampled::Own;
         let held = || {
-            let scrolls = state.systems.adg.scrolls.values();
+            let scrolls = state.campaign().scrolls.values();
             scrolls.filter(move |s| s.holder == who)
         };
         match roll {
@@ -69,30 +62,23 @@ impl SystemSample for Adg {
             // they hold few scrolls (nobody hoards hundreds), one resting. Not a Ceremony: the
             // generator reads scrolls without the GM's secrets, so a sealed one would never be
             // read and would pile up.
-            36 => Command::Downtime(DowntimeWeeks {
-                characters: vec![who.to_string()],
-                party: false,
+            36 => Sampled::Downtime {
                 weeks: 2,
-                plan: state
-                    .character(who)
-                    .and_then(|c| c.state::<Adg>())
+                own: state
+                    .someone(who)
+                    .and_then(|c| c.mine)
                     .filter(|_| held().count() < 3)
                     .and_then(|a| a.known.values().find(|k| k.kind != RitualKind::Ceremony))
-                    .map(|known| PlannedWeek {
+                    .map(|known| Scribing {
                         character: who.to_string(),
-                        activity: Planned::Own(Adg::wrap_week(Scribing {
-                            character: who.to_string(),
-                            ritual: known.name.clone(),
-                            level: 1,
-                            effect: "wards one door".into(),
-                            effect_roll: None,
-                            pre_exert: 0,
-                            ongoing: false,
-                        })),
-                    })
-                    .into_iter()
-                    .collect(),
-            }),
+                        ritual: known.name.clone(),
+                        level: 1,
+                        effect: "wards one door".into(),
+                        effect_roll: None,
+                        pre_exert: 0,
+                        ongoing: false,
+                    }),
+            },
             37..=38 => own(AdgCommand::WriteScroll(Scribing {
                 character: who.to_string(),
                 ritual: "Concealing Darkness".into(),
@@ -115,9 +101,7 @@ impl SystemSample for Adg {
                 None if rng.random_range(0..20) == 0 => own(AdgCommand::RollRitual(Who {
                     character: who.to_string(),
                 })),
-                None => Command::AdvanceClock(ClockAdvance {
-                    by: GameDuration(60),
-                }),
+                None => Sampled::Wait(GameDuration(60)),
             },
             42 => own(AdgCommand::Exert(Exertion {
                 character: who.to_string(),

@@ -2,7 +2,9 @@
 //! table's manual, and says what each command records and in what order it draws dice.
 
 use super::Adg;
+use super::event::AdgEvent;
 use super::event::EffectKind;
+use super::rules::Verdict;
 use super::rules::tables::TableEntry;
 use super::rules::{
     AdgCommand, AdgError, AdgTables, Attribute, CastOrder, CastTime, Casting, ExactChoice,
@@ -10,16 +12,15 @@ use super::rules::{
     ScrollReading, SigilTrigger, SilverChange, SpellDuration,
 };
 use super::sheet::{AdgSheet, StartingRitual};
-use crate::event::Recorded;
-use crate::rules::campaign::{find, same_character};
-use crate::rules::{RuleError, Who};
-use crate::state::CampaignState;
 use crate::systems::contract::command::{
     Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SheetSpec, SystemCommands,
     word, words_of,
 };
+use crate::systems::contract::port::{Refusal, View};
+use crate::systems::contract::rules::Who;
 use crate::time::{GameDuration, ROUND_SECONDS};
 use crate::words::Words;
+use crate::words::same_name;
 use serde_json::json;
 
 impl SystemCommands for Adg {
@@ -181,14 +182,11 @@ fn starting_ritual(text: &str) -> Result<StartingRitual, String> {
 }
 
 /// After `silver`: the purse's new total.
-fn silver_now(command: &AdgCommand, state: &CampaignState, _: &[Recorded]) -> Said {
+fn silver_now(command: &AdgCommand, state: &dyn View<Adg>, _: &[(u64, &AdgEvent)]) -> Said {
     let AdgCommand::Silver(change) = command else {
         return Said::default();
     };
-    match state
-        .character(&change.character)
-        .and_then(|c| c.state::<Adg>())
-    {
+    match state.someone(&change.character).and_then(|c| c.mine) {
         Some(adg) => Said::new(
             vec![Block::Line(format!("Silver now {}.", adg.silver))],
             json!({ "silver": adg.silver }),
@@ -198,27 +196,27 @@ fn silver_now(command: &AdgCommand, state: &CampaignState, _: &[Recorded]) -> Sa
 }
 
 /// After `scroll write`: the new scroll's id, the first event's number.
-fn scroll_written(_: &AdgCommand, _: &CampaignState, events: &[Recorded]) -> Said {
+fn scroll_written(_: &AdgCommand, _: &dyn View<Adg>, events: &[(u64, &AdgEvent)]) -> Said {
     match events.first() {
-        Some(first) => Said::new(
-            vec![Block::Line(format!("The scroll is S{}.", first.seq))],
-            json!({ "scroll": first.seq }),
+        Some(&(seq, _)) => Said::new(
+            vec![Block::Line(format!("The scroll is S{seq}."))],
+            json!({ "scroll": seq }),
         ),
         None => Said::default(),
     }
 }
 
 /// `scroll list`: usable scrolls (one character's, or all), then the campaign's spent ones.
-fn scroll_list(given: &Given, state: &CampaignState) -> Result<Said, RuleError> {
+fn scroll_list(given: &Given, state: &dyn View<Adg>) -> Verdict<Said> {
     let name = given.maybe("name");
     if let Some(n) = name {
-        find(state, n)?;
+        state.find(n)?;
     }
-    let adg = &state.systems.adg;
+    let adg = state.campaign();
     let scrolls: Vec<_> = adg
         .scrolls
         .values()
-        .filter(|s| name.is_none_or(|n| same_character(&s.holder, n)))
+        .filter(|s| name.is_none_or(|n| same_name(&s.holder, n)))
         .collect();
     let mut blocks = vec![if scrolls.is_empty() {
         Block::Line("No usable scrolls.".into())
@@ -232,7 +230,7 @@ fn scroll_list(given: &Given, state: &CampaignState) -> Result<Said, RuleError> 
                         format!("S{}", s.id),
                         s.ritual.clone(),
                         s.level.to_string(),
-                        crate::render::count(s.reads.into(), "time", "times"),
+                        crate::words::count(s.reads.into(), "time", "times"),
                         s.holder.clone(),
                         s.effect.clone(),
                     ]
@@ -264,13 +262,12 @@ fn scroll_list(given: &Given, state: &CampaignState) -> Result<Said, RuleError> 
 }
 
 /// `tables show`: every table in force, as loaded.
-fn tables_show(_: &Given, state: &CampaignState) -> Result<Said, RuleError> {
+fn tables_show(_: &Given, state: &dyn View<Adg>) -> Verdict<Said> {
     let tables = state
-        .systems
-        .adg
+        .campaign()
         .adg_tables
         .as_ref()
-        .ok_or(RuleError::from(AdgError::NoAdgTables))?;
+        .ok_or(Refusal::Own(AdgError::NoAdgTables))?;
     let mut lines = vec![format!("{} (sha256 {})", tables.name, tables.sha256())];
     if tables.sample {
         lines.push("These are sample tables made for grimoire, not the official ones.".into());

@@ -3,10 +3,8 @@
 //! command line mounts these (it owns the parsing library); nothing here names one, so a system
 //! describes its commands without knowing how they are read.
 
+use super::port::{Refusal, View};
 use super::rules::SystemRules;
-use crate::event::Recorded;
-use crate::rules::RuleError;
-use crate::state::CampaignState;
 use crate::words::Words;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -89,14 +87,19 @@ pub enum Action<S: SystemRules> {
     },
     /// Reads the campaign, recording nothing; with `at`, the command takes `--at` and reads the
     /// campaign as it stood then.
-    Reads {
-        at: bool,
-        read: fn(&Given, &CampaignState) -> Result<Said, RuleError>,
-    },
+    Reads { at: bool, read: Read<S> },
 }
 
 /// What a recording command adds once recorded, from the command, the state after and the events.
-pub type Then<S> = fn(&<S as SystemRules>::Command, &CampaignState, &[Recorded]) -> Said;
+/// What a reading command says, from what was typed and the campaign as it stands (or stood).
+pub type Read<S> = fn(&Given, &dyn View<S>) -> Result<Said, Refusal<<S as SystemRules>::Error>>;
+
+/// The events are the system's own among those recorded, each with its seq.
+pub type Then<S> = fn(
+    &<S as SystemRules>::Command,
+    &dyn View<S>,
+    &[(u64, &<S as super::event::SystemModel>::Event)],
+) -> Said;
 
 impl<S: SystemRules> CommandSpec<S> {
     /// Whether the command may draw dice.

@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod event;
+pub mod port;
 pub mod render;
 pub mod rules;
 pub mod sample;

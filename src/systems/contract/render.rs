@@ -2,9 +2,8 @@
 //! its characters and its campaign-wide state on the report's page.
 
 use super::event::{DowntimeOf, SystemModel};
+use super::port::{Someone, View};
 use super::state::SystemFold;
-use crate::event::Recorded;
-use crate::state::{CampaignState, Character};
 
 pub trait SystemWords: SystemModel + SystemFold {
     /// One log line for the event, without its seq (`Aldric exerts Brawn 2 (a climb)`).
@@ -26,7 +25,7 @@ pub trait SystemWords: SystemModel + SystemFold {
     fn after_downtime(
         _mine: &Self::Character,
         _spent: &DowntimeOf,
-        _events: &[Recorded],
+        _events: &[(u64, &Self::Event)],
     ) -> Vec<String> {
         Vec::new()
     }
@@ -39,19 +38,19 @@ pub trait SystemWords: SystemModel + SystemFold {
         Vec::new()
     }
     /// Names of campaign-wide things a command line may take (scrolls as `S12`).
-    fn campaign_names(_state: &CampaignState) -> Vec<String> {
+    fn campaign_names(_state: &dyn View<Self>) -> Vec<String> {
         Vec::new()
     }
     /// What the character named `who`, of any system, holds of this system's campaign-wide
     /// things (scrolls, under `"scrolls"` by id), as their sheet shows it: added to the
     /// character's JSON under `holds`, so `character show --json` and `diff` show it too. Each
     /// kind of thing is there even when none is held, so what changes is the thing itself.
-    fn holdings(_who: &str, _state: &CampaignState) -> serde_json::Map<String, serde_json::Value> {
+    fn holdings(_who: &str, _state: &dyn View<Self>) -> serde_json::Map<String, serde_json::Value> {
         serde_json::Map::new()
     }
     /// The sheet's lines for what a character of another system holds of this system's things
     /// (none when nothing); the system's own characters show them in [`Self::sheet_lines`].
-    fn held_lines(_who: &str, _state: &CampaignState) -> Vec<String> {
+    fn held_lines(_who: &str, _state: &dyn View<Self>) -> Vec<String> {
         Vec::new()
     }
     /// The counts a session's recap keeps of the system's events, by the name its JSON gives
@@ -76,19 +75,23 @@ pub trait SystemWords: SystemModel + SystemFold {
     const SHORT: &'static str;
     /// What a GM glances at between turns for `who` (`mine`: their state in this system), beside
     /// their name, level and health: a few short parts.
-    fn glance(_who: &Character, _mine: &Self::Character, _state: &CampaignState) -> Vec<String> {
+    fn glance(
+        _who: &Someone<'_, Self>,
+        _mine: &Self::Character,
+        _state: &dyn View<Self>,
+    ) -> Vec<String> {
         Vec::new()
     }
     /// The computed sheet of `who` (`mine`: their state in this system) as `character show`
     /// prints it under their name, each line indented by two spaces.
     fn sheet_lines(
-        who: &Character,
+        who: &Someone<'_, Self>,
         _mine: &Self::Character,
-        _state: &CampaignState,
+        _state: &dyn View<Self>,
     ) -> Vec<String> {
         vec![format!(
             "  {}",
-            crate::render::capitalized(&crate::render::health_text(who))
+            crate::words::capitalized(&who.health_text())
         )]
     }
     /// The character's level, as a summary names it.
@@ -107,16 +110,43 @@ pub trait SystemWords: SystemModel + SystemFold {
     const PER_DAY: Option<PerDay> = None;
     /// Whether `event` counts towards [`Self::PER_DAY`]: whose count, and that day's limit.
     fn counted_per_day<'e>(
-        _state: &CampaignState,
+        _state: &dyn View<Self>,
         _event: &'e Self::Event,
     ) -> Option<(&'e str, u32)> {
         None
     }
     /// The tables of campaign-wide things the report lists (the scrolls held), each shown even
     /// when empty.
-    fn report_tables(_state: &CampaignState) -> Vec<Table> {
+    fn report_tables(_state: &dyn View<Self>) -> Vec<Table> {
         Vec::new()
     }
+}
+
+/// The spells in force on `who` (VSD-8), of whichever system they are, as a sheet line.
+pub fn spells_on_line<S: SystemFold>(who: &Someone<'_, S>, state: &dyn View<S>) -> String {
+    let now = state.clock();
+    let active: Vec<String> = who
+        .spells_on
+        .values()
+        .filter(|a| a.until.is_none_or(|u| u > now))
+        .map(|a| {
+            let area = if a.half_area {
+                ", over half its area"
+            } else {
+                ""
+            };
+            match a.until {
+                Some(until) => format!(
+                    "{} (from {}{area}, until {})",
+                    a.spell,
+                    a.caster,
+                    state.until_words(until)
+                ),
+                None => format!("{} (from {}{area})", a.spell, a.caster),
+            }
+        })
+        .collect();
+    format!("  Spells on them: {}", crate::words::list_or_none(&active))
 }
 
 /// [`SystemWords::sheet_changes`] read from the sheets' fields, the level first: `fields` names

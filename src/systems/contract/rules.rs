@@ -2,14 +2,13 @@
 //! refusals. The core decides its own commands and hands a system's to it whole.
 
 use super::event::{Activity, DowntimeOf};
+use super::port::Refused;
+use super::port::{Decided, Refusal, Someone, View};
 use super::state::SystemFold;
-use crate::dice::{Dice, Die};
-use crate::event::Event;
-use crate::rules::RuleError;
-use crate::rules::campaign::Input;
-use crate::rules::rest::RestLength;
-use crate::state::{CampaignState, Character};
+use crate::dice::sealed::{self, PendingSeal, RevealedDie};
+use crate::dice::{Dice, Die, SealedSecret};
 use crate::text::TextProblem;
+use crate::time::GameTime;
 use std::fmt;
 
 pub trait SystemRules: SystemFold {
@@ -25,7 +24,7 @@ pub trait SystemRules: SystemFold {
     /// for it).
     fn draws_dice(command: &Self::Command) -> bool;
     /// What the command needs filled in from outside the rules (see [`Input`]).
-    fn inputs(_command: &mut Self::Command) -> Vec<Input<'_>> {
+    fn inputs(_command: &mut Self::Command) -> Vec<Needs<'_, Self::Event>> {
         Vec::new()
     }
     /// Checks every new text the command would record.
@@ -36,25 +35,25 @@ pub trait SystemRules: SystemFold {
     }
     /// What the system records before a character of its joins the campaign (the tables its
     /// rules read, the first time).
-    fn before_join(_state: &CampaignState, _sheet: &Self::Sheet) -> Vec<Event> {
+    fn before_join(_state: &dyn View<Self>, _sheet: &Self::Sheet) -> Vec<Self::Event> {
         Vec::new()
     }
     /// The events the command records on `state`, drawing from `dice`.
     fn decide(
-        state: &CampaignState,
+        state: &dyn View<Self>,
         command: Self::Command,
         dice: &mut Dice<'_>,
-    ) -> Result<Vec<Event>, RuleError>;
+    ) -> Result<Vec<Decided<Self::Event>>, Refusal<Self::Error>>;
     /// What a rest of `length` gives `who`, one of the system's characters, drawing from `dice`
     /// and adding each die drawn to `record` (the rest's dice, in draw order); `None` when the
     /// system records nothing for them.
     fn rest(
-        state: &CampaignState,
-        who: &Character,
+        state: &dyn View<Self>,
+        who: &Someone<'_, Self>,
         length: RestLength,
         dice: &mut Dice<'_>,
         record: &mut Vec<Die>,
-    ) -> Result<Option<Self::RestShare>, RuleError>;
+    ) -> Result<Option<Self::RestShare>, Refusal<Self::Error>>;
     /// Reads a downtime week typed as `activity` (what follows `NAME:`) when it is one of the
     /// system's own, known by its first word; `None` leaves it to the core (rest, or the GM's own).
     fn plan_week(_character: &str, _activity: &str) -> Option<Result<Self::Week, String>> {
@@ -69,27 +68,84 @@ pub trait SystemRules: SystemFold {
     /// the weeks record beside the span (a scroll written) go to `after`, which holds those of
     /// the characters before. Unless the system says otherwise, weeks give nothing.
     fn downtime(
-        _state: &CampaignState,
-        who: &Character,
+        _state: &dyn View<Self>,
+        who: &Someone<'_, Self>,
         _mine: &Self::Character,
         weeks: Vec<Planned<Self::Week>>,
         _record: &mut Vec<Die>,
-        _after: &mut Vec<Event>,
+        _after: &mut Vec<Self::Event>,
         _dice: &mut Dice<'_>,
-    ) -> Result<DowntimeOf, RuleError> {
+    ) -> Result<DowntimeOf, Refusal<Self::Error>> {
         let activities = weeks.into_iter().map(Planned::into_activity).collect();
-        Ok(DowntimeOf::spent(&who.name, activities))
+        Ok(DowntimeOf::spent(who.name, activities))
     }
     /// Refuses a reveal of the sealed dice recorded at `seq` that the system opens itself, when
     /// their moment comes (a Ceremony scroll's check, opened by its reading).
-    fn opens_its_own_seal(_state: &CampaignState, _seq: u64) -> Result<(), RuleError> {
+    fn opens_its_own_seal(_state: &dyn View<Self>, _seq: u64) -> Result<(), Self::Error> {
         Ok(())
     }
-    /// What `events`, recorded by any command on `state`, set off by themselves in this system
-    /// (a failed spell held to fire at the end of the round they close).
-    fn after_command(_state: &CampaignState, _events: &[Event]) -> Vec<Event> {
+    /// Whether anything of the system waits for what later commands do (a failed spell held to
+    /// fire at the end of a round): only then does the core ask [`Self::after_command`].
+    fn watches(_state: &dyn View<Self>) -> bool {
+        false
+    }
+    /// What a command's events set off by themselves in this system, read on the state `after`
+    /// them (a held spell whose round they close).
+    fn after_command(_after: &dyn View<Self>) -> Vec<Self::Event> {
         Vec::new()
     }
+}
+
+/// How long a rest lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestLength {
+    /// A night's sleep: eight hours.
+    Night,
+    Hours(u32),
+}
+
+impl RestLength {
+    pub fn hours(self) -> u32 {
+        match self {
+            RestLength::Night => 8,
+            RestLength::Hours(h) => h,
+        }
+    }
+}
+
+/// A command that names only the character it is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Who {
+    /// The character's name (any case).
+    pub character: String,
+}
+
+/// What a system's command needs filled in from outside the rules before it is decided (the
+/// rules are pure): the campaign fills each inside the write.
+pub enum Needs<'c, E> {
+    /// The sealed dice recorded with the event at `seq`.
+    SealedDice {
+        seq: u64,
+        into: &'c mut Vec<SealedSecret>,
+    },
+    /// The event recorded at `seq`, as the system reads it, with the in-game time it was
+    /// recorded at (not called when there is none).
+    Event {
+        seq: u64,
+        into: Box<dyn FnOnce(Logged<E>, GameTime) + 'c>,
+    },
+}
+
+/// An event of the log as a system reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Logged<E> {
+    Own(E),
+    /// A roll of dice not tied to a rule, and whom it was made for.
+    Roll {
+        character: Option<String>,
+    },
+    /// Anything else.
+    Other,
 }
 
 /// What a downtime week is planned for: rest, the GM's own activity, or one of a system's (`W`).
@@ -113,4 +169,26 @@ impl<W: Into<Activity>> Planned<W> {
             Planned::Own(week) => week.into(),
         }
     }
+}
+
+/// Opens the sealed die `seal` recorded at `seq` with the GM's `secrets`: the value and nonce that
+/// hash to its commitment, or the refusal for a secret missing or not matching.
+pub fn open_seal(
+    seq: u64,
+    seal: &PendingSeal,
+    secrets: &[SealedSecret],
+) -> Result<RevealedDie, Refused> {
+    let secret = secrets
+        .iter()
+        .find(|s| s.n == seal.n)
+        .ok_or(Refused::SecretMissing { seq, n: seal.n })?;
+    if !sealed::reveal_matches(&seal.commitment, &secret.faces(), &secret.nonce) {
+        return Err(Refused::SecretMismatch { seq, n: seal.n });
+    }
+    Ok(RevealedDie {
+        n: seal.n,
+        value: secret.value,
+        nonce: secret.nonce.clone(),
+        then: secret.then.clone(),
+    })
 }

@@ -3,12 +3,8 @@
 use super::Quiet;
 use super::event::{Eased, QuietEvent};
 use crate::dice::{Dice, Die};
-use crate::event::Event;
-use crate::rules::RuleError;
-use crate::rules::rest::RestLength;
-use crate::state::{CampaignState, Character};
-use crate::systems::contract::rules::SystemRules;
-use crate::systems::registry::Registered;
+use crate::systems::contract::port::{Decided, Refusal, Someone, View};
+use crate::systems::contract::rules::{RestLength, SystemRules};
 use crate::text::TextProblem;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,49 +39,40 @@ impl SystemRules for Quiet {
         }
     }
     fn decide(
-        state: &CampaignState,
+        state: &dyn View<Quiet>,
         command: QuietCommand,
         dice: &mut Dice<'_>,
-    ) -> Result<Vec<Event>, RuleError> {
+    ) -> Result<Vec<Decided<QuietEvent>>, Refusal<QuietError>> {
         let QuietCommand::Steady { character } = command;
-        let who = crate::rules::campaign::find(state, &character)?;
-        let Some(mine) = who.state::<Quiet>() else {
-            return Err(RuleError::WrongSystem {
-                name: who.name.clone(),
-                plays: who.sheet.system().to_string(),
-                needs: "A Quiet Game",
-            });
-        };
+        let who = state.find(&character)?;
+        let mine = who.own()?;
         if mine.strain >= mine.calm {
-            return Err(QuietError::TooStrained {
-                name: who.name.clone(),
+            return Err(Refusal::Own(QuietError::TooStrained {
+                name: who.name.to_string(),
                 strain: mine.strain,
                 calm: mine.calm,
-            }
-            .into());
+            }));
         }
         let die = dice.roll(4, &format!("{}'s strain", who.name))?;
-        Ok(vec![Event::System(Quiet::wrap_event(
-            QuietEvent::Steadied {
-                character: who.name.clone(),
-                strain: die.value.unwrap_or(0),
-                dice: vec![die],
-            },
-        ))])
+        Ok(vec![Decided::Own(QuietEvent::Steadied {
+            character: who.name.to_string(),
+            strain: die.value.unwrap_or(0),
+            dice: vec![die],
+        })])
     }
     /// Each two hours of rest ease a point of strain.
     fn rest(
-        _state: &CampaignState,
-        who: &Character,
+        _state: &dyn View<Quiet>,
+        who: &Someone<'_, Quiet>,
         length: RestLength,
         _dice: &mut Dice<'_>,
         _record: &mut Vec<Die>,
-    ) -> Result<Option<Eased>, RuleError> {
-        let Some(mine) = who.state::<Quiet>() else {
+    ) -> Result<Option<Eased>, Refusal<QuietError>> {
+        let Some(mine) = who.mine else {
             return Ok(None);
         };
         Ok(Some(Eased {
-            character: who.name.clone(),
+            character: who.name.to_string(),
             eased: (length.hours() / 2).min(mine.strain),
         }))
     }

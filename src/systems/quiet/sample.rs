@@ -3,10 +3,8 @@
 use super::Quiet;
 use super::rules::QuietCommand;
 use super::sheet::QuietSheet;
-use crate::rules::Command;
-use crate::state::CampaignState;
-use crate::systems::contract::sample::SystemSample;
-use crate::systems::registry::Registered;
+use crate::systems::contract::port::View;
+use crate::systems::contract::sample::{Sampled, SystemSample};
 use rand::rngs::StdRng;
 
 impl SystemSample for Quiet {
@@ -19,13 +17,18 @@ impl SystemSample for Quiet {
         }
     }
 
-    fn sample_start(_name: &str) -> Vec<Command> {
+    fn sample_start(_name: &str) -> Vec<QuietCommand> {
         Vec::new()
     }
 
-    fn sample_step(_state: &CampaignState, who: &str, _roll: u32, _rng: &mut StdRng) -> Command {
-        Command::System(Quiet::wrap_command(QuietCommand::Steady {
+    fn sample_step(
+        _state: &dyn View<Quiet>,
+        who: &str,
+        _roll: u32,
+        _rng: &mut StdRng,
+    ) -> Sampled<Quiet> {
+        Sampled::Own(QuietCommand::Steady {
             character: who.to_string(),
-        }))
+        })
     }
 }

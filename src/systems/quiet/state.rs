@@ -3,7 +3,7 @@
 use super::Quiet;
 use super::event::{Eased, QuietEvent};
 use super::sheet::QuietSheet;
-use crate::state::CampaignState;
+use crate::systems::contract::port::Fold;
 use crate::systems::contract::state::SystemFold;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
@@ -41,27 +41,20 @@ impl SystemFold for Quiet {
         character.strain = character.calm + 1;
     }
     fn forget_expired(_character: &mut QuietCharacter, _now: GameTime) {}
-    fn apply(state: &mut CampaignState, _seq: u64, event: &QuietEvent) {
+    fn apply(state: &mut dyn Fold<Quiet>, _seq: u64, event: &QuietEvent) {
         match event {
             QuietEvent::Steadied {
                 character, strain, ..
             } => {
-                if let Some(mine) = mine(state, character) {
+                if let Some(mine) = state.mine_mut(character) {
                     mine.strain += strain;
                 }
             }
         }
     }
-    fn apply_rest(state: &mut CampaignState, share: &Eased) {
-        if let Some(mine) = mine(state, &share.character) {
+    fn apply_rest(state: &mut dyn Fold<Quiet>, share: &Eased) {
+        if let Some(mine) = state.mine_mut(&share.character) {
             mine.strain = mine.strain.saturating_sub(share.eased);
         }
     }
-}
-
-fn mine<'s>(state: &'s mut CampaignState, name: &str) -> Option<&'s mut QuietCharacter> {
-    state
-        .characters
-        .get_mut(&crate::words::Folded::of(name))?
-        .state_mut::<Quiet>()
 }

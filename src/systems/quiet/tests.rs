@@ -284,10 +284,13 @@ fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
     use crate::systems::contract::render::SystemWords;
     let mine = wen.state::<Quiet>().unwrap();
     assert_eq!(
-        Quiet::sheet_lines(wen, mine, &replayed),
+        Quiet::sheet_lines(&wen.as_seen_by::<Quiet>(), mine, &replayed),
         ["  No health track"]
     );
-    assert_eq!(Quiet::glance(wen, mine, &replayed), Vec::<String>::new());
+    assert_eq!(
+        Quiet::glance(&wen.as_seen_by::<Quiet>(), mine, &replayed),
+        Vec::<String>::new()
+    );
     let through_json: CampaignState =
         serde_json::from_str(&serde_json::to_string(&replayed).unwrap()).unwrap();
     assert_eq!(through_json, replayed);

@@ -614,7 +614,7 @@ crate::systems::contract::event::event_enum! {
 }
 }
 
-/// The concerns every event answers (see [`crate::event::Event`]), for Against the Darkmaster's own.
+/// The concerns every event answers (as the core's events do), for Against the Darkmaster's own.
 impl crate::systems::contract::event::SystemEvent for VsdEvent {
     fn kind(&self) -> &'static str {
         match self {

@@ -1,7 +1,9 @@
 //! Log lines of Against the Darkmaster's events.
 
-use crate::render::{capitalized, health_text, list_or_none, spells_on_line};
+use crate::systems::contract::port::{Someone, View};
+use crate::systems::contract::render::spells_on_line;
 use crate::systems::contract::render::{Chart, Gauge};
+use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
@@ -9,6 +11,7 @@ use crate::systems::vsd::event::{
 };
 use crate::systems::vsd::state::VsdState;
 use crate::words::Words;
+use crate::words::{capitalized, list_or_none};
 
 /// The log line of an Against the Darkmaster event.
 impl crate::systems::contract::render::SystemWords for super::Vsd {
@@ -68,7 +71,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     fn after_downtime(
         vsd: &VsdState,
         _spent: &crate::systems::contract::event::DowntimeOf,
-        _events: &[crate::event::Recorded],
+        _events: &[(u64, &VsdEvent)],
     ) -> Vec<String> {
         vec![format!("MP {}/{}", vsd.mp_current(), vsd.mp_max)]
     }
@@ -144,17 +147,13 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     }
     const SHORT: &'static str = "VsD";
     /// MPs, Drive, conditions in force, choices pending.
-    fn glance(
-        _who: &crate::state::Character,
-        vsd: &VsdState,
-        state: &crate::state::CampaignState,
-    ) -> Vec<String> {
+    fn glance(_who: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
         let mut parts = vec![
             format!("MP {}/{}", vsd.mp_current(), vsd.mp_max),
             format!("Drive {}", vsd.drive),
         ];
         let conditions: Vec<String> = vsd
-            .active_conditions(state.clock)
+            .active_conditions(state.clock())
             .into_iter()
             .map(|c| c.name())
             .collect();
@@ -171,11 +170,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         parts
     }
     /// The computed sheet (VSD-2 to VSD-13).
-    fn sheet_lines(
-        c: &crate::state::Character,
-        vsd: &VsdState,
-        state: &crate::state::CampaignState,
-    ) -> Vec<String> {
+    fn sheet_lines(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
         let mut lines = vec![format!(
             "  Level {} {}{}",
             vsd.level,
@@ -202,7 +197,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
                 lore.name, lore.bonus, lore.ranks
             ));
         }
-        lines.push(format!("  {}", capitalized(&health_text(c))));
+        lines.push(format!("  {}", capitalized(&c.health_text())));
         let spells: Vec<String> = vsd
             .spells
             .values()
@@ -238,7 +233,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         let conditions: Vec<String> = vsd
             .conditions
             .iter()
-            .filter(|c| c.until.is_none_or(|u| u > state.clock))
+            .filter(|c| c.until.is_none_or(|u| u > state.clock()))
             .map(|c| match c.until {
                 Some(until) => format!("{} until {}", c.condition.name(), state.until_words(until)),
                 None => format!("{} until cleared", c.condition.name()),
@@ -246,7 +241,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             .collect();
         lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
         lines.push(spells_on_line(c, state));
-        if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock) {
+        if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock()) {
             lines.push(format!("  The Darkmaster is aware of them until {}: a spell before then brings a resonance roll", state.until_words(until)));
         }
         if let Some(d) = &vsd.delayed {

@@ -5,17 +5,11 @@ use super::rules::{
     CastOrder, Casting, Choice, Choosing, Concentration, NewSpell, SpellKind, SpellLearning,
     VsdCommand,
 };
-use crate::rules::Command;
-use crate::state::CampaignState;
-use crate::systems::contract::sample::SystemSample;
-use crate::systems::registry::Registered;
+use crate::systems::contract::port::View;
+use crate::systems::contract::sample::{Sampled, SystemSample};
 use crate::systems::vsd::sheet::{Lore, VsdSheet};
 use crate::time::GameDuration;
 use rand::rngs::StdRng;
-
-fn own(command: VsdCommand) -> Command {
-    Command::System(Vsd::wrap_command(command))
-}
 
 impl SystemSample for Vsd {
     const SAMPLE_NAME: &'static str = "Magus";
@@ -43,7 +37,7 @@ impl SystemSample for Vsd {
     }
 
     /// A ward to cast on themselves.
-    fn sample_start(name: &str) -> Vec<Command> {
+    fn sample_start(name: &str) -> Vec<VsdCommand> {
         let ward = NewSpell {
             name: "Ward".into(),
             lore: "Elementalism".into(),
@@ -56,17 +50,18 @@ impl SystemSample for Vsd {
             mp: None,
             duration: Some(GameDuration(600)),
         };
-        vec![own(VsdCommand::Learn(SpellLearning {
+        vec![VsdCommand::Learn(SpellLearning {
             character: name.to_string(),
             spell: ward,
-        }))]
+        })]
     }
 
     /// A choice the last cast left pending first; otherwise concentrating, or casting the ward.
-    fn sample_step(state: &CampaignState, who: &str, roll: u32, _rng: &mut StdRng) -> Command {
+    fn sample_step(state: &dyn View<Vsd>, who: &str, roll: u32, _rng: &mut StdRng) -> Sampled<Vsd> {
+        let own = Sampled::Own;
         let pending = state
-            .character(who)
-            .and_then(|c| c.state::<Vsd>())
+            .someone(who)
+            .and_then(|c| c.mine)
             .and_then(|v| v.pending.first().cloned());
         match pending {
             Some(p) => own(VsdCommand::Choose(Choosing {

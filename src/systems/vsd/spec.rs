@@ -8,10 +8,10 @@ use super::rules::{
     Range, SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
 };
 use super::sheet::{Lore, VsdSheet};
-use crate::rules::Who;
 use crate::systems::contract::command::{
     Action, ArgSpec, CommandSpec, Given, GroupSpec, Kind, SheetSpec, SystemCommands, words_of,
 };
+use crate::systems::contract::rules::Who;
 use crate::time::GameDuration;
 use crate::words::Words;
 

@@ -1,6 +1,6 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
-use crate::state::CampaignState;
+use crate::systems::contract::port::Fold;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
 use crate::systems::vsd::event::{
@@ -19,7 +19,7 @@ pub struct Concentration {
     pub last_round: u64,
 }
 
-pub use crate::state::ActiveSpell;
+pub use crate::systems::contract::port::ActiveSpell;
 
 /// A failed spell held to fire later (VSD-9): it fires at the end of `fires_at_round` if the caster
 /// concentrated on it through the two rounds up to then.
@@ -32,7 +32,7 @@ pub struct DelayedSpell {
     pub mp_cost: u32,
 }
 
-/// The newest casting of a spell on a target that allows a save (see `CampaignState::castings_on`).
+/// The newest casting of a spell on a target that allows a save (see [`VsdCampaign::castings_on`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CastingOn {
     pub cast_seq: u64,
@@ -121,19 +121,19 @@ impl crate::systems::contract::state::SystemFold for super::Vsd {
             .retain(|c| c.until.is_none_or(|u| u > now));
         character.awareness_until = character.awareness_until.filter(|u| *u > now);
     }
-    fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
-        state.apply_vsd(seq, event);
+    fn apply(state: &mut dyn Fold<Vsd>, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+        Folding(state).apply_vsd(seq, event);
     }
-    fn apply_rest(state: &mut CampaignState, rested: &crate::systems::vsd::event::MpRestored) {
-        state.apply_mp_rest(rested);
+    fn apply_rest(state: &mut dyn Fold<Vsd>, rested: &crate::systems::vsd::event::MpRestored) {
+        Folding(state).apply_mp_rest(rested);
     }
     /// Weeks of downtime hold nights enough to bring every MP back (VSD-6: eight hours restore
     /// all).
     fn apply_downtime(
-        state: &mut CampaignState,
+        state: &mut dyn Fold<Vsd>,
         spent: &crate::systems::contract::event::DowntimeOf,
     ) {
-        if let Some(vsd) = state.vsd_mut(&spent.character) {
+        if let Some(vsd) = state.mine_mut(&spent.character) {
             vsd.mp_spent = 0;
         }
     }
@@ -237,10 +237,13 @@ impl VsdState {
     }
 }
 
-impl CampaignState {
+/// The campaign as Against the Darkmaster's events change it.
+struct Folding<'f>(&'f mut dyn Fold<Vsd>);
+
+impl Folding<'_> {
     /// Ends a condition now: those of its kind still in force end at this moment.
     fn end_condition(&mut self, character: &str, condition: Condition) {
-        let now = self.clock;
+        let now = self.0.clock();
         if let Some(vsd) = self.vsd_mut(character) {
             for c in vsd
                 .conditions
@@ -255,11 +258,9 @@ impl CampaignState {
     }
 }
 
-impl CampaignState {
-    pub fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
-        self.characters
-            .get_mut(&crate::words::Folded::of(name))
-            .and_then(|c| c.state_mut::<Vsd>())
+impl Folding<'_> {
+    fn vsd_mut(&mut self, name: &str) -> Option<&mut VsdState> {
+        self.0.mine_mut(name)
     }
 
     fn add_conditions(&mut self, seq: u64, changes: &[ConditionChange]) {
@@ -284,13 +285,13 @@ impl CampaignState {
         until: Option<GameTime>,
     ) {
         let instantaneous = self
-            .character(caster)
-            .and_then(|c| c.state::<Vsd>()?.spell(spell).map(|s| s.instantaneous))
+            .vsd_mut(caster)
+            .and_then(|v| v.spell(spell).map(|s| s.instantaneous))
             .unwrap_or(false);
         if instantaneous {
             return;
         }
-        if let Some(character) = self.characters.get_mut(&crate::words::Folded::of(target)) {
+        if let Some(spells_on) = self.0.spells_on_mut(target) {
             let active = ActiveSpell {
                 spell: spell.to_string(),
                 caster: caster.to_string(),
@@ -298,11 +299,11 @@ impl CampaignState {
                 until,
                 half_area: false,
             };
-            character.spells_on.insert(Folded::of(spell), active);
+            spells_on.insert(Folded::of(spell), active);
         }
     }
 
-    pub(super) fn apply_concentrated(&mut self, character: &str, spell: &str, round: u64) {
+    fn apply_concentrated(&mut self, character: &str, spell: &str, round: u64) {
         if let Some(vsd) = self.vsd_mut(character) {
             vsd.concentration = match vsd.concentration.take() {
                 Some(c) if c.spell == spell && c.last_round + 1 == round => Some(Concentration {
@@ -320,8 +321,8 @@ impl CampaignState {
 
     /// Records the casting at `seq` as the newest of `spell` on `target` that a save may answer.
     fn note_casting_on(&mut self, target: &str, spell: &str, seq: u64) {
-        self.systems
-            .vsd
+        self.0
+            .campaign_mut()
             .castings_on
             .entry(Folded::of(target))
             .or_default()
@@ -334,8 +335,8 @@ impl CampaignState {
             );
     }
 
-    pub(super) fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
-        let now = self.clock;
+    fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
+        let now = self.0.clock();
         if c.save_difficulty.is_some() {
             self.note_casting_on(&c.target, &c.spell, seq);
         }
@@ -383,7 +384,7 @@ impl CampaignState {
         });
     }
 
-    pub(super) fn apply_choice(&mut self, seq: u64, made: &ChoiceMade) {
+    fn apply_choice(&mut self, seq: u64, made: &ChoiceMade) {
         self.add_conditions(seq, &made.conditions);
         // A failed spell fired on another target: its save answers this choice (VSD-9).
         if let Some(struck) = &made.struck {
@@ -398,9 +399,9 @@ impl CampaignState {
             self.take_hold(&f.target, &f.spell, &made.character, made.cast_seq, f.until);
             if f.half_area
                 && let Some(active) = self
-                    .characters
-                    .get_mut(&crate::words::Folded::of(&f.target))
-                    .and_then(|c| c.spells_on.get_mut(&Folded::of(&f.spell)))
+                    .0
+                    .spells_on_mut(&f.target)
+                    .and_then(|on| on.get_mut(&Folded::of(&f.spell)))
             {
                 active.half_area = true;
             }
@@ -410,7 +411,7 @@ impl CampaignState {
                 vsd.lose_mp(*lost);
             }
         }
-        let now = self.clock;
+        let now = self.0.clock();
         let Some(vsd) = self.vsd_mut(&made.character) else {
             return;
         };
@@ -454,16 +455,16 @@ impl CampaignState {
         }
         vsd.pending.extend(made.pending.iter().cloned());
         if holds {
-            self.systems
-                .vsd
+            self.0
+                .campaign_mut()
                 .delayed_casters
                 .insert(Folded::of(&made.character));
         }
     }
 
-    pub(super) fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
-        self.systems
-            .vsd
+    fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
+        self.0
+            .campaign_mut()
             .delayed_casters
             .remove(&Folded::of(&d.caster));
         if let Some(vsd) = self.vsd_mut(&d.caster) {
@@ -479,11 +480,11 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_save(&mut self, s: &SaveRolled) {
+    fn apply_save(&mut self, s: &SaveRolled) {
         // The saver may be anyone the spell reaches, not only the cast's named target.
         let casting = self
-            .systems
-            .vsd
+            .0
+            .campaign_mut()
             .castings_on
             .entry(Folded::of(&s.target))
             .or_default()
@@ -503,8 +504,8 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_severed(&mut self, s: &Severed) {
-        let now = self.clock;
+    fn apply_severed(&mut self, s: &Severed) {
+        let now = self.0.clock();
         let Some(vsd) = self.vsd_mut(&s.character) else {
             return;
         };
@@ -550,9 +551,9 @@ pub struct VsdSettings {
     pub sever_the_thread: bool,
 }
 
-impl CampaignState {
-    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
-    pub(crate) fn apply_vsd(&mut self, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+impl Folding<'_> {
+    /// Folds one of the system's events into the campaign.
+    fn apply_vsd(&mut self, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
         use crate::systems::vsd::event::VsdEvent;
         match event {
             VsdEvent::SpellLearned(l) => {
@@ -577,10 +578,10 @@ impl CampaignState {
             VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
             VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),
             VsdEvent::AlignmentSet { alignment } => {
-                self.systems.vsd.vsd_settings.alignment = *alignment
+                self.0.campaign_mut().vsd_settings.alignment = *alignment
             }
             VsdEvent::SeverTheThreadSet { on } => {
-                self.systems.vsd.vsd_settings.sever_the_thread = *on
+                self.0.campaign_mut().vsd_settings.sever_the_thread = *on
             }
             VsdEvent::DriveChanged {
                 character, delta, ..

@@ -1,35 +1,28 @@
 //! d20 checks, exertion and table results (ADG-C1, ADG-C3, ADG-R6, ADG-R7).
 
 use super::tables::{AdgTables, Amount, Effect, TableEntry};
-use super::{Attribute, RuleError};
+use super::{Attribute, Verdict};
 use crate::dice::{Dice, DiceExpr, Die};
 use crate::systems::adg::event::{Check, TableResult, WordReplacement};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, Attributes};
-use crate::systems::registry::AnyError;
+use crate::systems::contract::port::Refusal;
 
 /// Exertion that would bring an attribute below 1 is refused (ADG-C3 ruling).
-pub fn can_exert(adg: &AdgState, attribute: Attribute, amount: u32) -> Result<(), RuleError> {
+pub fn can_exert(adg: &AdgState, attribute: Attribute, amount: u32) -> Verdict<()> {
     let current = adg.current(attribute);
     if amount == 0 || current <= amount {
-        return Err(RuleError::System(AnyError::Adg(
-            AdgError::ExertionTooHigh {
-                attribute: attribute.to_string(),
-                current,
-                amount,
-            },
-        )));
+        return Err(Refusal::Own(AdgError::ExertionTooHigh {
+            attribute: attribute.to_string(),
+            current,
+            amount,
+        }));
     }
     Ok(())
 }
 
 /// Rolls one die and keeps its record.
-pub fn roll(
-    dice: &mut Dice<'_>,
-    record: &mut Vec<Die>,
-    sides: u32,
-    purpose: &str,
-) -> Result<u32, RuleError> {
+pub fn roll(dice: &mut Dice<'_>, record: &mut Vec<Die>, sides: u32, purpose: &str) -> Verdict<u32> {
     let die = dice.roll(sides, purpose)?;
     let value = die.value.unwrap_or_default();
     record.push(die);
@@ -42,7 +35,7 @@ pub fn roll_expr(
     record: &mut Vec<Die>,
     expr: &DiceExpr,
     purpose: &str,
-) -> Result<u32, RuleError> {
+) -> Verdict<u32> {
     let rolled = expr.roll(dice, purpose, false)?;
     record.extend(rolled.dice);
     Ok(u32::try_from(rolled.total.unwrap_or(0).max(0)).unwrap_or(0))
@@ -59,7 +52,7 @@ pub fn check(
     exert: bool,
     blocked_at_or_under: Option<u32>,
     purpose: &str,
-) -> Result<Check, RuleError> {
+) -> Verdict<Check> {
     let roll = roll(dice, record, 20, purpose)?;
     let blocked = blocked_at_or_under.is_some_and(|damage| roll <= damage);
     let mut result = Check {
@@ -92,7 +85,7 @@ pub fn resolve_entry(
     total: i64,
     words: Option<&[String]>,
     room: &mut Attributes,
-) -> Result<TableResult, RuleError> {
+) -> Verdict<TableResult> {
     let mut result = TableResult {
         total,
         text: entry.text.clone(),
@@ -144,7 +137,7 @@ pub fn mishap(
     difference: u32,
     words: Option<&[String]>,
     room: &mut Attributes,
-) -> Result<TableResult, RuleError> {
+) -> Verdict<TableResult> {
     let a = roll(dice, record, 6, "mishap 2d6")?;
     let b = roll(dice, record, 6, "mishap 2d6")?;
     let total = i64::from(a + b) + i64::from(difference);
@@ -160,12 +153,7 @@ pub fn mishap(
 }
 
 /// `count` d6 of damage or healing (ADG-R6, ADG-S2).
-pub fn d6s(
-    dice: &mut Dice<'_>,
-    record: &mut Vec<Die>,
-    count: u32,
-    purpose: &str,
-) -> Result<u32, RuleError> {
+pub fn d6s(dice: &mut Dice<'_>, record: &mut Vec<Die>, count: u32, purpose: &str) -> Verdict<u32> {
     let mut total = 0;
     for _ in 0..count {
         total += roll(dice, record, 6, purpose)?;

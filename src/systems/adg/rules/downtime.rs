@@ -1,16 +1,15 @@
 //! An A Dungeon Game character's weeks of a downtime span (ADG-C5, ADG-S3).
 
 use super::Scribing;
+use super::Verdict;
 use super::scrolls::scroll_of_the_week;
 use super::{Attribute, living_state, tables};
 use crate::dice::{Dice, Die};
-use crate::event::Event;
-use crate::rules::RuleError;
-use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::{Activity, AdgEvent, DowntimeOf, EffectKind};
 use crate::systems::adg::state::{AdgState, Attributes};
+use crate::systems::contract::port::{Someone, View};
 use crate::systems::contract::rules::Planned;
-use crate::systems::registry::AnyEvent;
 use crate::words::Words;
 
 const SCRIBE_PARTS: &str = "the parts are: RITUAL, level N, roll damage|healing, pre-exert N, ongoing, then effect: TEXT last";
@@ -121,13 +120,13 @@ fn scribing(name: &str, text: &str) -> Result<Scribing, String> {
 /// any lockout, and a week not spent scribing recovers exertion (both campaign settings). The
 /// recovery dice go to `span_dice`; the scrolls' events are added to `after`.
 pub(super) fn downtime_weeks(
-    state: &CampaignState,
-    (who, adg): (&Character, &AdgState),
+    state: &dyn View<Adg>,
+    (who, adg): (Someone<'_, Adg>, &AdgState),
     weeks: Vec<Planned<Scribing>>,
     span_dice: &mut Vec<Die>,
-    after: &mut Vec<Event>,
+    after: &mut Vec<AdgEvent>,
     dice: &mut Dice<'_>,
-) -> Result<DowntimeOf, RuleError> {
+) -> Verdict<DowntimeOf> {
     living_state(who, adg)?;
     let mut scrolls = Vec::new();
     let tables = tables(state)?;
@@ -170,13 +169,9 @@ pub(super) fn downtime_weeks(
             }
         }
     }
-    after.extend(
-        scrolls
-            .into_iter()
-            .map(|written| Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(written)))),
-    );
+    after.extend(scrolls.into_iter().map(AdgEvent::ScrollWritten));
     Ok(DowntimeOf {
-        character: who.name.clone(),
+        character: who.name.to_string(),
         activities,
         healed: rolled.min(who.health_room()),
         restored_exertion,

@@ -9,17 +9,13 @@ mod scrolls;
 pub mod tables;
 
 use crate::dice::{Dice, SealedSecret};
-use crate::event::Event;
-use crate::rules::rest::RestLength;
-use crate::rules::{RuleError, Who};
-use crate::state::{CampaignState, Character};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RestResult;
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::state::AdgState;
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Refused, Someone, View};
+use crate::systems::contract::rules::{Needs, RestLength, Who};
 use crate::time::GameDuration;
 use crate::words::words;
 
@@ -30,6 +26,9 @@ pub use commands::{
     ScrollReading, SigilTrigger, SilverChange, SpellDuration,
 };
 pub use error::AdgError;
+
+/// What A Dungeon Game's rules decide, or why they refuse.
+pub(crate) type Verdict<T> = Result<T, Refusal<AdgError>>;
 pub use tables::{AdgTables, Attribute, WordSlot};
 
 /// Which words of a ritual to reverse (ADG-R5).
@@ -91,7 +90,7 @@ impl AdgCommand {
         }
     }
 
-    /// Whether deciding it may draw dice (see [`crate::rules::Command::draws_dice`]).
+    /// Whether deciding it may draw dice (a command that never does refuses dice given for it).
     pub fn draws_dice(&self) -> bool {
         match self {
             AdgCommand::RollRitual(_)
@@ -165,21 +164,19 @@ impl crate::systems::contract::rules::SystemRules for Adg {
         command.draws_dice()
     }
 
-    fn inputs(command: &mut AdgCommand) -> Vec<crate::rules::campaign::Input<'_>> {
+    fn inputs(command: &mut AdgCommand) -> Vec<Needs<'_, AdgEvent>> {
         command
             .sealed_slot()
-            .map(|(seq, into)| crate::rules::campaign::Input::SealedDice { seq, into })
+            .map(|(seq, into)| Needs::SealedDice { seq, into })
             .into_iter()
             .collect()
     }
 
     /// A Ceremony scroll's sealed check is opened by its reading, which needs it still sealed:
     /// revealed before, the scroll could never be read (ADG-S4).
-    fn opens_its_own_seal(state: &CampaignState, seq: u64) -> Result<(), RuleError> {
-        match state.systems.adg.scrolls.get(&seq) {
-            Some(scroll) if scroll.sealed_check => Err(RuleError::System(AnyError::Adg(
-                AdgError::CheckOpensWithReading(seq),
-            ))),
+    fn opens_its_own_seal(state: &dyn View<Adg>, seq: u64) -> Result<(), AdgError> {
+        match state.campaign().scrolls.get(&seq) {
+            Some(scroll) if scroll.sealed_check => Err(AdgError::CheckOpensWithReading(seq)),
             _ => Ok(()),
         }
     }
@@ -236,52 +233,52 @@ impl crate::systems::contract::rules::SystemRules for Adg {
     }
 
     fn downtime(
-        state: &CampaignState,
-        who: &Character,
+        state: &dyn View<Adg>,
+        who: &Someone<'_, Adg>,
         adg: &AdgState,
         weeks: Vec<crate::systems::contract::rules::Planned<Scribing>>,
         record: &mut Vec<crate::dice::Die>,
-        after: &mut Vec<Event>,
+        after: &mut Vec<AdgEvent>,
         dice: &mut Dice<'_>,
-    ) -> Result<crate::systems::contract::event::DowntimeOf, RuleError> {
-        downtime::downtime_weeks(state, (who, adg), weeks, record, after, dice)
+    ) -> Verdict<crate::systems::contract::event::DowntimeOf> {
+        downtime::downtime_weeks(state, (*who, adg), weeks, record, after, dice)
     }
 
     /// The sample tables, the first time an ADG character joins a campaign without tables.
-    fn before_join(state: &CampaignState, _sheet: &AdgSheet) -> Vec<Event> {
-        if state.systems.adg.adg_tables.is_some() {
+    fn before_join(state: &dyn View<Adg>, _sheet: &AdgSheet) -> Vec<AdgEvent> {
+        if state.campaign().adg_tables.is_some() {
             return Vec::new();
         }
         let tables = AdgTables::sample();
-        vec![Event::System(AnyEvent::Adg(AdgEvent::AdgTablesLoaded {
+        vec![AdgEvent::AdgTablesLoaded {
             source: "built-in sample tables".into(),
             sha256: tables.sha256(),
             tables,
-        }))]
+        }]
     }
 
     fn decide(
-        state: &CampaignState,
+        state: &dyn View<Adg>,
         command: AdgCommand,
         dice: &mut Dice<'_>,
-    ) -> Result<Vec<Event>, RuleError> {
+    ) -> Verdict<Vec<Decided<AdgEvent>>> {
         decide(state, command, dice)
     }
 
     /// Only a full night (ADG-C5): it heals by the level's recovery die, when the campaign's
     /// tables say nights heal.
     fn rest(
-        state: &CampaignState,
-        who: &Character,
+        state: &dyn View<Adg>,
+        who: &Someone<'_, Adg>,
         length: RestLength,
         dice: &mut Dice<'_>,
         record: &mut Vec<crate::dice::Die>,
-    ) -> Result<Option<RestResult>, RuleError> {
-        let Some(adg) = who.state::<Adg>() else {
+    ) -> Verdict<Option<RestResult>> {
+        let Some(adg) = who.mine else {
             return Ok(None);
         };
         if length != RestLength::Night {
-            return Err(AdgError::RestsByNight(who.name.clone()).into());
+            return Err(AdgError::RestsByNight(who.name.to_string()).into());
         }
         let tables = tables(state)?;
         let healed = match tables.recovery_die(adg.level) {
@@ -296,36 +293,32 @@ impl crate::systems::contract::rules::SystemRules for Adg {
             _ => 0,
         };
         Ok(Some(RestResult {
-            character: who.name.clone(),
+            character: who.name.to_string(),
             healed,
         }))
     }
 }
 
 fn decide(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     command: AdgCommand,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     match command {
         AdgCommand::LoadTables { source, tables } => {
             tables
                 .validate()
-                .map_err(|why| RuleError::System(AnyError::Adg(AdgError::InvalidTables(why))))?;
-            if let Some(in_force) = &state.systems.adg.adg_tables
+                .map_err(|why| Refusal::Own(AdgError::InvalidTables(why)))?;
+            if let Some(in_force) = &state.campaign().adg_tables
                 && in_force.sha256() == tables.sha256()
             {
-                return Err(RuleError::System(AnyError::Adg(AdgError::TablesInForce(
-                    in_force.name.clone(),
-                ))));
+                return Err(Refusal::Own(AdgError::TablesInForce(in_force.name.clone())));
             }
-            Ok(vec![Event::System(AnyEvent::Adg(
-                AdgEvent::AdgTablesLoaded {
-                    source,
-                    sha256: tables.sha256(),
-                    tables: *tables,
-                },
-            ))])
+            Ok(vec![Decided::Own(AdgEvent::AdgTablesLoaded {
+                source,
+                sha256: tables.sha256(),
+                tables: *tables,
+            })])
         }
         AdgCommand::RollRitual(Who { character }) => rituals::roll(state, &character, dice),
         AdgCommand::Learn(learning) => rituals::learn(state, &learning, dice),
@@ -339,12 +332,12 @@ fn decide(
         }) => {
             let (who, adg) = living(state, &character)?;
             checks::can_exert(adg, attribute, amount)?;
-            Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::Exerted {
-                character: who.name.clone(),
+            Ok(vec![Decided::Own(AdgEvent::Exerted {
+                character: who.name.to_string(),
                 attribute,
                 amount,
                 reason,
-            }))])
+            })])
         }
         AdgCommand::WriteScroll(scribing) => scrolls::write(state, scribing, dice),
         AdgCommand::ReadScroll(reading) => scrolls::read(state, &reading, dice),
@@ -356,9 +349,9 @@ fn decide(
 }
 
 /// ADG-C2 ruling: silver moves by events, never below 0 nor past [`MAX_SILVER`].
-fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, RuleError> {
+fn silver(state: &dyn View<Adg>, change: SilverChange) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, adg) = living(state, &change.character)?;
-    let refused = |e| Err(RuleError::System(AnyError::Adg(e)));
+    let refused = |e| Err(Refusal::Own(e));
     if change.delta == 0 {
         return refused(AdgError::NoSilverChange);
     }
@@ -366,90 +359,79 @@ fn silver(state: &CampaignState, change: SilverChange) -> Result<Vec<Event>, Rul
     let total = has.saturating_add(change.delta);
     if total < 0 {
         return refused(AdgError::PurseTooLight {
-            name: who.name.clone(),
+            name: who.name.to_string(),
             has: adg.silver,
             spend: change.delta.unsigned_abs(),
         });
     }
     if total > MAX_SILVER {
         return refused(AdgError::PurseTooHeavy {
-            name: who.name.clone(),
+            name: who.name.to_string(),
             total: total.unsigned_abs(),
         });
     }
-    Ok(vec![Event::System(AnyEvent::Adg(
-        AdgEvent::SilverChanged {
-            character: who.name.clone(),
-            delta: change.delta,
-            reason: change.reason,
-        },
-    ))])
+    Ok(vec![Decided::Own(AdgEvent::SilverChanged {
+        character: who.name.to_string(),
+        delta: change.delta,
+        reason: change.reason,
+    })])
 }
 
 /// Whether a ritual's or a scroll's damage or healing can reach `target`: not once they are dead
 /// (ADG-C4), when the log would show an effect that changed nothing.
-fn reachable(state: &CampaignState, target: &str) -> Result<(), RuleError> {
-    match state.character(target) {
-        Some(c) if c.is_dead() => Err(RuleError::System(AnyError::Adg(AdgError::TargetDead(
-            c.name.clone(),
-        )))),
+fn reachable(state: &dyn View<Adg>, target: &str) -> Verdict<()> {
+    match state.someone(target) {
+        Some(c) if c.dead => Err(Refusal::Own(AdgError::TargetDead(c.name.to_string()))),
         _ => Ok(()),
     }
 }
 
 /// The damage recorded against `name` in the fight's round under way, if a fight is on and any
 /// was (T-3).
-fn damage_this_round(state: &CampaignState, name: &str) -> Option<u32> {
-    let fight = state.fight.as_ref()?;
-    Some(fight.damage_this_round(state.clock, &crate::words::Folded::of(name))).filter(|&d| d > 0)
+fn damage_this_round(state: &dyn View<Adg>, name: &str) -> Option<u32> {
+    state.damage_this_round(name).filter(|&d| d > 0)
 }
 
 /// In a fight, one action a round: a ritual cast, or a scroll read (which takes the whole round,
 /// ADG-S5). Out of a fight the rounds are the GM's to keep.
-fn free_to_act(state: &CampaignState, name: &str) -> Result<(), RuleError> {
-    let Some(fight) = &state.fight else {
-        return Ok(());
-    };
-    if fight.acted(state.clock, &crate::words::Folded::of(name)) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::ActedThisRound(
-            name.to_string(),
-        ))));
+fn free_to_act(state: &dyn View<Adg>, name: &str) -> Verdict<()> {
+    if state.acted_this_round(name) {
+        return Err(Refusal::Own(AdgError::ActedThisRound(name.to_string())));
     }
     Ok(())
 }
 
-pub(crate) fn tables(state: &CampaignState) -> Result<&AdgTables, RuleError> {
+pub(crate) fn tables(state: &dyn View<Adg>) -> Verdict<&AdgTables> {
     state
-        .systems
-        .adg
+        .campaign()
         .adg_tables
         .as_ref()
-        .ok_or(RuleError::System(AnyError::Adg(AdgError::NoAdgTables)))
+        .ok_or(Refusal::Own(AdgError::NoAdgTables))
 }
 
 /// ADG-C5 and its ruling: `nights` nights' rest, each its recovery die (recorded), the total capped
 /// at maximum health. Nothing when the campaign's nights do not heal.
 pub(crate) fn nights_heal(
-    who: &Character,
+    who: Someone<'_, Adg>,
     adg: &AdgState,
     tables: &AdgTables,
     nights: u32,
     record: &mut Vec<crate::dice::Die>,
     dice: &mut Dice<'_>,
-) -> Result<u32, RuleError> {
+) -> Verdict<u32> {
     let rolled = roll_nights(who, adg, tables, nights, record, dice)?;
     Ok(rolled.min(who.health_room()))
 }
 
 /// `nights` nights' recovery dice (recorded), added up and not yet capped.
 fn roll_nights(
-    who: &Character,
+    who: Someone<'_, Adg>,
     adg: &AdgState,
     tables: &AdgTables,
     nights: u32,
     record: &mut Vec<crate::dice::Die>,
     dice: &mut Dice<'_>,
-) -> Result<u32, RuleError> {
+) -> Verdict<u32> {
     let Some(die) = tables
         .recovery_die(adg.level)
         .filter(|_| tables.settings.night_rest_heals)
@@ -472,38 +454,34 @@ fn roll_nights(
 /// An ADG character who can act: known, of this system, alive, and with no dice pending from a
 /// reading (those come first).
 pub(super) fn living<'s>(
-    state: &'s CampaignState,
+    state: &'s dyn View<Adg>,
     name: &str,
-) -> Result<(&'s Character, &'s AdgState), RuleError> {
+) -> Verdict<(Someone<'s, Adg>, &'s AdgState)> {
     let (who, adg) = alive(state, name)?;
     living_state(who, adg)?;
     Ok((who, adg))
 }
 
 /// Refuses a character who still has dice pending from a reading: those come first.
-pub(super) fn living_state(who: &Character, adg: &AdgState) -> Result<(), RuleError> {
+pub(super) fn living_state(who: Someone<'_, Adg>, adg: &AdgState) -> Verdict<()> {
     match &adg.pending_roll {
-        Some(pending) => Err(RuleError::System(AnyError::Adg(AdgError::RollPending {
-            name: who.name.clone(),
+        Some(pending) => Err(Refusal::Own(AdgError::RollPending {
+            name: who.name.to_string(),
             scroll: pending.scroll,
-        }))),
+        })),
         None => Ok(()),
     }
 }
 
 /// An ADG character known, of this system and alive.
 pub(super) fn alive<'s>(
-    state: &'s CampaignState,
+    state: &'s dyn View<Adg>,
     name: &str,
-) -> Result<(&'s Character, &'s AdgState), RuleError> {
-    let who = crate::rules::campaign::find(state, name)?;
-    let adg = who.state::<Adg>().ok_or_else(|| RuleError::WrongSystem {
-        name: who.name.clone(),
-        plays: who.sheet.system().to_string(),
-        needs: <Adg as crate::systems::contract::event::SystemModel>::NAME,
-    })?;
+) -> Verdict<(Someone<'s, Adg>, &'s AdgState)> {
+    let who = state.find(name)?;
+    let adg = who.own()?;
     if adg.dead {
-        return Err(RuleError::Dead(who.name.clone()));
+        return Err(Refusal::Core(Refused::Dead(who.name.to_string())));
     }
     Ok((who, adg))
 }

@@ -2,28 +2,26 @@
 
 use super::checks::{self, can_exert};
 use super::{
-    Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, RuleError, SigilTrigger, living,
+    Attribute, Casting, ExactChoice, Pay, Reverse, RitualKind, SigilTrigger, Verdict, living,
     tables,
 };
 use crate::dice::Dice;
-use crate::event::Event;
-use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{Cast, EffectRoll, LearnAttempt, Triggered, Waiting};
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, KnownRitual};
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Refused, Someone, View};
 use crate::text::look_alike;
 use crate::time::GameDuration;
 use crate::words::Folded;
 
 /// ADG-R2: two d20s, one on each word list.
 pub fn roll(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     name: &str,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, _) = living(state, name)?;
     let tables = tables(state)?;
     let mut record = Vec::new();
@@ -37,14 +35,12 @@ pub fn roll(
                 .unwrap_or_default(),
         );
     }
-    Ok(vec![Event::System(AnyEvent::Adg(
-        AdgEvent::RitualDiscovered {
-            character: who.name.clone(),
-            ritual: words.join(" "),
-            words,
-            dice: record,
-        },
-    ))])
+    Ok(vec![Decided::Own(AdgEvent::RitualDiscovered {
+        character: who.name.to_string(),
+        ritual: words.join(" "),
+        words,
+        dice: record,
+    })])
 }
 
 /// The words of a ritual being learned: as discovered, else the name's words.
@@ -57,41 +53,41 @@ fn words_of(adg: &AdgState, ritual: &str) -> Vec<String> {
 
 /// The caster's known ritual of that name, or a refusal listing what they know.
 pub(super) fn known_ritual<'a>(
-    who: &Character,
+    who: Someone<'_, Adg>,
     adg: &'a AdgState,
     ritual: &str,
-) -> Result<&'a KnownRitual, RuleError> {
+) -> Verdict<&'a KnownRitual> {
     adg.known.get(&Folded::of(ritual)).ok_or_else(|| {
-        RuleError::System(AnyError::Adg(AdgError::UnknownRitual {
-            name: who.name.clone(),
+        Refusal::Own(AdgError::UnknownRitual {
+            name: who.name.to_string(),
             ritual: ritual.to_string(),
             known: adg.known.values().map(|k| k.name.clone()).collect(),
-        }))
+        })
     })
 }
 
 /// Refuses a ritual already known or lost forever (ADG-R3).
-pub(super) fn may_learn(who: &Character, adg: &AdgState, ritual: &str) -> Result<(), RuleError> {
+pub(super) fn may_learn(who: Someone<'_, Adg>, adg: &AdgState, ritual: &str) -> Verdict<()> {
     // A name that only looks different (another case, a doubled space, a look-alike letter) is
     // the same ritual: known already, or lost for good (ADG-R3).
     let same = |name: &str| Folded::of(name) == Folded::of(ritual) || look_alike(name, ritual);
     if let Some(known) = adg.known.values().find(|k| same(&k.name)) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::AlreadyKnown {
-            name: who.name.clone(),
+        return Err(Refusal::Own(AdgError::AlreadyKnown {
+            name: who.name.to_string(),
             ritual: known.name.clone(),
-        })));
+        }));
     }
     if let Some(lost) = adg.lost.values().find(|lost| same(lost)) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::LostForever {
-            name: who.name.clone(),
+        return Err(Refusal::Own(AdgError::LostForever {
+            name: who.name.to_string(),
             ritual: lost.clone(),
-        })));
+        }));
     }
     Ok(())
 }
 
 /// Pays a permanent learning cost (ADG-R3, ADG-C4); returns whether a maximum reached 0.
-pub(super) fn pays_with_life(who: &Character, adg: &AdgState, pay: Pay, cost: u32) -> bool {
+pub(super) fn pays_with_life(who: Someone<'_, Adg>, adg: &AdgState, pay: Pay, cost: u32) -> bool {
     match pay.attribute() {
         Some(attribute) => adg.max.get(attribute) <= cost,
         None => who.health.is_some_and(|h| h.max <= cost),
@@ -110,10 +106,10 @@ pub(super) fn cunning_after(adg: &AdgState, pay: Pay, cost: u32) -> u32 {
 
 /// ADG-R3 / ADG-R10. Draws: the 1d3 cost (unless a levelled spell), then the d20 learning check.
 pub fn learn(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     learning: &super::Learning,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (name, ritual, kind, spell, pay, exert) = (
         learning.character.as_str(),
         learning.ritual.as_str(),
@@ -130,7 +126,7 @@ pub fn learn(
     may_learn(who, adg, ritual)?;
     let kind = kind
         .or(spell.map(|s| s.ritual_kind()))
-        .ok_or(RuleError::System(AnyError::Adg(AdgError::RitualKindNeeded)))?;
+        .ok_or(Refusal::Own(AdgError::RitualKindNeeded))?;
     let mut record = Vec::new();
     let cost = match spell {
         Some(s) if s.level > 0 => s.level,
@@ -157,9 +153,9 @@ pub fn learn(
         .get(&Folded::of(ritual))
         .map(|(n, _)| n.clone())
         .unwrap_or_else(|| ritual.to_string());
-    Ok(vec![Event::System(AnyEvent::Adg(
-        AdgEvent::RitualLearnAttempted(LearnAttempt {
-            character: who.name.clone(),
+    Ok(vec![Decided::Own(AdgEvent::RitualLearnAttempted(
+        LearnAttempt {
+            character: who.name.to_string(),
             ritual: display,
             words: words_of(adg, ritual),
             ritual_kind: kind,
@@ -171,49 +167,40 @@ pub fn learn(
             learned,
             died,
             dice: record,
-        }),
+        },
     ))])
 }
 
 /// ADG-R4 to ADG-R9. Draws: the 1d3 reversal cost (both words reversed), the d20 casting check, then
 /// on success the level's d6s (with --effect), or on failure the mishap's 2d6 and its entry's dice.
 pub fn cast(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     casting: Casting,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, adg) = living(state, &casting.character)?;
     let tables = tables(state)?;
     let known = known_ritual(who, adg, &casting.ritual)?;
-    super::free_to_act(state, &who.name)?;
+    super::free_to_act(state, who.name)?;
     let mut order = casting.order;
-    if known.kind == RitualKind::Ceremony && state.fight.is_some() {
-        return Err(RuleError::InAFight(crate::rules::campaign::fight_now(
-            state,
-        )));
+    if known.kind == RitualKind::Ceremony
+        && let Some(fight) = state.fight_now()
+    {
+        return Err(Refusal::Core(Refused::InAFight(fight)));
     }
-    order.target = order
-        .target
-        .map(|t| crate::rules::campaign::as_recorded(state, &t))
-        .transpose()?;
+    order.target = order.target.map(|t| state.as_recorded(&t)).transpose()?;
     let took = time_taken(known, &order)?;
     if order.effect.is_some() && order.target.is_none() {
-        return Err(RuleError::System(AnyError::Adg(
-            AdgError::EffectWithoutTarget,
-        )));
+        return Err(Refusal::Own(AdgError::EffectWithoutTarget));
     }
     if let Some(target) = order.target.as_deref() {
         super::reachable(state, target)?;
     }
     if adg.locked_out {
-        return Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(AdgError::LockedOut(who.name.to_string())));
     }
     if order.moved {
-        return Err(RuleError::System(AnyError::Adg(AdgError::MovedThisRound(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(AdgError::MovedThisRound(who.name.to_string())));
     }
     let mut words = known.words.clone();
     let mut record = Vec::new();
@@ -223,19 +210,15 @@ pub fn cast(
     let over_limit_cost = adg.next_ritual_cost();
     let cunning = adg.current(Attribute::Cunning);
     if over_limit_cost > 0 && cunning <= over_limit_cost {
-        return Err(RuleError::System(AnyError::Adg(
-            AdgError::BeyondSafeRituals {
-                name: who.name.clone(),
-                beyond: over_limit_cost,
-                cunning,
-            },
-        )));
+        return Err(Refusal::Own(AdgError::BeyondSafeRituals {
+            name: who.name.to_string(),
+            beyond: over_limit_cost,
+            cunning,
+        }));
     }
     if let Some(reverse) = order.reverse {
         if !known.reversible {
-            return Err(RuleError::System(AnyError::Adg(AdgError::NotReversible(
-                known.name.clone(),
-            ))));
+            return Err(Refusal::Own(AdgError::NotReversible(known.name.clone())));
         }
         let slots: &[usize] = match reverse {
             Reverse::First => &[0],
@@ -244,9 +227,9 @@ pub fn cast(
         };
         for &slot in slots {
             let word = words.get(slot).cloned().unwrap_or_default();
-            words[slot] = tables.reverse_of(&word).ok_or_else(|| {
-                RuleError::System(AnyError::Adg(AdgError::NoReverse(word.clone())))
-            })?;
+            words[slot] = tables
+                .reverse_of(&word)
+                .ok_or_else(|| Refusal::Own(AdgError::NoReverse(word.clone())))?;
         }
         if reverse == Reverse::Both {
             reversal_cost = checks::roll(dice, &mut record, 3, "reversing both words 1d3 Cunning")?;
@@ -262,7 +245,7 @@ pub fn cast(
     // more (damage the log does not hold), never less (T-3, ADG-R8).
     let damage_taken = match (
         order.damage_taken,
-        super::damage_this_round(state, &who.name),
+        super::damage_this_round(state, who.name),
     ) {
         (Some(given), Some(recorded)) => Some(given.max(recorded)),
         (given, recorded) => given.or(recorded),
@@ -277,7 +260,7 @@ pub fn cast(
         "casting check",
     )?;
     let mut cast = Cast {
-        character: who.name.clone(),
+        character: who.name.to_string(),
         ritual: known.name.clone(),
         words: words.clone(),
         reversal_cost,
@@ -294,7 +277,7 @@ pub fn cast(
         dice: Vec::new(),
     };
     // The effect begins once the drawing or the performing is done (ADG-R1).
-    let done = state.clock.after(took.unwrap_or(GameDuration(0)));
+    let done = state.clock().after(took.unwrap_or(GameDuration(0)));
     if check.success
         && let Some(trigger) = order.when.map(|w| w.trim().to_string())
     {
@@ -351,9 +334,7 @@ pub fn cast(
         cast.mishap = Some(mishap);
     }
     cast.dice = record;
-    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::RitualCast(
-        cast,
-    )))])
+    Ok(vec![Decided::Own(AdgEvent::RitualCast(cast))])
 }
 
 /// ADG-R1: how long a ritual's effect lasts; a Phrase fades at once.
@@ -368,11 +349,8 @@ fn duration(kind: RitualKind, level: u32) -> Option<GameDuration> {
 /// ADG-R1: how long casting takes when the clock should move for it. A Sigil takes a minute to
 /// draw; a Ceremony an hour or more (as the GM says, an hour when not given); a Phrase is spoken
 /// within the round. Only a Sigil may be drawn to wait, and only a Ceremony's time is given.
-fn time_taken(
-    known: &KnownRitual,
-    order: &super::CastOrder,
-) -> Result<Option<GameDuration>, RuleError> {
-    let refused = |error| Err(RuleError::System(AnyError::Adg(error)));
+fn time_taken(known: &KnownRitual, order: &super::CastOrder) -> Verdict<Option<GameDuration>> {
+    let refused = |error| Err(Refusal::Own(error));
     if order.when.is_some() && known.kind != RitualKind::Sigil {
         return refused(AdgError::OnlySigilsWait(known.name.clone()));
     }
@@ -398,21 +376,21 @@ const WEEK: GameDuration = GameDuration(7 * crate::time::DAY_SECONDS);
 /// Sets off a Sigil drawn to wait (ADG-R1): the first drawn of that ritual goes off, its effect
 /// lasting from now. Draws Level d6 when it damages or heals (twice as many on an exact effect).
 pub fn trigger(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     order: &SigilTrigger,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, adg) = super::alive(state, &order.character)?;
     let waiting = adg
         .sigils
         .iter()
         .find(|s| Folded::of(&s.ritual) == Folded::of(&order.ritual))
         .ok_or_else(|| {
-            RuleError::System(AnyError::Adg(AdgError::NoSigilWaiting {
-                name: who.name.clone(),
+            Refusal::Own(AdgError::NoSigilWaiting {
+                name: who.name.to_string(),
                 ritual: order.ritual.trim().to_string(),
                 waiting: adg.sigils.iter().map(|s| s.ritual.clone()).collect(),
-            }))
+            })
         })?;
     if let Some(target) = waiting.waits.target.as_deref() {
         super::reachable(state, target)?;
@@ -434,15 +412,13 @@ pub fn trigger(
         _ => None,
     };
     let doubled = if doubles(ExactChoice::Duration) { 2 } else { 1 };
-    Ok(vec![Event::System(AnyEvent::Adg(
-        AdgEvent::SigilTriggered(Triggered {
-            character: who.name.clone(),
-            ritual: waiting.ritual.clone(),
-            cast_seq: waiting.cast_seq,
-            effect,
-            effect_until: duration(RitualKind::Sigil, adg.level)
-                .map(|d| state.clock.after(GameDuration(d.seconds() * doubled))),
-            dice: record,
-        }),
-    ))])
+    Ok(vec![Decided::Own(AdgEvent::SigilTriggered(Triggered {
+        character: who.name.to_string(),
+        ritual: waiting.ritual.clone(),
+        cast_seq: waiting.cast_seq,
+        effect,
+        effect_until: duration(RitualKind::Sigil, adg.level)
+            .map(|d| state.clock().after(GameDuration(d.seconds() * doubled))),
+        dice: record,
+    }))])
 }

@@ -3,10 +3,10 @@
 
 use super::checks::{self, can_exert};
 use super::rituals::{cunning_after, may_learn, pays_with_life};
-use super::{Attribute, RitualKind, RuleError, living, tables};
+use super::{Attribute, RitualKind, Verdict, living, tables};
+use crate::dice::sealed::RevealedDie;
 use crate::dice::{Dice, Die, SealedSecret};
-use crate::event::{Event, RevealedDie};
-use crate::state::{CampaignState, Character};
+use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{
     EffectKind, EffectRoll, LearnAttempt, Nights, PendingOutcome, PendingScrollRoll, Reading,
@@ -15,43 +15,38 @@ use crate::systems::adg::event::{
 use crate::systems::adg::rules::AdgError;
 use crate::systems::adg::state::{AdgState, Scroll};
 use crate::systems::adg::tables::AdgTables;
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Refused, Someone, View};
 use crate::time::GameDuration;
 
 /// ADG-S3, ADG-S4. Draws: for a Ceremony only, the GM's sealed d20, then the week's seven nights.
 pub fn write(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     scribing: super::Scribing,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, adg) = living(state, &scribing.character)?;
     // A week at the desk does not fit in a fight (T-3).
-    if state.fight.is_some() {
-        return Err(RuleError::InAFight(crate::rules::campaign::fight_now(
-            state,
-        )));
+    if let Some(fight) = state.fight_now() {
+        return Err(Refusal::Core(Refused::InAFight(fight)));
     }
     let tables = tables(state)?;
     let mut written = scroll_of_the_week(who, adg, tables, scribing, dice)?;
     // ADG-S3 ruling: the week's seven nights heal (exertion does not recover while scribing).
     let healed = super::nights_heal(who, adg, tables, 7, &mut written.dice, dice)?;
     written.nights = Some(Nights { healed });
-    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollWritten(
-        written,
-    )))])
+    Ok(vec![Decided::Own(AdgEvent::ScrollWritten(written))])
 }
 
 /// The writing of a scroll in a week that starts with the writer as `adg` (ADG-S3, ADG-S4): the
 /// checks, the cost, and for a Ceremony the GM's sealed d20, the one die drawn here. The week's
 /// nights are the caller's to count.
 pub(super) fn scroll_of_the_week(
-    who: &Character,
+    who: Someone<'_, Adg>,
     adg: &AdgState,
     tables: &AdgTables,
     scribing: super::Scribing,
     dice: &mut Dice<'_>,
-) -> Result<ScrollWritten, RuleError> {
+) -> Verdict<ScrollWritten> {
     let super::Scribing {
         character: _,
         ritual,
@@ -63,33 +58,27 @@ pub(super) fn scroll_of_the_week(
     } = scribing;
     let known = super::rituals::known_ritual(who, adg, &ritual)?;
     if adg.locked_out {
-        return Err(RuleError::System(AnyError::Adg(AdgError::LockedOut(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(AdgError::LockedOut(who.name.to_string())));
     }
     if level == 0 || level > adg.level {
-        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollLevel {
-            name: who.name.clone(),
+        return Err(Refusal::Own(AdgError::ScrollLevel {
+            name: who.name.to_string(),
             level,
             max: adg.level,
-        })));
+        }));
     }
     let cost = tables.scroll_cost(level, known.kind).unwrap_or(0);
     if adg.silver < cost {
-        return Err(RuleError::System(AnyError::Adg(
-            AdgError::NotEnoughSilver {
-                name: who.name.clone(),
-                has: adg.silver,
-                cost,
-            },
-        )));
+        return Err(Refusal::Own(AdgError::NotEnoughSilver {
+            name: who.name.to_string(),
+            has: adg.silver,
+            cost,
+        }));
     }
     let ceremony = known.kind == RitualKind::Ceremony;
     if pre_exert > 0 {
         if !ceremony {
-            return Err(RuleError::System(AnyError::Adg(
-                AdgError::NothingToExertFor,
-            )));
+            return Err(Refusal::Own(AdgError::NothingToExertFor));
         }
         can_exert(adg, Attribute::Cunning, pre_exert)?;
     }
@@ -100,7 +89,7 @@ pub(super) fn scroll_of_the_week(
         record.push(die);
     }
     Ok(ScrollWritten {
-        writer: who.name.clone(),
+        writer: who.name.to_string(),
         ritual: known.name.clone(),
         level,
         effect,
@@ -121,47 +110,46 @@ pub(super) fn scroll_of_the_week(
 const TURN_SECONDS: u64 = 600;
 
 /// A scroll that can still be used, or why not.
-fn usable(state: &CampaignState, id: u64) -> Result<&Scroll, RuleError> {
-    if let Some(fate) = state.systems.adg.spent_scrolls.fate(id) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollUnusable {
+fn usable(state: &dyn View<Adg>, id: u64) -> Verdict<&Scroll> {
+    if let Some(fate) = state.campaign().spent_scrolls.fate(id) {
+        return Err(Refusal::Own(AdgError::ScrollUnusable {
             id,
             state: crate::words::Words::word(fate).to_string(),
-        })));
+        }));
     }
     state
-        .systems
-        .adg
+        .campaign()
         .scrolls
         .get(&id)
-        .ok_or(RuleError::System(AnyError::Adg(AdgError::NoSuchScroll(id))))
+        .ok_or(Refusal::Own(AdgError::NoSuchScroll(id)))
 }
 
-fn held<'s>(state: &'s CampaignState, reader: &str, id: u64) -> Result<&'s Scroll, RuleError> {
+fn held<'s>(state: &'s dyn View<Adg>, reader: &str, id: u64) -> Verdict<&'s Scroll> {
     let scroll = usable(state, id)?;
-    if !crate::rules::campaign::same_character(&scroll.holder, reader) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::ScrollNotHeld {
+    if !crate::words::same_name(&scroll.holder, reader) {
+        return Err(Refusal::Own(AdgError::ScrollNotHeld {
             id,
             holder: scroll.holder.clone(),
-        })));
+        }));
     }
     Ok(scroll)
 }
 
 /// The sealed check of a Ceremony scroll, opened with the GM's secret: (value, die to reveal).
 fn open_seal(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     scroll: &Scroll,
     secrets: &[SealedSecret],
-) -> Result<Option<RevealedDie>, RuleError> {
+) -> Verdict<Option<RevealedDie>> {
     if !scroll.sealed_check {
         return Ok(None);
     }
     let pending = state
-        .sealed_pending
-        .get(&scroll.id)
+        .sealed_pending(scroll.id)
         .and_then(|p| p.first())
-        .ok_or(RuleError::NothingSealed(scroll.id))?;
-    crate::rules::campaign::open_seal(scroll.id, pending, secrets).map(Some)
+        .ok_or(Refused::NothingSealed(scroll.id))?;
+    let opened = crate::systems::contract::rules::open_seal(scroll.id, pending, secrets)?;
+    Ok(Some(opened))
 }
 
 /// How a scroll is read: in combat (an Agility save first), after damage this round, at whom.
@@ -175,14 +163,14 @@ struct Circumstances {
 /// damage), the damaged-scrolls d20, the mishap's 2d6 and dice (a badly written Ceremony) or the SL d6s
 /// (a damage or healing scroll), and the reuse d20 (unless damaged).
 fn reading(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     reader: &str,
     scroll: &Scroll,
     circumstances: Circumstances,
     seal: Option<u32>,
     record: &mut Vec<Die>,
     dice: &mut Dice<'_>,
-) -> Result<Reading, RuleError> {
+) -> Verdict<Reading> {
     let Circumstances {
         in_combat,
         took_damage,
@@ -192,7 +180,7 @@ fn reading(
     let tables = tables(state)?;
     let mut out = Reading {
         scroll: scroll.id,
-        reader: who.name.clone(),
+        reader: who.name.to_string(),
         in_combat,
         agility_save: None,
         damaged: None,
@@ -240,13 +228,13 @@ fn reading(
     if scroll.ongoing && out.writing_check_passed != Some(false) {
         out.ongoing_until = Some(
             state
-                .clock
+                .clock()
                 .after(GameDuration(TURN_SECONDS * u64::from(scroll.level))),
         );
     }
     let effect_target = |kind: EffectKind| match target {
         Some(t) => t,
-        None if kind == EffectKind::Healing => who.name.clone(),
+        None if kind == EffectKind::Healing => who.name.to_string(),
         None => "its target".to_string(),
     };
     match shortfall {
@@ -293,19 +281,17 @@ fn reading(
 }
 
 pub fn read(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     order: &super::ScrollReading,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (name, id, secrets) = (order.character.as_str(), order.scroll, &order.sealed);
     let (who, _) = living(state, name)?;
-    super::free_to_act(state, &who.name)?;
-    let scroll = held(state, &who.name, id)?;
+    super::free_to_act(state, who.name)?;
+    let scroll = held(state, who.name, id)?;
     // A target is whom the scroll's damage or healing goes to; a scroll with none would drop it.
     if order.target.is_some() && scroll.effect_roll.is_none() {
-        return Err(RuleError::System(AnyError::Adg(
-            AdgError::TargetWithoutRoll(id),
-        )));
+        return Err(Refusal::Own(AdgError::TargetWithoutRoll(id)));
     }
     if let Some(target) = order.target.as_deref() {
         super::reachable(state, target)?;
@@ -315,14 +301,14 @@ pub fn read(
     // Damage taken this round means a fight is on, whether or not --in-combat was given; in a
     // fight counted by the round, the reading is in combat and the damage the log holds against
     // the reader this round counts (T-3).
-    let took_damage = order.took_damage || super::damage_this_round(state, &who.name).is_some();
+    let took_damage = order.took_damage || super::damage_this_round(state, who.name).is_some();
     let circumstances = Circumstances {
-        in_combat: order.in_combat || took_damage || state.fight.is_some(),
+        in_combat: order.in_combat || took_damage || state.fight_now().is_some(),
         took_damage,
         target: order
             .target
             .as_deref()
-            .map(|t| crate::rules::campaign::as_recorded(state, t))
+            .map(|t| state.as_recorded(t))
             .transpose()?,
     };
     let reading = reading(
@@ -335,12 +321,12 @@ pub fn read(
         dice,
     )?;
     // The dice belong to the first event (their seq); the reveal follows it.
-    let mut events = vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollRead {
+    let mut events = vec![Decided::Own(AdgEvent::ScrollRead {
         reading,
         dice: record,
-    }))];
+    })];
     if let Some(revealed) = seal {
-        events.push(Event::SealedRevealed {
+        events.push(Decided::SealedRevealed {
             seq: id,
             dice: vec![revealed],
         });
@@ -350,10 +336,10 @@ pub fn read(
 
 /// ADG-S8. Draws: the 1d3 cost, the scroll d20, any accidental reading's dice, then the learning d20.
 pub fn learn(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     learning: &super::ScrollLearning,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (id, pay, exert, secrets) = (
         learning.scroll,
         learning.pay,
@@ -361,13 +347,13 @@ pub fn learn(
         &learning.sealed,
     );
     let (who, adg) = living(state, &learning.character)?;
-    let scroll = held(state, &who.name, id)?;
+    let scroll = held(state, who.name, id)?;
     may_learn(who, adg, &scroll.ritual)?;
     let mut record = Vec::new();
     let cost = checks::roll(dice, &mut record, 3, "learning cost 1d3")?;
     let died = pays_with_life(who, adg, pay, cost);
     let mut attempt = LearnAttempt {
-        character: who.name.clone(),
+        character: who.name.to_string(),
         ritual: scroll.ritual.clone(),
         words: scroll
             .ritual
@@ -430,11 +416,9 @@ pub fn learn(
         attempt.check = Some(check);
     }
     attempt.dice = record;
-    let mut events = vec![Event::System(AnyEvent::Adg(
-        AdgEvent::RitualLearnAttempted(attempt),
-    ))];
+    let mut events = vec![Decided::Own(AdgEvent::RitualLearnAttempted(attempt))];
     if let Some(revealed) = reveal {
-        events.push(Event::SealedRevealed {
+        events.push(Decided::SealedRevealed {
             seq: id,
             dice: vec![revealed],
         });
@@ -445,14 +429,15 @@ pub fn learn(
 /// ADG-S4: rolls what a reading left pending on `name` once its sealed check was open. Draws: the
 /// mishap's 2d6 and the dice of its entry, or the SL d6s of damage or healing.
 pub fn resolve(
-    state: &CampaignState,
+    state: &dyn View<Adg>,
     name: &str,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<AdgEvent>>> {
     let (who, adg) = super::alive(state, name)?;
-    let pending = adg.pending_roll.as_ref().ok_or_else(|| {
-        RuleError::System(AnyError::Adg(AdgError::NothingPending(who.name.clone())))
-    })?;
+    let pending = adg
+        .pending_roll
+        .as_ref()
+        .ok_or_else(|| Refusal::Own(AdgError::NothingPending(who.name.to_string())))?;
     let tables = tables(state)?;
     let mut record = Vec::new();
     let mut room = adg.exertion_room();
@@ -484,10 +469,8 @@ pub fn resolve(
             (Some(mishap), None)
         }
         // Aimed at someone who has died since the reading: it reaches no one (ADG-C4).
-        PendingOutcome::Effect { target, .. }
-            if state.character(target).is_some_and(|c| c.is_dead()) =>
-        {
-            unreached = state.character(target).map(|c| c.name.clone());
+        PendingOutcome::Effect { target, .. } if state.someone(target).is_some_and(|c| c.dead) => {
+            unreached = state.someone(target).map(|c| c.name.to_string());
             (None, None)
         }
         PendingOutcome::Effect {
@@ -504,33 +487,33 @@ pub fn resolve(
             (None, Some(effect))
         }
     };
-    Ok(vec![Event::System(AnyEvent::Adg(
-        AdgEvent::ScrollOutcomeRolled(ScrollOutcome {
-            reader: who.name.clone(),
+    Ok(vec![Decided::Own(AdgEvent::ScrollOutcomeRolled(
+        ScrollOutcome {
+            reader: who.name.to_string(),
             scroll: pending.scroll,
             mishap,
             effect,
             unreached,
             dice: record,
-        }),
+        },
     ))])
 }
 
 /// ADG-S9: a scroll is an item and changes hands.
-pub fn give(state: &CampaignState, id: u64, to: &str) -> Result<Vec<Event>, RuleError> {
+pub fn give(state: &dyn View<Adg>, id: u64, to: &str) -> Verdict<Vec<Decided<AdgEvent>>> {
     let scroll = usable(state, id)?;
     // Anyone may carry a scroll for another (only an A Dungeon Game character can read it); one
     // who holds it already receives nothing.
-    let receiver = crate::rules::campaign::find(state, to)?;
-    if crate::rules::campaign::same_character(&scroll.holder, &receiver.name) {
-        return Err(RuleError::System(AnyError::Adg(AdgError::HoldsAlready {
-            name: receiver.name.clone(),
+    let receiver = state.find(to)?;
+    if crate::words::same_name(&scroll.holder, receiver.name) {
+        return Err(Refusal::Own(AdgError::HoldsAlready {
+            name: receiver.name.to_string(),
             id,
-        })));
+        }));
     }
-    Ok(vec![Event::System(AnyEvent::Adg(AdgEvent::ScrollGiven {
+    Ok(vec![Decided::Own(AdgEvent::ScrollGiven {
         scroll: id,
         from: scroll.holder.clone(),
-        to: receiver.name.clone(),
-    }))])
+        to: receiver.name.to_string(),
+    })])
 }

@@ -2,7 +2,6 @@
 
 mod spent;
 
-use crate::state::CampaignState;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
     Cast, DowntimeOf, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
@@ -11,6 +10,7 @@ use crate::systems::adg::event::{
 use crate::systems::adg::event::{Pay, RitualKind};
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::tables::Attribute;
+use crate::systems::contract::port::Fold;
 use crate::time::{GameDuration, GameTime};
 use crate::words::Folded;
 use serde::{Deserialize, Serialize};
@@ -140,16 +140,16 @@ impl crate::systems::contract::state::SystemFold for super::Adg {
     fn forget_expired(character: &mut AdgState, now: GameTime) {
         character.effects.retain(|e| e.until > now);
     }
-    fn apply(state: &mut CampaignState, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
-        state.apply_adg(seq, event);
+    fn apply(state: &mut dyn Fold<Adg>, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+        Folding(state).apply_adg(seq, event);
     }
-    fn apply_rest(state: &mut CampaignState, rested: &crate::systems::adg::event::RestResult) {
-        state.apply_rest(rested);
+    fn apply_rest(state: &mut dyn Fold<Adg>, rested: &crate::systems::adg::event::RestResult) {
+        Folding(state).apply_rest(rested);
     }
     /// Every week's nights end the daily count and any lockout; the span may give exertion back
     /// (ADG-C5).
-    fn apply_downtime(state: &mut CampaignState, spent: &DowntimeOf) {
-        if let Some(adg) = state.adg_mut(&spent.character) {
+    fn apply_downtime(state: &mut dyn Fold<Adg>, spent: &DowntimeOf) {
+        if let Some(adg) = state.mine_mut(&spent.character) {
             adg.rituals_today = 0;
             adg.locked_out = false;
             if spent.restored_exertion {
@@ -316,11 +316,16 @@ pub struct Scroll {
     pub ongoing: bool,
 }
 
-impl CampaignState {
-    pub fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
-        self.characters
-            .get_mut(&crate::words::Folded::of(name))
-            .and_then(|c| c.state_mut::<Adg>())
+/// The campaign as A Dungeon Game's events change it.
+struct Folding<'f>(&'f mut dyn Fold<Adg>);
+
+impl Folding<'_> {
+    fn adg_mut(&mut self, name: &str) -> Option<&mut AdgState> {
+        self.0.mine_mut(name)
+    }
+
+    fn change_health(&mut self, name: &str, delta: i64) {
+        self.0.change_health(name, delta);
     }
 
     fn apply_effect(&mut self, effect: &Option<EffectRoll>) {
@@ -341,33 +346,29 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_learn(&mut self, a: &LearnAttempt) {
+    fn apply_learn(&mut self, a: &LearnAttempt) {
         if let Some(scroll) = &a.from_scroll
             && let Some(reading) = &scroll.reading
         {
             self.apply_reading(reading);
         }
-        let folded = crate::words::Folded::of(&a.character);
-        let Some(character) = self.characters.get_mut(&folded) else {
-            return;
-        };
         match a.pay {
             Pay::Health => {
-                if let Some(h) = character.health.as_mut() {
+                if let Some(h) = self.0.health_mut(&a.character) {
                     h.max = h.max.saturating_sub(a.cost);
                     h.current = h.current.min(h.max);
                 }
             }
             Pay::Agility | Pay::Brawn | Pay::Cunning => {
                 if let (Some(adg), Some(attribute)) =
-                    (character.state_mut::<Adg>(), a.pay.attribute())
+                    (self.adg_mut(&a.character), a.pay.attribute())
                 {
                     let max = adg.max.get_mut(attribute);
                     *max = max.saturating_sub(a.cost);
                 }
             }
         }
-        let Some(adg) = character.state_mut::<Adg>() else {
+        let Some(adg) = self.adg_mut(&a.character) else {
             return;
         };
         adg.dead |= a.died;
@@ -392,11 +393,10 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_cast(&mut self, seq: u64, c: &Cast) {
+    fn apply_cast(&mut self, seq: u64, c: &Cast) {
         // Drawing a Sigil or performing a Ceremony takes its time first (ADG-R1).
         if let Some(took) = c.took {
-            self.clock = self.clock.after(took);
-            self.counting_rounds = took.seconds() < crate::time::MINUTE_SECONDS;
+            self.0.pass_time(took);
         }
         self.apply_table_result(&c.character, &c.mishap);
         self.apply_effect(&c.effect);
@@ -455,9 +455,8 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_downtime(&mut self, character: &str, by: GameDuration, restored: bool) {
-        self.clock = self.clock.after(by);
-        self.counting_rounds = false;
+    fn apply_downtime(&mut self, character: &str, by: GameDuration, restored: bool) {
+        self.0.pass_time(by);
         if let Some(adg) = self.adg_mut(character) {
             // Nights pass during downtime, so the daily count and any lockout end too.
             adg.rituals_today = 0;
@@ -477,10 +476,9 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
+    fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
         if !w.in_downtime {
-            self.clock = self.clock.after(SCRIBING_WEEK);
-            self.counting_rounds = false;
+            self.0.pass_time(SCRIBING_WEEK);
         }
         if let Some(adg) = self.adg_mut(&w.writer) {
             adg.silver = adg.silver.saturating_sub(w.cost);
@@ -491,7 +489,7 @@ impl CampaignState {
         if let Some(nights) = &w.nights {
             self.apply_nights(&w.writer, nights.healed);
         }
-        self.systems.adg.scrolls.insert(
+        self.0.campaign_mut().scrolls.insert(
             seq,
             Scroll {
                 id: seq,
@@ -511,11 +509,11 @@ impl CampaignState {
         );
     }
 
-    pub(super) fn apply_reading(&mut self, r: &Reading) {
+    fn apply_reading(&mut self, r: &Reading) {
         if let Some(until) = r.ongoing_until {
             let ritual = self
-                .systems
-                .adg
+                .0
+                .campaign()
                 .scrolls
                 .get(&r.scroll)
                 .map(|s| s.ritual.clone())
@@ -539,11 +537,11 @@ impl CampaignState {
             // A spent scroll can never be used again: only its id and fate are kept, so a long
             // campaign's state does not fill up with the remains of every scroll ever read.
             Some(fate) => {
-                self.systems.adg.scrolls.remove(&r.scroll);
-                self.systems.adg.spent_scrolls.insert(r.scroll, fate);
+                self.0.campaign_mut().scrolls.remove(&r.scroll);
+                self.0.campaign_mut().spent_scrolls.insert(r.scroll, fate);
             }
             None => {
-                if let Some(scroll) = self.systems.adg.scrolls.get_mut(&r.scroll) {
+                if let Some(scroll) = self.0.campaign_mut().scrolls.get_mut(&r.scroll) {
                     scroll.reads += 1;
                     scroll.sealed_check = false;
                 }
@@ -551,7 +549,7 @@ impl CampaignState {
         }
     }
 
-    pub(super) fn apply_scroll_outcome(&mut self, o: &ScrollOutcome) {
+    fn apply_scroll_outcome(&mut self, o: &ScrollOutcome) {
         if let Some(adg) = self.adg_mut(&o.reader)
             && let Some(pending) = adg.pending_roll.take()
         {
@@ -562,23 +560,20 @@ impl CampaignState {
         self.apply_effect(&o.effect);
     }
 
-    pub(super) fn apply_scroll_given(&mut self, scroll: u64, to: &str) {
-        let holder = self
-            .character(to)
-            .map(|c| c.name.clone())
-            .unwrap_or_else(|| to.to_string());
-        if let Some(s) = self.systems.adg.scrolls.get_mut(&scroll) {
+    fn apply_scroll_given(&mut self, scroll: u64, to: &str) {
+        let holder = self.0.recorded_name(to).unwrap_or_else(|| to.to_string());
+        if let Some(s) = self.0.campaign_mut().scrolls.get_mut(&scroll) {
             s.holder = holder;
         }
     }
 
-    pub(super) fn apply_exerted(&mut self, character: &str, attribute: Attribute, amount: u32) {
+    fn apply_exerted(&mut self, character: &str, attribute: Attribute, amount: u32) {
         if let Some(adg) = self.adg_mut(character) {
             adg.exert(attribute, amount);
         }
     }
 
-    pub(super) fn apply_discovered(&mut self, character: &str, ritual: &str, words: &[String]) {
+    fn apply_discovered(&mut self, character: &str, ritual: &str, words: &[String]) {
         if let Some(adg) = self.adg_mut(character) {
             adg.discovered
                 .insert(Folded::of(ritual), (ritual.to_string(), words.to_vec()));
@@ -586,13 +581,13 @@ impl CampaignState {
     }
 }
 
-impl CampaignState {
-    /// Folds one of the system's events into the state (see [`CampaignState::apply`]).
-    pub(crate) fn apply_adg(&mut self, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+impl Folding<'_> {
+    /// Folds one of the system's events into the campaign.
+    fn apply_adg(&mut self, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
         use crate::systems::adg::event::AdgEvent;
         match event {
             AdgEvent::AdgTablesLoaded { tables, .. } => {
-                self.systems.adg.adg_tables = Some(tables.clone())
+                self.0.campaign_mut().adg_tables = Some(tables.clone())
             }
             AdgEvent::RitualDiscovered {
                 character,

@@ -2,14 +2,11 @@
 
 use super::consequences::{failure_pending, resonance_pending, roll_resonance};
 use super::{
-    Alignment, Answered, Casting, Condition, NewSpell, RuleError, SaveRoll, SpellDef, caster,
+    Alignment, Answered, Casting, Condition, NewSpell, SaveRoll, SpellDef, Verdict, caster,
     casting_band, round_of,
 };
 use crate::dice::{Dice, Die, open_ended};
-use crate::event::Event;
-use crate::state::CampaignState;
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Refused, View};
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
@@ -22,60 +19,62 @@ use crate::words::Folded;
 
 pub use super::order::{CastOrder, OvercastMethod, OvercastOrder, Range};
 
-pub fn learn(state: &CampaignState, name: &str, spell: NewSpell) -> Result<Vec<Event>, RuleError> {
+pub fn learn(
+    state: &dyn View<Vsd>,
+    name: &str,
+    spell: NewSpell,
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, name)?;
     if spell.name.trim().is_empty() {
         return Err(crate::text::TextProblem::Empty("spell's name").into());
     }
     if vsd.spells.contains_key(&Folded::of(&spell.name)) {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::SpellKnown {
-            name: who.name.clone(),
+        return Err(Refusal::Own(VsdError::SpellKnown {
+            name: who.name.to_string(),
             spell: spell.name.trim().to_string(),
-        })));
+        }));
     }
     let lore = vsd.lore(&spell.lore).ok_or_else(|| {
-        RuleError::System(AnyError::Vsd(VsdError::UnknownLore {
-            name: who.name.clone(),
+        Refusal::Own(VsdError::UnknownLore {
+            name: who.name.to_string(),
             lore: spell.lore.clone(),
             lores: vsd.lores.iter().map(|l| l.name.clone()).collect(),
-        }))
+        })
     })?;
     if spell.weave == 0 || spell.weave > 50 {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::InvalidSpell(
+        return Err(Refusal::Own(VsdError::InvalidSpell(
             "the Weave must be 1 to 50".into(),
-        ))));
+        )));
     }
     let spell = spell.into_def(lore.name.clone());
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SpellLearned(
-        SpellLearned {
-            character: who.name.clone(),
-            spell,
-        },
-    )))])
+    Ok(vec![Decided::Own(VsdEvent::SpellLearned(SpellLearned {
+        character: who.name.to_string(),
+        spell,
+    }))])
 }
 
 /// VSD-3: one round of concentration on a spell, no MPs spent yet.
 pub fn concentrate(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     name: &str,
     spell: &str,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, name)?;
     let spell = vsd
         .spell(spell)
-        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, spell))?;
+        .ok_or_else(|| unknown_spell(who.name, vsd, spell))?;
     // A failed spell held to fire later needs concentration, instantaneous or not (VSD-9 ruling).
     let holding = vsd
         .delayed
         .as_ref()
         .is_some_and(|d| d.spell.eq_ignore_ascii_case(&spell.name));
     if spell.instantaneous && !holding {
-        return Err(RuleError::System(AnyError::Vsd(
-            VsdError::InstantaneousNeedsNoConcentration(spell.name.clone()),
+        return Err(Refusal::Own(VsdError::InstantaneousNeedsNoConcentration(
+            spell.name.clone(),
         )));
     }
     // Concentrating is acting.
-    able_to_act(&who.name, vsd, state.clock)?;
+    able_to_act(who.name, vsd, state.clock())?;
     let round = round_of(state);
     if vsd
         .concentration
@@ -83,15 +82,13 @@ pub fn concentrate(
         .is_some_and(|c| c.last_round == round)
         || vsd.last_cast_round == Some(round)
     {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::RoundUsed(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::RoundUsed(who.name.to_string())));
     }
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::Concentrated {
-        character: who.name.clone(),
+    Ok(vec![Decided::Own(VsdEvent::Concentrated {
+        character: who.name.to_string(),
         spell: spell.name.clone(),
         round,
-    }))])
+    })])
 }
 
 /// Refuses a caster who cannot act now (scorched, assailed, knocked out; VSD-13): they can neither
@@ -100,59 +97,57 @@ fn able_to_act(
     name: &str,
     vsd: &crate::systems::vsd::state::VsdState,
     now: crate::time::GameTime,
-) -> Result<(), RuleError> {
+) -> Verdict<()> {
     match vsd
         .active_conditions(now)
         .into_iter()
         .find(|c| c.prevents_casting())
     {
-        Some(condition) => Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
+        Some(condition) => Err(Refusal::Own(VsdError::CannotAct {
             name: name.to_string(),
             condition: condition.name(),
-        }))),
+        })),
         None => Ok(()),
     }
 }
 
-fn unknown_spell(name: &str, vsd: &crate::systems::vsd::state::VsdState, spell: &str) -> RuleError {
-    RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
+fn unknown_spell(
+    name: &str,
+    vsd: &crate::systems::vsd::state::VsdState,
+    spell: &str,
+) -> Refusal<VsdError> {
+    Refusal::Own(VsdError::UnknownSpell {
         name: name.to_string(),
         spell: spell.to_string(),
         known: vsd.spells.values().map(|s| s.name.clone()).collect(),
-    }))
+    })
 }
 
 /// VSD-2 to VSD-14. Dice, in order: for a sacrifice, 1d10 per Weave over Level (soul damage); the
 /// open-ended d100 chain; on a failure the plain d100 failure roll; on resonance its plain d100.
 pub fn cast(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     casting: Casting,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, &casting.character)?;
     let spell = vsd
         .spell(&casting.spell)
-        .ok_or_else(|| unknown_spell(who.name.as_str(), vsd, &casting.spell))?
+        .ok_or_else(|| unknown_spell(who.name, vsd, &casting.spell))?
         .clone();
     let mut order = casting.order;
-    order.target = crate::rules::campaign::as_recorded(state, &order.target)?;
-    let settings = &state.systems.vsd.vsd_settings;
+    order.target = state.as_recorded(&order.target)?;
+    let settings = &state.campaign().vsd_settings;
     let round = round_of(state);
     if !vsd.pending.is_empty() {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::ChoicePending(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::ChoicePending(who.name.to_string())));
     }
-    able_to_act(&who.name, vsd, state.clock)?;
+    able_to_act(who.name, vsd, state.clock())?;
     if order.cannot_see {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotSee(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::CannotSee(who.name.to_string())));
     }
     if order.silenced {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotSpeak(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::CannotSpeak(who.name.to_string())));
     }
     if vsd.last_cast_round == Some(round)
         || vsd
@@ -160,21 +155,19 @@ pub fn cast(
             .as_ref()
             .is_some_and(|c| c.last_round == round)
     {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::RoundUsed(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::RoundUsed(who.name.to_string())));
     }
     let cost = spell.mp_cost() + settings.alignment.extra_mp();
     if vsd.mp_current() < cost {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::NotEnoughMp {
-            name: who.name.clone(),
+        return Err(Refusal::Own(VsdError::NotEnoughMp {
+            name: who.name.to_string(),
             has: vsd.mp_current(),
             cost,
-        })));
+        }));
     }
     let over = spell.weave.saturating_sub(vsd.level);
-    let overcast_order = order.overcast_order().map_err(RuleError::from)?;
-    let overcast = check_overcast(state, who.name.as_str(), vsd, &spell, over, &overcast_order)?;
+    let overcast_order = order.overcast_order()?;
+    let overcast = check_overcast(state, who.name, vsd, &spell, over, &overcast_order)?;
 
     let mut modifiers = Vec::new();
     let mut add = |what: &str, value: i64| {
@@ -204,10 +197,10 @@ pub fn cast(
         // VSD-14: an attack spell takes its own range table, not the casting table's.
         Some(_) => {
             let modifier = order.range.attack_modifier().ok_or_else(|| {
-                RuleError::System(AnyError::Vsd(VsdError::OutOfReach {
+                Refusal::Own(VsdError::OutOfReach {
                     spell: spell.name.clone(),
                     distance: order.range.words(),
-                }))
+                })
             })?;
             add("attack range", modifier);
         }
@@ -254,7 +247,7 @@ pub fn cast(
         .fold(roll.saturating_add(lore_bonus), |sum, m| {
             sum.saturating_add(m.value)
         });
-    let affected: Vec<String> = std::iter::once(who.name.clone())
+    let affected: Vec<String> = std::iter::once(who.name.to_string())
         .chain(
             overcast
                 .as_ref()
@@ -270,8 +263,8 @@ pub fn cast(
             .defense
             .or_else(|| {
                 state
-                    .character(&order.target)
-                    .and_then(|c| c.state::<Vsd>())
+                    .someone(&order.target)
+                    .and_then(|c| c.mine)
                     .map(|v| v.defense)
             })
             .unwrap_or(0);
@@ -289,7 +282,7 @@ pub fn cast(
         (outcome, difficulty.filter(|_| spell.save))
     };
     let mut cast = SpellCast {
-        caster: who.name.clone(),
+        caster: who.name.to_string(),
         spell: spell.name.clone(),
         target: order.target.clone(),
         place: order.place,
@@ -317,7 +310,7 @@ pub fn cast(
         by: by.into(),
         options,
         pick,
-        cast_seq: state.head + 1,
+        cast_seq: state.head() + 1,
         spell: spell.name.clone(),
         place: order.place,
         affected: affected.clone(),
@@ -325,7 +318,7 @@ pub fn cast(
         weave: spell.weave,
         resonance_bonus: 0,
         target: Some(order.target.clone()),
-        cast_at: Some(state.clock),
+        cast_at: Some(state.clock()),
     };
     use super::Choice::*;
     match outcome {
@@ -339,7 +332,7 @@ pub fn cast(
                 total: i64::from(face) + spell.kind.failure_modifier(),
             };
             // Always stunned, whatever the band (VSD-9); until the end of the next round.
-            let until = Some(state.clock.after(GameDuration(2 * ROUND_SECONDS)));
+            let until = Some(state.clock().after(GameDuration(2 * ROUND_SECONDS)));
             for name in &affected {
                 cast.conditions.push(ConditionChange {
                     character: name.clone(),
@@ -374,7 +367,9 @@ pub fn cast(
     // VSD-10: a double on the first die (never 100), or the awareness window still open.
     let first = faces.first().copied().unwrap_or(0);
     let double = first < 100 && first % 11 == 0 && first > 0;
-    let aware = vsd.awareness_until.is_some_and(|until| until > state.clock);
+    let aware = vsd
+        .awareness_until
+        .is_some_and(|until| until > state.clock());
     if double || aware {
         let why = if double {
             "a double on the casting roll"
@@ -388,61 +383,52 @@ pub fn cast(
         cast.resonance = Some(resonance);
     }
     let lands = matches!(outcome, Outcome::Success | Outcome::Outstanding);
-    if lands && !spell.save && spell.stays_in_force() && state.character(&order.target).is_some() {
+    if lands && !spell.save && spell.stays_in_force() && state.someone(&order.target).is_some() {
         cast.took_hold = true;
-        cast.active_until = spell.duration.map(|d| state.clock.after(d));
+        cast.active_until = spell.duration.map(|d| state.clock().after(d));
     }
     if let Some(o) = &cast.overcast {
         cast.consumed = i64::from(vsd.body) - i64::from(o.soul_damage) <= 0;
     }
     cast.dice = record;
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
-        cast,
-    )))])
+    Ok(vec![Decided::Own(VsdEvent::SpellCast(cast))])
 }
 
 /// VSD-12: who may overcast, by how much, and how.
 fn check_overcast(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     name: &str,
     vsd: &crate::systems::vsd::state::VsdState,
     spell: &SpellDef,
     over: u32,
     order: &Option<OvercastOrder>,
-) -> Result<Option<Overcast>, RuleError> {
+) -> Verdict<Option<Overcast>> {
     if over == 0 {
         return match order {
-            Some(_) => Err(RuleError::System(AnyError::Vsd(
-                VsdError::NoNeedToOvercast {
-                    spell: spell.name.clone(),
-                    weave: spell.weave,
-                    level: vsd.level,
-                },
-            ))),
+            Some(_) => Err(Refusal::Own(VsdError::NoNeedToOvercast {
+                spell: spell.name.clone(),
+                weave: spell.weave,
+                level: vsd.level,
+            })),
             None => Ok(None),
         };
     }
     if !matches!(vsd.vocation.as_str(), "wizard" | "animist") {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotOvercast {
+        return Err(Refusal::Own(VsdError::CannotOvercast {
             name: name.to_string(),
             vocation: vsd.vocation.clone(),
-        })));
+        }));
     }
     let ranks = vsd.lore(&spell.lore).map_or(0, |l| l.ranks);
     if ranks < spell.weave {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::TooFewRanks {
+        return Err(Refusal::Own(VsdError::TooFewRanks {
             name: name.to_string(),
             lore: spell.lore.clone(),
             ranks,
             weave: spell.weave,
-        })));
+        }));
     }
-    let allowance = state
-        .systems
-        .vsd
-        .vsd_settings
-        .alignment
-        .overcast_allowance();
+    let allowance = state.campaign().vsd_settings.alignment.overcast_allowance();
     let weaves_over = over;
     match order {
         None if over <= allowance => Ok(Some(Overcast {
@@ -452,18 +438,14 @@ fn check_overcast(
             drive_spent: 0,
             soul_damage: 0,
         })),
-        None => Err(RuleError::System(AnyError::Vsd(
-            VsdError::WeaveAboveLevel {
-                spell: spell.name.clone(),
-                weave: spell.weave,
-                level: vsd.level,
-            },
-        ))),
+        None => Err(Refusal::Own(VsdError::WeaveAboveLevel {
+            spell: spell.name.clone(),
+            weave: spell.weave,
+            level: vsd.level,
+        })),
         Some(OvercastOrder::Sacrifice) => {
             if vsd.drive == 0 {
-                return Err(RuleError::System(AnyError::Vsd(VsdError::NoDrive(
-                    name.to_string(),
-                ))));
+                return Err(Refusal::Own(VsdError::NoDrive(name.to_string())));
             }
             Ok(Some(Overcast {
                 method: "sacrifice".into(),
@@ -477,37 +459,31 @@ fn check_overcast(
             let mut participants = Vec::new();
             for other in with {
                 let (helper, helper_vsd) = caster(state, other)?;
-                if Folded::of(&helper.name) == Folded::of(name)
-                    || participants.contains(&helper.name)
+                if Folded::of(helper.name) == Folded::of(name)
+                    || participants.iter().any(|p: &String| p == helper.name)
                 {
-                    return Err(RuleError::System(AnyError::Vsd(
-                        VsdError::RitualParticipants(
-                            "each participant is another caster, named once".into(),
-                        ),
+                    return Err(Refusal::Own(VsdError::RitualParticipants(
+                        "each participant is another caster, named once".into(),
                     )));
                 }
                 if helper_vsd.spell(&spell.name).is_none() {
-                    return Err(RuleError::System(AnyError::Vsd(
-                        VsdError::RitualParticipants(format!(
-                            "{} does not know {}",
-                            helper.name, spell.name
-                        )),
-                    )));
+                    return Err(Refusal::Own(VsdError::RitualParticipants(format!(
+                        "{} does not know {}",
+                        helper.name, spell.name
+                    ))));
                 }
                 // A participant who cannot act (scorched, assailed, knocked out) cannot
                 // concentrate on a ritual either.
                 if let Some(condition) = helper_vsd
-                    .active_conditions(state.clock)
+                    .active_conditions(state.clock())
                     .into_iter()
                     .find(|c| c.prevents_casting())
                 {
-                    return Err(RuleError::System(AnyError::Vsd(
-                        VsdError::RitualParticipants(format!(
-                            "{} cannot act while {}, so cannot concentrate on the ritual",
-                            helper.name,
-                            condition.name()
-                        )),
-                    )));
+                    return Err(Refusal::Own(VsdError::RitualParticipants(format!(
+                        "{} cannot act while {}, so cannot concentrate on the ritual",
+                        helper.name,
+                        condition.name()
+                    ))));
                 }
                 // Ruling: a participant spends the round concentrating on the ritual, so one who
                 // already acted in it (a cast, or concentration on something else) cannot join.
@@ -516,14 +492,12 @@ fn check_overcast(
                 // built concentration for it, with no spell of their own in between.
                 let built = vsd.concentration_for(&spell.name, round);
                 if built > 0 && helper_vsd.concentration_for(&spell.name, round) < built {
-                    return Err(RuleError::System(AnyError::Vsd(
-                        VsdError::RitualParticipants(format!(
-                            "{} did not concentrate on {} through the {} the ritual was built over",
-                            helper.name,
-                            spell.name,
-                            crate::words::count(u64::from(built), "round", "rounds")
-                        )),
-                    )));
+                    return Err(Refusal::Own(VsdError::RitualParticipants(format!(
+                        "{} did not concentrate on {} through the {} the ritual was built over",
+                        helper.name,
+                        spell.name,
+                        crate::words::count(u64::from(built), "round", "rounds")
+                    ))));
                 }
                 let acted = helper_vsd.last_cast_round == Some(round)
                     || helper_vsd
@@ -531,24 +505,20 @@ fn check_overcast(
                         .as_ref()
                         .is_some_and(|c| c.last_round == round);
                 if acted {
-                    return Err(RuleError::System(AnyError::Vsd(
-                        VsdError::RitualParticipants(format!(
-                            "{} has already acted this round and cannot also concentrate on the ritual",
-                            helper.name
-                        )),
-                    )));
+                    return Err(Refusal::Own(VsdError::RitualParticipants(format!(
+                        "{} has already acted this round and cannot also concentrate on the ritual",
+                        helper.name
+                    ))));
                 }
-                participants.push(helper.name.clone());
+                participants.push(helper.name.to_string());
             }
             // Rulings: each other participant allows one Weave over Level, and the caster meets
             // one condition: a ritual's allowance is not added to an alignment's.
             if over > participants.len() as u32 {
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::RitualParticipants(format!(
-                        "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
-                        participants.len()
-                    )),
-                )));
+                return Err(Refusal::Own(VsdError::RitualParticipants(format!(
+                    "overcasting by {over} Weave(s) needs {over} other participant(s); {} named",
+                    participants.len()
+                ))));
             }
             Ok(Some(Overcast {
                 method: "ritual".into(),
@@ -564,10 +534,10 @@ fn check_overcast(
 /// VSD-7: a Willpower save, open-ended d100 + WSR, resisting when greater than the difficulty.
 /// Dice: the open-ended d100 chain.
 pub fn save(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     save: SaveRoll,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let SaveRoll {
         target,
         wsr,
@@ -575,22 +545,18 @@ pub fn save(
         cast,
     } = save;
     let target = target.as_str();
-    if against == 0 || against > state.head {
-        return Err(RuleError::NoSuchEvent(against, state.head));
+    if against == 0 || against > state.head() {
+        return Err(Refusal::Core(Refused::NoSuchEvent(against, state.head())));
     }
-    if state.retracted.contains_key(&against) {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CastRetracted(
-            against,
-        ))));
+    if state.is_retracted(against) {
+        return Err(Refusal::Own(VsdError::CastRetracted(against)));
     }
-    let (answered, recorded_at) = cast.ok_or(RuleError::System(AnyError::Vsd(
-        VsdError::NotACast(against),
-    )))?;
+    let (answered, recorded_at) = cast.ok_or(Refusal::Own(VsdError::NotACast(against)))?;
     let no_save = |why: &str| {
-        RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+        Refusal::Own(VsdError::NoSaveNeeded {
             seq: against,
             why: why.into(),
-        }))
+        })
     };
     // The spell, its caster, the difficulty, and when its duration starts (the cast; for a held
     // spell, the end of its second round).
@@ -638,76 +604,69 @@ pub fn save(
             (&struck.spell, caster, difficulty, struck.cast_at)
         }
     };
-    let character = state.character(target);
-    let target_name = character.map_or(target, |c| c.name.as_str());
+    let character = state.someone(target);
+    let target_name = character.map_or(target, |c| c.name);
     // VSD-7 and VSD-8 (rulings): one save per target per cast, and only against the newest casting of
     // the spell on that target.
     if let Some(casting) = state
-        .systems
-        .vsd
+        .campaign()
         .castings_on
         .get(&Folded::of(target))
         .and_then(|spells| spells.get(&Folded::of(spell)))
     {
         if casting.cast_seq > against {
-            return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+            return Err(Refusal::Own(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!(
                     "{spell} was cast on {target_name} again at #{}, and only the newest casting counts",
                     casting.cast_seq
                 ),
-            })));
+            }));
         }
         if casting.cast_seq == against && casting.saved {
-            return Err(RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded {
+            return Err(Refusal::Own(VsdError::NoSaveNeeded {
                 seq: against,
                 why: format!("{target_name} has already saved against it (one save per cast)"),
-            })));
+            }));
         }
     }
-    let own = character
-        .and_then(|c| c.state::<Vsd>())
-        .map(|v| i64::from(v.wsr));
+    let own = character.and_then(|c| c.mine).map(|v| i64::from(v.wsr));
     // A character's save uses their own sheet; a bonus typed for them would quietly replace it.
     if let (Some(_), Some(own)) = (wsr, own) {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::WsrOfTheirOwn {
+        return Err(Refusal::Own(VsdError::WsrOfTheirOwn {
             name: target_name.to_string(),
             wsr: own,
-        })));
+        }));
     }
     let wsr = wsr
         .or(own)
-        .ok_or_else(|| RuleError::System(AnyError::Vsd(VsdError::WsrNeeded(target.to_string()))))?;
+        .ok_or_else(|| Refusal::Own(VsdError::WsrNeeded(target.to_string())))?;
     let (record, chain) = open_ended::roll(dice, "Willpower save", false)?;
     let faces: Vec<u32> = chain.iter().map(|d| d.value).collect();
     let roll = open_ended::chain_total(&faces);
     let total = roll.saturating_add(wsr);
     let resisted = total > i64::from(difficulty);
     let duration = state
-        .character(cast_by)
-        .and_then(|c| c.state::<Vsd>()?.spell(spell))
+        .someone(cast_by)
+        .and_then(|c| c.mine?.spell(spell))
         .and_then(|s| s.duration)
         .filter(|_| character.is_some());
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::SaveRolled(
-        SaveRolled {
-            target: character
-                .map(|c| c.name.clone())
-                .unwrap_or_else(|| target.to_string()),
-            against,
-            spell: spell.clone(),
-            caster: cast_by.clone(),
-            difficulty,
-            wsr,
-            roll,
-            total,
-            resisted,
-            // Ruling: a spell's duration runs from its cast, not from the save.
-            active_until: if resisted {
-                None
-            } else {
-                duration.map(|d| cast_at.after(d))
-            },
-            dice: record,
+    Ok(vec![Decided::Own(VsdEvent::SaveRolled(SaveRolled {
+        target: character.map_or_else(|| target.to_string(), |c| c.name.to_string()),
+        against,
+        spell: spell.clone(),
+        caster: cast_by.clone(),
+        difficulty,
+        wsr,
+        roll,
+        total,
+        resisted,
+        // Ruling: a spell's duration runs from its cast, not from the save.
+        active_until: if resisted {
+            None
+        } else {
+            duration.map(|d| cast_at.after(d))
         },
-    )))])
+        dice: record,
+    }))])
 }

@@ -163,5 +163,6 @@ pub struct Assessment {
     /// The free roll made for it (#SEQ in `grimoire log`), if one was.
     pub roll: Option<u64>,
     /// That roll as the log holds it, read inside the write.
-    pub rolled: Option<crate::event::Event>,
+    pub rolled:
+        Option<crate::systems::contract::rules::Logged<crate::systems::vsd::event::VsdEvent>>,
 }

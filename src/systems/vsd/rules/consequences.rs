@@ -1,12 +1,9 @@
 //! What follows a casting: resonance (VSD-10, VSD-11), failure results (VSD-9) and the choices a
 //! cast leaves (VSD-5).
 
-use super::{Choice, Condition, Place, RuleError, SpellDef, SpellKind, Tag, caster, round_of};
+use super::{Choice, Condition, Place, SpellDef, SpellKind, Tag, Verdict, caster, round_of};
 use crate::dice::{Dice, Die};
-use crate::event::Event;
-use crate::state::{CampaignState, Character};
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Someone, View};
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
@@ -26,7 +23,7 @@ pub fn roll_resonance(
     bonus: i64,
     severs: u32,
     why: &str,
-) -> Result<ResonanceRoll, RuleError> {
+) -> Verdict<ResonanceRoll> {
     let mut modifiers = vec![Modifier {
         what: "Weave".into(),
         value: i64::from(spell.weave),
@@ -123,50 +120,50 @@ pub fn failure_pending(total: i64, base: Pending) -> Option<Pending> {
 /// Resolves a pending choice. Dice: a resonance d100 (failure's resonance option), or 1d10 rounds
 /// (the GM's "scorched" pick).
 pub fn choose(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     name: &str,
     chosen: &[Choice],
     other_target: Option<&str>,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, name)?;
     if vsd.pending.is_empty() {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::NothingToChoose(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::NothingToChoose(
+            who.name.to_string(),
+        )));
     }
     let pending = vsd
         .pending
         .iter()
         .find(|p| chosen.iter().all(|c| p.options.contains(c)))
         .ok_or_else(|| {
-            RuleError::System(AnyError::Vsd(VsdError::InvalidChoice {
-                name: who.name.clone(),
+            Refusal::Own(VsdError::InvalidChoice {
+                name: who.name.to_string(),
                 pending: describe_pending(&vsd.pending),
-            }))
+            })
         })?;
     // The gaze's choice comes after its rounds (VSD-10): while scorched, the caster can do nothing,
     // choosing included.
     if pending.about == "the Darkmaster's gaze"
-        && vsd.has_condition(Condition::Scorched, state.clock)
+        && vsd.has_condition(Condition::Scorched, state.clock())
     {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::CannotAct {
-            name: who.name.clone(),
+        return Err(Refusal::Own(VsdError::CannotAct {
+            name: who.name.to_string(),
             condition: Condition::Scorched.name(),
-        })));
+        }));
     }
     let mut distinct = chosen.to_vec();
     distinct.dedup();
     if distinct.len() != pending.pick || chosen.len() != pending.pick {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::InvalidChoice {
-            name: who.name.clone(),
+        return Err(Refusal::Own(VsdError::InvalidChoice {
+            name: who.name.to_string(),
             pending: describe_pending(std::slice::from_ref(pending)),
-        })));
+        }));
     }
     let struck = strikes_instead(state, who, vsd, pending, chosen, other_target)?;
     let half = pending.mp_cost.div_ceil(2);
     let mut made = ChoiceMade {
-        character: who.name.clone(),
+        character: who.name.to_string(),
         cast_seq: pending.cast_seq,
         chosen: chosen.to_vec(),
         mp_refund: 0,
@@ -191,7 +188,7 @@ pub fn choose(
     };
     let caster_only = |made: &mut ChoiceMade, condition, until| {
         made.conditions.push(ConditionChange {
-            character: who.name.clone(),
+            character: who.name.to_string(),
             condition,
             until,
         });
@@ -223,12 +220,12 @@ pub fn choose(
             Choice::KnockedOut => everyone(
                 &mut made,
                 Condition::KnockedOut,
-                Some(state.clock.after(GameDuration(6 * 3600))),
+                Some(state.clock().after(GameDuration(6 * 3600))),
             ),
             Choice::Stunned => caster_only(
                 &mut made,
                 Condition::Stunned,
-                Some(state.clock.after(GameDuration(2 * ROUND_SECONDS))),
+                Some(state.clock().after(GameDuration(2 * ROUND_SECONDS))),
             ),
             Choice::Assailed => caster_only(&mut made, Condition::Assailed, None),
             Choice::Scorched => {
@@ -238,7 +235,7 @@ pub fn choose(
                 caster_only(
                     &mut made,
                     Condition::Scorched,
-                    Some(state.clock.after(GameDuration(rounds * ROUND_SECONDS))),
+                    Some(state.clock().after(GameDuration(rounds * ROUND_SECONDS))),
                 );
                 // Then the caster's own choice: every MP left, or one true answer.
                 made.pending = Some(Pending {
@@ -246,22 +243,22 @@ pub fn choose(
                     by: "caster".into(),
                     options: vec![Choice::LoseRemainingMps, Choice::AnswerTruly],
                     pick: 1,
-                    affected: vec![who.name.clone()],
+                    affected: vec![who.name.to_string()],
                     ..pending.clone()
                 });
             }
             Choice::LoseRemainingMps => {
-                made.mp_lost = vec![(who.name.clone(), vsd.mp_current())];
+                made.mp_lost = vec![(who.name.to_string(), vsd.mp_current())];
             }
             // The answer itself is the table's; the log records that it is owed.
             Choice::AnswerTruly => {}
             Choice::Resonance => {
                 let spell = vsd.spell(&pending.spell).cloned().ok_or_else(|| {
-                    RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
-                        name: who.name.clone(),
+                    Refusal::Own(VsdError::UnknownSpell {
+                        name: who.name.to_string(),
                         spell: pending.spell.clone(),
                         known: vec![],
-                    }))
+                    })
                 })?;
                 let resonance = roll_resonance(
                     dice,
@@ -273,7 +270,7 @@ pub fn choose(
                     "a failed spell",
                 )?;
                 let base = Pending {
-                    affected: vec![who.name.clone()],
+                    affected: vec![who.name.to_string()],
                     ..pending.clone()
                 };
                 made.pending = resonance_pending(&resonance, base);
@@ -283,7 +280,7 @@ pub fn choose(
             // castings there (VSD-8); its duration runs from the cast.
             Choice::HalfDuration | Choice::HalfArea => {
                 if let (Some(target), Some(cast_at)) = (&pending.target, pending.cast_at)
-                    && state.character(target).is_some()
+                    && state.someone(target).is_some()
                 {
                     let duration = vsd.spell(&pending.spell).and_then(|s| s.duration);
                     let half_duration = *choice == Choice::HalfDuration;
@@ -325,9 +322,9 @@ pub fn choose(
     if made.fires_at_round.is_some()
         && let Some(held) = &vsd.delayed
     {
-        events.push(Event::System(AnyEvent::Vsd(
-            VsdEvent::DelayedSpellResolved(DelayedResolved {
-                caster: who.name.clone(),
+        events.push(Decided::Own(VsdEvent::DelayedSpellResolved(
+            DelayedResolved {
+                caster: who.name.to_string(),
                 spell: held.spell.clone(),
                 target: held.target.clone(),
                 cast_seq: held.cast_seq,
@@ -338,38 +335,36 @@ pub fn choose(
                 active_until: None,
                 took_effect_at: None,
                 replaced_by: Some(made.cast_seq),
-            }),
+            },
         )));
     }
-    events.push(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(made))));
+    events.push(Decided::Own(VsdEvent::ChoiceMade(made)));
     Ok(events)
 }
 
 /// VSD-11: spend 1 Drive; the GM re-rolls the resonance at a further −20. Dice: the resonance d100.
 pub fn sever(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     name: &str,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, name)?;
-    if !state.systems.vsd.vsd_settings.sever_the_thread {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::SeverOff)));
+    if !state.campaign().vsd_settings.sever_the_thread {
+        return Err(Refusal::Own(VsdError::SeverOff));
     }
     let open = vsd
         .resonance_open
         .as_ref()
-        .ok_or_else(|| RuleError::System(AnyError::Vsd(VsdError::NoResonance(who.name.clone()))))?;
+        .ok_or_else(|| Refusal::Own(VsdError::NoResonance(who.name.to_string())))?;
     if vsd.drive == 0 {
-        return Err(RuleError::System(AnyError::Vsd(VsdError::NoDrive(
-            who.name.clone(),
-        ))));
+        return Err(Refusal::Own(VsdError::NoDrive(who.name.to_string())));
     }
     let spell = vsd.spell(&open.spell).cloned().ok_or_else(|| {
-        RuleError::System(AnyError::Vsd(VsdError::UnknownSpell {
-            name: who.name.clone(),
+        Refusal::Own(VsdError::UnknownSpell {
+            name: who.name.to_string(),
             spell: open.spell.clone(),
             known: vec![],
-        }))
+        })
     })?;
     let severs = open.severs + 1;
     let mut record = Vec::new();
@@ -390,7 +385,7 @@ pub fn sever(
         cast_seq: open.cast_seq,
         spell: spell.name.clone(),
         place: open.place,
-        affected: vec![who.name.clone()],
+        affected: vec![who.name.to_string()],
         mp_cost: 0,
         weave: spell.weave,
         resonance_bonus: 0,
@@ -398,16 +393,14 @@ pub fn sever(
         cast_at: None,
     };
     let pending = resonance_pending(&resonance, base);
-    Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::ThreadSevered(
-        Severed {
-            character: who.name.clone(),
-            cast_seq: open.cast_seq,
-            severs,
-            resonance,
-            pending,
-            dice: record,
-        },
-    )))])
+    Ok(vec![Decided::Own(VsdEvent::ThreadSevered(Severed {
+        character: who.name.to_string(),
+        cast_seq: open.cast_seq,
+        severs,
+        resonance,
+        pending,
+        dice: record,
+    }))])
 }
 
 fn describe_pending(pending: &[Pending]) -> String {
@@ -431,28 +424,19 @@ fn describe_pending(pending: &[Pending]) -> String {
         .join("; ")
 }
 
-/// VSD-9 ruling: the failed spells held to fire later whose round `events` bring to an end. Each
-/// fires, as a success at the lowest band (save difficulty 50) with its MPs spent then, if its caster
-/// concentrated on it through the two rounds up to its own; otherwise it fizzles and costs nothing.
-/// Appended to the same write, so a held spell resolves as soon as its time has passed.
-pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event> {
-    if state.systems.vsd.delayed_casters.is_empty() {
-        return Vec::new();
-    }
-    let mut after = state.clone();
-    for (i, event) in events.iter().enumerate() {
-        after.apply(state.head + 1 + i as u64, event);
-    }
-    let now = round_of(&after);
+/// VSD-9 ruling: the failed spells held to fire later whose round has ended, read on the state
+/// `after` a command's events. Each fires, as a success at the lowest band (save difficulty 50)
+/// with its MPs spent then, if its caster concentrated on it through the two rounds up to its own;
+/// otherwise it fizzles and costs nothing. Appended to the same write, so a held spell resolves as
+/// soon as its time has passed.
+pub fn delayed_spells_due(after: &dyn View<Vsd>) -> Vec<VsdEvent> {
+    let now = round_of(after);
     let mut resolved = Vec::new();
-    for name in &after.systems.vsd.delayed_casters {
-        let Some(who) = after.characters.get(name) else {
+    for name in &after.campaign().delayed_casters {
+        let Some(who) = after.someone(name.as_str()) else {
             continue;
         };
-        let Some((vsd, held)) = who
-            .state::<Vsd>()
-            .and_then(|v| Some((v, v.delayed.as_ref()?)))
-        else {
+        let Some((vsd, held)) = who.mine.and_then(|v| Some((v, v.delayed.as_ref()?))) else {
             continue;
         };
         if now <= held.fires_at_round {
@@ -468,25 +452,23 @@ pub fn delayed_spells_due(state: &CampaignState, events: &[Event]) -> Vec<Event>
         let takes_effect_at = crate::time::GameTime((held.fires_at_round + 1) * ROUND_SECONDS);
         // A one-off (a bolt, an instantaneous spell) fires and is done: it is never in force.
         let stays_on_target =
-            after.character(&held.target).is_some() && spell.is_some_and(|s| s.stays_in_force());
-        resolved.push(Event::System(AnyEvent::Vsd(
-            VsdEvent::DelayedSpellResolved(DelayedResolved {
-                caster: who.name.clone(),
-                spell: held.spell.clone(),
-                target: held.target.clone(),
-                cast_seq: held.cast_seq,
-                fired,
-                mp_spent: if fired { held.mp_cost } else { 0 },
-                save_difficulty: (fired && saves).then_some(50),
-                took_hold: fired && !saves && stays_on_target,
-                active_until: spell
-                    .and_then(|s| s.duration)
-                    .filter(|_| fired && !saves && stays_on_target)
-                    .map(|d| takes_effect_at.after(d)),
-                took_effect_at: fired.then_some(takes_effect_at),
-                replaced_by: None,
-            }),
-        )));
+            after.someone(&held.target).is_some() && spell.is_some_and(|s| s.stays_in_force());
+        resolved.push(VsdEvent::DelayedSpellResolved(DelayedResolved {
+            caster: who.name.to_string(),
+            spell: held.spell.clone(),
+            target: held.target.clone(),
+            cast_seq: held.cast_seq,
+            fired,
+            mp_spent: if fired { held.mp_cost } else { 0 },
+            save_difficulty: (fired && saves).then_some(50),
+            took_hold: fired && !saves && stays_on_target,
+            active_until: spell
+                .and_then(|s| s.duration)
+                .filter(|_| fired && !saves && stays_on_target)
+                .map(|d| takes_effect_at.after(d)),
+            took_effect_at: fired.then_some(takes_effect_at),
+            replaced_by: None,
+        }));
     }
     resolved
 }
@@ -502,36 +484,36 @@ struct StrikesInstead {
 /// then; the caster may be it only from a failure of 126 up (the 101–125 entry offers the spell's
 /// own MPs instead).
 fn strikes_instead(
-    state: &CampaignState,
-    who: &Character,
+    state: &dyn View<Vsd>,
+    who: Someone<'_, Vsd>,
     vsd: &VsdState,
     pending: &Pending,
     chosen: &[Choice],
     target: Option<&str>,
-) -> Result<Option<StrikesInstead>, RuleError> {
-    let refused = |error| Err(RuleError::System(AnyError::Vsd(error)));
+) -> Verdict<Option<StrikesInstead>> {
+    let refused = |error| Err(Refusal::Own(error));
     let target = match (chosen.contains(&Choice::OtherTarget), target) {
         (false, None) => return Ok(None),
         (false, Some(_)) => return refused(VsdError::TargetWithoutOtherTarget),
-        (true, None) => return refused(VsdError::OtherTargetUnnamed(who.name.clone())),
+        (true, None) => return refused(VsdError::OtherTargetUnnamed(who.name.to_string())),
         (true, Some(target)) => target.trim(),
     };
     if target.is_empty() {
-        return refused(VsdError::OtherTargetUnnamed(who.name.clone()));
+        return refused(VsdError::OtherTargetUnnamed(who.name.to_string()));
     }
     // Words that only look like the caster are the caster: below 126 that is refused.
     if pending.options.contains(&Choice::LoseAllMps)
-        && (crate::words::fold_name(target) == crate::words::fold_name(&who.name)
-            || crate::text::look_alike(target, &who.name))
+        && (crate::words::fold_name(target) == crate::words::fold_name(who.name)
+            || crate::text::look_alike(target, who.name))
     {
-        return refused(VsdError::CasterNotStruckBelow126(who.name.clone()));
+        return refused(VsdError::CasterNotStruckBelow126(who.name.to_string()));
     }
-    let target = &crate::rules::campaign::as_recorded(state, target)?;
-    let character = state.character(target);
+    let target = &state.as_recorded(target)?;
+    let character = state.someone(target);
     if let Some(c) = character
-        && c.is_dead()
+        && c.dead
     {
-        return refused(VsdError::TargetDead(c.name.clone()));
+        return refused(VsdError::TargetDead(c.name.to_string()));
     }
     // Another target is not the one it was cast at.
     if let Some(original) = &pending.target
@@ -542,8 +524,8 @@ fn strikes_instead(
     }
     let spell = vsd.spell(&pending.spell);
     let saves = spell.is_some_and(|s| s.save);
-    let cast_at = pending.cast_at.unwrap_or(state.clock);
-    let name = character.map_or_else(|| target.to_string(), |c| c.name.clone());
+    let cast_at = pending.cast_at.unwrap_or(state.clock());
+    let name = character.map_or_else(|| target.to_string(), |c| c.name.to_string());
     // Without a save it takes hold at once, where it stays in force at all (VSD-8).
     let in_force = spell
         .filter(|s| !saves && character.is_some() && s.stays_in_force())

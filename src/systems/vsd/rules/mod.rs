@@ -9,11 +9,8 @@ mod order;
 mod tests;
 
 use crate::dice::Dice;
-use crate::event::Event;
-use crate::rules::{RuleError, Who};
-use crate::state::{CampaignState, Character};
-use crate::systems::registry::AnyError;
-use crate::systems::registry::AnyEvent;
+use crate::systems::contract::port::{Decided, Refusal, Refused, Someone, View};
+use crate::systems::contract::rules::{Logged, Needs, RestLength, Who};
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{ChoiceMade, VsdEvent};
 use crate::systems::vsd::sheet::{MAX_DRIVE, VsdSheet};
@@ -33,8 +30,11 @@ pub use commands::{
 pub use consequences::delayed_spells_due;
 pub use error::VsdError;
 
+/// What Against the Darkmaster's rules decide, or why they refuse.
+pub(crate) type Verdict<T> = Result<T, Refusal<VsdError>>;
+
 impl VsdCommand {
-    /// Whether deciding it may draw dice (see [`crate::rules::Command::draws_dice`]).
+    /// Whether deciding it may draw dice (a command that never does refuses dice given for it).
     pub fn draws_dice(&self) -> bool {
         match self {
             VsdCommand::Cast(_)
@@ -82,14 +82,14 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
     }
 
     /// A save reads the cast it answers from the log, an assessment the roll it names.
-    fn inputs(command: &mut VsdCommand) -> Vec<crate::rules::campaign::Input<'_>> {
+    fn inputs(command: &mut VsdCommand) -> Vec<Needs<'_, VsdEvent>> {
         if let VsdCommand::Assess(Assessment {
             roll: Some(seq),
             rolled,
             ..
         }) = command
         {
-            return vec![crate::rules::campaign::Input::Event {
+            return vec![Needs::Event {
                 seq: *seq,
                 into: Box::new(move |event, _| *rolled = Some(event)),
             }];
@@ -99,21 +99,21 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         };
         let seq = save.against;
         let cast = &mut save.cast;
-        vec![crate::rules::campaign::Input::Event {
+        vec![Needs::Event {
             seq,
             into: Box::new(move |event, at| {
                 *cast = match event {
-                    Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(spell))) => {
+                    Logged::Own(VsdEvent::SpellCast(spell)) => {
                         Some((Answered::Cast(Box::new(spell)), at))
                     }
-                    Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(held))) => {
+                    Logged::Own(VsdEvent::DelayedSpellResolved(held)) => {
                         Some((Answered::Held(held), at))
                     }
-                    Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(ChoiceMade {
+                    Logged::Own(VsdEvent::ChoiceMade(ChoiceMade {
                         character,
                         struck: Some(struck),
                         ..
-                    }))) => Some((
+                    })) => Some((
                         Answered::Struck {
                             caster: character,
                             struck,
@@ -161,23 +161,23 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
     }
 
     fn decide(
-        state: &CampaignState,
+        state: &dyn View<Vsd>,
         command: VsdCommand,
         dice: &mut Dice<'_>,
-    ) -> Result<Vec<Event>, RuleError> {
+    ) -> Verdict<Vec<Decided<VsdEvent>>> {
         decide(state, command, dice)
     }
 
     /// VSD-6 (house rule): eight hours restore every MP; fewer restore floor(max × hours / 8).
     fn rest(
-        _state: &CampaignState,
-        who: &Character,
-        length: crate::rules::rest::RestLength,
+        _state: &dyn View<Vsd>,
+        who: &Someone<'_, Vsd>,
+        length: RestLength,
         _dice: &mut Dice<'_>,
         _record: &mut Vec<crate::dice::Die>,
-    ) -> Result<Option<crate::systems::vsd::event::MpRestored>, RuleError> {
+    ) -> Verdict<Option<crate::systems::vsd::event::MpRestored>> {
         // A character with no MP to regain (a warrior) has no part in the rest to tell.
-        let Some(vsd) = who.state::<Vsd>().filter(|vsd| vsd.mp_max > 0) else {
+        let Some(vsd) = who.mine.filter(|vsd| vsd.mp_max > 0) else {
             return Ok(None);
         };
         let hours = length.hours();
@@ -187,21 +187,26 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
             vsd.mp_max * hours / 8
         };
         Ok(Some(crate::systems::vsd::event::MpRestored {
-            character: who.name.clone(),
+            character: who.name.to_string(),
             restored: regained.min(vsd.mp_spent),
         }))
     }
 
-    fn after_command(state: &CampaignState, events: &[Event]) -> Vec<Event> {
-        delayed_spells_due(state, events)
+    /// A failed spell held to fire later waits on the rounds that pass.
+    fn watches(state: &dyn View<Vsd>) -> bool {
+        !state.campaign().delayed_casters.is_empty()
+    }
+
+    fn after_command(after: &dyn View<Vsd>) -> Vec<VsdEvent> {
+        delayed_spells_due(after)
     }
 }
 
 fn decide(
-    state: &CampaignState,
+    state: &dyn View<Vsd>,
     command: VsdCommand,
     dice: &mut Dice<'_>,
-) -> Result<Vec<Event>, RuleError> {
+) -> Verdict<Vec<Decided<VsdEvent>>> {
     match command {
         VsdCommand::Learn(SpellLearning { character, spell }) => {
             casting::learn(state, &character, spell)
@@ -212,15 +217,13 @@ fn decide(
         VsdCommand::Interrupt(Who { character }) => {
             let (who, vsd) = caster(state, &character)?;
             if vsd.concentration.is_none() {
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::NotConcentrating(who.name.clone()),
+                return Err(Refusal::Own(VsdError::NotConcentrating(
+                    who.name.to_string(),
                 )));
             }
-            Ok(vec![Event::System(AnyEvent::Vsd(
-                VsdEvent::ConcentrationInterrupted {
-                    character: who.name.clone(),
-                },
-            ))])
+            Ok(vec![Decided::Own(VsdEvent::ConcentrationInterrupted {
+                character: who.name.to_string(),
+            })])
         }
         VsdCommand::Cast(casting) => casting::cast(state, casting, dice),
         VsdCommand::Choose(Choosing {
@@ -231,28 +234,22 @@ fn decide(
         VsdCommand::Save(save) => casting::save(state, save, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
-            if state.systems.vsd.vsd_settings.alignment == alignment {
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::SettingUnchanged(format!(
-                        "the alignment is {} already",
-                        Words::word(alignment)
-                    )),
-                )));
+            if state.campaign().vsd_settings.alignment == alignment {
+                return Err(Refusal::Own(VsdError::SettingUnchanged(format!(
+                    "the alignment is {} already",
+                    Words::word(alignment)
+                ))));
             }
-            Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::AlignmentSet {
-                alignment,
-            }))])
+            Ok(vec![Decided::Own(VsdEvent::AlignmentSet { alignment })])
         }
         VsdCommand::SetSever(on) => {
-            if state.systems.vsd.vsd_settings.sever_the_thread == on {
+            if state.campaign().vsd_settings.sever_the_thread == on {
                 let now = if on { "on" } else { "off" };
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::SettingUnchanged(format!("Sever the Thread is {now} already")),
-                )));
+                return Err(Refusal::Own(VsdError::SettingUnchanged(format!(
+                    "Sever the Thread is {now} already"
+                ))));
             }
-            Ok(vec![Event::System(AnyEvent::Vsd(
-                VsdEvent::SeverTheThreadSet { on },
-            ))])
+            Ok(vec![Decided::Own(VsdEvent::SeverTheThreadSet { on })])
         }
         VsdCommand::Drive(DriveChange {
             character,
@@ -262,19 +259,17 @@ fn decide(
             let (who, vsd) = caster(state, &character)?;
             let after = i64::from(vsd.drive).saturating_add(delta);
             if delta == 0 || !(0..=i64::from(MAX_DRIVE)).contains(&after) {
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::DriveOutOfRange {
-                        name: who.name.clone(),
-                        drive: vsd.drive,
-                        delta,
-                    },
-                )));
+                return Err(Refusal::Own(VsdError::DriveOutOfRange {
+                    name: who.name.to_string(),
+                    drive: vsd.drive,
+                    delta,
+                }));
             }
-            Ok(vec![Event::System(AnyEvent::Vsd(VsdEvent::DriveChanged {
-                character: who.name.clone(),
+            Ok(vec![Decided::Own(VsdEvent::DriveChanged {
+                character: who.name.to_string(),
                 delta,
                 reason,
-            }))])
+            })])
         }
         VsdCommand::ClearCondition(ConditionClearing {
             character,
@@ -284,20 +279,16 @@ fn decide(
             // The one action there is; a new one fails to compile here until it is decided.
             let ConditionAction::Clear = action;
             let (who, vsd) = caster(state, &character)?;
-            if !vsd.has_condition(condition, state.clock) {
-                return Err(RuleError::System(AnyError::Vsd(
-                    VsdError::NoSuchCondition {
-                        name: who.name.clone(),
-                        condition: condition.name(),
-                    },
-                )));
+            if !vsd.has_condition(condition, state.clock()) {
+                return Err(Refusal::Own(VsdError::NoSuchCondition {
+                    name: who.name.to_string(),
+                    condition: condition.name(),
+                }));
             }
-            Ok(vec![Event::System(AnyEvent::Vsd(
-                VsdEvent::ConditionCleared {
-                    character: who.name.clone(),
-                    condition,
-                },
-            ))])
+            Ok(vec![Decided::Own(VsdEvent::ConditionCleared {
+                character: who.name.to_string(),
+                condition,
+            })])
         }
         VsdCommand::Assess(assessment) => assess(state, assessment),
     }
@@ -306,32 +297,28 @@ fn decide(
 /// An assailed caster passes an Assessment Roll (VSD-10 ruling): the GM's word, with the free roll
 /// made for it when one was. A roll it names must be the character's, in the log, not retracted,
 /// and open (a sealed roll not yet revealed would make the pass rest on a secret).
-fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, RuleError> {
+fn assess(state: &dyn View<Vsd>, assessment: Assessment) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, &assessment.character)?;
-    if !vsd.has_condition(Condition::Assailed, state.clock) {
-        return Err(RuleError::System(AnyError::Vsd(
-            VsdError::NoSuchCondition {
-                name: who.name.clone(),
-                condition: Condition::Assailed.name(),
-            },
-        )));
+    if !vsd.has_condition(Condition::Assailed, state.clock()) {
+        return Err(Refusal::Own(VsdError::NoSuchCondition {
+            name: who.name.to_string(),
+            condition: Condition::Assailed.name(),
+        }));
     }
     if let Some(seq) = assessment.roll {
-        if seq == 0 || seq > state.head {
-            return Err(RuleError::NoSuchEvent(seq, state.head));
+        if seq == 0 || seq > state.head() {
+            return Err(Refusal::Core(Refused::NoSuchEvent(seq, state.head())));
         }
         let unfit = |why: &str| {
-            Err(RuleError::System(AnyError::Vsd(
-                VsdError::NotAnAssessmentRoll {
-                    seq,
-                    why: why.to_string(),
-                },
-            )))
+            Err(Refusal::Own(VsdError::NotAnAssessmentRoll {
+                seq,
+                why: why.to_string(),
+            }))
         };
         match &assessment.rolled {
-            _ if state.retracted.contains_key(&seq) => return unfit("it was retracted"),
-            Some(Event::DiceRolled { character, .. }) => {
-                if character.as_deref().is_none_or(|c| who.name != *c) {
+            _ if state.is_retracted(seq) => return unfit("it was retracted"),
+            Some(Logged::Roll { character }) => {
+                if character.as_deref().is_none_or(|c| who.name != c) {
                     return unfit(&format!("it was not rolled for {}", who.name));
                 }
                 if let Some(since) = vsd.assailed_since.filter(|&since| seq < since) {
@@ -340,7 +327,7 @@ fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, R
                         who.name
                     ));
                 }
-                if state.sealed_pending.contains_key(&seq) {
+                if state.sealed_pending(seq).is_some() {
                     return unfit(
                         "it is sealed, and a pass cannot rest on a value not yet revealed",
                     );
@@ -349,32 +336,23 @@ fn assess(state: &CampaignState, assessment: Assessment) -> Result<Vec<Event>, R
             _ => return unfit("it is not a free roll"),
         }
     }
-    Ok(vec![Event::System(AnyEvent::Vsd(
-        VsdEvent::AssessmentPassed {
-            character: who.name.clone(),
-            roll: assessment.roll,
-        },
-    ))])
+    Ok(vec![Decided::Own(VsdEvent::AssessmentPassed {
+        character: who.name.to_string(),
+        roll: assessment.roll,
+    })])
 }
 
 /// The combat round the clock is in.
-pub fn round_of(state: &CampaignState) -> u64 {
-    state.clock.seconds() / ROUND_SECONDS
+pub fn round_of(state: &dyn View<Vsd>) -> u64 {
+    state.clock().seconds() / ROUND_SECONDS
 }
 
 /// A VsD character who can act: known, of this system, not consumed.
-fn caster<'s>(
-    state: &'s CampaignState,
-    name: &str,
-) -> Result<(&'s Character, &'s VsdState), RuleError> {
-    let who = crate::rules::campaign::find(state, name)?;
-    let vsd = who.state::<Vsd>().ok_or_else(|| RuleError::WrongSystem {
-        name: who.name.clone(),
-        plays: who.sheet.system().to_string(),
-        needs: <Vsd as crate::systems::contract::event::SystemModel>::NAME,
-    })?;
+fn caster<'s>(state: &'s dyn View<Vsd>, name: &str) -> Verdict<(Someone<'s, Vsd>, &'s VsdState)> {
+    let who = state.find(name)?;
+    let vsd = who.own()?;
     if vsd.consumed {
-        return Err(RuleError::Dead(who.name.clone()));
+        return Err(Refusal::Core(Refused::Dead(who.name.to_string())));
     }
     Ok((who, vsd))
 }

@@ -2,6 +2,7 @@
 //! its own event and id, the weeks taken in order.
 
 use super::*;
+use crate::rules::RuleError;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange};
 use crate::rules::downtime::PlannedWeek;
 use crate::systems::adg::event::ScrollWritten;

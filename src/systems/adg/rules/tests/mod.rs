@@ -6,6 +6,7 @@ use super::*;
 use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::rules::Command;
+use crate::rules::RuleError;
 use crate::sheet::Sheet;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::RuleError;
 use crate::rules::campaign::{HealthChange, Resting};
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::rules::AdgError;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::RuleError;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::rules::RuleError;
 use crate::rules::campaign::ClockAdvance;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyError;

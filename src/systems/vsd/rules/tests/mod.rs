@@ -5,6 +5,7 @@ use super::*;
 use crate::dice::Dice;
 use crate::event::Event;
 use crate::rules::Command;
+use crate::rules::RuleError;
 use crate::rules::campaign::ClockAdvance;
 use crate::sheet::Sheet;
 use crate::systems::registry::AnyCommand;
