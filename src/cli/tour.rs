@@ -5,6 +5,8 @@ use super::{Cli, Context, run as run_command};
 use crate::Error;
 use crate::store::Store;
 use crate::store::remove_database_files;
+use crate::systems::contract::command::SystemCommands;
+use crate::systems::registry::{SystemId, on_system};
 use clap::{Args, Parser};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -114,50 +116,18 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.say("A new campaign. The commitment printed is what players write down.");
     tour.step(&["init", "--name", "The Sunken Vault"])?;
     tour.say("One caster of each rule system.");
-    tour.step(&[
-        "character",
-        "add",
-        "adg",
-        "Aldric",
-        "--level",
-        "2",
-        "--agility",
-        "11",
-        "--brawn",
-        "9",
-        "--cunning",
-        "13",
-        "--health",
-        "8",
-        "--silver",
-        "40",
-    ])?;
-    tour.step(&[
-        "character",
-        "add",
-        "vsd",
-        "Mira",
-        "--level",
-        "3",
-        "--vocation",
-        "wizard",
-        "--lore",
-        "Elementalism=45:6",
-        "--lore",
-        "Divination=20:3",
-        "--mp",
-        "12",
-        "--drive",
-        "3",
-        "--body",
-        "40",
-        "--wsr",
-        "20",
-        "--defense",
-        "10",
-        "--health",
-        "14",
-    ])?;
+    for &system in SystemId::ALL {
+        // Each system's first sheet example is the tour's caster of that system, typed as its
+        // help shows it.
+        let example = on_system!(system, SystemId, |S| S::sheet_spec()
+            .and_then(|spec| spec.examples.first().copied()));
+        if let Some(line) = example {
+            let words = shell_words::split(line)
+                .map_err(|e| Error::Internal(format!("sheet example {line:?}: {e}")))?;
+            let args: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
+            tour.step(&args)?;
+        }
+    }
     tour.say("The players choose the session's entropy, so no seed could have been picked to favour tonight.");
     tour.step(&["session", "start", "--entropy", "owls at midnight"])?;
     tour.say("grimoire rolls seeded dice...");

@@ -256,21 +256,14 @@ fn systems_named(code: &str) -> std::collections::BTreeSet<&'static str> {
 
 /// A rule system is its folder: outside `src/systems/<system>/`, only the registry names it (and
 /// `systems/mod.rs` lists the folders). The test-only system `quiet` proves a system needs nothing
-/// more. The shipped systems are still named by the files listed here, whose words and flags move
-/// into the systems step by step (docs/plans/rule-system.md); the list may only shrink, and a file
-/// that stops naming them must leave it.
+/// more, and no file of the core, the command line or the tour names a shipped one.
 #[test]
 fn only_the_registry_names_a_rule_system() {
-    const STILL_NAMING: &[&str] = &[
-        // The tour types `character add adg` as a GM would: command words, not code.
-        "cli/tour.rs",
-    ];
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
     files.sort();
     let mut wrong = Vec::new();
-    let mut listed_but_clean = Vec::new();
     for file in &files {
         let relative = file.strip_prefix(&src).unwrap_or(file);
         let name = relative.to_string_lossy().replace('\\', "/");
@@ -283,22 +276,14 @@ fn only_the_registry_names_a_rule_system() {
             .into_iter()
             .filter(|system| !own_folder(system))
             .collect();
-        let listed = STILL_NAMING.contains(&name.as_str());
-        if foreign.contains(&"quiet") || (!foreign.is_empty() && !listed) {
+        if !foreign.is_empty() {
             wrong.push(format!("{name} names {foreign:?}"));
-        }
-        if foreign.is_empty() && listed {
-            listed_but_clean.push(name);
         }
     }
     assert!(
         wrong.is_empty(),
         "rule systems named outside the registry:\n{}",
         wrong.join("\n")
-    );
-    assert!(
-        listed_but_clean.is_empty(),
-        "these no longer name a rule system: take them off STILL_NAMING: {listed_but_clean:?}"
     );
 }
 
