@@ -8,6 +8,7 @@
 
 use crate::dice::Provenance;
 use crate::event::{Event, Recorded};
+use crate::seq::Seq;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::BTreeMap;
 
@@ -432,7 +433,7 @@ pub struct LogTally {
     origin: Option<Origin>,
     /// Sealed dice of the events counted, by seq: (die number, sides, source, who rolled it),
     /// waiting for their reveal.
-    sealed: BTreeMap<u64, Vec<(u32, u32, Source, Roller)>>,
+    sealed: BTreeMap<Seq, Vec<(u32, u32, Source, Roller)>>,
 }
 
 impl LogTally {

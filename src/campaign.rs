@@ -9,6 +9,7 @@ use crate::dice::{Dice, DiceError, Provenance, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::campaign::{Input, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Location, Stamp, Store, StoreError, WriteView, Written};
 use rand::rngs::StdRng;
@@ -60,7 +61,7 @@ pub trait DiceAsker {
     fn ask(&mut self, die: &DieWanted) -> Result<Option<Vec<u32>>, Error>;
     /// The log moved on while they typed (its head is now `head`): the dice entered so far were
     /// for a state that no longer stands, and are asked for again.
-    fn log_moved(&mut self, head: u64);
+    fn log_moved(&mut self, head: Seq);
     /// The faces typed for a sealed die were not one roll of it (too few or too many for an
     /// open-ended roll, or not faces of the die): it is asked for again. Whatever was wrong, the
     /// words must be the same, since they would otherwise tell what was typed.
@@ -131,7 +132,7 @@ impl<S: BorrowMut<Store>> Campaign<S> {
         let mut values: Vec<u32> = Vec::new();
         let mut sealed_answers = std::collections::BTreeMap::new();
         // The head the dice entered so far were asked for under.
-        let mut asked_at: Option<u64> = None;
+        let mut asked_at: Option<Seq> = None;
         // The sealed die last asked for, where its answer starts: asked again if its faces were
         // not one roll of it.
         let mut last_sealed: Option<(DieWanted, usize)> = None;
@@ -322,7 +323,7 @@ fn decide_in_write(
 
 fn read_event(
     log: &mut WriteView<'_>,
-    seq: u64,
+    seq: Seq,
     into: Box<dyn FnOnce(Event, crate::time::GameTime) + '_>,
 ) -> Result<(), Error> {
     if let Some((event, at)) = log.event_at(seq)? {

@@ -71,19 +71,19 @@ pub fn generate_watching(
                 set_up(door, characters)?;
                 first = false;
             }
-            let target = (door.state().head + EVENTS_PER_TRANSACTION).min(events);
+            let target = (door.state().head.get() + EVENTS_PER_TRANSACTION).min(events);
             while door.state().head < target {
                 step(door, characters, Sessions::Come, &mut last, &mut rng)?;
             }
             Ok(door.state().head >= events)
         })?;
-        watch(campaign.store().head()?.map_or(0, |h| h.seq));
+        watch(campaign.store().head()?.map_or(0, |h| h.seq.get()));
         if done {
             break;
         }
     }
     Ok(Generated {
-        events: store.head()?.map_or(0, |h| h.seq),
+        events: store.head()?.map_or(0, |h| h.seq.get()),
         characters,
     })
 }

@@ -16,6 +16,7 @@ pub mod generate;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod seq;
 pub mod sheet;
 pub mod state;
 pub mod store;

@@ -7,6 +7,7 @@ use crate::campaign::{Campaign, DiceSource, Run};
 use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::rules::{Command, RuleError};
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::store::{MemoryLog, Stamp};
 use rand::SeedableRng;
@@ -45,7 +46,7 @@ impl Log {
         let mut events = Vec::new();
         self.log
             .open()
-            .for_each_event(0, None, |r| {
+            .for_each_event(Seq(0), None, |r| {
                 events.push(r.event);
                 Ok(())
             })
@@ -62,11 +63,11 @@ impl Log {
     ) -> Result<(Vec<Event>, Vec<SealedSecret>), RuleError> {
         let copy = self.log.fork();
         let written = record(&copy, self.commands, command, rolls)?;
-        let first = written.first().map_or(0, |r| r.seq);
+        let first = written.first().map_or(0, |r| r.seq.get());
         let mut secrets = Vec::new();
         for recorded in &written {
             for mut secret in secrets_of(&copy, recorded.seq) {
-                secret.event = u32::try_from(recorded.seq - first).unwrap_or(u32::MAX);
+                secret.event = u32::try_from(recorded.seq.get() - first).unwrap_or(u32::MAX);
                 secrets.push(secret);
             }
         }
@@ -111,12 +112,12 @@ impl Log {
     }
 
     /// The seq of the last event.
-    pub fn seq(&self) -> u64 {
+    pub fn seq(&self) -> Seq {
         self.state().head
     }
 
     /// The GM's sealed secrets filed under the event at `seq`, in draw order.
-    pub fn secrets_for(&self, seq: u64) -> Vec<SealedSecret> {
+    pub fn secrets_for(&self, seq: Seq) -> Vec<SealedSecret> {
         secrets_of(&self.log, seq)
     }
 
@@ -164,7 +165,7 @@ fn stamp(commands: u64) -> Stamp {
 }
 
 /// The sealed secrets the store keeps for the event at `seq`.
-fn secrets_of(log: &MemoryLog, seq: u64) -> Vec<SealedSecret> {
+fn secrets_of(log: &MemoryLog, seq: Seq) -> Vec<SealedSecret> {
     let mut secrets: Vec<SealedSecret> = log
         .open()
         .secrets()

@@ -21,6 +21,7 @@
 //! system calls, in `tests/it/file_safety.rs`.)
 
 use grimoire::cli::{Cli, Context, run};
+use grimoire::seq::Seq;
 use grimoire::store::{Location, Store};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -638,7 +639,7 @@ fn check(dir: &Path, acked: &Acknowledged, from: &Path) -> Result<(), String> {
         }
         for (path, seq, hash) in acked.iter().filter(|(p, ..)| p == &from.join(name)) {
             let found = store
-                .event(*seq)
+                .event(Seq(*seq))
                 .map_err(|e| format!("{name}: #{seq} unreadable: {e}"))?;
             match found {
                 Some(r) if r.hash.as_str() == hash => {}
@@ -678,7 +679,7 @@ fn check(dir: &Path, acked: &Acknowledged, from: &Path) -> Result<(), String> {
                 .unwrap_or_default()
                 .parse()
                 .unwrap_or(0);
-            if seq == 0 || seq > state.head {
+            if seq == 0 || seq > state.head.get() {
                 return Err(format!(
                     "{name}: a sealed secret ({key}) belongs to no event"
                 ));

@@ -103,7 +103,7 @@ fn reads(size: u64, dir: &Path) -> Result<String, Failure> {
         process(&exe, &args)
     };
     let head = on(&["head"]);
-    let last = Store::open(&db)?.head()?.map_or(1, |h| h.seq);
+    let last = Store::open(&db)?.head()?.map_or(1, |h| h.seq.get());
     let hundred_back = last.saturating_sub(100).max(1).to_string();
     let mut ratios = Vec::new();
     for args in [
@@ -167,7 +167,7 @@ fn prepared(size: u64, dir: &Path) -> Result<(PathBuf, PathBuf), Failure> {
     if !export.exists() {
         let mut store = Store::open(&db)?;
         let mut out = std::io::BufWriter::new(std::fs::File::create(&export)?);
-        store.for_each_row(1, None, |row| {
+        store.for_each_row(grimoire::seq::Seq(1), None, |row| {
             writeln!(out, "{}", jsonl::event_line(&row).unwrap_or_default()).map_err(|e| {
                 grimoire::store::StoreError::Io {
                     path: export.clone(),
@@ -236,7 +236,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
                         continue;
                     };
                     insert.execute(params![
-                        r.seq as i64,
+                        r.seq.get() as i64,
                         r.event_id,
                         r.kind,
                         r.schema_version,

@@ -8,6 +8,7 @@ use crate::Error;
 use crate::event::{Event, Recorded};
 use crate::rules::Command;
 use crate::rules::amend::Amendment;
+use crate::seq::Seq;
 use clap::Args;
 use serde_json::json;
 use std::cell::RefCell;
@@ -33,7 +34,7 @@ use std::rc::Rc;
 #[derive(Debug, Clone, Args)]
 pub struct AmendArgs {
     /// The event to amend, as `grimoire log` numbers it (#SEQ).
-    pub seq: u64,
+    pub seq: Seq,
     /// The command as it should have been typed, after `--`, without `grimoire` (e.g.
     /// `-- roll 2d6+5 --for climb`).
     #[arg(last = true, required = true, value_name = "COMMAND")]
@@ -43,7 +44,7 @@ pub struct AmendArgs {
 /// An amendment under way: the event it amends, and what it recorded once it has.
 #[derive(Debug, Clone)]
 pub struct Amending {
-    seq: u64,
+    seq: Seq,
     recorded: Rc<RefCell<Vec<Recorded>>>,
 }
 

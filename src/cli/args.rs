@@ -7,6 +7,7 @@ use crate::rules::campaign::{
     ClockAdvance, DiceRoll, DowntimeWeeks, HealthChange, PlannedWeek, Resting, Retraction,
     SealedReveal, SessionStart,
 };
+use crate::seq::Seq;
 use crate::time::GameDuration;
 use clap::Args;
 
@@ -106,7 +107,7 @@ impl RollArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RevealArgs {
     /// The sealed roll's event number, as `roll --sealed` printed it.
-    pub seq: u64,
+    pub seq: Seq,
 }
 
 impl RevealArgs {
@@ -131,7 +132,7 @@ impl RevealArgs {
 pub struct RetractArgs {
     /// The event's number, as `grimoire log` shows it (#SEQ).
     #[arg(required_unless_present = "last")]
-    pub seq: Option<u64>,
+    pub seq: Option<Seq>,
     /// Instead of a number: the newest event of play not already retracted (sessions, epochs,
     /// reveals and retractions are passed over).
     #[arg(long, conflicts_with = "seq")]

@@ -5,6 +5,7 @@
 
 use crate::Error;
 use crate::campaign::{DiceAsker, DieWanted};
+use crate::seq::Seq;
 use std::io::{BufRead, IsTerminal, Write};
 
 /// The one answer to any entry for a sealed die that is not one roll of it (not a number, a face
@@ -142,7 +143,7 @@ impl DiceAsker for TerminalAsker {
         eprintln!("{WRONG_SEALED_ANSWER}");
     }
 
-    fn log_moved(&mut self, head: u64) {
+    fn log_moved(&mut self, head: Seq) {
         eprintln!(
             "The log moved on while you typed (it is at #{head} now), so the dice entered were for a moment that has passed: enter them again."
         );

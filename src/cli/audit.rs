@@ -6,6 +6,7 @@ use crate::Error;
 use crate::audit::{FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
 use crate::event::Event;
 use crate::rules::campaign::find;
+use crate::seq::Seq;
 use crate::state::fold_name;
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -64,7 +65,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
     }
     let mut undone = Undone::default();
     let mut dice = LogTally::new(args.die, args.provenance);
-    store.for_each_event(1, None, |r| {
+    store.for_each_event(Seq(1), None, |r| {
         let kept = args
             .by
             .as_deref()
@@ -198,17 +199,17 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
 struct Undone {
     retracted: u64,
     /// (seq, the retracted roll it was made after)
-    rolled_again: Vec<(u64, u64)>,
+    rolled_again: Vec<(Seq, Seq)>,
     /// (seq, the retraction that restored it)
-    restored: Vec<(u64, u64)>,
+    restored: Vec<(Seq, Seq)>,
     /// (seq, the amendment in force for it): the same dice, other inputs (C-3)
-    amended: Vec<(u64, u64)>,
+    amended: Vec<(Seq, Seq)>,
     /// Every amendment in the log: what it changed, and whether the outcome changed.
-    amendments: BTreeMap<u64, (Vec<String>, bool)>,
+    amendments: BTreeMap<Seq, (Vec<String>, bool)>,
 }
 
 impl Undone {
-    fn note(&mut self, marks: &Marks<'_>, seq: u64) {
+    fn note(&mut self, marks: &Marks<'_>, seq: Seq) {
         self.retracted += u64::from(marks.retracted.is_some());
         if let Some(after) = marks.rolled_again_after {
             self.rolled_again.push((seq, after));
@@ -222,7 +223,7 @@ impl Undone {
     }
 
     /// What the amendment at `by` changed, and whether the outcome changed with it.
-    fn amendment(&self, by: u64) -> (&[String], bool) {
+    fn amendment(&self, by: Seq) -> (&[String], bool) {
         self.amendments
             .get(&by)
             .map_or((&[], false), |(changed, outcome)| {

@@ -90,9 +90,10 @@ fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
 
 pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
-    let head = store.head()?.map_or(0, |h| h.seq);
+    let head = store.head()?.map_or(0, |h| h.seq.get());
     let progress = super::progress::Progress::bar(g, "verifying", head);
-    let report = store.verify_watching(args.checkpoint.clone(), &mut |seq| progress.at(seq))?;
+    let report =
+        store.verify_watching(args.checkpoint.clone(), &mut |seq| progress.at(seq.get()))?;
     drop(progress);
     let mut out = Report::new(verify_text(&report), &report);
     out.json["all_hold"] = json!(report.all_hold());

@@ -21,9 +21,9 @@ pub fn snapshots(g: &Globals, command: &SnapshotsCommand) -> Result<Report, Erro
     let mut store = g.open()?;
     let (text, json) = match command {
         SnapshotsCommand::Rebuild => {
-            let head = store.head()?.map_or(0, |h| h.seq);
+            let head = store.head()?.map_or(0, |h| h.seq.get());
             let progress = super::progress::Progress::bar(g, "replaying", head);
-            let taken = store.rebuild_snapshots_watching(&mut |seq| progress.at(seq))?;
+            let taken = store.rebuild_snapshots_watching(&mut |seq| progress.at(seq.get()))?;
             drop(progress);
             (
                 format!(

@@ -98,6 +98,7 @@ mod tests {
     use crate::Error;
     use crate::dice::DiceError;
     use crate::rules::RuleError;
+    use crate::seq::Seq;
     use crate::systems::adg::rules::AdgError;
     use crate::systems::registry::AnyError;
     use crate::systems::vsd::rules::VsdError;
@@ -153,7 +154,7 @@ mod tests {
             adg(AdgError::NoAdgTables),
             adg(AdgError::RollPending {
                 name: "Aldric".into(),
-                scroll: 12,
+                scroll: Seq(12),
             }),
             adg(AdgError::EffectWithoutTarget),
             adg(AdgError::BeyondSafeRituals {
@@ -164,7 +165,7 @@ mod tests {
             adg(AdgError::RitualKindNeeded),
             adg(AdgError::LockedOut("Aldric".into())),
             adg(AdgError::NothingToExertFor),
-            adg(AdgError::NoSuchScroll(12)),
+            adg(AdgError::NoSuchScroll(Seq(12))),
             vsd(VsdError::RitualWithoutCasters),
             vsd(VsdError::RoundUsed("Mira".into())),
             vsd(VsdError::ChoicePending("Mira".into())),

@@ -6,6 +6,7 @@ use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;
+use crate::seq::Seq;
 use crate::state::fold_name;
 use crate::store::Point;
 use crate::systems::contract::render::SystemWords;
@@ -73,12 +74,12 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             crate::event::kinds().join(", ")
         )));
     }
-    let head = store.head()?.map_or(0, |h| h.seq);
+    let head = store.head()?.map_or(Seq::START, |h| h.seq);
     let from = args
         .from
         .map(|p| store.resolve(p))
         .transpose()?
-        .unwrap_or(1);
+        .unwrap_or(Seq(1));
     let to = args
         .to
         .map(|p| store.resolve(p))
@@ -109,7 +110,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     });
     let grep = args.grep.as_deref().map(str::to_lowercase);
     let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
-    let marks = |seq: u64| Marks::of(&state, seq);
+    let marks = |seq: Seq| Marks::of(&state, seq);
     // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
     // `witness` gives the entropy in force for each event shown (its session's, or none).
     let unwitnessed = |r: &Recorded, witness: &str| {
@@ -118,7 +119,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
                 && d.provenance.entropy(witness).is_empty()
         })
     };
-    let width = Columns::up_to(to, state.clock, state.sessions_started);
+    let width = Columns::up_to(to.get(), state.clock, state.sessions_started);
     // On a terminal, long lines wrap under their description; piped, they stay whole.
     let fit_to = super::output::terminal_width();
     let line = |r: &Recorded, witness: &str| {
@@ -277,7 +278,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// The event's number (#SEQ in `grimoire log`).
-    pub seq: u64,
+    pub seq: Seq,
     /// Show the sheets at this point instead of just before the event: an event number, session:N,
     /// session-start:N, day:D or now.
     #[arg(long, value_name = "POINT")]

@@ -2,6 +2,7 @@
 //! picks one. JSON field names here are part of the interface (README, "JSON output").
 
 use crate::event::{Event, Recorded};
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -40,7 +41,7 @@ impl Report {
 /// One event for JSON output.
 #[derive(Debug, Serialize)]
 pub struct EventView<'a> {
-    pub seq: u64,
+    pub seq: Seq,
     pub kind: &'static str,
     pub description: String,
     pub game_time: u64,
@@ -64,18 +65,18 @@ pub struct Marks<'a> {
     pub retracted: Option<&'a str>,
     /// The seq of the retraction that undid this event's retraction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub restored_by: Option<u64>,
+    pub restored_by: Option<Seq>,
     /// The seq of the retracted roll this one was made after.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rolled_again_after: Option<u64>,
+    pub rolled_again_after: Option<Seq>,
     /// The seq of the amendment in force for this event (C-3).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub amended_by: Option<u64>,
+    pub amended_by: Option<Seq>,
 }
 
 impl<'a> Marks<'a> {
     /// The marks of event `seq` in `state`.
-    pub fn of(state: &'a CampaignState, seq: u64) -> Marks<'a> {
+    pub fn of(state: &'a CampaignState, seq: Seq) -> Marks<'a> {
         Marks {
             retracted: state.retracted.get(&seq).map(String::as_str),
             restored_by: state.restored.get(&seq).copied(),
@@ -309,7 +310,7 @@ mod tests {
         let long = Columns::up_to(1_001_003, GameTime(121_287 * 86_400 + 76_000), 9_989);
         assert_eq!((long.seq, long.session), (7, 5));
         assert_eq!(long.time, "Day 121288, 21:06".len() + 4);
-        let line = |seq: u64| {
+        let line = |seq: Seq| {
             let r = Recorded {
                 seq,
                 event_id: String::new(),
@@ -324,6 +325,6 @@ mod tests {
             };
             event_line(&r, Marks::default(), long)
         };
-        assert_eq!(line(7).find("gm"), line(1_001_003).find("gm"));
+        assert_eq!(line(Seq(7)).find("gm"), line(Seq(1_001_003)).find("gm"));
     }
 }

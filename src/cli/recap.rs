@@ -9,6 +9,7 @@ use crate::dice::Provenance;
 use crate::event::Event;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
+use crate::seq::Seq;
 use crate::state::{CampaignState, Character, fold_name};
 use crate::store::{Point, Store};
 use crate::systems::contract::render::SystemWords;
@@ -108,12 +109,12 @@ struct Changes {
 /// stream by.
 struct Touched {
     /// Folded name → the seqs of the events that mention them.
-    seqs: HashMap<Folded, Vec<u64>>,
+    seqs: HashMap<Folded, Vec<Seq>>,
     /// Whether a name not listed at the start is noted too.
     anyone: bool,
     /// Retractions and amendments seen, as (their seq, the seq they undo or amend): one concerns
     /// whoever the event it undoes (or restores, or amends) concerns.
-    retractions: Vec<(u64, u64)>,
+    retractions: Vec<(Seq, Seq)>,
 }
 
 impl Touched {
@@ -134,7 +135,7 @@ impl Touched {
     }
 
     /// Each name the event mentions is looked up once, whatever the size of the party.
-    fn note(&mut self, seq: u64, event: &Event) {
+    fn note(&mut self, seq: Seq, event: &Event) {
         if let Event::Retracted { seq: target, .. } | Event::Amended { seq: target, .. } = event {
             self.retractions.push((seq, *target));
         }
@@ -183,12 +184,12 @@ impl Touched {
     }
 
     /// Whether a retraction or an amendment seen reaches back to `seq` or before it.
-    fn reaches_back_to(&self, seq: u64) -> bool {
+    fn reaches_back_to(&self, seq: Seq) -> bool {
         self.retractions.iter().any(|&(_, target)| target <= seq)
     }
 
     /// The events that mention `name`, oldest first.
-    fn by(&self, name: &str) -> &[u64] {
+    fn by(&self, name: &str) -> &[Seq] {
         self.seqs.get(&Folded::of(name)).map_or(&[], Vec::as_slice)
     }
 }
@@ -552,8 +553,8 @@ struct Tally {
 /// did (C-3).
 #[derive(Debug, serde::Serialize)]
 struct AmendedIn {
-    seq: u64,
-    by: u64,
+    seq: Seq,
+    by: Seq,
     changed: Vec<String>,
     outcome_changed: bool,
 }
@@ -674,7 +675,7 @@ impl Tally {
 
     /// Counts an event of the evening; `after` is the state replay left once it was `applied` (or
     /// passed over).
-    fn add(&mut self, seq: u64, event: &Event, applied: bool, after: &CampaignState) {
+    fn add(&mut self, seq: Seq, event: &Event, applied: bool, after: &CampaignState) {
         self.events += 1;
         for die in event.dice() {
             match die.provenance {

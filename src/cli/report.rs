@@ -5,6 +5,7 @@ use super::progress::Progress;
 use super::{Context, Globals};
 use crate::Error;
 use crate::rules::RuleError;
+use crate::seq::Seq;
 use crate::store::Point;
 use crate::store::io_error;
 use crate::store::output::{OutputFile, OutputKind, OutputRequest};
@@ -43,7 +44,7 @@ pub fn report(g: &Globals, ctx: &Context, args: &ReportArgs) -> Result<Report, E
     let upto = args.at.map(|p| store.resolve_state(p)).transpose()?;
     let head = match upto {
         Some(seq) => seq,
-        None => store.head()?.map_or(0, |h| h.seq),
+        None => store.head()?.map_or(Seq::START, |h| h.seq),
     };
     if head == 0 {
         return Err(RuleError::NoCampaign.into());
@@ -56,8 +57,8 @@ pub fn report(g: &Globals, ctx: &Context, args: &ReportArgs) -> Result<Report, E
         secret: false,
         force: args.force,
     })?;
-    let progress = Progress::bar(g, "reading the log", head);
-    let gathered = crate::report::gather(&mut store, upto, &mut |seq| progress.at(seq))?;
+    let progress = Progress::bar(g, "reading the log", head.get());
+    let gathered = crate::report::gather(&mut store, upto, &mut |seq| progress.at(seq.get()))?;
     drop(progress);
     let page = crate::report::html(
         &gathered,

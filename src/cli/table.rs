@@ -8,6 +8,7 @@ use crate::event::Event;
 use crate::event::Recorded;
 use crate::rules::campaign::{DiceRoll, DowntimeWeeks, Resting, SealedReveal};
 use crate::rules::{Command, RuleError};
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::systems::contract::event::DowntimeOf;
 use crate::systems::contract::render::SystemWords;
@@ -223,13 +224,13 @@ pub struct PeekArgs {
     /// A sealed roll's event number, as `roll --sealed` printed it (every one waiting when not
     /// given).
     #[arg(value_name = "SEQ")]
-    pub seq: Option<u64>,
+    pub seq: Option<Seq>,
 }
 
 pub fn peek(g: &Globals, args: &PeekArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
     let state = store.replay(None)?;
-    let shown: Vec<u64> = match args.seq {
+    let shown: Vec<Seq> = match args.seq {
         Some(seq) => {
             let recorded = store
                 .event(seq)?

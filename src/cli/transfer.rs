@@ -4,6 +4,7 @@ use super::Globals;
 use super::output::{Report, count};
 use super::progress::Progress;
 use crate::Error;
+use crate::seq::Seq;
 use crate::store::output::{OutputFile, OutputKind, OutputRequest};
 use crate::store::{Store, io_error, jsonl};
 use clap::Args;
@@ -43,7 +44,7 @@ pub fn export(g: &Globals, args: &ExportArgs) -> Result<Report, Error> {
             "an export is JSON Lines already (one document per event); with --json give --out FILE, and the summary is printed as JSON".into(),
         ));
     }
-    let head = store.head()?.map_or(0, |h| h.seq);
+    let head = store.head()?.map_or(0, |h| h.seq.get());
     let Some(out) = &args.out else {
         // Standard output gets the lines themselves, streamed, and nothing else.
         let stdout = std::io::stdout();
@@ -96,8 +97,8 @@ fn write_export(
 ) -> Result<(u64, u64), Error> {
     let io = |why: std::io::Error| io_error(target, "written", &why);
     let mut events = 0;
-    store.for_each_row(1, None, |row| {
-        progress.at(row.seq);
+    store.for_each_row(Seq(1), None, |row| {
+        progress.at(row.seq.get());
         let line = jsonl::export_line(&row)?;
         writeln!(out, "{line}").map_err(io)?;
         events += 1;
@@ -192,12 +193,12 @@ pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
     let shown = args.file.display();
     let (events, head_text) = match &head {
         Some(head) => (head.seq, head.to_string()),
-        None => (0, "(empty)".to_string()),
+        None => (Seq::START, "(empty)".to_string()),
     };
     Ok(Report::new(
         format!(
             "Backed up {} to {shown} (head {head_text}). It holds the GM's secrets: keep it as safe as the campaign. `grimoire --db {shown} verify --checkpoint {head_text}` checks it.",
-            count(events, "event", "events")
+            count(events.get(), "event", "events")
         ),
         json!({ "backup": shown.to_string(), "events": events, "head": head.map(|h| h.to_string()) }),
     ))

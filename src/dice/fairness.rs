@@ -2,6 +2,7 @@
 //! rejection sampling. README.md ("Checking a roll yourself") writes the same steps out for people who
 //! want to re-implement the check; keep the two in step.
 
+use crate::seq::Seq;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
@@ -16,7 +17,7 @@ pub struct DiePosition<'a> {
     pub campaign_id: &'a str,
     pub epoch: u32,
     /// The seq of the event holding the die: what binds it in epochs of the first derivation.
-    pub seq: u64,
+    pub seq: Seq,
     /// The command's roll number in its epoch (how many earlier commands of the epoch drew seeded
     /// dice, retracted ones included): what binds it in epochs of the second derivation, so an
     /// event that rolls nothing moves no die. `None` in epochs of the first.
@@ -40,7 +41,7 @@ pub fn message(pos: &DiePosition<'_>, part: u32, block: u32) -> String {
     };
     let (version, place) = match pos.roll {
         Some(roll) => (2, roll),
-        None => (1, pos.seq),
+        None => (1, pos.seq.get()),
     };
     format!(
         "grimoire-die-v{version}|{}|{}|{place}|{n}|{block}|{}",
@@ -109,7 +110,7 @@ mod tests {
         DiePosition {
             campaign_id: "c",
             epoch: 1,
-            seq: 7,
+            seq: Seq(7),
             roll: None,
             n,
             entropy: "",
@@ -143,7 +144,10 @@ mod tests {
         assert_ne!(base, faces([2u8; 32], &pos), "another seed");
         assert_ne!(
             base,
-            faces([1u8; 32], &|n| DiePosition { seq: 8, ..pos(n) }),
+            faces([1u8; 32], &|n| DiePosition {
+                seq: Seq(8),
+                ..pos(n)
+            }),
             "another seq"
         );
         assert_ne!(

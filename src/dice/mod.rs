@@ -6,6 +6,7 @@ pub mod fairness;
 pub mod open_ended;
 pub mod sealed;
 
+use crate::seq::Seq;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -195,7 +196,7 @@ pub struct SeedContext {
     pub epoch: u32,
     /// The seq of the first event the command will append, which holds its dice unless the rules
     /// say otherwise ([`Dice::hold_in_event`]).
-    pub seq: u64,
+    pub seq: Seq,
     pub entropy: String,
     /// Who gave `entropy`, when it was given for this command rather than by the open session.
     pub witness_by: Option<String>,
@@ -551,7 +552,7 @@ mod tests {
             roll: None,
         };
         let mut rng = StdRng::seed_from_u64(0);
-        let mut dice = Dice::seeded(context(10), &mut rng);
+        let mut dice = Dice::seeded(context(Seq(10)), &mut rng);
         let first = dice.roll(1000, "in the first event").unwrap();
         dice.hold_in_event(2);
         let (sealed, face) = dice.roll_sealed(1000, "in the third").unwrap();
@@ -562,11 +563,11 @@ mod tests {
             (0, 1, 2),
             "the draw order runs on"
         );
-        let at = |seq: u64, n| fairness::seeded_face(&[7; 32], &context(seq).position(0, n), 1000);
-        assert_eq!(first.value, Some(at(10, 0)));
-        assert_eq!(face, at(12, 1), "derived from the third event's seq");
-        assert_ne!(face, at(10, 1));
-        assert_eq!(last.value, Some(at(10, 2)));
+        let at = |seq: Seq, n| fairness::seeded_face(&[7; 32], &context(seq).position(0, n), 1000);
+        assert_eq!(first.value, Some(at(Seq(10), 0)));
+        assert_eq!(face, at(Seq(12), 1), "derived from the third event's seq");
+        assert_ne!(face, at(Seq(10), 1));
+        assert_eq!(last.value, Some(at(Seq(10), 2)));
         let secrets = dice.finish().unwrap();
         assert_eq!((secrets[0].n, secrets[0].event), (1, 2));
     }
@@ -667,7 +668,7 @@ mod tests {
                 seed: [5u8; 32],
                 campaign_id: "camp".into(),
                 epoch: 2,
-                seq: 40,
+                seq: Seq(40),
                 entropy: "moon".into(),
                 witness_by: None,
                 roll,
@@ -679,7 +680,7 @@ mod tests {
                 let pos = DiePosition {
                     campaign_id: "camp",
                     epoch: 2,
-                    seq: 40,
+                    seq: Seq(40),
                     roll,
                     n: die.n,
                     entropy: "moon",
@@ -702,7 +703,7 @@ mod tests {
     /// nothing, recorded before, moves no die.
     #[test]
     fn dice_bound_to_a_roll_number_do_not_move_with_the_seq() {
-        let faces = |seq: u64| {
+        let faces = |seq: Seq| {
             let mut rng = StdRng::seed_from_u64(0);
             let mut dice = Dice::seeded(
                 SeedContext {
@@ -723,8 +724,8 @@ mod tests {
             (first.value, face)
         };
         assert_eq!(
-            faces(10),
-            faces(12),
+            faces(Seq(10)),
+            faces(Seq(12)),
             "two events that rolled nothing came between"
         );
     }

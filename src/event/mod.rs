@@ -4,6 +4,7 @@
 mod by_kind;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
+use crate::seq::Seq;
 use crate::systems::contract::event::Downtime;
 use crate::systems::registry::{AnyEvent, Rest, on_system};
 
@@ -121,13 +122,13 @@ event_enum! {
     },
     /// Opens the sealed dice of the event at `seq`.
     SealedRevealed {
-        seq: u64,
+        seq: Seq,
         dice: Vec<RevealedDie>,
     },
     /// Undoes the event at `seq`; replay skips it from here on. Both stay in the log. Undoing a
     /// retraction restores what it undid.
     Retracted {
-        seq: u64,
+        seq: Seq,
         reason: String,
         /// When the event undone rolled dice: what it was, so the next roll like it is marked as
         /// made again after a retraction.
@@ -135,18 +136,18 @@ event_enum! {
         roll: Option<RetractedRoll>,
         /// When the event undone is itself a retraction: the event this brings back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        restores: Option<u64>,
+        restores: Option<Seq>,
         /// When the event undone rolled dice and a roll already follows it in the log (rolled
         /// twice, the first then retracted): that roll, marked as rolled after the retracted one
         /// (C-2). Absent, the next roll to come is marked.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        marks: Option<u64>,
+        marks: Option<Seq>,
     },
     /// Fixes the inputs of the event at `seq` without rolling again (C-3): `event` is its command
     /// decided anew with the corrected inputs, on the state just before it and with its very dice,
     /// and replay puts it in that event's place. Undoing this brings the original back.
     Amended {
-        seq: u64,
+        seq: Seq,
         event: Box<Event>,
         /// What differs from the original, a field at a time ("ob: 55 → 65").
         changed: Vec<String>,
@@ -165,7 +166,7 @@ event_enum! {
     SeedWithheld {
         epoch: u32,
         /// The events whose sealed dice hold the seed back.
-        until: Vec<u64>,
+        until: Vec<Seq>,
     },
     /// Starts a new dice epoch; follows a seed reveal (or a withheld seed) in the same write.
     EpochStarted {
@@ -214,7 +215,7 @@ pub use crate::dice::sealed::RevealedDie;
 /// System `S`'s own events among those recorded, each with its seq.
 pub fn own_events<S: crate::systems::registry::Registered>(
     recorded: &[Recorded],
-) -> Vec<(u64, &S::Event)> {
+) -> Vec<(Seq, &S::Event)> {
     recorded
         .iter()
         .filter_map(|r| match &r.event {
@@ -386,7 +387,7 @@ impl Event {
     /// The earlier event this one undoes, amends or opens, which only an earlier one can be: a log
     /// where one names itself or a later one was forged (and would send a chain of retractions
     /// round in a circle).
-    pub fn names_event(&self) -> Option<u64> {
+    pub fn names_event(&self) -> Option<Seq> {
         match self {
             Event::Retracted { seq, .. }
             | Event::Amended { seq, .. }
@@ -532,7 +533,7 @@ impl std::fmt::Display for EventHash {
 /// An event as the log holds it: the envelope around the payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Recorded {
-    pub seq: u64,
+    pub seq: Seq,
     pub event_id: String,
     pub schema_version: u32,
     pub game_time: GameTime,

@@ -10,6 +10,7 @@ mod svg;
 
 use crate::audit::{LogTally, Tally};
 use crate::event::{Event, Recorded};
+use crate::seq::Seq;
 use crate::state::{CampaignState, Character, fold_name};
 use crate::store::{Checkpoint, Store, StoreError};
 use crate::systems::contract::render::{Chart, Gauge, PerDay, SystemWords};
@@ -73,13 +74,13 @@ pub struct ChartTrack {
 /// One session in the timeline.
 pub struct SessionRow {
     pub number: u32,
-    pub first_seq: u64,
-    pub last_seq: u64,
+    pub first_seq: Seq,
+    pub last_seq: Seq,
     pub started: crate::time::GameTime,
     pub ended: Option<crate::time::GameTime>,
     pub events: u64,
     /// (seq, what happened), at most [`KEY_EVENTS_SHOWN`].
-    pub key_events: Vec<(u64, String)>,
+    pub key_events: Vec<(Seq, String)>,
     pub more_key_events: u64,
     /// The checkpoint of its `session ended` event.
     pub checkpoint: Option<Checkpoint>,
@@ -123,8 +124,8 @@ const KEY_KINDS: [&str; 6] = [
 /// `watch` hears the seq of each event read (for progress).
 pub fn gather(
     store: &mut Store,
-    upto: Option<u64>,
-    watch: &mut dyn FnMut(u64),
+    upto: Option<Seq>,
+    watch: &mut dyn FnMut(Seq),
 ) -> Result<Gathered, StoreError> {
     // Where the charts end, known before the pass so that it can downsample as it goes.
     let span = store.replay(upto)?.clock.seconds();
@@ -133,7 +134,7 @@ pub fn gather(
     let mut sessions: Vec<SessionRow> = Vec::new();
     let mut between_sessions = 0;
     let mut dice = LogTally::new(None, None);
-    let mut head: Option<(u64, String)> = None;
+    let mut head: Option<(Seq, String)> = None;
     let state = store.replay_each(upto, |r, state| {
         watch(r.seq);
         head = Some((r.seq, r.hash.to_string()));
@@ -181,10 +182,10 @@ pub fn gather(
         Some((seq, hash)) => (Some(Checkpoint::of(seq, &hash)), hash),
         None => (None, String::new()),
     };
-    let events = head.as_ref().map_or(0, |h| h.seq);
+    let events = head.as_ref().map_or(0, |h| h.seq.get());
     let mut export = (events <= kit::CARRIED_AT_MOST).then(String::new);
     if let Some(text) = &mut export {
-        store.for_each_row(1, upto, |row| {
+        store.for_each_row(Seq(1), upto, |row| {
             text.push_str(&crate::store::jsonl::export_line(&row)?);
             text.push('\n');
             Ok(())

@@ -6,6 +6,7 @@ use super::RuleError;
 use super::campaign::{Command, decide};
 use crate::dice::Dice;
 use crate::event::Event;
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Amendment {
     /// The event amended, as `grimoire log` numbers it.
-    pub seq: u64,
+    pub seq: Seq,
     pub command: Box<Command>,
     /// What the write reads of the log for it (see [`AmendmentRead`]); `None` until then.
     pub read: Option<Box<AmendmentRead>>,
@@ -35,9 +36,9 @@ pub struct AmendmentRead {
     pub revealed: BTreeMap<u32, Vec<u32>>,
     /// Each character (folded name) that an event after it names, still in force, with the first
     /// such event: other than retractions and amendments of the original itself.
-    pub named_later: BTreeMap<String, u64>,
+    pub named_later: BTreeMap<String, Seq>,
     /// The first event of play after it, still in force, of any kind (the same ones left out).
-    pub play_later: Option<u64>,
+    pub play_later: Option<Seq>,
 }
 
 /// The dice an amendment draws: its original's, in their order.
@@ -143,7 +144,7 @@ fn without(state: &CampaignState, named: &BTreeSet<String>) -> CampaignState {
 /// Why the event at `seq` may not be amended at all, whatever the command.
 fn refuse_original(
     state: &CampaignState,
-    seq: u64,
+    seq: Seq,
     original: &Event,
     read: &AmendmentRead,
 ) -> Result<(), RuleError> {

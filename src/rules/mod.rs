@@ -7,6 +7,7 @@ pub mod downtime;
 pub mod rest;
 pub mod text;
 
+use crate::seq::Seq;
 use crate::systems::registry::AnyError;
 
 use crate::dice::{Dice, DiceError, SeedContext};
@@ -112,7 +113,7 @@ pub enum RuleError {
     #[error(
         "#{0} shapes a fight that later events moving the clock (rounds, rests, downtime, castings, scrolls, time advanced) follow; a fight's events are undone newest first"
     )]
-    FightBuiltOn(u64),
+    FightBuiltOn(Seq),
     #[error(
         "{0} is under way, and what takes hours or more (a rest, downtime, a scroll's week, a Ceremony, an advance of an hour) comes after it ends"
     )]
@@ -120,17 +121,17 @@ pub enum RuleError {
     #[error("no session has been played yet")]
     NoSessionYet,
     #[error("#{0} is not in the log (the log ends at #{1})")]
-    NoSuchEvent(u64, u64),
+    NoSuchEvent(Seq, Seq),
     #[error("#{0} is already retracted ({1})")]
-    AlreadyRetracted(u64, String),
+    AlreadyRetracted(Seq, String),
     #[error(
         "#{seq} is a '{kind}' event, which cannot be retracted: the campaign's bookkeeping (its sessions, dice epochs and reveals) and what play builds on (tables loaded, scrolls written and read) stay in force"
     )]
-    NotRetractable { seq: u64, kind: String },
+    NotRetractable { seq: Seq, kind: String },
     #[error(
         "#{0} is a downtime span whose weeks wrote scrolls, and a scroll once written stays written, so the span cannot be retracted either; record what should change instead (the clock, damage or healing, silver)"
     )]
-    SpanWroteScrolls(u64),
+    SpanWroteScrolls(Seq),
     #[error(
         "{name} plays {plays}, but the sheet given is for {given}; a character keeps their game"
     )]
@@ -144,67 +145,67 @@ pub enum RuleError {
     #[error(
         "#{seq} is an amendment of #{first}: amend #{first} itself (the newest amendment of an event is the one in force)"
     )]
-    AmendAnAmendment { seq: u64, first: u64 },
+    AmendAnAmendment { seq: Seq, first: Seq },
     #[error(
         "#{seq} is a '{kind}' event, and the command given, decided as the campaign stood just before it, is refused: {why}"
     )]
     RefusedBefore {
-        seq: u64,
+        seq: Seq,
         kind: String,
         why: Box<RuleError>,
     },
     #[error("#{0} is retracted ({1}), so there is nothing of it to amend")]
-    AmendRetracted(u64, String),
+    AmendRetracted(Seq, String),
     #[error(
         "#{seq} is a '{kind}' event, which cannot be amended: only play that could be retracted can be (not the campaign's bookkeeping, a retraction, or what play builds on)"
     )]
-    NotAmendable { seq: u64, kind: String },
+    NotAmendable { seq: Seq, kind: String },
     #[error(
         "#{0} is one of several events one command recorded, and an amendment replaces a single event; retract the events and record the command again instead"
     )]
-    AmendOneOfMany(u64),
+    AmendOneOfMany(Seq),
     #[error(
         "#{0} holds a sealed die not yet revealed, and an amendment would show what it rests on; reveal it first (`grimoire reveal {0}`)"
     )]
-    AmendSealed(u64),
+    AmendSealed(Seq),
     #[error(
         "#{seq} is a '{was}' event, but the command given records {now}: an amendment fixes the inputs of what was done, not what was done"
     )]
-    AmendsInto { seq: u64, was: String, now: String },
+    AmendsInto { seq: Seq, was: String, now: String },
     #[error(
         "the amended command leaves {} of #{seq}'s dice unused; an amendment keeps the original's dice, so retract #{seq} and record it again instead",
         crate::words::count(*unused as u64, "die", "dice")
     )]
-    AmendLeavesDice { seq: u64, unused: usize },
+    AmendLeavesDice { seq: Seq, unused: usize },
     #[error("the command given records #{0} exactly as it now reads: there is nothing to amend")]
-    AmendsNothing(u64),
+    AmendsNothing(Seq),
     #[error(
         "the command given records #{seq} as it was first recorded: retract the amendment #{amendment} to bring that back"
     )]
-    AmendsBackToOriginal { seq: u64, amendment: u64 },
+    AmendsBackToOriginal { seq: Seq, amendment: Seq },
     #[error(
         "amended, #{0} would move the clock by another amount, and every later event was recorded at the time it set; retract it and record it again instead"
     )]
-    AmendMovesClock(u64),
+    AmendMovesClock(Seq),
     #[error(
         "#{later} came after #{seq} and may rest on its outcome (it names someone #{seq} names, or #{seq} changes the campaign beyond them); an amendment only fixes an event nothing since has built on (retract #{later} first, or record a correction)"
     )]
-    AmendBuiltOn { seq: u64, later: u64 },
+    AmendBuiltOn { seq: Seq, later: Seq },
     #[error("nothing in the log may be retracted: every event that may be is already retracted")]
     NothingToRetract,
     #[error(
         "#{seq} holds a sealed die rolled from dice epoch {epoch}'s seed, which is now published: restoring it would bring back a value anyone can work out; record the roll again instead"
     )]
-    RestoreWouldOpenSeal { seq: u64, epoch: u32 },
+    RestoreWouldOpenSeal { seq: Seq, epoch: u32 },
     #[error(
         "#{seq} is {who}'s turn in a round of a fight in which {who} took another turn since (#{again}): restoring it would give {who} two turns in one round; retract #{again} first"
     )]
-    RestoreActsTwice { seq: u64, who: String, again: u64 },
+    RestoreActsTwice { seq: Seq, who: String, again: Seq },
     #[error(
         "#{seq} added a character named {name}, but the campaign has a character named {existing} now: restoring #{seq} would change nothing, so it is refused; add the first one again under another name, or retract {existing}'s joining first"
     )]
     RestoreNameTaken {
-        seq: u64,
+        seq: Seq,
         name: String,
         existing: String,
     },
@@ -215,17 +216,17 @@ pub enum RuleError {
     #[error("a retraction needs a reason, so the table knows why")]
     EmptyReason,
     #[error("#{0} has no sealed dice awaiting a reveal")]
-    NothingSealed(u64),
+    NothingSealed(Seq),
     #[error("#{0}'s sealed dice are revealed already")]
-    RevealedAlready(u64),
+    RevealedAlready(Seq),
     #[error(
         "the GM's secret for #{seq} die {n} does not open its commitment; the secrets table does not match the log"
     )]
-    SecretMismatch { seq: u64, n: u32 },
+    SecretMismatch { seq: Seq, n: u32 },
     #[error(
         "the GM's secrets hold no value for #{seq} die {n}: the file was imported without secrets, or the secret was removed from it; restore its secrets from a backup or an export that carries them"
     )]
-    SecretMissing { seq: u64, n: u32 },
+    SecretMissing { seq: Seq, n: u32 },
     #[error(
         "the stored seed of epoch {0} does not match its published commitment; the secrets table does not match the log"
     )]

@@ -10,6 +10,7 @@ pub type Characters = BTreeMap<Folded, Character>;
 #[cfg(test)]
 mod tests {
     use crate::event::Event;
+    use crate::seq::Seq;
     use crate::sheet::Sheet;
     use crate::state::CampaignState;
     use crate::systems::adg::Adg;
@@ -20,7 +21,7 @@ mod tests {
     /// Two ADG characters, each under an effect that runs out ten minutes in.
     fn party_under_effects() -> CampaignState {
         let mut state = CampaignState::default();
-        for (seq, name) in [(1, "Aldric"), (2, "Bryn")] {
+        for (seq, name) in [(Seq(1), "Aldric"), (Seq(2), "Bryn")] {
             let sheet = Sheet::Adg(AdgSheet {
                 level: 1,
                 agility: 10,
@@ -59,8 +60,8 @@ mod tests {
         let later = Event::ClockAdvanced {
             by: GameDuration(3600),
         };
-        whole.apply(3, &later);
-        loaded.apply(3, &later);
+        whole.apply(Seq(3), &later);
+        loaded.apply(Seq(3), &later);
         let aldric = loaded.character("Aldric").expect("still there");
         assert!(aldric.state::<Adg>().expect("ADG").effects.is_empty());
         assert_eq!(loaded, whole);
@@ -76,8 +77,8 @@ mod tests {
             amount: 3,
             reason: None,
         };
-        whole.apply(3, &hurt);
-        loaded.apply(3, &hurt);
+        whole.apply(Seq(3), &hurt);
+        loaded.apply(Seq(3), &hurt);
         let saved = through_a_snapshot(&loaded);
         let bryn = saved.character("Bryn").expect("still there");
         assert_eq!(bryn.health.map(|h| h.current), Some(5));

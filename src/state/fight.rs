@@ -1,6 +1,7 @@
 //! A fight counted by the round (T-3): when its first round began, and what each character has
 //! done in the round under way. The log keeps absolute times; this says them in the fight's rounds.
 
+use crate::seq::Seq;
 use crate::time::{GameTime, ROUND_SECONDS};
 use crate::words::Folded;
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ pub struct Fight {
     pub name: Option<String>,
     /// The clock when its round 1 began.
     pub began: GameTime,
-    pub started_seq: u64,
+    pub started_seq: Seq,
     /// What each character did in the round `turns_round`, by folded name: a round that has
     /// passed is forgotten as soon as the clock leaves it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

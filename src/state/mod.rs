@@ -5,6 +5,7 @@ mod characters;
 mod fight;
 mod ports;
 
+use crate::seq::Seq;
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 
@@ -30,7 +31,7 @@ pub struct CampaignInfo {
 pub struct OpenSession {
     pub number: u32,
     pub entropy: String,
-    pub started_seq: u64,
+    pub started_seq: Seq,
 }
 
 /// What the rules make of a corrected sheet (C-1), recorded with the correction. Its two flags
@@ -67,7 +68,7 @@ pub struct Character {
     pub sheet: Sheet,
     /// `None` for a VsD character added without a health maximum.
     pub health: Option<Health>,
-    pub added_seq: u64,
+    pub added_seq: Seq,
     /// The state of the one rule system the character plays (under the system's key in JSON).
     #[serde(flatten)]
     pub system: AnyState,
@@ -163,7 +164,7 @@ impl Character {
 pub struct CampaignState {
     pub campaign: Option<CampaignInfo>,
     /// The seq of the last event replayed (retracted events count: they are in the log).
-    pub head: u64,
+    pub head: Seq,
     pub clock: GameTime,
     /// The clock last moved by less than a minute: the table is counting combat rounds, so the
     /// round within the minute is worth showing (T-1). Any longer move ends that.
@@ -182,7 +183,7 @@ pub struct CampaignState {
     pub epoch_commitment: String,
     /// The seq of the event that started the current epoch (0 for epoch 1).
     #[serde(default)]
-    pub epoch_started_seq: u64,
+    pub epoch_started_seq: Seq,
     /// The current epoch binds each seeded die to its command's roll number (the second
     /// derivation) rather than to its event's seq.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -194,21 +195,21 @@ pub struct CampaignState {
     /// Keyed by the name folded to lowercase: names are unique regardless of case.
     pub characters: Characters,
     /// Retracted seq → reason.
-    pub retracted: BTreeMap<u64, String>,
+    pub retracted: BTreeMap<Seq, String>,
     /// Restored seq → the seq of the retraction of its retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub restored: BTreeMap<u64, u64>,
+    pub restored: BTreeMap<Seq, Seq>,
     /// Amended seq → the seq of the amendment in force for it (C-3).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub amended: BTreeMap<u64, u64>,
+    pub amended: BTreeMap<Seq, Seq>,
     /// Retracted rolls no roll has followed yet: (retracted seq, what it was).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub awaiting_reroll: Vec<(u64, crate::event::RetractedRoll)>,
+    pub awaiting_reroll: Vec<(Seq, crate::event::RetractedRoll)>,
     /// The first roll after a retraction → the seq of the retracted roll it follows (C-2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub rerolls: BTreeMap<u64, u64>,
+    pub rerolls: BTreeMap<Seq, Seq>,
     /// seq → its sealed dice still awaiting a reveal.
-    pub sealed_pending: BTreeMap<u64, Vec<PendingSeal>>,
+    pub sealed_pending: BTreeMap<Seq, Vec<PendingSeal>>,
     /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
     #[serde(default)]
     pub withheld_seeds: std::collections::BTreeSet<u32>,
@@ -358,7 +359,7 @@ impl CampaignState {
 
     /// Folds one event into the state. Total: an event that no longer makes sense (a character
     /// since retracted, say) changes nothing rather than failing, because the log is fact.
-    pub fn apply(&mut self, seq: u64, event: &Event) {
+    pub fn apply(&mut self, seq: Seq, event: &Event) {
         let clock_before = self.clock;
         self.apply_event(seq, event);
         if self.clock != clock_before {
@@ -374,7 +375,7 @@ impl CampaignState {
         }
     }
 
-    fn apply_event(&mut self, seq: u64, event: &Event) {
+    fn apply_event(&mut self, seq: Seq, event: &Event) {
         // The arms below name a system's event `event`; its turn in a fight is the whole event's.
         let whole = event;
         self.head = seq;
@@ -578,7 +579,7 @@ impl CampaignState {
     /// whatever it rolls and whoever it names, since a table can retract one roll and make it again
     /// under other words (a free roll for "Aldric climbs" in place of one for Aldric). The mark names
     /// the newest of them and settles them all.
-    fn note_reroll(&mut self, seq: u64, event: &Event) {
+    fn note_reroll(&mut self, seq: Seq, event: &Event) {
         if let Some((retracted, _)) = self.awaiting_reroll.last()
             && !event.dice().is_empty()
         {
@@ -605,7 +606,7 @@ impl CampaignState {
 
     /// Takes in an event that a retraction undid, in its place in seq order: it changes nothing but
     /// the head and what [`Self::note_undone`] keeps.
-    pub fn pass_over(&mut self, seq: u64, event: &Event) {
+    pub fn pass_over(&mut self, seq: Seq, event: &Event) {
         self.head = seq;
         self.note_undone(seq, event);
     }
@@ -613,7 +614,7 @@ impl CampaignState {
     /// What a retracted event still leaves in the record, since it did happen at the table: a
     /// roll made after a retracted one is still a roll made again, and a retraction undone later
     /// still made the next roll like its target a roll made again.
-    fn note_undone(&mut self, seq: u64, event: &Event) {
+    fn note_undone(&mut self, seq: Seq, event: &Event) {
         // A sealed roll retracted was still rolled: it stays to be revealed, so a GM who rolled
         // again cannot keep the first value hidden for good (and its seed waits for it).
         self.note_sealed(seq, event);
@@ -623,7 +624,7 @@ impl CampaignState {
     }
 
     /// Notes the sealed dice of `event` as awaiting a reveal.
-    fn note_sealed(&mut self, seq: u64, event: &Event) {
+    fn note_sealed(&mut self, seq: Seq, event: &Event) {
         let sealed: Vec<PendingSeal> = event
             .dice()
             .iter()
@@ -666,13 +667,13 @@ impl CampaignState {
 /// in that one's place). A replay must know them before it reaches the events they change.
 #[derive(Debug, Clone, Default)]
 pub struct Revisions {
-    pub retractions: Vec<(u64, u64)>,
-    pub amendments: Vec<(u64, u64, Event)>,
+    pub retractions: Vec<(Seq, Seq)>,
+    pub amendments: Vec<(Seq, Seq, Event)>,
 }
 
 impl Revisions {
     /// The revisions a whole in-memory log records.
-    pub fn of<'a>(events: impl IntoIterator<Item = (u64, &'a Event)>) -> Revisions {
+    pub fn of<'a>(events: impl IntoIterator<Item = (Seq, &'a Event)>) -> Revisions {
         let mut revisions = Revisions::default();
         for (at, event) in events {
             revisions.note(at, event);
@@ -681,7 +682,7 @@ impl Revisions {
     }
 
     /// Takes in `event`, recorded at `at`, when it revises an earlier one.
-    pub fn note(&mut self, at: u64, event: &Event) {
+    pub fn note(&mut self, at: Seq, event: &Event) {
         match event {
             Event::Retracted { seq, .. } => self.retractions.push((at, *seq)),
             Event::Amended { seq, event, .. } => {
@@ -698,8 +699,8 @@ impl Revisions {
 
     /// Whether one recorded after `seq` changes an event at or before it: a state replayed up to
     /// `seq` before it was recorded no longer stands.
-    pub fn reach_back_to(&self, seq: u64) -> bool {
-        let reaches = |at: u64, target: u64| at > seq && target <= seq;
+    pub fn reach_back_to(&self, seq: Seq) -> bool {
+        let reaches = |at: Seq, target: Seq| at > seq && target <= seq;
         self.retractions
             .iter()
             .any(|&(at, target)| reaches(at, target))
@@ -711,9 +712,9 @@ impl Revisions {
 
     /// The seqs left undone, and the event that stands in each amended seq's place: the newest
     /// amendment of it not itself undone.
-    fn in_force(&self) -> (BTreeSet<u64>, BTreeMap<u64, Event>) {
+    fn in_force(&self) -> (BTreeSet<Seq>, BTreeMap<Seq, Event>) {
         let undone = undone_by(&self.retractions);
-        let mut newest: BTreeMap<u64, (u64, &Event)> = BTreeMap::new();
+        let mut newest: BTreeMap<Seq, (Seq, &Event)> = BTreeMap::new();
         for (at, target, event) in &self.amendments {
             if undone.contains(at) {
                 continue;
@@ -735,9 +736,9 @@ impl Revisions {
 /// beforehand, so the log streams through once and nothing is undone after the fact.
 pub struct Replay {
     state: CampaignState,
-    retracted: BTreeSet<u64>,
+    retracted: BTreeSet<Seq>,
     /// Amended seq → the event replayed in its place (C-3).
-    amended: BTreeMap<u64, Event>,
+    amended: BTreeMap<Seq, Event>,
 }
 
 impl Replay {
@@ -758,7 +759,7 @@ impl Replay {
 
     /// Folds in the event at `seq` (or the amendment's event in its place), or passes over it
     /// when it is retracted; says which.
-    pub fn feed(&mut self, seq: u64, event: &Event) -> bool {
+    pub fn feed(&mut self, seq: Seq, event: &Event) -> bool {
         let applied = !self.retracted.contains(&seq);
         if !applied {
             self.state.pass_over(seq, event);
@@ -771,7 +772,7 @@ impl Replay {
     }
 
     /// The event an amendment puts in the place of the one at `seq`, if any.
-    pub fn in_place_of(&self, seq: u64) -> Option<&Event> {
+    pub fn in_place_of(&self, seq: Seq) -> Option<&Event> {
         self.amended.get(&seq)
     }
 
@@ -787,7 +788,7 @@ impl Replay {
 /// The seqs that retractions, given as (the retraction's seq, the seq it undoes), leave undone: a
 /// retraction that is itself undone undoes nothing, so its target is restored, and so on down a
 /// chain. A retraction only reaches back, so reading them newest first settles each in turn.
-pub fn undone_by(retractions: &[(u64, u64)]) -> BTreeSet<u64> {
+pub fn undone_by(retractions: &[(Seq, Seq)]) -> BTreeSet<Seq> {
     let mut newest_first = retractions.to_vec();
     newest_first.sort_unstable_by_key(|&(at, _)| std::cmp::Reverse(at));
     let mut undone = BTreeSet::new();
@@ -800,7 +801,7 @@ pub fn undone_by(retractions: &[(u64, u64)]) -> BTreeSet<u64> {
 }
 
 /// Replays a whole in-memory log; what it retracts and amends is read from the log itself.
-pub fn replay_all<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> CampaignState {
+pub fn replay_all<'a>(events: impl IntoIterator<Item = (Seq, &'a Event)> + Clone) -> CampaignState {
     let mut replay = Replay::new(&Revisions::of(events.clone()));
     for (seq, event) in events {
         replay.feed(seq, event);

@@ -2,6 +2,7 @@
 //! what a system's rules and words read of the campaign, and what its events change in replay.
 
 use super::{ActiveSpell, CampaignState, Character, Health, PendingSeal};
+use crate::seq::Seq;
 use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::port::{Fold, Refused, Someone, View};
 use crate::systems::registry::{Registered, on_system};
@@ -26,7 +27,7 @@ impl Character {
 }
 
 impl<S: Registered> View<S> for CampaignState {
-    fn head(&self) -> u64 {
+    fn head(&self) -> Seq {
         self.head
     }
     fn clock(&self) -> GameTime {
@@ -65,10 +66,10 @@ impl<S: Registered> View<S> for CampaignState {
     fn campaign(&self) -> &S::Campaign {
         S::campaign(&self.systems)
     }
-    fn is_retracted(&self, seq: u64) -> bool {
+    fn is_retracted(&self, seq: Seq) -> bool {
         self.retracted.contains_key(&seq)
     }
-    fn sealed_pending(&self, seq: u64) -> Option<&[PendingSeal]> {
+    fn sealed_pending(&self, seq: Seq) -> Option<&[PendingSeal]> {
         self.sealed_pending.get(&seq).map(Vec::as_slice)
     }
 }

@@ -9,6 +9,7 @@ use super::replay::{decode, replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
+use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::time::GameTime;
 use rand::Rng;
@@ -133,19 +134,19 @@ impl Appender<'_> {
 pub(super) struct Running {
     pub(super) state: CampaignState,
     /// The seq of the snapshot the state was loaded from or last saved as (0: none).
-    pub(super) snapshot_at: u64,
+    pub(super) snapshot_at: Seq,
 }
 
 impl Running {
     pub(super) fn load(log: &mut dyn LogRead) -> Result<Running, StoreError> {
-        let (state, snapshot_at) = replay_from(log, u64::MAX, true)?;
+        let (state, snapshot_at) = replay_from(log, Seq::END, true)?;
         Ok(Running { state, snapshot_at })
     }
 
     /// Folds in an event just inserted. A retraction or an amendment reaches back into events already folded in,
     /// and events cannot be unapplied, so the state is replayed again from the log, which now
     /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
-    fn feed(&mut self, log: &mut dyn LogWrite, seq: u64, event: &Event) -> Result<(), StoreError> {
+    fn feed(&mut self, log: &mut dyn LogWrite, seq: Seq, event: &Event) -> Result<(), StoreError> {
         if matches!(event, Event::Retracted { .. } | Event::Amended { .. }) {
             *self = Running::load(log)?;
         } else {
@@ -161,7 +162,7 @@ impl Running {
         every: u64,
         head_hash: &str,
     ) -> Result<(), StoreError> {
-        if self.state.head >= self.snapshot_at.saturating_add(every) {
+        if self.state.head >= self.snapshot_at + every {
             save_snapshot(log, &self.state, head_hash)?;
             self.snapshot_at = self.state.head;
         }
@@ -177,12 +178,12 @@ pub struct WriteView<'c> {
 
 impl WriteView<'_> {
     /// The event at `seq`, if the log holds one.
-    pub fn event(&mut self, seq: u64) -> Result<Option<Event>, StoreError> {
+    pub fn event(&mut self, seq: Seq) -> Result<Option<Event>, StoreError> {
         self.log.row(seq)?.map(|row| decode(&row)).transpose()
     }
 
     /// The event at `seq` with the in-game time it was recorded at.
-    pub fn event_at(&mut self, seq: u64) -> Result<Option<(Event, GameTime)>, StoreError> {
+    pub fn event_at(&mut self, seq: Seq) -> Result<Option<(Event, GameTime)>, StoreError> {
         self.log
             .row(seq)?
             .map(|row| Ok((decode(&row)?, GameTime(row.game_time))))
@@ -190,9 +191,9 @@ impl WriteView<'_> {
     }
 
     /// The first event after `seq` that holds dice.
-    pub fn first_roll_after(&mut self, seq: u64) -> Result<Option<u64>, StoreError> {
+    pub fn first_roll_after(&mut self, seq: Seq) -> Result<Option<Seq>, StoreError> {
         let mut found = None;
-        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+        self.log.rows(seq + 1, Seq::END, &mut |row| {
             if decode(&row)?.dice().is_empty() {
                 return Ok(ControlFlow::Continue(()));
             }
@@ -207,12 +208,12 @@ impl WriteView<'_> {
     pub fn any_of_kinds_after(
         &mut self,
         kinds: &[&str],
-        after: u64,
-        passed: impl Fn(u64) -> bool,
+        after: Seq,
+        passed: impl Fn(Seq) -> bool,
     ) -> Result<bool, StoreError> {
         let mut found = false;
         for kind in kinds {
-            self.log.rows_of_kind(kind, after, u64::MAX, &mut |row| {
+            self.log.rows_of_kind(kind, after, Seq::END, &mut |row| {
                 if passed(row.seq) {
                     return Ok(ControlFlow::Continue(()));
                 }
@@ -229,13 +230,13 @@ impl WriteView<'_> {
     /// The newest event up to `head` that `wanted` picks, read back a chunk at a time.
     pub fn newest_where(
         &mut self,
-        head: u64,
-        mut wanted: impl FnMut(u64, &Event) -> bool,
-    ) -> Result<Option<u64>, StoreError> {
+        head: Seq,
+        mut wanted: impl FnMut(Seq, &Event) -> bool,
+    ) -> Result<Option<Seq>, StoreError> {
         const CHUNK: u64 = 256;
         let mut high = head;
         while high >= 1 {
-            let low = high.saturating_sub(CHUNK - 1).max(1);
+            let low = (high - (CHUNK - 1)).max(Seq(1));
             let mut chunk = Vec::new();
             self.log.rows(low, high, &mut |row| {
                 chunk.push((row.seq, decode(&row)?));
@@ -264,7 +265,7 @@ impl WriteView<'_> {
             })
     }
 
-    pub fn sealed(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
+    pub fn sealed(&mut self, seq: Seq) -> Result<Vec<SealedSecret>, StoreError> {
         sealed_secrets(&mut *self.log, seq)
     }
 
@@ -273,15 +274,15 @@ impl WriteView<'_> {
     /// out.
     pub fn turn_again(
         &mut self,
-        seq: u64,
+        seq: Seq,
         who: &str,
-        passed: impl Fn(u64) -> bool,
-    ) -> Result<Option<u64>, StoreError> {
+        passed: impl Fn(Seq) -> bool,
+    ) -> Result<Option<Seq>, StoreError> {
         let Some(time) = self.log.row(seq)?.map(|row| row.game_time) else {
             return Ok(None);
         };
         let mut found = None;
-        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+        self.log.rows(seq + 1, Seq::END, &mut |row| {
             // A round's events share its time: once the clock moves, the round is over.
             if row.game_time != time {
                 return Ok(ControlFlow::Break(()));
@@ -301,15 +302,15 @@ impl WriteView<'_> {
 
     /// The state just before the event at `seq`, as the log replays it now (with the retractions
     /// and amendments recorded since).
-    pub fn state_before(&mut self, seq: u64) -> Result<CampaignState, StoreError> {
+    pub fn state_before(&mut self, seq: Seq) -> Result<CampaignState, StoreError> {
         super::replay::state_before(&mut *self.log, seq)
     }
 
     /// The faces of the sealed dice of the event at `seq` that a reveal has opened, by `n`.
-    pub fn revealed(&mut self, seq: u64) -> Result<BTreeMap<u32, Vec<u32>>, StoreError> {
+    pub fn revealed(&mut self, seq: Seq) -> Result<BTreeMap<u32, Vec<u32>>, StoreError> {
         let mut faces = BTreeMap::new();
         self.log
-            .rows_of_kind("sealed_revealed", seq, u64::MAX, &mut |row| {
+            .rows_of_kind("sealed_revealed", seq, Seq::END, &mut |row| {
                 if let Event::SealedRevealed { seq: opened, dice } = decode(&row)?
                     && opened == seq
                 {
@@ -326,12 +327,12 @@ impl WriteView<'_> {
     /// are left out.
     pub fn named_after(
         &mut self,
-        seq: u64,
-        passed: impl Fn(u64, &Event) -> bool,
-    ) -> Result<(BTreeMap<String, u64>, Option<u64>), StoreError> {
+        seq: Seq,
+        passed: impl Fn(Seq, &Event) -> bool,
+    ) -> Result<(BTreeMap<String, Seq>, Option<Seq>), StoreError> {
         let mut named = BTreeMap::new();
         let mut play = None;
-        self.log.rows(seq + 1, u64::MAX, &mut |row| {
+        self.log.rows(seq + 1, Seq::END, &mut |row| {
             let event = decode(&row)?;
             if passed(row.seq, &event) {
                 return Ok(ControlFlow::Continue(()));
@@ -355,11 +356,11 @@ impl WriteView<'_> {
 
 /// A random UUID, mixed with the seq so ids stay unique in a log even when tests pin the randomness
 /// (every pinned process starts from the same random state).
-fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
+fn new_event_id(rng: &mut StdRng, seq: Seq) -> String {
     let random: [u8; 16] = rng.random();
     let digest = Sha256::new()
         .chain_update(random)
-        .chain_update(seq.to_be_bytes())
+        .chain_update(seq.get().to_be_bytes())
         .finalize();
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&digest[..16]);
@@ -371,7 +372,7 @@ fn new_event_id(rng: &mut StdRng, seq: u64) -> String {
 /// The secrets kept for the sealed dice of the event at `seq`, in draw order.
 pub(super) fn sealed_secrets(
     log: &mut dyn LogRead,
-    seq: u64,
+    seq: Seq,
 ) -> Result<Vec<SealedSecret>, StoreError> {
     let mut sealed: Vec<SealedSecret> = log
         .secrets_with_prefix("sealed_die", &format!("{seq}:"))?

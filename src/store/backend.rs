@@ -9,6 +9,7 @@
 
 use super::StoreError;
 use super::chain::StoredRow;
+use crate::seq::Seq;
 use std::ops::ControlFlow;
 
 /// What a row visitor says after each row: go on, or stop early (a search that found its row).
@@ -18,7 +19,7 @@ pub type Visit<'a> = &'a mut dyn FnMut(StoredRow) -> Result<ControlFlow<()>, Sto
 /// through it, and copying every column of every row cost a third of a cold replay.
 #[derive(Debug, Clone, Copy)]
 pub struct Payload<'a> {
-    pub seq: u64,
+    pub seq: Seq,
     pub kind: &'a str,
     pub schema_version: u32,
     pub payload: &'a str,
@@ -30,7 +31,7 @@ pub type VisitPayload<'a> = &'a mut dyn FnMut(Payload<'_>) -> Result<(), StoreEr
 /// A stored snapshot's label, enough to decide whether it may stand in for a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotInfo {
-    pub seq: u64,
+    pub seq: Seq,
     /// The state format that wrote it ([`super::STATE_FORMAT`]).
     pub format: String,
     /// The hash of the event at `seq` when the snapshot was taken.
@@ -58,17 +59,17 @@ impl From<StoreError> for InsertError {
 /// conformance suite runs on the in-memory backend, which overrides none, so both agree).
 pub trait LogRead {
     /// The last row's seq and hash.
-    fn head(&mut self) -> Result<Option<(u64, String)>, StoreError>;
+    fn head(&mut self) -> Result<Option<(Seq, String)>, StoreError>;
     /// Rows with `from <= seq <= upto`, in seq order.
-    fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError>;
+    fn rows(&mut self, from: Seq, upto: Seq, visit: Visit<'_>) -> Result<(), StoreError>;
     fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError>;
     /// Every secret as (kind, key, value), ordered by kind and key.
     fn secrets(&mut self) -> Result<Vec<(String, String, String)>, StoreError>;
     /// Up to `limit` snapshots at or before `upto`, newest first.
-    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError>;
-    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError>;
+    fn snapshots(&mut self, upto: Seq, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError>;
+    fn snapshot(&mut self, seq: Seq) -> Result<Option<String>, StoreError>;
 
-    fn row(&mut self, seq: u64) -> Result<Option<StoredRow>, StoreError> {
+    fn row(&mut self, seq: Seq) -> Result<Option<StoredRow>, StoreError> {
         let mut found = None;
         self.rows(seq, seq, &mut |row| {
             found = Some(row);
@@ -80,8 +81,8 @@ pub trait LogRead {
     /// filter's first sieve, so that rows which cannot match are never decoded.
     fn rows_mentioning(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         needle: &str,
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
@@ -97,8 +98,8 @@ pub trait LogRead {
     /// may serve without copying every column).
     fn payloads(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         visit: VisitPayload<'_>,
     ) -> Result<(), StoreError> {
         self.rows(from, upto, &mut |row| {
@@ -115,11 +116,11 @@ pub trait LogRead {
     fn rows_of_kind(
         &mut self,
         kind: &str,
-        after: u64,
-        upto: u64,
+        after: Seq,
+        upto: Seq,
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
-        self.rows(after.saturating_add(1), upto, &mut |row| {
+        self.rows(after.next(), upto, &mut |row| {
             if row.kind == kind {
                 visit(row)
             } else {
@@ -131,10 +132,10 @@ pub trait LogRead {
     fn last_of_kinds(
         &mut self,
         kinds: &[&str],
-        before: u64,
+        before: Seq,
     ) -> Result<Option<StoredRow>, StoreError> {
         let mut newest = None;
-        self.rows(1, before.saturating_sub(1), &mut |row| {
+        self.rows(Seq(1), before.previous(), &mut |row| {
             if kinds.contains(&row.kind.as_str()) {
                 newest = Some(row);
             }
@@ -143,9 +144,9 @@ pub trait LogRead {
         Ok(newest)
     }
     /// The newest event recorded while the clock stood before `game_time` (seconds).
-    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<Seq>, StoreError> {
         let mut newest = None;
-        self.rows(1, u64::MAX, &mut |row| {
+        self.rows(Seq(1), Seq::END, &mut |row| {
             if row.game_time < game_time {
                 newest = Some(row.seq);
             }
@@ -180,14 +181,14 @@ pub trait LogWrite: LogRead {
     /// Stores (or replaces) the snapshot at `seq`.
     fn put_snapshot(
         &mut self,
-        seq: u64,
+        seq: Seq,
         format: &str,
         head_hash: &str,
         state: &str,
     ) -> Result<(), StoreError>;
     /// The seqs of every stored snapshot, oldest first.
-    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError>;
-    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError>;
+    fn snapshot_seqs(&mut self) -> Result<Vec<Seq>, StoreError>;
+    fn delete_snapshots(&mut self, seqs: &[Seq]) -> Result<(), StoreError>;
     /// Drops every snapshot; returns how many there were.
     fn clear_snapshots(&mut self) -> Result<u64, StoreError> {
         let seqs = self.snapshot_seqs()?;

@@ -2,6 +2,7 @@
 
 use super::backend::{Backend, InsertError};
 use super::{Checkpoint, Location, Store, StoreError};
+use crate::seq::Seq;
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -35,7 +36,7 @@ fn copy(from: &mut dyn Backend, into: &mut dyn Backend) -> Result<(), StoreError
         }
         InsertError::Failed(e) => e,
     };
-    from.rows(1, u64::MAX, &mut |row| {
+    from.rows(Seq(1), Seq::END, &mut |row| {
         to.insert_row(&row).map_err(copied)?;
         Ok(ControlFlow::Continue(()))
     })?;
@@ -45,7 +46,7 @@ fn copy(from: &mut dyn Backend, into: &mut dyn Backend) -> Result<(), StoreError
     // Snapshots only save replay time: one that cannot be read (damaged in the file) is left out
     // of the copy rather than stopping the backup of a campaign whose log is whole, or being
     // copied into it as damage.
-    for snapshot in from.snapshots(u64::MAX, u64::MAX)? {
+    for snapshot in from.snapshots(Seq::END, u64::MAX)? {
         if let Ok(Some(state)) = from.snapshot(snapshot.seq)
             && super::replay::parse_snapshot(snapshot.seq, &state).is_some()
         {

@@ -3,6 +3,7 @@
 
 use crate::dice::{DiePosition, Provenance, fairness, sealed};
 use crate::event::{Event, RevealedDie};
+use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,7 +19,7 @@ const MIN_CHECKPOINT_HEX: usize = 8;
 /// A row exactly as stored: the unit that is hashed, exported and imported.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredRow {
-    pub seq: u64,
+    pub seq: Seq,
     pub event_id: String,
     pub kind: String,
     pub schema_version: u32,
@@ -91,12 +92,12 @@ impl StoredRow {
 /// A `SEQ:HASH` code the players note down to anchor the chain outside the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Checkpoint {
-    pub seq: u64,
+    pub seq: Seq,
     pub hash_prefix: String,
 }
 
 impl Checkpoint {
-    pub fn of(seq: u64, hash: &str) -> Checkpoint {
+    pub fn of(seq: Seq, hash: &str) -> Checkpoint {
         // Any text: `verify` makes one of a row as stored, whatever it holds.
         Checkpoint {
             seq,
@@ -119,7 +120,7 @@ impl std::str::FromStr for Checkpoint {
             .trim()
             .split_once(':')
             .ok_or_else(|| format!("'{text}' has no ':'; {hint}"))?;
-        let seq: u64 =
+        let seq: Seq =
             seq.parse().ok().filter(|&seq| seq > 0).ok_or_else(|| {
                 format!("'{seq}' is not an event number (they start at 1); {hint}")
             })?;
@@ -140,7 +141,7 @@ impl std::str::FromStr for Checkpoint {
 /// One thing `verify` found wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Problem {
-    pub seq: u64,
+    pub seq: Seq,
     pub what: String,
 }
 
@@ -159,7 +160,7 @@ pub struct CheckpointResult {
 pub enum CheckpointMiss {
     /// The log ends before the checkpoint's event: the file is shorter than the history noted
     /// (cut, or an older copy), or the event number was mistyped.
-    PastTheEnd { log_ends_at: u64 },
+    PastTheEnd { log_ends_at: Seq },
     /// The event is there with another hash. A mistyped code differs in a few digits; another
     /// history, in nearly all of them (each digit of a different hash matches by chance 1 time in
     /// 16).
@@ -242,7 +243,7 @@ impl VerifyReport {
 #[derive(Debug, Default)]
 pub struct Reveals {
     pub seeds: BTreeMap<u32, String>,
-    pub sealed: BTreeMap<u64, Vec<RevealedDie>>,
+    pub sealed: BTreeMap<Seq, Vec<RevealedDie>>,
 }
 
 impl Reveals {
@@ -272,17 +273,17 @@ impl Reveals {
 pub struct RecordedClock {
     clock: u64,
     /// How far each event that moved the clock moved it.
-    moves: BTreeMap<u64, u64>,
+    moves: BTreeMap<Seq, u64>,
     /// Each retraction's target.
-    targets: BTreeMap<u64, u64>,
+    targets: BTreeMap<Seq, Seq>,
     /// The retractions in effect so far, by the event each undoes: an event is undone while any
     /// retraction of it is in effect (a retraction undone itself is not), as replay settles them.
-    undoing: BTreeMap<u64, BTreeSet<u64>>,
+    undoing: BTreeMap<Seq, BTreeSet<Seq>>,
 }
 
 impl RecordedClock {
     /// Checks `event`'s stored time against the clock, then moves the clock past it.
-    pub fn check(&mut self, seq: u64, game_time: u64, event: &Event) -> Result<(), String> {
+    pub fn check(&mut self, seq: Seq, game_time: u64, event: &Event) -> Result<(), String> {
         let result = if game_time == self.clock {
             Ok(())
         } else {
@@ -314,7 +315,7 @@ impl RecordedClock {
     /// The retraction `retraction` comes into effect (`on`) or ceases to (undone itself); its
     /// target is undone or restored when that changes whether any retraction of it is in effect,
     /// and so on down the chain (restoring a retraction undoes its target again).
-    fn retraction_takes_effect(&mut self, retraction: u64, on: bool) {
+    fn retraction_takes_effect(&mut self, retraction: Seq, on: bool) {
         let mut changes = vec![(retraction, on)];
         while let Some((retraction, on)) = changes.pop() {
             let Some(&target) = self.targets.get(&retraction) else {
@@ -348,14 +349,14 @@ impl RecordedClock {
 pub struct Verifier {
     reveals: Reveals,
     report: VerifyReport,
-    expected_seq: u64,
+    expected_seq: Seq,
     prev_hash: String,
     campaign_id: String,
     epoch: u32,
     /// Each epoch's published seed commitment: a withheld seed is revealed epochs later.
     commitments: BTreeMap<u32, String>,
     /// Where each epoch began (its commitment's event).
-    epoch_began: BTreeMap<u32, u64>,
+    epoch_began: BTreeMap<u32, Seq>,
     entropy: String,
     /// The checkpoints asked about, with how many of their digits differ from the hash found at
     /// their seq (`None`: not reached yet).
@@ -369,17 +370,17 @@ pub struct Verifier {
     roll_draws: BTreeSet<u32>,
     /// The latest event holding seeded dice of the latest roll number, and the run of rows it
     /// stands in (another event of the same command follows it in that run).
-    roll_last: Option<(u64, u64)>,
+    roll_last: Option<(Seq, Seq)>,
     /// Rows recorded at one moment, one after another, form a run (one command's events always
     /// do): its number, and the moment.
-    run: (u64, String),
+    run: (Seq, String),
     clock: RecordedClock,
     /// The amendments in the log by the event each amends: (the amendment's seq, its event),
     /// checked when that event is reached (C-3).
-    amendments: BTreeMap<u64, Vec<(u64, Event)>>,
+    amendments: BTreeMap<Seq, Vec<(Seq, Event)>>,
     /// The sealed dice met so far, as (event, n), each with whether a reveal has opened it: a
     /// reveal must open a sealed die of an earlier event, once.
-    sealed_met: BTreeMap<(u64, u32), bool>,
+    sealed_met: BTreeMap<(Seq, u32), bool>,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -389,7 +390,7 @@ impl Verifier {
         Verifier {
             reveals,
             report: VerifyReport::default(),
-            expected_seq: 1,
+            expected_seq: Seq(1),
             prev_hash: GENESIS_HASH.to_string(),
             campaign_id: String::new(),
             epoch: 1,
@@ -401,7 +402,7 @@ impl Verifier {
             rolls: 0,
             roll_draws: BTreeSet::new(),
             roll_last: None,
-            run: (0, String::new()),
+            run: (Seq::START, String::new()),
             clock: RecordedClock::default(),
             amendments: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
@@ -410,7 +411,7 @@ impl Verifier {
 
     /// A reveal at `seq` opens each of its dice: a sealed die the event it names holds, not yet
     /// opened (whether the opening matches the commitment is checked with the die).
-    fn check_reveal(&mut self, seq: u64, target: u64, dice: &[crate::event::RevealedDie]) {
+    fn check_reveal(&mut self, seq: Seq, target: Seq, dice: &[crate::event::RevealedDie]) {
         for die in dice {
             let n = die.n;
             let what = match self.sealed_met.get_mut(&(target, n)) {
@@ -429,11 +430,11 @@ impl Verifier {
 
     /// Takes in the log's amendments, read beforehand: each must amend an earlier event of its
     /// own kind with that event's dice, die for die.
-    pub fn expect_amendment(&mut self, at: u64, amends: u64, event: Event) {
+    pub fn expect_amendment(&mut self, at: Seq, amends: Seq, event: Event) {
         self.amendments.entry(amends).or_default().push((at, event));
     }
 
-    fn check_amendments_of(&mut self, seq: u64, original: &Event) {
+    fn check_amendments_of(&mut self, seq: Seq, original: &Event) {
         // The purpose is words; everything the fairness check reads must match.
         let unworded = |dice: &[crate::dice::Die]| -> Vec<crate::dice::Die> {
             dice.iter()
@@ -535,7 +536,7 @@ impl Verifier {
         None
     }
 
-    fn dice_problem(&mut self, seq: u64, what: String) {
+    fn dice_problem(&mut self, seq: Seq, what: String) {
         if self.report.dice_problems.len() < MAX_PROBLEMS {
             self.report.dice_problems.push(Problem { seq, what });
         }
@@ -743,7 +744,7 @@ impl Verifier {
     fn position<'a>(
         &'a self,
         epoch: u32,
-        seq: u64,
+        seq: Seq,
         die: &crate::dice::Die,
         entropy: &'a str,
     ) -> DiePosition<'a> {
@@ -757,7 +758,7 @@ impl Verifier {
         }
     }
 
-    fn check_seeded(&mut self, seq: u64, epoch: u32, die: &crate::dice::Die, entropy: &str) {
+    fn check_seeded(&mut self, seq: Seq, epoch: u32, die: &crate::dice::Die, entropy: &str) {
         let (n, sides, value) = (die.n, die.sides, die.value);
         if epoch != self.epoch {
             self.dice_problem(
@@ -788,7 +789,7 @@ impl Verifier {
         }
     }
 
-    fn check_sealed(&mut self, seq: u64, die: &crate::dice::Die, commitment: &str, entropy: &str) {
+    fn check_sealed(&mut self, seq: Seq, die: &crate::dice::Die, commitment: &str, entropy: &str) {
         let n = die.n;
         let opened = self
             .reveals
@@ -847,7 +848,7 @@ impl Verifier {
                 .ok()
                 .filter(|epoch| epoch.to_string() == key && self.commitments.contains_key(epoch));
             if begun.is_none() {
-                self.dice_problem(self.expected_seq.saturating_sub(1), format!("the file keeps a seed under '{key}', which names no dice epoch the log began; it would stop that epoch keeping its own seed: remove it, or restore the file's secrets from a backup"));
+                self.dice_problem(self.expected_seq.previous(), format!("the file keeps a seed under '{key}', which names no dice epoch the log began; it would stop that epoch keeping its own seed: remove it, or restore the file's secrets from a backup"));
             }
         }
     }
@@ -879,7 +880,7 @@ impl Verifier {
         // A file with secrets keeps every unrevealed epoch's seed; an export without them, none.
         let keeps_seeds = found.iter().any(|(_, opens)| opens.is_some());
         for (epoch, opens) in found {
-            let seq = self.epoch_began.get(&epoch).copied().unwrap_or(0);
+            let seq = self.epoch_began.get(&epoch).copied().unwrap_or(Seq::START);
             match opens {
                 Some(true) => {}
                 Some(false) => self.dice_problem(seq, format!("#{seq}: the seed the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup")),
@@ -912,7 +913,7 @@ impl Verifier {
                         of: checkpoint.hash_prefix.len(),
                     }),
                     None => Some(CheckpointMiss::PastTheEnd {
-                        log_ends_at: self.expected_seq.saturating_sub(1),
+                        log_ends_at: self.expected_seq.previous(),
                     }),
                 };
                 CheckpointResult {
@@ -943,7 +944,7 @@ fn face_words(face: Option<u32>) -> String {
 mod tests {
     use super::*;
 
-    fn row(seq: u64, prev_hash: &str) -> StoredRow {
+    fn row(seq: Seq, prev_hash: &str) -> StoredRow {
         let mut row = StoredRow {
             seq,
             event_id: format!("id-{seq}"),
@@ -963,10 +964,10 @@ mod tests {
 
     #[test]
     fn every_field_is_bound_into_the_hash() {
-        let base = row(2, GENESIS_HASH);
+        let base = row(Seq(2), GENESIS_HASH);
         type Change = Box<dyn Fn(&mut StoredRow)>;
         let changes: Vec<Change> = vec![
-            Box::new(|r| r.seq = 3),
+            Box::new(|r| r.seq = Seq(3)),
             Box::new(|r| r.event_id.push('x')),
             Box::new(|r| r.kind.push('x')),
             Box::new(|r| r.schema_version = 2),
@@ -994,7 +995,7 @@ mod tests {
         assert_eq!(
             cp,
             Checkpoint {
-                seq: 42,
+                seq: Seq(42),
                 hash_prefix: "9f86d081884c7d65".into()
             }
         );

@@ -7,12 +7,13 @@
 
 use super::chain::{GENESIS_HASH, StoredRow};
 use crate::event::Event;
+use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 #[derive(Serialize)]
 struct EventLineOut<'a> {
-    seq: u64,
+    seq: Seq,
     event_id: &'a str,
     kind: &'a str,
     schema_version: u32,
@@ -39,7 +40,7 @@ struct LineIn {
     secret: Option<String>,
     key: Option<String>,
     value: Option<String>,
-    seq: Option<u64>,
+    seq: Option<Seq>,
     event_id: Option<String>,
     kind: Option<String>,
     schema_version: Option<u32>,
@@ -154,7 +155,7 @@ pub fn parse_line(text: &str) -> Result<Line, String> {
 /// Checks rows one by one as they arrive: gapless seqs from 1, each linked to the one before and
 /// hashing to its stored hash, a readable payload, the campaign's creation first.
 pub struct ChainCheck {
-    next_seq: u64,
+    next_seq: Seq,
     prev_hash: String,
     clock: super::chain::RecordedClock,
 }
@@ -162,7 +163,7 @@ pub struct ChainCheck {
 impl Default for ChainCheck {
     fn default() -> Self {
         ChainCheck {
-            next_seq: 1,
+            next_seq: Seq(1),
             prev_hash: GENESIS_HASH.to_string(),
             clock: Default::default(),
         }
@@ -223,6 +224,6 @@ impl ChainCheck {
     }
 
     pub fn events_seen(&self) -> u64 {
-        self.next_seq - 1
+        self.next_seq.previous().get()
     }
 }

@@ -16,6 +16,7 @@ use super::sqlite::SqliteBackend;
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, EventHash, Recorded};
+use crate::seq::Seq;
 use crate::state::{CampaignState, Replay};
 use crate::time::GameTime;
 use rand::rngs::StdRng;
@@ -63,7 +64,7 @@ pub struct Store {
 struct Kept {
     head_hash: String,
     state: Rc<CampaignState>,
-    snapshot_at: u64,
+    snapshot_at: Seq,
 }
 
 impl Kept {
@@ -191,7 +192,7 @@ impl Store {
     }
 
     /// The state after replaying the log up to `upto` (all of it when `None`).
-    pub fn replay(&mut self, upto: Option<u64>) -> Result<CampaignState, StoreError> {
+    pub fn replay(&mut self, upto: Option<Seq>) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
         if let Some(kept) = &self.kept
             && upto.is_none_or(|seq| seq >= kept.state.head)
@@ -199,16 +200,16 @@ impl Store {
         {
             return Ok((*kept.state).clone());
         }
-        Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), true)?.0)
+        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), true)?.0)
     }
 
     /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
     pub fn replay_without_snapshots(
         &mut self,
-        upto: Option<u64>,
+        upto: Option<Seq>,
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
-        Ok(replay_from(&mut *log, upto.unwrap_or(u64::MAX), false)?.0)
+        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), false)?.0)
     }
 
     /// One full replay from the first event up to `upto`, showing `visit` each event with the
@@ -217,13 +218,13 @@ impl Store {
     /// charts.
     pub fn replay_each(
         &mut self,
-        upto: Option<u64>,
+        upto: Option<Seq>,
         mut visit: impl FnMut(&Recorded, &CampaignState),
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
-        let upto = upto.unwrap_or(u64::MAX);
-        let mut replay = Replay::new(&revisions(&mut *log, 0, upto)?);
-        log.rows(1, upto, &mut |row| {
+        let upto = upto.unwrap_or(Seq::END);
+        let mut replay = Replay::new(&revisions(&mut *log, Seq::START, upto)?);
+        log.rows(Seq(1), upto, &mut |row| {
             let mut recorded = to_recorded(row)?;
             let applied = replay.feed(recorded.seq, &recorded.event);
             if let Some(amended) = replay.in_place_of(recorded.seq).filter(|_| applied) {
@@ -240,8 +241,8 @@ impl Store {
     /// just after it ([`replay::replay_span`]). Returns the state at `upto`.
     pub fn replay_span(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         mut visit: impl FnMut(Option<SpanEvent<'_>>, &CampaignState),
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
@@ -257,7 +258,7 @@ impl Store {
     /// [`Store::rebuild_snapshots`], telling `watch` the seq of each row replayed (for progress).
     pub fn rebuild_snapshots_watching(
         &mut self,
-        watch: &mut dyn FnMut(u64),
+        watch: &mut dyn FnMut(Seq),
     ) -> Result<u64, StoreError> {
         let mut log = self.backend.write()?;
         log.clear_snapshots()?;
@@ -277,8 +278,8 @@ impl Store {
     /// Calls `visit` with every event in seq order from `from` up to `upto`, streaming.
     pub fn for_each_event(
         &mut self,
-        from: u64,
-        upto: Option<u64>,
+        from: Seq,
+        upto: Option<Seq>,
         mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         self.for_each_row(from, upto, |row| visit(to_recorded(row)?))
@@ -287,17 +288,17 @@ impl Store {
     /// Calls `visit` with every stored row in seq order, unparsed, streaming.
     pub fn for_each_row(
         &mut self,
-        from: u64,
-        upto: Option<u64>,
+        from: Seq,
+        upto: Option<Seq>,
         mut visit: impl FnMut(StoredRow) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let mut log = self.backend.read()?;
-        log.rows(from, upto.unwrap_or(u64::MAX), &mut |row| {
+        log.rows(from, upto.unwrap_or(Seq::END), &mut |row| {
             visit(row).map(ControlFlow::Continue)
         })
     }
 
-    pub fn event(&mut self, seq: u64) -> Result<Option<Recorded>, StoreError> {
+    pub fn event(&mut self, seq: Seq) -> Result<Option<Recorded>, StoreError> {
         self.backend.read()?.row(seq)?.map(to_recorded).transpose()
     }
 
@@ -402,7 +403,7 @@ impl Store {
     pub fn verify_watching(
         &mut self,
         checkpoints: Vec<Checkpoint>,
-        watch: &mut dyn FnMut(u64),
+        watch: &mut dyn FnMut(Seq),
     ) -> Result<VerifyReport, StoreError> {
         // Damage in pages the log's queries never touch would otherwise go unseen.
         let file_problems = self.backend.storage_problems(true)?;
@@ -435,12 +436,12 @@ impl Store {
         &mut self,
         file_problems: u64,
         checkpoints: Vec<Checkpoint>,
-        watch: &mut dyn FnMut(u64),
+        watch: &mut dyn FnMut(Seq),
     ) -> Result<VerifyReport, StoreError> {
         let mut log = self.backend.read()?;
         let mut reveals = Reveals::default();
         for kind in ["seed_revealed", "sealed_revealed"] {
-            log.rows_of_kind(kind, 0, u64::MAX, &mut |row| {
+            log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
                 // An unreadable reveal is reported by the main pass, which reads every row.
                 if let Ok(event) = decode(&row) {
                     reveals.note(&event);
@@ -449,7 +450,7 @@ impl Store {
             })?;
         }
         let mut verifier = Verifier::new(reveals, checkpoints);
-        log.rows_of_kind("amended", 0, u64::MAX, &mut |row| {
+        log.rows_of_kind("amended", Seq::START, Seq::END, &mut |row| {
             // An unreadable amendment is reported by the main pass, which reads every row.
             if let Ok(Event::Amended { seq, event, .. }) = decode(&row) {
                 verifier.expect_amendment(row.seq, seq, *event);
@@ -459,10 +460,10 @@ impl Store {
         // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
         // the database would show a false sheet while the chain stays whole: replay the log
         // alongside and compare each snapshot a command could start from.
-        let revisions = replay::revisions(&mut *log, 0, u64::MAX)?;
-        let stored = log.snapshots(u64::MAX, u64::MAX)?;
+        let revisions = replay::revisions(&mut *log, Seq::START, Seq::END)?;
+        let stored = log.snapshots(Seq::END, u64::MAX)?;
         let snapshots_passed_over = stored.len() as u64;
-        let mut to_compare: Vec<u64> = stored
+        let mut to_compare: Vec<Seq> = stored
             .into_iter()
             .rev()
             .filter(|s| snapshot_is_trusted(s, &revisions))
@@ -471,8 +472,8 @@ impl Store {
         let snapshots_passed_over = snapshots_passed_over - to_compare.len() as u64;
         let mut replay = Some(Replay::new(&revisions));
         let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
-        let mut from = 1;
-        to_compare.push(u64::MAX);
+        let mut from = Seq(1);
+        to_compare.push(Seq::END);
         for until in to_compare {
             log.rows(from, until, &mut |row| {
                 watch(row.seq);
@@ -487,8 +488,8 @@ impl Store {
                 }
                 Ok(ControlFlow::Continue(()))
             })?;
-            from = until.saturating_add(1);
-            let (Some(replayed), true) = (&replay, until < u64::MAX) else {
+            from = until.next();
+            let (Some(replayed), true) = (&replay, until < Seq::END) else {
                 continue;
             };
             let Some(text) = log.snapshot(until)? else {
@@ -554,7 +555,7 @@ impl Store {
 
     /// The players' entropy in force for dice of event `seq`: that of the session open at the time
     /// (empty outside a session).
-    pub fn entropy_before(&mut self, seq: u64) -> Result<String, StoreError> {
+    pub fn entropy_before(&mut self, seq: Seq) -> Result<String, StoreError> {
         let mut log = self.backend.read()?;
         let last = log.last_of_kinds(&["session_started", "session_ended"], seq)?;
         // The newer of the two: a session started and not yet ended, or none open.
@@ -582,7 +583,7 @@ impl Store {
     /// The reveal of the sealed dice of event `seq`, if it has been made.
     pub fn revealed_sealed(
         &mut self,
-        seq: u64,
+        seq: Seq,
     ) -> Result<Option<Vec<crate::event::RevealedDie>>, StoreError> {
         self.first_of_kind("sealed_revealed", |event| {
             let Event::SealedRevealed { seq: opened, dice } = event else {
@@ -601,7 +602,7 @@ impl Store {
         let mut found = None;
         self.backend
             .read()?
-            .rows_of_kind(kind, 0, u64::MAX, &mut |row| {
+            .rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
                 found = pick(decode(&row)?);
                 Ok(match found {
                     Some(_) => ControlFlow::Break(()),
@@ -612,7 +613,7 @@ impl Store {
     }
 
     /// What the GM keeps secret about the sealed dice of the event at `seq`, in draw order.
-    pub fn sealed_secrets(&mut self, seq: u64) -> Result<Vec<SealedSecret>, StoreError> {
+    pub fn sealed_secrets(&mut self, seq: Seq) -> Result<Vec<SealedSecret>, StoreError> {
         super::append::sealed_secrets(&mut *self.backend.read()?, seq)
     }
 
@@ -653,7 +654,7 @@ impl Store {
                     let (seq, hash) = (row.seq, row.hash.clone());
                     pending.push(line, row);
                     // A retraction's replay reads the rows before it back.
-                    let snapshot_due = seq.is_multiple_of(SNAPSHOT_KEEP_EVERY);
+                    let snapshot_due = seq.get().is_multiple_of(SNAPSHOT_KEEP_EVERY);
                     if matches!(event, Event::Retracted { .. })
                         || snapshot_due
                         || pending.rows.len() >= IMPORT_BATCH
@@ -837,7 +838,7 @@ impl PendingRows {
                 line: self.lines.get(at).copied().unwrap_or_default(),
                 why: format!(
                     "#{} repeats an event id",
-                    self.rows.get(at).map_or(0, |row| row.seq)
+                    self.rows.get(at).map_or(Seq::START, |row| row.seq)
                 ),
             },
             InsertError::Failed(e) => e,

@@ -8,6 +8,7 @@
 use super::StoreError;
 use super::backend::{Backend, InsertError, LogRead, LogWrite, SnapshotInfo, Visit};
 use super::chain::StoredRow;
+use crate::seq::Seq;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -52,7 +53,7 @@ struct Data {
     rows: Vec<StoredRow>,
     event_ids: BTreeSet<String>,
     secrets: BTreeMap<(String, String), String>,
-    snapshots: BTreeMap<u64, Snapshot>,
+    snapshots: BTreeMap<Seq, Snapshot>,
     tour: bool,
 }
 
@@ -114,11 +115,11 @@ struct MemoryWrite<'a> {
 }
 
 impl Data {
-    fn head(&self) -> Option<(u64, String)> {
+    fn head(&self) -> Option<(Seq, String)> {
         self.rows.last().map(|row| (row.seq, row.hash.clone()))
     }
 
-    fn rows(&self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+    fn rows(&self, from: Seq, upto: Seq, visit: Visit<'_>) -> Result<(), StoreError> {
         for row in self
             .rows
             .iter()
@@ -142,7 +143,7 @@ impl Data {
             .collect()
     }
 
-    fn snapshots(&self, upto: u64, limit: u64) -> Vec<SnapshotInfo> {
+    fn snapshots(&self, upto: Seq, limit: u64) -> Vec<SnapshotInfo> {
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         self.snapshots
             .range(..=upto)
@@ -154,13 +155,17 @@ impl Data {
                 head_hash: snapshot.head_hash.clone(),
                 event_hash: self
                     .rows
-                    .get(usize::try_from(*seq).unwrap_or(usize::MAX).wrapping_sub(1))
+                    .get(
+                        usize::try_from(seq.get())
+                            .unwrap_or(usize::MAX)
+                            .wrapping_sub(1),
+                    )
                     .map(|row| row.hash.clone()),
             })
             .collect()
     }
 
-    fn snapshot(&self, seq: u64) -> Option<String> {
+    fn snapshot(&self, seq: Seq) -> Option<String> {
         self.snapshots.get(&seq).map(|s| s.state.clone())
     }
 }
@@ -169,10 +174,10 @@ impl Data {
 macro_rules! reads_from {
     ($tx:ty, $data:ident) => {
         impl LogRead for $tx {
-            fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+            fn head(&mut self) -> Result<Option<(Seq, String)>, StoreError> {
                 Ok(self.$data.head())
             }
-            fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+            fn rows(&mut self, from: Seq, upto: Seq, visit: Visit<'_>) -> Result<(), StoreError> {
                 self.$data.rows(from, upto, visit)
             }
             fn secret(&mut self, kind: &str, key: &str) -> Result<Option<String>, StoreError> {
@@ -183,12 +188,12 @@ macro_rules! reads_from {
             }
             fn snapshots(
                 &mut self,
-                upto: u64,
+                upto: Seq,
                 limit: u64,
             ) -> Result<Vec<SnapshotInfo>, StoreError> {
                 Ok(self.$data.snapshots(upto, limit))
             }
-            fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
+            fn snapshot(&mut self, seq: Seq) -> Result<Option<String>, StoreError> {
                 Ok(self.$data.snapshot(seq))
             }
         }
@@ -200,7 +205,7 @@ reads_from!(MemoryWrite<'_>, working);
 
 impl LogWrite for MemoryWrite<'_> {
     fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError> {
-        let next = self.working.rows.len() as u64 + 1;
+        let next = Seq(self.working.rows.len() as u64 + 1);
         if row.seq != next {
             // A seq already taken is a duplicate key, as in a database; a gap is a bug above.
             return Err(if row.seq < next {
@@ -232,7 +237,7 @@ impl LogWrite for MemoryWrite<'_> {
 
     fn put_snapshot(
         &mut self,
-        seq: u64,
+        seq: Seq,
         format: &str,
         head_hash: &str,
         state: &str,
@@ -248,11 +253,11 @@ impl LogWrite for MemoryWrite<'_> {
         Ok(())
     }
 
-    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError> {
+    fn snapshot_seqs(&mut self) -> Result<Vec<Seq>, StoreError> {
         Ok(self.working.snapshots.keys().copied().collect())
     }
 
-    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
+    fn delete_snapshots(&mut self, seqs: &[Seq]) -> Result<(), StoreError> {
         for seq in seqs {
             self.working.snapshots.remove(seq);
         }

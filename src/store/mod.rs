@@ -33,6 +33,7 @@ pub use replay::SpanEvent;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
 
 use crate::event::PayloadError;
+use crate::seq::Seq;
 use std::path::PathBuf;
 use thiserror::Error;
 
@@ -70,11 +71,11 @@ pub enum StoreError {
     )]
     FailsVerification { place: String, problem: String },
     #[error("the log is damaged at #{seq}: {reason}")]
-    Damaged { seq: u64, reason: PayloadError },
+    Damaged { seq: Seq, reason: PayloadError },
     #[error(
         "the log is damaged at #{seq}: {what} (the file was edited or damaged outside grimoire); restore it from a backup or an export"
     )]
-    DamagedRow { seq: u64, what: String },
+    DamagedRow { seq: Seq, what: String },
     #[error(
         "the stored secret {kind} {key} is damaged: {why} (the file was edited or damaged outside grimoire); restore it from a backup or an export that carries secrets"
     )]

@@ -3,13 +3,14 @@
 
 use super::backend::LogRead;
 use super::{Store, StoreError};
+use crate::seq::Seq;
 use std::fmt;
 
 /// A point in the campaign's history. The state "at" a point is the state just after one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
     /// Just after event `seq`.
-    Seq(u64),
+    Seq(Seq),
     /// The end of session N: just after its `session end`.
     SessionEnd(u32),
     /// The start of session N: just after its `session start`.
@@ -63,7 +64,7 @@ impl std::str::FromStr for Point {
         }
         let seq = typed.strip_prefix('#').unwrap_or(&typed);
         if seq.starts_with(|c: char| c.is_ascii_digit()) {
-            return number(seq, "event").map(Point::Seq);
+            return number(seq, "event").map(|n| Point::Seq(Seq(n)));
         }
         Err(format!("'{text}' is not a point in the campaign; {HINT}"))
     }
@@ -85,9 +86,9 @@ impl Store {
     /// The event a point names: the state at the point is the state just after it. A point the log
     /// has not reached (an event not yet recorded, a session not yet ended, a day not yet come) is
     /// refused, naming what the log does hold.
-    pub fn resolve(&mut self, point: Point) -> Result<u64, StoreError> {
+    pub fn resolve(&mut self, point: Point) -> Result<Seq, StoreError> {
         let mut log = self.backend.read()?;
-        let head = log.head()?.map_or(0, |(seq, _)| seq);
+        let head = log.head()?.map_or(Seq::START, |(seq, _)| seq);
         let refuse = |why: String| Err(StoreError::NoSuchPoint(why));
         match point {
             Point::Now => Ok(head),
@@ -130,7 +131,7 @@ impl Store {
     /// The event a point names, as a state to show: a point that falls among one command's events
     /// (a downtime span, then the scrolls its weeks wrote) moves on to the command's last, so a
     /// state is never half of one.
-    pub fn resolve_state(&mut self, point: Point) -> Result<u64, StoreError> {
+    pub fn resolve_state(&mut self, point: Point) -> Result<Seq, StoreError> {
         let mut seq = self.resolve(point)?;
         let mut log = self.backend.read()?;
         while let Some(next) = log.row(seq + 1)? {
@@ -151,18 +152,18 @@ fn session_edge(
     log: &mut dyn LogRead,
     kind: &str,
     n: u32,
-    head: u64,
-) -> Result<Option<u64>, StoreError> {
+    head: Seq,
+) -> Result<Option<Seq>, StoreError> {
     // The newest row of `kind` at or before `seq`, and its session.
-    let mut newest_at = |seq: u64| -> Result<Option<(u64, Option<u32>)>, StoreError> {
+    let mut newest_at = |seq: Seq| -> Result<Option<(Seq, Option<u32>)>, StoreError> {
         Ok(log
-            .last_of_kinds(&[kind], seq.saturating_add(1))?
+            .last_of_kinds(&[kind], seq.next())?
             .map(|row| (row.seq, row.session)))
     };
     // The first seq at which the newest row of `kind` belongs to session `n` or a later one.
-    let (mut low, mut high) = (1, head.saturating_add(1));
+    let (mut low, mut high) = (Seq(1), head.next());
     while low < high {
-        let middle = low + (high - low) / 2;
+        let middle = low + (high.get() - low.get()) / 2;
         match newest_at(middle)? {
             Some((_, Some(session))) if session >= n => high = middle,
             _ => low = middle + 1,

@@ -4,6 +4,7 @@
 use super::replay::decode;
 use super::{Store, StoreError};
 use crate::event::{Event, Recorded};
+use crate::seq::Seq;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
@@ -16,8 +17,8 @@ impl Store {
     /// campaign.
     pub fn for_each_event_backwards(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
         self.for_each_event_backwards_mentioning(from, upto, None, visit)
@@ -28,18 +29,22 @@ impl Store {
     /// of everyone else are passed over unread. `visit` still decides what matches.
     pub fn for_each_event_backwards_mentioning(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         needle: Option<&str>,
         mut visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
         // Reading back from past the head would only find empty chunks.
-        let head = self.backend.read()?.head()?.map_or(0, |(seq, _)| seq);
+        let head = self
+            .backend
+            .read()?
+            .head()?
+            .map_or(Seq::START, |(seq, _)| seq);
         let mut high = upto.min(head);
         // A sieved read finds few rows per chunk: it widens the chunk as it goes back.
         let mut width = CHUNK;
-        while high >= from.max(1) {
-            let low = high.saturating_sub(width - 1).max(from).max(1);
+        while high >= from.max(Seq(1)) {
+            let low = (high - (width - 1)).max(from).max(Seq(1));
             let mut chunk = Vec::new();
             {
                 let mut log = self.backend.read()?;
@@ -69,8 +74,8 @@ impl Store {
     /// gone away: `grimoire log | head`).
     pub fn for_each_event_while(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         mut visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
         let mut log = self.backend.read()?;
@@ -82,7 +87,7 @@ impl Store {
     pub fn session_entropies(&mut self) -> Result<BTreeMap<u32, String>, StoreError> {
         let mut log = self.backend.read()?;
         let mut entropies = BTreeMap::new();
-        log.rows_of_kind("session_started", 0, u64::MAX, &mut |row| {
+        log.rows_of_kind("session_started", Seq::START, Seq::END, &mut |row| {
             if let Event::SessionStarted { number, entropy } = decode(&row)? {
                 entropies.insert(number, entropy);
             }

@@ -5,6 +5,7 @@ use super::StoreError;
 use super::backend::{LogRead, LogWrite, Payload, SnapshotInfo};
 use super::chain::StoredRow;
 use crate::event::Event;
+use crate::seq::Seq;
 use crate::state::{CampaignState, Replay, Revisions};
 use std::collections::{BTreeSet, VecDeque};
 use std::ops::ControlFlow;
@@ -54,8 +55,8 @@ fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
 /// a state at `after` needs no earlier ones: they are folded into that state.
 pub(super) fn revisions(
     log: &mut dyn LogRead,
-    after: u64,
-    upto: u64,
+    after: Seq,
+    upto: Seq,
 ) -> Result<Revisions, StoreError> {
     let mut found = Revisions::default();
     for kind in ["retracted", "amended"] {
@@ -77,7 +78,7 @@ pub(super) fn snapshot_is_trusted(snapshot: &SnapshotInfo, revisions: &Revisions
 }
 
 /// A snapshot's state, when it reads as one and claims the seq it is stored under.
-pub(super) fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
+pub(super) fn parse_snapshot(seq: Seq, text: &str) -> Option<CampaignState> {
     serde_json::from_str::<CampaignState>(text)
         .ok()
         .filter(|state| state.head == seq)
@@ -89,8 +90,8 @@ pub(super) fn parse_snapshot(seq: u64, text: &str) -> Option<CampaignState> {
 /// newest snapshot.
 fn usable_snapshot(
     log: &mut dyn LogRead,
-    at: u64,
-    upto: u64,
+    at: Seq,
+    upto: Seq,
 ) -> Result<Option<(CampaignState, Revisions)>, StoreError> {
     let candidates = log.snapshots(at, SNAPSHOT_KEEP_NEWEST as u64)?;
     let mut after_candidate = Revisions::default();
@@ -114,15 +115,15 @@ fn usable_snapshot(
 /// (0 for none).
 pub(super) fn replay_from(
     log: &mut dyn LogRead,
-    upto: u64,
+    upto: Seq,
     snapshots: bool,
-) -> Result<(CampaignState, u64), StoreError> {
+) -> Result<(CampaignState, Seq), StoreError> {
     if snapshots && let Some((start, revisions)) = usable_snapshot(log, upto, upto)? {
         let from = start.head;
         return Ok((replay_after(log, Some(start), &revisions, upto)?, from));
     }
-    let revisions = revisions(log, 0, upto)?;
-    Ok((replay_after(log, None, &revisions, upto)?, 0))
+    let revisions = revisions(log, Seq::START, upto)?;
+    Ok((replay_after(log, None, &revisions, upto)?, Seq::START))
 }
 
 /// Replays the log after `start` (from the beginning when `None`) up to `upto`, as `revisions`
@@ -131,9 +132,9 @@ pub(super) fn replay_after(
     log: &mut dyn LogRead,
     start: Option<CampaignState>,
     revisions: &Revisions,
-    upto: u64,
+    upto: Seq,
 ) -> Result<CampaignState, StoreError> {
-    let from = start.as_ref().map_or(0, |s| s.head);
+    let from = start.as_ref().map_or(Seq::START, |s| s.head);
     let mut replay = match start {
         Some(state) => Replay::resume(state, revisions),
         None => Replay::new(revisions),
@@ -147,12 +148,12 @@ pub(super) fn replay_after(
 
 /// The state just before the event at `seq`, as the log up to its head replays it: the
 /// retractions and amendments recorded after `seq` count where they reach back before it.
-pub(super) fn state_before(log: &mut dyn LogRead, seq: u64) -> Result<CampaignState, StoreError> {
-    let upto = seq.saturating_sub(1);
-    match usable_snapshot(log, upto, u64::MAX)? {
+pub(super) fn state_before(log: &mut dyn LogRead, seq: Seq) -> Result<CampaignState, StoreError> {
+    let upto = seq.previous();
+    match usable_snapshot(log, upto, Seq::END)? {
         Some((start, revisions)) => replay_after(log, Some(start), &revisions, upto),
         None => {
-            let revisions = revisions(log, 0, u64::MAX)?;
+            let revisions = revisions(log, Seq::START, Seq::END)?;
             replay_after(log, None, &revisions, upto)
         }
     }
@@ -160,7 +161,7 @@ pub(super) fn state_before(log: &mut dyn LogRead, seq: u64) -> Result<CampaignSt
 
 /// One event of a span, as replay met it ([`replay_span`]).
 pub struct SpanEvent<'a> {
-    pub seq: u64,
+    pub seq: Seq,
     /// The event replay took in: an amended one's amendment (C-3), else the event recorded.
     pub event: &'a Event,
     /// False for a retracted event, which replay passed over.
@@ -176,13 +177,13 @@ pub struct SpanEvent<'a> {
 /// it. Returns the state at `upto`.
 pub(super) fn replay_span(
     log: &mut dyn LogRead,
-    from: u64,
-    upto: u64,
+    from: Seq,
+    upto: Seq,
     visit: &mut dyn FnMut(Option<SpanEvent<'_>>, &CampaignState),
 ) -> Result<CampaignState, StoreError> {
     let (start, revisions) = match usable_snapshot(log, from, upto)? {
         Some((state, revisions)) => (Some(state), revisions),
-        None => (None, revisions(log, 0, upto)?),
+        None => (None, revisions(log, Seq::START, upto)?),
     };
     let mut replay = match start {
         Some(state) => Replay::resume(state, &revisions),
@@ -222,18 +223,18 @@ pub(super) fn save_snapshot(
     log.put_snapshot(state.head, STATE_FORMAT, head_hash, &json)?;
     // Oldest first. One no command could use (another build's format, or its event changed since)
     // goes at once: kept as its block's first, it would stand in the way of a usable one.
-    let mut all = log.snapshots(u64::MAX, u64::MAX)?;
+    let mut all = log.snapshots(Seq::END, u64::MAX)?;
     all.reverse();
     let (usable, unusable): (Vec<SnapshotInfo>, Vec<SnapshotInfo>) = all
         .into_iter()
         .partition(|s| s.format == STATE_FORMAT && s.event_hash.as_deref() == Some(&s.head_hash));
     let newest_kept = usable.len().saturating_sub(SNAPSHOT_KEEP_NEWEST);
     let mut block_seen = BTreeSet::new();
-    let pruned: Vec<u64> = usable
+    let pruned: Vec<Seq> = usable
         .iter()
         .enumerate()
         .filter(|&(i, s)| {
-            let first_of_block = block_seen.insert(s.seq / SNAPSHOT_KEEP_EVERY);
+            let first_of_block = block_seen.insert(s.seq.get() / SNAPSHOT_KEEP_EVERY);
             i < newest_kept && !first_of_block
         })
         .map(|(_, s)| s.seq)
@@ -252,22 +253,22 @@ pub(super) fn save_snapshot(
 /// were taken.
 pub(super) fn take_snapshots(
     log: &mut dyn LogWrite,
-    watch: &mut dyn FnMut(u64),
+    watch: &mut dyn FnMut(Seq),
 ) -> Result<u64, StoreError> {
-    let revisions = revisions(log, 0, u64::MAX)?;
+    let revisions = revisions(log, Seq::START, Seq::END)?;
     let mut replay = Replay::new(&revisions);
-    let head = log.head()?.map_or(0, |(seq, _)| seq);
+    let head = log.head()?.map_or(Seq::START, |(seq, _)| seq);
     // Rows are streamed block by block, and each block's snapshot saved between reads.
     let mut taken = 0;
-    let mut from = 1;
+    let mut from = Seq(1);
     while from <= head {
-        let until = (from / SNAPSHOT_KEEP_EVERY + 1) * SNAPSHOT_KEEP_EVERY;
-        let mut point: Option<(u64, String)> = None;
+        let until = Seq((from.get() / SNAPSHOT_KEEP_EVERY + 1) * SNAPSHOT_KEEP_EVERY);
+        let mut point: Option<(Seq, String)> = None;
         log.rows(from, until.min(head), &mut |row| {
             watch(row.seq);
             replay.feed(row.seq, &decode(&row)?);
-            let back = head - row.seq;
-            let kept_point = row.seq.is_multiple_of(SNAPSHOT_KEEP_EVERY)
+            let back = head.get() - row.seq.get();
+            let kept_point = row.seq.get().is_multiple_of(SNAPSHOT_KEEP_EVERY)
                 || (back < SNAPSHOT_EVERY * SNAPSHOT_KEEP_NEWEST as u64
                     && back.is_multiple_of(SNAPSHOT_EVERY));
             // Checked only where a snapshot would go: against every row it was a cost per retraction.
@@ -300,7 +301,7 @@ pub(super) fn take_snapshots(
 pub(super) struct ImportReplay {
     state: CampaignState,
     /// Each with whether a retraction has undone it.
-    waiting: VecDeque<(u64, Event, bool)>,
+    waiting: VecDeque<(Seq, Event, bool)>,
     copies: VecDeque<CampaignState>,
 }
 
@@ -323,7 +324,7 @@ impl ImportReplay {
     pub(super) fn feed(
         &mut self,
         log: &mut dyn LogRead,
-        seq: u64,
+        seq: Seq,
         event: Event,
     ) -> Result<(), StoreError> {
         // An amendment reaches back as a retraction does: its original replays otherwise.
@@ -356,12 +357,12 @@ impl ImportReplay {
     fn reload_before(
         &mut self,
         log: &mut dyn LogRead,
-        target: u64,
-        seq: u64,
+        target: Seq,
+        seq: Seq,
     ) -> Result<(), StoreError> {
         self.copies.retain(|copy| copy.head < target);
         let start = self.copies.back().cloned();
-        let after = start.as_ref().map_or(0, |copy| copy.head);
+        let after = start.as_ref().map_or(Seq::START, |copy| copy.head);
         let revisions = revisions(log, after, seq)?;
         // Replays every row up to this one, the waiting ones included.
         self.state = replay_after(log, start, &revisions, seq)?;
@@ -378,7 +379,7 @@ impl ImportReplay {
         } else {
             self.state.apply(seq, &event);
         }
-        if seq.is_multiple_of(Self::COPY_EVERY) {
+        if seq.get().is_multiple_of(Self::COPY_EVERY) {
             self.copies.push_back(self.state.clone());
             if self.copies.len() > Self::COPIES_KEPT {
                 self.copies.pop_front();

@@ -71,7 +71,7 @@ fn killed_appenders_lose_no_acknowledged_event_and_leave_no_torn_one() {
         let head = store.head().unwrap().unwrap().seq;
         if let Some(last) = acked.last() {
             assert!(
-                *last <= head,
+                *last <= head.get(),
                 "kill {kill}: acknowledged #{last} but the log ends at #{head}"
             );
         }

@@ -2,6 +2,7 @@
 //! and against the README text itself, so the two cannot drift apart.
 
 use grimoire::dice::{DiePosition, fairness};
+use grimoire::seq::Seq;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -17,7 +18,7 @@ fn position(n: u32) -> DiePosition<'static> {
     DiePosition {
         campaign_id: CAMPAIGN,
         epoch: 1,
-        seq: 42,
+        seq: Seq(42),
         roll: None,
         n,
         entropy: ENTROPY,

@@ -400,7 +400,7 @@ fn import_refuses_a_repeated_event_id_naming_the_line_that_repeats_it() {
             Line::Secret { .. } => None,
         })
         .collect();
-    let (first, last) = (rows[1].event_id.clone(), rows.last().unwrap().seq);
+    let (first, last) = (rows[1].event_id.clone(), rows.last().unwrap().seq.get());
     let forged = forge(&lines, last, |row| row.event_id = first.clone());
     let line = forged
         .lines()

@@ -41,7 +41,7 @@ fn layer(module: &[String]) -> Layer {
         [] => return Layer::Top,
     };
     match role {
-        "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" => Layer::Model,
+        "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" | "seq" => Layer::Model,
         "state" | "port" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,

@@ -5,6 +5,7 @@
 
 use crate::report::{browse, browse_as, chromium};
 use crate::support::Campaign;
+use grimoire::seq::Seq;
 use grimoire::store::StoredRow;
 use grimoire::store::jsonl::{Line, event_line, parse_line};
 use serde_json::Value;
@@ -264,7 +265,7 @@ fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (
     for r in rows {
         conn.execute(
             "INSERT INTO events (seq, event_id, kind, schema_version, payload, game_time, recorded_at, session, actor, prev_hash, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            rusqlite::params![r.seq as i64, r.event_id, r.kind, r.schema_version, r.payload, r.game_time as i64, r.recorded_at, r.session, r.actor, r.prev_hash, r.hash],
+            rusqlite::params![r.seq.get() as i64, r.event_id, r.kind, r.schema_version, r.payload, r.game_time as i64, r.recorded_at, r.session, r.actor, r.prev_hash, r.hash],
         )
         .unwrap();
     }
@@ -287,7 +288,7 @@ fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (
 
 /// One page that runs the check on every export with `crypto.subtle` taken away, and writes each
 /// verdict (all holds, first seq named) into the page.
-fn page_checking(exports: &[String], explain: u64, rerolled: u64, codes: &[String]) -> String {
+fn page_checking(exports: &[String], explain: Seq, rerolled: Seq, codes: &[String]) -> String {
     let codes = serde_json::to_string(codes).unwrap();
     let cases = serde_json::to_string(exports)
         .unwrap()
@@ -348,7 +349,11 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
         format!("4:{}", &third[..8]),
         format!("0:{}", &third[..8]),
     ];
-    std::fs::write(&page, page_checking(&exports, amended, rerolled, &codes)).unwrap();
+    std::fs::write(
+        &page,
+        page_checking(&exports, Seq(amended), rerolled, &codes),
+    )
+    .unwrap();
     let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
     let out = out_of(&dom);
     assert_eq!(out["selfTest"], true, "SHA-256 or HMAC fails its vectors");

@@ -4,6 +4,7 @@
 
 use crate::pg_cluster::{self, Database};
 use crate::support::{ADG_ALDRIC, NOW, VSD_MIRA, learning};
+use grimoire::seq::Seq;
 use grimoire::store::{Location, Store};
 use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader};
@@ -374,11 +375,11 @@ fn killed_appenders_lose_no_acknowledged_event() {
         let head = store.head().unwrap().unwrap().seq;
         for seq in &acked {
             assert!(
-                store.event(*seq).unwrap().is_some(),
+                store.event(Seq(*seq)).unwrap().is_some(),
                 "kill {kill}: #{seq} lost"
             );
         }
-        assert!(acked.iter().all(|seq| *seq <= head));
+        assert!(acked.iter().all(|seq| *seq <= head.get()));
     }
 }
 

@@ -5,6 +5,7 @@ use grimoire::dice::{Dice, DiceExpr, DiePosition, SeedContext, fairness};
 use grimoire::event::Event;
 use grimoire::rules::campaign::{ClockAdvance, DiceRoll, HealthChange, Retraction, SessionStart};
 use grimoire::rules::{Command, decide};
+use grimoire::seq::Seq;
 use grimoire::sheet::Sheet;
 use grimoire::state::{CampaignState, replay_all};
 use grimoire::systems::adg::sheet::AdgSheet;
@@ -22,7 +23,7 @@ enum Op {
     Start(String),
     End,
     Roll(usize),
-    Retract(u64),
+    Retract(Seq),
 }
 
 const EXPRESSIONS: [&str; 5] = ["d20", "2d6+3", "oe", "3d6-1d4", "d%+oe"];
@@ -36,11 +37,11 @@ fn op() -> impl Strategy<Value = Op> {
         "[a-z ]{0,12}".prop_map(Op::Start),
         Just(Op::End),
         (0usize..EXPRESSIONS.len()).prop_map(Op::Roll),
-        (1u64..40).prop_map(Op::Retract),
+        (1u64..40).prop_map(|n| Op::Retract(Seq(n))),
     ]
 }
 
-fn command(op: &Op, log: &[(u64, Event)]) -> Command {
+fn command(op: &Op, log: &[(Seq, Event)]) -> Command {
     let name = |c: &u8| format!("Hero{c}");
     match op {
         Op::Add(c) => Command::AddCharacter {
@@ -93,7 +94,7 @@ fn command(op: &Op, log: &[(u64, Event)]) -> Command {
 
 /// Plays ops through `decide` (refusals are skipped, as the CLI would write nothing), returning the
 /// log and the state kept up to date by `apply` along the way.
-fn play(ops: &[Op]) -> (Vec<(u64, Event)>, CampaignState) {
+fn play(ops: &[Op]) -> (Vec<(Seq, Event)>, CampaignState) {
     let mut state = CampaignState::default();
     let mut log = Vec::new();
     let mut rng = StdRng::seed_from_u64(0);
@@ -160,7 +161,7 @@ proptest! {
 
     #[test]
     fn seeded_dice_stay_in_range(seed in any::<[u8; 32]>(), seq in any::<u64>(), n in any::<u32>(), sides in 1u32..=100_000, entropy in ".{0,20}") {
-        let pos = DiePosition { campaign_id: "c", epoch: 1, seq, roll: (seq % 2 == 0).then_some(seq / 2), n, entropy: &entropy };
+        let pos = DiePosition { campaign_id: "c", epoch: 1, seq: Seq(seq), roll: (seq % 2 == 0).then_some(seq / 2), n, entropy: &entropy };
         let face = fairness::seeded_face(&seed, &pos, sides);
         prop_assert!((1..=sides).contains(&face));
     }
@@ -169,7 +170,7 @@ proptest! {
     fn rolled_expressions_stay_within_their_bounds(count in 1u32..20, sides in 2u32..200, bonus in -50i64..50, seed in any::<[u8; 32]>()) {
         let expr = DiceExpr::parse(&format!("{count}d{sides}{bonus:+}")).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
-        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: 1, entropy: String::new(), witness_by: None, roll: Some(0) };
+        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: Seq(1), entropy: String::new(), witness_by: None, roll: Some(0) };
         let mut dice = Dice::seeded(context, &mut rng);
         let rolled = expr.roll(&mut dice, "p", false).unwrap();
         prop_assert_eq!(rolled.dice.len(), count as usize);

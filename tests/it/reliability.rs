@@ -2,12 +2,19 @@
 //! are damaged or not ours.
 
 use crate::support::{Campaign, grimoire_cmd};
+use grimoire::seq::Seq;
 use grimoire::store::Store;
 
 #[test]
 fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() {
     let c = Campaign::with_party();
-    let before = Store::open(&c.db).unwrap().head().unwrap().unwrap().seq;
+    let before = Store::open(&c.db)
+        .unwrap()
+        .head()
+        .unwrap()
+        .unwrap()
+        .seq
+        .get();
     let workers: Vec<_> = (0..8)
         .map(|w| {
             let (db, dir) = (c.db.clone(), c.dir.path().to_path_buf());
@@ -51,8 +58,8 @@ fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() 
     let mut store = Store::open(&c.db).unwrap();
     let mut seqs = Vec::new();
     store
-        .for_each_row(1, None, |row| {
-            seqs.push(row.seq);
+        .for_each_row(Seq(1), None, |row| {
+            seqs.push(row.seq.get());
             Ok(())
         })
         .unwrap();

@@ -6,6 +6,7 @@ use grimoire::event::Event;
 use grimoire::generate::generate;
 use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction};
 use grimoire::rules::{Command, decide};
+use grimoire::seq::Seq;
 use grimoire::sheet::Sheet;
 use grimoire::store::{Batch, Stamp, Store};
 use grimoire::systems::adg::sheet::AdgSheet;
@@ -100,19 +101,19 @@ proptest! {
                 Op::Advance(s) => Command::AdvanceClock(ClockAdvance { by: GameDuration(*s) }),
                 // A retraction of a retraction restores what it undid: chains come up too.
                 Op::Retract(seq) => {
-                    let target = store.event(*seq).unwrap().map(|r| r.event);
+                    let target = store.event(Seq(*seq)).unwrap().map(|r| r.event);
                     let restoring = match &target {
                         Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
                         _ => None,
                     };
-                    Command::Retract(Retraction { seq: Some(*seq), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None })
+                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
         }
         write_all(&mut store, commands);
         let head = store.head().unwrap().unwrap().seq;
-        for cut in cuts.into_iter().map(|c| c.min(head)).chain([head]) {
+        for cut in cuts.into_iter().map(|c| Seq(c).min(head)).chain([head]) {
             prop_assert_eq!(store.replay(Some(cut)).unwrap(), store.replay_without_snapshots(Some(cut)).unwrap(), "cut {}", cut);
         }
         store.rebuild_snapshots().unwrap();
@@ -136,7 +137,7 @@ fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots(
     let kinds: std::collections::BTreeSet<&str> = {
         let mut seen = std::collections::BTreeSet::new();
         store
-            .for_each_event(1, None, |r| {
+            .for_each_event(Seq(1), None, |r| {
                 seen.insert(r.event.kind());
                 Ok(())
             })
@@ -185,7 +186,7 @@ fn stale_or_invalid_snapshots_are_ignored() {
     };
     let real = {
         let mut store = Store::open(&c.db).unwrap();
-        serde_json::to_string(&store.replay_without_snapshots(Some(8)).unwrap()).unwrap()
+        serde_json::to_string(&store.replay_without_snapshots(Some(Seq(8))).unwrap()).unwrap()
     };
     let healed = real.replace("\"max\":8,\"current\":4", "\"max\":8,\"current\":8");
     assert!(
@@ -249,7 +250,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
         ]
         .concat(),
     );
-    let damage_seq = 4; // #2 is the ADG tables the first ADG character brings
+    let damage_seq = Seq(4); // #2 is the ADG tables the first ADG character brings
     let target = store.event(damage_seq).unwrap().map(|r| r.event);
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
     write_all(
@@ -293,12 +294,12 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
         ]
         .concat(),
     );
-    let target = store.event(4).unwrap().map(|r| r.event);
+    let target = store.event(Seq(4)).unwrap().map(|r| r.event);
     assert!(matches!(target, Some(Event::DamageTaken { .. })));
     write_all(
         &mut store,
         vec![Command::Retract(Retraction {
-            seq: Some(4),
+            seq: Some(Seq(4)),
             last: false,
             target,
             restoring: None,
@@ -412,7 +413,7 @@ fn every_block_of_ten_thousand_events_keeps_a_snapshot_and_no_more_pile_up() {
     bulk_all(&mut store, commands);
     // Then appends, one write each, past two snapshot intervals (25 each).
     write_all(&mut store, (0..60).map(|_| minute()).collect());
-    let head = i64::try_from(store.head().unwrap().unwrap().seq).unwrap();
+    let head = i64::try_from(store.head().unwrap().unwrap().seq.get()).unwrap();
     let holds = |kept: &[i64]| {
         // The first block's events replay from the start.
         let blocks = head / 10_000 + 1;
@@ -434,7 +435,7 @@ fn every_block_of_ten_thousand_events_keeps_a_snapshot_and_no_more_pile_up() {
     store.rebuild_snapshots().unwrap();
     holds(&snapshot_seqs(&path));
     // The state anywhere is the same from a snapshot or from the start.
-    for at in [1, 9_999, 10_000, 10_001, 24_000, 25_010] {
+    for at in [1, 9_999, 10_000, 10_001, 24_000, 25_010].map(Seq) {
         assert_eq!(
             store.replay(Some(at)).unwrap(),
             store.replay_without_snapshots(Some(at)).unwrap()
@@ -454,7 +455,8 @@ fn a_snapshot_of_another_format_is_removed_by_the_next_snapshot() {
     commands.extend((0..10).map(|_| minute()));
     write_all(&mut store, commands);
     let conn = rusqlite::Connection::open(&path).unwrap();
-    let state = serde_json::to_string(&store.replay_without_snapshots(Some(3)).unwrap()).unwrap();
+    let state =
+        serde_json::to_string(&store.replay_without_snapshots(Some(Seq(3))).unwrap()).unwrap();
     let hash: String = conn
         .query_row("SELECT hash FROM events WHERE seq = 3", [], |r| r.get(0))
         .unwrap();
@@ -543,7 +545,7 @@ fn a_rebuild_leaves_the_newest_snapshots_as_appends_do() {
         })
     }));
     bulk_all(&mut store, commands);
-    let head = store.head().unwrap().unwrap().seq as i64;
+    let head = store.head().unwrap().unwrap().seq.get() as i64;
     store.rebuild_snapshots().unwrap();
     let seqs = snapshot_seqs(&path);
     let newest: Vec<i64> = (0..8).map(|k| head - 25 * k).rev().collect();

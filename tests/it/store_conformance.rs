@@ -6,6 +6,7 @@
 use crate::pg_cluster;
 use grimoire::Error;
 use grimoire::event::Event;
+use grimoire::seq::Seq;
 use grimoire::store::{Batch, Location, MemoryLog, Point, Stamp, Store};
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
@@ -111,14 +112,14 @@ fn append(store: &mut Store, events: Vec<Event>) -> Result<Vec<u64>, Error> {
             ..Batch::default()
         })
     })?;
-    Ok(recorded.events.iter().map(|r| r.seq).collect())
+    Ok(recorded.events.iter().map(|r| r.seq.get()).collect())
 }
 
 fn read_all(store: &mut Store) -> Vec<(u64, Event)> {
     let mut all = Vec::new();
     store
-        .for_each_event(1, None, |r| {
-            all.push((r.seq, r.event));
+        .for_each_event(Seq(1), None, |r| {
+            all.push((r.seq.get(), r.event));
             Ok(())
         })
         .unwrap();
@@ -166,11 +167,11 @@ macro_rules! conformance {
                     vec![created(), Event::SessionEnded { number: 1 }],
                 )
                 .unwrap();
-                let first = store.event(1).unwrap().unwrap();
-                let second = store.event(2).unwrap().unwrap();
+                let first = store.event(Seq(1)).unwrap().unwrap();
+                let second = store.event(Seq(2)).unwrap().unwrap();
                 assert_eq!(first.prev_hash.as_str(), "0".repeat(64));
                 assert_eq!(second.prev_hash, first.hash);
-                assert!(store.event(3).unwrap().is_none());
+                assert!(store.event(Seq(3)).unwrap().is_none());
             }
 
             #[test]
@@ -231,7 +232,7 @@ macro_rules! conformance {
                 )
                 .unwrap();
                 append(&mut store, vec![Event::SessionEnded { number: 1 }]).unwrap();
-                assert!(store.replay(Some(2)).unwrap().open_session.is_some());
+                assert!(store.replay(Some(Seq(2))).unwrap().open_session.is_some());
                 assert!(store.replay(None).unwrap().open_session.is_none());
             }
 
@@ -250,7 +251,7 @@ macro_rules! conformance {
                 append(
                     &mut store,
                     vec![Event::Amended {
-                        seq: 2,
+                        seq: Seq(2),
                         event: Box::new(minutes(2)),
                         changed: vec!["by: 1m → 2m".into()],
                         outcome_changed: true,
@@ -258,7 +259,7 @@ macro_rules! conformance {
                 )
                 .unwrap();
                 assert_eq!(store.replay(None).unwrap().clock.seconds(), 120);
-                assert_eq!(store.replay(Some(2)).unwrap().clock.seconds(), 60);
+                assert_eq!(store.replay(Some(Seq(2))).unwrap().clock.seconds(), 60);
                 let mut reopened = place.open();
                 assert_eq!(reopened.replay(None).unwrap().clock.seconds(), 120);
                 reopened.rebuild_snapshots().unwrap();
@@ -285,14 +286,14 @@ macro_rules! conformance {
                     (Point::Day(1), 3),
                     (Point::Day(2), 5),
                     (Point::Day(3), 5),
-                    (Point::Seq(4), 4),
+                    (Point::Seq(Seq(4)), 4),
                     (Point::Now, 5),
                 ] {
                     assert_eq!(store.resolve(point).unwrap(), seq, "{point}");
                 }
                 for (point, says) in [
                     (Point::Day(4), "Day 4 has not come yet"),
-                    (Point::Seq(6), "#6 is not in the log"),
+                    (Point::Seq(Seq(6)), "#6 is not in the log"),
                     (Point::SessionEnd(2), "no session 2"),
                 ] {
                     let refused = store.resolve(point).unwrap_err().to_string();
@@ -316,7 +317,7 @@ macro_rules! conformance {
                 append(&mut store, events).unwrap();
                 let mut seen = Vec::new();
                 store
-                    .for_each_event_backwards_mentioning(1, u64::MAX, Some("aldric"), |r| {
+                    .for_each_event_backwards_mentioning(Seq(1), Seq::END, Some("aldric"), |r| {
                         seen.push(r.seq);
                         Ok(std::ops::ControlFlow::Continue(()))
                     })
@@ -324,7 +325,7 @@ macro_rules! conformance {
                 assert_eq!(seen, vec![602, 302, 2], "newest first, across chunks");
                 let mut all = 0;
                 store
-                    .for_each_event_backwards_mentioning(1, u64::MAX, None, |_| {
+                    .for_each_event_backwards_mentioning(Seq(1), Seq::END, None, |_| {
                         all += 1;
                         Ok(std::ops::ControlFlow::Continue(()))
                     })

@@ -1,6 +1,7 @@
 //! Tampering with the file behind grimoire's back: `verify` must notice and name the first bad event.
 
 use crate::support::Campaign;
+use grimoire::seq::Seq;
 
 /// A campaign with seeded dice, a sealed roll and a revealed epoch: something of every kind to forge.
 fn campaign() -> Campaign {
@@ -128,7 +129,7 @@ pub fn rechain(conn: &rusqlite::Connection) {
     let mapped = stmt
         .query_map([], |r| {
             Ok(grimoire::store::StoredRow {
-                seq: r.get(0)?,
+                seq: Seq(r.get(0)?),
                 event_id: r.get(1)?,
                 kind: r.get(2)?,
                 schema_version: r.get(3)?,
@@ -151,7 +152,7 @@ pub fn rechain(conn: &rusqlite::Connection) {
         row.hash = row.compute_hash();
         conn.execute(
             "UPDATE events SET prev_hash = ?1, hash = ?2 WHERE seq = ?3",
-            rusqlite::params![row.prev_hash, row.hash, row.seq as i64],
+            rusqlite::params![row.prev_hash, row.hash, row.seq.get() as i64],
         )
         .unwrap();
         prev = row.hash;
@@ -172,7 +173,7 @@ fn the_tamper_matrix_on_a_thousand_events() {
             .verify(Vec::new())
             .unwrap()
             .chain_break
-            .map(|p| p.seq)
+            .map(|p| p.seq.get())
     };
     assert_eq!(first_bad(), None);
     let mut caught = 0;
@@ -550,7 +551,7 @@ fn forge_roll(roll: u64, n: [u64; 2]) -> String {
         let pos = grimoire::dice::DiePosition {
             campaign_id: &campaign_id,
             epoch: 1,
-            seq: 6,
+            seq: Seq(6),
             roll: Some(roll),
             n: u32::try_from(n).unwrap(),
             entropy: "rain",

@@ -4,6 +4,7 @@
 
 use crate::dice::{DiceExpr, SealedSecret};
 use crate::event::Event;
+use crate::seq::Seq;
 use crate::time::GameDuration;
 
 /// A character and a number of health points: damage taken or healing received.
@@ -49,7 +50,7 @@ pub struct DiceRoll {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SealedReveal {
     /// The sealed roll's event number, as `roll --sealed` printed it.
-    pub seq: u64,
+    pub seq: Seq,
     /// The GM's stored values for the dice of `seq`, attached inside the write.
     pub secrets: Vec<SealedSecret>,
 }
@@ -58,7 +59,7 @@ pub struct SealedReveal {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Retraction {
     /// The event's number, as `grimoire log` shows it (#SEQ).
-    pub seq: Option<u64>,
+    pub seq: Option<Seq>,
     /// Instead of a number: the newest event that may be retracted (not one already retracted).
     // Resolved to its number inside the write (`grimoire::Campaign`), so it is the newest at the
     // moment of recording; the rules see the number.
@@ -71,14 +72,14 @@ pub struct Retraction {
     // Boxed: an event is large, and most retractions restore nothing.
     pub restoring: Option<Box<Event>>,
     /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
-    pub next_roll: Option<u64>,
+    pub next_roll: Option<Seq>,
     /// Whether the event undone or restored, down any chain of retractions, begins, moves on or
     /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
     /// recorded after it (read the same way).
     pub fight_built_on: bool,
     /// When the event restored is someone's turn in a fight: a later event, still in force, in
     /// which they take another turn in that same round (read the same way).
-    pub acted_again: Option<u64>,
+    pub acted_again: Option<Seq>,
 }
 
 /// A fight counted by the round (T-3): begun, moved on a round, or ended.

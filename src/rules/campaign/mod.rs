@@ -4,6 +4,7 @@
 use super::RuleError;
 use crate::dice::{Dice, SealedSecret, fairness};
 use crate::event::{Event, RetractedRoll};
+use crate::seq::Seq;
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
 use crate::systems::contract::port::Decided;
@@ -73,7 +74,7 @@ pub enum Command {
 pub enum Input<'c> {
     /// The sealed dice recorded with the event at `seq`.
     SealedDice {
-        seq: u64,
+        seq: Seq,
         into: &'c mut Vec<SealedSecret>,
     },
     /// The seed of the current dice epoch (`None` when the secrets hold none).
@@ -92,7 +93,7 @@ pub enum Input<'c> {
     /// The event recorded at `seq`, with the in-game time it was recorded at, handed to `into`
     /// (which is not called when there is none).
     Event {
-        seq: u64,
+        seq: Seq,
         into: Box<dyn FnOnce(Event, crate::time::GameTime) + 'c>,
     },
 }
@@ -101,7 +102,7 @@ pub enum Input<'c> {
 /// campaign's bookkeeping (sessions, epochs, reveals), retractions (undoing one restores, which is
 /// never a slip's fix) and what is undone already. When play there may not be undone (a scroll
 /// written), `--last` names it and is refused, rather than reach past it to something older.
-pub fn named_by_last(state: &CampaignState, seq: u64, event: &Event) -> bool {
+pub fn named_by_last(state: &CampaignState, seq: Seq, event: &Event) -> bool {
     let play = matches!(event, Event::System(_)) || event.is_retractable();
     play && !matches!(event, Event::Retracted { .. }) && !state.retracted.contains_key(&seq)
 }
@@ -709,7 +710,7 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
 }
 
 /// The events whose pending sealed dice were derived from `epoch`'s seed.
-fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
+fn holding_back(state: &CampaignState, epoch: u32) -> Vec<Seq> {
     state
         .sealed_pending
         .iter()
@@ -723,7 +724,7 @@ fn holding_back(state: &CampaignState, epoch: u32) -> Vec<u64> {
 /// `SeedRevealed` events go in the same write, so a seed is published the moment nothing it could
 /// open is left.
 pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
-    let settled: Vec<u64> = events
+    let settled: Vec<Seq> = events
         .iter()
         .filter_map(|e| {
             let Event::SealedRevealed { seq, .. } = e else {
@@ -772,7 +773,7 @@ fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character
 /// does not match the commitment the log holds.
 fn reveal_sealed(
     state: &CampaignState,
-    seq: u64,
+    seq: Seq,
     secrets: &[SealedSecret],
 ) -> Result<Event, RuleError> {
     let pending = state

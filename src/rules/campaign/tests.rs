@@ -1,5 +1,6 @@
 use super::*;
 use crate::dice::DiceExpr;
+use crate::seq::Seq;
 use crate::state::replay_all;
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::vsd::sheet::VsdSheet;
@@ -47,7 +48,12 @@ fn adg(name: &str, health: u32) -> Event {
 }
 
 fn given(events: &[Event]) -> CampaignState {
-    replay_all(events.iter().enumerate().map(|(i, e)| (i as u64 + 1, e)))
+    replay_all(
+        events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (Seq(i as u64 + 1), e)),
+    )
 }
 
 fn when(state: &CampaignState, command: Command, rolls: Vec<u32>) -> Result<Vec<Event>, RuleError> {
@@ -114,7 +120,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
     assert!(when(&state, named(&"Ÿ".repeat(60)), vec![]).is_ok());
     let retract = |reason: String| {
         Command::Retract(Retraction {
-            seq: Some(2),
+            seq: Some(Seq(2)),
             last: false,
             target: Some(adg("Aldric", 8)),
             restoring: None,
@@ -368,7 +374,7 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
     let reveal = when(
         &after,
         Command::RevealSealed(SealedReveal {
-            seq: 2,
+            seq: Seq(2),
             secrets: secrets.clone(),
         }),
         vec![],
@@ -387,21 +393,24 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
         when(
             &after,
             Command::RevealSealed(SealedReveal {
-                seq: 2,
+                seq: Seq(2),
                 secrets: forged
             }),
             vec![]
         ),
-        Err(RuleError::SecretMismatch { seq: 2, n: 0 })
+        Err(RuleError::SecretMismatch { seq: Seq(2), n: 0 })
     );
     let done = given(&[created(), rolled[0].clone(), reveal[0].clone()]);
     assert_eq!(
         when(
             &done,
-            Command::RevealSealed(SealedReveal { seq: 2, secrets }),
+            Command::RevealSealed(SealedReveal {
+                seq: Seq(2),
+                secrets
+            }),
             vec![]
         ),
-        Err(RuleError::NothingSealed(2))
+        Err(RuleError::NothingSealed(Seq(2)))
     );
 }
 
@@ -414,7 +423,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
     };
     let state = given(&[created(), adg("Aldric", 8), damage.clone()]);
     let command = Command::Retract(Retraction {
-        seq: Some(3),
+        seq: Some(Seq(3)),
         last: false,
         target: Some(damage.clone()),
         restoring: None,
@@ -432,7 +441,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
     assert_eq!(after.head, 4);
     assert_eq!(
         when(&after, command, vec![]),
-        Err(RuleError::AlreadyRetracted(3, "wrong target".into()))
+        Err(RuleError::AlreadyRetracted(Seq(3), "wrong target".into()))
     );
 }
 
@@ -446,7 +455,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         },
     ]);
     let command = Command::Retract(Retraction {
-        seq: Some(2),
+        seq: Some(Seq(2)),
         last: false,
         target: Some(Event::SessionStarted {
             number: 1,
@@ -460,10 +469,10 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
     });
     assert!(matches!(
         when(&state, command, vec![]),
-        Err(RuleError::NotRetractable { seq: 2, .. })
+        Err(RuleError::NotRetractable { seq: Seq(2), .. })
     ));
     let missing = Command::Retract(Retraction {
-        seq: Some(9),
+        seq: Some(Seq(9)),
         last: false,
         target: None,
         restoring: None,
@@ -474,10 +483,10 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
     });
     assert_eq!(
         when(&state, missing, vec![]),
-        Err(RuleError::NoSuchEvent(9, 2))
+        Err(RuleError::NoSuchEvent(Seq(9), Seq(2)))
     );
     let blank = Command::Retract(Retraction {
-        seq: Some(2),
+        seq: Some(Seq(2)),
         last: false,
         target: None,
         restoring: None,
@@ -601,12 +610,12 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
         events[0],
         Event::SeedWithheld {
             epoch: 1,
-            until: vec![2]
+            until: vec![Seq(2)]
         }
     );
     let after = given(&[created(), sealed_roll, events[0].clone(), events[1].clone()]);
     let reveal = Event::SealedRevealed {
-        seq: 2,
+        seq: Seq(2),
         dice: vec![],
     };
     assert_eq!(seeds_released(&after, &[reveal]), vec![1]);
@@ -652,11 +661,11 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
     );
 }
 
-fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
-    let target = log.get(seq as usize - 1).cloned();
+fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
+    let target = log.get(seq.get() as usize - 1).cloned();
     let restoring = match &target {
         Some(Event::Retracted { seq: undone, .. }) => {
-            log.get(*undone as usize - 1).cloned().map(Box::new)
+            log.get(undone.get() as usize - 1).cloned().map(Box::new)
         }
         _ => None,
     };
@@ -665,9 +674,9 @@ fn retraction(state: &CampaignState, seq: u64, log: &[Event]) -> Command {
     let next_roll = log
         .iter()
         .enumerate()
-        .skip(seq as usize)
+        .skip(seq.get() as usize)
         .find(|(_, e)| !e.dice().is_empty())
-        .map(|(i, _)| i as u64 + 1);
+        .map(|(i, _)| Seq(i as u64 + 1));
     Command::Retract(Retraction {
         seq: Some(seq),
         last: false,
@@ -691,16 +700,16 @@ fn then(log: &mut Vec<Event>, command: impl FnOnce(&CampaignState, &[Event]) -> 
 fn c2_given_retractions_in_a_chain_when_settled_then_each_undone_retraction_restores_its_target() {
     // #5 undoes #3, #7 undoes #5 (restoring #3), #9 undoes #7 (undoing #3 again).
     assert_eq!(
-        crate::state::undone_by(&[(5, 3), (7, 5)]),
-        BTreeSet::from([5])
+        crate::state::undone_by(&[(Seq(5), Seq(3)), (Seq(7), Seq(5))]),
+        BTreeSet::from([Seq(5)])
     );
     assert_eq!(
-        crate::state::undone_by(&[(5, 3), (7, 5), (9, 7)]),
-        BTreeSet::from([7, 3])
+        crate::state::undone_by(&[(Seq(5), Seq(3)), (Seq(7), Seq(5)), (Seq(9), Seq(7))]),
+        BTreeSet::from([Seq(7), Seq(3)])
     );
     assert_eq!(
-        crate::state::undone_by(&[(5, 3), (6, 4)]),
-        BTreeSet::from([3, 4])
+        crate::state::undone_by(&[(Seq(5), Seq(3)), (Seq(6), Seq(4))]),
+        BTreeSet::from([Seq(3), Seq(4)])
     );
 }
 
@@ -712,7 +721,7 @@ fn hurt(amount: u32) -> Event {
     }
 }
 
-fn amended(seq: u64, amount: u32) -> Event {
+fn amended(seq: Seq, amount: u32) -> Event {
     Event::Amended {
         seq,
         event: Box::new(hurt(amount)),
@@ -721,7 +730,7 @@ fn amended(seq: u64, amount: u32) -> Event {
     }
 }
 
-fn retracted(seq: u64) -> Event {
+fn retracted(seq: Seq) -> Event {
     Event::Retracted {
         seq,
         reason: "a slip".into(),
@@ -745,23 +754,23 @@ fn aldrics_health(log: &[Event]) -> u32 {
 #[test]
 fn c3_given_amendments_when_replayed_then_the_newest_in_force_stands_in_the_originals_place() {
     // #3 takes 1 of Aldric's 8; #4 amends it to 2, #5 to 3.
-    let mut log = vec![created(), adg("Aldric", 8), hurt(1), amended(3, 2)];
+    let mut log = vec![created(), adg("Aldric", 8), hurt(1), amended(Seq(3), 2)];
     assert_eq!(aldrics_health(&log), 6);
-    log.push(amended(3, 3));
+    log.push(amended(Seq(3), 3));
     assert_eq!(aldrics_health(&log), 5);
     // #6 undoes #5: #4's 2 stands again.
-    log.push(retracted(5));
+    log.push(retracted(Seq(5)));
     assert_eq!(aldrics_health(&log), 6);
     // #7 undoes #4 too: the original's 1.
-    log.push(retracted(4));
+    log.push(retracted(Seq(4)));
     assert_eq!(aldrics_health(&log), 7);
     // #8 undoes #6, bringing #5 back; #9 undoes the original, and nothing of it stands.
-    log.push(retracted(6));
+    log.push(retracted(Seq(6)));
     assert_eq!(aldrics_health(&log), 5);
-    log.push(retracted(3));
+    log.push(retracted(Seq(3)));
     assert_eq!(aldrics_health(&log), 8);
     let state = given(&log);
-    assert_eq!(state.amended.get(&3), Some(&5));
+    assert_eq!(state.amended.get(&Seq(3)), Some(&Seq(5)));
 }
 
 /// Restoring a character whose name another has taken since would say "restored" and change
@@ -769,20 +778,20 @@ fn c3_given_amendments_when_replayed_then_the_newest_in_force_stands_in_the_orig
 #[test]
 fn c2_given_a_retracted_character_whose_name_was_taken_when_restored_then_refused() {
     let mut log = vec![created(), adg("Aldric", 8)];
-    then(&mut log, |s, l| retraction(s, 2, l));
+    then(&mut log, |s, l| retraction(s, Seq(2), l));
     log.push(adg("ALDRIC", 5));
     let state = given(&log);
     assert_eq!(
-        when(&state, retraction(&state, 3, &log), vec![]),
+        when(&state, retraction(&state, Seq(3), &log), vec![]),
         Err(RuleError::RestoreNameTaken {
-            seq: 2,
+            seq: Seq(2),
             name: "Aldric".into(),
             existing: "ALDRIC".into(),
         })
     );
     // With the newcomer's joining retracted in turn, the first Aldric comes back as said.
-    then(&mut log, |s, l| retraction(s, 4, l));
-    then(&mut log, |s, l| retraction(s, 3, l));
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
     let state = given(&log);
     assert_eq!(state.character("aldric").unwrap().name, "Aldric");
     assert_eq!(state.character("aldric").unwrap().health.unwrap().max, 8);
@@ -807,37 +816,37 @@ fn c2_given_retracted_damage_when_its_retraction_is_retracted_then_the_damage_co
             .unwrap()
             .current
     };
-    then(&mut log, |s, l| retraction(s, 3, l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
     assert_eq!(health(&log), 8);
-    then(&mut log, |s, l| retraction(s, 4, l));
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
     assert_eq!(health(&log), 5, "restored");
     let state = given(&log);
     assert!(matches!(
         &log[4],
         Event::Retracted {
-            seq: 4,
-            restores: Some(3),
+            seq: Seq(4),
+            restores: Some(Seq(3)),
             ..
         }
     ));
-    assert_eq!(state.restored.get(&3), Some(&5));
-    assert!(!state.retracted.contains_key(&3) && state.retracted.contains_key(&4));
+    assert_eq!(state.restored.get(&Seq(3)), Some(&Seq(5)));
+    assert!(!state.retracted.contains_key(&Seq(3)) && state.retracted.contains_key(&Seq(4)));
     // Undoing the restore undoes the damage again, and leaves the first retraction in force, so
     // it may be undone once more.
-    then(&mut log, |s, l| retraction(s, 5, l));
+    then(&mut log, |s, l| retraction(s, Seq(5), l));
     assert_eq!(health(&log), 8);
     let state = given(&log);
     // The retraction of the damage is what comes back now.
-    assert_eq!(state.restored, BTreeMap::from([(4, 6)]));
-    assert!(state.retracted.contains_key(&3));
+    assert_eq!(state.restored, BTreeMap::from([(Seq(4), Seq(6))]));
+    assert!(state.retracted.contains_key(&Seq(3)));
     assert_eq!(
-        when(&state, retraction(&state, 5, &log), vec![]),
-        Err(RuleError::AlreadyRetracted(5, "a mistake".into()))
+        when(&state, retraction(&state, Seq(5), &log), vec![]),
+        Err(RuleError::AlreadyRetracted(Seq(5), "a mistake".into()))
     );
     assert!(matches!(
-        when(&state, retraction(&state, 4, &log), vec![]).as_deref(),
+        when(&state, retraction(&state, Seq(4), &log), vec![]).as_deref(),
         Ok([Event::Retracted {
-            restores: Some(3),
+            restores: Some(Seq(3)),
             ..
         }])
     ));
@@ -869,7 +878,7 @@ fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the
         adg("Bryn", 8),
         free_roll(Some("Aldric"), 2),
     ];
-    then(&mut log, |s, l| retraction(s, 4, l));
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
     assert!(matches!(
         &log[4],
         Event::Retracted { roll: Some(roll), .. } if roll.kind == "dice_rolled" && roll.characters == ["Aldric"]
@@ -883,16 +892,19 @@ fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the
     log.push(free_roll(None, 19));
     let state = given(&log);
     assert!(
-        !state.rerolls.contains_key(&6),
+        !state.rerolls.contains_key(&Seq(6)),
         "an event that rolls nothing"
     );
-    assert_eq!(state.rerolls.get(&7), Some(&4));
-    assert!(!state.rerolls.contains_key(&8), "only the first roll after");
+    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
+    assert!(
+        !state.rerolls.contains_key(&Seq(8)),
+        "only the first roll after"
+    );
     // The table restores the first roll: the second stays marked, and the first is marked restored.
-    then(&mut log, |s, l| retraction(s, 5, l));
+    then(&mut log, |s, l| retraction(s, Seq(5), l));
     let state = given(&log);
-    assert_eq!(state.rerolls.get(&7), Some(&4));
-    assert_eq!(state.restored.get(&4), Some(&9));
+    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
+    assert_eq!(state.restored.get(&Seq(4)), Some(&Seq(9)));
 }
 
 /// C-2: rolling twice and then retracting the first keeps the second, chosen after seeing both: the
@@ -905,13 +917,19 @@ fn c2_given_two_rolls_when_the_first_is_retracted_then_the_second_is_marked() {
         free_roll(None, 16),
         free_roll(None, 19),
     ];
-    then(&mut log, |s, l| retraction(s, 3, l));
-    assert!(matches!(&log[4], Event::Retracted { marks: Some(4), .. }));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
+    assert!(matches!(
+        &log[4],
+        Event::Retracted {
+            marks: Some(Seq(4)),
+            ..
+        }
+    ));
     let state = given(&log);
-    assert_eq!(state.rerolls.get(&4), Some(&3));
+    assert_eq!(state.rerolls.get(&Seq(4)), Some(&Seq(3)));
     // The mark is given: the next roll to come is an ordinary one.
     log.push(free_roll(None, 2));
-    assert!(!given(&log).rerolls.contains_key(&6));
+    assert!(!given(&log).rerolls.contains_key(&Seq(6)));
 }
 
 #[test]
@@ -922,22 +940,22 @@ fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_the_newest_a
         free_roll(Some("Aldric"), 2),
         free_roll(None, 3),
     ];
-    then(&mut log, |s, l| retraction(s, 3, l));
-    then(&mut log, |s, l| retraction(s, 4, l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
     log.push(free_roll(None, 20));
     log.push(free_roll(None, 1));
     let state = given(&log);
-    assert_eq!(state.rerolls.get(&7), Some(&4));
-    assert!(!state.rerolls.contains_key(&8));
+    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
+    assert!(!state.rerolls.contains_key(&Seq(8)));
 }
 
 #[test]
 fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it_is_refused() {
     let sealed_roll = sealed_seeded_roll();
     let mut log = vec![created(), sealed_roll];
-    then(&mut log, |s, l| retraction(s, 2, l));
+    then(&mut log, |s, l| retraction(s, Seq(2), l));
     // While epoch 1 lasts, its seed is secret: the roll may come back.
-    let restore = |state: &CampaignState, log: &[Event]| retraction(state, 3, log);
+    let restore = |state: &CampaignState, log: &[Event]| retraction(state, Seq(3), log);
     assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
     // Retracted, the roll still waits to be revealed, so the seed is withheld for it (C-2)...
     then(&mut log, |_, _| Command::RevealSeed {
@@ -957,7 +975,10 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
     });
     assert_eq!(
         when(&given(&log), restore(&given(&log), &log), vec![]),
-        Err(RuleError::RestoreWouldOpenSeal { seq: 2, epoch: 1 })
+        Err(RuleError::RestoreWouldOpenSeal {
+            seq: Seq(2),
+            epoch: 1
+        })
     );
 }
 
@@ -1098,7 +1119,7 @@ fn t3_c2_retracting_a_fights_events_is_as_if_they_were_never_recorded() {
     then(&mut log, |_, _| fight(FightStep::End)); // #5
     let ended = given(&log).clock;
     // The end undone: the fight is on again, in round 2, and the clock one round back.
-    then(&mut log, |s, l| retraction(s, 5, l)); // #6
+    then(&mut log, |s, l| retraction(s, Seq(5), l)); // #6
     let reopened = given(&log);
     assert_eq!(reopened.clock.seconds(), ended.seconds() - 6);
     assert_eq!(
@@ -1106,7 +1127,7 @@ fn t3_c2_retracting_a_fights_events_is_as_if_they_were_never_recorded() {
         Some(2)
     );
     // The start undone: no fight, and its round stays a plain move of the clock.
-    then(&mut log, |s, l| retraction(s, 3, l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
     let undone = given(&log);
     assert!(undone.fight.is_none());
     assert_eq!(undone.clock.seconds(), 6);

@@ -1,6 +1,7 @@
 //! One PostgreSQL transaction over one campaign's rows, secrets and snapshots.
 
 use super::pg_error;
+use crate::seq::Seq;
 use crate::store::StoreError;
 use crate::store::backend::{
     InsertError, LogRead, LogWrite, Payload, SnapshotInfo, Visit, VisitPayload,
@@ -41,7 +42,7 @@ impl PgTx<'_> {
     fn pages(
         &mut self,
         sql: &str,
-        after: u64,
+        after: Seq,
         more: &[&(dyn postgres::types::ToSql + Sync)],
         mut each: impl FnMut(&Row) -> Result<(i64, ControlFlow<()>), StoreError>,
     ) -> Result<(), StoreError> {
@@ -69,7 +70,7 @@ impl PgTx<'_> {
     fn stream(
         &mut self,
         sql: &str,
-        after: u64,
+        after: Seq,
         more: &[&(dyn postgres::types::ToSql + Sync)],
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
@@ -95,7 +96,7 @@ impl PgTx<'_> {
 }
 
 impl LogRead for PgTx<'_> {
-    fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+    fn head(&mut self) -> Result<Option<(Seq, String)>, StoreError> {
         let row = self
             .tx
             .query_opt(
@@ -112,23 +113,23 @@ impl LogRead for PgTx<'_> {
         }
     }
 
-    fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+    fn rows(&mut self, from: Seq, upto: Seq, visit: Visit<'_>) -> Result<(), StoreError> {
         let sql = format!(
             "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4"
         );
-        self.stream(&sql, from.saturating_sub(1), &[&to_pg(upto)], visit)
+        self.stream(&sql, from.previous(), &[&to_pg(upto)], visit)
     }
 
     fn payloads(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         visit: VisitPayload<'_>,
     ) -> Result<(), StoreError> {
         let place = self.place.clone();
         let sql = "SELECT seq, kind, schema_version, payload FROM events \
                    WHERE campaign = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4";
-        self.pages(sql, from.saturating_sub(1), &[&to_pg(upto)], |row| {
+        self.pages(sql, from.previous(), &[&to_pg(upto)], |row| {
             let seq: i64 = cell(row, 0, &place)?;
             let version: i32 = cell(row, 2, &place)?;
             let (Ok(seq_number), Ok(schema_version)) = (u64::try_from(seq), u32::try_from(version))
@@ -141,7 +142,7 @@ impl LogRead for PgTx<'_> {
                 });
             };
             visit(Payload {
-                seq: seq_number,
+                seq: Seq(seq_number),
                 kind: cell(row, 1, &place)?,
                 schema_version,
                 payload: cell(row, 3, &place)?,
@@ -153,8 +154,8 @@ impl LogRead for PgTx<'_> {
     fn rows_of_kind(
         &mut self,
         kind: &str,
-        after: u64,
-        upto: u64,
+        after: Seq,
+        upto: Seq,
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
         let sql = format!(
@@ -166,7 +167,7 @@ impl LogRead for PgTx<'_> {
     fn last_of_kinds(
         &mut self,
         kinds: &[&str],
-        before: u64,
+        before: Seq,
     ) -> Result<Option<StoredRow>, StoreError> {
         let sql = format!(
             "SELECT {ROW_COLUMNS} FROM events WHERE campaign = $1 AND kind = ANY($2) AND seq < $3 ORDER BY seq DESC LIMIT 1"
@@ -181,7 +182,7 @@ impl LogRead for PgTx<'_> {
         }
     }
 
-    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<Seq>, StoreError> {
         let row = self
             .tx
             .query_one(
@@ -234,7 +235,7 @@ impl LogRead for PgTx<'_> {
             .collect()
     }
 
-    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
+    fn snapshots(&mut self, upto: Seq, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
         let rows = self
             .tx
             .query(
@@ -256,7 +257,7 @@ impl LogRead for PgTx<'_> {
             .collect()
     }
 
-    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
+    fn snapshot(&mut self, seq: Seq) -> Result<Option<String>, StoreError> {
         let row = self
             .tx
             .query_opt(
@@ -374,7 +375,7 @@ impl LogWrite for PgTx<'_> {
 
     fn put_snapshot(
         &mut self,
-        seq: u64,
+        seq: Seq,
         format: &str,
         head_hash: &str,
         state: &str,
@@ -392,7 +393,7 @@ impl LogWrite for PgTx<'_> {
             .map_err(self.fail())
     }
 
-    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError> {
+    fn snapshot_seqs(&mut self) -> Result<Vec<Seq>, StoreError> {
         let rows = self
             .tx
             .query(
@@ -405,7 +406,7 @@ impl LogWrite for PgTx<'_> {
             .collect()
     }
 
-    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
+    fn delete_snapshots(&mut self, seqs: &[Seq]) -> Result<(), StoreError> {
         let seqs: Vec<i64> = seqs.iter().map(|&s| to_pg(s)).collect();
         self.tx
             .execute(
@@ -445,12 +446,12 @@ pub(super) fn cell<'r, T: postgres::types::FromSql<'r>>(
 }
 
 /// PostgreSQL's integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
-fn to_pg(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
+fn to_pg(n: impl Into<u64>) -> i64 {
+    i64::try_from(n.into()).unwrap_or(i64::MAX)
 }
 
-fn from_pg(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
+fn from_pg(n: i64) -> Seq {
+    Seq(u64::try_from(n).unwrap_or(0))
 }
 
 /// Reads one stored row (columns as [`ROW_COLUMNS`]). The outer error is the driver's; the inner one

@@ -1,6 +1,7 @@
 //! One SQLite transaction: the rows, secrets and snapshots of a campaign file.
 
 use super::db_error;
+use crate::seq::Seq;
 use crate::store::StoreError;
 use crate::store::backend::{
     InsertError, LogRead, LogWrite, Payload, SnapshotInfo, Visit, VisitPayload,
@@ -58,13 +59,13 @@ impl SqliteTx<'_> {
 }
 
 impl LogRead for SqliteTx<'_> {
-    fn head(&mut self) -> Result<Option<(u64, String)>, StoreError> {
+    fn head(&mut self) -> Result<Option<(Seq, String)>, StoreError> {
         // Cached: every write and every read of a kept state asks for the head.
         self.tx
             .prepare_cached("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1")
             .and_then(|mut stmt| {
                 stmt.query_row([], |r| {
-                    let seq: u64 = r.get(0)?;
+                    let seq = Seq(r.get(0)?);
                     // A hash that is not text is damage to that row, not a failing disk.
                     Ok(match r.get_ref(1)? {
                         ValueRef::Text(bytes) => match std::str::from_utf8(bytes) {
@@ -86,7 +87,7 @@ impl LogRead for SqliteTx<'_> {
             .transpose()
     }
 
-    fn rows(&mut self, from: u64, upto: u64, visit: Visit<'_>) -> Result<(), StoreError> {
+    fn rows(&mut self, from: Seq, upto: Seq, visit: Visit<'_>) -> Result<(), StoreError> {
         let sql =
             format!("SELECT {ROW_COLUMNS} FROM events WHERE seq >= ?1 AND seq <= ?2 ORDER BY seq");
         self.stream(&sql, params![to_sql_seq(from), to_sql_seq(upto)], visit)
@@ -94,8 +95,8 @@ impl LogRead for SqliteTx<'_> {
 
     fn rows_mentioning(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         needle: &str,
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
@@ -112,8 +113,8 @@ impl LogRead for SqliteTx<'_> {
 
     fn payloads(
         &mut self,
-        from: u64,
-        upto: u64,
+        from: Seq,
+        upto: Seq,
         visit: VisitPayload<'_>,
     ) -> Result<(), StoreError> {
         let mut stmt = self
@@ -127,7 +128,7 @@ impl LogRead for SqliteTx<'_> {
             .map_err(|e| db_error(&self.path, "read", e))?;
         while let Some(row) = rows.next().map_err(|e| db_error(&self.path, "read", e))? {
             let fail = |e| db_error(&self.path, "read", e);
-            let seq: u64 = row.get(0).map_err(fail)?;
+            let seq = Seq(row.get(0).map_err(fail)?);
             let schema_version: u32 = row.get(2).map_err(fail)?;
             let text = |i: usize| match row.get_ref(i).map_err(fail)? {
                 ValueRef::Text(bytes) => {
@@ -154,8 +155,8 @@ impl LogRead for SqliteTx<'_> {
     fn rows_of_kind(
         &mut self,
         kind: &str,
-        after: u64,
-        upto: u64,
+        after: Seq,
+        upto: Seq,
         visit: Visit<'_>,
     ) -> Result<(), StoreError> {
         let sql = format!(
@@ -171,7 +172,7 @@ impl LogRead for SqliteTx<'_> {
     fn last_of_kinds(
         &mut self,
         kinds: &[&str],
-        before: u64,
+        before: Seq,
     ) -> Result<Option<StoredRow>, StoreError> {
         let mut newest: Option<StoredRow> = None;
         for kind in kinds {
@@ -188,14 +189,14 @@ impl LogRead for SqliteTx<'_> {
         Ok(newest)
     }
 
-    fn last_before_time(&mut self, game_time: u64) -> Result<Option<u64>, StoreError> {
+    fn last_before_time(&mut self, game_time: u64) -> Result<Option<Seq>, StoreError> {
         // The clock moves back only when a time advance is retracted, so no index orders events
         // by it: this reads every row, once per `--at day:D`.
         self.tx
             .query_row(
                 "SELECT max(seq) FROM events WHERE game_time < ?1",
                 [to_sql_seq(game_time)],
-                |r| r.get(0),
+                |r| r.get::<_, Option<u64>>(0).map(|seq| seq.map(Seq)),
             )
             .map_err(self.fail("read"))
     }
@@ -235,7 +236,7 @@ impl LogRead for SqliteTx<'_> {
         rows.map(|row| row.map_err(self.fail("read"))?).collect()
     }
 
-    fn snapshots(&mut self, upto: u64, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
+    fn snapshots(&mut self, upto: Seq, limit: u64) -> Result<Vec<SnapshotInfo>, StoreError> {
         let mut stmt = self
             .tx
             .prepare_cached(
@@ -257,7 +258,7 @@ impl LogRead for SqliteTx<'_> {
                     })
                 };
                 Ok(SnapshotInfo {
-                    seq: row.get(0)?,
+                    seq: Seq(row.get(0)?),
                     format: text(1)?.unwrap_or_default(),
                     head_hash: text(2)?.unwrap_or_default(),
                     event_hash: text(3)?,
@@ -267,7 +268,7 @@ impl LogRead for SqliteTx<'_> {
         rows.collect::<Result<_, _>>().map_err(self.fail("read"))
     }
 
-    fn snapshot(&mut self, seq: u64) -> Result<Option<String>, StoreError> {
+    fn snapshot(&mut self, seq: Seq) -> Result<Option<String>, StoreError> {
         self.tx
             .prepare_cached("SELECT state FROM snapshots WHERE seq = ?1")
             .and_then(|mut stmt| {
@@ -320,7 +321,7 @@ impl LogWrite for SqliteTx<'_> {
 
     fn put_snapshot(
         &mut self,
-        seq: u64,
+        seq: Seq,
         format: &str,
         head_hash: &str,
         state: &str,
@@ -342,18 +343,18 @@ impl LogWrite for SqliteTx<'_> {
             .map_err(self.fail("written"))
     }
 
-    fn snapshot_seqs(&mut self) -> Result<Vec<u64>, StoreError> {
+    fn snapshot_seqs(&mut self) -> Result<Vec<Seq>, StoreError> {
         let mut stmt = self
             .tx
             .prepare_cached("SELECT seq FROM snapshots ORDER BY seq")
             .map_err(self.fail("read"))?;
         let rows = stmt
-            .query_map([], |r| r.get::<_, u64>(0))
+            .query_map([], |r| r.get::<_, u64>(0).map(Seq))
             .map_err(self.fail("read"))?;
         rows.collect::<Result<_, _>>().map_err(self.fail("read"))
     }
 
-    fn delete_snapshots(&mut self, seqs: &[u64]) -> Result<(), StoreError> {
+    fn delete_snapshots(&mut self, seqs: &[Seq]) -> Result<(), StoreError> {
         let mut stmt = self
             .tx
             .prepare_cached("DELETE FROM snapshots WHERE seq = ?1")
@@ -379,9 +380,9 @@ impl LogWrite for SqliteTx<'_> {
     }
 }
 
-/// SQLite integers are signed; seqs beyond i64 never occur, so clamp rather than wrap.
-fn to_sql_seq(seq: u64) -> i64 {
-    i64::try_from(seq).unwrap_or(i64::MAX)
+/// SQLite integers are signed; numbers beyond i64 never occur, so clamp rather than wrap.
+fn to_sql_seq(n: impl Into<u64>) -> i64 {
+    i64::try_from(n.into()).unwrap_or(i64::MAX)
 }
 
 /// Reads one stored row. The outer error is SQLite's; the inner one a row whose values this build
@@ -423,7 +424,7 @@ fn read_secret(
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredRow, StoreError>> {
     use rusqlite::types::ValueRef;
     let raw_seq: i64 = row.get(0)?;
-    let seq = u64::try_from(raw_seq).unwrap_or(0);
+    let seq = Seq(u64::try_from(raw_seq).unwrap_or(0));
     let damaged = |what: String| Ok(Err(StoreError::DamagedRow { seq, what }));
     if raw_seq < 1 {
         return damaged(format!("its seq is {raw_seq}"));

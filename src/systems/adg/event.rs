@@ -2,6 +2,7 @@
 //! health changed, words replaced), so `apply` only adds them up and never re-reads the rules.
 
 use crate::dice::Die;
+use crate::seq::Seq;
 use crate::systems::adg::tables::{AdgTables, Attribute, WordSlot};
 pub use crate::systems::contract::event::{Activity, Downtime, DowntimeOf};
 use crate::time::{GameDuration, GameTime};
@@ -71,7 +72,7 @@ pub struct TableResult {
 /// The outcome of reading a scroll (ADG-S4 to ADG-S7), also used for an accidental cast (ADG-S8).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reading {
-    pub scroll: u64,
+    pub scroll: Seq,
     pub reader: String,
     #[serde(default)]
     pub in_combat: bool,
@@ -107,7 +108,7 @@ pub struct Reading {
 /// Dice a reading left pending on its reader (see [`Reading::pending`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingScrollRoll {
-    pub scroll: u64,
+    pub scroll: Seq,
     /// The scroll's ritual, whose words a mishap may twist.
     pub ritual: String,
     pub outcome: PendingOutcome,
@@ -130,7 +131,7 @@ pub enum PendingOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScrollOutcome {
     pub reader: String,
-    pub scroll: u64,
+    pub scroll: Seq,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mishap: Option<TableResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -144,7 +145,7 @@ pub struct ScrollOutcome {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScrollCheck {
-    pub scroll: u64,
+    pub scroll: Seq,
     /// The ADG-S8 d20; accidental when at or under the SL or at or over Cunning.
     pub roll: u32,
     pub accidental: bool,
@@ -169,7 +170,7 @@ pub struct Triggered {
     pub character: String,
     pub ritual: String,
     /// The cast that drew it.
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<EffectRoll>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -369,7 +370,7 @@ crate::systems::contract::event::event_enum! {
         dice: Vec<Die>,
     },
     ScrollGiven {
-        scroll: u64,
+        scroll: Seq,
         from: String,
         to: String,
     },

@@ -1,6 +1,7 @@
 //! Log lines of A Dungeon Game's events.
 
 use crate::dice::Die;
+use crate::seq::Seq;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RitualKind;
@@ -54,7 +55,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
     fn after_downtime(
         adg: &AdgState,
         spent: &DowntimeOf,
-        events: &[(u64, &AdgEvent)],
+        events: &[(Seq, &AdgEvent)],
     ) -> Vec<String> {
         let mut now = Vec::new();
         let exerted: Vec<String> = [Attribute::Agility, Attribute::Brawn, Attribute::Cunning]
@@ -68,7 +69,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
             (true, false) => format!("exertion recovered, then {} exerted", exerted.join(", ")),
             (false, false) => format!("still exerted: {}", exerted.join(", ")),
         });
-        let scrolls: Vec<(u64, &ScrollWritten)> = events
+        let scrolls: Vec<(Seq, &ScrollWritten)> = events
             .iter()
             .filter_map(|&(seq, event)| match event {
                 AdgEvent::ScrollWritten(w) if w.writer == spent.character => Some((seq, w)),

@@ -12,6 +12,7 @@ use super::rules::{
     ScrollReading, SigilTrigger, SilverChange, SpellDuration,
 };
 use super::sheet::{AdgSheet, StartingRitual};
+use crate::seq::Seq;
 use crate::systems::contract::command::{
     Action, ArgSpec, Block, CommandSpec, Given, GroupSpec, Kind, Said, SheetSpec, SystemCommands,
     word, words_of,
@@ -108,7 +109,7 @@ const fn records(rolls: bool, build: fn(&Given) -> Result<AdgCommand, String>) -
 }
 
 /// A scroll's id as typed: `S12` or `12`, digits only after the one `S`.
-fn scroll_id(text: &str) -> Result<u64, String> {
+fn scroll_id(text: &str) -> Result<Seq, String> {
     let digits = text.strip_prefix(['S', 's']).unwrap_or(text);
     let wrong = || format!("'{text}' is not a scroll id; write it as S12 or 12");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -182,7 +183,7 @@ fn starting_ritual(text: &str) -> Result<StartingRitual, String> {
 }
 
 /// After `silver`: the purse's new total.
-fn silver_now(command: &AdgCommand, state: &dyn View<Adg>, _: &[(u64, &AdgEvent)]) -> Said {
+fn silver_now(command: &AdgCommand, state: &dyn View<Adg>, _: &[(Seq, &AdgEvent)]) -> Said {
     let AdgCommand::Silver(change) = command else {
         return Said::default();
     };
@@ -196,7 +197,7 @@ fn silver_now(command: &AdgCommand, state: &dyn View<Adg>, _: &[(u64, &AdgEvent)
 }
 
 /// After `scroll write`: the new scroll's id, the first event's number.
-fn scroll_written(_: &AdgCommand, _: &dyn View<Adg>, events: &[(u64, &AdgEvent)]) -> Said {
+fn scroll_written(_: &AdgCommand, _: &dyn View<Adg>, events: &[(Seq, &AdgEvent)]) -> Said {
     match events.first() {
         Some(&(seq, _)) => Said::new(
             vec![Block::Line(format!("The scroll is S{seq}."))],
@@ -852,9 +853,9 @@ mod tests {
 
     #[test]
     fn a_scroll_id_is_one_s_and_digits() {
-        assert_eq!(scroll_id("S12"), Ok(12));
-        assert_eq!(scroll_id("s7"), Ok(7));
-        assert_eq!(scroll_id("12"), Ok(12));
+        assert_eq!(scroll_id("S12"), Ok(Seq(12)));
+        assert_eq!(scroll_id("s7"), Ok(Seq(7)));
+        assert_eq!(scroll_id("12"), Ok(Seq(12)));
         for loose in ["SS12", "+12", " 12", "S", "", "S-1", "S1x"] {
             assert!(scroll_id(loose).is_err(), "{loose:?}");
         }

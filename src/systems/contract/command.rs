@@ -5,6 +5,7 @@
 
 use super::port::{Refusal, View};
 use super::rules::SystemRules;
+use crate::seq::Seq;
 use crate::words::Words;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -98,7 +99,7 @@ pub type Read<S> = fn(&Given, &dyn View<S>) -> Result<Said, Refusal<<S as System
 pub type Then<S> = fn(
     &<S as SystemRules>::Command,
     &dyn View<S>,
-    &[(u64, &<S as super::event::SystemModel>::Event)],
+    &[(Seq, &<S as super::event::SystemModel>::Event)],
 ) -> Said;
 
 impl<S: SystemRules> CommandSpec<S> {

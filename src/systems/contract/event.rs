@@ -231,6 +231,7 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::D
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seq::Seq;
     use crate::systems::adg::event::AdgEvent;
     use crate::systems::adg::tables::Attribute;
     use crate::systems::vsd::event::{Alignment, VsdEvent};
@@ -272,7 +273,7 @@ mod tests {
             ),
             (
                 AdgEvent::ScrollGiven {
-                    scroll: 4,
+                    scroll: Seq(4),
                     from: "Wen".into(),
                     to: "Aldric".into(),
                 },

@@ -6,6 +6,7 @@
 use super::state::SystemFold;
 use crate::dice::DiceError;
 use crate::dice::sealed::PendingSeal;
+use crate::seq::Seq;
 use crate::text::TextProblem;
 use crate::time::{GameDuration, GameTime};
 use crate::words::Folded;
@@ -18,7 +19,7 @@ use std::collections::BTreeMap;
 pub struct ActiveSpell {
     pub spell: String,
     pub caster: String,
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub until: Option<GameTime>,
     /// Over half its area (a partial success, VSD-5).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -119,7 +120,7 @@ pub fn health_words(health: Option<Health>, status: Option<&str>) -> String {
 /// The campaign as a system's rules and words read it.
 pub trait View<S: SystemFold> {
     /// The seq of the last event replayed.
-    fn head(&self) -> u64;
+    fn head(&self) -> Seq;
     fn clock(&self) -> GameTime;
     /// When something in force until `until` ends, as a sheet says it.
     fn until_words(&self, until: GameTime) -> String;
@@ -142,9 +143,9 @@ pub trait View<S: SystemFold> {
     /// What the system keeps for the whole campaign.
     fn campaign(&self) -> &S::Campaign;
     /// Whether the event at `seq` is retracted.
-    fn is_retracted(&self, seq: u64) -> bool;
+    fn is_retracted(&self, seq: Seq) -> bool;
     /// The sealed dice recorded at `seq` still awaiting a reveal.
-    fn sealed_pending(&self, seq: u64) -> Option<&[PendingSeal]>;
+    fn sealed_pending(&self, seq: Seq) -> Option<&[PendingSeal]>;
 
     /// The character of that name, or the refusal naming those there are.
     fn find(&self, name: &str) -> Result<Someone<'_, S>, Refused> {
@@ -196,14 +197,14 @@ pub enum Refused {
     /// The fight under way, in words.
     InAFight(String),
     /// The seq named, and the log's last.
-    NoSuchEvent(u64, u64),
-    NothingSealed(u64),
+    NoSuchEvent(Seq, Seq),
+    NothingSealed(Seq),
     SecretMissing {
-        seq: u64,
+        seq: Seq,
         n: u32,
     },
     SecretMismatch {
-        seq: u64,
+        seq: Seq,
         n: u32,
     },
     Dice(DiceError),
@@ -247,7 +248,7 @@ impl<E> From<DiceError> for Refusal<E> {
 pub enum Decided<E> {
     Own(E),
     SealedRevealed {
-        seq: u64,
+        seq: Seq,
         dice: Vec<crate::dice::sealed::RevealedDie>,
     },
 }

@@ -4,6 +4,7 @@
 use super::event::{DowntimeOf, SystemModel};
 use super::port::{Someone, View};
 use super::state::SystemFold;
+use crate::seq::Seq;
 
 pub trait SystemWords: SystemModel + SystemFold {
     /// One log line for the event, without its seq (`Aldric exerts Brawn 2 (a climb)`).
@@ -25,7 +26,7 @@ pub trait SystemWords: SystemModel + SystemFold {
     fn after_downtime(
         _mine: &Self::Character,
         _spent: &DowntimeOf,
-        _events: &[(u64, &Self::Event)],
+        _events: &[(Seq, &Self::Event)],
     ) -> Vec<String> {
         Vec::new()
     }

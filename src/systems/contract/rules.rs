@@ -7,6 +7,7 @@ use super::port::{Decided, Refusal, Someone, View};
 use super::state::SystemFold;
 use crate::dice::sealed::{self, PendingSeal, RevealedDie};
 use crate::dice::{Dice, Die, SealedSecret};
+use crate::seq::Seq;
 use crate::text::TextProblem;
 use crate::time::GameTime;
 use std::fmt;
@@ -81,7 +82,7 @@ pub trait SystemRules: SystemFold {
     }
     /// Refuses a reveal of the sealed dice recorded at `seq` that the system opens itself, when
     /// their moment comes (a Ceremony scroll's check, opened by its reading).
-    fn opens_its_own_seal(_state: &dyn View<Self>, _seq: u64) -> Result<(), Self::Error> {
+    fn opens_its_own_seal(_state: &dyn View<Self>, _seq: Seq) -> Result<(), Self::Error> {
         Ok(())
     }
     /// Whether anything of the system waits for what later commands do (a failed spell held to
@@ -125,13 +126,13 @@ pub struct Who {
 pub enum Needs<'c, E> {
     /// The sealed dice recorded with the event at `seq`.
     SealedDice {
-        seq: u64,
+        seq: Seq,
         into: &'c mut Vec<SealedSecret>,
     },
     /// The event recorded at `seq`, as the system reads it, with the in-game time it was
     /// recorded at (not called when there is none).
     Event {
-        seq: u64,
+        seq: Seq,
         into: Box<dyn FnOnce(Logged<E>, GameTime) + 'c>,
     },
 }
@@ -174,7 +175,7 @@ impl<W: Into<Activity>> Planned<W> {
 /// Opens the sealed die `seal` recorded at `seq` with the GM's `secrets`: the value and nonce that
 /// hash to its commitment, or the refusal for a secret missing or not matching.
 pub fn open_seal(
-    seq: u64,
+    seq: Seq,
     seal: &PendingSeal,
     secrets: &[SealedSecret],
 ) -> Result<RevealedDie, Refused> {

@@ -4,6 +4,7 @@
 
 use super::event::{DowntimeOf, SystemModel};
 use super::port::Fold;
+use crate::seq::Seq;
 use crate::time::GameTime;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -40,7 +41,7 @@ pub trait SystemFold: SystemModel {
     fn forget_expired(character: &mut Self::Character, now: GameTime);
     /// Folds one of the system's events, recorded at `seq`, into the campaign's state. Total, as
     /// the core's `apply` is: an event that no longer makes sense changes nothing.
-    fn apply(state: &mut dyn Fold<Self>, seq: u64, event: &Self::Event);
+    fn apply(state: &mut dyn Fold<Self>, seq: Seq, event: &Self::Event);
     /// Folds one character's share of a rest; the core has already moved the clock.
     fn apply_rest(state: &mut dyn Fold<Self>, share: &Self::RestShare);
     /// Folds one of the system's characters' part of a downtime span; the core has already moved

@@ -3,6 +3,7 @@
 use super::Quiet;
 use super::event::{Eased, QuietEvent};
 use super::sheet::QuietSheet;
+use crate::seq::Seq;
 use crate::systems::contract::port::Fold;
 use crate::systems::contract::state::SystemFold;
 use crate::time::GameTime;
@@ -41,7 +42,7 @@ impl SystemFold for Quiet {
         character.strain = character.calm + 1;
     }
     fn forget_expired(_character: &mut QuietCharacter, _now: GameTime) {}
-    fn apply(state: &mut dyn Fold<Quiet>, _seq: u64, event: &QuietEvent) {
+    fn apply(state: &mut dyn Fold<Quiet>, _seq: Seq, event: &QuietEvent) {
         match event {
             QuietEvent::Steadied {
                 character, strain, ..

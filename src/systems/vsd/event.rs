@@ -1,6 +1,7 @@
 //! Payloads of Against the Darkmaster events. Like ADG events they carry their resolved consequences.
 
 use crate::dice::Die;
+use crate::seq::Seq;
 use crate::time::GameDuration;
 use crate::time::GameTime;
 use crate::words::words;
@@ -95,7 +96,7 @@ pub struct Pending {
     /// How many options to pick.
     pub pick: usize,
     /// The cast it belongs to, its spell and where it was cast (for a resonance roll it may call for).
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub spell: String,
     pub place: Place,
     /// Everyone the consequences fall on (a ritual's participants too).
@@ -122,7 +123,7 @@ pub struct DelayedResolved {
     pub spell: String,
     pub target: String,
     /// The failed cast that was held.
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub fired: bool,
     pub mp_spent: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,7 +139,7 @@ pub struct DelayedResolved {
     /// The failed cast whose spell was held in this one's place, making it fizzle (VSD-9 ruling: one
     /// held spell at a time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replaced_by: Option<u64>,
+    pub replaced_by: Option<Seq>,
 }
 
 /// A spell a choice put in force (VSD-5 ruling: a partial success, halved, still takes hold).
@@ -220,7 +221,7 @@ pub struct SpellCast {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChoiceMade {
     pub character: String,
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub chosen: Vec<Choice>,
     /// MPs given back to the caster (keep the MPs, half cost).
     #[serde(default)]
@@ -267,7 +268,7 @@ pub struct Struck {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SaveRolled {
     pub target: String,
-    pub against: u64,
+    pub against: Seq,
     pub spell: String,
     pub caster: String,
     pub difficulty: u32,
@@ -283,7 +284,7 @@ pub struct SaveRolled {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Severed {
     pub character: String,
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     /// How many times the thread has now been severed for this resonance.
     pub severs: u32,
     pub resonance: ResonanceRoll,
@@ -609,7 +610,7 @@ crate::systems::contract::event::event_enum! {
     AssessmentPassed {
         character: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        roll: Option<u64>,
+        roll: Option<Seq>,
     },
 }
 }

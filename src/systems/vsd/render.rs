@@ -1,5 +1,6 @@
 //! Log lines of Against the Darkmaster's events.
 
+use crate::seq::Seq;
 use crate::systems::contract::port::{Someone, View};
 use crate::systems::contract::render::spells_on_line;
 use crate::systems::contract::render::{Chart, Gauge};
@@ -71,7 +72,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     fn after_downtime(
         vsd: &VsdState,
         _spent: &crate::systems::contract::event::DowntimeOf,
-        _events: &[(u64, &VsdEvent)],
+        _events: &[(Seq, &VsdEvent)],
     ) -> Vec<String> {
         vec![format!("MP {}/{}", vsd.mp_current(), vsd.mp_max)]
     }

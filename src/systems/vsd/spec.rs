@@ -8,6 +8,7 @@ use super::rules::{
     Range, SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
 };
 use super::sheet::{Lore, VsdSheet};
+use crate::seq::Seq;
 use crate::systems::contract::command::{
     Action, ArgSpec, CommandSpec, Given, GroupSpec, Kind, SheetSpec, SystemCommands, words_of,
 };
@@ -134,7 +135,7 @@ fn condition_actions() -> Vec<(&'static str, &'static str)> {
 }
 
 /// An event number as typed: `42`, or `#42` as `grimoire log` prints it.
-fn seq_of(text: &str) -> Result<u64, String> {
+fn seq_of(text: &str) -> Result<Seq, String> {
     let digits = text.strip_prefix('#').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(

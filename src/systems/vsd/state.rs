@@ -1,5 +1,6 @@
 //! Against the Darkmaster state: what replay computes for VsD characters.
 
+use crate::seq::Seq;
 use crate::systems::contract::port::Fold;
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
@@ -25,7 +26,7 @@ pub use crate::systems::contract::port::ActiveSpell;
 /// concentrated on it through the two rounds up to then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DelayedSpell {
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub spell: String,
     pub target: String,
     pub fires_at_round: u64,
@@ -35,14 +36,14 @@ pub struct DelayedSpell {
 /// The newest casting of a spell on a target that allows a save (see [`VsdCampaign::castings_on`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CastingOn {
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub saved: bool,
 }
 
 /// The latest resonance a caster may still sever (VSD-11).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenResonance {
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     pub spell: String,
     pub place: Place,
     pub bonus: i64,
@@ -80,7 +81,7 @@ pub struct VsdState {
     /// The event that last left the character assailed: an Assessment Roll that ends it is rolled
     /// after it (VSD-10 ruling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub assailed_since: Option<u64>,
+    pub assailed_since: Option<Seq>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -121,7 +122,7 @@ impl crate::systems::contract::state::SystemFold for super::Vsd {
             .retain(|c| c.until.is_none_or(|u| u > now));
         character.awareness_until = character.awareness_until.filter(|u| *u > now);
     }
-    fn apply(state: &mut dyn Fold<Vsd>, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+    fn apply(state: &mut dyn Fold<Vsd>, seq: Seq, event: &crate::systems::vsd::event::VsdEvent) {
         Folding(state).apply_vsd(seq, event);
     }
     fn apply_rest(state: &mut dyn Fold<Vsd>, rested: &crate::systems::vsd::event::MpRestored) {
@@ -263,7 +264,7 @@ impl Folding<'_> {
         self.0.mine_mut(name)
     }
 
-    fn add_conditions(&mut self, seq: u64, changes: &[ConditionChange]) {
+    fn add_conditions(&mut self, seq: Seq, changes: &[ConditionChange]) {
         for change in changes {
             if let Some(vsd) = self.vsd_mut(&change.character) {
                 vsd.conditions.push(change.clone());
@@ -281,7 +282,7 @@ impl Folding<'_> {
         target: &str,
         spell: &str,
         caster: &str,
-        cast_seq: u64,
+        cast_seq: Seq,
         until: Option<GameTime>,
     ) {
         let instantaneous = self
@@ -320,7 +321,7 @@ impl Folding<'_> {
     }
 
     /// Records the casting at `seq` as the newest of `spell` on `target` that a save may answer.
-    fn note_casting_on(&mut self, target: &str, spell: &str, seq: u64) {
+    fn note_casting_on(&mut self, target: &str, spell: &str, seq: Seq) {
         self.0
             .campaign_mut()
             .castings_on
@@ -335,7 +336,7 @@ impl Folding<'_> {
             );
     }
 
-    fn apply_spell_cast(&mut self, seq: u64, c: &SpellCast) {
+    fn apply_spell_cast(&mut self, seq: Seq, c: &SpellCast) {
         let now = self.0.clock();
         if c.save_difficulty.is_some() {
             self.note_casting_on(&c.target, &c.spell, seq);
@@ -384,7 +385,7 @@ impl Folding<'_> {
         });
     }
 
-    fn apply_choice(&mut self, seq: u64, made: &ChoiceMade) {
+    fn apply_choice(&mut self, seq: Seq, made: &ChoiceMade) {
         self.add_conditions(seq, &made.conditions);
         // A failed spell fired on another target: its save answers this choice (VSD-9).
         if let Some(struck) = &made.struck {
@@ -462,7 +463,7 @@ impl Folding<'_> {
         }
     }
 
-    fn apply_delayed(&mut self, seq: u64, d: &DelayedResolved) {
+    fn apply_delayed(&mut self, seq: Seq, d: &DelayedResolved) {
         self.0
             .campaign_mut()
             .delayed_casters
@@ -553,7 +554,7 @@ pub struct VsdSettings {
 
 impl Folding<'_> {
     /// Folds one of the system's events into the campaign.
-    fn apply_vsd(&mut self, seq: u64, event: &crate::systems::vsd::event::VsdEvent) {
+    fn apply_vsd(&mut self, seq: Seq, event: &crate::systems::vsd::event::VsdEvent) {
         use crate::systems::vsd::event::VsdEvent;
         match event {
             VsdEvent::SpellLearned(l) => {

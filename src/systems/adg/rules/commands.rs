@@ -4,6 +4,7 @@
 
 use super::{Attribute, CastTime, ExactChoice, ImportedSpell, Pay, Reverse, RitualKind};
 use crate::dice::SealedSecret;
+use crate::seq::Seq;
 use crate::systems::adg::event::EffectKind;
 use crate::time::GameDuration;
 
@@ -150,7 +151,7 @@ pub struct ScrollReading {
     /// The character's name (any case).
     pub character: String,
     /// The scroll's id (S12 or 12).
-    pub scroll: u64,
+    pub scroll: Seq,
     /// Read in combat: it takes the whole round and the reader acts last.
     pub in_combat: bool,
     /// The reader took damage this round (implies --in-combat).
@@ -170,7 +171,7 @@ pub struct ScrollLearning {
     /// The character's name (any case).
     pub character: String,
     /// The scroll's id (S12 or 12).
-    pub scroll: u64,
+    pub scroll: Seq,
     /// What pays the cost: maximum health or one attribute's maximum.
     pub pay: Pay,
     /// If the learning check fails, exert exactly the Cunning needed to succeed (when Cunning stays at 1 or more).
@@ -199,7 +200,7 @@ pub const MAX_SILVER: i64 = crate::systems::adg::sheet::PURSE_MAX as i64;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScrollGift {
     /// The scroll's id (S12 or 12).
-    pub scroll: u64,
+    pub scroll: Seq,
     /// The character who receives it (any case).
     pub to: String,
 }

@@ -1,6 +1,7 @@
 //! Why A Dungeon Game's rules refuse a command. Every message says what was wrong and, where it helps,
 //! what to do.
 
+use crate::seq::Seq;
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -8,7 +9,7 @@ pub enum AdgError {
     #[error(
         "#{0} is a Ceremony scroll, and its sealed check is opened when the scroll is read, not before"
     )]
-    CheckOpensWithReading(u64),
+    CheckOpensWithReading(Seq),
     #[error("{0} is not a Sigil: only a Sigil is drawn to go off later")]
     OnlySigilsWait(String),
     #[error("{0} is not a Ceremony: only a Ceremony's performing time is given")]
@@ -34,7 +35,7 @@ pub enum AdgError {
     #[error("no A Dungeon Game tables are loaded yet")]
     NoAdgTables,
     #[error("{name} has dice pending from reading scroll S{scroll}")]
-    RollPending { name: String, scroll: u64 },
+    RollPending { name: String, scroll: Seq },
     #[error("a ritual's damage or healing needs a target")]
     EffectWithoutTarget,
     #[error("{0} has no dice pending from a scroll")]
@@ -101,17 +102,17 @@ pub enum AdgError {
     )]
     NothingToExertFor,
     #[error("there is no scroll S{0}")]
-    NoSuchScroll(u64),
+    NoSuchScroll(Seq),
     #[error("scroll S{id} is {state} and can never be used again")]
-    ScrollUnusable { id: u64, state: String },
+    ScrollUnusable { id: Seq, state: String },
     #[error("scroll S{0} neither damages nor heals, so there is no one to aim it at")]
-    TargetWithoutRoll(u64),
+    TargetWithoutRoll(Seq),
     #[error("{0} is dead: no damage or healing reaches them any more")]
     TargetDead(String),
     #[error("{name} holds scroll S{id} already")]
-    HoldsAlready { name: String, id: u64 },
+    HoldsAlready { name: String, id: Seq },
     #[error("scroll S{id} is held by {holder}")]
-    ScrollNotHeld { id: u64, holder: String },
+    ScrollNotHeld { id: Seq, holder: String },
 }
 
 /// The rituals a character knows, to follow a refusal naming one they do not.

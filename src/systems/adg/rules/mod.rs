@@ -9,6 +9,7 @@ mod scrolls;
 pub mod tables;
 
 use crate::dice::{Dice, SealedSecret};
+use crate::seq::Seq;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::RestResult;
@@ -73,7 +74,7 @@ pub enum CastTime {
 impl AdgCommand {
     /// The scroll whose sealed check this command needs, and where its sealed dice go: reading a
     /// scroll or learning from it (a Ceremony scroll's check is sealed until then).
-    pub fn sealed_slot(&mut self) -> Option<(u64, &mut Vec<SealedSecret>)> {
+    pub fn sealed_slot(&mut self) -> Option<(Seq, &mut Vec<SealedSecret>)> {
         match self {
             AdgCommand::ReadScroll(reading) => Some((reading.scroll, &mut reading.sealed)),
             AdgCommand::LearnScroll(learning) => Some((learning.scroll, &mut learning.sealed)),
@@ -174,7 +175,7 @@ impl crate::systems::contract::rules::SystemRules for Adg {
 
     /// A Ceremony scroll's sealed check is opened by its reading, which needs it still sealed:
     /// revealed before, the scroll could never be read (ADG-S4).
-    fn opens_its_own_seal(state: &dyn View<Adg>, seq: u64) -> Result<(), AdgError> {
+    fn opens_its_own_seal(state: &dyn View<Adg>, seq: Seq) -> Result<(), AdgError> {
         match state.campaign().scrolls.get(&seq) {
             Some(scroll) if scroll.sealed_check => Err(AdgError::CheckOpensWithReading(seq)),
             _ => Ok(()),

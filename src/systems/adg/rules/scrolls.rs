@@ -6,6 +6,7 @@ use super::rituals::{cunning_after, may_learn, pays_with_life};
 use super::{Attribute, RitualKind, Verdict, living, tables};
 use crate::dice::sealed::RevealedDie;
 use crate::dice::{Dice, Die, SealedSecret};
+use crate::seq::Seq;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
 use crate::systems::adg::event::{
@@ -110,7 +111,7 @@ pub(super) fn scroll_of_the_week(
 const TURN_SECONDS: u64 = 600;
 
 /// A scroll that can still be used, or why not.
-fn usable(state: &dyn View<Adg>, id: u64) -> Verdict<&Scroll> {
+fn usable(state: &dyn View<Adg>, id: Seq) -> Verdict<&Scroll> {
     if let Some(fate) = state.campaign().spent_scrolls.fate(id) {
         return Err(Refusal::Own(AdgError::ScrollUnusable {
             id,
@@ -124,7 +125,7 @@ fn usable(state: &dyn View<Adg>, id: u64) -> Verdict<&Scroll> {
         .ok_or(Refusal::Own(AdgError::NoSuchScroll(id)))
 }
 
-fn held<'s>(state: &'s dyn View<Adg>, reader: &str, id: u64) -> Verdict<&'s Scroll> {
+fn held<'s>(state: &'s dyn View<Adg>, reader: &str, id: Seq) -> Verdict<&'s Scroll> {
     let scroll = usable(state, id)?;
     if !crate::words::same_name(&scroll.holder, reader) {
         return Err(Refusal::Own(AdgError::ScrollNotHeld {
@@ -500,7 +501,7 @@ pub fn resolve(
 }
 
 /// ADG-S9: a scroll is an item and changes hands.
-pub fn give(state: &dyn View<Adg>, id: u64, to: &str) -> Verdict<Vec<Decided<AdgEvent>>> {
+pub fn give(state: &dyn View<Adg>, id: Seq, to: &str) -> Verdict<Vec<Decided<AdgEvent>>> {
     let scroll = usable(state, id)?;
     // Anyone may carry a scroll for another (only an A Dungeon Game character can read it); one
     // who holds it already receives nothing.

@@ -2,6 +2,7 @@
 
 mod spent;
 
+use crate::seq::Seq;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::{
     Cast, DowntimeOf, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
@@ -94,7 +95,7 @@ pub struct AdgState {
 /// A Sigil drawn and waiting to be set off (ADG-R1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DrawnSigil {
-    pub cast_seq: u64,
+    pub cast_seq: Seq,
     /// The ritual as drawn (its words as spoken).
     pub ritual: String,
     /// What sets it off, and what it will do then.
@@ -140,7 +141,7 @@ impl crate::systems::contract::state::SystemFold for super::Adg {
     fn forget_expired(character: &mut AdgState, now: GameTime) {
         character.effects.retain(|e| e.until > now);
     }
-    fn apply(state: &mut dyn Fold<Adg>, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+    fn apply(state: &mut dyn Fold<Adg>, seq: Seq, event: &crate::systems::adg::event::AdgEvent) {
         Folding(state).apply_adg(seq, event);
     }
     fn apply_rest(state: &mut dyn Fold<Adg>, rested: &crate::systems::adg::event::RestResult) {
@@ -287,7 +288,7 @@ pub struct AdgCampaign {
     /// The tables in force (loaded with the first ADG character, or by the GM).
     pub adg_tables: Option<crate::systems::adg::tables::AdgTables>,
     /// Scrolls that can still be used, by id.
-    pub scrolls: BTreeMap<u64, Scroll>,
+    pub scrolls: BTreeMap<Seq, Scroll>,
     /// Scrolls turned to ash or damaged (ADG-S6, ADG-S7), by id.
     #[serde(default)]
     pub spent_scrolls: SpentScrolls,
@@ -296,7 +297,7 @@ pub struct AdgCampaign {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scroll {
     /// The seq of the event that wrote it.
-    pub id: u64,
+    pub id: Seq,
     pub ritual: String,
     pub level: u32,
     pub effect: String,
@@ -393,7 +394,7 @@ impl Folding<'_> {
         }
     }
 
-    fn apply_cast(&mut self, seq: u64, c: &Cast) {
+    fn apply_cast(&mut self, seq: Seq, c: &Cast) {
         // Drawing a Sigil or performing a Ceremony takes its time first (ADG-R1).
         if let Some(took) = c.took {
             self.0.pass_time(took);
@@ -476,7 +477,7 @@ impl Folding<'_> {
         }
     }
 
-    fn apply_scroll_written(&mut self, seq: u64, w: &ScrollWritten) {
+    fn apply_scroll_written(&mut self, seq: Seq, w: &ScrollWritten) {
         if !w.in_downtime {
             self.0.pass_time(SCRIBING_WEEK);
         }
@@ -560,7 +561,7 @@ impl Folding<'_> {
         self.apply_effect(&o.effect);
     }
 
-    fn apply_scroll_given(&mut self, scroll: u64, to: &str) {
+    fn apply_scroll_given(&mut self, scroll: Seq, to: &str) {
         let holder = self.0.recorded_name(to).unwrap_or_else(|| to.to_string());
         if let Some(s) = self.0.campaign_mut().scrolls.get_mut(&scroll) {
             s.holder = holder;
@@ -583,7 +584,7 @@ impl Folding<'_> {
 
 impl Folding<'_> {
     /// Folds one of the system's events into the campaign.
-    fn apply_adg(&mut self, seq: u64, event: &crate::systems::adg::event::AdgEvent) {
+    fn apply_adg(&mut self, seq: Seq, event: &crate::systems::adg::event::AdgEvent) {
         use crate::systems::adg::event::AdgEvent;
         match event {
             AdgEvent::AdgTablesLoaded { tables, .. } => {

@@ -1,6 +1,7 @@
 //! The scrolls no longer in anyone's hands: each kept as its id and its fate only, so a long
 //! campaign's state does not grow with every scroll ever used up.
 
+use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -22,12 +23,12 @@ crate::words::words!(ScrollState {
 /// long campaign spends thousands.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SpentScrolls {
-    ash: BTreeSet<u64>,
-    damaged: BTreeSet<u64>,
+    ash: BTreeSet<Seq>,
+    damaged: BTreeSet<Seq>,
 }
 
 impl SpentScrolls {
-    pub fn fate(&self, id: u64) -> Option<ScrollState> {
+    pub fn fate(&self, id: Seq) -> Option<ScrollState> {
         if self.ash.contains(&id) {
             Some(ScrollState::Ash)
         } else if self.damaged.contains(&id) {
@@ -37,7 +38,7 @@ impl SpentScrolls {
         }
     }
 
-    pub(super) fn insert(&mut self, id: u64, fate: ScrollState) {
+    pub(super) fn insert(&mut self, id: Seq, fate: ScrollState) {
         match fate {
             ScrollState::Ash => self.ash.insert(id),
             ScrollState::Damaged => self.damaged.insert(id),
@@ -46,8 +47,8 @@ impl SpentScrolls {
     }
 
     /// Every spent scroll, in id order.
-    pub fn all(&self) -> Vec<(u64, ScrollState)> {
-        let mut all: Vec<(u64, ScrollState)> = self
+    pub fn all(&self) -> Vec<(Seq, ScrollState)> {
+        let mut all: Vec<(Seq, ScrollState)> = self
             .ash
             .iter()
             .map(|&id| (id, ScrollState::Ash))
@@ -61,6 +62,7 @@ impl SpentScrolls {
 #[cfg(test)]
 mod spent_scroll_tests {
     use super::{ScrollState, SpentScrolls};
+    use crate::seq::Seq;
 
     fn through_a_snapshot(spent: &SpentScrolls) -> SpentScrolls {
         let text = serde_json::to_string(spent).expect("serialises");
@@ -70,23 +72,23 @@ mod spent_scroll_tests {
     #[test]
     fn spent_scrolls_read_from_a_snapshot_keep_their_fates_and_take_new_ones() {
         let mut spent = SpentScrolls::default();
-        spent.insert(12, ScrollState::Ash);
-        spent.insert(40, ScrollState::Damaged);
+        spent.insert(Seq(12), ScrollState::Ash);
+        spent.insert(Seq(40), ScrollState::Damaged);
         let mut loaded = through_a_snapshot(&spent);
-        assert_eq!(loaded.fate(12), Some(ScrollState::Ash));
-        assert_eq!(loaded.fate(40), Some(ScrollState::Damaged));
-        assert_eq!(loaded.fate(41), None);
-        loaded.insert(7, ScrollState::Ash);
+        assert_eq!(loaded.fate(Seq(12)), Some(ScrollState::Ash));
+        assert_eq!(loaded.fate(Seq(40)), Some(ScrollState::Damaged));
+        assert_eq!(loaded.fate(Seq(41)), None);
+        loaded.insert(Seq(7), ScrollState::Ash);
         let saved = through_a_snapshot(&loaded);
         assert_eq!(
             saved.all(),
             vec![
-                (7, ScrollState::Ash),
-                (12, ScrollState::Ash),
-                (40, ScrollState::Damaged)
+                (Seq(7), ScrollState::Ash),
+                (Seq(12), ScrollState::Ash),
+                (Seq(40), ScrollState::Damaged)
             ]
         );
-        spent.insert(7, ScrollState::Ash);
+        spent.insert(Seq(7), ScrollState::Ash);
         assert_eq!(saved, spent);
     }
 }

@@ -2,6 +2,7 @@
 //! them, and the help that explains it, is in `systems/vsd/spec.rs`.
 
 use super::{AttackKind, CastOrder, Choice, Condition, SpellDef, SpellKind, Tag};
+use crate::seq::Seq;
 use crate::systems::vsd::event::{DelayedResolved, SpellCast, Struck};
 use crate::time::{GameDuration, GameTime};
 
@@ -105,7 +106,7 @@ pub struct SaveRoll {
     /// The target's Willpower save bonus, for a target who is not a character here.
     pub wsr: Option<i64>,
     /// The cast's event number (#SEQ in `grimoire log`); `--against` is the older spelling.
-    pub against: u64,
+    pub against: Seq,
     /// What `against` holds, with the in-game time the event was recorded, read from the log
     /// inside the write; `None` when that event is neither a cast nor a held spell's end.
     pub cast: Option<(Answered, GameTime)>,
@@ -161,7 +162,7 @@ pub struct Assessment {
     /// The character's name (any case).
     pub character: String,
     /// The free roll made for it (#SEQ in `grimoire log`), if one was.
-    pub roll: Option<u64>,
+    pub roll: Option<Seq>,
     /// That roll as the log holds it, read inside the write.
     pub rolled:
         Option<crate::systems::contract::rules::Logged<crate::systems::vsd::event::VsdEvent>>,

@@ -1,6 +1,7 @@
 //! Why Against the Darkmaster's rules refuse a command. Every message says what was wrong and, where it helps,
 //! what to do.
 
+use crate::seq::Seq;
 use thiserror::Error;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -91,13 +92,13 @@ pub enum VsdError {
     #[error("{0} is the target the spell was cast at; another target is someone else in range")]
     SameTarget(String),
     #[error("#{seq} cannot be the Assessment Roll: {why}")]
-    NotAnAssessmentRoll { seq: u64, why: String },
+    NotAnAssessmentRoll { seq: Seq, why: String },
     #[error("#{0} is not a spell casting")]
-    NotACast(u64),
+    NotACast(Seq),
     #[error("#{0} was retracted: that cast never happened, so nothing can be saved against it")]
-    CastRetracted(u64),
+    CastRetracted(Seq),
     #[error("no save against #{seq}: {why}")]
-    NoSaveNeeded { seq: u64, why: String },
+    NoSaveNeeded { seq: Seq, why: String },
     #[error(
         "{0} is not an Against the Darkmaster character here, so the save needs their Willpower save bonus"
     )]

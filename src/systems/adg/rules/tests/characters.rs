@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::RuleError;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange, Resting};
+use crate::seq::Seq;
 use crate::systems::adg::rules::AdgError;
 use crate::systems::registry::AnyError;
 
@@ -666,8 +667,8 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
     let mut w = world();
     w.knows("Calling Moon", RitualKind::Phrase);
     let learned = w.seq_of_last();
-    let event = |w: &crate::testkit::Log, seq: u64| w.events().get(seq as usize - 1).cloned();
-    let retract = |w: &crate::testkit::Log, seq: u64| {
+    let event = |w: &crate::testkit::Log, seq: Seq| w.events().get(seq.get() as usize - 1).cloned();
+    let retract = |w: &crate::testkit::Log, seq: Seq| {
         Command::Retract(crate::rules::campaign::Retraction {
             seq: Some(seq),
             last: false,

@@ -5,6 +5,7 @@ use super::*;
 use crate::rules::RuleError;
 use crate::rules::campaign::{DowntimeWeeks, HealthChange};
 use crate::rules::downtime::PlannedWeek;
+use crate::seq::Seq;
 use crate::systems::adg::event::ScrollWritten;
 use crate::systems::contract::rules::Planned;
 use crate::systems::registry::AnyError;
@@ -297,7 +298,7 @@ fn training_activity() -> Activity {
 /// of rest and the GM's own activities is retracted as any event is (C-2).
 #[test]
 fn adg_s3_c2_given_a_span_that_wrote_a_scroll_when_it_is_retracted_then_it_is_refused() {
-    let retract = |seq: u64| {
+    let retract = |seq: Seq| {
         Command::Retract(crate::rules::campaign::Retraction {
             seq: Some(seq),
             last: false,
@@ -317,7 +318,7 @@ fn adg_s3_c2_given_a_span_that_wrote_a_scroll_when_it_is_retracted_then_it_is_re
     );
     let wrote = w.seq() - 1;
     assert!(matches!(
-        w.events()[wrote as usize - 1],
+        w.events()[wrote.get() as usize - 1],
         Event::DowntimeTaken(_)
     ));
     assert_eq!(

@@ -7,6 +7,7 @@ use crate::dice::SealedSecret;
 use crate::event::Event;
 use crate::rules::Command;
 use crate::rules::RuleError;
+use crate::seq::Seq;
 use crate::sheet::Sheet;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
@@ -78,7 +79,7 @@ trait AdgWorld {
     fn aldric(&self) -> AdgState;
     fn health(&self) -> (u32, u32);
     fn knows(&mut self, ritual: &str, kind: RitualKind);
-    fn seq_of_last(&self) -> u64;
+    fn seq_of_last(&self) -> Seq;
 }
 
 impl AdgWorld for World {
@@ -110,7 +111,7 @@ impl AdgWorld for World {
         self.adg(learn(ritual, Some(kind), false), &[1, 1]);
     }
 
-    fn seq_of_last(&self) -> u64 {
+    fn seq_of_last(&self) -> Seq {
         self.seq()
     }
 }
@@ -202,7 +203,7 @@ fn write(ritual: &str, level: u32, pre_exert: u32) -> AdgCommand {
     })
 }
 
-fn read(scroll: u64, took_damage: bool, sealed: Vec<SealedSecret>) -> AdgCommand {
+fn read(scroll: Seq, took_damage: bool, sealed: Vec<SealedSecret>) -> AdgCommand {
     AdgCommand::ReadScroll(crate::systems::adg::rules::ScrollReading {
         character: "Aldric".into(),
         scroll,

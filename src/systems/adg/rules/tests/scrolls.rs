@@ -447,8 +447,8 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
         }))
     );
     assert_eq!(
-        w.refused(read(999, false, vec![]), &[5]),
-        RuleError::System(AnyError::Adg(AdgError::NoSuchScroll(999)))
+        w.refused(read(Seq(999), false, vec![]), &[5]),
+        RuleError::System(AnyError::Adg(AdgError::NoSuchScroll(Seq(999))))
     );
 }
 

@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::RuleError;
 use crate::rules::campaign::ClockAdvance;
+use crate::seq::Seq;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
@@ -65,7 +66,7 @@ fn vsd9_every_failure_band_boundary_with_entered_dice() {
         by: "caster".into(),
         options: vec![],
         pick: 1,
-        cast_seq: 1,
+        cast_seq: Seq(1),
         spell: "x".into(),
         place: Place::Normal,
         affected: vec![],
@@ -91,7 +92,7 @@ fn vsd9_every_failure_band_boundary_with_entered_dice() {
 
 /// Shield fails (3, then 40 subtracted: −37 + 45 − 10 = −2) and its failure roll 70 + 10 offers
 /// holding it to fire two rounds later.
-fn a_held_shield(w: &mut World) -> u64 {
+fn a_held_shield(w: &mut World) -> Seq {
     w.vsd(
         cast_with("Shield", |o| o.target = "Bran".into()),
         &[3, 40, 70],
@@ -292,7 +293,7 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
                     Choice::KnockedOut,
                 ],
                 pick: 2,
-                cast_seq: 11,
+                cast_seq: Seq(11),
                 spell: "Ember".into(),
                 place: Place::Normal,
                 affected: vec!["Mira".into()],

@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::RuleError;
 use crate::rules::campaign::Resting;
+use crate::seq::Seq;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
@@ -248,7 +249,7 @@ fn vsd7_vsd8_one_save_per_target_per_cast_against_the_newest_casting_and_duratio
         let cast = the_cast(&w.events()[w.events().len() - 1..]).clone();
         (w.seq(), cast, w.state().clock)
     };
-    let save = |against: u64, cast: &SpellCast, at| {
+    let save = |against: Seq, cast: &SpellCast, at| {
         VsdCommand::Save(SaveRoll {
             target: "Bran".into(),
             wsr: None,

@@ -1,5 +1,6 @@
 use super::*;
 use crate::rules::RuleError;
+use crate::seq::Seq;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyError;
 use crate::systems::vsd::rules::VsdError;
@@ -554,7 +555,7 @@ fn vsd10_vsd13_a_scorched_caster_cannot_concentrate() {
 #[test]
 fn vsd10_a_passed_assessment_ends_assailed_and_names_only_an_open_roll_for_the_caster() {
     use crate::rules::campaign::DiceRoll;
-    let assess = |roll: Option<u64>| {
+    let assess = |roll: Option<Seq>| {
         VsdCommand::Assess(crate::systems::vsd::rules::Assessment {
             character: "mira".into(),
             roll,
@@ -587,7 +588,7 @@ fn vsd10_a_passed_assessment_ends_assailed_and_names_only_an_open_roll_for_the_c
     for (seq, why) in [
         (brans, "it was not rolled for Mira"),
         (sealed, "it is sealed"),
-        (2, "it is not a free roll"),
+        (Seq(2), "it is not a free roll"),
     ] {
         let refused = w.refused(assess(Some(seq)), &[]);
         assert!(refused.to_string().contains(why), "#{seq}: {refused}");
@@ -648,7 +649,7 @@ fn assailed(w: &mut World) {
     w.given(Event::System(AnyEvent::Vsd(VsdEvent::ChoiceMade(
         crate::systems::vsd::event::ChoiceMade {
             character: "Mira".into(),
-            cast_seq: 1,
+            cast_seq: Seq(1),
             chosen: vec![Choice::Assailed],
             mp_refund: 0,
             mp_lost: vec![],

@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::RuleError;
 use crate::rules::campaign::ClockAdvance;
+use crate::seq::Seq;
 use crate::systems::registry::AnyCommand;
 use crate::systems::registry::AnyError;
 use crate::systems::registry::AnyEvent;
@@ -87,7 +88,7 @@ fn vsd10_a_capped_resonance_says_so_and_explain_names_its_parts() {
     assert_eq!(roll(5, 57).words(), "RESONANCE 92 → assault");
     let cast = VsdEvent::ChoiceMade(crate::systems::vsd::event::ChoiceMade {
         character: "Mira".into(),
-        cast_seq: 7,
+        cast_seq: Seq(7),
         chosen: vec![],
         mp_refund: 0,
         mp_lost: vec![],
