@@ -3,7 +3,7 @@
 //! they mean), and each match names every kind: a new event kind does not compile until it has its
 //! line.
 
-use crate::state::Character;
+use crate::state::{CampaignState, Character};
 use crate::systems::contract::event::{Activity, Downtime};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{Registered, SystemId, on_system};
@@ -271,6 +271,21 @@ pub fn activities(weeks: &[Activity]) -> String {
         })
         .collect();
     runs.join(", ")
+}
+
+/// A character's computed sheet as `character show` prints it under their name: their system's
+/// lines, then what they hold of other systems' things, each line indented by two spaces.
+pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {
+    let mut lines = on_system!(&c.system, AnyState, |S, mine| {
+        S::sheet_lines(&c.as_seen_by::<S>(), mine, state)
+    });
+    let own = c.sheet.system();
+    for &system in SystemId::ALL.iter().filter(|&&s| s != own) {
+        lines.extend(on_system!(system, SystemId, |S| S::held_lines(
+            &c.name, state
+        )));
+    }
+    lines
 }
 
 /// A character's health as a sheet line says it, with their status ("health 5/8 (down)").

@@ -60,6 +60,7 @@ th, td { overflow-wrap: anywhere; }
   article { padding: 0.5rem 0.6rem 0.8rem; }
 }
 .muted { color: #666; }
+details.sheet pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
 ol.sessions > li { margin-bottom: 0.8rem; }
 "#;
 
@@ -154,6 +155,19 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
         escape(&track.name),
         escape(standing.as_deref().unwrap_or("retracted since"))
     );
+    // The sheet as `character show` prints it: rituals, spells, scrolls held, silver, conditions,
+    // the spells on them.
+    if let Some(c) = now {
+        let lines: Vec<String> = crate::render::sheet_lines(c, &g.state)
+            .iter()
+            .map(|line| escape(line.strip_prefix("  ").unwrap_or(line)))
+            .collect();
+        let _ = write!(
+            out,
+            r#"<details class="sheet" open><summary>Full sheet</summary><pre>{}</pre></details>"#,
+            lines.join("\n")
+        );
+    }
     let figure = |out: &mut String, caption: &str, chart: String| {
         let _ = write!(
             out,

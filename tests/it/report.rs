@@ -304,6 +304,42 @@ fn the_report_of_a_generated_campaign_renders_in_chromium_with_every_section_and
     );
 }
 
+/// Each character's card carries their whole sheet, line for line as `character show` prints it
+/// (rituals known and lost, spells, scrolls held, silver, conditions, the spells on them), so a
+/// player reads it from the page without the command line.
+#[test]
+fn each_character_card_shows_the_full_sheet_as_character_show_prints_it() {
+    let c = an_evening();
+    let (page, _) = write_report(&c, "campaign.html", &[]);
+    for name in ["Aldric", "Mira"] {
+        let card = &page[page.find(&format!("<h3>{name}</h3>")).expect("a card")..];
+        let card = &card[..card.find("</article>").expect("the card ends")];
+        let sheet = &card[card
+            .find("<summary>Full sheet</summary><pre>")
+            .expect("a full sheet")..];
+        let shown = c.ok(&["character", "show", name]);
+        let lines: Vec<&str> = shown.lines().skip(1).map(str::trim).collect();
+        assert!(lines.len() >= 5, "{shown}");
+        for line in lines {
+            let escaped = line
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            assert!(
+                sheet.contains(&escaped),
+                "{name}'s card lacks {line:?}:\n{sheet}"
+            );
+        }
+    }
+    let aldric = &page[page.find("<h3>Aldric</h3>").unwrap()..];
+    assert!(
+        aldric.contains("Rituals known: Shadow Step"),
+        "the ritual learned this evening"
+    );
+}
+
 /// The page fits a 400-pixel phone and a 1280-pixel desktop with no sideways scrolling: framed at
 /// each width in real Chromium, its scroll width is no wider than the frame, long names and the
 /// player's check included.

@@ -139,15 +139,7 @@ fn sheet_text(c: &Character, state: &CampaignState) -> String {
         state.head,
         state.clock_text()
     )];
-    lines.extend(on_system!(&c.system, AnyState, |S, mine| {
-        S::sheet_lines(&c.as_seen_by::<S>(), mine, state)
-    }));
-    let own = c.sheet.system();
-    for &system in SystemId::ALL.iter().filter(|&&s| s != own) {
-        lines.extend(on_system!(system, SystemId, |S| S::held_lines(
-            &c.name, state
-        )));
-    }
+    lines.extend(crate::render::sheet_lines(c, state));
     lines.join("\n")
 }
 
