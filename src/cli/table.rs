@@ -10,9 +10,6 @@ use crate::rules::campaign::{DiceRoll, DowntimeWeeks, Resting, SealedReveal};
 use crate::rules::{Command, RuleError};
 use crate::seq::Seq;
 use crate::state::CampaignState;
-use crate::systems::contract::event::DowntimeOf;
-use crate::systems::contract::render::SystemWords;
-use crate::systems::registry::on_system;
 use clap::Subcommand;
 use serde_json::json;
 use std::io::IsTerminal;
@@ -374,41 +371,12 @@ pub fn downtime(g: &Globals, ctx: &mut Context, a: &DowntimeWeeks) -> Result<Rep
         let summaries: Vec<String> = span
             .characters
             .iter()
-            .map(|spent| span_summary(spent, &written.events, &written.state))
+            .map(|spent| crate::render::downtime_summary(spent, &written.events, &written.state))
             .collect();
         report.text.push_str("\n\n");
         report.text.push_str(&summaries.join("\n"));
     }
     Ok(report)
-}
-
-/// One character's span, once it is over: their weeks, where health, exertion, silver and MPs
-/// stand, and the scrolls they wrote.
-fn span_summary(spent: &DowntimeOf, events: &[Recorded], state: &CampaignState) -> String {
-    let weeks = spent.activities.len();
-    let mut lines = vec![format!(
-        "{}, {weeks} week{}: {}",
-        spent.character,
-        if weeks == 1 { "" } else { "s" },
-        crate::render::activities(&spent.activities)
-    )];
-    let Some(who) = state.character(&spent.character) else {
-        return lines.join("\n");
-    };
-    let mut now = vec![format!(
-        "{}{}",
-        crate::render::health_text(who),
-        if spent.healed > 0 {
-            format!(" (+{})", spent.healed)
-        } else {
-            String::new()
-        }
-    )];
-    now.extend(on_system!(&who.system, AnyState, |S, mine| {
-        S::after_downtime(mine, spent, &crate::event::own_events::<S>(events))
-    }));
-    lines.push(format!("  {}", now.join("; ")));
-    lines.join("\n")
 }
 
 pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error> {

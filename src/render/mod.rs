@@ -273,6 +273,40 @@ pub fn activities(weeks: &[Activity]) -> String {
     runs.join(", ")
 }
 
+/// One character's downtime span, once it is over (`events`: those its write recorded, `state`:
+/// the campaign after them): their weeks, where health, exertion, silver and MPs stand, and the
+/// scrolls they wrote.
+pub fn downtime_summary(
+    spent: &crate::systems::contract::event::DowntimeOf,
+    events: &[crate::event::Recorded],
+    state: &CampaignState,
+) -> String {
+    let weeks = spent.activities.len();
+    let mut lines = vec![format!(
+        "{}, {weeks} week{}: {}",
+        spent.character,
+        if weeks == 1 { "" } else { "s" },
+        activities(&spent.activities)
+    )];
+    let Some(who) = state.character(&spent.character) else {
+        return lines.join("\n");
+    };
+    let mut now = vec![format!(
+        "{}{}",
+        health_text(who),
+        if spent.healed > 0 {
+            format!(" (+{})", spent.healed)
+        } else {
+            String::new()
+        }
+    )];
+    now.extend(on_system!(&who.system, AnyState, |S, mine| {
+        S::after_downtime(mine, spent, &crate::event::own_events::<S>(events))
+    }));
+    lines.push(format!("  {}", now.join("; ")));
+    lines.join("\n")
+}
+
 /// A character's computed sheet as `character show` prints it under their name: their system's
 /// lines, then what they hold of other systems' things, each line indented by two spaces.
 pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {

@@ -36,6 +36,8 @@ pub struct Gathered {
     pub sessions: Vec<SessionRow>,
     /// Events outside any session (set-up, downtime between sessions).
     pub between_sessions: u64,
+    /// The downtime spans in force, in the order they were spent.
+    pub downtime: Vec<DowntimeRow>,
     pub dice: Vec<Tally>,
     pub head: Option<Checkpoint>,
     /// The full hash of the last event read.
@@ -84,6 +86,44 @@ pub struct SessionRow {
     pub more_key_events: u64,
     /// The checkpoint of its `session ended` event.
     pub checkpoint: Option<Checkpoint>,
+}
+
+/// One downtime span in the report's season.
+pub struct DowntimeRow {
+    pub seq: Seq,
+    /// When the weeks began.
+    pub began: crate::time::GameTime,
+    pub weeks: u32,
+    /// Each character's weeks and where they stood after, as `downtime` prints them.
+    pub summaries: Vec<String>,
+    /// The rows its write recorded (the span, then what its weeks wrote).
+    events: Vec<Recorded>,
+    recorded_at: String,
+}
+
+impl DowntimeRow {
+    /// Whether `r` may have been recorded by the same write as the span (a scroll its weeks
+    /// wrote): a system's event right after it, recorded in the same second. Each system keeps
+    /// only what its weeks wrote (`SystemWords::after_downtime`).
+    fn holds(&self, r: &Recorded) -> bool {
+        matches!(r.event, Event::System(_))
+            && r.recorded_at == self.recorded_at
+            && self
+                .events
+                .last()
+                .is_some_and(|last| r.seq == last.seq.next())
+    }
+
+    /// The summaries as they stand once `state` holds every event of the write seen so far.
+    fn summarise(&mut self, state: &CampaignState) {
+        if let Some(Event::DowntimeTaken(span)) = self.events.first().map(|r| &r.event) {
+            self.summaries = span
+                .characters
+                .iter()
+                .map(|spent| crate::render::downtime_summary(spent, &self.events, state))
+                .collect();
+        }
+    }
 }
 
 /// What changes about a character are worth a line in the timeline.
@@ -135,8 +175,30 @@ pub fn gather(
     let mut between_sessions = 0;
     let mut dice = LogTally::new(None, None);
     let mut head: Option<(Seq, String)> = None;
+    let mut downtime: Vec<DowntimeRow> = Vec::new();
     let state = store.replay_each(upto, |r, state| {
         watch(r.seq);
+        // The season's spans, each summed up once the rows of its write are all applied.
+        match downtime.last_mut() {
+            Some(span) if span.holds(r) => {
+                span.events.push(r.clone());
+                span.summarise(state);
+            }
+            _ => {
+                if let Event::DowntimeTaken(span) = &r.event {
+                    let mut row = DowntimeRow {
+                        seq: r.seq,
+                        began: r.game_time,
+                        weeks: span.weeks,
+                        summaries: Vec::new(),
+                        events: vec![r.clone()],
+                        recorded_at: r.recorded_at.clone(),
+                    };
+                    row.summarise(state);
+                    downtime.push(row);
+                }
+            }
+        }
         head = Some((r.seq, r.hash.to_string()));
         dice.feed(r, true);
         let column = column_of(r.game_time.seconds(), span);
@@ -178,6 +240,8 @@ pub fn gather(
         }
         note_session(&mut sessions, &mut between_sessions, r, key);
     })?;
+    // A span retracted since gave no one anything.
+    downtime.retain(|span| !state.retracted.contains_key(&span.seq));
     let (head, head_hash) = match head {
         Some((seq, hash)) => (Some(Checkpoint::of(seq, &hash)), hash),
         None => (None, String::new()),
@@ -199,6 +263,7 @@ pub fn gather(
         span,
         sessions,
         between_sessions,
+        downtime,
         dice: dice.tallies(),
         head,
         head_hash,

@@ -60,7 +60,7 @@ th, td { overflow-wrap: anywhere; }
   article { padding: 0.5rem 0.6rem 0.8rem; }
 }
 .muted { color: #666; }
-details.sheet pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
+pre.span, details.sheet pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
 ol.sessions > li { margin-bottom: 0.8rem; }
 "#;
 
@@ -109,6 +109,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     out.push_str(r#"<nav id="contents"><strong>Contents</strong><ol></ol></nav><main>"#);
     characters(&mut out, g);
     timeline(&mut out, g);
+    downtime(&mut out, g);
     tables(&mut out, g);
     dice(&mut out, g);
     chain(&mut out, g);
@@ -380,6 +381,43 @@ fn timeline(out: &mut String, g: &Gathered) {
         );
     }
     out.push_str("</section>");
+}
+
+/// The downtime season: each span of weeks, newest first, with who did what, what it gave them,
+/// the scrolls written and the silver spent, as `downtime` printed it.
+fn downtime(out: &mut String, g: &Gathered) {
+    out.push_str(r#"<section id="downtime"><h2>Downtime</h2>"#);
+    if g.downtime.is_empty() {
+        out.push_str("<p>No downtime spent yet.</p></section>");
+        return;
+    }
+    let weeks: u64 = g.downtime.iter().map(|span| u64::from(span.weeks)).sum();
+    let _ = write!(
+        out,
+        "<p>{} in all, over {}.</p>",
+        count(weeks, "week", "weeks"),
+        count(g.downtime.len() as u64, "span", "spans"),
+    );
+    let shown = g.downtime.len().min(SESSIONS_SHOWN);
+    if g.downtime.len() > shown {
+        let _ = write!(
+            out,
+            "<p class=\"muted\">The latest {shown} of {} spans, newest first.</p>",
+            g.downtime.len()
+        );
+    }
+    out.push_str(r#"<ol class="sessions" reversed>"#);
+    for span in g.downtime.iter().rev().take(shown) {
+        let _ = write!(
+            out,
+            "<li><strong>#{seq}, from {began}</strong>: {weeks}<pre class=\"span\">{lines}</pre></li>",
+            seq = span.seq,
+            began = span.began,
+            weeks = count(span.weeks.into(), "week", "weeks"),
+            lines = escape(&span.summaries.join("\n")),
+        );
+    }
+    out.push_str("</ol></section>");
 }
 
 /// Each rule system's tables of what the campaign holds.

@@ -6,7 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The sections every report has, by id, in order.
-const SECTIONS: [&str; 5] = ["characters", "timeline", "scrolls", "dice", "chain"];
+const SECTIONS: [&str; 6] = [
+    "characters",
+    "timeline",
+    "downtime",
+    "scrolls",
+    "dice",
+    "chain",
+];
 
 fn write_report(c: &Campaign, name: &str, extra: &[&str]) -> (String, serde_json::Value) {
     let out = c.dir.path().join(name);
@@ -337,6 +344,55 @@ fn each_character_card_shows_the_full_sheet_as_character_show_prints_it() {
     assert!(
         aldric.contains("Rituals known: Shadow Step"),
         "the ritual learned this evening"
+    );
+}
+
+/// The downtime season: every span in force, newest first, with who did what and what it gave
+/// them, the scrolls its weeks wrote and the silver they cost, as `downtime` printed it; a span
+/// retracted since is left out, and the weeks are added up.
+#[test]
+fn the_downtime_season_shows_each_span_as_downtime_printed_it() {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::learning(
+        "Aldric",
+        "Concealing Darkness",
+        "phrase",
+    ));
+    let said = c.ok(&[
+        "downtime",
+        "--party",
+        "--weeks",
+        "2",
+        "--week",
+        "Aldric: scribe Concealing Darkness, level 1, effect: hides <one> door",
+        "--week",
+        "Mira: training: the circle at the tower",
+    ]);
+    c.ok(&["downtime", "Mira", "--weeks", "1"]);
+    c.ok(&["downtime", "Aldric", "--weeks", "5"]);
+    c.ok(&["retract", "--last", "--reason", "the road was closed"]);
+    let (page, _) = write_report(&c, "season.html", &[]);
+    let season = &page[page.find("<section id=\"downtime\">").expect("the season")..];
+    let season = &season[..season.find("</section>").unwrap()];
+    assert!(season.contains("3 weeks in all, over 2 spans."), "{season}");
+    assert!(!season.contains("5 weeks"), "the retracted span: {season}");
+    let summaries = said.split("\n\n").nth(1).expect("the span's summaries");
+    assert!(summaries.contains("wrote S"), "{said}");
+    for line in summaries.lines() {
+        let escaped = line
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(
+            season.contains(&escaped),
+            "{line:?} missing from:\n{season}"
+        );
+    }
+    // Newest first.
+    let mira_alone = season.find("Mira, 1 week").expect("the second span");
+    assert!(
+        mira_alone < season.find("Aldric, 2 weeks").unwrap(),
+        "{season}"
     );
 }
 

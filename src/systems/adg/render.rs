@@ -72,7 +72,10 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         let scrolls: Vec<(Seq, &ScrollWritten)> = events
             .iter()
             .filter_map(|&(seq, event)| match event {
-                AdgEvent::ScrollWritten(w) if w.writer == spent.character => Some((seq, w)),
+                // Written in the span's weeks: a scroll written by its own command after is not.
+                AdgEvent::ScrollWritten(w) if w.in_downtime && w.writer == spent.character => {
+                    Some((seq, w))
+                }
                 _ => None,
             })
             .collect();
