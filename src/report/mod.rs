@@ -16,7 +16,7 @@ use crate::store::{Checkpoint, Store, StoreError};
 use crate::systems::contract::render::{Chart, Gauge, PerDay, SystemWords};
 use crate::systems::registry::on_system;
 use std::collections::BTreeMap;
-use svg::{Series, column_of};
+use svg::{Axis, Series};
 
 use page::escape;
 
@@ -30,8 +30,8 @@ pub const DAYS_SHOWN: usize = 60;
 /// What the page is made from.
 pub struct Gathered {
     pub state: CampaignState,
-    /// The in-game time the charts end at, in seconds since Day 1.
-    pub span: u64,
+    /// The line charts' time axis: session by session, up to the clock.
+    pub axis: Axis,
     pub characters: Vec<CharacterTrack>,
     pub sessions: Vec<SessionRow>,
     /// Events outside any session (set-up, downtime between sessions).
@@ -168,7 +168,21 @@ pub fn gather(
     watch: &mut dyn FnMut(Seq),
 ) -> Result<Gathered, StoreError> {
     // Where the charts end, known before the pass so that it can downsample as it goes.
-    let span = store.replay(upto)?.clock.seconds();
+    let end = store.replay(upto)?.clock.seconds();
+    let mut evenings: Vec<(u32, u64, Option<u64>)> = Vec::new();
+    store.for_each_row(Seq(1), upto, |row| {
+        match row.kind.as_str() {
+            "session_started" => evenings.push((evenings.len() as u32 + 1, row.game_time, None)),
+            "session_ended" => {
+                if let Some(open) = evenings.last_mut() {
+                    open.2 = Some(row.game_time);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
+    let axis = Axis::of(&evenings, end);
     let mut tracks: BTreeMap<String, CharacterTrack> = BTreeMap::new();
     let mut milestones: BTreeMap<String, Milestones> = BTreeMap::new();
     let mut sessions: Vec<SessionRow> = Vec::new();
@@ -201,7 +215,7 @@ pub fn gather(
         }
         head = Some((r.seq, r.hash.to_string()));
         dice.feed(r, true);
-        let column = column_of(r.game_time.seconds(), span);
+        let column = axis.column_of(r.game_time.seconds());
         let named = state.characters_named(&r.event);
         let mut key = KEY_KINDS.contains(&r.event.kind());
         for c in &named {
@@ -260,7 +274,7 @@ pub fn gather(
         as_of: upto.is_some(),
         characters: tracks.into_values().collect(),
         state,
-        span,
+        axis,
         sessions,
         between_sessions,
         downtime,

@@ -41,6 +41,7 @@ figure { margin: 0.8rem 0 0; }
 figcaption { font-size: 0.85rem; color: #444; }
 svg.chart { width: 100%; height: auto; display: block; }
 svg .grid { stroke: #ebe7dd; }
+svg .between { fill: #f1ede4; }
 svg .tick { font-size: 10px; fill: #666; }
 ul.legend { list-style: none; padding: 0; margin: 0.2rem 0 0; font-size: 0.8rem; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
 .swatch { display: inline-block; width: 1.4rem; border-top: 3px solid; margin-right: 0.3rem; vertical-align: middle; }
@@ -131,6 +132,8 @@ fn characters(out: &mut String, g: &Gathered) {
     out.push_str(r#"<section id="characters"><h2>Characters</h2>"#);
     if g.characters.is_empty() {
         out.push_str("<p>No characters yet.</p>");
+    } else {
+        out.push_str(r#"<p class="muted">The charts run evening by evening: each session (S1, S2…) has its own stretch, and the time between two sessions, however long, one short shaded stretch.</p>"#);
     }
     out.push_str(r#"<div class="cards">"#);
     for track in &g.characters {
@@ -183,7 +186,7 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
             svg::line_chart(
                 "health",
                 &format!("{}: health", track.name),
-                g.span,
+                &g.axis,
                 &[
                     Line {
                         label: "current".into(),
@@ -231,7 +234,7 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
             svg::line_chart(
                 chart.chart.id,
                 &format!("{}: {}", track.name, chart.chart.title),
-                g.span,
+                &g.axis,
                 &lines,
             ),
         );

@@ -66,12 +66,112 @@ pub struct Line<'a> {
     pub dashed: bool,
 }
 
-/// Where in-game time `seconds` falls on the time axis.
-pub fn column_of(seconds: u64, span: u64) -> u64 {
-    if span == 0 {
-        return 0;
+/// The line charts' time axis, read from the evenings played: each session its own stretch, and
+/// the in-game time between two sessions (travel, downtime, however many weeks) one short stretch,
+/// so that a long downtime does not fill the width and leave the evenings as slivers. A campaign
+/// with no session yet runs from Day 1 to its clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Axis {
+    stretches: Vec<Stretch>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stretch {
+    /// In-game seconds since Day 1, from and to.
+    from: u64,
+    to: u64,
+    /// The session it is, or `None` for the time between sessions.
+    session: Option<u32>,
+    /// Its first column, and the first of the next.
+    columns: (u64, u64),
+}
+
+/// An evening is drawn this many times as wide as the time between two evenings.
+const SESSION_WEIGHT: u64 = 4;
+
+impl Axis {
+    /// The axis for sessions (number, started, ended or `None` while open) in order, up to the
+    /// clock at `end`, all in in-game seconds.
+    pub fn of(sessions: &[(u32, u64, Option<u64>)], end: u64) -> Axis {
+        let mut spans: Vec<(u64, u64, Option<u32>)> = Vec::new();
+        let mut at = 0;
+        for &(number, started, ended) in sessions {
+            if started > at {
+                spans.push((at, started, None));
+            }
+            let ended = ended.unwrap_or(end).max(started);
+            spans.push((started, ended, Some(number)));
+            at = ended;
+        }
+        if spans.is_empty() || end > at {
+            spans.push((at, end.max(at), None));
+        }
+        let weight = |session: Option<u32>| if session.is_some() { SESSION_WEIGHT } else { 1 };
+        let total: u64 = spans.iter().map(|&(_, _, s)| weight(s)).sum();
+        let mut taken = 0;
+        let stretches = spans
+            .into_iter()
+            .map(|(from, to, session)| {
+                let first = COLUMNS * taken / total;
+                taken += weight(session);
+                Stretch {
+                    from,
+                    to,
+                    session,
+                    columns: (first, COLUMNS * taken / total),
+                }
+            })
+            .collect();
+        Axis { stretches }
     }
-    (u128::from(seconds.min(span)) * u128::from(COLUMNS) / u128::from(span)) as u64
+
+    /// Where in-game time `seconds` falls on the axis (0 to [`COLUMNS`]).
+    pub fn column_of(&self, seconds: u64) -> u64 {
+        let Some(stretch) = self
+            .stretches
+            .iter()
+            .find(|s| seconds <= s.to)
+            .or(self.stretches.last())
+        else {
+            return 0;
+        };
+        let (first, next) = stretch.columns;
+        let length = stretch.to - stretch.from;
+        if length == 0 {
+            return first;
+        }
+        let into = seconds.clamp(stretch.from, stretch.to) - stretch.from;
+        first + (u128::from(into) * u128::from(next - first) / u128::from(length)) as u64
+    }
+
+    /// The labels under the axis: at most `most` sessions, evenly picked, at their middles.
+    fn labels(&self, most: usize) -> Vec<(u64, String)> {
+        let sessions: Vec<&Stretch> = self
+            .stretches
+            .iter()
+            .filter(|s| s.session.is_some())
+            .collect();
+        if sessions.is_empty() {
+            let end = self.stretches.last().map_or(0, |s| s.to);
+            return (0..=4u64)
+                .map(|i| {
+                    (
+                        COLUMNS * i / 4,
+                        format!("Day {}", (end * i / 4) / crate::time::DAY_SECONDS + 1),
+                    )
+                })
+                .collect();
+        }
+        let every = sessions.len().div_ceil(most.max(1));
+        sessions
+            .iter()
+            .step_by(every)
+            .map(|s| {
+                let middle = (s.columns.0 + s.columns.1) / 2;
+                (middle, format!("S{}", s.session.unwrap_or_default()))
+            })
+            .collect()
+    }
 }
 
 fn x_of(column: u64) -> f64 {
@@ -118,24 +218,39 @@ fn value_ticks(out: &mut String, top: f64, step: f64) {
     }
 }
 
-/// A line chart over in-game time, from Day 1 to `span` seconds, with day labels under it.
-pub fn line_chart(kind: &str, title: &str, span: u64, lines: &[Line<'_>]) -> String {
+/// A line chart over in-game time on `axis`: the time between sessions shaded, with how long it
+/// was, and the sessions' numbers under the chart.
+pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> String {
     let mut out = String::new();
     open(&mut out, kind, title);
+    for between in axis
+        .stretches
+        .iter()
+        .filter(|s| s.session.is_none() && s.to > s.from)
+    {
+        let (x, end) = (x_of(between.columns.0), x_of(between.columns.1));
+        let _ = write!(
+            out,
+            r#"<rect class="between" x="{x:.1}" y="{TOP}" width="{w:.1}" height="{h:.1}"><title>{d} between sessions</title></rect>"#,
+            w = end - x,
+            h = HEIGHT - TOP - BOTTOM,
+            d = crate::time::GameDuration(between.to - between.from),
+        );
+    }
     let (top, step) = value_axis(lines.iter().map(|l| l.series.highest()).max().unwrap_or(0));
     value_ticks(&mut out, top, step);
-    for i in 0..=4u64 {
-        let column = COLUMNS * i / 4;
-        let day = (span * i / 4) / crate::time::DAY_SECONDS + 1;
-        let anchor = match i {
-            0 => "start",
-            4 => "end",
+    let labels = axis.labels(8);
+    let last = labels.len().saturating_sub(1);
+    for (i, (column, label)) in labels.iter().enumerate() {
+        let anchor = match (i, column) {
+            (0, 0) => "start",
+            _ if i == last && *column == COLUMNS => "end",
             _ => "middle",
         };
         let _ = write!(
             out,
-            r#"<text class="tick" x="{x:.1}" y="{y}" text-anchor="{anchor}">Day {day}</text>"#,
-            x = x_of(column),
+            r#"<text class="tick" x="{x:.1}" y="{y}" text-anchor="{anchor}">{label}</text>"#,
+            x = x_of(*column),
             y = HEIGHT - 8.0,
         );
     }
@@ -280,8 +395,9 @@ mod tests {
     fn a_series_keeps_at_most_one_column_per_step_of_the_axis_whatever_its_length() {
         let mut series = Series::default();
         let span = 1_000_000;
+        let axis = Axis::of(&[(1, 0, Some(span / 2)), (2, span / 2 + 600, None)], span);
         for t in 0..span {
-            series.note(column_of(t, span), (t % 7) as u32);
+            series.note(axis.column_of(t), (t % 7) as u32);
         }
         assert!(series.points() <= COLUMNS as usize + 1);
         // A spike inside one column is kept as its highest value.
@@ -303,8 +419,8 @@ mod tests {
         assert_eq!(value_axis(0), (1.0, 1.0));
         assert_eq!(value_axis(12), (15.0, 5.0));
         assert_eq!(value_axis(97), (100.0, 20.0));
-        assert_eq!(column_of(10, 0), 0);
-        assert_eq!(column_of(u64::MAX, 10), COLUMNS);
+        assert_eq!(Axis::of(&[], 0).column_of(10), 0);
+        assert_eq!(Axis::of(&[], 10).column_of(u64::MAX), COLUMNS);
     }
 
     #[test]
@@ -313,7 +429,7 @@ mod tests {
         let chart = line_chart(
             "health",
             "<b>x</b>",
-            10,
+            &Axis::of(&[], 10),
             &[Line {
                 label: "<script>".into(),
                 series: &series,
@@ -335,5 +451,31 @@ mod tests {
             "expected",
         );
         assert!(!bars.contains("<img>"));
+    }
+
+    #[test]
+    fn the_session_axis_runs_forward_within_its_bounds_and_shares_the_width_by_evening() {
+        const WEEK: u64 = 7 * 86_400;
+        // An hour of set-up, an evening, six weeks, an evening still open.
+        let axis = Axis::of(
+            &[(1, 3_600, Some(7_200)), (2, 7_200 + 6 * WEEK, None)],
+            7_200 + 6 * WEEK + 3_600,
+        );
+        let mut last = 0;
+        for seconds in (0..=7_200 + 6 * WEEK + 7_200).step_by(997) {
+            let column = axis.column_of(seconds);
+            assert!(column >= last && column <= COLUMNS, "{seconds}: {column}");
+            last = column;
+        }
+        assert_eq!(axis.column_of(0), 0);
+        // Set-up and the weeks between are one share each, the two evenings four each.
+        assert_eq!(axis.column_of(3_600), COLUMNS / 10);
+        assert_eq!(axis.column_of(7_200), COLUMNS / 2);
+        assert_eq!(axis.column_of(7_200 + 6 * WEEK), 6 * COLUMNS / 10);
+        assert_eq!(axis.column_of(u64::MAX), COLUMNS);
+        // No session yet: Day 1 to the clock.
+        let days = Axis::of(&[], 3 * 86_400);
+        assert_eq!(days.column_of(3 * 86_400 / 2), COLUMNS / 2);
+        assert_eq!(days.labels(8).first().map(|l| l.1.as_str()), Some("Day 1"));
     }
 }

@@ -396,6 +396,51 @@ fn the_downtime_season_shows_each_span_as_downtime_printed_it() {
     );
 }
 
+/// The charts run session by session: six weeks of downtime between two one-hour evenings is
+/// one short shaded stretch, not nearly the whole width with the evenings as slivers at its edges.
+#[test]
+fn charts_give_each_evening_its_own_stretch_and_the_weeks_between_one_short_one() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    c.ok(&["time", "advance", "1h"]);
+    c.ok(&["session", "end"]);
+    c.ok(&["downtime", "--party", "--weeks", "6"]);
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "1"]);
+    c.ok(&["time", "advance", "1h"]);
+    c.ok(&["session", "end"]);
+    let (page, _) = write_report(&c, "axis.html", &[]);
+    let chart = &page[page.find("data-chart=\"health\"").expect("a health chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    let number = |text: &str, attribute: &str| -> f64 {
+        let at = text.find(&format!("{attribute}=\"")).expect(attribute) + attribute.len() + 2;
+        text[at..at + text[at..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let between: Vec<&str> = chart.split("<rect class=\"between\"").skip(1).collect();
+    assert_eq!(
+        between.len(),
+        1,
+        "one stretch between the two sessions: {chart}"
+    );
+    assert!(between[0].contains("6w between sessions"), "{}", between[0]);
+    // The plot is 588 wide (640 less its margins); each evening gets four times the gap's share.
+    let width = number(between[0], "width");
+    assert!(
+        width > 20.0 && width < 0.2 * 588.0,
+        "the gap is {width} wide"
+    );
+    for label in [">S1</text>", ">S2</text>"] {
+        assert!(chart.contains(label), "{label} under the chart: {chart}");
+    }
+    assert!(
+        !chart.contains(">Day "),
+        "no day labels on a session axis: {chart}"
+    );
+}
+
 /// The page fits a 400-pixel phone and a 1280-pixel desktop with no sideways scrolling: framed at
 /// each width in real Chromium, its scroll width is no wider than the frame, long names and the
 /// player's check included.
