@@ -150,10 +150,10 @@ impl Milestones {
     }
 }
 
-/// Kinds of event that are always worth a line.
-const KEY_KINDS: [&str; 6] = [
+/// Kinds of the core's events that are always worth a line (a system's say so through
+/// `SystemWords::HIGHLIGHTS`).
+const KEY_KINDS: [&str; 5] = [
     "character_added",
-    "scroll_written",
     "retracted",
     "amended",
     "seed_revealed",
@@ -217,7 +217,7 @@ pub fn gather(
         dice.feed(r, true);
         let column = axis.column_of(r.game_time.seconds());
         let named = state.characters_named(&r.event);
-        let mut key = KEY_KINDS.contains(&r.event.kind());
+        let mut key = KEY_KINDS.contains(&r.event.kind()) || highlight(&r.event);
         for c in &named {
             let folded = fold_name(&c.name);
             track(
@@ -281,6 +281,20 @@ pub fn gather(
         dice: dice.tallies(),
         head,
         head_hash,
+    })
+}
+
+/// Whether a system's event is among those its system calls worth a session's highlights.
+fn highlight(event: &Event) -> bool {
+    let Event::System(event) = event else {
+        return false;
+    };
+    on_system!(event, AnyEvent, |S, event| {
+        let mut notable = false;
+        S::tally(event, &mut |tally| {
+            notable |= S::HIGHLIGHTS.contains(&tally)
+        });
+        notable
     })
 }
 

@@ -583,3 +583,69 @@ fn a_session_says_who_went_down_and_what_was_amended() {
     assert!(session.contains("Aldric takes 8 damage"), "{session}");
     assert!(session.contains("amended"), "{session}");
 }
+
+/// Each system names what in its play is worth a session's highlights: a ritual cast with a
+/// mishap and a failed spell are listed; a cast that went well is routine and is only counted.
+#[test]
+fn a_session_lists_a_mishap_and_a_failed_spell_but_not_a_routine_cast() {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::learning(
+        "Aldric",
+        "Concealing Darkness",
+        "phrase",
+    ));
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Sleep",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "enchantment",
+        "--save",
+        "--duration",
+        "10m",
+    ]);
+    c.ok(&["session", "start"]);
+    let routine = c.seq_of(&[
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    c.ok(&["time", "advance", "1m"]);
+    let mishap = c.seq_of(&[
+        "--rolls",
+        "19,3,4,2",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    let failed = c.seq_of(&[
+        "--rolls", "3,40,90", "spell", "cast", "Mira", "Sleep", "--target", "Bran",
+    ]);
+    c.ok(&["session", "end"]);
+    let (page, _) = write_report(&c, "highlights.html", &[]);
+    let session = &page[page
+        .find("<section id=\"timeline\">")
+        .expect("the sessions")..];
+    let session = &session[..session.find("</section>").unwrap()];
+    assert!(
+        session.contains(&format!("<li>#{mishap} ")),
+        "the mishap: {session}"
+    );
+    assert!(
+        session.contains(&format!("<li>#{failed} ")),
+        "the failed spell: {session}"
+    );
+    assert!(
+        !session.contains(&format!("<li>#{routine} ")),
+        "a routine cast: {session}"
+    );
+}

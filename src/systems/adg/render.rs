@@ -109,6 +109,7 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         "scrolls_read",
         "scrolls_lost",
     ];
+    const HIGHLIGHTS: &'static [&'static str] = &["mishaps", "scrolls_written", "scrolls_lost"];
     fn tally(event: &AdgEvent, add: &mut dyn FnMut(&'static str)) {
         match event {
             AdgEvent::RitualCast(cast) => {

@@ -59,6 +59,9 @@ pub trait SystemWords: SystemModel + SystemFold {
     const TALLIES: &'static [&'static str] = &[];
     /// Counts `event` in the recap: `add` once for each of [`Self::TALLIES`] it adds one to.
     fn tally(_event: &Self::Event, _add: &mut dyn FnMut(&'static str)) {}
+    /// The tallies that make an event worth a line among a session's highlights on the report
+    /// (a mishap, a failed spell), where most of what is counted is routine play.
+    const HIGHLIGHTS: &'static [&'static str] = &[];
     /// The recap's lines for the system's counts (`count` reads one by name).
     fn tally_lines(_count: &dyn Fn(&'static str) -> u64) -> Vec<String> {
         Vec::new()

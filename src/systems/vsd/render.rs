@@ -111,6 +111,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         vsd.spells.values().map(|s| s.name.clone()).collect()
     }
     const TALLIES: &'static [&'static str] = &["spells_cast", "spell_failures", "resonances"];
+    const HIGHLIGHTS: &'static [&'static str] = &["spell_failures", "resonances"];
     fn tally(event: &VsdEvent, add: &mut dyn FnMut(&'static str)) {
         if let VsdEvent::SpellCast(cast) = event {
             add("spells_cast");
