@@ -142,6 +142,46 @@ const GrimoireCheck = (() => {
 
   /** The face a seeded die shows (README, "Checking a roll yourself"); `message` holds `{BLOCK}`
    * where the block number goes. */
+  // A free roll's total from its faces, term by term as its expression (as the log writes it:
+  // d6, 2d6, d100oe, constants, each after + or -) adds them; null when the faces do not fit.
+  // An open-ended d100 rolls on after 96-100, and an opening 01-05 subtracts the chain after it.
+  function addedUp(expression, faces) {
+    const terms = String(expression).match(/[+-]?[^+-]+/g) || [];
+    let total = 0;
+    let next = 0;
+    const take = () => (next < faces.length ? faces[next++] : null);
+    for (const raw of terms) {
+      const sign = raw[0] === "-" ? -1 : 1;
+      const term = raw.replace(/^[+-]/, "");
+      let value = 0;
+      if (term === "d100oe") {
+        const chain = [];
+        const goesOn = () => chain.length === 0
+          || (chain.length === 1 ? chain[0] >= 96 || chain[0] <= 5 : chain[chain.length - 1] >= 96);
+        while (goesOn()) {
+          const face = take();
+          if (face === null) return null;
+          chain.push(face);
+        }
+        const low = chain[0] <= 5 ? -1 : 1;
+        value = chain.slice(1).reduce((sum, face) => sum + low * face, chain[0]);
+      } else if (/^[0-9]*d[0-9]+$/.test(term)) {
+        const count = term[0] === "d" ? 1 : Number(term.split("d")[0]);
+        for (let k = 0; k < count; k++) {
+          const face = take();
+          if (face === null) return null;
+          value += face;
+        }
+      } else if (/^[0-9]+$/.test(term)) {
+        value = Number(term);
+      } else {
+        return null;
+      }
+      total += sign * value;
+    }
+    return next === faces.length ? total : null;
+  }
+
   function seededFace(seed, message, sides) {
     // No face to give (a forged die's sides): said at once, not after a thousand blocks.
     if (!Number.isSafeInteger(sides) || sides < 1 || sides > 2 ** 32) return null;
@@ -341,7 +381,15 @@ const GrimoireCheck = (() => {
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
+      if (row.kind === "dice_rolled" && Number.isSafeInteger(p.total) && dice.every((d) => d.value !== undefined)) {
+        if (addedUp(p.expression, dice.map((d) => d.value)) !== p.total) {
+          problem(seq, `#${seq}: the roll's total ${p.total} is not what its dice add up to`);
+        }
+      }
       for (const die of dice) {
+        if (die.value !== undefined && !(Number.isSafeInteger(die.value) && die.value >= 1 && die.value <= die.sides)) {
+          problem(seq, `#${seq}: die ${die.n} shows ${die.value}, a face a d${die.sides} does not have`);
+        }
         const source = die.provenance.source;
         const dieEntropy = (die.provenance.witness || (die.provenance.origin || {}).witness || {}).entropy ?? entropy;
         if (source === "seeded") {

@@ -658,6 +658,18 @@ impl Verifier {
                 self.dice_problem(seq, format!("#{seq}: die {} is out of draw order", die.n));
             }
             last_n = Some(die.n);
+            // A face no die has: typed in, `--rolls` refuses it, so it was forged.
+            if let Some(value) = die.value
+                && !(1..=die.sides).contains(&value)
+            {
+                self.dice_problem(
+                    seq,
+                    format!(
+                        "#{seq}: die {} shows {value}, a face a d{} does not have",
+                        die.n, die.sides
+                    ),
+                );
+            }
             match &die.provenance {
                 Provenance::Entered => {}
                 Provenance::Seeded { epoch, .. } => {
@@ -688,6 +700,22 @@ impl Verifier {
                 self.commitments.insert(1, seed_commitment.clone());
                 self.epoch_began.insert(1, seq);
                 self.start_epoch(derivation.is_some());
+            }
+            // A free roll's total is its dice added up as its expression says.
+            Event::DiceRolled {
+                expression,
+                dice,
+                total: Some(total),
+                ..
+            } if dice.iter().all(|d| d.value.is_some()) => {
+                let faces: Vec<u32> = dice.iter().filter_map(|d| d.value).collect();
+                let added = expression.breakdown(&faces).map(|(_, added)| added);
+                if added != Some(*total) {
+                    self.dice_problem(
+                        seq,
+                        format!("#{seq}: the roll's total {total} is not what its dice add up to"),
+                    );
+                }
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
             Event::SessionEnded { .. } => self.entropy.clear(),

@@ -173,6 +173,13 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                             p["dice"][d]["value"] = (value % sides + 1).into()
                         })
                     });
+                    case(
+                        format!("#{at} die {d} shows a face it lacks, rechained"),
+                        true,
+                        &|r| {
+                            edit_payload(&mut r[i], |p| p["dice"][d]["value"] = (sides + 3).into())
+                        },
+                    );
                 }
                 if let Some(roll) = die["provenance"]["roll"].as_u64() {
                     case(

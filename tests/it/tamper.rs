@@ -1169,3 +1169,37 @@ fn a_payload_forged_across_lines_is_named_and_never_exported() {
         assert!(stderr.contains("#7"), "{args:?}: {stderr}");
     }
 }
+
+/// A die showing a face it does not have (a d6 showing 9), and a free roll whose total is not its
+/// dice added up, are named by `verify` even when the forger re-chains the log after them.
+#[test]
+fn a_die_with_a_face_it_lacks_and_a_total_its_dice_do_not_make_are_named() {
+    let c = Campaign::with_party();
+    let d6 = c.seq_of(&["--rolls", "4", "roll", "d6", "--for", "the lock"]);
+    let two = c.seq_of(&["--rolls", "2,3", "roll", "2d6+1", "--for", "the gate"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(replace(payload, '\"value\":4', '\"value\":9'), '\"total\":4', '\"total\":9') WHERE seq = ?1",
+        [d6],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"total\":6', '\"total\":7') WHERE seq = ?1",
+        [two],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!("#{d6}: die 0 shows 9, a face a d6 does not have")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "#{two}: the roll's total 7 is not what its dice add up to"
+        )),
+        "{report}"
+    );
+}
