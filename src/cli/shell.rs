@@ -165,8 +165,10 @@ impl Shell {
 }
 
 /// The state at the head (from memory unless the log moved), for the prompt and completion.
-fn state_of(shared: &SharedStore) -> Option<CampaignState> {
-    shared.lend()?.replay(None).ok()
+/// The campaign at its head, as the shell keeps it (shared, not copied: a prompt reads it after
+/// every line).
+fn state_of(shared: &SharedStore) -> Option<std::rc::Rc<CampaignState>> {
+    shared.lend()?.head_state().ok()
 }
 
 /// Names the campaign offers for completion.

@@ -203,6 +203,18 @@ impl Store {
         Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), true)?.0)
     }
 
+    /// The state at the log's head, shared rather than copied when this store keeps it (the
+    /// shell): what a prompt or a completion reads between commands.
+    pub fn head_state(&mut self) -> Result<Rc<CampaignState>, StoreError> {
+        let mut log = self.backend.read()?;
+        if let Some(kept) = &self.kept
+            && log.head()?.is_some_and(|(_, hash)| hash == kept.head_hash)
+        {
+            return Ok(Rc::clone(&kept.state));
+        }
+        Ok(Rc::new(replay_from(&mut *log, Seq::END, true)?.0))
+    }
+
     /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
     pub fn replay_without_snapshots(
         &mut self,
