@@ -336,15 +336,7 @@ fn timeline(out: &mut String, g: &Gathered) {
             svg::bar_chart("sessions", "Events per session", &bars, "events", ""),
             escape(&caption)
         );
-        let shown = g.sessions.len().min(SESSIONS_SHOWN);
-        if g.sessions.len() > shown {
-            let _ = write!(
-                out,
-                "<p class=\"muted\">The latest {shown} of {} sessions, newest first.</p>",
-                g.sessions.len()
-            );
-        }
-        out.push_str(r#"<ol class="sessions" reversed>"#);
+        let shown = newest_first(out, g.sessions.len(), "sessions");
         for session in g.sessions.iter().rev().take(shown) {
             let ended = session
                 .ended
@@ -386,6 +378,20 @@ fn timeline(out: &mut String, g: &Gathered) {
     out.push_str("</section>");
 }
 
+/// Opens a list of the latest of `all` things, newest first, saying so when some are left out;
+/// returns how many it shows.
+fn newest_first(out: &mut String, all: usize, things: &str) -> usize {
+    let shown = all.min(SESSIONS_SHOWN);
+    if all > shown {
+        let _ = write!(
+            out,
+            "<p class=\"muted\">The latest {shown} of {all} {things}, newest first.</p>"
+        );
+    }
+    out.push_str(r#"<ol class="sessions" reversed>"#);
+    shown
+}
+
 /// The downtime season: each span of weeks, newest first, with who did what, what it gave them,
 /// the scrolls written and the silver spent, as `downtime` printed it.
 fn downtime(out: &mut String, g: &Gathered) {
@@ -401,15 +407,7 @@ fn downtime(out: &mut String, g: &Gathered) {
         count(weeks, "week", "weeks"),
         count(g.downtime.len() as u64, "span", "spans"),
     );
-    let shown = g.downtime.len().min(SESSIONS_SHOWN);
-    if g.downtime.len() > shown {
-        let _ = write!(
-            out,
-            "<p class=\"muted\">The latest {shown} of {} spans, newest first.</p>",
-            g.downtime.len()
-        );
-    }
-    out.push_str(r#"<ol class="sessions" reversed>"#);
+    let shown = newest_first(out, g.downtime.len(), "spans");
     for span in g.downtime.iter().rev().take(shown) {
         let _ = write!(
             out,

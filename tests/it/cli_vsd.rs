@@ -309,21 +309,7 @@ fn vsd5_a_caster_with_a_choice_pending_cannot_cast_until_it_is_made() {
 #[test]
 fn vsd7_a_save_against_a_cast_is_rolled_and_recorded() {
     let c = coven();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Sleep",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "enchantment",
-        "--save",
-        "--duration",
-        "10m",
-    ]);
+    c.ok(&crate::support::LEARN_SLEEP);
     let seq = c
         .seq_of(&[
             "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
@@ -669,21 +655,7 @@ fn vsd6_a_warrior_without_mp_is_not_said_to_regain_none() {
 #[test]
 fn vsd9_a_failed_spell_struck_elsewhere_is_named_at_the_choice_and_saved_against_there() {
     let c = coven();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Sleep",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "enchantment",
-        "--save",
-        "--duration",
-        "10m",
-    ]);
+    c.ok(&crate::support::LEARN_SLEEP);
     // 3, then 40 subtracted: a failure; its roll 90 + 20 (enchantment) = 110.
     c.ok(&[
         "--rolls", "3,40,90", "spell", "cast", "Mira", "Sleep", "--target", "Bran",

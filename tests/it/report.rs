@@ -594,21 +594,7 @@ fn a_session_lists_a_mishap_and_a_failed_spell_but_not_a_routine_cast() {
         "Concealing Darkness",
         "phrase",
     ));
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Sleep",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "enchantment",
-        "--save",
-        "--duration",
-        "10m",
-    ]);
+    c.ok(&crate::support::LEARN_SLEEP);
     c.ok(&["session", "start"]);
     let routine = c.seq_of(&[
         "--rolls",

@@ -294,6 +294,23 @@ pub const VSD_MIRA: [&str; 24] = [
 ];
 
 /// Mira learns Flame Ward: Elementalism, Weave 2, defensive, for 10 minutes.
+/// Mira learns Sleep, an enchantment its target may save against.
+pub const LEARN_SLEEP: [&str; 13] = [
+    "spell",
+    "learn",
+    "Mira",
+    "Sleep",
+    "--lore",
+    "Elementalism",
+    "--weave",
+    "1",
+    "--kind",
+    "enchantment",
+    "--save",
+    "--duration",
+    "10m",
+];
+
 pub const LEARN_FLAME_WARD: [&str; 12] = [
     "spell",
     "learn",
