@@ -665,9 +665,9 @@ impl Store {
                     seeds.note(&event);
                     let (seq, hash) = (row.seq, row.hash.clone());
                     pending.push(line, row);
-                    // A retraction's replay reads the rows before it back.
+                    // A retraction's or an amendment's replay reads the rows before it back.
                     let snapshot_due = seq.get().is_multiple_of(SNAPSHOT_KEEP_EVERY);
-                    if matches!(event, Event::Retracted { .. })
+                    if matches!(event, Event::Retracted { .. } | Event::Amended { .. })
                         || snapshot_due
                         || pending.rows.len() >= IMPORT_BATCH
                     {

@@ -190,6 +190,26 @@ fn an_import_with_retractions_replays_to_the_same_sheets_as_its_source() {
     assert!(restored.ok(&["verify"]).contains("all checks hold"));
 }
 
+/// An amendment, followed by more play, imports to the same sheets as its source: the import's
+/// replay goes back to the amended event with every row before it in the new file (it once
+/// replayed from rows not yet written, and the restored campaign had no campaign at all).
+#[test]
+fn c3_an_import_with_amendments_replays_to_the_same_sheets_as_its_source() {
+    let source = Campaign::with_party();
+    let hit = source.seq_of(&["damage", "Aldric", "1"]);
+    source.ok(&["amend", &hit.to_string(), "--", "damage", "Aldric", "2"]);
+    source.ok(&["damage", "Aldric", "1"]);
+    let restored = source.restored();
+    for name in ["Aldric", "Mira"] {
+        assert_eq!(
+            restored.json(&["character", "show", name]),
+            source.json(&["character", "show", name]),
+            "{name}"
+        );
+    }
+    assert!(restored.ok(&["verify"]).contains("all checks hold"));
+}
+
 #[test]
 fn counts_read_in_the_right_number() {
     let c = Campaign::with_party();
