@@ -177,7 +177,7 @@ impl Audit {
     /// Counts one face. Dice of fewer than two sides, and faces off the die (which `verify`
     /// reports), say nothing about fairness and are left out.
     pub fn count(&mut self, sides: u32, source: Source, face: u32, roller: &Roller) {
-        if sides < 2 || face == 0 || face > sides {
+        if !(2..=crate::dice::MAX_SIDES).contains(&sides) || face == 0 || face > sides {
             return;
         }
         let tally = self

@@ -9,7 +9,8 @@ use std::fmt;
 const MAX_LENGTH: usize = 100;
 const MAX_TERMS: usize = 20;
 const MAX_COUNT: u32 = 100;
-const MAX_SIDES: u32 = 1000;
+/// The most sides a die grimoire rolls may have.
+pub const MAX_SIDES: u32 = 1000;
 const MAX_CONSTANT: i64 = 1_000_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::seq::Seq;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
-pub use expr::DiceExpr;
+pub use expr::{DiceExpr, MAX_SIDES};
 pub use fairness::DiePosition;
 pub use sealed::SealedSecret;
 

@@ -98,20 +98,19 @@ pub struct DowntimeRow {
     pub summaries: Vec<String>,
     /// The rows its write recorded (the span, then what its weeks wrote).
     events: Vec<Recorded>,
-    recorded_at: String,
 }
 
 impl DowntimeRow {
-    /// Whether `r` may have been recorded by the same write as the span (a scroll its weeks
-    /// wrote): a system's event right after it, recorded in the same second. Each system keeps
-    /// only what its weeks wrote (`SystemWords::after_downtime`).
+    /// Whether `r` was recorded by the span's own write: right after it, an event its system
+    /// says the weeks recorded (a scroll written in them).
     fn holds(&self, r: &Recorded) -> bool {
-        matches!(r.event, Event::System(_))
-            && r.recorded_at == self.recorded_at
-            && self
-                .events
-                .last()
-                .is_some_and(|last| r.seq == last.seq.next())
+        let Event::System(event) = &r.event else {
+            return false;
+        };
+        self.events
+            .last()
+            .is_some_and(|last| r.seq == last.seq.next())
+            && on_system!(event, AnyEvent, |S, event| S::of_downtime(event))
     }
 
     /// The summaries as they stand once `state` holds every event of the write seen so far.
@@ -190,6 +189,7 @@ pub fn gather(
     let mut dice = LogTally::new(None, None);
     let mut head: Option<(Seq, String)> = None;
     let mut downtime: Vec<DowntimeRow> = Vec::new();
+    let mut last_column = 0;
     let state = store.replay_each(upto, |r, state| {
         watch(r.seq);
         // The season's spans, each summed up once the rows of its write are all applied.
@@ -206,7 +206,6 @@ pub fn gather(
                         weeks: span.weeks,
                         summaries: Vec::new(),
                         events: vec![r.clone()],
-                        recorded_at: r.recorded_at.clone(),
                     };
                     row.summarise(state);
                     downtime.push(row);
@@ -215,7 +214,11 @@ pub fn gather(
         }
         head = Some((r.seq, r.hash.to_string()));
         dice.feed(r, true);
-        let column = axis.column_of(r.game_time.seconds());
+        // The log's order is the chart's: a clock taken back never draws a line backwards.
+        let column = axis
+            .column_of(r.game_time.seconds(), r.session)
+            .max(last_column);
+        last_column = column;
         let named = state.characters_named(&r.event);
         let mut key = KEY_KINDS.contains(&r.event.kind()) || highlight(&r.event);
         for c in &named {

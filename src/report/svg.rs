@@ -125,12 +125,13 @@ impl Axis {
         Axis { stretches }
     }
 
-    /// Where in-game time `seconds` falls on the axis (0 to [`COLUMNS`]).
-    pub fn column_of(&self, seconds: u64) -> u64 {
-        let Some(stretch) = self
-            .stretches
-            .iter()
-            .find(|s| seconds <= s.to)
+    /// Where an event recorded at in-game time `seconds`, in `session` if any, falls on the axis
+    /// (0 to [`COLUMNS`]): in its session's own stretch (two sessions may share a clock, and a
+    /// clock taken back may run behind one), otherwise where its time falls.
+    pub fn column_of(&self, seconds: u64, session: Option<u32>) -> u64 {
+        let own = session.and_then(|n| self.stretches.iter().find(|s| s.session == Some(n)));
+        let Some(stretch) = own
+            .or_else(|| self.stretches.iter().find(|s| seconds <= s.to))
             .or(self.stretches.last())
         else {
             return 0;
@@ -397,7 +398,7 @@ mod tests {
         let span = 1_000_000;
         let axis = Axis::of(&[(1, 0, Some(span / 2)), (2, span / 2 + 600, None)], span);
         for t in 0..span {
-            series.note(axis.column_of(t), (t % 7) as u32);
+            series.note(axis.column_of(t, None), (t % 7) as u32);
         }
         assert!(series.points() <= COLUMNS as usize + 1);
         // A spike inside one column is kept as its highest value.
@@ -419,8 +420,8 @@ mod tests {
         assert_eq!(value_axis(0), (1.0, 1.0));
         assert_eq!(value_axis(12), (15.0, 5.0));
         assert_eq!(value_axis(97), (100.0, 20.0));
-        assert_eq!(Axis::of(&[], 0).column_of(10), 0);
-        assert_eq!(Axis::of(&[], 10).column_of(u64::MAX), COLUMNS);
+        assert_eq!(Axis::of(&[], 0).column_of(10, None), 0);
+        assert_eq!(Axis::of(&[], 10).column_of(u64::MAX, None), COLUMNS);
     }
 
     #[test]
@@ -463,19 +464,22 @@ mod tests {
         );
         let mut last = 0;
         for seconds in (0..=7_200 + 6 * WEEK + 7_200).step_by(997) {
-            let column = axis.column_of(seconds);
+            let column = axis.column_of(seconds, None);
             assert!(column >= last && column <= COLUMNS, "{seconds}: {column}");
             last = column;
         }
-        assert_eq!(axis.column_of(0), 0);
+        assert_eq!(axis.column_of(0, None), 0);
         // Set-up and the weeks between are one share each, the two evenings four each.
-        assert_eq!(axis.column_of(3_600), COLUMNS / 10);
-        assert_eq!(axis.column_of(7_200), COLUMNS / 2);
-        assert_eq!(axis.column_of(7_200 + 6 * WEEK), 6 * COLUMNS / 10);
-        assert_eq!(axis.column_of(u64::MAX), COLUMNS);
+        assert_eq!(axis.column_of(3_600, None), COLUMNS / 10);
+        assert_eq!(axis.column_of(7_200, None), COLUMNS / 2);
+        assert_eq!(axis.column_of(7_200 + 6 * WEEK, None), 6 * COLUMNS / 10);
+        assert_eq!(axis.column_of(u64::MAX, None), COLUMNS);
         // No session yet: Day 1 to the clock.
         let days = Axis::of(&[], 3 * 86_400);
-        assert_eq!(days.column_of(3 * 86_400 / 2), COLUMNS / 2);
+        assert_eq!(days.column_of(3 * 86_400 / 2, None), COLUMNS / 2);
         assert_eq!(days.labels(8).first().map(|l| l.1.as_str()), Some("Day 1"));
+        // Two evenings at the same clock: each event is drawn in its own session's stretch.
+        let same = Axis::of(&[(1, 600, Some(600)), (2, 600, Some(600))], 600);
+        assert!(same.column_of(600, Some(2)) > same.column_of(600, Some(1)));
     }
 }

@@ -146,7 +146,9 @@ const GrimoireCheck = (() => {
   // d6, 2d6, d100oe, constants, each after + or -) adds them; null when the faces do not fit.
   // An open-ended d100 rolls on after 96-100, and an opening 01-05 subtracts the chain after it.
   function addedUp(expression, faces) {
-    const terms = String(expression).match(/[+-]?[^+-]+/g) || [];
+    // Read as grimoire reads an expression: any case, spaces left out, d% a d100, oe open-ended.
+    const text = String(expression).toLowerCase().replace(/\s+/g, "");
+    const terms = text.match(/[+-]?[^+-]+/g) || [];
     let total = 0;
     let next = 0;
     const take = () => (next < faces.length ? faces[next++] : null);
@@ -154,7 +156,7 @@ const GrimoireCheck = (() => {
       const sign = raw[0] === "-" ? -1 : 1;
       const term = raw.replace(/^[+-]/, "");
       let value = 0;
-      if (term === "d100oe") {
+      if (term === "d100oe" || term === "oe") {
         const chain = [];
         const goesOn = () => chain.length === 0
           || (chain.length === 1 ? chain[0] >= 96 || chain[0] <= 5 : chain[chain.length - 1] >= 96);
@@ -165,7 +167,7 @@ const GrimoireCheck = (() => {
         }
         const low = chain[0] <= 5 ? -1 : 1;
         value = chain.slice(1).reduce((sum, face) => sum + low * face, chain[0]);
-      } else if (/^[0-9]*d[0-9]+$/.test(term)) {
+      } else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
         const count = term[0] === "d" ? 1 : Number(term.split("d")[0]);
         for (let k = 0; k < count; k++) {
           const face = take();
@@ -381,13 +383,19 @@ const GrimoireCheck = (() => {
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
-      if (row.kind === "dice_rolled" && Number.isSafeInteger(p.total) && dice.every((d) => d.value !== undefined)) {
-        if (addedUp(p.expression, dice.map((d) => d.value)) !== p.total) {
+      if (row.kind === "dice_rolled" && p.total !== undefined && p.total !== null && dice.every((d) => d.value !== undefined && d.value !== null)) {
+        // A total past what a number here holds exactly is past any roll grimoire makes.
+        if (!Number.isSafeInteger(p.total) || addedUp(p.expression, dice.map((d) => d.value)) !== p.total) {
           problem(seq, `#${seq}: the roll's total ${p.total} is not what its dice add up to`);
         }
       }
+      let lastN = null;
       for (const die of dice) {
-        if (die.value !== undefined && !(Number.isSafeInteger(die.value) && die.value >= 1 && die.value <= die.sides)) {
+        if (lastN !== null && !(die.n > lastN)) problem(seq, `#${seq}: die ${die.n} is out of draw order`);
+        lastN = die.n;
+        if (!(Number.isSafeInteger(die.sides) && die.sides >= 1 && die.sides <= 1000)) {
+          problem(seq, `#${seq}: die ${die.n} has ${die.sides} sides, and no die grimoire rolls has`);
+        } else if (die.value !== undefined && die.value !== null && !(Number.isSafeInteger(die.value) && die.value >= 1 && die.value <= die.sides)) {
           problem(seq, `#${seq}: die ${die.n} shows ${die.value}, a face a d${die.sides} does not have`);
         }
         const source = die.provenance.source;

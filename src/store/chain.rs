@@ -658,8 +658,16 @@ impl Verifier {
                 self.dice_problem(seq, format!("#{seq}: die {} is out of draw order", die.n));
             }
             last_n = Some(die.n);
-            // A face no die has: typed in, `--rolls` refuses it, so it was forged.
-            if let Some(value) = die.value
+            // A die no command rolls, or a face no die has (typed in, `--rolls` refuses it): forged.
+            if !(1..=crate::dice::MAX_SIDES).contains(&die.sides) {
+                self.dice_problem(
+                    seq,
+                    format!(
+                        "#{seq}: die {} has {} sides, and no die grimoire rolls has",
+                        die.n, die.sides
+                    ),
+                );
+            } else if let Some(value) = die.value
                 && !(1..=die.sides).contains(&value)
             {
                 self.dice_problem(

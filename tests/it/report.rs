@@ -368,6 +368,9 @@ fn the_downtime_season_shows_each_span_as_downtime_printed_it() {
         "--week",
         "Mira: training: the circle at the tower",
     ]);
+    // Play straight after is not part of the span, however soon it is recorded.
+    c.ok(&["exert", "Aldric", "brawn", "1", "--reason", "the gate"]);
+    c.ok(&["silver", "Aldric", "-5", "--reason", "rope"]);
     c.ok(&["downtime", "Mira", "--weeks", "1"]);
     c.ok(&["downtime", "Aldric", "--weeks", "5"]);
     c.ok(&["retract", "--last", "--reason", "the road was closed"]);

@@ -1203,3 +1203,49 @@ fn a_die_with_a_face_it_lacks_and_a_total_its_dice_do_not_make_are_named() {
         "{report}"
     );
 }
+
+/// A forged die with no faces, or with more than any die grimoire rolls, is named by `verify`
+/// and crashes nothing that reads it (`explain` of a seeded one, the dice audit).
+#[test]
+fn a_die_with_no_faces_or_billions_is_named_and_crashes_nothing() {
+    let c = Campaign::with_party();
+    let seeded = c.seq_of(&["roll", "d20", "--for", "the door"]);
+    let entered = c.seq_of(&["--rolls", "4", "roll", "d6", "--for", "the lock"]);
+    c.ok(&["seed", "reveal"]);
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"sides\":20', '\"sides\":0') WHERE seq = ?1",
+        [seeded],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"sides\":6', '\"sides\":4294967295') WHERE seq = ?1",
+        [entered],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{seeded}: die 0 has 0 sides, and no die grimoire rolls has"
+        )),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("#{entered}: die 0 has 4294967295 sides")),
+        "{report}"
+    );
+    for args in [
+        vec!["explain".to_string(), seeded.to_string()],
+        vec!["audit".into(), "dice".into()],
+    ] {
+        let out = c.run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0..=2)),
+            "{args:?} ended with {code:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -110,6 +110,10 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         "scrolls_lost",
     ];
     const HIGHLIGHTS: &'static [&'static str] = &["mishaps", "scrolls_written", "scrolls_lost"];
+    /// A scroll written in a span's scribing weeks.
+    fn of_downtime(event: &AdgEvent) -> bool {
+        matches!(event, AdgEvent::ScrollWritten(written) if written.in_downtime)
+    }
     fn tally(event: &AdgEvent, add: &mut dyn FnMut(&'static str)) {
         match event {
             AdgEvent::RitualCast(cast) => {

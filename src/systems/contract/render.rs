@@ -30,6 +30,11 @@ pub trait SystemWords: SystemModel + SystemFold {
     ) -> Vec<String> {
         Vec::new()
     }
+    /// Whether the event is one a downtime span's weeks recorded beside it (a scroll written in
+    /// the span), which the span's summary counts.
+    fn of_downtime(_event: &Self::Event) -> bool {
+        false
+    }
     /// What `explain` adds for the event, after its dice: lines beginning with two spaces.
     fn explain(_event: &Self::Event) -> Vec<String> {
         Vec::new()
