@@ -74,8 +74,9 @@ impl PartialOrd<u64> for Seq {
 
 impl FromStr for Seq {
     type Err = std::num::ParseIntError;
+    /// `12` or `#12`, as `log` shows it.
     fn from_str(text: &str) -> Result<Seq, Self::Err> {
-        text.parse().map(Seq)
+        text.strip_prefix('#').unwrap_or(text).parse().map(Seq)
     }
 }
 
@@ -120,5 +121,8 @@ mod tests {
         assert_eq!(Seq::START.previous(), Seq::START);
         assert_eq!(Seq(u64::MAX).next(), Seq(u64::MAX));
         assert_eq!(format!("#{}", Seq(7) + 2), "#9");
+        assert_eq!("#12".parse::<Seq>(), Ok(Seq(12)));
+        assert_eq!("12".parse::<Seq>(), Ok(Seq(12)));
+        assert!("#".parse::<Seq>().is_err() && "-1".parse::<Seq>().is_err());
     }
 }

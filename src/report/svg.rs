@@ -230,13 +230,22 @@ pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> S
         .filter(|s| s.session.is_none() && s.to > s.from)
     {
         let (x, end) = (x_of(between.columns.0), x_of(between.columns.1));
+        let length = crate::time::GameDuration(between.to - between.from);
         let _ = write!(
             out,
-            r#"<rect class="between" x="{x:.1}" y="{TOP}" width="{w:.1}" height="{h:.1}"><title>{d} between sessions</title></rect>"#,
+            r#"<rect class="between" x="{x:.1}" y="{TOP}" width="{w:.1}" height="{h:.1}"><title>{length} between sessions</title></rect>"#,
             w = end - x,
             h = HEIGHT - TOP - BOTTOM,
-            d = crate::time::GameDuration(between.to - between.from),
         );
+        // Its length written in it too, where it fits: a phone shows no tooltip.
+        if end - x >= 36.0 {
+            let _ = write!(
+                out,
+                r#"<text class="tick" x="{mid:.1}" y="{y:.1}" text-anchor="middle">{length}</text>"#,
+                mid = (x + end) / 2.0,
+                y = TOP + 12.0,
+            );
+        }
     }
     let (top, step) = value_axis(lines.iter().map(|l| l.series.highest()).max().unwrap_or(0));
     value_ticks(&mut out, top, step);

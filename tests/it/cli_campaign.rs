@@ -2149,3 +2149,15 @@ fn c2_a_diff_shows_every_value_of_one_who_joined() {
         "{text}"
     );
 }
+
+/// An event's number is taken as `log` shows it, with its `#`, by every command that names one.
+#[test]
+fn an_event_is_named_by_its_number_with_or_without_its_hash_sign() {
+    let c = Campaign::with_party();
+    let hit = c.seq_of(&["damage", "Aldric", "2"]);
+    let named = format!("#{hit}");
+    assert!(c.ok(&["explain", &named]).contains(&format!("#{hit}")));
+    c.ok(&["amend", &named, "--", "damage", "Aldric", "3"]);
+    c.ok(&["retract", &named, "--reason", "missed"]);
+    c.refused(&["explain", "#"], 2);
+}
