@@ -168,16 +168,17 @@ pub fn gather(
 ) -> Result<Gathered, StoreError> {
     // Where the charts end, known before the pass so that it can downsample as it goes.
     let end = store.replay(upto)?.clock.seconds();
+    // The evenings' bounds, read through the kind index: sessions are numbered from 1 in order,
+    // and each ends (if it has) before the next starts.
     let mut evenings: Vec<(u32, u64, Option<u64>)> = Vec::new();
-    store.for_each_row(Seq(1), upto, |row| {
-        match row.kind.as_str() {
-            "session_started" => evenings.push((evenings.len() as u32 + 1, row.game_time, None)),
-            "session_ended" => {
-                if let Some(open) = evenings.last_mut() {
-                    open.2 = Some(row.game_time);
-                }
-            }
-            _ => {}
+    store.for_each_row_of_kind("session_started", upto, |row| {
+        evenings.push((evenings.len() as u32 + 1, row.game_time, None));
+        Ok(())
+    })?;
+    let mut ended = evenings.iter_mut();
+    store.for_each_row_of_kind("session_ended", upto, |row| {
+        if let Some(evening) = ended.next() {
+            evening.2 = Some(row.game_time);
         }
         Ok(())
     })?;

@@ -310,6 +310,19 @@ impl Store {
         })
     }
 
+    /// The rows of one kind up to `upto`, in order, found through the kind's index.
+    pub fn for_each_row_of_kind(
+        &mut self,
+        kind: &str,
+        upto: Option<Seq>,
+        mut visit: impl FnMut(StoredRow) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut log = self.backend.read()?;
+        log.rows_of_kind(kind, Seq::START, upto.unwrap_or(Seq::END), &mut |row| {
+            visit(row).map(ControlFlow::Continue)
+        })
+    }
+
     pub fn event(&mut self, seq: Seq) -> Result<Option<Recorded>, StoreError> {
         self.backend.read()?.row(seq)?.map(to_recorded).transpose()
     }
