@@ -99,7 +99,7 @@ fn yet_to_act(state: &CampaignState) -> Vec<String> {
         .collect()
 }
 
-fn show(state: &CampaignState) -> Report {
+pub(super) fn show(state: &CampaignState) -> Report {
     let Some(fight) = &state.fight else {
         let text = match state.fights_started {
             0 => "No fight is under way, and none has been fought yet.".to_string(),

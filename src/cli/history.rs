@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 ///
 /// Filters combine: `log --character Aldric --kind dice_rolled --limit 5` shows Aldric's last five
 /// rolls. With --limit the newest events are read first, so a short look at a long campaign is quick.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct LogArgs {
     /// Only events about this character (rolls made with `roll --character` included).
     #[arg(long, value_name = "NAME")]

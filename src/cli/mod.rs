@@ -21,6 +21,7 @@ pub mod paint;
 mod progress;
 mod recap;
 mod report;
+mod serve;
 pub mod shell;
 mod table;
 mod tour;
@@ -236,6 +237,7 @@ pub enum Commands {
     Audit(audit::AuditCommand),
     Verify(campaign::VerifyArgs),
     Report(report::ReportArgs),
+    Serve(serve::ServeArgs),
     Head(campaign::HeadArgs),
     /// Publish the dice epoch's seed so anyone can check its rolls.
     #[command(subcommand)]
@@ -498,6 +500,7 @@ fn path(command: &Commands) -> &'static str {
         Commands::Audit(audit::AuditCommand::Dice(_)) => "audit dice",
         Commands::Verify(_) => "verify",
         Commands::Report(_) => "report",
+        Commands::Serve(_) => "serve",
         Commands::Head(_) => "head",
         Commands::Seed(campaign::SeedCommand::Reveal) => "seed reveal",
         Commands::Retract(_) => "retract",
@@ -564,6 +567,7 @@ fn records(command: &Commands) -> bool {
         | Commands::Audit(_)
         | Commands::Verify(_)
         | Commands::Report(_)
+        | Commands::Serve(_)
         | Commands::Head(_)
         // An import keeps each event's own actor; a backup and an export copy them.
         | Commands::Export(_)
@@ -605,6 +609,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Explain(args) => history::explain(g, args),
         Commands::Verify(args) => campaign::verify(g, args),
         Commands::Report(args) => report::report(g, ctx, args),
+        Commands::Serve(args) => serve::serve(g, ctx, args),
         Commands::Head(args) => campaign::head(g, args),
         Commands::Seed(command) => campaign::seed(g, ctx, command),
         Commands::Retract(args) => campaign::retract(g, ctx, &args.command()),

@@ -150,11 +150,20 @@ impl Columns {
     }
 }
 
+/// Set once a process serves pages (`grimoire serve`): what its commands put into words goes to
+/// a browser, which wraps it to the phone, so it is never fitted to the terminal serve runs in.
+static FOR_PAGES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, this process's command output is for pages, not the terminal (see [`FOR_PAGES`]).
+pub fn write_for_pages() {
+    FOR_PAGES.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The width tables and long lines are fitted to: the terminal's, when standard output is one;
-/// `None` (no limit) for a pipe or a file, so scripts always get whole lines.
+/// `None` (no limit) for a pipe, a file or a page, so scripts always get whole lines.
 pub fn terminal_width() -> Option<u16> {
     use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
+    if FOR_PAGES.load(std::sync::atomic::Ordering::Relaxed) || !std::io::stdout().is_terminal() {
         return None;
     }
     terminal_size::terminal_size().map(|(terminal_size::Width(w), _)| w)

@@ -139,6 +139,7 @@ impl Shell {
                 )));
             }
             Some("shell") => return Err("you are in the shell already".into()),
+            Some("serve") => return Err("serve runs until it is stopped: start it in another terminal (grimoire serve), and the phones follow what you type here".into()),
             _ => {}
         }
         if words.iter().any(|w| w == "--db" || w.starts_with("--db=")) {

@@ -322,6 +322,14 @@ pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {
     lines
 }
 
+/// What waits on someone at the table about `c` (a choice to make, a spell about to fire), as
+/// their sheet says it.
+pub fn waiting_on(c: &Character, state: &CampaignState) -> Vec<String> {
+    on_system!(&c.system, AnyState, |S, mine| {
+        S::waiting_on(&c.as_seen_by::<S>(), mine, state)
+    })
+}
+
 /// A character's health as a sheet line says it, with their status ("health 5/8 (down)").
 pub fn health_text(c: &Character) -> String {
     crate::systems::contract::port::health_words(c.health, c.status())

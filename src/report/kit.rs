@@ -14,17 +14,28 @@ pub const VERIFIER: &str = include_str!("verifier.js");
 /// as markup: a forged log's words must not become the page's), and answers the two questions a
 /// player asks (does my checkpoint hold, what was this roll).
 const GLUE: &str = r##"
-(function () {
+function grimoireCheckLog(exported) {
   var out = function (id, text) { document.getElementById(id).textContent = text; };
   try {
-    check(out);
+    check(out, exported);
   } catch (e) {
     out("check-verdict", "The check FAILS: this page's log could not be checked (" + e.message + ").");
     out("check-result", JSON.stringify({ all_hold: false, error: String(e.message) }));
   }
-})();
-function check(out) {
-  var result = GrimoireCheck.verify(GRIMOIRE_EXPORT);
+}
+// A served page fetches the log it checks (again after each update); a saved one carries it.
+function grimoireCheckServed() {
+  fetch(GRIMOIRE_EXPORT_URL, { cache: "no-store" }).then(function (answer) {
+    if (!answer.ok) throw new Error("the server answered " + answer.status);
+    return answer.text();
+  }).then(grimoireCheckLog, function (e) {
+    document.getElementById("check-verdict").textContent =
+      "The log could not be fetched to check it (" + e.message + ").";
+  });
+}
+if (typeof GRIMOIRE_EXPORT === "string") grimoireCheckLog(GRIMOIRE_EXPORT); else grimoireCheckServed();
+function check(out, exported) {
+  var result = GrimoireCheck.verify(exported);
   var selfTest = GrimoireCheck.selfTest();
   var summary = {
     self_test: selfTest, all_hold: result.allHold && selfTest, events: result.events,
@@ -70,21 +81,23 @@ function check(out) {
     out("check-witness", "This browser keeps nothing for pages opened this way, so it cannot compare with what it saw before.");
   }
   var list = document.getElementById("check-problems");
+  list.textContent = "";
   result.problems.slice(0, 20).forEach(function (p) {
     var item = document.createElement("li");
     item.textContent = p.what;
     list.appendChild(item);
   });
-  document.getElementById("check-checkpoint-go").addEventListener("click", function () {
+  // Assigned, not added: a served page checks again after each update, and answers once.
+  document.getElementById("check-checkpoint-go").onclick = function () {
     var code = document.getElementById("check-checkpoint").value;
-    var found = GrimoireCheck.verify(GRIMOIRE_EXPORT, [code]).checkpoints[0];
+    var found = GrimoireCheck.verify(exported, [code]).checkpoints[0];
     out("check-checkpoint-said", found.holds
       ? "It holds: the log still has exactly that event at that place."
       : "It does NOT hold: " + found.why + " (or the code was noted wrongly: compare it digit by digit).");
-  });
-  document.getElementById("check-explain-go").addEventListener("click", function () {
+  };
+  document.getElementById("check-explain-go").onclick = function () {
     out("check-explained", GrimoireCheck.explain(result, document.getElementById("check-seq").value.replace("#", "").trim()));
-  });
+  };
   var asked = new URLSearchParams(location.search).get("explain");
   if (asked) out("check-explained", GrimoireCheck.explain(result, asked));
 }
@@ -100,17 +113,45 @@ fn script_string(text: &str) -> String {
         .replace('\u{2029}', "\\u2029")
 }
 
-/// The page's "Check it yourself" section, carrying `export` (the public log as JSON Lines), or
-/// saying why it does not; `as_of` when the page shows an earlier point than the log's end.
-pub fn section(export: Option<&str>, as_of: bool) -> String {
-    let Some(export) = export else {
-        return format!(
-            r#"<section id="check"><h2>Check it yourself</h2><p>This log is longer than {CARRIED_AT_MOST} events, too long for a page to carry and check in a browser: check its export with <code>grimoire verify</code> instead.</p></section>"#
-        );
+/// Where the page's check finds the public log.
+pub enum Carried<'a> {
+    /// In the page itself, as JSON Lines (a saved report: the player's kit).
+    Log(&'a str),
+    /// Too long to carry (past [`CARRIED_AT_MOST`] events).
+    TooLong,
+    /// Fetched from this address, relative to the page, on load and after each update (the
+    /// live view).
+    Fetched(&'a str),
+}
+
+/// What the section says of the log it checks, by where it comes from.
+const CARRIED_WORDS: &str = "This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline:";
+const FETCHED_WORDS: &str = "This page fetches the campaign's public log from the table's server and checks it with a checker written in JavaScript apart from grimoire, in this browser, again after every update:";
+const KEEP_WORDS: &str = "Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later.";
+const SERVED_WORDS: &str = "The GM's server sends this page, so a changed server could send a checker that passes anything and wipe what this browser keeps; a report you saved earlier (<code>grimoire report</code>) does not depend on it.";
+
+/// The page's "Check it yourself" section, checking the log `carried` names; `as_of` when the page
+/// shows an earlier point than the log's end.
+pub fn section(carried: Carried<'_>, as_of: bool) -> String {
+    let (opening, caveat, source) = match carried {
+        Carried::TooLong => {
+            return format!(
+                r#"<section id="check"><h2>Check it yourself</h2><p>This log is longer than {CARRIED_AT_MOST} events, too long for a page to carry and check in a browser: check its export with <code>grimoire verify</code> instead.</p></section>"#
+            );
+        }
+        Carried::Log(export) => (
+            CARRIED_WORDS,
+            KEEP_WORDS,
+            format!("var GRIMOIRE_EXPORT = {};", script_string(export)),
+        ),
+        Carried::Fetched(address) => (
+            FETCHED_WORDS,
+            SERVED_WORDS,
+            format!("var GRIMOIRE_EXPORT_URL = {};", script_string(address)),
+        ),
     };
     format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>This page carries the campaign's public log and a checker written in JavaScript apart from grimoire. It runs in this browser, offline: it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). Keep this file: it checks the log as it was when you saved it, whoever serves the campaign later. The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so the file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>var GRIMOIRE_EXPORT = {export}; var GRIMOIRE_AS_OF = {as_of};</script><script>{VERIFIER}{GLUE}</script></section>"#,
-        export = script_string(export),
+        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{VERIFIER}{GLUE}</script></section>"#
     )
 }
 
@@ -132,11 +173,15 @@ mod tests {
     /// A log too long to carry is not carried, and the page says what checks it instead.
     #[test]
     fn a_log_past_the_limit_is_left_to_grimoire_verify() {
-        let said = section(None, false);
+        let said = section(Carried::TooLong, false);
         assert!(
             said.contains("grimoire verify") && !said.contains("<script"),
             "{said}"
         );
-        assert!(section(Some(""), false).contains("GrimoireCheck.verify(GRIMOIRE_EXPORT)"));
+        assert!(section(Carried::Log(""), false).contains("var GRIMOIRE_EXPORT = \"\";"));
+        assert!(
+            section(Carried::Fetched("export.jsonl"), false)
+                .contains("var GRIMOIRE_EXPORT_URL = \"export.jsonl\";")
+        );
     }
 }

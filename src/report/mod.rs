@@ -4,7 +4,7 @@
 //! and the chain's checkpoints. Everything gathered is bounded (charts downsampled, the timeline
 //! capped), so a million-event campaign makes a page as light as a short one.
 
-mod kit;
+pub mod kit;
 mod page;
 mod svg;
 
@@ -18,7 +18,7 @@ use crate::systems::registry::on_system;
 use std::collections::BTreeMap;
 use svg::{Axis, Series};
 
-use page::escape;
+pub use page::{STYLE, escape};
 
 /// Sessions shown one by one in the timeline (the newest); older ones are counted in its chart.
 pub const SESSIONS_SHOWN: usize = 30;

@@ -28,7 +28,7 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-const STYLE: &str = r#"
+pub const STYLE: &str = r#"
 body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 2rem 3rem; color: #1d1d1f; background: #fbfaf7; line-height: 1.45; overflow-wrap: anywhere; }
 h1 { margin-bottom: 0.2rem; }
 h2 { border-bottom: 2px solid #d8d2c4; padding-bottom: 0.2rem; margin-top: 2.5rem; }
@@ -114,7 +114,12 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     tables(&mut out, g);
     dice(&mut out, g);
     chain(&mut out, g);
-    out.push_str(&super::kit::section(g.export.as_deref(), g.as_of));
+    out.push_str(&super::kit::section(
+        g.export
+            .as_deref()
+            .map_or(super::kit::Carried::TooLong, super::kit::Carried::Log),
+        g.as_of,
+    ));
     let _ = write!(
         out,
         r#"</main><footer class="muted"><p>Written by grimoire at {}.</p></footer><script>{SCRIPT}</script></body></html>"#,

@@ -3,6 +3,7 @@
 mod amend;
 mod audit;
 mod backup;
+mod browser;
 mod campaigns;
 mod cli_adg;
 mod cli_campaign;
@@ -27,6 +28,7 @@ mod reliability;
 mod report;
 mod rules_doc;
 mod sealed;
+mod serve;
 mod shell;
 mod snapshots;
 mod state_version;

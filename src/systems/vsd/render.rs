@@ -246,8 +246,14 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock()) {
             lines.push(format!("  The Darkmaster is aware of them until {}: a spell before then brings a resonance roll", state.until_words(until)));
         }
+        lines.extend(Self::waiting_on(c, vsd, state));
+        lines
+    }
+    /// A failed spell held to fire (VSD-9) and each choice still to make (VSD-8).
+    fn waiting_on(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
+        let mut waiting = Vec::new();
         if let Some(d) = &vsd.delayed {
-            lines.push(format!(
+            waiting.push(format!(
                 "  {} (failed at #{}) fires {} if {} concentrates on it until then",
                 d.spell,
                 d.cast_seq,
@@ -269,7 +275,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             } else {
                 ""
             };
-            lines.push(format!(
+            waiting.push(format!(
                 "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`{naming}",
                 p.about,
                 p.cast_seq,
@@ -279,7 +285,7 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
                 c.name
             ));
         }
-        lines
+        waiting
     }
     fn level(vsd: &VsdState) -> u32 {
         vsd.level

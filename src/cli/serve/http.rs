@@ -1,0 +1,263 @@
+//! The live view's HTTP side: every address starts with the table's key, and anything else (a
+//! wrong or old key, a path outside the app, a method other than reading) gets the same short
+//! refusal, whatever it guessed. Requests are kept small (a head of at most 16 KiB, read within 10
+//! seconds, no body) and connections few, so a phone on the table's network cannot starve the rest.
+
+use super::{Job, Key, Live, Made, Wanted, pages};
+use axum::Router;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Semaphore, oneshot, watch};
+use tower::Service;
+
+/// The longest address served (a log page's filters fit many times over).
+const LONGEST_ADDRESS: usize = 2048;
+/// The largest request head hyper reads (the smallest it allows).
+const LARGEST_HEAD: usize = 16 * 1024;
+/// How long a request's head may take to arrive.
+const HEAD_WITHIN: Duration = Duration::from_secs(10);
+/// Connections open at once; more wait for one to close.
+const CONNECTIONS_AT_MOST: usize = 512;
+
+/// What the handlers share: the key in force, the live page, and the way to the campaign's thread.
+pub struct Shared {
+    pub key: watch::Receiver<Key>,
+    pub live: watch::Receiver<Arc<Live>>,
+    pub jobs: std::sync::mpsc::Sender<Job>,
+}
+
+impl Shared {
+    fn opens(&self, given: &str) -> bool {
+        self.key.borrow().opens(given)
+    }
+
+    /// Asks the campaign's thread for a page and waits for it.
+    async fn made(&self, wanted: Wanted) -> Response {
+        let (answer, made) = oneshot::channel();
+        if self.jobs.send(Job::Make(wanted, answer)).is_err() {
+            return answered(pages::trouble(503, "The campaign is no longer served."));
+        }
+        match made.await {
+            Ok(made) => answered(made),
+            Err(_) => answered(pages::trouble(503, "The campaign is no longer served.")),
+        }
+    }
+}
+
+type Shares = Arc<Shared>;
+
+/// Serves phones on `listener` until it fails; returns why.
+pub async fn run(listener: std::net::TcpListener, shared: Shared) -> String {
+    let listener = match tokio::net::TcpListener::from_std(listener) {
+        Ok(listener) => listener,
+        Err(e) => return e.to_string(),
+    };
+    let app = router(Arc::new(shared));
+    let room = Arc::new(Semaphore::new(CONNECTIONS_AT_MOST));
+    loop {
+        let Ok(permit) = Arc::clone(&room).acquire_owned().await else {
+            return "the connections' count was closed".to_string();
+        };
+        let socket = match listener.accept().await {
+            Ok((socket, _)) => socket,
+            // Out of file descriptors, or a connection reset before it was taken: wait a
+            // moment and go on; the phones try again.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let service =
+                hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
+                    app.clone().call(request)
+                });
+            // A connection that breaks off is the phone's business, not the server's.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEAD_WITHIN)
+                .max_buf_size(LARGEST_HEAD)
+                .serve_connection(TokioIo::new(socket), service)
+                .await;
+        });
+    }
+}
+
+fn router(shared: Shares) -> Router {
+    Router::new()
+        .route("/{key}", get(to_the_folder))
+        .route("/{key}/", get(live_page))
+        .route("/{key}/log", get(log_page))
+        .route("/{key}/report", get(report_page))
+        .route("/{key}/export.jsonl", get(export))
+        .route("/{key}/updates", get(updates))
+        .fallback(nothing)
+        .method_not_allowed_fallback(nothing)
+        .layer(middleware::from_fn(limits))
+        .with_state(shared)
+}
+
+/// The one refusal: the same words for a wrong key, an old key and a path that is not served.
+async fn nothing() -> Response {
+    let mut response = (
+        StatusCode::NOT_FOUND,
+        "Nothing here. Ask the GM for the table's link.\n",
+    )
+        .into_response();
+    guard(&mut response);
+    response
+}
+
+/// Refuses what no page needs: a body, a method other than reading, an address too long.
+async fn limits(request: Request, next: Next) -> Response {
+    let refused = |status: StatusCode, why: &'static str| {
+        let mut response = (status, why).into_response();
+        guard(&mut response);
+        response
+    };
+    if request.uri().to_string().len() > LONGEST_ADDRESS {
+        return refused(
+            StatusCode::URI_TOO_LONG,
+            "The address is too long to be one of this campaign's pages.\n",
+        );
+    }
+    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+        return refused(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "The live view is read only: nothing can be sent to it.\n",
+        );
+    }
+    let headers = request.headers();
+    let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .is_some_and(|length| length != "0");
+    if has_body {
+        return refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "The live view is read only: a request carries no body.\n",
+        );
+    }
+    let mut response = next.run(request).await;
+    guard(&mut response);
+    response
+}
+
+/// What every answer carries: never cached, never sniffed, never framed, and the link (with its
+/// key) never sent on to another site; a page may fetch only from its own server.
+fn guard(response: &mut Response) {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CACHE_CONTROL, "no-store"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+fn answered(made: Made) -> Response {
+    let status = StatusCode::from_u16(made.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let body = Arc::try_unwrap(made.body).unwrap_or_else(|shared| (*shared).clone());
+    (status, [(header::CONTENT_TYPE, made.media)], body).into_response()
+}
+
+async fn to_the_folder(State(s): State<Shares>, Path(key): Path<String>) -> Response {
+    match s.opens(&key) {
+        true => Redirect::to(&format!("/{key}/")).into_response(),
+        false => nothing().await,
+    }
+}
+
+async fn live_page(State(s): State<Shares>, Path(key): Path<String>) -> Response {
+    if !s.opens(&key) {
+        return nothing().await;
+    }
+    let page = s.live.borrow().page.clone();
+    ([(header::CONTENT_TYPE, pages::HTML)], page).into_response()
+}
+
+async fn log_page(
+    State(s): State<Shares>,
+    Path(key): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    if !s.opens(&key) {
+        return nothing().await;
+    }
+    let filters = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .into_owned()
+        .collect();
+    s.made(Wanted::Log(filters)).await
+}
+
+async fn report_page(State(s): State<Shares>, Path(key): Path<String>) -> Response {
+    match s.opens(&key) {
+        true => s.made(Wanted::Report).await,
+        false => nothing().await,
+    }
+}
+
+async fn export(State(s): State<Shares>, Path(key): Path<String>) -> Response {
+    match s.opens(&key) {
+        true => s.made(Wanted::Export).await,
+        false => nothing().await,
+    }
+}
+
+/// Server-sent events: the head now, then each new head as the log moves; a `closed` event, and
+/// the end, once a new link replaces the one the phone holds.
+async fn updates(State(s): State<Shares>, Path(key): Path<String>) -> Response {
+    if !s.opens(&key) {
+        return nothing().await;
+    }
+    let mut keys = s.key.clone();
+    let mut live = s.live.clone();
+    keys.borrow_and_update();
+    live.borrow_and_update();
+    let stream = futures_util::stream::unfold(
+        (keys, live, key, Some(true)),
+        |(mut keys, mut live, mine, state)| async move {
+            let first = state?;
+            if !first {
+                tokio::select! {
+                    moved = live.changed() => moved.ok()?,
+                    rotated = keys.changed() => rotated.ok()?,
+                }
+            }
+            if !keys.borrow_and_update().opens(&mine) {
+                let closed = Event::default().event("closed").data("a new link");
+                return Some((Ok::<_, Infallible>(closed), (keys, live, mine, None)));
+            }
+            let mark = pages::head_mark(
+                live.borrow_and_update()
+                    .head
+                    .as_ref()
+                    .map(|h| (h.seq, h.hash_prefix.clone()))
+                    .as_ref(),
+            );
+            let event = Event::default()
+                .event("head")
+                .data(serde_json::json!({ "mark": mark }).to_string());
+            Some((Ok(event), (keys, live, mine, Some(false))))
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}

@@ -1,0 +1,398 @@
+//! `grimoire serve`: the campaign live on the players' phones. A read-only web view: the party,
+//! each full sheet, the fight, what waits on someone, the session so far, the log with `log`'s
+//! filters, the report and the player's check, under a link that holds a random key.
+//!
+//! Two halves. This thread (the one the command runs on) owns the campaign: it watches the log's
+//! head, puts the live page into words whenever the head moves, and answers the pages a phone asks
+//! for, through the same read commands the terminal runs. A tokio runtime beside it speaks HTTP
+//! ([`http`]) and hands out what this thread made; it never touches the campaign itself.
+
+mod http;
+mod pages;
+
+use super::output::Report;
+use super::{Context, Globals, open::SharedStore};
+use crate::Error;
+use crate::rules::RuleError;
+use crate::seq::Seq;
+use crate::store::{Checkpoint, Store};
+use clap::Args;
+use rand::RngCore;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+use tokio::sync::{oneshot, watch};
+
+/// Show the campaign live on the players' phones, following every write. Records nothing.
+///
+/// A web page of the party and each full sheet, the fight's round, what waits on a choice or a
+/// reveal, the session so far and the log (with `log`'s filters), the report, and a check of the
+/// log that runs in the phone's browser. A write from any terminal, or from the shell in another
+/// one, shows on every phone within a second, without a reload.
+///
+/// Nothing is served without the table's link, which holds a random key: it is printed here, with
+/// a QR code to scan. Press Enter to make a new link; the old one stops working at once (phones
+/// on it are told to ask for the new one). Nothing secret is ever served: no unrevealed seed, no
+/// sealed die or outcome before its reveal. It listens on this machine only (127.0.0.1) unless
+/// --listen names another address: --listen 0.0.0.0:8737 lets phones on the table's network in.
+/// Stop it with Ctrl-C.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address and port to listen on; port 0 takes any free one.
+    #[arg(long, value_name = "ADDRESS:PORT", default_value = "127.0.0.1:8737")]
+    pub listen: SocketAddr,
+    /// The host the printed link names, when phones reach this machine by another name than the
+    /// address listened on (always needed with 0.0.0.0), e.g. --link-host 192.168.1.20.
+    #[arg(long, value_name = "HOST")]
+    pub link_host: Option<String>,
+}
+
+/// How often the log's head is looked at: a write shows on the phones within this and the time
+/// its page takes to make.
+const LOOK_EVERY: Duration = Duration::from_millis(200);
+
+/// The table's key: 128 random bits, in hex, the first part of every address served.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Key(String);
+
+impl Key {
+    fn new(rng: &mut impl RngCore) -> Key {
+        let mut bytes = [0u8; 16];
+        rng.fill_bytes(&mut bytes);
+        Key(hex::encode(bytes))
+    }
+
+    /// Whether `given` is this key. Both are hashed first, so the comparison's time says nothing
+    /// about how much of a guess was right.
+    fn opens(&self, given: &str) -> bool {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(given.as_bytes()) == Sha256::digest(self.0.as_bytes())
+    }
+}
+
+/// What every phone is shown now: the head it was made at, and the live page.
+pub struct Live {
+    pub head: Option<Checkpoint>,
+    pub page: String,
+}
+
+/// A page a phone asked for that is made on request, not at every write.
+pub enum Wanted {
+    /// `log`'s filters, as the query string gave them.
+    Log(Vec<(String, String)>),
+    Report,
+    Export,
+}
+
+/// A made page: its HTTP status, media type and body.
+pub struct Made {
+    pub status: u16,
+    pub media: &'static str,
+    pub body: Arc<String>,
+}
+
+/// What the HTTP side asks of the campaign's thread.
+pub enum Job {
+    Make(Wanted, oneshot::Sender<Made>),
+    /// A line typed at the terminal: make a new link.
+    NewLink,
+    /// The HTTP side stopped (it could not accept connections any more).
+    Stopped(String),
+}
+
+pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report, Error> {
+    let mut store = Store::open(&g.db)?;
+    store.keep_state_in_memory();
+    if store.replay(None)?.campaign.is_none() {
+        return Err(RuleError::NoCampaign.into());
+    }
+    super::output::write_for_pages();
+    let mut reads = g.clone();
+    reads.shared = SharedStore::new(store);
+    let mut campaign = Campaign::new(reads, ctx.now);
+    let listener = std::net::TcpListener::bind(args.listen).map_err(|e| {
+        use std::io::ErrorKind;
+        let why = match e.kind() {
+            ErrorKind::AddrInUse => "another program listens there already".to_string(),
+            ErrorKind::PermissionDenied => "ports below 1024 need the administrator".to_string(),
+            ErrorKind::AddrNotAvailable => "this machine has no such address".to_string(),
+            other => other.to_string(),
+        };
+        Error::Usage(format!(
+            "cannot listen on {}: {why}; name another address or port with --listen, e.g. --listen 127.0.0.1:8738",
+            args.listen
+        ))
+    })?;
+    let listening = listener
+        .local_addr()
+        .map_err(|e| Error::Internal(format!("the listening address is unknown: {e}")))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::Internal(format!("the listener cannot wait for phones: {e}")))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal(format!("the web server cannot start: {e}")))?;
+    let key = Key::new(&mut ctx.rng);
+    let (key_tx, key_rx) = watch::channel(key.clone());
+    let (live_tx, live_rx) = watch::channel(Arc::new(campaign.live()?));
+    let (jobs_tx, jobs_rx) = std::sync::mpsc::channel();
+    let shared = http::Shared {
+        key: key_rx,
+        live: live_rx,
+        jobs: jobs_tx.clone(),
+    };
+    listen_for_new_links(jobs_tx.clone());
+    runtime.spawn(async move {
+        let stopped = http::run(listener, shared).await;
+        let _ = jobs_tx.send(Job::Stopped(stopped));
+    });
+    let link = Link {
+        host: args.link_host.clone(),
+        listening,
+        json: g.json,
+    };
+    link.print(&key, false);
+    campaign.run(jobs_rx, &live_tx, &key_tx, &link, ctx)
+}
+
+/// How the table's link is written and shown.
+struct Link {
+    host: Option<String>,
+    listening: SocketAddr,
+    json: bool,
+}
+
+impl Link {
+    fn address(&self, key: &Key) -> String {
+        let host = match &self.host {
+            Some(host) => host.clone(),
+            None if self.listening.ip().is_unspecified() => "THIS-MACHINE".to_string(),
+            None => match self.listening {
+                SocketAddr::V4(v4) => v4.ip().to_string(),
+                SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
+            },
+        };
+        format!("http://{host}:{}/{}/", self.listening.port(), key.0)
+    }
+
+    /// Prints the link (with its QR code on a terminal); `new` when it replaces another.
+    fn print(&self, key: &Key, new: bool) {
+        use std::io::{IsTerminal, Write};
+        let address = self.address(key);
+        let mut out = std::io::stdout().lock();
+        let _ = if self.json {
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({ "link": address, "listening": self.listening.to_string(), "new": new })
+            )
+        } else {
+            let qr = match std::io::stdout().is_terminal() {
+                true => qr_code(&address),
+                false => String::new(),
+            };
+            let unreachable = match self.listening.ip().is_unspecified() && self.host.is_none() {
+                true => {
+                    "\nWrite this machine's address on your network for THIS-MACHINE (or give --link-host)."
+                }
+                false => "",
+            };
+            let opening = match new {
+                true => "A new link; the old one no longer opens anything:",
+                false => "The table's link (give it only to the table):",
+            };
+            writeln!(
+                out,
+                "{qr}{opening}\n  {address}{unreachable}\nPress Enter for a new link, Ctrl-C to stop."
+            )
+        };
+        let _ = out.flush();
+    }
+}
+
+/// `address` as a QR code of text blocks (two rows of modules a line), light on dark as a
+/// terminal shows it best, with its quiet zone.
+fn qr_code(address: &str) -> String {
+    use qrcode::render::unicode::Dense1x2;
+    match qrcode::QrCode::new(address.as_bytes()) {
+        Ok(code) => {
+            let mut drawn = code
+                .render::<Dense1x2>()
+                .dark_color(Dense1x2::Light)
+                .light_color(Dense1x2::Dark)
+                .build();
+            drawn.push('\n');
+            drawn
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// Reads the terminal line by line, each line asking for a new link. A closed input (serve
+/// started from a script) just stops asking.
+fn listen_for_new_links(jobs: std::sync::mpsc::Sender<Job>) {
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        while std::io::stdin()
+            .read_line(&mut line)
+            .is_ok_and(|read| read > 0)
+        {
+            line.clear();
+            if jobs.send(Job::NewLink).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// A page made for the head it was made at.
+type Kept = Option<(Option<Checkpoint>, Arc<String>)>;
+
+/// How a page kept for a head is made: from the campaign, at a time (the report's footer).
+type Making = fn(&Globals, chrono::DateTime<chrono::Utc>) -> Result<String, Error>;
+
+/// The campaign, as this thread reads it for the pages.
+struct Campaign {
+    /// Read commands' globals, lending them one open store.
+    reads: Globals,
+    /// The report and the export, made again only once the head has moved.
+    report: Kept,
+    export: Kept,
+    /// When serve started (the context's time, pinned in tests) and the instant it did: the
+    /// report's footer says when it was written.
+    started: (chrono::DateTime<chrono::Utc>, Instant),
+}
+
+impl Campaign {
+    fn new(reads: Globals, now: chrono::DateTime<chrono::Utc>) -> Campaign {
+        Campaign {
+            reads,
+            report: None,
+            export: None,
+            started: (now, Instant::now()),
+        }
+    }
+
+    fn head(&self) -> Result<Option<Checkpoint>, Error> {
+        let mut store = self.reads.open()?;
+        Ok(store.head()?)
+    }
+
+    /// The live page as the campaign stands now.
+    fn live(&mut self) -> Result<Live, Error> {
+        let head = self.head()?;
+        let page = pages::live(&pages::LiveInputs::read(&self.reads)?);
+        Ok(Live { head, page })
+    }
+
+    /// Answers jobs and follows the head until the HTTP side stops.
+    fn run(
+        &mut self,
+        jobs: Receiver<Job>,
+        live: &watch::Sender<Arc<Live>>,
+        key: &watch::Sender<Key>,
+        link: &Link,
+        ctx: &mut Context,
+    ) -> Result<Report, Error> {
+        let mut looked = Instant::now();
+        loop {
+            match jobs.recv_timeout(LOOK_EVERY) {
+                Ok(Job::Make(wanted, answer)) => {
+                    let _ = answer.send(self.make(wanted));
+                }
+                Ok(Job::NewLink) => {
+                    let new = Key::new(&mut ctx.rng);
+                    key.send_replace(new.clone());
+                    link.print(&new, true);
+                }
+                Ok(Job::Stopped(why)) => {
+                    return Err(Error::Internal(format!("the web server stopped: {why}")));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Ok(Report::silent()),
+            }
+            if looked.elapsed() >= LOOK_EVERY {
+                looked = Instant::now();
+                self.follow(live);
+            }
+        }
+    }
+
+    /// Makes the live page anew when the head has moved (or been replaced, by an import or a
+    /// restore). A read that fails leaves the last page up and says why on the terminal.
+    fn follow(&mut self, live: &watch::Sender<Arc<Live>>) {
+        let moved = match self.head() {
+            Ok(head) => head != live.borrow().head,
+            Err(e) => {
+                eprintln!("grimoire serve: the campaign cannot be read: {e}");
+                false
+            }
+        };
+        if moved {
+            match self.live() {
+                Ok(page) => {
+                    live.send_replace(Arc::new(page));
+                }
+                Err(e) => eprintln!("grimoire serve: the live page cannot be made: {e}"),
+            }
+        }
+    }
+
+    fn make(&mut self, wanted: Wanted) -> Made {
+        let head = match self.head() {
+            Ok(head) => head,
+            Err(e) => return pages::trouble(503, &e.to_string()),
+        };
+        let now = self.started.0
+            + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default();
+        let (kept, media, make): (&mut Kept, _, Making) = match &wanted {
+            Wanted::Log(filters) => return pages::log(&self.reads, filters),
+            Wanted::Report => (&mut self.report, pages::HTML, report),
+            Wanted::Export => (&mut self.export, "application/jsonl; charset=utf-8", export),
+        };
+        if let Some((at, body)) = kept.as_ref()
+            && *at == head
+        {
+            return Made {
+                status: 200,
+                media,
+                body: Arc::clone(body),
+            };
+        }
+        match make(&self.reads, now) {
+            Ok(body) => {
+                let body = Arc::new(body);
+                *kept = Some((head, Arc::clone(&body)));
+                Made {
+                    status: 200,
+                    media,
+                    body,
+                }
+            }
+            Err(e) => pages::trouble(503, &e.to_string()),
+        }
+    }
+}
+
+/// The report, as `grimoire report` writes it.
+fn report(reads: &Globals, now: chrono::DateTime<chrono::Utc>) -> Result<String, Error> {
+    let mut store = reads.open()?;
+    let gathered = crate::report::gather(&mut store, None, &mut |_| {})?;
+    let now = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    Ok(crate::report::html(&gathered, &now))
+}
+
+/// The public log as `grimoire export` writes it: nothing sealed, no seed before its reveal.
+fn export(reads: &Globals, _now: chrono::DateTime<chrono::Utc>) -> Result<String, Error> {
+    let mut store = reads.open()?;
+    let mut text = String::new();
+    store.for_each_row(Seq(1), None, |row| {
+        text.push_str(&crate::store::jsonl::export_line(&row)?);
+        text.push('\n');
+        Ok(())
+    })?;
+    Ok(text)
+}

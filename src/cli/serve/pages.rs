@@ -1,0 +1,455 @@
+//! The live view's pages, in the report's styles. What they say comes from the read commands a GM
+//! runs at the terminal (`fight show`, `session recap`, `log`, the sheets of `character show`), so a
+//! phone and the terminal never disagree; every piece of campaign text goes through [`escape`].
+
+use super::Made;
+use crate::Error;
+use crate::cli::Globals;
+use crate::cli::history::LogArgs;
+use crate::report::{STYLE, escape};
+use crate::seq::Seq;
+use crate::state::CampaignState;
+use std::fmt::Write;
+use std::sync::Arc;
+
+pub const HTML: &str = "text/html; charset=utf-8";
+
+/// Events the live page lists at its foot (the newest).
+const LATEST_SHOWN: u64 = 20;
+/// Events a log page lists when no --limit is given, and the most it lists at all.
+const LOG_SHOWN: u64 = 200;
+const LOG_SHOWN_AT_MOST: u64 = 2000;
+
+/// What the live page is made from, read from the campaign as it stands.
+pub struct LiveInputs {
+    name: String,
+    head: Option<(Seq, String)>,
+    clock: String,
+    session: Option<u32>,
+    fight: Option<String>,
+    waiting: Vec<String>,
+    /// Each character: their name and the sheet `character show` prints.
+    cards: Vec<(String, Vec<String>)>,
+    /// The newest session's recap: its number, and what `session recap` prints.
+    recap: Option<(u32, String)>,
+    latest: Vec<LogLine>,
+}
+
+/// One event as a log page lists it.
+pub struct LogLine {
+    seq: Seq,
+    when: String,
+    session: Option<u32>,
+    actor: String,
+    what: String,
+}
+
+impl LiveInputs {
+    pub fn read(reads: &Globals) -> Result<LiveInputs, Error> {
+        let state = {
+            let mut store = reads.open()?;
+            store.head_state()?
+        };
+        let head = {
+            let mut store = reads.open()?;
+            store.head()?.map(|h| (h.seq, h.hash_prefix))
+        };
+        let cards = state
+            .characters
+            .values()
+            .map(|c| (c.name.clone(), crate::render::sheet_lines(c, &state)))
+            .collect();
+        let recap = match state.sessions_started {
+            0 => None,
+            newest => Some((
+                newest,
+                crate::cli::recap::recap(reads, &crate::cli::recap::RecapArgs { number: None })?
+                    .text,
+            )),
+        };
+        let latest = log_lines(
+            reads,
+            &LogArgs {
+                limit: Some(LATEST_SHOWN),
+                ..LogArgs::default()
+            },
+        )?;
+        Ok(LiveInputs {
+            name: state
+                .campaign
+                .as_ref()
+                .map_or_else(String::new, |c| c.name.clone()),
+            head,
+            clock: state.clock_text(),
+            session: state.open_session.as_ref().map(|s| s.number),
+            fight: state
+                .fight
+                .is_some()
+                .then(|| crate::cli::fight::show(&state).text),
+            waiting: waiting(&state),
+            cards,
+            recap,
+            latest,
+        })
+    }
+}
+
+/// Everything that waits on someone at the table: each sealed die not yet revealed (never its
+/// value, which the page does not know), then what each sheet says waits.
+fn waiting(state: &CampaignState) -> Vec<String> {
+    let mut lines: Vec<String> = state
+        .sealed_pending
+        .iter()
+        .map(|(seq, dice)| {
+            format!(
+                "{} sealed at #{seq}, to be revealed (`grimoire reveal {seq}`)",
+                crate::words::count(dice.len() as u64, "die", "dice")
+            )
+        })
+        .collect();
+    for c in state.characters.values() {
+        lines.extend(
+            crate::render::waiting_on(c, state)
+                .into_iter()
+                .map(|line| format!("{}: {}", c.name, line.trim())),
+        );
+    }
+    lines
+}
+
+/// The events `args` picks, as `log --json` gives them.
+fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
+    let mut json_reads = reads.clone();
+    json_reads.json = true;
+    let report = crate::cli::history::log(&json_reads, false, args)?;
+    let events = report.json["events"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    Ok(events
+        .iter()
+        .map(|e| {
+            let text = |field: &str| e[field].as_str().unwrap_or_default().to_string();
+            let mut what = text("description");
+            if let Some(reason) = e["retracted"].as_str() {
+                let _ = write!(what, "  [retracted: {reason}]");
+            }
+            for (field, words) in [
+                ("restored_by", "restored by"),
+                ("rolled_again_after", "rolled after a retraction of"),
+                ("amended_by", "amended by"),
+            ] {
+                if let Some(seq) = e[field].as_u64() {
+                    let _ = write!(what, "  [{words} #{seq}]");
+                }
+            }
+            if e["unwitnessed_dice"].as_bool() == Some(true) {
+                what.push_str("  [no player entropy]");
+            }
+            LogLine {
+                seq: Seq(e["seq"].as_u64().unwrap_or_default()),
+                when: text("game_time_text"),
+                session: e["session"].as_u64().and_then(|s| u32::try_from(s).ok()),
+                actor: text("actor"),
+                what,
+            }
+        })
+        .collect())
+}
+
+/// The page's frame: the report's styles, the live script, and `body` inside.
+fn frame(title: &str, head_mark: &str, body: &str) -> String {
+    format!(
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title} · grimoire live</title><style>{STYLE}{LIVE_STYLE}</style></head><body data-head="{head_mark}"><p id="link-gone" class="flagged" hidden>This link no longer opens the campaign: ask the GM for the table's new link.</p>{body}<script>{FOLLOW}</script></body></html>
+"#,
+        title = escape(title),
+        head_mark = escape(head_mark),
+    )
+}
+
+const LIVE_STYLE: &str = r#"
+ol.log { list-style: none; padding: 0; margin: 0.5rem 0; font-size: 0.9rem; }
+ol.log li { padding: 0.3rem 0; border-bottom: 1px solid #e2ddd0; }
+ol.log .when { color: #666; font-size: 0.8rem; display: block; }
+form.filters { display: flex; flex-wrap: wrap; gap: 0.4rem 0.8rem; align-items: end; margin: 0.5rem 0; }
+form.filters label { display: flex; flex-direction: column; font-size: 0.8rem; color: #444; }
+form.filters input { font: inherit; width: 9rem; max-width: 100%; box-sizing: border-box; }
+pre.said { overflow-x: auto; font-size: 0.85rem; background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 0.8rem; }
+pre.sheet { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
+nav.links a { margin-right: 1rem; }
+"#;
+
+/// Follows the campaign: on each new head the server announces, fetches this page again and puts
+/// its new parts in place (the page is never reloaded, so what a player typed stays), then checks
+/// the log again. A link that stops opening anything says so.
+const FOLLOW: &str = r##"
+(function () {
+  if (!window.EventSource) return;
+  var busy = false, again = false;
+  var gone = function () { document.getElementById("link-gone").hidden = false; };
+  var refresh = function () {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.pathname + location.search, { cache: "no-store" }).then(function (answer) {
+      if (answer.status === 404) { gone(); throw new Error("gone"); }
+      return answer.text();
+    }).then(function (text) {
+      var fresh = new DOMParser().parseFromString(text, "text/html");
+      ["top", "live"].forEach(function (id) {
+        var now = document.getElementById(id), then = fresh.getElementById(id);
+        if (now && then) now.replaceWith(then);
+      });
+      document.body.dataset.head = fresh.body.dataset.head;
+      document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
+      if (window.grimoireCheckServed) window.grimoireCheckServed();
+    }).catch(function () {}).then(function () {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    });
+  };
+  var source = new EventSource("updates");
+  source.addEventListener("head", function (e) {
+    var head = JSON.parse(e.data);
+    if (head.mark !== document.body.dataset.head) refresh();
+  });
+  source.addEventListener("closed", function () { source.close(); gone(); });
+  source.onerror = function () { if (source.readyState === EventSource.CLOSED) gone(); };
+})();
+"##;
+
+/// `head` as the page and the stream of updates mark it.
+pub fn head_mark(head: Option<&(Seq, String)>) -> String {
+    head.map_or_else(String::new, |(seq, hash)| format!("{seq}:{hash}"))
+}
+
+/// The live page: what is happening now, then the party, the session and the newest events.
+pub fn live(i: &LiveInputs) -> String {
+    let mut body = String::new();
+    let head = i
+        .head
+        .as_ref()
+        .map_or_else(|| "an empty log".to_string(), |(seq, _)| format!("#{seq}"));
+    let session = i.session.map_or_else(
+        || "no session open".to_string(),
+        |n| format!("session {n} open"),
+    );
+    let _ = write!(
+        body,
+        r##"<header id="top"><h1>{name}</h1><p class="lede">Live: as of {head}, {clock}, {session}. It follows the log as the GM records it; nothing sealed or secret is on it.</p><nav class="links"><a href="log">The whole log</a><a href="report">The report</a><a href="export.jsonl">The public log (export)</a><a href="#check">Check it yourself</a></nav></header><main id="live">"##,
+        name = escape(&i.name),
+        clock = escape(&i.clock),
+    );
+    if let Some(fight) = &i.fight {
+        let _ = write!(
+            body,
+            r#"<section id="fight"><h2>The fight</h2><pre class="said">{}</pre></section>"#,
+            escape(fight)
+        );
+    }
+    body.push_str(r#"<section id="waiting"><h2>Waiting on</h2>"#);
+    if i.waiting.is_empty() {
+        body.push_str("<p>Nothing waits on a choice, a spell or a reveal.</p>");
+    } else {
+        body.push_str("<ul>");
+        for line in &i.waiting {
+            let _ = write!(body, "<li>{}</li>", escape(line));
+        }
+        body.push_str("</ul>");
+    }
+    body.push_str(r#"</section><section id="party"><h2>The party</h2><div class="cards">"#);
+    if i.cards.is_empty() {
+        body.push_str("<p>No characters yet.</p>");
+    }
+    for (name, sheet) in &i.cards {
+        let lines: Vec<&str> = sheet.iter().map(|l| l.trim_start()).collect();
+        let _ = write!(
+            body,
+            r#"<article><h3>{}</h3><pre class="sheet">{}</pre></article>"#,
+            escape(name),
+            escape(&lines.join("\n"))
+        );
+    }
+    body.push_str("</div></section>");
+    if let Some((number, recap)) = &i.recap {
+        let _ = write!(
+            body,
+            r#"<section id="session"><h2>Session {number}</h2><pre class="said">{}</pre></section>"#,
+            escape(recap)
+        );
+    }
+    let _ = write!(
+        body,
+        r#"<section id="latest"><h2>The newest events</h2>{}{}<p><a href="log">The whole log, with filters</a></p></section></main>"#,
+        log_list(&i.latest),
+        filter_form(&[]),
+    );
+    body.push_str(&crate::report::kit::section(
+        crate::report::kit::Carried::Fetched("export.jsonl"),
+        false,
+    ));
+    frame(&i.name, &head_mark(i.head.as_ref()), &body)
+}
+
+fn log_list(lines: &[LogLine]) -> String {
+    if lines.is_empty() {
+        return "<p>No matching events.</p>".to_string();
+    }
+    let mut out = String::from(r#"<ol class="log">"#);
+    for line in lines {
+        let session = line.session.map_or_else(
+            || "between sessions".to_string(),
+            |s| format!("session {s}"),
+        );
+        let _ = write!(
+            out,
+            r#"<li id="e{seq}"><span class="when">#{seq} · {} · {} · {}</span>{}</li>"#,
+            escape(&line.when),
+            session,
+            escape(&line.actor),
+            escape(&line.what),
+            seq = line.seq,
+        );
+    }
+    out.push_str("</ol>");
+    out
+}
+
+/// The filters `log` takes, as a form; `given` fills it in.
+const FILTERS: [(&str, &str, &str); 8] = [
+    ("character", "Character", "a name"),
+    ("session", "Session", "N"),
+    ("kind", "Kind", "dice_rolled"),
+    ("by", "Entered by", "an actor"),
+    ("grep", "Containing", "text"),
+    ("from", "From", "#, session:N, day:D"),
+    ("to", "To", "#, session:N, day:D"),
+    ("limit", "The last", "N events"),
+];
+
+fn filter_form(given: &[(String, String)]) -> String {
+    let mut out = String::from(r#"<form class="filters" method="get" action="log">"#);
+    for (name, label, hint) in FILTERS {
+        let value = given
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or("", |(_, v)| v.as_str());
+        let _ = write!(
+            out,
+            r#"<label>{label} <input name="{name}" value="{}" placeholder="{hint}" autocomplete="off"></label>"#,
+            escape(value)
+        );
+    }
+    out.push_str(r#"<button type="submit">Show</button></form>"#);
+    out
+}
+
+/// The log page: `log` with the filters in the query.
+pub fn log(reads: &Globals, filters: &[(String, String)]) -> Made {
+    let args = match log_args(filters) {
+        Ok(args) => args,
+        Err(why) => return log_page(reads, filters, 400, Err(why)),
+    };
+    match log_lines(reads, &args) {
+        Ok(lines) => log_page(reads, filters, 200, Ok(lines)),
+        Err(e) => {
+            let status = match e {
+                Error::Internal(_) | Error::Store(_) => 503,
+                _ => 400,
+            };
+            log_page(reads, filters, status, Err(e.to_string()))
+        }
+    }
+}
+
+fn log_page(
+    reads: &Globals,
+    filters: &[(String, String)],
+    status: u16,
+    lines: Result<Vec<LogLine>, String>,
+) -> Made {
+    let name = reads
+        .open()
+        .ok()
+        .and_then(|mut store| store.head_state().ok())
+        .and_then(|state| state.campaign.as_ref().map(|c| c.name.clone()))
+        .unwrap_or_default();
+    let shown = match lines {
+        Ok(lines) => log_list(&lines),
+        Err(why) => format!(r#"<p class="flagged">{}</p>"#, escape(&why)),
+    };
+    let body = format!(
+        r#"<header id="top"><h1>{} — the log</h1><nav class="links"><a href="./">The live view</a><a href="report">The report</a></nav></header><main id="live"><p>The filters are <code>grimoire log</code>'s; empty ones are left out. Without "The last", the newest {LOG_SHOWN} matching events are shown (at most {LOG_SHOWN_AT_MOST}).</p>{}{shown}</main>"#,
+        escape(&name),
+        filter_form(filters),
+    );
+    Made {
+        status,
+        media: HTML,
+        body: Arc::new(frame(&name, "", &body)),
+    }
+}
+
+/// `log`'s arguments from the query; each value read as the command line reads it.
+fn log_args(filters: &[(String, String)]) -> Result<LogArgs, String> {
+    let mut args = LogArgs {
+        limit: Some(LOG_SHOWN),
+        ..LogArgs::default()
+    };
+    for (name, value) in filters {
+        let value = value.trim();
+        if value.is_empty() {
+            continue;
+        }
+        let text = Some(value.to_string());
+        let point = || value.parse().map(Some).map_err(|e| format!("{name}: {e}"));
+        match name.as_str() {
+            "character" => args.character = text,
+            "kind" => args.kind = text,
+            "by" => args.by = text,
+            "grep" => args.grep = text,
+            "session" => {
+                args.session = Some(value.parse().map_err(|_| {
+                    format!("session: '{value}' is not a session's number, e.g. 2")
+                })?);
+            }
+            "limit" => {
+                args.limit = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=LOG_SHOWN_AT_MOST).contains(n))
+                        .ok_or_else(|| {
+                            format!(
+                                "the last: '{value}' is not a number of events from 1 to {LOG_SHOWN_AT_MOST}"
+                            )
+                        })?,
+                );
+            }
+            "from" => args.from = point()?,
+            "to" => args.to = point()?,
+            other => {
+                return Err(format!(
+                    "'{other}' is not one of log's filters; they are: {}",
+                    FILTERS.map(|(name, _, _)| name).join(", ")
+                ));
+            }
+        }
+    }
+    Ok(args)
+}
+
+/// A page that says what went wrong, with `status`.
+pub fn trouble(status: u16, why: &str) -> Made {
+    Made {
+        status,
+        media: HTML,
+        body: Arc::new(frame(
+            "grimoire",
+            "",
+            &format!(
+                r#"<main id="live"><p class="flagged">{}</p></main>"#,
+                escape(why)
+            ),
+        )),
+    }
+}

@@ -1,0 +1,199 @@
+//! Real headless Chromium driven over its DevTools protocol: pages opened at a phone's or a
+//! desktop's width, their script's results read back, screenshots taken. Every wait is bounded
+//! (a page that never gets there fails the test, with what it was waiting for) and none is a
+//! timing assertion: how quickly a page gets there is the benchmark's business.
+
+use serde_json::{Value, json};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+/// The longest any one wait may take on a loaded machine before the test gives up.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Chromium to test with, or the reason there is none: the test then skips, unless
+/// GRIMOIRE_REQUIRE_BROWSER says it may not (CI).
+pub fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = super::report::chromium();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
+            "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
+        );
+        eprintln!("{test} skipped: no Chromium found");
+    }
+    found
+}
+
+pub struct Browser {
+    child: Child,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+    _profile: tempfile::TempDir,
+}
+
+/// One page (a tab) in the browser.
+pub struct Tab {
+    session: String,
+}
+
+impl Browser {
+    pub fn start(chromium: &Path) -> Browser {
+        let profile = tempfile::tempdir().expect("a profile folder");
+        let child = Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Chromium starts");
+        // Chromium writes the port it took, and its browser endpoint, once it listens.
+        let port_file = profile.path().join("DevToolsActivePort");
+        let deadline = Instant::now() + PATIENCE;
+        let (port, path) = loop {
+            if let Ok(text) = std::fs::read_to_string(&port_file)
+                && let [port, path] = text.lines().collect::<Vec<_>>()[..]
+            {
+                break (port.to_string(), path.to_string());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "Chromium did not open its DevTools port"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let (socket, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}{path}"))
+            .expect("the DevTools socket opens");
+        if let MaybeTlsStream::Plain(stream) = socket.get_ref() {
+            stream
+                .set_read_timeout(Some(PATIENCE))
+                .expect("a read timeout");
+        }
+        Browser {
+            child,
+            socket,
+            next_id: 0,
+            _profile: profile,
+        }
+    }
+
+    /// Sends one DevTools command (to a tab's session, or to the browser) and returns its result.
+    fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if let Some(session) = session {
+            message["sessionId"] = json!(session);
+        }
+        self.socket
+            .send(Message::text(message.to_string()))
+            .expect("a DevTools command is sent");
+        loop {
+            let Message::Text(text) = self.socket.read().expect("Chromium answers") else {
+                continue;
+            };
+            let answer: Value = serde_json::from_str(&text).expect("DevTools speaks JSON");
+            if answer["id"] == json!(id) {
+                assert!(
+                    answer.get("error").is_none(),
+                    "{method} failed: {}",
+                    answer["error"]
+                );
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// Opens `url` in a new tab framed `width` × `height` pixels (a phone's when `mobile`).
+    pub fn open(&mut self, url: &str, width: u32, height: u32, mobile: bool) -> Tab {
+        let target = self.call(None, "Target.createTarget", json!({ "url": "about:blank" }));
+        let attached = self.call(
+            None,
+            "Target.attachToTarget",
+            json!({ "targetId": target["targetId"], "flatten": true }),
+        );
+        let tab = Tab {
+            session: attached["sessionId"]
+                .as_str()
+                .expect("a session")
+                .to_string(),
+        };
+        self.call(
+            Some(&tab.session),
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile }),
+        );
+        self.call(Some(&tab.session), "Page.navigate", json!({ "url": url }));
+        tab
+    }
+
+    /// The value of `expression` in the tab (a promise is awaited); `null` while the page is
+    /// still loading.
+    pub fn eval(&mut self, tab: &Tab, expression: &str) -> Value {
+        let result = self.call(
+            Some(&tab.session),
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` holds in the tab; returns its value. Gives up after
+    /// [`PATIENCE`], saying what it waited for.
+    pub fn wait_for(&mut self, tab: &Tab, expression: &str, what: &str) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let value = self.eval(tab, &format!("(function () {{ try {{ return {expression}; }} catch (e) {{ return null; }} }})()"));
+            if !(value.is_null() || value == json!(false) || value == json!("")) {
+                return value;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the page never showed {what} (waited for: {expression})"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// A screenshot of the tab's whole page, kept in the tests' artifacts folder as `name`.png;
+    /// returns its path.
+    pub fn screenshot(&mut self, tab: &Tab, name: &str) -> PathBuf {
+        use base64::Engine;
+        let shot = self.call(
+            Some(&tab.session),
+            "Page.captureScreenshot",
+            json!({ "format": "png", "captureBeyondViewport": true }),
+        );
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("the picture"))
+            .expect("base64");
+        let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+        std::fs::create_dir_all(&folder).expect("the screenshots' folder");
+        let file = folder.join(format!("{name}.png"));
+        std::fs::write(&file, png).expect("the screenshot is kept");
+        file
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

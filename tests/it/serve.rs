@@ -1,0 +1,663 @@
+//! `grimoire serve`, met as the players meet it: the real binary listening on 127.0.0.1, asked
+//! over plain HTTP and by headless Chromium at a phone's and a desktop's width.
+
+use super::browser::{Browser, chromium_or_skip};
+use super::support::Campaign;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// The longest the server may take to say anything on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// A running `grimoire serve`, stopped when dropped.
+struct Served {
+    child: Child,
+    stdin: ChildStdin,
+    said: Receiver<serde_json::Value>,
+    /// The table's link, e.g. http://127.0.0.1:PORT/KEY/.
+    link: String,
+}
+
+impl Served {
+    fn start(c: &Campaign) -> Served {
+        Served::start_with(c, &[])
+    }
+
+    fn start_with(c: &Campaign, env: &[(&str, &str)]) -> Served {
+        let mut child = c
+            .cmd()
+            .envs(env.iter().copied())
+            .args(["serve", "--listen", "127.0.0.1:0", "--json"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("serve starts");
+        let stdin = child.stdin.take().expect("its input");
+        let stdout = child.stdout.take().expect("its output");
+        let (tell, said) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Ok(value) = serde_json::from_str(&line) else {
+                    continue;
+                };
+                if tell.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let first: serde_json::Value = said.recv_timeout(PATIENCE).expect("serve prints its link");
+        let link = first["link"].as_str().expect("a link").to_string();
+        Served {
+            child,
+            stdin,
+            said,
+            link,
+        }
+    }
+
+    /// The address (host:port) served.
+    fn address(&self) -> String {
+        self.link
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+
+    /// The path of a page under the link, e.g. `log?limit=2`.
+    fn path(&self, page: &str) -> String {
+        let key_path = &self.link["http://".len() + self.address().len()..];
+        format!("{key_path}{page}")
+    }
+
+    fn get(&self, page: &str) -> Answer {
+        self.ask(&format!(
+            "GET {} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.path(page),
+            self.address()
+        ))
+    }
+
+    /// Sends `raw` as it is and reads the whole answer.
+    fn ask(&self, raw: &str) -> Answer {
+        let mut stream = TcpStream::connect(self.address()).expect("the server takes a connection");
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        stream
+            .write_all(raw.as_bytes())
+            .expect("the request is sent");
+        let mut bytes = Vec::new();
+        let _ = stream.read_to_end(&mut bytes);
+        Answer::parse(&bytes)
+    }
+
+    /// Asks for a new link (Enter at the terminal); returns it.
+    fn new_link(&mut self) -> String {
+        self.stdin.write_all(b"\n").expect("Enter is pressed");
+        self.stdin.flush().unwrap();
+        let said = self
+            .said
+            .recv_timeout(PATIENCE)
+            .expect("serve prints the new link");
+        assert_eq!(said["new"], true, "{said}");
+        self.link = said["link"].as_str().expect("a link").to_string();
+        self.link.clone()
+    }
+
+    /// Opens the stream of updates.
+    fn updates(&self) -> Updates {
+        let mut stream = TcpStream::connect(self.address()).expect("the server takes a connection");
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            stream,
+            "GET {} HTTP/1.1\r\nHost: {}\r\n\r\n",
+            self.path("updates"),
+            self.address()
+        )
+        .unwrap();
+        Updates {
+            reader: BufReader::new(stream),
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Answer {
+    fn parse(bytes: &[u8]) -> Answer {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let body = match head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            true => dechunked(body),
+            false => body.to_string(),
+        };
+        Answer {
+            status,
+            head: head.to_string(),
+            body,
+        }
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name)
+                .then(|| value.trim().to_string())
+        })
+    }
+}
+
+fn dechunked(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// A stream of server-sent events, read event by event.
+struct Updates {
+    reader: BufReader<TcpStream>,
+}
+
+impl Updates {
+    /// The next event's name and data (keep-alive comments skipped).
+    fn next(&mut self) -> (String, String) {
+        let (mut event, mut data) = (String::new(), String::new());
+        loop {
+            let mut line = String::new();
+            let read = self
+                .reader
+                .read_line(&mut line)
+                .expect("the stream goes on");
+            assert!(read > 0, "the stream ended");
+            let line = line.trim_end_matches(['\r', '\n']);
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.to_string();
+            } else if let Some(text) = line.strip_prefix("data: ") {
+                data = text.to_string();
+            } else if line.is_empty() && !event.is_empty() {
+                return (event, data);
+            }
+        }
+    }
+
+    /// The next head announced.
+    fn next_head(&mut self) -> String {
+        loop {
+            let (event, data) = self.next();
+            if event == "head" {
+                let data: serde_json::Value = serde_json::from_str(&data).expect("JSON");
+                return data["mark"].as_str().expect("a mark").to_string();
+            }
+        }
+    }
+}
+
+/// The head as the pages mark it (SEQ:HASH-PREFIX).
+fn head_mark(c: &Campaign) -> String {
+    let head = c.json(&["head"]);
+    format!(
+        "{}:{}",
+        head["seq"],
+        head["checkpoint"]
+            .as_str()
+            .expect("a checkpoint")
+            .split(':')
+            .nth(1)
+            .expect("its hash")
+    )
+}
+
+fn an_evening() -> Campaign {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    c.ok(&["damage", "Aldric", "2", "--reason", "a ghoul's claw"]);
+    c.ok(&[
+        "--rolls",
+        "14",
+        "roll",
+        "d20",
+        "--for",
+        "listening at the door",
+    ]);
+    c
+}
+
+/// The live page shows the campaign only under the table's link, every sheet as `character show`
+/// prints it; anything else (no key, a wrong key, a path outside the app, a write) gets nothing,
+/// and every answer tells the browser to keep the link to itself.
+#[test]
+fn serve_shows_the_party_under_its_link_and_nothing_anywhere_else() {
+    let c = an_evening();
+    let served = Served::start(&c);
+    let page = served.get("");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("The Sunken Vault"), "{}", page.body);
+    for name in ["Aldric", "Mira"] {
+        let sheet = c.ok(&["character", "show", name]);
+        for line in sheet.lines().skip(1) {
+            let line = line
+                .trim()
+                .replace('&', "&amp;")
+                .replace('"', "&quot;")
+                .replace('\'', "&#39;");
+            assert!(
+                page.body.contains(&line),
+                "{name}'s sheet line {line:?} is missing"
+            );
+        }
+    }
+    assert!(page.body.contains("listening at the door"));
+    assert_eq!(
+        page.header("referrer-policy").as_deref(),
+        Some("no-referrer")
+    );
+    assert!(
+        page.header("content-security-policy")
+            .is_some_and(|policy| policy.contains("default-src 'none'")
+                && policy.contains("connect-src 'self'")),
+        "{}",
+        page.head
+    );
+    let refused = served.ask(&format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        served.address()
+    ));
+    assert_eq!(refused.status, 404);
+    let key = served.path("");
+    let wrong_key = format!("/{}/", "0".repeat(32));
+    for path in [
+        wrong_key.clone(),
+        format!("{wrong_key}export.jsonl"),
+        format!("{key}../../etc/passwd"),
+        format!("{key}%2e%2e/%2e%2e/etc/passwd"),
+        format!("{key}secrets"),
+        "/favicon.ico".to_string(),
+    ] {
+        let answer = served.ask(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            served.address()
+        ));
+        assert_eq!(answer.status, 404, "{path}: {}", answer.body);
+        assert_eq!(
+            answer.body, refused.body,
+            "{path} is refused in other words"
+        );
+    }
+    let before = c.head();
+    for method in ["POST", "PUT", "DELETE"] {
+        let answer = served.ask(&format!(
+            "{method} {key} HTTP/1.1\r\nHost: {}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}",
+            served.address()
+        ));
+        assert_eq!(answer.status, 405, "{method}: {}", answer.body);
+    }
+    assert_eq!(c.head(), before, "a refused request changed the log");
+}
+
+/// Oversized and malformed requests are refused before any page is made.
+#[test]
+fn oversized_and_malformed_requests_are_refused() {
+    let c = an_evening();
+    let served = Served::start(&c);
+    let long = served.get(&format!("log?grep={}", "a".repeat(4000)));
+    assert_eq!(long.status, 414, "{}", long.body);
+    let huge_header = served.ask(&format!(
+        "GET {} HTTP/1.1\r\nHost: {}\r\nX-Junk: {}\r\nConnection: close\r\n\r\n",
+        served.path(""),
+        served.address(),
+        "x".repeat(64 * 1024)
+    ));
+    assert!(
+        huge_header.status == 431 || huge_header.status == 0,
+        "a 64 KiB header was read: {}",
+        huge_header.status
+    );
+    let garbage = served.ask("HELLO THERE\r\n\r\n");
+    assert_eq!(garbage.status, 400, "{}", garbage.head);
+    // The server still serves after all of that.
+    assert_eq!(served.get("").status, 200);
+}
+
+/// The export served is the public log exactly as `grimoire export` writes it.
+#[test]
+fn the_served_export_is_the_public_log() {
+    let c = an_evening();
+    c.ok(&["roll", "d20", "--sealed", "--for", "the ambush"]);
+    let served = Served::start(&c);
+    let export = served.get("export.jsonl");
+    assert_eq!(export.status, 200);
+    assert_eq!(export.body, c.ok(&["export"]));
+}
+
+/// The log page takes `log`'s filters and lists the events `log --json` gives for them; a filter
+/// `log` would refuse is refused on the page in grimoire's words.
+#[test]
+fn the_log_page_filters_as_log_does() {
+    let c = an_evening();
+    c.ok(&["heal", "Aldric", "1"]);
+    let served = Served::start(&c);
+    let page = served.get("log?character=Aldric&limit=2");
+    assert_eq!(page.status, 200, "{}", page.body);
+    let listed: Vec<u64> = c.json(&["log", "--character", "Aldric", "--limit", "2"])["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 2);
+    let shown = page.body.matches("<li id=\"e").count();
+    assert_eq!(shown, 2, "{}", page.body);
+    for seq in listed {
+        assert!(
+            page.body.contains(&format!("<li id=\"e{seq}\"")),
+            "#{seq} is missing"
+        );
+    }
+    let unknown = served.get("log?character=Nobody");
+    assert_eq!(unknown.status, 400);
+    assert!(unknown.body.contains("Nobody"), "{}", unknown.body);
+    let bad = served.get("log?session=two");
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.body.contains("is not a session&#39;s number"),
+        "{}",
+        bad.body
+    );
+    let odd = served.get("log?secret=1");
+    assert_eq!(odd.status, 400);
+    assert!(
+        odd.body.contains("not one of log&#39;s filters"),
+        "{}",
+        odd.body
+    );
+}
+
+/// A write from another terminal reaches the stream of updates, as the new head.
+#[test]
+fn a_write_reaches_the_stream_of_updates() {
+    let c = an_evening();
+    let served = Served::start(&c);
+    let mut updates = served.updates();
+    assert_eq!(updates.next_head(), head_mark(&c));
+    c.ok(&["heal", "Aldric", "1"]);
+    assert_eq!(updates.next_head(), head_mark(&c));
+    let sheet = c.ok(&["character", "show", "Aldric"]);
+    let health = sheet
+        .lines()
+        .find(|line| line.trim().starts_with("Health"))
+        .expect("a health line")
+        .trim();
+    assert!(served.get("").body.contains(health), "{health}");
+}
+
+/// Enter makes a new link: the old one opens nothing at once (its stream of updates is told and
+/// ends), and the new one opens everything.
+#[test]
+fn a_new_link_closes_the_old_one_at_once() {
+    let c = an_evening();
+    let mut served = Served::start(&c);
+    let mut old_updates = served.updates();
+    old_updates.next_head();
+    let old = served.path("");
+    let new = served.new_link();
+    assert_ne!(served.path(""), old, "{new}");
+    assert_eq!(old_updates.next().0, "closed");
+    let refused = served.ask(&format!(
+        "GET {old} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        served.address()
+    ));
+    assert_eq!(refused.status, 404);
+    assert_eq!(served.get("").status, 200);
+}
+
+/// Two campaigns that differ only in their secrets (each epoch's seed, a sealed die not yet
+/// revealed, and so every id, hash and key) serve the same bytes on every page once those are
+/// blanked: nothing a page shows depends on a secret.
+#[test]
+fn pages_of_campaigns_differing_only_in_secrets_are_the_same() {
+    let pages = [
+        "",
+        "log",
+        "log?limit=3&kind=dice_rolled",
+        "report",
+        "export.jsonl",
+    ];
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    for (randomness, sealed) in [("1", "3"), ("2", "19")] {
+        let c = Campaign::empty();
+        let run = |args: &[&str]| {
+            let out = c
+                .cmd()
+                .env("GRIMOIRE_RANDOMNESS_SEED", randomness)
+                .arg("--json")
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            said["appended"][0]["seq"].as_u64().unwrap_or_default()
+        };
+        run(&["init", "--name", "Secrets"]);
+        run(&super::support::ADG_ALDRIC);
+        run(&["session", "start"]);
+        let trap = run(&[
+            "--rolls", "11", "roll", "d20", "--sealed", "--for", "the trap",
+        ]);
+        run(&["reveal", &trap.to_string()]);
+        run(&[
+            "--rolls",
+            sealed,
+            "roll",
+            "d20",
+            "--sealed",
+            "--for",
+            "the ambush",
+        ]);
+        run(&["--rolls", "9", "roll", "d20", "--for", "the door"]);
+        let served = Served::start_with(&c, &[("GRIMOIRE_RANDOMNESS_SEED", randomness)]);
+        let mut bodies: Vec<String> = pages
+            .iter()
+            .map(|page| {
+                let answer = served.get(page);
+                assert_eq!(answer.status, 200, "{page}: {}", answer.body);
+                blanked(&answer.body)
+            })
+            .collect();
+        bodies.push(blanked(&served.updates().next_head()));
+        seen.push(bodies);
+    }
+    for (i, page) in pages.iter().chain(["updates"].iter()).enumerate() {
+        if seen[0][i] != seen[1][i] {
+            let (a, b) = (&seen[0][i], &seen[1][i]);
+            let at = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+            panic!(
+                "the page {page:?} differs with the secrets, from: {:?} / {:?}",
+                a.chars()
+                    .skip(at.saturating_sub(80))
+                    .take(200)
+                    .collect::<String>(),
+                b.chars()
+                    .skip(at.saturating_sub(80))
+                    .take(200)
+                    .collect::<String>()
+            );
+        }
+    }
+}
+
+/// `text` with what differs by design between two campaigns blanked: hex of 16 digits or more
+/// (hashes, commitments, nonces, keys), ids, and the time a report was written.
+fn blanked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let run = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_hexdigit() || **c == '-')
+            .count();
+        let hex = chars[i..i + run]
+            .iter()
+            .filter(|c| c.is_ascii_hexdigit())
+            .count();
+        if hex >= 16 {
+            out.push_str("<HEX>");
+            i += run;
+        } else {
+            out.extend(&chars[i..i + run.max(1)]);
+            i += run.max(1);
+        }
+    }
+    match out.find("Written by grimoire at ") {
+        Some(at) => {
+            let end = out[at..].find('<').map_or(out.len(), |e| at + e);
+            out.replace_range(at..end, "Written by grimoire at <TIME>.");
+            out
+        }
+        None => out,
+    }
+}
+
+/// The live view in real Chromium, on a phone and a desktop: it fits each width with no sideways
+/// scrolling, its check of the log holds, and a write from the terminal appears on both pages
+/// without a reload. Screenshots of both are kept as artifacts.
+#[test]
+fn the_live_view_follows_a_write_on_a_phone_and_a_desktop() {
+    let Some(chromium) = chromium_or_skip("the_live_view_follows_a_write_on_a_phone_and_a_desktop")
+    else {
+        return;
+    };
+    let c = an_evening();
+    c.ok(&[
+        "roll",
+        "d20",
+        "--for",
+        "a-purpose-written-as-one-very-long-word-that-would-push-any-table-out-of-the-page",
+    ]);
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    let tabs = [
+        ("phone", browser.open(&served.link, 400, 900, true), 400),
+        (
+            "desktop",
+            browser.open(&served.link, 1280, 900, false),
+            1280,
+        ),
+    ];
+    for (name, tab, width) in &tabs {
+        let verdict = browser.wait_for(
+            tab,
+            r#"document.getElementById("check-verdict").textContent.indexOf("Checking") < 0 && document.getElementById("check-verdict").textContent"#,
+            "the check's verdict",
+        );
+        assert!(
+            verdict.as_str().unwrap().starts_with("All checks hold"),
+            "{name}: {verdict}"
+        );
+        let widths = browser.eval(
+            tab,
+            "[document.documentElement.scrollWidth, window.innerWidth]",
+        );
+        assert_eq!(widths[1], *width, "{name}: {widths}");
+        assert!(
+            widths[0].as_u64() <= widths[1].as_u64(),
+            "the {name} scrolls sideways: {widths}"
+        );
+        browser.screenshot(tab, &format!("live-view-{name}"));
+        // A mark that a reload would wipe.
+        browser.eval(tab, "window.notReloaded = true");
+    }
+    c.ok(&["damage", "Aldric", "3", "--reason", "a falling portcullis"]);
+    let mark = head_mark(&c);
+    for (name, tab, _) in &tabs {
+        browser.wait_for(
+            tab,
+            &format!("document.body.dataset.head === {mark:?}"),
+            &format!("the new head {mark} on the {name}"),
+        );
+        let page = browser.eval(tab, "document.getElementById('live').textContent");
+        assert!(
+            page.as_str().unwrap().contains("a falling portcullis"),
+            "{name}: {page}"
+        );
+        assert_eq!(
+            browser.eval(tab, "window.notReloaded === true"),
+            true,
+            "{name} reloaded"
+        );
+        browser.wait_for(
+            tab,
+            &format!(
+                r#"document.getElementById("check-verdict").textContent.indexOf("All checks hold: {} events") === 0"#,
+                mark.split(':').next().unwrap()
+            ),
+            "the check run again on the longer log",
+        );
+    }
+}
+
+/// The shell's evening: a command typed into `grimoire shell` reaches the phones as one typed at
+/// the command line does; `serve` typed into the shell is refused (it would stop the shell).
+#[test]
+fn what_the_shell_records_reaches_the_stream_of_updates() {
+    let c = an_evening();
+    let served = Served::start(&c);
+    let mut updates = served.updates();
+    updates.next_head();
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the shell starts");
+    shell
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"serve\nheal Aldric 1\nexit\n")
+        .unwrap();
+    let out = shell.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("start it in another terminal"), "{said}");
+    assert_eq!(updates.next_head(), head_mark(&c));
+    assert!(c.ok(&["log", "--limit", "1"]).contains("Aldric heals 1"));
+}
