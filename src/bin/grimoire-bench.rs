@@ -8,6 +8,8 @@
 //!        grimoire-bench postgres URL [--size 100000] [--dir DIR]
 //!            (the PostgreSQL backend on the server and database URL names, e.g.
 //!            postgres://grimoire@/bench?host=/tmp/pg; see README, "Performance")
+//!        grimoire-bench serve-load [--phones 30] [--seconds 60] [--events 5000] [--dir DIR]
+//!            (the live view under load: phones following `grimoire serve` while the GM appends)
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
 //!        grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
 
@@ -37,6 +39,12 @@ fn main() {
     }
     if args.get(1).map(String::as_str) == Some("postgres") {
         return postgres_main(&args[2..]);
+    }
+    if args.get(1).map(String::as_str) == Some("serve-load") {
+        return match serve_load_main(&args[2..]) {
+            Ok(row) => println!("{row}"),
+            Err(e) => eprintln!("serve-load: {e}"),
+        };
     }
     let mut sizes = vec![10_000u64, 100_000, 1_000_000];
     let mut reads_only = false;
@@ -624,4 +632,193 @@ fn profile(db: &Path) {
         text.len(),
         write.elapsed()
     );
+}
+
+/// The live view under load: `phones` clients follow `grimoire serve`'s stream of updates on
+/// loopback for `seconds` while the GM appends a roll every half second (faster than any table),
+/// each append timed. Before and after, the same appends are timed with no server running: the
+/// ratio says what serving costs the GM. Every phone must see every append's head; the delay from
+/// an append's commit to each phone's receipt is summed up as its median and 99th percentile.
+/// Every loop is bounded in count and time, and only 127.0.0.1 is spoken to.
+fn serve_load_main(args: &[String]) -> Result<String, Failure> {
+    let (mut phones, mut seconds, mut events) = (30usize, 60u64, 5_000u64);
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = rest.next().ok_or(format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--phones" => phones = value.parse()?,
+            "--seconds" => seconds = value.parse()?,
+            "--events" => events = value.parse()?,
+            "--dir" => dir = PathBuf::from(value),
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join(format!("serve-load-{events}.db"));
+    remove(&db);
+    let last_file = dir.join("serve-load-last");
+    let _ = std::fs::remove_file(&last_file);
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    let path = db.to_str().unwrap_or_default();
+    process(
+        &exe,
+        &[
+            "--db",
+            path,
+            "dev",
+            "generate",
+            "--events",
+            &events.to_string(),
+        ],
+    )?;
+    let append = || -> Result<(Duration, Instant), Failure> {
+        let cli = Cli::try_parse_from(["grimoire", "--db", path, "roll", "d20", "--for", "load"])?;
+        let mut ctx = Context::from_env()?;
+        let started = Instant::now();
+        run(&cli, &mut ctx)?;
+        Ok((started.elapsed(), Instant::now()))
+    };
+    let pace = Duration::from_millis(500);
+    let alone = |count: usize| -> Result<Vec<Duration>, Failure> {
+        let mut times = Vec::with_capacity(count);
+        for _ in 0..count {
+            times.push(append()?.0);
+            std::thread::sleep(pace);
+        }
+        Ok(times)
+    };
+    let mut without = alone(20)?;
+
+    let mut server = Command::new(&exe)
+        .args(["--db", path, "serve", "--listen", "127.0.0.1:0", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let outcome = (|| -> Result<String, Failure> {
+        let mut said = String::new();
+        BufReader::new(server.stdout.take().ok_or("serve has no output")?).read_line(&mut said)?;
+        let said: serde_json::Value = serde_json::from_str(&said)?;
+        let link = said["link"].as_str().ok_or("serve printed no link")?;
+        let address = link
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let updates = format!("{}updates", &link["http://".len() + address.len()..]);
+        let deadline = Instant::now() + Duration::from_secs(seconds + 30);
+        let followers: Vec<_> = (0..phones)
+            .map(|_| {
+                let (address, updates, last_file) =
+                    (address.clone(), updates.clone(), last_file.clone());
+                std::thread::spawn(move || follow(&address, &updates, &last_file, deadline))
+            })
+            .collect();
+        // Every phone has its first head before the appends begin.
+        std::thread::sleep(Duration::from_secs(2));
+        let mut served = Vec::new();
+        let mut committed: Vec<(u64, Instant)> = Vec::new();
+        let until = Instant::now() + Duration::from_secs(seconds);
+        while Instant::now() < until {
+            let (took, at) = append()?;
+            served.push(took);
+            let head = Store::open(&db)?.head()?.map_or(0, |h| h.seq.get());
+            committed.push((head, at));
+            std::thread::sleep(pace);
+        }
+        // The last append's head reaches every phone, or the deadline ends the wait.
+        let last = committed.last().map_or(0, |(seq, _)| *seq);
+        std::fs::write(&last_file, last.to_string())?;
+        let mut delays = Vec::new();
+        let mut missed = 0usize;
+        for follower in followers {
+            let seen = follower.join().map_err(|_| "a phone's thread failed")??;
+            for (seq, at) in &committed {
+                match seen.iter().find(|(s, _)| s == seq) {
+                    Some((_, got)) => delays.push(got.saturating_duration_since(*at)),
+                    None => missed += 1,
+                }
+            }
+        }
+        delays.sort();
+        let quantile = |q: f64| {
+            delays
+                .get(((delays.len() as f64 * q) as usize).min(delays.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or_default()
+        };
+        without.extend(alone(20)?);
+        let (with, without) = (mean(served.clone()), mean(without));
+        Ok(format!(
+            "| {phones} phones, {seconds} s, {events} events | {} appends | {} | {:.0?} | {:.0?} | {:.2} ({:.2?} / {:.2?}) |",
+            committed.len(),
+            match missed {
+                0 => "every update to every phone".to_string(),
+                n => format!("{n} updates missed"),
+            },
+            quantile(0.5),
+            quantile(0.99),
+            with.as_secs_f64() / without.as_secs_f64().max(1e-9),
+            with,
+            without,
+        ))
+    })();
+    let _ = server.kill();
+    let _ = server.wait();
+    outcome
+}
+
+/// One phone: follows the stream of updates until the head the GM's last append made arrives (the
+/// harness writes it to a file once known) or `deadline` passes; returns each head's seq with
+/// when it arrived.
+fn follow(
+    address: &str,
+    updates: &str,
+    last_file: &Path,
+    deadline: Instant,
+) -> Result<Vec<(u64, Instant)>, String> {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(address).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .map_err(|e| e.to_string())?;
+    write!(stream, "GET {updates} HTTP/1.1\r\nHost: {address}\r\n\r\n")
+        .map_err(|e| e.to_string())?;
+    let mut seen = Vec::new();
+    let mut pending = String::new();
+    let mut buffer = [0u8; 4096];
+    while Instant::now() < deadline {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => pending.push_str(&String::from_utf8_lossy(&buffer[..n])),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => return Err(e.to_string()),
+        }
+        let now = Instant::now();
+        while let Some(end) = pending.find('\n') {
+            let line: String = pending.drain(..=end).collect();
+            if let Some(at) = line.find("\"mark\":\"") {
+                let seq = line[at + 8..]
+                    .split(':')
+                    .next()
+                    .and_then(|s| s.parse().ok());
+                if let Some(seq) = seq {
+                    seen.push((seq, now));
+                }
+            }
+        }
+        let last: Option<u64> = std::fs::read_to_string(last_file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok());
+        if last.is_some_and(|last| seen.iter().any(|(s, _)| *s >= last)) {
+            break;
+        }
+    }
+    Ok(seen)
 }

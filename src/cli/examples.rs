@@ -123,6 +123,13 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire report --at session:3 --out after-session-3.html",
         ],
     ),
+    (
+        "serve",
+        &[
+            "grimoire serve",
+            "grimoire serve --listen 0.0.0.0:8737 --link-host 192.168.1.20",
+        ],
+    ),
     ("head", &["grimoire head"]),
     (
         "shell",
