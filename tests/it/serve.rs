@@ -27,9 +27,14 @@ impl Served {
     }
 
     fn start_with(c: &Campaign, env: &[(&str, &str)]) -> Served {
-        let mut child = c
-            .cmd()
-            .envs(env.iter().copied())
+        let mut grimoire = c.cmd();
+        grimoire.envs(env.iter().copied());
+        Served::start_as(grimoire)
+    }
+
+    /// Starts `grimoire` (its campaign named in its environment) serving.
+    fn start_as(mut grimoire: std::process::Command) -> Served {
+        let mut child = grimoire
             .args(["serve", "--listen", "127.0.0.1:0", "--json"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -660,4 +665,88 @@ fn what_the_shell_records_reaches_the_stream_of_updates() {
     assert!(said.contains("start it in another terminal"), "{said}");
     assert_eq!(updates.next_head(), head_mark(&c));
     assert!(c.ok(&["log", "--limit", "1"]).contains("Aldric heals 1"));
+}
+
+/// A campaign in PostgreSQL is served as a file is, and followed as it is written.
+#[test]
+fn a_campaign_on_postgres_is_served_and_followed() {
+    let Some(database) = super::pg_cluster::database() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let url = database.url("Served");
+    let grimoire = || super::support::grimoire_cmd(std::path::Path::new(&url), dir.path());
+    let ok = |args: &[&str]| {
+        let out = grimoire().args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    ok(&["init", "--name", "Over the Wire"]);
+    ok(&super::support::ADG_ALDRIC);
+    let served = Served::start_as(grimoire());
+    let page = served.get("");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Over the Wire") && page.body.contains("Aldric"));
+    let mut updates = served.updates();
+    let first = updates.next_head();
+    ok(&["damage", "Aldric", "1", "--reason", "a splinter"]);
+    let next = updates.next_head();
+    assert_ne!(first, next);
+    let head: serde_json::Value = serde_json::from_str(&ok(&["--json", "head"])).unwrap();
+    assert_eq!(next.split(':').next().unwrap(), head["seq"].to_string());
+    assert!(served.get("").body.contains("a splinter"));
+}
+
+/// Witnessing on the live view: a phone that saw the log remembers it, and when the GM then cuts
+/// events from its end (straight in the file, under the running server), the open page says so at
+/// once, naming where the log now ends short, without the player doing anything.
+#[test]
+fn a_phone_that_saw_the_log_says_at_once_when_events_are_cut_from_it() {
+    let Some(chromium) =
+        chromium_or_skip("a_phone_that_saw_the_log_says_at_once_when_events_are_cut_from_it")
+    else {
+        return;
+    };
+    let c = an_evening();
+    c.ok(&["heal", "Aldric", "1"]);
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    let tab = browser.open(&served.link, 400, 900, true);
+    browser.wait_for(
+        &tab,
+        r#"document.getElementById("check-witness").textContent.indexOf("has not seen this campaign before") >= 0"#,
+        "the browser remembering the log",
+    );
+    let head: u64 = head_mark(&c).split(':').next().unwrap().parse().unwrap();
+    let sql = c.sql();
+    let triggers: Vec<String> = sql
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for trigger in triggers {
+        sql.execute_batch(&format!("DROP TRIGGER \"{trigger}\""))
+            .unwrap();
+    }
+    sql.execute_batch("DELETE FROM snapshots").unwrap();
+    sql.execute("DELETE FROM events WHERE seq = ?1", [head])
+        .unwrap();
+    drop(sql);
+    let said = browser.wait_for(
+        &tab,
+        r#"document.getElementById("check-witness").textContent.indexOf("WARNING") === 0 && document.getElementById("check-witness").textContent"#,
+        "the warning that events were cut",
+    );
+    let said = said.as_str().unwrap();
+    assert!(
+        said.contains(&format!("up to #{head}"))
+            && said.contains("events were dropped from its end"),
+        "{said}"
+    );
 }
