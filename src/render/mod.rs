@@ -322,12 +322,13 @@ pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {
     lines
 }
 
-/// What waits on someone at the table about `c` (a choice to make, a spell about to fire), as
-/// their sheet says it.
-pub fn waiting_on(c: &Character, state: &CampaignState) -> Vec<String> {
-    on_system!(&c.system, AnyState, |S, mine| {
-        S::waiting_on(&c.as_seen_by::<S>(), mine, state)
-    })
+/// What waits on someone at the table in every rule system (a choice to make, a spell about to
+/// fire, a save still open), each line naming who.
+pub fn waiting(state: &CampaignState) -> Vec<String> {
+    SystemId::ALL
+        .iter()
+        .flat_map(|&system| on_system!(system, SystemId, |S| S::waiting(state)))
+        .collect()
 }
 
 /// A character's health as a sheet line says it, with their status ("health 5/8 (down)").

@@ -750,3 +750,61 @@ fn a_phone_that_saw_the_log_says_at_once_when_events_are_cut_from_it() {
         "{said}"
     );
 }
+
+/// "Waiting on" gathers what the table owes: a sealed die to reveal (never its value) and a save
+/// still to roll against a spell cast on a character; each goes once it is answered.
+#[test]
+fn the_live_view_lists_what_waits_on_the_table_until_it_is_answered() {
+    let c = an_evening();
+    c.ok(&super::support::LEARN_SLEEP);
+    let cast = c.seq_of(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Aldric",
+    ]);
+    let sealed = c.seq_of(&[
+        "--rolls",
+        "17",
+        "roll",
+        "d20",
+        "--sealed",
+        "--for",
+        "the ambush",
+    ]);
+    let served = Served::start(&c);
+    let waiting = |page: &str| {
+        let start = page.find(r#"<section id="waiting">"#).expect("the section");
+        let end = start + page[start..].find("</section>").unwrap();
+        page[start..end].to_string()
+    };
+    let before = waiting(&served.get("").body);
+    assert!(
+        before.contains(&format!("1 die sealed at #{sealed}, to be revealed")),
+        "{before}"
+    );
+    assert!(!before.contains("17"), "a sealed value is shown: {before}");
+    assert!(
+        before.contains(&format!(
+            "Aldric: a save against the spell cast at #{cast} is still to roll — `grimoire save Aldric --cast {cast}`"
+        )),
+        "{before}"
+    );
+    let mut updates = served.updates();
+    updates.next_head();
+    c.ok(&["reveal", &sealed.to_string()]);
+    updates.next_head();
+    c.ok(&[
+        "--rolls",
+        "90",
+        "save",
+        "Aldric",
+        "--cast",
+        &cast.to_string(),
+        "--wsr",
+        "10",
+    ]);
+    updates.next_head();
+    let after = waiting(&served.get("").body);
+    assert!(
+        after.contains("Nothing waits on a choice, a spell or a reveal."),
+        "{after}"
+    );
+}

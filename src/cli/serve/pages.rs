@@ -95,7 +95,7 @@ impl LiveInputs {
 }
 
 /// Everything that waits on someone at the table: each sealed die not yet revealed (never its
-/// value, which the page does not know), then what each sheet says waits.
+/// value, which the page does not know), then what each rule system says waits.
 fn waiting(state: &CampaignState) -> Vec<String> {
     let mut lines: Vec<String> = state
         .sealed_pending
@@ -107,13 +107,7 @@ fn waiting(state: &CampaignState) -> Vec<String> {
             )
         })
         .collect();
-    for c in state.characters.values() {
-        lines.extend(
-            crate::render::waiting_on(c, state)
-                .into_iter()
-                .map(|line| format!("{}: {}", c.name, line.trim())),
-        );
-    }
+    lines.extend(crate::render::waiting(state));
     lines
 }
 

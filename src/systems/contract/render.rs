@@ -103,13 +103,9 @@ pub trait SystemWords: SystemModel + SystemFold {
             crate::words::capitalized(&who.health_text())
         )]
     }
-    /// The lines of `who`'s sheet that wait on someone at the table (a choice to make, a spell
-    /// about to fire), as [`Self::sheet_lines`] prints them: the live view gathers them at the top.
-    fn waiting_on(
-        _who: &Someone<'_, Self>,
-        _mine: &Self::Character,
-        _state: &dyn View<Self>,
-    ) -> Vec<String> {
+    /// What of this system waits on someone at the table (a choice to make, a spell about to
+    /// fire, a save still open), each line naming who: the live view gathers them at its top.
+    fn waiting(_state: &dyn View<Self>) -> Vec<String> {
         Vec::new()
     }
     /// The character's level, as a summary names it.

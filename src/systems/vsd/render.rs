@@ -246,47 +246,44 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         if let Some(until) = vsd.awareness_until.filter(|u| *u > state.clock()) {
             lines.push(format!("  The Darkmaster is aware of them until {}: a spell before then brings a resonance roll", state.until_words(until)));
         }
-        lines.extend(Self::waiting_on(c, vsd, state));
+        lines.extend(waiting_of(c, vsd, state));
         lines
     }
-    /// A failed spell held to fire (VSD-9) and each choice still to make (VSD-8).
-    fn waiting_on(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
-        let mut waiting = Vec::new();
-        if let Some(d) = &vsd.delayed {
-            waiting.push(format!(
-                "  {} (failed at #{}) fires {} if {} concentrates on it until then",
-                d.spell,
-                d.cast_seq,
-                state.end_of_round_words(d.fires_at_round),
-                c.name
-            ));
+    /// For each character: a failed spell held to fire (VSD-9), each choice still to make (VSD-8),
+    /// and each save still to roll against a spell cast on them (VSD-7).
+    fn waiting(state: &dyn View<Vsd>) -> Vec<String> {
+        let mut lines = Vec::new();
+        for who in state.everyone() {
+            if let Some(vsd) = who.mine {
+                lines.extend(
+                    waiting_of(&who, vsd, state)
+                        .into_iter()
+                        .map(|line| format!("{}: {}", who.name, line.trim())),
+                );
+            }
+            let castings = state
+                .campaign()
+                .castings_on
+                .get(&crate::words::Folded::of(who.name));
+            // A spell that grants a save takes hold only once the save fails (VSD-7): until the
+            // save is rolled, the newest casting on them waits for it.
+            for (spell, casting) in castings.into_iter().flatten() {
+                let took_hold = who
+                    .spells_on
+                    .get(spell)
+                    .is_some_and(|active| active.cast_seq == casting.cast_seq);
+                if !casting.saved && !took_hold {
+                    lines.push(format!(
+                        "{name}: a save against the spell cast at #{seq} is still to roll — `grimoire save {name} --cast {seq}`",
+                        name = who.name,
+                        seq = casting.cast_seq
+                    ));
+                }
+            }
         }
-        for p in &vsd.pending {
-            let options: Vec<&str> = p
-                .options
-                .iter()
-                .map(|o| crate::words::Words::word(*o))
-                .collect();
-            let naming = if p
-                .options
-                .contains(&crate::systems::vsd::event::Choice::OtherTarget)
-            {
-                " (other-target with --target WHO)"
-            } else {
-                ""
-            };
-            waiting.push(format!(
-                "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`{naming}",
-                p.about,
-                p.cast_seq,
-                p.by,
-                p.pick,
-                options.join(", "),
-                c.name
-            ));
-        }
-        waiting
+        lines
     }
+
     fn level(vsd: &VsdState) -> u32 {
         vsd.level
     }
@@ -508,4 +505,44 @@ pub fn delayed_resolved(d: &DelayedResolved) -> String {
             d.caster, d.spell, d.cast_seq
         )
     }
+}
+
+/// The lines of a caster's sheet that wait on the table: a failed spell held to fire (VSD-9) and
+/// each choice still to make (VSD-8).
+fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
+    let mut waiting = Vec::new();
+    if let Some(d) = &vsd.delayed {
+        waiting.push(format!(
+            "  {} (failed at #{}) fires {} if {} concentrates on it until then",
+            d.spell,
+            d.cast_seq,
+            state.end_of_round_words(d.fires_at_round),
+            c.name
+        ));
+    }
+    for p in &vsd.pending {
+        let options: Vec<&str> = p
+            .options
+            .iter()
+            .map(|o| crate::words::Words::word(*o))
+            .collect();
+        let naming = if p
+            .options
+            .contains(&crate::systems::vsd::event::Choice::OtherTarget)
+        {
+            " (other-target with --target WHO)"
+        } else {
+            ""
+        };
+        waiting.push(format!(
+            "  PENDING {} (from #{}): the {} picks {} of {} — `grimoire choose {} OPTION`{naming}",
+            p.about,
+            p.cast_seq,
+            p.by,
+            p.pick,
+            options.join(", "),
+            c.name
+        ));
+    }
+    waiting
 }
