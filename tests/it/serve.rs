@@ -808,3 +808,32 @@ fn the_live_view_lists_what_waits_on_the_table_until_it_is_answered() {
         "{after}"
     );
 }
+
+/// The printed link names only a host: anything that could break the link, or the terminal it is
+/// printed on, is refused before anything listens; so is an address already taken.
+#[test]
+fn a_link_host_that_is_not_a_host_and_a_taken_address_are_refused() {
+    let c = an_evening();
+    for host in [
+        "evil\u{1b}]0;owned\u{7}",
+        "a b",
+        "host/path",
+        "",
+        "[not-v6]",
+    ] {
+        let err = c.refused(&["serve", "--link-host", host], 2);
+        assert!(
+            err.contains("give a host name or address"),
+            "{host:?}: {err}"
+        );
+    }
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let err = c.refused(&["serve", "--listen", &address], 2);
+    assert!(
+        err.contains(&format!(
+            "cannot listen on {address}: another program listens there already"
+        )),
+        "{err}"
+    );
+}

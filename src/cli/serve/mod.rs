@@ -44,8 +44,30 @@ pub struct ServeArgs {
     pub listen: SocketAddr,
     /// The host the printed link names, when phones reach this machine by another name than the
     /// address listened on (always needed with 0.0.0.0), e.g. --link-host 192.168.1.20.
-    #[arg(long, value_name = "HOST")]
+    #[arg(long, value_name = "HOST", value_parser = link_host)]
     pub link_host: Option<String>,
+}
+
+/// A host as a link may name it: a name or an IPv4 address (letters, digits, dots and hyphens), or
+/// an IPv6 address in brackets. Anything else could break the link, or the terminal it is
+/// printed on.
+fn link_host(text: &str) -> Result<String, String> {
+    let name = !text.is_empty()
+        && text.len() <= 253
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+    let bracketed = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .is_some_and(|t| t.parse::<std::net::Ipv6Addr>().is_ok());
+    match name || bracketed {
+        true => Ok(text.to_string()),
+        false => Err(
+            "give a host name or address as phones reach this machine, e.g. 192.168.1.20, gm-laptop.local or [fd00::1]"
+                .to_string(),
+        ),
+    }
 }
 
 /// How often the log's head is looked at: a write shows on the phones within this and the time
