@@ -250,6 +250,7 @@ const GrimoireCheck = (() => {
     }
     const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
     let prevHash = "0".repeat(64);
+    let newestVersion = 0;
     let campaignId = "";
     let epoch = 1;
     let entropy = "";
@@ -345,6 +346,11 @@ const GrimoireCheck = (() => {
       result.head = `${row.seq}:${row.hash}`;
       const shape = shapeProblem(row);
       if (shape) problem(row.seq, shape);
+      // Each row is written in the newest payload version its grimoire knows, and a campaign only
+      // moves on to newer ones: a version going back was written by hand.
+      const version = Number(row.raw.schema_version);
+      if (version < newestVersion) problem(row.seq, `#${row.seq}: its payload is version ${version}, after events of version ${newestVersion}: grimoire never goes back to an older version, so this row was written by hand`);
+      newestVersion = Math.max(newestVersion, version);
       const p = row.payload;
       const seq = row.seq;
       // An event that undoes, amends or opens another names an earlier one, or it was forged.

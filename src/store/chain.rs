@@ -59,6 +59,18 @@ impl StoredRow {
         None
     }
 
+    /// A row written in an older payload version than a row before it: grimoire writes each row in
+    /// the newest version it knows, and a campaign only ever moves on to a newer grimoire, so
+    /// versions never go back. (An older version also skips the text rules of later ones.)
+    pub fn version_went_back(&self, newest_before: u32) -> Option<String> {
+        (self.schema_version < newest_before).then(|| {
+            format!(
+                "#{}: its payload is version {}, after events of version {newest_before}: grimoire never goes back to an older version, so this row was written by hand",
+                self.seq, self.schema_version
+            )
+        })
+    }
+
     /// SHA-256 over `prev_hash` (as its 64 hex characters) followed by each stored field, in column
     /// order, as an 8-byte big-endian byte length and the field's UTF-8 text. Numbers are written in
     /// decimal; an absent session is the empty string. Length prefixes make the encoding unambiguous.
@@ -381,6 +393,8 @@ pub struct Verifier {
     /// The sealed dice met so far, as (event, n), each with whether a reveal has opened it: a
     /// reveal must open a sealed die of an earlier event, once.
     sealed_met: BTreeMap<(Seq, u32), bool>,
+    /// The newest payload version read so far.
+    newest_version: u32,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -390,6 +404,7 @@ impl Verifier {
         Verifier {
             reveals,
             report: VerifyReport::default(),
+            newest_version: 0,
             expected_seq: Seq(1),
             prev_hash: GENESIS_HASH.to_string(),
             campaign_id: String::new(),
@@ -494,6 +509,10 @@ impl Verifier {
         if let Some(what) = row.shape_problem() {
             self.dice_problem(row.seq, what);
         }
+        if let Some(what) = row.version_went_back(self.newest_version) {
+            self.dice_problem(row.seq, what);
+        }
+        self.newest_version = self.newest_version.max(row.schema_version);
         match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
             Ok(event) => {
                 if let Err(what) = self.clock.check(row.seq, row.game_time, &event) {

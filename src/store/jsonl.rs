@@ -158,6 +158,8 @@ pub struct ChainCheck {
     next_seq: Seq,
     prev_hash: String,
     clock: super::chain::RecordedClock,
+    /// The newest payload version read so far.
+    newest_version: u32,
 }
 
 impl Default for ChainCheck {
@@ -166,6 +168,7 @@ impl Default for ChainCheck {
             next_seq: Seq(1),
             prev_hash: GENESIS_HASH.to_string(),
             clock: Default::default(),
+            newest_version: 0,
         }
     }
 }
@@ -192,6 +195,10 @@ impl ChainCheck {
         if let Some(problem) = row.shape_problem() {
             return Err(problem);
         }
+        if let Some(problem) = row.version_went_back(self.newest_version) {
+            return Err(problem);
+        }
+        self.newest_version = self.newest_version.max(row.schema_version);
         // SQLite stores signed 64-bit integers: anything larger would come back as another number.
         if i64::try_from(row.game_time).is_err() {
             return Err(format!(

@@ -109,16 +109,34 @@ fn import_refuses_control_characters_in_payload_text_of_todays_events_but_takes_
         "{message}"
     );
 
-    // An earlier grimoire (event version 1) took such a name: its own export must still restore.
-    let old = forge(&lines, 3, |row| {
+    // An earlier grimoire (event version 1) took such a name: its own export, version 1 up to
+    // the name and a later grimoire's rows after it, must still restore.
+    let first_version = |row: &mut grimoire::store::StoredRow| row.schema_version = 1;
+    let old = forge(&forge(&lines, 1, first_version), 2, first_version);
+    let old = forge(&old, 3, |row| {
         with_bell(row);
-        row.schema_version = 1;
+        first_version(row);
     });
     let out = import(&c, &old);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+
+    // The same row at version 1 after rows of version 2 was written by hand, to pass the name.
+    let out = import(
+        &c,
+        &forge(&lines, 3, |row| {
+            with_bell(row);
+            first_version(row);
+        }),
+    );
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("line 3") && message.contains("never goes back to an older version"),
+        "{message}"
     );
 }
 
