@@ -217,6 +217,14 @@ fn hides_in_plain_sight(c: char) -> bool {
             || CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::Format)
 }
 
+/// Whether a page shows `c` as an escape: it would reorder the text around it or pass unseen
+/// (the line breaks and tabs a page's own text is laid out with are left alone).
+pub fn acts_unseen(c: char) -> bool {
+    (breaks_the_line(c) && !matches!(c, '\n' | '\t'))
+        || is_bidi_control(c)
+        || hides_in_plain_sight(c)
+}
+
 /// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
 /// control and reordering characters, and characters that hide in plain sight, are shown as escapes
 /// instead of acting on the terminal or passing unseen.

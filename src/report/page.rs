@@ -12,7 +12,9 @@ use std::fmt::Write;
 /// The first bytes of every report: how `--out` knows a file it may replace.
 use crate::store::output::REPORT_MARK as MARK;
 
-/// Text made safe inside HTML and SVG, in element content and in quoted attributes alike.
+/// Text made safe inside HTML and SVG, in element content and in quoted attributes alike; a
+/// character that would reorder the text around it or pass unseen (an old or forged event's) is
+/// shown as its escape, as the terminal shows it.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -22,6 +24,7 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if crate::text::acts_unseen(c) => out.extend(c.escape_unicode()),
             c => out.push(c),
         }
     }
