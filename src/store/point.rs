@@ -33,8 +33,12 @@ impl std::str::FromStr for Point {
         let number = |digits: &str, what: &str| -> Result<u64, String> {
             match digits.trim().parse::<u64>() {
                 Ok(n) if n >= 1 => Ok(n),
-                _ => Err(format!(
+                Ok(_) => Err(format!(
                     "'{text}' names no {what}: {what}s are counted 1, 2, 3 …; {HINT}"
+                )),
+                Err(_) => Err(format!(
+                    "'{text}': '{}' is not a {what}'s number (a whole number from 1); {HINT}",
+                    digits.trim()
                 )),
             }
         };

@@ -115,6 +115,9 @@ fn malformed_numbers_are_usage_errors() {
     // Events count from #1: before it there is nothing to show.
     let err = c.refused(&["character", "show", "Aldric", "--at", "0"], 2);
     assert!(err.contains("counted 1, 2, 3"), "{err}");
+    // A slip after the number is named as such, not as a session that cannot be.
+    let err = c.refused(&["character", "show", "Aldric", "--at", "session:1:"], 2);
+    assert!(err.contains("'1:' is not a session's number"), "{err}");
     c.refused(&["character", "list", "--at", "0"], 2);
     c.refused(&["explain", "-1"], 2);
     c.refused(&["log", "--limit", "0"], 2);

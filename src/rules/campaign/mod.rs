@@ -776,6 +776,9 @@ fn reveal_sealed(
     seq: Seq,
     secrets: &[SealedSecret],
 ) -> Result<Event, RuleError> {
+    if seq == 0 || seq > state.head {
+        return Err(RuleError::NoSuchEvent(seq, state.head));
+    }
     let pending = state
         .sealed_pending
         .get(&seq)

@@ -412,6 +412,18 @@ fn given_a_sealed_roll_when_revealed_with_the_right_secret_then_the_values_are_p
         ),
         Err(RuleError::NothingSealed(Seq(2)))
     );
+    // An event past the log's end is not "without sealed dice": it is not there at all.
+    assert_eq!(
+        when(
+            &done,
+            Command::RevealSealed(SealedReveal {
+                seq: Seq(99),
+                secrets: Vec::new()
+            }),
+            vec![]
+        ),
+        Err(RuleError::NoSuchEvent(Seq(99), Seq(3)))
+    );
 }
 
 #[test]
