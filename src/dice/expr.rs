@@ -130,6 +130,32 @@ impl DiceExpr {
         })
     }
 
+    /// The sides of the die behind each face, term by term as `faces` fill the expression (an
+    /// open-ended term takes d100s until its chain stops); `None` when the faces do not fit.
+    pub fn sides_of(&self, faces: &[u32]) -> Option<Vec<u32>> {
+        let mut sides = Vec::with_capacity(faces.len());
+        let mut next = faces.iter().copied();
+        for (_, term) in &self.terms {
+            match term {
+                Term::Constant(_) => {}
+                Term::Dice { count, sides: each } => {
+                    for _ in 0..*count {
+                        next.next()?;
+                        sides.push(*each);
+                    }
+                }
+                Term::OpenEnded => {
+                    let mut chain = Vec::new();
+                    while open_ended::needs_another(&chain) {
+                        chain.push(next.next()?);
+                        sides.push(100);
+                    }
+                }
+            }
+        }
+        next.next().is_none().then_some(sides)
+    }
+
     /// Re-adds a stored roll from its faces, term by term, for `explain`: e.g. `4+2 +3 = 9`.
     /// `None` when the faces do not fit the expression (a damaged or hand-edited event).
     pub fn breakdown(&self, faces: &[u32]) -> Option<(String, i64)> {
@@ -249,9 +275,23 @@ impl From<DiceExpr> for String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
+    /// Each face's die, term by term: an open-ended chain's faces are d100s for as long as it
+    /// goes on; faces that do not fit the expression have none.
+    #[test]
+    fn sides_of_names_each_faces_die_in_the_order_they_fill_the_expression() {
+        let expr = DiceExpr::parse("2d6+oe+d4").unwrap();
+        assert_eq!(
+            expr.sides_of(&[3, 4, 97, 12, 2]),
+            Some(vec![6, 6, 100, 100, 4])
+        );
+        assert_eq!(expr.sides_of(&[3, 4, 50, 2]), Some(vec![6, 6, 100, 4]));
+        assert_eq!(expr.sides_of(&[3, 4, 97]), None, "the chain is cut short");
+        assert_eq!(expr.sides_of(&[3, 4, 50, 2, 1]), None, "a face too many");
+    }
     fn roll_entered(expr: &str, values: Vec<u32>) -> Result<Rolled, DiceError> {
         let mut rng = StdRng::seed_from_u64(0);
         let mut dice = Dice::entered(values, &mut rng);

@@ -146,17 +146,30 @@ const GrimoireCheck = (() => {
   // d6, 2d6, d100oe, constants, each after + or -) adds them; null when the faces do not fit.
   // An open-ended d100 rolls on after 96-100, and an opening 01-05 subtracts the chain after it.
   function addedUp(expression, faces) {
+    const read = readRoll(expression, faces);
+    return read === null ? null : read.total;
+  }
+  // The total, and the sides of the die behind each face, as `addedUp` reads them; null when the
+  // faces do not fit the expression.
+  function readRoll(expression, faces) {
     // Read as grimoire reads an expression: any case, spaces left out, d% a d100, oe open-ended.
     const text = String(expression).toLowerCase().replace(/\s+/g, "");
     const terms = text.match(/[+-]?[^+-]+/g) || [];
     let total = 0;
     let next = 0;
-    const take = () => (next < faces.length ? faces[next++] : null);
+    const sides = [];
+    let size = 0;
+    const take = () => {
+      if (next >= faces.length) return null;
+      sides.push(size);
+      return faces[next++];
+    };
     for (const raw of terms) {
       const sign = raw[0] === "-" ? -1 : 1;
       const term = raw.replace(/^[+-]/, "");
       let value = 0;
       if (term === "d100oe" || term === "oe") {
+        size = 100;
         const chain = [];
         const goesOn = () => chain.length === 0
           || (chain.length === 1 ? chain[0] >= 96 || chain[0] <= 5 : chain[chain.length - 1] >= 96);
@@ -169,6 +182,7 @@ const GrimoireCheck = (() => {
         value = chain.slice(1).reduce((sum, face) => sum + low * face, chain[0]);
       } else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
         const count = term[0] === "d" ? 1 : Number(term.split("d")[0]);
+        size = term.endsWith("%") ? 100 : Number(term.split("d")[1]);
         for (let k = 0; k < count; k++) {
           const face = take();
           if (face === null) return null;
@@ -181,7 +195,7 @@ const GrimoireCheck = (() => {
       }
       total += sign * value;
     }
-    return next === faces.length ? total : null;
+    return next === faces.length ? { total, sides } : null;
   }
 
   function seededFace(seed, message, sides) {
@@ -389,10 +403,21 @@ const GrimoireCheck = (() => {
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
-      if (row.kind === "dice_rolled" && p.total !== undefined && p.total !== null && dice.every((d) => d.value !== undefined && d.value !== null)) {
-        // A total past what a number here holds exactly is past any roll grimoire makes.
-        if (!Number.isSafeInteger(p.total) || addedUp(p.expression, dice.map((d) => d.value)) !== p.total) {
-          problem(seq, `#${seq}: the roll's total ${p.total} is not what its dice add up to`);
+      // A free roll's dice are the ones its expression rolls, and its total is them added up as
+      // it says; a sealed roll has no total until its dice are revealed.
+      if (row.kind === "dice_rolled") {
+        const hasTotal = p.total !== undefined && p.total !== null;
+        if (dice.every((d) => d.value !== undefined && d.value !== null)) {
+          const read = readRoll(p.expression, dice.map((d) => d.value));
+          if (read === null || read.sides.length !== dice.length || dice.some((d, i) => d.sides !== read.sides[i])) {
+            problem(seq, `#${seq}: its dice are not the dice its expression ${p.expression} rolls`);
+          }
+          // A total past what a number here holds exactly is past any roll grimoire makes.
+          if (hasTotal && (!Number.isSafeInteger(p.total) || read === null || read.total !== p.total)) {
+            problem(seq, `#${seq}: the roll's total ${p.total} is not what its dice add up to`);
+          }
+        } else if (hasTotal) {
+          problem(seq, `#${seq}: the roll shows a total of ${p.total} while its dice are sealed: a total is known only once they are revealed`);
         }
       }
       let lastN = null;

@@ -728,20 +728,39 @@ impl Verifier {
                 self.epoch_began.insert(1, seq);
                 self.start_epoch(derivation.is_some());
             }
-            // A free roll's total is its dice added up as its expression says.
+            // A free roll's dice are the ones its expression rolls, and its total is them added
+            // up as it says; a sealed roll has no total until its dice are revealed.
             Event::DiceRolled {
                 expression,
                 dice,
-                total: Some(total),
+                total,
                 ..
-            } if dice.iter().all(|d| d.value.is_some()) => {
-                let faces: Vec<u32> = dice.iter().filter_map(|d| d.value).collect();
-                let added = expression.breakdown(&faces).map(|(_, added)| added);
-                if added != Some(*total) {
-                    self.dice_problem(
+            } => {
+                let faces: Option<Vec<u32>> = dice.iter().map(|d| d.value).collect();
+                match (faces, total) {
+                    (Some(faces), total) => {
+                        let sides: Vec<u32> = dice.iter().map(|d| d.sides).collect();
+                        if expression.sides_of(&faces) != Some(sides) {
+                            self.dice_problem(
+                                seq,
+                                format!("#{seq}: its dice are not the dice its expression {expression} rolls"),
+                            );
+                        }
+                        let added = expression.breakdown(&faces).map(|(_, added)| added);
+                        if let Some(total) = total
+                            && added != Some(*total)
+                        {
+                            self.dice_problem(
+                                seq,
+                                format!("#{seq}: the roll's total {total} is not what its dice add up to"),
+                            );
+                        }
+                    }
+                    (None, Some(total)) => self.dice_problem(
                         seq,
-                        format!("#{seq}: the roll's total {total} is not what its dice add up to"),
-                    );
+                        format!("#{seq}: the roll shows a total of {total} while its dice are sealed: a total is known only once they are revealed"),
+                    ),
+                    (None, None) => {}
                 }
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
@@ -777,7 +796,6 @@ impl Verifier {
             | Event::FightStarted { .. }
             | Event::RoundBegan { .. }
             | Event::FightEnded { .. }
-            | Event::DiceRolled { .. }
             | Event::Retracted { .. }
             // Its dice are its original's, checked against them beside the chain.
             | Event::Amended { .. }

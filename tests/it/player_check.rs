@@ -123,7 +123,7 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
         // rules: both checkers say it was written by hand.
         if i > 0 {
             case(
-                format!("#{at} schema_version taken back, re-chained"),
+                format!("#{at} schema_version taken back, rechained"),
                 true,
                 &|r| r[i].schema_version = 1,
             );
@@ -207,6 +207,29 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             move |r: &mut Vec<StoredRow>| edit_payload(&mut r[i], |p| edit(&mut p["dice"][0]))
         };
         match kind {
+            "dice_rolled" if payload["total"].is_null() => case(
+                format!("#{at} a sealed roll given a total, rechained"),
+                true,
+                &|r| edit_payload(&mut r[i], |p| p["total"] = 7.into()),
+            ),
+            "dice_rolled" => {
+                let die = &payload["dice"][0];
+                let (sides, value) = (
+                    die["sides"].as_u64().unwrap(),
+                    die["value"].as_u64().unwrap(),
+                );
+                // Another die that could show the same face: the total still adds up.
+                let other = if sides > value.max(2) {
+                    value.max(2)
+                } else {
+                    sides + 1
+                };
+                case(
+                    format!("#{at} die 0 said to be a d{other}, rechained"),
+                    true,
+                    &|r| edit_payload(&mut r[i], |p| p["dice"][0]["sides"] = other.into()),
+                );
+            }
             "sealed_revealed" => {
                 case(
                     format!("#{at} opening forged, rechained"),
@@ -418,8 +441,11 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
                 "{what}: grimoire says {holds} at {first:?}, the page {theirs:?}"
             ));
         }
+        // Re-chained, most edits pass the chain and wait for a reveal; these never do.
+        let caught_anyway = ["taken back", "given a total", "said to be a d"];
         assert!(
-            !holds || what.contains("rechained"),
+            !holds
+                || (what.contains("rechained") && !caught_anyway.iter().any(|c| what.contains(c))),
             "{what}: grimoire found nothing"
         );
     }
