@@ -263,6 +263,23 @@ const GrimoireCheck = (() => {
       }
     }
     const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
+    // A free roll's dice are the ones its expression rolls, and its total is them added up as it
+    // says; a sealed roll has no total until its dice are revealed.
+    const checkFreeRoll = (seq, roll, dice) => {
+      const hasTotal = roll.total !== undefined && roll.total !== null;
+      if (dice.every((d) => d.value !== undefined && d.value !== null)) {
+        const read = readRoll(roll.expression, dice.map((d) => d.value));
+        if (read === null || read.sides.length !== dice.length || dice.some((d, i) => d.sides !== read.sides[i])) {
+          problem(seq, `#${seq}: its dice are not the dice its expression ${roll.expression} rolls`);
+        }
+        // A total past what a number here holds exactly is past any roll grimoire makes.
+        if (hasTotal && (!Number.isSafeInteger(roll.total) || read === null || read.total !== roll.total)) {
+          problem(seq, `#${seq}: the roll's total ${roll.total} is not what its dice add up to`);
+        }
+      } else if (hasTotal) {
+        problem(seq, `#${seq}: the roll shows a total of ${roll.total} while its dice are sealed: a total is known only once they are revealed`);
+      }
+    };
     let prevHash = "0".repeat(64);
     let newestVersion = 0;
     let campaignId = "";
@@ -403,22 +420,10 @@ const GrimoireCheck = (() => {
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
-      // A free roll's dice are the ones its expression rolls, and its total is them added up as
-      // it says; a sealed roll has no total until its dice are revealed.
-      if (row.kind === "dice_rolled") {
-        const hasTotal = p.total !== undefined && p.total !== null;
-        if (dice.every((d) => d.value !== undefined && d.value !== null)) {
-          const read = readRoll(p.expression, dice.map((d) => d.value));
-          if (read === null || read.sides.length !== dice.length || dice.some((d, i) => d.sides !== read.sides[i])) {
-            problem(seq, `#${seq}: its dice are not the dice its expression ${p.expression} rolls`);
-          }
-          // A total past what a number here holds exactly is past any roll grimoire makes.
-          if (hasTotal && (!Number.isSafeInteger(p.total) || read === null || read.total !== p.total)) {
-            problem(seq, `#${seq}: the roll's total ${p.total} is not what its dice add up to`);
-          }
-        } else if (hasTotal) {
-          problem(seq, `#${seq}: the roll shows a total of ${p.total} while its dice are sealed: a total is known only once they are revealed`);
-        }
+      if (row.kind === "dice_rolled") checkFreeRoll(seq, p, dice);
+      // An amended free roll keeps its original's dice, and its new expression must still read them.
+      if (row.kind === "amended" && p.event && p.event.kind === "dice_rolled") {
+        checkFreeRoll(seq, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
       }
       let lastN = null;
       for (const die of dice) {

@@ -658,6 +658,43 @@ impl Verifier {
         }
     }
 
+    /// A free roll's dice are the ones its expression rolls, and its total is them added up as it
+    /// says; a sealed roll has no total until its dice are revealed.
+    fn check_free_roll(
+        &mut self,
+        seq: Seq,
+        expression: &crate::dice::DiceExpr,
+        dice: &[crate::dice::Die],
+        total: Option<i64>,
+    ) {
+        let faces: Option<Vec<u32>> = dice.iter().map(|d| d.value).collect();
+        match (faces, total) {
+            (Some(faces), total) => {
+                let sides: Vec<u32> = dice.iter().map(|d| d.sides).collect();
+                if expression.sides_of(&faces) != Some(sides) {
+                    self.dice_problem(
+                        seq,
+                        format!("#{seq}: its dice are not the dice its expression {expression} rolls"),
+                    );
+                }
+                let added = expression.breakdown(&faces).map(|(_, added)| added);
+                if let Some(total) = total
+                    && added != Some(total)
+                {
+                    self.dice_problem(
+                        seq,
+                        format!("#{seq}: the roll's total {total} is not what its dice add up to"),
+                    );
+                }
+            }
+            (None, Some(total)) => self.dice_problem(
+                seq,
+                format!("#{seq}: the roll shows a total of {total} while its dice are sealed: a total is known only once they are revealed"),
+            ),
+            (None, None) => {}
+        }
+    }
+
     fn check_event(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
         if let Some(named) = event
@@ -728,39 +765,23 @@ impl Verifier {
                 self.epoch_began.insert(1, seq);
                 self.start_epoch(derivation.is_some());
             }
-            // A free roll's dice are the ones its expression rolls, and its total is them added
-            // up as it says; a sealed roll has no total until its dice are revealed.
             Event::DiceRolled {
                 expression,
                 dice,
                 total,
                 ..
-            } => {
-                let faces: Option<Vec<u32>> = dice.iter().map(|d| d.value).collect();
-                match (faces, total) {
-                    (Some(faces), total) => {
-                        let sides: Vec<u32> = dice.iter().map(|d| d.sides).collect();
-                        if expression.sides_of(&faces) != Some(sides) {
-                            self.dice_problem(
-                                seq,
-                                format!("#{seq}: its dice are not the dice its expression {expression} rolls"),
-                            );
-                        }
-                        let added = expression.breakdown(&faces).map(|(_, added)| added);
-                        if let Some(total) = total
-                            && added != Some(*total)
-                        {
-                            self.dice_problem(
-                                seq,
-                                format!("#{seq}: the roll's total {total} is not what its dice add up to"),
-                            );
-                        }
-                    }
-                    (None, Some(total)) => self.dice_problem(
-                        seq,
-                        format!("#{seq}: the roll shows a total of {total} while its dice are sealed: a total is known only once they are revealed"),
-                    ),
-                    (None, None) => {}
+            } => self.check_free_roll(seq, expression, dice, *total),
+            // An amended free roll keeps its original's dice (checked beside the chain), and its
+            // new expression must still read them.
+            Event::Amended { event, .. } => {
+                if let Event::DiceRolled {
+                    expression,
+                    dice,
+                    total,
+                    ..
+                } = event.as_ref()
+                {
+                    self.check_free_roll(seq, expression, dice, *total);
                 }
             }
             Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
@@ -797,8 +818,6 @@ impl Verifier {
             | Event::RoundBegan { .. }
             | Event::FightEnded { .. }
             | Event::Retracted { .. }
-            // Its dice are its original's, checked against them beside the chain.
-            | Event::Amended { .. }
             | Event::SeedWithheld { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)

@@ -230,6 +230,27 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                     &|r| edit_payload(&mut r[i], |p| p["dice"][0]["sides"] = other.into()),
                 );
             }
+            "amended" => {
+                case(
+                    format!("#{at} amendment's dice forged, rechained"),
+                    true,
+                    &|r| {
+                        edit_payload(&mut r[i], |p| {
+                            let value = p["event"]["dice"][0]["value"].as_u64().unwrap();
+                            p["event"]["dice"][0]["value"] = (value % 6 + 1).into();
+                        })
+                    },
+                );
+                case(
+                    format!("#{at} an amended roll's total changed, rechained"),
+                    true,
+                    &|r| {
+                        edit_payload(&mut r[i], |p| {
+                            p["event"]["total"] = (p["event"]["total"].as_i64().unwrap() + 1).into()
+                        })
+                    },
+                );
+            }
             "sealed_revealed" => {
                 case(
                     format!("#{at} opening forged, rechained"),
@@ -275,16 +296,6 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             "session_started" => case(format!("#{at} entropy changed, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["entropy"] = "other words".into())
             }),
-            "amended" => case(
-                format!("#{at} amendment's dice forged, rechained"),
-                true,
-                &|r| {
-                    edit_payload(&mut r[i], |p| {
-                        let value = p["event"]["dice"][0]["value"].as_u64().unwrap();
-                        p["event"]["dice"][0]["value"] = (value % 6 + 1).into();
-                    })
-                },
-            ),
             _ => {}
         }
     }
@@ -442,7 +453,12 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
             ));
         }
         // Re-chained, most edits pass the chain and wait for a reveal; these never do.
-        let caught_anyway = ["taken back", "given a total", "said to be a d"];
+        let caught_anyway = [
+            "taken back",
+            "given a total",
+            "said to be a d",
+            "an amended roll's total",
+        ];
         assert!(
             !holds
                 || (what.contains("rechained") && !caught_anyway.iter().any(|c| what.contains(c))),
