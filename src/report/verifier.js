@@ -460,6 +460,15 @@ const GrimoireCheck = (() => {
             problem(seq, `#${seq}: the value revealed for sealed die ${die.n} does not open its commitment`);
             continue;
           }
+          // Each face on the die, a further face only after one that rolls again (96-100, or
+          // 01-05 first), and no chain of two or more stopped on one that does.
+          const rollsAgain = (k) => faces[k] >= 96 || (k === 0 && faces[k] <= 5);
+          if (!faces.every((f) => Number.isSafeInteger(f) && f >= 1 && f <= die.sides)
+            || faces.slice(0, -1).some((_, k) => !rollsAgain(k))
+            || (faces.length > 1 && faces[faces.length - 1] >= 96)) {
+            problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")}, which no d${die.sides} rolled as grimoire rolls shows`);
+            continue;
+          }
           const origin = die.provenance.origin || {};
           if (origin.source !== "seeded") continue;
           const seed = seeds[origin.epoch];

@@ -904,6 +904,17 @@ impl Verifier {
             );
             return;
         }
+        if !rolled_that_way(&faces, die.sides) {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: sealed die {n} was revealed as {}, which no d{} rolled as grimoire rolls shows",
+                    join_faces(&faces),
+                    die.sides
+                ),
+            );
+            return;
+        }
         // A sealed die grimoire rolled from the epoch's seed: once that seed is out, the revealed
         // faces must be the ones the derivation gives, or the GM chose them.
         let Some(epoch) = die.provenance.seeded_epoch() else {
@@ -1030,6 +1041,16 @@ fn join_faces(faces: &[u32]) -> String {
 /// A die's face in words for a report: "17", or "no value" where the log holds none.
 fn face_words(face: Option<u32>) -> String {
     face.map_or_else(|| "no value".to_string(), |f| f.to_string())
+}
+
+/// Whether a sealed die's revealed faces are ones its die shows, in a chain grimoire would roll:
+/// each face on the die, a further face only after one that rolls again (an open-ended d100's
+/// 96-100, or 01-05 first), and no chain of two or more stopped on a face that rolls again. (A
+/// single low face may end an attack roll, so a lone face is never said to stop early.)
+fn rolled_that_way(faces: &[u32], sides: u32) -> bool {
+    faces.iter().all(|face| (1..=sides).contains(face))
+        && (1..faces.len()).all(|k| crate::dice::open_ended::needs_another(&faces[..k]))
+        && !(faces.len() > 1 && faces.last().is_some_and(|&last| last >= 96))
 }
 
 #[cfg(test)]

@@ -33,6 +33,11 @@ fn campaign() -> (Campaign, u64) {
     c.ok(&["roll", "oe+45"]);
     let sealed = c.seq_of(&["roll", "oe", "--sealed", "--for", "the guardian"]);
     c.ok(&["reveal", &sealed.to_string()]);
+    // A sealed die the GM typed: only its faces and its commitment vouch for it.
+    let typed = c.seq_of(&[
+        "--rolls", "12", "roll", "d20", "--sealed", "--for", "the trap",
+    ]);
+    c.ok(&["reveal", &typed.to_string()]);
     let hit = c.seq_of(&["roll", "2d6+3", "--for", "a climb"]);
     c.ok(&[
         "amend",
@@ -252,6 +257,35 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                 );
             }
             "sealed_revealed" => {
+                // Faces no die rolled that way shows, sealed anew to match (the GM holds the
+                // nonce): the commitment opens, the faces still cannot be.
+                let target = payload["seq"].as_u64().unwrap();
+                let nonce = payload["dice"][0]["nonce"].as_str().unwrap().to_string();
+                let resealed = |faces: Vec<u32>| {
+                    let nonce = nonce.clone();
+                    move |r: &mut Vec<StoredRow>| {
+                        let commitment =
+                            grimoire::dice::sealed::commitment(&nonce, &faces).unwrap();
+                        edit_payload(&mut r[i], |p| {
+                            p["dice"][0]["value"] = faces[0].into();
+                            p["dice"][0]["then"] = faces[1..].to_vec().into();
+                        });
+                        let sealed = r.iter().position(|row| row.seq == target).unwrap();
+                        edit_payload(&mut r[sealed], |p| {
+                            p["dice"][0]["provenance"]["commitment"] = commitment.into()
+                        });
+                    }
+                };
+                case(
+                    format!("#{at} opened on a face off its die, resealed, rechained"),
+                    true,
+                    &resealed(vec![150]),
+                );
+                case(
+                    format!("#{at} opened as a chain that goes on after 10, resealed, rechained"),
+                    true,
+                    &resealed(vec![10, 4]),
+                );
                 case(
                     format!("#{at} opening forged, rechained"),
                     true,
@@ -458,6 +492,7 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
             "given a total",
             "said to be a d",
             "an amended roll's total",
+            "resealed",
         ];
         assert!(
             !holds
