@@ -23,7 +23,9 @@ pub fn chromium_or_skip(test: &str) -> Option<PathBuf> {
             std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
             "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
         );
-        eprintln!("{test} skipped: no Chromium found");
+        eprintln!(
+            "{test} skipped: no Chromium found (install it with `apt-get install --no-install-recommends chromium fonts-dejavu-core`, or point GRIMOIRE_CHROMIUM at one)"
+        );
     }
     found
 }
@@ -44,18 +46,8 @@ impl Browser {
     pub fn start(chromium: &Path) -> Browser {
         let profile = tempfile::tempdir().expect("a profile folder");
         let child = Command::new(chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-dev-shm-usage",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--remote-debugging-port=0",
-            ])
+            .args(super::report::HEADLESS)
+            .args(["--hide-scrollbars", "--remote-debugging-port=0"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdin(Stdio::null())

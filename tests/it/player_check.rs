@@ -3,7 +3,7 @@
 //! seq, on a good export and on hundreds of tampered ones (fields edited, rows dropped, events
 //! swapped, dice, openings and seeds forged and the chain rebuilt around them).
 
-use crate::report::{browse, browse_as, chromium};
+use crate::report::{browse, browse_as};
 use crate::support::Campaign;
 use grimoire::seq::Seq;
 use grimoire::store::StoredRow;
@@ -12,15 +12,7 @@ use serde_json::Value;
 
 /// Chromium, or `None` when the machine has none and CI does not ask for it.
 fn browser() -> Option<std::path::PathBuf> {
-    let found = chromium();
-    if found.is_none() {
-        assert!(
-            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
-            "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
-        );
-        eprintln!("skipped: no Chromium found");
-    }
-    found
+    super::browser::chromium_or_skip("the player's check")
 }
 
 /// Two epochs: the first's seed published (its seeded dice checkable, a sealed roll opened, an

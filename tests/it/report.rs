@@ -180,6 +180,19 @@ pub fn chromium() -> Option<PathBuf> {
     })
 }
 
+/// How every test runs Chromium: headless, in a container (no sandbox, no GPU, a small /dev/shm),
+/// and quiet (nothing fetched from outside, no first-run pages).
+pub const HEADLESS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// Runs headless Chromium on `page` with `what` (e.g. --dump-dom) and a fresh profile; returns its
 /// stdout and stderr. A run that has not ended after two minutes is killed, so a hung browser fails
 /// the test rather than hanging the suite; nothing here depends on how quickly it ends before that.
@@ -195,18 +208,8 @@ pub fn browse_as(browser: &Path, profile: &Path, page: &Path, what: &[&str]) -> 
     let outputs = tempfile::tempdir().expect("an output folder");
     let (out_file, err_file) = (outputs.path().join("out"), outputs.path().join("err"));
     let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-dev-shm-usage",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
+        .args(HEADLESS)
+        .args(["--enable-logging=stderr", "--v=0"])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(what)
         .arg(format!("file://{}", page.display()))
@@ -251,13 +254,7 @@ fn drawn_share(png_file: &Path) -> f64 {
 
 #[test]
 fn the_report_of_a_generated_campaign_renders_in_chromium_with_every_section_and_chart() {
-    let Some(browser) = chromium() else {
-        let message = "skipped: no Chromium found (install it with `apt-get install --no-install-recommends chromium fonts-dejavu-core`, or point GRIMOIRE_CHROMIUM at one)";
-        assert!(
-            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
-            "GRIMOIRE_REQUIRE_BROWSER is set, but the browser test was {message}"
-        );
-        eprintln!("the_report_renders_in_chromium {message}");
+    let Some(browser) = super::browser::chromium_or_skip("the_report_renders_in_chromium") else {
         return;
     };
     let c = Campaign::empty();
@@ -449,11 +446,8 @@ fn charts_give_each_evening_its_own_stretch_and_the_weeks_between_one_short_one(
 /// player's check included.
 #[test]
 fn the_report_fits_a_phone_and_a_desktop_without_scrolling_sideways() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var_os("GRIMOIRE_REQUIRE_BROWSER").is_none(),
-            "GRIMOIRE_REQUIRE_BROWSER is set, but no Chromium was found"
-        );
+    let Some(browser) = super::browser::chromium_or_skip("the_report_fits_a_phone_and_a_desktop")
+    else {
         return;
     };
     let c = Campaign::empty();
