@@ -286,6 +286,8 @@ struct Campaign {
     /// When serve started (the context's time, pinned in tests) and the instant it did: the
     /// report's footer says when it was written.
     started: (chrono::DateTime<chrono::Utc>, Instant),
+    /// What was last said on the terminal about a campaign that cannot be read.
+    trouble: Option<String>,
 }
 
 impl Campaign {
@@ -295,6 +297,7 @@ impl Campaign {
             report: None,
             export: None,
             started: (now, Instant::now()),
+            trouble: None,
         }
     }
 
@@ -344,21 +347,32 @@ impl Campaign {
     }
 
     /// Makes the live page anew when the head has moved (or been replaced, by an import or a
-    /// restore). A read that fails leaves the last page up and says why on the terminal.
+    /// restore). A read that fails leaves the last page up and says why on the terminal, once
+    /// until it changes or the campaign reads again.
     fn follow(&mut self, live: &watch::Sender<Arc<Live>>) {
-        let moved = match self.head() {
-            Ok(head) => head != live.borrow().head,
-            Err(e) => {
-                eprintln!("grimoire serve: the campaign cannot be read: {e}");
-                false
-            }
-        };
-        if moved {
-            match self.live() {
-                Ok(page) => {
+        let made = self
+            .head()
+            .and_then(|head| match head != live.borrow().head {
+                true => self.live().map(Some),
+                false => Ok(None),
+            });
+        match made {
+            Ok(page) => {
+                if self.trouble.take().is_some() {
+                    eprintln!("grimoire serve: the campaign reads again.");
+                }
+                if let Some(page) = page {
                     live.send_replace(Arc::new(page));
                 }
-                Err(e) => eprintln!("grimoire serve: the live page cannot be made: {e}"),
+            }
+            Err(e) => {
+                let said = format!(
+                    "grimoire serve: the campaign cannot be read, so the phones keep the last page: {e}"
+                );
+                if self.trouble.as_ref() != Some(&said) {
+                    eprintln!("{said}");
+                    self.trouble = Some(said);
+                }
             }
         }
     }
