@@ -52,8 +52,8 @@ function check(out, exported) {
       " chained from the first to #" + result.head.split(":")[0] + ", " +
       count(result.seededChecked, "seeded die", "seeded dice") + " re-derived, " +
       count(result.sealedChecked, "sealed die", "sealed dice") + " opened; " +
-      count(result.seededAwaiting + result.sealedAwaiting, "die awaits", "dice await") +
-      " its seed or its reveal.");
+      (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
+        : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal."));
   } else {
     out("check-verdict", "The check FAILS: " +
       (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");

@@ -106,7 +106,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
         out,
         r#"<header><h1>{}</h1><p class="lede">As of {head}, {clock}: {characters}, {sessions}. Read from the public log only: nothing sealed is in this page.</p></header>"#,
         escape(name),
-        clock = g.state.clock_text(),
+        clock = escape(&g.state.clock_text()),
         characters = count(g.characters.len() as u64, "character", "characters"),
         sessions = count(g.state.sessions_started.into(), "session", "sessions"),
     );

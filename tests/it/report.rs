@@ -93,6 +93,8 @@ fn campaign_text_is_shown_as_text_never_as_markup() {
     c.ok(&["init", "--name", "<script>alert(1)</script>"]);
     c.add_adg("<img src=x onerror=alert(2)>", 1, 9, 5, 0);
     c.ok(&["damage", "<img src=x onerror=alert(2)>", "2"]);
+    // From a hostile pass: a fight's name reached the page's opening line as markup.
+    c.ok(&["fight", "start", "<img src=x onerror=alert(3)>"]);
     let (page, _) = write_report(&c, "hostile.html", &[]);
     // Only the page's own: its contents list, the log it carries for the check, the checker.
     assert_eq!(
@@ -103,6 +105,7 @@ fn campaign_text_is_shown_as_text_never_as_markup() {
     assert!(!page.contains("<script>alert"), "a name became a script");
     assert!(!page.contains("<img"), "a name became markup");
     assert!(page.contains("&lt;img src=x onerror=alert(2)&gt;"));
+    assert!(page.contains("&lt;img src=x onerror=alert(3)&gt;"));
 }
 
 #[test]

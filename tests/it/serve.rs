@@ -401,6 +401,14 @@ fn the_log_page_filters_as_log_does() {
         "{}",
         bad.body
     );
+    // A point the log does not reach is the filter's slip, not the server's trouble.
+    let beyond = served.get("log?from=999");
+    assert_eq!(beyond.status, 400, "{}", beyond.body);
+    assert!(
+        beyond.body.contains("#999 is not in the log"),
+        "{}",
+        beyond.body
+    );
     let odd = served.get("log?secret=1");
     assert_eq!(odd.status, 400);
     assert!(
@@ -827,6 +835,9 @@ fn a_link_host_that_is_not_a_host_and_a_taken_address_are_refused() {
             "{host:?}: {err}"
         );
     }
+    // Listening on every address, the link must name a host phones reach.
+    let err = c.refused(&["serve", "--listen", "0.0.0.0:0"], 2);
+    assert!(err.contains("add --link-host"), "{err}");
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
     let err = c.refused(&["serve", "--listen", &address], 2);
@@ -836,4 +847,34 @@ fn a_link_host_that_is_not_a_host_and_a_taken_address_are_refused() {
         )),
         "{err}"
     );
+}
+
+/// A file moved into the campaign's place while it is served (a restored backup) is served from
+/// then on, its writes followed: not read through the old file's connection as if damaged.
+#[test]
+fn a_file_put_in_the_campaigns_place_is_served_from_then_on() {
+    let c = an_evening();
+    let served = Served::start(&c);
+    let mut updates = served.updates();
+    updates.next_head();
+    // A campaign of another shape, so that no page of the old file could pass for one of it.
+    let other = Campaign::empty();
+    other.ok(&["dev", "generate", "--characters", "3", "--events", "400"]);
+    let name = "A generated West-Marches campaign";
+    let moved = c.dir.path().join("moved-in.db");
+    std::fs::copy(&other.db, &moved).unwrap();
+    std::fs::rename(&moved, &c.db).unwrap();
+    let someone = c.json(&["character", "list"])["characters"][0]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    c.ok(&["damage", &someone, "1", "--reason", "after the restore"]);
+    assert_eq!(updates.next_head(), head_mark(&c));
+    let page = served.get("");
+    assert!(
+        page.body.contains(name) && page.body.contains("after the restore"),
+        "{name}: {}",
+        page.body
+    );
+    assert_eq!(served.get("log").status, 200);
 }

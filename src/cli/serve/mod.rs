@@ -43,7 +43,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDRESS:PORT", default_value = "127.0.0.1:8737")]
     pub listen: SocketAddr,
     /// The host the printed link names, when phones reach this machine by another name than the
-    /// address listened on (always needed with 0.0.0.0), e.g. --link-host 192.168.1.20.
+    /// address listened on (needed with 0.0.0.0 or [::]), e.g. --link-host 192.168.1.20.
     #[arg(long, value_name = "HOST", value_parser = link_host)]
     pub link_host: Option<String>,
 }
@@ -124,8 +124,7 @@ pub enum Job {
 }
 
 pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report, Error> {
-    let mut store = Store::open(&g.db)?;
-    store.keep_state_in_memory();
+    let mut store = open_for_reads(g)?;
     if store.replay(None)?.campaign.is_none() {
         return Err(RuleError::NoCampaign.into());
     }
@@ -133,6 +132,12 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
     let mut reads = g.clone();
     reads.shared = SharedStore::new(store);
     let mut campaign = Campaign::new(reads, ctx.now);
+    if args.listen.ip().is_unspecified() && args.link_host.is_none() {
+        return Err(Error::Usage(format!(
+            "listening on every address ({}), phones need the link to name this machine as they reach it: add --link-host with its address on your network, e.g. --link-host 192.168.1.20",
+            args.listen.ip()
+        )));
+    }
     let listener = std::net::TcpListener::bind(args.listen).map_err(|e| {
         use std::io::ErrorKind;
         let why = match e.kind() {
@@ -180,6 +185,22 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
     campaign.run(jobs_rx, &live_tx, &key_tx, &link, ctx)
 }
 
+/// The campaign opened for the evening's reads, its state kept in memory between writes.
+fn open_for_reads(g: &Globals) -> Result<Store, Error> {
+    let mut store = Store::open(&g.db)?;
+    store.keep_state_in_memory();
+    Ok(store)
+}
+
+/// Which file a campaign's path names now (its device and inode): a file put in its place (a
+/// restored backup, a copy moved over it) is another file, which the open connection cannot read
+/// beside the new one's journal.
+fn file_identity(g: &Globals) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(g.db.file()?).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
 /// How the table's link is written and shown.
 struct Link {
     host: Option<String>,
@@ -189,9 +210,9 @@ struct Link {
 
 impl Link {
     fn address(&self, key: &Key) -> String {
+        // (Listening on every address, serve refuses to start without a host to name.)
         let host = match &self.host {
             Some(host) => host.clone(),
-            None if self.listening.ip().is_unspecified() => "THIS-MACHINE".to_string(),
             None => match self.listening {
                 SocketAddr::V4(v4) => v4.ip().to_string(),
                 SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
@@ -216,19 +237,13 @@ impl Link {
                 true => qr_code(&address),
                 false => String::new(),
             };
-            let unreachable = match self.listening.ip().is_unspecified() && self.host.is_none() {
-                true => {
-                    "\nWrite this machine's address on your network for THIS-MACHINE (or give --link-host)."
-                }
-                false => "",
-            };
             let opening = match new {
                 true => "A new link; the old one no longer opens anything:",
                 false => "The table's link (give it only to the table):",
             };
             writeln!(
                 out,
-                "{qr}{opening}\n  {address}{unreachable}\nPress Enter for a new link, Ctrl-C to stop."
+                "{qr}{opening}\n  {address}\nPress Enter for a new link, Ctrl-C to stop."
             )
         };
         let _ = out.flush();
@@ -288,16 +303,19 @@ struct Campaign {
     started: (chrono::DateTime<chrono::Utc>, Instant),
     /// What was last said on the terminal about a campaign that cannot be read.
     trouble: Option<String>,
+    /// The file the open store reads (see [`file_identity`]).
+    file: Option<(u64, u64)>,
 }
 
 impl Campaign {
     fn new(reads: Globals, now: chrono::DateTime<chrono::Utc>) -> Campaign {
         Campaign {
-            reads,
             report: None,
             export: None,
             started: (now, Instant::now()),
             trouble: None,
+            file: file_identity(&reads),
+            reads,
         }
     }
 
@@ -350,6 +368,7 @@ impl Campaign {
     /// restore). A read that fails leaves the last page up and says why on the terminal, once
     /// until it changes or the campaign reads again.
     fn follow(&mut self, live: &watch::Sender<Arc<Live>>) {
+        self.reopen_if_replaced();
         let made = self
             .head()
             .and_then(|head| match head != live.borrow().head {
@@ -365,22 +384,16 @@ impl Campaign {
                     live.send_replace(Arc::new(page));
                 }
             }
-            Err(e) => {
-                let said = format!(
-                    "grimoire serve: the campaign cannot be read, so the phones keep the last page: {e}"
-                );
-                if self.trouble.as_ref() != Some(&said) {
-                    eprintln!("{said}");
-                    self.trouble = Some(said);
-                }
-            }
+            Err(e) => self.say_trouble(format!(
+                "grimoire serve: the campaign cannot be read, so the phones keep the last page: {e}"
+            )),
         }
     }
 
     fn make(&mut self, wanted: Wanted) -> Made {
         let head = match self.head() {
             Ok(head) => head,
-            Err(e) => return pages::trouble(503, &e.to_string()),
+            Err(e) => return self.unreadable(&e),
         };
         let now = self.started.0
             + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default();
@@ -408,7 +421,42 @@ impl Campaign {
                     body,
                 }
             }
-            Err(e) => pages::trouble(503, &e.to_string()),
+            Err(e) => self.unreadable(&e),
+        }
+    }
+
+    /// Opens the campaign's file again when another file has taken its place (a file deleted and
+    /// not replaced is still read where it was).
+    fn reopen_if_replaced(&mut self) {
+        let now = file_identity(&self.reads);
+        if now.is_none() || now == self.file {
+            return;
+        }
+        match open_for_reads(&self.reads) {
+            Ok(store) => {
+                self.reads.shared = SharedStore::new(store);
+                self.file = now;
+                eprintln!(
+                    "grimoire serve: another file took the campaign's place; serving it from now on."
+                );
+            }
+            Err(e) => self.say_trouble(format!(
+                "grimoire serve: another file took the campaign's place, and it cannot be opened: {e}"
+            )),
+        }
+    }
+
+    /// The page phones get when the campaign cannot be read: why is said on the terminal only
+    /// (it names the file, and what to do about it is the GM's).
+    fn unreadable(&mut self, e: &Error) -> Made {
+        self.say_trouble(format!("grimoire serve: a page could not be made: {e}"));
+        pages::trouble(503, pages::UNREADABLE)
+    }
+
+    fn say_trouble(&mut self, said: String) {
+        if self.trouble.as_ref() != Some(&said) {
+            eprintln!("{said}");
+            self.trouble = Some(said);
         }
     }
 }

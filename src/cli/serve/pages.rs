@@ -9,10 +9,14 @@ use crate::cli::history::LogArgs;
 use crate::report::{STYLE, escape};
 use crate::seq::Seq;
 use crate::state::CampaignState;
+use crate::store::StoreError;
 use std::fmt::Write;
 use std::sync::Arc;
 
 pub const HTML: &str = "text/html; charset=utf-8";
+
+/// What phones are told when the campaign cannot be read (the terminal says why).
+pub const UNREADABLE: &str = "The campaign cannot be read just now; the GM's terminal says why. This page tries again on the next update.";
 
 /// Events the live page lists at its foot (the newest).
 const LATEST_SHOWN: u64 = 20;
@@ -345,13 +349,14 @@ pub fn log(reads: &Globals, filters: &[(String, String)]) -> Made {
     };
     match log_lines(reads, &args) {
         Ok(lines) => log_page(reads, filters, 200, Ok(lines)),
-        Err(e) => {
-            let status = match e {
-                Error::Internal(_) | Error::Store(_) => 503,
-                _ => 400,
-            };
-            log_page(reads, filters, status, Err(e.to_string()))
+        // A point the log does not reach is the filter's problem, said in grimoire's words; a
+        // campaign that cannot be read is the GM's, said on the terminal, not to the phones.
+        Err(Error::Store(StoreError::NoSuchPoint(why))) => log_page(reads, filters, 400, Err(why)),
+        Err(e @ (Error::Internal(_) | Error::Store(_))) => {
+            eprintln!("grimoire serve: a log page could not be made: {e}");
+            trouble(503, UNREADABLE)
         }
+        Err(e) => log_page(reads, filters, 400, Err(e.to_string())),
     }
 }
 
