@@ -318,7 +318,7 @@ fn play(ctx: &mut Context, args: &TourArgs) -> Result<Report, Error> {
     tour.step(&["report", "--out", &page])?;
 
     let text = format!(
-        "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`, and open {page} in a browser. To show it live on the players' phones: `grimoire --db {db} serve` (with --listen 0.0.0.0:8737 for the table's network), then open the link it prints.",
+        "{}\nThe tour's campaign is in {db}: try `grimoire --db {db} log` or `grimoire --db {db} character show Mira`, and open {page} in a browser. To show it live on the players' phones: `grimoire --db {db} serve` (with --listen 0.0.0.0:8737 --link-host ADDRESS for the phones on the table's network), then open the link it prints.",
         tour.transcript.join("\n"),
         db = tour.db
     );
