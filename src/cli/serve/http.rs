@@ -244,13 +244,7 @@ async fn updates(State(s): State<Shares>, Path(key): Path<String>) -> Response {
                 let closed = Event::default().event("closed").data("a new link");
                 return Some((Ok::<_, Infallible>(closed), (keys, live, mine, None)));
             }
-            let mark = pages::head_mark(
-                live.borrow_and_update()
-                    .head
-                    .as_ref()
-                    .map(|h| (h.seq, h.hash_prefix.clone()))
-                    .as_ref(),
-            );
+            let mark = pages::head_mark(live.borrow_and_update().head.as_ref());
             let event = Event::default()
                 .event("head")
                 .data(serde_json::json!({ "mark": mark }).to_string());

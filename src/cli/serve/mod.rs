@@ -326,9 +326,11 @@ impl Campaign {
 
     /// The live page as the campaign stands now.
     fn live(&mut self) -> Result<Live, Error> {
-        let head = self.head()?;
-        let page = pages::live(&pages::LiveInputs::read(&self.reads)?);
-        Ok(Live { head, page })
+        let inputs = pages::LiveInputs::read(&self.reads)?;
+        Ok(Live {
+            page: pages::live(&inputs),
+            head: inputs.head,
+        })
     }
 
     /// Answers jobs and follows the head until the HTTP side stops.

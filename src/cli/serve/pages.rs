@@ -9,7 +9,7 @@ use crate::cli::history::LogArgs;
 use crate::report::{STYLE, escape};
 use crate::seq::Seq;
 use crate::state::CampaignState;
-use crate::store::StoreError;
+use crate::store::{Checkpoint, StoreError};
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -27,7 +27,8 @@ const LOG_SHOWN_AT_MOST: u64 = 2000;
 /// What the live page is made from, read from the campaign as it stands.
 pub struct LiveInputs {
     name: String,
-    head: Option<(Seq, String)>,
+    /// The head the page is made at (the live view's mark for it).
+    pub head: Option<Checkpoint>,
     clock: String,
     session: Option<u32>,
     fight: Option<String>,
@@ -50,13 +51,9 @@ pub struct LogLine {
 
 impl LiveInputs {
     pub fn read(reads: &Globals) -> Result<LiveInputs, Error> {
-        let state = {
+        let (state, head) = {
             let mut store = reads.open()?;
-            store.head_state()?
-        };
-        let head = {
-            let mut store = reads.open()?;
-            store.head()?.map(|h| (h.seq, h.hash_prefix))
+            (store.head_state()?, store.head()?)
         };
         let cards = state
             .characters
@@ -216,8 +213,8 @@ const FOLLOW: &str = r##"
 "##;
 
 /// `head` as the page and the stream of updates mark it.
-pub fn head_mark(head: Option<&(Seq, String)>) -> String {
-    head.map_or_else(String::new, |(seq, hash)| format!("{seq}:{hash}"))
+pub fn head_mark(head: Option<&Checkpoint>) -> String {
+    head.map_or_else(String::new, |h| format!("{}:{}", h.seq, h.hash_prefix))
 }
 
 /// The live page: what is happening now, then the party, the session and the newest events.
@@ -226,7 +223,7 @@ pub fn live(i: &LiveInputs) -> String {
     let head = i
         .head
         .as_ref()
-        .map_or_else(|| "an empty log".to_string(), |(seq, _)| format!("#{seq}"));
+        .map_or_else(|| "an empty log".to_string(), |h| format!("#{}", h.seq));
     let session = i.session.map_or_else(
         || "no session open".to_string(),
         |n| format!("session {n} open"),
