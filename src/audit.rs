@@ -30,6 +30,9 @@ pub enum Origin {
     Seeded,
     /// A GM's sealed dice, once revealed.
     Sealed,
+    /// Made by a player's device with the GM side's secret: rolled by the player, or the GM's
+    /// roll witnessed (C-5, C-6).
+    Device,
 }
 
 impl Origin {
@@ -38,6 +41,7 @@ impl Origin {
             Origin::Entered => "entered",
             Origin::Seeded => "seeded",
             Origin::Sealed => "sealed",
+            Origin::Device => "device",
         }
     }
 }
@@ -54,6 +58,10 @@ pub enum Source {
     /// Sealed, the value rolled by grimoire (from the seed, or before grimoire said, the operating
     /// system's randomness).
     SealedRolled,
+    /// Rolled on a player's device (C-5).
+    PlayerRolled,
+    /// The GM's roll, witnessed by a player's device (C-6).
+    Witnessed,
 }
 
 impl Source {
@@ -62,6 +70,7 @@ impl Source {
             Source::Entered => Origin::Entered,
             Source::Seeded => Origin::Seeded,
             Source::SealedTyped | Source::SealedRolled => Origin::Sealed,
+            Source::PlayerRolled | Source::Witnessed => Origin::Device,
         }
     }
 
@@ -71,6 +80,8 @@ impl Source {
             Source::Seeded => "seeded",
             Source::SealedTyped => "sealed, typed by the GM",
             Source::SealedRolled => "sealed, rolled by grimoire",
+            Source::PlayerRolled => "rolled on a player's device",
+            Source::Witnessed => "the GM's, witnessed by a device",
         }
     }
 
@@ -78,6 +89,12 @@ impl Source {
         match provenance {
             Provenance::Entered => Source::Entered,
             Provenance::Seeded { .. } => Source::Seeded,
+            Provenance::Device {
+                witnessed: false, ..
+            } => Source::PlayerRolled,
+            Provenance::Device {
+                witnessed: true, ..
+            } => Source::Witnessed,
             Provenance::Sealed {
                 origin: Some(crate::dice::SealedOrigin::Entered),
                 ..

@@ -12,6 +12,8 @@ use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Location, Stamp, Store, StoreError, WriteView, Written};
+use crate::systems::contract::command::{Action, Given};
+use crate::systems::registry::{Registered, SystemId, on_system};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::borrow::BorrowMut;
@@ -32,6 +34,32 @@ pub enum DiceSource {
         values: Vec<u32>,
         sealed_answers: std::collections::BTreeMap<usize, usize>,
     },
+    /// A roll put to a player's device, answered (C-5): only [`Campaign::answer`] draws from it.
+    Device {
+        g: [u8; 32],
+        request: u32,
+        contribution: Vec<u8>,
+        witnessed: bool,
+    },
+}
+
+/// A player's device answering a roll put to it: the request, the device the answer came from
+/// (by its link), and the bytes it made after it saw the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceAnswer {
+    pub request: u32,
+    pub device: u32,
+    pub contribution: Vec<u8>,
+}
+
+/// What an answer came to.
+#[derive(Debug)]
+pub enum Answered {
+    /// Recorded now: the answer and what its command recorded.
+    Now(Written),
+    /// The same bytes were recorded for the request before (a device asking again after it lost
+    /// its connection): the answer is the event at this seq.
+    Before(Seq),
 }
 
 /// One run's inputs besides the command: who and when, the dice, and fresh randomness.
@@ -99,7 +127,9 @@ impl Campaign {
             return Ok(());
         }
         Err(match dice {
-            DiceSource::Entered(_) | DiceSource::Asked { .. } => RuleError::DiceUnused,
+            DiceSource::Entered(_) | DiceSource::Asked { .. } | DiceSource::Device { .. } => {
+                RuleError::DiceUnused
+            }
             DiceSource::Seeded {
                 player_entropy: Some(_),
             } => RuleError::EntropyUnused,
@@ -197,6 +227,90 @@ impl<S: BorrowMut<Store>> Campaign<S> {
     }
 }
 
+impl<S: BorrowMut<Store>> Campaign<S> {
+    /// Records a device's answer to a roll put to it (C-5), all or nothing: the answer (the bytes
+    /// and the secret they meet) and what the asked command records with the dice they make, in
+    /// one write. The rules may refuse the command as the campaign now stands (its character fell
+    /// since): the answer is recorded all the same, saying why, since the dice are made and an
+    /// answered roll is final. The very bytes sent again for an answered request get the recorded
+    /// answer back; any other answer to it is refused, and nothing is recorded.
+    pub fn answer(&mut self, run: Run, answer: DeviceAnswer) -> Result<Answered, Error> {
+        crate::rules::players::contribution(&answer.contribution).map_err(RuleError::from)?;
+        let store = self.store.borrow_mut();
+        let state = store.replay(None)?;
+        let contribution = hex::encode(&answer.contribution);
+        if let crate::rules::players::Answerable::Answered(seq) =
+            crate::rules::players::answerable(&state, answer.request, answer.device)
+                .map_err(RuleError::from)?
+        {
+            return match store.event(seq)?.map(|r| r.event) {
+                Some(Event::RollAnswered {
+                    contribution: recorded,
+                    ..
+                }) if recorded == contribution => Ok(Answered::Before(seq)),
+                _ => Err(RuleError::from(crate::rules::players::Refused::Answered {
+                    request: answer.request,
+                    seq,
+                })
+                .into()),
+            };
+        }
+        let Run { stamp, mut rng, .. } = run;
+        let mut secret_rng = StdRng::from_rng(&mut rng);
+        let written = store.write(stamp, |state, secrets| {
+            use crate::rules::players::{Answerable, Refused, answerable};
+            let request =
+                match answerable(state, answer.request, answer.device).map_err(RuleError::from)? {
+                    Answerable::Waiting(request) => request.clone(),
+                    // Answered between the look above and the write: by another answer.
+                    Answerable::Answered(seq) => {
+                        return Err(RuleError::from(Refused::Answered {
+                            request: answer.request,
+                            seq,
+                        })
+                        .into());
+                    }
+                };
+            let g = secrets
+                .request_secret(answer.request)?
+                .filter(|g| fairness::seed_commitment(g) == request.commitment)
+                .ok_or(RuleError::from(Refused::SecretMismatch(answer.request)))?;
+            let answered = |refused: Option<String>| Event::RollAnswered {
+                request: answer.request,
+                contribution: contribution.clone(),
+                secret: hex::encode(g),
+                refused,
+            };
+            // The command is decided on the campaign with the answer in it, as the log will hold it.
+            let mut after = state.clone();
+            after.apply(state.head + 1, &answered(None));
+            let dice = DiceSource::Device {
+                g,
+                request: answer.request,
+                contribution: answer.contribution.clone(),
+                witnessed: request.witnessed,
+            };
+            let decided = asked_command(&request.asked).and_then(|command| {
+                decide_in_write(&after, secrets, command, &dice, &mut secret_rng)
+            });
+            match decided {
+                Ok(mut batch) => {
+                    batch.events.insert(0, answered(None));
+                    Ok(batch)
+                }
+                Err(Error::Rule(why)) => Ok(Batch {
+                    events: vec![answered(Some(why.to_string()))],
+                    sealed: Vec::new(),
+                    seeds: Vec::new(),
+                    kept: Vec::new(),
+                }),
+                Err(other) => Err(other),
+            }
+        })?;
+        Ok(Answered::Now(written))
+    }
+}
+
 impl Campaign {
     /// Creates the campaign `command` (a [`Command::CreateCampaign`]) describes at `location`. An
     /// existing file must be an empty campaign file (the rules refuse a second creation); a new
@@ -232,6 +346,66 @@ impl Campaign {
     }
 }
 
+/// The command a request records, as the rules decide it; one this build cannot read is refused
+/// by the rules' words.
+fn asked_command(asked: &crate::event::AskedCommand) -> Result<Command, Error> {
+    build_asked(asked)
+        .map_err(|why| RuleError::from(crate::rules::players::Refused::Unreadable(why)).into())
+}
+
+/// The command a roll put to a device completes, as the rules decide it: a free roll, or a
+/// system's command built from what was typed for it by the builder the command line uses.
+fn build_asked(asked: &crate::event::AskedCommand) -> Result<crate::rules::Command, String> {
+    match asked {
+        crate::event::AskedCommand::Roll {
+            expression,
+            purpose,
+            character,
+        } => Ok(crate::rules::Command::Roll(
+            crate::rules::campaign::DiceRoll {
+                expression: expression.clone(),
+                purpose: purpose.clone(),
+                sealed: false,
+                character: character.clone(),
+            },
+        )),
+        crate::event::AskedCommand::System {
+            system,
+            path,
+            given,
+        } => {
+            let id = SystemId::keyed(system).ok_or_else(|| format!("no rule system '{system}'"))?;
+            on_system!(id, SystemId, |S| system_command::<S>(path, given))
+        }
+    }
+}
+
+/// A system's command rebuilt from what was typed for it, by the same builder the command line
+/// uses.
+fn system_command<S: Registered>(
+    path: &str,
+    typed: &std::collections::BTreeMap<String, Vec<String>>,
+) -> Result<crate::rules::Command, String> {
+    let spec = S::commands()
+        .iter()
+        .find(|c| c.path == path)
+        .ok_or_else(|| format!("no command `{path}`"))?;
+    let Action::Records { build, .. } = &spec.action else {
+        return Err(format!("`{path}` records nothing"));
+    };
+    let mut given = Given::default();
+    for (id, values) in typed {
+        let arg = spec
+            .args
+            .iter()
+            .find(|a| a.id == id)
+            .ok_or_else(|| format!("`{path}` takes no --{id}"))?;
+        given.put(arg.id, values.clone());
+    }
+    let command = build(&given)?;
+    Ok(crate::rules::Command::System(S::wrap_command(command)))
+}
+
 /// Records `command` on `store`: one write transaction, all or nothing. A command that starts an
 /// evening first has every page of the storage checked; one that prints a checkpoint first has the
 /// whole log verified (outside the write lock: these read everything).
@@ -248,6 +422,12 @@ fn execute_checked(
     still_stands: impl FnOnce(&CampaignState) -> bool,
 ) -> Result<Written, Error> {
     Campaign::check_dice(&command, &run.dice)?;
+    // A roll put to a device must be one its answer can decide, with dice to make.
+    if let Command::RequestRoll { asked, .. } = &command
+        && !asked_command(asked)?.draws_dice()
+    {
+        return Err(RuleError::from(crate::rules::players::Refused::RollsNothing).into());
+    }
     if command.checks_the_storage_first() {
         store.check_every_page()?;
     }
@@ -287,8 +467,14 @@ fn decide_in_write(
     secret_rng: &mut StdRng,
 ) -> Result<Batch, Error> {
     let mut new_seed = None;
+    let mut request_secret = None;
     for input in command.inputs() {
         match input {
+            Input::NewRequestSecret { commitment } => {
+                let g: [u8; 32] = secret_rng.random();
+                *commitment = fairness::seed_commitment(&g);
+                request_secret = Some(g);
+            }
             Input::SealedDice { seq, into } => *into = secrets.sealed(seq)?,
             Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
             Input::NewEpochSeed { commitment } => {
@@ -316,9 +502,35 @@ fn decide_in_write(
             events: decide(state, command, &mut dice)?,
             sealed: Vec::new(),
             seeds: Vec::new(),
+            kept: Vec::new(),
         });
     }
-    decide_with_dice(state, secrets, command, dice, new_seed, secret_rng)
+    let token_hash = match &command {
+        Command::LinkDevice { token_hash, .. } => Some(token_hash.clone()),
+        _ => None,
+    };
+    let mut batch = decide_with_dice(state, secrets, command, dice, new_seed, secret_rng)?;
+    // What a link or a request keeps among the secrets, under the number the rules gave it.
+    for event in &batch.events {
+        match event {
+            Event::DeviceLinked { device, .. } => {
+                if let Some(hash) = &token_hash {
+                    batch
+                        .kept
+                        .push(("device_token", hash.clone(), device.to_string()));
+                }
+            }
+            Event::RollRequested { request, .. } => {
+                if let Some(g) = request_secret {
+                    batch
+                        .kept
+                        .push(("request_secret", request.to_string(), hex::encode(g)));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(batch)
 }
 
 fn read_event(
@@ -370,6 +582,7 @@ fn read_for_amendment(
             | Input::Amendment(_)
             | Input::EpochSeed { .. }
             | Input::NewEpochSeed { .. }
+            | Input::NewRequestSecret { .. }
             | Input::NewCampaignId { .. } => {}
         }
     }
@@ -536,7 +749,7 @@ fn decide_with_dice(
 ) -> Result<Batch, Error> {
     let given = match source {
         DiceSource::Seeded { player_entropy } => player_entropy.clone(),
-        DiceSource::Entered(_) | DiceSource::Asked { .. } => None,
+        DiceSource::Entered(_) | DiceSource::Asked { .. } | DiceSource::Device { .. } => None,
     };
     if let (Some(session), Some(_)) = (&state.open_session, &given) {
         return Err(RuleError::EntropyInSession(session.number).into());
@@ -548,6 +761,12 @@ fn decide_with_dice(
             values,
             sealed_answers,
         } => Dice::answered(values.clone(), sealed_answers.clone(), secret_rng),
+        DiceSource::Device {
+            g,
+            request,
+            contribution,
+            witnessed,
+        } => Dice::device(*g, *request, contribution.clone(), *witnessed, secret_rng),
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
             // Read only for a command that may draw from it, so damage to the seed stops only
             // the dice while the secrets are restored.
@@ -598,6 +817,7 @@ fn decide_with_dice(
         events,
         sealed,
         seeds,
+        kept: Vec::new(),
     })
 }
 

@@ -106,6 +106,7 @@ impl Log {
                     events: vec![event],
                     sealed: Vec::new(),
                     seeds: Vec::new(),
+                    kept: Vec::new(),
                 })
             })
             .expect("the event is recorded");
@@ -119,6 +120,49 @@ impl Log {
     /// The GM's sealed secrets filed under the event at `seq`, in draw order.
     pub fn secrets_for(&self, seq: Seq) -> Vec<SealedSecret> {
         secrets_of(&self.log, seq)
+    }
+
+    /// A device's answer to request `request` with `bytes`, through the door: the events it
+    /// recorded now, or the seq of the answer recorded before for the very same bytes.
+    pub fn answer(
+        &mut self,
+        request: u32,
+        device: u32,
+        bytes: &[u8],
+    ) -> Result<Result<Vec<Event>, Seq>, RuleError> {
+        let run = Run {
+            stamp: stamp(self.commands),
+            dice: DiceSource::Seeded {
+                player_entropy: None,
+            },
+            rng: StdRng::seed_from_u64(9),
+        };
+        self.commands += 1;
+        let answer = crate::campaign::DeviceAnswer {
+            request,
+            device,
+            contribution: bytes.to_vec(),
+        };
+        match Campaign::on(self.log.open()).answer(run, answer) {
+            Ok(crate::campaign::Answered::Now(written)) => {
+                Ok(Ok(written.events.into_iter().map(|r| r.event).collect()))
+            }
+            Ok(crate::campaign::Answered::Before(seq)) => Ok(Err(seq)),
+            Err(Error::Rule(refused)) => Err(refused),
+            Err(other) => panic!("the door failed outside the rules: {other}"),
+        }
+    }
+
+    /// The GM's secrets of `kind`, as (key, value).
+    pub fn secrets_of_kind(&self, kind: &str) -> Vec<(String, String)> {
+        self.log
+            .open()
+            .secrets()
+            .expect("the secrets read")
+            .into_iter()
+            .filter(|(k, ..)| k == kind)
+            .map(|(_, key, value)| (key, value))
+            .collect()
     }
 
     /// A second campaign holding what this one holds now.

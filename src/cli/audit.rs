@@ -286,7 +286,12 @@ impl Undone {
 /// `--provenance`'s values: the audit's own words for where dice came from.
 impl clap::ValueEnum for Origin {
     fn value_variants<'a>() -> &'a [Origin] {
-        &[Origin::Entered, Origin::Seeded, Origin::Sealed]
+        &[
+            Origin::Entered,
+            Origin::Seeded,
+            Origin::Sealed,
+            Origin::Device,
+        ]
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
@@ -294,6 +299,7 @@ impl clap::ValueEnum for Origin {
             Origin::Entered => "Physical dice typed in with `--rolls`",
             Origin::Seeded => "grimoire's provably fair dice",
             Origin::Sealed => "A GM's sealed dice, once revealed",
+            Origin::Device => "Dice a player's device rolled, or witnessed for the GM",
         };
         Some(clap::builder::PossibleValue::new(self.word()).help(help))
     }

@@ -142,6 +142,12 @@ fn verify_text(r: &VerifyReport) -> String {
             epochs.join(", ")
         ));
     }
+    if r.device_dice_checked + r.witnessed_dice_checked > 0 {
+        lines.push(format!(
+            "players' devices: {} rolled by players and {} of the GM's witnessed, each re-derived from its request's published secret and the device's bytes",
+            r.device_dice_checked, r.witnessed_dice_checked
+        ));
+    }
     lines.push(format!(
         "sealed dice: {} revealed and checked; {} still sealed",
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal

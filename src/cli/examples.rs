@@ -79,8 +79,20 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
             "grimoire roll 2d6+3 --for \"the bridge holds?\"",
             "grimoire roll d20 --character Aldric",
             "grimoire roll d100 --sealed --for \"is the guardian awake?\"",
+            "grimoire roll d20 --character Aldric --for \"sneaking past the guard\" --rolled-by Bea",
+            "grimoire roll d6 --for \"wandering monsters\" --witnessed-by Bea",
         ],
     ),
+    (
+        "player link",
+        &[
+            "grimoire player link Bea --plays Aldric",
+            "grimoire player link Bea --plays Aldric --plays Mira --address 192.168.1.20:8737 --replace",
+        ],
+    ),
+    ("player unlink", &["grimoire player unlink Bea"]),
+    ("player list", &["grimoire player list"]),
+    ("player withdraw", &["grimoire player withdraw 3"]),
     ("reveal", &["grimoire reveal 42"]),
     ("peek", &["grimoire peek", "grimoire peek 42"]),
     (

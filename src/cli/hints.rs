@@ -86,6 +86,7 @@ fn dice_hint(error: &DiceError) -> Option<String> {
         DiceError::TooMany { .. } => "; give exactly one value per die with --rolls".into(),
         DiceError::NoSeed { .. } => "; enter physical dice with --rolls".into(),
         DiceError::StaleEntropy { .. } => ", or enter physical dice with --rolls".into(),
+        DiceError::SealedOnDevice => ", without --rolled-by".into(),
         DiceError::OutOfRange { .. }
         | DiceError::NotOneSealedRoll
         | DiceError::NotTheOriginals { .. } => return None,

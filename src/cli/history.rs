@@ -362,6 +362,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 Provenance::Entered => {
                     line.push_str("\n         entered at the table with --rolls")
                 }
+                Provenance::Device { request, witnessed } => {
+                    let (words, json) = device_die_words(&mut store, *request, *witnessed, die)?;
+                    line.push_str(&words);
+                    derivation = json;
+                }
                 Provenance::Sealed { commitment, origin } => {
                     let entropy = die.provenance.entropy(&session_entropy);
                     line.push_str(&format!(
@@ -537,4 +542,80 @@ fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str) -> String {
         ),
         None => "rolled by grimoire from the operating system's randomness (recorded before grimoire noted who rolled sealed dice)".into(),
     }
+}
+
+/// What explain says of a die a player's device made (C-5, C-6): which device, for which request,
+/// and the face the published secret and the device's bytes give, checked against the record.
+fn device_die_words(
+    store: &mut crate::store::Store,
+    request: u32,
+    witnessed: bool,
+    die: &crate::dice::Die,
+) -> Result<(String, serde_json::Value), Error> {
+    let state = store.replay(None)?;
+    let Some(asked) = state.players.requests.get(&request) else {
+        return Ok((
+            format!("\n         claims request {request}, which the log does not hold"),
+            json!({ "request": request, "matches": false }),
+        ));
+    };
+    let player = state
+        .players
+        .devices
+        .get(&asked.device)
+        .map_or("someone", |d| d.player.as_str());
+    let mut words = match witnessed {
+        true => format!(
+            "\n         the GM's roll, witnessed by {player}'s device (device {}), request {request} (#{})",
+            asked.device, asked.seq
+        ),
+        false => format!(
+            "\n         rolled on {player}'s device (device {}), request {request} (#{})",
+            asked.device, asked.seq
+        ),
+    };
+    let answer = match asked.status {
+        crate::state::players::RequestStatus::Answered { seq } => store.event(seq)?,
+        _ => None,
+    };
+    let Some(crate::event::Recorded {
+        event:
+            Event::RollAnswered {
+                contribution,
+                secret,
+                ..
+            },
+        seq: answered_at,
+        ..
+    }) = answer
+    else {
+        words.push_str("\n         its answer is not in the log");
+        return Ok((words, json!({ "request": request, "matches": false })));
+    };
+    let bytes = hex::decode(&contribution).unwrap_or_default();
+    let derived = fairness::parse_seed(&secret)
+        .filter(|g| fairness::seed_commitment(g) == asked.commitment)
+        .map(|g| fairness::device_part(&g, request, &bytes, die.n, 0, die.sides));
+    let message = fairness::device_message(request, die.n, 0, 0, &bytes);
+    words.push_str(&format!(
+        "\n         HMAC-SHA256(secret, \"{message}\"); the secret and the bytes were published by #{answered_at}"
+    ));
+    words.push_str(&match derived {
+        Some(face) if Some(face) == die.value => format!("\n         they give {face}: matches"),
+        Some(face) => format!("\n         they give {face}: DOES NOT MATCH"),
+        None => "\n         the published secret DOES NOT open the request's commitment".into(),
+    });
+    Ok((
+        words,
+        json!({
+            "request": request,
+            "device": asked.device,
+            "witnessed": witnessed,
+            "message": message,
+            "secret": secret,
+            "commitment": asked.commitment,
+            "derived": derived,
+            "matches": derived.is_some() && derived == die.value,
+        }),
+    ))
 }

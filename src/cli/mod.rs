@@ -18,6 +18,7 @@ mod open;
 pub mod outcome;
 mod output;
 pub mod paint;
+mod players;
 mod progress;
 mod recap;
 mod report;
@@ -95,6 +96,30 @@ pub struct Globals {
         value_name = "TEXT"
     )]
     pub player_entropy: Option<String>,
+    /// Put the roll to this player's phone (C-5): the log records a commitment to a secret the GM
+    /// side keeps, the player taps Roll on their phone (`grimoire serve`, `grimoire player link`),
+    /// and the command is recorded with dice made from that secret and the phone's own bytes.
+    /// For `roll` and the systems' commands that roll, for the player's own characters.
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Dice (commands that roll)",
+        value_name = "PLAYER"
+    )]
+    pub rolled_by: Option<String>,
+    /// Your own roll, witnessed by this player's phone (C-6): made as --rolled-by makes it, the
+    /// phone adding its bytes by itself while its page is open, so you cannot foresee the dice.
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Dice (commands that roll)",
+        value_name = "PLAYER"
+    )]
+    pub witnessed_by: Option<String>,
+    /// With --rolled-by or --witnessed-by: record the request and return, rather than wait here
+    /// for the answer (`grimoire player list` shows what waits).
+    #[arg(long, global = true, help_heading = "Dice (commands that roll)")]
+    pub no_wait: bool,
     /// Who is entering this (recorded on every event) [default: GRIMOIRE_ACTOR, else your OS user name].
     #[arg(
         long,
@@ -229,6 +254,8 @@ pub enum Commands {
     Roll(args::RollArgs),
     Reveal(args::RevealArgs),
     Peek(table::PeekArgs),
+    #[command(subcommand)]
+    Player(players::PlayerCommand),
     Log(history::LogArgs),
     Explain(history::ExplainArgs),
     Diff(recap::DiffArgs),
@@ -381,6 +408,9 @@ impl Globals {
         for (given, flag) in [
             (self.rolls.is_some(), "--rolls"),
             (self.player_entropy.is_some(), "--player-entropy"),
+            (self.rolled_by.is_some(), "--rolled-by"),
+            (self.witnessed_by.is_some(), "--witnessed-by"),
+            (self.no_wait, "--no-wait"),
         ] {
             if given {
                 return Err(Error::Usage(format!(
@@ -461,7 +491,10 @@ fn with_global_options(
         let rolls = rolling.contains(&below.as_str());
         command = command.mut_subcommand(&name, |sub| {
             let sub = globals.iter().fold(sub, |sub, arg| {
-                let dice = matches!(arg.get_id().as_str(), "rolls" | "player_entropy");
+                let dice = matches!(
+                    arg.get_id().as_str(),
+                    "rolls" | "player_entropy" | "rolled_by" | "witnessed_by" | "no_wait"
+                );
                 sub.arg(arg.clone().hide(arg.is_hide_set() || (dice && !rolls)))
             });
             with_global_options(sub, &below, globals)
@@ -494,6 +527,10 @@ fn path(command: &Commands) -> &'static str {
         Commands::Roll(_) => "roll",
         Commands::Reveal(_) => "reveal",
         Commands::Peek(_) => "peek",
+        Commands::Player(players::PlayerCommand::Link(_)) => "player link",
+        Commands::Player(players::PlayerCommand::Unlink(_)) => "player unlink",
+        Commands::Player(players::PlayerCommand::List) => "player list",
+        Commands::Player(players::PlayerCommand::Withdraw(_)) => "player withdraw",
         Commands::Log(_) => "log",
         Commands::Explain(_) => "explain",
         Commands::Diff(_) => "diff",
@@ -546,6 +583,11 @@ fn records(command: &Commands) -> bool {
         | Commands::Next(_)
         | Commands::Roll(_)
         | Commands::Reveal(_)
+        | Commands::Player(
+            players::PlayerCommand::Link(_)
+            | players::PlayerCommand::Unlink(_)
+            | players::PlayerCommand::Withdraw(_),
+        )
         | Commands::Seed(_)
         | Commands::Retract(_)
         | Commands::Amend(_)
@@ -561,6 +603,7 @@ fn records(command: &Commands) -> bool {
         | Commands::Session(table::SessionCommand::Recap(_))
         | Commands::Fight(fight::FightCommand::Show(_))
         | Commands::Peek(_)
+        | Commands::Player(players::PlayerCommand::List)
         | Commands::Log(_)
         | Commands::Explain(_)
         | Commands::Diff(_)
@@ -588,6 +631,17 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
     if !rolling().contains(&path) {
         g.no_rolls(path)?;
     }
+    let put_to_a_device = g.rolled_by.is_some() || g.witnessed_by.is_some();
+    if put_to_a_device && matches!(path, "rest" | "downtime") {
+        return Err(Error::Usage(format!(
+            "`{path}` rolls for several characters at once, so it is rolled at your terminal: --rolled-by and --witnessed-by go with `roll` and the systems' commands that roll"
+        )));
+    }
+    if g.no_wait && !put_to_a_device {
+        return Err(Error::Usage(
+            "--no-wait goes with --rolled-by or --witnessed-by: only a roll put to a device is waited for".into(),
+        ));
+    }
     if g.actor_typed && !records(&cli.command) {
         return Err(Error::Usage(format!(
             "`{path}` records nothing, so --actor does not apply; to see what one person entered, use --by NAME where the command has it (log, audit dice)"
@@ -605,6 +659,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Roll(args) => table::roll(g, ctx, &args.command()),
         Commands::Reveal(args) => table::reveal(g, ctx, &args.command()),
         Commands::Peek(args) => table::peek(g, args),
+        Commands::Player(command) => players::run(g, ctx, command),
         Commands::Log(args) => history::log(g, ctx.streams, args),
         Commands::Explain(args) => history::explain(g, args),
         Commands::Verify(args) => campaign::verify(g, args),

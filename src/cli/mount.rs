@@ -364,6 +364,20 @@ fn run_for<S: Registered>(
     match &spec.action {
         Action::Records { build, then, .. } => {
             let command = build(&given).map_err(Error::Usage)?;
+            if let Some(to) = super::players::put_to(g)? {
+                if !spec.args.iter().all(|a| !matches!(a.kind, Kind::File)) {
+                    return Err(Error::Usage(format!(
+                        "`{}` reads a file, which a device cannot: roll it at your terminal",
+                        mounted.path
+                    )));
+                }
+                let asked = crate::event::AskedCommand::System {
+                    system: S::ID.key().to_string(),
+                    path: mounted.path.to_string(),
+                    given: given.typed(),
+                };
+                return super::players::put(g, ctx, to, asked);
+            }
             let written = record(g, ctx, Command::System(S::wrap_command(command.clone())))?;
             let mut report = appended(&written.events);
             if let Some(then) = then {

@@ -544,6 +544,7 @@ struct Tally {
     dice_entered: u64,
     dice_seeded: u64,
     dice_sealed: u64,
+    dice_from_devices: u64,
     /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
     #[serde(flatten)]
     systems: BTreeMap<&'static str, u64>,
@@ -669,6 +670,7 @@ impl Tally {
             dice_entered: 0,
             dice_seeded: 0,
             dice_sealed: 0,
+            dice_from_devices: 0,
             systems,
         }
     }
@@ -682,6 +684,7 @@ impl Tally {
                 Provenance::Entered => self.dice_entered += 1,
                 Provenance::Seeded { .. } => self.dice_seeded += 1,
                 Provenance::Sealed { .. } => self.dice_sealed += 1,
+                Provenance::Device { .. } => self.dice_from_devices += 1,
             }
         }
         if !applied {
@@ -756,10 +759,18 @@ impl Tally {
         for &system in SystemId::ALL {
             lines.extend(on_system!(system, SystemId, |S| S::tally_lines(&counted)));
         }
-        lines.push(format!(
+        let mut dice = format!(
             "Dice: {} entered at the table, {} seeded by grimoire, {} sealed by the GM",
             self.dice_entered, self.dice_seeded, self.dice_sealed
-        ));
+        );
+        // Said only once a campaign uses players' devices, so earlier recaps read as they did.
+        if self.dice_from_devices > 0 {
+            dice.push_str(&format!(
+                ", {} made on players' devices",
+                self.dice_from_devices
+            ));
+        }
+        lines.push(dice);
         lines
     }
 }

@@ -171,6 +171,19 @@ fn start_session(
 }
 
 pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, Error> {
+    if let Some(to) = super::players::put_to(g)? {
+        if args.sealed {
+            return Err(Error::Usage(
+                "a sealed roll is the GM's secret, and a device shows what it makes: roll it at your terminal, without --rolled-by or --witnessed-by".into(),
+            ));
+        }
+        let asked = crate::event::AskedCommand::Roll {
+            expression: args.expression.clone(),
+            purpose: args.purpose.clone(),
+            character: args.character.clone(),
+        };
+        return super::players::put(g, ctx, to, asked);
+    }
     let events = record(g, ctx, Command::Roll(args.clone()))?.events;
     let mut report = appended(&events);
     for_the_gm(g, &events, &mut report)?;

@@ -106,7 +106,13 @@ fn write_export(
     })?;
     let mut secrets = 0;
     if with_secrets {
-        for (kind, key, value) in store.secrets()? {
+        // A device's link opens the campaign's pages: it stays in the file it was made for, and a
+        // restored campaign links its players' devices anew.
+        for (kind, key, value) in store
+            .secrets()?
+            .into_iter()
+            .filter(|(kind, ..)| kind != "device_token")
+        {
             writeln!(out, "{}", jsonl::secret_line(&kind, &key, &value)).map_err(io)?;
             secrets += 1;
         }

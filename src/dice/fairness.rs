@@ -60,6 +60,12 @@ pub fn seeded_face(seed: &[u8; 32], pos: &DiePosition<'_>, sides: u32) -> u32 {
 
 /// The face of part `part` of the sealed result at `pos` (part 0 is [`seeded_face`]).
 pub fn seeded_part(seed: &[u8; 32], pos: &DiePosition<'_>, part: u32, sides: u32) -> u32 {
+    face_of(seed, sides, |block| message(pos, part, block))
+}
+
+/// The face (1..=sides) the HMAC blocks keyed by `key` over `message(block)` give, by rejection
+/// sampling: the one procedure behind seeded and device dice alike.
+fn face_of(key: &[u8; 32], sides: u32, message: impl Fn(u32) -> String) -> u32 {
     // A die with no faces (only a forged record holds one) shows nothing any face could match.
     if sides == 0 {
         return 0;
@@ -68,8 +74,8 @@ pub fn seeded_part(seed: &[u8; 32], pos: &DiePosition<'_>, part: u32, sides: u32
     let limit = range - range % u64::from(sides);
     let mut block = 0u32;
     loop {
-        let mut mac = HmacSha256::new_from_slice(seed).expect("HMAC accepts keys of any length");
-        mac.update(message(pos, part, block).as_bytes());
+        let mut mac = HmacSha256::new_from_slice(key).expect("HMAC accepts keys of any length");
+        mac.update(message(block).as_bytes());
         let digest = mac.finalize().into_bytes();
         for word in digest.chunks_exact(4) {
             let w = u64::from(u32::from_be_bytes([word[0], word[1], word[2], word[3]]));
@@ -79,6 +85,39 @@ pub fn seeded_part(seed: &[u8; 32], pos: &DiePosition<'_>, part: u32, sides: u32
         }
         block += 1;
     }
+}
+
+/// How many bytes a player's device adds to a roll put to it: as many as the secret it meets.
+pub const CONTRIBUTION_BYTES: usize = 32;
+
+/// The message for block `block` of part `part` of die `n` of a roll put to a device (README,
+/// "Dice a player's phone rolls"): the request's number binds the die to the request the log
+/// records, and the device's bytes come last, in lowercase hex.
+pub fn device_message(request: u32, n: u32, part: u32, block: u32, contribution: &[u8]) -> String {
+    let n = if part == 0 {
+        n.to_string()
+    } else {
+        format!("{n}/{part}")
+    };
+    format!(
+        "grimoire-device-die-v1|{request}|{n}|{block}|{}",
+        hex::encode(contribution)
+    )
+}
+
+/// The face of part `part` of die `n` of request `request`, from the GM side's secret `g` (whose
+/// SHA-256 the request recorded) and the bytes the device sent after it saw the request.
+pub fn device_part(
+    g: &[u8; 32],
+    request: u32,
+    contribution: &[u8],
+    n: u32,
+    part: u32,
+    sides: u32,
+) -> u32 {
+    face_of(g, sides, |block| {
+        device_message(request, n, part, block, contribution)
+    })
 }
 
 /// The faces of a sealed result of `count` dice at `pos` (an open-ended chain sealed whole): part 0,
@@ -108,6 +147,32 @@ pub fn opens(hex_text: &str, commitment: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A device die depends on the secret, the request, its place and every byte the device sent.
+    #[test]
+    fn a_device_die_depends_on_the_secret_the_request_and_the_devices_bytes() {
+        let faces = |g: [u8; 32], request: u32, bytes: &[u8]| -> Vec<u32> {
+            (0..16)
+                .map(|n| device_part(&g, request, bytes, n, 0, 1000))
+                .collect()
+        };
+        let base = faces([1; 32], 1, &[5; 32]);
+        assert_eq!(base, faces([1; 32], 1, &[5; 32]));
+        assert_ne!(base, faces([2; 32], 1, &[5; 32]), "another secret");
+        assert_ne!(base, faces([1; 32], 2, &[5; 32]), "another request");
+        let mut one_bit = [5u8; 32];
+        one_bit[31] ^= 1;
+        assert_ne!(base, faces([1; 32], 1, &one_bit), "one bit of the device's");
+        assert_ne!(
+            device_part(&[1; 32], 1, &[5; 32], 0, 0, 1000),
+            device_part(&[1; 32], 1, &[5; 32], 0, 1, 1000),
+            "a chain's further part"
+        );
+        assert_eq!(
+            device_message(3, 1, 2, 0, &[0xab, 0x01]),
+            "grimoire-device-die-v1|3|1/2|0|ab01"
+        );
+    }
 
     fn pos(n: u32) -> DiePosition<'static> {
         DiePosition {

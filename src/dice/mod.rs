@@ -47,6 +47,15 @@ pub enum Provenance {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         witness: Option<Witness>,
     },
+    /// Rolled by a player's device, or witnessed by one: derived from the secret whose hash the
+    /// request `request` recorded and the bytes the device sent after it saw the request, both
+    /// published by the answer (README, "Dice a player's phone rolls").
+    Device {
+        request: u32,
+        /// The GM's roll, witnessed by the device rather than rolled by its player (C-6).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        witnessed: bool,
+    },
     /// A GM's secret roll: only the commitment is public until it is revealed.
     Sealed {
         commitment: String,
@@ -182,6 +191,12 @@ pub enum DiceError {
         /// The die there is the one wanted, but for being sealed or not.
         only_sealing: bool,
     },
+    /// A sealed die cannot come from a player's device: the player would see what the GM keeps
+    /// secret.
+    #[error(
+        "the command seals a die, and a die a player's device rolls is seen on that device; roll it at the GM's terminal"
+    )]
+    SealedOnDevice,
     #[error(
         "session {session} began before dice epoch {epoch}'s seed was committed, so its entropy could have been known when the seed was chosen; end the session and start a new one before grimoire rolls again"
     )]
@@ -236,6 +251,14 @@ enum Source {
     },
     /// No seeded die may be drawn: every draw fails with this error.
     Refused(DiceError),
+    /// A roll put to a player's device, answered: each die from the GM side's secret `g` and the
+    /// device's bytes.
+    Device {
+        g: [u8; 32],
+        request: u32,
+        contribution: Vec<u8>,
+        witnessed: bool,
+    },
     /// An amended event's own dice, drawn again in order (C-3); a sealed one's faces come from
     /// its reveal (by `n`).
     Replayed {
@@ -279,6 +302,26 @@ impl<'r> Dice<'r> {
             Source::Entered {
                 values,
                 sealed_answers,
+            },
+            secret_rng,
+        )
+    }
+
+    /// The dice of a roll put to a player's device (`request`), from the GM side's secret `g` and
+    /// the bytes the device sent.
+    pub fn device(
+        g: [u8; 32],
+        request: u32,
+        contribution: Vec<u8>,
+        witnessed: bool,
+        secret_rng: &'r mut dyn RngCore,
+    ) -> Self {
+        Self::new(
+            Source::Device {
+                g,
+                request,
+                contribution,
+                witnessed,
             },
             secret_rng,
         )
@@ -413,7 +456,10 @@ impl<'r> Dice<'r> {
         // A sealed die typed as one answer takes exactly its faces, and they must be one result.
         let answer = match &self.source {
             Source::Entered { sealed_answers, .. } => sealed_answers.get(&self.consumed).copied(),
-            Source::Seeded(_) | Source::Refused(_) | Source::Replayed { .. } => None,
+            Source::Seeded(_)
+            | Source::Refused(_)
+            | Source::Replayed { .. }
+            | Source::Device { .. } => None,
         };
         loop {
             let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
@@ -423,6 +469,7 @@ impl<'r> Dice<'r> {
                 }
                 Source::Entered { .. } => self.take_entered(sides, purpose, true)?,
                 Source::Refused(why) => return Err(why.clone()),
+                Source::Device { .. } => return Err(DiceError::SealedOnDevice),
                 Source::Replayed { .. } => unreachable!("drawn whole above"),
             };
             faces.push(face);
@@ -441,9 +488,10 @@ impl<'r> Dice<'r> {
                 roll: ctx.roll,
                 witness: ctx.witness(),
             },
-            Source::Entered { .. } | Source::Refused(_) | Source::Replayed { .. } => {
-                SealedOrigin::Entered
-            }
+            Source::Entered { .. }
+            | Source::Refused(_)
+            | Source::Replayed { .. }
+            | Source::Device { .. } => SealedOrigin::Entered,
         };
         let secret = SealedSecret {
             event: self.event,
@@ -471,6 +519,18 @@ impl<'r> Dice<'r> {
             Source::Entered { .. } => Ok((
                 self.take_entered(sides, purpose, false)?,
                 Provenance::Entered,
+            )),
+            Source::Device {
+                g,
+                request,
+                contribution,
+                witnessed,
+            } => Ok((
+                fairness::device_part(g, *request, contribution, self.drawn, 0, sides),
+                Provenance::Device {
+                    request: *request,
+                    witnessed: *witnessed,
+                },
             )),
             Source::Refused(why) => Err(why.clone()),
             Source::Replayed { .. } => unreachable!("replayed dice are taken whole by `roll`"),

@@ -1,6 +1,7 @@
 //! Events: the facts the log records. Adding a variant is fine; changing the shape of a shipped one is
 //! not (old logs must still read): give it a new variant, or an upcaster in [`Event::from_stored`].
 
+mod asked;
 mod by_kind;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
@@ -11,6 +12,7 @@ use crate::systems::registry::{AnyEvent, Rest, on_system};
 pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
+pub use asked::AskedCommand;
 pub use by_kind::kinds;
 
 use crate::dice::{DiceExpr, Die};
@@ -202,6 +204,45 @@ event_enum! {
     Rested(Rest),
     /// A span of downtime weeks, one activity a week for each character in it (ADG-C5, T-2).
     DowntimeTaken(Downtime),
+    /// A player's device given a link to the campaign for the characters they play (C-4). The
+    /// link's token is kept only as a hash among the GM's secrets, never in the log.
+    DeviceLinked {
+        /// The campaign's count of devices linked, this one included: how requests name it.
+        device: u32,
+        player: String,
+        characters: Vec<String>,
+    },
+    /// A device's link revoked (C-4): it opens nothing from here on, and answers nothing.
+    DeviceUnlinked {
+        device: u32,
+    },
+    /// A roll put to a player's device (C-5): `asked` is the command it completes, decided when the
+    /// device answers with the dice it makes. `commitment` is SHA-256 of the GM side's secret for
+    /// this request, published by the answer.
+    RollRequested {
+        /// The campaign's count of requests, this one included.
+        request: u32,
+        device: u32,
+        commitment: String,
+        asked: AskedCommand,
+        /// The GM's own roll, witnessed: the device adds its bytes without anyone tapping (C-6).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        witnessed: bool,
+    },
+    /// The device's answer (C-5): its bytes and the secret they meet, both in lowercase hex. The
+    /// asked command's events follow it in the same write; when the rules refused the command
+    /// then, `refused` says why and nothing follows.
+    RollAnswered {
+        request: u32,
+        contribution: String,
+        secret: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<String>,
+    },
+    /// An unanswered request withdrawn by the GM (C-5): no answer is taken for it any more.
+    RollWithdrawn {
+        request: u32,
+    },
 }
 nested {
     /// A rule system's events: each system declares its own kinds.
@@ -306,6 +347,11 @@ impl Event {
             Event::FightEnded { .. } => "fight_ended",
             Event::Rested(_) => "rested",
             Event::DowntimeTaken(_) => "downtime_taken",
+            Event::DeviceLinked { .. } => "device_linked",
+            Event::DeviceUnlinked { .. } => "device_unlinked",
+            Event::RollRequested { .. } => "roll_requested",
+            Event::RollAnswered { .. } => "roll_answered",
+            Event::RollWithdrawn { .. } => "roll_withdrawn",
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.kind()),
         }
     }
@@ -367,8 +413,14 @@ impl Event {
             Event::DowntimeTaken(d) => d.characters.iter().any(|c| is(&c.character)),
             Event::DiceRolled { character, .. } => character.as_deref().is_some_and(is),
             Event::Amended { event, .. } => event.mentions(is),
-            // The campaign's bookkeeping names no character.
+            // The campaign's bookkeeping names no character (nor do the players' devices and
+            // requests: the events an answer records name whom they concern).
             Event::CampaignCreated { .. }
+            | Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. }
             | Event::ClockAdvanced { .. }
             | Event::SessionStarted { .. }
             | Event::SessionEnded { .. }
@@ -432,7 +484,12 @@ impl Event {
             | Event::RoundBegan { .. }
             | Event::FightEnded { .. }
             | Event::Rested(_)
-            | Event::DowntimeTaken(_) => false,
+            | Event::DowntimeTaken(_)
+            | Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. } => false,
         }
     }
 
@@ -458,7 +515,12 @@ impl Event {
             | Event::EpochStarted { .. }
             | Event::FightStarted { .. }
             | Event::RoundBegan { .. }
-            | Event::FightEnded { .. } => &[],
+            | Event::FightEnded { .. }
+            | Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. } => &[],
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.dice()),
         }
     }
@@ -488,7 +550,14 @@ impl Event {
             | Event::SealedRevealed { .. }
             | Event::SeedRevealed { .. }
             | Event::SeedWithheld { .. }
-            | Event::EpochStarted { .. } => false,
+            | Event::EpochStarted { .. }
+            // A request and its answer are the record of how dice were made: what the answer
+            // recorded is retracted instead (C-5).
+            | Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. } => false,
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.is_retractable()),
         }
     }

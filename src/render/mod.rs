@@ -198,6 +198,46 @@ pub fn describe(event: &Event) -> String {
         Event::SeedRevealed { epoch, seed } => {
             format!("dice epoch {epoch} seed revealed: {seed}")
         }
+        Event::DeviceLinked {
+            device,
+            player,
+            characters,
+        } => format!(
+            "{player}'s device linked (device {device}), rolling for {}",
+            characters.join(", ")
+        ),
+        Event::DeviceUnlinked { device } => format!("device {device}'s link revoked"),
+        Event::RollRequested {
+            request,
+            device,
+            asked,
+            witnessed: false,
+            ..
+        } => format!(
+            "request {request}: {} put to device {device}",
+            asked.words()
+        ),
+        Event::RollRequested {
+            request,
+            device,
+            asked,
+            witnessed: true,
+            ..
+        } => format!(
+            "request {request}: the GM's {}, witnessed by device {device}",
+            asked.words()
+        ),
+        Event::RollAnswered {
+            request,
+            refused: None,
+            ..
+        } => format!("request {request} answered"),
+        Event::RollAnswered {
+            request,
+            refused: Some(why),
+            ..
+        } => format!("request {request} answered, and the rules refused its command then: {why}"),
+        Event::RollWithdrawn { request } => format!("request {request} withdrawn"),
         Event::EpochStarted {
             epoch,
             seed_commitment,

@@ -4,6 +4,7 @@
 pub mod amend;
 pub mod campaign;
 pub mod downtime;
+pub mod players;
 pub mod rest;
 pub mod text;
 
@@ -237,6 +238,8 @@ pub enum RuleError {
     SeedMissing(u32),
     #[error(transparent)]
     Dice(#[from] DiceError),
+    #[error(transparent)]
+    Players(#[from] players::Refused),
     #[error("{name} plays {plays}, and this is for {needs} characters")]
     WrongSystem {
         name: String,

@@ -66,7 +66,19 @@ fn check_texts(command: &Command) -> Result<(), TextProblem> {
         | Command::EndSession
         | Command::RevealSealed(_)
         | Command::Rest(_)
-        | Command::RevealSeed { .. } => Ok(()),
+        | Command::RevealSeed { .. }
+        | Command::UnlinkDevice { .. }
+        | Command::WithdrawRoll { .. } => Ok(()),
+        Command::LinkDevice { player, .. } => check("player's name", player, NAME_MAX),
+        Command::RequestRoll { asked, .. } => match asked {
+            crate::event::AskedCommand::Roll { purpose, .. } => purpose
+                .as_deref()
+                .map_or(Ok(()), |p| check("roll's purpose", p, NOTE_MAX)),
+            crate::event::AskedCommand::System { given, .. } => given
+                .values()
+                .flatten()
+                .try_for_each(|value| check("value given", value, NOTE_MAX)),
+        },
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod characters;
 mod fight;
+pub mod players;
 mod ports;
 
 use crate::seq::Seq;
@@ -215,6 +216,9 @@ pub struct CampaignState {
     pub withheld_seeds: std::collections::BTreeSet<u32>,
     /// What each rule system keeps for the whole campaign, under each system's key.
     pub systems: Campaigns,
+    /// Players' devices and the rolls put to them (C-4, C-5).
+    #[serde(default, skip_serializing_if = "players::Players::is_empty")]
+    pub players: players::Players,
 }
 
 pub use crate::words::{Folded, fold_name};
@@ -558,6 +562,12 @@ impl CampaignState {
                     on_system!(system, SystemId, |S| S::apply_downtime(self, spent));
                 }
             }
+
+            Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. } => self.players.apply(seq, event),
 
             Event::System(event) => {
                 on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));

@@ -124,6 +124,9 @@ impl Appender<'_> {
                     InsertError::Failed(e) => Error::Store(e),
                 })?;
         }
+        for (kind, key, value) in &batch.kept {
+            self.log.insert_secret(kind, key, value).map_err(inserted)?;
+        }
         self.running
             .snapshot_if_due(&mut *self.log, self.snapshot_every, &self.prev_hash)?;
         Ok(appended)
@@ -262,6 +265,21 @@ impl WriteView<'_> {
                 kind: "epoch_seed".into(),
                 key,
                 why: "it is not a seed (64 hexadecimal digits)",
+            })
+    }
+
+    /// The secret kept for request `request` (C-5), if any; one that is not a secret is damage.
+    pub fn request_secret(&mut self, request: u32) -> Result<Option<[u8; 32]>, StoreError> {
+        let key = request.to_string();
+        let Some(text) = self.log.secret("request_secret", &key)? else {
+            return Ok(None);
+        };
+        crate::dice::fairness::parse_seed(&text)
+            .map(Some)
+            .ok_or(StoreError::DamagedSecret {
+                kind: "request_secret".into(),
+                key,
+                why: "it is not a secret (64 hexadecimal digits)",
             })
     }
 

@@ -198,6 +198,12 @@ pub struct VerifyReport {
     pub epochs_revealed: Vec<u32>,
     pub sealed_dice_checked: u64,
     pub sealed_dice_awaiting_reveal: u64,
+    /// Dice rolled by a player's device, re-derived at once from the request and its answer (C-5).
+    #[serde(default)]
+    pub device_dice_checked: u64,
+    /// The GM's dice a player's device witnessed, re-derived likewise (C-6).
+    #[serde(default)]
+    pub witnessed_dice_checked: u64,
     /// Dice or reveals that do not match, first one first.
     pub dice_problems: Vec<Problem>,
     /// The checkpoints asked about, in the order given.
@@ -395,6 +401,18 @@ pub struct Verifier {
     sealed_met: BTreeMap<(Seq, u32), bool>,
     /// The newest payload version read so far.
     newest_version: u32,
+    /// The rolls put to devices so far, by request number (C-5).
+    requests: BTreeMap<u32, PutToDevice>,
+}
+
+/// A roll put to a device, as the verifier follows it.
+struct PutToDevice {
+    commitment: String,
+    witnessed: bool,
+    /// The answer: its run of rows (the dice it made belong to that run's command), the secret
+    /// and the device's bytes.
+    answer: Option<(Seq, [u8; 32], Vec<u8>)>,
+    withdrawn: bool,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -421,6 +439,150 @@ impl Verifier {
             clock: RecordedClock::default(),
             amendments: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
+            requests: BTreeMap::new(),
+        }
+    }
+
+    /// A die a player's device made (C-5, C-6): its request was answered in this command's run
+    /// of rows, and the face is the one the published secret and the device's bytes give.
+    fn check_device_die(
+        &mut self,
+        seq: Seq,
+        request: u32,
+        claims_witnessed: bool,
+        die: &crate::dice::Die,
+    ) {
+        let found = self
+            .requests
+            .get(&request)
+            .map(|r| (r.witnessed, r.answer.clone()));
+        let (witnessed, (run, g, contribution)) = match found {
+            Some((witnessed, Some(answer))) => (witnessed, answer),
+            _ => {
+                return self.dice_problem(
+                    seq,
+                    format!(
+                        "#{seq}: die {} claims request {request}, which no earlier event answered",
+                        die.n
+                    ),
+                );
+            }
+        };
+        if witnessed != claims_witnessed {
+            return self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: die {} says request {request} was {}, but the request says otherwise",
+                    die.n,
+                    if claims_witnessed {
+                        "witnessed"
+                    } else {
+                        "a player's roll"
+                    }
+                ),
+            );
+        }
+        if run != self.run.0 {
+            return self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: die {} claims request {request}, answered by another command",
+                    die.n
+                ),
+            );
+        }
+        let face = fairness::device_part(&g, request, &contribution, die.n, 0, die.sides);
+        if die.value != Some(face) {
+            return self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: die {} shows {}, but request {request}'s secret and the device's bytes give {face}",
+                    die.n,
+                    die.value.map_or("nothing".to_string(), |v| v.to_string())
+                ),
+            );
+        }
+        match witnessed {
+            true => self.report.witnessed_dice_checked += 1,
+            false => self.report.device_dice_checked += 1,
+        }
+    }
+
+    /// The players' requests and answers (C-5): each request numbered in turn, each answered or
+    /// withdrawn at most once while it waits, and each answer's secret opening its commitment.
+    fn check_request_event(&mut self, seq: Seq, event: &Event) {
+        let problem = match event {
+            Event::RollRequested {
+                request,
+                commitment,
+                witnessed,
+                ..
+            } => {
+                let next = self.requests.keys().max().copied().unwrap_or(0) + 1;
+                self.requests.insert(
+                    *request,
+                    PutToDevice {
+                        commitment: commitment.clone(),
+                        witnessed: *witnessed,
+                        answer: None,
+                        withdrawn: false,
+                    },
+                );
+                (*request != next).then(|| {
+                    format!("#{seq}: request {request} is out of turn (the next was {next})")
+                })
+            }
+            Event::RollAnswered {
+                request,
+                contribution,
+                secret,
+                ..
+            } => {
+                let run = self.run.0;
+                match self.requests.get_mut(request) {
+                    None => Some(format!(
+                        "#{seq} answers request {request}, which was never made"
+                    )),
+                    Some(r) if r.answer.is_some() || r.withdrawn => Some(format!(
+                        "#{seq} answers request {request}, which no longer waited"
+                    )),
+                    Some(r) => {
+                        let g = fairness::parse_seed(secret);
+                        let bytes = hex::decode(contribution).ok().filter(|b| {
+                            b.len() == fairness::CONTRIBUTION_BYTES
+                                && *contribution == hex::encode(b)
+                        });
+                        match (g, bytes) {
+                            (Some(g), Some(bytes))
+                                if fairness::seed_commitment(&g) == r.commitment =>
+                            {
+                                r.answer = Some((run, g, bytes));
+                                None
+                            }
+                            (Some(_), Some(_)) => Some(format!(
+                                "#{seq}: the secret answering request {request} does not match its commitment"
+                            )),
+                            _ => Some(format!(
+                                "#{seq}: the answer to request {request} is not a secret and {} bytes in lowercase hex",
+                                fairness::CONTRIBUTION_BYTES
+                            )),
+                        }
+                    }
+                }
+            }
+            Event::RollWithdrawn { request } => match self.requests.get_mut(request) {
+                Some(r) if r.answer.is_none() && !r.withdrawn => {
+                    r.withdrawn = true;
+                    None
+                }
+                _ => Some(format!(
+                    "#{seq} withdraws request {request}, which was not waiting"
+                )),
+            },
+            _ => None,
+        };
+        if let Some(what) = problem {
+            self.dice_problem(seq, what);
         }
     }
 
@@ -736,6 +898,9 @@ impl Verifier {
             }
             match &die.provenance {
                 Provenance::Entered => {}
+                Provenance::Device { request, witnessed } => {
+                    self.check_device_die(seq, *request, *witnessed, die)
+                }
                 Provenance::Seeded { epoch, .. } => {
                     let entropy = die.provenance.entropy(&self.entropy).to_string();
                     if entropy.is_empty() {
@@ -821,8 +986,13 @@ impl Verifier {
             | Event::SeedWithheld { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)
+            | Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
             // The rule systems' events carry dice (checked above) and nothing of the chain's.
             | Event::System(_) => {}
+            Event::RollRequested { .. } | Event::RollAnswered { .. } | Event::RollWithdrawn { .. } => {
+                self.check_request_event(seq, event)
+            }
         }
     }
 

@@ -39,6 +39,8 @@ pub struct Batch {
     pub sealed: Vec<SealedSecret>,
     /// Epoch seeds to keep (a new epoch's seed).
     pub seeds: Vec<(u32, [u8; 32])>,
+    /// Other secrets to keep, as (kind, key, value): a request's secret, a device link's hash.
+    pub kept: Vec<(&'static str, String, String)>,
 }
 
 /// What a write appended, and the state just after it (shared with the store that keeps it in
@@ -321,6 +323,13 @@ impl Store {
         log.rows_of_kind(kind, Seq::START, upto.unwrap_or(Seq::END), &mut |row| {
             visit(row).map(ControlFlow::Continue)
         })
+    }
+
+    /// The device a player's link opens, by the SHA-256 (hex) of its token: `None` for a token no
+    /// link was made with. Whether the link still stands is the log's to say.
+    pub fn device_of_token(&mut self, token_hash: &str) -> Result<Option<u32>, StoreError> {
+        let found = self.backend.read()?.secret("device_token", token_hash)?;
+        Ok(found.and_then(|device| device.parse().ok()))
     }
 
     pub fn event(&mut self, seq: Seq) -> Result<Option<Recorded>, StoreError> {
@@ -787,9 +796,24 @@ impl ImportedSecrets {
                     ));
                 }
             }
+            "request_secret" => {
+                let named = key
+                    .parse::<u32>()
+                    .is_ok_and(|n| n > 0 && n.to_string() == key);
+                if !named {
+                    return Err(format!(
+                        "a request's secret is kept under the request's number (1, 2, …), not '{key}'"
+                    ));
+                }
+                if crate::dice::fairness::parse_seed(value).is_none() {
+                    return Err(format!(
+                        "request {key}'s secret is not 64 hexadecimal digits"
+                    ));
+                }
+            }
             other => {
                 return Err(format!(
-                    "'{other}' is not a kind of secret grimoire keeps (epoch_seed, sealed_die)"
+                    "'{other}' is not a kind of secret grimoire keeps (epoch_seed, sealed_die, request_secret)"
                 ));
             }
         }

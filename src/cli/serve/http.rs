@@ -3,7 +3,7 @@
 //! refusal, whatever it guessed. Requests are kept small (a head of at most 16 KiB, read within 10
 //! seconds, no body) and connections few, so a phone on the table's network cannot starve the rest.
 
-use super::{Job, Key, Live, Made, Wanted, pages};
+use super::{ForDevice, Job, Key, Live, Made, Wanted, pages};
 use axum::Router;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -26,6 +26,12 @@ const LARGEST_HEAD: usize = 16 * 1024;
 const HEAD_WITHIN: Duration = Duration::from_secs(10);
 /// Connections open at once; more wait for one to close.
 const CONNECTIONS_AT_MOST: usize = 512;
+/// The largest body taken: a device's answer (`request=N&contribution=` and 64 hex digits).
+const LARGEST_ANSWER: usize = 256;
+
+/// The one refusal's words, whatever was guessed.
+pub const NOTHING: &str = "Nothing here. Ask the GM for the table's link.\n";
+pub const PLAIN: &str = "text/plain; charset=utf-8";
 
 /// What the handlers share: the key in force, the live page, and the way to the campaign's thread.
 pub struct Shared {
@@ -41,8 +47,18 @@ impl Shared {
 
     /// Asks the campaign's thread for a page and waits for it.
     async fn made(&self, wanted: Wanted) -> Response {
+        self.asked(|answer| Job::Make(wanted, answer)).await
+    }
+
+    /// Asks the campaign's thread what a player's link wants (it checks the link first).
+    async fn for_device(&self, token: String, wanted: ForDevice) -> Response {
+        self.asked(|answer| Job::Device(token, wanted, answer))
+            .await
+    }
+
+    async fn asked(&self, job: impl FnOnce(oneshot::Sender<Made>) -> Job) -> Response {
         let (answer, made) = oneshot::channel();
-        if self.jobs.send(Job::Make(wanted, answer)).is_err() {
+        if self.jobs.send(job(answer)).is_err() {
             return answered(pages::trouble(503, "The campaign is no longer served."));
         }
         match made.await {
@@ -101,6 +117,13 @@ fn router(shared: Shares) -> Router {
         .route("/{key}/report", get(report_page))
         .route("/{key}/export.jsonl", get(export))
         .route("/{key}/updates", get(updates))
+        .route("/p/{token}/", get(player_page))
+        .route("/p/{token}/rolls", get(player_rolls))
+        .route("/p/{token}/answer", axum::routing::post(player_answer))
+        .route("/p/{token}/log", get(player_log))
+        .route("/p/{token}/report", get(player_report))
+        .route("/p/{token}/export.jsonl", get(player_export))
+        .route("/p/{token}/updates", get(player_updates))
         .fallback(nothing)
         .method_not_allowed_fallback(nothing)
         .layer(middleware::from_fn(limits))
@@ -109,11 +132,7 @@ fn router(shared: Shares) -> Router {
 
 /// The one refusal: the same words for a wrong key, an old key and a path that is not served.
 async fn nothing() -> Response {
-    let mut response = (
-        StatusCode::NOT_FOUND,
-        "Nothing here. Ask the GM for the table's link.\n",
-    )
-        .into_response();
+    let mut response = (StatusCode::NOT_FOUND, NOTHING).into_response();
     guard(&mut response);
     response
 }
@@ -131,18 +150,34 @@ async fn limits(request: Request, next: Next) -> Response {
             "The address is too long to be one of this campaign's pages.\n",
         );
     }
-    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+    // A device's answer is the one thing sent: a small form, to a player's link.
+    let answering = *request.method() == Method::POST
+        && request.uri().path().starts_with("/p/")
+        && request.uri().path().ends_with("/answer");
+    if !answering && !matches!(*request.method(), Method::GET | Method::HEAD) {
         return refused(
             StatusCode::METHOD_NOT_ALLOWED,
             "The live view is read only: nothing can be sent to it.\n",
         );
     }
     let headers = request.headers();
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|length| length.to_str().ok()?.parse::<usize>().ok());
     let has_body = headers.contains_key(header::TRANSFER_ENCODING)
         || headers
             .get(header::CONTENT_LENGTH)
             .is_some_and(|length| length != "0");
-    if has_body {
+    if answering
+        && (headers.contains_key(header::TRANSFER_ENCODING)
+            || length.is_none_or(|l| l > LARGEST_ANSWER))
+    {
+        return refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "An answer is a short form with its length given.\n",
+        );
+    }
+    if has_body && !answering {
         return refused(
             StatusCode::PAYLOAD_TOO_LARGE,
             "The live view is read only: a request carries no body.\n",
@@ -251,6 +286,89 @@ async fn updates(State(s): State<Shares>, Path(key): Path<String>) -> Response {
             Some((Ok(event), (keys, live, mine, Some(false))))
         },
     );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// A player's page: the live page with their device's part (C-5).
+async fn player_page(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    let live = Arc::clone(&s.live.borrow());
+    s.for_device(token, ForDevice::Page(live)).await
+}
+
+async fn player_rolls(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    s.for_device(token, ForDevice::Rolls).await
+}
+
+async fn player_log(
+    State(s): State<Shares>,
+    Path(token): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let filters = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .into_owned()
+        .collect();
+    s.for_device(token, ForDevice::Public(Wanted::Log(filters)))
+        .await
+}
+
+async fn player_report(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    s.for_device(token, ForDevice::Public(Wanted::Report)).await
+}
+
+async fn player_export(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    s.for_device(token, ForDevice::Public(Wanted::Export)).await
+}
+
+/// A device's answer: `request=N&contribution=HEX`, a form (C-5).
+async fn player_answer(
+    State(s): State<Shares>,
+    Path(token): Path<String>,
+    body: String,
+) -> Response {
+    let mut request = None;
+    let mut contribution = None;
+    for (name, value) in form_urlencoded::parse(body.as_bytes()) {
+        match name.as_ref() {
+            "request" => request = value.parse::<u32>().ok(),
+            "contribution" => contribution = Some(value.into_owned()),
+            _ => {}
+        }
+    }
+    let (Some(request), Some(contribution)) = (request, contribution) else {
+        let said = serde_json::json!({ "refused": "an answer names its request (a number) and carries the device's bytes" });
+        return answered(pages::json_made(400, &said));
+    };
+    s.for_device(
+        token,
+        ForDevice::Answer {
+            request,
+            contribution,
+        },
+    )
+    .await
+}
+
+/// A player's stream of updates: the head now, then each new head (the page then asks for its
+/// rolls again, and finds out there if its link was revoked).
+async fn player_updates(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    let checked = s.for_device(token, ForDevice::Check).await;
+    if checked.status() != StatusCode::OK {
+        return checked;
+    }
+    let mut live = s.live.clone();
+    live.borrow_and_update();
+    let stream = futures_util::stream::unfold((live, true), |(mut live, first)| async move {
+        if !first {
+            live.changed().await.ok()?;
+        }
+        let mark = pages::head_mark(live.borrow_and_update().head.as_ref());
+        let event = Event::default()
+            .event("head")
+            .data(serde_json::json!({ "mark": mark }).to_string());
+        Some((Ok::<_, Infallible>(event), (live, false)))
+    });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()

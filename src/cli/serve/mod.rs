@@ -15,10 +15,12 @@ use super::{Context, Globals, open::SharedStore};
 use crate::Error;
 use crate::rules::RuleError;
 use crate::seq::Seq;
+use crate::state::CampaignState;
 use crate::store::{Checkpoint, Store};
 use clap::Args;
 use rand::RngCore;
 use std::net::SocketAddr;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -51,7 +53,7 @@ pub struct ServeArgs {
 /// A host as a link may name it: a name or an IPv4 address (letters, digits, dots and hyphens), or
 /// an IPv6 address in brackets. Anything else could break the link, or the terminal it is
 /// printed on.
-fn link_host(text: &str) -> Result<String, String> {
+pub(super) fn link_host(text: &str) -> Result<String, String> {
     let name = !text.is_empty()
         && text.len() <= 253
         && text
@@ -114,9 +116,25 @@ pub struct Made {
     pub body: Arc<String>,
 }
 
+/// What a player's link asks for (C-4, C-5): each is answered only for a link that stands.
+pub enum ForDevice {
+    /// Whether the link stands (for the stream of updates).
+    Check,
+    /// The player's page, around the live page the HTTP side holds.
+    Page(Arc<Live>),
+    /// The rolls waiting on the device.
+    Rolls,
+    /// The device's answer to a request: its bytes, in hex.
+    Answer { request: u32, contribution: String },
+    /// One of the table's pages.
+    Public(Wanted),
+}
+
 /// What the HTTP side asks of the campaign's thread.
 pub enum Job {
     Make(Wanted, oneshot::Sender<Made>),
+    /// A player's link (its token as given) and what it asks for.
+    Device(String, ForDevice, oneshot::Sender<Made>),
     /// A line typed at the terminal: make a new link.
     NewLink,
     /// The HTTP side stopped (it could not accept connections any more).
@@ -252,7 +270,7 @@ impl Link {
 
 /// `address` as a QR code of text blocks (two rows of modules a line), light on dark as a
 /// terminal shows it best, with its quiet zone.
-fn qr_code(address: &str) -> String {
+pub(super) fn qr_code(address: &str) -> String {
     use qrcode::render::unicode::Dense1x2;
     match qrcode::QrCode::new(address.as_bytes()) {
         Ok(code) => {
@@ -348,6 +366,9 @@ impl Campaign {
                 Ok(Job::Make(wanted, answer)) => {
                     let _ = answer.send(self.make(wanted));
                 }
+                Ok(Job::Device(token, wanted, answer)) => {
+                    let _ = answer.send(self.for_device(&token, wanted, ctx));
+                }
                 Ok(Job::NewLink) => {
                     let new = Key::new(&mut ctx.rng);
                     key.send_replace(new.clone());
@@ -423,6 +444,134 @@ impl Campaign {
                     body,
                 }
             }
+            Err(e) => self.unreadable(&e),
+        }
+    }
+
+    /// What a player's link asks for, when the link stands; the table's one refusal otherwise.
+    fn for_device(&mut self, token: &str, wanted: ForDevice, ctx: &mut Context) -> Made {
+        let (device, player, characters, state) = match self.device(token) {
+            Ok(Some(found)) => found,
+            Ok(None) => {
+                return Made {
+                    status: 404,
+                    media: http::PLAIN,
+                    body: Arc::new(http::NOTHING.to_string()),
+                };
+            }
+            Err(e) => return self.unreadable(&e),
+        };
+        match wanted {
+            ForDevice::Check => pages::json_made(200, &serde_json::json!({})),
+            ForDevice::Page(live) => Made {
+                status: 200,
+                media: pages::HTML,
+                body: Arc::new(pages::player_page(&live.page, &player, &characters)),
+            },
+            ForDevice::Rolls => pages::rolls(&state, device),
+            ForDevice::Answer {
+                request,
+                contribution,
+            } => self.answer(device, &player, request, &contribution, ctx),
+            ForDevice::Public(wanted) => self.make(wanted),
+        }
+    }
+
+    /// The linked device a token opens, with its player, their characters and the campaign as it
+    /// stands; `None` for a token no standing link was made with.
+    #[allow(clippy::type_complexity)]
+    fn device(
+        &mut self,
+        token: &str,
+    ) -> Result<Option<(u32, String, Vec<String>, Rc<CampaignState>)>, Error> {
+        // Only what a link can hold is looked up: 128 bits in lowercase hex.
+        if token.len() != 32
+            || !token
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+        {
+            return Ok(None);
+        }
+        let mut store = self.reads.open()?;
+        let Some(device) = store.device_of_token(&super::players::token_hash(token))? else {
+            return Ok(None);
+        };
+        let state = store.head_state()?;
+        Ok(match state.players.devices.get(&device) {
+            Some(d) if d.linked => Some((
+                device,
+                d.player.clone(),
+                d.characters.clone(),
+                Rc::clone(&state),
+            )),
+            _ => None,
+        })
+    }
+
+    /// Records a device's answer through the campaign's one door; answers what it recorded (or
+    /// recorded before, for the very same bytes), or why the rules refused it.
+    fn answer(
+        &mut self,
+        device: u32,
+        player: &str,
+        request: u32,
+        contribution: &str,
+        ctx: &mut Context,
+    ) -> Made {
+        use crate::campaign::{Answered, DeviceAnswer, DiceSource, Run};
+        use rand::SeedableRng;
+        use rand::rngs::StdRng;
+        let refused = |why: String| pages::json_made(409, &serde_json::json!({ "refused": why }));
+        let Some(contribution) = hex::decode(contribution)
+            .ok()
+            .filter(|b| hex::encode(b) == contribution)
+        else {
+            return refused("the bytes must be sent in lowercase hexadecimal".into());
+        };
+        let now = self.started.0
+            + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default();
+        let run = Run {
+            stamp: crate::store::Stamp {
+                recorded_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                actor: player.to_string(),
+                id_rng: StdRng::from_rng(&mut ctx.rng),
+            },
+            dice: DiceSource::Seeded {
+                player_entropy: None,
+            },
+            rng: StdRng::from_rng(&mut ctx.rng),
+        };
+        let answer = DeviceAnswer {
+            request,
+            device,
+            contribution,
+        };
+        let recorded = self.reads.open().and_then(|store| {
+            let mut campaign = crate::campaign::Campaign::on(store);
+            match campaign.answer(run, answer)? {
+                Answered::Now(written) => Ok((written.events, false)),
+                Answered::Before(seq) => {
+                    Ok((super::players::answer_events(campaign.store(), seq)?, true))
+                }
+            }
+        });
+        match recorded {
+            Ok((events, again)) => {
+                let said: Vec<String> = events
+                    .iter()
+                    .map(|r| format!("#{} {}", r.seq, crate::render::describe(&r.event)))
+                    .collect();
+                pages::json_made(
+                    200,
+                    &serde_json::json!({
+                        "request": request,
+                        "answer": events.first().map(|r| r.seq),
+                        "again": again,
+                        "said": said,
+                    }),
+                )
+            }
+            Err(Error::Rule(why)) => refused(why.to_string()),
             Err(e) => self.unreadable(&e),
         }
     }

@@ -172,6 +172,8 @@ form.filters input { font: inherit; width: 9rem; max-width: 100%; box-sizing: bo
 pre.said { overflow-x: auto; font-size: 0.85rem; background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 0.8rem; }
 pre.sheet { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
 nav.links a { margin-right: 1rem; }
+#rolls { border: 2px solid #8a6d3b; border-radius: 8px; padding: 0.4rem 0.8rem; margin: 0.5rem 0; }
+#rolls .request button { font: inherit; padding: 0.4rem 1.2rem; }
 "#;
 
 /// Follows the campaign: on each new head the server announces, fetches this page again and puts
@@ -197,6 +199,7 @@ const FOLLOW: &str = r##"
       document.body.dataset.head = fresh.body.dataset.head;
       document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
       if (window.grimoireCheckServed) window.grimoireCheckServed();
+      if (window.grimoireRolls) window.grimoireRolls();
     }).catch(function () {}).then(function () {
       busy = false;
       if (again) { again = false; refresh(); }
@@ -449,3 +452,144 @@ pub fn trouble(status: u16, why: &str) -> Made {
         )),
     }
 }
+
+/// A player's page: the live page, with their device's part above it (the rolls put to it, and
+/// the receipts the phone keeps of those it answered).
+pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
+    let part = format!(
+        r#"<section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die; it keeps a receipt of every roll it answers, and says if the log ever lacks one.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS}</script>"#,
+        player = escape(player),
+        characters = escape(&characters.join(", ")),
+    );
+    match live.find(r#"<header id="top">"#) {
+        Some(at) => format!("{}{part}{}", &live[..at], &live[at..]),
+        None => format!("{part}{live}"),
+    }
+}
+
+/// The rolls waiting on a device, as its page reads them.
+pub fn rolls(state: &CampaignState, device: u32) -> Made {
+    let waiting: Vec<serde_json::Value> = state
+        .players
+        .waiting_for(device)
+        .map(|(request, r)| {
+            serde_json::json!({
+                "request": request,
+                "seq": r.seq,
+                "words": r.asked.words(),
+                "witnessed": r.witnessed,
+                "commitment": r.commitment,
+            })
+        })
+        .collect();
+    json_made(200, &serde_json::json!({ "waiting": waiting }))
+}
+
+/// JSON for a page's script.
+pub fn json_made(status: u16, value: &serde_json::Value) -> Made {
+    Made {
+        status,
+        media: "application/json",
+        body: Arc::new(value.to_string()),
+    }
+}
+
+/// The player's part of the page: draws the rolls waiting on the device, answers one when tapped
+/// (a roll the GM's device witnesses, at once) with 32 bytes from the browser's cryptographic
+/// randomness, kept before they are sent so that a lost connection sends the very same bytes
+/// again, and keeps a receipt of each answer. Each time the log moves it looks again, and checks
+/// that the public log holds every receipt's answer with the bytes this phone sent.
+const ROLLS: &str = r##"
+(function () {
+  var here = location.pathname;
+  var load = function (key) { try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; } };
+  var save = function (key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) {} };
+  var RECEIPTS = "grimoire-receipts:" + here, PENDING = "grimoire-pending:" + here;
+  var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
+  var bytesFor = function (request) {
+    var pending = load(PENDING);
+    if (!pending[request]) { pending[request] = hex(crypto.getRandomValues(new Uint8Array(32))); save(PENDING, pending); }
+    return pending[request];
+  };
+  var said = function (lines, flagged) {
+    var list = document.getElementById("rolls-said");
+    lines.forEach(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line;
+      if (flagged) item.className = "flagged";
+      list.insertBefore(item, list.firstChild);
+    });
+  };
+  var answering = {};
+  var answer = function (r) {
+    if (answering[r.request]) return;
+    answering[r.request] = true;
+    var contribution = bytesFor(r.request);
+    fetch("answer", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "request=" + r.request + "&contribution=" + contribution })
+      .then(function (reply) { return reply.json().then(function (body) { return { status: reply.status, body: body }; }); })
+      .then(function (got) {
+        if (got.status === 200) {
+          var receipts = load(RECEIPTS);
+          receipts[r.request] = { request: r.request, commitment: r.commitment, contribution: contribution, answer: got.body.answer, said: got.body.said };
+          save(RECEIPTS, receipts);
+          var pending = load(PENDING); delete pending[r.request]; save(PENDING, pending);
+          said(got.body.said, false);
+        } else {
+          said(["Request " + r.request + ": " + (got.body.refused || "not taken")], true);
+        }
+      })
+      .catch(function () { said(["Request " + r.request + ": the answer did not arrive; tap Roll again (the same bytes are sent)."], true); })
+      .then(function () { answering[r.request] = false; window.grimoireRolls(); });
+  };
+  var draw = function (waiting) {
+    var box = document.getElementById("rolls-waiting");
+    box.textContent = "";
+    if (!waiting.length) { var none = document.createElement("p"); none.textContent = "Nothing waits on you."; box.appendChild(none); return; }
+    waiting.forEach(function (r) {
+      var row = document.createElement("p");
+      row.className = "request";
+      row.dataset.request = r.request;
+      var words = document.createElement("span");
+      words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + " ";
+      row.appendChild(words);
+      if (r.witnessed) { answer(r); }
+      else {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = "Roll";
+        button.addEventListener("click", function () { button.disabled = true; answer(r); });
+        row.appendChild(button);
+      }
+      box.appendChild(row);
+    });
+  };
+  var checkReceipts = function () {
+    var receipts = load(RECEIPTS), requests = Object.keys(receipts);
+    var out = document.getElementById("rolls-receipts");
+    if (!requests.length) { out.textContent = ""; return; }
+    fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { return reply.text(); }).then(function (text) {
+      var held = {};
+      text.split("\n").forEach(function (line) {
+        if (!line) return;
+        try { var row = JSON.parse(line); } catch (e) { return; }
+        if (row.kind === "roll_answered" && row.payload) held[row.payload.request] = row.payload.contribution;
+      });
+      var missing = requests.filter(function (request) { return held[request] !== receipts[request].contribution; });
+      out.className = missing.length ? "flagged" : "";
+      out.textContent = missing.length
+        ? "The log does not hold your answer to request " + missing.join(", ") + " as your phone sent it: it was dropped or replaced. Show the GM this page."
+        : "The log holds every answer this phone sent (" + requests.length + ").";
+    }).catch(function () {});
+  };
+  var busy = false;
+  window.grimoireRolls = function () {
+    if (busy) return;
+    busy = true;
+    fetch("rolls", { cache: "no-store" }).then(function (reply) {
+      if (reply.status === 404) { document.getElementById("link-gone").hidden = false; throw new Error("gone"); }
+      return reply.json();
+    }).then(function (body) { draw(body.waiting); checkReceipts(); }).catch(function () {}).then(function () { busy = false; });
+  };
+  window.grimoireRolls();
+})();
+"##;

@@ -66,6 +66,31 @@ pub enum Command {
         seed: Option<[u8; 32]>,
         next_commitment: String,
     },
+    /// A player's device linked for the characters they play (C-4). The front end mints the
+    /// link's token and shows it once; only `token_hash` (SHA-256, hex) is kept, among the secrets.
+    LinkDevice {
+        player: String,
+        characters: Vec<String>,
+        /// Revoke the player's live link, if any, and link anew.
+        replace: bool,
+        token_hash: String,
+    },
+    /// A player's device link revoked (C-4).
+    UnlinkDevice {
+        player: String,
+    },
+    /// A roll put to a player's device (C-5), or the GM's roll their device witnesses (C-6).
+    /// `commitment` is filled in inside the write, when the secret it binds is minted and kept.
+    RequestRoll {
+        player: String,
+        asked: crate::event::AskedCommand,
+        witnessed: bool,
+        commitment: String,
+    },
+    /// An unanswered request withdrawn (C-5).
+    WithdrawRoll {
+        request: u32,
+    },
 }
 
 /// What a command needs filled in from outside the rules before it is decided. The rules are pure,
@@ -90,6 +115,9 @@ pub enum Input<'c> {
     /// What an amendment reads of the log (see [`super::amend::AmendmentRead`]), and then the
     /// inputs of the command it decides again.
     Amendment(&'c mut super::amend::Amendment),
+    /// The commitment to a new secret for a roll put to a device (C-5); the secret itself is kept
+    /// with the GM's secrets, under the request's number.
+    NewRequestSecret { commitment: &'c mut String },
     /// The event recorded at `seq`, with the in-game time it was recorded at, handed to `into`
     /// (which is not called when there is none).
     Event {
@@ -180,7 +208,12 @@ impl Command {
             | Command::RevealSealed(_)
             | Command::Retract(_)
             // Its dice are its original's, drawn again: it rolls none.
-            | Command::Amend(_) => RECORDS_ONLY,
+            | Command::Amend(_)
+            // A request's dice are drawn when the device answers, in the answer's write.
+            | Command::LinkDevice { .. }
+            | Command::UnlinkDevice { .. }
+            | Command::RequestRoll { .. }
+            | Command::WithdrawRoll { .. } => RECORDS_ONLY,
             Command::StartSession(_) => Policy {
                 session_edge: Some(SessionEdge::Start),
                 ..RECORDS_ONLY
@@ -275,6 +308,12 @@ impl Command {
             | Command::Downtime(_) => Vec::new(),
             Command::Retract(retraction) => vec![Input::Retraction(retraction)],
             Command::Amend(amendment) => vec![Input::Amendment(amendment)],
+            Command::RequestRoll { commitment, .. } => {
+                vec![Input::NewRequestSecret { commitment }]
+            }
+            Command::LinkDevice { .. }
+            | Command::UnlinkDevice { .. }
+            | Command::WithdrawRoll { .. } => Vec::new(),
         }
     }
 }
@@ -492,6 +531,20 @@ fn decide_command(
             return super::rest::rest(state, &resting.characters, resting.length(), dice);
         }
         Command::Downtime(span) => return super::downtime::downtime(state, &span, dice),
+        Command::LinkDevice {
+            player,
+            characters,
+            replace,
+            ..
+        } => return super::players::link(state, &player, &characters, replace),
+        Command::UnlinkDevice { player } => return super::players::unlink(state, &player),
+        Command::RequestRoll {
+            player,
+            asked,
+            witnessed,
+            commitment,
+        } => return super::players::request(state, &player, asked, witnessed, commitment),
+        Command::WithdrawRoll { request } => return super::players::withdraw(state, request),
         Command::System(command) => {
             return on_system!(command, AnyCommand, |S, command| Ok(recorded::<S>(
                 S::decide(state, *command, dice)?

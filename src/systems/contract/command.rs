@@ -344,6 +344,15 @@ impl Given {
         self.files.insert(id, file);
     }
 
+    /// Every value given, by argument id (files aside): what a roll put to a device keeps of the
+    /// command, to build it again when the device answers.
+    pub fn typed(&self) -> BTreeMap<String, Vec<String>> {
+        self.values
+            .iter()
+            .map(|(id, values)| (id.to_string(), values.clone()))
+            .collect()
+    }
+
     /// The one value typed for `id`, if any.
     pub fn maybe(&self, id: &str) -> Option<&str> {
         self.values

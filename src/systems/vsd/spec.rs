@@ -417,7 +417,10 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
             .alias("against")
             .value_name("SEQ"),
         ],
-        examples: &["grimoire save Aldric --cast 42"],
+        examples: &[
+            "grimoire save Aldric --cast 42",
+            "grimoire save Aldric --cast 42 --rolled-by Bea",
+        ],
         action: records(true, |g| {
             Ok(VsdCommand::Save(SaveRoll {
                 target: g.text("target")?,

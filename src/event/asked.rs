@@ -1,0 +1,69 @@
+//! The command a roll put to a player's device completes (C-5), as the request records it.
+
+use crate::dice::DiceExpr;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The command a roll put to a device completes, as the GM gave it: kept in the request so the
+/// answer decides exactly it, whoever records the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum AskedCommand {
+    /// A free roll (`grimoire roll`), never sealed (the device shows what it rolls).
+    Roll {
+        expression: DiceExpr,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        purpose: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        character: Option<String>,
+    },
+    /// A rule system's command: its system, its words below `grimoire` and what was typed for
+    /// each of its arguments.
+    System {
+        system: String,
+        path: String,
+        given: BTreeMap<String, Vec<String>>,
+    },
+}
+
+impl AskedCommand {
+    /// The command in a few words, as the player's page and the log show it.
+    pub fn words(&self) -> String {
+        match self {
+            AskedCommand::Roll {
+                expression,
+                purpose,
+                character,
+            } => {
+                let mut words = format!("roll {expression}");
+                if let Some(purpose) = purpose {
+                    words.push_str(&format!(" for {purpose}"));
+                }
+                if let Some(character) = character {
+                    words.push_str(&format!(" ({character})"));
+                }
+                words
+            }
+            AskedCommand::System { path, given, .. } => {
+                let mut words = path.clone();
+                for (id, values) in given {
+                    match values.as_slice() {
+                        [only] if only == "true" => words.push_str(&format!(" --{id}")),
+                        values => words.push_str(&format!(" --{id} {}", values.join(","))),
+                    }
+                }
+                words.replace('_', "-")
+            }
+        }
+    }
+
+    /// Every value given for the command, to find the characters it names.
+    pub fn values(&self) -> Vec<&str> {
+        match self {
+            AskedCommand::Roll { character, .. } => character.iter().map(String::as_str).collect(),
+            AskedCommand::System { given, .. } => {
+                given.values().flatten().map(String::as_str).collect()
+            }
+        }
+    }
+}

@@ -1,0 +1,591 @@
+//! Players' devices and the rolls put to them (C-4, C-5, C-6). A device is linked for the
+//! characters its player plays; the GM puts a roll to it, recording a commitment to a secret only
+//! the GM side holds; the device answers with bytes of its own, and the asked command is decided
+//! with dice derived from both, in the answer's write. Neither side can choose or foresee a die:
+//! the GM never sees the device's bytes before the request is on record, and the device never sees
+//! the secret before its bytes are.
+
+use super::RuleError;
+use crate::dice::fairness;
+use crate::event::{AskedCommand, Event};
+use crate::seq::Seq;
+use crate::state::CampaignState;
+use crate::state::players::{Request, RequestStatus};
+
+/// Why the rules refuse a device's link, a roll put to it, its answer or a withdrawal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error("a device needs a player's name")]
+    NoPlayer,
+    #[error("{player}'s device plays no one: name the characters it rolls for")]
+    NoCharacters { player: String },
+    #[error(
+        "{player} already has a linked device (device {device}); replace its link, or unlink it first"
+    )]
+    AlreadyLinked { player: String, device: u32 },
+    #[error("no device is linked for {0}")]
+    NoDevice(String),
+    #[error("{player}'s device plays {plays}, not {character}")]
+    NotTheirs {
+        player: String,
+        character: String,
+        plays: String,
+    },
+    #[error("the command put to a device must roll dice, and this one rolls none")]
+    RollsNothing,
+    #[error("the command put to the device cannot be read: {0}")]
+    Unreadable(String),
+    #[error("there is no request {0}")]
+    NoSuchRequest(u32),
+    #[error("request {request} was answered already (#{seq}); an answered roll is final")]
+    Answered { request: u32, seq: Seq },
+    #[error("request {request} was withdrawn (#{seq})")]
+    Withdrawn { request: u32, seq: Seq },
+    #[error("request {0} was put to another device")]
+    OtherDevice(u32),
+    #[error("this device's link was revoked")]
+    Revoked,
+    #[error("a device answers with exactly {} bytes", fairness::CONTRIBUTION_BYTES)]
+    ContributionSize,
+    #[error(
+        "the GM's secret for request {0} is missing or does not match its commitment; the secrets table does not match the log"
+    )]
+    SecretMismatch(u32),
+}
+
+/// The device linked for `player` (C-4): a new device number; replacing a live link revokes it
+/// first, and withdraws what still waits for it.
+pub fn link(
+    state: &CampaignState,
+    player: &str,
+    characters: &[String],
+    replace: bool,
+) -> Result<Vec<Event>, RuleError> {
+    let player = player.trim();
+    if player.is_empty() {
+        return Err(Refused::NoPlayer.into());
+    }
+    crate::text::check("player", player, crate::text::NAME_MAX)?;
+    if characters.is_empty() {
+        return Err(Refused::NoCharacters {
+            player: player.into(),
+        }
+        .into());
+    }
+    let mut plays: Vec<String> = Vec::new();
+    for name in characters {
+        let character = super::campaign::find(state, name)?;
+        if !plays.contains(&character.name) {
+            plays.push(character.name.clone());
+        }
+    }
+    let mut events = Vec::new();
+    if let Some((device, _)) = state.players.device_of(player) {
+        if !replace {
+            return Err(Refused::AlreadyLinked {
+                player: player.into(),
+                device,
+            }
+            .into());
+        }
+        events.extend(unlinked(state, device));
+    }
+    events.push(Event::DeviceLinked {
+        device: state.players.devices.keys().max().copied().unwrap_or(0) + 1,
+        player: player.into(),
+        characters: plays,
+    });
+    Ok(events)
+}
+
+/// `player`'s link revoked (C-4), and what waits for the device withdrawn.
+pub fn unlink(state: &CampaignState, player: &str) -> Result<Vec<Event>, RuleError> {
+    let (device, _) = state
+        .players
+        .device_of(player)
+        .ok_or_else(|| Refused::NoDevice(player.trim().into()))?;
+    Ok(unlinked(state, device))
+}
+
+fn unlinked(state: &CampaignState, device: u32) -> Vec<Event> {
+    let mut events: Vec<Event> = state
+        .players
+        .waiting_for(device)
+        .map(|(request, _)| Event::RollWithdrawn { request })
+        .collect();
+    events.push(Event::DeviceUnlinked { device });
+    events
+}
+
+/// A roll put to `player`'s device (C-5), or their device named the witness of the GM's roll
+/// (C-6). `commitment` is SHA-256 of the secret the GM side keeps for it. A roll put to a player
+/// is for their own characters: the command may name no other character.
+pub fn request(
+    state: &CampaignState,
+    player: &str,
+    asked: AskedCommand,
+    witnessed: bool,
+    commitment: String,
+) -> Result<Vec<Event>, RuleError> {
+    let (device, linked) = state
+        .players
+        .device_of(player)
+        .ok_or_else(|| Refused::NoDevice(player.trim().into()))?;
+    if !witnessed {
+        for value in asked.values() {
+            if let Some(character) = state.character(value)
+                && !linked.characters.contains(&character.name)
+            {
+                return Err(Refused::NotTheirs {
+                    player: linked.player.clone(),
+                    character: character.name.clone(),
+                    plays: linked.characters.join(", "),
+                }
+                .into());
+            }
+        }
+    }
+    Ok(vec![Event::RollRequested {
+        request: state.players.requests.keys().max().copied().unwrap_or(0) + 1,
+        device,
+        commitment,
+        asked,
+        witnessed,
+    }])
+}
+
+/// The request an answer from `device` may settle, or why it may not. An answer to a request
+/// already answered is no error when it brings the very bytes recorded (a phone that lost its
+/// connection asks again): then the seq of the recorded answer is returned, and the caller hands
+/// back what it recorded.
+pub fn answerable<'s>(
+    state: &'s CampaignState,
+    request: u32,
+    device: u32,
+) -> Result<Answerable<'s>, Refused> {
+    let found = state
+        .players
+        .requests
+        .get(&request)
+        .ok_or(Refused::NoSuchRequest(request))?;
+    if found.device != device {
+        return Err(Refused::OtherDevice(request));
+    }
+    if !state.players.devices.get(&device).is_some_and(|d| d.linked) {
+        return Err(Refused::Revoked);
+    }
+    match found.status {
+        RequestStatus::Waiting => Ok(Answerable::Waiting(found)),
+        RequestStatus::Answered { seq } => Ok(Answerable::Answered(seq)),
+        RequestStatus::Withdrawn { seq } => Err(Refused::Withdrawn { request, seq }),
+    }
+}
+
+pub enum Answerable<'s> {
+    Waiting(&'s Request),
+    /// Answered by the event at this seq.
+    Answered(Seq),
+}
+
+/// The withdrawal of a request still waiting (C-5).
+pub fn withdraw(state: &CampaignState, request: u32) -> Result<Vec<Event>, RuleError> {
+    let found = state
+        .players
+        .requests
+        .get(&request)
+        .ok_or(Refused::NoSuchRequest(request))?;
+    match found.status {
+        RequestStatus::Waiting => Ok(vec![Event::RollWithdrawn { request }]),
+        RequestStatus::Answered { seq } => Err(Refused::Answered { request, seq }.into()),
+        RequestStatus::Withdrawn { seq } => Err(Refused::Withdrawn { request, seq }.into()),
+    }
+}
+
+/// The bytes a device sent, checked for their size.
+pub fn contribution(bytes: &[u8]) -> Result<(), Refused> {
+    match bytes.len() == fairness::CONTRIBUTION_BYTES {
+        true => Ok(()),
+        false => Err(Refused::ContributionSize),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::DiceExpr;
+    use crate::rules::Command;
+    use crate::rules::campaign::Retraction;
+    use crate::sheet::Sheet;
+    use crate::systems::adg::sheet::AdgSheet;
+    use crate::testkit::Log;
+
+    fn joins(name: &str) -> Command {
+        Command::AddCharacter {
+            name: name.into(),
+            sheet: Sheet::Adg(AdgSheet {
+                level: 1,
+                agility: 10,
+                brawn: 10,
+                cunning: 12,
+                health: 5,
+                silver: 0,
+                knows: Vec::new(),
+            }),
+        }
+    }
+
+    fn link(player: &str, plays: &str, replace: bool) -> Command {
+        Command::LinkDevice {
+            player: player.into(),
+            characters: vec![plays.into()],
+            replace,
+            token_hash: token(player, replace),
+        }
+    }
+
+    /// The hash a test's link keeps: one for each player and each replacement.
+    fn token(player: &str, replace: bool) -> String {
+        use sha2::{Digest, Sha256};
+        hex::encode(Sha256::digest(format!("{player}/{replace}")))
+    }
+
+    fn roll_for(character: &str) -> AskedCommand {
+        AskedCommand::Roll {
+            expression: DiceExpr::parse("2d6").unwrap(),
+            purpose: Some("sneaking past the guard".into()),
+            character: Some(character.into()),
+        }
+    }
+
+    fn put(player: &str, asked: AskedCommand, witnessed: bool) -> Command {
+        Command::RequestRoll {
+            player: player.into(),
+            asked,
+            witnessed,
+            commitment: String::new(),
+        }
+    }
+
+    /// Aldric played by Bea, Bryn by Cal, each with a linked phone (devices 1 and 2).
+    fn table() -> Log {
+        let mut log = Log::campaign();
+        log.then(joins("Aldric"), &[]);
+        log.then(joins("Bryn"), &[]);
+        log.then(link("Bea", "aldric", false), &[]);
+        log.then(link("Cal", "Bryn", false), &[]);
+        log
+    }
+
+    fn secret_of(log: &Log, request: u32) -> [u8; 32] {
+        let (_, value) = log
+            .secrets_of_kind("request_secret")
+            .into_iter()
+            .find(|(key, _)| *key == request.to_string())
+            .expect("the request's secret is kept");
+        fairness::parse_seed(&value).unwrap()
+    }
+
+    #[test]
+    fn c4_given_a_player_with_a_device_when_linked_again_then_refused_unless_replaced_which_revokes_the_old_and_withdraws_its_requests()
+     {
+        let mut log = table();
+        assert_eq!(
+            log.when(link("bea", "Aldric", false), &[]),
+            Err(Refused::AlreadyLinked {
+                player: "bea".into(),
+                device: 1
+            }
+            .into())
+        );
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        let replaced = log.then(link("Bea", "Aldric", true), &[]);
+        assert_eq!(
+            replaced,
+            vec![
+                Event::RollWithdrawn { request: 1 },
+                Event::DeviceUnlinked { device: 1 },
+                Event::DeviceLinked {
+                    device: 3,
+                    player: "Bea".into(),
+                    characters: vec!["Aldric".into()],
+                },
+            ]
+        );
+        assert_eq!(
+            log.answer(1, 1, &[7; 32]),
+            Err(Refused::Revoked.into()),
+            "the old link answers nothing"
+        );
+    }
+
+    #[test]
+    fn c4_given_a_link_when_made_then_the_log_names_the_device_and_only_the_tokens_hash_is_kept_as_a_secret()
+     {
+        let log = table();
+        let mut kept = log.secrets_of_kind("device_token");
+        kept.sort_by(|a, b| a.1.cmp(&b.1));
+        assert_eq!(
+            kept,
+            vec![
+                (token("Bea", false), "1".to_string()),
+                (token("Cal", false), "2".to_string())
+            ]
+        );
+        let state = log.state();
+        assert_eq!(state.players.devices[&2].player, "Cal");
+        assert_eq!(
+            state.players.devices[&2].characters,
+            vec!["Bryn".to_string()]
+        );
+        assert!(
+            log.events()
+                .iter()
+                .all(|e| !e.to_payload().contains(&token("Bea", false))),
+            "no event holds a link's hash"
+        );
+    }
+
+    #[test]
+    fn c4_given_no_such_character_or_a_revoked_player_when_linking_or_unlinking_then_refused() {
+        let mut log = table();
+        assert!(matches!(
+            log.when(link("Dee", "Zed", false), &[]),
+            Err(RuleError::UnknownCharacter { .. })
+        ));
+        log.then(
+            Command::UnlinkDevice {
+                player: "CAL".into(),
+            },
+            &[],
+        );
+        assert_eq!(
+            log.when(
+                Command::UnlinkDevice {
+                    player: "Cal".into()
+                },
+                &[]
+            ),
+            Err(Refused::NoDevice("Cal".into()).into())
+        );
+        assert_eq!(
+            log.when(put("Cal", roll_for("Bryn"), false), &[]),
+            Err(Refused::NoDevice("Cal".into()).into())
+        );
+    }
+
+    #[test]
+    fn c5_given_a_roll_put_to_a_device_when_it_answers_then_the_command_is_recorded_with_dice_from_the_secret_and_its_bytes()
+     {
+        let mut log = table();
+        let requested = log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        let [
+            Event::RollRequested {
+                request: 1,
+                device: 1,
+                commitment,
+                witnessed: false,
+                ..
+            },
+        ] = requested.as_slice()
+        else {
+            panic!("{requested:?}");
+        };
+        let g = secret_of(&log, 1);
+        assert_eq!(
+            *commitment,
+            fairness::seed_commitment(&g),
+            "the request commits to the secret kept"
+        );
+        let bytes = [0x5a; 32];
+        let answered = log.answer(1, 1, &bytes).unwrap().unwrap();
+        assert_eq!(
+            answered[0],
+            Event::RollAnswered {
+                request: 1,
+                contribution: hex::encode(bytes),
+                secret: hex::encode(g),
+                refused: None,
+            }
+        );
+        let Event::DiceRolled {
+            dice,
+            total,
+            character,
+            ..
+        } = &answered[1]
+        else {
+            panic!("{answered:?}");
+        };
+        assert_eq!(character.as_deref(), Some("Aldric"));
+        let faces: Vec<u32> = dice.iter().map(|d| d.value.unwrap()).collect();
+        let derived: Vec<u32> = (0..2)
+            .map(|n| fairness::device_part(&g, 1, &bytes, n, 0, 6))
+            .collect();
+        assert_eq!(faces, derived);
+        assert_eq!(*total, Some(i64::from(faces[0] + faces[1])));
+        assert!(dice.iter().all(|d| d.provenance
+            == crate::dice::Provenance::Device {
+                request: 1,
+                witnessed: false
+            }));
+        assert_eq!(
+            log.state().players.requests[&1].status,
+            RequestStatus::Answered { seq: Seq(8) }
+        );
+    }
+
+    #[test]
+    fn c5_given_an_answered_request_when_other_bytes_arrive_then_refused_and_the_same_bytes_get_the_recorded_answer()
+     {
+        let mut log = table();
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        log.answer(1, 1, &[1; 32]).unwrap().unwrap();
+        let head = log.seq();
+        assert_eq!(
+            log.answer(1, 1, &[2; 32]),
+            Err(Refused::Answered {
+                request: 1,
+                seq: Seq(8)
+            }
+            .into())
+        );
+        assert_eq!(
+            log.answer(1, 1, &[1; 32]),
+            Ok(Err(Seq(8))),
+            "the phone that lost its connection"
+        );
+        assert_eq!(log.seq(), head, "nothing more was recorded");
+    }
+
+    #[test]
+    fn c5_given_requests_when_answered_by_another_device_after_a_withdrawal_or_with_too_few_bytes_then_refused_and_recorded_nowhere()
+     {
+        let mut log = table();
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        log.then(Command::WithdrawRoll { request: 2 }, &[]);
+        let head = log.seq();
+        assert_eq!(
+            log.answer(1, 2, &[3; 32]),
+            Err(Refused::OtherDevice(1).into())
+        );
+        assert_eq!(
+            log.answer(2, 1, &[3; 32]),
+            Err(Refused::Withdrawn {
+                request: 2,
+                seq: Seq(9)
+            }
+            .into())
+        );
+        assert_eq!(
+            log.answer(9, 1, &[3; 32]),
+            Err(Refused::NoSuchRequest(9).into())
+        );
+        assert_eq!(
+            log.answer(1, 1, &[3; 31]),
+            Err(Refused::ContributionSize.into())
+        );
+        assert_eq!(log.seq(), head);
+        assert_eq!(
+            log.when(Command::WithdrawRoll { request: 2 }, &[]),
+            Err(Refused::Withdrawn {
+                request: 2,
+                seq: Seq(9)
+            }
+            .into())
+        );
+        log.answer(1, 1, &[3; 32]).unwrap().unwrap();
+        assert_eq!(
+            log.when(Command::WithdrawRoll { request: 1 }, &[]),
+            Err(Refused::Answered {
+                request: 1,
+                seq: Seq(10)
+            }
+            .into()),
+            "an answered roll is final"
+        );
+    }
+
+    #[test]
+    fn c5_given_a_player_when_a_roll_for_another_players_character_is_put_to_them_then_refused() {
+        let log = table();
+        assert_eq!(
+            log.when(put("Bea", roll_for("bryn"), false), &[]),
+            Err(Refused::NotTheirs {
+                player: "Bea".into(),
+                character: "Bryn".into(),
+                plays: "Aldric".into()
+            }
+            .into())
+        );
+    }
+
+    #[test]
+    fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_is_recorded_with_why_and_nothing_else()
+     {
+        let mut log = table();
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        log.then(
+            Command::Retract(Retraction {
+                seq: Some(Seq(3)),
+                last: false,
+                reason: "Aldric never joined".into(),
+                target: None,
+                restoring: None,
+                next_roll: None,
+                fight_built_on: false,
+                acted_again: None,
+            }),
+            &[],
+        );
+        let answered = log.answer(1, 1, &[4; 32]).unwrap().unwrap();
+        let [
+            Event::RollAnswered {
+                refused: Some(why), ..
+            },
+        ] = answered.as_slice()
+        else {
+            panic!("{answered:?}");
+        };
+        assert!(why.contains("Aldric"), "{why}");
+        assert_eq!(
+            log.answer(1, 1, &[5; 32]),
+            Err(Refused::Answered {
+                request: 1,
+                seq: Seq(9)
+            }
+            .into())
+        );
+    }
+
+    #[test]
+    fn c6_given_the_gms_roll_witnessed_by_a_device_when_answered_then_its_dice_say_witnessed_and_any_character_may_be_named()
+     {
+        let mut log = table();
+        log.then(put("Bea", roll_for("Bryn"), true), &[]);
+        let answered = log.answer(1, 1, &[6; 32]).unwrap().unwrap();
+        let dice = answered[1].dice();
+        assert_eq!(dice.len(), 2);
+        assert!(dice.iter().all(|d| d.provenance
+            == crate::dice::Provenance::Device {
+                request: 1,
+                witnessed: true
+            }));
+        let g = secret_of(&log, 1);
+        assert_eq!(
+            dice[1].value,
+            Some(fairness::device_part(&g, 1, &[6; 32], 1, 0, 6))
+        );
+    }
+
+    #[test]
+    fn c5_given_a_device_when_a_command_would_seal_a_die_then_the_dice_refuse() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+        let mut dice = crate::dice::Dice::device([1; 32], 1, vec![2; 32], false, &mut rng);
+        assert_eq!(
+            dice.roll_sealed(20, "a secret").unwrap_err(),
+            crate::dice::DiceError::SealedOnDevice
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! Players' devices and the rolls put to them, as replay leaves them (C-4, C-5).
+
+use crate::event::{AskedCommand, Event};
+use crate::seq::Seq;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The devices linked to the campaign and the rolls put to them, as replay leaves them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Players {
+    /// By device number.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub devices: BTreeMap<u32, Device>,
+    /// By request number.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: BTreeMap<u32, Request>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Device {
+    pub player: String,
+    pub characters: Vec<String>,
+    /// Revoked links stay known, so old requests still name their device.
+    pub linked: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// The seq of the request's event.
+    pub seq: Seq,
+    pub device: u32,
+    pub commitment: String,
+    pub asked: AskedCommand,
+    pub witnessed: bool,
+    pub status: RequestStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum RequestStatus {
+    Waiting,
+    /// Answered by the event at `seq`.
+    Answered {
+        seq: Seq,
+    },
+    Withdrawn {
+        seq: Seq,
+    },
+}
+
+impl Players {
+    pub fn is_empty(&self) -> bool {
+        self.devices.is_empty() && self.requests.is_empty()
+    }
+
+    /// The live device `player` (any case) holds.
+    pub fn device_of(&self, player: &str) -> Option<(u32, &Device)> {
+        let folded = crate::words::fold_name(player);
+        self.devices
+            .iter()
+            .find(|(_, d)| d.linked && crate::words::fold_name(&d.player) == folded)
+            .map(|(&n, d)| (n, d))
+    }
+
+    /// The requests still waiting for device `device`, oldest first.
+    pub fn waiting_for(&self, device: u32) -> impl Iterator<Item = (u32, &Request)> {
+        self.requests
+            .iter()
+            .filter(move |(_, r)| r.device == device && r.status == RequestStatus::Waiting)
+            .map(|(&n, r)| (n, r))
+    }
+
+    /// Folds in one of the players' events (others change nothing here).
+    pub fn apply(&mut self, seq: Seq, event: &Event) {
+        match event {
+            Event::DeviceLinked {
+                device,
+                player,
+                characters,
+            } => {
+                self.devices.insert(
+                    *device,
+                    Device {
+                        player: player.clone(),
+                        characters: characters.clone(),
+                        linked: true,
+                    },
+                );
+            }
+            Event::DeviceUnlinked { device } => {
+                if let Some(d) = self.devices.get_mut(device) {
+                    d.linked = false;
+                }
+            }
+            Event::RollRequested {
+                request,
+                device,
+                commitment,
+                asked,
+                witnessed,
+            } => {
+                self.requests.insert(
+                    *request,
+                    Request {
+                        seq,
+                        device: *device,
+                        commitment: commitment.clone(),
+                        asked: asked.clone(),
+                        witnessed: *witnessed,
+                        status: RequestStatus::Waiting,
+                    },
+                );
+            }
+            Event::RollAnswered { request, .. } => {
+                self.settle(*request, RequestStatus::Answered { seq })
+            }
+            Event::RollWithdrawn { request } => {
+                self.settle(*request, RequestStatus::Withdrawn { seq })
+            }
+            _ => {}
+        }
+    }
+
+    fn settle(&mut self, request: u32, status: RequestStatus) {
+        if let Some(r) = self.requests.get_mut(&request) {
+            r.status = status;
+        }
+    }
+}
