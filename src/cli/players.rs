@@ -109,11 +109,18 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &PlayerCommand) -> Result<Re
     }
 }
 
-/// A new link's token: 128 random bits in hex, and the hash the campaign keeps of it.
-pub fn new_token(rng: &mut impl RngCore) -> (String, String) {
+/// A new link's token: 128 random bits in hex, and the hash the campaign keeps of it. The bits are
+/// mixed with the log's length, so tokens stay distinct where tests pin the randomness (every
+/// pinned process starts from the same random state), as event ids are.
+pub fn new_token(rng: &mut impl RngCore, head: Seq) -> (String, String) {
+    use sha2::{Digest, Sha256};
     let mut bytes = [0u8; 16];
     rng.fill_bytes(&mut bytes);
-    let token = hex::encode(bytes);
+    let mixed = Sha256::new()
+        .chain_update(bytes)
+        .chain_update(head.get().to_be_bytes())
+        .finalize();
+    let token = hex::encode(&mixed[..16]);
     let hash = token_hash(&token);
     (token, hash)
 }
@@ -125,7 +132,8 @@ pub fn token_hash(token: &str) -> String {
 }
 
 fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error> {
-    let (token, token_hash) = new_token(&mut ctx.rng);
+    let head = g.open()?.replay(None)?.head;
+    let (token, token_hash) = new_token(&mut ctx.rng, head);
     let written = record(
         g,
         ctx,

@@ -42,6 +42,7 @@ function check(out, exported) {
     chain_break: result.chainBreak, first_problem: result.firstProblem, problems: result.problems,
     seeded_dice_checked: result.seededChecked, seeded_dice_awaiting_reveal: result.seededAwaiting,
     sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
+    device_dice_checked: result.deviceChecked, witnessed_dice_checked: result.witnessedChecked,
     head: result.head
   };
   if (!selfTest) {
@@ -51,7 +52,11 @@ function check(out, exported) {
     out("check-verdict", "All checks hold: " + count(result.events, "event", "events") +
       " chained from the first to #" + result.head.split(":")[0] + ", " +
       count(result.seededChecked, "seeded die", "seeded dice") + " re-derived, " +
-      count(result.sealedChecked, "sealed die", "sealed dice") + " opened; " +
+      count(result.sealedChecked, "sealed die", "sealed dice") + " opened" +
+      (result.deviceChecked + result.witnessedChecked > 0
+        ? ", " + count(result.deviceChecked, "die rolled on a player's device", "dice rolled on players' devices") +
+          " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived"
+        : "") + "; " +
       (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
         : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal."));
   } else {

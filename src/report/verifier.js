@@ -238,7 +238,8 @@ const GrimoireCheck = (() => {
     const lines = text.split("\n").filter((line) => line.trim() !== "" && line.includes('"seq"'));
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
-      sealedAwaiting: 0, problems: [], checkpoints: [], rolls: {}, opened: {}, head: null,
+      sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, problems: [], checkpoints: [],
+      rolls: {}, opened: {}, head: null,
     };
     const rows = [];
     for (const [index, line] of lines.entries()) {
@@ -304,6 +305,9 @@ const GrimoireCheck = (() => {
       }
       return null;
     };
+    // The rolls put to players' devices (C-5), by request: each answered or withdrawn at most once
+    // while it waits, each answer's secret opening its commitment, and its dice made in its run.
+    const requests = {};
     // The second derivation's roll numbers (README, step 5): 0, 1, 2, … in log order per epoch.
     const rolls = { counts: false, next: 0, draws: new Set(), last: null, run: [0, ""] };
     const closeRoll = () => {
@@ -411,6 +415,21 @@ const GrimoireCheck = (() => {
           else if (sealedMet[key]) problem(seq, `#${seq} reveals die ${opened.n} of #${p.seq} a second time`);
           else sealedMet[key] = true;
         }
+      } else if (row.kind === "roll_requested") {
+        const next = Math.max(0, ...Object.keys(requests).map(Number)) + 1;
+        requests[p.request] = { commitment: p.commitment, witnessed: p.witnessed === true, answer: null, withdrawn: false };
+        if (p.request !== next) problem(seq, `#${seq}: request ${p.request} is out of turn (the next was ${next})`);
+      } else if (row.kind === "roll_answered") {
+        const r = requests[p.request];
+        if (r === undefined) problem(seq, `#${seq} answers request ${p.request}, which was never made`);
+        else if (r.answer || r.withdrawn) problem(seq, `#${seq} answers request ${p.request}, which no longer waited`);
+        else if (!isHex(p.secret, 64) || !isHex(p.contribution, 64)) problem(seq, `#${seq}: the answer to request ${p.request} is not a secret and 32 bytes in lowercase hex`);
+        else if (hex(sha256(unhex(p.secret))) !== r.commitment) problem(seq, `#${seq}: the secret answering request ${p.request} does not match its commitment`);
+        else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution };
+      } else if (row.kind === "roll_withdrawn") {
+        const r = requests[p.request];
+        if (r && !r.answer && !r.withdrawn) r.withdrawn = true;
+        else problem(seq, `#${seq} withdraws request ${p.request}, which was not waiting`);
       } else if (row.kind === "amended") {
         const original = diceBySeq[p.seq];
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
@@ -436,7 +455,19 @@ const GrimoireCheck = (() => {
         }
         const source = die.provenance.source;
         const dieEntropy = (die.provenance.witness || (die.provenance.origin || {}).witness || {}).entropy ?? entropy;
-        if (source === "seeded") {
+        if (source === "device") {
+          // README, "Dice a player's phone rolls": HMAC keyed by the published secret.
+          const request = die.provenance.request;
+          const r = requests[request];
+          const claims = die.provenance.witnessed === true;
+          if (!r || !r.answer) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, which no earlier event answered`); continue; }
+          if (r.witnessed !== claims) { problem(seq, `#${seq}: die ${die.n} says request ${request} was ${claims ? "witnessed" : "a player's roll"}, but the request says otherwise`); continue; }
+          if (r.answer.run !== rolls.run[0]) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, answered by another command`); continue; }
+          const face = seededFace(unhex(r.answer.secret), `grimoire-device-die-v1|${request}|${die.n}|{BLOCK}|${r.answer.contribution}`, die.sides);
+          (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: die.value, deviceGives: face, request, witnessed: claims });
+          if (face !== die.value) { problem(seq, `#${seq}: die ${die.n} shows ${die.value ?? "nothing"}, but request ${request}'s secret and the device's bytes give ${face}`); continue; }
+          if (claims) result.witnessedChecked++; else result.deviceChecked++;
+        } else if (source === "seeded") {
           const seed = seeds[die.provenance.epoch];
           if (die.provenance.epoch !== epoch) {
             problem(seq, `#${seq}: die ${die.n} claims epoch ${die.provenance.epoch} but the log was in epoch ${epoch}`);
@@ -543,6 +574,8 @@ const GrimoireCheck = (() => {
       const opened = (result.opened[row.seq] || []).find((o) => o.n === die.n);
       let words;
       if (source === "entered") words = "typed in at the table (a physical die: nothing to derive)";
+      else if (source === "device" && check) words = `${check.witnessed ? "the GM's roll, witnessed by a player's device" : "rolled on a player's device"} (request ${check.request}): the published secret and the device's bytes give ${check.deviceGives}${check.deviceGives === check.shows ? ", as recorded" : `, but it is recorded as ${check.shows}`}`;
+      else if (source === "device") words = `made on a player's device for request ${die.provenance.request}, whose answer the log does not hold before it`;
       else if (source === "sealed" && !opened) words = "sealed by the GM: only a commitment until it is revealed";
       else if (source === "sealed" && !opened.committed) words = `sealed, and revealed as ${opened.faces}, which does NOT open its commitment`;
       else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(die.provenance.origin || {}).source === "seeded" ? "its epoch's seed is not published yet" : "typed by the GM, so it proves nothing of fairness"})`;

@@ -547,7 +547,7 @@ impl Verifier {
                         "#{seq} answers request {request}, which no longer waited"
                     )),
                     Some(r) => {
-                        let g = fairness::parse_seed(secret);
+                        let g = fairness::parse_seed(secret).filter(|g| hex::encode(g) == *secret);
                         let bytes = hex::decode(contribution).ok().filter(|b| {
                             b.len() == fairness::CONTRIBUTION_BYTES
                                 && *contribution == hex::encode(b)

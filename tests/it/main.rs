@@ -21,6 +21,7 @@ mod largest;
 mod layers;
 mod pg_cluster;
 mod player_check;
+mod players_dice;
 mod postgres;
 mod prompted;
 mod props;

@@ -49,6 +49,32 @@ fn campaign() -> (Campaign, u64) {
     c.ok(&["session", "start", "--entropy", "rain"]);
     c.ok(&["roll", "d100", "--for", "epoch two"]);
     c.ok(&["roll", "d20", "--sealed", "--for", "still secret"]);
+    // A roll a player's phone made, and one of the GM's it witnessed: checkable at once.
+    let bea = crate::players_dice::link(&c, "Bea", "Aldric");
+    c.ok(&[
+        "roll",
+        "2d6",
+        "--character",
+        "Aldric",
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    c.ok(&[
+        "roll",
+        "d20",
+        "--for",
+        "the weather",
+        "--witnessed-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    let served = crate::serve::Served::start(&c);
+    for (request, bytes) in [(1, "5a"), (2, "c3")] {
+        let answered = crate::players_dice::answer(&served, &bea, request, &bytes.repeat(32));
+        assert_eq!(answered.status, 200, "{}", answered.body);
+    }
+    drop(served);
     (c, hit)
 }
 
@@ -316,6 +342,33 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             "retracted" => case(format!("#{at} retracts #0, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seq"] = 0.into())
             }),
+            "roll_requested" => case(format!("#{at} commitment changed, rechained"), true, &|r| {
+                edit_payload(&mut r[i], |p| p["commitment"] = "ab".repeat(32).into())
+            }),
+            "roll_answered" => {
+                case(
+                    format!("#{at} device's secret swapped, rechained"),
+                    true,
+                    &|r| edit_payload(&mut r[i], |p| p["secret"] = "ab".repeat(32).into()),
+                );
+                case(
+                    format!("#{at} device's bytes changed, rechained"),
+                    true,
+                    &|r| edit_payload(&mut r[i], |p| p["contribution"] = "cd".repeat(32).into()),
+                );
+                case(
+                    format!("#{at} device's answer given twice, rechained"),
+                    true,
+                    &|r| {
+                        let again = r[i].clone();
+                        r.insert(i + 1, again);
+                        for (k, row) in r.iter_mut().enumerate() {
+                            row.seq = Seq(k as u64 + 1);
+                        }
+                        r[i + 1].event_id = "00000000-0000-4000-8000-000000000002".into();
+                    },
+                );
+            }
             "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into())
             }),
@@ -375,7 +428,7 @@ Object.defineProperty(window, "crypto", {{ value: undefined }});
 var CASES = {cases};</script><script>{}</script><script>
 var verdicts = CASES.map(function (text) {{
   var r = GrimoireCheck.verify(text);
-  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked];
+  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked, r.deviceChecked, r.witnessedChecked];
 }});
 var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");
@@ -444,6 +497,13 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
     );
     assert_eq!(verdicts[0][2], verified["seeded_dice_checked"]);
     assert_eq!(verdicts[0][3], verified["sealed_dice_checked"]);
+    assert_eq!(verdicts[0][4], verified["device_dice_checked"]);
+    assert_eq!(verdicts[0][5], verified["witnessed_dice_checked"]);
+    assert_eq!(
+        (verdicts[0][4].as_u64(), verdicts[0][5].as_u64()),
+        (Some(2), Some(1)),
+        "a player's 2d6 and the GM's witnessed d20"
+    );
     assert!(
         verified["seeded_dice_checked"].as_u64().unwrap() >= 4,
         "{verified}"
@@ -485,6 +545,8 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
             "said to be a d",
             "an amended roll's total",
             "resealed",
+            "device's",
+            "commitment changed",
         ];
         assert!(
             !holds

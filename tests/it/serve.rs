@@ -10,30 +10,30 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 /// The longest the server may take to say anything on a loaded machine.
-const PATIENCE: Duration = Duration::from_secs(120);
+pub(super) const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A running `grimoire serve`, stopped when dropped.
-struct Served {
+pub(super) struct Served {
     child: Child,
     stdin: ChildStdin,
     said: Receiver<serde_json::Value>,
     /// The table's link, e.g. http://127.0.0.1:PORT/KEY/.
-    link: String,
+    pub(super) link: String,
 }
 
 impl Served {
-    fn start(c: &Campaign) -> Served {
+    pub(super) fn start(c: &Campaign) -> Served {
         Served::start_with(c, &[])
     }
 
-    fn start_with(c: &Campaign, env: &[(&str, &str)]) -> Served {
+    pub(super) fn start_with(c: &Campaign, env: &[(&str, &str)]) -> Served {
         let mut grimoire = c.cmd();
         grimoire.envs(env.iter().copied());
         Served::start_as(grimoire)
     }
 
     /// Starts `grimoire` (its campaign named in its environment) serving.
-    fn start_as(mut grimoire: std::process::Command) -> Served {
+    pub(super) fn start_as(mut grimoire: std::process::Command) -> Served {
         let mut child = grimoire
             .args(["serve", "--listen", "127.0.0.1:0", "--json"])
             .stdin(Stdio::piped())
@@ -66,7 +66,7 @@ impl Served {
     }
 
     /// The address (host:port) served.
-    fn address(&self) -> String {
+    pub(super) fn address(&self) -> String {
         self.link
             .trim_start_matches("http://")
             .split('/')
@@ -76,18 +76,18 @@ impl Served {
     }
 
     /// The path of a page under the link, e.g. `log?limit=2`.
-    fn path(&self, page: &str) -> String {
+    pub(super) fn path(&self, page: &str) -> String {
         let key_path = &self.link["http://".len() + self.address().len()..];
         format!("{key_path}{page}")
     }
 
     /// A page under the link, e.g. `log?limit=2`.
-    fn get(&self, page: &str) -> Answer {
+    pub(super) fn get(&self, page: &str) -> Answer {
         self.get_path(&self.path(page))
     }
 
     /// Any path on the server, as it is written (`/`, another key, `..`).
-    fn get_path(&self, path: &str) -> Answer {
+    pub(super) fn get_path(&self, path: &str) -> Answer {
         self.ask(&format!(
             "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
             self.address()
@@ -95,7 +95,7 @@ impl Served {
     }
 
     /// Sends `raw` as it is and reads the whole answer.
-    fn ask(&self, raw: &str) -> Answer {
+    pub(super) fn ask(&self, raw: &str) -> Answer {
         let mut stream = TcpStream::connect(self.address()).expect("the server takes a connection");
         stream.set_read_timeout(Some(PATIENCE)).unwrap();
         stream
@@ -143,10 +143,10 @@ impl Drop for Served {
     }
 }
 
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
+pub(super) struct Answer {
+    pub(super) status: u16,
+    pub(super) head: String,
+    pub(super) body: String,
 }
 
 impl Answer {
@@ -250,7 +250,7 @@ fn head_mark(c: &Campaign) -> String {
     )
 }
 
-fn an_evening() -> Campaign {
+pub(super) fn an_evening() -> Campaign {
     let c = Campaign::with_party();
     c.ok(&["session", "start"]);
     c.ok(&["damage", "Aldric", "2", "--reason", "a ghoul's claw"]);
