@@ -241,10 +241,9 @@ fn c4_a_players_link_opens_only_their_own_rolls_and_a_revoked_one_opens_nothing(
     assert_eq!(big.status, 413);
     let to_the_table = post(
         &served,
-        &served
+        served
             .link
-            .trim_start_matches(&format!("http://{}", served.address()))
-            .to_string(),
+            .trim_start_matches(&format!("http://{}", served.address())),
         "request=1",
     );
     assert_eq!(to_the_table.status, 405, "the table's link takes nothing");
