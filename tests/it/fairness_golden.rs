@@ -108,3 +108,42 @@ fn a_rejected_word_is_skipped_never_folded_with_modulo() {
         "the first word was rejected, not reduced"
     );
 }
+
+/// The worked example of a die a player's phone rolls, in README.md.
+#[test]
+fn the_readme_worked_example_of_a_device_die_derives_a_d20_of_20() {
+    let secret: [u8; 32] = std::array::from_fn(|i| 32 + i as u8);
+    let contribution = [0x5a; 32];
+    let commitment = fairness::seed_commitment(&secret);
+    assert_eq!(
+        commitment,
+        "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
+    );
+    let message = fairness::device_message(3, 0, 0, 0, &contribution);
+    assert_eq!(
+        message,
+        format!("grimoire-device-die-v1|3|0|0|{}", "5a".repeat(32))
+    );
+    let mut mac = Hmac::<Sha256>::new_from_slice(&secret).unwrap();
+    mac.update(message.as_bytes());
+    let digest = hex::encode(mac.finalize().into_bytes());
+    assert_eq!(
+        digest,
+        "855333571e8574ec9ebfaa32574cd0f4909ff9168e2d095db6a5b569e1993a2b"
+    );
+    assert_eq!(fairness::device_part(&secret, 3, &contribution, 0, 0, 20), 20);
+    let text = readme();
+    for needle in [
+        hex::encode(secret).as_str(),
+        commitment.as_str(),
+        message.as_str(),
+        digest.as_str(),
+        "2236822359",
+        "= 20",
+    ] {
+        assert!(
+            text.contains(needle),
+            "README.md's device worked example lacks {needle}"
+        );
+    }
+}

@@ -1,7 +1,9 @@
-//! The live view's HTTP side: every address starts with the table's key, and anything else (a
-//! wrong or old key, a path outside the app, a method other than reading) gets the same short
-//! refusal, whatever it guessed. Requests are kept small (a head of at most 16 KiB, read within 10
-//! seconds, no body) and connections few, so a phone on the table's network cannot starve the rest.
+//! The live view's HTTP side: every address starts with the table's key or a player's link, and
+//! anything else (a wrong or old key, a revoked link, a path outside the app, a method other than
+//! reading) gets the same short refusal, whatever it guessed. The one thing sent is a device's
+//! answer, a short form posted to its own link. Requests are kept small (a head of at most 16 KiB,
+//! read within 10 seconds, no body but an answer's 256 bytes) and connections few, so a phone on
+//! the table's network cannot starve the rest.
 
 use super::{ForDevice, Job, Key, Live, Made, Wanted, pages};
 use axum::Router;

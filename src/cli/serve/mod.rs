@@ -1,6 +1,7 @@
-//! `grimoire serve`: the campaign live on the players' phones. A read-only web view: the party,
-//! each full sheet, the fight, what waits on someone, the session so far, the log with `log`'s
-//! filters, the report and the player's check, under a link that holds a random key.
+//! `grimoire serve`: the campaign live on the players' phones. A web view of the party, each full
+//! sheet, the fight, what waits on someone, the session so far, the log with `log`'s filters, the
+//! report and the player's check, under a link that holds a random key; and under each player's
+//! own link, the rolls put to their phone, whose answers are the one thing it records (C-5).
 //!
 //! Two halves. This thread (the one the command runs on) owns the campaign: it watches the log's
 //! head, puts the live page into words whenever the head moves, and answers the pages a phone asks
@@ -26,7 +27,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
 
-/// Show the campaign live on the players' phones, following every write. Records nothing.
+/// Show the campaign live on the players' phones, following every write. Records only the
+/// answers players' phones send to rolls put to them.
 ///
 /// A web page of the party and each full sheet, the fight's round, what waits on a choice or a
 /// reveal, the session so far and the log (with `log`'s filters), the report, and a check of the
@@ -36,7 +38,9 @@ use tokio::sync::{oneshot, watch};
 /// Nothing is served without the table's link, which holds a random key: it is printed here, with
 /// a QR code to scan. Press Enter to make a new link; the old one stops working at once (phones
 /// on it are told to ask for the new one). Nothing secret is ever served: no unrevealed seed, no
-/// sealed die or outcome before its reveal. It listens on this machine only (127.0.0.1) unless
+/// sealed die or outcome before its reveal. Each player's own link (`grimoire player link`) opens the
+/// same page with their characters' rolls to tap (`--rolled-by`, `--witnessed-by`); an answer is
+/// recorded with the command it completes. It listens on this machine only (127.0.0.1) unless
 /// --listen names another address: --listen 0.0.0.0:8737 lets phones on the table's network in.
 /// Stop it with Ctrl-C.
 #[derive(Debug, Args)]
