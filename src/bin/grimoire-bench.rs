@@ -10,6 +10,8 @@
 //!            postgres://grimoire@/bench?host=/tmp/pg; see README, "Performance")
 //!        grimoire-bench serve-load [--phones 30] [--seconds 60] [--events 5000] [--dir DIR]
 //!            (the live view under load: phones following `grimoire serve` while the GM appends)
+//!        grimoire-bench players-load [--players 6] [--viewers 30] [--seconds 60] [--events 5000] [--dir DIR]
+//!            (players' phones answering the rolls the GM puts to them, viewers following)
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
 //!        grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
 
@@ -39,6 +41,12 @@ fn main() {
     }
     if args.get(1).map(String::as_str) == Some("postgres") {
         return postgres_main(&args[2..]);
+    }
+    if args.get(1).map(String::as_str) == Some("players-load") {
+        return match players_load_main(&args[2..]) {
+            Ok(row) => println!("{row}"),
+            Err(e) => eprintln!("players-load: {e}"),
+        };
     }
     if args.get(1).map(String::as_str) == Some("serve-load") {
         return match serve_load_main(&args[2..]) {
@@ -821,4 +829,355 @@ fn follow(
         }
     }
     Ok(seen)
+}
+
+/// Players' dice under load (C-5): `players` phones poll their own links and answer every roll
+/// put to them with random bytes, while the GM puts a roll to one of them every half second and
+/// `viewers` follow the table's stream of updates, for `seconds` on loopback. Then every request
+/// must be answered exactly once, with the bytes its phone sent; `verify` must hold and count one
+/// re-derived die per request; and the browser's check (headless Chromium on the report, when the
+/// machine has it) must say the same. Every loop is bounded in count and time.
+fn players_load_main(args: &[String]) -> Result<String, Failure> {
+    let (mut players, mut viewers, mut seconds, mut events) = (6usize, 30usize, 60u64, 5_000u64);
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = rest.next().ok_or(format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--players" => players = value.parse()?,
+            "--viewers" => viewers = value.parse()?,
+            "--seconds" => seconds = value.parse()?,
+            "--events" => events = value.parse()?,
+            "--dir" => dir = PathBuf::from(value),
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join(format!("players-load-{events}.db"));
+    remove(&db);
+    let last_file = dir.join("players-load-last");
+    let _ = std::fs::remove_file(&last_file);
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    let path = db.to_str().unwrap_or_default().to_string();
+    process(
+        &exe,
+        &[
+            "--db",
+            &path,
+            "dev",
+            "generate",
+            "--events",
+            &events.to_string(),
+        ],
+    )?;
+    let grimoire = |words: &[&str]| -> Result<serde_json::Value, Failure> {
+        let out = Command::new(&exe)
+            .args(["--db", &path, "--json"])
+            .args(words)
+            .output()?;
+        if !out.status.success() {
+            return Err(format!("{words:?}: {}", String::from_utf8_lossy(&out.stderr)).into());
+        }
+        Ok(serde_json::from_slice(&out.stdout)?)
+    };
+    // Each player plays a character of their own, and holds a link.
+    let mut links = Vec::new();
+    for p in 1..=players {
+        let name = format!("Loadchar{p}");
+        grimoire(&[
+            "character",
+            "add",
+            "adg",
+            &name,
+            "--level",
+            "1",
+            "--agility",
+            "10",
+            "--brawn",
+            "10",
+            "--cunning",
+            "10",
+            "--health",
+            "6",
+        ])?;
+        let linked = grimoire(&["player", "link", &format!("Player{p}"), "--plays", &name])?;
+        let link = linked["link"].as_str().ok_or("no link printed")?;
+        links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
+    }
+    let mut server = Command::new(&exe)
+        .args(["--db", &path, "serve", "--listen", "127.0.0.1:0", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let outcome = (|| -> Result<String, Failure> {
+        let mut said = String::new();
+        BufReader::new(server.stdout.take().ok_or("serve has no output")?).read_line(&mut said)?;
+        let said: serde_json::Value = serde_json::from_str(&said)?;
+        let link = said["link"].as_str().ok_or("serve printed no link")?;
+        let address = link
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let updates = format!("{}updates", &link["http://".len() + address.len()..]);
+        let deadline = Instant::now() + Duration::from_secs(seconds + 60);
+        let followers: Vec<_> = (0..viewers)
+            .map(|_| {
+                let (address, updates, last_file) =
+                    (address.clone(), updates.clone(), last_file.clone());
+                std::thread::spawn(move || follow(&address, &updates, &last_file, deadline))
+            })
+            .collect();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let phones: Vec<_> = links
+            .iter()
+            .enumerate()
+            .map(|(i, player)| {
+                let (address, player, stop) = (
+                    address.clone(),
+                    player.clone(),
+                    std::sync::Arc::clone(&stop),
+                );
+                std::thread::spawn(move || {
+                    answer_rolls(&address, &player, i as u64, &stop, deadline)
+                })
+            })
+            .collect();
+        let pace = Duration::from_millis(500);
+        let until = Instant::now() + Duration::from_secs(seconds);
+        let mut requests = 0usize;
+        while Instant::now() < until {
+            // Every other request is the GM's own roll, witnessed by the phone.
+            let p = requests % players + 1;
+            let by = if (requests / players).is_multiple_of(2) {
+                "--rolled-by"
+            } else {
+                "--witnessed-by"
+            };
+            let cli = Cli::try_parse_from([
+                "grimoire",
+                "--db",
+                &path,
+                "roll",
+                "d20",
+                "--character",
+                &format!("Loadchar{p}"),
+                "--for",
+                "load",
+                by,
+                &format!("Player{p}"),
+                "--no-wait",
+            ])?;
+            run(&cli, &mut Context::from_env()?)?;
+            requests += 1;
+            std::thread::sleep(pace);
+        }
+        // Wait, bounded, for the last requests' answers; then the phones stop.
+        let all_answered = |store: &mut Store| -> Result<bool, Failure> {
+            let state = store.replay(None)?;
+            Ok(state
+                .players
+                .requests
+                .values()
+                .all(|r| r.status != grimoire::state::players::RequestStatus::Waiting))
+        };
+        let wait_until = Instant::now() + Duration::from_secs(30);
+        while !all_answered(&mut Store::open(&db)?)? && Instant::now() < wait_until {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let head = Store::open(&db)?.head()?.map_or(0, |h| h.seq.get());
+        std::fs::write(&last_file, head.to_string())?;
+        let mut sent: Vec<(u64, String)> = Vec::new();
+        let mut latencies = Vec::new();
+        for phone in phones {
+            let answered = phone.join().map_err(|_| "a phone's thread failed")??;
+            for (request, bytes, took) in answered {
+                sent.push((request, bytes));
+                latencies.push(took);
+            }
+        }
+        let mut missed = 0usize;
+        for follower in followers {
+            let seen = follower.join().map_err(|_| "a viewer's thread failed")??;
+            if !seen.iter().any(|(s, _)| *s >= head) {
+                missed += 1;
+            }
+        }
+        // Every request answered once, with the bytes its phone sent.
+        let export = grimoire_export(&exe, &path)?;
+        let mut recorded: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+        for line in export.lines() {
+            let row: serde_json::Value = serde_json::from_str(line)?;
+            if row["kind"] == "roll_answered" {
+                let p = &row["payload"];
+                recorded
+                    .entry(p["request"].as_u64().unwrap_or(0))
+                    .or_default()
+                    .push(p["contribution"].as_str().unwrap_or("").to_string());
+            }
+        }
+        let once = recorded.len() == requests && recorded.values().all(|v| v.len() == 1);
+        let receipts_hold = sent.iter().all(|(request, bytes)| {
+            recorded
+                .get(request)
+                .is_some_and(|v| v.first() == Some(bytes))
+        });
+        let verified = grimoire(&["verify"])?;
+        let verify_words = format!(
+            "verify {}: {} player-rolled and {} witnessed dice",
+            if verified["dice_problems"]
+                .as_array()
+                .is_some_and(|p| p.is_empty())
+                && verified["chain_break"].is_null()
+            {
+                "holds"
+            } else {
+                "FAILS"
+            },
+            verified["device_dice_checked"],
+            verified["witnessed_dice_checked"]
+        );
+        let browser = browser_verdict(&exe, &path, &dir)?;
+        latencies.sort();
+        let quantile = |q: f64| {
+            latencies
+                .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or_default()
+        };
+        Ok(format!(
+            "| {players} players, {viewers} viewers, {seconds} s, {events} events | {requests} requests, {} | receipts {} | answer p50 {:.0?}, p99 {:.0?} | {verify_words} | {browser} | viewers {} |",
+            if once {
+                "each answered once"
+            } else {
+                "NOT each answered once"
+            },
+            if receipts_hold {
+                "all in the log"
+            } else {
+                "NOT all in the log"
+            },
+            quantile(0.5),
+            quantile(0.99),
+            match missed {
+                0 => "saw the last head".to_string(),
+                n => format!("{n} missed the last head"),
+            },
+        ))
+    })();
+    let _ = server.kill();
+    let _ = server.wait();
+    outcome
+}
+
+fn grimoire_export(exe: &Path, path: &str) -> Result<String, Failure> {
+    let out = Command::new(exe).args(["--db", path, "export"]).output()?;
+    Ok(String::from_utf8(out.stdout)?)
+}
+
+/// One player's phone: polls its link's rolls and answers each with 32 random bytes, until told
+/// to stop or `deadline` passes; returns each answer's request, bytes and round trip.
+fn answer_rolls(
+    address: &str,
+    player: &str,
+    seed: u64,
+    stop: &std::sync::atomic::AtomicBool,
+    deadline: Instant,
+) -> Result<Vec<(u64, String, Duration)>, String> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed + 1);
+    let mut answered = Vec::new();
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline {
+        let (_, body) = http(
+            address,
+            &format!("GET {player}rolls HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"),
+        )?;
+        let rolls: serde_json::Value =
+            serde_json::from_str(&body).map_err(|e| format!("{e}: {body}"))?;
+        for waiting in rolls["waiting"].as_array().into_iter().flatten() {
+            let request = waiting["request"].as_u64().unwrap_or(0);
+            let bytes = hex::encode(rng.random::<[u8; 32]>());
+            let form = format!("request={request}&contribution={bytes}");
+            let started = Instant::now();
+            let (status, reply) = http(
+                address,
+                &format!(
+                    "POST {player}answer HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+                    form.len()
+                ),
+            )?;
+            if status != 200 {
+                return Err(format!("request {request} refused: {reply}"));
+            }
+            answered.push((request, bytes, started.elapsed()));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok(answered)
+}
+
+/// One HTTP exchange on loopback: the status and the body (no chunked answers are asked for).
+fn http(address: &str, raw: &str) -> Result<(u16, String), String> {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(address).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .map_err(|e| e.to_string())?;
+    stream
+        .write_all(raw.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Ok((status, body.to_string()))
+}
+
+/// The browser's check of the campaign's report, in headless Chromium when the machine has it.
+fn browser_verdict(exe: &Path, path: &str, dir: &Path) -> Result<String, Failure> {
+    let Some(chromium) = ["chromium", "chromium-browser"].iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        return Ok("browser check not run (no Chromium)".into());
+    };
+    let page = dir.join("players-load-report.html");
+    let _ = std::fs::remove_file(&page);
+    process(
+        exe,
+        &[
+            "--db",
+            path,
+            "report",
+            "--out",
+            page.to_str().unwrap_or_default(),
+        ],
+    )?;
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=60000",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", page.display()))
+        .output()?;
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let verdict = dom
+        .split("id=\"check-verdict\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .unwrap_or("no verdict");
+    Ok(format!("browser: {verdict}"))
 }

@@ -127,6 +127,9 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         if unwitnessed(r, witness) {
             line.push_str("  [no player entropy]");
         }
+        if let Some(made) = device_made(r) {
+            line.push_str(&format!("  [{made}]"));
+        }
         width.fit(line, fit_to)
     };
     if args.limit.is_none() && !g.json {
@@ -265,6 +268,9 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             let mut view = json!(event_view(r, marks(r.seq)));
             if unwitnessed(r, witness) {
                 view["unwitnessed_dice"] = json!(true);
+            }
+            if let Some(made) = device_made(r) {
+                view["device_dice"] = json!(made);
             }
             view
         })
@@ -542,6 +548,22 @@ fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str) -> String {
         ),
         None => "rolled by grimoire from the operating system's randomness (recorded before grimoire noted who rolled sealed dice)".into(),
     }
+}
+
+/// Who made an event's dice on a device, as `log` marks the line (C-5, C-6): "rolled on a player's
+/// device, request 3" or "witnessed by a player's device, request 4".
+fn device_made(r: &Recorded) -> Option<String> {
+    r.event.dice().iter().find_map(|d| match d.provenance {
+        Provenance::Device {
+            request,
+            witnessed: false,
+        } => Some(format!("rolled on a player's device, request {request}")),
+        Provenance::Device {
+            request,
+            witnessed: true,
+        } => Some(format!("witnessed by a player's device, request {request}")),
+        _ => None,
+    })
 }
 
 /// What explain says of a die a player's device made (C-5, C-6): which device, for which request,

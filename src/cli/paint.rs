@@ -34,6 +34,8 @@ const WORDS: &[(&str, Style)] = &[
 const MARKS: &[(&str, Style)] = &[
     ("[retracted", ASIDE),
     ("[no player entropy", ASIDE),
+    ("[rolled on a player's device", ASIDE),
+    ("[witnessed by a player's device", ASIDE),
     ("[restored by", WARY),
     ("[rolled after", WARY),
 ];

@@ -131,7 +131,10 @@ fn the_readme_worked_example_of_a_device_die_derives_a_d20_of_20() {
         digest,
         "855333571e8574ec9ebfaa32574cd0f4909ff9168e2d095db6a5b569e1993a2b"
     );
-    assert_eq!(fairness::device_part(&secret, 3, &contribution, 0, 0, 20), 20);
+    assert_eq!(
+        fairness::device_part(&secret, 3, &contribution, 0, 0, 20),
+        20
+    );
     let text = readme();
     for needle in [
         hex::encode(secret).as_str(),

@@ -484,3 +484,85 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
         "the phone scrolls sideways: {widths}"
     );
 }
+
+/// The server killed at random moments while phones answer: each answer is recorded whole (the
+/// answer and the roll it completes, in one write) or not at all; a phone that sends its bytes
+/// again to the restarted server gets the recorded answer, or has it recorded then.
+#[test]
+fn c5_a_server_killed_while_phones_answer_leaves_each_answer_whole_or_absent() {
+    let kills = std::env::var("GRIMOIRE_CRASH_KILLS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(12usize)
+        .min(12);
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    for _ in 0..kills {
+        c.ok(&[
+            "roll",
+            "d20",
+            "--character",
+            "Aldric",
+            "--rolled-by",
+            "Bea",
+            "--no-wait",
+        ]);
+    }
+    let mut random = 0x2545_f491_4f6c_dd1du64;
+    for kill in 0..kills {
+        let request = kill as u32 + 1;
+        let bytes = format!("{:02x}", kill + 1).repeat(32);
+        let served = Served::start(&c);
+        let address = served.address();
+        let (path, sent) = (bea.clone(), bytes.clone());
+        let phone = std::thread::spawn(move || {
+            let body = format!("request={request}&contribution={sent}");
+            let raw = format!(
+                "POST {path}answer HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            use std::io::{Read, Write};
+            let Ok(mut stream) = std::net::TcpStream::connect(&address) else {
+                return;
+            };
+            let _ = stream.write_all(raw.as_bytes());
+            let _ = stream.read_to_end(&mut Vec::new());
+        });
+        random ^= random << 13;
+        random ^= random >> 7;
+        random ^= random << 17;
+        std::thread::sleep(Duration::from_micros(random % 40_000));
+        drop(served);
+        let _ = phone.join();
+
+        // Whole or absent, and the chain sound.
+        assert!(c.ok(&["verify"]).contains("all checks hold"), "kill {kill}");
+        let answered: Vec<serde_json::Value> = rows(&c, "roll_answered");
+        let export = c.ok(&["export"]);
+        let all: Vec<serde_json::Value> = export
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for answer in &answered {
+            let at = answer["seq"].as_u64().unwrap() as usize;
+            let next = &all[at];
+            assert_eq!(
+                next["kind"], "dice_rolled",
+                "kill {kill}: the answer #{at} stands alone"
+            );
+            assert_eq!(
+                next["payload"]["dice"][0]["provenance"]["request"],
+                answer["payload"]["request"]
+            );
+        }
+        // The phone sends the same bytes again to the server started anew.
+        let served = Served::start(&c);
+        let again = answer(&served, &bea, request, &bytes);
+        assert_eq!(again.status, 200, "kill {kill}: {}", again.body);
+        assert_eq!(
+            rows(&c, "roll_answered").len(),
+            kill + 1,
+            "kill {kill}: one answer per request"
+        );
+    }
+}

@@ -141,6 +141,9 @@ fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
             if e["unwitnessed_dice"].as_bool() == Some(true) {
                 what.push_str("  [no player entropy]");
             }
+            if let Some(made) = e["device_dice"].as_str() {
+                what.push_str(&format!("  [{made}]"));
+            }
             LogLine {
                 seq: Seq(e["seq"].as_u64().unwrap_or_default()),
                 when: text("game_time_text"),
