@@ -880,27 +880,27 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
         }
         Ok(serde_json::from_slice(&out.stdout)?)
     };
-    // Each player plays a character of their own, and holds a link.
+    // Each player plays a character of the generated party, and holds a link.
+    let party = grimoire(&["character", "list"])?;
+    let names: Vec<String> = party["characters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str().map(str::to_string))
+        .take(players)
+        .collect();
+    if names.len() < players {
+        return Err(format!("the generated party has only {} characters", names.len()).into());
+    }
     let mut links = Vec::new();
-    for p in 1..=players {
-        let name = format!("Loadchar{p}");
-        grimoire(&[
-            "character",
-            "add",
-            "adg",
-            &name,
-            "--level",
-            "1",
-            "--agility",
-            "10",
-            "--brawn",
-            "10",
-            "--cunning",
-            "10",
-            "--health",
-            "6",
+    for (p, name) in names.iter().enumerate() {
+        let linked = grimoire(&[
+            "player",
+            "link",
+            &format!("Player{}", p + 1),
+            "--plays",
+            name,
         ])?;
-        let linked = grimoire(&["player", "link", &format!("Player{p}"), "--plays", &name])?;
         let link = linked["link"].as_str().ok_or("no link printed")?;
         links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
     }
@@ -951,6 +951,7 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
         while Instant::now() < until {
             // Every other request is the GM's own roll, witnessed by the phone.
             let p = requests % players + 1;
+            let character = &names[p - 1];
             let by = if (requests / players).is_multiple_of(2) {
                 "--rolled-by"
             } else {
@@ -963,7 +964,7 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
                 "roll",
                 "d20",
                 "--character",
-                &format!("Loadchar{p}"),
+                character,
                 "--for",
                 "load",
                 by,

@@ -260,6 +260,22 @@ pub fn put(
         );
     }
     let answered = wait_for(g, request)?;
+    // Answered, but refused by the rules as the campaign then stood: the roll did not happen.
+    if let Some(Recorded {
+        seq,
+        event: Event::RollAnswered {
+            refused: Some(why), ..
+        },
+        ..
+    }) = answered.first()
+    {
+        return Err(crate::rules::RuleError::from(Refused::AnsweredButRefused {
+            request,
+            seq: *seq,
+            why: why.clone(),
+        })
+        .into());
+    }
     let mut report = appended(&answered);
     report.json["request"] = json!(request);
     Ok(report)

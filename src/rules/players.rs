@@ -39,6 +39,10 @@ pub enum Refused {
     NoSuchRequest(u32),
     #[error("request {request} was answered already (#{seq}); an answered roll is final")]
     Answered { request: u32, seq: Seq },
+    #[error(
+        "request {request} was answered (#{seq}), and the rules refused its command then: {why}"
+    )]
+    AnsweredButRefused { request: u32, seq: Seq, why: String },
     #[error("request {request} was withdrawn (#{seq})")]
     Withdrawn { request: u32, seq: Seq },
     #[error("request {0} was put to another device")]

@@ -374,6 +374,8 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
     let mut browser = Browser::start(&chromium);
     let url = format!("http://{}{bea}", served.address());
     let phone = browser.open(&url, 400, 900, true);
+    // The table's screen follows too, on the table's link.
+    let table = browser.open(&served.link, 1280, 900, false);
     browser.wait_for(
         &phone,
         r#"document.getElementById("rolls") !== null"#,
@@ -413,6 +415,11 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
         &phone,
         r#"document.getElementById("live").textContent.indexOf("saves against") >= 0"#,
         "the newest events with the save",
+    );
+    browser.wait_for(
+        &table,
+        r#"document.getElementById("live").textContent.indexOf("saves against") >= 0"#,
+        "the save on the table's screen",
     );
     let affected = said.contains("affected");
     let card = browser.eval(&phone, r#"document.getElementById("party").textContent"#);
@@ -565,4 +572,37 @@ fn c5_a_server_killed_while_phones_answer_leaves_each_answer_whole_or_absent() {
             "kill {kill}: one answer per request"
         );
     }
+}
+
+/// The campaign moved on between the request and the tap (the character's joining retracted): the
+/// answer is recorded with the rules' reason and nothing else, and the GM's terminal says so and
+/// fails, since the roll did not happen.
+#[test]
+fn c5_an_answer_the_rules_refuse_by_then_is_recorded_with_why_and_the_gms_terminal_fails() {
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let joined = rows(&c, "character_added")[0]["seq"].to_string();
+    let served = Served::start(&c);
+    let gm = waiting(
+        &c,
+        &["roll", "d20", "--character", "Aldric", "--rolled-by", "Bea"],
+    );
+    rolls_once(&served, &bea, 1);
+    c.ok(&["retract", &joined, "--reason", "Aldric never joined"]);
+    let answered = answer(&served, &bea, 1, &"77".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert!(
+        answered.body.contains("refused its command"),
+        "{}",
+        answered.body
+    );
+    let gm = finished(gm);
+    assert_eq!(gm.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&gm.stderr);
+    assert!(
+        err.contains("the rules refused its command then") && err.contains("Aldric"),
+        "{err}"
+    );
+    assert!(rows(&c, "dice_rolled").is_empty(), "nothing was rolled");
+    assert_eq!(rows(&c, "roll_answered").len(), 1);
 }
