@@ -698,32 +698,10 @@ fn serve_load_main(args: &[String]) -> Result<String, Failure> {
     };
     let mut without = alone(20)?;
 
-    let mut server = Command::new(&exe)
-        .args(["--db", path, "serve", "--listen", "127.0.0.1:0", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()?;
+    let (mut server, address, updates) = serving(&exe, path)?;
     let outcome = (|| -> Result<String, Failure> {
-        let mut said = String::new();
-        BufReader::new(server.stdout.take().ok_or("serve has no output")?).read_line(&mut said)?;
-        let said: serde_json::Value = serde_json::from_str(&said)?;
-        let link = said["link"].as_str().ok_or("serve printed no link")?;
-        let address = link
-            .trim_start_matches("http://")
-            .split('/')
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        let updates = format!("{}updates", &link["http://".len() + address.len()..]);
         let deadline = Instant::now() + Duration::from_secs(seconds + 30);
-        let followers: Vec<_> = (0..phones)
-            .map(|_| {
-                let (address, updates, last_file) =
-                    (address.clone(), updates.clone(), last_file.clone());
-                std::thread::spawn(move || follow(&address, &updates, &last_file, deadline))
-            })
-            .collect();
+        let followers = viewing(phones, &address, &updates, &last_file, deadline);
         // Every phone has its first head before the appends begin.
         std::thread::sleep(Duration::from_secs(2));
         let mut served = Vec::new();
@@ -778,15 +756,75 @@ fn serve_load_main(args: &[String]) -> Result<String, Failure> {
     outcome
 }
 
-/// One phone: follows the stream of updates until the head the GM's last append made arrives (the
-/// harness writes it to a file once known) or `deadline` passes; returns each head's seq with
-/// when it arrived.
-fn follow(
+/// `grimoire serve` on a free port of 127.0.0.1: the process, the address it listens on, and the
+/// path of the table's stream of updates.
+fn serving(exe: &Path, path: &str) -> Result<(std::process::Child, String, String), Failure> {
+    let mut server = Command::new(exe)
+        .args(["--db", path, "serve", "--listen", "127.0.0.1:0", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let mut said = String::new();
+    let read = match server.stdout.take() {
+        Some(out) => BufReader::new(out)
+            .read_line(&mut said)
+            .map_err(Failure::from),
+        None => Err("serve has no output".into()),
+    };
+    let link = read
+        .and_then(|_| Ok(serde_json::from_str::<serde_json::Value>(&said)?))
+        .and_then(|said| {
+            Ok(said["link"]
+                .as_str()
+                .ok_or("serve printed no link")?
+                .to_string())
+        });
+    let link = match link {
+        Ok(link) => link,
+        Err(e) => {
+            let _ = server.kill();
+            let _ = server.wait();
+            return Err(e);
+        }
+    };
+    let address = link
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let updates = format!("{}updates", &link["http://".len() + address.len()..]);
+    Ok((server, address, updates))
+}
+
+/// The heads one viewer saw, each with when it arrived.
+type Followed = Result<Vec<(u64, Instant)>, String>;
+
+/// `count` viewers following the table's stream until the last head or `deadline` (see [`follow`]).
+fn viewing(
+    count: usize,
     address: &str,
     updates: &str,
     last_file: &Path,
     deadline: Instant,
-) -> Result<Vec<(u64, Instant)>, String> {
+) -> Vec<std::thread::JoinHandle<Followed>> {
+    (0..count)
+        .map(|_| {
+            let (address, updates, last_file) = (
+                address.to_string(),
+                updates.to_string(),
+                last_file.to_path_buf(),
+            );
+            std::thread::spawn(move || follow(&address, &updates, &last_file, deadline))
+        })
+        .collect()
+}
+
+/// One phone: follows the stream of updates until the head the GM's last append made arrives (the
+/// harness writes it to a file once known) or `deadline` passes; returns each head's seq with
+/// when it arrived.
+fn follow(address: &str, updates: &str, last_file: &Path, deadline: Instant) -> Followed {
     use std::io::Read;
     let mut stream = std::net::TcpStream::connect(address).map_err(|e| e.to_string())?;
     stream
@@ -904,32 +942,10 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
         let link = linked["link"].as_str().ok_or("no link printed")?;
         links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
     }
-    let mut server = Command::new(&exe)
-        .args(["--db", &path, "serve", "--listen", "127.0.0.1:0", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()?;
+    let (mut server, address, updates) = serving(&exe, &path)?;
     let outcome = (|| -> Result<String, Failure> {
-        let mut said = String::new();
-        BufReader::new(server.stdout.take().ok_or("serve has no output")?).read_line(&mut said)?;
-        let said: serde_json::Value = serde_json::from_str(&said)?;
-        let link = said["link"].as_str().ok_or("serve printed no link")?;
-        let address = link
-            .trim_start_matches("http://")
-            .split('/')
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        let updates = format!("{}updates", &link["http://".len() + address.len()..]);
         let deadline = Instant::now() + Duration::from_secs(seconds + 60);
-        let followers: Vec<_> = (0..viewers)
-            .map(|_| {
-                let (address, updates, last_file) =
-                    (address.clone(), updates.clone(), last_file.clone());
-                std::thread::spawn(move || follow(&address, &updates, &last_file, deadline))
-            })
-            .collect();
+        let followers = viewing(viewers, &address, &updates, &last_file, deadline);
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let phones: Vec<_> = links
             .iter()
