@@ -29,29 +29,7 @@ fn coven() -> Campaign {
         "--defense",
         "5",
     ]);
-    c.ok(&[
-        "character",
-        "add",
-        "Tom",
-        "--system",
-        "vsd",
-        "--level",
-        "5",
-        "--vocation",
-        "warrior",
-        "--lore",
-        "Elementalism=10:6",
-        "--mp",
-        "12",
-        "--drive",
-        "2",
-        "--body",
-        "50",
-        "--wsr",
-        "5",
-        "--defense",
-        "20",
-    ]);
+    c.ok(&crate::support::VSD_TOM);
     c.ok(&[
         "spell",
         "learn",

@@ -340,29 +340,7 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
         return;
     };
     let c = Campaign::with_party();
-    c.ok(&[
-        "character",
-        "add",
-        "Tom",
-        "--system",
-        "vsd",
-        "--level",
-        "5",
-        "--vocation",
-        "warrior",
-        "--lore",
-        "Elementalism=10:6",
-        "--mp",
-        "12",
-        "--drive",
-        "2",
-        "--body",
-        "50",
-        "--wsr",
-        "5",
-        "--defense",
-        "20",
-    ]);
+    c.ok(&crate::support::VSD_TOM);
     c.ok(&crate::support::LEARN_SLEEP);
     let cast = c
         .seq_of(&[

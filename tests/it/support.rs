@@ -295,6 +295,31 @@ pub const VSD_MIRA: [&str; 24] = [
 
 /// Mira learns Flame Ward: Elementalism, Weave 2, defensive, for 10 minutes.
 /// Mira learns Sleep, an enchantment its target may save against.
+/// Tom, a VsD warrior with Willpower save bonus 5: a target for saves.
+pub const VSD_TOM: [&str; 21] = [
+    "character",
+    "add",
+    "Tom",
+    "--system",
+    "vsd",
+    "--level",
+    "5",
+    "--vocation",
+    "warrior",
+    "--lore",
+    "Elementalism=10:6",
+    "--mp",
+    "12",
+    "--drive",
+    "2",
+    "--body",
+    "50",
+    "--wsr",
+    "5",
+    "--defense",
+    "20",
+];
+
 pub const LEARN_SLEEP: [&str; 13] = [
     "spell",
     "learn",
