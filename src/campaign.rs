@@ -346,6 +346,48 @@ impl Campaign {
     }
 }
 
+/// A roll put to a device is refused at once when the rules would refuse its command now, for
+/// reasons that do not wait on the dice (an unknown character, a cast that grants no save): it is
+/// decided on the campaign with the request in it, with dice the device did not send, and only
+/// whether the rules refuse it is kept. (Whatever the dice will show, the answer is recorded.)
+fn refused_now(
+    state: &CampaignState,
+    secrets: &mut WriteView<'_>,
+    events: &[Event],
+    g: [u8; 32],
+    secret_rng: &mut StdRng,
+) -> Result<(), Error> {
+    let Some((request, asked, witnessed)) = events.iter().find_map(|e| match e {
+        Event::RollRequested {
+            request,
+            asked,
+            witnessed,
+            ..
+        } => Some((*request, asked, *witnessed)),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    let mut after = state.clone();
+    for (i, event) in events.iter().enumerate() {
+        after.apply(state.head + 1 + i as u64, event);
+    }
+    let probe = DiceSource::Device {
+        g,
+        request,
+        contribution: vec![0; fairness::CONTRIBUTION_BYTES],
+        witnessed,
+    };
+    let mut rng = StdRng::from_rng(secret_rng);
+    match decide_in_write(&after, secrets, asked_command(asked)?, &probe, &mut rng) {
+        Ok(_) => Ok(()),
+        Err(Error::Rule(why)) => {
+            Err(RuleError::from(crate::rules::players::Refused::RefusedNow(why.to_string())).into())
+        }
+        Err(other) => Err(other),
+    }
+}
+
 /// The command a request records, as the rules decide it; one this build cannot read is refused
 /// by the rules' words.
 fn asked_command(asked: &crate::event::AskedCommand) -> Result<Command, Error> {
@@ -510,6 +552,9 @@ fn decide_in_write(
         _ => None,
     };
     let mut batch = decide_with_dice(state, secrets, command, dice, new_seed, secret_rng)?;
+    if let Some(g) = request_secret {
+        refused_now(state, secrets, &batch.events, g, secret_rng)?;
+    }
     // What a link or a request keeps among the secrets, under the number the rules gave it.
     for event in &batch.events {
         match event {

@@ -100,11 +100,21 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &AmendArgs) -> Result<Report, E
                 "give the command after `--` as it should have been typed, not its help (`grimoire help amend` shows how)".into(),
             ),
         })?;
-    for global in ["db", "rolls", "player_entropy", "actor", "json", "color"] {
+    for global in [
+        "db",
+        "rolls",
+        "player_entropy",
+        "rolled_by",
+        "witnessed_by",
+        "no_wait",
+        "actor",
+        "json",
+        "color",
+    ] {
         if matches.value_source(global) == Some(clap::parser::ValueSource::CommandLine) {
             let flag = global.replace('_', "-");
             return Err(Error::Usage(match global {
-                "rolls" | "player_entropy" => format!(
+                "rolls" | "player_entropy" | "rolled_by" | "witnessed_by" | "no_wait" => format!(
                     "an amendment takes no dice (--{flag}): it keeps the original's, in their order"
                 ),
                 _ => format!("--{flag} goes before `--`, on `amend` itself"),

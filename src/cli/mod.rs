@@ -99,7 +99,7 @@ pub struct Globals {
     /// Put the roll to this player's phone (C-5): the log records a commitment to a secret the GM
     /// side keeps, the player taps Roll on their phone (`grimoire serve`, `grimoire player link`),
     /// and the command is recorded with dice made from that secret and the phone's own bytes.
-    /// For `roll` and the systems' commands that roll, for the player's own characters.
+    /// For `roll` and the systems' commands that roll; it may name no character but the player's.
     #[arg(
         long,
         global = true,

@@ -34,7 +34,7 @@ pub enum PlayerCommand {
 ///
 /// Prints the phone's own link, with a QR code, once: grimoire keeps only its hash. The link
 /// opens the live view while `grimoire serve` runs on the address it names, with the player's
-/// rolls to tap, and nothing of any other player's. Lost or leaked, replace it with --replace.
+/// rolls to tap, and no other player's rolls to answer. Lost or leaked, replace it with --replace.
 #[derive(Debug, Args)]
 pub struct LinkArgs {
     /// The player's name, as the log will name their device.
@@ -77,6 +77,12 @@ fn serve_address(text: &str) -> Result<String, String> {
     let (host, port) = text.rsplit_once(':').ok_or_else(refuse)?;
     port.parse::<u16>().map_err(|_| refuse())?;
     super::serve::link_host(host).map_err(|_| refuse())?;
+    // Every address is where serve listens, never where a phone can go.
+    if matches!(host, "0.0.0.0" | "[::]") {
+        return Err(format!(
+            "{host} is no address a phone can reach; give this machine's address on the table's network, e.g. 192.168.1.20:{port}"
+        ));
+    }
     Ok(text.to_string())
 }
 

@@ -21,7 +21,9 @@ const MAX_LINE_BYTES: u64 = crate::text::PAYLOAD_MAX_BYTES as u64 + 64 * 1024;
 /// the chain from the file. Records nothing.
 ///
 /// The export holds no secrets unless --with-secrets is given: without it, it is the public record a
-/// GM can hand to players; with it, it is a full backup (epoch seeds not yet revealed and sealed dice).
+/// GM can hand to players; with it, it is a full backup (epoch seeds not yet revealed, sealed dice
+/// and the secrets of rolls put to players' phones), but for the phones' links, which open pages
+/// and stay with the file they were made for: link the phones anew from a restored campaign.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Write to FILE instead of standard output.

@@ -417,7 +417,7 @@ const GrimoireCheck = (() => {
         }
       } else if (row.kind === "roll_requested") {
         const next = Math.max(0, ...Object.keys(requests).map(Number)) + 1;
-        requests[p.request] = { commitment: p.commitment, witnessed: p.witnessed === true, answer: null, withdrawn: false };
+        requests[p.request] = { commitment: p.commitment, witnessed: p.witnessed === true, asked: p.asked || {}, answer: null, withdrawn: false };
         if (p.request !== next) problem(seq, `#${seq}: request ${p.request} is out of turn (the next was ${next})`);
       } else if (row.kind === "roll_answered") {
         const r = requests[p.request];
@@ -425,7 +425,7 @@ const GrimoireCheck = (() => {
         else if (r.answer || r.withdrawn) problem(seq, `#${seq} answers request ${p.request}, which no longer waited`);
         else if (!isHex(p.secret, 64) || !isHex(p.contribution, 64)) problem(seq, `#${seq}: the answer to request ${p.request} is not a secret and 32 bytes in lowercase hex`);
         else if (hex(sha256(unhex(p.secret))) !== r.commitment) problem(seq, `#${seq}: the secret answering request ${p.request} does not match its commitment`);
-        else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution };
+        else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
       } else if (row.kind === "roll_withdrawn") {
         const r = requests[p.request];
         if (r && !r.answer && !r.withdrawn) r.withdrawn = true;
@@ -439,7 +439,21 @@ const GrimoireCheck = (() => {
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
-      if (row.kind === "dice_rolled") checkFreeRoll(seq, p, dice);
+      if (row.kind === "dice_rolled") {
+        checkFreeRoll(seq, p, dice);
+        // A roll a device made is the one its request asked for: the same expression and
+        // purpose, for the same character, as the rules record them.
+        const made = dice.find((d) => d.provenance.source === "device");
+        const put = made && requests[made.provenance.request];
+        if (put) {
+          const asked = put.asked;
+          const said = typeof asked.purpose === "string" && asked.purpose.trim() !== "" ? asked.purpose.trim() : null;
+          const fold = (name) => (typeof name === "string" ? name.trim().toLowerCase() : null);
+          const same = asked.command === "roll" && asked.expression === p.expression
+            && said === (p.purpose ?? null) && fold(asked.character) === fold(p.character);
+          if (!same) problem(seq, `#${seq}: the roll made for request ${made.provenance.request} is not the one it asked for`);
+        }
+      }
       // An amended free roll keeps its original's dice, and its new expression must still read them.
       if (row.kind === "amended" && p.event && p.event.kind === "dice_rolled") {
         checkFreeRoll(seq, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
@@ -461,6 +475,8 @@ const GrimoireCheck = (() => {
           const r = requests[request];
           const claims = die.provenance.witnessed === true;
           if (!r || !r.answer) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, which no earlier event answered`); continue; }
+          r.answer.claimed = true;
+          if (r.answer.refused) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, whose answer records no roll`); continue; }
           if (r.witnessed !== claims) { problem(seq, `#${seq}: die ${die.n} says request ${request} was ${claims ? "witnessed" : "a player's roll"}, but the request says otherwise`); continue; }
           if (r.answer.run !== rolls.run[0]) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, answered by another command`); continue; }
           const face = seededFace(unhex(r.answer.secret), `grimoire-device-die-v1|${request}|${die.n}|{BLOCK}|${r.answer.contribution}`, die.sides);
@@ -531,6 +547,12 @@ const GrimoireCheck = (() => {
       const found = bySeq[seq];
       const holds = found !== undefined && found.startsWith(prefix);
       result.checkpoints.push({ checkpoint: code, holds, why: found === undefined ? "past the end of the log" : holds ? "" : "the hash there differs" });
+    }
+    // An answer that records a roll must be used by a die of its command.
+    for (const [request, r] of Object.entries(requests)) {
+      if (r.answer && !r.answer.refused && !r.answer.claimed) {
+        problem(r.answer.seq, `#${r.answer.seq} answers request ${request}, but no die of a command recorded with it claims the answer`);
+      }
     }
     result.allHold = result.chainBreak === null && result.problems.length === 0 && result.checkpoints.every((c) => c.holds);
     result.firstProblem = result.chainBreak !== null ? result.chainBreak.seq

@@ -167,6 +167,14 @@ fn refuse_original(
     if state.sealed_pending.contains_key(&seq) {
         return Err(RuleError::AmendSealed(seq));
     }
+    // A device made its dice for the very command put to it (C-5): that roll is final.
+    if original
+        .dice()
+        .iter()
+        .any(|d| matches!(d.provenance, crate::dice::Provenance::Device { .. }))
+    {
+        return Err(RuleError::AmendDeviceRoll(seq));
+    }
     Ok(())
 }
 

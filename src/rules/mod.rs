@@ -155,6 +155,10 @@ pub enum RuleError {
         kind: String,
         why: Box<RuleError>,
     },
+    #[error(
+        "#{0}'s dice were made on a player's device for the very command put to it, and an answered roll is final; retract it, and put the roll again"
+    )]
+    AmendDeviceRoll(Seq),
     #[error("#{0} is retracted ({1}), so there is nothing of it to amend")]
     AmendRetracted(Seq, String),
     #[error(

@@ -35,6 +35,8 @@ pub enum Refused {
     RollsNothing,
     #[error("the command put to the device cannot be read: {0}")]
     Unreadable(String),
+    #[error("the rules refuse the command put to the device as the campaign stands now: {0}")]
+    RefusedNow(String),
     #[error("there is no request {0}")]
     NoSuchRequest(u32),
     #[error("request {request} was answered already (#{seq}); an answered roll is final")]
@@ -590,6 +592,29 @@ mod tests {
         assert_eq!(
             dice.roll_sealed(20, "a secret").unwrap_err(),
             crate::dice::DiceError::SealedOnDevice
+        );
+    }
+
+    #[test]
+    fn c5_given_an_answered_roll_when_it_is_amended_then_refused_since_an_answered_roll_is_final() {
+        let mut log = table();
+        log.then(put("Bea", roll_for("Aldric"), false), &[]);
+        log.answer(1, 1, &[8; 32]).unwrap().unwrap();
+        let rolled = log.seq();
+        let moved = Command::Roll(crate::rules::campaign::DiceRoll {
+            expression: DiceExpr::parse("2d6").unwrap(),
+            purpose: Some("sneaking past the guard".into()),
+            sealed: false,
+            character: Some("Bryn".into()),
+        });
+        let amend = crate::rules::amend::Amendment {
+            seq: rolled,
+            command: Box::new(moved),
+            read: None,
+        };
+        assert_eq!(
+            log.when(Command::Amend(amend), &[]),
+            Err(RuleError::AmendDeviceRoll(rolled))
         );
     }
 }

@@ -412,6 +412,10 @@ struct PutToDevice {
     /// The answer: its run of rows (the dice it made belong to that run's command), the secret
     /// and the device's bytes.
     answer: Option<(Seq, [u8; 32], Vec<u8>)>,
+    asked: crate::event::AskedCommand,
+    /// Where the answer is, whether it says the rules refused the command, and whether a die of
+    /// its command has claimed it yet: an answer that records a roll must be used by one.
+    answered: Option<(Seq, bool, bool)>,
     withdrawn: bool,
 }
 
@@ -452,12 +456,24 @@ impl Verifier {
         claims_witnessed: bool,
         die: &crate::dice::Die,
     ) {
-        let found = self
-            .requests
-            .get(&request)
-            .map(|r| (r.witnessed, r.answer.clone()));
+        let found = self.requests.get_mut(&request).map(|r| {
+            let refused = r.answered.is_some_and(|(_, refused, _)| refused);
+            if let Some((_, _, claimed)) = &mut r.answered {
+                *claimed = true;
+            }
+            (r.witnessed, r.answer.clone(), refused)
+        });
         let (witnessed, (run, g, contribution)) = match found {
-            Some((witnessed, Some(answer))) => (witnessed, answer),
+            Some((_, Some(_), true)) => {
+                return self.dice_problem(
+                    seq,
+                    format!(
+                        "#{seq}: die {} claims request {request}, whose answer records no roll",
+                        die.n
+                    ),
+                );
+            }
+            Some((witnessed, Some(answer), false)) => (witnessed, answer),
             _ => {
                 return self.dice_problem(
                     seq,
@@ -508,6 +524,49 @@ impl Verifier {
         }
     }
 
+    /// A free roll whose dice a device made is the roll its request asked for (C-5): the same
+    /// expression and purpose, for the same character, as the rules record them.
+    fn check_asked_roll(
+        &mut self,
+        seq: Seq,
+        (expression, purpose, character): (&crate::dice::DiceExpr, Option<&str>, Option<&str>),
+        dice: &[crate::dice::Die],
+    ) {
+        let Some(request) = dice.iter().find_map(|d| match d.provenance {
+            Provenance::Device { request, .. } => Some(request),
+            _ => None,
+        }) else {
+            return;
+        };
+        // A die claiming a request never made says so itself.
+        let Some(put) = self.requests.get(&request) else {
+            return;
+        };
+        let asked_for = match &put.asked {
+            crate::event::AskedCommand::Roll {
+                expression: asked,
+                purpose: asked_purpose,
+                character: asked_character,
+            } => {
+                let said = asked_purpose
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty());
+                asked == expression
+                    && said == purpose
+                    && asked_character.as_deref().map(crate::words::fold_name)
+                        == character.map(crate::words::fold_name)
+            }
+            crate::event::AskedCommand::System { .. } => false,
+        };
+        if !asked_for {
+            self.dice_problem(
+                seq,
+                format!("#{seq}: the roll made for request {request} is not the one it asked for"),
+            );
+        }
+    }
+
     /// The players' requests and answers (C-5): each request numbered in turn, each answered or
     /// withdrawn at most once while it waits, and each answer's secret opening its commitment.
     fn check_request_event(&mut self, seq: Seq, event: &Event) {
@@ -516,6 +575,7 @@ impl Verifier {
                 request,
                 commitment,
                 witnessed,
+                asked,
                 ..
             } => {
                 let next = self.requests.keys().max().copied().unwrap_or(0) + 1;
@@ -525,6 +585,8 @@ impl Verifier {
                         commitment: commitment.clone(),
                         witnessed: *witnessed,
                         answer: None,
+                        asked: asked.clone(),
+                        answered: None,
                         withdrawn: false,
                     },
                 );
@@ -536,7 +598,7 @@ impl Verifier {
                 request,
                 contribution,
                 secret,
-                ..
+                refused,
             } => {
                 let run = self.run.0;
                 match self.requests.get_mut(request) {
@@ -557,6 +619,7 @@ impl Verifier {
                                 if fairness::seed_commitment(&g) == r.commitment =>
                             {
                                 r.answer = Some((run, g, bytes));
+                                r.answered = Some((seq, refused.is_some(), false));
                                 None
                             }
                             (Some(_), Some(_)) => Some(format!(
@@ -934,8 +997,13 @@ impl Verifier {
                 expression,
                 dice,
                 total,
-                ..
-            } => self.check_free_roll(seq, expression, dice, *total),
+                purpose,
+                character,
+            } => {
+                self.check_free_roll(seq, expression, dice, *total);
+                let recorded = (expression, purpose.as_deref(), character.as_deref());
+                self.check_asked_roll(seq, recorded, dice);
+            }
             // An amended free roll keeps its original's dice (checked beside the chain), and its
             // new expression must still read them.
             Event::Amended { event, .. } => {
@@ -1166,6 +1234,20 @@ impl Verifier {
 
     pub fn finish(mut self) -> VerifyReport {
         self.close_roll();
+        let unused: Vec<(Seq, u32)> = self
+            .requests
+            .iter()
+            .filter_map(|(request, r)| match r.answered {
+                Some((at, false, false)) => Some((at, *request)),
+                _ => None,
+            })
+            .collect();
+        for (at, request) in unused {
+            self.dice_problem(
+                at,
+                format!("#{at} answers request {request}, but no die of a command recorded with it claims the answer"),
+            );
+        }
         for (amends, amendments) in std::mem::take(&mut self.amendments) {
             for (at, _) in amendments {
                 self.dice_problem(

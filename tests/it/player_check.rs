@@ -252,6 +252,31 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
                     true,
                     &|r| edit_payload(&mut r[i], |p| p["dice"][0]["sides"] = other.into()),
                 );
+                // A roll a device made, presented as another than the one its request asked for,
+                // or its dice passed off as typed at the table (the answer then used by none).
+                if die["provenance"]["source"] == "device" {
+                    case(
+                        format!("#{at} device roll's purpose changed, rechained"),
+                        true,
+                        &|r| edit_payload(&mut r[i], |p| p["purpose"] = "something else".into()),
+                    );
+                    case(
+                        format!("#{at} device roll's character changed, rechained"),
+                        true,
+                        &|r| edit_payload(&mut r[i], |p| p["character"] = "Mira".into()),
+                    );
+                    case(
+                        format!("#{at} device's dice relabelled entered, rechained"),
+                        true,
+                        &|r| {
+                            edit_payload(&mut r[i], |p| {
+                                for die in p["dice"].as_array_mut().unwrap() {
+                                    die["provenance"] = serde_json::json!({ "source": "entered" });
+                                }
+                            })
+                        },
+                    );
+                }
             }
             "amended" => {
                 case(
@@ -428,7 +453,7 @@ Object.defineProperty(window, "crypto", {{ value: undefined }});
 var CASES = {cases};</script><script>{}</script><script>
 var verdicts = CASES.map(function (text) {{
   var r = GrimoireCheck.verify(text);
-  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked, r.deviceChecked, r.witnessedChecked];
+  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked, r.deviceChecked, r.witnessedChecked, r.problems, r.chainBreak];
 }});
 var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");

@@ -239,6 +239,22 @@ fn c4_a_players_link_opens_only_their_own_rolls_and_a_revoked_one_opens_nothing(
     assert_eq!(short.status, 409);
     let big = post(&served, &format!("{bea}answer"), &"x".repeat(300));
     assert_eq!(big.status, 413);
+    for odd in [
+        format!("request=%2B1&contribution={}", "11".repeat(32)),
+        format!("request=01&contribution={}", "11".repeat(32)),
+        format!("request=1&request=1&contribution={}", "11".repeat(32)),
+    ] {
+        let refused = post(&served, &format!("{bea}answer"), &odd);
+        assert_eq!(refused.status, 400, "{odd}: {}", refused.body);
+    }
+    let unmeasured = served.ask(&format!(
+        "POST {bea}answer HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        served.address()
+    ));
+    assert_eq!(unmeasured.status, 411);
+    let slashless = served.get_path(bea.trim_end_matches('/'));
+    assert_eq!(slashless.status, 303, "{}", slashless.head);
+    assert_eq!(slashless.header("location").as_deref(), Some(bea.as_str()));
     let to_the_table = post(
         &served,
         served
@@ -313,10 +329,28 @@ fn c5_the_gms_terminal_refuses_what_a_device_cannot_roll_and_records_nothing() {
         ),
         (vec!["roll", "d20", "--no-wait"], "--no-wait goes with"),
         (vec!["player", "withdraw", "7"], "there is no request 7"),
+        // What the rules refuse whatever the dice is refused before anything is put to a phone.
+        (
+            vec!["roll", "d20", "--character", "Nobody", "--rolled-by", "Bea"],
+            "as the campaign stands now: no character named 'Nobody'",
+        ),
+        (
+            vec![
+                "player",
+                "link",
+                "Cal",
+                "--plays",
+                "Mira",
+                "--address",
+                "0.0.0.0:8737",
+            ],
+            "no address a phone can reach",
+        ),
     ] {
         let code = if says == "plays Aldric, not Mira"
             || says.starts_with("no device")
             || says.starts_with("there is")
+            || says.starts_with("as the campaign")
         {
             1
         } else {
@@ -428,12 +462,16 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
     let said = String::from_utf8(gm.stdout).unwrap();
     assert!(said.contains("rolled d6 for wandering monsters"), "{said}");
     let verified = c.json(&["verify"]);
+    // The save's open-ended d100 rolls again on 96 to 100: as many dice as its event holds.
+    let export = c.ok(&["export"]);
+    let player_rolled = export.matches(r#""source":"device","request":1"#).count();
+    assert!(player_rolled >= 1, "{export}");
     assert_eq!(
         (
             verified["device_dice_checked"].clone(),
             verified["witnessed_dice_checked"].clone()
         ),
-        (1.into(), 1.into()),
+        (player_rolled.into(), 1.into()),
         "{verified}"
     );
     let audit = c.ok(&["audit", "dice"]);

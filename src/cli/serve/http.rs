@@ -119,6 +119,7 @@ fn router(shared: Shares) -> Router {
         .route("/{key}/report", get(report_page))
         .route("/{key}/export.jsonl", get(export))
         .route("/{key}/updates", get(updates))
+        .route("/p/{token}", get(to_the_players_folder))
         .route("/p/{token}/", get(player_page))
         .route("/p/{token}/rolls", get(player_rolls))
         .route("/p/{token}/answer", axum::routing::post(player_answer))
@@ -170,9 +171,15 @@ async fn limits(request: Request, next: Next) -> Response {
         || headers
             .get(header::CONTENT_LENGTH)
             .is_some_and(|length| length != "0");
+    if answering && !headers.contains_key(header::TRANSFER_ENCODING) && length.is_none() {
+        return refused(
+            StatusCode::LENGTH_REQUIRED,
+            "An answer is a short form with its length given.\n",
+        );
+    }
     if answering
         && (headers.contains_key(header::TRANSFER_ENCODING)
-            || length.is_none_or(|l| l > LARGEST_ANSWER))
+            || length.is_some_and(|l| l > LARGEST_ANSWER))
     {
         return refused(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -323,24 +330,60 @@ async fn player_export(State(s): State<Shares>, Path(token): Path<String>) -> Re
     s.for_device(token, ForDevice::Public(Wanted::Export)).await
 }
 
-/// A device's answer: `request=N&contribution=HEX`, a form (C-5).
+/// A player's link typed without its last slash: the same redirect the table's gets, for a link
+/// that stands.
+async fn to_the_players_folder(State(s): State<Shares>, Path(token): Path<String>) -> Response {
+    let checked = s.for_device(token.clone(), ForDevice::Check).await;
+    match checked.status() {
+        StatusCode::OK => Redirect::to(&format!("/p/{token}/")).into_response(),
+        _ => checked,
+    }
+}
+
+/// A device's answer: `request=N&contribution=HEX`, a form (C-5), each field once.
 async fn player_answer(
     State(s): State<Shares>,
     Path(token): Path<String>,
-    body: String,
+    body: axum::body::Body,
 ) -> Response {
+    let refused = |status: u16, why: &str| {
+        answered(pages::json_made(
+            status,
+            &serde_json::json!({ "refused": why }),
+        ))
+    };
+    // The body must arrive within the time a head may take: a stalled sender holds no
+    // connection for long.
+    let read = tokio::time::timeout(HEAD_WITHIN, axum::body::to_bytes(body, LARGEST_ANSWER));
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return refused(413, "an answer is a short form"),
+        Err(_) => return refused(408, "the answer did not arrive in time"),
+    };
     let mut request = None;
     let mut contribution = None;
-    for (name, value) in form_urlencoded::parse(body.as_bytes()) {
-        match name.as_ref() {
-            "request" => request = value.parse::<u32>().ok(),
-            "contribution" => contribution = Some(value.into_owned()),
-            _ => {}
-        }
+    let mut twice = false;
+    for (name, value) in form_urlencoded::parse(&bytes) {
+        let slot = match name.as_ref() {
+            "request" => &mut request,
+            "contribution" => &mut contribution,
+            _ => continue,
+        };
+        twice |= slot.is_some();
+        *slot = Some(value.into_owned());
     }
-    let (Some(request), Some(contribution)) = (request, contribution) else {
-        let said = serde_json::json!({ "refused": "an answer names its request (a number) and carries the device's bytes" });
-        return answered(pages::json_made(400, &said));
+    // A request's number as grimoire writes it: digits, with no sign and no leading zero.
+    let number = request
+        .filter(|n| {
+            n == "0"
+                || (!n.starts_with('0') && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .and_then(|n| n.parse::<u32>().ok());
+    let (false, Some(request), Some(contribution)) = (twice, number, contribution) else {
+        return refused(
+            400,
+            "an answer names its request (a number) and carries the device's bytes, each once",
+        );
     };
     s.for_device(
         token,
