@@ -171,6 +171,8 @@ impl Browser {
     /// returns its path.
     pub fn screenshot(&mut self, tab: &Tab, name: &str) -> PathBuf {
         use base64::Engine;
+        // A tab behind another draws no frames to capture: bring it to the front first.
+        self.call(Some(&tab.session), "Page.bringToFront", json!({}));
         let shot = self.call(
             Some(&tab.session),
             "Page.captureScreenshot",

@@ -622,3 +622,51 @@ fn c5_an_answer_the_rules_refuse_by_then_is_recorded_with_why_and_the_gms_termin
     assert!(rows(&c, "dice_rolled").is_empty(), "nothing was rolled");
     assert_eq!(rows(&c, "roll_answered").len(), 1);
 }
+
+/// In `grimoire shell` a roll put to a phone waits as at the command line: the lines after it run
+/// once the phone has answered, in order.
+#[test]
+fn c5_the_shell_waits_for_the_phone_then_runs_the_next_line() {
+    use std::io::Write;
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the shell starts");
+    shell
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"roll d20 --character Aldric --for the-lock --rolled-by Bea\nroll d6 --for after\nexit\n")
+        .unwrap();
+    rolls_once(&served, &bea, 1);
+    assert!(
+        rows(&c, "dice_rolled").is_empty(),
+        "the next line waits for the answer"
+    );
+    assert_eq!(answer(&served, &bea, 1, &"3c".repeat(32)).status, 200);
+    let out = finished(shell);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("Aldric rolled d20 for the-lock"), "{said}");
+    let rolled: Vec<String> = rows(&c, "dice_rolled")
+        .iter()
+        .map(|r| {
+            r["payload"]["purpose"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(rolled, ["the-lock", "after"]);
+}
