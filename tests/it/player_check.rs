@@ -448,7 +448,7 @@ fn page_checking(exports: &[String], explain: Seq, rerolled: Seq, codes: &[Strin
         .unwrap()
         .replace('<', "\\u003c");
     format!(
-        r#"<!doctype html><html><body><pre id="out"></pre><script>
+        r#"<!doctype html><html><head><meta charset="utf-8"></head><body><pre id="out"></pre><script>
 Object.defineProperty(window, "crypto", {{ value: undefined }});
 var CASES = {cases};</script><script>{}</script><script>
 var verdicts = CASES.map(function (text) {{
