@@ -282,8 +282,7 @@ impl<S: BorrowMut<Store>> Campaign<S> {
                 refused,
             };
             // The command is decided on the campaign with the answer in it, as the log will hold it.
-            let mut after = state.clone();
-            after.apply(state.head + 1, &answered(None));
+            let after = with_applied(state, &[answered(None)]);
             let dice = DiceSource::Device {
                 g,
                 request: answer.request,
@@ -300,9 +299,7 @@ impl<S: BorrowMut<Store>> Campaign<S> {
                 }
                 Err(Error::Rule(why)) => Ok(Batch {
                     events: vec![answered(Some(why.to_string()))],
-                    sealed: Vec::new(),
-                    seeds: Vec::new(),
-                    kept: Vec::new(),
+                    ..Batch::default()
                 }),
                 Err(other) => Err(other),
             }
@@ -368,10 +365,7 @@ fn refused_now(
     }) else {
         return Ok(());
     };
-    let mut after = state.clone();
-    for (i, event) in events.iter().enumerate() {
-        after.apply(state.head + 1 + i as u64, event);
-    }
+    let after = with_applied(state, events);
     let probe = DiceSource::Device {
         g,
         request,
@@ -386,6 +380,15 @@ fn refused_now(
         }
         Err(other) => Err(other),
     }
+}
+
+/// `state` with `events` folded in after its head, as the log will hold them once written.
+fn with_applied(state: &CampaignState, events: &[Event]) -> CampaignState {
+    let mut after = state.clone();
+    for (i, event) in events.iter().enumerate() {
+        after.apply(state.head + 1 + i as u64, event);
+    }
+    after
 }
 
 /// The command a request records, as the rules decide it; one this build cannot read is refused
@@ -542,9 +545,7 @@ fn decide_in_write(
         let mut dice = crate::rules::amend::original_dice(read, secret_rng);
         return Ok(Batch {
             events: decide(state, command, &mut dice)?,
-            sealed: Vec::new(),
-            seeds: Vec::new(),
-            kept: Vec::new(),
+            ..Batch::default()
         });
     }
     let token_hash = match &command {
@@ -862,7 +863,7 @@ fn decide_with_dice(
         events,
         sealed,
         seeds,
-        kept: Vec::new(),
+        ..Batch::default()
     })
 }
 

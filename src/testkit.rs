@@ -104,9 +104,7 @@ impl Log {
             .write(stamp, |_, _| {
                 Ok(crate::store::Batch {
                     events: vec![event],
-                    sealed: Vec::new(),
-                    seeds: Vec::new(),
-                    kept: Vec::new(),
+                    ..Default::default()
                 })
             })
             .expect("the event is recorded");

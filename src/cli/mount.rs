@@ -365,7 +365,7 @@ fn run_for<S: Registered>(
         Action::Records { build, then, .. } => {
             let command = build(&given).map_err(Error::Usage)?;
             if let Some(to) = super::players::put_to(g)? {
-                if !spec.args.iter().all(|a| !matches!(a.kind, Kind::File)) {
+                if spec.args.iter().any(|a| matches!(a.kind, Kind::File)) {
                     return Err(Error::Usage(format!(
                         "`{}` reads a file, which a device cannot: roll it at your terminal",
                         mounted.path

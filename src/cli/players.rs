@@ -138,7 +138,7 @@ pub fn token_hash(token: &str) -> String {
 }
 
 fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error> {
-    let head = g.open()?.replay(None)?.head;
+    let head = g.open()?.head()?.map_or(Seq(0), |h| h.seq);
     let (token, token_hash) = new_token(&mut ctx.rng, head);
     let written = record(
         g,
@@ -290,27 +290,28 @@ pub fn put(
 /// How often a waiting terminal looks at the log.
 const LOOK_EVERY: Duration = Duration::from_millis(200);
 
-/// Waits until request `request` is answered or withdrawn; the events its answer recorded.
+/// Waits until request `request` is answered or withdrawn; the events its answer recorded. The
+/// campaign is replayed only when its head has moved since the last look.
 fn wait_for(g: &Globals, request: u32) -> Result<Vec<Recorded>, Error> {
+    let mut looked_at = None;
     loop {
-        {
-            let mut store = g.open()?;
+        // The store is let go before each wait, so the shell's lent one is not held across it.
+        let mut store = g.open()?;
+        let head = store.head()?;
+        if looked_at.is_none() || head != looked_at {
+            looked_at = head;
             let state = store.replay(None)?;
+            let refused = |why: Refused| Err(crate::rules::RuleError::from(why).into());
             match state.players.requests.get(&request).map(|r| r.status) {
                 Some(RequestStatus::Answered { seq }) => return answer_events(&mut store, seq),
                 Some(RequestStatus::Withdrawn { seq }) => {
-                    return Err(
-                        crate::rules::RuleError::from(Refused::Withdrawn { request, seq }).into(),
-                    );
+                    return refused(Refused::Withdrawn { request, seq });
                 }
                 Some(RequestStatus::Waiting) => {}
-                None => {
-                    return Err(
-                        crate::rules::RuleError::from(Refused::NoSuchRequest(request)).into(),
-                    );
-                }
+                None => return refused(Refused::NoSuchRequest(request)),
             }
         }
+        drop(store);
         std::thread::sleep(LOOK_EVERY);
     }
 }

@@ -617,4 +617,34 @@ mod tests {
             Err(RuleError::AmendDeviceRoll(rolled))
         );
     }
+
+    #[test]
+    fn c5_given_a_command_that_rolls_nothing_cannot_be_read_or_is_refused_now_when_put_to_a_device_then_refused_and_nothing_recorded()
+     {
+        let log = table();
+        let system = |system: &str, path: &str| AskedCommand::System {
+            system: system.into(),
+            path: path.into(),
+            given: [
+                ("character".to_string(), vec!["Aldric".to_string()]),
+                ("spell".to_string(), vec!["Fire Bolt".to_string()]),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        assert_eq!(
+            log.when(put("Bea", system("vsd", "spell concentrate"), false), &[]),
+            Err(Refused::RollsNothing.into())
+        );
+        assert_eq!(
+            log.when(put("Bea", system("chess", "move"), false), &[]),
+            Err(Refused::Unreadable("no rule system 'chess'".into()).into())
+        );
+        let Err(RuleError::Players(Refused::RefusedNow(why))) =
+            log.when(put("Bea", roll_for("Nobody"), false), &[])
+        else {
+            panic!("a roll for no one is refused before it is put to a phone");
+        };
+        assert!(why.contains("Nobody"), "{why}");
+    }
 }

@@ -47,6 +47,17 @@ fn finished(mut child: Child) -> Output {
     child.wait_with_output().expect("its output")
 }
 
+/// The GM's command, finished with success; what it printed.
+fn completed(child: Child) -> String {
+    let out = finished(child);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 fn post(served: &Served, path: &str, body: &str) -> Answer {
     served.ask(&format!(
         "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -135,13 +146,7 @@ fn c5_a_roll_put_to_a_players_phone_is_answered_once_and_the_gms_command_complet
     let answered = answer(&served, &bea, 1, &bytes);
     assert_eq!(answered.status, 200, "{}", answered.body);
     let answered: serde_json::Value = serde_json::from_str(&answered.body).unwrap();
-    let gm = finished(gm);
-    assert!(
-        gm.status.success(),
-        "{}",
-        String::from_utf8_lossy(&gm.stderr)
-    );
-    let said = String::from_utf8(gm.stdout).unwrap();
+    let said = completed(gm);
     assert!(
         said.contains("request 1 answered")
             && said.contains("Aldric rolled d20 for sneaking past the guard: "),
@@ -410,13 +415,7 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
         &phone,
         r##"document.querySelector("#rolls-waiting button").click()"##,
     );
-    let gm = finished(gm);
-    assert!(
-        gm.status.success(),
-        "{}",
-        String::from_utf8_lossy(&gm.stderr)
-    );
-    let said = String::from_utf8(gm.stdout).unwrap();
+    let said = completed(gm);
     assert!(said.contains("Tom saves against"), "{said}");
     browser.wait_for(
         &phone,
@@ -453,13 +452,7 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
             "Bea",
         ],
     );
-    let gm = finished(gm);
-    assert!(
-        gm.status.success(),
-        "{}",
-        String::from_utf8_lossy(&gm.stderr)
-    );
-    let said = String::from_utf8(gm.stdout).unwrap();
+    let said = completed(gm);
     assert!(said.contains("rolled d6 for wandering monsters"), "{said}");
     let verified = c.json(&["verify"]);
     // The save's open-ended d100 rolls again on 96 to 100: as many dice as its event holds.
@@ -651,13 +644,7 @@ fn c5_the_shell_waits_for_the_phone_then_runs_the_next_line() {
         "the next line waits for the answer"
     );
     assert_eq!(answer(&served, &bea, 1, &"3c".repeat(32)).status, 200);
-    let out = finished(shell);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = completed(shell);
     assert!(said.contains("Aldric rolled d20 for the-lock"), "{said}");
     let rolled: Vec<String> = rows(&c, "dice_rolled")
         .iter()

@@ -422,8 +422,7 @@ impl Campaign {
             Ok(head) => head,
             Err(e) => return self.unreadable(&e),
         };
-        let now = self.started.0
-            + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default();
+        let now = self.now();
         let (kept, media, make): (&mut Kept, _, Making) = match &wanted {
             Wanted::Log(filters) => return pages::log(&self.reads, filters),
             Wanted::Report => (&mut self.report, pages::HTML, report),
@@ -450,6 +449,11 @@ impl Campaign {
             }
             Err(e) => self.unreadable(&e),
         }
+    }
+
+    /// The time now: when serve started (pinned in tests) and how long it has run.
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.started.0 + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default()
     }
 
     /// What a player's link asks for, when the link stands; the table's one refusal otherwise.
@@ -532,8 +536,7 @@ impl Campaign {
         else {
             return refused("the bytes must be sent in lowercase hexadecimal".into());
         };
-        let now = self.started.0
-            + chrono::Duration::from_std(self.started.1.elapsed()).unwrap_or_default();
+        let now = self.now();
         let run = Run {
             stamp: crate::store::Stamp {
                 recorded_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
