@@ -15,7 +15,17 @@ const HISTORY_TABLE: &str = "refinery_schema_history";
 
 /// The newest schema version this build knows: the highest V<n> in `migrations/`. A constant, because
 /// building refinery's runner to find it costs time on every open; a test keeps the two equal.
-pub const LATEST_VERSION: i64 = 2;
+pub const LATEST_VERSION: i64 = 3;
+
+/// The oldest schema this build reads as it stands. Every migration after it changes no answer (V3
+/// only drops an index no query uses), so a file that cannot be written, such as a copy shared
+/// read-only with the players, opens at it unmigrated instead of being refused.
+pub const READABLE_FROM: i64 = 2;
+
+/// Whether a file at schema `applied` can be read by this build without migrating it first.
+pub fn readable_as_it_stands(applied: i64) -> bool {
+    (READABLE_FROM..=LATEST_VERSION).contains(&applied)
+}
 
 /// The newest PostgreSQL schema version this build knows (the highest V<n> in `migrations/postgres`).
 pub const PG_LATEST_VERSION: i64 = 1;

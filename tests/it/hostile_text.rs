@@ -301,6 +301,81 @@ fn an_unreadable_file_and_a_read_only_folder_are_told_apart() {
     );
 }
 
+/// A campaign shared read-only with the players (the file 0444, in a folder they may write) and last
+/// written by the schema before this build's, whose newest migration only drops an index: a player
+/// (run as `nobody`) reads it as it stands, a write is refused saying why, and the file is left at
+/// its schema until the GM, who may write it, opens it.
+#[test]
+fn a_read_only_copy_at_the_previous_schema_is_read_without_being_migrated() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::with_party();
+    let schema = |c: &Campaign| -> (i64, bool) {
+        let conn = c.sql();
+        let version = conn
+            .query_row(
+                "SELECT MAX(version) FROM refinery_schema_history",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let indexed = conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'events_by_session')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (version, indexed)
+    };
+    assert_eq!(schema(&c), (3, false));
+    // Back to schema 2 as that build left its files: the index in place, no record of V3.
+    c.sql()
+        .execute_batch(
+            "CREATE INDEX events_by_session ON events (session, seq);
+             DELETE FROM refinery_schema_history WHERE version = 3;",
+        )
+        .unwrap();
+    let last_seq = |c: &Campaign| -> i64 {
+        c.sql()
+            .query_row("SELECT MAX(seq) FROM events", [], |r| r.get(0))
+            .unwrap()
+    };
+    let events = last_seq(&c);
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let as_player = |args: &[&str]| {
+        let out = std::process::Command::new("runuser")
+            .args(["-u", "nobody", "--", env!("CARGO_BIN_EXE_grimoire"), "--db"])
+            .arg(&c.db)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, shown, message) = as_player(&["character", "show", "Aldric"]);
+    assert_eq!(code, Some(0), "{message}");
+    assert!(shown.contains("Aldric"), "{shown}");
+    let (code, _, message) = as_player(&["damage", "Aldric", "1"]);
+    assert_ne!(code, Some(0));
+    assert!(
+        message.contains("may not read and write it") && message.contains("nothing was recorded"),
+        "{message}"
+    );
+    assert_eq!(schema(&c), (2, true));
+    assert_eq!(last_seq(&c), events);
+    // The GM (root here) may write it: the next command migrates it.
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    c.ok(&["character", "list"]);
+    assert_eq!(schema(&c), (3, false));
+}
+
 /// A disk that fills up mid-import (a file-size limit, with its signal ignored so writes fail as on a
 /// full disk) says so, and leaves no file behind.
 #[test]

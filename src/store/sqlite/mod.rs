@@ -203,8 +203,8 @@ impl SqliteBackend {
     }
 
     /// Opens a campaign file only to read it, changing nothing: no migration, no switch of journal,
-    /// no file created beside it. `None` when `path` is not a campaign file of this build's schema
-    /// (for shell completion, which must never touch a file it is only asked about).
+    /// no file created beside it. `None` when `path` is not a campaign file of a schema this build
+    /// reads as it stands (for shell completion, which must never touch a file it is only asked about).
     pub fn open_to_read(path: &Path) -> Option<SqliteBackend> {
         if !path.is_file() {
             return None;
@@ -218,8 +218,8 @@ impl SqliteBackend {
         let id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .ok()?;
-        let current = migrations::applied_version(&conn).ok()? == migrations::latest_version();
-        (id == APPLICATION_ID && current).then(|| SqliteBackend {
+        let readable = migrations::readable_as_it_stands(migrations::applied_version(&conn).ok()?);
+        (id == APPLICATION_ID && readable).then(|| SqliteBackend {
             conn: Some(conn),
             path: path.to_path_buf(),
             building: None,
@@ -395,7 +395,11 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     switch_to_wal(&conn).map_err(fail)?;
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
+    // A file this process may only read cannot be migrated; it is read as it stands where no
+    // pending migration changes an answer (a write is refused later, as on any file it may not write).
+    let read_only = conn.is_readonly(rusqlite::MAIN_DB).map_err(fail)?;
     if applied < known
+        && !(read_only && migrations::readable_as_it_stands(applied))
         && let Err(error) = migrations::run(&mut conn)
         // Another grimoire may have migrated the file first; then there is nothing left to do.
         && migrations::applied_version(&conn).map_err(fail)? < known
