@@ -155,11 +155,9 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
     let bytes = payload.as_bytes();
     let char_at = |at: usize| payload.get(at..).and_then(|rest| rest.chars().next());
     let mut at = 0;
-    while at < bytes.len() {
-        at += 1;
-        if bytes[at - 1] != b'"' {
-            continue;
-        }
+    // Between texts only a quote matters.
+    while let Some(quote) = bytes[at..].iter().position(|&b| b == b'"') {
+        at += quote + 1;
         let mut length = 0usize;
         let (mut visible, mut blank) = (false, true);
         loop {

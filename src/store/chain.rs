@@ -51,7 +51,7 @@ impl StoredRow {
         // An export carries each payload verbatim on its event's line: one that spans lines, or
         // has space around it, could not be carried byte for byte.
         let p = &self.payload;
-        if p.contains(['\n', '\r']) || p.trim() != p {
+        if p.bytes().any(|b| b == b'\n' || b == b'\r') || p.trim() != p {
             return Some(format!(
                 "#{seq}: its payload is not one line of JSON with nothing around it, as grimoire writes every payload"
             ));
