@@ -128,11 +128,6 @@ impl Character {
         S::state_mut(&mut self.system)
     }
 
-    /// The health healing can still give back: up to the maximum (none without a health track).
-    pub fn health_room(&self) -> u32 {
-        self.health.map_or(0, |h| h.max.saturating_sub(h.current))
-    }
-
     /// Dead as its system has it: an ADG maximum reached 0 (ADG-C4), a VsD caster consumed by Soul
     /// Damage (VSD-12). The dead take no further action.
     pub fn is_dead(&self) -> bool {
