@@ -60,6 +60,7 @@ fn hint(error: &Error) -> Option<String> {
         RuleError::DiceUnused => " (--rolls)".into(),
         RuleError::EntropyUnused => " (--player-entropy)".into(),
         RuleError::Dice(dice) => return dice_hint(dice),
+        RuleError::Players(refused) => return players_hint(refused),
         RuleError::System(system) => {
             return on_system!(system, AnyError, |S, inner| S::hint(inner));
         }
@@ -76,6 +77,30 @@ fn store_hint(error: &StoreError) -> Option<String> {
         StoreError::FailsVerification { .. } => ". `grimoire verify` lists every problem".into(),
         StoreError::Damaged { .. } => "; run `grimoire verify` for details".into(),
         StoreError::NoCampaign { .. } => "; create it there with `grimoire init --name NAME` (or `grimoire import FILE`), or check ?campaign= in --db".into(),
+        _ => return None,
+    })
+}
+
+fn players_hint(refused: &crate::rules::players::Refused) -> Option<String> {
+    use crate::rules::players::Refused;
+    Some(match refused {
+        Refused::NoDevice(player) => format!(
+            "; link one with `grimoire player link {} --plays CHARACTER`",
+            shell_words::quote(player)
+        ),
+        Refused::AlreadyLinked { player, .. } => format!(
+            " (`grimoire player link {} --plays CHARACTER --replace`, or `grimoire player unlink {}`)",
+            shell_words::quote(player),
+            shell_words::quote(player)
+        ),
+        // A roll about someone else's character is still theirs to witness: the dice stay fair.
+        Refused::NotTheirs { player, .. } => format!(
+            ". A roll put to a phone names only its player's characters; to have {player}'s phone make the dice all the same, make the roll yours with --witnessed-by {}",
+            shell_words::quote(player)
+        ),
+        Refused::RollsNothing => {
+            " (--rolled-by and --witnessed-by go on `roll` or a command that rolls)".into()
+        }
         _ => return None,
     })
 }
@@ -99,6 +124,7 @@ mod tests {
     use crate::Error;
     use crate::dice::DiceError;
     use crate::rules::RuleError;
+    use crate::rules::players::Refused;
     use crate::seq::Seq;
     use crate::systems::adg::rules::AdgError;
     use crate::systems::registry::AnyError;
@@ -124,6 +150,7 @@ mod tests {
         let vsd = |e| Error::Rule(RuleError::System(AnyError::Vsd(e)));
         let rule = Error::Rule;
         let dice = |e| Error::Rule(RuleError::Dice(e));
+        let players = |e| Error::Rule(RuleError::Players(e));
         let samples = [
             rule(RuleError::AlreadyCreated("The Sunken Vault".into())),
             rule(RuleError::NoCampaign),
@@ -204,6 +231,17 @@ mod tests {
                 session: 3,
                 epoch: 2,
             }),
+            players(Refused::NoDevice("Bea".into())),
+            players(Refused::AlreadyLinked {
+                player: "Bea Hall".into(),
+                device: 2,
+            }),
+            players(Refused::NotTheirs {
+                player: "Bea".into(),
+                character: "Aldric".into(),
+                plays: "Mira".into(),
+            }),
+            players(Refused::RollsNothing),
         ];
         let said: Vec<String> = samples.iter().map(say).collect();
         insta::assert_snapshot!(said.join("\n"));
