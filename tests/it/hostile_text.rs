@@ -301,6 +301,63 @@ fn an_unreadable_file_and_a_read_only_folder_are_told_apart() {
     );
 }
 
+/// `grimoire --db DB ARGS` run as `user`: its exit code, what it printed and what it said.
+fn as_user(user: &str, db: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new("runuser")
+        .args(["-u", user, "--", env!("CARGO_BIN_EXE_grimoire"), "--db"])
+        .arg(db)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// The file's schema version and whether it still holds the index V3 dropped.
+fn schema_of(c: &Campaign) -> (i64, bool) {
+    let conn = c.sql();
+    let version = conn
+        .query_row(
+            "SELECT MAX(version) FROM refinery_schema_history",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let indexed = conn
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'events_by_session')",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (version, indexed)
+}
+
+fn last_seq(c: &Campaign) -> i64 {
+    c.sql()
+        .query_row("SELECT MAX(seq) FROM events", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// A party campaign taken back to schema 2 as that build left its files (the index V3 drops in
+/// place, no record of V3), in a folder anyone may write.
+fn at_schema_two() -> Campaign {
+    use std::os::unix::fs::PermissionsExt;
+    let c = Campaign::with_party();
+    assert_eq!(schema_of(&c), (3, false));
+    c.sql()
+        .execute_batch(
+            "CREATE INDEX events_by_session ON events (session, seq);
+             DELETE FROM refinery_schema_history WHERE version = 3;",
+        )
+        .unwrap();
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    c
+}
+
 /// A campaign shared read-only with the players (the file 0444, in a folder they may write) and last
 /// written by the schema before this build's, whose newest migration only drops an index: a player
 /// (run as `nobody`) reads it as it stands, a write is refused saying why, and the file is left at
@@ -311,69 +368,79 @@ fn a_read_only_copy_at_the_previous_schema_is_read_without_being_migrated() {
     if as_nobody().is_none() {
         return;
     }
-    let c = Campaign::with_party();
-    let schema = |c: &Campaign| -> (i64, bool) {
-        let conn = c.sql();
-        let version = conn
-            .query_row(
-                "SELECT MAX(version) FROM refinery_schema_history",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        let indexed = conn
-            .query_row(
-                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'events_by_session')",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        (version, indexed)
-    };
-    assert_eq!(schema(&c), (3, false));
-    // Back to schema 2 as that build left its files: the index in place, no record of V3.
-    c.sql()
-        .execute_batch(
-            "CREATE INDEX events_by_session ON events (session, seq);
-             DELETE FROM refinery_schema_history WHERE version = 3;",
-        )
-        .unwrap();
-    let last_seq = |c: &Campaign| -> i64 {
-        c.sql()
-            .query_row("SELECT MAX(seq) FROM events", [], |r| r.get(0))
-            .unwrap()
-    };
+    let c = at_schema_two();
     let events = last_seq(&c);
-    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
     std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let as_player = |args: &[&str]| {
-        let out = std::process::Command::new("runuser")
-            .args(["-u", "nobody", "--", env!("CARGO_BIN_EXE_grimoire"), "--db"])
-            .arg(&c.db)
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
-    let (code, shown, message) = as_player(&["character", "show", "Aldric"]);
+    let (code, shown, message) = as_user("nobody", &c.db, &["character", "show", "Aldric"]);
     assert_eq!(code, Some(0), "{message}");
     assert!(shown.contains("Aldric"), "{shown}");
-    let (code, _, message) = as_player(&["damage", "Aldric", "1"]);
+    let (code, _, message) = as_user("nobody", &c.db, &["damage", "Aldric", "1"]);
     assert_ne!(code, Some(0));
     assert!(
         message.contains("may not read and write it") && message.contains("nothing was recorded"),
         "{message}"
     );
-    assert_eq!(schema(&c), (2, true));
+    assert_eq!(schema_of(&c), (2, true));
     assert_eq!(last_seq(&c), events);
     // The GM (root here) may write it: the next command migrates it.
     std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o644)).unwrap();
     c.ok(&["character", "list"]);
-    assert_eq!(schema(&c), (3, false));
+    assert_eq!(schema_of(&c), (3, false));
+}
+
+/// The GM's own campaign (owned by `daemon` here, readable by all) read by a player (`nobody`)
+/// while no one else had it open: SQLite's journal files beside it are then the player's. The GM
+/// still reads it, at schema 2 as at schema 3, and a write is refused naming those files and what
+/// to do about them, with nothing recorded.
+#[test]
+fn journals_a_player_left_beside_the_gms_file_are_named_when_the_gm_cannot_write() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = at_schema_two();
+    let events = last_seq(&c);
+    std::os::unix::fs::chown(&c.db, Some(1), Some(1)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let (code, _, message) = as_user("nobody", &c.db, &["character", "show", "Aldric"]);
+    assert_eq!(code, Some(0), "{message}");
+    let (code, listed, message) = as_user("daemon", &c.db, &["character", "list"]);
+    assert_eq!(code, Some(0), "{message}");
+    assert!(listed.contains("Mira"), "{listed}");
+    let (code, _, message) = as_user("daemon", &c.db, &["damage", "Aldric", "1"]);
+    assert_eq!(code, Some(74), "{message}");
+    assert!(
+        message.contains("belongs to another user")
+            && message.contains("campaign.db-shm")
+            && message.contains("nothing was recorded"),
+        "{message}"
+    );
+    assert_eq!(schema_of(&c), (2, true));
+    assert_eq!(last_seq(&c), events);
+}
+
+/// A read-only file of the first schema cannot be read before it is upgraded, which its reader may
+/// not do: the refusal says so (not that the disk may be failing).
+#[test]
+fn a_read_only_file_too_old_to_read_says_it_must_first_be_opened_by_its_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::from_the_first_schema();
+    let mode: String = c
+        .sql()
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let (code, _, message) = as_user("nobody", &c.db, &["character", "list"]);
+    assert_eq!(code, Some(74), "{message}");
+    assert!(
+        message.contains("older grimoire (schema 1)") && message.contains("as its owner"),
+        "{message}"
+    );
 }
 
 /// A disk that fills up mid-import (a file-size limit, with its signal ignored so writes fail as on a

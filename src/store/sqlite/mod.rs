@@ -118,6 +118,23 @@ fn why_it_cannot_be_opened(path: &Path) -> String {
     {
         return "you may not read and write it (check who owns it and its permissions)".into();
     }
+    // SQLite keeps the WAL journal's files beside the campaign, made by whoever opened it first
+    // while none were there: a player who read the campaign leaves them theirs.
+    for journal in ["-wal", "-shm"].map(|suffix| super::files::beside(path, suffix)) {
+        if let Err(e) = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&journal)
+            && e.kind() == std::io::ErrorKind::PermissionDenied
+        {
+            return format!(
+                "SQLite's journal beside it ({}) belongs to another user, who opened the campaign while no one else had it open, and only that user may write it; once no one has the campaign open, its owner or an administrator may remove {} and {} if the -wal is empty (0 bytes), or make you their owner",
+                journal.display(),
+                super::files::beside(path, "-wal").display(),
+                super::files::beside(path, "-shm").display()
+            );
+        }
+    }
     if let Err(e) = tempfile::tempfile_in(&folder)
         && e.kind() == std::io::ErrorKind::PermissionDenied
     {
@@ -401,17 +418,28 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     switch_to_wal(&conn).map_err(fail)?;
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
-    // A file this process may only read cannot be migrated; it is read as it stands where no
-    // pending migration changes an answer (a write is refused later, as on any file it may not write).
+    // A file this process may not write (its own permissions, or journal files another user
+    // left beside it) cannot be migrated. Where no pending migration changes an answer it is read
+    // as it stands, and a write to it is refused later as on any file it may not write.
+    let readable = migrations::readable_as_it_stands(applied);
     let read_only = conn.is_readonly(rusqlite::MAIN_DB).map_err(fail)?;
     if applied < known
-        && !(read_only && migrations::readable_as_it_stands(applied))
+        && !(read_only && readable)
         && let Err(error) = migrations::run(&mut conn)
         // Another grimoire may have migrated the file first; then there is nothing left to do.
         && migrations::applied_version(&conn).map_err(fail)? < known
+        && !readable
     {
-        return Err(match migrations::sqlite_cause(&error) {
-            Some(cause) => db_failure(path, "upgraded", cause.sqlite_error_code()),
+        let cause = migrations::sqlite_cause(&error).and_then(|e| e.sqlite_error_code());
+        return Err(match cause {
+            _ if read_only => StoreError::Io {
+                path: path.to_path_buf(),
+                action: "upgraded",
+                why: format!(
+                    "it was last written by an older grimoire (schema {applied}), and this one reads it only once upgraded, which needs a user who may write it; open it once as its owner"
+                ),
+            },
+            Some(code) => db_failure(path, "upgraded", Some(code)),
             None => StoreError::Io {
                 path: path.to_path_buf(),
                 action: "upgraded",
