@@ -1245,7 +1245,8 @@ fn completion_offers_hostile_names_as_inert_text_in_bash_and_fish() {
 }
 
 /// The names completion reads open the file only to read: a missing file is not created, an
-/// older campaign file is not migrated, a foreign file is left alone, and none prints anything.
+/// older campaign file is not migrated, a foreign file is left alone, and none prints anything; a
+/// campaign's names are read without making SQLite's journal files beside it.
 #[test]
 fn completion_names_never_create_or_migrate_a_file() {
     let missing = Campaign::empty();
@@ -1272,7 +1273,46 @@ fn completion_names_never_create_or_migrate_a_file() {
     assert_eq!(std::fs::read_to_string(&foreign.db).unwrap(), "my notes");
 
     let current = Campaign::with_party();
+    let alone = |c: &Campaign| {
+        std::fs::read_dir(c.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(alone(&current).len(), 1);
     assert_eq!(current.ok(&["complete-names"]), "Aldric\nMira\n");
+    assert_eq!(
+        alone(&current).len(),
+        1,
+        "SQLite's journal files were made beside it: {:?}",
+        alone(&current)
+    );
+    // While another process has the campaign open, its newest events may be only in the journal:
+    // completion reads them there.
+    let open = current.sql();
+    let _: i64 = open
+        .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    current.ok(&[
+        "character",
+        "add",
+        "adg",
+        "Wen",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "5",
+        "--silver",
+        "0",
+    ]);
+    assert_eq!(current.ok(&["complete-names"]), "Aldric\nMira\nWen\n");
+    drop(open);
 }
 
 #[test]

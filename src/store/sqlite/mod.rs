@@ -15,6 +15,7 @@ use super::files::{
 };
 use super::migrations;
 use rusqlite::{Connection, ErrorCode, OpenFlags, TransactionBehavior};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -194,6 +195,14 @@ fn dangling_link(path: &Path) -> Option<StoreError> {
     })
 }
 
+/// What a path may hold unescaped in an SQLite URI: letters, digits, `/` and `-._~`.
+const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
 impl SqliteBackend {
     /// Opens an existing campaign file, migrating it to this build's schema.
     pub fn open(path: &Path) -> Result<SqliteBackend, StoreError> {
@@ -226,10 +235,24 @@ impl SqliteBackend {
         if !path.is_file() {
             return None;
         }
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
+        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let journal = ["-wal", "-shm"].map(|suffix| super::files::beside(path, suffix).exists());
+        let conn = match journal {
+            // SQLite removes a WAL journal's files when the last connection closes: without them
+            // the file holds the whole campaign, and is read as it stands, as SQLite's immutable
+            // open does, with no lock taken and no journal file made beside it (a plain read-only
+            // open makes both, and leaves them this user's).
+            [false, false] => {
+                let uri = format!(
+                    "file:{}?immutable=1",
+                    percent_encoding::percent_encode(path.as_os_str().as_bytes(), URI_PATH)
+                );
+                Connection::open_with_flags(uri, read_only | OpenFlags::SQLITE_OPEN_URI)
+            }
+            [true, true] => Connection::open_with_flags(path, read_only),
+            // One without the other: a read would make the one missing.
+            _ => return None,
+        }
         .ok()?;
         conn.busy_timeout(BUSY_TIMEOUT).ok()?;
         let id: i32 = conn
