@@ -236,8 +236,12 @@ impl SqliteBackend {
             return None;
         }
         let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let journal = ["-wal", "-shm"].map(|suffix| super::files::beside(path, suffix).exists());
-        let conn = match journal {
+        let beside = |suffix| super::files::beside(path, suffix).exists();
+        // A rollback journal beside it would be part of the file (a write cut short).
+        if beside("-journal") {
+            return None;
+        }
+        let conn = match [beside("-wal"), beside("-shm")] {
             // SQLite removes a WAL journal's files when the last connection closes: without them
             // the file holds the whole campaign, and is read as it stands, as SQLite's immutable
             // open does, with no lock taken and no journal file made beside it (a plain read-only
