@@ -142,7 +142,22 @@ pub fn check_name(what: &'static str, name: &str) -> Result<(), TextProblem> {
 /// every append and every imported event, so whatever the log takes, an import takes back. It reads
 /// the JSON text itself, escapes included, without building a tree.
 pub fn check_payload(payload: &str) -> Result<(), String> {
-    if payload.len() > PAYLOAD_MAX_BYTES {
+    check_texts(payload, true)
+}
+
+/// The one rule a payload of the first version, stored before the text rules, is held to: no text
+/// in it holds a line feed. Earlier grimoires took other control characters, and their exports
+/// still restore: every reader shows those as escapes. A line feed alone would print as a line of
+/// its own (a forged "#14 … heals 99" under a name), since output is cut into lines before each is
+/// escaped.
+fn check_payload_is_one_line(payload: &str) -> Result<(), String> {
+    check_texts(payload, false)
+}
+
+/// Every text of `payload` held to the text rules, or, without `every_rule`, only to having no line
+/// feed.
+fn check_texts(payload: &str, every_rule: bool) -> Result<(), String> {
+    if every_rule && payload.len() > PAYLOAD_MAX_BYTES {
         return Err(format!(
             "the event is {} bytes; the log takes events of up to {PAYLOAD_MAX_BYTES}",
             payload.len()
@@ -200,9 +215,15 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
                             _ => char::from_u32(code).unwrap_or('\u{FFFD}'),
                         }
                     }
-                    Some(b'n' | b'r' | b't' | b'b' | b'f') => {
+                    Some(&letter @ (b'n' | b'r' | b't' | b'b' | b'f')) => {
                         at += 2;
-                        '\n'
+                        match letter {
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'b' => '\u{8}',
+                            _ => '\u{c}',
+                        }
                     }
                     Some(_) => {
                         let c = char_at(at + 1).ok_or("a text holds a broken escape")?;
@@ -217,6 +238,12 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
                     c
                 }
             };
+            if !every_rule {
+                if c == '\n' {
+                    return Err("a text holds a line break".into());
+                }
+                continue;
+            }
             if breaks_the_line(c) {
                 return Err("a text holds a line break or another control character".into());
             }
@@ -227,10 +254,10 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
             blank &= c.is_whitespace();
             length += 1;
         }
-        if !blank && !visible {
+        if every_rule && !blank && !visible {
             return Err("a text is made only of invisible characters".into());
         }
-        if length > TEXT_MAX {
+        if every_rule && length > TEXT_MAX {
             return Err(format!(
                 "a text is {length} characters long; at most {TEXT_MAX} are allowed"
             ));
@@ -243,6 +270,15 @@ pub fn check_payload(payload: &str) -> Result<(), String> {
 pub fn check_row(actor: &str, payload: &str) -> Result<(), String> {
     check("actor", actor, NAME_MAX).map_err(|e| e.to_string())?;
     check_payload(payload)
+}
+
+/// The texts of a row of the first version, held only to having no line feed (see
+/// [`check_payload_is_one_line`]).
+pub fn check_one_line_row(actor: &str, payload: &str) -> Result<(), String> {
+    if actor.contains('\n') {
+        return Err("its actor holds a line break".into());
+    }
+    check_payload_is_one_line(payload)
 }
 
 /// A character that takes no room and changes nothing a reader sees (a zero-width space, a soft
@@ -384,6 +420,28 @@ mod tests {
         }
     }
 
+    /// A payload of the first version keeps the texts earlier grimoires took (long, blank, with a
+    /// control or reordering character, which readers show escaped), but not a line feed.
+    #[test]
+    fn a_first_version_payload_is_held_only_to_having_no_line_feed() {
+        for kept in [
+            format!(
+                r#"{{"reason":"{}","name":"\u200b"}}"#,
+                "a".repeat(TEXT_MAX + 1)
+            ),
+            r#"{"name":"Ald\u0007ric","why":"a\tb\r"}"#.into(),
+            "{\"name\":\"Ad\u{2028}x\",\"n\":\"Ald\u{202e}ric\"}".into(),
+        ] {
+            assert_eq!(check_payload_is_one_line(&kept), Ok(()), "{kept}");
+        }
+        for bad in [
+            r#"{"name":"Ad\nAdept9"}"#,
+            r#"{"name":"Ad\u000aAdept9"}"#,
+            "{\"name\":\"Ad\nx\"}",
+        ] {
+            assert!(check_payload_is_one_line(bad).is_err(), "{bad}");
+        }
+    }
     /// A reader that splits lines at U+2028 or U+2029 would show what follows as a line of its own
     /// (a forged "#14 … heals 99" at the end of a reason): no text door takes them.
     #[test]

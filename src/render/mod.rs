@@ -34,8 +34,14 @@ fn because(reason: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
-/// One line in plain words.
+/// One line in plain words. Always one line: a text the log holds is shown with any line break,
+/// control or reordering character in it as an escape (payloads of the first version were stored
+/// before the text rules, and a raw line break in a name would print as a forged line of its own).
 pub fn describe(event: &Event) -> String {
+    crate::text::printable(&words(event)).into_owned()
+}
+
+fn words(event: &Event) -> String {
     match event {
         Event::CampaignCreated {
             name,

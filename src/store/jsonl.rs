@@ -228,6 +228,9 @@ impl ChainCheck {
         if row.schema_version >= crate::event::TEXT_RULES_SINCE {
             crate::text::check_row(&row.actor, &row.payload)
                 .map_err(|e| format!("#{}: {e}", row.seq))?;
+        } else {
+            crate::text::check_one_line_row(&row.actor, &row.payload)
+                .map_err(|e| format!("#{}: {e}", row.seq))?;
         }
         if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {
             return Err("#1 must be the campaign's creation".into());
