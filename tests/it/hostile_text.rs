@@ -124,6 +124,27 @@ fn import_refuses_control_characters_in_payload_text_of_todays_events_but_takes_
         String::from_utf8_lossy(&out.stderr)
     );
 
+    // A line feed is the one thing a version-1 text may not hold: `log` and every sheet cut their
+    // output into lines before escaping each, so it would print a forged line of its own.
+    let old_with_line_feed = forge(&forge(&lines, 1, first_version), 2, first_version);
+    let old_with_line_feed = forge(&old_with_line_feed, 3, |row| {
+        row.payload = row
+            .payload
+            .replace("\"Aldric\"", "\"Ald\\n#9 Aldric heals 99\"");
+        first_version(row);
+    });
+    assert!(
+        old_with_line_feed.contains("Ald\\n#9"),
+        "{old_with_line_feed}"
+    );
+    let out = import(&c, &old_with_line_feed);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("line 3") && message.contains("line break"),
+        "{message}"
+    );
+
     // The same row at version 1 after rows of version 2 was written by hand, to pass the name.
     let out = import(
         &c,
@@ -440,6 +461,123 @@ fn a_read_only_file_too_old_to_read_says_it_must_first_be_opened_by_its_owner() 
     assert!(
         message.contains("older grimoire (schema 1)") && message.contains("as its owner"),
         "{message}"
+    );
+}
+
+/// A read-only copy left in the rollback journal mode (as another tool may leave one) is read as it
+/// is: switching it to WAL would be a write.
+#[test]
+fn a_read_only_file_in_rollback_mode_is_read_without_switching_its_journal() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::with_party();
+    let mode: String = c
+        .sql()
+        .query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let (code, listed, message) = as_user("nobody", &c.db, &["character", "list"]);
+    assert_eq!(code, Some(0), "{message}");
+    assert!(listed.contains("Aldric"), "{listed}");
+}
+
+/// A file whose schema history its migrator refuses (a checksum changed by hand) is refused, as
+/// before, even at the schema that reads as it stands: only a file its user may not write is read
+/// unmigrated.
+#[test]
+fn a_schema_history_changed_by_hand_is_refused_not_read_as_it_stands() {
+    let c = at_schema_two();
+    c.sql()
+        .execute(
+            "UPDATE refinery_schema_history SET checksum = '123' WHERE version = 2",
+            [],
+        )
+        .unwrap();
+    let events = last_seq(&c);
+    let message = c.refused(&["damage", "Aldric", "1"], 74);
+    assert!(message.contains("upgraded"), "{message}");
+    assert_eq!(last_seq(&c), events);
+    assert_eq!(schema_of(&c), (2, true));
+}
+
+/// A relative --db beginning `file:` names that file: the bundled SQLite would read the name as a
+/// URI (`file:a.db` opening `a.db`), while every check of grimoire's looked at `file:a.db`.
+#[test]
+fn a_path_beginning_file_colon_is_a_file_not_a_uri() {
+    let c = Campaign::empty();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_grimoire"))
+            .current_dir(c.dir.path())
+            .env("GRIMOIRE_NOW", crate::support::NOW)
+            .args(["--db", "file:a.db"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["init", "--name", "Colon"]).status.success());
+    assert!(c.dir.path().join("file:a.db").is_file());
+    assert!(!c.dir.path().join("a.db").exists());
+    let added = run(&[
+        "character",
+        "add",
+        "adg",
+        "Wen",
+        "--level",
+        "1",
+        "--agility",
+        "9",
+        "--brawn",
+        "9",
+        "--cunning",
+        "9",
+        "--health",
+        "5",
+        "--silver",
+        "0",
+    ]);
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&run(&["complete-names"]).stdout),
+        "Wen\n"
+    );
+    assert!(!c.dir.path().join("a.db").exists());
+}
+
+/// Completion through a link, with empty journal files laid beside the link: the campaign is read
+/// where it is, and nothing appears beside it (a journal made there would be the reader's, and keep
+/// the campaign's owner from writing).
+#[test]
+fn completion_through_a_link_makes_no_journal_beside_the_campaign() {
+    let c = Campaign::with_party();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let link = elsewhere.path().join("link.db");
+    std::os::unix::fs::symlink(&c.db, &link).unwrap();
+    for decoy in ["link.db-wal", "link.db-shm"] {
+        std::fs::write(elsewhere.path().join(decoy), "").unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grimoire"))
+        .arg("--db")
+        .arg(&link)
+        .arg("complete-names")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "Aldric\nMira\n");
+    let beside: Vec<_> = std::fs::read_dir(c.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        beside.len(),
+        1,
+        "files appeared beside the campaign: {beside:?}"
     );
 }
 

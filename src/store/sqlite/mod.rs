@@ -128,9 +128,11 @@ fn why_it_cannot_be_opened(path: &Path) -> String {
             .open(&journal)
             && e.kind() == std::io::ErrorKind::PermissionDenied
         {
+            let unreadable = std::fs::File::open(&journal).is_err();
             return format!(
-                "SQLite's journal beside it ({}) belongs to another user, who opened the campaign while no one else had it open, and only that user may write it; once no one has the campaign open, its owner or an administrator may remove {} and {} if the -wal is empty (0 bytes), or make you their owner",
+                "SQLite's journal beside it ({}) belongs to another user, who opened the campaign while no one else had it open, and you may not {} it; once no one has the campaign open, that user or an administrator may remove {} and {} if the -wal is empty (0 bytes), or make you their owner",
                 journal.display(),
+                if unreadable { "read" } else { "write" },
                 super::files::beside(path, "-wal").display(),
                 super::files::beside(path, "-shm").display()
             );
@@ -195,6 +197,17 @@ fn dangling_link(path: &Path) -> Option<StoreError> {
     })
 }
 
+/// The name SQLite is given for `path`. The bundled SQLite reads a name beginning `file:` as a URI
+/// (`file:a.db?mode=ro` would open `a.db`, read-only), so such a relative path is given as
+/// `./file:…`, the same file, which it reads as a plain path; every other check here looks at the
+/// path as given, and the two must name one file.
+fn plain_name(path: &Path) -> PathBuf {
+    match path.as_os_str().as_bytes().starts_with(b"file:") {
+        true => Path::new(".").join(path),
+        false => path.to_path_buf(),
+    }
+}
+
 /// What a path may hold unescaped in an SQLite URI: letters, digits, `/` and `-._~`.
 const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'/')
@@ -235,28 +248,28 @@ impl SqliteBackend {
         if !path.is_file() {
             return None;
         }
-        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let beside = |suffix| super::files::beside(path, suffix).exists();
+        // Read as it stands, as SQLite's immutable open does: no lock taken and no journal file
+        // made beside it. A plain read-only open makes the WAL journal's files whenever they are
+        // missing (SQLite removes them when the last connection closes, so between two commands
+        // they are), and leaves them this user's, which would keep the owner from writing. The
+        // price: events still in the journal of a campaign open elsewhere (a shell, `serve`) are
+        // read once it is folded into the file. The path is resolved first, so what is looked at
+        // beside it is beside the file SQLite reads.
+        let real = std::fs::canonicalize(path).ok()?;
         // A rollback journal beside it would be part of the file (a write cut short).
-        if beside("-journal") {
+        if super::files::beside(&real, "-journal").exists() {
             return None;
         }
-        let conn = match [beside("-wal"), beside("-shm")] {
-            // SQLite removes a WAL journal's files when the last connection closes: without them
-            // the file holds the whole campaign, and is read as it stands, as SQLite's immutable
-            // open does, with no lock taken and no journal file made beside it (a plain read-only
-            // open makes both, and leaves them this user's).
-            [false, false] => {
-                let uri = format!(
-                    "file:{}?immutable=1",
-                    percent_encoding::percent_encode(path.as_os_str().as_bytes(), URI_PATH)
-                );
-                Connection::open_with_flags(uri, read_only | OpenFlags::SQLITE_OPEN_URI)
-            }
-            [true, true] => Connection::open_with_flags(path, read_only),
-            // One without the other: a read would make the one missing.
-            _ => return None,
-        }
+        let uri = format!(
+            "file://{}?immutable=1",
+            percent_encoding::percent_encode(real.as_os_str().as_bytes(), URI_PATH)
+        );
+        let conn = Connection::open_with_flags(
+            uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        )
         .ok()?;
         conn.busy_timeout(BUSY_TIMEOUT).ok()?;
         let id: i32 = conn
@@ -319,8 +332,11 @@ impl SqliteBackend {
                 .mode(0o600)
                 .open(&building)
                 .map_err(|e| io_error(path, "created", &e))?;
-            let conn = Connection::open_with_flags(&building, OpenFlags::SQLITE_OPEN_READ_WRITE)
-                .map_err(|e| db_error(path, "created", e))?;
+            let conn = Connection::open_with_flags(
+                plain_name(&building),
+                OpenFlags::SQLITE_OPEN_READ_WRITE,
+            )
+            .map_err(|e| db_error(path, "created", e))?;
             conn.pragma_update(None, "application_id", APPLICATION_ID)
                 .map_err(|e| db_error(path, "created", e))?;
             drop(conn);
@@ -422,8 +438,8 @@ impl SqliteBackend {
 
 fn connect(path: &Path) -> Result<Connection, StoreError> {
     let fail = |e| db_error(path, "opened", e);
-    let mut conn =
-        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE).map_err(fail)?;
+    let mut conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(fail)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     let id: i32 = conn
         .pragma_query_value(None, "application_id", |r| r.get(0))
@@ -442,37 +458,48 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
             known,
         });
     }
-    switch_to_wal(&conn).map_err(fail)?;
+    // Switching to WAL is a write: a file this process may only read is read in the journal mode
+    // it has (a read-only copy left in rollback mode reads as well).
+    let read_only = conn.is_readonly(rusqlite::MAIN_DB).map_err(fail)?;
+    if !read_only {
+        switch_to_wal(&conn).map_err(fail)?;
+    }
     conn.pragma_update(None, "synchronous", "FULL")
         .map_err(fail)?;
-    // A file this process may not write (its own permissions, or journal files another user
-    // left beside it) cannot be migrated. Where no pending migration changes an answer it is read
-    // as it stands, and a write to it is refused later as on any file it may not write.
     let readable = migrations::readable_as_it_stands(applied);
-    let read_only = conn.is_readonly(rusqlite::MAIN_DB).map_err(fail)?;
     if applied < known
         && !(read_only && readable)
         && let Err(error) = migrations::run(&mut conn)
         // Another grimoire may have migrated the file first; then there is nothing left to do.
         && migrations::applied_version(&conn).map_err(fail)? < known
-        && !readable
     {
         let cause = migrations::sqlite_cause(&error).and_then(|e| e.sqlite_error_code());
-        return Err(match cause {
-            _ if read_only => StoreError::Io {
-                path: path.to_path_buf(),
-                action: "upgraded",
-                why: format!(
-                    "it was last written by an older grimoire (schema {applied}), and this one reads it only once upgraded, which needs a user who may write it; open it once as its owner"
-                ),
-            },
-            Some(code) => db_failure(path, "upgraded", Some(code)),
-            None => StoreError::Io {
-                path: path.to_path_buf(),
-                action: "upgraded",
-                why: "its schema could not be migrated".into(),
-            },
-        });
+        // A file this process may not write (its permissions, or journal files another user left
+        // beside it) is read as it stands where no pending migration changes an answer, and a
+        // write to it is refused later as on any file it may not write. Any other failure stops
+        // the command, as a damaged or foreign file must.
+        let cannot_write = read_only
+            || matches!(
+                cause,
+                Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied)
+            );
+        if !(cannot_write && readable) {
+            return Err(match cause {
+                _ if read_only => StoreError::Io {
+                    path: path.to_path_buf(),
+                    action: "upgraded",
+                    why: format!(
+                        "it was last written by an older grimoire (schema {applied}), and this one reads it only once upgraded, which needs a user who may write it; open it once as its owner"
+                    ),
+                },
+                Some(code) => db_failure(path, "upgraded", Some(code)),
+                None => StoreError::Io {
+                    path: path.to_path_buf(),
+                    action: "upgraded",
+                    why: "its schema could not be migrated".into(),
+                },
+            });
+        }
     }
     Ok(conn)
 }
