@@ -1294,24 +1294,7 @@ fn completion_names_never_create_or_migrate_a_file() {
     let _: i64 = open
         .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
         .unwrap();
-    current.ok(&[
-        "character",
-        "add",
-        "adg",
-        "Wen",
-        "--level",
-        "1",
-        "--agility",
-        "9",
-        "--brawn",
-        "9",
-        "--cunning",
-        "9",
-        "--health",
-        "5",
-        "--silver",
-        "0",
-    ]);
+    current.add_adg("Wen", 1, 9, 5, 0);
     let offered = current.ok(&["complete-names"]);
     assert!(offered.starts_with("Aldric\nMira\n"), "{offered}");
     drop(open);
