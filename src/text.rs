@@ -307,7 +307,7 @@ pub fn acts_unseen(c: char) -> bool {
 /// control and reordering characters, and characters that hide in plain sight, are shown as escapes
 /// instead of acting on the terminal or passing unseen.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let escaped = |c: char| breaks_the_line(c) || is_bidi_control(c) || hides_in_plain_sight(c);
+    let escaped = shown_escaped;
     // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
     if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(escaped) {
         return std::borrow::Cow::Borrowed(text);
@@ -322,6 +322,35 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         })
         .collect::<String>()
         .into()
+}
+
+/// A character a reader is shown as an escape, never as itself: one that breaks or reorders the
+/// line, or hides in plain sight.
+pub fn shown_escaped(c: char) -> bool {
+    breaks_the_line(c) || is_bidi_control(c) || hides_in_plain_sight(c)
+}
+
+/// JSON text with every character [`shown_escaped`] written as a `\uXXXX` escape. serde escapes
+/// only the first 32 controls, and text the log took before the text rules may hold others (an
+/// 8-bit CSI, a line separator, a reordering mark) that a terminal showing the JSON would act on.
+/// Outside its strings JSON holds only ASCII, so each such character is inside a string, where the
+/// escape reads as the same text.
+pub fn inert_json(json: String) -> String {
+    let acted_on = |c: char| !c.is_ascii() && shown_escaped(c);
+    if json.is_ascii() || !json.chars().any(acted_on) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if acted_on(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// What a name looks like once invisible characters and look-alike letters are set aside (Unicode's
@@ -442,6 +471,22 @@ mod tests {
             assert!(check_payload_is_one_line(bad).is_err(), "{bad}");
         }
     }
+    /// JSON output writes what a reader would see escaped as `\u` escapes, reading back as the
+    /// same text.
+    #[test]
+    fn json_output_holds_no_character_a_terminal_would_act_on() {
+        let text = "Mag\u{85}\u{9b}2J\u{2028}\u{202e}X\u{200b} é 🐉";
+        let json = serde_json::to_string_pretty(&serde_json::json!({ "name": text })).unwrap();
+        let inert = inert_json(json);
+        assert!(
+            !inert.chars().any(|c| !c.is_ascii() && shown_escaped(c)),
+            "{inert}"
+        );
+        assert!(inert.contains("é 🐉"), "{inert}");
+        let back: serde_json::Value = serde_json::from_str(&inert).unwrap();
+        assert_eq!(back["name"], text);
+    }
+
     /// A reader that splits lines at U+2028 or U+2029 would show what follows as a line of its own
     /// (a forged "#14 … heals 99" at the end of a reason): no text door takes them.
     #[test]

@@ -16,7 +16,9 @@ pub fn print(globals: &Globals, result: Result<Report, Error>) -> u8 {
         Ok(report) => {
             if !report.is_silent() {
                 let shown = if globals.json {
-                    serde_json::to_string_pretty(&report.json).unwrap_or_default()
+                    crate::text::inert_json(
+                        serde_json::to_string_pretty(&report.json).unwrap_or_default(),
+                    )
                 } else if paint::shows_colour(&std::io::stdout(), colour) {
                     paint::paint(&for_the_terminal(&report.text))
                 } else {
@@ -151,7 +153,7 @@ pub fn print_json_error(message: &str, exit_code: u8) {
     let _ = writeln!(
         std::io::stdout(),
         "{}",
-        serde_json::to_string_pretty(&body).unwrap_or_default()
+        crate::text::inert_json(serde_json::to_string_pretty(&body).unwrap_or_default())
     );
 }
 
