@@ -161,6 +161,34 @@ fn import_refuses_control_characters_in_payload_text_of_todays_events_but_takes_
     );
 }
 
+/// Text an earlier grimoire took (version 1) may hold characters a terminal acts on, which serde
+/// leaves as they are in JSON (an 8-bit CSI, a line separator, a reordering mark): `--json` writes
+/// them as escapes, which read back as the same text.
+#[test]
+fn json_output_escapes_what_a_first_version_name_holds() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let first_version = |row: &mut grimoire::store::StoredRow| row.schema_version = 1;
+    let old = forge(&forge(&lines, 1, first_version), 2, first_version);
+    let old = forge(&old, 3, |row| {
+        row.payload = row
+            .payload
+            .replace("\"Aldric\"", "\"Ald\\u009b2J\\u2028\\u202eric\"");
+        first_version(row);
+    });
+    let file = c.dir.path().join("old.jsonl");
+    std::fs::write(&file, old).unwrap();
+    let restored = Campaign::empty();
+    restored.ok(&["import", file.to_str().unwrap()]);
+    let shown = restored.ok(&["character", "list", "--json"]);
+    for acted_on in ['\u{9b}', '\u{2028}', '\u{202e}'] {
+        assert!(!shown.contains(acted_on), "{shown}");
+    }
+    assert!(shown.contains(r"Ald\u009b2J\u2028\u202eric"), "{shown}");
+    let read: serde_json::Value = serde_json::from_str(&shown).unwrap();
+    assert!(read.to_string().contains("Ald\u{9b}2J"), "{read}");
+}
+
 #[test]
 fn import_refuses_a_game_time_it_cannot_store_exactly_naming_the_line() {
     let c = Campaign::with_party();
@@ -502,35 +530,40 @@ fn a_schema_history_changed_by_hand_is_refused_not_read_as_it_stands() {
     assert_eq!(schema_of(&c), (2, true));
 }
 
-/// A relative --db beginning `file:` names that file: the bundled SQLite would read the name as a
-/// URI (`file:a.db` opening `a.db`), while every check of grimoire's looked at `file:a.db`.
+/// A relative --db that SQLite would read as something else names that file all the same:
+/// `file:a.db` is a URI to SQLite (opening `a.db`) and `:memory:` a database in memory, while every
+/// check of grimoire's looked at the file of that name.
 #[test]
-fn a_path_beginning_file_colon_is_a_file_not_a_uri() {
-    let c = Campaign::empty();
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_grimoire"))
-            .current_dir(c.dir.path())
-            .env("GRIMOIRE_NOW", crate::support::NOW)
-            .args(["--db", "file:a.db"])
-            .args(args)
-            .output()
+fn names_sqlite_reads_as_a_uri_or_memory_are_files_here() {
+    for name in ["file:a.db", ":memory:"] {
+        let c = Campaign::empty();
+        let run = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_grimoire"))
+                .current_dir(c.dir.path())
+                .env("GRIMOIRE_NOW", crate::support::NOW)
+                .args(["--db", name])
+                .args(args)
+                .output()
+                .unwrap()
+        };
+        let made = run(&["dev", "generate", "--characters", "2", "--events", "10"]);
+        assert!(
+            made.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+        let listed = String::from_utf8_lossy(&run(&["character", "list"]).stdout).to_string();
+        let offered = String::from_utf8_lossy(&run(&["complete-names"]).stdout).to_string();
+        for character in ["Adept0", "Magus1"] {
+            assert!(listed.contains(character), "{name}: {listed}");
+            assert!(offered.lines().any(|n| n == character), "{name}: {offered}");
+        }
+        let files: Vec<_> = std::fs::read_dir(c.dir.path())
             .unwrap()
-    };
-    let made = run(&["dev", "generate", "--characters", "2", "--events", "10"]);
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    assert!(c.dir.path().join("file:a.db").is_file());
-    assert!(!c.dir.path().join("a.db").exists());
-    let listed = String::from_utf8_lossy(&run(&["character", "list"]).stdout).to_string();
-    let offered = String::from_utf8_lossy(&run(&["complete-names"]).stdout).to_string();
-    for name in ["Adept0", "Magus1"] {
-        assert!(listed.contains(name), "{listed}");
-        assert!(offered.lines().any(|n| n == name), "{offered}");
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(files, vec![name.to_string()], "{name}");
     }
-    assert!(!c.dir.path().join("a.db").exists());
 }
 
 /// Completion through a link, with empty journal files laid beside the link: the campaign is read

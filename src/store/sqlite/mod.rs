@@ -197,12 +197,12 @@ fn dangling_link(path: &Path) -> Option<StoreError> {
     })
 }
 
-/// The name SQLite is given for `path`. The bundled SQLite reads a name beginning `file:` as a URI
-/// (`file:a.db?mode=ro` would open `a.db`, read-only), so such a relative path is given as
-/// `./file:…`, the same file, which it reads as a plain path; every other check here looks at the
-/// path as given, and the two must name one file.
+/// The name SQLite is given for `path`. SQLite reads some names as something other than a file
+/// (`file:a.db?mode=ro` as a URI opening `a.db`, `:memory:` as a database in memory), so a relative
+/// path is given as `./PATH`, the same file, which it reads as a plain path; every other check here
+/// looks at the path as given, and the two must name one file.
 fn plain_name(path: &Path) -> PathBuf {
-    match path.as_os_str().as_bytes().starts_with(b"file:") {
+    match path.is_relative() {
         true => Path::new(".").join(path),
         false => path.to_path_buf(),
     }
@@ -474,14 +474,19 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
         && migrations::applied_version(&conn).map_err(fail)? < known
     {
         let cause = migrations::sqlite_cause(&error).and_then(|e| e.sqlite_error_code());
-        // A file this process may not write (its permissions, or journal files another user left
-        // beside it) is read as it stands where no pending migration changes an answer, and a
+        // A file this process may not write (its permissions, journal files another user left
+        // beside it, a full disk) is read as it stands where no pending migration changes an answer, and a
         // write to it is refused later as on any file it may not write. Any other failure stops
         // the command, as a damaged or foreign file must.
         let cannot_write = read_only
             || matches!(
                 cause,
-                Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied)
+                Some(
+                    ErrorCode::ReadOnly
+                        | ErrorCode::CannotOpen
+                        | ErrorCode::PermissionDenied
+                        | ErrorCode::DiskFull
+                )
             );
         if !(cannot_write && readable) {
             return Err(match cause {
