@@ -298,23 +298,20 @@ fn hides_in_plain_sight(c: char) -> bool {
 /// Whether a page shows `c` as an escape: it would reorder the text around it or pass unseen
 /// (the line breaks and tabs a page's own text is laid out with are left alone).
 pub fn acts_unseen(c: char) -> bool {
-    (breaks_the_line(c) && !matches!(c, '\n' | '\t'))
-        || is_bidi_control(c)
-        || hides_in_plain_sight(c)
+    shown_escaped(c) && !matches!(c, '\n' | '\t')
 }
 
 /// Text from the log made safe to print on one terminal line, whatever an old or forged event holds:
 /// control and reordering characters, and characters that hide in plain sight, are shown as escapes
 /// instead of acting on the terminal or passing unseen.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let escaped = shown_escaped;
     // Most lines are plain printable ASCII, which a byte scan settles (`log` asks it of every line).
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(escaped) {
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(shown_escaped) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
         .map(|c| {
-            if escaped(c) {
+            if shown_escaped(c) {
                 c.escape_unicode().to_string()
             } else {
                 c.to_string()
@@ -471,6 +468,7 @@ mod tests {
             assert!(check_payload_is_one_line(bad).is_err(), "{bad}");
         }
     }
+
     /// JSON output writes what a reader would see escaped as `\u` escapes, reading back as the
     /// same text.
     #[test]

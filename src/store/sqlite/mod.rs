@@ -475,9 +475,9 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     {
         let cause = migrations::sqlite_cause(&error).and_then(|e| e.sqlite_error_code());
         // A file this process may not write (its permissions, journal files another user left
-        // beside it, a full disk) is read as it stands where no pending migration changes an answer, and a
-        // write to it is refused later as on any file it may not write. Any other failure stops
-        // the command, as a damaged or foreign file must.
+        // beside it, a full disk) is read as it stands where no pending migration changes an
+        // answer, and a write to it is refused later as on any file it may not write. Any other
+        // failure stops the command, as a damaged or foreign file must.
         let cannot_write = read_only
             || matches!(
                 cause,
