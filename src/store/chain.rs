@@ -330,6 +330,11 @@ impl RecordedClock {
         result
     }
 
+    /// Whether the event at `seq` is in effect: no retraction of it is.
+    pub fn in_effect(&self, seq: Seq) -> bool {
+        self.undoing.get(&seq).is_none_or(BTreeSet::is_empty)
+    }
+
     /// The retraction `retraction` comes into effect (`on`) or ceases to (undone itself); its
     /// target is undone or restored when that changes whether any retraction of it is in effect,
     /// and so on down the chain (restoring a retraction undoes its target again).
@@ -360,6 +365,72 @@ impl RecordedClock {
             // The target, when a retraction itself, takes effect again or ceases to.
             changes.push((target, in_effect));
         }
+    }
+}
+
+/// The characters added so far, by the seq of their addition, under their folded names: replay
+/// keeps one character per name, so a second under a name in play would make the first vanish
+/// without a word. Import and `verify` both hold a log to this.
+#[derive(Default)]
+pub struct CharacterNames {
+    added: BTreeMap<Seq, crate::words::Folded>,
+}
+
+impl CharacterNames {
+    /// Checks `event` once `clock` has taken it in (so a retraction in it is in effect): a
+    /// character is added under a name the rules take today (in a row of the current version) and
+    /// no other character in play holds, and a character brought back by undoing a retraction
+    /// finds its name free, as the rules require.
+    pub fn check(
+        &mut self,
+        row: &StoredRow,
+        event: &Event,
+        clock: &RecordedClock,
+    ) -> Result<(), String> {
+        let seq = row.seq;
+        match event {
+            Event::CharacterAdded { name, .. } => {
+                if row.schema_version >= crate::event::TEXT_RULES_SINCE {
+                    if name.trim().is_empty() || name.trim() != name {
+                        return Err(format!(
+                            "#{seq} adds a character whose name is blank or begins or ends with spaces, which the rules never record"
+                        ));
+                    }
+                    crate::text::check_name("character's name", name).map_err(|why| {
+                        format!("#{seq} adds a character under a name the rules refuse: {why}")
+                    })?;
+                }
+                self.added.insert(seq, crate::words::Folded::of(name));
+                match self.taken(seq, clock) {
+                    Some(other) => Err(format!(
+                        "#{seq} adds a character under the name of the one added at #{other}, still in play: the rules refuse that, and replay would keep only the later"
+                    )),
+                    None => Ok(()),
+                }
+            }
+            Event::Retracted {
+                restores: Some(restored),
+                ..
+            } if clock.in_effect(*restored) => match self.taken(*restored, clock) {
+                Some(other) => Err(format!(
+                    "#{seq} brings back the character added at #{restored}, whose name the character added at #{other} holds: the rules refuse that, and replay would keep only one of them"
+                )),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// Another character in play (added, and not retracted) under the folded name of the one
+    /// added at `added`.
+    fn taken(&self, added: Seq, clock: &RecordedClock) -> Option<Seq> {
+        let name = self.added.get(&added)?;
+        self.added
+            .iter()
+            .find(|&(&other, other_name)| {
+                other != added && other_name == name && clock.in_effect(other)
+            })
+            .map(|(&other, _)| other)
     }
 }
 
@@ -403,6 +474,7 @@ pub struct Verifier {
     newest_version: u32,
     /// The rolls put to devices so far, by request number (C-5).
     requests: BTreeMap<u32, PutToDevice>,
+    names: CharacterNames,
 }
 
 /// A roll put to a device, as the verifier follows it.
@@ -444,6 +516,7 @@ impl Verifier {
             amendments: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
             requests: BTreeMap::new(),
+            names: CharacterNames::default(),
         }
     }
 
@@ -932,6 +1005,9 @@ impl Verifier {
             );
         }
         self.check_amendments_of(seq, event);
+        if let Err(what) = self.names.check(row, event, &self.clock) {
+            self.dice_problem(seq, what);
+        }
         self.check_roll_numbers(row, event);
         let mut last_n = None;
         for die in event.dice() {

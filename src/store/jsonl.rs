@@ -166,6 +166,7 @@ pub struct ChainCheck {
     next_seq: Seq,
     prev_hash: String,
     clock: super::chain::RecordedClock,
+    names: super::chain::CharacterNames,
     /// The newest payload version read so far.
     newest_version: u32,
 }
@@ -176,6 +177,7 @@ impl Default for ChainCheck {
             next_seq: Seq(1),
             prev_hash: GENESIS_HASH.to_string(),
             clock: Default::default(),
+            names: Default::default(),
             newest_version: 0,
         }
     }
@@ -236,6 +238,7 @@ impl ChainCheck {
             return Err("#1 must be the campaign's creation".into());
         }
         self.clock.check(row.seq, row.game_time, &event)?;
+        self.names.check(row, &event, &self.clock)?;
         self.next_seq += 1;
         self.prev_hash = row.hash.clone();
         Ok(event)

@@ -1249,3 +1249,94 @@ fn a_die_with_no_faces_or_billions_is_named_and_crashes_nothing() {
         );
     }
 }
+
+/// Aldric (#3) is retracted (#4), Aldra joins (#5), and the retraction is undone (#6), bringing
+/// Aldric back: every name is held by one character at a time.
+fn a_name_freed_and_taken_back() -> Campaign {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "Names"]);
+    c.add_adg("Aldric", 1, 12, 8, 10);
+    c.ok(&["retract", "3", "--reason", "made by mistake"]);
+    c.add_adg("Aldra", 1, 12, 8, 10);
+    c.ok(&["retract", "4", "--reason", "he was real after all"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    c
+}
+
+fn import_refused(c: &Campaign, text: &str) -> String {
+    let file = c.dir.path().join("forged.jsonl");
+    std::fs::write(&file, text).unwrap();
+    let target = Campaign::empty();
+    let message = target.refused(&["import", file.to_str().unwrap()], 1);
+    assert!(!target.db.exists(), "a refused import leaves no file");
+    message
+}
+
+/// Replay keeps one character per name, so a second character under a name in play (any case)
+/// would make the first vanish without a word, and a name no command takes (blank, padded, like a
+/// flag) could only be written by hand: a forged export is refused at the line, and `verify` names
+/// the event in a forged file. A name freed by a retraction may be taken again.
+#[test]
+fn a_forged_character_under_a_name_in_play_or_one_no_command_takes_is_caught() {
+    let c = Campaign::with_party();
+    let lines = std::fs::read_to_string(c.export_all()).unwrap();
+    let mira = lines
+        .lines()
+        .position(|line| line.contains("character_added") && line.contains("\"Mira\""))
+        .expect("Mira joins") as u64
+        + 1;
+    for (name, says) in [
+        (
+            "ALDRIC",
+            "under the name of the one added at #3, still in play",
+        ),
+        (" Mira", "blank or begins or ends with spaces"),
+        ("", "blank or begins or ends with spaces"),
+        ("-rf", "may not begin with"),
+    ] {
+        let forged = crate::hostile_text::forge(&lines, mira, |row| {
+            row.payload = row.payload.replace("\"Mira\"", &format!("\"{name}\""));
+        });
+        let message = import_refused(&c, &forged);
+        assert!(
+            message.contains(&format!("line {mira}")) && message.contains(says),
+            "{name:?}: {message}"
+        );
+    }
+
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"Mira\"', '\"aldric\"') WHERE seq = ?1",
+        [mira as i64],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{mira} adds a character under the name of the one added at #3"
+        )),
+        "{report}"
+    );
+
+    // Honest: the name is free while its first holder is retracted, and restoring him is fine
+    // once no one else holds it. Forged: Aldra renamed Aldric, so the restoring makes two.
+    let freed = a_name_freed_and_taken_back();
+    let lines = std::fs::read_to_string(freed.export_all()).unwrap();
+    let copy = Campaign::empty();
+    let file = freed.dir.path().join("honest.jsonl");
+    std::fs::write(&file, &lines).unwrap();
+    copy.ok(&["import", file.to_str().unwrap()]);
+    let forged = crate::hostile_text::forge(&lines, 5, |row| {
+        row.payload = row.payload.replace("\"Aldra\"", "\"Aldric\"");
+    });
+    let message = import_refused(&freed, &forged);
+    assert!(
+        message.contains("line 6")
+            && message.contains(
+                "brings back the character added at #3, whose name the character added at #5 holds"
+            ),
+        "{message}"
+    );
+}
