@@ -437,6 +437,77 @@ fn a_read_only_copy_at_the_previous_schema_is_read_without_being_migrated() {
     assert_eq!(schema_of(&c), (3, false));
 }
 
+/// A campaign (in WAL mode, as grimoire leaves every file) copied for the players into a folder
+/// they may only read: SQLite cannot make the shared-memory file a reader needs there, so the file
+/// is read as it stands, with nothing made beside it; a write is refused saying why.
+#[test]
+fn a_campaign_in_a_folder_its_reader_may_not_write_is_read_as_it_stands() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::with_party();
+    let events = last_seq(&c);
+    let mode: String = c
+        .sql()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let beside = || {
+        let mut names: Vec<_> = std::fs::read_dir(c.dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = beside();
+    let (code, shown, message) = as_user("nobody", &c.db, &["character", "show", "Aldric"]);
+    assert_eq!(code, Some(0), "{message}");
+    assert!(shown.contains("Aldric"), "{shown}");
+    let (code, report, message) = as_user("nobody", &c.db, &["verify"]);
+    assert_eq!(code, Some(0), "{message}");
+    assert!(report.contains("all checks hold"), "{report}");
+    let (code, _, message) = as_user("nobody", &c.db, &["damage", "Aldric", "1"]);
+    assert_eq!(code, Some(74), "{message}");
+    assert!(
+        message.contains("may not read and write it") && message.contains("nothing was recorded"),
+        "{message}"
+    );
+    assert_eq!(before, beside(), "nothing is made beside the file");
+    assert_eq!(last_seq(&c), events);
+}
+
+/// A rollback journal another user left beside the campaign (a write of theirs cut short) is
+/// named, and the GM is told not to remove it: it holds what undoes that write.
+#[test]
+fn a_rollback_journal_another_user_left_is_named_and_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    let c = Campaign::with_party();
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    std::os::unix::fs::chown(&c.db, Some(1), Some(1)).unwrap();
+    let journal = c.dir.path().join("campaign.db-journal");
+    std::fs::write(&journal, vec![7u8; 1024]).unwrap();
+    std::os::unix::fs::chown(&journal, Some(65534), Some(65534)).unwrap();
+    std::fs::set_permissions(&journal, std::fs::Permissions::from_mode(0o600)).unwrap();
+    for args in [&["character", "list"][..], &["damage", "Aldric", "1"]] {
+        let (code, _, message) = as_user("daemon", &c.db, args);
+        assert_eq!(code, Some(74), "{message}");
+        assert!(
+            message.contains("rollback journal")
+                && message.contains("campaign.db-journal")
+                && message.contains("do not remove it"),
+            "{args:?}: {message}"
+        );
+    }
+    assert!(journal.exists());
+}
+
 /// The GM's own campaign (owned by `daemon` here, readable by all) read by a player (`nobody`)
 /// while no one else had it open: SQLite's journal files beside it are then the player's. The GM
 /// still reads it, at schema 2 as at schema 3, and a write is refused naming those files and what

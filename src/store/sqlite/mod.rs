@@ -138,6 +138,20 @@ fn why_it_cannot_be_opened(path: &Path) -> String {
             );
         }
     }
+    // A rollback journal is left by a write cut short in rollback mode, and holds what undoes it:
+    // the next opener must read it, so it is not to be removed.
+    let rollback = super::files::beside(path, "-journal");
+    if let Err(e) = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&rollback)
+        && e.kind() == std::io::ErrorKind::PermissionDenied
+    {
+        return format!(
+            "SQLite's rollback journal beside it ({}) belongs to another user and you may not use it; it holds what undoes a write cut short, so do not remove it: let that user or an administrator open the campaign once to settle it, or make you its owner",
+            rollback.display()
+        );
+    }
     if let Err(e) = tempfile::tempfile_in(&folder)
         && e.kind() == std::io::ErrorKind::PermissionDenied
     {
@@ -208,6 +222,38 @@ fn plain_name(path: &Path) -> PathBuf {
     }
 }
 
+/// Opens the file at `real` (a resolved path) as SQLite's immutable open does: read only, no lock
+/// taken, no journal file made or read beside it.
+fn open_immutable(real: &Path) -> rusqlite::Result<Connection> {
+    let uri = format!(
+        "file://{}?immutable=1",
+        percent_encoding::percent_encode(real.as_os_str().as_bytes(), URI_PATH)
+    );
+    let conn = Connection::open_with_flags(
+        uri,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    Ok(conn)
+}
+
+/// A campaign in WAL mode that this user may only read, in a folder they may not write, with no
+/// journal beside it: SQLite cannot make the shared-memory file a reader needs, so it is opened
+/// as it stands, the whole campaign being in the file (`None` otherwise). A write its owner makes
+/// meanwhile is seen by the next command.
+fn open_as_it_stands(path: &Path, conn: &Connection) -> Option<Connection> {
+    if !conn.is_readonly(rusqlite::MAIN_DB).ok()? {
+        return None;
+    }
+    let real = std::fs::canonicalize(path).ok()?;
+    let journal_beside = ["-wal", "-shm", "-journal"]
+        .iter()
+        .any(|suffix| super::files::beside(&real, suffix).exists());
+    (!journal_beside).then(|| open_immutable(&real).ok())?
+}
+
 /// What a path may hold unescaped in an SQLite URI: letters, digits, `/` and `-._~`.
 const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'/')
@@ -260,18 +306,7 @@ impl SqliteBackend {
         if super::files::beside(&real, "-journal").exists() {
             return None;
         }
-        let uri = format!(
-            "file://{}?immutable=1",
-            percent_encoding::percent_encode(real.as_os_str().as_bytes(), URI_PATH)
-        );
-        let conn = Connection::open_with_flags(
-            uri,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX
-                | OpenFlags::SQLITE_OPEN_URI,
-        )
-        .ok()?;
-        conn.busy_timeout(BUSY_TIMEOUT).ok()?;
+        let conn = open_immutable(&real).ok()?;
         let id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .ok()?;
@@ -441,9 +476,25 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     let mut conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(fail)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
-    let id: i32 = conn
-        .pragma_query_value(None, "application_id", |r| r.get(0))
-        .map_err(fail)?;
+    let application_id = |conn: &Connection| -> rusqlite::Result<i32> {
+        conn.pragma_query_value(None, "application_id", |r| r.get(0))
+    };
+    let id = match application_id(&conn) {
+        Ok(id) => id,
+        Err(e) => match open_as_it_stands(path, &conn) {
+            // SQLite says the folder is read-only (or, in older builds, that it cannot open).
+            Some(standing)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
+                ) =>
+            {
+                conn = standing;
+                application_id(&conn).map_err(fail)?
+            }
+            _ => return Err(fail(e)),
+        },
+    };
     if id != APPLICATION_ID {
         return Err(StoreError::NotGrimoire(path.to_path_buf()));
     }
