@@ -17,7 +17,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let message = outcome::plain_words(&e.render().to_string());
+            let message = outcome::usage_words(&e);
             if std::env::args_os().any(|a| a == "--json") {
                 outcome::print_json_error(&message, 2);
             } else {

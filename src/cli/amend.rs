@@ -94,7 +94,7 @@ pub fn run(g: &Globals, ctx: &mut Context, args: &AmendArgs) -> Result<Report, E
         .map_err(|e| match e.use_stderr() {
             true => Error::Usage(format!(
                 "the command after `--`: {}",
-                outcome::plain_words(&e.render().to_string())
+                outcome::usage_words(&e)
             )),
             false => Error::Usage(
                 "give the command after `--` as it should have been typed, not its help (`grimoire help amend` shows how)".into(),

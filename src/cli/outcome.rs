@@ -157,6 +157,32 @@ pub fn print_json_error(message: &str, exit_code: u8) {
     );
 }
 
+/// clap's message for a malformed command line (see [`plain_words`]), with what the user typed
+/// kept whole. clap styles its messages with escape sequences, and its plain text drops every
+/// escape sequence, those inside a typed value too, so a value holding one (`3\e]0;`) would
+/// swallow the rest of the message. Here only clap's own styles are taken out; the printers show
+/// whatever the value holds as escapes.
+pub fn usage_words(error: &clap::Error) -> String {
+    let styles = clap::builder::Styles::default();
+    let mut text = error.render().ansi().to_string();
+    for style in [
+        styles.get_header(),
+        styles.get_error(),
+        styles.get_usage(),
+        styles.get_literal(),
+        styles.get_placeholder(),
+        styles.get_valid(),
+        styles.get_invalid(),
+    ] {
+        for sequence in [style.render().to_string(), style.render_reset().to_string()] {
+            if !sequence.is_empty() {
+                text = text.replace(&sequence, "");
+            }
+        }
+    }
+    plain_words(&text)
+}
+
 /// clap's message for a malformed command line, without its "error: " prefix and with Rust's
 /// number-parsing words ("invalid digit found in string") said plainly.
 pub fn plain_words(clap_message: &str) -> String {

@@ -149,10 +149,9 @@ impl Shell {
         let matches = match self.definitions.try_get_matches_from_mut(argv) {
             Ok(matches) => matches,
             Err(e) if !e.use_stderr() => return Ok(Some(Parsed::Help(e.render().to_string()))),
-            Err(e) => return Err(outcome::plain_words(&e.render().to_string())),
+            Err(e) => return Err(outcome::usage_words(&e)),
         };
-        let mut cli =
-            super::parsed(&matches).map_err(|e| outcome::plain_words(&e.render().to_string()))?;
+        let mut cli = super::parsed(&matches).map_err(|e| outcome::usage_words(&e))?;
         let line = &mut cli.globals;
         line.db = self.base.db.clone();
         line.shared = self.base.shared.clone();

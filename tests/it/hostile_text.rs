@@ -891,3 +891,44 @@ fn import_refuses_secret_lines_grimoire_never_writes() {
     }
     assert!(import(&c, &lines).status.success());
 }
+
+/// A value holding an escape sequence, refused by the command line's own parsing: the message
+/// shows the value with its escape written out and still says what was wrong and what is right
+/// (an unfinished sequence once swallowed the rest of the message), in plain output and `--json`.
+#[test]
+fn a_usage_error_shows_an_escape_in_the_value_and_keeps_its_explanation() {
+    let c = Campaign::with_party();
+    let message = c.refused(&["verify", "--checkpoint", "x\u{1b}]0;abc"], 2);
+    assert!(!message.contains('\u{1b}'), "{message:?}");
+    assert!(
+        message.contains(r"'x\u{1b}]0;abc' has no ':'")
+            && message.contains("a checkpoint is SEQ:HASH"),
+        "{message}"
+    );
+    let message = c.refused(&["damage", "Aldric", "3\u{1b}[31m"], 2);
+    assert!(
+        message.contains(r"'3\u{1b}[31m'") && message.contains("whole number"),
+        "{message}"
+    );
+    let out = c.run(&["--json", "damage", "Aldric", "3\u{1b}]8;;x\u{7}"]);
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let said = json["error"].as_str().unwrap();
+    assert!(
+        said.contains("3\u{1b}]8;;x\u{7}'") && said.contains("whole number"),
+        "{said:?}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
+    // In the shell, the same parsing says the same.
+    let shell = assert_cmd::Command::from_std(c.cmd())
+        .arg("shell")
+        .write_stdin("damage Aldric 3\u{1b}]0;x\n")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&shell.stderr) + String::from_utf8_lossy(&shell.stdout);
+    assert!(!said.contains('\u{1b}'), "{said:?}");
+    assert!(
+        said.contains(r"3\u{1b}]0;x") && said.contains("whole number"),
+        "{said}"
+    );
+}
