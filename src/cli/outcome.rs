@@ -117,6 +117,7 @@ fn store_exit_code(error: &StoreError) -> u8 {
         | StoreError::DamagedSecret { .. }
         | StoreError::Refused { .. }
         | StoreError::Import { .. }
+        | StoreError::NothingToImport
         | StoreError::NoCampaign { .. }
         | StoreError::LookAlikeCampaign { .. }
         | StoreError::BeingCreated(_)

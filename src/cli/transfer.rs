@@ -123,7 +123,7 @@ fn write_export(
     Ok((events, secrets))
 }
 
-/// Load an export into a new (or empty) campaign file. Records the exported events exactly as they
+/// Load an export into a new campaign file (the path must not exist yet). Records the exported events exactly as they
 /// were, after checking the whole chain: a broken one is refused naming the first bad line, and
 /// nothing is imported. Rolls no dice.
 #[derive(Debug, Args)]
@@ -159,6 +159,7 @@ fn numbered_lines(mut reader: impl BufRead) -> impl Iterator<Item = (u64, Result
         loop {
             number += 1;
             let mut bytes = Vec::new();
+            let opening = number == 1;
             let read = (&mut reader)
                 .take(MAX_LINE_BYTES + 1)
                 .read_until(b'\n', &mut bytes);
@@ -170,6 +171,10 @@ fn numbered_lines(mut reader: impl BufRead) -> impl Iterator<Item = (u64, Result
                         number,
                         Err(format!("the line is longer than {MAX_LINE_BYTES} bytes")),
                     ));
+                }
+                // The file given is the campaign itself, a likely slip between two paths.
+                Ok(_) if opening && bytes.starts_with(b"SQLite format 3\0") => {
+                    return Some((number, Err("this is an SQLite database (a campaign file?), not an export: `grimoire export` writes one, and `grimoire backup` copies a campaign file whole".into())));
                 }
                 Ok(_) => match String::from_utf8(bytes) {
                     Err(_) => return Some((number, Err("the line is not valid UTF-8".into()))),

@@ -673,13 +673,11 @@ impl Store {
         let mut replay = ImportReplay::new();
         let mut head_hash = String::new();
         let mut secrets = 0;
-        let mut last_line = 0;
         // Rows checked but not yet inserted, with their line numbers: sent together, and always
         // before anything reads the log back or another line's refusal could come first.
         let mut pending = PendingRows::default();
         let mut seeds = ImportedSecrets::default();
         for (line, text) in lines {
-            last_line = line;
             let refuse = |why: String| StoreError::Import { line, why };
             match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
                 Line::Event(row) => {
@@ -719,10 +717,7 @@ impl Store {
         pending.insert(&mut *log)?;
         seeds.check()?;
         if chain.events_seen() == 0 {
-            return Err(StoreError::Import {
-                line: last_line,
-                why: "the file holds no events".into(),
-            });
+            return Err(StoreError::NothingToImport);
         }
         // Without one at the head every command after the import would replay the whole log.
         save_snapshot(&mut *log, replay.caught_up(), &head_hash)?;

@@ -99,6 +99,10 @@ pub enum StoreError {
     Refused { path: PathBuf, why: String },
     #[error("import refused at line {line}: {why}; nothing was imported")]
     Import { line: u64, why: String },
+    #[error(
+        "the file to import holds no events, so nothing was imported; give the file `grimoire export` wrote"
+    )]
+    NothingToImport,
     #[error("there is no campaign \"{name}\" on {server}")]
     NoCampaign { name: String, server: String },
     #[error(

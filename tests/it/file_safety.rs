@@ -688,3 +688,38 @@ fn a_dangling_symlink_is_named_as_one_and_nothing_is_created_behind_it() {
     assert!(refused.contains("it already exists"), "{refused}");
     assert_eq!(std::fs::read(&c.db).unwrap(), b"notes");
 }
+
+/// `--db` naming a device or a pipe, or links that lead round in a circle, is refused saying what
+/// the path is (not that an empty file should be deleted, or that a link's existing target is
+/// missing), and an export or a campaign file given to `import` by mistake is named for what it is.
+#[test]
+fn a_device_a_circle_of_links_and_the_wrong_file_to_import_are_named_for_what_they_are() {
+    let c = Campaign::with_party();
+    for args in [&["character", "list"][..], &["init", "--name", "Null"]] {
+        let mut with_db = vec!["--db", "/dev/null"];
+        with_db.extend_from_slice(args);
+        let out = c.run(&with_db);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{message}");
+        assert!(message.contains("device, pipe or socket"), "{message}");
+        assert!(!message.contains("delete it"), "{message}");
+    }
+    let (one, two) = (c.dir.path().join("one.db"), c.dir.path().join("two.db"));
+    std::os::unix::fs::symlink(&two, &one).unwrap();
+    std::os::unix::fs::symlink(&one, &two).unwrap();
+    let out = c.run(&["--db", one.to_str().unwrap(), "character", "list"]);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    assert!(message.contains("lead round in a circle"), "{message}");
+    assert!(!message.contains("does not exist"), "{message}");
+
+    let target = Campaign::empty();
+    let message = target.refused(&["import", c.db.to_str().unwrap()], 1);
+    assert!(
+        message.contains("line 1")
+            && message.contains("SQLite database")
+            && message.contains("grimoire backup"),
+        "{message}"
+    );
+    assert!(!target.db.exists());
+}

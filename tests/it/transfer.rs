@@ -110,7 +110,10 @@ fn import_refuses_a_broken_chain_naming_the_first_bad_line() {
     import_refused(&swapped.join("\n"), "import refused at line 4");
 
     import_refused(&lines[1..].join("\n"), "import refused at line 1");
-    import_refused("", "the file holds no events");
+    import_refused(
+        "\n\n",
+        "the file to import holds no events, so nothing was imported",
+    );
     import_refused(
         "not json\n",
         "import refused at line 1: not a grimoire export line",

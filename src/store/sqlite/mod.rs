@@ -199,15 +199,25 @@ fn refuse_a_folder(path: &Path, action: &'static str) -> Result<(), StoreError> 
     Ok(())
 }
 
-/// The refusal for a path that is a symbolic link to nothing, if it is one.
+/// The refusal for a path that is a symbolic link to nothing, if it is one: a link to a missing
+/// path, or links that lead round in a circle.
 fn dangling_link(path: &Path) -> Option<StoreError> {
     let target = std::fs::read_link(path).ok().filter(|_| !path.exists())?;
-    Some(StoreError::Refused {
-        path: path.to_path_buf(),
-        why: format!(
+    let circle = std::fs::metadata(path)
+        .is_err_and(|e| e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()));
+    let why = match circle {
+        true => format!(
+            "it is a symbolic link to {}, and the links from there lead round in a circle (or too many deep) without reaching a file; give --db the campaign file's own path",
+            target.display()
+        ),
+        false => format!(
             "it is a symbolic link to {}, which does not exist; grimoire opens a campaign file through a link but never creates one behind it: give --db the path the file should have, or remove the link",
             target.display()
         ),
+    };
+    Some(StoreError::Refused {
+        path: path.to_path_buf(),
+        why,
     })
 }
 
@@ -271,6 +281,13 @@ impl SqliteBackend {
             return Err(dangling_link(path).unwrap_or(StoreError::Missing(path.to_path_buf())));
         }
         refuse_a_folder(path, "opened")?;
+        // A device, pipe or socket reads as empty or never ends: "delete it" would be wrong advice.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(StoreError::Refused {
+                path: path.to_path_buf(),
+                why: "it is a device, pipe or socket, not a file; give --db the path of a campaign file (or of one to create with `grimoire init`)".into(),
+            });
+        }
         if std::fs::metadata(path)
             .map(|m| m.len() == 0)
             .unwrap_or(false)
