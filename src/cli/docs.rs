@@ -26,36 +26,76 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// bash: where clap's completion offers nothing for a word that is not a flag (a command's
-/// NAME, RITUAL, …), offer the campaign's names, from the --db on the line or GRIMOIRE_DB. Names are
-/// data that anyone who can name a character wrote: they are compared as plain text and handed to
-/// bash quoted (`printf %q`), never through `compgen -W`, which expands `$(…)`, backticks and globs
-/// in its word list.
+/// bash: after a command whose values include the campaign's names (`damage`, `ritual cast`, …),
+/// the names, from the --db on the line or GRIMOIRE_DB, in place of clap's flags unless the word
+/// begins with `-`; after any other command clap's completion alone, and bash's file names where it
+/// offers nothing. Names are data that anyone who can name a character wrote: they are compared as
+/// plain text and handed to bash quoted (`printf %q`), never through `compgen -W`, which expands
+/// `$(…)`, backticks and globs in its word list.
 const BASH_NAMES: &str = r#"
 _grimoire_with_names() {
     _grimoire "$@"
-    local cur="${COMP_WORDS[COMP_CWORD]}" db="" name i
-    if [[ ${#COMPREPLY[@]} -eq 0 && "$cur" != -* ]]; then
-        for ((i = 1; i < COMP_CWORD; i++)); do
-            if [[ "${COMP_WORDS[i]}" == --db ]]; then
-                # bash splits --db=PATH at the '=' into three words.
-                if [[ "${COMP_WORDS[i+1]}" == = ]]; then db="${COMP_WORDS[i+2]}"; else db="${COMP_WORDS[i+1]}"; fi
-            fi
-        done
-        while IFS= read -r name; do
-            if [[ "${name,,}" == "${cur,,}"* ]]; then
-                COMPREPLY+=("$(printf '%q' "$name")")
-            fi
-        done < <(grimoire ${db:+--db "$db"} complete-names 2>/dev/null)
-    fi
+    local cur="${COMP_WORDS[COMP_CWORD]}" db="" typed=" " after="" takes="" name command i w
+    local valued=(@VALUED@) commands=(@COMMANDS@)
+    [[ "$cur" == -* ]] && return
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        w="${COMP_WORDS[i]}"
+        if [[ -n "$after" ]]; then
+            # bash splits --db=PATH at the '=' into three words.
+            [[ "$w" == = ]] && continue
+            [[ "$after" == --db ]] && db="$w"
+            after=""
+        elif [[ " ${valued[*]} " == *" $w "* ]]; then
+            after="$w"
+        elif [[ "$w" != -* ]]; then
+            typed+="$w "
+        fi
+    done
+    for command in "${commands[@]}"; do
+        [[ "$typed" == " $command "* ]] && takes=1
+    done
+    [[ -z "$takes" ]] && return
+    local kept=()
+    for w in "${COMPREPLY[@]}"; do
+        [[ "$w" != -* ]] && kept+=("$w")
+    done
+    COMPREPLY=("${kept[@]}")
+    while IFS= read -r name; do
+        if [[ "${name,,}" == "${cur,,}"* ]]; then
+            COMPREPLY+=("$(printf '%q' "$name")")
+        fi
+    done < <(grimoire ${db:+--db "$db"} complete-names 2>/dev/null)
 }
 complete -F _grimoire_with_names -o bashdefault -o default grimoire
 "#;
 
-/// fish: the campaign's names after a subcommand, beside clap's own completions, from the --db on
-/// the line or GRIMOIRE_DB. fish takes each line the function prints as one candidate without
-/// expanding it, and escapes it when it inserts it.
+/// fish: the campaign's names beside clap's own completions after a command whose values include
+/// them (and no file names there), from the --db on the line or GRIMOIRE_DB. fish takes each line
+/// the function prints as one candidate without expanding it, and escapes it when it inserts it.
 const FISH_NAMES: &str = r#"
+set -g __grimoire_valued @VALUED@
+set -g __grimoire_name_commands @COMMANDS@
+function __grimoire_takes_names
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l typed ' '
+    set -l after 0
+    for w in $words
+        if test $after = 1
+            set after 0
+        else if contains -- $w $__grimoire_valued
+            set after 1
+        else if not string match -q -- '-*' $w
+            set typed "$typed$w "
+        end
+    end
+    for command in $__grimoire_name_commands
+        if string match -q -- " $command *" $typed
+            return 0
+        end
+    end
+    return 1
+end
 function __grimoire_names
     set -l words (commandline -opc)
     set -l db
@@ -72,8 +112,58 @@ function __grimoire_names
         grimoire complete-names 2>/dev/null
     end
 end
-complete -c grimoire -n 'not __fish_use_subcommand' -f -a '(__grimoire_names)'
+complete -c grimoire -n __grimoire_takes_names -f -a '(__grimoire_names)'
 "#;
+
+/// The values a campaign's names fill: a character's, a ritual's, a spell's, a scroll's.
+const NAMED_VALUES: [&str; 5] = ["NAME", "CHARACTER", "RITUAL", "SPELL", "SCROLL"];
+
+/// The commands, as typed (`ritual cast`), with a value the campaign's names fill.
+fn commands_taking_names(command: &clap::Command, typed: &str, found: &mut Vec<String>) {
+    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+        let typed = format!(
+            "{typed}{}{}",
+            if typed.is_empty() { "" } else { " " },
+            sub.get_name()
+        );
+        // Options every command takes (`--rolled-by PLAYER`) say nothing of this one.
+        let takes = sub
+            .get_arguments()
+            .filter(|arg| !arg.is_global_set())
+            .any(|arg| {
+                arg.get_value_names()
+                    .is_some_and(|names| names.iter().any(|n| NAMED_VALUES.contains(&n.as_str())))
+            });
+        if takes {
+            found.push(typed.clone());
+        }
+        commands_taking_names(sub, &typed, found);
+    }
+}
+
+/// The options before a command that take a value (`--db PATH`): the word after one is its value,
+/// not a command.
+fn options_with_values(command: &clap::Command) -> Vec<String> {
+    command
+        .get_arguments()
+        .filter(|arg| !arg.is_positional() && arg.get_action().takes_values())
+        .flat_map(|arg| {
+            let long = arg.get_long().map(|long| format!("--{long}"));
+            let short = arg.get_short().map(|short| format!("-{short}"));
+            long.into_iter().chain(short)
+        })
+        .collect()
+}
+
+/// `words` as a list both shells read: each word in single quotes (they are clap's own names:
+/// letters, digits and dashes).
+fn quoted(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("'{w}'"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 pub fn completions(args: &CompletionsArgs) -> Result<Report, Error> {
     let mut script = Vec::new();
@@ -83,9 +173,17 @@ pub fn completions(args: &CompletionsArgs) -> Result<Report, Error> {
         "grimoire",
         &mut script,
     );
+    let definitions = super::definitions();
+    let mut commands = Vec::new();
+    commands_taking_names(&definitions, "", &mut commands);
+    let fill = |names: &str| {
+        names
+            .replace("@VALUED@", &quoted(&options_with_values(&definitions)))
+            .replace("@COMMANDS@", &quoted(&commands))
+    };
     match args.shell {
-        clap_complete::Shell::Bash => script.extend_from_slice(BASH_NAMES.as_bytes()),
-        clap_complete::Shell::Fish => script.extend_from_slice(FISH_NAMES.as_bytes()),
+        clap_complete::Shell::Bash => script.extend_from_slice(fill(BASH_NAMES).as_bytes()),
+        clap_complete::Shell::Fish => script.extend_from_slice(fill(FISH_NAMES).as_bytes()),
         _ => {}
     }
     print(&script)

@@ -1117,6 +1117,64 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
         complete(&["grimoire", "--db", "=", db, "damage", "Al"]),
         ["Aldric"]
     );
+    // An empty word after a command that takes a name: the names, not clap's flags; a word
+    // begun with `-`: the flags alone. An option's value before the command is not a command.
+    assert_eq!(
+        complete(&["grimoire", "--db", db, "damage", "''"]),
+        ["Aldric", "Mira", "Shadow\\ Step"]
+    );
+    let flags = complete(&["grimoire", "--db", db, "damage", "-"]);
+    assert!(
+        flags.iter().all(|w| w.starts_with('-')) && flags.contains(&"--reason".to_string()),
+        "{flags:?}"
+    );
+    assert_eq!(
+        complete(&["grimoire", "--actor", "gm", "--db", db, "heal", "Mi"]),
+        ["Mira"]
+    );
+    // Where a command takes a file or a number, no names: bash falls back to file names.
+    for words in [
+        &["grimoire", "--db", db, "import", "Al"][..],
+        &["grimoire", "--db", db, "seed", "reveal", "Al"],
+    ] {
+        assert_eq!(complete(words), Vec::<String>::new(), "{words:?}");
+    }
+
+    // fish, where installed: the same names after `heal`, and file names (not names) after
+    // `import`.
+    if std::process::Command::new("fish")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("GRIMOIRE_REQUIRE_FISH").is_none(),
+            "fish is required here"
+        );
+        return;
+    }
+    let fish_script = c.dir.path().join("grimoire.fish");
+    std::fs::write(&fish_script, c.ok(&["completions", "fish"])).unwrap();
+    let fish = |line: &str| -> Vec<String> {
+        let program = format!("source '{}'; complete -C \"{line}\"", fish_script.display());
+        let out = std::process::Command::new("fish")
+            .args(["--no-config", "-c", &program])
+            .current_dir(c.dir.path())
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("HOME", c.dir.path())
+            .env_remove("GRIMOIRE_DB")
+            .output()
+            .expect("fish runs");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(fish(&format!("grimoire --db '{db}' heal Al")), ["Aldric"]);
+    assert_eq!(
+        fish(&format!("grimoire --db '{db}' import grimoire.")),
+        ["grimoire.bash", "grimoire.fish"]
+    );
 }
 
 /// Names anyone can write (an imported file, a player on a shared campaign) reach the GM's shell
