@@ -751,6 +751,7 @@ fn read_for_retraction(
             state.retracted.contains_key(&seq)
         })?;
     }
+    retraction.names_after = log.names_in_play_after_retracting(state.head, seq)?;
     retraction.target = target;
     Ok(())
 }
@@ -1039,6 +1040,7 @@ mod tests {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         });
         let mut shell = Campaign::on(log.open());
         let landed = shell.execute(run(3), tick(5)).unwrap().events[0].seq;

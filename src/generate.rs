@@ -220,6 +220,7 @@ fn step(
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         });
         // And now and then the retraction was the mistake: undoing it restores the entry.
         if let Some(retraction) = play_recorded(door, undo)?
@@ -234,6 +235,7 @@ fn step(
                 next_roll: None,
                 fight_built_on: false,
                 acted_again: None,
+                names_after: Default::default(),
             });
             play(door, restore)?;
         }

@@ -153,6 +153,7 @@ impl RetractArgs {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         }
     }
 }

@@ -207,7 +207,7 @@ pub enum RuleError {
     )]
     RestoreActsTwice { seq: Seq, who: String, again: Seq },
     #[error(
-        "#{seq} added a character named {name}, but the campaign has a character named {existing} now: restoring #{seq} would change nothing, so it is refused; add the first one again under another name, or retract {existing}'s joining first"
+        "#{seq} added a character named {name}, and the campaign has a character named {existing} now: this retraction would bring #{seq}'s character back under that name, and the log keeps one character per name, so it is refused; retract {existing}'s joining first, or add the first one again under another name"
     )]
     RestoreNameTaken {
         seq: Seq,

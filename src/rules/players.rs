@@ -541,6 +541,7 @@ mod tests {
                 next_roll: None,
                 fight_built_on: false,
                 acted_again: None,
+                names_after: Default::default(),
             }),
             &[],
         );

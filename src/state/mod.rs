@@ -689,12 +689,32 @@ impl Revisions {
     /// Takes in `event`, recorded at `at`, when it revises an earlier one.
     pub fn note(&mut self, at: Seq, event: &Event) {
         match event {
-            Event::Retracted { seq, .. } => self.retractions.push((at, *seq)),
+            Event::Retracted { seq, .. } => self.retract(at, *seq),
             Event::Amended { seq, event, .. } => {
                 self.amendments.push((at, *seq, event.as_ref().clone()));
             }
             _ => {}
         }
+    }
+
+    /// Takes in a retraction of `target` at `at`: one about to be recorded, to see what it does.
+    pub fn retract(&mut self, at: Seq, target: Seq) {
+        self.retractions.push((at, target));
+    }
+
+    /// The characters in play by the seq of their addition, under the names they hold: of the
+    /// log's `additions` (as recorded), those undone are left out and those amended take their
+    /// amendment's name, as replay does.
+    pub fn names_in_play(&self, additions: &BTreeMap<Seq, String>) -> BTreeMap<Seq, String> {
+        let (undone, amended) = self.in_force();
+        additions
+            .iter()
+            .filter(|(added, _)| !undone.contains(added))
+            .map(|(&added, name)| match amended.get(&added) {
+                Some(Event::CharacterAdded { name, .. }) => (added, name.clone()),
+                _ => (added, name.clone()),
+            })
+            .collect()
     }
 
     pub fn extend(&mut self, more: Revisions) {

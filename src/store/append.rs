@@ -193,6 +193,26 @@ impl WriteView<'_> {
             .transpose()
     }
 
+    /// The characters in play once a retraction of `target` takes effect (after `head`), by the
+    /// seq of their addition, under the names they then hold.
+    pub fn names_in_play_after_retracting(
+        &mut self,
+        head: Seq,
+        target: Seq,
+    ) -> Result<BTreeMap<Seq, String>, StoreError> {
+        let mut revisions = super::replay::revisions(&mut *self.log, Seq::START, head)?;
+        revisions.retract(head.next(), target);
+        let mut additions = BTreeMap::new();
+        self.log
+            .rows_of_kind("character_added", Seq::START, head, &mut |row| {
+                if let Event::CharacterAdded { name, .. } = decode(&row)? {
+                    additions.insert(row.seq, name);
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+        Ok(revisions.names_in_play(&additions))
+    }
+
     /// The first event after `seq` that holds dice.
     pub fn first_roll_after(&mut self, seq: Seq) -> Result<Option<Seq>, StoreError> {
         let mut found = None;

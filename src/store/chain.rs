@@ -6,7 +6,7 @@ use crate::event::{Event, RevealedDie};
 use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The `prev_hash` of the first row.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -330,6 +330,11 @@ impl RecordedClock {
         result
     }
 
+    /// The event the retraction at `retraction` undoes, if it is one.
+    pub fn target_of(&self, retraction: Seq) -> Option<Seq> {
+        self.targets.get(&retraction).copied()
+    }
+
     /// Whether the event at `seq` is in effect: no retraction of it is.
     pub fn in_effect(&self, seq: Seq) -> bool {
         self.undoing.get(&seq).is_none_or(BTreeSet::is_empty)
@@ -371,16 +376,21 @@ impl RecordedClock {
 /// The characters added so far, by the seq of their addition, under their folded names: replay
 /// keeps one character per name, so a second under a name in play would make the first vanish
 /// without a word. Import and `verify` both hold a log to this.
+///
+/// What is in play is read from the clock's retractions as they stand (not from what a
+/// retraction says it restores, which a forger may leave out), and an amendment of an addition
+/// in force renames its character, as replay does.
 #[derive(Default)]
 pub struct CharacterNames {
     added: BTreeMap<Seq, crate::words::Folded>,
+    /// The amendments of each addition: (the amendment's seq, the name it gives).
+    renamed: BTreeMap<Seq, Vec<(Seq, crate::words::Folded)>>,
 }
 
 impl CharacterNames {
     /// Checks `event` once `clock` has taken it in (so a retraction in it is in effect): a
-    /// character is added under a name the rules take today (in a row of the current version) and
-    /// no other character in play holds, and a character brought back by undoing a retraction
-    /// finds its name free, as the rules require.
+    /// character is added or renamed under a name the rules take today (in a row of the current
+    /// version), and after it no two characters in play hold one name, as the rules require.
     pub fn check(
         &mut self,
         row: &StoredRow,
@@ -390,47 +400,89 @@ impl CharacterNames {
         let seq = row.seq;
         match event {
             Event::CharacterAdded { name, .. } => {
-                if row.schema_version >= crate::event::TEXT_RULES_SINCE {
-                    if name.trim().is_empty() || name.trim() != name {
-                        return Err(format!(
-                            "#{seq} adds a character whose name is blank or begins or ends with spaces, which the rules never record"
-                        ));
-                    }
-                    crate::text::check_name("character's name", name).map_err(|why| {
-                        format!("#{seq} adds a character under a name the rules refuse: {why}")
-                    })?;
-                }
+                Self::check_text(row, name, "adds a character")?;
                 self.added.insert(seq, crate::words::Folded::of(name));
-                match self.taken(seq, clock) {
-                    Some(other) => Err(format!(
-                        "#{seq} adds a character under the name of the one added at #{other}, still in play: the rules refuse that, and replay would keep only the later"
-                    )),
-                    None => Ok(()),
-                }
+            }
+            Event::Amended {
+                seq: original,
+                event: amended,
+                ..
+            } => {
+                let Event::CharacterAdded { name, .. } = amended.as_ref() else {
+                    return Ok(());
+                };
+                Self::check_text(row, name, "renames a character")?;
+                self.renamed
+                    .entry(*original)
+                    .or_default()
+                    .push((seq, crate::words::Folded::of(name)));
             }
             Event::Retracted {
+                seq: target,
                 restores: Some(restored),
                 ..
-            } if clock.in_effect(*restored) => match self.taken(*restored, clock) {
-                Some(other) => Err(format!(
-                    "#{seq} brings back the character added at #{restored}, whose name the character added at #{other} holds: the rules refuse that, and replay would keep only one of them"
-                )),
-                None => Ok(()),
-            },
-            _ => Ok(()),
+            } if clock.target_of(*target) != Some(*restored) => {
+                return Err(format!(
+                    "#{seq} says it brings back #{restored}, but the event it undoes, #{target}, did not undo #{restored}"
+                ));
+            }
+            Event::Retracted { .. } => {}
+            _ => return Ok(()),
+        }
+        match self.clash(clock) {
+            Some((first, second)) => Err(format!(
+                "after #{seq} the characters added at #{first} and #{second} both hold the name {:?} in play: the rules refuse that, and replay would keep only one of them",
+                self.in_play_name(second, clock)
+                    .map_or("", |name| name.as_str())
+            )),
+            None => Ok(()),
         }
     }
 
-    /// Another character in play (added, and not retracted) under the folded name of the one
-    /// added at `added`.
-    fn taken(&self, added: Seq, clock: &RecordedClock) -> Option<Seq> {
-        let name = self.added.get(&added)?;
-        self.added
-            .iter()
-            .find(|&(&other, other_name)| {
-                other != added && other_name == name && clock.in_effect(other)
-            })
-            .map(|(&other, _)| other)
+    /// A name given in a row of the current version must be one the rules take today.
+    fn check_text(row: &StoredRow, name: &str, what: &str) -> Result<(), String> {
+        let seq = row.seq;
+        if row.schema_version < crate::event::TEXT_RULES_SINCE {
+            return Ok(());
+        }
+        if name.trim().is_empty() || name.trim() != name {
+            return Err(format!(
+                "#{seq} {what} under a name that is blank or begins or ends with spaces, which the rules never record"
+            ));
+        }
+        crate::text::check_name("character's name", name)
+            .map_err(|why| format!("#{seq} {what} under a name the rules refuse: {why}"))
+    }
+
+    /// The name the character added at `added` holds now, if it is in play: its newest amendment
+    /// in force renames it.
+    fn in_play_name(&self, added: Seq, clock: &RecordedClock) -> Option<&crate::words::Folded> {
+        if !clock.in_effect(added) {
+            return None;
+        }
+        let amended = self.renamed.get(&added).and_then(|amendments| {
+            amendments
+                .iter()
+                .rev()
+                .find(|&&(at, _)| clock.in_effect(at))
+                .map(|(_, name)| name)
+        });
+        amended.or_else(|| self.added.get(&added))
+    }
+
+    /// Two characters in play under one name, by the seqs of their additions.
+    fn clash(&self, clock: &RecordedClock) -> Option<(Seq, Seq)> {
+        let mut holders: HashMap<&str, Seq> = HashMap::new();
+        for &added in self.added.keys() {
+            let Some(name) = self.in_play_name(added, clock) else {
+                continue;
+            };
+            if let Some(&first) = holders.get(name.as_str()) {
+                return Some((first, added));
+            }
+            holders.insert(name.as_str(), added);
+        }
+        None
     }
 }
 

@@ -88,6 +88,7 @@ fn command(op: &Op, log: &[(Seq, Event)]) -> Command {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         }),
     }
 }

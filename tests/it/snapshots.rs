@@ -106,7 +106,7 @@ proptest! {
                         Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
                         _ => None,
                     };
-                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None })
+                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None, names_after: Default::default() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -264,6 +264,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         })],
     );
     let state = store.replay(None).unwrap();
@@ -307,6 +308,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         })],
     );
     let with = store.replay(None).unwrap();
@@ -519,6 +521,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 next_roll: None,
                 fight_built_on: false,
                 acted_again: None,
+                names_after: Default::default(),
             })],
         );
     }

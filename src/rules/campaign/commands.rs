@@ -6,6 +6,7 @@ use crate::dice::{DiceExpr, SealedSecret};
 use crate::event::Event;
 use crate::seq::Seq;
 use crate::time::GameDuration;
+use std::collections::BTreeMap;
 
 /// A character and a number of health points: damage taken or healing received.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +81,10 @@ pub struct Retraction {
     /// When the event restored is someone's turn in a fight: a later event, still in force, in
     /// which they take another turn in that same round (read the same way).
     pub acted_again: Option<Seq>,
+    /// The characters in play once the retraction takes effect, by the seq of their addition,
+    /// under the names they then hold: down a chain of retractions it may bring one back, and
+    /// undoing an amendment may give one its first name again (read the same way).
+    pub names_after: BTreeMap<Seq, String>,
 }
 
 /// A fight counted by the round (T-3): begun, moved on a round, or ended.

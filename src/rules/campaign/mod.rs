@@ -10,6 +10,7 @@ use crate::state::{CampaignState, Character};
 use crate::systems::contract::port::Decided;
 use crate::systems::contract::rules::{Logged, Needs, SystemRules, open_seal};
 use crate::systems::registry::{AnyCommand, Registered, SystemId, on_system};
+use std::collections::BTreeMap;
 
 mod commands;
 
@@ -666,6 +667,7 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
         restoring,
         reason,
         next_roll,
+        names_after,
         ..
     } = retraction;
     let reason = reason.trim().to_string();
@@ -726,24 +728,11 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
                     again,
                 });
             }
-            // A character restored under a name someone else has taken since would not come back
-            // (the log keeps one character per name): refuse rather than say it is restored.
-            if let Event::CharacterAdded { name, .. } = event.as_ref()
-                && let Some(existing) = state.characters.values().find(|c| {
-                    crate::words::fold_name(&c.name) == crate::words::fold_name(name)
-                        || crate::text::look_alike(&c.name, name)
-                })
-            {
-                return Err(RuleError::RestoreNameTaken {
-                    seq: *undone,
-                    name: name.clone(),
-                    existing: existing.name.clone(),
-                });
-            }
             Some(*undone)
         }
         _ => None,
     };
+    refuse_shared_names(state, &names_after)?;
     let roll = (!target.dice().is_empty()).then(|| RetractedRoll {
         kind: target.kind().to_string(),
         characters: state
@@ -760,6 +749,39 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
         restores,
         marks,
     })
+}
+
+/// A character a retraction brings back (down any chain of retractions) or gives its first name
+/// again (its amendment undone) under a name another holds, or one that looks the same, would not
+/// come back: the log keeps one character per name. Refused, naming who holds it.
+fn refuse_shared_names(
+    state: &CampaignState,
+    names_after: &BTreeMap<Seq, String>,
+) -> Result<(), RuleError> {
+    let in_play_so = |added: Seq, name: &str| {
+        state
+            .characters
+            .values()
+            .any(|c| c.added_seq == added && c.name == name)
+    };
+    for (&added, name) in names_after {
+        if in_play_so(added, name) {
+            continue;
+        }
+        let holder = names_after.iter().find(|&(&other, other_name)| {
+            other != added
+                && (crate::words::fold_name(other_name) == crate::words::fold_name(name)
+                    || crate::text::look_alike(other_name, name))
+        });
+        if let Some((_, existing)) = holder {
+            return Err(RuleError::RestoreNameTaken {
+                seq: added,
+                name: name.clone(),
+                existing: existing.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The events whose pending sealed dice were derived from `epoch`'s seed.

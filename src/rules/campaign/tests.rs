@@ -128,6 +128,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             fight_built_on: false,
             acted_again: None,
             reason,
+            names_after: Default::default(),
         })
     };
     assert_eq!(
@@ -443,6 +444,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         fight_built_on: false,
         acted_again: None,
         reason: "wrong target".into(),
+        names_after: Default::default(),
     });
     let events = when(&state, command.clone(), vec![]).unwrap();
     let after = given(&[created(), adg("Aldric", 8), damage, events[0].clone()]);
@@ -478,6 +480,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         fight_built_on: false,
         acted_again: None,
         reason: "oops".into(),
+        names_after: Default::default(),
     });
     assert!(matches!(
         when(&state, command, vec![]),
@@ -492,6 +495,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         fight_built_on: false,
         acted_again: None,
         reason: "x".into(),
+        names_after: Default::default(),
     });
     assert_eq!(
         when(&state, missing, vec![]),
@@ -506,6 +510,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         fight_built_on: false,
         acted_again: None,
         reason: "  ".into(),
+        names_after: Default::default(),
     });
     assert_eq!(when(&state, blank, vec![]), Err(RuleError::EmptyReason));
     // `--last` is the command line's to resolve; the rules undo only an event named by number.
@@ -518,6 +523,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         fight_built_on: false,
         acted_again: None,
         reason: "the newest".into(),
+        names_after: Default::default(),
     });
     assert_eq!(when(&state, unnamed, vec![]), Err(RuleError::NoEventNamed));
 }
@@ -689,6 +695,16 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
         .skip(seq.get() as usize)
         .find(|(_, e)| !e.dice().is_empty())
         .map(|(i, _)| Seq(i as u64 + 1));
+    // As the write reads it: who is in play, under what name, once the retraction is in effect.
+    let numbered = || (1..).map(Seq).zip(log.iter());
+    let mut revisions = crate::state::Revisions::of(numbered());
+    revisions.retract(state.head.next(), seq);
+    let additions = numbered()
+        .filter_map(|(at, event)| match event {
+            Event::CharacterAdded { name, .. } => Some((at, name.clone())),
+            _ => None,
+        })
+        .collect();
     Command::Retract(Retraction {
         seq: Some(seq),
         last: false,
@@ -698,6 +714,7 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
         next_roll,
         fight_built_on: false,
         acted_again: None,
+        names_after: revisions.names_in_play(&additions),
     })
 }
 
@@ -783,6 +800,65 @@ fn c3_given_amendments_when_replayed_then_the_newest_in_force_stands_in_the_orig
     assert_eq!(aldrics_health(&log), 8);
     let state = given(&log);
     assert_eq!(state.amended.get(&Seq(3)), Some(&Seq(5)));
+}
+
+/// Down a chain of retractions, undoing the last one brings the first event back: a character
+/// whose name another took meanwhile is refused there too, not only one restored directly.
+#[test]
+fn c2_given_a_chain_of_retractions_when_its_last_link_would_bring_back_a_taken_name_then_refused() {
+    let mut log = vec![created(), adg("Ann", 8)];
+    // #3 undoes Ann's joining, #4 brings her back, #5 undoes her again.
+    then(&mut log, |s, l| retraction(s, Seq(2), l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
+    log.push(adg("ann", 5));
+    let state = given(&log);
+    assert_eq!(
+        when(&state, retraction(&state, Seq(5), &log), vec![]),
+        Err(RuleError::RestoreNameTaken {
+            seq: Seq(2),
+            name: "Ann".into(),
+            existing: "ann".into(),
+        })
+    );
+    // Undoing the newcomer first lets the first Ann come back.
+    then(&mut log, |s, l| retraction(s, Seq(6), l));
+    then(&mut log, |s, l| retraction(s, Seq(5), l));
+    let state = given(&log);
+    assert_eq!(state.character("ann").unwrap().name, "Ann");
+    assert_eq!(state.character("ann").unwrap().health.unwrap().max, 8);
+}
+
+/// C-3 with C-2: a name fixed by an amendment is free for another; undoing the amendment would
+/// give the first character its old name back, held by the other now: refused.
+#[test]
+fn c3_given_a_renamed_character_and_another_under_the_old_name_when_the_amendment_is_retracted_then_refused()
+ {
+    let mut log = vec![
+        created(),
+        adg("Bob", 8),
+        Event::Amended {
+            seq: Seq(2),
+            event: Box::new(adg("Bobby", 8)),
+            changed: vec!["name: Bob → Bobby".into()],
+            outcome_changed: true,
+        },
+        adg("BOB", 5),
+    ];
+    let state = given(&log);
+    assert_eq!(state.characters.len(), 2, "Bobby and BOB are both in play");
+    assert_eq!(
+        when(&state, retraction(&state, Seq(3), &log), vec![]),
+        Err(RuleError::RestoreNameTaken {
+            seq: Seq(2),
+            name: "Bob".into(),
+            existing: "BOB".into(),
+        })
+    );
+    // With BOB gone, the amendment comes off and Bob is Bob again.
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
+    assert_eq!(given(&log).character("bob").unwrap().health.unwrap().max, 8);
 }
 
 /// Restoring a character whose name another has taken since would say "restored" and change

@@ -681,6 +681,7 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
             next_roll: None,
             fight_built_on: false,
             acted_again: None,
+            names_after: Default::default(),
         })
     };
     let command = retract(&w, learned);
