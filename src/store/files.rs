@@ -45,6 +45,12 @@ pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreE
                 .to_string()
         }
         ErrorKind::IsADirectory => "it is a folder".to_string(),
+        ErrorKind::NotADirectory => {
+            "a part of the path before the file's name is a file, not a folder".to_string()
+        }
+        _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            "it is a symbolic link, and the links from there lead round in a circle (or too many deep) without reaching a file".to_string()
+        }
         _ => format!("the operating system said: {e}"),
     };
     StoreError::Io {

@@ -714,6 +714,12 @@ fn a_device_a_circle_of_links_and_the_wrong_file_to_import_are_named_for_what_th
     assert!(!message.contains("does not exist"), "{message}");
 
     let target = Campaign::empty();
+    let out = target.run(&["import", one.to_str().unwrap()]);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{message}");
+    assert!(message.contains("lead round in a circle"), "{message}");
+    assert!(!message.contains("os error"), "{message}");
+    assert!(!target.db.exists());
     let message = target.refused(&["import", c.db.to_str().unwrap()], 1);
     assert!(
         message.contains("line 1")
