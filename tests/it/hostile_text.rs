@@ -480,6 +480,39 @@ fn a_campaign_in_a_folder_its_reader_may_not_write_is_read_as_it_stands() {
     assert_eq!(last_seq(&c), events);
 }
 
+/// A player (`nobody`) reads the campaign from a folder they may not write while the GM goes on
+/// recording: whichever way each read falls against the GM's commands opening and closing the file
+/// (its journal there or not, the GM folding it into the file), every read succeeds and `verify`
+/// finds nothing wrong with a file that is whole.
+#[test]
+fn a_reader_in_a_folder_it_may_not_write_reads_whole_while_the_gm_records() {
+    use std::os::unix::fs::PermissionsExt;
+    if as_nobody().is_none() {
+        return;
+    }
+    // A campaign long enough that the GM's commands keep rewriting its snapshots, pages a reader
+    // that took no lock could find half written.
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--events", "3000"]);
+    std::fs::set_permissions(c.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&c.db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::thread::scope(|scope| {
+        let gm = scope.spawn(|| {
+            for _ in 0..150 {
+                c.ok(&["roll", "2d6"]);
+            }
+        });
+        for round in 0..100 {
+            for args in [&["verify"][..], &["log", "--limit", "5"]] {
+                let (code, _, message) = as_user("nobody", &c.db, args);
+                assert_eq!(code, Some(0), "read {round}, {args:?}: {message}");
+            }
+        }
+        gm.join().unwrap();
+    });
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
 /// A rollback journal another user left beside the campaign (a write of theirs cut short) is
 /// named, and the GM is told not to remove it: it holds what undoes that write.
 #[test]

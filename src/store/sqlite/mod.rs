@@ -47,6 +47,8 @@ pub struct SqliteBackend {
     /// open, so another file there means it was deleted under us (and another process's writes
     /// went to a journal this connection does not read).
     journal: Option<(u64, u64)>,
+    /// The read lock kept on a campaign read as it stands (see `open_as_it_stands`).
+    _reading_lock: Option<std::fs::File>,
 }
 
 /// What sits at a campaign's path: the entry itself (a link is not its target) and the file it
@@ -253,15 +255,40 @@ fn open_immutable(real: &Path) -> rusqlite::Result<Connection> {
 /// journal beside it: SQLite cannot make the shared-memory file a reader needs, so it is opened
 /// as it stands, the whole campaign being in the file (`None` otherwise). A write its owner makes
 /// meanwhile is seen by the next command.
-fn open_as_it_stands(path: &Path, conn: &Connection) -> Option<Connection> {
-    if !conn.is_readonly(rusqlite::MAIN_DB).ok()? {
-        return None;
-    }
+///
+/// The file returned holds a read lock on the campaign for as long as it is open. The owner's last
+/// connection folds its journal into the file only when it may lock the file whole, so while this
+/// reader reads, the owner's writes wait in their journal (left beside the file for the next open to
+/// fold) instead of changing pages under a reader that takes no lock of its own.
+fn open_as_it_stands(path: &Path) -> Option<(Connection, std::fs::File)> {
     let real = std::fs::canonicalize(path).ok()?;
+    let held = std::fs::File::open(&real).ok()?;
+    lock_for_reading(&held)?;
     let journal_beside = ["-wal", "-shm", "-journal"]
         .iter()
         .any(|suffix| super::files::beside(&real, suffix).exists());
-    (!journal_beside).then(|| open_immutable(&real).ok())?
+    (!journal_beside).then(|| open_immutable(&real).ok().map(|conn| (conn, held)))?
+}
+
+/// Takes a shared lock on the whole of `file`, waiting up to the busy timeout while a writer holds
+/// it (the owner folding its journal into the file). The lock is SQLite's own kind, a POSIX record
+/// lock, so SQLite's writers see it; it is the process's, and goes when any descriptor of the file
+/// in this process closes, which is why [`connect`] closes its first try before taking it.
+fn lock_for_reading(file: &std::fs::File) -> Option<()> {
+    use rustix::fs::{FlockOperation, fcntl_lock};
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match fcntl_lock(file, FlockOperation::NonBlockingLockShared) {
+            Ok(()) => return Some(()),
+            Err(e)
+                if (e == rustix::io::Errno::AGAIN || e == rustix::io::Errno::ACCESS)
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(_) => return None,
+        }
+    }
 }
 
 /// What a path may hold unescaped in an SQLite URI: letters, digits, `/` and `-._~`.
@@ -294,13 +321,14 @@ impl SqliteBackend {
         {
             return Err(StoreError::EmptyFile(path.to_path_buf()));
         }
-        let conn = connect(path)?;
+        let (conn, reading_lock) = connect(path)?;
         Ok(SqliteBackend {
             conn: Some(conn),
             path: path.to_path_buf(),
             building: None,
             identity: identity_of(path),
             journal: None,
+            _reading_lock: reading_lock,
         })
     }
 
@@ -334,6 +362,7 @@ impl SqliteBackend {
             building: None,
             identity: identity_of(path),
             journal: None,
+            _reading_lock: None,
         })
     }
 
@@ -392,7 +421,7 @@ impl SqliteBackend {
             conn.pragma_update(None, "application_id", APPLICATION_ID)
                 .map_err(|e| db_error(path, "created", e))?;
             drop(conn);
-            let conn = connect(&building)?;
+            let (conn, _) = connect(&building)?;
             // A new file is filled whole by an import, in one transaction: past SQLite's default
             // 2 MiB of cache its indexes spill to the journal and are read back, row after row.
             // 8 MiB made importing a 100k-event export 8% quicker for 6.5 MB more at its peak.
@@ -406,6 +435,7 @@ impl SqliteBackend {
                 path: path.to_path_buf(),
                 identity: identity_of(&building),
                 journal: None,
+                _reading_lock: None,
                 building: Some(building),
             }),
             Err(e) => {
@@ -488,29 +518,45 @@ impl SqliteBackend {
     }
 }
 
-fn connect(path: &Path) -> Result<Connection, StoreError> {
+fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreError> {
     let fail = |e| db_error(path, "opened", e);
-    let mut conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
-        .map_err(fail)?;
-    conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
     let application_id = |conn: &Connection| -> rusqlite::Result<i32> {
         conn.pragma_query_value(None, "application_id", |r| r.get(0))
     };
-    let id = match application_id(&conn) {
-        Ok(id) => id,
-        Err(e) => match open_as_it_stands(path, &conn) {
-            // SQLite says the folder is read-only (or, in older builds, that it cannot open).
-            Some(standing)
-                if matches!(
-                    e.sqlite_error_code(),
-                    Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
-                ) =>
-            {
-                conn = standing;
-                application_id(&conn).map_err(fail)?
-            }
-            _ => return Err(fail(e)),
-        },
+    let (mut tries, mut reading_lock) = (0, None);
+    let (mut conn, id) = loop {
+        let conn =
+            Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
+                .map_err(fail)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
+        let e = match application_id(&conn) {
+            Ok(id) => break (conn, id),
+            Err(e) => e,
+        };
+        // SQLite says the folder is read-only (or, in older builds, that it cannot open).
+        let read_only_folder = matches!(
+            e.sqlite_error_code(),
+            Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
+        );
+        if !read_only_folder {
+            return Err(fail(e));
+        }
+        if !conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            return Err(fail(e));
+        }
+        drop(conn);
+        if let Some((standing, held)) = open_as_it_stands(path) {
+            let id = application_id(&standing).map_err(fail)?;
+            reading_lock = Some(held);
+            break (standing, id);
+        }
+        // The owner opened the campaign between SQLite's look and ours, making the journal files
+        // a plain read-only open reads through (or closed it, removing them, as SQLite read):
+        // a reader in a folder it may not write looks again rather than fail on the owner's timing.
+        tries += 1;
+        if tries == 5 {
+            return Err(fail(e));
+        }
     };
     if id != APPLICATION_ID {
         return Err(StoreError::NotGrimoire(path.to_path_buf()));
@@ -574,7 +620,7 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
             });
         }
     }
-    Ok(conn)
+    Ok((conn, reading_lock))
 }
 
 impl Backend for SqliteBackend {
