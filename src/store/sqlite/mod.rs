@@ -525,9 +525,8 @@ fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreErro
     };
     let (mut tries, mut reading_lock) = (0, None);
     let (mut conn, id) = loop {
-        let conn =
-            Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
-                .map_err(fail)?;
+        let conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(fail)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(fail)?;
         let e = match application_id(&conn) {
             Ok(id) => break (conn, id),
