@@ -380,11 +380,35 @@ impl RecordedClock {
 /// What is in play is read from the clock's retractions as they stand (not from what a
 /// retraction says it restores, which a forger may leave out), and an amendment of an addition
 /// in force renames its character, as replay does.
+///
+/// Names that only look alike ("Aldric" and "AIdric") replay as two characters, but the rules have
+/// refused them since the text rules: an event of that version that leaves two such names in play,
+/// where they were not before, is refused too.
 #[derive(Default)]
 pub struct CharacterNames {
-    added: BTreeMap<Seq, crate::words::Folded>,
+    added: BTreeMap<Seq, GivenName>,
     /// The amendments of each addition: (the amendment's seq, the name it gives).
-    renamed: BTreeMap<Seq, Vec<(Seq, crate::words::Folded)>>,
+    renamed: BTreeMap<Seq, Vec<(Seq, GivenName)>>,
+    /// The pairs of characters in play, by their additions, whose names look alike after the last
+    /// event (taken from rows older than the text rules).
+    looking_alike: BTreeSet<(Seq, Seq)>,
+}
+
+/// A name as given, folded for lookup and with what it looks like at the table.
+struct GivenName {
+    written: String,
+    folded: crate::words::Folded,
+    looks: [String; 3],
+}
+
+impl GivenName {
+    fn of(name: &str) -> GivenName {
+        GivenName {
+            written: name.to_string(),
+            folded: crate::words::Folded::of(name),
+            looks: crate::text::look_alike_keys(name),
+        }
+    }
 }
 
 impl CharacterNames {
@@ -401,7 +425,7 @@ impl CharacterNames {
         match event {
             Event::CharacterAdded { name, .. } => {
                 Self::check_text(row, name, "adds a character")?;
-                self.added.insert(seq, crate::words::Folded::of(name));
+                self.added.insert(seq, GivenName::of(name));
             }
             Event::Amended {
                 seq: original,
@@ -415,7 +439,7 @@ impl CharacterNames {
                 self.renamed
                     .entry(*original)
                     .or_default()
-                    .push((seq, crate::words::Folded::of(name)));
+                    .push((seq, GivenName::of(name)));
             }
             Event::Retracted {
                 seq: target,
@@ -429,14 +453,30 @@ impl CharacterNames {
             Event::Retracted { .. } => {}
             _ => return Ok(()),
         }
-        match self.clash(clock) {
-            Some((first, second)) => Err(format!(
+        if let Some((first, second)) = self.clash(clock) {
+            return Err(format!(
                 "after #{seq} the characters added at #{first} and #{second} both hold the name {:?} in play: the rules refuse that, and replay would keep only one of them",
                 self.in_play_name(second, clock)
-                    .map_or("", |name| name.as_str())
-            )),
-            None => Ok(()),
+                    .map_or("", |name| name.folded.as_str())
+            ));
         }
+        let looking_alike = self.looking_alike(clock);
+        let new_pair = looking_alike.difference(&self.looking_alike).next();
+        if let Some(&(first, second)) = new_pair
+            && row.schema_version >= crate::event::TEXT_RULES_SINCE
+        {
+            let written = |added| {
+                self.in_play_name(added, clock)
+                    .map_or("", |name| name.written.as_str())
+            };
+            return Err(format!(
+                "after #{seq} the characters added at #{first} and #{second} hold names that look alike in play ({:?} and {:?}): the rules refuse a name that cannot be told from another at the table",
+                written(first),
+                written(second)
+            ));
+        }
+        self.looking_alike = looking_alike;
+        Ok(())
     }
 
     /// A name given in a row of the current version must be one the rules take today.
@@ -456,7 +496,7 @@ impl CharacterNames {
 
     /// The name the character added at `added` holds now, if it is in play: its newest amendment
     /// in force renames it.
-    fn in_play_name(&self, added: Seq, clock: &RecordedClock) -> Option<&crate::words::Folded> {
+    fn in_play_name(&self, added: Seq, clock: &RecordedClock) -> Option<&GivenName> {
         if !clock.in_effect(added) {
             return None;
         }
@@ -477,12 +517,35 @@ impl CharacterNames {
             let Some(name) = self.in_play_name(added, clock) else {
                 continue;
             };
-            if let Some(&first) = holders.get(name.as_str()) {
+            if let Some(&first) = holders.get(name.folded.as_str()) {
                 return Some((first, added));
             }
-            holders.insert(name.as_str(), added);
+            holders.insert(name.folded.as_str(), added);
         }
         None
+    }
+
+    /// The pairs of characters in play whose names look alike, by the seqs of their additions.
+    fn looking_alike(&self, clock: &RecordedClock) -> BTreeSet<(Seq, Seq)> {
+        let mut holders: HashMap<&str, Seq> = HashMap::new();
+        let mut pairs = BTreeSet::new();
+        for &added in self.added.keys() {
+            let Some(name) = self.in_play_name(added, clock) else {
+                continue;
+            };
+            for key in &name.looks {
+                match holders.get(key.as_str()) {
+                    Some(&first) if first != added => {
+                        pairs.insert((first, added));
+                    }
+                    Some(_) => {}
+                    None => {
+                        holders.insert(key.as_str(), added);
+                    }
+                }
+            }
+        }
+        pairs
     }
 }
 

@@ -1273,7 +1273,8 @@ fn import_refused(c: &Campaign, text: &str) -> String {
 }
 
 /// Replay keeps one character per name, so a second character under a name in play (any case)
-/// would make the first vanish without a word, and a name no command takes (blank, padded, like a
+/// would make the first vanish without a word (and one that only looks like it is refused as the
+/// rules refuse it), and a name no command takes (blank, padded, like a
 /// flag) could only be written by hand: a forged export is refused at the line, and `verify` names
 /// the event in a forged file. A name freed by a retraction may be taken again.
 #[test]
@@ -1287,6 +1288,10 @@ fn a_forged_character_under_a_name_in_play_or_one_no_command_takes_is_caught() {
         + 1;
     for (name, says) in [
         ("ALDRIC", "the characters added at #3 and #"),
+        (
+            "ALDRlC",
+            "hold names that look alike in play (\"Aldric\" and \"ALDRlC\")",
+        ),
         (" Mira", "blank or begins or ends with spaces"),
         ("", "blank or begins or ends with spaces"),
         ("-rf", "may not begin with"),
