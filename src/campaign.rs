@@ -702,16 +702,19 @@ fn read_for_retraction(
         return Ok(());
     };
     let target = log.event(seq)?;
-    if let Some(Event::Retracted { seq: undone, .. }) = &target {
-        retraction.restoring = log.event(*undone)?.map(Box::new);
+    if let Some(target) = &target
+        && let Some((back, event)) =
+            crate::rules::campaign::brought_back(target, |at| log.event(at))?
+    {
         // Outside a fight a turn is no turn: only a fight's rounds hold one each.
-        if let Some(action) = retraction.restoring.as_deref().and_then(Event::action)
-            && log.state_before(*undone)?.fight.is_some()
+        if let Some(action) = event.action()
+            && log.state_before(back)?.fight.is_some()
         {
             let who = crate::words::fold_name(action.who);
             retraction.acted_again =
-                log.turn_again(*undone, &who, |later| state.retracted.contains_key(&later))?;
+                log.turn_again(back, &who, |later| state.retracted.contains_key(&later))?;
         }
+        retraction.restoring = Some((back, Box::new(event)));
     }
     if target
         .as_ref()

@@ -230,7 +230,7 @@ fn step(
                 seq: Some(retraction.seq),
                 last: false,
                 target: Some(retraction.event),
-                restoring: Some(Box::new(mistake.event)),
+                restoring: Some((mistake.seq, Box::new(mistake.event))),
                 reason: "it was the right character after all".into(),
                 next_roll: None,
                 fight_built_on: false,

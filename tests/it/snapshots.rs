@@ -102,10 +102,10 @@ proptest! {
                 // A retraction of a retraction restores what it undid: chains come up too.
                 Op::Retract(seq) => {
                     let target = store.event(Seq(*seq)).unwrap().map(|r| r.event);
-                    let restoring = match &target {
-                        Some(Event::Retracted { seq: undone, .. }) => store.event(*undone).unwrap().map(|r| Box::new(r.event)),
-                        _ => None,
-                    };
+                    let restoring = target
+                        .as_ref()
+                        .and_then(|t| grimoire::rules::campaign::brought_back(t, |at| store.event(at).map(|r| r.map(|r| r.event))).unwrap())
+                        .map(|(back, event)| (back, Box::new(event)));
                     Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, acted_again: None, names_after: Default::default() })
                 }
             });

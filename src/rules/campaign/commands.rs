@@ -69,9 +69,11 @@ pub struct Retraction {
     pub reason: String,
     /// The event at `seq`, if the log has one (read inside the write).
     pub target: Option<Event>,
-    /// When `target` is a retraction: the event it undid, which this restores (read the same way).
+    /// When `target` is a retraction: what this brings back into effect, by its seq (read the same
+    /// way, with [`brought_back`](super::brought_back)): the event `target` undid, or down a chain
+    /// of retractions the event at its foot when that comes back.
     // Boxed: an event is large, and most retractions restore nothing.
-    pub restoring: Option<Box<Event>>,
+    pub restoring: Option<(Seq, Box<Event>)>,
     /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
     pub next_roll: Option<Seq>,
     /// Whether the event undone or restored, down any chain of retractions, begins, moves on or

@@ -136,6 +136,37 @@ pub fn named_by_last(state: &CampaignState, seq: Seq, event: &Event) -> bool {
     play && !matches!(event, Event::Retracted { .. }) && !state.retracted.contains_key(&seq)
 }
 
+/// What a retraction of `target` brings back into effect, when `target` is itself a retraction
+/// (`event_at` reads the log): the event it undid; or, when that is a retraction too, whatever
+/// comes back at the chain's foot. Down a chain each link undoes the next, so the first event that
+/// is not a retraction is undone now when an odd number of links lead to it, and comes back once
+/// `target` is undone; with an even number it stays in force, and what comes back is the
+/// retraction `target` undid (which undoes its own target again).
+pub fn brought_back<E>(
+    target: &Event,
+    mut event_at: impl FnMut(Seq) -> Result<Option<Event>, E>,
+) -> Result<Option<(Seq, Event)>, E> {
+    let Event::Retracted { seq: undone, .. } = target else {
+        return Ok(None);
+    };
+    let Some(first) = event_at(*undone)? else {
+        return Ok(None);
+    };
+    let (mut links, mut foot) = (1, (*undone, first.clone()));
+    // Down to earlier events only: a forged log's retraction of itself would go round for ever.
+    while let (at, Event::Retracted { seq: next, .. }) = &foot
+        && next < at
+    {
+        let next = *next;
+        let Some(event) = event_at(next)? else {
+            break;
+        };
+        (links, foot) = (links + 1, (next, event));
+    }
+    let comes_back = links % 2 == 1 && !matches!(foot.1, Event::Retracted { .. });
+    Ok(Some(if comes_back { foot } else { (*undone, first) }))
+}
+
 /// A fight begun, moved on a round, or ended (T-3).
 fn fight(state: &CampaignState, step: FightStep) -> Result<Event, RuleError> {
     match (step, &state.fight) {
@@ -705,7 +736,7 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
     }
     let restores = match &target {
         Event::Retracted { seq: undone, .. } => {
-            let event = restoring.ok_or(RuleError::NoSuchEvent(*undone, state.head))?;
+            let (back, event) = restoring.ok_or(RuleError::NoSuchEvent(*undone, state.head))?;
             // A sealed die rolled from a seed since published is no secret any more: bringing it
             // back would let whoever read the seed choose whether to restore the roll.
             if let Some(epoch) = event
@@ -715,15 +746,12 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
                 .filter_map(|d| d.provenance.seeded_epoch())
                 .find(|&epoch| epoch < state.epoch && !state.withheld_seeds.contains(&epoch))
             {
-                return Err(RuleError::RestoreWouldOpenSeal {
-                    seq: *undone,
-                    epoch,
-                });
+                return Err(RuleError::RestoreWouldOpenSeal { seq: back, epoch });
             }
             // One turn a round (T-3): bringing back a turn taken again since would make it two.
             if let (Some(again), Some(action)) = (acted_again, event.action()) {
                 return Err(RuleError::RestoreActsTwice {
-                    seq: *undone,
+                    seq: back,
                     who: action.who.to_string(),
                     again,
                 });

@@ -681,12 +681,11 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
 
 fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
     let target = log.get(seq.get() as usize - 1).cloned();
-    let restoring = match &target {
-        Some(Event::Retracted { seq: undone, .. }) => {
-            log.get(undone.get() as usize - 1).cloned().map(Box::new)
-        }
-        _ => None,
-    };
+    let event_at = |at: Seq| Ok::<_, ()>(log.get(at.get() as usize - 1).cloned());
+    let restoring = target
+        .as_ref()
+        .and_then(|target| super::brought_back(target, event_at).unwrap())
+        .map(|(back, event)| (back, Box::new(event)));
     assert!(seq <= state.head, "a seq of the log");
     // As the command line reads it: the first event after `seq` that rolled dice.
     let next_roll = log
@@ -1067,6 +1066,46 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
             seq: Seq(2),
             epoch: 1
         })
+    );
+}
+
+#[test]
+fn c2_given_a_chain_of_retractions_when_its_last_link_would_bring_back_a_roll_from_a_published_seed_then_refused()
+ {
+    let mut log = vec![created(), sealed_seeded_roll()];
+    // The roll undone (#3), brought back (#4), undone again (#5): each link undoes the one before.
+    for undo in [2, 3, 4] {
+        then(&mut log, |s, l| retraction(s, Seq(undo), l));
+    }
+    let restore = |state: &CampaignState, log: &[Event]| retraction(state, Seq(5), log);
+    assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
+    then(&mut log, |_, _| Command::RevealSeed {
+        seed: Some([7u8; 32]),
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+    });
+    log.push(Event::SeedRevealed {
+        epoch: 1,
+        seed: hex::encode([7u8; 32]),
+    });
+    // Undoing #5 brings #4 back, which undoes #3, which brings the roll back: refused, naming it.
+    assert_eq!(
+        when(&given(&log), restore(&given(&log), &log), vec![]),
+        Err(RuleError::RestoreWouldOpenSeal {
+            seq: Seq(2),
+            epoch: 1
+        })
+    );
+    // Undoing #4 instead would keep the roll undone: #3 comes back and undoes it once more.
+    let mut shorter = log[..4].to_vec();
+    shorter.extend_from_slice(&log[5..]);
+    let keeps_it_undone = |state: &CampaignState, log: &[Event]| retraction(state, Seq(4), log);
+    assert!(
+        when(
+            &given(&shorter),
+            keeps_it_undone(&given(&shorter), &shorter),
+            vec![]
+        )
+        .is_ok()
     );
 }
 

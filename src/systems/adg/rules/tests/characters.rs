@@ -673,10 +673,12 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
             seq: Some(seq),
             last: false,
             target: event(w, seq),
-            restoring: event(w, seq).and_then(|e| match e {
-                Event::Retracted { seq: undone, .. } => event(w, undone).map(Box::new),
-                _ => None,
-            }),
+            restoring: event(w, seq)
+                .and_then(|e| {
+                    crate::rules::campaign::brought_back(&e, |at| Ok::<_, ()>(event(w, at)))
+                        .unwrap()
+                })
+                .map(|(back, e)| (back, Box::new(e))),
             reason: "x".into(),
             next_roll: None,
             fight_built_on: false,
