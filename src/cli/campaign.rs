@@ -18,7 +18,8 @@ use serde_json::json;
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// The campaign's name, e.g. "The Sunken Vault".
-    #[arg(long)]
+    // A name being given: completion offers none of the campaign's names.
+    #[arg(long, value_hint = clap::ValueHint::Other)]
     pub name: String,
 }
 

@@ -43,7 +43,14 @@ _grimoire_with_names() {
         if [[ -n "$after" ]]; then
             # bash splits --db=PATH at the '=' into three words.
             [[ "$w" == = ]] && continue
-            [[ "$after" == --db ]] && db="$w"
+            # The path as typed, its quotes and a leading ~ read as bash would (never evaluated).
+            if [[ "$after" == --db ]]; then
+                case "$w" in
+                    \'*\' | \"*\") db="${w:1:${#w}-2}" ;;
+                    *) db="${w//\\/}" ;;
+                esac
+                [[ "$db" == "~/"* ]] && db="$HOME/${db:2}"
+            fi
             after=""
         elif [[ " ${valued[*]} " == *" $w "* ]]; then
             after="$w"
@@ -126,10 +133,11 @@ fn commands_taking_names(command: &clap::Command, typed: &str, found: &mut Vec<S
             if typed.is_empty() { "" } else { " " },
             sub.get_name()
         );
-        // Options every command takes (`--rolled-by PLAYER`) say nothing of this one.
+        // Options every command takes (`--rolled-by PLAYER`) say nothing of this one, and a
+        // name being given (free text: `init --name`, `character add adg NAME`) is no name taken.
         let takes = sub
             .get_arguments()
-            .filter(|arg| !arg.is_global_set())
+            .filter(|arg| !arg.is_global_set() && arg.get_value_hint() != clap::ValueHint::Other)
             .any(|arg| {
                 arg.get_value_names()
                     .is_some_and(|names| names.iter().any(|n| NAMED_VALUES.contains(&n.as_str())))

@@ -1089,6 +1089,7 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
             .args(["-c", &program])
             .current_dir(c.dir.path())
             .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("HOME", c.dir.path())
             .env_remove("GRIMOIRE_DB")
             .output()
             .expect("bash runs");
@@ -1132,12 +1133,37 @@ fn bash_completion_offers_the_campaigns_names_where_a_command_takes_a_name() {
         complete(&["grimoire", "--actor", "gm", "--db", db, "heal", "Mi"]),
         ["Mira"]
     );
-    // Where a command takes a file or a number, no names: bash falls back to file names.
+    // Where a command takes a file or a number, no names: bash falls back to file names. Where
+    // it gives a new name (a campaign's, a character's), none of the names already taken.
     for words in [
         &["grimoire", "--db", db, "import", "Al"][..],
         &["grimoire", "--db", db, "seed", "reveal", "Al"],
+        &["grimoire", "--db", db, "init", "--name", "Al"],
+        &["grimoire", "--db", db, "character", "add", "adg", "Al"],
     ] {
-        assert_eq!(complete(words), Vec::<String>::new(), "{words:?}");
+        assert!(
+            !complete(words).contains(&"Aldric".to_string()),
+            "{words:?}"
+        );
+    }
+    assert_eq!(
+        complete(&["grimoire", "--db", db, "import", "Al"]),
+        Vec::<String>::new()
+    );
+    // The path as typed at the prompt, quoted or escaped (bash hands the script the raw word).
+    std::fs::copy(&c.db, c.dir.path().join("my campaign.db")).unwrap();
+    let dir = c.dir.path().display();
+    for typed in [
+        format!("\"'{dir}/my campaign.db'\""),
+        format!("'\"{dir}/my campaign.db\"'"),
+        format!("\"{dir}/my\\ campaign.db\""),
+        "\"~/my\\ campaign.db\"".to_string(),
+    ] {
+        assert_eq!(
+            complete(&["grimoire", "--db", &typed, "damage", "Al"]),
+            ["Aldric"],
+            "{typed}"
+        );
     }
 
     // fish, where installed: the same names after `heal`, and file names (not names) after

@@ -84,6 +84,8 @@ fn name_arg() -> Arg {
     Arg::new("name")
         .help("The character's name; unique in the campaign, ignoring case")
         .value_name("NAME")
+        // A name being given: completion offers none of the names already taken.
+        .value_hint(clap::ValueHint::Other)
         .required(true)
 }
 
