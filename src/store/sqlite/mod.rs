@@ -523,7 +523,9 @@ fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreErro
     let application_id = |conn: &Connection| -> rusqlite::Result<i32> {
         conn.pragma_query_value(None, "application_id", |r| r.get(0))
     };
-    let (mut tries, mut reading_lock) = (0, None);
+    // Long enough for the owner to finish opening or closing the campaign on a loaded machine.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let mut reading_lock = None;
     let (mut conn, id) = loop {
         let conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
             .map_err(fail)?;
@@ -550,12 +552,18 @@ fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreErro
             break (standing, id);
         }
         // The owner opened the campaign between SQLite's look and ours, making the journal files
-        // a plain read-only open reads through (or closed it, removing them, as SQLite read):
-        // a reader in a folder it may not write looks again rather than fail on the owner's timing.
-        tries += 1;
-        if tries == 5 {
+        // a plain read-only open reads through (or is still making them, or closed it, removing
+        // them, as SQLite read): a reader in a folder it may not write looks again, for a while,
+        // rather than fail on the owner's timing. A journal this user may not read is no matter
+        // of timing, and is named at once.
+        let unreadable_journal = ["-wal", "-shm"].iter().any(|suffix| {
+            let journal = super::files::beside(path, suffix);
+            journal.exists() && std::fs::File::open(&journal).is_err()
+        });
+        if unreadable_journal || std::time::Instant::now() >= deadline {
             return Err(fail(e));
         }
+        std::thread::sleep(Duration::from_millis(5));
     };
     if id != APPLICATION_ID {
         return Err(StoreError::NotGrimoire(path.to_path_buf()));
