@@ -1036,6 +1036,23 @@ fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_the_newest_a
     assert!(!state.rerolls.contains_key(&Seq(8)));
 }
 
+/// The GM reveals epoch 1's seed (`[7; 32]`), starting epoch 2: withheld while a sealed roll from
+/// it waits.
+fn reveal_epoch_one(log: &mut Vec<Event>) {
+    then(log, |_, _| Command::RevealSeed {
+        seed: Some([7u8; 32]),
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+    });
+}
+
+/// Epoch 1's seed published at last.
+fn publish_epoch_one(log: &mut Vec<Event>) {
+    log.push(Event::SeedRevealed {
+        epoch: 1,
+        seed: hex::encode([7u8; 32]),
+    });
+}
+
 #[test]
 fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it_is_refused() {
     let sealed_roll = sealed_seeded_roll();
@@ -1045,10 +1062,7 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
     let restore = |state: &CampaignState, log: &[Event]| retraction(state, Seq(3), log);
     assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
     // Retracted, the roll still waits to be revealed, so the seed is withheld for it (C-2)...
-    then(&mut log, |_, _| Command::RevealSeed {
-        seed: Some([7u8; 32]),
-        next_commitment: fairness::seed_commitment(&[8u8; 32]),
-    });
+    reveal_epoch_one(&mut log);
     assert!(
         matches!(&log[3], Event::SeedWithheld { epoch: 1, until } if until == &vec![2]),
         "{:?}",
@@ -1056,10 +1070,7 @@ fn c2_given_a_retracted_sealed_roll_when_its_seed_is_published_then_restoring_it
     );
     assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
     // ...and once the seed is out (the roll revealed), bringing the roll back is refused.
-    log.push(Event::SeedRevealed {
-        epoch: 1,
-        seed: hex::encode([7u8; 32]),
-    });
+    publish_epoch_one(&mut log);
     assert_eq!(
         when(&given(&log), restore(&given(&log), &log), vec![]),
         Err(RuleError::RestoreWouldOpenSeal {
@@ -1079,14 +1090,8 @@ fn c2_given_a_chain_of_retractions_when_its_last_link_would_bring_back_a_roll_fr
     }
     let restore = |state: &CampaignState, log: &[Event]| retraction(state, Seq(5), log);
     assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
-    then(&mut log, |_, _| Command::RevealSeed {
-        seed: Some([7u8; 32]),
-        next_commitment: fairness::seed_commitment(&[8u8; 32]),
-    });
-    log.push(Event::SeedRevealed {
-        epoch: 1,
-        seed: hex::encode([7u8; 32]),
-    });
+    reveal_epoch_one(&mut log);
+    publish_epoch_one(&mut log);
     // Undoing #5 brings #4 back, which undoes #3, which brings the roll back: refused, naming it.
     assert_eq!(
         when(&given(&log), restore(&given(&log), &log), vec![]),
