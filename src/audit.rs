@@ -451,6 +451,39 @@ pub struct LogTally {
     /// Sealed dice of the events counted, by seq: (die number, sides, source, who rolled it),
     /// waiting for their reveal.
     sealed: BTreeMap<Seq, Vec<(u32, u32, Source, Roller)>>,
+    /// Who put each roll to a device, by request number.
+    askers: Askers,
+}
+
+/// Who put each roll to a player's device, by request number, learnt from the log in seq order:
+/// the GM's roll a phone witnessed (C-6) is the asker's, though the phone's player recorded its
+/// answer (the answer keeps the actor it was stored with).
+#[derive(Debug, Default, Clone)]
+pub struct Askers(BTreeMap<u32, String>);
+
+impl Askers {
+    /// Reads one event (a request is remembered).
+    pub fn note(&mut self, r: &Recorded) {
+        if let Event::RollRequested { request, .. } = &r.event {
+            self.0.insert(*request, r.actor.clone());
+        }
+    }
+
+    /// Who acts for `r`: the actor who put the request, for dice a phone witnessed; otherwise
+    /// the actor who entered it.
+    pub fn actor_of<'r>(&'r self, r: &'r Recorded) -> &'r str {
+        r.event
+            .dice()
+            .iter()
+            .find_map(|d| match d.provenance {
+                crate::dice::Provenance::Device {
+                    request,
+                    witnessed: true,
+                } => self.0.get(&request),
+                _ => None,
+            })
+            .map_or(r.actor.as_str(), String::as_str)
+    }
 }
 
 impl LogTally {
@@ -466,6 +499,7 @@ impl LogTally {
     /// Reads one event; `counted` says whether its own dice count (a reveal is always read, and
     /// counts the sealed dice of the events that were). Returns whether the event rolled dice.
     pub fn feed(&mut self, r: &Recorded, counted: bool) -> bool {
+        self.askers.note(r);
         if let Event::SealedRevealed { seq, dice } = &r.event {
             if let Some(waiting) = self.sealed.remove(seq) {
                 for revealed in dice {
@@ -492,7 +526,7 @@ impl LogTally {
         });
         let roller = Roller {
             character: first_named,
-            actor: crate::words::fold_name(&r.actor),
+            actor: crate::words::fold_name(self.askers.actor_of(r)),
         };
         for die in dice {
             let source = Source::of(&die.provenance);

@@ -3,7 +3,7 @@
 use super::Globals;
 use super::output::{Marks, Report, count};
 use crate::Error;
-use crate::audit::{FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
+use crate::audit::{Askers, FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
 use crate::event::Event;
 use crate::rules::campaign::find;
 use crate::seq::Seq;
@@ -65,11 +65,13 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
     }
     let mut undone = Undone::default();
     let mut dice = LogTally::new(args.die, args.provenance);
+    let mut askers = Askers::default();
     store.for_each_event(Seq(1), None, |r| {
+        askers.note(&r);
         let kept = args
             .by
             .as_deref()
-            .is_none_or(|by| fold_name(by) == fold_name(&r.actor))
+            .is_none_or(|by| fold_name(by) == fold_name(askers.actor_of(&r)))
             && who.as_deref().is_none_or(|w| r.event.concerns(w));
         if let Event::Amended {
             changed,
@@ -82,7 +84,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                 .insert(r.seq, (changed.clone(), *outcome_changed));
         }
         if dice.feed(&r, kept) {
-            undone.note(&Marks::of(&state, r.seq), r.seq);
+            undone.note(&Marks::of(&state, &r), r.seq);
         }
         Ok(())
     })?;
@@ -175,6 +177,17 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         ));
     }
     lines.extend(undone.lines());
+    let withdrawals = withdrawals_by_player(&state);
+    if !withdrawals.is_empty() {
+        let each: Vec<String> = withdrawals
+            .iter()
+            .map(|(player, n)| format!("{player} {n}"))
+            .collect();
+        lines.push(format!(
+            "Rolls withdrawn from players' phones before an answer was recorded: {} (a roll put again to the same phone right after is marked).",
+            each.join(", ")
+        ));
+    }
     let flagged = findings.iter().any(|f| f.flagged);
     Ok(Report::new(
         lines.join("\n"),
@@ -183,6 +196,8 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
             "flag_below": FLAG_BELOW,
             "any_flagged": flagged,
             "retracted_rolls": undone.retracted,
+            "withdrawn_by_player": withdrawals,
+            "put_again": undone.put_again.iter().map(|(seq, after)| json!({ "seq": seq, "after_withdrawn": after })).collect::<Vec<_>>(),
             "rolled_again": undone.rolled_again.iter().map(|(seq, after)| json!({ "seq": seq, "after": after })).collect::<Vec<_>>(),
             "restored": undone.restored.iter().map(|(seq, by)| json!({ "seq": seq, "by": by })).collect::<Vec<_>>(),
             "amended": undone.amended.iter().map(|(seq, by)| {
@@ -206,6 +221,8 @@ struct Undone {
     amended: Vec<(Seq, Seq)>,
     /// Every amendment in the log: what it changed, and whether the outcome changed.
     amendments: BTreeMap<Seq, (Vec<String>, bool)>,
+    /// (seq, the requests withdrawn from the same phone just before it was put) (C-5)
+    put_again: Vec<(Seq, Vec<u32>)>,
 }
 
 impl Undone {
@@ -219,6 +236,9 @@ impl Undone {
         }
         if let Some(by) = marks.amended_by {
             self.amended.push((seq, by));
+        }
+        if !marks.put_again_after.is_empty() {
+            self.put_again.push((seq, marks.put_again_after.to_vec()));
         }
     }
 
@@ -279,8 +299,36 @@ impl Undone {
                 each.join(", ")
             ));
         }
+        if !self.put_again.is_empty() {
+            let each: Vec<String> = self
+                .put_again
+                .iter()
+                .map(|(seq, after)| {
+                    let requests: Vec<String> = after.iter().map(u32::to_string).collect();
+                    format!("#{seq} after request {}", requests.join(", "))
+                })
+                .collect();
+            lines.push(format!(
+                "Put to a phone again right after a roll to it was withdrawn: {}.",
+                each.join(", ")
+            ));
+        }
         lines
     }
+}
+
+/// How many rolls were withdrawn from each player's phones (C-5), by whatever means: `player
+/// withdraw`, `player unlink` or a replaced link.
+fn withdrawals_by_player(state: &crate::state::CampaignState) -> BTreeMap<String, u64> {
+    let mut by_player = BTreeMap::new();
+    for request in state.players.requests.values() {
+        if let crate::state::players::RequestStatus::Withdrawn { .. } = request.status
+            && let Some(device) = state.players.devices.get(&request.device)
+        {
+            *by_player.entry(device.player.clone()).or_insert(0) += 1;
+        }
+    }
+    by_player
 }
 
 /// `--provenance`'s values: the audit's own words for where dice came from.

@@ -149,6 +149,12 @@ fn verify_text(r: &VerifyReport) -> String {
             r.device_dice_checked, r.witnessed_dice_checked
         ));
     }
+    if r.rolls_put_again > 0 {
+        lines.push(format!(
+            "put to a phone again right after a roll to it was withdrawn: {} (`grimoire audit dice` names them)",
+            r.rolls_put_again
+        ));
+    }
     lines.push(format!(
         "sealed dice: {} revealed and checked; {} still sealed",
         r.sealed_dice_checked, r.sealed_dice_awaiting_reveal

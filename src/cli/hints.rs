@@ -93,9 +93,9 @@ fn players_hint(refused: &crate::rules::players::Refused) -> Option<String> {
             shell_words::quote(player),
             shell_words::quote(player)
         ),
-        // A roll about someone else's character is still theirs to witness: the dice stay fair.
+        // A roll another character makes is still theirs to witness: the dice stay fair.
         Refused::NotTheirs { player, .. } => format!(
-            ". A roll put to a phone names only its player's characters; to have {player}'s phone make the dice all the same, make the roll yours with --witnessed-by {}",
+            ". Put the roll to the phone of the acting character's player; to have {player}'s phone make the dice all the same, make the roll yours with --witnessed-by {}",
             shell_words::quote(player)
         ),
         Refused::RollsNothing => {

@@ -2,6 +2,7 @@
 
 use super::Globals;
 use super::output::{Columns, Marks, Report, event_line, event_view};
+use crate::audit::Askers;
 use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
@@ -52,13 +53,14 @@ pub struct LogArgs {
 
 impl LogArgs {
     /// Whether an event passes every filter given.
-    fn keeps(&self, r: &Recorded, who: Option<&str>, grep: Option<&str>) -> bool {
+    /// `askers` says who acts for a roll a phone witnessed: the GM who put it (C-6).
+    fn keeps(&self, r: &Recorded, who: Option<&str>, grep: Option<&str>, askers: &Askers) -> bool {
         self.session.is_none_or(|s| r.session == Some(s))
             && self.kind.as_deref().is_none_or(|k| r.event.kind() == k)
             && self
                 .by
                 .as_deref()
-                .is_none_or(|a| fold_name(a) == fold_name(&r.actor))
+                .is_none_or(|a| fold_name(a) == fold_name(askers.actor_of(r)))
             && who.is_none_or(|w| r.event.concerns(w))
             && grep.is_none_or(|g| crate::render::describe(&r.event).to_lowercase().contains(g))
     }
@@ -109,8 +111,15 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             .all(|b| (b.is_ascii_graphic() && b != b'"' && b != b'\\') || b == b' ')
     });
     let grep = args.grep.as_deref().map(str::to_lowercase);
-    let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref());
-    let marks = |seq: Seq| Marks::of(&state, seq);
+    let mut askers = Askers::default();
+    if args.by.is_some() && !state.players.requests.is_empty() {
+        store.for_each_event_of_kind("roll_requested", None, |r| {
+            askers.note(&r);
+            Ok(())
+        })?;
+    }
+    let keeps = |r: &Recorded| args.keeps(r, who.as_deref(), grep.as_deref(), &askers);
+    let marks = |r: &Recorded| Marks::of(&state, r);
     // Seeded dice with no player entropy are marked: the GM, holding the seed, could foresee them.
     // `witness` gives the entropy in force for each event shown (its session's, or none).
     let unwitnessed = |r: &Recorded, witness: &str| {
@@ -123,7 +132,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     // On a terminal, long lines wrap under their description; piped, they stay whole.
     let fit_to = super::output::terminal_width();
     let line = |r: &Recorded, witness: &str| {
-        let mut line = event_line(r, marks(r.seq), width);
+        let mut line = event_line(r, marks(r), width);
         if unwitnessed(r, witness) {
             line.push_str("  [no player entropy]");
         }
@@ -265,7 +274,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         .iter()
         .zip(&witnesses)
         .map(|(r, witness)| {
-            let mut view = json!(event_view(r, marks(r.seq)));
+            let mut view = json!(event_view(r, marks(r)));
             if unwitnessed(r, witness) {
                 view["unwitnessed_dice"] = json!(true);
             }
@@ -302,7 +311,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         .as_ref()
         .map(|c| c.campaign_id.clone())
         .unwrap_or_default();
-    let marks = Marks::of(&state, r.seq);
+    let marks = Marks::of(&state, &r);
     let mut lines = vec![
         format!(
             "#{} {}: {}",
@@ -333,6 +342,17 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     if let Some(first) = marks.rolled_again_after {
         lines.push(format!(
             "  ROLLED AFTER A RETRACTION: #{first} rolled dice and was retracted, and this is the first roll since; `grimoire explain {first}` shows the dice it had"
+        ));
+    }
+    if !marks.put_again_after.is_empty() {
+        let withdrawn: Vec<String> = marks
+            .put_again_after
+            .iter()
+            .map(|n| format!("request {n}"))
+            .collect();
+        lines.push(format!(
+            "  PUT AGAIN AFTER A WITHDRAWAL: the GM withdrew {} from the same phone just before this roll was put to it; a withdrawal is honest when the table changed its mind, but a GM who withdrew an answered-looking roll could be choosing the die",
+            withdrawn.join(" and ")
         ));
     }
     // What replay reads in its place, with the same dice.

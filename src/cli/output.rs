@@ -72,16 +72,44 @@ pub struct Marks<'a> {
     /// The seq of the amendment in force for this event (C-3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amended_by: Option<Seq>,
+    /// For a roll put to a device, and the dice its answer made: the requests to that device
+    /// withdrawn just before it was put (C-5).
+    #[serde(skip_serializing_if = "<[u32]>::is_empty")]
+    pub put_again_after: &'a [u32],
 }
 
 impl<'a> Marks<'a> {
-    /// The marks of event `seq` in `state`.
-    pub fn of(state: &'a CampaignState, seq: Seq) -> Marks<'a> {
+    /// The marks of event `r` in `state`.
+    pub fn of(state: &'a CampaignState, r: &Recorded) -> Marks<'a> {
+        let seq = r.seq;
+        let request = match &r.event {
+            crate::event::Event::RollRequested { request, .. } => Some(*request),
+            event => event.dice().iter().find_map(|d| match d.provenance {
+                crate::dice::Provenance::Device { request, .. } => Some(request),
+                _ => None,
+            }),
+        };
         Marks {
             retracted: state.retracted.get(&seq).map(String::as_str),
             restored_by: state.restored.get(&seq).copied(),
             rolled_again_after: state.rerolls.get(&seq).copied(),
             amended_by: state.amended.get(&seq).copied(),
+            put_again_after: request
+                .and_then(|request| state.players.requests.get(&request))
+                .map_or(&[], |asked| asked.put_again_after.as_slice()),
+        }
+    }
+
+    /// The mark of a roll put to a device again after a withdrawal (C-5), in brackets.
+    pub fn put_again_words(withdrawn: &[u32]) -> String {
+        let numbers: Vec<String> = withdrawn.iter().map(u32::to_string).collect();
+        match numbers.as_slice() {
+            [] => String::new(),
+            [one] => format!("  [put again after request {one} was withdrawn]"),
+            [.., _] => format!(
+                "  [put again after requests {} were withdrawn]",
+                numbers.join(", ")
+            ),
         }
     }
 
@@ -100,6 +128,7 @@ impl<'a> Marks<'a> {
         if let Some(by) = self.amended_by {
             words.push_str(&format!("  [amended by #{by}]"));
         }
+        words.push_str(&Marks::put_again_words(self.put_again_after));
         words
     }
 }

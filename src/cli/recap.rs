@@ -3,7 +3,7 @@
 
 use super::Globals;
 use super::character::character_json;
-use super::output::{Report, count};
+use super::output::{Marks, Report, count};
 use crate::Error;
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -545,6 +545,10 @@ struct Tally {
     dice_seeded: u64,
     dice_sealed: u64,
     dice_from_devices: u64,
+    /// Rolls put to a phone right after a roll to it was withdrawn (C-5): (the request's seq,
+    /// its number, the requests withdrawn before it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    put_again: Vec<(Seq, u32, Vec<u32>)>,
     /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
     #[serde(flatten)]
     systems: BTreeMap<&'static str, u64>,
@@ -671,6 +675,7 @@ impl Tally {
             dice_seeded: 0,
             dice_sealed: 0,
             dice_from_devices: 0,
+            put_again: Vec::new(),
             systems,
         }
     }
@@ -691,6 +696,13 @@ impl Tally {
             return;
         }
         self.health.follow_event(event, after);
+        if let Event::RollRequested { request, .. } = event
+            && let Some(asked) = after.players.requests.get(request)
+            && !asked.put_again_after.is_empty()
+        {
+            self.put_again
+                .push((seq, *request, asked.put_again_after.clone()));
+        }
         // Only the kinds an evening is summed up by; every other kind counts as an event.
         if let Event::Retracted { .. } = event {
             self.retractions += 1;
@@ -771,6 +783,12 @@ impl Tally {
             ));
         }
         lines.push(dice);
+        for (seq, request, after) in &self.put_again {
+            lines.push(format!(
+                "Put to a phone again: request {request} (#{seq}){}",
+                Marks::put_again_words(after)
+            ));
+        }
         lines
     }
 }

@@ -57,12 +57,21 @@ impl AskedCommand {
         }
     }
 
-    /// Every value given for the command, to find the characters it names.
-    pub fn values(&self) -> Vec<&str> {
+    /// The name given for the character who acts (C-5): a free roll's character, or what was
+    /// typed for the argument the system's command marks as acting. `None` when the command names
+    /// no one who acts (a free roll for no one) or is one this build does not know.
+    pub fn acting(&self) -> Option<&str> {
+        use crate::systems::contract::command::SystemCommands;
+        use crate::systems::registry::{SystemId, on_system};
         match self {
-            AskedCommand::Roll { character, .. } => character.iter().map(String::as_str).collect(),
-            AskedCommand::System { given, .. } => {
-                given.values().flatten().map(String::as_str).collect()
+            AskedCommand::Roll { character, .. } => character.as_deref(),
+            AskedCommand::System { system, path, given } => {
+                let id = SystemId::keyed(system)?;
+                let arg = on_system!(id, SystemId, |S| S::commands()
+                    .iter()
+                    .find(|c| c.path == path)
+                    .and_then(|c| c.acting()))?;
+                given.get(arg)?.first().map(String::as_str)
             }
         }
     }

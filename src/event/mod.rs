@@ -20,13 +20,19 @@ use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 
-/// The payload schema version this build writes for every kind. Version 2 changed no shape: it marks
-/// events recorded under the text rules (`text::check_row`), which import holds them to;
-/// version 1 events are taken as earlier grimoires recorded them.
-pub const SCHEMA_VERSION: u32 = 2;
+/// The payload schema version this build writes for every kind. Versions 2 and 3 changed no shape:
+/// 2 marks events recorded under the text rules (`text::check_row`), which import holds them to;
+/// 3 marks a roll put to a phone under the acting rule (C-5: the acting character is one its
+/// player plays), which both checkers hold it to. Older events are judged as the grimoire that
+/// wrote them judged them.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The first version whose events import holds to the text rules.
 pub const TEXT_RULES_SINCE: u32 = 2;
+
+/// The first version whose rolls put to a phone name an acting character its player plays (C-5);
+/// before it, a player's roll might name any value but another player's character.
+pub const ACTING_RULE_SINCE: u32 = 3;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;

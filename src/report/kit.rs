@@ -43,7 +43,7 @@ function check(out, exported) {
     seeded_dice_checked: result.seededChecked, seeded_dice_awaiting_reveal: result.seededAwaiting,
     sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
     device_dice_checked: result.deviceChecked, witnessed_dice_checked: result.witnessedChecked,
-    head: result.head
+    rolls_put_again: result.putAgain, head: result.head
   };
   if (!selfTest) {
     out("check-verdict", "This browser computes SHA-256 or HMAC wrongly: nothing here can be trusted.");
@@ -58,7 +58,8 @@ function check(out, exported) {
           " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived"
         : "") + "; " +
       (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
-        : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal."));
+        : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal.") +
+      (result.putAgain > 0 ? " " + count(result.putAgain, "roll was", "rolls were") + " put to a phone again right after a roll to it was withdrawn." : ""));
   } else {
     out("check-verdict", "The check FAILS: " +
       (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");

@@ -228,6 +228,20 @@ const GrimoireCheck = (() => {
     return Array.isArray(payload.dice) ? payload.dice : [];
   }
 
+  // The first payload version whose rolls put to a phone must act for a character its player
+  // plays (README, C-5); earlier requests are judged as the grimoire that wrote them judged them.
+  const ACTING_RULE_SINCE = 3;
+  // The argument naming the character who acts, for the commands where it is not `character`.
+  const ACTING_ARGUMENT = { "vsd save": "target" };
+  const foldName = (name) => String(name).trim().toLowerCase();
+  /** The name given for the character who acts in a command put to a phone, or null. */
+  const actingCharacter = (asked) => {
+    if (asked.command === "roll") return typeof asked.character === "string" ? asked.character : null;
+    if (asked.command !== "system" || !asked.given) return null;
+    const values = asked.given[ACTING_ARGUMENT[`${asked.system} ${asked.path}`] || "character"];
+    return Array.isArray(values) && typeof values[0] === "string" ? values[0] : null;
+  };
+
   const withoutPurpose = (dice) => JSON.stringify(dice.map((d) => ({ ...d, purpose: "" })));
 
   /**
@@ -239,7 +253,7 @@ const GrimoireCheck = (() => {
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
       sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, problems: [], checkpoints: [],
-      rolls: {}, opened: {}, head: null,
+      rolls: {}, opened: {}, head: null, putAgain: 0, putAgainAfter: {},
     };
     const rows = [];
     for (const [index, line] of lines.entries()) {
@@ -308,6 +322,10 @@ const GrimoireCheck = (() => {
     // The rolls put to players' devices (C-5), by request: each answered or withdrawn at most once
     // while it waits, each answer's secret opening its commitment, and its dice made in its run.
     const requests = {};
+    // The devices linked (C-4), by number: the characters each plays and whether its link stands;
+    // and what was withdrawn from each since a roll was last put to it.
+    const devices = {};
+    const withdrawnFrom = {};
     // The second derivation's roll numbers (README, step 5): 0, 1, 2, … in log order per epoch.
     const rolls = { counts: false, next: 0, draws: new Set(), last: null, run: [0, ""] };
     const closeRoll = () => {
@@ -415,10 +433,26 @@ const GrimoireCheck = (() => {
           else if (sealedMet[key]) problem(seq, `#${seq} reveals die ${opened.n} of #${p.seq} a second time`);
           else sealedMet[key] = true;
         }
+      } else if (row.kind === "device_linked") {
+        devices[p.device] = { plays: Array.isArray(p.characters) ? p.characters : [], linked: true };
+      } else if (row.kind === "device_unlinked") {
+        if (devices[p.device]) devices[p.device].linked = false;
       } else if (row.kind === "roll_requested") {
         const next = Math.max(0, ...Object.keys(requests).map(Number)) + 1;
-        requests[p.request] = { commitment: p.commitment, witnessed: p.witnessed === true, asked: p.asked || {}, answer: null, withdrawn: false };
+        requests[p.request] = { device: p.device, commitment: p.commitment, witnessed: p.witnessed === true, asked: p.asked || {}, answer: null, withdrawn: false };
+        // A roll put to a phone right after one to it was withdrawn is marked (README): computed
+        // here from the log, never read from it.
+        const after = withdrawnFrom[p.device] || [];
+        delete withdrawnFrom[p.device];
+        if (after.length) { result.putAgain++; result.putAgainAfter[seq] = after; }
+        const device = devices[p.device];
+        const acting = p.witnessed === true ? null : actingCharacter(p.asked || {});
         if (p.request !== next) problem(seq, `#${seq}: request ${p.request} is out of turn (the next was ${next})`);
+        else if (device === undefined) problem(seq, `#${seq}: request ${p.request} is put to device ${p.device}, which was never linked`);
+        else if (!device.linked) problem(seq, `#${seq}: request ${p.request} is put to device ${p.device}, whose link was revoked`);
+        else if (version >= ACTING_RULE_SINCE && acting !== null && !device.plays.some((name) => foldName(name) === foldName(acting))) {
+          problem(seq, `#${seq}: request ${p.request} has device ${p.device} roll for ${acting}, whom its player does not play (${device.plays.join(", ")})`);
+        }
       } else if (row.kind === "roll_answered") {
         const r = requests[p.request];
         if (r === undefined) problem(seq, `#${seq} answers request ${p.request}, which was never made`);
@@ -428,8 +462,10 @@ const GrimoireCheck = (() => {
         else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
       } else if (row.kind === "roll_withdrawn") {
         const r = requests[p.request];
-        if (r && !r.answer && !r.withdrawn) r.withdrawn = true;
-        else problem(seq, `#${seq} withdraws request ${p.request}, which was not waiting`);
+        if (r && !r.answer && !r.withdrawn) {
+          r.withdrawn = true;
+          (withdrawnFrom[r.device] = withdrawnFrom[r.device] || []).push(p.request);
+        } else problem(seq, `#${seq} withdraws request ${p.request}, which was not waiting`);
       } else if (row.kind === "amended") {
         const original = diceBySeq[p.seq];
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);

@@ -25,7 +25,9 @@ pub enum Refused {
     AlreadyLinked { player: String, device: u32 },
     #[error("no device is linked for {0}")]
     NoDevice(String),
-    #[error("{player}'s device plays {plays}, not {character}")]
+    #[error(
+        "{player}'s device plays {plays}, not {character}: a player rolls for the character who acts"
+    )]
     NotTheirs {
         player: String,
         character: String,
@@ -124,8 +126,9 @@ fn unlinked(state: &CampaignState, device: u32) -> Vec<Event> {
 }
 
 /// A roll put to `player`'s device (C-5), or their device named the witness of the GM's roll
-/// (C-6). `commitment` is SHA-256 of the secret the GM side keeps for it. A roll put to a player
-/// is for their own characters: the command may name no other character.
+/// (C-6). `commitment` is SHA-256 of the secret the GM side keeps for it. A player rolls for the
+/// character who acts, which must be one they play; whom the act aims at is no matter (a spell at
+/// a foe, a healing ritual on an ally). A witnessed roll is the GM's: no character is checked.
 pub fn request(
     state: &CampaignState,
     player: &str,
@@ -137,19 +140,18 @@ pub fn request(
         .players
         .device_of(player)
         .ok_or_else(|| Refused::NoDevice(player.trim().into()))?;
-    if !witnessed {
-        for value in asked.values() {
-            if let Some(character) = state.character(value)
-                && !linked.characters.contains(&character.name)
-            {
-                return Err(Refused::NotTheirs {
-                    player: linked.player.clone(),
-                    character: character.name.clone(),
-                    plays: linked.characters.join(", "),
-                }
-                .into());
-            }
+    if !witnessed
+        && let Some(acting) = asked.acting()
+        && !crate::state::players::plays(&linked.characters, acting)
+    {
+        return Err(Refused::NotTheirs {
+            player: linked.player.clone(),
+            character: state
+                .character(acting)
+                .map_or_else(|| acting.trim().to_string(), |c| c.name.clone()),
+            plays: linked.characters.join(", "),
         }
+        .into());
     }
     Ok(vec![Event::RollRequested {
         request: state.players.requests.keys().max().copied().unwrap_or(0) + 1,
@@ -641,11 +643,51 @@ mod tests {
             log.when(put("Bea", system("chess", "move"), false), &[]),
             Err(Refused::Unreadable("no rule system 'chess'".into()).into())
         );
-        let Err(RuleError::Players(Refused::RefusedNow(why))) =
-            log.when(put("Bea", roll_for("Nobody"), false), &[])
-        else {
-            panic!("a roll for no one is refused before it is put to a phone");
+        let unknown_ritual = AskedCommand::System {
+            system: "adg".into(),
+            path: "ritual cast".into(),
+            given: [
+                ("character".to_string(), vec!["Aldric".to_string()]),
+                ("ritual".to_string(), vec!["Nonesuch".to_string()]),
+            ]
+            .into_iter()
+            .collect(),
         };
-        assert!(why.contains("Nobody"), "{why}");
+        let Err(RuleError::Players(Refused::RefusedNow(why))) =
+            log.when(put("Bea", unknown_ritual, false), &[])
+        else {
+            panic!("a ritual Aldric does not know is refused before it is put to a phone");
+        };
+        assert!(why.contains("Nonesuch"), "{why}");
+    }
+
+    /// Every command that rolls names the one who acts, so a player's phone can be checked
+    /// against it; and the browser's check, written apart, names the same argument for each.
+    #[test]
+    fn c5_every_command_that_rolls_names_the_character_who_acts_as_the_browsers_check_reads_it() {
+        use crate::systems::contract::command::SystemCommands;
+        use crate::systems::registry::{SystemId, on_system};
+        let checker = crate::report::kit::VERIFIER;
+        assert!(checker.contains(&format!(
+            "const ACTING_RULE_SINCE = {};",
+            crate::event::ACTING_RULE_SINCE
+        )));
+        for id in SystemId::ALL {
+            let acting: Vec<(&str, Option<&str>)> = on_system!(*id, SystemId, |S| S::commands()
+                .iter()
+                .filter(|c| c.rolls())
+                .map(|c| (c.path, c.acting()))
+                .collect());
+            for (path, arg) in acting {
+                let Some(arg) = arg else {
+                    panic!("`{path}` rolls but names no one who acts");
+                };
+                let entry = format!("\"{} {path}\": \"{arg}\"", id.key());
+                assert!(
+                    arg == "character" || checker.contains(&entry),
+                    "the browser's check lacks {entry}"
+                );
+            }
+        }
     }
 }

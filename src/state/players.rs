@@ -14,6 +14,41 @@ pub struct Players {
     /// By request number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub requests: BTreeMap<u32, Request>,
+    #[serde(default, skip_serializing_if = "Withdrawals::is_empty")]
+    pub withdrawn: Withdrawals,
+}
+
+/// What was withdrawn from each device since a request was last put to it: the next request to
+/// that device is marked as put again after them (C-5), since a GM who withdraws a roll the
+/// phone answered, or was about to, and puts it again could be choosing the die. A withdrawal by
+/// `player unlink` or a replaced link leaves a device no request can reach, so it marks nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Withdrawals(BTreeMap<u32, Vec<u32>>);
+
+impl Withdrawals {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `request`, put to `device`, was withdrawn.
+    pub fn withdraw(&mut self, device: u32, request: u32) {
+        self.0.entry(device).or_default().push(request);
+    }
+
+    /// A request is put to `device`: the requests withdrawn from it since the last one, which
+    /// this one is marked as put again after.
+    pub fn put(&mut self, device: u32) -> Vec<u32> {
+        self.0.remove(&device).unwrap_or_default()
+    }
+}
+
+/// Whether `name` (any case) is one of the characters a device was linked for.
+pub fn plays(characters: &[String], name: &str) -> bool {
+    let folded = crate::words::fold_name(name);
+    characters
+        .iter()
+        .any(|c| crate::words::fold_name(c) == folded)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +68,10 @@ pub struct Request {
     pub asked: AskedCommand,
     pub witnessed: bool,
     pub status: RequestStatus,
+    /// The requests to the same device withdrawn since the one before it (C-5): computed from
+    /// the log, never stored in it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub put_again_after: Vec<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,6 +147,7 @@ impl Players {
                         asked: asked.clone(),
                         witnessed: *witnessed,
                         status: RequestStatus::Waiting,
+                        put_again_after: self.withdrawn.put(*device),
                     },
                 );
             }
@@ -115,6 +155,9 @@ impl Players {
                 self.settle(*request, RequestStatus::Answered { seq })
             }
             Event::RollWithdrawn { request } => {
+                if let Some(r) = self.requests.get(request) {
+                    self.withdrawn.withdraw(r.device, *request);
+                }
                 self.settle(*request, RequestStatus::Withdrawn { seq })
             }
             _ => {}

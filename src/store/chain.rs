@@ -204,6 +204,9 @@ pub struct VerifyReport {
     /// The GM's dice a player's device witnessed, re-derived likewise (C-6).
     #[serde(default)]
     pub witnessed_dice_checked: u64,
+    /// Rolls put to a device again after a request to it was withdrawn (C-5): each is marked.
+    #[serde(default)]
+    pub rolls_put_again: u64,
     /// Dice or reveals that do not match, first one first.
     pub dice_problems: Vec<Problem>,
     /// The checkpoints asked about, in the order given.
@@ -589,11 +592,17 @@ pub struct Verifier {
     newest_version: u32,
     /// The rolls put to devices so far, by request number (C-5).
     requests: BTreeMap<u32, PutToDevice>,
+    /// The devices linked so far (C-4), by number: the characters each plays, and whether its
+    /// link stands.
+    devices: BTreeMap<u32, (Vec<String>, bool)>,
+    /// What was withdrawn from each device since a request was last put to it (C-5).
+    withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
 }
 
 /// A roll put to a device, as the verifier follows it.
 struct PutToDevice {
+    device: u32,
     commitment: String,
     witnessed: bool,
     /// The answer: its run of rows (the dice it made belong to that run's command), the secret
@@ -631,6 +640,8 @@ impl Verifier {
             amendments: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
             requests: BTreeMap::new(),
+            devices: BTreeMap::new(),
+            withdrawn: Default::default(),
             names: CharacterNames::default(),
         }
     }
@@ -755,21 +766,24 @@ impl Verifier {
         }
     }
 
-    /// The players' requests and answers (C-5): each request numbered in turn, each answered or
-    /// withdrawn at most once while it waits, and each answer's secret opening its commitment.
-    fn check_request_event(&mut self, seq: Seq, event: &Event) {
+    /// The players' requests and answers (C-5): each request numbered in turn and put to a device
+    /// whose link stands, a player's roll acting for a character its player plays (from the
+    /// acting rule's version on), each answered or withdrawn at most once while it waits, and
+    /// each answer's secret opening its commitment.
+    fn check_request_event(&mut self, seq: Seq, version: u32, event: &Event) {
         let problem = match event {
             Event::RollRequested {
                 request,
+                device,
                 commitment,
                 witnessed,
                 asked,
-                ..
             } => {
                 let next = self.requests.keys().max().copied().unwrap_or(0) + 1;
                 self.requests.insert(
                     *request,
                     PutToDevice {
+                        device: *device,
                         commitment: commitment.clone(),
                         witnessed: *witnessed,
                         answer: None,
@@ -778,9 +792,44 @@ impl Verifier {
                         withdrawn: false,
                     },
                 );
-                (*request != next).then(|| {
-                    format!("#{seq}: request {request} is out of turn (the next was {next})")
-                })
+                if !self.withdrawn.put(*device).is_empty() {
+                    self.report.rolls_put_again += 1;
+                }
+                let acting = asked.acting().filter(|_| !*witnessed);
+                match self.devices.get(device) {
+                    _ if *request != next => Some(format!(
+                        "#{seq}: request {request} is out of turn (the next was {next})"
+                    )),
+                    None => Some(format!(
+                        "#{seq}: request {request} is put to device {device}, which was never linked"
+                    )),
+                    Some((_, false)) => Some(format!(
+                        "#{seq}: request {request} is put to device {device}, whose link was revoked"
+                    )),
+                    Some((plays, true))
+                        if version >= crate::event::ACTING_RULE_SINCE
+                            && acting.is_some_and(|a| !crate::state::players::plays(plays, a)) =>
+                    {
+                        Some(format!(
+                            "#{seq}: request {request} has device {device} roll for {}, whom its player does not play ({})",
+                            acting.unwrap_or_default(),
+                            plays.join(", ")
+                        ))
+                    }
+                    Some(_) => None,
+                }
+            }
+            Event::DeviceLinked {
+                device, characters, ..
+            } => {
+                self.devices.insert(*device, (characters.clone(), true));
+                None
+            }
+            Event::DeviceUnlinked { device } => {
+                if let Some((_, linked)) = self.devices.get_mut(device) {
+                    *linked = false;
+                }
+                None
             }
             Event::RollAnswered {
                 request,
@@ -824,6 +873,7 @@ impl Verifier {
             Event::RollWithdrawn { request } => match self.requests.get_mut(request) {
                 Some(r) if r.answer.is_none() && !r.withdrawn => {
                     r.withdrawn = true;
+                    self.withdrawn.withdraw(r.device, *request);
                     None
                 }
                 _ => Some(format!(
@@ -1245,12 +1295,14 @@ impl Verifier {
             | Event::SeedWithheld { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)
-            | Event::DeviceLinked { .. }
-            | Event::DeviceUnlinked { .. }
             // The rule systems' events carry dice (checked above) and nothing of the chain's.
             | Event::System(_) => {}
-            Event::RollRequested { .. } | Event::RollAnswered { .. } | Event::RollWithdrawn { .. } => {
-                self.check_request_event(seq, event)
+            Event::DeviceLinked { .. }
+            | Event::DeviceUnlinked { .. }
+            | Event::RollRequested { .. }
+            | Event::RollAnswered { .. }
+            | Event::RollWithdrawn { .. } => {
+                self.check_request_event(seq, row.schema_version, event)
             }
         }
     }

@@ -325,6 +325,16 @@ impl Store {
         })
     }
 
+    /// The events of one kind up to `upto`, in order, found through the kind's index.
+    pub fn for_each_event_of_kind(
+        &mut self,
+        kind: &str,
+        upto: Option<Seq>,
+        mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.for_each_row_of_kind(kind, upto, |row| visit(to_recorded(row)?))
+    }
+
     /// The device a player's link opens, by the SHA-256 (hex) of its token: `None` for a token no
     /// link was made with. Whether the link still stands is the log's to say.
     pub fn device_of_token(&mut self, token_hash: &str) -> Result<Option<u32>, StoreError> {

@@ -138,6 +138,13 @@ fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
                     let _ = write!(what, "  [{words} #{seq}]");
                 }
             }
+            let put_again: Vec<u32> = e["put_again_after"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok()))
+                .collect();
+            what.push_str(&crate::cli::output::Marks::put_again_words(&put_again));
             if e["unwitnessed_dice"].as_bool() == Some(true) {
                 what.push_str("  [no player entropy]");
             }

@@ -107,6 +107,11 @@ impl<S: SystemRules> CommandSpec<S> {
     pub fn rolls(&self) -> bool {
         matches!(self.action, Action::Records { rolls: true, .. })
     }
+
+    /// The argument naming the character who acts (C-5), if the command has one.
+    pub fn acting(&self) -> Option<&'static str> {
+        self.args.iter().find(|a| a.acting).map(|a| a.id)
+    }
 }
 
 /// What a command says: lines and tables of text, and the same as JSON fields.
@@ -159,6 +164,9 @@ pub struct ArgSpec {
     pub required_if: Option<(&'static str, &'static str)>,
     /// An older spelling of the flag, still taken.
     pub alias: Option<&'static str>,
+    /// Whether it names the character who acts (C-5): the one whose player may roll the
+    /// command on their phone, whoever else the command names.
+    pub acting: bool,
 }
 
 /// How many values an argument takes.
@@ -235,6 +243,7 @@ impl ArgSpec {
             requires: &[],
             required_if: None,
             alias: None,
+            acting: false,
         }
     }
 
@@ -253,10 +262,11 @@ impl ArgSpec {
         ArgSpec::new(id, help, Kind::Text, Shape::Switch).long_as(id)
     }
 
-    /// The character a command is about, positional (`NAME`).
+    /// The character a command is about, positional (`NAME`): the one who acts.
     pub const fn character() -> ArgSpec {
         ArgSpec::positional("character", "The character's name (any case).", Kind::Text)
             .value_name("NAME")
+            .acting()
     }
 
     /// Why, in a few words (`--reason`), kept in the log.
@@ -316,6 +326,12 @@ impl ArgSpec {
 
     pub const fn alias(mut self, alias: &'static str) -> ArgSpec {
         self.alias = Some(alias);
+        self
+    }
+
+    /// It names the character who acts (C-5).
+    pub const fn acting(mut self) -> ArgSpec {
+        self.acting = true;
         self
     }
 }

@@ -400,7 +400,8 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 "target",
                 "The target: a character (whose WSR is used) or anyone, with --wsr.",
                 Kind::Text,
-            ),
+            )
+            .acting(),
             ArgSpec::flag(
                 "wsr",
                 "The target's Willpower save bonus, for a target who is not a character here.",

@@ -230,6 +230,7 @@ fn choose_striking(choices: &[Choice], target: &str) -> VsdCommand {
     })
 }
 
+mod acting;
 mod casting;
 mod failure;
 mod mps_saves_stacking;
