@@ -1122,7 +1122,7 @@ fn answer_rolls(
             let (status, reply) = http(
                 address,
                 &format!(
-                    "POST {player}answer HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+                    "POST {player}answer HTTP/1.1\r\nHost: {address}\r\nOrigin: http://{address}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
                     form.len()
                 ),
             )?;

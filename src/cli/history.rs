@@ -2,8 +2,8 @@
 
 use super::Globals;
 use super::output::{Columns, Marks, Report, event_line, event_view};
-use crate::audit::Askers;
 use crate::Error;
+use crate::audit::Askers;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::{Event, Recorded};
 use crate::rules::RuleError;

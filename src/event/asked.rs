@@ -65,7 +65,11 @@ impl AskedCommand {
         use crate::systems::registry::{SystemId, on_system};
         match self {
             AskedCommand::Roll { character, .. } => character.as_deref(),
-            AskedCommand::System { system, path, given } => {
+            AskedCommand::System {
+                system,
+                path,
+                given,
+            } => {
                 let id = SystemId::keyed(system)?;
                 let arg = on_system!(id, SystemId, |S| S::commands()
                     .iter()

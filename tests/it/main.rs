@@ -22,6 +22,7 @@ mod layers;
 mod pg_cluster;
 mod player_check;
 mod players_dice;
+mod players_hold;
 mod postgres;
 mod prompted;
 mod props;

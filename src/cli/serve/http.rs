@@ -1,10 +1,12 @@
 //! The live view's HTTP side: every address starts with the table's key or a player's link, and
 //! anything else (a wrong or old key, a revoked link, a path outside the app, a method other than
 //! reading) gets the same short refusal, whatever it guessed. The one thing sent is a device's
-//! answer, a short form posted to its own link. Requests are kept small (a head of at most 16 KiB,
-//! read within 10 seconds, no body but an answer's 256 bytes) and connections few, so a phone on
-//! the table's network cannot starve the rest.
+//! answer, a short form posted to its own link from its own page. Requests are kept small (a head
+//! of at most 16 KiB, read within 10 seconds, no body but an answer's 256 bytes), and connections
+//! and work are shared out by link ([`super::doors`]), so no phone on the table's network, linked
+//! or not, can starve the rest.
 
+use super::doors::{Doors, Link, Queue};
 use super::{ForDevice, Job, Key, Live, Made, Wanted, pages};
 use axum::Router;
 use axum::extract::{Path, RawQuery, Request, State};
@@ -14,10 +16,11 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Semaphore, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 use tower::Service;
 
 /// The longest address served (a log page's filters fit many times over).
@@ -26,8 +29,6 @@ const LONGEST_ADDRESS: usize = 2048;
 const LARGEST_HEAD: usize = 16 * 1024;
 /// How long a request's head may take to arrive.
 const HEAD_WITHIN: Duration = Duration::from_secs(10);
-/// Connections open at once; more wait for one to close.
-const CONNECTIONS_AT_MOST: usize = 512;
 /// The largest body taken: a device's answer (`request=N&contribution=` and 64 hex digits).
 const LARGEST_ANSWER: usize = 256;
 
@@ -35,11 +36,16 @@ const LARGEST_ANSWER: usize = 256;
 pub const NOTHING: &str = "Nothing here. Ask the GM for the table's link.\n";
 pub const PLAIN: &str = "text/plain; charset=utf-8";
 
-/// What the handlers share: the key in force, the live page, and the way to the campaign's thread.
+/// What the handlers share: the key in force, the live page, the players' links that stand (by
+/// their tokens' SHA-256), the way to the campaign's thread, the open connections, and the
+/// address (host and port) the links name, which a device's answer must come from.
 pub struct Shared {
     pub key: watch::Receiver<Key>,
     pub live: watch::Receiver<Arc<Live>>,
-    pub jobs: std::sync::mpsc::Sender<Job>,
+    pub standing: watch::Receiver<Arc<BTreeSet<String>>>,
+    pub jobs: Arc<Queue>,
+    pub doors: Arc<Doors>,
+    pub authority: String,
 }
 
 impl Shared {
@@ -47,21 +53,49 @@ impl Shared {
         self.key.borrow().opens(given)
     }
 
-    /// Asks the campaign's thread for a page and waits for it.
-    async fn made(&self, wanted: Wanted) -> Response {
-        self.asked(|answer| Job::Make(wanted, answer)).await
+    /// Whether `token` is a player's link that stands, as the campaign last said: what is not
+    /// never reaches the campaign's thread.
+    fn stands(&self, token: &str) -> bool {
+        self.standing
+            .borrow()
+            .contains(&crate::cli::players::token_hash(token))
     }
 
-    /// Asks the campaign's thread what a player's link wants (it checks the link first).
-    async fn for_device(&self, token: String, wanted: ForDevice) -> Response {
-        self.asked(|answer| Job::Device(token, wanted, answer))
+    /// Whether `link` opens anything now.
+    fn opens_link(&self, link: &Link) -> bool {
+        match link {
+            Link::Table(key) => self.opens(key),
+            Link::Player(token) => self.stands(token),
+        }
+    }
+
+    /// Asks the campaign's thread for one of the table's pages, in the lane of the key given.
+    async fn made(&self, key: String, wanted: Wanted) -> Response {
+        self.asked(Link::Table(key), |answer| Job::Make(wanted, answer))
             .await
     }
 
-    async fn asked(&self, job: impl FnOnce(oneshot::Sender<Made>) -> Job) -> Response {
+    /// Asks the campaign's thread what a player's link wants (it checks the link again).
+    async fn for_device(&self, token: String, wanted: ForDevice) -> Response {
+        if !self.stands(&token) {
+            return nothing().await;
+        }
+        self.asked(Link::Player(token.clone()), |answer| {
+            Job::Device(token, wanted, answer)
+        })
+        .await
+    }
+
+    async fn asked(&self, link: Link, job: impl FnOnce(oneshot::Sender<Made>) -> Job) -> Response {
         let (answer, made) = oneshot::channel();
-        if self.jobs.send(job(answer)).is_err() {
-            return answered(pages::trouble(503, "The campaign is no longer served."));
+        if self.jobs.push(link, job(answer)).is_err() {
+            let mut busy = answered(pages::trouble(
+                503,
+                "This link has many pages waiting already; this one was not made. The page tries again on the next update.",
+            ));
+            busy.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return busy;
         }
         match made.await {
             Ok(made) => answered(made),
@@ -78,14 +112,13 @@ pub async fn run(listener: std::net::TcpListener, shared: Shared) -> String {
         Ok(listener) => listener,
         Err(e) => return e.to_string(),
     };
-    let app = router(Arc::new(shared));
-    let room = Arc::new(Semaphore::new(CONNECTIONS_AT_MOST));
+    let doors = Arc::clone(&shared.doors);
+    close_what_no_longer_opens(&shared);
+    let shared = Arc::new(shared);
+    let app = router(Arc::clone(&shared));
     loop {
-        let Ok(permit) = Arc::clone(&room).acquire_owned().await else {
-            return "the connections' count was closed".to_string();
-        };
-        let socket = match listener.accept().await {
-            Ok((socket, _)) => socket,
+        let (socket, address) = match listener.accept().await {
+            Ok(accepted) => accepted,
             // Out of file descriptors, or a connection reset before it was taken: wait a
             // moment and go on; the phones try again.
             Err(_) => {
@@ -93,22 +126,62 @@ pub async fn run(listener: std::net::TcpListener, shared: Shared) -> String {
                 continue;
             }
         };
+        // Full of the table's own connections: this one is closed at once.
+        let Some((id, closed)) = doors.admit(address.ip()) else {
+            continue;
+        };
         let app = app.clone();
+        let doors = Arc::clone(&doors);
+        let shared = Arc::clone(&shared);
         tokio::spawn(async move {
-            let _permit = permit;
+            let opened = Arc::clone(&doors);
             let service =
                 hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
+                    // As soon as a request names a link that opens, the connection is that
+                    // link's: no crowd of connections without one can close it from then on.
+                    if let Some(link) =
+                        Link::of_path(request.uri().path()).filter(|link| shared.opens_link(link))
+                    {
+                        opened.opened(id, link);
+                    }
                     app.clone().call(request)
                 });
             // A connection that breaks off is the phone's business, not the server's.
-            let _ = hyper::server::conn::http1::Builder::new()
+            let serving = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEAD_WITHIN)
                 .max_buf_size(LARGEST_HEAD)
-                .serve_connection(TokioIo::new(socket), service)
-                .await;
+                .serve_connection(TokioIo::new(socket), service);
+            tokio::select! {
+                _ = serving => {}
+                // Closed to make room, or its link stopped opening anything.
+                _ = closed => {}
+            }
+            doors.left(id);
         });
     }
+}
+
+/// Closes at once the connections of a table's link a new one replaced, and of a player's link
+/// that was revoked or replaced: their streams of updates end with them.
+fn close_what_no_longer_opens(shared: &Shared) {
+    let mut keys = shared.key.clone();
+    let mut standing = shared.standing.clone();
+    let doors = Arc::clone(&shared.doors);
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                moved = keys.changed() => if moved.is_err() { return },
+                moved = standing.changed() => if moved.is_err() { return },
+            }
+            let key = keys.borrow_and_update().clone();
+            let standing = Arc::clone(&standing.borrow_and_update());
+            doors.close_stale(|link| match link {
+                Link::Table(given) => !key.opens(given),
+                Link::Player(token) => !standing.contains(&crate::cli::players::token_hash(token)),
+            });
+        }
+    });
 }
 
 fn router(shared: Shares) -> Router {
@@ -129,7 +202,7 @@ fn router(shared: Shares) -> Router {
         .route("/p/{token}/updates", get(player_updates))
         .fallback(nothing)
         .method_not_allowed_fallback(nothing)
-        .layer(middleware::from_fn(limits))
+        .layer(middleware::from_fn_with_state(Arc::clone(&shared), limits))
         .with_state(shared)
 }
 
@@ -140,8 +213,10 @@ async fn nothing() -> Response {
     response
 }
 
-/// Refuses what no page needs: a body, a method other than reading, an address too long.
-async fn limits(request: Request, next: Next) -> Response {
+/// Refuses what no page needs: a body, a method other than reading, an address too long, and an
+/// answer that did not come from the player's page as served here.
+async fn limits(State(s): State<Shares>, request: Request, next: Next) -> Response {
+    let authority = s.authority.clone();
     let refused = |status: StatusCode, why: &'static str| {
         let mut response = (status, why).into_response();
         guard(&mut response);
@@ -192,9 +267,36 @@ async fn limits(request: Request, next: Next) -> Response {
             "The live view is read only: a request carries no body.\n",
         );
     }
+    if answering && let Some(why) = not_from_the_page(headers, &authority) {
+        return refused(StatusCode::FORBIDDEN, why);
+    }
     let mut response = next.run(request).await;
     guard(&mut response);
     response
+}
+
+/// Why an answer's headers show it was not sent by the player's page from this server, if they
+/// do: another site's page (its Origin), a name this server is not reached by (its Host, as a
+/// site that re-points its own name here would send), or a body that is not the page's form.
+fn not_from_the_page(headers: &axum::http::HeaderMap, authority: &str) -> Option<&'static str> {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    if text(header::HOST) != Some(authority) {
+        return Some("An answer is taken only at the address of the player's link.\n");
+    }
+    if text(header::ORIGIN) != Some(&format!("http://{authority}")) {
+        return Some("An answer is taken only from the player's page, as this server serves it.\n");
+    }
+    let form = text(header::CONTENT_TYPE).is_some_and(|media| {
+        media.split(';').next().map(str::trim) == Some("application/x-www-form-urlencoded")
+    });
+    if !form {
+        return Some("An answer is a form (application/x-www-form-urlencoded).\n");
+    }
+    None
 }
 
 /// What every answer carries: never cached, never sniffed, never framed, and the link (with its
@@ -247,19 +349,19 @@ async fn log_page(
     let filters = form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .into_owned()
         .collect();
-    s.made(Wanted::Log(filters)).await
+    s.made(key, Wanted::Log(filters)).await
 }
 
 async fn report_page(State(s): State<Shares>, Path(key): Path<String>) -> Response {
     match s.opens(&key) {
-        true => s.made(Wanted::Report).await,
+        true => s.made(key, Wanted::Report).await,
         false => nothing().await,
     }
 }
 
 async fn export(State(s): State<Shares>, Path(key): Path<String>) -> Response {
     match s.opens(&key) {
-        true => s.made(Wanted::Export).await,
+        true => s.made(key, Wanted::Export).await,
         false => nothing().await,
     }
 }

@@ -8,6 +8,7 @@
 //! for, through the same read commands the terminal runs. A tokio runtime beside it speaks HTTP
 //! ([`http`]) and hands out what this thread made; it never touches the campaign itself.
 
+mod doors;
 mod http;
 mod pages;
 
@@ -20,10 +21,10 @@ use crate::state::CampaignState;
 use crate::store::{Checkpoint, Store};
 use clap::Args;
 use rand::RngCore;
+use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
 
@@ -187,24 +188,42 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
     let key = Key::new(&mut ctx.rng);
     let (key_tx, key_rx) = watch::channel(key.clone());
     let (live_tx, live_rx) = watch::channel(Arc::new(campaign.live()?));
-    let (jobs_tx, jobs_rx) = std::sync::mpsc::channel();
-    let shared = http::Shared {
-        key: key_rx,
-        live: live_rx,
-        jobs: jobs_tx.clone(),
-    };
-    listen_for_new_links(jobs_tx.clone());
-    runtime.spawn(async move {
-        let stopped = http::run(listener, shared).await;
-        let _ = jobs_tx.send(Job::Stopped(stopped));
-    });
+    let (standing_tx, standing_rx) = watch::channel(Arc::new(campaign.standing()?));
+    let jobs = Arc::new(doors::Queue::default());
     let link = Link {
         host: args.link_host.clone(),
         listening,
         json: g.json,
     };
+    let shared = http::Shared {
+        key: key_rx,
+        live: live_rx,
+        standing: standing_rx,
+        jobs: Arc::clone(&jobs),
+        doors: Arc::default(),
+        authority: link.authority(),
+    };
+    listen_for_new_links(Arc::clone(&jobs));
+    let stopping = Arc::clone(&jobs);
+    runtime.spawn(async move {
+        let stopped = http::run(listener, shared).await;
+        stopping.own(Job::Stopped(stopped));
+    });
     link.print(&key, false);
-    campaign.run(jobs_rx, &live_tx, &key_tx, &link, ctx)
+    let published = Published {
+        live: live_tx,
+        key: key_tx,
+        standing: standing_tx,
+    };
+    campaign.run(&jobs, &published, &link, ctx)
+}
+
+/// What the campaign's thread publishes to the HTTP side.
+struct Published {
+    live: watch::Sender<Arc<Live>>,
+    key: watch::Sender<Key>,
+    /// The players' links that stand, by their tokens' SHA-256.
+    standing: watch::Sender<Arc<BTreeSet<String>>>,
 }
 
 /// The campaign opened for the evening's reads, its state kept in memory between writes.
@@ -231,7 +250,8 @@ struct Link {
 }
 
 impl Link {
-    fn address(&self, key: &Key) -> String {
+    /// The host and port every link names, as a browser sends it back in `Host`.
+    fn authority(&self) -> String {
         // (Listening on every address, serve refuses to start without a host to name.)
         let host = match &self.host {
             Some(host) => host.clone(),
@@ -240,7 +260,11 @@ impl Link {
                 SocketAddr::V6(v6) => format!("[{}]", v6.ip()),
             },
         };
-        format!("http://{host}:{}/{}/", self.listening.port(), key.0)
+        format!("{host}:{}", self.listening.port())
+    }
+
+    fn address(&self, key: &Key) -> String {
+        format!("http://{}/{}/", self.authority(), key.0)
     }
 
     /// Prints the link (with its QR code on a terminal); `new` when it replaces another.
@@ -292,7 +316,7 @@ pub(super) fn qr_code(address: &str) -> String {
 
 /// Reads the terminal line by line, each line asking for a new link. A closed input (serve
 /// started from a script) just stops asking.
-fn listen_for_new_links(jobs: std::sync::mpsc::Sender<Job>) {
+fn listen_for_new_links(jobs: Arc<doors::Queue>) {
     std::thread::spawn(move || {
         let mut line = String::new();
         while std::io::stdin()
@@ -300,9 +324,7 @@ fn listen_for_new_links(jobs: std::sync::mpsc::Sender<Job>) {
             .is_ok_and(|read| read > 0)
         {
             line.clear();
-            if jobs.send(Job::NewLink).is_err() {
-                break;
-            }
+            jobs.own(Job::NewLink);
         }
     });
 }
@@ -355,51 +377,68 @@ impl Campaign {
         })
     }
 
-    /// Answers jobs and follows the head until the HTTP side stops.
+    /// Answers jobs, a link's in turn, and follows the head until the HTTP side stops.
     fn run(
         &mut self,
-        jobs: Receiver<Job>,
-        live: &watch::Sender<Arc<Live>>,
-        key: &watch::Sender<Key>,
+        jobs: &doors::Queue,
+        published: &Published,
         link: &Link,
         ctx: &mut Context,
     ) -> Result<Report, Error> {
         let mut looked = Instant::now();
         loop {
-            match jobs.recv_timeout(LOOK_EVERY) {
-                Ok(Job::Make(wanted, answer)) => {
+            match jobs.next(LOOK_EVERY) {
+                Some(Job::Make(wanted, answer)) => {
                     let _ = answer.send(self.make(wanted));
                 }
-                Ok(Job::Device(token, wanted, answer)) => {
+                Some(Job::Device(token, wanted, answer)) => {
                     let _ = answer.send(self.for_device(&token, wanted, ctx));
                 }
-                Ok(Job::NewLink) => {
+                Some(Job::NewLink) => {
                     let new = Key::new(&mut ctx.rng);
-                    key.send_replace(new.clone());
+                    published.key.send_replace(new.clone());
                     link.print(&new, true);
                 }
-                Ok(Job::Stopped(why)) => {
+                Some(Job::Stopped(why)) => {
                     return Err(Error::Internal(format!("the web server stopped: {why}")));
                 }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Ok(Report::silent()),
+                None => {}
             }
             if looked.elapsed() >= LOOK_EVERY {
                 looked = Instant::now();
-                self.follow(live);
+                self.follow(published);
             }
         }
     }
 
+    /// The players' links that stand, by their tokens' SHA-256.
+    fn standing(&mut self) -> Result<BTreeSet<String>, Error> {
+        let mut store = self.reads.open()?;
+        let state = store.head_state()?;
+        Ok(store
+            .secrets()?
+            .into_iter()
+            .filter(|(kind, _, device)| {
+                kind == "device_token"
+                    && device
+                        .parse::<u32>()
+                        .ok()
+                        .and_then(|device| state.players.devices.get(&device))
+                        .is_some_and(|d| d.linked)
+            })
+            .map(|(_, hash, _)| hash)
+            .collect())
+    }
+
     /// Makes the live page anew when the head has moved (or been replaced, by an import or a
-    /// restore). A read that fails leaves the last page up and says why on the terminal, once
-    /// until it changes or the campaign reads again.
-    fn follow(&mut self, live: &watch::Sender<Arc<Live>>) {
+    /// restore), and says again which players' links stand. A read that fails leaves the last
+    /// page up and says why on the terminal, once until it changes or the campaign reads again.
+    fn follow(&mut self, published: &Published) {
         self.reopen_if_replaced();
         let made = self
             .head()
-            .and_then(|head| match head != live.borrow().head {
-                true => self.live().map(Some),
+            .and_then(|head| match head != published.live.borrow().head {
+                true => Ok(Some((self.live()?, self.standing()?))),
                 false => Ok(None),
             });
         match made {
@@ -407,8 +446,15 @@ impl Campaign {
                 if self.trouble.take().is_some() {
                     eprintln!("grimoire serve: the campaign reads again.");
                 }
-                if let Some(page) = page {
-                    live.send_replace(Arc::new(page));
+                if let Some((page, standing)) = page {
+                    published.live.send_replace(Arc::new(page));
+                    published.standing.send_if_modified(|now| {
+                        let changed = **now != standing;
+                        if changed {
+                            *now = Arc::new(standing);
+                        }
+                        changed
+                    });
                 }
             }
             Err(e) => self.say_trouble(format!(

@@ -184,6 +184,9 @@ pre.sheet { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; 
 nav.links a { margin-right: 1rem; }
 #rolls { border: 2px solid #8a6d3b; border-radius: 8px; padding: 0.4rem 0.8rem; margin: 0.5rem 0; }
 #rolls .request button { font: inherit; padding: 0.4rem 1.2rem; }
+.flags { position: sticky; top: 0; z-index: 10; background: #fff4f4; border: 2px solid #b00020; border-radius: 8px; padding: 0.3rem 0.8rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
+.flags h2 { font-size: 1rem; margin: 0.3rem 0; color: #b00020; }
+.flags button { font: inherit; margin-left: 0.5rem; }
 "#;
 
 /// Follows the campaign: on each new head the server announces, fetches this page again and puts
@@ -463,11 +466,12 @@ pub fn trouble(status: u16, why: &str) -> Made {
     }
 }
 
-/// A player's page: the live page, with their device's part above it (the rolls put to it, and
-/// the receipts the phone keeps of those it answered).
+/// A player's page: the live page, with their device's part above it (the rolls put to it), and
+/// above everything the flags the phone raised about the GM's side, which stay until the player
+/// dismisses them.
 pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
     let part = format!(
-        r#"<section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die; it keeps a receipt of every roll it answers, and says if the log ever lacks one.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS}</script>"#,
+        r#"<section id="rolls-flags" class="flags" aria-live="assertive" hidden></section><section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS}</script>"#,
         player = escape(player),
         characters = escape(&characters.join(", ")),
     );
@@ -477,7 +481,8 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
     }
 }
 
-/// The rolls waiting on a device, as its page reads them.
+/// The rolls waiting on a device, as its page reads them: each with the command as its request
+/// records it, which the page writes down and later finds in the log.
 pub fn rolls(state: &CampaignState, device: u32) -> Made {
     let waiting: Vec<serde_json::Value> = state
         .players
@@ -487,8 +492,10 @@ pub fn rolls(state: &CampaignState, device: u32) -> Made {
                 "request": request,
                 "seq": r.seq,
                 "words": r.asked.words(),
+                "asked": r.asked,
                 "witnessed": r.witnessed,
                 "commitment": r.commitment,
+                "put_again_after": r.put_again_after,
             })
         })
         .collect();
@@ -504,22 +511,65 @@ pub fn json_made(status: u16, value: &serde_json::Value) -> Made {
     }
 }
 
-/// The player's part of the page: draws the rolls waiting on the device, answers one when tapped
-/// (a roll the GM's device witnesses, at once) with 32 bytes from the browser's cryptographic
-/// randomness, kept before they are sent so that a lost connection sends the very same bytes
-/// again, and keeps a receipt of each answer. Each time the log moves it looks again, and checks
-/// that the public log holds every receipt's answer with the bytes this phone sent.
+/// The player's part of the page. It draws the rolls waiting on the device and answers one when
+/// tapped (a roll the GM's device witnesses, at once) with 32 bytes from the browser's
+/// cryptographic randomness. Before the bytes leave, it writes down what it was shown (the
+/// request's number, commitment and command) with them, once: a request is never answered with
+/// other bytes, nor under another commitment, and a lost connection sends the very same bytes.
+/// Each time the log moves it reads the public log and checks every record: the request is there
+/// with the same commitment and command, and was answered with exactly these bytes. Anything else
+/// raises a flag at the top of the page, kept until the player dismisses it.
 const ROLLS: &str = r##"
 (function () {
   var here = location.pathname;
   var load = function (key) { try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; } };
   var save = function (key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) {} };
-  var RECEIPTS = "grimoire-receipts:" + here, PENDING = "grimoire-pending:" + here;
+  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here;
   var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
-  var bytesFor = function (request) {
-    var pending = load(PENDING);
-    if (!pending[request]) { pending[request] = hex(crypto.getRandomValues(new Uint8Array(32))); save(PENDING, pending); }
-    return pending[request];
+  // The same value whatever order its keys were written in.
+  var canon = function (value) {
+    if (Array.isArray(value)) return "[" + value.map(canon).join(",") + "]";
+    if (value && typeof value === "object") return "{" + Object.keys(value).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(value[k]); }).join(",") + "}";
+    return JSON.stringify(value === undefined ? null : value);
+  };
+  var flag = function (key, words) {
+    var flags = load(FLAGS);
+    if (flags[key]) return;
+    flags[key] = { words: words, at: new Date().toISOString() };
+    save(FLAGS, flags);
+    drawFlags();
+  };
+  var drawFlags = function () {
+    // A dismissed flag is kept as dismissed, so the next check does not raise it again.
+    var flags = load(FLAGS), keys = Object.keys(flags).filter(function (key) { return !flags[key].dismissed; }), box = document.getElementById("rolls-flags");
+    box.textContent = "";
+    box.hidden = keys.length === 0;
+    if (!keys.length) { document.title = document.title.replace(/^\(!\) /, ""); return; }
+    if (!/^\(!\) /.test(document.title)) document.title = "(!) " + document.title;
+    var title = document.createElement("h2");
+    title.textContent = "Your phone found something wrong with the GM's side";
+    box.appendChild(title);
+    keys.forEach(function (key) {
+      var row = document.createElement("p");
+      row.className = "flagged";
+      row.dataset.flag = key;
+      row.textContent = flags[key].words + " ";
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.textContent = "Dismiss";
+      dismiss.addEventListener("click", function () { var now = load(FLAGS); if (now[key]) now[key].dismissed = true; save(FLAGS, now); drawFlags(); });
+      row.appendChild(dismiss);
+      box.appendChild(row);
+    });
+  };
+  // What this phone sends for request r: written down before it is sent, and never changed.
+  var recordFor = function (r) {
+    var sent = load(SENT), kept = sent[r.request];
+    if (kept) return kept;
+    kept = { request: r.request, commitment: r.commitment, asked: r.asked, words: r.words, witnessed: r.witnessed, contribution: hex(crypto.getRandomValues(new Uint8Array(32))) };
+    sent[r.request] = kept;
+    save(SENT, sent);
+    return kept;
   };
   var said = function (lines, flagged) {
     var list = document.getElementById("rolls-said");
@@ -533,20 +583,20 @@ const ROLLS: &str = r##"
   var answering = {};
   var answer = function (r) {
     if (answering[r.request]) return;
+    var kept = load(SENT)[r.request];
+    // Shown again under another commitment or for another command: the phone answered it once,
+    // and never again with other bytes.
+    if (kept && (kept.commitment !== r.commitment || (kept.asked && canon(kept.asked) !== canon(r.asked)))) {
+      flag("shown-again:" + r.request, "Request " + r.request + " was shown to this phone again, changed (another commitment or another command) after the phone answered it: it was not answered again.");
+      return;
+    }
     answering[r.request] = true;
-    var contribution = bytesFor(r.request);
-    fetch("answer", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "request=" + r.request + "&contribution=" + contribution })
+    var record = recordFor(r);
+    fetch("answer", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "request=" + r.request + "&contribution=" + record.contribution })
       .then(function (reply) { return reply.json().then(function (body) { return { status: reply.status, body: body }; }); })
       .then(function (got) {
-        if (got.status === 200) {
-          var receipts = load(RECEIPTS);
-          receipts[r.request] = { request: r.request, commitment: r.commitment, contribution: contribution, answer: got.body.answer, said: got.body.said };
-          save(RECEIPTS, receipts);
-          var pending = load(PENDING); delete pending[r.request]; save(PENDING, pending);
-          said(got.body.said, false);
-        } else {
-          said(["Request " + r.request + ": " + (got.body.refused || "not taken")], true);
-        }
+        if (got.status === 200) said(got.body.said, false);
+        else said(["Request " + r.request + ": " + (got.body.refused || "not taken")], true);
       })
       .catch(function () { said(["Request " + r.request + ": the answer did not arrive; tap Roll again (the same bytes are sent)."], true); })
       .then(function () { answering[r.request] = false; window.grimoireRolls(); });
@@ -560,7 +610,8 @@ const ROLLS: &str = r##"
       row.className = "request";
       row.dataset.request = r.request;
       var words = document.createElement("span");
-      words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + " ";
+      var again = (r.put_again_after || []).length ? " [put again after request " + r.put_again_after.join(", ") + " was withdrawn]" : "";
+      words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + again + " ";
       row.appendChild(words);
       if (r.witnessed) { answer(r); }
       else {
@@ -573,22 +624,57 @@ const ROLLS: &str = r##"
       box.appendChild(row);
     });
   };
-  var checkReceipts = function () {
-    var receipts = load(RECEIPTS), requests = Object.keys(receipts);
+  // Every record against the public log: the request as shown, answered with these bytes.
+  var checkRecords = function () {
+    var sent = load(SENT), requests = Object.keys(sent);
     var out = document.getElementById("rolls-receipts");
     if (!requests.length) { out.textContent = ""; return; }
     fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { return reply.text(); }).then(function (text) {
-      var held = {};
+      // What the log says of each request, and (as every reader computes it) which were put
+      // to a phone right after a roll to it was withdrawn.
+      var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
       text.split("\n").forEach(function (line) {
         if (!line) return;
         try { var row = JSON.parse(line); } catch (e) { return; }
-        if (row.kind === "roll_answered" && row.payload) held[row.payload.request] = row.payload.contribution;
+        var p = row.payload || {};
+        if (row.kind === "roll_requested") {
+          put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device };
+          if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
+          delete withdrawnFrom[p.device];
+        } else if (row.kind === "roll_answered") {
+          if (answered[p.request] === undefined) answered[p.request] = p.contribution;
+        } else if (row.kind === "roll_withdrawn" && put[p.request] && answered[p.request] === undefined && withdrawn[p.request] === undefined) {
+          withdrawn[p.request] = row.seq;
+          (withdrawnFrom[put[p.request].device] = withdrawnFrom[put[p.request].device] || []).push(p.request);
+        }
       });
-      var missing = requests.filter(function (request) { return held[request] !== receipts[request].contribution; });
-      out.className = missing.length ? "flagged" : "";
-      out.textContent = missing.length
-        ? "The log does not hold your answer to request " + missing.join(", ") + " as your phone sent it: it was dropped or replaced. Show the GM this page."
-        : "The log holds every answer this phone sent (" + requests.length + ").";
+      var waiting = 0;
+      requests.forEach(function (request) {
+        var kept = sent[request], inLog = put[request];
+        if (!inLog) {
+          flag("missing:" + request, "Request " + request + ": the log does not hold the request this phone was shown and answered: the GM's side never recorded it, or took it out.");
+        } else if (inLog.commitment !== kept.commitment) {
+          flag("commitment:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another commitment than the one this phone was shown: the GM's side showed this phone a request it did not record.");
+        } else if (kept.asked && canon(inLog.asked) !== canon(kept.asked)) {
+          flag("command:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another command than the one this phone was shown.");
+        } else if (withdrawn[request] !== undefined && answered[request] === undefined) {
+          flag("withdrawn:" + request, "Request " + request + " (#" + inLog.seq + "): the GM's side withdrew (or never recorded) a roll this phone made, at #" + withdrawn[request] + ".");
+        } else if (answered[request] === undefined) {
+          waiting++;
+        } else if (answered[request] !== kept.contribution) {
+          flag("bytes:" + request, "Request " + request + " (#" + inLog.seq + "): the log records an answer with bytes this phone never sent.");
+        }
+      });
+      var marks = requests.filter(function (request) { return putAgain[request]; }).map(function (request) {
+        return "request " + request + " was put again after request " + putAgain[request].join(", ") + " was withdrawn";
+      });
+      var raised = load(FLAGS), flags = Object.keys(raised).filter(function (key) { return !raised[key].dismissed; }).length;
+      out.className = flags ? "flagged" : "";
+      out.textContent = (flags
+        ? "This phone raised " + flags + (flags === 1 ? " flag" : " flags") + " (at the top of the page). "
+        : "The log holds every roll this phone made as it was shown (" + (requests.length - waiting) + "). ") +
+        (waiting ? waiting + " sent, not yet in the log. " : "") +
+        (marks.length ? "Marked: " + marks.join("; ") + "." : "");
     }).catch(function () {});
   };
   var busy = false;
@@ -598,8 +684,9 @@ const ROLLS: &str = r##"
     fetch("rolls", { cache: "no-store" }).then(function (reply) {
       if (reply.status === 404) { document.getElementById("link-gone").hidden = false; throw new Error("gone"); }
       return reply.json();
-    }).then(function (body) { draw(body.waiting); checkReceipts(); }).catch(function () {}).then(function () { busy = false; });
+    }).then(function (body) { draw(body.waiting); checkRecords(); }).catch(function () {}).then(function () { busy = false; });
   };
+  drawFlags();
   window.grimoireRolls();
 })();
 "##;
