@@ -12,6 +12,8 @@
 //!            (the live view under load: phones following `grimoire serve` while the GM appends)
 //!        grimoire-bench players-load [--players 6] [--viewers 30] [--seconds 60] [--events 5000] [--dir DIR]
 //!            (players' phones answering the rolls the GM puts to them, viewers following)
+//!        grimoire-bench players-fair [--searchers 16] [--asks 300] [--events 5000] [--dir DIR]
+//!            (one player's link searching the log in many loops while another's asks for its rolls)
 //!        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
 //!        grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
 
@@ -46,6 +48,12 @@ fn main() {
         return match players_load_main(&args[2..]) {
             Ok(row) => println!("{row}"),
             Err(e) => eprintln!("players-load: {e}"),
+        };
+    }
+    if args.get(1).map(String::as_str) == Some("players-fair") {
+        return match players_fair_main(&args[2..]) {
+            Ok(row) => println!("{row}"),
+            Err(e) => eprintln!("players-fair: {e}"),
         };
     }
     if args.get(1).map(String::as_str) == Some("serve-load") {
@@ -1083,6 +1091,124 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
                 0 => "saw the last head".to_string(),
                 n => format!("{n} missed the last head"),
             },
+        ))
+    })();
+    let _ = server.kill();
+    let _ = server.wait();
+    outcome
+}
+
+/// One link cannot delay another's (the server's fair queue): `searchers` loops ask for searched
+/// log pages through one player's link while another player's phone asks for its rolls `asks`
+/// times, one after another; its latencies are compared with the same asks made alone, in the same
+/// run. Every loop is bounded in count and time.
+fn players_fair_main(args: &[String]) -> Result<String, Failure> {
+    let (mut searchers, mut asks, mut events) = (16usize, 300usize, 5_000u64);
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = rest.next().ok_or(format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--searchers" => searchers = value.parse()?,
+            "--asks" => asks = value.parse()?,
+            "--events" => events = value.parse()?,
+            "--dir" => dir = PathBuf::from(value),
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join(format!("players-fair-{events}.db"));
+    remove(&db);
+    let exe = std::env::current_exe()?.with_file_name("grimoire");
+    let path = db.to_str().unwrap_or_default().to_string();
+    process(
+        &exe,
+        &["--db", &path, "dev", "generate", "--events", &events.to_string()],
+    )?;
+    let grimoire = |words: &[&str]| -> Result<serde_json::Value, Failure> {
+        let out = Command::new(&exe)
+            .args(["--db", &path, "--json"])
+            .args(words)
+            .output()?;
+        if !out.status.success() {
+            return Err(format!("{words:?}: {}", String::from_utf8_lossy(&out.stderr)).into());
+        }
+        Ok(serde_json::from_slice(&out.stdout)?)
+    };
+    let party = grimoire(&["character", "list"])?;
+    let names: Vec<String> = party["characters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["name"].as_str().map(str::to_string))
+        .take(2)
+        .collect();
+    let [searching, asking] = names.as_slice() else {
+        return Err("the generated party has fewer than two characters".into());
+    };
+    let mut links = Vec::new();
+    for (player, plays) in [("Searcher", searching), ("Asker", asking)] {
+        let linked = grimoire(&["player", "link", player, "--plays", plays])?;
+        let link = linked["link"].as_str().ok_or("no link printed")?;
+        links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
+    }
+    let (mut server, address, _) = serving(&exe, &path)?;
+    let outcome = (|| -> Result<String, Failure> {
+        let ask = |link: &str| -> Result<Duration, Failure> {
+            let started = Instant::now();
+            let (status, body) = http(
+                &address,
+                &format!("GET {link}rolls HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"),
+            )?;
+            if status != 200 {
+                return Err(format!("the rolls list answered {status}: {body}").into());
+            }
+            Ok(started.elapsed())
+        };
+        let quantiles = |mut times: Vec<Duration>| {
+            times.sort();
+            let at = |q: f64| {
+                times
+                    .get(((times.len() as f64 * q) as usize).min(times.len().saturating_sub(1)))
+                    .copied()
+                    .unwrap_or_default()
+            };
+            (at(0.5), at(0.99))
+        };
+        let alone = (0..asks)
+            .map(|_| ask(&links[1]))
+            .collect::<Result<Vec<_>, _>>()?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let deadline = Instant::now() + Duration::from_secs(600);
+        let loops: Vec<_> = (0..searchers)
+            .map(|i| {
+                let (address, link, stop) = (
+                    address.clone(),
+                    links[0].clone(),
+                    std::sync::Arc::clone(&stop),
+                );
+                std::thread::spawn(move || {
+                    let mut served = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::SeqCst)
+                        && Instant::now() < deadline
+                    {
+                        let query = format!("GET {link}log?grep=r{i}{served} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+                        if matches!(http(&address, &query), Ok((200, _))) {
+                            served += 1;
+                        }
+                    }
+                    served
+                })
+            })
+            .collect();
+        // The searchers' lane fills before the asks begin.
+        std::thread::sleep(Duration::from_secs(2));
+        let crowded = (0..asks).map(|_| ask(&links[1])).collect::<Result<Vec<_>, _>>();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let searched: u64 = loops.into_iter().map(|l| l.join().unwrap_or(0)).sum();
+        let ((alone_p50, alone_p99), (p50, p99)) = (quantiles(alone), quantiles(crowded?));
+        Ok(format!(
+            "| {events} events, {searchers} searching loops on one link, {asks} asks on another | rolls list p50 {p50:.1?}, p99 {p99:.1?} (alone: p50 {alone_p50:.1?}, p99 {alone_p99:.1?}) | {searched} searched pages served meanwhile |"
         ))
     })();
     let _ = server.kill();

@@ -61,8 +61,6 @@ impl AskedCommand {
     /// typed for the argument the system's command marks as acting. `None` when the command names
     /// no one who acts (a free roll for no one) or is one this build does not know.
     pub fn acting(&self) -> Option<&str> {
-        use crate::systems::contract::command::SystemCommands;
-        use crate::systems::registry::{SystemId, on_system};
         match self {
             AskedCommand::Roll { character, .. } => character.as_deref(),
             AskedCommand::System {
@@ -70,11 +68,8 @@ impl AskedCommand {
                 path,
                 given,
             } => {
-                let id = SystemId::keyed(system)?;
-                let arg = on_system!(id, SystemId, |S| S::commands()
-                    .iter()
-                    .find(|c| c.path == path)
-                    .and_then(|c| c.acting()))?;
+                let arg =
+                    crate::systems::registry::SystemId::keyed(system)?.acting_argument(path)?;
                 given.get(arg)?.first().map(String::as_str)
             }
         }

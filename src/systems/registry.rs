@@ -155,6 +155,15 @@ impl SystemId {
             .find(|system| system.key() == key)
     }
 
+    /// The argument of the system's command `path` that names the character who acts (C-5), if
+    /// it has one: what a roll put to a player's phone is checked against.
+    pub fn acting_argument(self, path: &str) -> Option<&'static str> {
+        on_system!(self, SystemId, |S| S::commands()
+            .iter()
+            .find(|c| c.path == path)
+            .and_then(|c| c.acting()))
+    }
+
     /// The system's name as the table says it.
     pub fn name(self) -> &'static str {
         match self {
