@@ -1123,7 +1123,14 @@ fn players_fair_main(args: &[String]) -> Result<String, Failure> {
     let path = db.to_str().unwrap_or_default().to_string();
     process(
         &exe,
-        &["--db", &path, "dev", "generate", "--events", &events.to_string()],
+        &[
+            "--db",
+            &path,
+            "dev",
+            "generate",
+            "--events",
+            &events.to_string(),
+        ],
     )?;
     let grimoire = |words: &[&str]| -> Result<serde_json::Value, Failure> {
         let out = Command::new(&exe)
@@ -1154,16 +1161,29 @@ fn players_fair_main(args: &[String]) -> Result<String, Failure> {
     }
     let (mut server, address, _) = serving(&exe, &path)?;
     let outcome = (|| -> Result<String, Failure> {
-        let ask = |link: &str| -> Result<Duration, Failure> {
+        // Another player's phone: its rolls list (served from the campaign as it last stood) and
+        // the newest lines of the log (made on the campaign's thread, in its link's turn).
+        let ask = |page: &str| -> Result<Duration, Failure> {
             let started = Instant::now();
             let (status, body) = http(
                 &address,
-                &format!("GET {link}rolls HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"),
+                &format!(
+                    "GET {}{page} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n",
+                    links[1]
+                ),
             )?;
             if status != 200 {
-                return Err(format!("the rolls list answered {status}: {body}").into());
+                return Err(format!("{page} answered {status}: {body}").into());
             }
             Ok(started.elapsed())
+        };
+        let asking = || -> Result<(Vec<Duration>, Vec<Duration>), Failure> {
+            let (mut rolls, mut log) = (Vec::new(), Vec::new());
+            for _ in 0..asks {
+                rolls.push(ask("rolls")?);
+                log.push(ask("log?limit=20")?);
+            }
+            Ok((rolls, log))
         };
         let quantiles = |mut times: Vec<Duration>| {
             times.sort();
@@ -1175,9 +1195,7 @@ fn players_fair_main(args: &[String]) -> Result<String, Failure> {
             };
             (at(0.5), at(0.99))
         };
-        let alone = (0..asks)
-            .map(|_| ask(&links[1]))
-            .collect::<Result<Vec<_>, _>>()?;
+        let alone = asking()?;
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let deadline = Instant::now() + Duration::from_secs(600);
         let loops: Vec<_> = (0..searchers)
@@ -1203,12 +1221,17 @@ fn players_fair_main(args: &[String]) -> Result<String, Failure> {
             .collect();
         // The searchers' lane fills before the asks begin.
         std::thread::sleep(Duration::from_secs(2));
-        let crowded = (0..asks).map(|_| ask(&links[1])).collect::<Result<Vec<_>, _>>();
+        let crowded = asking();
         stop.store(true, std::sync::atomic::Ordering::SeqCst);
         let searched: u64 = loops.into_iter().map(|l| l.join().unwrap_or(0)).sum();
-        let ((alone_p50, alone_p99), (p50, p99)) = (quantiles(alone), quantiles(crowded?));
+        let crowded = crowded?;
+        let words = |(p50, p99): (Duration, Duration)| format!("p50 {p50:.1?}, p99 {p99:.1?}");
         Ok(format!(
-            "| {events} events, {searchers} searching loops on one link, {asks} asks on another | rolls list p50 {p50:.1?}, p99 {p99:.1?} (alone: p50 {alone_p50:.1?}, p99 {alone_p99:.1?}) | {searched} searched pages served meanwhile |"
+            "| {events} events, {searchers} searching loops on one link, {asks} asks of each on another | rolls list {} (alone: {}) | log's last 20 {} (alone: {}) | {searched} searched pages served meanwhile |",
+            words(quantiles(crowded.0)),
+            words(quantiles(alone.0)),
+            words(quantiles(crowded.1)),
+            words(quantiles(alone.1)),
         ))
     })();
     let _ = server.kill();

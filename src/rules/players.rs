@@ -661,6 +661,58 @@ mod tests {
         assert!(why.contains("Nonesuch"), "{why}");
     }
 
+    #[test]
+    fn c5_given_bea_plays_aldric_when_his_healing_ritual_on_bryn_is_put_to_her_phone_then_it_is_put()
+     {
+        let mut log = Log::campaign();
+        log.then(
+            Command::AddCharacter {
+                name: "Aldric".into(),
+                sheet: Sheet::Adg(AdgSheet {
+                    level: 2,
+                    agility: 10,
+                    brawn: 10,
+                    cunning: 12,
+                    health: 5,
+                    silver: 0,
+                    knows: vec![crate::systems::adg::sheet::StartingRitual {
+                        name: "Mend".into(),
+                        kind: crate::systems::adg::event::RitualKind::Phrase,
+                    }],
+                }),
+            },
+            &[],
+        );
+        log.then(joins("Bryn"), &[]);
+        log.then(link("Bea", "Aldric", false), &[]);
+        log.then(link("Cal", "Bryn", false), &[]);
+        let healing = AskedCommand::System {
+            system: "adg".into(),
+            path: "ritual cast".into(),
+            given: [
+                ("character", "Aldric"),
+                ("ritual", "Mend"),
+                ("effect", "healing"),
+                ("target", "Bryn"),
+            ]
+            .into_iter()
+            .map(|(id, value)| (id.to_string(), vec![value.to_string()]))
+            .collect(),
+        };
+        assert!(
+            matches!(
+                log.when(put("Cal", healing.clone(), false), &[]),
+                Err(RuleError::Players(Refused::NotTheirs { .. }))
+            ),
+            "Bryn is healed, but Aldric acts"
+        );
+        let put = log.then(put("Bea", healing, false), &[]);
+        assert!(
+            matches!(put.as_slice(), [Event::RollRequested { device: 1, .. }]),
+            "{put:?}"
+        );
+    }
+
     /// Every command that rolls names the one who acts, so a player's phone can be checked
     /// against it; and the browser's check, written apart, names the same argument for each.
     #[test]

@@ -367,9 +367,23 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             "retracted" => case(format!("#{at} retracts #0, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seq"] = 0.into())
             }),
-            "roll_requested" => case(format!("#{at} commitment changed, rechained"), true, &|r| {
-                edit_payload(&mut r[i], |p| p["commitment"] = "ab".repeat(32).into())
-            }),
+            "roll_requested" => {
+                case(format!("#{at} commitment changed, rechained"), true, &|r| {
+                    edit_payload(&mut r[i], |p| p["commitment"] = "ab".repeat(32).into())
+                });
+                case(
+                    format!("#{at} put to a device never linked, rechained"),
+                    true,
+                    &|r| edit_payload(&mut r[i], |p| p["device"] = 9.into()),
+                );
+                if payload["witnessed"] == false {
+                    case(
+                        format!("#{at} rolls for a character its player does not play, rechained"),
+                        true,
+                        &|r| edit_payload(&mut r[i], |p| p["asked"]["character"] = "Mira".into()),
+                    );
+                }
+            }
             "roll_answered" => {
                 case(
                     format!("#{at} device's secret swapped, rechained"),

@@ -273,9 +273,7 @@ fn c4_a_players_link_opens_only_their_own_rolls_and_a_revoked_one_opens_nothing(
             "another site",
         ),
         (
-            format!(
-                "Host: rebound.example:80\r\nOrigin: http://rebound.example:80\r\nContent-Type: application/x-www-form-urlencoded"
-            ),
+            "Host: rebound.example:80\r\nOrigin: http://rebound.example:80\r\nContent-Type: application/x-www-form-urlencoded".to_string(),
             "a name re-pointed here",
         ),
         (
@@ -400,6 +398,61 @@ fn c5_the_gms_terminal_refuses_what_a_device_cannot_roll_and_records_nothing() {
         let err = c.refused(&args, code);
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+/// A witnessed roll is the GM's: its answer keeps the phone's player as its actor (the log hashes
+/// it so), but `log --by` and the audit count its dice for whoever put the request, computed from
+/// the log. A player's own roll stays theirs.
+#[test]
+fn c6_given_a_witnessed_roll_when_filtered_by_actor_then_it_is_the_gms_who_put_it() {
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    c.ok(&[
+        "roll",
+        "d6",
+        "--for",
+        "wandering monsters",
+        "--witnessed-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    rolls_once(&served, &bea, 1);
+    assert_eq!(answer(&served, &bea, 1, &"3c".repeat(32)).status, 200);
+    let events = c.json(&["log"]);
+    let rows = events["events"].as_array().expect("events");
+    let requested = rows
+        .iter()
+        .find(|e| e["kind"] == "roll_requested")
+        .expect("the request");
+    let gm = requested["actor"].as_str().expect("an actor").to_string();
+    assert_ne!(gm, "Bea");
+    let rolled = rows
+        .iter()
+        .find(|e| e["kind"] == "dice_rolled")
+        .expect("the roll");
+    assert_eq!(
+        rolled["actor"], "Bea",
+        "the answer keeps the actor it was stored with"
+    );
+    let kinds = |by: &str| -> Vec<String> {
+        c.json(&["log", "--by", by])["events"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| e["kind"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert!(
+        kinds(&gm).contains(&"dice_rolled".to_string()),
+        "{:?}",
+        kinds(&gm)
+    );
+    assert!(!kinds("bea").contains(&"dice_rolled".to_string()));
+    assert!(kinds("bea").contains(&"roll_answered".to_string()));
+    let audited = |by: &str| c.json(&["audit", "dice", "--by", by])["groups"].clone();
+    assert_eq!(audited("Bea"), serde_json::json!([]));
+    assert_eq!(audited(&gm)[0]["rolls"], 1);
 }
 
 /// The evening the issue asks for, on real phone pages: a save against a cast rolled from the

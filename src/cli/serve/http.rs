@@ -7,7 +7,7 @@
 //! or not, can starve the rest.
 
 use super::doors::{Doors, Link, Queue};
-use super::{ForDevice, Job, Key, Live, Made, Wanted, pages};
+use super::{ForDevice, Job, Key, Live, Made, Standing, Wanted, pages};
 use axum::Router;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -16,7 +16,6 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,7 +41,7 @@ pub const PLAIN: &str = "text/plain; charset=utf-8";
 pub struct Shared {
     pub key: watch::Receiver<Key>,
     pub live: watch::Receiver<Arc<Live>>,
-    pub standing: watch::Receiver<Arc<BTreeSet<String>>>,
+    pub standing: watch::Receiver<Arc<Standing>>,
     pub jobs: Arc<Queue>,
     pub doors: Arc<Doors>,
     pub authority: String,
@@ -56,9 +55,21 @@ impl Shared {
     /// Whether `token` is a player's link that stands, as the campaign last said: what is not
     /// never reaches the campaign's thread.
     fn stands(&self, token: &str) -> bool {
-        self.standing
-            .borrow()
-            .contains(&crate::cli::players::token_hash(token))
+        self.standing.borrow().device(token).is_some()
+    }
+
+    /// What `made` makes of the standing link `token` opens (its device and what it holds), or
+    /// the one refusal.
+    async fn of_device(
+        &self,
+        token: &str,
+        made: impl FnOnce(u32, &crate::state::players::Device, &Standing) -> Response,
+    ) -> Response {
+        let standing = Arc::clone(&self.standing.borrow());
+        match standing.device(token) {
+            Some((device, linked)) => made(device, linked, &standing),
+            None => nothing().await,
+        }
     }
 
     /// Whether `link` opens anything now.
@@ -178,7 +189,7 @@ fn close_what_no_longer_opens(shared: &Shared) {
             let standing = Arc::clone(&standing.borrow_and_update());
             doors.close_stale(|link| match link {
                 Link::Table(given) => !key.opens(given),
-                Link::Player(token) => !standing.contains(&crate::cli::players::token_hash(token)),
+                Link::Player(token) => standing.device(token).is_none(),
             });
         }
     });
@@ -405,11 +416,20 @@ async fn updates(State(s): State<Shares>, Path(key): Path<String>) -> Response {
 /// A player's page: the live page with their device's part (C-5).
 async fn player_page(State(s): State<Shares>, Path(token): Path<String>) -> Response {
     let live = Arc::clone(&s.live.borrow());
-    s.for_device(token, ForDevice::Page(live)).await
+    s.of_device(&token, |_, linked, _| {
+        let page = pages::player_page(&live.page, &linked.player, &linked.characters);
+        ([(header::CONTENT_TYPE, pages::HTML)], page).into_response()
+    })
+    .await
 }
 
+/// The rolls waiting on a player's device, from the campaign as it last stood (as the live page
+/// is): no other link's work delays them.
 async fn player_rolls(State(s): State<Shares>, Path(token): Path<String>) -> Response {
-    s.for_device(token, ForDevice::Rolls).await
+    s.of_device(&token, |device, _, standing| {
+        answered(pages::rolls(&standing.players, device))
+    })
+    .await
 }
 
 async fn player_log(
@@ -435,11 +455,9 @@ async fn player_export(State(s): State<Shares>, Path(token): Path<String>) -> Re
 /// A player's link typed without its last slash: the same redirect the table's gets, for a link
 /// that stands.
 async fn to_the_players_folder(State(s): State<Shares>, Path(token): Path<String>) -> Response {
-    let checked = s.for_device(token.clone(), ForDevice::Check).await;
-    match checked.status() {
-        StatusCode::OK => Redirect::to(&format!("/p/{token}/")).into_response(),
-        _ => checked,
-    }
+    let path = format!("/p/{token}/");
+    s.of_device(&token, |_, _, _| Redirect::to(&path).into_response())
+        .await
 }
 
 /// A device's answer: `request=N&contribution=HEX`, a form (C-5), each field once.
@@ -500,9 +518,8 @@ async fn player_answer(
 /// A player's stream of updates: the head now, then each new head (the page then asks for its
 /// rolls again, and finds out there if its link was revoked).
 async fn player_updates(State(s): State<Shares>, Path(token): Path<String>) -> Response {
-    let checked = s.for_device(token, ForDevice::Check).await;
-    if checked.status() != StatusCode::OK {
-        return checked;
+    if !s.stands(&token) {
+        return nothing().await;
     }
     let mut live = s.live.clone();
     live.borrow_and_update();

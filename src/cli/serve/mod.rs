@@ -17,13 +17,11 @@ use super::{Context, Globals, open::SharedStore};
 use crate::Error;
 use crate::rules::RuleError;
 use crate::seq::Seq;
-use crate::state::CampaignState;
 use crate::store::{Checkpoint, Store};
 use clap::Args;
 use rand::RngCore;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
@@ -121,14 +119,28 @@ pub struct Made {
     pub body: Arc<String>,
 }
 
-/// What a player's link asks for (C-4, C-5): each is answered only for a link that stands.
+/// The players' links that stand, and the players' part of the campaign as it last stood: what
+/// the HTTP side answers a phone's small asks from (its page, its rolls, whether its link stands)
+/// without waiting on the campaign's thread, as it serves the live page.
+#[derive(Debug, Default, PartialEq)]
+pub struct Standing {
+    /// Each standing link's device, by the SHA-256 of its token.
+    devices: BTreeMap<String, u32>,
+    pub players: crate::state::players::Players,
+}
+
+impl Standing {
+    /// The linked device `token` opens, if its link stands.
+    pub fn device(&self, token: &str) -> Option<(u32, &crate::state::players::Device)> {
+        let device = *self.devices.get(&super::players::token_hash(token))?;
+        let linked = self.players.devices.get(&device).filter(|d| d.linked)?;
+        Some((device, linked))
+    }
+}
+
+/// What a player's link asks of the campaign's thread (C-4, C-5): each is answered only for a
+/// link that stands.
 pub enum ForDevice {
-    /// Whether the link stands (for the stream of updates).
-    Check,
-    /// The player's page, around the live page the HTTP side holds.
-    Page(Arc<Live>),
-    /// The rolls waiting on the device.
-    Rolls,
     /// The device's answer to a request: its bytes, in hex.
     Answer { request: u32, contribution: String },
     /// One of the table's pages.
@@ -222,8 +234,7 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
 struct Published {
     live: watch::Sender<Arc<Live>>,
     key: watch::Sender<Key>,
-    /// The players' links that stand, by their tokens' SHA-256.
-    standing: watch::Sender<Arc<BTreeSet<String>>>,
+    standing: watch::Sender<Arc<Standing>>,
 }
 
 /// The campaign opened for the evening's reads, its state kept in memory between writes.
@@ -388,6 +399,9 @@ impl Campaign {
         let mut looked = Instant::now();
         loop {
             match jobs.next(LOOK_EVERY) {
+                // A page no one waits for any more (its connection closed) is not made.
+                Some(Job::Make(_, answer) | Job::Device(_, ForDevice::Public(_), answer))
+                    if answer.is_closed() => {}
                 Some(Job::Make(wanted, answer)) => {
                     let _ = answer.send(self.make(wanted));
                 }
@@ -411,23 +425,21 @@ impl Campaign {
         }
     }
 
-    /// The players' links that stand, by their tokens' SHA-256.
-    fn standing(&mut self) -> Result<BTreeSet<String>, Error> {
+    /// The players' links that stand, and the players' part of the campaign now.
+    fn standing(&mut self) -> Result<Standing, Error> {
         let mut store = self.reads.open()?;
         let state = store.head_state()?;
-        Ok(store
+        let devices = store
             .secrets()?
             .into_iter()
-            .filter(|(kind, _, device)| {
-                kind == "device_token"
-                    && device
-                        .parse::<u32>()
-                        .ok()
-                        .and_then(|device| state.players.devices.get(&device))
-                        .is_some_and(|d| d.linked)
-            })
-            .map(|(_, hash, _)| hash)
-            .collect())
+            .filter(|(kind, _, _)| kind == "device_token")
+            .filter_map(|(_, hash, device)| Some((hash, device.parse::<u32>().ok()?)))
+            .filter(|(_, device)| state.players.devices.get(device).is_some_and(|d| d.linked))
+            .collect();
+        Ok(Standing {
+            devices,
+            players: state.players.clone(),
+        })
     }
 
     /// Makes the live page anew when the head has moved (or been replaced, by an import or a
@@ -504,7 +516,7 @@ impl Campaign {
 
     /// What a player's link asks for, when the link stands; the table's one refusal otherwise.
     fn for_device(&mut self, token: &str, wanted: ForDevice, ctx: &mut Context) -> Made {
-        let (device, player, characters, state) = match self.device(token) {
+        let (device, player) = match self.device(token) {
             Ok(Some(found)) => found,
             Ok(None) => {
                 return Made {
@@ -516,13 +528,6 @@ impl Campaign {
             Err(e) => return self.unreadable(&e),
         };
         match wanted {
-            ForDevice::Check => pages::json_made(200, &serde_json::json!({})),
-            ForDevice::Page(live) => Made {
-                status: 200,
-                media: pages::HTML,
-                body: Arc::new(pages::player_page(&live.page, &player, &characters)),
-            },
-            ForDevice::Rolls => pages::rolls(&state, device),
             ForDevice::Answer {
                 request,
                 contribution,
@@ -531,13 +536,9 @@ impl Campaign {
         }
     }
 
-    /// The linked device a token opens, with its player, their characters and the campaign as it
-    /// stands; `None` for a token no standing link was made with.
-    #[allow(clippy::type_complexity)]
-    fn device(
-        &mut self,
-        token: &str,
-    ) -> Result<Option<(u32, String, Vec<String>, Rc<CampaignState>)>, Error> {
+    /// The linked device a token opens, with its player, as the log stands now; `None` for a
+    /// token no standing link was made with.
+    fn device(&mut self, token: &str) -> Result<Option<(u32, String)>, Error> {
         // Only what a link can hold is looked up: 128 bits in lowercase hex.
         if token.len() != 32
             || !token
@@ -552,12 +553,7 @@ impl Campaign {
         };
         let state = store.head_state()?;
         Ok(match state.players.devices.get(&device) {
-            Some(d) if d.linked => Some((
-                device,
-                d.player.clone(),
-                d.characters.clone(),
-                Rc::clone(&state),
-            )),
+            Some(d) if d.linked => Some((device, d.player.clone())),
             _ => None,
         })
     }

@@ -483,9 +483,8 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
 
 /// The rolls waiting on a device, as its page reads them: each with the command as its request
 /// records it, which the page writes down and later finds in the log.
-pub fn rolls(state: &CampaignState, device: u32) -> Made {
-    let waiting: Vec<serde_json::Value> = state
-        .players
+pub fn rolls(players: &crate::state::players::Players, device: u32) -> Made {
+    let waiting: Vec<serde_json::Value> = players
         .waiting_for(device)
         .map(|(request, r)| {
             serde_json::json!({
