@@ -269,6 +269,18 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     assert!(audit.contains("after request 1"), "{audit}");
     let verified = c.json(&["verify"]);
     assert_eq!(verified["rolls_put_again"], 1, "{verified}");
+    // On the page too: its newest events, and its own check of the public log, which computes
+    // the mark from the log rather than reading it there.
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("live").textContent.indexOf("[put again after request 1 was withdrawn]") >= 0"#,
+        "the mark among the newest events",
+    );
+    browser.wait_for(
+        &phone,
+        r#"JSON.parse(document.getElementById("check-result").textContent).rolls_put_again === 1"#,
+        "the page's own check counting the roll put again",
+    );
 
     // (b) Request 3 is shown with a commitment the log never holds.
     proxy.tricks().fake_commitment = Some((3, "ab".repeat(32)));
