@@ -224,3 +224,14 @@ fn secrets_of(log: &MemoryLog, seq: Seq) -> Vec<SealedSecret> {
     secrets.sort_by_key(|secret| secret.n);
     secrets
 }
+
+/// A roll put to `player`'s phone (C-5), or the GM's roll it witnesses (C-6), as the GM gives it
+/// (the commitment is filled in by the door).
+pub fn put_to(player: &str, asked: crate::event::AskedCommand, witnessed: bool) -> Command {
+    Command::RequestRoll {
+        player: player.into(),
+        asked,
+        witnessed,
+        commitment: String::new(),
+    }
+}

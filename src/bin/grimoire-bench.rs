@@ -899,57 +899,18 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
         }
     }
     std::fs::create_dir_all(&dir)?;
-    let db = dir.join(format!("players-load-{events}.db"));
-    remove(&db);
     let last_file = dir.join("players-load-last");
     let _ = std::fs::remove_file(&last_file);
-    let exe = std::env::current_exe()?.with_file_name("grimoire");
-    let path = db.to_str().unwrap_or_default().to_string();
-    process(
-        &exe,
-        &[
-            "--db",
-            &path,
-            "dev",
-            "generate",
-            "--events",
-            &events.to_string(),
-        ],
-    )?;
-    let grimoire = |words: &[&str]| -> Result<serde_json::Value, Failure> {
+    let players: Vec<String> = (1..=players).map(|p| format!("Player{p}")).collect();
+    let (exe, path, names, links) = linked_campaign(&dir, "players-load", events, &players)?;
+    let players = players.len();
+    let db = PathBuf::from(&path);
+    let verify = || -> Result<serde_json::Value, Failure> {
         let out = Command::new(&exe)
-            .args(["--db", &path, "--json"])
-            .args(words)
+            .args(["--db", &path, "--json", "verify"])
             .output()?;
-        if !out.status.success() {
-            return Err(format!("{words:?}: {}", String::from_utf8_lossy(&out.stderr)).into());
-        }
         Ok(serde_json::from_slice(&out.stdout)?)
     };
-    // Each player plays a character of the generated party, and holds a link.
-    let party = grimoire(&["character", "list"])?;
-    let names: Vec<String> = party["characters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["name"].as_str().map(str::to_string))
-        .take(players)
-        .collect();
-    if names.len() < players {
-        return Err(format!("the generated party has only {} characters", names.len()).into());
-    }
-    let mut links = Vec::new();
-    for (p, name) in names.iter().enumerate() {
-        let linked = grimoire(&[
-            "player",
-            "link",
-            &format!("Player{}", p + 1),
-            "--plays",
-            name,
-        ])?;
-        let link = linked["link"].as_str().ok_or("no link printed")?;
-        links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
-    }
     let (mut server, address, updates) = serving(&exe, &path)?;
     let outcome = (|| -> Result<String, Failure> {
         let deadline = Instant::now() + Duration::from_secs(seconds + 60);
@@ -1050,7 +1011,7 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
                 .get(request)
                 .is_some_and(|v| v.first() == Some(bytes))
         });
-        let verified = grimoire(&["verify"])?;
+        let verified = verify()?;
         let verify_words = format!(
             "verify {}: {} player-rolled and {} witnessed dice",
             if verified["dice_problems"]
@@ -1098,26 +1059,16 @@ fn players_load_main(args: &[String]) -> Result<String, Failure> {
     outcome
 }
 
-/// One link cannot delay another's (the server's fair queue): `searchers` loops ask for searched
-/// log pages through one player's link while another player's phone asks for its rolls `asks`
-/// times, one after another; its latencies are compared with the same asks made alone, in the same
-/// run. Every loop is bounded in count and time.
-fn players_fair_main(args: &[String]) -> Result<String, Failure> {
-    let (mut searchers, mut asks, mut events) = (16usize, 300usize, 5_000u64);
-    let mut dir = std::env::temp_dir().join("grimoire-bench");
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let value = rest.next().ok_or(format!("{arg} needs a value"))?;
-        match arg.as_str() {
-            "--searchers" => searchers = value.parse()?,
-            "--asks" => asks = value.parse()?,
-            "--events" => events = value.parse()?,
-            "--dir" => dir = PathBuf::from(value),
-            other => return Err(format!("unknown argument {other}").into()),
-        }
-    }
-    std::fs::create_dir_all(&dir)?;
-    let db = dir.join(format!("players-fair-{events}.db"));
+/// A generated campaign of `events` events in `dir` (named after `name`), each of `players`
+/// playing a character of its party with a link of their own: the grimoire binary, the
+/// campaign's path, the characters played and each player's link path (`/p/TOKEN/`), in order.
+fn linked_campaign(
+    dir: &Path,
+    name: &str,
+    events: u64,
+    players: &[String],
+) -> Result<(PathBuf, String, Vec<String>, Vec<String>), Failure> {
+    let db = dir.join(format!("{name}-{events}.db"));
     remove(&db);
     let exe = std::env::current_exe()?.with_file_name("grimoire");
     let path = db.to_str().unwrap_or_default().to_string();
@@ -1148,17 +1099,45 @@ fn players_fair_main(args: &[String]) -> Result<String, Failure> {
         .into_iter()
         .flatten()
         .filter_map(|c| c["name"].as_str().map(str::to_string))
-        .take(2)
+        .take(players.len())
         .collect();
-    let [searching, asking] = names.as_slice() else {
-        return Err("the generated party has fewer than two characters".into());
-    };
+    if names.len() < players.len() {
+        return Err(format!("the generated party has only {} characters", names.len()).into());
+    }
     let mut links = Vec::new();
-    for (player, plays) in [("Searcher", searching), ("Asker", asking)] {
+    for (player, plays) in players.iter().zip(&names) {
         let linked = grimoire(&["player", "link", player, "--plays", plays])?;
         let link = linked["link"].as_str().ok_or("no link printed")?;
         links.push(link.trim_start_matches("http://127.0.0.1:8737").to_string());
     }
+    Ok((exe, path, names, links))
+}
+
+/// One link cannot delay another's (the server's fair queue): `searchers` loops ask for searched
+/// log pages through one player's link while another player's phone asks for its rolls `asks`
+/// times, one after another; its latencies are compared with the same asks made alone, in the same
+/// run. Every loop is bounded in count and time.
+fn players_fair_main(args: &[String]) -> Result<String, Failure> {
+    let (mut searchers, mut asks, mut events) = (16usize, 300usize, 5_000u64);
+    let mut dir = std::env::temp_dir().join("grimoire-bench");
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let value = rest.next().ok_or(format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--searchers" => searchers = value.parse()?,
+            "--asks" => asks = value.parse()?,
+            "--events" => events = value.parse()?,
+            "--dir" => dir = PathBuf::from(value),
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    std::fs::create_dir_all(&dir)?;
+    let (exe, path, _, links) = linked_campaign(
+        &dir,
+        "players-fair",
+        events,
+        &["Searcher".to_string(), "Asker".to_string()],
+    )?;
     let (mut server, address, _) = serving(&exe, &path)?;
     let outcome = (|| -> Result<String, Failure> {
         // Another player's phone: its rolls list (served from the campaign as it last stood) and

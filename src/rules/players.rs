@@ -265,14 +265,7 @@ mod tests {
         }
     }
 
-    fn put(player: &str, asked: AskedCommand, witnessed: bool) -> Command {
-        Command::RequestRoll {
-            player: player.into(),
-            asked,
-            witnessed,
-            commitment: String::new(),
-        }
-    }
+    use crate::testkit::put_to as put;
 
     /// Aldric played by Bea, Bryn by Cal, each with a linked phone (devices 1 and 2).
     fn table() -> Log {

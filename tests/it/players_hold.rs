@@ -198,6 +198,21 @@ fn flags(browser: &mut Browser, phone: &super::browser::Tab) -> String {
         .to_string()
 }
 
+/// The phone's flags once it has looked at its rolls and the log again and raised one holding
+/// `words`.
+fn flagged(browser: &mut Browser, phone: &super::browser::Tab, words: &str) -> String {
+    browser.eval(phone, "window.grimoireRolls()");
+    browser.wait_for(
+        phone,
+        &format!(
+            r#"document.getElementById("rolls-flags").textContent.indexOf({}) >= 0"#,
+            serde_json::json!(words)
+        ),
+        &format!("a flag saying {words}"),
+    );
+    flags(browser, phone)
+}
+
 /// The three ways a modified server chose a witnessed die before: each is flagged on the phone by
 /// its request's number, the flags survive a reload, and the log marks the roll put again.
 #[test]
@@ -251,13 +266,8 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     proxy.tricks().hold = None;
     witnessed("the ambush");
     answered(2);
-    browser.eval(&phone, "window.grimoireRolls()");
-    browser.wait_for(
-        &phone,
-        r#"document.getElementById("rolls-flags").textContent.indexOf("Request 1 (#") >= 0"#,
-        "request 1 flagged as withdrawn after the phone answered it",
-    );
-    assert!(flags(&mut browser, &phone).contains("withdrew"));
+    let raised = flagged(&mut browser, &phone, "Request 1 (#");
+    assert!(raised.contains("withdrew"), "{raised}");
     // The roll put again is marked wherever the log is read, computed from the log.
     let log = c.ok(&["log"]);
     assert!(
@@ -286,22 +296,16 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     proxy.tricks().fake_commitment = Some((3, "ab".repeat(32)));
     witnessed("the trap");
     answered(3);
-    browser.eval(&phone, "window.grimoireRolls()");
-    browser.wait_for(
-        &phone,
-        r#"document.getElementById("rolls-flags").textContent.indexOf("Request 3 (#") >= 0"#,
-        "request 3 flagged for its commitment",
-    );
-    assert!(flags(&mut browser, &phone).contains("another commitment"));
+    let raised = flagged(&mut browser, &phone, "Request 3 (#");
+    assert!(raised.contains("another commitment"), "{raised}");
 
     // (c) Request 3, answered, is shown again under yet another commitment, to draw other bytes.
     proxy.tricks().fake_commitment = None;
     proxy.tricks().show_again = Some((3, "cd".repeat(32)));
-    browser.eval(&phone, "window.grimoireRolls()");
-    browser.wait_for(
+    flagged(
+        &mut browser,
         &phone,
-        r#"document.getElementById("rolls-flags").textContent.indexOf("Request 3 was shown to this phone again") >= 0"#,
-        "request 3 flagged as shown again",
+        "Request 3 was shown to this phone again",
     );
     proxy.tricks().show_again = None;
     let sent: Vec<String> = proxy

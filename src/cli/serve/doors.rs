@@ -13,7 +13,6 @@
 //! - The campaign's thread takes one job from each lane in turn, so a link asking for many slow
 //!   pages delays only itself.
 
-use super::Job;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -31,11 +30,14 @@ const PLAYER_LINKS_AT_MOST: usize = CONNECTIONS_AT_MOST / 2;
 /// Jobs one link may have waiting for the campaign's thread; more are refused as busy.
 const WAITING_PER_LANE: usize = 64;
 
-/// The link a request opened: the table's (its key as given) or a player's (its token as given).
+/// The link a request opened: the table's (its key as given) or a player's (its token as given);
+/// or, for the queues' lanes only, a token not known to stand (one lane for all of them, so
+/// guessed tokens can only delay each other).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Link {
     Table(String),
     Player(String),
+    Stranger,
 }
 
 impl Link {
@@ -174,37 +176,48 @@ impl Doors {
     }
 }
 
-/// The work waiting for the campaign's thread: the terminal's own (a new link, the web server
-/// stopping) first, then one job from each link's lane in turn.
-#[derive(Default)]
-pub struct Queue {
-    lanes: Mutex<Lanes>,
+/// The work waiting for a thread: the terminal's own (a new link, the web server stopping)
+/// first, then one job from each link's lane in turn.
+pub struct Queue<J> {
+    lanes: Mutex<Lanes<J>>,
     ready: Condvar,
 }
 
-#[derive(Default)]
-struct Lanes {
-    own: VecDeque<Job>,
-    waiting: HashMap<Link, VecDeque<Job>>,
+struct Lanes<J> {
+    own: VecDeque<J>,
+    waiting: HashMap<Link, VecDeque<J>>,
     /// The lanes with work, in the order they are served.
     turn: VecDeque<Link>,
 }
 
-impl Queue {
-    fn lanes(&self) -> MutexGuard<'_, Lanes> {
+impl<J> Default for Queue<J> {
+    fn default() -> Self {
+        Queue {
+            lanes: Mutex::new(Lanes {
+                own: VecDeque::new(),
+                waiting: HashMap::new(),
+                turn: VecDeque::new(),
+            }),
+            ready: Condvar::new(),
+        }
+    }
+}
+
+impl<J> Queue<J> {
+    fn lanes(&self) -> MutexGuard<'_, Lanes<J>> {
         self.lanes
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// A job of the terminal's, served before any link's.
-    pub fn own(&self, job: Job) {
+    pub fn own(&self, job: J) {
         self.lanes().own.push_back(job);
         self.ready.notify_one();
     }
 
     /// A job for `link`; given back when the link already has as many waiting as it may.
-    pub fn push(&self, link: Link, job: Job) -> Result<(), Job> {
+    pub fn push(&self, link: Link, job: J) -> Result<(), J> {
         let mut lanes = self.lanes();
         let lane = lanes.waiting.entry(link.clone()).or_default();
         if lane.len() >= WAITING_PER_LANE {
@@ -220,7 +233,7 @@ impl Queue {
     }
 
     /// The next job, waiting for one at most `within`.
-    pub fn next(&self, within: Duration) -> Option<Job> {
+    pub fn next(&self, within: Duration) -> Option<J> {
         let mut lanes = self.lanes();
         if lanes.own.is_empty() && lanes.turn.is_empty() {
             lanes = self
@@ -325,28 +338,20 @@ mod tests {
     #[test]
     fn the_queue_serves_each_link_in_turn() {
         let queue = Queue::default();
-        let job = || Job::NewLink;
-        for _ in 0..10 {
-            queue
-                .push(player("searcher"), job())
-                .map_err(|_| ())
-                .unwrap();
+        for n in 0..10 {
+            queue.push(player("searcher"), n).unwrap();
         }
-        queue.push(player("bea"), job()).map_err(|_| ()).unwrap();
-        queue.own(job());
-        // The terminal's first, then the searcher's first, then Bea's, whatever the searcher has
-        // waiting.
-        assert!(queue.next(Duration::ZERO).is_some());
-        assert_eq!(queue.lanes().turn.front(), Some(&player("searcher")));
-        queue.next(Duration::ZERO);
-        assert_eq!(queue.lanes().turn.front(), Some(&player("bea")));
-        queue.next(Duration::ZERO);
-        assert!(!queue.lanes().waiting.contains_key(&player("bea")));
-        for _ in 0..WAITING_PER_LANE {
-            let _ = queue.push(player("searcher"), job());
+        queue.push(player("bea"), 100).unwrap();
+        queue.own(1000);
+        // The terminal's first, then one of each link's in turn, whatever the searcher has waiting.
+        let served: Vec<u32> = (0..5).filter_map(|_| queue.next(Duration::ZERO)).collect();
+        assert_eq!(served, vec![1000, 0, 100, 1, 2]);
+        for n in 0..WAITING_PER_LANE as u32 {
+            let _ = queue.push(player("searcher"), n);
         }
-        assert!(
-            queue.push(player("searcher"), job()).is_err(),
+        assert_eq!(
+            queue.push(player("searcher"), 99),
+            Err(99),
             "a full lane is busy"
         );
     }

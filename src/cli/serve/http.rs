@@ -7,7 +7,7 @@
 //! or not, can starve the rest.
 
 use super::doors::{Doors, Link, Queue};
-use super::{ForDevice, Job, Key, Live, Made, Standing, Wanted, pages};
+use super::{DoorJob, ForDevice, Job, Key, Live, Made, Small, Standing, Wanted, pages};
 use axum::Router;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -42,7 +42,9 @@ pub struct Shared {
     pub key: watch::Receiver<Key>,
     pub live: watch::Receiver<Arc<Live>>,
     pub standing: watch::Receiver<Arc<Standing>>,
-    pub jobs: Arc<Queue>,
+    pub jobs: Arc<Queue<Job>>,
+    /// The players' links' small asks, answered on a thread of their own.
+    pub door: Arc<Queue<DoorJob>>,
     pub doors: Arc<Doors>,
     pub authority: String,
 }
@@ -55,21 +57,36 @@ impl Shared {
     /// Whether `token` is a player's link that stands, as the campaign last said: what is not
     /// never reaches the campaign's thread.
     fn stands(&self, token: &str) -> bool {
-        self.standing.borrow().device(token).is_some()
+        self.standing
+            .borrow()
+            .contains(&crate::cli::players::token_hash(token))
     }
 
-    /// What `made` makes of the standing link `token` opens (its device and what it holds), or
-    /// the one refusal.
-    async fn of_device(
-        &self,
-        token: &str,
-        made: impl FnOnce(u32, &crate::state::players::Device, &Standing) -> Response,
-    ) -> Response {
-        let standing = Arc::clone(&self.standing.borrow());
-        match standing.device(token) {
-            Some((device, linked)) => made(device, linked, &standing),
-            None => nothing().await,
+    /// The lane a player's token is served in: its own when it stands, or the one every other
+    /// token shares (a link made since the campaign was last looked at is answered there).
+    fn lane(&self, token: &str) -> Link {
+        match self.stands(token) {
+            true => Link::Player(token.to_string()),
+            false => Link::Stranger,
         }
+    }
+
+    /// A player's link's small ask, answered by its door.
+    async fn at_the_door(&self, token: String, wanted: Small) -> Response {
+        let lane = self.lane(&token);
+        self.waited(|answer| {
+            self.door
+                .push(
+                    lane,
+                    DoorJob {
+                        token,
+                        wanted,
+                        answer,
+                    },
+                )
+                .is_ok()
+        })
+        .await
     }
 
     /// Whether `link` opens anything now.
@@ -77,6 +94,7 @@ impl Shared {
         match link {
             Link::Table(key) => self.opens(key),
             Link::Player(token) => self.stands(token),
+            Link::Stranger => false,
         }
     }
 
@@ -86,20 +104,23 @@ impl Shared {
             .await
     }
 
-    /// Asks the campaign's thread what a player's link wants (it checks the link again).
+    /// Asks the campaign's thread what a player's link wants (it checks the link itself).
     async fn for_device(&self, token: String, wanted: ForDevice) -> Response {
-        if !self.stands(&token) {
-            return nothing().await;
-        }
-        self.asked(Link::Player(token.clone()), |answer| {
+        self.asked(self.lane(&token), |answer| {
             Job::Device(token, wanted, answer)
         })
         .await
     }
 
     async fn asked(&self, link: Link, job: impl FnOnce(oneshot::Sender<Made>) -> Job) -> Response {
+        self.waited(|answer| self.jobs.push(link, job(answer)).is_ok())
+            .await
+    }
+
+    /// Puts a job with where its answer goes (`put` says whether its lane took it), and waits.
+    async fn waited(&self, put: impl FnOnce(oneshot::Sender<Made>) -> bool) -> Response {
         let (answer, made) = oneshot::channel();
-        if self.jobs.push(link, job(answer)).is_err() {
+        if !put(answer) {
             let mut busy = answered(pages::trouble(
                 503,
                 "This link has many pages waiting already; this one was not made. The page tries again on the next update.",
@@ -189,7 +210,8 @@ fn close_what_no_longer_opens(shared: &Shared) {
             let standing = Arc::clone(&standing.borrow_and_update());
             doors.close_stale(|link| match link {
                 Link::Table(given) => !key.opens(given),
-                Link::Player(token) => standing.device(token).is_none(),
+                Link::Player(token) => !standing.contains(&crate::cli::players::token_hash(token)),
+                Link::Stranger => false,
             });
         }
     });
@@ -215,6 +237,15 @@ fn router(shared: Shares) -> Router {
         .method_not_allowed_fallback(nothing)
         .layer(middleware::from_fn_with_state(Arc::clone(&shared), limits))
         .with_state(shared)
+}
+
+/// The one refusal, as the campaign's side makes it.
+pub fn nothing_made() -> Made {
+    Made {
+        status: 404,
+        media: PLAIN,
+        body: Arc::new(NOTHING.to_string()),
+    }
 }
 
 /// The one refusal: the same words for a wrong key, an old key and a path that is not served.
@@ -416,20 +447,11 @@ async fn updates(State(s): State<Shares>, Path(key): Path<String>) -> Response {
 /// A player's page: the live page with their device's part (C-5).
 async fn player_page(State(s): State<Shares>, Path(token): Path<String>) -> Response {
     let live = Arc::clone(&s.live.borrow());
-    s.of_device(&token, |_, linked, _| {
-        let page = pages::player_page(&live.page, &linked.player, &linked.characters);
-        ([(header::CONTENT_TYPE, pages::HTML)], page).into_response()
-    })
-    .await
+    s.at_the_door(token, Small::Page(live)).await
 }
 
-/// The rolls waiting on a player's device, from the campaign as it last stood (as the live page
-/// is): no other link's work delays them.
 async fn player_rolls(State(s): State<Shares>, Path(token): Path<String>) -> Response {
-    s.of_device(&token, |device, _, standing| {
-        answered(pages::rolls(&standing.players, device))
-    })
-    .await
+    s.at_the_door(token, Small::Rolls).await
 }
 
 async fn player_log(
@@ -456,8 +478,11 @@ async fn player_export(State(s): State<Shares>, Path(token): Path<String>) -> Re
 /// that stands.
 async fn to_the_players_folder(State(s): State<Shares>, Path(token): Path<String>) -> Response {
     let path = format!("/p/{token}/");
-    s.of_device(&token, |_, _, _| Redirect::to(&path).into_response())
-        .await
+    let checked = s.at_the_door(token, Small::Check).await;
+    match checked.status() {
+        StatusCode::OK => Redirect::to(&path).into_response(),
+        _ => checked,
+    }
 }
 
 /// A device's answer: `request=N&contribution=HEX`, a form (C-5), each field once.
@@ -518,8 +543,9 @@ async fn player_answer(
 /// A player's stream of updates: the head now, then each new head (the page then asks for its
 /// rolls again, and finds out there if its link was revoked).
 async fn player_updates(State(s): State<Shares>, Path(token): Path<String>) -> Response {
-    if !s.stands(&token) {
-        return nothing().await;
+    let checked = s.at_the_door(token, Small::Check).await;
+    if checked.status() != StatusCode::OK {
+        return checked;
     }
     let mut live = s.live.clone();
     live.borrow_and_update();

@@ -20,7 +20,7 @@ use crate::seq::Seq;
 use crate::store::{Checkpoint, Store};
 use clap::Args;
 use rand::RngCore;
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -119,23 +119,25 @@ pub struct Made {
     pub body: Arc<String>,
 }
 
-/// The players' links that stand, and the players' part of the campaign as it last stood: what
-/// the HTTP side answers a phone's small asks from (its page, its rolls, whether its link stands)
-/// without waiting on the campaign's thread, as it serves the live page.
-#[derive(Debug, Default, PartialEq)]
-pub struct Standing {
-    /// Each standing link's device, by the SHA-256 of its token.
-    devices: BTreeMap<String, u32>,
-    pub players: crate::state::players::Players,
+/// The players' links that stand as the campaign last stood, by their tokens' SHA-256: the HTTP
+/// side sorts asks into lanes by it, and closes the connections of a link that leaves it.
+pub type Standing = BTreeSet<String>;
+
+/// What a player's link asks that its door answers (see [`keep_the_door`]).
+pub enum Small {
+    /// Whether the link stands (for the stream of updates, and a link typed without its slash).
+    Check,
+    /// The player's page, around the live page the HTTP side holds.
+    Page(Arc<Live>),
+    /// The rolls waiting on the device.
+    Rolls,
 }
 
-impl Standing {
-    /// The linked device `token` opens, if its link stands.
-    pub fn device(&self, token: &str) -> Option<(u32, &crate::state::players::Device)> {
-        let device = *self.devices.get(&super::players::token_hash(token))?;
-        let linked = self.players.devices.get(&device).filter(|d| d.linked)?;
-        Some((device, linked))
-    }
+/// A small ask of a player's link: its token as given, what it wants, where the answer goes.
+pub struct DoorJob {
+    pub token: String,
+    pub wanted: Small,
+    pub answer: oneshot::Sender<Made>,
 }
 
 /// What a player's link asks of the campaign's thread (C-4, C-5): each is answered only for a
@@ -202,6 +204,8 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
     let (live_tx, live_rx) = watch::channel(Arc::new(campaign.live()?));
     let (standing_tx, standing_rx) = watch::channel(Arc::new(campaign.standing()?));
     let jobs = Arc::new(doors::Queue::default());
+    let door = Arc::new(doors::Queue::default());
+    keep_the_door(g.db.clone(), Arc::clone(&door));
     let link = Link {
         host: args.link_host.clone(),
         listening,
@@ -212,6 +216,7 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
         live: live_rx,
         standing: standing_rx,
         jobs: Arc::clone(&jobs),
+        door,
         doors: Arc::default(),
         authority: link.authority(),
     };
@@ -247,9 +252,9 @@ fn open_for_reads(g: &Globals) -> Result<Store, Error> {
 /// Which file a campaign's path names now (its device and inode): a file put in its place (a
 /// restored backup, a copy moved over it) is another file, which the open connection cannot read
 /// beside the new one's journal.
-fn file_identity(g: &Globals) -> Option<(u64, u64)> {
+fn file_identity(db: &crate::store::Location) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(g.db.file()?).ok()?;
+    let meta = std::fs::metadata(db.file()?).ok()?;
     Some((meta.dev(), meta.ino()))
 }
 
@@ -327,7 +332,7 @@ pub(super) fn qr_code(address: &str) -> String {
 
 /// Reads the terminal line by line, each line asking for a new link. A closed input (serve
 /// started from a script) just stops asking.
-fn listen_for_new_links(jobs: Arc<doors::Queue>) {
+fn listen_for_new_links(jobs: Arc<doors::Queue<Job>>) {
     std::thread::spawn(move || {
         let mut line = String::new();
         while std::io::stdin()
@@ -338,6 +343,99 @@ fn listen_for_new_links(jobs: Arc<doors::Queue>) {
             jobs.own(Job::NewLink);
         }
     });
+}
+
+/// Answers each player's link's small asks (its page, its rolls, whether it stands) on a thread
+/// of its own, from the campaign as it is at that moment (so a revoked link opens nothing at
+/// once), with a store of its own: no other link's slow page delays them, and a link's asks are
+/// served in turn with every other link's.
+fn keep_the_door(db: crate::store::Location, jobs: Arc<doors::Queue<DoorJob>>) {
+    std::thread::spawn(move || {
+        let mut open: Option<(Store, Option<(u64, u64)>)> = None;
+        loop {
+            let Some(job) = jobs.next(Duration::from_secs(60)) else {
+                continue;
+            };
+            if job.answer.is_closed() {
+                continue;
+            }
+            let made = small(&db, &mut open, &job.token, job.wanted);
+            let _ = job.answer.send(made);
+        }
+    });
+}
+
+/// What a small ask of `token` gets, read from the store `open` keeps (opened again when another
+/// file took the campaign's place, or after a read failed).
+fn small(
+    db: &crate::store::Location,
+    open: &mut Option<(Store, Option<(u64, u64)>)>,
+    token: &str,
+    wanted: Small,
+) -> Made {
+    let identity = file_identity(db);
+    if open.as_ref().is_none_or(|(_, was)| *was != identity) {
+        *open = Store::open(db).ok().map(|mut store| {
+            store.keep_state_in_memory();
+            (store, identity)
+        });
+    }
+    let Some((store, _)) = open.as_mut() else {
+        return pages::trouble(503, pages::UNREADABLE);
+    };
+    let found = device_of(store, token);
+    let (device, linked, state) = match found {
+        Ok(Some(found)) => found,
+        Ok(None) => return http::nothing_made(),
+        Err(_) => {
+            *open = None;
+            return pages::trouble(503, pages::UNREADABLE);
+        }
+    };
+    match wanted {
+        Small::Check => pages::json_made(200, &serde_json::json!({})),
+        Small::Page(live) => Made {
+            status: 200,
+            media: pages::HTML,
+            body: Arc::new(pages::player_page(
+                &live.page,
+                &linked.player,
+                &linked.characters,
+            )),
+        },
+        Small::Rolls => pages::rolls(&state.players, device),
+    }
+}
+
+/// The linked device a token opens, with its link and the campaign as it stands; `None` for a
+/// token no standing link was made with.
+fn device_of(
+    store: &mut Store,
+    token: &str,
+) -> Result<
+    Option<(
+        u32,
+        crate::state::players::Device,
+        std::rc::Rc<crate::state::CampaignState>,
+    )>,
+    Error,
+> {
+    // Only what a link can hold is looked up: 128 bits in lowercase hex.
+    if token.len() != 32
+        || !token
+            .chars()
+            .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+    {
+        return Ok(None);
+    }
+    let Some(device) = store.device_of_token(&super::players::token_hash(token))? else {
+        return Ok(None);
+    };
+    let state = store.head_state()?;
+    Ok(match state.players.devices.get(&device) {
+        Some(linked) if linked.linked => Some((device, linked.clone(), state)),
+        _ => None,
+    })
 }
 
 /// A page made for the head it was made at.
@@ -369,7 +467,7 @@ impl Campaign {
             export: None,
             started: (now, Instant::now()),
             trouble: None,
-            file: file_identity(&reads),
+            file: file_identity(&reads.db),
             reads,
         }
     }
@@ -391,7 +489,7 @@ impl Campaign {
     /// Answers jobs, a link's in turn, and follows the head until the HTTP side stops.
     fn run(
         &mut self,
-        jobs: &doors::Queue,
+        jobs: &doors::Queue<Job>,
         published: &Published,
         link: &Link,
         ctx: &mut Context,
@@ -425,21 +523,23 @@ impl Campaign {
         }
     }
 
-    /// The players' links that stand, and the players' part of the campaign now.
+    /// The players' links that stand now, by their tokens' SHA-256.
     fn standing(&mut self) -> Result<Standing, Error> {
         let mut store = self.reads.open()?;
         let state = store.head_state()?;
-        let devices = store
+        Ok(store
             .secrets()?
             .into_iter()
-            .filter(|(kind, _, _)| kind == "device_token")
-            .filter_map(|(_, hash, device)| Some((hash, device.parse::<u32>().ok()?)))
-            .filter(|(_, device)| state.players.devices.get(device).is_some_and(|d| d.linked))
-            .collect();
-        Ok(Standing {
-            devices,
-            players: state.players.clone(),
-        })
+            .filter(|(kind, _, device)| {
+                kind == "device_token"
+                    && device
+                        .parse::<u32>()
+                        .ok()
+                        .and_then(|device| state.players.devices.get(&device))
+                        .is_some_and(|d| d.linked)
+            })
+            .map(|(_, hash, _)| hash)
+            .collect())
     }
 
     /// Makes the live page anew when the head has moved (or been replaced, by an import or a
@@ -539,23 +639,8 @@ impl Campaign {
     /// The linked device a token opens, with its player, as the log stands now; `None` for a
     /// token no standing link was made with.
     fn device(&mut self, token: &str) -> Result<Option<(u32, String)>, Error> {
-        // Only what a link can hold is looked up: 128 bits in lowercase hex.
-        if token.len() != 32
-            || !token
-                .chars()
-                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
-        {
-            return Ok(None);
-        }
         let mut store = self.reads.open()?;
-        let Some(device) = store.device_of_token(&super::players::token_hash(token))? else {
-            return Ok(None);
-        };
-        let state = store.head_state()?;
-        Ok(match state.players.devices.get(&device) {
-            Some(d) if d.linked => Some((device, d.player.clone())),
-            _ => None,
-        })
+        Ok(device_of(&mut store, token)?.map(|(device, linked, _)| (device, linked.player)))
     }
 
     /// Records a device's answer through the campaign's one door; answers what it recorded (or
@@ -628,7 +713,7 @@ impl Campaign {
     /// Opens the campaign's file again when another file has taken its place (a file deleted and
     /// not replaced is still read where it was).
     fn reopen_if_replaced(&mut self) {
-        let now = file_identity(&self.reads);
+        let now = file_identity(&self.reads.db);
         if now.is_none() || now == self.file {
             return;
         }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::event::AskedCommand;
 use crate::rules::players::Refused;
+use crate::testkit::put_to as put;
 
 /// Eli's phone plays Mira, Cal's plays Tom (devices 1 and 2).
 fn table() -> World {
@@ -30,15 +31,6 @@ fn asked(path: &str, given: &[(&str, &str)]) -> AskedCommand {
             .iter()
             .map(|(id, value)| (id.to_string(), vec![value.to_string()]))
             .collect(),
-    }
-}
-
-fn put(player: &str, asked: AskedCommand, witnessed: bool) -> Command {
-    Command::RequestRoll {
-        player: player.into(),
-        asked,
-        witnessed,
-        commitment: String::new(),
     }
 }
 
