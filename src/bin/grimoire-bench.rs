@@ -212,7 +212,7 @@ fn with_a_long_session(db: &Path, size: u64, dir: &Path) -> Result<PathBuf, Fail
     if !long.exists() {
         let copy = dir.join(format!("bench-{size}-long-session.partial.db"));
         remove(&copy);
-        Store::open(db)?.backup(&copy)?;
+        Store::open(db)?.backup(&copy, &|| false)?;
         let mut store = Store::open(&copy)?;
         grimoire::generate::play_session(&mut store, 50, 1_000, 9, "2026-02-01T00:00:00Z")?;
         drop(store);

@@ -177,6 +177,29 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         ));
     }
     lines.extend(undone.lines());
+    let put_again: Vec<(u32, Seq, &[u32])> = state
+        .players
+        .requests
+        .iter()
+        .filter(|(_, r)| !r.put_again_after.is_empty())
+        .map(|(n, r)| (*n, r.seq, r.put_again_after.as_slice()))
+        .collect();
+    if !put_again.is_empty() {
+        let each: Vec<String> = put_again
+            .iter()
+            .map(|(n, seq, after)| {
+                let withdrawn: Vec<String> = after.iter().map(u32::to_string).collect();
+                format!(
+                    "request {n} (#{seq}) after request {}",
+                    withdrawn.join(", ")
+                )
+            })
+            .collect();
+        lines.push(format!(
+            "Put to a phone again right after a roll to it was withdrawn: {}.",
+            each.join("; ")
+        ));
+    }
     let withdrawals = withdrawals_by_player(&state);
     if !withdrawals.is_empty() {
         let each: Vec<String> = withdrawals
@@ -197,7 +220,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
             "any_flagged": flagged,
             "retracted_rolls": undone.retracted,
             "withdrawn_by_player": withdrawals,
-            "put_again": undone.put_again.iter().map(|(seq, after)| json!({ "seq": seq, "after_withdrawn": after })).collect::<Vec<_>>(),
+            "put_again": put_again.iter().map(|(request, seq, after)| json!({ "request": request, "seq": seq, "after_withdrawn": after })).collect::<Vec<_>>(),
             "rolled_again": undone.rolled_again.iter().map(|(seq, after)| json!({ "seq": seq, "after": after })).collect::<Vec<_>>(),
             "restored": undone.restored.iter().map(|(seq, by)| json!({ "seq": seq, "by": by })).collect::<Vec<_>>(),
             "amended": undone.amended.iter().map(|(seq, by)| {
@@ -221,8 +244,6 @@ struct Undone {
     amended: Vec<(Seq, Seq)>,
     /// Every amendment in the log: what it changed, and whether the outcome changed.
     amendments: BTreeMap<Seq, (Vec<String>, bool)>,
-    /// (seq, the requests withdrawn from the same phone just before it was put) (C-5)
-    put_again: Vec<(Seq, Vec<u32>)>,
 }
 
 impl Undone {
@@ -236,9 +257,6 @@ impl Undone {
         }
         if let Some(by) = marks.amended_by {
             self.amended.push((seq, by));
-        }
-        if !marks.put_again_after.is_empty() {
-            self.put_again.push((seq, marks.put_again_after.to_vec()));
         }
     }
 
@@ -296,20 +314,6 @@ impl Undone {
                 .collect();
             lines.push(format!(
                 "Amended with their own dice (counted once, above): {}.",
-                each.join(", ")
-            ));
-        }
-        if !self.put_again.is_empty() {
-            let each: Vec<String> = self
-                .put_again
-                .iter()
-                .map(|(seq, after)| {
-                    let requests: Vec<String> = after.iter().map(u32::to_string).collect();
-                    format!("#{seq} after request {}", requests.join(", "))
-                })
-                .collect();
-            lines.push(format!(
-                "Put to a phone again right after a roll to it was withdrawn: {}.",
                 each.join(", ")
             ));
         }

@@ -102,6 +102,8 @@ pub fn exit_code(error: &Error) -> u8 {
 fn store_exit_code(error: &StoreError) -> u8 {
     match error {
         StoreError::Busy => 75,
+        // As a shell reports a command a signal stopped: 128 + SIGTERM's number.
+        StoreError::Stopped => 143,
         StoreError::Io { .. } | StoreError::Server { .. } | StoreError::NotPermitted { .. } => 74,
         StoreError::Internal(_) => 70,
         StoreError::Missing(_)

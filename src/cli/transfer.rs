@@ -202,7 +202,19 @@ pub struct BackupArgs {
 }
 
 pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
-    let head = g.open()?.backup(&args.file)?;
+    // The copy holds every secret under a private name until it is whole: stopped by Ctrl-C, a
+    // closed terminal or a kill that can be caught, it removes that file instead of leaving it.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register(signal, std::sync::Arc::clone(&stop))
+            .map_err(|e| Error::Internal(format!("the backup cannot watch for signals: {e}")))?;
+    }
+    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    let head = g.open()?.backup(&args.file, &stopped)?;
     let shown = args.file.display();
     let (events, head_text) = match &head {
         Some(head) => (head.seq, head.to_string()),

@@ -44,6 +44,8 @@ use thiserror::Error;
 pub enum StoreError {
     #[error("there is no campaign file at {0}")]
     Missing(PathBuf),
+    #[error("stopped by a signal before it was whole; nothing was written")]
+    Stopped,
     #[error("{0} is not a grimoire campaign file")]
     NotGrimoire(PathBuf),
     #[error(

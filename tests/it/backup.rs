@@ -120,3 +120,51 @@ fn a_damaged_snapshot_does_not_stop_a_backup() {
     let shown = on(&copy, cwd, &["character", "show", "Aldric"]);
     assert!(shown.contains("Health 5/8"), "{shown}");
 }
+
+/// Stopped by a signal that can be caught (a kill, Ctrl-C, a closed terminal), a backup removes the
+/// private file it was building, which holds every secret of the campaign, and publishes nothing.
+#[test]
+fn a_backup_stopped_by_a_signal_leaves_no_file_behind() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--events", "20000"]);
+    for signal in ["TERM", "INT", "HUP"] {
+        let copy = c.dir.path().join(format!("backup-{signal}.db"));
+        let building = format!(".backup-{signal}.db.");
+        let left = || -> Vec<String> {
+            std::fs::read_dir(c.dir.path())
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|name| name.starts_with(&building))
+                .collect()
+        };
+        let mut child = c
+            .cmd()
+            .args(["backup", copy.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Once the private file is there (or the backup is already done), the signal.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while left().is_empty()
+            && child.try_wait().unwrap().is_none()
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let _ = std::process::Command::new("kill")
+            .args(["-s", signal, &child.id().to_string()])
+            .status();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            left(),
+            Vec::<String>::new(),
+            "SIG{signal} left the private file"
+        );
+        if !copy.exists() {
+            assert_eq!(out.status.code(), Some(143), "SIG{signal}: {out:?}");
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(said.contains("stopped by a signal"), "{said}");
+        }
+    }
+}

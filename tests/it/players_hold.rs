@@ -23,6 +23,10 @@ struct Tricks {
     fake_commitment: Option<(u32, String)>,
     /// This request is shown to the phone as waiting again, with this commitment.
     show_again: Option<(u32, String)>,
+    /// This request is shown without the command it completes.
+    strip_asked: Option<u32>,
+    /// This request is shown as the GM's roll to witness, whatever it is.
+    show_witnessed: Option<u32>,
     /// Every request the phone was shown, as it was shown.
     shown: Vec<serde_json::Value>,
     /// Every answer the phone sent: (request, bytes, whether it was passed on).
@@ -162,6 +166,14 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
                 && entry["request"] == *request
             {
                 entry["commitment"] = commitment.clone().into();
+            }
+            if t.strip_asked.is_some_and(|r| entry["request"] == r)
+                && let Some(fields) = entry.as_object_mut()
+            {
+                fields.remove("asked");
+            }
+            if t.show_witnessed.is_some_and(|r| entry["request"] == r) {
+                entry["witnessed"] = true.into();
             }
         }
         if let Some((request, commitment)) = t.show_again.clone()
@@ -308,6 +320,41 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
         "Request 3 was shown to this phone again",
     );
     proxy.tricks().show_again = None;
+
+    // (d) Request 4 is shown without its command, which the phone could never check later.
+    proxy.tricks().strip_asked = Some(4);
+    witnessed("the bridge");
+    flagged(
+        &mut browser,
+        &phone,
+        "Request 4 was shown to this phone without its command",
+    );
+    assert!(
+        !proxy.tricks().answers.iter().any(|(r, _, _)| *r == 4),
+        "it was not answered"
+    );
+    proxy.tricks().strip_asked = None;
+    c.ok(&["player", "withdraw", "4"]);
+
+    // (e) Bea's own roll, request 5, is shown as the GM's to witness, so the page answers it with
+    // no tap: the log records it as hers.
+    proxy.tricks().show_witnessed = Some(5);
+    c.ok(&[
+        "roll",
+        "d20",
+        "--character",
+        "Aldric",
+        "--for",
+        "the climb",
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    answered(5);
+    let raised = flagged(&mut browser, &phone, "Request 5 (#");
+    assert!(raised.contains("as the GM's roll to witness"), "{raised}");
+    proxy.tricks().show_witnessed = None;
+
     let sent: Vec<String> = proxy
         .tricks()
         .answers

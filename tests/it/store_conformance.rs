@@ -353,7 +353,7 @@ macro_rules! conformance {
                 assert_eq!(store.rebuild_snapshots().unwrap(), 1);
                 let dir = tempfile::tempdir().unwrap();
                 let to = dir.path().join("copy.db");
-                let head = store.backup(&to).unwrap();
+                let head = store.backup(&to, &|| false).unwrap();
                 assert_eq!(head, store.head().unwrap());
                 let mut copy = Store::open(&to).unwrap();
                 assert_eq!(read_all(&mut copy), read_all(&mut store));

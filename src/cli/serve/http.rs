@@ -326,19 +326,41 @@ fn not_from_the_page(headers: &axum::http::HeaderMap, authority: &str) -> Option
             .get(name)
             .and_then(|v: &HeaderValue| v.to_str().ok())
     };
-    if text(header::HOST) != Some(authority) {
+    let ours = same_place(authority);
+    if text(header::HOST).and_then(same_place) != ours {
         return Some("An answer is taken only at the address of the player's link.\n");
     }
-    if text(header::ORIGIN) != Some(&format!("http://{authority}")) {
+    let origin = text(header::ORIGIN).and_then(|origin| {
+        let (scheme, rest) = origin.split_once("://")?;
+        scheme.eq_ignore_ascii_case("http").then_some(rest)
+    });
+    if origin.and_then(same_place) != ours {
         return Some("An answer is taken only from the player's page, as this server serves it.\n");
     }
     let form = text(header::CONTENT_TYPE).is_some_and(|media| {
-        media.split(';').next().map(str::trim) == Some("application/x-www-form-urlencoded")
+        media.split(';').next().is_some_and(|m| {
+            m.trim()
+                .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        })
     });
     if !form {
         return Some("An answer is a form (application/x-www-form-urlencoded).\n");
     }
     None
+}
+
+/// A host and port as a browser may spell them (any case, port 80 left out, an IPv6 address
+/// written any way), in one spelling; `None` for what is not a host and port.
+fn same_place(authority: &str) -> Option<(String, u16)> {
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => (host, port.parse().ok()?),
+        _ => (authority, 80),
+    };
+    let host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => format!("[{}]", v6.parse::<std::net::Ipv6Addr>().ok()?),
+        None => host.to_ascii_lowercase(),
+    };
+    (!host.is_empty()).then_some((host, port))
 }
 
 /// What every answer carries: never cached, never sniffed, never framed, and the link (with its
@@ -562,4 +584,43 @@ async fn player_updates(State(s): State<Shares>, Path(token): Path<String>) -> R
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A browser spells the page's own address its way: any case, no port 80, an IPv6 address
+    /// compressed; each is the same place, and another host or port is not.
+    #[test]
+    fn an_answer_from_the_page_is_known_however_the_browser_spells_its_address() {
+        assert_eq!(same_place("LOCALHOST:8737"), same_place("localhost:8737"));
+        assert_eq!(same_place("127.0.0.1"), same_place("127.0.0.1:80"));
+        assert_eq!(
+            same_place("[FD00:0:0:0:0:0:0:1]:8737"),
+            same_place("[fd00::1]:8737")
+        );
+        assert_eq!(
+            same_place("[::ffff:7f00:1]:9"),
+            same_place("[::ffff:127.0.0.1]:9")
+        );
+        assert_ne!(same_place("127.0.0.1:8737"), same_place("127.0.0.1:8738"));
+        assert_ne!(
+            same_place("evil.example:8737"),
+            same_place("127.0.0.1:8737")
+        );
+        assert_eq!(same_place(":8737"), None);
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("Gm-Laptop.local"));
+        headers.insert(
+            header::ORIGIN,
+            HeaderValue::from_static("HTTP://gm-laptop.local"),
+        );
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("Application/x-www-form-urlencoded; charset=UTF-8"),
+        );
+        assert_eq!(not_from_the_page(&headers, "gm-laptop.local:80"), None);
+        assert!(not_from_the_page(&headers, "gm-laptop.local:8737").is_some());
+    }
 }

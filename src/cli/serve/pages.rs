@@ -521,8 +521,18 @@ pub fn json_made(status: u16, value: &serde_json::Value) -> Made {
 const ROLLS: &str = r##"
 (function () {
   var here = location.pathname;
-  var load = function (key) { try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; } };
-  var save = function (key, value) { try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) {} };
+  // What the phone keeps is held in memory too, so a browser that keeps nothing (a private
+  // window, storage full) still sends the same bytes for a request while the page is open; it is
+  // told that its records end with the page.
+  var memory = {}, unkept = false;
+  var load = function (key) {
+    try { var kept = JSON.parse(localStorage.getItem(key) || "null"); if (kept) return kept; } catch (e) {}
+    return JSON.parse(JSON.stringify(memory[key] || {}));
+  };
+  var save = function (key, value) {
+    memory[key] = JSON.parse(JSON.stringify(value));
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { unkept = true; }
+  };
   var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here;
   var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
   // The same value whatever order its keys were written in.
@@ -565,7 +575,7 @@ const ROLLS: &str = r##"
   var recordFor = function (r) {
     var sent = load(SENT), kept = sent[r.request];
     if (kept) return kept;
-    kept = { request: r.request, commitment: r.commitment, asked: r.asked, words: r.words, witnessed: r.witnessed, contribution: hex(crypto.getRandomValues(new Uint8Array(32))) };
+    kept = { request: r.request, commitment: r.commitment, asked: r.asked, words: r.words, witnessed: r.witnessed === true, contribution: hex(crypto.getRandomValues(new Uint8Array(32))) };
     sent[r.request] = kept;
     save(SENT, sent);
     return kept;
@@ -579,13 +589,19 @@ const ROLLS: &str = r##"
       list.insertBefore(item, list.firstChild);
     });
   };
-  var answering = {};
+  var answering = {}, tried = {};
   var answer = function (r) {
     if (answering[r.request]) return;
+    // A request shown without the command it completes cannot be checked against the log later.
+    if (!r.asked || typeof r.asked !== "object" || typeof r.commitment !== "string") {
+      flag("unreadable:" + r.request, "Request " + r.request + " was shown to this phone without its command or commitment: it was not answered.");
+      return;
+    }
+    tried[r.request] = true;
     var kept = load(SENT)[r.request];
     // Shown again under another commitment or for another command: the phone answered it once,
     // and never again with other bytes.
-    if (kept && (kept.commitment !== r.commitment || (kept.asked && canon(kept.asked) !== canon(r.asked)))) {
+    if (kept && (kept.commitment !== r.commitment || canon(kept.asked) !== canon(r.asked) || kept.witnessed !== (r.witnessed === true))) {
       flag("shown-again:" + r.request, "Request " + r.request + " was shown to this phone again, changed (another commitment or another command) after the phone answered it: it was not answered again.");
       return;
     }
@@ -598,9 +614,13 @@ const ROLLS: &str = r##"
         else said(["Request " + r.request + ": " + (got.body.refused || "not taken")], true);
       })
       .catch(function () { said(["Request " + r.request + ": the answer did not arrive; tap Roll again (the same bytes are sent)."], true); })
-      .then(function () { answering[r.request] = false; window.grimoireRolls(); });
+      .then(function () { answering[r.request] = false; window.grimoireRolls(true); });
   };
-  var draw = function (waiting) {
+  // `afterAnswer`: a witnessed request already tried is not answered again by itself until the
+  // log moves (a refused answer would otherwise be sent again and again).
+  var draw = function (waiting, afterAnswer) {
+    shown = {};
+    waiting.forEach(function (r) { shown[r.request] = true; });
     var box = document.getElementById("rolls-waiting");
     box.textContent = "";
     if (!waiting.length) { var none = document.createElement("p"); none.textContent = "Nothing waits on you."; box.appendChild(none); return; }
@@ -612,7 +632,7 @@ const ROLLS: &str = r##"
       var again = (r.put_again_after || []).length ? " [put again after request " + r.put_again_after.join(", ") + " was withdrawn]" : "";
       words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + again + " ";
       row.appendChild(words);
-      if (r.witnessed) { answer(r); }
+      if (r.witnessed) { if (!(afterAnswer && tried[r.request])) answer(r); }
       else {
         var button = document.createElement("button");
         button.type = "button";
@@ -637,7 +657,7 @@ const ROLLS: &str = r##"
         try { var row = JSON.parse(line); } catch (e) { return; }
         var p = row.payload || {};
         if (row.kind === "roll_requested") {
-          put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device };
+          put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device, witnessed: p.witnessed === true };
           if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
           delete withdrawnFrom[p.device];
         } else if (row.kind === "roll_answered") {
@@ -654,10 +674,14 @@ const ROLLS: &str = r##"
           flag("missing:" + request, "Request " + request + ": the log does not hold the request this phone was shown and answered: the GM's side never recorded it, or took it out.");
         } else if (inLog.commitment !== kept.commitment) {
           flag("commitment:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another commitment than the one this phone was shown: the GM's side showed this phone a request it did not record.");
-        } else if (kept.asked && canon(inLog.asked) !== canon(kept.asked)) {
+        } else if (canon(inLog.asked) !== canon(kept.asked)) {
           flag("command:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another command than the one this phone was shown.");
+        } else if (kept.witnessed !== undefined && inLog.witnessed !== kept.witnessed) {
+          flag("witnessed:" + request, "Request " + request + " (#" + inLog.seq + "): shown to this phone as " + (kept.witnessed ? "the GM's roll to witness" : "a roll of yours") + ", but the log records it as " + (inLog.witnessed ? "the GM's, witnessed" : "a roll of yours") + ".");
         } else if (withdrawn[request] !== undefined && answered[request] === undefined) {
           flag("withdrawn:" + request, "Request " + request + " (#" + inLog.seq + "): the GM's side withdrew (or never recorded) a roll this phone made, at #" + withdrawn[request] + ".");
+        } else if (answered[request] === undefined && !shown[request]) {
+          flag("dropped:" + request, "Request " + request + " (#" + inLog.seq + "): the GM's side took it off this phone's list without recording the answer this phone made.");
         } else if (answered[request] === undefined) {
           waiting++;
         } else if (answered[request] !== kept.contribution) {
@@ -673,17 +697,21 @@ const ROLLS: &str = r##"
         ? "This phone raised " + flags + (flags === 1 ? " flag" : " flags") + " (at the top of the page). "
         : "The log holds every roll this phone made as it was shown (" + (requests.length - waiting) + "). ") +
         (waiting ? waiting + " sent, not yet in the log. " : "") +
-        (marks.length ? "Marked: " + marks.join("; ") + "." : "");
-    }).catch(function () {});
+        (marks.length ? "Marked: " + marks.join("; ") + "." : "") +
+        (unkept ? " This browser keeps nothing past this page (a private window, or its storage is full): keep the page open until your rolls are in the log." : "");
+    }).catch(function () {
+      out.className = "flagged";
+      out.textContent = "The public log could not be fetched, so this phone could not check its " + requests.length + " records against it; it tries again when the log moves.";
+    });
   };
-  var busy = false;
-  window.grimoireRolls = function () {
+  var busy = false, shown = {};
+  window.grimoireRolls = function (afterAnswer) {
     if (busy) return;
     busy = true;
     fetch("rolls", { cache: "no-store" }).then(function (reply) {
       if (reply.status === 404) { document.getElementById("link-gone").hidden = false; throw new Error("gone"); }
       return reply.json();
-    }).then(function (body) { draw(body.waiting); checkRecords(); }).catch(function () {}).then(function () { busy = false; });
+    }).then(function (body) { draw(body.waiting, afterAnswer === true); checkRecords(); }).catch(function () {}).then(function () { busy = false; });
   };
   drawFlags();
   window.grimoireRolls();
