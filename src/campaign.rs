@@ -724,6 +724,10 @@ fn read_for_retraction(
         // later roll is the one C-2 marks.
         retraction.next_roll = log.first_roll_after(seq)?;
     }
+    if let Some(Event::RoundBegan { .. }) = &target {
+        retraction.round_stands =
+            log.first_standing_after(seq, |later| state.retracted.contains_key(&later))?;
+    }
     // A fight's start, round or end undone or brought back (down any chain of retractions) with
     // later events that move the clock after it would reshape what those were recorded in (T-3).
     let mut root = target.clone().map(|event| (seq, event));
@@ -1042,6 +1046,7 @@ mod tests {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            round_stands: None,
             acted_again: None,
             names_after: Default::default(),
         });

@@ -219,6 +219,7 @@ fn step(
             // Damage and healing roll nothing: no roll after them to mark.
             next_roll: None,
             fight_built_on: false,
+            round_stands: None,
             acted_again: None,
             names_after: Default::default(),
         });
@@ -234,6 +235,7 @@ fn step(
                 reason: "it was the right character after all".into(),
                 next_roll: None,
                 fight_built_on: false,
+                round_stands: None,
                 acted_again: None,
                 names_after: Default::default(),
             });

@@ -152,6 +152,7 @@ impl RetractArgs {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            round_stands: None,
             acted_again: None,
             names_after: Default::default(),
         }

@@ -119,6 +119,14 @@ pub enum RuleError {
         "{0} is under way, and what takes hours or more (a rest, downtime, a scroll's week, a Ceremony, an advance of an hour) comes after it ends"
     )]
     InAFight(String),
+    #[error(
+        "{0} has come to an hour of the clock (600 rounds), the longest a fight may run: end it with `grimoire fight end` before the clock moves on"
+    )]
+    FightTooLong(String),
+    #[error(
+        "#{round} began a round in which #{standing} still stands; undo the round's events first, newest first, then the round"
+    )]
+    RoundActedIn { round: Seq, standing: Seq },
     #[error("no session has been played yet")]
     NoSessionYet,
     #[error("#{0} is not in the log (the log ends at #{1})")]

@@ -226,6 +226,24 @@ impl WriteView<'_> {
         Ok(found)
     }
 
+    /// The first event after `after` that is not a retraction and that `passed` does not pick
+    /// (events retracted since).
+    pub fn first_standing_after(
+        &mut self,
+        after: Seq,
+        passed: impl Fn(Seq) -> bool,
+    ) -> Result<Option<Seq>, StoreError> {
+        let mut found = None;
+        self.log.rows(after + 1, Seq::END, &mut |row| {
+            if row.kind == "retracted" || passed(row.seq) {
+                return Ok(ControlFlow::Continue(()));
+            }
+            found = Some(row.seq);
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok(found)
+    }
+
     /// Whether an event of one of `kinds` follows `after` in the log, other than those `passed`
     /// picks (events retracted since).
     pub fn any_of_kinds_after(

@@ -281,3 +281,35 @@ fn t3_c2_restoring_a_turn_taken_again_in_its_round_is_refused() {
     c.ok(&cast);
     c.ok(&["retract", &undo, "--reason", "it was right"]);
 }
+
+/// From the hostile pass of issue 44: a round's start is undone only once nothing stands in the
+/// round (else the fight's view and the rules disagreed about who had acted), and a fight's clock
+/// stops at an hour from its start, however it is moved (repeated advances of 59 minutes once
+/// reached round 1782).
+#[test]
+fn t3_a_round_with_events_in_it_is_not_undone_and_a_fight_stops_at_an_hour() {
+    let c = Campaign::with_party();
+    c.ok(&["fight", "start", "at the ford"]);
+    let round = c.seq_of(&["next"]).to_string();
+    let hurt = c
+        .seq_of(&["damage", "Aldric", "1", "--reason", "a slip"])
+        .to_string();
+    let head = c.head();
+    let refused = c.refused(&["retract", &round, "--reason", "no second round"], 1);
+    assert!(
+        refused.contains(&format!("#{round} began a round in which #{hurt} still stands")),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head, "nothing recorded");
+    c.ok(&["retract", &hurt, "--reason", "no slip"]);
+    c.ok(&["retract", &round, "--reason", "no second round"]);
+    assert!(c.ok(&["fight", "show"]).contains("round 1"));
+
+    c.ok(&["time", "advance", "59m"]);
+    let head = c.head();
+    let refused = c.refused(&["time", "advance", "59m"], 1);
+    assert!(refused.contains("an hour of the clock (600 rounds)"), "{refused}");
+    assert_eq!(c.head(), head, "nothing recorded");
+    c.ok(&["fight", "end"]);
+    c.ok(&["time", "advance", "59m"]);
+}

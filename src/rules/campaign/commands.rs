@@ -80,6 +80,9 @@ pub struct Retraction {
     /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
     /// recorded after it (read the same way).
     pub fight_built_on: bool,
+    /// When the event undone began a fight's round: the first event still standing in that round
+    /// (not itself a retraction), if any (read the same way).
+    pub round_stands: Option<Seq>,
     /// When the event restored is someone's turn in a fight: a later event, still in force, in
     /// which they take another turn in that same round (read the same way).
     pub acted_again: Option<Seq>,

@@ -359,18 +359,33 @@ pub fn decide(
 ) -> Result<Vec<Event>, RuleError> {
     let mut events = decide_command(state, command, dice)?;
     let mut after: Option<CampaignState> = None;
+    let applied = |events: &[Event]| {
+        let mut after = state.clone();
+        for (i, event) in events.iter().enumerate() {
+            after.apply(state.head + 1 + i as u64, event);
+        }
+        after
+    };
+    // A fight lasts an hour of the clock at most (600 rounds), however the clock is moved on:
+    // hours passing within one are a fight forgotten (T-3).
+    if let Some(on) = &state.fight {
+        let moved = after.insert(applied(&events));
+        if moved.clock > state.clock
+            && moved
+                .fight
+                .as_ref()
+                .is_some_and(|still| still.number == on.number)
+            && moved.clock.seconds().saturating_sub(on.began.seconds()) >= crate::time::HOUR_SECONDS
+        {
+            return Err(RuleError::FightTooLong(fight_now(state)));
+        }
+    }
     let mut set_off = Vec::new();
     for &system in SystemId::ALL {
         if !on_system!(system, SystemId, |S| S::watches(state)) {
             continue;
         }
-        let after = after.get_or_insert_with(|| {
-            let mut after = state.clone();
-            for (i, event) in events.iter().enumerate() {
-                after.apply(state.head + 1 + i as u64, event);
-            }
-            after
-        });
+        let after = after.get_or_insert_with(|| applied(&events));
         set_off.extend(on_system!(system, SystemId, |S| S::after_command(after)
             .into_iter()
             .map(|event| Event::System(S::wrap_event(event)))
@@ -691,6 +706,7 @@ fn change_sheet(
 /// or, for a retraction of a retraction, the event restored.
 fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
     let fight_built_on = retraction.fight_built_on;
+    let round_stands = retraction.round_stands;
     let acted_again = retraction.acted_again;
     let Retraction {
         seq,
@@ -733,6 +749,14 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
     // overlap, hours pass inside one, or a round be counted twice.
     if fight_built_on {
         return Err(RuleError::FightBuiltOn(seq));
+    }
+    // A round is undone only once nothing stands in it (T-3): its turns would otherwise be
+    // counted in the round before, by the rules and the fight's view alike.
+    if let Some(standing) = round_stands {
+        return Err(RuleError::RoundActedIn {
+            round: seq,
+            standing,
+        });
     }
     let restores = match &target {
         Event::Retracted { seq: undone, .. } => {

@@ -126,6 +126,7 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             restoring: None,
             next_roll: None,
             fight_built_on: false,
+            round_stands: None,
             acted_again: None,
             reason,
             names_after: Default::default(),
@@ -442,6 +443,7 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        round_stands: None,
         acted_again: None,
         reason: "wrong target".into(),
         names_after: Default::default(),
@@ -478,6 +480,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        round_stands: None,
         acted_again: None,
         reason: "oops".into(),
         names_after: Default::default(),
@@ -493,6 +496,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        round_stands: None,
         acted_again: None,
         reason: "x".into(),
         names_after: Default::default(),
@@ -508,6 +512,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        round_stands: None,
         acted_again: None,
         reason: "  ".into(),
         names_after: Default::default(),
@@ -521,6 +526,7 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         restoring: None,
         next_roll: None,
         fight_built_on: false,
+        round_stands: None,
         acted_again: None,
         reason: "the newest".into(),
         names_after: Default::default(),
@@ -704,6 +710,19 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
             _ => None,
         })
         .collect();
+    // As the write reads it: for a round's start, the first event still standing after it.
+    let round_stands = match &target {
+        Some(Event::RoundBegan { .. }) => log
+            .iter()
+            .enumerate()
+            .skip(seq.get() as usize)
+            .map(|(i, e)| (Seq(i as u64 + 1), e))
+            .find(|(at, e)| {
+                !matches!(e, Event::Retracted { .. }) && !state.retracted.contains_key(at)
+            })
+            .map(|(at, _)| at),
+        _ => None,
+    };
     Command::Retract(Retraction {
         seq: Some(seq),
         last: false,
@@ -712,6 +731,7 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
         reason: "a mistake".into(),
         next_roll,
         fight_built_on: false,
+        round_stands,
         acted_again: None,
         names_after: revisions.names_in_play(&additions),
     })
@@ -1266,6 +1286,72 @@ fn t3_c2_retracting_a_fights_events_is_as_if_they_were_never_recorded() {
     assert_eq!(
         when(&undone, fight(FightStep::NextRound), vec![]),
         Err(RuleError::NoFight)
+    );
+}
+
+#[test]
+fn t3_given_a_round_in_which_an_event_stands_when_its_next_is_retracted_then_refused_until_that_event_is_undone()
+ {
+    let mut log = vec![created(), adg("Aldric", 8)];
+    then(&mut log, |_, _| start_fight(None)); // #3
+    then(&mut log, |_, _| fight(FightStep::NextRound)); // #4
+    log.push(Event::DamageTaken {
+        character: "Aldric".into(),
+        amount: 2,
+        reason: None,
+    }); // #5
+    let state = given(&log);
+    assert_eq!(
+        when(&state, retraction(&state, Seq(4), &log), vec![]),
+        Err(RuleError::RoundActedIn {
+            round: Seq(4),
+            standing: Seq(5)
+        })
+    );
+    then(&mut log, |s, l| retraction(s, Seq(5), l)); // #6
+    then(&mut log, |s, l| retraction(s, Seq(4), l)); // #7
+    let undone = given(&log);
+    assert_eq!(
+        undone.fight.as_ref().map(|f| f.round_at(undone.clock)),
+        Some(1),
+        "the round is undone once nothing stands in it"
+    );
+}
+
+#[test]
+fn t3_given_a_fight_when_the_clock_would_reach_an_hour_from_its_start_then_refused_however_it_is_moved()
+ {
+    let mut log = vec![created(), adg("Aldric", 8)];
+    then(&mut log, |_, _| start_fight(Some("at the bridge")));
+    let advance = |by: &str| {
+        Command::AdvanceClock(ClockAdvance {
+            by: GameDuration::parse(by).unwrap(),
+        })
+    };
+    then(&mut log, |_, _| advance("59m"));
+    // Round 600 is the last: 59 minutes and 9 rounds more begin it.
+    for _ in 0..9 {
+        then(&mut log, |_, _| fight(FightStep::NextRound));
+    }
+    let last = given(&log);
+    assert_eq!(
+        last.fight.as_ref().map(|f| f.round_at(last.clock)),
+        Some(600)
+    );
+    for refused in [fight(FightStep::NextRound), advance("59m"), advance("1r")] {
+        assert!(
+            matches!(
+                when(&last, refused, vec![]),
+                Err(RuleError::FightTooLong(_))
+            ),
+            "the clock may not pass an hour of the fight"
+        );
+    }
+    then(&mut log, |_, _| fight(FightStep::End));
+    let ended = given(&log);
+    assert!(
+        when(&ended, advance("2h"), vec![]).is_ok(),
+        "ended, the clock moves on"
     );
 }
 
