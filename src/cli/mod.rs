@@ -384,7 +384,10 @@ impl Globals {
                 ["USER", "USERNAME", "LOGNAME"]
                     .iter()
                     .find_map(|v| std::env::var(v).ok())
+                    .filter(|name| !name.trim().is_empty())
             })
+            // The environment says nothing (a service, `env -i`): the account's own name.
+            .or_else(|| whoami::username().ok())
             .unwrap_or_else(|| "unknown".to_string());
         text::check("actor (--actor or GRIMOIRE_ACTOR)", &actor, text::NAME_MAX)
             .map_err(|e| Error::Usage(e.to_string()))?;

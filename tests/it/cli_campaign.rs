@@ -2271,3 +2271,22 @@ fn an_event_is_named_by_its_number_with_or_without_its_hash_sign() {
     c.ok(&["retract", &named, "--reason", "missed"]);
     c.refused(&["explain", "#"], 2);
 }
+
+/// With no name given and none in the environment (USER, LOGNAME and USERNAME unset, as under a
+/// service or `env -i`), a command is entered under the account's own name, not "unknown".
+#[test]
+fn a_command_with_no_actor_in_its_environment_is_entered_under_the_accounts_name() {
+    let c = Campaign::empty();
+    let mut init = c.cmd();
+    init.env_remove("GRIMOIRE_ACTOR")
+        .env_remove("USER")
+        .env_remove("LOGNAME")
+        .env_remove("USERNAME")
+        .args(["init", "--name", "Quiet House"]);
+    let out = init.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let first = &c.json(&["log"])["events"][0];
+    let account = whoami::username().expect("this account has a name");
+    assert_eq!(first["actor"], account.as_str(), "{first}");
+    assert_ne!(first["actor"], "unknown");
+}
