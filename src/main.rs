@@ -36,12 +36,21 @@ fn main() -> ExitCode {
 /// build. Both accept exactly the same command lines.
 fn parse() -> Result<Cli, clap::Error> {
     use clap::CommandFactory;
-    match Cli::command().try_get_matches() {
+    match empty_db_unset(Cli::command()).try_get_matches() {
         Ok(matches) => grimoire::cli::parsed(&matches),
         // The version reads the same either way.
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => Err(e),
-        Err(_) => grimoire::cli::definitions()
+        Err(_) => empty_db_unset(grimoire::cli::definitions())
             .try_get_matches()
             .and_then(|matches| grimoire::cli::parsed(&matches)),
+    }
+}
+
+/// An empty GRIMOIRE_DB (`GRIMOIRE_DB= grimoire …`) reads as unset, as a shell means it: `--db`
+/// then names the campaign, or the default does. Read as a value, it refused every command.
+fn empty_db_unset(command: clap::Command) -> clap::Command {
+    match std::env::var_os("GRIMOIRE_DB").is_some_and(|db| db.is_empty()) {
+        true => command.mut_arg("db", |db| db.env(None::<&str>)),
+        false => command,
     }
 }

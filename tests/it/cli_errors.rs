@@ -640,3 +640,29 @@ fn a_read_refuses_an_actor_typed_on_its_line_and_points_to_by() {
     );
     assert!(stdout.contains("Aldric takes 1 damage"), "{stdout}");
 }
+
+/// An empty GRIMOIRE_DB reads as unset: `--db` names the campaign (it refused every command, even
+/// with `--db`), and without it the default file is meant.
+#[test]
+fn an_empty_grimoire_db_reads_as_unset() {
+    let c = Campaign::with_party();
+    let out = c
+        .cmd()
+        .env("GRIMOIRE_DB", "")
+        .args(["--db", c.db.to_str().unwrap(), "character", "list"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Aldric"));
+    let out = c
+        .cmd()
+        .env("GRIMOIRE_DB", "")
+        .args(["character", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no campaign file at grimoire.db"),
+        "{out:?}"
+    );
+}

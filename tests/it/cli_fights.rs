@@ -297,7 +297,9 @@ fn t3_a_round_with_events_in_it_is_not_undone_and_a_fight_stops_at_an_hour() {
     let head = c.head();
     let refused = c.refused(&["retract", &round, "--reason", "no second round"], 1);
     assert!(
-        refused.contains(&format!("#{round} began a round in which #{hurt} still stands")),
+        refused.contains(&format!(
+            "#{round} began a round in which #{hurt} still stands"
+        )),
         "{refused}"
     );
     assert_eq!(c.head(), head, "nothing recorded");
@@ -308,7 +310,10 @@ fn t3_a_round_with_events_in_it_is_not_undone_and_a_fight_stops_at_an_hour() {
     c.ok(&["time", "advance", "59m"]);
     let head = c.head();
     let refused = c.refused(&["time", "advance", "59m"], 1);
-    assert!(refused.contains("an hour of the clock (600 rounds)"), "{refused}");
+    assert!(
+        refused.contains("an hour of the clock (600 rounds)"),
+        "{refused}"
+    );
     assert_eq!(c.head(), head, "nothing recorded");
     c.ok(&["fight", "end"]);
     c.ok(&["time", "advance", "59m"]);
