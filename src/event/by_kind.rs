@@ -89,7 +89,7 @@ pub(super) fn said_plainly(error: &serde_json::Error) -> String {
 }
 
 /// serde_json's account of a failed read, said plainly.
-pub(super) fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
+pub fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
     use serde_json::error::Category;
     let the_field = field.map_or_else(|| "a field".to_string(), |f| format!("the field '{f}'"));
     if !matches!(error.classify(), Category::Data) {

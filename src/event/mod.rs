@@ -13,7 +13,7 @@ pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
-pub use by_kind::kinds;
+pub use by_kind::{kinds, problem_in_words};
 
 use crate::dice::{DiceExpr, Die};
 use crate::sheet::Sheet;

@@ -21,8 +21,14 @@ impl AdgTables {
 
     /// Reads a tables file, checking everything the rules rely on.
     pub fn parse(text: &str) -> Result<AdgTables, String> {
-        let tables: AdgTables =
-            serde_json::from_str(text).map_err(|e| format!("not a tables file ({e})"))?;
+        let tables: AdgTables = serde_json::from_str(text).map_err(|e| {
+            format!(
+                "not a tables file: {} (line {}, column {}); README's \"A Dungeon Game tables\" gives the format, and fixtures/tables/adg-sample.json is one",
+                crate::event::problem_in_words(&e, None),
+                e.line(),
+                e.column()
+            )
+        })?;
         tables.validate()?;
         Ok(tables)
     }
@@ -247,5 +253,12 @@ mod tests {
                 .unwrap_err()
                 .contains("not a tables file")
         );
+        // In grimoire's words, not serde's.
+        let said = AdgTables::parse("x").unwrap_err();
+        assert!(
+            said.contains("it is not well-formed JSON (line 1, column 1)"),
+            "{said}"
+        );
+        assert!(!said.contains("at line"), "{said}");
     }
 }
