@@ -59,12 +59,8 @@ impl PgLocation {
         if campaign.is_empty() {
             return Err("?campaign= is empty; name the campaign, e.g. postgres://gm@db.example.org/club?campaign=Sunken%20Vault".into());
         }
-        text::check(
-            "the campaign's name (?campaign=)",
-            &campaign,
-            text::NAME_MAX,
-        )
-        .map_err(|e| e.to_string())?;
+        text::check("campaign's name (?campaign=)", &campaign, text::NAME_MAX)
+            .map_err(|e| e.to_string())?;
         let kept = form_urlencoded::Serializer::new(String::new())
             .extend_pairs(pairs.iter().filter(|(k, _)| k != "campaign"))
             .finish();
@@ -150,6 +146,17 @@ impl From<&PathBuf> for Location {
 
 #[cfg(test)]
 mod tests {
+    /// A campaign's name in the URL breaking the text rules is named once, as "the campaign's
+    /// name" (it read "the the campaign's name").
+    #[test]
+    fn a_campaign_name_in_the_url_that_breaks_the_text_rules_is_named_plainly() {
+        let said = Location::parse("postgres://gm@db/club?campaign=a%0Ab").unwrap_err();
+        assert!(
+            said.starts_with("the campaign's name (?campaign=) must be one line"),
+            "{said}"
+        );
+    }
+
     use super::*;
 
     #[test]
