@@ -48,7 +48,12 @@ pub fn io_error(path: &Path, action: &'static str, e: &std::io::Error) -> StoreE
         ErrorKind::NotADirectory => {
             "a part of the path before the file's name is a file, not a folder".to_string()
         }
-        _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+        // A wrapped error (a temporary file's, which adds its own path) has lost its number: the
+        // path is looked at again to say why.
+        _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
+            || std::fs::metadata(path)
+                .is_err_and(|again| again.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())) =>
+        {
             "it is a symbolic link, and the links from there lead round in a circle (or too many deep) without reaching a file".to_string()
         }
         _ => format!("the operating system said: {e}"),

@@ -713,6 +713,17 @@ fn a_device_a_circle_of_links_and_the_wrong_file_to_import_are_named_for_what_th
     assert!(message.contains("lead round in a circle"), "{message}");
     assert!(!message.contains("does not exist"), "{message}");
 
+    // An output written into a folder reached through the circle says so too, not the system's
+    // words with an error number.
+    for (command, out_path) in [("export", "x.jsonl"), ("report", "x.html")] {
+        let inside = one.join(out_path);
+        let out = c.run(&[command, "--out", inside.to_str().unwrap()]);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{message}");
+        assert!(message.contains("lead round in a circle"), "{message}");
+        assert!(!message.contains("os error"), "{message}");
+    }
+
     let target = Campaign::empty();
     let out = target.run(&["import", one.to_str().unwrap()]);
     let message = String::from_utf8_lossy(&out.stderr);
