@@ -221,9 +221,11 @@ fn reading(
         out.agility_save = Some(save);
     }
     // ADG-S4: the check passed when roll − Cunning ≤ the points exerted ahead. A failure's mishap uses
-    // the shortfall the buffer did not cover.
-    let shortfall =
-        seal.map(|roll| i64::from(roll) - i64::from(scroll.cunning) - i64::from(scroll.pre_exert));
+    // the shortfall the buffer did not cover; a check opened and failed before stays failed, so
+    // every later reading (or accidental cast) misfires the same way.
+    let shortfall = seal
+        .map(|roll| i64::from(roll) - i64::from(scroll.cunning) - i64::from(scroll.pre_exert))
+        .or(scroll.bad_writing.map(i64::from));
     out.writing_check_passed = shortfall.map(|s| s <= 0);
     // ADG-S2: an ongoing effect lasts 1 turn (10 minutes) × SL, unless a bad writing misfires.
     if scroll.ongoing && out.writing_check_passed != Some(false) {

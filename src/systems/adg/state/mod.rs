@@ -8,7 +8,7 @@ use crate::systems::adg::event::{
     Cast, DowntimeOf, EffectKind, EffectRoll, LearnAttempt, PendingScrollRoll, Reading,
     ScrollOutcome, ScrollWritten, TableResult,
 };
-use crate::systems::adg::event::{Pay, RitualKind};
+use crate::systems::adg::event::{Pay, PendingOutcome, RitualKind};
 use crate::systems::adg::sheet::AdgSheet;
 use crate::systems::adg::tables::Attribute;
 use crate::systems::contract::port::Fold;
@@ -309,6 +309,10 @@ pub struct Scroll {
     pub reads: u32,
     /// A Ceremony scroll's sealed writing check, not yet revealed.
     pub sealed_check: bool,
+    /// Once its check is open and failed: by how much (ADG-S4). A badly written scroll stays bad:
+    /// every reading brings a mishap until it is ash or damaged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bad_writing: Option<u32>,
     /// The writer's Cunning and pre-exertion for that check.
     pub cunning: u32,
     pub pre_exert: u32,
@@ -503,6 +507,7 @@ impl Folding<'_> {
                 holder: w.writer.clone(),
                 reads: 0,
                 sealed_check: w.original_kind == RitualKind::Ceremony,
+                bad_writing: None,
                 cunning: w.cunning,
                 pre_exert: w.pre_exert,
                 ongoing: w.ongoing || w.original_kind != RitualKind::Phrase,
@@ -545,6 +550,14 @@ impl Folding<'_> {
                 if let Some(scroll) = self.0.campaign_mut().scrolls.get_mut(&r.scroll) {
                     scroll.reads += 1;
                     scroll.sealed_check = false;
+                    if let Some(PendingScrollRoll {
+                        outcome: PendingOutcome::Mishap { difference },
+                        ..
+                    }) = &r.pending
+                        && r.writing_check_passed == Some(false)
+                    {
+                        scroll.bad_writing = Some(*difference);
+                    }
                 }
             }
         }

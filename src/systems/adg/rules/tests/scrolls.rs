@@ -243,6 +243,71 @@ fn adg_s4_a_ceremony_scroll_hides_its_check_until_read_and_a_failed_one_misfires
     ));
 }
 
+/// From the clause review of issue 45: a badly written Ceremony scroll forgot its failed check
+/// after its first reading, and worked normally from then on. It stays bad: a second reading,
+/// and an accidental cast while another studies it, misfire the same way.
+#[test]
+fn adg_s4_given_a_badly_written_ceremony_scroll_when_read_again_and_studied_then_each_misfires() {
+    let mut w = world();
+    w.knows("Calling Moon", RitualKind::Ceremony);
+    // 16 against Cunning 13 with 2 exerted ahead: failed by 1.
+    w.adg(write("Calling Moon", 1, 2), &scribing(&[16]));
+    let id = w.seq_of_last();
+    let secrets = w.secrets_for(id);
+    let resolve = AdgCommand::ResolvePending(Who {
+        character: "aldric".into(),
+    });
+    w.adg(read(id, false, secrets), &[5]);
+    w.adg(resolve.clone(), &[1, 1]);
+    // The second reading: the check is open now, and still failed.
+    let events = w.adg(read(id, false, Vec::new()), &[5]);
+    let again = the_reading(&events);
+    assert_eq!(again.writing_check_passed, Some(false));
+    assert!(again.effect.is_none() && again.ongoing_until.is_none());
+    assert_eq!(
+        again.pending.as_ref().map(|p| &p.outcome),
+        Some(&PendingOutcome::Mishap { difference: 1 }),
+        "{events:?}"
+    );
+    assert_eq!(events.len(), 1, "nothing is revealed a second time");
+    w.adg(resolve, &[1, 1]);
+    // Studied by Bryn, whose scroll d20 of 1 casts it by accident: a misfire too.
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, 14),
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "Bryn".into(),
+        }),
+        &[],
+    );
+    let events = w.adg(
+        AdgCommand::LearnScroll(ScrollLearning {
+            character: "Bryn".into(),
+            scroll: id,
+            pay: Pay::Health,
+            exert: false,
+            sealed: vec![],
+        }),
+        &[1, 1, 5, 6],
+    );
+    let accident = the_learning(&events)
+        .from_scroll
+        .as_ref()
+        .and_then(|check| check.reading.as_ref())
+        .expect("an accidental cast");
+    assert_eq!(accident.writing_check_passed, Some(false));
+    assert_eq!(
+        accident.pending.as_ref().map(|p| &p.outcome),
+        Some(&PendingOutcome::Mishap { difference: 1 })
+    );
+}
+
 #[test]
 fn adg_s4_exertion_ahead_of_the_check_covers_a_shortfall() {
     let mut w = world();
