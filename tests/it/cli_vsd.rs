@@ -731,3 +731,39 @@ fn vsd10_an_assessment_passed_ends_assailed_naming_the_roll_made_for_it() {
     let again = c.refused(&["assessment", "Mira"], 1);
     assert!(again.contains("Mira is not assailed now"), "{again}");
 }
+
+/// VSD-9's last row is reached by a command: the GM's modifier on the failure roll, recorded with
+/// it and shown in the log's line.
+#[test]
+fn vsd9_the_gms_failure_modifier_reaches_the_last_row_of_the_failure_table() {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "elemental",
+    ]);
+    let said = c.ok(&[
+        "--rolls",
+        "3,40,95",
+        "spell",
+        "cast",
+        "Mira",
+        "Ember",
+        "--target",
+        "the rat",
+        "--failure-mod",
+        "20",
+    ]);
+    assert!(
+        said.contains("failure roll 95 +50 +20 (GM) = 165"),
+        "{said}"
+    );
+    assert!(said.contains("knocked-out"), "{said}");
+}

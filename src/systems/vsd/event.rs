@@ -30,8 +30,16 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureRoll {
     pub roll: u32,
+    /// The spell kind's modifier.
     pub modifier: i64,
+    /// The GM's modifier on the failure roll (recorded since 2026-12-04; absent, none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gm_modifier: i64,
     pub total: i64,
+}
+
+fn is_zero(value: &i64) -> bool {
+    *value == 0
 }
 
 /// A magical resonance roll (VSD-10).

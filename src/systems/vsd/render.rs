@@ -416,8 +416,12 @@ pub fn spell_cast(c: &SpellCast) -> String {
         ));
     }
     if let Some(f) = &c.failure {
+        let gm = match f.gm_modifier {
+            0 => String::new(),
+            n => format!(" {n:+} (GM)"),
+        };
         parts.push(format!(
-            "failure roll {} {:+} = {}",
+            "failure roll {} {:+}{gm} = {}",
             f.roll, f.modifier, f.total
         ));
     }

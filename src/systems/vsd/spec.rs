@@ -292,6 +292,16 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 .long_as("mod")
                 .default("0"),
             ArgSpec::flag(
+                "failure_modifier",
+                "Should the cast fail: the GM's modifier on the failure roll (VSD-9), for what makes \
+                 a failure worse here, e.g. --failure-mod 20 in a place of dark power. With it a \
+                 failure can reach the table's last row (151 and up).",
+                MODIFIER,
+            )
+            .long_as("failure-mod")
+            .value_name("N")
+            .default("0"),
+            ArgSpec::flag(
                 "place",
                 "The place's effect on resonance (VSD-10).",
                 Kind::Choice(words_of::<Place>),
@@ -337,6 +347,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                     static_target: g.switch("static_target"),
                     armor_penalty: g.read("armor_penalty")?,
                     gm_modifier: g.read("gm_modifier")?,
+                    failure_modifier: g.read("failure_modifier")?,
                     place: g.word("place")?,
                     cannot_see: g.switch("cannot_see"),
                     silenced: g.switch("silenced"),

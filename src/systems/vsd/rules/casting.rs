@@ -329,7 +329,10 @@ pub fn cast(
             let failure = FailureRoll {
                 roll: face,
                 modifier: spell.kind.failure_modifier(),
-                total: i64::from(face) + spell.kind.failure_modifier(),
+                gm_modifier: order.failure_modifier,
+                total: i64::from(face)
+                    .saturating_add(spell.kind.failure_modifier())
+                    .saturating_add(order.failure_modifier),
             };
             // Always stunned, whatever the band (VSD-9); until the end of the next round.
             let until = Some(state.clock().after(GameDuration(2 * ROUND_SECONDS)));

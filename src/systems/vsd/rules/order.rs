@@ -109,6 +109,9 @@ pub struct CastOrder {
     pub armor_penalty: u32,
     /// A GM modifier, e.g. --mod -15.
     pub gm_modifier: i64,
+    /// The GM's modifier on the failure roll, should the cast fail (VSD-9): what makes a failure
+    /// worse (or milder) here, added to the d100 and the spell kind's modifier.
+    pub failure_modifier: i64,
     /// The place's effect on resonance (VSD-10).
     pub place: Place,
     /// The caster cannot see the target: the cast is refused.

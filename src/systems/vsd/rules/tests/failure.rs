@@ -279,41 +279,33 @@ fn vsd9_the_worst_failures_can_knock_the_caster_out_for_six_hours() {
         &[],
     );
     assert_eq!(w.of("Mira").mp_current(), 11);
-    // The 151+ band comes from the pure table (a d100 + 50 cannot pass 150).
+    // The 151+ band is reached by a command: the GM's modifier on the failure roll (a d100 + 50
+    // alone cannot pass 150). Ember (elemental +50) failing with a failure d100 of 95 and the
+    // GM's +20: 165.
     let mut world_ko = world();
-    world_ko.given(Event::System(AnyEvent::Vsd(VsdEvent::SpellCast(
-        SpellCast {
-            pending: vec![crate::systems::vsd::event::Pending {
-                about: "spell failure (160)".into(),
-                by: "caster".into(),
-                options: vec![
-                    Choice::LoseMpsAndWeary,
-                    Choice::OtherTarget,
-                    Choice::Resonance,
-                    Choice::KnockedOut,
-                ],
-                pick: 2,
-                cast_seq: Seq(11),
-                spell: "Ember".into(),
-                place: Place::Normal,
-                affected: vec!["Mira".into()],
-                mp_cost: 1,
-                weave: 1,
-                resonance_bonus: 50,
-                target: None,
-                cast_at: None,
-            }],
-            ..the_cast(
-                &world_ko
-                    .when(
-                        Command::System(AnyCommand::Vsd(Box::new(cast("Ember")))),
-                        &[3, 40, 60],
-                    )
-                    .unwrap(),
-            )
-            .clone()
-        },
-    ))));
+    let cast = world_ko.vsd(
+        cast_with("Ember", |o| o.failure_modifier = 20),
+        &[3, 40, 95],
+    );
+    let failure = the_cast(&cast).failure.clone().expect("a failure roll");
+    assert_eq!(
+        (
+            failure.roll,
+            failure.modifier,
+            failure.gm_modifier,
+            failure.total
+        ),
+        (95, 50, 20, 165)
+    );
+    assert_eq!(
+        world_ko.of("Mira").pending[0].options,
+        vec![
+            Choice::LoseMpsAndWeary,
+            Choice::OtherTarget,
+            Choice::Resonance,
+            Choice::KnockedOut
+        ]
+    );
     world_ko.vsd(choose(&[Choice::KnockedOut, Choice::LoseMpsAndWeary]), &[]);
     let mira = world_ko.of("Mira");
     let now = world_ko.state().clock;
