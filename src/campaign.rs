@@ -447,6 +447,15 @@ fn system_command<S: Registered>(
             .ok_or_else(|| format!("`{path}` takes no --{id}"))?;
         given.put(arg.id, values.clone());
     }
+    // An argument added since the request was recorded takes its default, as the command line
+    // would have given it then.
+    for arg in spec.args {
+        if let Some(default) = arg.default
+            && !typed.contains_key(arg.id)
+        {
+            given.put(arg.id, vec![default.to_string()]);
+        }
+    }
     let command = build(&given)?;
     Ok(crate::rules::Command::System(S::wrap_command(command)))
 }

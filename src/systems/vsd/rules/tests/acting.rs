@@ -34,7 +34,8 @@ fn asked(path: &str, given: &[(&str, &str)]) -> AskedCommand {
     }
 }
 
-/// Mira's Sleep at Tom, as the command line types it.
+/// Mira's Sleep at Tom, as the command line typed it before `--failure-mod` was added: an
+/// argument added since a request was recorded takes its default when the phone answers.
 fn sleep_at_tom() -> AskedCommand {
     asked(
         "spell cast",
