@@ -69,7 +69,7 @@ pub(super) fn why_unreadable(kind: &str, payload: &str) -> String {
     };
     format!(
         "{} (line {}, column {column} of its payload)",
-        problem_in_words(&error, field.as_deref()),
+        crate::text::json_problem(&error, field.as_deref()),
         error.line()
     )
 }
@@ -78,88 +78,14 @@ pub(super) fn why_unreadable(kind: &str, payload: &str) -> String {
 /// said plainly.
 pub(super) fn said_plainly(error: &serde_json::Error) -> String {
     if error.line() == 0 {
-        return problem_in_words(error, None);
+        return crate::text::json_problem(error, None);
     }
     format!(
         "{} (line {}, column {} of its payload)",
-        problem_in_words(error, None),
+        crate::text::json_problem(error, None),
         error.line(),
         error.column()
     )
-}
-
-/// serde_json's account of a failed read, said plainly.
-pub fn problem_in_words(error: &serde_json::Error, field: Option<&str>) -> String {
-    use serde_json::error::Category;
-    let the_field = field.map_or_else(|| "a field".to_string(), |f| format!("the field '{f}'"));
-    if !matches!(error.classify(), Category::Data) {
-        return "it is not well-formed JSON".into();
-    }
-    // serde's own message, without its position (said above in grimoire's terms).
-    let message = error.to_string();
-    let message = message
-        .rsplit_once(" at line ")
-        .map_or(message.as_str(), |(m, _)| m);
-    if let Some(missing) = message.strip_prefix("missing field ") {
-        let missing = missing.trim_matches('`');
-        return match field {
-            Some(f) => format!("the field '{f}.{missing}' is missing"),
-            None => format!("the field '{missing}' is missing"),
-        };
-    }
-    if let Some(rest) = message
-        .strip_prefix("invalid type: ")
-        .or_else(|| message.strip_prefix("invalid value: "))
-        .or_else(|| message.strip_prefix("invalid length "))
-        && let Some((found, expected)) = rest.split_once(", expected ")
-    {
-        // "floating point `1e+29`", "integer `-1`", "string \"x\"", "map": the value itself where
-        // serde quotes it, else what kind of value it is.
-        let found = match (found.find('`'), found.rfind('`')) {
-            (Some(open), Some(close)) if open < close => &found[open + 1..close],
-            _ => match found.split_once(' ') {
-                Some(("string", value)) => value,
-                _ if found == "map" => "a group of fields",
-                _ if found == "sequence" => "a list",
-                _ => found,
-            },
-        };
-        return format!(
-            "{the_field} holds {found} where {} belongs",
-            expected_in_words(expected)
-        );
-    }
-    if let Some(rest) = message.strip_prefix("unknown variant ") {
-        let value = rest.split(',').next().unwrap_or_default().trim_matches('`');
-        return format!(
-            "{the_field} holds '{value}', which is not one of the values grimoire writes there"
-        );
-    }
-    if let Some(rest) = message.strip_prefix("unknown field ") {
-        let name = rest.split(',').next().unwrap_or_default().trim_matches('`');
-        return format!("it has a field '{name}' that grimoire does not write there");
-    }
-    if let Some(rest) = message.strip_prefix("duplicate field ") {
-        return format!("the field '{}' appears twice", rest.trim_matches('`'));
-    }
-    format!("{the_field} does not hold what grimoire writes there")
-}
-
-/// What serde says a field expects, as a person would say it.
-fn expected_in_words(expected: &str) -> String {
-    match expected {
-        "u8" => "a whole number from 0 to 255".into(),
-        "u16" => "a whole number from 0 to 65535".into(),
-        "u32" => "a whole number from 0 to 4294967295".into(),
-        "u64" => "a whole number from 0 to 18446744073709551615".into(),
-        "i32" | "i64" => "a whole number".into(),
-        "a string" | "a boolean" | "a sequence" | "a map" => expected.into(),
-        other if other.starts_with("struct ") || other.starts_with("internally tagged") => {
-            "a group of fields".into()
-        }
-        other if other.starts_with("a ") || other.starts_with("an ") => other.into(),
-        _ => "another kind of value".into(),
-    }
 }
 
 /// The rule system whose enum declares an event kind (`None`: the core's own).

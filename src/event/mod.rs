@@ -13,7 +13,7 @@ pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
-pub use by_kind::{kinds, problem_in_words};
+pub use by_kind::kinds;
 
 use crate::dice::{DiceExpr, Die};
 use crate::sheet::Sheet;
@@ -292,7 +292,7 @@ pub fn json_problem_in_words(error: &serde_json::Error, field: Option<&str>) -> 
     } else {
         format!(" (line {}, column {})", error.line(), error.column())
     };
-    format!("{}{place}", by_kind::problem_in_words(error, field))
+    format!("{}{place}", crate::text::json_problem(error, field))
 }
 
 /// Brings a payload of `kind` from version `from` up to `to`, one step at a time.

@@ -737,18 +737,7 @@ fn vsd10_an_assessment_passed_ends_assailed_naming_the_roll_made_for_it() {
 #[test]
 fn vsd9_the_gms_failure_modifier_reaches_the_last_row_of_the_failure_table() {
     let c = Campaign::with_party();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "elemental",
-    ]);
+    c.mira_learns_ember("1");
     let said = c.ok(&[
         "--rolls",
         "3,40,95",

@@ -82,9 +82,8 @@ impl Campaign {
         ]);
     }
 
-    /// Mira (of [`Campaign::with_party`]) learns Ember and casts it on a rat (the roll entered: 50),
-    /// spending MPs.
-    pub fn mira_casts_ember(&self) {
+    /// Mira (of [`Campaign::with_party`]) learns Ember, an elemental spell of Weave `weave`.
+    pub fn mira_learns_ember(&self, weave: &str) {
         self.ok(&[
             "spell",
             "learn",
@@ -93,10 +92,16 @@ impl Campaign {
             "--lore",
             "Elementalism",
             "--weave",
-            "2",
+            weave,
             "--kind",
             "elemental",
         ]);
+    }
+
+    /// Mira (of [`Campaign::with_party`]) learns Ember and casts it on a rat (the roll entered: 50),
+    /// spending MPs.
+    pub fn mira_casts_ember(&self) {
+        self.mira_learns_ember("2");
         self.ok(&[
             "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "the rat",
         ]);

@@ -24,7 +24,7 @@ impl AdgTables {
         let tables: AdgTables = serde_json::from_str(text).map_err(|e| {
             format!(
                 "not a tables file: {} (line {}, column {}); README's \"A Dungeon Game tables\" gives the format, and fixtures/tables/adg-sample.json is one",
-                crate::event::problem_in_words(&e, None),
+                crate::text::json_problem(&e, None),
                 e.line(),
                 e.column()
             )

@@ -9,6 +9,36 @@ use crate::systems::registry::AnyEvent;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
+/// Bryn (level 1, Cunning `cunning`) joins, is handed scroll `id` and studies it, paying with
+/// health, with `rolls`: the cost 1d3, the scroll d20, any accidental reading's dice, the learning
+/// d20.
+fn bryn_studies(w: &mut World, id: Seq, cunning: u32, rolls: &[u32]) -> Vec<Event> {
+    w.then(
+        Command::AddCharacter {
+            name: "Bryn".into(),
+            sheet: adg_sheet(1, cunning),
+        },
+        &[],
+    );
+    w.adg(
+        AdgCommand::GiveScroll(ScrollGift {
+            scroll: id,
+            to: "Bryn".into(),
+        }),
+        &[],
+    );
+    w.adg(
+        AdgCommand::LearnScroll(ScrollLearning {
+            character: "Bryn".into(),
+            scroll: id,
+            pay: Pay::Health,
+            exert: false,
+            sealed: vec![],
+        }),
+        rolls,
+    )
+}
+
 #[test]
 fn adg_s1_a_scroll_fixes_its_effect_and_learning_from_it_gives_a_phrase() {
     let mut w = world();
@@ -272,30 +302,7 @@ fn adg_s4_given_a_badly_written_ceremony_scroll_when_read_again_and_studied_then
     assert_eq!(events.len(), 1, "nothing is revealed a second time");
     w.adg(resolve, &[1, 1]);
     // Studied by Bryn, whose scroll d20 of 1 casts it by accident: a misfire too.
-    w.then(
-        Command::AddCharacter {
-            name: "Bryn".into(),
-            sheet: adg_sheet(1, 14),
-        },
-        &[],
-    );
-    w.adg(
-        AdgCommand::GiveScroll(ScrollGift {
-            scroll: id,
-            to: "Bryn".into(),
-        }),
-        &[],
-    );
-    let events = w.adg(
-        AdgCommand::LearnScroll(ScrollLearning {
-            character: "Bryn".into(),
-            scroll: id,
-            pay: Pay::Health,
-            exert: false,
-            sealed: vec![],
-        }),
-        &[1, 1, 5, 6],
-    );
+    let events = bryn_studies(&mut w, id, 14, &[1, 1, 5, 6]);
     let accident = the_learning(&events)
         .from_scroll
         .as_ref()
@@ -437,32 +444,9 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     w.knows("Concealing Darkness", RitualKind::Phrase);
     w.adg(write("Concealing Darkness", 2, 0), &scribing(&[]));
     let id = w.seq_of_last();
-    w.then(
-        Command::AddCharacter {
-            name: "Bryn".into(),
-            sheet: adg_sheet(1, 12),
-        },
-        &[],
-    );
-    w.adg(
-        AdgCommand::GiveScroll(ScrollGift {
-            scroll: id,
-            to: "Bryn".into(),
-        }),
-        &[],
-    );
     // Cost 1 → the scroll d20 shows 2, at the SL: accidental cast; its reuse roll 20 turns it to ash;
     // learning then goes on: 6 against Cunning 12.
-    let events = w.adg(
-        AdgCommand::LearnScroll(ScrollLearning {
-            character: "Bryn".into(),
-            scroll: id,
-            pay: Pay::Health,
-            exert: false,
-            sealed: vec![],
-        }),
-        &[1, 2, 20, 6],
-    );
+    let events = bryn_studies(&mut w, id, 12, &[1, 2, 20, 6]);
     let attempt = the_learning(&events);
     let check = attempt.from_scroll.as_ref().unwrap();
     assert!(check.accidental);
