@@ -201,6 +201,20 @@ fn adg_s3_writing_takes_a_week_and_silver_by_level_and_type() {
     );
 }
 
+/// ADG-S5's ruling: reading casts nothing of the reader's own, so a reader locked out of
+/// rituals still reads.
+#[test]
+fn adg_s5_given_a_reader_locked_out_of_rituals_when_a_scroll_is_read_then_it_is_read() {
+    let mut w = world();
+    w.knows("Concealing Darkness", RitualKind::Phrase);
+    w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
+    let id = w.seq_of_last();
+    w.adg(cast("Concealing Darkness"), &[20, 4, 4, 1, 1, 1]);
+    assert!(w.aldric().locked_out);
+    let events = w.adg(read(id, false, Vec::new()), &[5]);
+    assert_eq!(the_reading(&events).scroll, id);
+}
+
 #[test]
 fn adg_s3_a_locked_out_writer_cannot_scribe_and_exertion_does_not_recover_that_week() {
     let mut w = world();
