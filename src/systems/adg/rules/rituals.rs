@@ -292,10 +292,13 @@ pub fn cast(
             target: order.target,
         });
     } else if check.success {
-        // An exact roll doubles duration unless the caster chose effect (ADG-R4).
-        let choice = check
-            .exact
-            .then(|| order.exact.unwrap_or(ExactChoice::Duration));
+        // An exact roll doubles duration unless the caster chose effect (ADG-R4); a Phrase, which
+        // lasts no time, doubles its effect.
+        let unless_chosen = match duration(known.kind, adg.level) {
+            Some(_) => ExactChoice::Duration,
+            None => ExactChoice::Effect,
+        };
+        let choice = check.exact.then(|| order.exact.unwrap_or(unless_chosen));
         cast.exact_choice = choice.map(|c| crate::words::Words::word(c).to_string());
         if let (Some(kind), Some(target)) = (order.effect, order.target) {
             let dice_count = adg.level

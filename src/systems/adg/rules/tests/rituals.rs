@@ -346,6 +346,29 @@ fn adg_r4_an_exact_roll_doubles_duration_by_default_or_effect_by_choice() {
     );
 }
 
+/// From the clause review of issue 45: an exact success on a Phrase defaulted to doubling its
+/// duration, which a Phrase has not; it doubles the effect.
+#[test]
+fn adg_r4_given_a_phrase_when_cast_with_an_exact_roll_then_its_effect_is_doubled_by_default() {
+    let mut w = world();
+    w.knows("Burning Frost", RitualKind::Phrase);
+    let events = w.adg(
+        cast_with("Burning Frost", |o: &mut CastOrder| {
+            o.effect = Some(EffectKind::Damage);
+            o.target = Some("the ghoul".into());
+        }),
+        &[13, 1, 2, 3, 4],
+    );
+    let cast = the_cast(&events);
+    assert_eq!(cast.exact_choice.as_deref(), Some("effect"));
+    assert_eq!(
+        cast.effect.as_ref().unwrap().amount,
+        10,
+        "level 2 doubled: four d6"
+    );
+    assert_eq!(cast.effect_until, None);
+}
+
 #[test]
 fn adg_r4_damage_or_healing_with_no_one_to_receive_it_is_refused_before_any_die() {
     let mut w = world();
