@@ -756,3 +756,27 @@ fn vsd9_the_gms_failure_modifier_reaches_the_last_row_of_the_failure_table() {
     );
     assert!(said.contains("knocked-out"), "{said}");
 }
+
+/// From the clause review of issue 45: a caster stunned again while still stunned (two failures in
+/// a row) is stunned once, to the later end, not listed twice.
+#[test]
+fn vsd13_a_condition_given_again_while_in_force_is_shown_once_to_its_later_end() {
+    let c = Campaign::with_party();
+    c.mira_learns_ember("1");
+    let failing = [
+        "--rolls", "3,40,20", "spell", "cast", "Mira", "Ember", "--target", "orc",
+    ];
+    c.ok(&failing);
+    c.ok(&["time", "advance", "1r"]);
+    c.ok(&failing);
+    let shown = c.ok(&["character", "show", "Mira"]);
+    let conditions = shown
+        .lines()
+        .find(|line| line.trim_start().starts_with("Conditions:"))
+        .expect("a conditions line");
+    assert_eq!(conditions.matches("stunned").count(), 1, "{conditions}");
+    assert!(
+        conditions.contains("until Day 1, 00:00 +3r"),
+        "{conditions}"
+    );
+}

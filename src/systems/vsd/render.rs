@@ -232,13 +232,26 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
                 10 * rounds.min(4)
             ));
         }
-        let conditions: Vec<String> = vsd
+        // A condition given again while in force is one condition, lasting to the later end.
+        let mut in_force: Vec<(
+            crate::systems::vsd::event::Condition,
+            Option<crate::time::GameTime>,
+        )> = Vec::new();
+        for c in vsd
             .conditions
             .iter()
             .filter(|c| c.until.is_none_or(|u| u > state.clock()))
-            .map(|c| match c.until {
-                Some(until) => format!("{} until {}", c.condition.name(), state.until_words(until)),
-                None => format!("{} until cleared", c.condition.name()),
+        {
+            match in_force.iter_mut().find(|(kind, _)| *kind == c.condition) {
+                Some((_, until)) => *until = until.zip(c.until).map(|(a, b)| a.max(b)),
+                None => in_force.push((c.condition, c.until)),
+            }
+        }
+        let conditions: Vec<String> = in_force
+            .iter()
+            .map(|(condition, until)| match until {
+                Some(until) => format!("{} until {}", condition.name(), state.until_words(*until)),
+                None => format!("{} until cleared", condition.name()),
             })
             .collect();
         lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
