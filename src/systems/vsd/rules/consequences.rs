@@ -232,10 +232,16 @@ pub fn choose(
                 let die = dice.roll(10, "rounds unable to act (1d10)")?;
                 let rounds = u64::from(die.value.unwrap_or(1));
                 record.push(die);
+                // The rounds come after the one in which the gaze falls, whose action is already
+                // spent: to the end of this round, and then that many whole rounds.
                 caster_only(
                     &mut made,
                     Condition::Scorched,
-                    Some(state.clock().after(GameDuration(rounds * ROUND_SECONDS))),
+                    Some(
+                        state
+                            .clock()
+                            .after(GameDuration((rounds + 1) * ROUND_SECONDS)),
+                    ),
                 );
                 // Then the caster's own choice: every MP left, or one true answer.
                 made.pending = Some(Pending {

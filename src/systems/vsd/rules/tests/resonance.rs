@@ -177,14 +177,23 @@ fn vsd10_after_the_gazes_rounds_the_caster_chooses_all_mps_or_a_true_answer() {
         vec![Choice::LoseRemainingMps, Choice::AnswerTruly]
     );
     assert_eq!(mira.pending[0].by, "caster");
-    // During the gaze's 4 rounds the caster can do nothing, choosing included.
-    assert!(matches!(
-        w.refused(choose(&[Choice::LoseRemainingMps]), &[]),
-        RuleError::System(AnyError::Vsd(VsdError::CannotAct { .. }))
-    ));
+    // During the gaze's 4 rounds the caster can do nothing, choosing included; they are counted
+    // from the round after this one, whose action is spent.
     for _ in 0..4 {
+        assert!(matches!(
+            w.refused(choose(&[Choice::LoseRemainingMps]), &[]),
+            RuleError::System(AnyError::Vsd(VsdError::CannotAct { .. }))
+        ));
         w.next_round();
     }
+    assert!(
+        matches!(
+            w.refused(choose(&[Choice::LoseRemainingMps]), &[]),
+            RuleError::System(AnyError::Vsd(VsdError::CannotAct { .. }))
+        ),
+        "the fourth whole round after the gaze's"
+    );
+    w.next_round();
     w.vsd(choose(&[Choice::LoseRemainingMps]), &[]);
     assert!(mps_before > 0);
     assert_eq!(w.of("Mira").mp_current(), 0);
