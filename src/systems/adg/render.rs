@@ -577,26 +577,19 @@ pub fn tables_loaded(source: &str, sha256: &str, tables: &AdgTables) -> String {
 pub fn learn_attempt(a: &LearnAttempt) -> String {
     let paid = format!("pays {} {}", a.cost, a.pay.word());
     let scroll = a.from_scroll.as_ref().map_or(String::new(), |s| {
-        let accident = if s.accidental {
-            ", cast it by accident"
-        } else {
-            ""
+        // An accidental cast is a reading: what it did (its damage, the scroll burned) is said.
+        let accident = match (&s.reading, s.accidental) {
+            (Some(reading), true) => {
+                let did = what_reading_did(reading, &a.dice);
+                match did.is_empty() {
+                    true => ", cast it by accident".to_string(),
+                    false => format!(", cast it by accident: {}", did.join("; ")),
+                }
+            }
+            (None, true) => ", cast it by accident".to_string(),
+            (_, false) => String::new(),
         };
-        let pending =
-            s.reading
-                .as_ref()
-                .and_then(|r| r.pending.as_ref())
-                .map_or(String::new(), |p| {
-                    format!(
-                        "; {} waits for `grimoire scroll resolve {}`",
-                        pending_words(&p.outcome),
-                        a.character
-                    )
-                });
-        format!(
-            " from scroll S{} (check {}{accident}{pending})",
-            s.scroll, s.roll
-        )
+        format!(" from scroll S{} (check {}{accident})", s.scroll, s.roll)
     });
     let outcome = if a.died {
         "and dies of the cost".to_string()
@@ -724,6 +717,14 @@ pub fn scroll_read(reading: &Reading, dice: &[Die]) -> String {
         "{} reads scroll S{}",
         reading.reader, reading.scroll
     )];
+    parts.extend(what_reading_did(reading, dice));
+    parts.join("; ")
+}
+
+/// What a reading did, part by part: a save, damage to the scroll, a bad writing, a mishap or
+/// the effect, whether the scroll holds, and what waits for `scroll resolve`.
+fn what_reading_did(reading: &Reading, dice: &[Die]) -> Vec<String> {
+    let mut parts = Vec::new();
     if let Some(save) = &reading.agility_save {
         parts.push(format!(
             "Agility save {} vs {}: {}",
@@ -756,7 +757,7 @@ pub fn scroll_read(reading: &Reading, dice: &[Die]) -> String {
             reading.reader
         ));
     }
-    parts.join("; ")
+    parts
 }
 
 pub fn scroll_outcome(o: &ScrollOutcome) -> String {

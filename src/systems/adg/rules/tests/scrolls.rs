@@ -461,6 +461,12 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     // Cost 1 → the scroll d20 shows 2, at the SL: accidental cast; its reuse roll 20 turns it to ash;
     // learning then goes on: 6 against Cunning 12.
     let events = bryn_studies(&mut w, id, 12, &[1, 2, 20, 6]);
+    // The log line says what the accident did: the scroll burned.
+    let line = crate::render::describe(&events[0]);
+    assert!(
+        line.contains("cast it by accident: reuse roll 20: the scroll turns to ash"),
+        "{line}"
+    );
     let attempt = the_learning(&events);
     let check = attempt.from_scroll.as_ref().unwrap();
     assert!(check.accidental);
