@@ -529,13 +529,23 @@ pub fn delayed_resolved(d: &DelayedResolved) -> String {
 fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Vec<String> {
     let mut waiting = Vec::new();
     if let Some(d) = &vsd.delayed {
-        waiting.push(format!(
-            "  {} (failed at #{}) fires {} if {} concentrates on it until then",
-            d.spell,
-            d.cast_seq,
-            state.end_of_round_words(d.fires_at_round),
-            c.name
-        ));
+        let round = state.clock().seconds() / crate::time::ROUND_SECONDS;
+        waiting.push(match vsd.hold_broken(round) {
+            true => format!(
+                "  {} (failed at #{}) fizzles {}: {}'s concentration on it was broken",
+                d.spell,
+                d.cast_seq,
+                state.end_of_round_words(d.fires_at_round),
+                c.name
+            ),
+            false => format!(
+                "  {} (failed at #{}) fires {} if {} concentrates on it until then",
+                d.spell,
+                d.cast_seq,
+                state.end_of_round_words(d.fires_at_round),
+                c.name
+            ),
+        });
     }
     for p in &vsd.pending {
         let options: Vec<&str> = p

@@ -222,6 +222,20 @@ impl VsdState {
         self.active_conditions(now).contains(&condition)
     }
 
+    /// Whether the spell held to fire (VSD-9) can no longer fire, seen in round `round`: from the
+    /// round after the failure on, its caster must have concentrated on it every round, this one
+    /// or the one before at the latest. Broken, it only waits for its round to end to fizzle.
+    pub fn hold_broken(&self, round: u64) -> bool {
+        let Some(held) = &self.delayed else {
+            return false;
+        };
+        let failed_in = held.fires_at_round.saturating_sub(2);
+        round > failed_in + 1
+            && !self.concentration.as_ref().is_some_and(|c| {
+                c.spell.eq_ignore_ascii_case(&held.spell) && c.last_round + 1 >= round
+            })
+    }
+
     /// Rounds of unbroken concentration on `spell` up to the round before `round` (VSD-3): the caster
     /// must have concentrated in every round from the first up to the one just before casting.
     pub fn concentration_for(&self, spell: &str, round: u64) -> u32 {

@@ -102,6 +102,45 @@ fn a_held_shield(w: &mut World) -> Seq {
     failed
 }
 
+/// From the clause review of issue 45: a hold whose concentration is broken can no longer fire,
+/// and says so at once, rather than showing as waiting to fire until its round ends.
+#[test]
+fn vsd9_a_held_spell_whose_concentration_lapsed_is_shown_as_broken_at_once() {
+    let round = |w: &World| w.state().clock.seconds() / crate::time::ROUND_SECONDS;
+    // Held, and concentrated on in the round after the failure: it holds.
+    let mut w = world();
+    a_held_shield(&mut w);
+    assert!(
+        !w.of("Mira").hold_broken(round(&w)),
+        "the round of the failure"
+    );
+    w.next_round();
+    w.vsd(concentrate("Shield"), &[]);
+    w.next_round();
+    assert!(!w.of("Mira").hold_broken(round(&w)), "concentrating");
+    // Held, and the round after the failure passes with no concentration: broken at once.
+    let mut w = world();
+    a_held_shield(&mut w);
+    w.next_round();
+    assert!(
+        !w.of("Mira").hold_broken(round(&w)),
+        "the next round, while she may still concentrate"
+    );
+    w.next_round();
+    assert!(
+        w.of("Mira").delayed.is_some(),
+        "still held until its round ends"
+    );
+    assert!(w.of("Mira").hold_broken(round(&w)));
+    let waiting = crate::render::waiting(&w.state());
+    assert!(
+        waiting
+            .iter()
+            .any(|line| line.contains("fizzles") && line.contains("concentration on it was broken")),
+        "{waiting:?}"
+    );
+}
+
 #[test]
 fn vsd9_a_held_spell_fires_at_the_end_of_the_second_round_if_concentration_held() {
     let mut w = world();
