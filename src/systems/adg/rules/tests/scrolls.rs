@@ -9,10 +9,8 @@ use crate::systems::registry::AnyEvent;
 
 // ---- Scrolls -------------------------------------------------------------------------------------
 
-/// Bryn (level 1, Cunning `cunning`) joins, is handed scroll `id` and studies it, paying with
-/// health, with `rolls`: the cost 1d3, the scroll d20, any accidental reading's dice, the learning
-/// d20.
-fn bryn_studies(w: &mut World, id: Seq, cunning: u32, rolls: &[u32]) -> Vec<Event> {
+/// Bryn (level 1, Cunning `cunning`) joins and is handed scroll `id`.
+fn bryn_holds(w: &mut World, id: Seq, cunning: u32) {
     w.then(
         Command::AddCharacter {
             name: "Bryn".into(),
@@ -27,6 +25,13 @@ fn bryn_studies(w: &mut World, id: Seq, cunning: u32, rolls: &[u32]) -> Vec<Even
         }),
         &[],
     );
+}
+
+/// Bryn (level 1, Cunning `cunning`) joins, is handed scroll `id` and studies it, paying with
+/// health, with `rolls`: the cost 1d3, the scroll d20, any accidental reading's dice, the learning
+/// d20.
+fn bryn_studies(w: &mut World, id: Seq, cunning: u32, rolls: &[u32]) -> Vec<Event> {
+    bryn_holds(w, id, cunning);
     w.adg(
         AdgCommand::LearnScroll(ScrollLearning {
             character: "Bryn".into(),
@@ -484,20 +489,7 @@ fn adg_s9_scrolls_are_items_that_change_hands_and_only_the_holder_reads_them() {
     w.knows("Concealing Darkness", RitualKind::Phrase);
     w.adg(write("Concealing Darkness", 1, 0), &scribing(&[]));
     let id = w.seq_of_last();
-    w.then(
-        Command::AddCharacter {
-            name: "Bryn".into(),
-            sheet: adg_sheet(1, 9),
-        },
-        &[],
-    );
-    w.adg(
-        AdgCommand::GiveScroll(ScrollGift {
-            scroll: id,
-            to: "Bryn".into(),
-        }),
-        &[],
-    );
+    bryn_holds(&mut w, id, 9);
     let scroll = w.state().systems.adg.scrolls[&id].clone();
     assert_eq!(
         (
