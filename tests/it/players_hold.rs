@@ -27,6 +27,8 @@ struct Tricks {
     strip_asked: Option<u32>,
     /// This request is shown as the GM's roll to witness, whatever it is.
     show_witnessed: Option<u32>,
+    /// The public log is answered with a page of trouble instead.
+    export_trouble: bool,
     /// Every request the phone was shown, as it was shown.
     shown: Vec<serde_json::Value>,
     /// Every answer the phone sent: (request, bytes, whether it was passed on).
@@ -147,6 +149,14 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
     let mut server = TcpStream::connect(upstream)?;
     server.write_all(passed.as_bytes())?;
     server.write_all(&body)?;
+    if path.ends_with("/export.jsonl") && tricks.lock().unwrap().export_trouble {
+        let page = "<p>The campaign is busy.</p>";
+        return write!(
+            client,
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+            page.len()
+        );
+    }
     if !path.ends_with("/rolls") {
         // Pages and the stream of updates pass as they are, until either side closes.
         std::io::copy(&mut server, &mut client)?;
@@ -310,6 +320,20 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     answered(3);
     let raised = flagged(&mut browser, &phone, "Request 3 (#");
     assert!(raised.contains("another commitment"), "{raised}");
+
+    // A trouble page in the log's place is no log lacking every request: it is said, not flagged.
+    proxy.tricks().export_trouble = true;
+    browser.eval(&phone, "window.grimoireRolls()");
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("rolls-receipts").textContent.indexOf("could not be fetched") >= 0"#,
+        "the log not fetched, said",
+    );
+    assert!(
+        !flags(&mut browser, &phone).contains("does not hold the request"),
+        "no request is flagged missing from a page that is not the log"
+    );
+    proxy.tricks().export_trouble = false;
 
     // (c) Request 3, answered, is shown again under yet another commitment, to draw other bytes.
     proxy.tricks().fake_commitment = None;

@@ -648,7 +648,9 @@ const ROLLS: &str = r##"
     var sent = load(SENT), requests = Object.keys(sent);
     var out = document.getElementById("rolls-receipts");
     if (!requests.length) { out.textContent = ""; return; }
-    fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { return reply.text(); }).then(function (text) {
+    // Only the log itself is checked: a busy or trouble page in its place would read as a log
+    // that lacks every request.
+    fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { if (!reply.ok) throw new Error("" + reply.status); return reply.text(); }).then(function (text) {
       // What the log says of each request, and (as every reader computes it) which were put
       // to a phone right after a roll to it was withdrawn.
       var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
