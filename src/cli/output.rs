@@ -82,7 +82,9 @@ impl<'a> Marks<'a> {
     /// The marks of event `r` in `state`.
     pub fn of(state: &'a CampaignState, r: &Recorded) -> Marks<'a> {
         let seq = r.seq;
+        // Only a campaign that puts rolls to phones has requests to look up.
         let request = match &r.event {
+            _ if state.players.requests.is_empty() => None,
             crate::event::Event::RollRequested { request, .. } => Some(*request),
             event => event.dice().iter().find_map(|d| match d.provenance {
                 crate::dice::Provenance::Device { request, .. } => Some(request),

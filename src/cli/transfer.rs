@@ -204,17 +204,36 @@ pub struct BackupArgs {
 pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
     // The copy holds every secret under a private name until it is whole: stopped by Ctrl-C, a
     // closed terminal or a kill that can be caught, it removes that file instead of leaving it.
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Once the backup is over (in `grimoire shell`, other commands follow), each signal does
+    // what it did before: it ends grimoire.
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (stop, over) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let cannot_watch =
+        |e: std::io::Error| Error::Internal(format!("the backup cannot watch for signals: {e}"));
+    let mut watching = Vec::new();
     for signal in [
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGHUP,
     ] {
-        signal_hook::flag::register(signal, std::sync::Arc::clone(&stop))
-            .map_err(|e| Error::Internal(format!("the backup cannot watch for signals: {e}")))?;
+        signal_hook::flag::register_conditional_default(signal, Arc::clone(&over))
+            .map_err(cannot_watch)?;
+        watching
+            .push(signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(cannot_watch)?);
     }
-    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
-    let head = g.open()?.backup(&args.file, &stopped)?;
+    let stopped = || stop.load(Ordering::Relaxed);
+    let head = g
+        .open()
+        .and_then(|mut store| Ok(store.backup(&args.file, &stopped)?));
+    over.store(true, Ordering::Relaxed);
+    for id in watching {
+        signal_hook::low_level::unregister(id);
+    }
+    let head = head?;
     let shown = args.file.display();
     let (events, head_text) = match &head {
         Some(head) => (head.seq, head.to_string()),

@@ -32,8 +32,8 @@ const HEAD_WITHIN: Duration = Duration::from_secs(10);
 const LARGEST_ANSWER: usize = 256;
 
 /// The one refusal's words, whatever was guessed.
-pub const NOTHING: &str = "Nothing here. Ask the GM for the table's link.\n";
-pub const PLAIN: &str = "text/plain; charset=utf-8";
+const NOTHING: &str = "Nothing here. Ask the GM for the table's link.\n";
+const PLAIN: &str = "text/plain; charset=utf-8";
 
 /// What the handlers share: the key in force, the live page, the players' links that stand (by
 /// their tokens' SHA-256), the way to the campaign's thread, the open connections, and the

@@ -202,7 +202,7 @@ pub fn serve(g: &Globals, ctx: &mut Context, args: &ServeArgs) -> Result<Report,
     let key = Key::new(&mut ctx.rng);
     let (key_tx, key_rx) = watch::channel(key.clone());
     let (live_tx, live_rx) = watch::channel(Arc::new(campaign.live()?));
-    let (standing_tx, standing_rx) = watch::channel(Arc::new(campaign.standing()?));
+    let (standing_tx, standing_rx) = watch::channel(campaign.standing()?);
     let jobs = Arc::new(doors::Queue::default());
     let door = Arc::new(doors::Queue::default());
     keep_the_door(g.db.clone(), Arc::clone(&door));
@@ -458,6 +458,9 @@ struct Campaign {
     trouble: Option<String>,
     /// The file the open store reads (see [`file_identity`]).
     file: Option<(u64, u64)>,
+    /// The links that stood at the last look, with the devices (and whether each was linked)
+    /// they were read for: the GM's secrets are read again only once those change.
+    standing: Option<(Vec<(u32, bool)>, Arc<Standing>)>,
 }
 
 impl Campaign {
@@ -468,6 +471,7 @@ impl Campaign {
             started: (now, Instant::now()),
             trouble: None,
             file: file_identity(&reads.db),
+            standing: None,
             reads,
         }
     }
@@ -523,23 +527,39 @@ impl Campaign {
         }
     }
 
-    /// The players' links that stand now, by their tokens' SHA-256.
-    fn standing(&mut self) -> Result<Standing, Error> {
+    /// The players' links that stand now, by their tokens' SHA-256. Every secret is read to find
+    /// them, so only when a device was linked or revoked since the last look.
+    fn standing(&mut self) -> Result<Arc<Standing>, Error> {
         let mut store = self.reads.open()?;
         let state = store.head_state()?;
-        Ok(store
-            .secrets()?
-            .into_iter()
-            .filter(|(kind, _, device)| {
-                kind == "device_token"
-                    && device
-                        .parse::<u32>()
-                        .ok()
-                        .and_then(|device| state.players.devices.get(&device))
-                        .is_some_and(|d| d.linked)
-            })
-            .map(|(_, hash, _)| hash)
-            .collect())
+        let devices: Vec<(u32, bool)> = state
+            .players
+            .devices
+            .iter()
+            .map(|(&device, d)| (device, d.linked))
+            .collect();
+        if let Some((seen, standing)) = &self.standing
+            && *seen == devices
+        {
+            return Ok(Arc::clone(standing));
+        }
+        let standing: Arc<Standing> = Arc::new(
+            store
+                .secrets()?
+                .into_iter()
+                .filter(|(kind, _, device)| {
+                    kind == "device_token"
+                        && device
+                            .parse::<u32>()
+                            .ok()
+                            .and_then(|device| state.players.devices.get(&device))
+                            .is_some_and(|d| d.linked)
+                })
+                .map(|(_, hash, _)| hash)
+                .collect(),
+        );
+        self.standing = Some((devices, Arc::clone(&standing)));
+        Ok(standing)
     }
 
     /// Makes the live page anew when the head has moved (or been replaced, by an import or a
@@ -561,9 +581,9 @@ impl Campaign {
                 if let Some((page, standing)) = page {
                     published.live.send_replace(Arc::new(page));
                     published.standing.send_if_modified(|now| {
-                        let changed = **now != standing;
+                        let changed = **now != *standing;
                         if changed {
-                            *now = Arc::new(standing);
+                            *now = standing;
                         }
                         changed
                     });
@@ -618,13 +638,7 @@ impl Campaign {
     fn for_device(&mut self, token: &str, wanted: ForDevice, ctx: &mut Context) -> Made {
         let (device, player) = match self.device(token) {
             Ok(Some(found)) => found,
-            Ok(None) => {
-                return Made {
-                    status: 404,
-                    media: http::PLAIN,
-                    body: Arc::new(http::NOTHING.to_string()),
-                };
-            }
+            Ok(None) => return http::nothing_made(),
             Err(e) => return self.unreadable(&e),
         };
         match wanted {
@@ -721,6 +735,8 @@ impl Campaign {
             Ok(store) => {
                 self.reads.shared = SharedStore::new(store);
                 self.file = now;
+                // Another file's links are its own.
+                self.standing = None;
                 eprintln!(
                     "grimoire serve: another file took the campaign's place; serving it from now on."
                 );
