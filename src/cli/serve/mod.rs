@@ -438,6 +438,9 @@ fn device_of(
     })
 }
 
+/// Each device by its number, with whether its link stands.
+type LinkedDevices = Vec<(u32, bool)>;
+
 /// A page made for the head it was made at.
 type Kept = Option<(Option<Checkpoint>, Arc<String>)>;
 
@@ -460,7 +463,7 @@ struct Campaign {
     file: Option<(u64, u64)>,
     /// The links that stood at the last look, with the devices (and whether each was linked)
     /// they were read for: the GM's secrets are read again only once those change.
-    standing: Option<(Vec<(u32, bool)>, Arc<Standing>)>,
+    standing: Option<(LinkedDevices, Arc<Standing>)>,
 }
 
 impl Campaign {
@@ -532,7 +535,7 @@ impl Campaign {
     fn standing(&mut self) -> Result<Arc<Standing>, Error> {
         let mut store = self.reads.open()?;
         let state = store.head_state()?;
-        let devices: Vec<(u32, bool)> = state
+        let devices: LinkedDevices = state
             .players
             .devices
             .iter()
