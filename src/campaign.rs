@@ -725,14 +725,6 @@ fn read_for_retraction(
         }
         retraction.restoring = Some((back, Box::new(event)));
     }
-    if target
-        .as_ref()
-        .is_some_and(|event| !event.dice().is_empty())
-    {
-        // A roll retracted after another was made (rolled twice, the first then undone): that
-        // later roll is the one C-2 marks.
-        retraction.next_roll = log.first_roll_after(seq)?;
-    }
     if let Some(Event::RoundBegan { .. }) = &target {
         retraction.round_stands =
             log.first_standing_after(seq, |later| state.retracted.contains_key(&later))?;
@@ -1053,7 +1045,6 @@ mod tests {
             reason: "a slip".into(),
             target: None,
             restoring: None,
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,

@@ -217,7 +217,6 @@ fn step(
             restoring: None,
             reason: "entered for the wrong character".into(),
             // Damage and healing roll nothing: no roll after them to mark.
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,
@@ -233,7 +232,6 @@ fn step(
                 target: Some(retraction.event),
                 restoring: Some((mistake.seq, Box::new(mistake.event))),
                 reason: "it was the right character after all".into(),
-                next_roll: None,
                 fight_built_on: false,
                 round_stands: None,
                 acted_again: None,

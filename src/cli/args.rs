@@ -126,8 +126,10 @@ impl RevealArgs {
 /// Retracting a retraction restores the event it undid (refused when that event holds sealed dice
 /// whose seed is now published). `--last` retracts the newest event of play and names it,
 /// passing over sessions, epochs, reveals and retractions; when that play cannot be undone (a
-/// scroll written), it is refused rather than reach past it. The next roll of any kind after a retracted roll is marked in `log`,
-/// `explain` and `audit dice` as rolled after that retraction, and a restored event as restored. Rolls no dice.
+/// scroll written), it is refused rather than reach past it. Every roll of any kind made after a
+/// retracted roll in its session, up to and including the first roll after the retraction, is
+/// marked in `log`, `explain` and `audit dice` as rolled after it, and a restored event as
+/// restored. Rolls no dice.
 #[derive(Debug, Clone, Args)]
 pub struct RetractArgs {
     /// The event's number, as `grimoire log` shows it (#SEQ).
@@ -150,7 +152,6 @@ impl RetractArgs {
             reason: self.reason.clone(),
             target: None,
             restoring: None,
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,

@@ -26,8 +26,9 @@ pub enum AuditCommand {
 /// rigged between them can leave the pool looking fair). Every p-value is adjusted for the number
 /// of tests (Holm's method) and flagged below 0.001: fair dice are flagged in at most one audit in
 /// a thousand. A group with too few rolls says how many it needs. Only the public log is read; retracted rolls count, since they were
-/// rolled, and the audit ends by naming the rolls retracted, the first roll after each retraction
-/// them was retracted, those restored, and those amended (their inputs fixed, their dice kept).
+/// rolled, and the audit ends by naming the rolls retracted, the rolls made after each of them
+/// (in its session until its retraction, and the first after it), those restored, and those
+/// amended (their inputs fixed, their dice kept).
 #[derive(Debug, Args)]
 pub struct AuditDiceArgs {
     /// Only dice of commands entered by this actor (any case).
@@ -236,8 +237,8 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
 #[derive(Default)]
 struct Undone {
     retracted: u64,
-    /// (seq, the retracted roll it was made after)
-    rolled_again: Vec<(Seq, Seq)>,
+    /// (seq, the retracted rolls it was made after)
+    rolled_again: Vec<(Seq, Vec<Seq>)>,
     /// (seq, the retraction that restored it)
     restored: Vec<(Seq, Seq)>,
     /// (seq, the amendment in force for it): the same dice, other inputs (C-3)
@@ -249,8 +250,9 @@ struct Undone {
 impl Undone {
     fn note(&mut self, marks: &Marks<'_>, seq: Seq) {
         self.retracted += u64::from(marks.retracted.is_some());
-        if let Some(after) = marks.rolled_again_after {
-            self.rolled_again.push((seq, after));
+        if !marks.rolled_again_after.is_empty() {
+            self.rolled_again
+                .push((seq, marks.rolled_again_after.to_vec()));
         }
         if let Some(by) = marks.restored_by {
             self.restored.push((seq, by));
@@ -281,10 +283,13 @@ impl Undone {
             let each: Vec<String> = self
                 .rolled_again
                 .iter()
-                .map(|(seq, after)| format!("#{seq} after #{after}"))
+                .map(|(seq, after)| {
+                    let after: Vec<String> = after.iter().map(|a| format!("#{a}")).collect();
+                    format!("#{seq} after {}", after.join(" and "))
+                })
                 .collect();
             lines.push(format!(
-                "Rolled after a roll was retracted (the first roll after each): {}.",
+                "Rolled after a roll was retracted (each roll in its session until the retraction, and the first roll after it): {}.",
                 each.join(", ")
             ));
         }

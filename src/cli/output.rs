@@ -66,9 +66,9 @@ pub struct Marks<'a> {
     /// The seq of the retraction that undid this event's retraction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restored_by: Option<Seq>,
-    /// The seq of the retracted roll this one was made after.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rolled_again_after: Option<Seq>,
+    /// The seqs of the retracted rolls this one was made after (C-2).
+    #[serde(skip_serializing_if = "<[Seq]>::is_empty")]
+    pub rolled_again_after: &'a [Seq],
     /// The seq of the amendment in force for this event (C-3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amended_by: Option<Seq>,
@@ -94,7 +94,7 @@ impl<'a> Marks<'a> {
         Marks {
             retracted: state.retracted.get(&seq).map(String::as_str),
             restored_by: state.restored.get(&seq).copied(),
-            rolled_again_after: state.rerolls.get(&seq).copied(),
+            rolled_again_after: state.rerolls.get(&seq).map_or(&[], Vec::as_slice),
             amended_by: state.amended.get(&seq).copied(),
             put_again_after: request
                 .and_then(|request| state.players.requests.get(&request))
@@ -115,6 +115,16 @@ impl<'a> Marks<'a> {
         }
     }
 
+    /// The mark of a roll made after retracted rolls (C-2), in brackets.
+    pub fn rolled_again_words(after: &[Seq]) -> String {
+        let seqs: Vec<String> = after.iter().map(|seq| format!("#{seq}")).collect();
+        match seqs.as_slice() {
+            [] => String::new(),
+            [one] => format!("  [rolled after {one} was retracted]"),
+            [.., _] => format!("  [rolled after {} were retracted]", seqs.join(", ")),
+        }
+    }
+
     /// The marks as words, each in brackets: empty when there are none.
     pub fn words(&self) -> String {
         let mut words = String::new();
@@ -124,9 +134,7 @@ impl<'a> Marks<'a> {
         if let Some(by) = self.restored_by {
             words.push_str(&format!("  [restored by #{by}]"));
         }
-        if let Some(first) = self.rolled_again_after {
-            words.push_str(&format!("  [rolled after #{first} was retracted]"));
-        }
+        words.push_str(&Marks::rolled_again_words(self.rolled_again_after));
         if let Some(by) = self.amended_by {
             words.push_str(&format!("  [amended by #{by}]"));
         }

@@ -145,11 +145,6 @@ event_enum! {
         /// When the event undone is itself a retraction: the event this brings back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         restores: Option<Seq>,
-        /// When the event undone rolled dice and a roll already follows it in the log (rolled
-        /// twice, the first then retracted): that roll, marked as rolled after the retracted one
-        /// (C-2). Absent, the next roll to come is marked.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        marks: Option<Seq>,
     },
     /// Fixes the inputs of the event at `seq` without rolling again (C-3): `event` is its command
     /// decided anew with the corrected inputs, on the state just before it and with its very dice,

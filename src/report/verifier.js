@@ -597,23 +597,44 @@ const GrimoireCheck = (() => {
     return result;
   }
 
-  /** The rolls made after a retracted roll, by seq → the retracted one (rules document, C-2): the
-   * one a retraction names when the table had rolled again already, else the next event with dice. */
+  /** The rolls made after a retracted roll, by seq → the retracted rolls (rules document, C-2):
+   * every roll after the retracted one in its session up to its retraction, and the first roll
+   * after the retraction. Computed from the rows alone: what a retraction says of marks is ignored. */
   function rolledAfterRetraction(rows) {
-    const marked = {};
-    let awaiting = null;
+    const newestRetraction = {};
     for (const row of rows) {
-      if (awaiting !== null && diceOf(row.kind, row.payload).length > 0) {
-        if (marked[row.seq] === undefined) marked[row.seq] = awaiting;
-        awaiting = null;
+      if (row.kind === "retracted") {
+        const target = String(row.payload.seq);
+        newestRetraction[target] = Math.max(newestRetraction[target] || 0, Number(row.seq));
       }
-      if (row.kind === "retracted" && row.payload.roll) {
-        if (row.payload.marks !== undefined) {
-          if (marked[String(row.payload.marks)] === undefined) marked[String(row.payload.marks)] = row.payload.seq;
-        } else {
-          awaiting = row.payload.seq;
+    }
+    const marked = {};
+    const mark = (seq, after) => {
+      const list = marked[seq] || (marked[seq] = []);
+      for (const a of after) if (!list.includes(a)) list.push(a);
+      list.sort((x, y) => x - y);
+    };
+    // Which stretch of play a row is in: a session, or the time after the last one started.
+    let started = 0, open = false;
+    let spans = [], awaiting = [];
+    const rolled = new Set();
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      const span = `${started}:${open}`;
+      const rolls = diceOf(row.kind, row.payload).length > 0;
+      spans = spans.filter((s) => s.until > seq);
+      if (rolls) {
+        const after = spans.filter((s) => s.span === span).map((s) => s.roll);
+        if (after.length) mark(row.seq, after);
+        if (awaiting.length) { mark(row.seq, awaiting); awaiting = []; }
+        if (newestRetraction[row.seq] !== undefined) {
+          spans.push({ roll: seq, span, until: newestRetraction[row.seq] });
+          rolled.add(seq);
         }
       }
+      if (row.kind === "session_started") { started = Math.max(started, Number(row.payload.number)); open = true; }
+      else if (row.kind === "session_ended") open = false;
+      else if (row.kind === "retracted" && rolled.has(Number(row.payload.seq))) awaiting.push(Number(row.payload.seq));
     }
     return marked;
   }
@@ -645,7 +666,8 @@ const GrimoireCheck = (() => {
     }
     const after = rolledAfterRetraction(result.rows)[row.seq];
     if (after !== undefined) {
-      lines.push(`  rolled after #${after}, which rolled dice and was retracted: the first roll since (a table may have fixed a slip, or tried for another die)`);
+      const seqs = after.map((a) => `#${a}`).join(", ");
+      lines.push(`  rolled after ${seqs}, which rolled dice and ${after.length === 1 ? "was" : "were"} retracted: made in its session before the retraction, or first after it (a table may have fixed a slip, or tried for another die)`);
     }
     const retracted = result.rows.find((r) => r.kind === "retracted" && String(r.payload.seq) === row.seq);
     if (retracted) lines.push(`  retracted by #${retracted.seq}: ${retracted.payload.reason}`);
@@ -699,5 +721,8 @@ const GrimoireCheck = (() => {
     return cases.every(([got, want]) => got === want);
   }
 
-  return { sha256, hmac, hex, utf8, verify, explain, witness, selfTest, seededFace, dieMessage };
+  /** The C-2 marks of a verified log: seq → the retracted rolls it was made after. */
+  const rerollMarks = (result) => rolledAfterRetraction(result.rows);
+
+  return { sha256, hmac, hex, utf8, verify, explain, witness, selfTest, seededFace, dieMessage, rerollMarks };
 })();

@@ -533,7 +533,6 @@ mod tests {
                 reason: "Aldric never joined".into(),
                 target: None,
                 restoring: None,
-                next_roll: None,
                 fight_built_on: false,
                 round_stands: None,
                 acted_again: None,

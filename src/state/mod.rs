@@ -198,12 +198,14 @@ pub struct CampaignState {
     /// Amended seq → the seq of the amendment in force for it (C-3).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub amended: BTreeMap<Seq, Seq>,
-    /// Retracted rolls no roll has followed yet: (retracted seq, what it was).
+    /// Retracted rolls whose retraction no roll has followed yet, by seq.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub awaiting_reroll: Vec<(Seq, crate::event::RetractedRoll)>,
-    /// The first roll after a retraction → the seq of the retracted roll it follows (C-2).
+    pub awaiting_reroll: Vec<Seq>,
+    /// A roll made after a retracted roll → the seqs of the retracted rolls it follows (C-2): every
+    /// roll after a retracted one in its session up to its retraction, and the first roll after
+    /// the retraction. Computed by the replay from the log, never read from a retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub rerolls: BTreeMap<Seq, Seq>,
+    pub rerolls: BTreeMap<Seq, Vec<Seq>>,
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<Seq, Vec<PendingSeal>>,
     /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
@@ -508,7 +510,6 @@ impl CampaignState {
                 if let Some(restored) = restores {
                     self.restored.insert(*restored, seq);
                 }
-                self.note_retracted_roll(event);
             }
             // Replay puts the amendment's event in its original's place (see [`Replay`]); here it
             // is only noted.
@@ -583,14 +584,20 @@ impl CampaignState {
     /// Marks `event`, when it rolls dice, as rolled after the retracted rolls awaiting one (C-2):
     /// whatever it rolls and whoever it names, since a table can retract one roll and make it again
     /// under other words (a free roll for "Aldric climbs" in place of one for Aldric). The mark names
-    /// the newest of them and settles them all.
+    /// them all and settles them.
     fn note_reroll(&mut self, seq: Seq, event: &Event) {
-        if let Some((retracted, _)) = self.awaiting_reroll.last()
-            && !event.dice().is_empty()
-        {
-            self.rerolls.insert(seq, *retracted);
-            self.awaiting_reroll.clear();
+        if !self.awaiting_reroll.is_empty() && !event.dice().is_empty() {
+            let awaiting = std::mem::take(&mut self.awaiting_reroll);
+            self.mark_reroll(seq, awaiting);
         }
+    }
+
+    /// Marks the roll at `seq` as made after the retracted rolls `after`.
+    fn mark_reroll(&mut self, seq: Seq, after: impl IntoIterator<Item = Seq>) {
+        let marks = self.rerolls.entry(seq).or_default();
+        marks.extend(after);
+        marks.sort_unstable();
+        marks.dedup();
     }
 
     /// Counts the command of `event` among the epoch's rolls when its seeded dice carry a roll
@@ -625,7 +632,6 @@ impl CampaignState {
         self.note_sealed(seq, event);
         self.note_reroll(seq, event);
         self.count_rolls(event);
-        self.note_retracted_roll(event);
     }
 
     /// Notes the sealed dice of `event` as awaiting a reveal.
@@ -644,25 +650,6 @@ impl CampaignState {
             .collect();
         if !sealed.is_empty() {
             self.sealed_pending.insert(seq, sealed);
-        }
-    }
-
-    /// A retraction of a roll marks the first roll after the retracted one (C-2): the one already
-    /// in the log when it names one, else the next roll to come.
-    fn note_retracted_roll(&mut self, event: &Event) {
-        if let Event::Retracted {
-            seq: target,
-            roll: Some(roll),
-            marks,
-            ..
-        } = event
-        {
-            match marks {
-                Some(later) => {
-                    self.rerolls.entry(*later).or_insert(*target);
-                }
-                None => self.awaiting_reroll.push((*target, roll.clone())),
-            }
         }
     }
 }
@@ -758,12 +745,38 @@ impl Revisions {
 }
 
 /// Replays a log in seq order. The seqs retracted or amended (up to the replay's end) are known
-/// beforehand, so the log streams through once and nothing is undone after the fact.
+/// beforehand, so the log streams through once and nothing is undone after the fact. Knowing the
+/// retractions to come, it also marks the rolls made after a roll that is later retracted (C-2).
 pub struct Replay {
     state: CampaignState,
     retracted: BTreeSet<Seq>,
     /// Amended seq → the event replayed in its place (C-3).
     amended: BTreeMap<Seq, Event>,
+    /// Every retracted seq → its newest retraction, in force or not: a retraction undone later
+    /// still marks the rolls made around it, since they were made.
+    retracted_by: BTreeMap<Seq, Seq>,
+    /// Retracted rolls whose retraction is still to come: (the roll's seq, its session, its newest
+    /// retraction). A roll in the same session before that retraction is marked as made after it.
+    open_spans: Vec<(Seq, SessionSpan, Seq)>,
+    /// The retracted events replayed so far that rolled dice: their retraction waits for a roll.
+    rolled: BTreeSet<Seq>,
+}
+
+/// Which stretch of play an event belongs to: a session by its number, or the time between two
+/// sessions (after the `sessions_started`-th one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SessionSpan {
+    sessions_started: u32,
+    open: bool,
+}
+
+impl SessionSpan {
+    fn of(state: &CampaignState) -> SessionSpan {
+        SessionSpan {
+            sessions_started: state.sessions_started,
+            open: state.open_session.is_some(),
+        }
+    }
 }
 
 impl Replay {
@@ -775,16 +788,36 @@ impl Replay {
     /// it (a snapshot is only resumed when none in the tail reaches back).
     pub fn resume(state: CampaignState, revisions: &Revisions) -> Replay {
         let (retracted, amended) = revisions.in_force();
+        let mut retracted_by = BTreeMap::new();
+        for &(at, target) in &revisions.retractions {
+            let newest = retracted_by.entry(target).or_insert(at);
+            *newest = (*newest).max(at);
+        }
         Replay {
             state,
             retracted,
             amended,
+            retracted_by,
+            open_spans: Vec::new(),
+            rolled: BTreeSet::new(),
         }
     }
 
     /// Folds in the event at `seq` (or the amendment's event in its place), or passes over it
     /// when it is retracted; says which.
     pub fn feed(&mut self, seq: Seq, event: &Event) -> bool {
+        let rolls = !event.dice().is_empty();
+        let span = SessionSpan::of(&self.state);
+        self.open_spans.retain(|&(_, _, until)| until > seq);
+        if rolls {
+            let after: Vec<Seq> = (self.open_spans.iter())
+                .filter(|&&(_, of, _)| of == span)
+                .map(|&(roll, _, _)| roll)
+                .collect();
+            if !after.is_empty() {
+                self.state.mark_reroll(seq, after);
+            }
+        }
         let applied = !self.retracted.contains(&seq);
         if !applied {
             self.state.pass_over(seq, event);
@@ -792,6 +825,16 @@ impl Replay {
             self.state.apply(seq, amended);
         } else {
             self.state.apply(seq, event);
+        }
+        if rolls && let Some(&until) = self.retracted_by.get(&seq) {
+            self.open_spans.push((seq, span, until));
+            self.rolled.insert(seq);
+        }
+        // The first roll after a retraction of a roll is marked too, whenever it comes.
+        if let Event::Retracted { seq: target, .. } = event
+            && self.rolled.contains(target)
+        {
+            self.state.awaiting_reroll.push(*target);
         }
         applied
     }

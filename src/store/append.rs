@@ -213,19 +213,6 @@ impl WriteView<'_> {
         Ok(revisions.names_in_play(&additions))
     }
 
-    /// The first event after `seq` that holds dice.
-    pub fn first_roll_after(&mut self, seq: Seq) -> Result<Option<Seq>, StoreError> {
-        let mut found = None;
-        self.log.rows(seq + 1, Seq::END, &mut |row| {
-            if decode(&row)?.dice().is_empty() {
-                return Ok(ControlFlow::Continue(()));
-            }
-            found = Some(row.seq);
-            Ok(ControlFlow::Break(()))
-        })?;
-        Ok(found)
-    }
-
     /// The first event after `after` that is not a retraction and that `passed` does not pick
     /// (events retracted since).
     pub fn first_standing_after(

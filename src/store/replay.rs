@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 /// different state from the same log, or the state is kept in another shape: `tests/it/
 /// state_version.rs` replays a fixture log holding every kind of event and fails when any state it
 /// passes through changes while this stays the same.
-pub const STATE_FORMAT: &str = "grimoire-state/6";
+pub const STATE_FORMAT: &str = "grimoire-state/7";
 
 /// A write takes a snapshot once this many events have passed since the last one, so replay reads
 /// at most this many past it. Chosen by measurement (README, "Performance"): at a million events a
@@ -333,11 +333,12 @@ impl ImportReplay {
             return Ok(());
         }
         if let Event::Retracted { seq: target, .. } = event {
-            // A waiting event is simply marked, unless it is a retraction: restoring what that
-            // undid needs the replay.
+            // A waiting event is simply marked, unless it is a retraction (restoring what that
+            // undid needs the replay) or a roll (the rolls since are marked by the replay).
             let waiting = self.waiting.iter_mut().find(|(s, _, _)| *s == target);
             if let Some((_, waiting, undone)) = waiting
                 && !matches!(waiting, Event::Retracted { .. })
+                && waiting.dice().is_empty()
             {
                 *undone = true;
             } else {

@@ -3,6 +3,7 @@
 use crate::support::{ADG_ALDRIC, Campaign, VSD_MIRA, learning};
 use assert_cmd::prelude::*;
 use predicates::str::contains;
+use serde_json::json;
 
 #[test]
 fn init_creates_the_file_and_prints_the_seed_commitment() {
@@ -540,7 +541,7 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
             .unwrap()
     };
     assert_eq!(view(first)["restored_by"], restore);
-    assert_eq!(view(again)["rolled_again_after"], first);
+    assert_eq!(view(again)["rolled_again_after"], json!([first]));
     assert!(
         c.ok(&["explain", &first.to_string()])
             .contains(&format!("RESTORED by #{restore}"))
@@ -555,7 +556,7 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     let audit = c.ok(&["audit", "dice"]);
     assert!(
         audit.contains(&format!(
-            "Rolled after a roll was retracted (the first roll after each): #{again} after #{first}."
+            "Rolled after a roll was retracted (each roll in its session until the retraction, and the first roll after it): #{again} after #{first}."
         )),
         "{audit}"
     );
@@ -600,7 +601,7 @@ fn c2_a_roll_made_again_under_other_words_is_still_marked() {
     );
     let json = c.json(&["log", "--limit", "1"]);
     assert_eq!(json["events"][0]["seq"], again);
-    assert_eq!(json["events"][0]["rolled_again_after"], first);
+    assert_eq!(json["events"][0]["rolled_again_after"], json!([first]));
 }
 
 /// C-2: rolling twice and retracting the first afterwards keeps the better of two: the second is
@@ -624,12 +625,73 @@ fn c2_rolling_twice_then_retracting_the_first_marks_the_second() {
         .find(|e| e["seq"] == second)
         .cloned()
         .unwrap();
-    assert_eq!(marked["rolled_again_after"], first, "{json}");
+    assert_eq!(marked["rolled_again_after"], json!([first]), "{json}");
     let audit = c.ok(&["audit", "dice"]);
     assert!(
         audit.contains(&format!("#{second} after #{first}")),
         "{audit}"
     );
+}
+
+/// C-2: the dodge. Roll, roll something else, retract the first, roll it again: the roll between
+/// and the roll made again are both marked, in `log`, its JSON and the audit.
+#[test]
+fn c2_a_roll_made_between_a_retracted_roll_and_its_retraction_does_not_hide_the_roll_made_again() {
+    let c = Campaign::with_party();
+    let first = c.seq_of(&["--rolls", "2", "roll", "d20", "--character", "Aldric"]);
+    let between = c.seq_of(&["--rolls", "4", "roll", "d6", "--for", "the goblin's dagger"]);
+    c.ok(&["retract", &first.to_string(), "--reason", "a slip"]);
+    let again = c.seq_of(&["--rolls", "18", "roll", "d20", "--character", "Aldric"]);
+    let json = c.json(&["log", "--limit", "4"]);
+    let marked: Vec<(u64, serde_json::Value)> = json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.get("rolled_again_after").is_some())
+        .map(|e| (e["seq"].as_u64().unwrap(), e["rolled_again_after"].clone()))
+        .collect();
+    assert_eq!(marked, [(between, json!([first])), (again, json!([first]))]);
+    let audit = c.json(&["audit", "dice"]);
+    let seqs: Vec<&serde_json::Value> = audit["rolled_again"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["seq"])
+        .collect();
+    assert_eq!(seqs, [between, again]);
+}
+
+/// C-2: the marks are computed from the log, never read from a retraction: a forged retraction
+/// stripped of what it says it rolled, and claiming to mark another roll, still marks the rolls
+/// made around the retracted one, and only those.
+#[test]
+fn c2_a_forged_retraction_cannot_move_or_drop_the_marks() {
+    let c = Campaign::with_party();
+    let first = c.seq_of(&["--rolls", "16", "roll", "d20", "--for", "lockpick"]);
+    let second = c.seq_of(&["--rolls", "19", "roll", "d20", "--for", "lockpick"]);
+    let retraction = c.seq_of(&["retract", &first.to_string(), "--reason", "twice"]);
+    let honest = std::fs::read_to_string(c.export_all()).unwrap();
+    let forged = crate::hostile_text::forge(&honest, retraction, |row| {
+        let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
+        payload.as_object_mut().unwrap().remove("roll");
+        payload["marks"] = json!(first - 1);
+        row.payload = payload.to_string();
+    });
+    let file = c.dir.path().join("forged.jsonl");
+    std::fs::write(&file, forged).unwrap();
+    let target = Campaign::empty();
+    target.ok(&["import", file.to_str().unwrap()]);
+    let json = target.json(&["log"]);
+    let marked: Vec<u64> = json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.get("rolled_again_after").is_some())
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(marked, [second]);
+    let log = target.ok(&["log"]);
+    assert!(log.contains(&format!("[rolled after #{first} was retracted]")), "{log}");
 }
 
 /// Settling a disputed check needs the sheet it was rolled against: `explain` shows the sheets of

@@ -41,6 +41,8 @@ fn campaign() -> (Campaign, u64) {
         "a climb",
     ]);
     let slip = c.seq_of(&["roll", "d6", "--for", "a slip"]).to_string();
+    // A roll between the slip and its retraction: C-2 marks it too.
+    c.ok(&["roll", "d4", "--for", "the goblin"]);
     c.ok(&["retract", &slip, "--reason", "rolled for the wrong thing"]);
     c.ok(&["roll", "d6", "--for", "the lock"]);
     c.ok(&["damage", "Aldric", "3", "--reason", "a ghoul's claw"]);
@@ -473,7 +475,8 @@ var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");
 var rerolled = GrimoireCheck.explain(first, "{rerolled}");
 var codes = GrimoireCheck.verify(CASES[0], {codes}).checkpoints.map(function (c) {{ return c.holds; }});
-document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, problems: first.problems, codes: codes }});
+var marks = GrimoireCheck.rerollMarks(first);
+document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, marks: marks, problems: first.problems, codes: codes }});
 </script></body></html>"#,
         include_str!("../../src/report/verifier.js")
     )
@@ -565,6 +568,16 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
         rerolled.contains("rolled after #") && rerolled.contains("was retracted"),
         "{rerolled}"
     );
+    // The C-2 marks, computed by each from the log: the roll between and the roll made again.
+    let logged = c.json(&["log"]);
+    let grimoire_marks: serde_json::Map<String, Value> = logged["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| Some((e["seq"].to_string(), e.get("rolled_again_after")?.clone())))
+        .collect();
+    assert_eq!(grimoire_marks.len(), 2, "{grimoire_marks:?}");
+    assert_eq!(out["marks"], Value::Object(grimoire_marks));
 
     let mut disagreements = Vec::new();
     for (i, ((what, rows), verdict)) in cases.iter().zip(&verdicts[1..]).enumerate() {

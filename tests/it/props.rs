@@ -85,7 +85,6 @@ fn command(op: &Op, log: &[(Seq, Event)]) -> Command {
             target: log.iter().find(|(s, _)| s == seq).map(|(_, e)| e.clone()),
             restoring: None,
             reason: "property".into(),
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,

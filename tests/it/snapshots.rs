@@ -106,7 +106,7 @@ proptest! {
                         .as_ref()
                         .and_then(|t| grimoire::rules::campaign::brought_back(t, |at| store.event(at).map(|r| r.map(|r| r.event))).unwrap())
                         .map(|(back, event)| (back, Box::new(event)));
-                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), next_roll: None, fight_built_on: false, round_stands: None, acted_again: None, names_after: Default::default() })
+                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), fight_built_on: false, round_stands: None, acted_again: None, names_after: Default::default() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -261,7 +261,6 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             target,
             restoring: None,
             reason: "missed".into(),
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,
@@ -306,7 +305,6 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             target,
             restoring: None,
             reason: "missed".into(),
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,
@@ -520,7 +518,6 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 target,
                 restoring: None,
                 reason: "never joined".into(),
-                next_roll: None,
                 fight_built_on: false,
                 round_stands: None,
                 acted_again: None,

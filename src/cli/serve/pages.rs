@@ -129,11 +129,14 @@ fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
             if let Some(reason) = e["retracted"].as_str() {
                 let _ = write!(what, "  [retracted: {reason}]");
             }
-            for (field, words) in [
-                ("restored_by", "restored by"),
-                ("rolled_again_after", "rolled after a retraction of"),
-                ("amended_by", "amended by"),
-            ] {
+            let rolled_again_after: Vec<Seq> = e["rolled_again_after"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|n| n.as_u64().map(Seq))
+                .collect();
+            what.push_str(&crate::cli::output::Marks::rolled_again_words(&rolled_again_after));
+            for (field, words) in [("restored_by", "restored by"), ("amended_by", "amended by")] {
                 if let Some(seq) = e[field].as_u64() {
                     let _ = write!(what, "  [{words} #{seq}]");
                 }

@@ -74,8 +74,6 @@ pub struct Retraction {
     /// of retractions the event at its foot when that comes back.
     // Boxed: an event is large, and most retractions restore nothing.
     pub restoring: Option<(Seq, Box<Event>)>,
-    /// The first event after `seq` that rolled dice, if the log holds one (read the same way).
-    pub next_roll: Option<Seq>,
     /// Whether the event undone or restored, down any chain of retractions, begins, moves on or
     /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
     /// recorded after it (read the same way).

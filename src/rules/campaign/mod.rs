@@ -713,7 +713,6 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
         target,
         restoring,
         reason,
-        next_roll,
         names_after,
         ..
     } = retraction;
@@ -793,13 +792,11 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             .map(|c| c.name.clone())
             .collect(),
     });
-    let marks = roll.as_ref().and(next_roll).filter(|&later| later > seq);
     Ok(Event::Retracted {
         seq,
         reason,
         roll,
         restores,
-        marks,
     })
 }
 

@@ -124,7 +124,6 @@ fn given_a_campaign_when_a_name_or_reason_is_not_one_short_line_then_refused() {
             last: false,
             target: Some(adg("Aldric", 8)),
             restoring: None,
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,
@@ -441,7 +440,6 @@ fn given_damage_when_retracted_then_replay_skips_it_and_both_stay_in_the_log() {
         last: false,
         target: Some(damage.clone()),
         restoring: None,
-        next_roll: None,
         fight_built_on: false,
         round_stands: None,
         acted_again: None,
@@ -478,7 +476,6 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
             entropy: "".into(),
         }),
         restoring: None,
-        next_roll: None,
         fight_built_on: false,
         round_stands: None,
         acted_again: None,
@@ -494,7 +491,6 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: false,
         target: None,
         restoring: None,
-        next_roll: None,
         fight_built_on: false,
         round_stands: None,
         acted_again: None,
@@ -510,7 +506,6 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: false,
         target: None,
         restoring: None,
-        next_roll: None,
         fight_built_on: false,
         round_stands: None,
         acted_again: None,
@@ -524,7 +519,6 @@ fn given_bookkeeping_events_when_retracted_then_refused() {
         last: true,
         target: None,
         restoring: None,
-        next_roll: None,
         fight_built_on: false,
         round_stands: None,
         acted_again: None,
@@ -693,13 +687,6 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
         .and_then(|target| super::brought_back(target, event_at).unwrap())
         .map(|(back, event)| (back, Box::new(event)));
     assert!(seq <= state.head, "a seq of the log");
-    // As the command line reads it: the first event after `seq` that rolled dice.
-    let next_roll = log
-        .iter()
-        .enumerate()
-        .skip(seq.get() as usize)
-        .find(|(_, e)| !e.dice().is_empty())
-        .map(|(i, _)| Seq(i as u64 + 1));
     // As the write reads it: who is in play, under what name, once the retraction is in effect.
     let numbered = || (1..).map(Seq).zip(log.iter());
     let mut revisions = crate::state::Revisions::of(numbered());
@@ -729,7 +716,6 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
         target,
         restoring,
         reason: "a mistake".into(),
-        next_roll,
         fight_built_on: false,
         round_stands,
         acted_again: None,
@@ -784,7 +770,6 @@ fn retracted(seq: Seq) -> Event {
         reason: "a slip".into(),
         roll: None,
         restores: None,
-        marks: None,
     }
 }
 
@@ -976,6 +961,15 @@ fn free_roll(character: Option<&str>, face: u32) -> Event {
     }
 }
 
+/// The marks C-2 computes for `log`: each marked roll with the retracted rolls it follows.
+fn reroll_marks(log: &[Event]) -> Vec<(u64, Vec<u64>)> {
+    let state = given(log);
+    let marks = state.rerolls.iter();
+    marks
+        .map(|(seq, after)| (seq.get(), after.iter().map(|a| a.get()).collect()))
+        .collect()
+}
+
 #[test]
 fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the_retraction_is_undone()
  {
@@ -997,27 +991,18 @@ fn c2_given_a_retracted_roll_when_any_roll_follows_then_it_is_marked_even_if_the
     });
     log.push(free_roll(Some("Bryn"), 11));
     log.push(free_roll(None, 19));
-    let state = given(&log);
-    assert!(
-        !state.rerolls.contains_key(&Seq(6)),
-        "an event that rolls nothing"
-    );
-    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
-    assert!(
-        !state.rerolls.contains_key(&Seq(8)),
-        "only the first roll after"
-    );
+    // #6 rolls nothing, and only the first roll after the retraction is marked.
+    assert_eq!(reroll_marks(&log), [(7, vec![4])]);
     // The table restores the first roll: the second stays marked, and the first is marked restored.
     then(&mut log, |s, l| retraction(s, Seq(5), l));
-    let state = given(&log);
-    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
-    assert_eq!(state.restored.get(&Seq(4)), Some(&Seq(9)));
+    assert_eq!(reroll_marks(&log), [(7, vec![4])]);
+    assert_eq!(given(&log).restored.get(&Seq(4)), Some(&Seq(9)));
 }
 
 /// C-2: rolling twice and then retracting the first keeps the second, chosen after seeing both: the
 /// second is marked as rolled after the first, though the retraction came later.
 #[test]
-fn c2_given_two_rolls_when_the_first_is_retracted_then_the_second_is_marked() {
+fn c2_given_two_rolls_when_the_first_is_retracted_then_the_second_and_the_next_are_marked() {
     let mut log = vec![
         created(),
         adg("Aldric", 8),
@@ -1025,22 +1010,60 @@ fn c2_given_two_rolls_when_the_first_is_retracted_then_the_second_is_marked() {
         free_roll(None, 19),
     ];
     then(&mut log, |s, l| retraction(s, Seq(3), l));
-    assert!(matches!(
-        &log[4],
-        Event::Retracted {
-            marks: Some(Seq(4)),
-            ..
-        }
-    ));
-    let state = given(&log);
-    assert_eq!(state.rerolls.get(&Seq(4)), Some(&Seq(3)));
-    // The mark is given: the next roll to come is an ordinary one.
+    assert_eq!(reroll_marks(&log), [(4, vec![3])]);
+    // The first roll after the retraction is marked too; the one after it is an ordinary roll.
     log.push(free_roll(None, 2));
-    assert!(!given(&log).rerolls.contains_key(&Seq(6)));
+    log.push(free_roll(None, 5));
+    assert_eq!(reroll_marks(&log), [(4, vec![3]), (6, vec![3])]);
+}
+
+/// C-2: the dodge. Roll A, roll something else, retract A, roll A again: every roll between A and
+/// its retraction in A's session is marked, and so is the first roll after the retraction, so the
+/// roll made again cannot hide behind the one between.
+#[test]
+fn c2_given_a_roll_between_a_retracted_roll_and_its_retraction_when_the_roll_is_made_again_then_both_are_marked()
+ {
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        free_roll(Some("Aldric"), 2),
+        free_roll(None, 9),
+        free_roll(None, 11),
+    ];
+    then(&mut log, |s, l| retraction(s, Seq(3), l));
+    log.push(free_roll(Some("Aldric"), 18));
+    assert_eq!(
+        reroll_marks(&log),
+        [(4, vec![3]), (5, vec![3]), (7, vec![3])]
+    );
+}
+
+/// C-2: the span stops at the session's edge: rolls of a later session were not made while the
+/// retracted one stood in play, and only the first roll after the retraction is marked then.
+#[test]
+fn c2_given_a_roll_retracted_in_a_later_session_when_marked_then_rolls_of_other_sessions_are_not() {
+    let session = |number| Event::SessionStarted {
+        number,
+        entropy: "".into(),
+    };
+    let mut log = vec![
+        created(),
+        adg("Aldric", 8),
+        session(1),
+        free_roll(None, 3),
+        free_roll(None, 4),
+        Event::SessionEnded { number: 1 },
+        free_roll(None, 5),
+        session(2),
+        free_roll(None, 6),
+    ];
+    then(&mut log, |s, l| retraction(s, Seq(4), l));
+    log.push(free_roll(None, 7));
+    assert_eq!(reroll_marks(&log), [(5, vec![4]), (11, vec![4])]);
 }
 
 #[test]
-fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_the_newest_and_settles_both() {
+fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_both_and_settles_them() {
     let mut log = vec![
         created(),
         adg("Aldric", 8),
@@ -1051,9 +1074,8 @@ fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_the_newest_a
     then(&mut log, |s, l| retraction(s, Seq(4), l));
     log.push(free_roll(None, 20));
     log.push(free_roll(None, 1));
-    let state = given(&log);
-    assert_eq!(state.rerolls.get(&Seq(7)), Some(&Seq(4)));
-    assert!(!state.rerolls.contains_key(&Seq(8)));
+    // #4 came after #3 in its session; #7 is the first roll after both retractions.
+    assert_eq!(reroll_marks(&log), [(4, vec![3]), (7, vec![3, 4])]);
 }
 
 /// The GM reveals epoch 1's seed (`[7; 32]`), starting epoch 2: withheld while a sealed roll from

@@ -680,7 +680,6 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
                 })
                 .map(|(back, e)| (back, Box::new(e))),
             reason: "x".into(),
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,

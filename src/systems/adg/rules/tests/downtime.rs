@@ -305,7 +305,6 @@ fn adg_s3_c2_given_a_span_that_wrote_a_scroll_when_it_is_retracted_then_it_is_re
             target: None,
             restoring: None,
             reason: "entered by mistake".into(),
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,

@@ -65,7 +65,6 @@ fn vsd7_given_a_retracted_cast_when_a_save_is_rolled_against_it_then_it_is_refus
             reason: "never cast".into(),
             target: None,
             restoring: None,
-            next_roll: None,
             fight_built_on: false,
             round_stands: None,
             acted_again: None,
