@@ -143,12 +143,8 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     };
     if args.limit.is_none() && !g.json {
         // The whole log as text: streamed to the terminal as it is read, never held in memory.
-        let entropies = store.session_entropies()?;
-        let witness = |r: &Recorded| {
-            r.session
-                .and_then(|s| entropies.get(&s))
-                .map_or("", String::as_str)
-        };
+        let entropies = store.entropy_along_the_log()?;
+        let witness = |r: &Recorded| entropies.at(r.seq);
         let mut held = Vec::new();
         let mut terminal;
         let colour = streams && super::paint::shows_colour(&std::io::stdout(), g.color.choice());
@@ -238,7 +234,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
     // seeded dice need it), not every session's; the whole log reads every session's once.
     let sessions = match args.limit {
         Some(_) => None,
-        None => Some(store.session_entropies()?),
+        None => Some(store.entropy_along_the_log()?),
     };
     let mut witnesses = Vec::with_capacity(kept.len());
     for r in &kept {
@@ -249,11 +245,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
             .any(|d| matches!(d.provenance, Provenance::Seeded { .. }));
         witnesses.push(match (&sessions, seeded) {
             (_, false) => String::new(),
-            (Some(sessions), true) => r
-                .session
-                .and_then(|s| sessions.get(&s))
-                .cloned()
-                .unwrap_or_default(),
+            (Some(sessions), true) => sessions.at(r.seq).to_string(),
             (None, true) => store.entropy_before(r.seq)?,
         });
     }
@@ -339,9 +331,12 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             "  RESTORED by #{by}, which retracted its retraction: it counts again"
         ));
     }
-    if let Some(first) = marks.rolled_again_after {
+    if let [.., newest] = marks.rolled_again_after {
+        let seqs: Vec<String> = marks.rolled_again_after.iter().map(|s| format!("#{s}")).collect();
         lines.push(format!(
-            "  ROLLED AFTER A RETRACTION: #{first} rolled dice and was retracted, and this is the first roll since; `grimoire explain {first}` shows the dice it had"
+            "  ROLLED AFTER A RETRACTION: {} rolled dice and {} retracted, and this roll came after it in its session or first after its retraction; `grimoire explain {newest}` shows the dice it had",
+            seqs.join(", "),
+            if seqs.len() == 1 { "was" } else { "were" }
         ));
     }
     if !marks.put_again_after.is_empty() {

@@ -3,6 +3,7 @@
 
 mod asked;
 mod by_kind;
+mod differences;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
 use crate::seq::Seq;
@@ -14,6 +15,7 @@ pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
 pub use by_kind::kinds;
+pub use differences::differences;
 
 use crate::dice::{DiceExpr, Die};
 use crate::sheet::Sheet;

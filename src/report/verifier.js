@@ -300,6 +300,8 @@ const GrimoireCheck = (() => {
     let campaignId = "";
     let epoch = 1;
     let entropy = "";
+    // The session open at this point, as its edges say: every row must be stamped with it.
+    let openSession = null;
     const commitments = {};
     const diceBySeq = {};
     const sealedMet = {};
@@ -406,6 +408,12 @@ const GrimoireCheck = (() => {
       newestVersion = Math.max(newestVersion, version);
       const p = row.payload;
       const seq = row.seq;
+      const stamped = row.raw.session === "null" ? null : row.raw.session;
+      const open = row.kind === "session_started" ? String(p.number) : openSession;
+      if (stamped !== open) {
+        const words = (session) => session === null ? "outside any session" : `in session ${session}`;
+        problem(seq, `#${seq} is stamped ${words(stamped)}, but it was recorded ${words(open)}`);
+      }
       // An event that undoes, amends or opens another names an earlier one, or it was forged.
       if (["retracted", "amended", "sealed_revealed"].includes(row.kind) && !(Number(p.seq) >= 1 && Number(p.seq) < Number(seq))) {
         problem(seq, `#${seq} names #${p.seq}, which is not an earlier event (it was forged)`);
@@ -421,8 +429,10 @@ const GrimoireCheck = (() => {
         commitments[p.epoch] = p.seed_commitment;
       } else if (row.kind === "session_started") {
         entropy = p.entropy;
+        openSession = String(p.number);
       } else if (row.kind === "session_ended") {
         entropy = "";
+        openSession = null;
       } else if (row.kind === "seed_revealed") {
         const opens = isHex(p.seed, 64) && commitments[p.epoch] === hex(sha256(unhex(p.seed)));
         if (!opens) problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);

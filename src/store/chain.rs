@@ -565,6 +565,9 @@ pub struct Verifier {
     /// Where each epoch began (its commitment's event).
     epoch_began: BTreeMap<u32, Seq>,
     entropy: String,
+    /// The session open at this point of the log, as its edges say: every row must be stamped
+    /// with it (a roll restamped into a session would borrow its players' witness).
+    open_session: Option<u32>,
     /// The checkpoints asked about, with how many of their digits differ from the hash found at
     /// their seq (`None`: not reached yet).
     checkpoints: Vec<(Checkpoint, Option<usize>)>,
@@ -585,6 +588,10 @@ pub struct Verifier {
     /// The amendments in the log by the event each amends: (the amendment's seq, its event),
     /// checked when that event is reached (C-3).
     amendments: BTreeMap<Seq, Vec<(Seq, Event)>>,
+    /// Each amended event, from the original on, by its seq: every version met so far, as (where
+    /// it was recorded, the event). An amendment's list of changed fields is computed against
+    /// the version in force when it was recorded.
+    versions: BTreeMap<Seq, Vec<(Seq, Event)>>,
     /// The sealed dice met so far, as (event, n), each with whether a reveal has opened it: a
     /// reveal must open a sealed die of an earlier event, once.
     sealed_met: BTreeMap<(Seq, u32), bool>,
@@ -630,6 +637,7 @@ impl Verifier {
             commitments: BTreeMap::new(),
             epoch_began: BTreeMap::new(),
             entropy: String::new(),
+            open_session: None,
             checkpoints: checkpoints.into_iter().map(|c| (c, None)).collect(),
             counts_rolls: false,
             rolls: 0,
@@ -638,6 +646,7 @@ impl Verifier {
             run: (Seq::START, String::new()),
             clock: RecordedClock::default(),
             amendments: BTreeMap::new(),
+            versions: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
             requests: BTreeMap::new(),
             devices: BTreeMap::new(),
@@ -922,7 +931,11 @@ impl Verifier {
                 })
                 .collect()
         };
-        for (at, amended) in self.amendments.remove(&seq).unwrap_or_default() {
+        let amendments = self.amendments.remove(&seq).unwrap_or_default();
+        if !amendments.is_empty() {
+            self.versions.insert(seq, vec![(seq, original.clone())]);
+        }
+        for (at, amended) in amendments {
             let what = if at <= seq {
                 Some(format!("#{at} amends #{seq}, which comes after it"))
             } else if amended.kind() != original.kind() {
@@ -1170,6 +1183,7 @@ impl Verifier {
             );
         }
         self.check_amendments_of(seq, event);
+        self.check_session_stamp(row, event);
         if let Err(what) = self.names.check(row, event, &self.clock) {
             self.dice_problem(seq, what);
         }
@@ -1247,7 +1261,13 @@ impl Verifier {
             }
             // An amended free roll keeps its original's dice (checked beside the chain), and its
             // new expression must still read them.
-            Event::Amended { event, .. } => {
+            Event::Amended {
+                event,
+                seq: target,
+                changed,
+                ..
+            } => {
+                self.check_changed(seq, *target, event, changed);
                 if let Event::DiceRolled {
                     expression,
                     dice,
@@ -1258,8 +1278,14 @@ impl Verifier {
                     self.check_free_roll(seq, expression, dice, *total);
                 }
             }
-            Event::SessionStarted { entropy, .. } => self.entropy = entropy.clone(),
-            Event::SessionEnded { .. } => self.entropy.clear(),
+            Event::SessionStarted { entropy, number } => {
+                self.entropy = entropy.clone();
+                self.open_session = Some(*number);
+            }
+            Event::SessionEnded { .. } => {
+                self.entropy.clear();
+                self.open_session = None;
+            }
             Event::SealedRevealed { seq: target, dice } => self.check_reveal(seq, *target, dice),
             Event::SeedRevealed { epoch, seed } => {
                 // A seed is revealed when its epoch ends, or later when held back for sealed dice.
@@ -1304,6 +1330,55 @@ impl Verifier {
             | Event::RollWithdrawn { .. } => {
                 self.check_request_event(seq, row.schema_version, event)
             }
+        }
+    }
+
+    /// An amendment's list of changed fields is what differs from the version of its event in
+    /// force when it was recorded (the newest amendment still in effect, else the original):
+    /// readers show the list as stated, so a list that says otherwise is refused.
+    fn check_changed(&mut self, at: Seq, target: Seq, event: &Event, changed: &[String]) {
+        let Some(versions) = self.versions.get(&target) else {
+            return;
+        };
+        let in_force = versions
+            .iter()
+            .rev()
+            .find(|(recorded, _)| *recorded == target || self.clock.in_effect(*recorded))
+            .map(|(_, version)| version);
+        if let Some(in_force) = in_force {
+            let differs = crate::event::differences(in_force, event);
+            if differs != changed {
+                let what = format!(
+                    "#{at} says it changes [{}] of #{target}, but what differs is [{}]",
+                    changed.join("; "),
+                    differs.join("; ")
+                );
+                self.dice_problem(at, what);
+            }
+        }
+        if let Some(versions) = self.versions.get_mut(&target) {
+            versions.push((at, event.clone()));
+        }
+    }
+
+    /// Every row is stamped with the session its edges say is open (a session's start with its
+    /// own number), as grimoire stamps it: readers can then trust the stamp this vouches for.
+    fn check_session_stamp(&mut self, row: &StoredRow, event: &Event) {
+        let open = match event {
+            Event::SessionStarted { number, .. } => Some(*number),
+            _ => self.open_session,
+        };
+        if row.session != open {
+            let words = |session: Option<u32>| {
+                session.map_or("outside any session".to_string(), |n| format!("in session {n}"))
+            };
+            let what = format!(
+                "#{} is stamped {}, but it was recorded {}",
+                row.seq,
+                words(row.session),
+                words(open)
+            );
+            self.dice_problem(row.seq, what);
         }
     }
 

@@ -82,17 +82,36 @@ impl Store {
         log.rows(from, upto, &mut |row| visit(super::log::to_recorded(row)?))
     }
 
-    /// The entropy each session was started with, by number: the players' witness to the seeded
-    /// dice rolled in it. Reads the sessions' rows only.
-    pub fn session_entropies(&mut self) -> Result<BTreeMap<u32, String>, StoreError> {
+    /// The players' entropy in force along the log, from the session edges themselves (never
+    /// from the session an event is stamped with, which only `verify` vouches for): each session's
+    /// start gives its entropy from there on, each end gives none. Reads the sessions' rows only.
+    pub fn entropy_along_the_log(&mut self) -> Result<EntropyAlong, StoreError> {
         let mut log = self.backend.read()?;
-        let mut entropies = BTreeMap::new();
-        log.rows_of_kind("session_started", Seq::START, Seq::END, &mut |row| {
-            if let Event::SessionStarted { number, entropy } = decode(&row)? {
-                entropies.insert(number, entropy);
-            }
-            Ok(ControlFlow::Continue(()))
-        })?;
-        Ok(entropies)
+        let mut from = BTreeMap::new();
+        for kind in ["session_started", "session_ended"] {
+            log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
+                let entropy = match decode(&row)? {
+                    Event::SessionStarted { entropy, .. } => entropy,
+                    _ => String::new(),
+                };
+                from.insert(row.seq, entropy);
+                Ok(ControlFlow::Continue(()))
+            })?;
+        }
+        Ok(EntropyAlong(from))
+    }
+}
+
+/// The players' entropy in force at each point of the log (see
+/// [`Store::entropy_along_the_log`]).
+pub struct EntropyAlong(BTreeMap<Seq, String>);
+
+impl EntropyAlong {
+    /// The entropy in force for the event at `seq`: its session's, or none between sessions.
+    pub fn at(&self, seq: Seq) -> &str {
+        self.0
+            .range(..=seq)
+            .next_back()
+            .map_or("", |(_, entropy)| entropy.as_str())
     }
 }

@@ -141,6 +141,14 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
         case(format!("#{at} session edited"), false, &|r| {
             r[i].session = Some(r[i].session.map_or(9, |s| s + 1))
         });
+        // Re-chained, a row restamped into another session (or out of one) is still caught:
+        // both checkers follow the sessions' edges themselves.
+        case(format!("#{at} session restamped, rechained"), true, &|r| {
+            r[i].session = match r[i].session {
+                Some(_) => None,
+                None => Some(1),
+            }
+        });
         case(format!("#{at} schema_version edited"), false, &|r| {
             r[i].schema_version = 1
         });

@@ -1422,3 +1422,69 @@ fn a_name_freed_by_an_amendment_may_be_taken_and_a_forged_amendment_is_held_to_t
         assert!(message.contains(says), "{name:?}: {message}");
     }
 }
+
+/// A seeded roll made outside any session, restamped into session 1 and re-chained, would borrow
+/// that session's players' entropy as its witness: `verify` names it, and `log` still marks it
+/// as rolled with no player entropy, since it follows the sessions' edges, not the stamp.
+#[test]
+fn a_roll_restamped_into_a_session_is_caught_and_keeps_its_no_entropy_mark() {
+    let c = campaign();
+    let outside = c.seq_of(&["roll", "d20", "--for", "between sessions"]);
+    let conn = unlock(&c);
+    conn.execute(
+        "UPDATE events SET session = 1 WHERE seq = ?1",
+        [outside as i64],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{outside} is stamped in session 1, but it was recorded outside any session"
+        )),
+        "{report}"
+    );
+    let log = c.ok(&["log"]);
+    let line = log
+        .lines()
+        .find(|l| l.contains("between sessions"))
+        .expect("the roll's line");
+    assert!(line.contains("[no player entropy]"), "{line}");
+    let json = c.json(&["log", "--limit", "1"]);
+    assert_eq!(json["events"][0]["unwitnessed_dice"], true, "{json}");
+}
+
+/// C-3: an amendment's list of changed fields is what readers show; one blanked or rewritten (and
+/// re-chained) no longer matches what differs from the version it replaced, and `verify` says so.
+#[test]
+fn c3_an_amendment_whose_changed_list_was_rewritten_is_caught() {
+    let c = Campaign::with_party();
+    let seq = c.seq_of(&["--rolls", "5,4", "roll", "2d6+3"]).to_string();
+    c.ok(&["amend", &seq, "--", "roll", "2d6+4"]);
+    let second = c.json(&["amend", &seq, "--", "roll", "2d6+5"])["amendment"]
+        .as_u64()
+        .expect("the amendment's seq");
+    // Against the first amendment, in force when it was recorded: only the modifier moved on.
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = unlock(&c);
+    let payload: String = conn
+        .query_row("SELECT payload FROM events WHERE seq = ?1", [second as i64], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    event["changed"] = serde_json::json!([]);
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = ?2",
+        rusqlite::params![event.to_string(), second as i64],
+    )
+    .unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!("#{second} says it changes [] of #{seq}, but what differs is [")),
+        "{report}"
+    );
+}
