@@ -301,10 +301,9 @@ fn under_a_size_limit(cmd: std::process::Command, kib: u32) -> std::process::Out
 /// campaign's last events. With the file deleted, a new campaign at that path would take that
 /// journal in and come back as the old campaign. Every command that creates a campaign file
 /// refuses, naming the journal, and leaves it exactly as it was.
-#[test]
-fn a_journal_left_beside_a_new_path_is_never_adopted_or_deleted() {
-    let c = Campaign::with_party();
-    let export = c.export_all();
+/// Records a damage in a `grimoire shell` and kills it with -9: its journal stays beside the file,
+/// holding that event. Returns the journal's path.
+fn killed_shell_leaves_its_journal(c: &Campaign) -> std::path::PathBuf {
     let mut shell = c
         .cmd()
         .arg("shell")
@@ -332,6 +331,14 @@ fn a_journal_left_beside_a_new_path_is_never_adopted_or_deleted() {
         std::fs::metadata(&wal).unwrap().len() > 0,
         "the journal holds the last events"
     );
+    wal
+}
+
+#[test]
+fn a_journal_left_beside_a_new_path_is_never_adopted_or_deleted() {
+    let c = Campaign::with_party();
+    let export = c.export_all();
+    let wal = killed_shell_leaves_its_journal(&c);
     let journal = bytes(&wal);
     std::fs::remove_file(&c.db).unwrap();
     let db = c.db.to_str().unwrap();
@@ -739,4 +746,70 @@ fn a_device_a_circle_of_links_and_the_wrong_file_to_import_are_named_for_what_th
         "{message}"
     );
     assert!(!target.db.exists());
+}
+
+/// Restoring by copying a backup into place beside a journal a killed shell left: SQLite would fold
+/// the old file's journal into the copy. No command opens the copy; each names the journal, and
+/// the copy and the journal are both left byte for byte as they were.
+#[test]
+fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_place() {
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    c.ok(&["backup", backup.to_str().unwrap()]);
+    let wal = killed_shell_leaves_its_journal(&c);
+    let journal = bytes(&wal);
+    std::fs::copy(&backup, &c.db).unwrap();
+    let copied = bytes(&c.db);
+    for args in [vec!["character", "list"], vec!["damage", "Aldric", "1"], vec!["verify"]] {
+        let said = c.refused(&args, 1);
+        assert!(
+            said.contains("campaign.db-wal") && said.contains("belongs to another campaign file"),
+            "{args:?}: {said}"
+        );
+        assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
+        assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
+    }
+    // The journal moved aside, the copy opens as the backup it is.
+    std::fs::rename(&wal, c.dir.path().join("kept-wal")).unwrap();
+    let _ = std::fs::remove_file(c.dir.path().join("campaign.db-shm"));
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
+/// A campaign file copied over the one a shell holds open, in place (the same inode): the shell's
+/// next write is refused rather than mixing the two files' pages, and the copy stays whole.
+#[test]
+fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
+    use std::io::{BufRead, Write};
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    c.ok(&["backup", backup.to_str().unwrap()]);
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = shell.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
+    writeln!(input, "damage Aldric 1").unwrap();
+    let mut line = String::new();
+    while !line.contains("Health now") {
+        line.clear();
+        assert!(output.read_line(&mut line).unwrap() > 0, "the shell wrote");
+    }
+    let inode = |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let before = inode(&c.db);
+    std::fs::copy(&backup, &c.db).unwrap();
+    assert_eq!(inode(&c.db), before, "copied in place");
+    writeln!(input, "damage Aldric 1").unwrap();
+    drop(input);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut output, &mut rest).unwrap();
+    let mut errors = String::new();
+    std::io::Read::read_to_string(shell.stderr.as_mut().unwrap(), &mut errors).unwrap();
+    shell.wait().unwrap();
+    assert!(!rest.contains("Health now"), "the second write was refused: {rest}");
+    assert!(errors.contains("copied over this one in place"), "{errors}");
 }

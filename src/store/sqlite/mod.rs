@@ -5,6 +5,7 @@
 //! transactions: WAL gives each one a consistent view while a writer works. `synchronous=FULL`
 //! makes a commit survive power loss.
 
+pub(crate) mod journal;
 mod tx;
 
 use super::StoreError;
@@ -49,6 +50,9 @@ pub struct SqliteBackend {
     journal: Option<(u64, u64)>,
     /// The read lock kept on a campaign read as it stands (see `open_as_it_stands`).
     _reading_lock: Option<std::fs::File>,
+    /// The file's identity as this connection knows it (see [`journal`]): 0 until it has one.
+    /// Another on disk before a write means another file was copied over this one in place.
+    file_identity: std::sync::Arc<std::sync::atomic::AtomicI32>,
 }
 
 /// What sits at a campaign's path: the entry itself (a link is not its target) and the file it
@@ -322,6 +326,9 @@ impl SqliteBackend {
             return Err(StoreError::EmptyFile(path.to_path_buf()));
         }
         let (conn, reading_lock) = connect(path)?;
+        let file_identity: i32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| db_error(path, "opened", e))?;
         Ok(SqliteBackend {
             conn: Some(conn),
             path: path.to_path_buf(),
@@ -329,6 +336,7 @@ impl SqliteBackend {
             identity: identity_of(path),
             journal: None,
             _reading_lock: reading_lock,
+            file_identity: std::sync::Arc::new(file_identity.into()),
         })
     }
 
@@ -363,6 +371,7 @@ impl SqliteBackend {
             identity: identity_of(path),
             journal: None,
             _reading_lock: None,
+            file_identity: Default::default(),
         })
     }
 
@@ -436,6 +445,7 @@ impl SqliteBackend {
                 identity: identity_of(&building),
                 journal: None,
                 _reading_lock: None,
+            file_identity: Default::default(),
                 building: Some(building),
             }),
             Err(e) => {
@@ -491,6 +501,13 @@ impl SqliteBackend {
                 }
             });
         }
+        let on_disk = journal::on_disk(&at_path).unwrap_or(0);
+        let known = self.file_identity.load(std::sync::atomic::Ordering::Relaxed);
+        if on_disk != 0 && known != 0 && on_disk != known {
+            return refuse(
+                "another campaign file was copied over this one in place while it was open here (the file's identity changed), so a write would mix the two; start the shell again to open the file as it is now",
+            );
+        }
         if journal_replaced {
             return refuse(
                 "the campaign file's journal (-wal) was deleted or replaced while the file was open here, so a write would go to a journal other commands no longer read; start the shell again to open the campaign as it is now",
@@ -518,6 +535,27 @@ impl SqliteBackend {
     }
 }
 
+/// Refuses to open `path` when the journal beside it belongs to another file (see [`journal`]):
+/// SQLite would fold it into this one. Nothing is changed; both are named.
+fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
+    let wal = super::files::beside(path, "-wal");
+    if journal::belongs(path, &wal).is_ok() {
+        return Ok(());
+    }
+    // A writer of this very file may be adding a frame as it is read: look once more.
+    std::thread::sleep(Duration::from_millis(50));
+    if journal::belongs(path, &wal).is_ok() {
+        return Ok(());
+    }
+    Err(StoreError::Refused {
+        path: path.to_path_buf(),
+        why: format!(
+            "the journal beside it ({}) belongs to another campaign file, so SQLite would fold another file's pages into this one; nothing was opened or changed, and both are kept. This happens when a file is copied into place where a stopped process left its journal: restore with `grimoire restore BACKUP`, which sets the old file and its journal aside together, or move the journal (and its -shm) away yourself",
+            wal.display()
+        ),
+    })
+}
+
 fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreError> {
     let fail = |e| db_error(path, "opened", e);
     let application_id = |conn: &Connection| -> rusqlite::Result<i32> {
@@ -525,6 +563,7 @@ fn connect(path: &Path) -> Result<(Connection, Option<std::fs::File>), StoreErro
     };
     // Long enough for the owner to finish opening or closing the campaign on a loaded machine.
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    refuse_another_files_journal(path)?;
     let mut reading_lock = None;
     let (mut conn, id) = loop {
         let conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
@@ -641,7 +680,24 @@ impl Backend for SqliteBackend {
 
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
         self.check_still_in_place()?;
-        Ok(Box::new(self.begin(TransactionBehavior::Immediate)?))
+        let known = std::sync::Arc::clone(&self.file_identity);
+        let tx = self.begin(TransactionBehavior::Immediate)?;
+        // Every write sets the file's identity again (giving it one when it has none), so every
+        // journal that holds a commit carries it on page 1 (see [`journal`]).
+        let fail = |e| db_error(&tx.path, "written", e);
+        let mut identity: i32 = tx
+            .tx
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(fail)?;
+        if identity == 0 {
+            identity = journal::fresh(&mut rand::rng());
+        }
+        tx.tx
+            .pragma_update(None, "user_version", identity)
+            .map_err(fail)?;
+        // Given here, or by another writer since this connection looked: it is the file's now.
+        known.store(identity, std::sync::atomic::Ordering::Relaxed);
+        Ok(Box::new(tx))
     }
 
     fn storage_problems(&mut self, thorough: bool) -> Result<u64, StoreError> {
@@ -679,7 +735,10 @@ impl Backend for SqliteBackend {
         let path = self.path.clone();
         self.conn()
             .pragma_update(None, "user_version", TOUR_MARK)
-            .map_err(|e| db_error(&path, "written", e))
+            .map_err(|e| db_error(&path, "written", e))?;
+        // The tour's mark is the file's identity from now on (see [`journal`]).
+        (self.file_identity).store(TOUR_MARK, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
     }
 
     fn publish(mut self: Box<Self>) -> Result<Box<dyn Backend>, StoreError> {
