@@ -6,9 +6,9 @@
 //!   60–63): a random number given by the first write to a file that has none;
 //! - every write transaction sets it again, which puts page 1, with the identity, into every
 //!   journal that holds a commit;
-//! - before SQLite opens a file, the journal beside it is read: a page 1 in it (of the journal's
-//!   current generation) carrying another identity than the file means the journal is another
-//!   file's, and the file is not opened; both are left as they are, and named.
+//! - before SQLite opens a file, the journal beside it is read: when the versions of page 1 in it
+//!   (of the journal's current generation) carry identities and none is the file's, the journal
+//!   is another file's, and the file is not opened; both are left as they are, and named.
 //!
 //! A file with no identity yet (made before this rule, or never written since) accepts any journal,
 //! as before. docs/architecture.md ("A journal belongs to its file") says the same.
@@ -86,15 +86,18 @@ pub fn in_journal(wal: &Path) -> Vec<i32> {
     found
 }
 
-/// Whether the journal `wal` may be applied to `file`: `Err` with the identity it carries when it
-/// belongs to another file.
+/// Whether the journal `wal` may be applied to `file`: `Err` with an identity it carries when it
+/// belongs to another file. A journal may hold several versions of page 1, the file's history
+/// since its last fold (none yet, then its identity; a tour's mark put in place of one): it
+/// belongs when the identity on disk is among them, or when it names none.
 pub fn belongs(file: &Path, wal: &Path) -> Result<(), i32> {
     let Some(identity) = on_disk(file).filter(|&id| id != 0) else {
         return Ok(());
     };
-    match in_journal(wal).into_iter().find(|&other| other != identity) {
-        Some(other) => Err(other),
-        None => Ok(()),
+    let named: Vec<i32> = in_journal(wal).into_iter().filter(|&id| id != 0).collect();
+    match named.first() {
+        Some(&other) if !named.contains(&identity) => Err(other),
+        _ => Ok(()),
     }
 }
 
