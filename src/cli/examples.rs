@@ -174,6 +174,7 @@ pub const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     ("import", &["grimoire --db copy.db import campaign.jsonl"]),
     ("backup", &["grimoire backup vault-2026-11-30.db"]),
+    ("restore", &["grimoire restore vault-2026-11-30.db"]),
     (
         "rest",
         &[

@@ -274,6 +274,7 @@ pub enum Commands {
     Export(transfer::ExportArgs),
     Import(transfer::ImportArgs),
     Backup(transfer::BackupArgs),
+    Restore(transfer::RestoreArgs),
     Rest(args::RestArgs),
     Downtime(args::DowntimeArgs),
     /// Each rule system's own commands, as the system describes them.
@@ -548,6 +549,7 @@ fn path(command: &Commands) -> &'static str {
         Commands::Export(_) => "export",
         Commands::Import(_) => "import",
         Commands::Backup(_) => "backup",
+        Commands::Restore(_) => "restore",
         Commands::Rest(_) => "rest",
         Commands::Downtime(_) => "downtime",
         Commands::System(mounted) => mounted.path,
@@ -619,6 +621,7 @@ fn records(command: &Commands) -> bool {
         | Commands::Export(_)
         | Commands::Import(_)
         | Commands::Backup(_)
+        | Commands::Restore(_)
         | Commands::Completions(_)
         | Commands::Man(_)
         | Commands::CompleteNames(_)
@@ -676,6 +679,7 @@ pub fn run(cli: &Cli, ctx: &mut Context) -> Result<Report, Error> {
         Commands::Diff(args) => recap::diff(g, args),
         Commands::Audit(command) => audit::run(g, command),
         Commands::Backup(args) => transfer::backup(g, args),
+        Commands::Restore(args) => transfer::restore(g, args),
         Commands::Import(args) => transfer::import(g, args),
         Commands::Rest(args) => table::rest(g, ctx, &args.command()),
         Commands::Downtime(args) => table::downtime(g, ctx, &args.command()),

@@ -1,4 +1,4 @@
-//! Moving a campaign between files: `export`, `import` and `backup`.
+//! Moving a campaign between files: `export`, `import`, `backup` and `restore`.
 
 use super::Globals;
 use super::output::{Report, count};
@@ -202,37 +202,7 @@ pub struct BackupArgs {
 }
 
 pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
-    // The copy holds every secret under a private name until it is whole: stopped by Ctrl-C, a
-    // closed terminal or a kill that can be caught, it removes that file instead of leaving it.
-    // Once the backup is over (in `grimoire shell`, other commands follow), each signal does
-    // what it did before: it ends grimoire.
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let (stop, over) = (
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    );
-    let cannot_watch =
-        |e: std::io::Error| Error::Internal(format!("the backup cannot watch for signals: {e}"));
-    let mut watching = Vec::new();
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register_conditional_default(signal, Arc::clone(&over))
-            .map_err(cannot_watch)?;
-        watching
-            .push(signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(cannot_watch)?);
-    }
-    let stopped = || stop.load(Ordering::Relaxed);
-    let head = g
-        .open()
-        .and_then(|mut store| Ok(store.backup(&args.file, &stopped)?));
-    over.store(true, Ordering::Relaxed);
-    for id in watching {
-        signal_hook::low_level::unregister(id);
-    }
+    let head = watching_signals(|stopped| Ok(g.open()?.backup(&args.file, stopped)?));
     let head = head?;
     let shown = args.file.display();
     let (events, head_text) = match &head {
@@ -246,4 +216,129 @@ pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
         ),
         json!({ "backup": shown.to_string(), "events": events, "head": head.map(|h| h.to_string()) }),
     ))
+}
+
+/// Runs `work`, which writes a private file holding every secret until it is whole: stopped by
+/// Ctrl-C, a closed terminal or a kill that can be caught, `work` sees `stopped` say so and
+/// removes that file instead of leaving it. Once `work` is over (in `grimoire shell`, other
+/// commands follow), each signal does what it did before: it ends grimoire.
+fn watching_signals<T>(
+    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, Error>,
+) -> Result<T, Error> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (stop, over) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let cannot_watch =
+        |e: std::io::Error| Error::Internal(format!("grimoire cannot watch for signals: {e}"));
+    let mut watching = Vec::new();
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_default(signal, Arc::clone(&over))
+            .map_err(cannot_watch)?;
+        watching
+            .push(signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(cannot_watch)?);
+    }
+    let stopped = || stop.load(Ordering::Relaxed);
+    let done = work(&stopped);
+    over.store(true, Ordering::Relaxed);
+    for id in watching {
+        signal_hook::low_level::unregister(id);
+    }
+    done
+}
+
+/// Put a backup in the campaign file's place (--db), keeping what it replaces. Records nothing.
+///
+/// The backup is copied whole under a private name first. Then, only when no other process has
+/// the campaign open (stop every `shell` and `serve` on it first), the campaign file and every
+/// journal beside it (`-wal`, `-shm`) are moved aside together under the printed names, never
+/// deleted, and the copy takes the file's place. A journal a killed process left beside the file
+/// thus stays with the file it belongs to; copying a backup into place by hand would not.
+/// `grimoire verify --checkpoint SEQ:HASH` then proves the campaign is the history you noted.
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The backup to restore: a campaign file, as `grimoire backup` writes one.
+    pub backup: PathBuf,
+}
+
+pub fn restore(g: &Globals, args: &RestoreArgs) -> Result<Report, Error> {
+    let into = match &g.db {
+        crate::store::Location::File(path) => path.clone(),
+        crate::store::Location::Postgres(_) => {
+            return Err(Error::Usage(
+                "`restore` puts a backup file in a campaign file's place; on PostgreSQL, export the backup (`grimoire --db BACKUP export --with-secrets --out FILE`) and import it into a new campaign".into(),
+            ));
+        }
+    };
+    let aside = aside_name(&into);
+    let restored = watching_signals(|stopped| {
+        Ok(crate::store::Store::restore(
+            &args.backup,
+            &into,
+            &aside,
+            stopped,
+        )?)
+    })?;
+    let head = restored
+        .head
+        .as_ref()
+        .map_or_else(|| "(empty)".to_string(), ToString::to_string);
+    let kept: Vec<String> = restored
+        .set_aside
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let kept_words = match kept.as_slice() {
+        [] => "There was no campaign file there to set aside.".to_string(),
+        [file] => format!("The file it replaced is kept as {file}."),
+        [file, journals @ ..] => format!(
+            "The file it replaced is kept as {file}, with its journals beside it ({}); nothing was deleted.",
+            journals.join(", ")
+        ),
+    };
+    Ok(Report::new(
+        format!(
+            "Restored {} into {} (head {head}). {kept_words} `grimoire verify --checkpoint {head}` checks it.",
+            args.backup.display(),
+            into.display(),
+        ),
+        json!({
+            "restored": args.backup.display().to_string(),
+            "into": into.display().to_string(),
+            "head": restored.head.map(|h| h.to_string()),
+            "set_aside": kept,
+        }),
+    ))
+}
+
+/// Where the file a restore replaces is kept: `NAME.replaced-YYYYMMDDTHHMMSSZ`, numbered on when
+/// taken (with or without its journals).
+fn aside_name(into: &std::path::Path) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    let taken = |candidate: &PathBuf| {
+        std::iter::once("")
+            .chain(["-wal", "-shm", "-journal"])
+            .any(|suffix| {
+                let mut name = candidate.as_os_str().to_owned();
+                name.push(suffix);
+                std::path::Path::new(&name).symlink_metadata().is_ok()
+            })
+    };
+    (1..)
+        .map(|n| {
+            let mut name = into.as_os_str().to_owned();
+            match n {
+                1 => name.push(format!(".replaced-{stamp}")),
+                n => name.push(format!(".replaced-{stamp}-{n}")),
+            }
+            PathBuf::from(name)
+        })
+        .find(|candidate| !taken(candidate))
+        .unwrap_or_else(|| into.to_path_buf())
 }

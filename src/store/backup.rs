@@ -76,3 +76,94 @@ fn copy(
     }
     to.commit()
 }
+
+/// What `restore` did: the restored campaign's head, and the files it set aside.
+pub struct Restored {
+    pub head: Option<Checkpoint>,
+    pub set_aside: Vec<std::path::PathBuf>,
+}
+
+impl Store {
+    /// Puts a copy of the campaign file `backup` in the place of the campaign file `into`. The
+    /// copy is built whole under a private name first (a backup of the backup: its own identity,
+    /// no journal). Then, holding `into` alone (refused while any other connection has it open),
+    /// the file there and every journal beside it are moved aside together to `aside` (with the
+    /// journals' suffixes), never deleted, and the copy takes the place. A journal left by a
+    /// killed process thus stays with the file it belongs to.
+    pub fn restore(
+        backup: &Path,
+        into: &Path,
+        aside: &Path,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<Restored, StoreError> {
+        use super::files::{JOURNAL_SUFFIXES, beside, private_name, sync_folder};
+        let same = |a: &Path, b: &Path| {
+            use std::os::unix::fs::MetadataExt;
+            match (std::fs::metadata(a), std::fs::metadata(b)) {
+                (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+                _ => false,
+            }
+        };
+        if same(backup, into) {
+            return Err(StoreError::Refused {
+                path: backup.to_path_buf(),
+                why: "it is the campaign file itself; give the path of a backup `grimoire backup` wrote".into(),
+            });
+        }
+        if !backup.is_file() {
+            return Err(StoreError::Io {
+                path: backup.to_path_buf(),
+                action: "read",
+                why: "there is no file there; give the path of a backup `grimoire backup` wrote"
+                    .into(),
+            });
+        }
+        let copy = private_name(into, "restoring");
+        let mut source = Store::open(Location::File(backup.to_path_buf()))?;
+        let head = source.backup(&copy, stopped)?;
+        drop(source);
+        let placed = (|| {
+            let mut set_aside = Vec::new();
+            let held = match into.symlink_metadata() {
+                Err(_) => None,
+                Ok(_) => {
+                    let held = super::sqlite::hold_alone(into)?.ok_or_else(|| StoreError::Refused {
+                        path: into.to_path_buf(),
+                        why: "another process has it open (a `grimoire shell`, `serve`, or a command still running): stop it, then restore again; nothing was changed".into(),
+                    })?;
+                    for suffix in std::iter::once("").chain(JOURNAL_SUFFIXES) {
+                        let (from, to) = (beside(into, suffix), beside(aside, suffix));
+                        if from.symlink_metadata().is_ok() {
+                            std::fs::rename(&from, &to)
+                                .map_err(|e| super::files::io_error(&from, "set aside", &e))?;
+                            set_aside.push(to);
+                        }
+                    }
+                    Some(held)
+                }
+            };
+            // Linked, not renamed: a file a racer created there meanwhile is never replaced.
+            std::fs::hard_link(&copy, into).map_err(|e| {
+                let names: Vec<String> = set_aside.iter().map(|p| p.display().to_string()).collect();
+                let e = match super::files::io_error(into, "restored", &e) {
+                    StoreError::Io { why, .. } => why,
+                    other => other.to_string(),
+                };
+                StoreError::Io {
+                    path: into.to_path_buf(),
+                    action: "restored",
+                    why: format!(
+                        "the backup could not be put in its place ({e}); the campaign file was set aside as {}: move it back to use it",
+                        names.join(", ")
+                    ),
+                }
+            })?;
+            sync_folder(into);
+            drop(held);
+            Ok(set_aside)
+        })();
+        let _ = std::fs::remove_file(&copy);
+        let set_aside = placed?;
+        Ok(Restored { head, set_aside })
+    }
+}

@@ -385,13 +385,31 @@ impl Store {
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
+        let place = self.backend.place();
         let mut log = self.backend.write()?;
         let prev_hash = log
             .head()?
             .map_or_else(|| GENESIS_HASH.to_string(), |(_, hash)| hash);
         let running = match self.kept.take() {
             Some(kept) if kept.head_hash == prev_hash => kept.into_running(),
-            _ => Running::load(&mut *log)?,
+            Some(kept) => {
+                // Others may have written since; but the event this store last wrote or saw at
+                // its head must still be there, as it was, or the file is another one now.
+                let seq = kept.state.head;
+                let held = log.row(seq)?.is_some_and(|row| row.hash == kept.head_hash);
+                if !held {
+                    return Err(StoreError::Io {
+                        path: place.into(),
+                        action: "written",
+                        why: format!(
+                            "the campaign is no longer the one open here (#{seq} no longer holds the event this session wrote or read there): another file took its place; start the shell (or serve) again to open the campaign as it is now"
+                        ),
+                    }
+                    .into());
+                }
+                Running::load(&mut *log)?
+            }
+            None => Running::load(&mut *log)?,
         };
         let start = (running.state.head, prev_hash.clone());
         let mut appender = Appender {

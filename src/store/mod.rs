@@ -8,6 +8,7 @@
 mod append;
 pub mod backend;
 mod backup;
+pub use backup::Restored;
 pub mod chain;
 mod files;
 pub mod jsonl;

@@ -813,3 +813,92 @@ fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
     assert!(!rest.contains("Health now"), "the second write was refused: {rest}");
     assert!(errors.contains("copied over this one in place"), "{errors}");
 }
+
+/// `restore` after a killed shell: the file and the journal it left are set aside together (never
+/// deleted, byte for byte, still one campaign with its last event), and the backup takes the
+/// place, whole and verified.
+#[test]
+fn restore_sets_the_file_and_the_journal_a_killed_shell_left_aside_together() {
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    let noted = c.json(&["backup", backup.to_str().unwrap()])["head"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let wal = killed_shell_leaves_its_journal(&c);
+    let (file, journal) = (bytes(&c.db), bytes(&wal));
+    let restored = c.json(&["restore", backup.to_str().unwrap()]);
+    assert_eq!(restored["head"], noted.as_str(), "{restored}");
+    let aside: Vec<String> = restored["set_aside"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    let kept = Path::new(&aside[0]);
+    assert!(
+        kept.file_name().unwrap().to_str().unwrap().starts_with("campaign.db.replaced-"),
+        "{aside:?}"
+    );
+    assert_eq!(bytes(kept), file, "the file set aside is the one replaced");
+    let kept_wal = aside.iter().find(|p| p.ends_with("-wal")).expect("its journal");
+    assert_eq!(bytes(Path::new(kept_wal)), journal, "with its journal, as it was");
+    assert!(!wal.exists(), "no journal is left beside the restored file");
+    let verified = c.ok(&["verify", "--checkpoint", &noted]);
+    assert!(verified.contains("all checks hold"), "{verified}");
+    assert!(
+        !c.ok(&["log"]).contains("Health now"),
+        "the restored campaign is the backup's"
+    );
+    // The file set aside is still the old campaign, its last event (in the journal) included.
+    let old = kept.to_str().unwrap();
+    let log = c.ok(&["--db", old, "log", "--limit", "1"]);
+    assert!(log.contains("Aldric takes 1"), "{log}");
+}
+
+/// `restore` holds the campaign alone: while a shell or `serve` has it open it is refused and
+/// changes nothing; once they stop, it restores.
+#[test]
+fn restore_is_refused_while_a_shell_or_serve_has_the_campaign_open() {
+    use std::io::{BufRead, Write};
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    c.ok(&["backup", backup.to_str().unwrap()]);
+    c.ok(&["damage", "Aldric", "1"]);
+    let file = bytes(&c.db);
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = shell.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
+    writeln!(input, "character list").unwrap();
+    let mut line = String::new();
+    while !line.contains("Aldric") {
+        line.clear();
+        assert!(output.read_line(&mut line).unwrap() > 0, "the shell answered");
+    }
+    let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
+    assert!(said.contains("another process has it open"), "{said}");
+    drop(input);
+    shell.wait().unwrap();
+    assert_eq!(bytes(&c.db), file, "the shell's refusal changed nothing");
+    {
+        let _served = crate::serve::Served::start(&c);
+        let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
+        assert!(said.contains("another process has it open"), "{said}");
+    }
+    let restored = c.ok(&["restore", backup.to_str().unwrap()]);
+    assert!(restored.starts_with("Restored "), "{restored}");
+    let leftovers: Vec<_> = std::fs::read_dir(c.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("restoring"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

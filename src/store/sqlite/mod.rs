@@ -816,3 +816,29 @@ impl Drop for SqliteBackend {
         }
     }
 }
+
+/// The campaign file at `path` held by this process alone, for as long as the connection lives:
+/// `None` when another connection (another process, a shell, `serve`, or a command still
+/// running) has it open. SQLite's exclusive locking mode takes the file's locks whole and keeps
+/// them; the connection never folds a journal into the file when it closes, since the file may
+/// have been set aside by then.
+pub(crate) fn hold_alone(path: &Path) -> Result<Option<Connection>, StoreError> {
+    let fail = |e| db_error(path, "opened", e);
+    refuse_another_files_journal(path)?;
+    let conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
+        .map_err(fail)?;
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )
+    .map_err(fail)?;
+    conn.busy_timeout(Duration::ZERO).map_err(fail)?;
+    let held = conn
+        .pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .and_then(|()| conn.execute_batch("BEGIN EXCLUSIVE; SELECT count(*) FROM sqlite_schema; COMMIT;"));
+    match held {
+        Ok(()) => Ok(Some(conn)),
+        Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => Ok(None),
+        Err(e) => Err(fail(e)),
+    }
+}
