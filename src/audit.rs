@@ -10,7 +10,9 @@ use crate::dice::Provenance;
 use crate::event::{Event, Recorded};
 use crate::seq::Seq;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+mod ranks;
 
 /// An adjusted p-value below this flags a test. Fair dice are flagged this often by chance: at most
 /// one audit in a thousand, whatever the number of tests in it.
@@ -132,6 +134,10 @@ pub struct Tally {
     pub by_character: BTreeMap<String, Vec<u64>>,
     #[serde(skip)]
     pub by_actor: BTreeMap<String, Vec<u64>>,
+    /// The characters players play (folded names), known from the devices linked to them: the
+    /// rank test weighs them against the rest.
+    #[serde(skip)]
+    pub played: BTreeSet<String>,
 }
 
 impl Tally {
@@ -206,6 +212,7 @@ impl Audit {
                 counts: vec![0; sides as usize],
                 by_character: BTreeMap::new(),
                 by_actor: BTreeMap::new(),
+                played: BTreeSet::new(),
             });
         let face = face as usize - 1;
         tally.counts[face] += 1;
@@ -236,6 +243,10 @@ pub enum Question {
     Characters,
     /// Did the actors who entered the rolls?
     Actors,
+    /// Do the characters' faces rank differently (Kruskal–Wallis, every character its own group)?
+    CharacterRanks,
+    /// Do players' characters' faces rank differently from the rest's?
+    PlayedAgainstRest,
 }
 
 /// One test of the audit, with its p-value adjusted for all the tests run.
@@ -258,6 +269,13 @@ pub struct Finding {
     pub face_ranges: Option<u32>,
 }
 
+impl Question {
+    /// Whether it compares who rolled, rather than judging the group's faces against a fair die.
+    pub fn compares_rollers(self) -> bool {
+        !matches!(self, Question::Uneven | Question::TooEven)
+    }
+}
+
 impl Finding {
     /// What a flag on this finding says, in a few words.
     pub fn flag_words(&self) -> &'static str {
@@ -268,6 +286,12 @@ impl Finding {
             }
             Question::Characters => "the characters' faces differ more than fair dice's would",
             Question::Actors => "the faces differ by who entered them more than fair dice's would",
+            Question::CharacterRanks => {
+                "the characters' faces rank apart more than fair dice's would"
+            }
+            Question::PlayedAgainstRest => {
+                "players' characters' faces rank apart from the rest's more than fair dice's would"
+            }
         }
     }
 }
@@ -310,6 +334,10 @@ pub fn judge(tallies: &[Tally]) -> Vec<Finding> {
                 finding.question = question;
                 findings.push(finding);
             }
+        }
+        for mut finding in ranks::between_characters(&tally.by_character, &tally.played) {
+            finding.group = group;
+            findings.push(finding);
         }
     }
     holm(&mut findings);
@@ -453,6 +481,8 @@ pub struct LogTally {
     sealed: BTreeMap<Seq, Vec<(u32, u32, Source, Roller)>>,
     /// Who put each roll to a device, by request number.
     askers: Askers,
+    /// The characters players play (folded), from every device ever linked.
+    played: BTreeSet<String>,
 }
 
 /// Who put each roll to a player's device, by request number, learnt from the log in seq order:
@@ -500,6 +530,10 @@ impl LogTally {
     /// counts the sealed dice of the events that were). Returns whether the event rolled dice.
     pub fn feed(&mut self, r: &Recorded, counted: bool) -> bool {
         self.askers.note(r);
+        if let Event::DeviceLinked { characters, .. } = &r.event {
+            self.played
+                .extend(characters.iter().map(|c| crate::words::fold_name(c)));
+        }
         if let Event::SealedRevealed { seq, dice } = &r.event {
             if let Some(waiting) = self.sealed.remove(seq) {
                 for revealed in dice {
@@ -549,7 +583,11 @@ impl LogTally {
     }
 
     pub fn tallies(self) -> Vec<Tally> {
-        self.audit.tallies()
+        let mut tallies = self.audit.tallies();
+        for tally in &mut tallies {
+            tally.played = self.played.clone();
+        }
+        tallies
     }
 }
 

@@ -25,9 +25,11 @@ pub enum AuditCommand {
 /// characters, and the actors, who rolled in it got different faces from one another (a split
 /// rigged between them can leave the pool looking fair). Every p-value is adjusted for the number
 /// of tests (Holm's method) and flagged below 0.001: fair dice are flagged in at most one audit in
-/// a thousand. A group with too few rolls says how many it needs. Only the public log is read; retracted rolls count, since they were
-/// rolled, and the audit ends by naming the rolls retracted, the rolls made after each of them
-/// (in its session until its retraction, and the first after it), those restored, and those
+/// a thousand. Ranks are compared too (Kruskal-Wallis): between every character, however few its
+/// rolls, and between players' characters (linked to a phone) and the rest. A group with too few
+/// rolls says how many it needs. Only the public log is read; retracted rolls count, since they
+/// were rolled, and the audit ends by naming the rolls retracted, the rolls made after each of
+/// them (in its session until its retraction, and the first after it), those restored, and those
 /// amended (their inputs fixed, their dice kept).
 #[derive(Debug, Args)]
 pub struct AuditDiceArgs {
@@ -134,27 +136,33 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
                 )
             }
         });
-        for f in mine
-            .iter()
-            .filter(|f| matches!(f.question, Question::Characters | Question::Actors))
-        {
-            let who = if f.question == Question::Characters {
-                "characters"
+        for f in mine.iter().filter(|f| f.question.compares_rollers()) {
+            let verdict = if f.flagged {
+                format!("FLAGGED: {} (adjusted p = {:.4})", f.flag_words(), f.adjusted_p)
             } else {
-                "actors"
+                "no more different than fair dice's".to_string()
+            };
+            let test = match f.question {
+                Question::Characters | Question::Actors => format!(
+                    "between {} ({}; faces in {} ranges): chi-square {:.2}",
+                    if f.question == Question::Characters { "characters" } else { "actors" },
+                    f.compared.join(", "),
+                    f.face_ranges.unwrap_or_default(),
+                    f.chi_square,
+                ),
+                Question::CharacterRanks => format!(
+                    "ranks between characters ({}, each its own group; Kruskal-Wallis): H {:.2}",
+                    count(f.compared.len() as u64, "character", "characters"),
+                    f.chi_square,
+                ),
+                _ => format!(
+                    "ranks of players' characters against the rest (Kruskal-Wallis): H {:.2}",
+                    f.chi_square,
+                ),
             };
             lines.push(format!(
-                "  between {who} ({}; faces in {} ranges): chi-square {:.2} on {} degrees of freedom, p = {:.4}: {}",
-                f.compared.join(", "),
-                f.face_ranges.unwrap_or_default(),
-                f.chi_square,
-                f.degrees_of_freedom,
-                f.p_value,
-                if f.flagged {
-                    format!("FLAGGED: {} (adjusted p = {:.4})", f.flag_words(), f.adjusted_p)
-                } else {
-                    "no more different than fair dice's".to_string()
-                }
+                "  {test} on {} degrees of freedom, p = {:.4}: {verdict}",
+                f.degrees_of_freedom, f.p_value,
             ));
         }
         groups.push(json!({

@@ -126,6 +126,24 @@ fn a_rigged_split_between_characters_whose_pool_looks_fair_is_flagged() {
     );
     assert!(text.contains("fair dice are rarely this even"), "{text}");
     assert_eq!(c.json(&["audit", "dice"])["any_flagged"], true);
+    // The rank tests see it too: between the characters, and (Aldric being a player's) players'
+    // characters against the rest.
+    c.ok(&["player", "link", "Ann", "--plays", "Aldric"]);
+    let text = c.ok(&["audit", "dice"]);
+    for line in [
+        "ranks between characters (2 characters, each its own group; Kruskal-Wallis)",
+        "ranks of players' characters against the rest (Kruskal-Wallis)",
+    ] {
+        let found = text.lines().find(|l| l.contains(line)).unwrap_or_default();
+        assert!(found.contains("FLAGGED: "), "{line}: {text}");
+    }
+    let questions: Vec<serde_json::Value> = c.json(&["audit", "dice"])["groups"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["question"].clone())
+        .collect();
+    assert!(questions.contains(&"played_against_rest".into()), "{questions:?}");
 }
 
 /// Sealed dice the GM typed and sealed dice grimoire rolled are judged apart.
