@@ -15,7 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Kruskal–Wallis over `groups` (each a count per face, face 1 first): `None` when fewer than
 /// two groups rolled, or every face rolled is the same (nothing to rank).
 fn kruskal_wallis(groups: &[Vec<u64>]) -> Option<(f64, u32, f64)> {
-    let groups: Vec<&Vec<u64>> = groups.iter().filter(|g| g.iter().sum::<u64>() > 0).collect();
+    let groups: Vec<&Vec<u64>> = groups
+        .iter()
+        .filter(|g| g.iter().sum::<u64>() > 0)
+        .collect();
     if groups.len() < 2 {
         return None;
     }
@@ -74,8 +77,10 @@ pub(super) fn between_characters(
     by_character: &BTreeMap<String, Vec<u64>>,
     played: &BTreeSet<String>,
 ) -> Vec<Finding> {
-    let characters: Vec<(&String, &Vec<u64>)> =
-        by_character.iter().filter(|(who, _)| !who.is_empty()).collect();
+    let characters: Vec<(&String, &Vec<u64>)> = by_character
+        .iter()
+        .filter(|(who, _)| !who.is_empty())
+        .collect();
     let mut findings = Vec::new();
     let every: Vec<Vec<u64>> = characters.iter().map(|(_, c)| (*c).clone()).collect();
     let names = characters.iter().map(|(who, _)| (*who).clone()).collect();
@@ -83,11 +88,21 @@ pub(super) fn between_characters(
     let sides = every.first().map_or(0, Vec::len);
     let (mut players, mut rest) = (vec![0u64; sides], vec![0u64; sides]);
     for (who, counts) in &characters {
-        let side = if played.contains(*who) { &mut players } else { &mut rest };
-        side.iter_mut().zip(counts.iter()).for_each(|(s, c)| *s += c);
+        let side = if played.contains(*who) {
+            &mut players
+        } else {
+            &mut rest
+        };
+        side.iter_mut()
+            .zip(counts.iter())
+            .for_each(|(s, c)| *s += c);
     }
     let sides_compared = vec!["players' characters".to_string(), "the rest".to_string()];
-    findings.extend(finding(Question::PlayedAgainstRest, sides_compared, &[players, rest]));
+    findings.extend(finding(
+        Question::PlayedAgainstRest,
+        sides_compared,
+        &[players, rest],
+    ));
     findings
 }
 
@@ -137,10 +152,19 @@ mod tests {
             false => rng.random_range(1..=10),
         });
         let findings = judge(&tallies);
-        assert!(flagged_by(&findings, Question::CharacterRanks), "{findings:?}");
-        assert!(flagged_by(&findings, Question::PlayedAgainstRest), "{findings:?}");
+        assert!(
+            flagged_by(&findings, Question::CharacterRanks),
+            "{findings:?}"
+        );
+        assert!(
+            flagged_by(&findings, Question::PlayedAgainstRest),
+            "{findings:?}"
+        );
         let table = findings.iter().find(|f| f.question == Question::Characters);
-        assert!(table.is_none_or(|f| !f.flagged), "the table alone misses it: {table:?}");
+        assert!(
+            table.is_none_or(|f| !f.flagged),
+            "the table alone misses it: {table:?}"
+        );
     }
 
     /// Tied faces share their mean rank: two characters with the same faces differ by nothing.
@@ -148,7 +172,11 @@ mod tests {
     fn identical_faces_give_no_difference_between_characters() {
         let tallies = campaign(2, 1, 10, |_| 7);
         let findings = judge(&tallies);
-        assert!(findings.iter().all(|f| f.question != Question::CharacterRanks));
+        assert!(
+            findings
+                .iter()
+                .all(|f| f.question != Question::CharacterRanks)
+        );
         let same = campaign(2, 1, 20, {
             let mut i = 0;
             move |_| {
@@ -160,7 +188,10 @@ mod tests {
             .into_iter()
             .find(|f| f.question == Question::CharacterRanks)
             .unwrap();
-        assert!(ranks.chi_square.abs() < 1e-9 && ranks.p_value > 0.99, "{ranks:?}");
+        assert!(
+            ranks.chi_square.abs() < 1e-9 && ranks.p_value > 0.99,
+            "{ranks:?}"
+        );
     }
 
     /// The false-alarm rate: 2,000 fair campaigns of 40 characters (20 of them players') with 5

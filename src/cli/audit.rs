@@ -138,14 +138,22 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         });
         for f in mine.iter().filter(|f| f.question.compares_rollers()) {
             let verdict = if f.flagged {
-                format!("FLAGGED: {} (adjusted p = {:.4})", f.flag_words(), f.adjusted_p)
+                format!(
+                    "FLAGGED: {} (adjusted p = {:.4})",
+                    f.flag_words(),
+                    f.adjusted_p
+                )
             } else {
                 "no more different than fair dice's".to_string()
             };
             let test = match f.question {
                 Question::Characters | Question::Actors => format!(
                     "between {} ({}; faces in {} ranges): chi-square {:.2}",
-                    if f.question == Question::Characters { "characters" } else { "actors" },
+                    if f.question == Question::Characters {
+                        "characters"
+                    } else {
+                        "actors"
+                    },
                     f.compared.join(", "),
                     f.face_ranges.unwrap_or_default(),
                     f.chi_square,

@@ -332,7 +332,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         ));
     }
     if let [.., newest] = marks.rolled_again_after {
-        let seqs: Vec<String> = marks.rolled_again_after.iter().map(|s| format!("#{s}")).collect();
+        let seqs: Vec<String> = marks
+            .rolled_again_after
+            .iter()
+            .map(|s| format!("#{s}"))
+            .collect();
         lines.push(format!(
             "  ROLLED AFTER A RETRACTION: {} rolled dice and {} retracted, and this roll came after it in its session or first after its retraction; `grimoire explain {newest}` shows the dice it had",
             seqs.join(", "),

@@ -185,4 +185,3 @@ fn kinds(events: &[Event]) -> String {
         false => kinds.join(" and "),
     }
 }
-

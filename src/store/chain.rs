@@ -1370,7 +1370,9 @@ impl Verifier {
         };
         if row.session != open {
             let words = |session: Option<u32>| {
-                session.map_or("outside any session".to_string(), |n| format!("in session {n}"))
+                session.map_or("outside any session".to_string(), |n| {
+                    format!("in session {n}")
+                })
             };
             let what = format!(
                 "#{} is stamped {}, but it was recorded {}",

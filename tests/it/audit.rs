@@ -143,7 +143,10 @@ fn a_rigged_split_between_characters_whose_pool_looks_fair_is_flagged() {
         .iter()
         .map(|f| f["question"].clone())
         .collect();
-    assert!(questions.contains(&"played_against_rest".into()), "{questions:?}");
+    assert!(
+        questions.contains(&"played_against_rest".into()),
+        "{questions:?}"
+    );
 }
 
 /// Sealed dice the GM typed and sealed dice grimoire rolled are judged apart.

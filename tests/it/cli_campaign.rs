@@ -691,7 +691,10 @@ fn c2_a_forged_retraction_cannot_move_or_drop_the_marks() {
         .collect();
     assert_eq!(marked, [second]);
     let log = target.ok(&["log"]);
-    assert!(log.contains(&format!("[rolled after #{first} was retracted]")), "{log}");
+    assert!(
+        log.contains(&format!("[rolled after #{first} was retracted]")),
+        "{log}"
+    );
 }
 
 /// Settling a disputed check needs the sheet it was rolled against: `explain` shows the sheets of

@@ -760,7 +760,11 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
     let journal = bytes(&wal);
     std::fs::copy(&backup, &c.db).unwrap();
     let copied = bytes(&c.db);
-    for args in [vec!["character", "list"], vec!["damage", "Aldric", "1"], vec!["verify"]] {
+    for args in [
+        vec!["character", "list"],
+        vec!["damage", "Aldric", "1"],
+        vec!["verify"],
+    ] {
         let said = c.refused(&args, 1);
         assert!(
             said.contains("campaign.db-wal") && said.contains("belongs to another campaign file"),
@@ -799,7 +803,8 @@ fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
         line.clear();
         assert!(output.read_line(&mut line).unwrap() > 0, "the shell wrote");
     }
-    let inode = |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let inode =
+        |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
     let before = inode(&c.db);
     std::fs::copy(&backup, &c.db).unwrap();
     assert_eq!(inode(&c.db), before, "copied in place");
@@ -810,7 +815,10 @@ fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
     let mut errors = String::new();
     std::io::Read::read_to_string(shell.stderr.as_mut().unwrap(), &mut errors).unwrap();
     shell.wait().unwrap();
-    assert!(!rest.contains("Health now"), "the second write was refused: {rest}");
+    assert!(
+        !rest.contains("Health now"),
+        "the second write was refused: {rest}"
+    );
     assert!(errors.contains("copied over this one in place"), "{errors}");
 }
 
@@ -837,12 +845,23 @@ fn restore_sets_the_file_and_the_journal_a_killed_shell_left_aside_together() {
         .collect();
     let kept = Path::new(&aside[0]);
     assert!(
-        kept.file_name().unwrap().to_str().unwrap().starts_with("campaign.db.replaced-"),
+        kept.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("campaign.db.replaced-"),
         "{aside:?}"
     );
     assert_eq!(bytes(kept), file, "the file set aside is the one replaced");
-    let kept_wal = aside.iter().find(|p| p.ends_with("-wal")).expect("its journal");
-    assert_eq!(bytes(Path::new(kept_wal)), journal, "with its journal, as it was");
+    let kept_wal = aside
+        .iter()
+        .find(|p| p.ends_with("-wal"))
+        .expect("its journal");
+    assert_eq!(
+        bytes(Path::new(kept_wal)),
+        journal,
+        "with its journal, as it was"
+    );
     assert!(!wal.exists(), "no journal is left beside the restored file");
     let verified = c.ok(&["verify", "--checkpoint", &noted]);
     assert!(verified.contains("all checks hold"), "{verified}");
@@ -880,7 +899,10 @@ fn restore_is_refused_while_a_shell_or_serve_has_the_campaign_open() {
     let mut line = String::new();
     while !line.contains("Aldric") {
         line.clear();
-        assert!(output.read_line(&mut line).unwrap() > 0, "the shell answered");
+        assert!(
+            output.read_line(&mut line).unwrap() > 0,
+            "the shell answered"
+        );
     }
     let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
     assert!(said.contains("another process has it open"), "{said}");

@@ -1469,9 +1469,11 @@ fn c3_an_amendment_whose_changed_list_was_rewritten_is_caught() {
     assert!(c.ok(&["verify"]).contains("all checks hold"));
     let conn = unlock(&c);
     let payload: String = conn
-        .query_row("SELECT payload FROM events WHERE seq = ?1", [second as i64], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT payload FROM events WHERE seq = ?1",
+            [second as i64],
+            |r| r.get(0),
+        )
         .unwrap();
     let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
     event["changed"] = serde_json::json!([]);
@@ -1484,7 +1486,9 @@ fn c3_an_amendment_whose_changed_list_was_rewritten_is_caught() {
     drop(conn);
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains(&format!("#{second} says it changes [] of #{seq}, but what differs is [")),
+        report.contains(&format!(
+            "#{second} says it changes [] of #{seq}, but what differs is ["
+        )),
         "{report}"
     );
 }

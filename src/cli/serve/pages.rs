@@ -135,7 +135,9 @@ fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
                 .flatten()
                 .filter_map(|n| n.as_u64().map(Seq))
                 .collect();
-            what.push_str(&crate::cli::output::Marks::rolled_again_words(&rolled_again_after));
+            what.push_str(&crate::cli::output::Marks::rolled_again_words(
+                &rolled_again_after,
+            ));
             for (field, words) in [("restored_by", "restored by"), ("amended_by", "amended by")] {
                 if let Some(seq) = e[field].as_u64() {
                     let _ = write!(what, "  [{words} #{seq}]");

@@ -445,7 +445,7 @@ impl SqliteBackend {
                 identity: identity_of(&building),
                 journal: None,
                 _reading_lock: None,
-            file_identity: Default::default(),
+                file_identity: Default::default(),
                 building: Some(building),
             }),
             Err(e) => {
@@ -502,7 +502,9 @@ impl SqliteBackend {
             });
         }
         let on_disk = journal::on_disk(&at_path).unwrap_or(0);
-        let known = self.file_identity.load(std::sync::atomic::Ordering::Relaxed);
+        let known = self
+            .file_identity
+            .load(std::sync::atomic::Ordering::Relaxed);
         if on_disk != 0 && known != 0 && on_disk != known {
             return refuse(
                 "another campaign file was copied over this one in place while it was open here (the file's identity changed), so a write would mix the two; start the shell again to open the file as it is now",
@@ -835,7 +837,9 @@ pub(crate) fn hold_alone(path: &Path) -> Result<Option<Connection>, StoreError> 
     conn.busy_timeout(Duration::ZERO).map_err(fail)?;
     let held = conn
         .pragma_update(None, "locking_mode", "EXCLUSIVE")
-        .and_then(|()| conn.execute_batch("BEGIN EXCLUSIVE; SELECT count(*) FROM sqlite_schema; COMMIT;"));
+        .and_then(|()| {
+            conn.execute_batch("BEGIN EXCLUSIVE; SELECT count(*) FROM sqlite_schema; COMMIT;")
+        });
     match held {
         Ok(()) => Ok(Some(conn)),
         Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => Ok(None),
