@@ -301,31 +301,47 @@ fn under_a_size_limit(cmd: std::process::Command, kib: u32) -> std::process::Out
 /// campaign's last events. With the file deleted, a new campaign at that path would take that
 /// journal in and come back as the old campaign. Every command that creates a campaign file
 /// refuses, naming the journal, and leaves it exactly as it was.
-/// Records a damage in a `grimoire shell` and kills it with -9: its journal stays beside the file,
-/// holding that event. Returns the journal's path.
-fn killed_shell_leaves_its_journal(c: &Campaign) -> std::path::PathBuf {
+/// A `grimoire shell` on the campaign (its errors kept), which has run `command` and printed a
+/// line holding `until`: the shell, its input and the rest of its output.
+fn shell_that_ran(
+    c: &Campaign,
+    command: &str,
+    until: &str,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::BufReader<std::process::ChildStdout>,
+) {
+    use std::io::{BufRead, Write};
     let mut shell = c
         .cmd()
         .arg("shell")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    {
-        use std::io::{BufRead, Write};
-        let mut input = shell.stdin.take().unwrap();
-        writeln!(input, "damage Aldric 1").unwrap();
-        let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
-        let mut line = String::new();
-        while !line.contains("Health now") {
-            line.clear();
-            assert!(output.read_line(&mut line).unwrap() > 0, "the shell wrote");
-        }
-        shell.kill().unwrap();
-        shell.wait().unwrap();
-        drop(input);
+    let mut input = shell.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
+    writeln!(input, "{command}").unwrap();
+    let mut line = String::new();
+    while !line.contains(until) {
+        line.clear();
+        assert!(
+            output.read_line(&mut line).unwrap() > 0,
+            "the shell answered"
+        );
     }
+    (shell, input, output)
+}
+
+/// Records a damage in a `grimoire shell` and kills it with -9: its journal stays beside the file,
+/// holding that event. Returns the journal's path.
+fn killed_shell_leaves_its_journal(c: &Campaign) -> std::path::PathBuf {
+    let (mut shell, input, _) = shell_that_ran(c, "damage Aldric 1", "Health now");
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    drop(input);
     let wal = c.dir.path().join("campaign.db-wal");
     assert!(
         std::fs::metadata(&wal).unwrap().len() > 0,
@@ -783,26 +799,11 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
 /// next write is refused rather than mixing the two files' pages, and the copy stays whole.
 #[test]
 fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
-    use std::io::{BufRead, Write};
+    use std::io::Write;
     let c = Campaign::with_party();
     let backup = c.dir.path().join("before.db");
     c.ok(&["backup", backup.to_str().unwrap()]);
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = shell.stdin.take().unwrap();
-    let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
-    writeln!(input, "damage Aldric 1").unwrap();
-    let mut line = String::new();
-    while !line.contains("Health now") {
-        line.clear();
-        assert!(output.read_line(&mut line).unwrap() > 0, "the shell wrote");
-    }
+    let (mut shell, mut input, mut output) = shell_that_ran(&c, "damage Aldric 1", "Health now");
     let inode =
         |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
     let before = inode(&c.db);
@@ -879,31 +880,12 @@ fn restore_sets_the_file_and_the_journal_a_killed_shell_left_aside_together() {
 /// changes nothing; once they stop, it restores.
 #[test]
 fn restore_is_refused_while_a_shell_or_serve_has_the_campaign_open() {
-    use std::io::{BufRead, Write};
     let c = Campaign::with_party();
     let backup = c.dir.path().join("before.db");
     c.ok(&["backup", backup.to_str().unwrap()]);
     c.ok(&["damage", "Aldric", "1"]);
     let file = bytes(&c.db);
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut input = shell.stdin.take().unwrap();
-    let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
-    writeln!(input, "character list").unwrap();
-    let mut line = String::new();
-    while !line.contains("Aldric") {
-        line.clear();
-        assert!(
-            output.read_line(&mut line).unwrap() > 0,
-            "the shell answered"
-        );
-    }
+    let (mut shell, input, _output) = shell_that_ran(&c, "character list", "Aldric");
     let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
     assert!(said.contains("another process has it open"), "{said}");
     drop(input);

@@ -1467,23 +1467,7 @@ fn c3_an_amendment_whose_changed_list_was_rewritten_is_caught() {
         .expect("the amendment's seq");
     // Against the first amendment, in force when it was recorded: only the modifier moved on.
     assert!(c.ok(&["verify"]).contains("all checks hold"));
-    let conn = unlock(&c);
-    let payload: String = conn
-        .query_row(
-            "SELECT payload FROM events WHERE seq = ?1",
-            [second as i64],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
-    event["changed"] = serde_json::json!([]);
-    conn.execute(
-        "UPDATE events SET payload = ?1 WHERE seq = ?2",
-        rusqlite::params![event.to_string(), second as i64],
-    )
-    .unwrap();
-    rechain(&conn);
-    drop(conn);
+    rewrite_payload(&c, second, |event| event["changed"] = serde_json::json!([]));
     let report = verify_fails(&c, &["verify"]);
     assert!(
         report.contains(&format!(
@@ -1491,4 +1475,25 @@ fn c3_an_amendment_whose_changed_list_was_rewritten_is_caught() {
         )),
         "{report}"
     );
+}
+
+/// Rewrites the payload of the event at `seq` with `edit` and re-chains the whole log after it, as a
+/// forger with the file and our hashing code would.
+fn rewrite_payload(c: &Campaign, seq: u64, edit: impl FnOnce(&mut serde_json::Value)) {
+    let conn = unlock(c);
+    let payload: String = conn
+        .query_row(
+            "SELECT payload FROM events WHERE seq = ?1",
+            [seq as i64],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut event: serde_json::Value = serde_json::from_str(&payload).unwrap();
+    edit(&mut event);
+    conn.execute(
+        "UPDATE events SET payload = ?1 WHERE seq = ?2",
+        rusqlite::params![event.to_string(), seq as i64],
+    )
+    .unwrap();
+    rechain(&conn);
 }
