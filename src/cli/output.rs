@@ -120,8 +120,8 @@ impl<'a> Marks<'a> {
         let seqs: Vec<String> = after.iter().map(|seq| format!("#{seq}")).collect();
         match seqs.as_slice() {
             [] => String::new(),
-            [one] => format!("  [rolled after {one} was retracted]"),
-            [.., _] => format!("  [rolled after {} were retracted]", seqs.join(", ")),
+            [one] => format!("  [rolled after {one}, which was retracted]"),
+            [.., _] => format!("  [rolled after {}, which were retracted]", seqs.join(", ")),
         }
     }
 

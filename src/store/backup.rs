@@ -110,6 +110,12 @@ impl Store {
                 why: "it is the campaign file itself; give the path of a backup `grimoire backup` wrote".into(),
             });
         }
+        if std::fs::metadata(into).is_ok_and(|m| !m.is_file()) {
+            return Err(StoreError::Refused {
+                path: into.to_path_buf(),
+                why: "it is a device, pipe, socket or folder, not a campaign file; give --db the path of a campaign file".into(),
+            });
+        }
         if !backup.is_file() {
             return Err(StoreError::Io {
                 path: backup.to_path_buf(),
@@ -127,6 +133,11 @@ impl Store {
             let held = match into.symlink_metadata() {
                 Err(_) => None,
                 Ok(_) => {
+                    // The journals there now: any other one is the holding connection's own.
+                    let there: Vec<&str> = JOURNAL_SUFFIXES
+                        .into_iter()
+                        .filter(|suffix| beside(into, suffix).symlink_metadata().is_ok())
+                        .collect();
                     let held = super::sqlite::hold_alone(into)?.ok_or_else(|| StoreError::Refused {
                         path: into.to_path_buf(),
                         why: "another process has it open (a `grimoire shell`, `serve`, or a command still running): stop it, then restore again; nothing was changed".into(),
@@ -136,7 +147,12 @@ impl Store {
                         if from.symlink_metadata().is_ok() {
                             std::fs::rename(&from, &to)
                                 .map_err(|e| super::files::io_error(&from, "set aside", &e))?;
-                            set_aside.push(to);
+                            if suffix.is_empty() || there.contains(&suffix) {
+                                set_aside.push(to);
+                            } else {
+                                // Made by this restore's own look at the file: nobody's journal.
+                                let _ = std::fs::remove_file(&to);
+                            }
                         }
                     }
                     Some(held)

@@ -526,7 +526,7 @@ fn c2_a_restored_roll_and_a_roll_made_again_are_marked_wherever_they_are_shown()
     assert!(log.contains(&format!("[restored by #{restore}]")), "{log}");
     assert!(
         log.contains(&format!(
-            "[retracted: the first was right]  [rolled after #{first} was retracted]"
+            "[retracted: the first was right]  [rolled after #{first}, which was retracted]"
         )),
         "{log}"
     );
@@ -596,7 +596,7 @@ fn c2_a_roll_made_again_under_other_words_is_still_marked() {
     let again = c.seq_of(&["--rolls", "19", "roll", "d20", "--for", "Aldric climbs"]);
     let log = c.ok(&["log"]);
     assert!(
-        log.contains(&format!("[rolled after #{first} was retracted]")),
+        log.contains(&format!("[rolled after #{first}, which was retracted]")),
         "{log}"
     );
     let json = c.json(&["log", "--limit", "1"]);
@@ -692,7 +692,7 @@ fn c2_a_forged_retraction_cannot_move_or_drop_the_marks() {
     assert_eq!(marked, [second]);
     let log = target.ok(&["log"]);
     assert!(
-        log.contains(&format!("[rolled after #{first} was retracted]")),
+        log.contains(&format!("[rolled after #{first}, which was retracted]")),
         "{log}"
     );
 }

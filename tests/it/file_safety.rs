@@ -789,9 +789,20 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
         assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
         assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
     }
-    // The journal moved aside, the copy opens as the backup it is.
-    std::fs::rename(&wal, c.dir.path().join("kept-wal")).unwrap();
-    let _ = std::fs::remove_file(c.dir.path().join("campaign.db-shm"));
+    // The way out the refusal names: `restore` sets the copy aside with the journal beside it
+    // (both kept, as they were), and puts the backup in place whole.
+    let restored = c.json(&["restore", backup.to_str().unwrap()]);
+    let aside = restored["set_aside"].as_array().unwrap();
+    assert_eq!(
+        bytes(Path::new(aside[0].as_str().unwrap())),
+        copied,
+        "{restored}"
+    );
+    let kept_wal = aside.iter().find(|p| p.as_str().unwrap().ends_with("-wal"));
+    assert_eq!(
+        bytes(Path::new(kept_wal.unwrap().as_str().unwrap())),
+        journal
+    );
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
@@ -891,6 +902,13 @@ fn restore_is_refused_while_a_shell_or_serve_has_the_campaign_open() {
     drop(input);
     shell.wait().unwrap();
     assert_eq!(bytes(&c.db), file, "the shell's refusal changed nothing");
+    // A shell that has written keeps fewer locks on the file itself, and holds the campaign all
+    // the same.
+    let (mut shell, input, _output) = shell_that_ran(&c, "damage Aldric 1", "Health now");
+    let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
+    assert!(said.contains("another process has it open"), "{said}");
+    drop(input);
+    shell.wait().unwrap();
     {
         let _served = crate::serve::Served::start(&c);
         let said = c.refused(&["restore", backup.to_str().unwrap()], 1);
@@ -905,4 +923,37 @@ fn restore_is_refused_while_a_shell_or_serve_has_the_campaign_open() {
         .filter(|name| name.contains("restoring"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// `restore` into something that is not a file (a pipe) is refused at once, writing nothing.
+#[test]
+fn restore_into_a_pipe_is_refused_before_anything_is_written() {
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    c.ok(&["backup", backup.to_str().unwrap()]);
+    let pipe = c.dir.path().join("pipe.db");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let said = c.refused(
+        &[
+            "--db",
+            pipe.to_str().unwrap(),
+            "restore",
+            backup.to_str().unwrap(),
+        ],
+        1,
+    );
+    assert!(said.contains("not a campaign file"), "{said}");
+    let names: Vec<String> = std::fs::read_dir(c.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("pipe.db") && name != "pipe.db")
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
 }

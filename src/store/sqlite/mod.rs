@@ -823,10 +823,29 @@ impl Drop for SqliteBackend {
 /// `None` when another connection (another process, a shell, `serve`, or a command still
 /// running) has it open. SQLite's exclusive locking mode takes the file's locks whole and keeps
 /// them; the connection never folds a journal into the file when it closes, since the file may
-/// have been set aside by then.
-pub(crate) fn hold_alone(path: &Path) -> Result<Option<Connection>, StoreError> {
+/// have been set aside by then. A journal of another file beside it is read, never folded in: it
+/// is set aside with the file. Every connection in WAL mode keeps a read lock in the `-shm` file
+/// for as long as it is open, so a write lock on the whole of it, kept with the connection, is
+/// taken first.
+pub(crate) fn hold_alone(
+    path: &Path,
+) -> Result<Option<(Connection, Option<std::fs::File>)>, StoreError> {
     let fail = |e| db_error(path, "opened", e);
-    refuse_another_files_journal(path)?;
+    let index = super::files::beside(path, "-shm");
+    let index_lock = match std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&index)
+    {
+        Ok(file) => {
+            use rustix::fs::{FlockOperation, fcntl_lock};
+            if fcntl_lock(&file, FlockOperation::NonBlockingLockExclusive).is_err() {
+                return Ok(None);
+            }
+            Some(file)
+        }
+        Err(_) => None,
+    };
     let conn = Connection::open_with_flags(plain_name(path), OpenFlags::SQLITE_OPEN_READ_WRITE)
         .map_err(fail)?;
     conn.set_db_config(
@@ -841,7 +860,7 @@ pub(crate) fn hold_alone(path: &Path) -> Result<Option<Connection>, StoreError> 
             conn.execute_batch("BEGIN EXCLUSIVE; SELECT count(*) FROM sqlite_schema; COMMIT;")
         });
     match held {
-        Ok(()) => Ok(Some(conn)),
+        Ok(()) => Ok(Some((conn, index_lock))),
         Err(e) if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => Ok(None),
         Err(e) => Err(fail(e)),
     }
