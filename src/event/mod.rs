@@ -3,6 +3,7 @@
 
 mod asked;
 mod by_kind;
+pub mod canonical;
 mod differences;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
@@ -22,12 +23,13 @@ use crate::sheet::Sheet;
 use crate::time::{GameDuration, GameTime};
 use serde::{Deserialize, Serialize};
 
-/// The payload schema version this build writes for every kind. Versions 2 and 3 changed no shape:
+/// The payload schema version this build writes for every kind. Versions 2 to 4 changed no shape:
 /// 2 marks events recorded under the text rules (`text::check_row`), which import holds them to;
 /// 3 marks a roll put to a phone under the acting rule (C-5: the acting character is one its
-/// player plays), which both checkers hold it to. Older events are judged as the grimoire that
-/// wrote them judged them.
-pub const SCHEMA_VERSION: u32 = 3;
+/// player plays), which both checkers hold it to; 4 marks payloads in the canonical form
+/// ([`canonical`], docs/export.md). Older events are judged as the grimoire that wrote them
+/// judged them.
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The first version whose events import holds to the text rules.
 pub const TEXT_RULES_SINCE: u32 = 2;
@@ -35,6 +37,10 @@ pub const TEXT_RULES_SINCE: u32 = 2;
 /// The first version whose rolls put to a phone name an acting character its player plays (C-5);
 /// before it, a player's roll might name any value but another player's character.
 pub const ACTING_RULE_SINCE: u32 = 3;
+
+/// The first version whose payloads both checkers hold to the canonical form (docs/export.md):
+/// whole numbers in plain digits, each key once, hex fields in lower case.
+pub const CANONICAL_SINCE: u32 = 4;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;

@@ -1,7 +1,8 @@
 // grimoire's check for players: the hash chain, checkpoints, seeded dice and opened sealed dice of
 // a campaign's public export, in plain JavaScript written apart from grimoire's Rust code, from the
-// rules the README states. It never calls WebCrypto: browsers withhold it on a plain-http page
-// across a home network, so SHA-256 and HMAC are its own, checked against their published vectors.
+// rules the README and docs/export.md state. It never calls WebCrypto: browsers withhold it on a
+// plain-http page across a home network, so SHA-256 and HMAC are its own, checked against their
+// published vectors.
 "use strict";
 const GrimoireCheck = (() => {
   const K = [
@@ -65,6 +66,12 @@ const GrimoireCheck = (() => {
 
   const utf8 = (text) => new TextEncoder().encode(text);
   const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  /** A revealed seed's hex, as grimoire reads a seed of any version: trimmed, in either case;
+   * null when it is not 32 bytes. */
+  const parseSeed = (text) => {
+    const trimmed = typeof text === "string" ? rustTrim(text) : "";
+    return /^[0-9a-fA-F]{64}$/.test(trimmed) ? trimmed.toLowerCase() : null;
+  };
   const isHex = (text, digits) => typeof text === "string" && text.length === digits && /^[0-9a-f]*$/.test(text);
   const unhex = (text) => Uint8Array.from(text.match(/../g) || [], (pair) => parseInt(pair, 16));
   const concat = (parts) => {
@@ -77,49 +84,211 @@ const GrimoireCheck = (() => {
     return all;
   };
 
+  // The export's canonical form and text rules (docs/export.md), held as grimoire's own check
+  // holds them: the line read as import reads it, and, from payload version 4, the payload
+  // written only as grimoire writes it.
+  const LINE_FIELDS = ["seq", "event_id", "kind", "schema_version", "payload", "game_time", "recorded_at", "session", "actor", "prev_hash", "hash"];
+  const SECRET_FIELDS = ["secret", "key", "value"];
+  const NUMBER_FIELDS = { seq: 2n ** 64n, game_time: 2n ** 64n, schema_version: 2n ** 32n, session: 2n ** 32n };
+  // The newest payload version grimoire writes; a newer one is one this check cannot read.
+  const SCHEMA_VERSION = 4;
+  const TEXT_RULES_SINCE = 2;
+  const CANONICAL_SINCE = 4;
+  const HEX_FIELDS = { seed_commitment: 64, seed: 64, commitment: 64, secret: 64, contribution: 64, nonce: 32 };
+  // serde_json's nesting limit: a line nested deeper than this is not one grimoire reads.
+  const DEEPEST = 127;
+  const wholeNumber = /^(0|[1-9][0-9]*)$/;
+
   /**
-   * The top-level fields of one export line, each as the raw JSON text it has in the line: the
-   * payload must be hashed byte for byte as written, and numbers such as `game_time` may exceed
-   * what a JavaScript number holds exactly.
+   * Walks JSON text that JSON.parse accepted, token by token. `on.top(key, raw)` hears each field
+   * of the outermost object with its raw text; `on.key(raw)` each key and `on.string(raw, key)`
+   * each string value, as written (quotes and escapes included), with the key it stands under (an
+   * array's items stand under the array's); `on.number(raw, key)` each number as written and
+   * `on.word(raw, key)` each true, false and null. Returns in `problem` what is wrong with the
+   * text beyond JSON's grammar (nesting past serde's limit, and a key twice in one object of the
+   * outermost `dupesTo` levels), or null; `spaced` tells whether spaces stand between its tokens.
    */
-  function rawFields(line) {
-    const fields = {};
-    let i = line.indexOf("{") + 1;
-    const skipSpace = () => { while (/\s/.test(line[i] || "")) i++; };
-    const skipString = () => {
-      i++;
-      while (i < line.length && line[i] !== '"') i += line[i] === "\\" ? 2 : 1;
-      i++;
+  function walkJson(text, on = {}, dupesTo = Infinity) {
+    let i = 0;
+    let depth = 0;
+    const found = { problem: null, spaced: false };
+    const space = () => {
+      const from = i;
+      while (i < text.length && " \t\r\n".includes(text[i])) i++;
+      if (i > from) found.spaced = true;
     };
-    const skipValue = () => {
-      if (line[i] === '"') return skipString();
-      let depth = 0;
-      while (i < line.length) {
-        const ch = line[i];
-        if (ch === '"') { skipString(); continue; }
-        if (ch === "{" || ch === "[") depth++;
-        else if (ch === "}" || ch === "]") { if (depth === 0) return; depth--; }
-        else if (ch === "," && depth === 0) return;
+    const string = () => {
+      const from = i++;
+      while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      return text.slice(from, ++i);
+    };
+    const value = (key, top) => {
+      space();
+      const from = i;
+      const ch = text[i];
+      if (ch === "{" || ch === "[") {
+        if (++depth > DEEPEST) throw new Error(`it is nested more than ${DEEPEST} deep`);
         i++;
+        space();
+        const close = ch === "{" ? "}" : "]";
+        const keys = new Set();
+        while (text[i] !== close) {
+          let under = key;
+          if (ch === "{") {
+            const raw = string();
+            under = JSON.parse(raw);
+            if (keys.has(under) && depth <= dupesTo) throw new Error(`the key "${under}" is given twice in one object`);
+            keys.add(under);
+            if (on.key) on.key(raw);
+            space();
+            i++; // the colon
+          }
+          const at = i;
+          value(under, false);
+          if (top && on.top) on.top(under, text.slice(at, i).trim());
+          space();
+          if (text[i] === ",") { i++; space(); }
+        }
+        i++;
+        depth--;
+      } else if (ch === '"') {
+        const raw = string();
+        if (on.string) on.string(raw, key);
+      } else if (ch === "t" || ch === "f" || ch === "n") {
+        i += ch === "f" ? 5 : 4;
+        if (on.word) on.word(text.slice(from, i), key);
+      } else {
+        while (i < text.length && /[-+.0-9eE]/.test(text[i])) i++;
+        if (on.number) on.number(text.slice(from, i), key);
       }
+      space();
     };
-    for (;;) {
-      skipSpace();
-      if (line[i] !== '"') break;
-      const keyStart = i;
-      skipString();
-      const key = JSON.parse(line.slice(keyStart, i));
-      skipSpace();
-      i++; // the colon
-      skipSpace();
-      const start = i;
-      skipValue();
-      fields[key] = line.slice(start, i).trim();
-      skipSpace();
-      if (line[i] !== ",") break;
-      i++;
+    try {
+      value(null, true);
+    } catch (e) {
+      found.problem = e.message;
     }
-    return fields;
+    return found;
+  }
+
+  /**
+   * One line of an export, read as grimoire's import reads it: `{ raw }` with each field's raw
+   * JSON text (the payload must be hashed byte for byte as written, and numbers such as
+   * `game_time` may exceed what a JavaScript number holds exactly), `{ secret: true }` for a
+   * secret's line, or `{ unreadable }` saying why it is not a line grimoire reads.
+   */
+  function readLine(line) {
+    let parsed;
+    try { parsed = JSON.parse(line); } catch (e) { return { unreadable: "it is not JSON" }; }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { unreadable: "it is not a JSON object" };
+    const raw = {};
+    // A field of the line given twice is refused there; within the payload, by its version's rules.
+    const walked = walkJson(line, { top: (key, text) => { raw[key] = text; } }, 1);
+    if (walked.problem) return { unreadable: walked.problem };
+    for (const [key, text] of Object.entries(raw)) {
+      if (!LINE_FIELDS.includes(key) && !SECRET_FIELDS.includes(key)) return { unreadable: `it has a field "${key}" that no line has` };
+      if (text === "null" || key === "payload") continue;
+      if (NUMBER_FIELDS[key] !== undefined) {
+        if (!wholeNumber.test(text) || BigInt(text) >= NUMBER_FIELDS[key]) return { unreadable: `its "${key}" is not a whole number grimoire reads there` };
+      } else if (typeof parsed[key] !== "string" || !parsed[key].isWellFormed()) {
+        return { unreadable: `its "${key}" is not a text` };
+      }
+    }
+    const given = (key) => raw[key] !== undefined && raw[key] !== "null";
+    if (given("secret")) return given("key") && given("value") ? { secret: true } : { unreadable: "a secret's line needs its key and value" };
+    const missing = LINE_FIELDS.find((key) => key !== "session" && !given(key));
+    if (missing) return { unreadable: `an event's line needs "${missing}"` };
+    if (raw.session === undefined) raw.session = "null";
+    return { raw };
+  }
+
+  // The text rules (docs/export.md): no character that breaks or reorders the line, no text made
+  // only of characters that show nothing, and lengths in characters.
+  const BREAKS_THE_LINE = /[\p{Cc}\u2028\u2029]/u;
+  const REORDERS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+  const SHOWS_NOTHING = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Mn}\p{Me}\u2800]/u;
+  const WHITE = /^\p{White_Space}*$/u;
+  const TEXT_MAX = 1000;
+  const NAME_MAX = 60;
+  const PAYLOAD_MAX_BYTES = 1024 * 1024;
+  const shows = (c) => (c.length === 1 && c.charCodeAt(0) < 0x80 ? c > " " && c < "\x7f" : !SHOWS_NOTHING.test(c));
+  /** Trimmed of White_Space at both ends, as Rust's `str::trim` trims. */
+  const rustTrim = (text) => text.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
+  /** What breaks the text rules in one text (`max` characters at most, `trimmed` counted so). */
+  function textProblem(text, max, trimmed) {
+    if (BREAKS_THE_LINE.test(text)) return "a text holds a line break or another control character";
+    if (REORDERS.test(text)) return "a text holds a character that reorders the line around it";
+    const chars = [...(trimmed ? rustTrim(text) : text)];
+    if (!WHITE.test(text) && !chars.some(shows)) return "a text is made only of invisible characters";
+    if (chars.length > max) return `a text is ${chars.length} characters long; at most ${max} are allowed`;
+    return null;
+  }
+
+  /**
+   * What grimoire finds in a row's payload and actor beyond the chain: `unreadable` when it cannot
+   * read the payload (nested past serde's limit, half a character, or, from version 4, not in the
+   * canonical form), after which nothing more of the row is checked; `texts` when a text breaks
+   * the rules of the row's version (the row is checked on).
+   */
+  function payloadProblems(raw, version) {
+    const actor = JSON.parse(raw.actor);
+    const texts = [];
+    const numbers = [];
+    const hexes = [];
+    // Before the canonical form, a key given twice was each kind's own business (grimoire's).
+    const walked = walkJson(raw.payload, {
+      key: (text) => texts.push(text),
+      string: (text, key) => { texts.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
+      number: (text, key) => { numbers.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
+      word: (text, key) => { if (HEX_FIELDS[key]) hexes.push([key, text]); },
+    }, 0);
+    if (walked.problem) return { unreadable: `its payload cannot be read: ${walked.problem}` };
+    const decoded = texts.map((text) => JSON.parse(text));
+    if (decoded.some((text) => !text.isWellFormed())) return { unreadable: "its payload cannot be read: a text holds half a character (a lone surrogate)" };
+    return { unreadable: version >= CANONICAL_SINCE ? canonicalProblem(raw.payload, texts, numbers, hexes) : null, texts: textsProblem(actor, decoded, raw.payload, version) };
+  }
+
+  /** The text rules of payload version `version` broken by the actor or a text of the payload. */
+  function textsProblem(actor, decoded, payload, version) {
+    if (version < TEXT_RULES_SINCE) {
+      if (actor.includes("\n")) return "its actor holds a line break";
+      if (decoded.some((text) => text.includes("\n"))) return "a text holds a line break";
+      return null;
+    }
+    const actorProblem = textProblem(actor, NAME_MAX, true);
+    if (actorProblem) return `the actor: ${actorProblem.replace("a text", "it")}`;
+    if (utf8(payload).length > PAYLOAD_MAX_BYTES) return `the event is more than ${PAYLOAD_MAX_BYTES} bytes`;
+    for (const text of decoded) {
+      const problem = textProblem(text, TEXT_MAX, false);
+      if (problem) return problem;
+    }
+    return null;
+  }
+
+  /** Why a payload (its texts, numbers and hex fields as written) is not in the canonical form. */
+  function canonicalProblem(payload, texts, numbers, hexes) {
+    const canonical = (why) => `its payload is not in the canonical form grimoire writes (docs/export.md): ${why}`;
+    const walked = walkJson(payload);
+    if (walked.problem) return canonical(walked.problem);
+    if (walked.spaced) return canonical("spaces stand between its parts");
+    // A text escapes only what JSON must: a quote, a backslash, and control characters.
+    const escape = /\\(u([0-9a-f]{4})|.)/g;
+    for (const text of texts) {
+      for (const [, what, code] of text.slice(1, -1).matchAll(escape)) {
+        const short = { '"': 1, "\\": 1, b: 1, f: 1, n: 1, r: 1, t: 1 }[what] === 1;
+        const control = code !== undefined && parseInt(code, 16) < 0x20 && !["0008", "000c", "000a", "000d", "0009"].includes(code);
+        if (!short && !control) return canonical(`a text escapes \\${what}, which grimoire writes as itself`);
+      }
+    }
+    // Whole, in plain digits, and within what 64 bits hold, signed or not.
+    const bad = numbers.find((text) => !/^-?(0|[1-9][0-9]*)$/.test(text) || text === "-0"
+      || BigInt(text) < -(2n ** 63n) || BigInt(text) >= 2n ** 64n);
+    if (bad !== undefined) return canonical(`a number is written as ${bad}: grimoire writes whole numbers in plain digits`);
+    for (const [key, text] of hexes) {
+      const digits = HEX_FIELDS[key];
+      if (!new RegExp(`^"[0-9a-f]{${digits}}"$`).test(text)) return canonical(`its "${key}" is not ${digits} lower-case hex digits, as grimoire writes it`);
+    }
+    return null;
   }
 
   /** A row's hash as grimoire chains it: SHA-256 of the previous hash, then each field's
@@ -225,7 +394,10 @@ const GrimoireCheck = (() => {
    * holds openings) and an amendment (whose dice are its original's). */
   function diceOf(kind, payload) {
     if (kind === "sealed_revealed" || kind === "amended") return [];
-    return Array.isArray(payload.dice) ? payload.dice : [];
+    const dice = Array.isArray(payload.dice) ? payload.dice : [];
+    // Dice no grimoire could read (a die with no provenance) leave their row to grimoire's check.
+    const readable = (d) => d !== null && typeof d === "object" && d.provenance !== null && typeof d.provenance === "object";
+    return dice.every(readable) ? dice : [];
   }
 
   // The first payload version whose rolls put to a phone must act for a character its player
@@ -233,7 +405,29 @@ const GrimoireCheck = (() => {
   const ACTING_RULE_SINCE = 3;
   // The argument naming the character who acts, for the commands where it is not `character`.
   const ACTING_ARGUMENT = { "vsd save": "target" };
-  const foldName = (name) => String(name).trim().toLowerCase();
+  const foldName = (name) => rustTrim(String(name)).toLowerCase();
+  /** A dice expression's terms as grimoire compares two (spaces and case aside, `d%` a d100,
+   * `1d6` a d6), or null when it is not one. */
+  const exprTerms = (expression) => {
+    let rest = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
+    let sign = "+";
+    if (rest[0] === "-" || rest[0] === "+") { sign = rest[0]; rest = rest.slice(1); }
+    const terms = [];
+    for (;;) {
+      const found = rest.search(/[+-]/);
+      const end = found < 0 ? rest.length : found;
+      const term = rest.slice(0, end);
+      if (term === "oe" || term === "d100oe") terms.push(`${sign}oe`);
+      else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
+        const [count, sides] = term.split("d");
+        terms.push(`${sign}${count === "" ? 1 : Number(count)}d${sides === "%" ? 100 : Number(sides)}`);
+      } else if (/^[0-9]+$/.test(term)) terms.push(`${sign}${Number(term)}`);
+      else return null;
+      if (end === rest.length) return terms.join("");
+      sign = rest[end];
+      rest = rest.slice(end + 1);
+    }
+  };
   /** The name given for the character who acts in a command put to a phone, or null. */
   const actingCharacter = (asked) => {
     if (asked.command === "roll") return typeof asked.character === "string" ? asked.character : null;
@@ -249,32 +443,45 @@ const GrimoireCheck = (() => {
    * what it found; `allHold` is false when the chain breaks or any die fails.
    */
   function verify(text, checkpoints = []) {
-    const lines = text.split("\n").filter((line) => line.trim() !== "" && line.includes('"seq"'));
+    // Lines as grimoire's import takes them: blank ones (JSON's spaces only) between lines, and
+    // each other line an event or a secret.
+    const lines = text.split("\n").filter((line) => !/^[ \t\r]*$/.test(line));
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
       sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, problems: [], checkpoints: [],
       rolls: {}, opened: {}, head: null, putAgain: 0, putAgainAfter: {},
     };
     const rows = [];
-    for (const [index, line] of lines.entries()) {
-      try {
-        const raw = rawFields(line);
-        rows.push({ raw, seq: raw.seq, kind: JSON.parse(raw.kind), payload: JSON.parse(raw.payload), hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
-      } catch (e) {
+    for (const line of lines) {
+      const read = readLine(line);
+      if (read.secret) continue;
+      if (read.unreadable) {
         // What cannot be read cannot be checked: the chain is broken there.
-        result.events = rows.length;
-        result.chainBreak = { seq: index + 1, what: `line ${index + 1} of the log cannot be read as an event` };
+        const seq = rows.length + 1;
+        result.chainBreak = { seq, what: `the line of #${seq} cannot be read as an event: ${read.unreadable}` };
         result.unreadable = true;
         break;
       }
+      const raw = read.raw;
+      const kind = JSON.parse(raw.kind);
+      const payload = JSON.parse(raw.payload);
+      // A payload grimoire can read is an object naming its own kind, in a version it knows and,
+      // from version 4, in the canonical form.
+      const problems = payloadProblems(raw, Number(raw.schema_version));
+      const unreadable = BigInt(raw.schema_version) > BigInt(SCHEMA_VERSION)
+        ? `its payload is version ${raw.schema_version}, newer than this check reads (up to ${SCHEMA_VERSION})`
+        : payload === null || typeof payload !== "object" || Array.isArray(payload) || payload.kind !== kind
+          ? "its payload is not an object of its own kind"
+          : problems.unreadable;
+      rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
     const seeds = {};
     const openings = {};
-    for (const row of rows) {
-      if (row.kind === "seed_revealed") seeds[row.payload.epoch] = row.payload.seed;
+    for (const row of rows.filter((r) => r.readable)) {
+      if (row.kind === "seed_revealed") seeds[row.payload.epoch] = parseSeed(row.payload.seed);
       if (row.kind === "sealed_revealed") {
-        (openings[row.payload.seq] = openings[row.payload.seq] || []).push(...row.payload.dice);
+        (openings[row.payload.seq] = openings[row.payload.seq] || []).push(...(Array.isArray(row.payload.dice) ? row.payload.dice.filter((d) => d !== null && typeof d === "object") : []));
       }
     }
     const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
@@ -385,6 +592,9 @@ const GrimoireCheck = (() => {
         rolls.draws.add(die.n);
       }
     };
+    const eventIds = {};
+    const kindBySeq = {};
+    const revealedEpochs = new Set();
     rows.forEach((row, index) => {
       result.events++;
       const expected = index + 1;
@@ -406,6 +616,15 @@ const GrimoireCheck = (() => {
       const version = Number(row.raw.schema_version);
       if (version < newestVersion) problem(row.seq, `#${row.seq}: its payload is version ${version}, after events of version ${newestVersion}: grimoire never goes back to an older version, so this row was written by hand`);
       newestVersion = Math.max(newestVersion, version);
+      // Every event has its own id, as a campaign file holds them.
+      const id = JSON.parse(row.raw.event_id);
+      if (eventIds[id] !== undefined) problem(row.seq, `#${row.seq} has the event id of #${eventIds[id]}: every event has its own`);
+      else eventIds[id] = row.seq;
+      if (row.texts) problem(row.seq, `#${row.seq}: ${row.texts}`);
+      if (!row.readable) {
+        problem(row.seq, `#${row.seq} cannot be read: ${row.unreadable}`);
+        return;
+      }
       const p = row.payload;
       const seq = row.seq;
       const stamped = row.raw.session === "null" ? null : row.raw.session;
@@ -434,8 +653,11 @@ const GrimoireCheck = (() => {
         entropy = "";
         openSession = null;
       } else if (row.kind === "seed_revealed") {
-        const opens = isHex(p.seed, 64) && commitments[p.epoch] === hex(sha256(unhex(p.seed)));
-        if (!opens) problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
+        // Once, for an epoch begun, opening the commitment published for it.
+        const seed = parseSeed(p.seed);
+        const opens = seed !== null && commitments[p.epoch] === hex(sha256(unhex(seed)));
+        if (opens && p.epoch <= epoch && !revealedEpochs.has(p.epoch)) revealedEpochs.add(p.epoch);
+        else problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
       } else if (row.kind === "sealed_revealed") {
         for (const opened of p.dice || []) {
           const key = `${p.seq}:${opened.n}`;
@@ -478,13 +700,16 @@ const GrimoireCheck = (() => {
         } else problem(seq, `#${seq} withdraws request ${p.request}, which was not waiting`);
       } else if (row.kind === "amended") {
         const original = diceBySeq[p.seq];
+        const amendedKind = p.event && typeof p.event === "object" ? p.event.kind : undefined;
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
+        else if (amendedKind !== kindBySeq[p.seq]) problem(seq, `#${seq} amends #${p.seq}, a '${kindBySeq[p.seq]}' event, with a '${amendedKind}' event`);
         else if (withoutPurpose(original) !== withoutPurpose(p.event.dice || [])) {
           problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
         }
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
+      kindBySeq[seq] = row.kind;
       if (row.kind === "dice_rolled") {
         checkFreeRoll(seq, p, dice);
         // A roll a device made is the one its request asked for: the same expression and
@@ -493,9 +718,10 @@ const GrimoireCheck = (() => {
         const put = made && requests[made.provenance.request];
         if (put) {
           const asked = put.asked;
-          const said = typeof asked.purpose === "string" && asked.purpose.trim() !== "" ? asked.purpose.trim() : null;
-          const fold = (name) => (typeof name === "string" ? name.trim().toLowerCase() : null);
-          const same = asked.command === "roll" && asked.expression === p.expression
+          const said = typeof asked.purpose === "string" && rustTrim(asked.purpose) !== "" ? rustTrim(asked.purpose) : null;
+          const fold = (name) => (typeof name === "string" ? foldName(name) : null);
+          const terms = exprTerms(p.expression);
+          const same = asked.command === "roll" && terms !== null && exprTerms(asked.expression) === terms
             && said === (p.purpose ?? null) && fold(asked.character) === fold(p.character);
           if (!same) problem(seq, `#${seq}: the roll made for request ${made.provenance.request} is not the one it asked for`);
         }
@@ -604,6 +830,8 @@ const GrimoireCheck = (() => {
     result.firstProblem = result.chainBreak !== null ? result.chainBreak.seq
       : result.problems.reduce((first, p) => (first === null || p.seq < first ? p.seq : first), null);
     result.rows = rows;
+    const first = result.chainBreak || result.problems.find((p) => p.seq === result.firstProblem);
+    result.firstWhat = first ? first.what : null;
     return result;
   }
 

@@ -75,6 +75,13 @@ impl Appender<'_> {
                     event.kind()
                 )));
             }
+            // Nor what both checkers would refuse as not canonical (a commitment not in hex).
+            if let Some(why) = crate::event::canonical::problem(&payload) {
+                return Err(Error::Internal(format!(
+                    "a '{}' event is not in the canonical form: {why}",
+                    event.kind()
+                )));
+            }
             // What an import would refuse is never recorded: every event must restore from a backup.
             crate::text::check_row(&self.stamp.actor, &payload).map_err(|why| {
                 crate::rules::RuleError::Unrecordable {

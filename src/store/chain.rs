@@ -34,8 +34,9 @@ pub struct StoredRow {
 
 impl StoredRow {
     /// A column holding what grimoire never writes there: an event id that is not a UUID, a
-    /// recorded time that is not an RFC 3339 time. (Both are free text to the database, so an
-    /// export or a file edited by hand could carry a forged line or a terminal escape in them.)
+    /// recorded time that is not an RFC 3339 time, a payload not on one line. (All are free text
+    /// to the database, so an export or a file edited by hand could carry a forged line or a
+    /// terminal escape in them.)
     pub fn shape_problem(&self) -> Option<String> {
         let seq = self.seq;
         if self.event_id.len() != 36 || uuid::Uuid::try_parse(&self.event_id).is_err() {
@@ -57,6 +58,42 @@ impl StoredRow {
             ));
         }
         None
+    }
+
+    /// A payload of [`crate::event::CANONICAL_SINCE`] or later not in the canonical form
+    /// (docs/export.md): such a row cannot be read, and nothing more of it is checked.
+    pub fn canonical_problem(&self) -> Option<String> {
+        if self.schema_version < crate::event::CANONICAL_SINCE {
+            return None;
+        }
+        crate::event::canonical::problem(&self.payload).map(|why| {
+            format!(
+                "#{} cannot be read: its payload is not in the canonical form grimoire writes (docs/export.md): {why}",
+                self.seq
+            )
+        })
+    }
+
+    /// The row's event, when it can be read: in the canonical form where its version requires
+    /// it, and of a shape grimoire knows.
+    pub fn event(&self) -> Result<Event, String> {
+        if let Some(problem) = self.canonical_problem() {
+            return Err(problem);
+        }
+        Event::from_stored(&self.kind, self.schema_version, &self.payload)
+            .map_err(|e| format!("#{} cannot be read: {e}", self.seq))
+    }
+
+    /// Texts that break the rules of the row's payload version: from
+    /// [`crate::event::TEXT_RULES_SINCE`] the text rules (`text::check_row`), before it only a
+    /// line feed, which the first grimoire already refused.
+    pub fn text_problem(&self) -> Option<String> {
+        let checked = if self.schema_version >= crate::event::TEXT_RULES_SINCE {
+            crate::text::check_row(&self.actor, &self.payload)
+        } else {
+            crate::text::check_one_line_row(&self.actor, &self.payload)
+        };
+        checked.err().map(|e| format!("#{}: {e}", self.seq))
     }
 
     /// A row written in an older payload version than a row before it: grimoire writes each row in
@@ -982,14 +1019,14 @@ impl Verifier {
                 *found = Some(differing);
             }
         }
-        if let Some(what) = row.shape_problem() {
+        if let Some(what) = row.shape_problem().or_else(|| row.text_problem()) {
             self.dice_problem(row.seq, what);
         }
         if let Some(what) = row.version_went_back(self.newest_version) {
             self.dice_problem(row.seq, what);
         }
         self.newest_version = self.newest_version.max(row.schema_version);
-        match Event::from_stored(&row.kind, row.schema_version, &row.payload) {
+        match row.event() {
             Ok(event) => {
                 if let Err(what) = self.clock.check(row.seq, row.game_time, &event) {
                     self.dice_problem(row.seq, what);
@@ -997,8 +1034,8 @@ impl Verifier {
                 self.check_event(row, &event);
                 Some(event)
             }
-            Err(e) => {
-                self.dice_problem(row.seq, format!("#{} cannot be read: {e}", row.seq));
+            Err(what) => {
+                self.dice_problem(row.seq, what);
                 None
             }
         }
@@ -1029,6 +1066,11 @@ impl Verifier {
             return Some("#1 is not the campaign's creation".to_string());
         }
         None
+    }
+
+    /// Reports a problem found outside the rows' own checks (an export's event id given twice).
+    pub fn note_problem(&mut self, seq: Seq, what: String) {
+        self.dice_problem(seq, what);
     }
 
     fn dice_problem(&mut self, seq: Seq, what: String) {

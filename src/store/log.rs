@@ -505,7 +505,7 @@ impl Store {
         for kind in ["seed_revealed", "sealed_revealed"] {
             log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
                 // An unreadable reveal is reported by the main pass, which reads every row.
-                if let Ok(event) = decode(&row) {
+                if let Ok(event) = row.event() {
                     reveals.note(&event);
                 }
                 Ok(ControlFlow::Continue(()))
@@ -514,7 +514,7 @@ impl Store {
         let mut verifier = Verifier::new(reveals, checkpoints);
         log.rows_of_kind("amended", Seq::START, Seq::END, &mut |row| {
             // An unreadable amendment is reported by the main pass, which reads every row.
-            if let Ok(Event::Amended { seq, event, .. }) = decode(&row) {
+            if let Ok(Event::Amended { seq, event, .. }) = row.event() {
                 verifier.expect_amendment(row.seq, seq, *event);
             }
             Ok(ControlFlow::Continue(()))

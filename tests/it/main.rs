@@ -12,6 +12,7 @@ mod cli_fights;
 mod cli_matrix;
 mod cli_vsd;
 mod crash;
+mod differential;
 mod fairness_golden;
 mod file_safety;
 mod help;

@@ -5,9 +5,9 @@
 
 use crate::report::{browse, browse_as};
 use crate::support::Campaign;
+use grimoire::differential::{rechained, rows_of, text_of};
 use grimoire::seq::Seq;
 use grimoire::store::StoredRow;
-use grimoire::store::jsonl::{Line, event_line, parse_line};
 use serde_json::Value;
 
 /// Chromium, or `None` when the machine has none and CI does not ask for it.
@@ -17,7 +17,7 @@ fn browser() -> Option<std::path::PathBuf> {
 
 /// Two epochs: the first's seed published (its seeded dice checkable, a sealed roll opened, an
 /// amendment), the second's still secret (its dice awaiting). Returns the amended roll's seq too.
-fn campaign() -> (Campaign, u64) {
+pub(crate) fn campaign() -> (Campaign, u64) {
     let c = Campaign::with_party();
     c.ok(&["session", "start", "--entropy", "owls at midnight"]);
     c.ok(&["roll", "d20", "--for", "the gate"]);
@@ -78,34 +78,6 @@ fn campaign() -> (Campaign, u64) {
     }
     drop(served);
     (c, hit)
-}
-
-fn rows_of(export: &str) -> Vec<StoredRow> {
-    export
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| match parse_line(l) {
-            Ok(Line::Event(row)) => row,
-            other => panic!("not an event line: {other:?}"),
-        })
-        .collect()
-}
-
-fn text_of(rows: &[StoredRow]) -> String {
-    rows.iter()
-        .map(|r| event_line(r).expect("a JSON payload") + "\n")
-        .collect()
-}
-
-/// Recomputes every hash from the first row on, as a forger with our hashing code would.
-fn rechained(mut rows: Vec<StoredRow>) -> Vec<StoredRow> {
-    let mut prev = "0".repeat(64);
-    for row in &mut rows {
-        row.prev_hash = prev;
-        row.hash = row.compute_hash();
-        prev = row.hash.clone();
-    }
-    rows
 }
 
 fn edit_payload(row: &mut StoredRow, edit: impl FnOnce(&mut Value)) {

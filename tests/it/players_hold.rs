@@ -8,6 +8,7 @@ use super::browser::{Browser, chromium_or_skip};
 use super::players_dice::link;
 use super::serve::{PATIENCE, Served};
 use super::support::Campaign;
+use grimoire::event::SCHEMA_VERSION;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -270,7 +271,7 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
         let deadline = Instant::now() + PATIENCE;
         while !c
             .ok(&["export"])
-            .contains(&format!(r#""kind":"roll_answered","schema_version":3,"payload":{{"kind":"roll_answered","request":{request}"#))
+            .contains(&format!(r#""kind":"roll_answered","schema_version":{SCHEMA_VERSION},"payload":{{"kind":"roll_answered","request":{request}"#))
         {
             assert!(Instant::now() < deadline, "request {request} was never answered");
             std::thread::sleep(Duration::from_millis(100));

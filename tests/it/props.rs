@@ -102,7 +102,7 @@ fn play(ops: &[Op]) -> (Vec<(Seq, Event)>, CampaignState) {
     let create = Command::CreateCampaign {
         campaign_id: "prop".into(),
         name: "P".into(),
-        seed_commitment: "x".into(),
+        seed_commitment: "ab".repeat(32),
     };
     for command in
         std::iter::once(create).chain(ops.iter().map(|op| command(op, &log)).collect::<Vec<_>>())

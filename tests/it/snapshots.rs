@@ -43,7 +43,7 @@ fn a_campaign_with(name: &str) -> Vec<Command> {
         Command::CreateCampaign {
             campaign_id: "c".into(),
             name: "C".into(),
-            seed_commitment: "x".into(),
+            seed_commitment: "ab".repeat(32),
         },
         an_adg_character(name),
     ]
