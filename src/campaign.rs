@@ -334,7 +334,13 @@ impl Campaign {
         lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
     ) -> Result<(u64, u64), Error> {
         if Store::exists(location)? {
-            return Ok(Store::open(location)?.import(lines)?);
+            // A campaign half built by a killed import is cleared by the next look at it once its
+            // builder's lock is gone, which may happen between the two looks: then it is created.
+            match Store::open(location) {
+                Ok(mut store) => return Ok(store.import(lines)?),
+                Err(StoreError::NoCampaign { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
         }
         let mut new = Store::create_new(location)?;
         let imported = new.store().import(lines)?;

@@ -116,7 +116,17 @@ impl OutputFile {
                         .into(),
                 ));
             }
-            let start = first_bytes(&target).map_err(|e| io_error(&shown, "read", &e))?;
+            // What is there must be seen before it is replaced: a file that cannot be read could be
+            // anything (a campaign file among them).
+            let start = first_bytes(&target).map_err(|e| {
+                let why = match io_error(&shown, "read", &e) {
+                    StoreError::Io { why, .. } => why,
+                    other => other.to_string(),
+                };
+                refuse(format!(
+                    "it exists, and grimoire could not look into it to see what it holds ({why}); it never replaces a file it cannot read: choose another path, or make this one readable"
+                ))
+            })?;
             if start.starts_with(SQLITE_HEADER) {
                 return Err(refuse(
                     "it is a database (perhaps another campaign file), which grimoire never writes over; choose another path"

@@ -120,6 +120,21 @@ fn an_export_refuses_folders_devices_and_fifos_and_leaves_no_partial_file() {
     );
 }
 
+/// An output path that exists but cannot be read (here a file whose reading fails, readable by
+/// no one, even root) is refused for what it is: a file grimoire could not look into before
+/// replacing it, never "could not be read" as if it were the input.
+#[test]
+fn an_output_path_that_cannot_be_read_is_refused_as_a_file_not_looked_into() {
+    let c = Campaign::with_party();
+    let message = c.refused(&["export", "--out", "/proc/self/mem"], 1);
+    assert!(
+        message.contains("was left as it was: it exists, and grimoire could not look into it")
+            && message.contains("choose another path"),
+        "{message}"
+    );
+    assert!(!message.contains("could not be read"), "{message}");
+}
+
 trait FifoLike {
     fn is_fifo_like(&self) -> bool;
 }

@@ -670,6 +670,56 @@ fn a_killed_import_never_blocks_its_campaigns_name() {
     assert_eq!(target.head(), source.head());
 }
 
+/// Right after a kill, the killed import's server process may hold its build lock a moment
+/// longer. A retry then hears that the campaign is being created and to try again (never that
+/// there is no campaign, nor that it exists), and once the lock is gone the retry imports.
+#[test]
+fn an_import_retried_while_a_killed_builds_lock_lingers_is_told_to_try_again() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let source = PgCampaign::new(&database, "Source of the retried import");
+    play(&source);
+    let export = source.dir.path().join("all.jsonl");
+    source.ok(&["export", "--out", export.to_str().unwrap()]);
+    // The killed builder as its server process still stands: its campaign unpublished, its build
+    // lock (class 2, keyed by the campaign) held.
+    let mut builder = database.client();
+    let id: i64 = builder
+        .query_one(
+            "INSERT INTO campaigns (name) VALUES ('Retried import') RETURNING id",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let lock = "($1::BIGINT % 2147483647)::INTEGER";
+    builder
+        .execute(&format!("SELECT pg_advisory_lock(2, {lock})"), &[&id])
+        .unwrap();
+    let target = PgCampaign::new(&database, "Retried import");
+    for words in [
+        &["import", export.to_str().unwrap()][..],
+        &["init", "--name", "Retried"],
+    ] {
+        let out = target.run(words);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{words:?}: {said}");
+        assert!(
+            said.contains("is being created by another command"),
+            "{words:?}: {said}"
+        );
+        assert!(
+            !said.contains("no campaign") && !said.contains("now exists"),
+            "{said}"
+        );
+    }
+    builder
+        .execute(&format!("SELECT pg_advisory_unlock(2, {lock})"), &[&id])
+        .unwrap();
+    target.ok(&["import", export.to_str().unwrap()]);
+    assert_eq!(target.head(), source.head());
+}
+
 /// Campaign names follow the rules of character names: one that looks like another's (in another
 /// case, or with look-alike letters) is refused, and a read that misses names the look-alike. An
 /// empty name is refused before anything is opened.

@@ -341,9 +341,14 @@ impl PgBackend {
                 cell(&existing, 0, &location.server)?,
                 cell(&existing, 1, &location.server)?,
             );
-            let builder_gone = !ready && abandoned(&mut tx, campaign).map_err(fail)?;
-            if !builder_gone {
+            if ready {
                 return Err(StoreError::Exists(place));
+            }
+            // Unpublished: still being built, or left by a builder whose lock is not yet released
+            // (its server process outlives a killed command by a moment). Either way, a later try
+            // finds it whole or cleared.
+            if !abandoned(&mut tx, campaign).map_err(fail)? {
+                return Err(StoreError::BeingCreated(place));
             }
             remove_campaign(&mut tx, campaign).map_err(fail)?;
             tx.commit().map_err(fail)?;
