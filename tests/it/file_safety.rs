@@ -821,6 +821,45 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
+/// Plain copies of the campaign file (`cp`, which keeps its identity) from another moment, put in
+/// place beside the journal a killed shell left: an earlier copy (the journal continues a later
+/// moment of the same campaign) and a later one (the journal would take it back). No command
+/// folds the journal into either; each names it, and the copy and the journal stay as they were.
+#[test]
+fn a_journal_is_never_folded_into_a_copy_of_its_campaign_from_another_moment() {
+    let c = Campaign::with_party();
+    let earlier = c.dir.path().join("earlier.db");
+    std::fs::copy(&c.db, &earlier).unwrap();
+    c.ok(&["damage", "Aldric", "1"]);
+    // A later moment of the same campaign, played on in a copy of its own.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let later = elsewhere.path().join("campaign.db");
+    std::fs::copy(&c.db, &later).unwrap();
+    for _ in 0..3 {
+        let out = c
+            .cmd()
+            .args(["--db", later.to_str().unwrap(), "damage", "Aldric", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let wal = killed_shell_leaves_its_journal(&c);
+    let journal = bytes(&wal);
+    for (copy, moment) in [(&earlier, "an earlier moment"), (&later, "a later moment")] {
+        std::fs::copy(copy, &c.db).unwrap();
+        let copied = bytes(&c.db);
+        for args in [vec!["character", "list"], vec!["verify"]] {
+            let said = c.refused(&args, 1);
+            assert!(
+                said.contains("campaign.db-wal") && said.contains(moment),
+                "{moment}, {args:?}: {said}"
+            );
+            assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
+            assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
+        }
+    }
+}
+
 /// A campaign file copied over the one a shell holds open, in place (the same inode): the shell's
 /// next write is refused rather than mixing the two files' pages, and the copy stays whole.
 #[test]

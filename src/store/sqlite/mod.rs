@@ -505,7 +505,10 @@ impl SqliteBackend {
         let known = self
             .file_identity
             .load(std::sync::atomic::Ordering::Relaxed);
-        if on_disk != 0 && known != 0 && on_disk != known {
+        if journal::identity(on_disk) != 0
+            && journal::identity(known) != 0
+            && !journal::same_file(on_disk, known)
+        {
             return refuse(
                 "another campaign file was copied over this one in place while it was open here (the file's identity changed), so a write would mix the two; start the shell again to open the file as it is now",
             );
@@ -546,13 +549,24 @@ fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
     }
     // A writer of this very file may be adding a frame as it is read: look once more.
     std::thread::sleep(Duration::from_millis(50));
-    if journal::belongs(path, &wal).is_ok() {
+    let Err(not_its) = journal::belongs(path, &wal) else {
         return Ok(());
-    }
+    };
+    let whose = match not_its {
+        journal::NotItsJournal::AnotherFile => {
+            "belongs to another campaign file, so SQLite would fold another file's pages into this one"
+        }
+        journal::NotItsJournal::AnotherMoment { earlier: true } => {
+            "was written on this campaign at a later moment than this copy of it (a copy from an earlier moment), so SQLite would fold pages of one moment into a file of another"
+        }
+        journal::NotItsJournal::AnotherMoment { earlier: false } => {
+            "was written on this campaign at an earlier moment than this copy of it (a copy from a later moment), so SQLite would fold pages of one moment into a file of another"
+        }
+    };
     Err(StoreError::Refused {
         path: path.to_path_buf(),
         why: format!(
-            "the journal beside it ({}) belongs to another campaign file, so SQLite would fold another file's pages into this one; nothing was opened or changed, and both are kept. This happens when a file is copied into place where a stopped process left its journal: restore with `grimoire restore BACKUP`, which sets the old file and its journal aside together, or move the journal (and its -shm) away yourself",
+            "the journal beside it ({}) {whose}; nothing was opened or changed, and both are kept. This happens when a file is copied into place where a stopped process left its journal: restore with `grimoire restore BACKUP`, which sets the old file and its journal aside together, or move the journal (and its -shm) away yourself",
             wal.display()
         ),
     })
@@ -684,16 +698,19 @@ impl Backend for SqliteBackend {
         self.check_still_in_place()?;
         let known = std::sync::Arc::clone(&self.file_identity);
         let tx = self.begin(TransactionBehavior::Immediate)?;
-        // Every write sets the file's identity again (giving it one when it has none), so every
-        // journal that holds a commit carries it on page 1 (see [`journal`]).
+        // Every write stamps the file again (giving it an identity when it has none), so every
+        // journal that holds a commit carries the stamp on page 1 (see [`journal`]).
         let fail = |e| db_error(&tx.path, "written", e);
         let mut identity: i32 = tx
             .tx
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(fail)?;
-        if identity == 0 {
-            identity = journal::fresh(&mut rand::rng());
-        }
+        identity = if journal::identity(identity) == 0 {
+            journal::fresh(&mut rand::rng())
+        } else {
+            // One more write counted, so a journal tells a copy of another moment.
+            journal::after_a_write(identity)
+        };
         tx.tx
             .pragma_update(None, "user_version", identity)
             .map_err(fail)?;
@@ -730,7 +747,7 @@ impl Backend for SqliteBackend {
             .conn()
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| db_error(&path, "read", e))?;
-        Ok(mark == TOUR_MARK)
+        Ok(journal::same_file(mark, TOUR_MARK))
     }
 
     fn mark_as_tour(&mut self) -> Result<(), StoreError> {
