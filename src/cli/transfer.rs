@@ -276,6 +276,14 @@ pub fn restore(g: &Globals, args: &RestoreArgs) -> Result<Report, Error> {
             ));
         }
     };
+    // Through a link, the file it leads to is the campaign (SQLite's journals sit beside it): that
+    // is the file set aside and replaced, and the link stays a link.
+    let into = crate::store::output::follow_links(&into).map_err(|why| {
+        Error::Store(crate::store::StoreError::Refused {
+            path: into.clone(),
+            why,
+        })
+    })?;
     let aside = aside_name(&into);
     let restored = watching_signals(|stopped| {
         Ok(crate::store::Store::restore(

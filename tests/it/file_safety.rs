@@ -1011,3 +1011,39 @@ fn restore_into_a_pipe_is_refused_before_anything_is_written() {
         .collect();
     assert!(names.is_empty(), "{names:?}");
 }
+
+/// `restore` through a link to the campaign file restores the file the link leads to: the link
+/// stays a link, the file it led to is set aside beside it, and the campaign read through the link
+/// is the backup's.
+#[test]
+fn restore_through_a_link_replaces_the_file_it_leads_to_and_keeps_the_link() {
+    let c = Campaign::with_party();
+    let backup = c.dir.path().join("before.db");
+    let noted = c.json(&["backup", backup.to_str().unwrap()])["head"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    c.ok(&["damage", "Aldric", "2"]);
+    let link = c.dir.path().join("link.db");
+    std::os::unix::fs::symlink(&c.db, &link).unwrap();
+    let restored = c.json(&[
+        "--db",
+        link.to_str().unwrap(),
+        "restore",
+        backup.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is still a link"
+    );
+    let aside = restored["set_aside"][0].as_str().unwrap();
+    assert!(
+        aside.starts_with(c.db.to_str().unwrap()) && aside.contains(".replaced-"),
+        "{restored}"
+    );
+    let head = c.json(&["--db", link.to_str().unwrap(), "head"]);
+    assert_eq!(head["checkpoint"].as_str().unwrap(), noted, "{head}");
+}
