@@ -399,5 +399,16 @@ pub fn rest(g: &Globals, ctx: &mut Context, a: &Resting) -> Result<Report, Error
         ));
     }
     let written = record(g, ctx, Command::Rest(a.clone()))?;
-    Ok(moved_the_clock(&written))
+    let mut report = moved_the_clock(&written);
+    let rested = written.events.iter().find_map(|r| match &r.event {
+        Event::Rested(rest) => Some(rest.characters()),
+        _ => None,
+    });
+    for name in rested.unwrap_or_default() {
+        let note = (written.state.character(name)).and_then(crate::render::health_left_to_the_gm);
+        if let Some(note) = note {
+            report.text.push_str(&format!("\n{note}"));
+        }
+    }
+    Ok(report)
 }

@@ -350,7 +350,19 @@ pub fn downtime_summary(
         S::after_downtime(mine, spent, &crate::event::own_events::<S>(events))
     }));
     lines.push(format!("  {}", now.join("; ")));
+    lines.extend(health_left_to_the_gm(who).map(|note| format!("  {note}")));
     lines.join("\n")
+}
+
+/// What a rest or downtime says of a hurt character whose system's rest does not heal them (T-2).
+pub fn health_left_to_the_gm(who: &Character) -> Option<String> {
+    let hurt = who.health.is_some_and(|h| h.current < h.max);
+    if !hurt {
+        return None;
+    }
+    on_system!(&who.system, AnyState, |S, _mine| S::rest_leaves_health(
+        &who.name
+    ))
 }
 
 /// A character's computed sheet as `character show` prints it under their name: their system's

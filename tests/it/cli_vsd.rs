@@ -780,3 +780,26 @@ fn vsd13_a_condition_given_again_while_in_force_is_shown_once_to_its_later_end()
         "{conditions}"
     );
 }
+
+/// T-2: a night's rest and downtime give an Against the Darkmaster character MPs, never health
+/// (the text has no healing rules): given Mira hurt, when she rests or spends a week, then both
+/// say her health waits on the GM and name `heal`; Aldric, whose rest heals, and Mira unhurt hear
+/// nothing of it.
+#[test]
+fn t2_a_hurt_vsd_character_who_rests_is_told_health_heals_only_as_the_gm_records_it() {
+    let c = Campaign::with_party();
+    let note = "Mira's health does not heal by resting in Against the Darkmaster; record what heals with `grimoire heal Mira N` (T-2)";
+    let rested = c.ok(&["rest", "--night", "Mira", "Aldric"]);
+    assert!(!rested.contains("does not heal"), "unhurt: {rested}");
+    c.ok(&["damage", "Mira", "4"]);
+    c.ok(&["damage", "Aldric", "2"]);
+    let rested = c.ok(&["rest", "--night", "Mira", "Aldric"]);
+    assert!(rested.contains(note), "{rested}");
+    assert!(!rested.contains("Aldric's health does not"), "{rested}");
+    let weeks = c.ok(&["downtime", "--weeks", "1", "Mira", "Aldric"]);
+    assert!(weeks.contains(&format!("  {note}")), "{weeks}");
+    assert!(!weeks.contains("Aldric's health does not"), "{weeks}");
+    c.ok(&["heal", "Mira", "4"]);
+    let rested = c.ok(&["rest", "--night", "Mira"]);
+    assert!(!rested.contains("does not heal"), "healed: {rested}");
+}

@@ -21,6 +21,11 @@ pub trait SystemWords: SystemModel + SystemFold {
     const SHEET_FIELDS: &'static [(&'static str, &'static str)] = &[];
     /// Each character's part of a rest, in words (`Aldric heals 3`).
     fn rest_words(share: &Self::RestShare) -> String;
+    /// What a rest or downtime says of a hurt character, `name`, whose health the system's rest
+    /// does not heal (T-2); `None` where resting heals.
+    fn rest_leaves_health(_name: &str) -> Option<String> {
+        None
+    }
     /// Where one of the system's characters stands after a downtime span, beside their health:
     /// `events` are those the span recorded.
     fn after_downtime(

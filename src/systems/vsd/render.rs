@@ -320,6 +320,12 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
             }],
         )]
     }
+    // The text gives no healing rules: health comes back only as the GM records it (T-2).
+    fn rest_leaves_health(name: &str) -> Option<String> {
+        Some(format!(
+            "{name}'s health does not heal by resting in Against the Darkmaster; record what heals with `grimoire heal {name} N` (T-2)"
+        ))
+    }
     fn rest_words(rested: &crate::systems::vsd::event::MpRestored) -> String {
         match rested.restored {
             0 => format!("{} regains no MP", rested.character),
