@@ -106,7 +106,9 @@ fn mutate(base: &[StoredRow], rng: &mut StdRng) -> Option<Mutated> {
         0..15 => return Some(byte_edit(&text_of(base), rng)),
         15..25 => return Some(line_spelling(base, at, rng)),
         25..37 => line_field(&mut rows[at], rechain, rng)?,
-        37..62 => payload_value(&mut rows[at], rng)?,
+        // What an amendment says it changed is grimoire's to check: its original is left alone.
+        37..62 if !amended(base).contains(&rows[at].seq) => payload_value(&mut rows[at], rng)?,
+        37..62 => return None,
         62..77 => payload_spelling(&mut rows[at], rng)?,
         77..85 => structure(&mut rows, at, rng)?,
         _ => named_forgery(&mut rows, rng)?,
@@ -127,6 +129,16 @@ fn mutate(base: &[StoredRow], rng: &mut StdRng) -> Option<Mutated> {
         what: format!("{what}{}", if rechain { ", rechained" } else { "" }),
         text: text_of(&rows),
     })
+}
+
+/// The events an amendment names.
+fn amended(rows: &[StoredRow]) -> Vec<crate::seq::Seq> {
+    rows.iter()
+        .filter_map(|row| match row.event() {
+            Ok(Event::Amended { seq, .. }) => Some(seq),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether the change broke what only grimoire checks: a payload in the canonical form that it
@@ -166,6 +178,19 @@ fn byte_edit(text: &str, rng: &mut StdRng) -> Mutated {
     let at = bounds[rng.random_range(0..bounds.len())];
     let next = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
     let put = CHARS[rng.random_range(0..CHARS.len())].to_string();
+    if rng.random_bool(0.2) {
+        // A line of spaces between two events: JSON's own, or others a reader might trim.
+        const SPACES: [&str; 8] = [
+            " \t", "\r", "\u{c}", "\u{b}", "\u{a0}", "\u{3000}", "\u{85}", "\u{2028}",
+        ];
+        let space = SPACES[rng.random_range(0..SPACES.len())];
+        let ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        let end = ends[rng.random_range(0..ends.len())];
+        return Mutated {
+            what: format!("a line of {space:?} after byte {end}"),
+            text: format!("{}{space}\n{}", &text[..end], &text[end..]),
+        };
+    }
     let (what, changed) = match rng.random_range(0..3) {
         0 => ("replaced", format!("{}{put}{}", &text[..at], &text[next..])),
         1 => ("removed", format!("{}{}", &text[..at], &text[next..])),
@@ -229,9 +254,21 @@ fn line_field(row: &mut StoredRow, rechain: bool, rng: &mut StdRng) -> Option<St
             format!("#{seq} event id in capitals")
         }
         2 => {
-            row.recorded_at = ["2026-12-24T00:00:00Z", "2026-12-24 00:00:00", "yesterday"]
-                [rng.random_range(0..3)]
-            .into();
+            // Times RFC 3339 readers part on: a space for the T, a leap second, the Unicode minus,
+            // hour 24, days no month has.
+            const TIMES: [&str; 10] = [
+                "2026-12-24T00:00:00Z",
+                "2026-12-24 00:00:00Z",
+                "2026-12-24 00:00:00",
+                "2026-12-31T23:59:60Z",
+                "2026-12-24T10:00:00\u{2212}01:00",
+                "2026-12-24T24:00:00Z",
+                "2026-02-30T10:00:00Z",
+                "2025-02-29T10:00:00Z",
+                "2024-02-29T10:00:00+23:59",
+                "yesterday",
+            ];
+            row.recorded_at = TIMES[rng.random_range(0..TIMES.len())].into();
             format!("#{seq} recorded_at changed to {}", row.recorded_at)
         }
         3 => {
@@ -261,8 +298,11 @@ fn line_field(row: &mut StoredRow, rechain: bool, rng: &mut StdRng) -> Option<St
 
 /// Texts that break the text rules, or pass them narrowly.
 fn odd_text(rng: &mut StdRng) -> &'static str {
-    const TEXTS: [&str; 12] = [
+    const TEXTS: [&str; 14] = [
         "Zed",
+        // New to Unicode lately: a browser's older data would call them unassigned.
+        "\u{20C2}",
+        "\u{1CEB0}",
         "",
         "   ",
         "two\nlines",
@@ -432,7 +472,53 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
     let (leaves, objects) = leaves(&row.payload);
     let p = &row.payload;
     let seq = row.seq;
-    let (what, changed) = match rng.random_range(0..4) {
+    let (what, changed) = match rng.random_range(0..8) {
+        4 => {
+            // The object's first key given again with another value.
+            let start = objects[rng.random_range(0..objects.len())];
+            let close = closing_brace(p, start - 1)?;
+            let key = &p[start..start + p[start + 1..].find('"')? + 2];
+            if !key.starts_with('"') {
+                return None;
+            }
+            (
+                "a key given twice, with another value",
+                format!("{},{key}:\"healed\"{}", &p[..close], &p[close..]),
+            )
+        }
+        5 => {
+            // A hex field holding a list or an object.
+            let at = p.len() - 1;
+            let field = ["seed", "nonce", "commitment"][rng.random_range(0..3)];
+            let value = ["[]", "{}", "[\"00\"]", "{\"a\":\"b\"}"][rng.random_range(0..4)];
+            (
+                "a hex field holding a list or an object",
+                format!("{},\"{field}\":{value}{}", &p[..at], &p[at..]),
+            )
+        }
+        6 => {
+            // Nested at and past serde's limit.
+            let depth = rng.random_range(125..=128);
+            let at = p.len() - 1;
+            (
+                "nested deep",
+                format!(
+                    "{},\"deep\":{}{}{}",
+                    &p[..at],
+                    "[".repeat(depth),
+                    "]".repeat(depth),
+                    &p[at..]
+                ),
+            )
+        }
+        7 => {
+            // A field no event has, holding half a character.
+            let at = p.len() - 1;
+            (
+                "a field holding half a character",
+                format!("{},\"x\":\"\\ud800\"{}", &p[..at], &p[at..]),
+            )
+        }
         0 => {
             let colon = p.find("\":")? + 2;
             (
@@ -535,8 +621,25 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let at = find("seed_revealed")?;
             let mut again = rows[at].clone();
             again.event_id = random_uuid(rng);
+            // The same seed, or another that opens nothing (honest dice must not take the blame).
+            let other = rng.random_bool(0.5);
+            if other {
+                let seed = again.payload.find("\"seed\":\"")? + 8;
+                let forged: String = (0..64)
+                    .map(|_| char::from_digit(rng.random_range(0..16), 16).unwrap_or('0'))
+                    .collect();
+                again.payload = format!(
+                    "{}{forged}{}",
+                    &again.payload[..seed],
+                    &again.payload[seed + 64..]
+                );
+            }
             rows.insert(at + 1, again);
-            format!("#{} the seed revealed again", at + 2)
+            format!(
+                "#{} the seed revealed again{}",
+                at + 2,
+                if other { ", another seed" } else { "" }
+            )
         }
         1 => {
             let later = rng.random_range(1..rows.len());
@@ -597,7 +700,7 @@ pub fn write_check_page(
 <script>Object.defineProperty(window, "crypto", { value: undefined });</script>
 <script>"#,
     );
-    page.push_str(crate::report::kit::VERIFIER);
+    page.push_str(crate::report::kit::verifier());
     page.push_str(
         r#"</script>
 <script>

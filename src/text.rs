@@ -91,6 +91,37 @@ fn is_mark(c: char) -> bool {
         .contains(CodePointMapData::<GeneralCategory>::new().get(c))
 }
 
+/// The characters beyond ASCII that show nothing ([`is_invisible`]), as ranges of code points in
+/// hex (`ad,300-36f,…`): the players' page holds texts to this table rather than its browser's own
+/// Unicode data, which may be older (a character new to Unicode would show for grimoire and be
+/// unassigned, so invisible, to the page).
+pub fn invisible_ranges() -> String {
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for code in 0x80..=0x10_FFFF_u32 {
+        let Some(c) = char::from_u32(code) else {
+            continue;
+        };
+        if !is_invisible(c) {
+            continue;
+        }
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == code => *end = code,
+            _ => ranges.push((code, code)),
+        }
+    }
+    ranges
+        .iter()
+        .map(|&(start, end)| {
+            if start == end {
+                format!("{start:x}")
+            } else {
+                format!("{start:x}-{end:x}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Characters that show nothing: the complement of [`is_visible`].
 pub fn is_invisible(c: char) -> bool {
     !is_visible(c)

@@ -133,7 +133,13 @@ pub struct ImportArgs {
 }
 
 pub fn import(g: &Globals, args: &ImportArgs) -> Result<Report, Error> {
-    let file = std::fs::File::open(&args.file).map_err(|e| io_error(&args.file, "read", &e))?;
+    let file = std::fs::File::open(&args.file)
+        .and_then(|file| match file.metadata()?.is_dir() {
+            // A folder opens; reading it fails with the system's words, so say it first.
+            true => Err(std::io::ErrorKind::IsADirectory.into()),
+            false => Ok(file),
+        })
+        .map_err(|e| io_error(&args.file, "read", &e))?;
     let progress = Progress::counter(g, "lines imported");
     let lines = numbered_lines(BufReader::new(file)).inspect(|(number, _)| progress.at(*number));
     let (events, secrets) = crate::campaign::Campaign::import(&g.db, lines)?;
@@ -178,7 +184,8 @@ fn numbered_lines(mut reader: impl BufRead) -> impl Iterator<Item = (u64, Result
                 }
                 Ok(_) => match String::from_utf8(bytes) {
                     Err(_) => return Some((number, Err("the line is not valid UTF-8".into()))),
-                    Ok(text) if text.trim().is_empty() => continue,
+                    // Blank as both checkers take it (docs/export.md): JSON's spaces only.
+                    Ok(text) if jsonl::is_blank(text.trim_end_matches('\n')) => continue,
                     Ok(text) => {
                         return Some((number, Ok(text.trim_end_matches(['\n', '\r']).to_string())));
                     }

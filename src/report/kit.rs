@@ -8,7 +8,20 @@
 pub const CARRIED_AT_MOST: u64 = 100_000;
 
 /// The checker itself: SHA-256, HMAC and the README's derivations, with no WebCrypto.
-pub const VERIFIER: &str = include_str!("verifier.js");
+const VERIFIER_SOURCE: &str = include_str!("verifier.js");
+
+/// The players' check as every page carries it: grimoire's table of the characters that show
+/// nothing ([`crate::text::invisible_ranges`]), so the page holds texts to the same Unicode data as
+/// grimoire, then `verifier.js`.
+pub fn verifier() -> &'static str {
+    static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SCRIPT.get_or_init(|| {
+        format!(
+            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\n{VERIFIER_SOURCE}",
+            crate::text::invisible_ranges()
+        )
+    })
+}
 
 /// What the page does with it: runs the check on load, puts each finding in the page as text (never
 /// as markup: a forged log's words must not become the page's), and answers the two questions a
@@ -156,8 +169,9 @@ pub fn section(carried: Carried<'_>, as_of: bool) -> String {
             format!("var GRIMOIRE_EXPORT_URL = {};", script_string(address)),
         ),
     };
+    let verifier = verifier();
     format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{VERIFIER}{GLUE}</script></section>"#
+        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{verifier}{GLUE}</script></section>"#
     )
 }
 

@@ -95,7 +95,7 @@ const GrimoireCheck = (() => {
   const TEXT_RULES_SINCE = 2;
   const CANONICAL_SINCE = 4;
   const HEX_FIELDS = { seed_commitment: 64, seed: 64, commitment: 64, secret: 64, contribution: 64, nonce: 32 };
-  // serde_json's nesting limit: a line nested deeper than this is not one grimoire reads.
+  // serde_json's nesting limit: a payload nested deeper than this is not one grimoire reads.
   const DEEPEST = 127;
   const wholeNumber = /^(0|[1-9][0-9]*)$/;
 
@@ -108,7 +108,7 @@ const GrimoireCheck = (() => {
    * text beyond JSON's grammar (nesting past serde's limit, and a key twice in one object of the
    * outermost `dupesTo` levels), or null; `spaced` tells whether spaces stand between its tokens.
    */
-  function walkJson(text, on = {}, dupesTo = Infinity) {
+  function walkJson(text, on = {}, dupesTo = Infinity, deepest = DEEPEST) {
     let i = 0;
     let depth = 0;
     const found = { problem: null, spaced: false };
@@ -127,7 +127,8 @@ const GrimoireCheck = (() => {
       const from = i;
       const ch = text[i];
       if (ch === "{" || ch === "[") {
-        if (++depth > DEEPEST) throw new Error(`it is nested more than ${DEEPEST} deep`);
+        if (++depth > deepest) throw new Error(`it is nested more than ${deepest} deep`);
+        if (on.open) on.open(ch, key);
         i++;
         space();
         const close = ch === "{" ? "}" : "]";
@@ -183,7 +184,9 @@ const GrimoireCheck = (() => {
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return { unreadable: "it is not a JSON object" };
     const raw = {};
     // A field of the line given twice is refused there; within the payload, by its version's rules.
-    const walked = walkJson(line, { top: (key, text) => { raw[key] = text; } }, 1);
+    // serde reads past the payload on the line whatever its depth; the payload alone is held to
+    // the limit when its event is read.
+    const walked = walkJson(line, { top: (key, text) => { raw[key] = text; } }, 1, Infinity);
     if (walked.problem) return { unreadable: walked.problem };
     for (const [key, text] of Object.entries(raw)) {
       if (!LINE_FIELDS.includes(key) && !SECRET_FIELDS.includes(key)) return { unreadable: `it has a field "${key}" that no line has` };
@@ -206,12 +209,30 @@ const GrimoireCheck = (() => {
   // only of characters that show nothing, and lengths in characters.
   const BREAKS_THE_LINE = /[\p{Cc}\u2028\u2029]/u;
   const REORDERS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+  // The characters beyond ASCII that show nothing, as grimoire's Unicode data has them (the page
+  // carries its table, GRIMOIRE_SHOWS_NOTHING: a browser's own data may be older, and would take a
+  // character new to Unicode for an unassigned one); a browser's data only where none is carried.
+  const HIDDEN = typeof GRIMOIRE_SHOWS_NOTHING === "string"
+    ? GRIMOIRE_SHOWS_NOTHING.split(",").map((range) => range.split("-").map((hex) => parseInt(hex, 16))).map(([a, b]) => [a, b ?? a])
+    : null;
   const SHOWS_NOTHING = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Mn}\p{Me}\u2800]/u;
+  const hidden = (c) => {
+    if (HIDDEN === null) return SHOWS_NOTHING.test(c);
+    const code = c.codePointAt(0);
+    let [low, high] = [0, HIDDEN.length - 1];
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (code < HIDDEN[mid][0]) high = mid - 1;
+      else if (code > HIDDEN[mid][1]) low = mid + 1;
+      else return true;
+    }
+    return false;
+  };
   const WHITE = /^\p{White_Space}*$/u;
   const TEXT_MAX = 1000;
   const NAME_MAX = 60;
   const PAYLOAD_MAX_BYTES = 1024 * 1024;
-  const shows = (c) => (c.length === 1 && c.charCodeAt(0) < 0x80 ? c > " " && c < "\x7f" : !SHOWS_NOTHING.test(c));
+  const shows = (c) => (c.length === 1 && c.charCodeAt(0) < 0x80 ? c > " " && c < "\x7f" : !hidden(c));
   /** Trimmed of White_Space at both ends, as Rust's `str::trim` trims. */
   const rustTrim = (text) => text.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
   /** What breaks the text rules in one text (`max` characters at most, `trimmed` counted so). */
@@ -230,21 +251,40 @@ const GrimoireCheck = (() => {
    * canonical form), after which nothing more of the row is checked; `texts` when a text breaks
    * the rules of the row's version (the row is checked on).
    */
-  function payloadProblems(raw, version) {
+  function payloadProblems(raw, version, kind) {
     const actor = JSON.parse(raw.actor);
-    const texts = [];
+    const keys = [];
+    const values = [];
     const numbers = [];
     const hexes = [];
+    const tops = [];
     // Before the canonical form, a key given twice was each kind's own business (grimoire's).
     const walked = walkJson(raw.payload, {
-      key: (text) => texts.push(text),
-      string: (text, key) => { texts.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
+      top: (key, text) => tops.push([key, text]),
+      key: (text) => keys.push(text),
+      string: (text, key) => { values.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
       number: (text, key) => { numbers.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
       word: (text, key) => { if (HEX_FIELDS[key]) hexes.push([key, text]); },
-    }, 0);
+      open: (bracket, key) => { if (HEX_FIELDS[key]) hexes.push([key, bracket]); },
+    }, 0, version >= CANONICAL_SINCE ? DEEPEST : Infinity);
+    // Before the canonical form, how deep a payload may nest was each kind's own business.
     if (walked.problem) return { unreadable: `its payload cannot be read: ${walked.problem}` };
-    const decoded = texts.map((text) => JSON.parse(text));
-    if (decoded.some((text) => !text.isWellFormed())) return { unreadable: "its payload cannot be read: a text holds half a character (a lone surrogate)" };
+    // grimoire reads a payload that begins with its own kind straight as that kind (a later
+    // "kind" is then a field no event has); any other must name its kind once.
+    const kinds = tops.filter(([key]) => key === "kind");
+    const named = raw.payload.startsWith(`{"kind":${JSON.stringify(kind)}`) ? kind
+      : kinds.length === 1 ? JSON.parse(kinds[0][1]) : null;
+    if (named !== kind) return { unreadable: "its payload is not an object of its own kind" };
+    const decodedKeys = keys.map((text) => JSON.parse(text));
+    const decodedValues = values.map((text) => JSON.parse(text));
+    // Keys are read whole; before the canonical form a value of a field no event has is passed
+    // over unread.
+    const half = (texts) => texts.some((text) => !text.isWellFormed());
+    if (half(decodedKeys) || (version >= CANONICAL_SINCE && half(decodedValues))) {
+      return { unreadable: "its payload cannot be read: a text holds half a character (a lone surrogate)" };
+    }
+    const texts = [...keys, ...values];
+    const decoded = [...decodedKeys, ...decodedValues];
     return { unreadable: version >= CANONICAL_SINCE ? canonicalProblem(raw.payload, texts, numbers, hexes) : null, texts: textsProblem(actor, decoded, raw.payload, version) };
   }
 
@@ -467,24 +507,32 @@ const GrimoireCheck = (() => {
       const payload = JSON.parse(raw.payload);
       // A payload grimoire can read is an object naming its own kind, in a version it knows and,
       // from version 4, in the canonical form.
-      const problems = payloadProblems(raw, Number(raw.schema_version));
+      const isObject = payload !== null && typeof payload === "object" && !Array.isArray(payload);
+      const problems = isObject ? payloadProblems(raw, Number(raw.schema_version), kind) : {};
       const unreadable = BigInt(raw.schema_version) > BigInt(SCHEMA_VERSION)
         ? `its payload is version ${raw.schema_version}, newer than this check reads (up to ${SCHEMA_VERSION})`
-        : payload === null || typeof payload !== "object" || Array.isArray(payload) || payload.kind !== kind
-          ? "its payload is not an object of its own kind"
-          : problems.unreadable;
+        : raw.schema_version === "0" ? "its payload is version 0, older than any grimoire wrote"
+        : !isObject ? "its payload is not an object of its own kind"
+        : problems.unreadable;
       rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
     const seeds = {};
     const openings = {};
     for (const row of rows.filter((r) => r.readable)) {
-      if (row.kind === "seed_revealed") seeds[row.payload.epoch] = parseSeed(row.payload.seed);
+      if (row.kind === "seed_revealed") (seeds[row.payload.epoch] = seeds[row.payload.epoch] || []).push(parseSeed(row.payload.seed));
       if (row.kind === "sealed_revealed") {
         (openings[row.payload.seq] = openings[row.payload.seq] || []).push(...(Array.isArray(row.payload.dice) ? row.payload.dice.filter((d) => d !== null && typeof d === "object") : []));
       }
     }
     const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
+    // The seed published for an epoch: the first that opens its commitment, so a second, forged
+    // reveal cannot make honest dice look forged (it is named itself); else the last.
+    const seedFor = (epoch) => {
+      const published = seeds[epoch] || [];
+      const opening = published.find((seed) => seed !== null && commitments[epoch] === hex(sha256(unhex(seed))));
+      return opening !== undefined ? opening : published[published.length - 1];
+    };
     // A free roll's dice are the ones its expression rolls, and its total is them added up as it
     // says; a sealed roll has no total until its dice are revealed.
     const checkFreeRoll = (seq, roll, dice) => {
@@ -513,14 +561,26 @@ const GrimoireCheck = (() => {
     const diceBySeq = {};
     const sealedMet = {};
     const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-    const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+    // An RFC 3339 time as grimoire's reader (chrono) takes one: a day that exists, a space or T
+    // between date and time, a leap second allowed, and an offset under a day (its minus may be
+    // the Unicode minus sign).
+    const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+\-\u2212](\d{2}):(\d{2}))$/;
+    const isRfc3339 = (at) => {
+      const m = typeof at === "string" ? rfc3339.exec(at) : null;
+      if (!m) return false;
+      const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = m.slice(1).map((x) => Number(x || 0));
+      const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+      const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+      return month >= 1 && month <= 12 && day >= 1 && day <= days && hour <= 23 && minute <= 59
+        && second <= 60 && offsetHours <= 23 && offsetMinutes <= 59;
+    };
     // The shapes grimoire writes (as its own check holds them): a UUID, an RFC 3339 time, and a
     // payload of one line with nothing around it.
     const shapeProblem = (row) => {
       const id = JSON.parse(row.raw.event_id);
       const at = JSON.parse(row.raw.recorded_at);
       if (typeof id !== "string" || !uuid.test(id)) return `#${row.seq}: its event id is not a UUID, as grimoire writes every event id`;
-      if (typeof at !== "string" || !rfc3339.test(at) || Number.isNaN(Date.parse(at.replace(/^(\d{4}-\d{2}-\d{2})[t]/, "$1T")))) {
+      if (!isRfc3339(at)) {
         return `#${row.seq}: its recorded time is not an RFC 3339 time, as grimoire writes it`;
       }
       if (/[\n\r]/.test(row.raw.payload) || row.raw.payload.trim() !== row.raw.payload) {
@@ -756,7 +816,7 @@ const GrimoireCheck = (() => {
           if (face !== die.value) { problem(seq, `#${seq}: die ${die.n} shows ${die.value ?? "nothing"}, but request ${request}'s secret and the device's bytes give ${face}`); continue; }
           if (claims) result.witnessedChecked++; else result.deviceChecked++;
         } else if (source === "seeded") {
-          const seed = seeds[die.provenance.epoch];
+          const seed = seedFor(die.provenance.epoch);
           if (die.provenance.epoch !== epoch) {
             problem(seq, `#${seq}: die ${die.n} claims epoch ${die.provenance.epoch} but the log was in epoch ${epoch}`);
             continue;
@@ -790,7 +850,7 @@ const GrimoireCheck = (() => {
           }
           const origin = die.provenance.origin || {};
           if (origin.source !== "seeded") continue;
-          const seed = seeds[origin.epoch];
+          const seed = seedFor(origin.epoch);
           if (!isHex(seed, 64)) continue;
           result.seededChecked++;
           const sealedDie = { provenance: origin };

@@ -712,7 +712,7 @@ mod tests {
     fn c5_every_command_that_rolls_names_the_character_who_acts_as_the_browsers_check_reads_it() {
         use crate::systems::contract::command::SystemCommands;
         use crate::systems::registry::{SystemId, on_system};
-        let checker = crate::report::kit::VERIFIER;
+        let checker = crate::report::kit::verifier();
         assert!(checker.contains(&format!(
             "const ACTING_RULE_SINCE = {};",
             crate::event::ACTING_RULE_SINCE

@@ -117,15 +117,26 @@ impl Store {
             });
         }
         if !backup.is_file() {
+            let what = match std::fs::metadata(backup) {
+                Err(_) => "there is no file there",
+                Ok(meta) if meta.is_dir() => "it is a folder",
+                Ok(_) => "it is a device, pipe or socket, not a file",
+            };
             return Err(StoreError::Io {
                 path: backup.to_path_buf(),
                 action: "read",
-                why: "there is no file there; give the path of a backup `grimoire backup` wrote"
-                    .into(),
+                why: format!("{what}; give the path of a backup `grimoire backup` wrote"),
             });
         }
         let copy = private_name(into, "restoring");
-        let mut source = Store::open(Location::File(backup.to_path_buf()))?;
+        // The backup is the argument given, not --db: say what it is in those words.
+        let mut source = Store::open(Location::File(backup.to_path_buf())).map_err(|e| match e {
+            StoreError::NotGrimoire(path) => StoreError::Refused {
+                path,
+                why: "it is not a campaign file, so not a backup grimoire wrote; give the path of a file `grimoire backup` wrote".into(),
+            },
+            other => other,
+        })?;
         let head = source.backup(&copy, stopped)?;
         drop(source);
         let placed = (|| {

@@ -300,19 +300,27 @@ impl VerifyReport {
 /// revealed later than the events that hold them.
 #[derive(Debug, Default)]
 pub struct Reveals {
-    pub seeds: BTreeMap<u32, String>,
+    /// Every seed published for each epoch, in log order (a forged log may publish more than one).
+    pub seeds: BTreeMap<u32, Vec<String>>,
     pub sealed: BTreeMap<Seq, Vec<RevealedDie>>,
 }
 
 impl Reveals {
-    /// The seed published for `epoch`, if any.
-    fn seed(&self, epoch: u32) -> Option<[u8; 32]> {
-        self.seeds.get(&epoch).and_then(|s| fairness::parse_seed(s))
+    /// The seed published for `epoch`, if any: the first that opens its commitment, so a second,
+    /// forged reveal cannot make honest dice look forged (it is named itself); else the last.
+    fn seed(&self, epoch: u32, commitment: Option<&String>) -> Option<[u8; 32]> {
+        let published = self.seeds.get(&epoch)?;
+        let opening = published
+            .iter()
+            .find(|seed| commitment.is_some_and(|c| fairness::opens(seed, c)));
+        opening
+            .or(published.last())
+            .and_then(|seed| fairness::parse_seed(seed))
     }
 
     pub fn note(&mut self, event: &Event) {
         if let Event::SeedRevealed { epoch, seed } = event {
-            self.seeds.insert(*epoch, seed.clone());
+            self.seeds.entry(*epoch).or_default().push(seed.clone());
         } else if let Event::SealedRevealed { seq, dice } = event {
             self.sealed
                 .entry(*seq)
@@ -1073,9 +1081,15 @@ impl Verifier {
         self.dice_problem(seq, what);
     }
 
+    /// Keeps the problems of the earliest events, in the order of their seqs: a problem is found
+    /// where it can be seen (an amendment's when its original is read), so many found early about
+    /// late events must not crowd out an earlier one, nor be named first.
     fn dice_problem(&mut self, seq: Seq, what: String) {
-        if self.report.dice_problems.len() < MAX_PROBLEMS {
-            self.report.dice_problems.push(Problem { seq, what });
+        let problems = &mut self.report.dice_problems;
+        let at = problems.partition_point(|p| p.seq <= seq);
+        if at < MAX_PROBLEMS {
+            problems.insert(at, Problem { seq, what });
+            problems.truncate(MAX_PROBLEMS);
         }
     }
 
@@ -1462,7 +1476,7 @@ impl Verifier {
             );
             return;
         }
-        let Some(seed) = self.reveals.seed(epoch) else {
+        let Some(seed) = self.reveals.seed(epoch, self.commitments.get(&epoch)) else {
             self.report.seeded_dice_awaiting_reveal += 1;
             return;
         };
@@ -1520,7 +1534,7 @@ impl Verifier {
         let Some(epoch) = die.provenance.seeded_epoch() else {
             return;
         };
-        let Some(seed) = self.reveals.seed(epoch) else {
+        let Some(seed) = self.reveals.seed(epoch, self.commitments.get(&epoch)) else {
             return;
         };
         let pos = self.position(epoch, seq, die, entropy);

@@ -522,7 +522,7 @@ impl Store {
         // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
         // the database would show a false sheet while the chain stays whole: replay the log
         // alongside and compare each snapshot a command could start from.
-        let revisions = replay::revisions(&mut *log, Seq::START, Seq::END)?;
+        let revisions = replay::readable_revisions(&mut *log, Seq::START, Seq::END)?;
         let stored = log.snapshots(Seq::END, u64::MAX)?;
         let snapshots_passed_over = stored.len() as u64;
         let mut to_compare: Vec<Seq> = stored

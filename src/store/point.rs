@@ -37,7 +37,7 @@ impl std::str::FromStr for Point {
                     "'{text}' names no {what}: {what}s are counted 1, 2, 3 …; {HINT}"
                 )),
                 Err(_) => Err(format!(
-                    "'{text}': '{}' is not a {what}'s number (a whole number from 1); {HINT}",
+                    "'{text}': '{}' is not the number of any {what} (a whole number from 1); {HINT}",
                     digits.trim()
                 )),
             }

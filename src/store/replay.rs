@@ -58,10 +58,33 @@ pub(super) fn revisions(
     after: Seq,
     upto: Seq,
 ) -> Result<Revisions, StoreError> {
+    revisions_read(log, after, upto, false)
+}
+
+/// As [`revisions`], passing over the rows that cannot be read: `verify`'s main pass names them,
+/// and its replay stops at the first anyway.
+pub(super) fn readable_revisions(
+    log: &mut dyn LogRead,
+    after: Seq,
+    upto: Seq,
+) -> Result<Revisions, StoreError> {
+    revisions_read(log, after, upto, true)
+}
+
+fn revisions_read(
+    log: &mut dyn LogRead,
+    after: Seq,
+    upto: Seq,
+    pass_over_unreadable: bool,
+) -> Result<Revisions, StoreError> {
     let mut found = Revisions::default();
     for kind in ["retracted", "amended"] {
         log.rows_of_kind(kind, after, upto, &mut |row| {
-            found.note(row.seq, &decode(&row)?);
+            match decode(&row) {
+                Ok(event) => found.note(row.seq, &event),
+                Err(_) if pass_over_unreadable => {}
+                Err(e) => return Err(e),
+            }
             Ok(ControlFlow::Continue(()))
         })?;
     }

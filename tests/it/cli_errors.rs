@@ -117,7 +117,10 @@ fn malformed_numbers_are_usage_errors() {
     assert!(err.contains("counted 1, 2, 3"), "{err}");
     // A slip after the number is named as such, not as a session that cannot be.
     let err = c.refused(&["character", "show", "Aldric", "--at", "session:1:"], 2);
-    assert!(err.contains("'1:' is not a session's number"), "{err}");
+    assert!(
+        err.contains("'1:' is not the number of any session"),
+        "{err}"
+    );
     c.refused(&["character", "list", "--at", "0"], 2);
     c.refused(&["explain", "-1"], 2);
     c.refused(&["log", "--limit", "0"], 2);

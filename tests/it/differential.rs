@@ -32,7 +32,7 @@ fn both_checkers_give_the_same_verdict_on_thousands_of_changed_exports() {
         return;
     };
     assert!(
-        grimoire::report::kit::VERIFIER
+        grimoire::report::kit::verifier()
             .contains(&format!("const SCHEMA_VERSION = {SCHEMA_VERSION};")),
         "the page's check must know the payload version grimoire writes"
     );
@@ -122,4 +122,70 @@ fn both_checkers_give_the_same_verdict_on_thousands_of_changed_exports() {
             "seed {seed}: no export changed by {forgery:?} was refused"
         );
     }
+}
+
+/// Problems are named by the earliest events: a forger who adds many bad amendments of an early
+/// event (each found when that event is read, long before the die it forged) cannot push the
+/// forged die out of the report, nor be named before it.
+#[test]
+fn many_bad_amendments_never_bury_an_earlier_forged_die() {
+    let (c, _) = crate::player_check::campaign();
+    let mut rows = rows_of(&c.ok(&["export"]));
+    let gate = rows
+        .iter()
+        .position(|r| r.kind == "dice_rolled" && r.payload.contains("the gate"))
+        .expect("the gate's roll");
+    let forged = rows[gate].payload.replacen("\"value\":", "\"value\":1", 1);
+    rows[gate].payload = forged;
+    let amendment = rows
+        .iter()
+        .find(|r| r.kind == "amended")
+        .expect("an amendment")
+        .clone();
+    let target = serde_json::from_str::<serde_json::Value>(&amendment.payload).unwrap()["seq"]
+        .as_u64()
+        .unwrap();
+    for n in 0..25 {
+        let mut bad = amendment.clone();
+        bad.seq = grimoire::seq::Seq(rows.len() as u64 + 1);
+        bad.event_id = format!("00000000-0000-4000-8000-{n:012}");
+        // Each names the campaign's creation, of another kind than the roll it carries.
+        bad.payload = bad
+            .payload
+            .replacen(&format!("\"seq\":{target}"), "\"seq\":1", 1);
+        rows.push(bad);
+    }
+    let text = text_of(&grimoire::differential::rechained(rows));
+    let report = grimoire::store::jsonl::verify_export(&text);
+    let seqs: Vec<u64> = report.dice_problems.iter().map(|p| p.seq.get()).collect();
+    assert_eq!(seqs.first(), Some(&(gate as u64 + 1)), "{report:#?}");
+    assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "{seqs:?}");
+}
+
+/// A second seed published for an epoch, one that opens nothing, is named itself: the honest dice
+/// of that epoch are still checked against the seed that opens the commitment.
+#[test]
+fn a_forged_second_seed_reveal_is_named_and_honest_dice_stay_honest() {
+    let (c, _) = crate::player_check::campaign();
+    let mut rows = rows_of(&c.ok(&["export"]));
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "seed_revealed")
+        .expect("a reveal");
+    let mut forged = rows[at].clone();
+    forged.event_id = "00000000-0000-4000-8000-000000000001".into();
+    let seed = forged.payload.find("\"seed\":\"").unwrap() + 8;
+    forged
+        .payload
+        .replace_range(seed..seed + 64, &"ab".repeat(32));
+    rows.insert(at + 1, forged);
+    for (n, row) in rows.iter_mut().enumerate() {
+        row.seq = grimoire::seq::Seq(n as u64 + 1);
+    }
+    let text = text_of(&grimoire::differential::rechained(rows));
+    let (holds, first, what) = grimoire_verdict_in_words(&text);
+    assert!(!holds);
+    assert_eq!(first, Some(at as u64 + 2), "{what:?}");
+    let report = grimoire::store::jsonl::verify_export(&text);
+    assert!(report.seeded_dice_checked >= 4, "{report:#?}");
 }

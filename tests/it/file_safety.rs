@@ -1047,3 +1047,42 @@ fn restore_through_a_link_replaces_the_file_it_leads_to_and_keeps_the_link() {
     let head = c.json(&["--db", link.to_str().unwrap(), "head"]);
     assert_eq!(head["checkpoint"].as_str().unwrap(), noted, "{head}");
 }
+
+/// A backup or an import that is not a file, or not a campaign, is named for what it is, in the
+/// words of the argument given (not `--db`'s), and nothing is changed.
+#[test]
+fn a_backup_or_an_import_that_is_no_such_file_is_named_for_what_it_is() {
+    let c = Campaign::with_party();
+    let folder = c.dir.path().join("folder");
+    std::fs::create_dir(&folder).unwrap();
+    let text = c.dir.path().join("notes.txt");
+    std::fs::write(&text, "not a campaign").unwrap();
+    let before = bytes(&c.db);
+    for (backup, says) in [
+        (
+            folder.as_path(),
+            "it is a folder; give the path of a backup",
+        ),
+        (
+            Path::new("/dev/null"),
+            "it is a device, pipe or socket, not a file",
+        ),
+        (
+            text.as_path(),
+            "it is not a campaign file, so not a backup grimoire wrote",
+        ),
+    ] {
+        let out = c.run(&["restore", backup.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{backup:?}");
+        assert!(said.contains(says), "{backup:?}: {said}");
+        assert!(!said.contains("--db"), "{backup:?}: {said}");
+    }
+    assert_eq!(bytes(&c.db), before);
+    let out = c.run(&["--db", "new.db", "import", folder.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("it is a folder") && !said.contains("os error"),
+        "{said}"
+    );
+}

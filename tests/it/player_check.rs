@@ -458,7 +458,7 @@ var codes = GrimoireCheck.verify(CASES[0], {codes}).checkpoints.map(function (c)
 var marks = GrimoireCheck.rerollMarks(first);
 document.getElementById("out").textContent = JSON.stringify({{ selfTest: GrimoireCheck.selfTest(), noCrypto: window.crypto === undefined, verdicts: verdicts, explained: explained, rerolled: rerolled, marks: marks, problems: first.problems, codes: codes }});
 </script></body></html>"#,
-        include_str!("../../src/report/verifier.js")
+        grimoire::report::kit::verifier()
     )
 }
 

@@ -3,8 +3,8 @@
 //! its place, would be folded into the wrong file. grimoire ties the two together itself:
 //!
 //! - every campaign file carries a stamp in `PRAGMA user_version` (page 1 of the file, bytes
-//!   60–63): its identity in the high 20 bits, a random number given by the first write to a file
-//!   that has none, and a count of its writes (wrapping at 4,096) in the low 12;
+//!   60–63): its identity in the high 12 bits, a random number given by the first write to a file
+//!   that has none, and a count of its writes (wrapping at 1,048,576) in the low 20;
 //! - every write transaction counts itself there, which puts page 1, with the stamp, into every
 //!   journal that holds a commit;
 //! - before SQLite opens a file, the journal beside it is read: when the versions of page 1 in it
@@ -24,8 +24,11 @@ use std::path::Path;
 const STAMP_AT: usize = 60;
 const WAL_HEADER: usize = 32;
 const FRAME_HEADER: usize = 24;
-/// The low bits of the stamp count writes; the high ones are the identity.
-const COUNT_BITS: u32 = 12;
+/// The low bits of the stamp count writes; the high ones are the identity. A journal folds into
+/// another file only when both match: another campaign's must share its identity (1 in 4,096)
+/// and a count its commits pass; a copy of the same campaign must lie a multiple of 2^20 writes
+/// from where the journal started.
+const COUNT_BITS: u32 = 20;
 const COUNTS: u32 = 1 << COUNT_BITS;
 /// The two magic numbers a write-ahead log starts with (big- or little-endian checksums).
 const WAL_MAGIC: [u32; 2] = [0x377f_0682, 0x377f_0683];
@@ -134,6 +137,12 @@ pub fn belongs(file: &Path, wal: &Path) -> Result<(), NotItsJournal> {
     if named.is_empty() {
         return Ok(());
     }
+    continues(on_disk, &named)
+}
+
+/// Whether a journal whose versions of page 1 carry the stamps `named` (each with an identity, in
+/// the order written) may be applied to a file stamped `on_disk`.
+fn continues(on_disk: i32, named: &[i32]) -> Result<(), NotItsJournal> {
     let own: Vec<u32> = named
         .iter()
         .filter(|&&stamp| same_file(stamp, on_disk))
@@ -142,7 +151,7 @@ pub fn belongs(file: &Path, wal: &Path) -> Result<(), NotItsJournal> {
     let (Some(&first), Some(&last)) = (own.first(), own.last()) else {
         return Err(NotItsJournal::AnotherFile);
     };
-    // Counted round the 4,096: the file's count must lie from the write before the journal's
+    // Counted round the 2^20: the file's count must lie from the write before the journal's
     // first to its last. A journal of as many commits has gone all the way round: any count is
     // one it passes.
     if own.len() >= COUNTS as usize {
@@ -177,11 +186,42 @@ mod tests {
 
     #[test]
     fn a_write_counts_itself_and_keeps_the_identity() {
-        let stamp = 0x1234_5ffe_u32 as i32;
+        let stamp = 0x123f_fffe_u32 as i32;
         let next = after_a_write(stamp);
         assert!(same_file(stamp, next));
-        assert_eq!(writes(next), 0xfff);
-        assert_eq!(writes(after_a_write(next)), 0, "counts wrap at 4,096");
+        assert_eq!(writes(next), 0xf_ffff);
+        assert_eq!(writes(after_a_write(next)), 0, "counts wrap at 2^20");
         assert!(same_file(after_a_write(next), stamp));
+    }
+
+    /// A journal belongs to the file it continues (at its start, or part of it folded in), never
+    /// to a copy of another moment, even thousands of writes away across a wrap of 4,096 (a count
+    /// of 12 bits once let an earlier copy take a journal 4,100 writes on).
+    #[test]
+    fn a_journal_continues_only_the_moments_its_commits_pass() {
+        let id = 0x5a5 << COUNT_BITS;
+        let stamp = |count: u32| (id | count) as i32;
+        let journal: Vec<i32> = (4005..4105).map(stamp).collect();
+        for file in [4004, 4005, 4050, 4104] {
+            assert_eq!(continues(stamp(file), &journal), Ok(()), "{file}");
+        }
+        for (file, earlier) in [
+            (0, true),
+            (4003, true),
+            (92, true),
+            (4105, false),
+            (9000, false),
+        ] {
+            assert_eq!(
+                continues(stamp(file), &journal),
+                Err(NotItsJournal::AnotherMoment { earlier }),
+                "{file}"
+            );
+        }
+        let stranger = (0x111_u32 << COUNT_BITS | 4050) as i32;
+        assert_eq!(
+            continues(stranger, &journal),
+            Err(NotItsJournal::AnotherFile)
+        );
     }
 }
