@@ -577,9 +577,12 @@ struct HealthTally {
     /// Health a changed sheet moved (a level gained, the GM's correction): neither damage nor
     /// healing, though the sheets show it.
     sheet_changes: SheetMoved,
-    /// Each character's current health after the last event followed.
+    /// Current health that went with maximum health lost for good (a learning cost, ADG-R3): the
+    /// sheets show it lower, but nothing dealt it.
+    with_maxima_lost: u64,
+    /// Each character's current and maximum health after the last event followed.
     #[serde(skip)]
-    current: HashMap<Folded, u32>,
+    current: HashMap<Folded, (u32, u32)>,
 }
 
 /// Current health a changed sheet raised or lowered.
@@ -605,7 +608,7 @@ impl ReachingBack {
         health.follow(start);
         ReachingBack {
             regained: health.healing,
-            lost: health.damage,
+            lost: health.damage + health.with_maxima_lost,
         }
     }
 }
@@ -621,7 +624,7 @@ impl HealthTally {
 
     /// [`Self::follow`] for the characters `event` names: only they can have changed by it.
     fn follow_event(&mut self, event: &Event, state: &CampaignState) {
-        let (damage, healing) = (self.damage, self.healing);
+        let (damage, healing, with_maxima) = (self.damage, self.healing, self.with_maxima_lost);
         event.mentions(&mut |name| {
             let name = Folded::of(name);
             if let Some(character) = state.characters.get(&name) {
@@ -635,8 +638,8 @@ impl HealthTally {
             Event::SheetChanged { .. } | Event::SheetCorrected { .. }
         ) {
             self.sheet_changes.gained += self.healing - healing;
-            self.sheet_changes.lost += self.damage - damage;
-            (self.damage, self.healing) = (damage, healing);
+            self.sheet_changes.lost += self.damage - damage + self.with_maxima_lost - with_maxima;
+            (self.damage, self.healing, self.with_maxima_lost) = (damage, healing, with_maxima);
         }
     }
 
@@ -644,16 +647,23 @@ impl HealthTally {
         let Some(health) = character.health else {
             return;
         };
-        let Some(was) = self.current.get_mut(name) else {
-            self.current.insert(name.clone(), health.current);
+        let Some((was, was_max)) = self.current.get_mut(name) else {
+            self.current
+                .insert(name.clone(), (health.current, health.max));
             return;
         };
         match health.current.cmp(was) {
-            Ordering::Less => self.damage += u64::from(*was - health.current),
+            Ordering::Less => {
+                // Health a lowered maximum took with it was lost, not dealt.
+                let lost = *was - health.current;
+                let with_max = lost.min(was_max.saturating_sub(health.max));
+                self.with_maxima_lost += u64::from(with_max);
+                self.damage += u64::from(lost - with_max);
+            }
             Ordering::Greater => self.healing += u64::from(health.current - *was),
-            Ordering::Equal => return,
+            Ordering::Equal => {}
         }
-        *was = health.current;
+        (*was, *was_max) = (health.current, health.max);
     }
 }
 
@@ -741,6 +751,12 @@ impl Tally {
                 n => format!(", {}", count(n, "amendment", "amendments")),
             }
         )];
+        if health.with_maxima_lost > 0 {
+            lines.push(format!(
+                "Maximum health lost for good (learning costs) took {} current health with it",
+                health.with_maxima_lost
+            ));
+        }
         let sheets = &health.sheet_changes;
         if sheets.gained + sheets.lost > 0 {
             lines.push(format!(

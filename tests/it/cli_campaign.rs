@@ -1767,7 +1767,9 @@ fn c2_every_recap_of_a_generated_campaign_agrees_with_its_sheets() {
                 .as_i64()
                 .expect(field)
         };
-        let counted = tally("healing") - tally("damage") + back("regained") - back("lost")
+        let counted = tally("healing") - tally("damage") - tally("with_maxima_lost")
+            + back("regained")
+            - back("lost")
             + sheets("gained")
             - sheets("lost");
         let diff = c.json(&[
@@ -2354,4 +2356,26 @@ fn a_command_with_no_actor_in_its_environment_is_entered_under_the_accounts_name
     let account = whoami::username().expect("this account has a name");
     assert_eq!(first["actor"], account.as_str(), "{first}");
     assert_ne!(first["actor"], "unknown");
+}
+
+/// ADG-R3 with C-2: a learning cost paid from maximum health takes current health with it, but
+/// nothing dealt it: given Aldric at full health, when he learns a ritual paying 1 from his
+/// maximum and then takes 2 damage, then the recap counts 2 damage (not 3) and names the 1 apart.
+#[test]
+fn adg_r3_c2_a_recap_counts_a_learning_cost_apart_from_damage() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start", "--entropy", "owls"]);
+    c.ok(&learning("Aldric", "Calling Moon", "ceremony"));
+    c.ok(&["damage", "Aldric", "2"]);
+    let recap = c.json(&["session", "recap"]);
+    assert_eq!(recap["tally"]["damage"], 2, "{recap}");
+    assert_eq!(recap["tally"]["with_maxima_lost"], 1, "{recap}");
+    let text = c.ok(&["session", "recap"]);
+    assert!(
+        text.contains("2 damage taken")
+            && text.contains(
+                "Maximum health lost for good (learning costs) took 1 current health with it"
+            ),
+        "{text}"
+    );
 }
