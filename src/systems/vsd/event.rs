@@ -222,6 +222,10 @@ pub struct SpellCast {
     /// The caster's Body fell to 0 or below: consumed by the spell.
     #[serde(default)]
     pub consumed: bool,
+    /// An attack roll whose first die showed 01–10 (VSD-14): it ended there and failed (recorded
+    /// since 2026-12-05; earlier fumbles read as plain failures).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fumbled: bool,
     pub dice: Vec<Die>,
 }
 

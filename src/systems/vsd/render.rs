@@ -415,7 +415,11 @@ pub fn spell_cast(c: &SpellCast) -> String {
         c.modifiers.iter().map(|m| m.value).sum::<i64>(),
         c.total
     )];
-    parts.push(outcome_words(c.outcome).to_string());
+    parts.push(if c.fumbled {
+        "a fumble, since the attack roll's first die was 01–10: a failure".to_string()
+    } else {
+        outcome_words(c.outcome).to_string()
+    });
     if let Some(d) = c.save_difficulty {
         parts.push(format!("save difficulty {d}"));
     }

@@ -303,6 +303,7 @@ pub fn cast(
         active_until: None,
         took_hold: false,
         consumed: false,
+        fumbled,
         dice: Vec::new(),
     };
     let pending = |about: &str, by: &str, options: Vec<super::Choice>, pick: usize| Pending {

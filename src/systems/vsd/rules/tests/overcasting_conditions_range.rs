@@ -426,9 +426,15 @@ fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table(
         )
         .unwrap();
     let c = the_cast(&events);
-    assert_eq!((c.outcome, c.roll), (Outcome::Failure, 3));
+    assert_eq!((c.outcome, c.roll, c.fumbled), (Outcome::Failure, 3, true));
     assert_eq!(c.failure.as_ref().unwrap().roll, 40);
     assert_eq!(c.dice.len(), 2, "no open-ended chain after a fumble");
+    // The log says why it failed.
+    let line = crate::systems::vsd::render::spell_cast(c);
+    assert!(
+        line.contains("a fumble, since the attack roll's first die was 01–10"),
+        "{line}"
+    );
     // 12 is no fumble: the attack stands.
     let events = w
         .when(
@@ -437,6 +443,7 @@ fn vsd14_an_attack_rolls_first_die_of_01_to_10_is_a_fumble_to_the_failure_table(
         )
         .unwrap();
     assert_eq!(the_cast(&events).outcome, Outcome::Attack);
+    assert!(!the_cast(&events).fumbled);
 }
 
 #[test]
