@@ -1294,14 +1294,19 @@ fn http(address: &str, raw: &str) -> Result<(u16, String), String> {
     Ok((status, body.to_string()))
 }
 
-/// The browser's check of the campaign's report, in headless Chromium when the machine has it.
-fn browser_verdict(exe: &Path, path: &str, dir: &Path) -> Result<String, Failure> {
-    let Some(chromium) = ["chromium", "chromium-browser"].iter().find(|c| {
+/// The machine's Chromium, when it has one.
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|c| {
         Command::new(c)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
-    }) else {
+    })
+}
+
+/// The browser's check of the campaign's report, in headless Chromium when the machine has it.
+fn browser_verdict(exe: &Path, path: &str, dir: &Path) -> Result<String, Failure> {
+    let Some(chromium) = chromium() else {
         return Ok("browser check not run (no Chromium)".into());
     };
     let page = dir.join("players-load-report.html");
@@ -1374,12 +1379,7 @@ fn differential_main(args: &[String]) -> Result<String, Failure> {
     let started = Instant::now();
     let ours: Vec<(bool, Option<u64>)> = texts.iter().map(|text| grimoire_verdict(text)).collect();
     let grimoire_took = started.elapsed();
-    let Some(chromium) = ["chromium", "chromium-browser"].iter().find(|c| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    }) else {
+    let Some(chromium) = chromium() else {
         return Ok(format!(
             "| differential | {cases} exports, seed {seed} | page not run (no Chromium) |"
         ));

@@ -888,17 +888,23 @@ fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
     assert!(errors.contains("copied over this one in place"), "{errors}");
 }
 
-/// `restore` after a killed shell: the file and the journal it left are set aside together (never
-/// deleted, byte for byte, still one campaign with its last event), and the backup takes the
-/// place, whole and verified.
-#[test]
-fn restore_sets_the_file_and_the_journal_a_killed_shell_left_aside_together() {
+/// A campaign with a backup in `before.db`, and the head the backup holds.
+fn backed_up() -> (Campaign, std::path::PathBuf, String) {
     let c = Campaign::with_party();
     let backup = c.dir.path().join("before.db");
     let noted = c.json(&["backup", backup.to_str().unwrap()])["head"]
         .as_str()
         .unwrap()
         .to_string();
+    (c, backup, noted)
+}
+
+/// `restore` after a killed shell: the file and the journal it left are set aside together (never
+/// deleted, byte for byte, still one campaign with its last event), and the backup takes the
+/// place, whole and verified.
+#[test]
+fn restore_sets_the_file_and_the_journal_a_killed_shell_left_aside_together() {
+    let (c, backup, noted) = backed_up();
     let wal = killed_shell_leaves_its_journal(&c);
     let (file, journal) = (bytes(&c.db), bytes(&wal));
     let restored = c.json(&["restore", backup.to_str().unwrap()]);
@@ -1017,12 +1023,7 @@ fn restore_into_a_pipe_is_refused_before_anything_is_written() {
 /// is the backup's.
 #[test]
 fn restore_through_a_link_replaces_the_file_it_leads_to_and_keeps_the_link() {
-    let c = Campaign::with_party();
-    let backup = c.dir.path().join("before.db");
-    let noted = c.json(&["backup", backup.to_str().unwrap()])["head"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (c, backup, noted) = backed_up();
     c.ok(&["damage", "Aldric", "2"]);
     let link = c.dir.path().join("link.db");
     std::os::unix::fs::symlink(&c.db, &link).unwrap();
