@@ -512,11 +512,19 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             )
         }
         7 => {
-            // A field no event has, holding half a character.
+            // A field no event has: holding half a character (as a text or a key), or named as
+            // something every JavaScript object has.
             let at = p.len() - 1;
+            let field = [
+                "\"x\":\"\\ud800\"",
+                "\"x\":{\"\\ud800\":1}",
+                "\"\\ud800\":1",
+                "\"constructor\":\"x\"",
+                "\"__proto__\":{}",
+            ][rng.random_range(0..5)];
             (
-                "a field holding half a character",
-                format!("{},\"x\":\"\\ud800\"{}", &p[..at], &p[at..]),
+                "a field no event has",
+                format!("{},{field}{}", &p[..at], &p[at..]),
             )
         }
         0 => {

@@ -33,6 +33,7 @@ pub fn problem(payload: &str) -> Option<String> {
     let mut reader = serde_json::Deserializer::from_str(payload);
     let walked = Walk {
         key: None,
+        depth: 0,
         found: &found,
     }
     .deserialize(&mut reader)
@@ -86,9 +87,15 @@ fn spelling_problem(payload: &str) -> Option<String> {
     None
 }
 
-/// One value of the payload, under the key that holds it (an array's items under the array's).
+/// How deep a payload may nest, its own object counted as 1: grimoire reads some payloads inside
+/// one more level (`{"KIND": payload}`), and serde refuses past 127 in all.
+pub const DEEPEST: usize = 126;
+
+/// One value of the payload, under the key that holds it (an array's items under the array's), at
+/// its depth (the payload's object at 1).
 struct Walk<'a> {
     key: Option<&'a str>,
+    depth: usize,
     found: &'a RefCell<Option<String>>,
 }
 
@@ -102,6 +109,16 @@ impl Walk<'_> {
     fn hex_digits(&self) -> Option<(&str, usize)> {
         let key = self.key?;
         HEX_FIELDS.iter().find(|(field, _)| *field == key).copied()
+    }
+
+    /// Refuses a list or an object nested past [`DEEPEST`].
+    fn nests<E: de::Error>(&self) -> Result<(), E> {
+        if self.depth + 1 > DEEPEST {
+            return self.refuse(format!(
+                "it is nested more than {DEEPEST} deep, deeper than grimoire writes"
+            ));
+        }
+        Ok(())
     }
 
     fn only_text<E: de::Error>(&self, what: &str) -> Result<(), E> {
@@ -171,9 +188,11 @@ impl<'de> Visitor<'de> for Walk<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
         self.only_text("a list")?;
+        self.nests()?;
         while items
             .next_element_seed(Walk {
                 key: self.key,
+                depth: self.depth + 1,
                 found: self.found,
             })?
             .is_some()
@@ -183,11 +202,13 @@ impl<'de> Visitor<'de> for Walk<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.only_text("an object")?;
+        self.nests()?;
         let mut keys = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if !keys.insert(key.clone()) {
                 let walk = Walk {
                     key: None,
+                    depth: self.depth,
                     found: self.found,
                 };
                 return walk.refuse(format!(
@@ -196,6 +217,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
             }
             map.next_value_seed(Walk {
                 key: Some(&key),
+                depth: self.depth + 1,
                 found: self.found,
             })?;
         }
@@ -223,6 +245,20 @@ mod tests {
             let why = problem(&payload).unwrap_or_else(|| panic!("{number} passed"));
             assert!(why.contains("whole number in plain digits"), "{why}");
         }
+    }
+
+    #[test]
+    fn a_payload_nests_at_most_126_deep() {
+        let nested = |depth: usize| {
+            let inner = depth - 1;
+            format!(
+                r#"{{"kind":"x","deep":{}{}}}"#,
+                "[".repeat(inner),
+                "]".repeat(inner)
+            )
+        };
+        assert_eq!(problem(&nested(126)), None);
+        assert!(problem(&nested(127)).is_some_and(|why| why.contains("nested more than 126")));
     }
 
     #[test]

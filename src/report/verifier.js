@@ -94,9 +94,11 @@ const GrimoireCheck = (() => {
   const SCHEMA_VERSION = 4;
   const TEXT_RULES_SINCE = 2;
   const CANONICAL_SINCE = 4;
-  const HEX_FIELDS = { seed_commitment: 64, seed: 64, commitment: 64, secret: 64, contribution: 64, nonce: 32 };
-  // serde_json's nesting limit: a payload nested deeper than this is not one grimoire reads.
-  const DEEPEST = 127;
+  // A Map, not an object: a key such as "constructor" must not find something of every object's.
+  const HEX_FIELDS = new Map([["seed_commitment", 64], ["seed", 64], ["commitment", 64], ["secret", 64], ["contribution", 64], ["nonce", 32]]);
+  // The canonical form's nesting limit (the payload's object counted as 1): grimoire reads some
+  // payloads inside one more level, and serde's own limit is 127 in all.
+  const DEEPEST = 126;
   const wholeNumber = /^(0|[1-9][0-9]*)$/;
 
   /**
@@ -262,10 +264,10 @@ const GrimoireCheck = (() => {
     const walked = walkJson(raw.payload, {
       top: (key, text) => tops.push([key, text]),
       key: (text) => keys.push(text),
-      string: (text, key) => { values.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
-      number: (text, key) => { numbers.push(text); if (HEX_FIELDS[key]) hexes.push([key, text]); },
-      word: (text, key) => { if (HEX_FIELDS[key]) hexes.push([key, text]); },
-      open: (bracket, key) => { if (HEX_FIELDS[key]) hexes.push([key, bracket]); },
+      string: (text, key) => { values.push(text); if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
+      number: (text, key) => { numbers.push(text); if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
+      word: (text, key) => { if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
+      open: (bracket, key) => { if (HEX_FIELDS.has(key)) hexes.push([key, bracket]); },
     }, 0, version >= CANONICAL_SINCE ? DEEPEST : Infinity);
     // Before the canonical form, how deep a payload may nest was each kind's own business.
     if (walked.problem) return { unreadable: `its payload cannot be read: ${walked.problem}` };
@@ -277,10 +279,13 @@ const GrimoireCheck = (() => {
     if (named !== kind) return { unreadable: "its payload is not an object of its own kind" };
     const decodedKeys = keys.map((text) => JSON.parse(text));
     const decodedValues = values.map((text) => JSON.parse(text));
-    // Keys are read whole; before the canonical form a value of a field no event has is passed
-    // over unread.
+    // The payload's own keys are read whole; before the canonical form, whatever a field no
+    // event has holds (keys and values) is passed over unread.
     const half = (texts) => texts.some((text) => !text.isWellFormed());
-    if (half(decodedKeys) || (version >= CANONICAL_SINCE && half(decodedValues))) {
+    const whole = version >= CANONICAL_SINCE
+      ? !half(decodedKeys) && !half(decodedValues)
+      : !half(tops.map(([key]) => key));
+    if (!whole) {
       return { unreadable: "its payload cannot be read: a text holds half a character (a lone surrogate)" };
     }
     const texts = [...keys, ...values];
@@ -325,7 +330,7 @@ const GrimoireCheck = (() => {
       || BigInt(text) < -(2n ** 63n) || BigInt(text) >= 2n ** 64n);
     if (bad !== undefined) return canonical(`a number is written as ${bad}: grimoire writes whole numbers in plain digits`);
     for (const [key, text] of hexes) {
-      const digits = HEX_FIELDS[key];
+      const digits = HEX_FIELDS.get(key);
       if (!new RegExp(`^"[0-9a-f]{${digits}}"$`).test(text)) return canonical(`its "${key}" is not ${digits} lower-case hex digits, as grimoire writes it`);
     }
     return null;
@@ -652,7 +657,7 @@ const GrimoireCheck = (() => {
         rolls.draws.add(die.n);
       }
     };
-    const eventIds = {};
+    const eventIds = new Map();
     const kindBySeq = {};
     const revealedEpochs = new Set();
     rows.forEach((row, index) => {
@@ -678,8 +683,8 @@ const GrimoireCheck = (() => {
       newestVersion = Math.max(newestVersion, version);
       // Every event has its own id, as a campaign file holds them.
       const id = JSON.parse(row.raw.event_id);
-      if (eventIds[id] !== undefined) problem(row.seq, `#${row.seq} has the event id of #${eventIds[id]}: every event has its own`);
-      else eventIds[id] = row.seq;
+      if (eventIds.has(id)) problem(row.seq, `#${row.seq} has the event id of #${eventIds.get(id)}: every event has its own`);
+      else eventIds.set(id, row.seq);
       if (row.texts) problem(row.seq, `#${row.seq}: ${row.texts}`);
       if (!row.readable) {
         problem(row.seq, `#${row.seq} cannot be read: ${row.unreadable}`);
