@@ -118,10 +118,12 @@ impl Campaign {
     /// Runs a command that must succeed; returns its stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
+        // With --json an error is printed on stdout.
         assert!(
             out.status.success(),
-            "{args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
+            "{args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(&out.stdout)
         );
         String::from_utf8(out.stdout).expect("utf-8 output")
     }

@@ -3,16 +3,18 @@
 //! its place, would be folded into the wrong file. grimoire ties the two together itself:
 //!
 //! - every campaign file carries a stamp in `PRAGMA user_version` (page 1 of the file, bytes
-//!   60–63): its identity in the high 12 bits, a random number given by the first write to a file
-//!   that has none, and a count of its writes (wrapping at 1,048,576) in the low 20;
-//! - every write transaction counts itself there, which puts page 1, with the stamp, into every
+//!   60–63): an identity in the high 6 bits, a random number given by the first write to a file
+//!   that has none; a count of its writes (wrapping at 16,384) in the next 14; and in the low 12 a
+//!   random mark drawn afresh at every write;
+//! - every write transaction stamps the file anew, which puts page 1, with the stamp, into every
 //!   journal that holds a commit;
-//! - before SQLite opens a file, the journal beside it is read: when the versions of page 1 in it
-//!   (of the journal's current generation) carry identities and none is the file's, the journal
-//!   is another file's; when they carry the file's but its count of writes is not where the
-//!   journal starts nor one it passes (a copy of the same campaign from an earlier or a later
-//!   moment), the journal is another moment's. Either way the file is not opened; both are left as
-//!   they are, and named.
+//! - before SQLite opens a file, the journal beside it is read: the versions of page 1 in it (of
+//!   the journal's current generation) are the file's history since its last fold. The journal
+//!   belongs to the file when it names no identity, or when the file's stamp is one of them (a
+//!   fold took in part of it) or the one just before its first (its count one less). Otherwise
+//!   it is another file's, or another moment's of this campaign: an earlier or later copy, or one
+//!   that went on by itself from the same count (its random mark tells it apart). The file is not
+//!   opened; both are left as they are, and named.
 //!
 //! A file with no identity yet (made before this rule, or never written since) accepts any journal,
 //! as before. docs/architecture.md ("A journal belongs to its file") says the same.
@@ -24,11 +26,13 @@ use std::path::Path;
 const STAMP_AT: usize = 60;
 const WAL_HEADER: usize = 32;
 const FRAME_HEADER: usize = 24;
-/// The low bits of the stamp count writes; the high ones are the identity. A journal folds into
-/// another file only when both match: another campaign's must share its identity (1 in 4,096)
-/// and a count its commits pass; a copy of the same campaign must lie a multiple of 2^20 writes
-/// from where the journal started.
-const COUNT_BITS: u32 = 20;
+/// The stamp's low bits are a random mark, the next a count of writes, the high ones the
+/// identity. Another file's journal folds in only when the identity (1 in 64) and a whole stamp
+/// (1 in 2^26 for each commit) match; a copy of the same campaign never written since only when
+/// it lies a multiple of 16,384 writes away and its mark matches (1 in 4,096); a copy that went
+/// on by itself from the same count only when its mark matches.
+const MARK_BITS: u32 = 12;
+const COUNT_BITS: u32 = 14;
 const COUNTS: u32 = 1 << COUNT_BITS;
 /// The two magic numbers a write-ahead log starts with (big- or little-endian checksums).
 const WAL_MAGIC: [u32; 2] = [0x377f_0682, 0x377f_0683];
@@ -55,12 +59,12 @@ fn stamp_in(page: &[u8]) -> i32 {
 
 /// The identity a stamp carries (0: none).
 pub fn identity(stamp: i32) -> u32 {
-    stamp as u32 >> COUNT_BITS
+    stamp as u32 >> (COUNT_BITS + MARK_BITS)
 }
 
 /// The count of writes a stamp carries.
 fn writes(stamp: i32) -> u32 {
-    stamp as u32 & (COUNTS - 1)
+    (stamp as u32 >> MARK_BITS) & (COUNTS - 1)
 }
 
 /// Whether two stamps are of one file (at any moment).
@@ -68,9 +72,25 @@ pub fn same_file(a: i32, b: i32) -> bool {
     identity(a) == identity(b)
 }
 
-/// The stamp after one more write: the same identity, one more write counted.
-pub fn after_a_write(stamp: i32) -> i32 {
-    ((stamp as u32 & !(COUNTS - 1)) | ((writes(stamp) + 1) % COUNTS)) as i32
+/// The stamp after one more write: the same identity (a fresh one when there is none), one more
+/// write counted, a new random mark. A tour's mark stays as it is.
+pub fn after_a_write(stamp: i32, rng: &mut impl rand::Rng) -> i32 {
+    if stamp == super::TOUR_MARK {
+        return stamp;
+    }
+    let id = match identity(stamp) {
+        0 => fresh(rng),
+        id => id,
+    };
+    let count = (writes(stamp) + 1) % COUNTS;
+    loop {
+        let mark = rng.random::<u32>() & ((1 << MARK_BITS) - 1);
+        let next = ((id << (COUNT_BITS + MARK_BITS)) | (count << MARK_BITS) | mark) as i32;
+        // The stamp of another moment differs from the last one, and no campaign reads as a tour.
+        if next != stamp && next != super::TOUR_MARK {
+            return next;
+        }
+    }
 }
 
 /// The stamps page 1 carries in the journal `wal`, in the journal's current generation (frames
@@ -117,15 +137,12 @@ pub fn in_journal(wal: &Path) -> Vec<i32> {
 pub enum NotItsJournal {
     /// It was written on another file.
     AnotherFile,
-    /// It was written on this campaign, but the file is a copy of an earlier (or a later) moment.
-    AnotherMoment { earlier: bool },
+    /// It was written on this campaign, but the file is a copy of another moment: an earlier or a
+    /// later one, or one that went on by itself.
+    AnotherMoment,
 }
 
-/// Whether the journal `wal` may be applied to `file`. A journal holds the versions of page 1
-/// since the file's last fold (none yet, then its stamp; a tour's mark put in place of one), each
-/// write counted one more: it belongs when it names no identity, or when the file's is among them
-/// and the file's count of writes is where the journal starts or one it passes (a fold may have
-/// taken in part of it).
+/// Whether the journal `wal` may be applied to `file` (see the module's words).
 pub fn belongs(file: &Path, wal: &Path) -> Result<(), NotItsJournal> {
     let Some(on_disk) = on_disk(file).filter(|&stamp| identity(stamp) != 0) else {
         return Ok(());
@@ -143,39 +160,29 @@ pub fn belongs(file: &Path, wal: &Path) -> Result<(), NotItsJournal> {
 /// Whether a journal whose versions of page 1 carry the stamps `named` (each with an identity, in
 /// the order written) may be applied to a file stamped `on_disk`.
 fn continues(on_disk: i32, named: &[i32]) -> Result<(), NotItsJournal> {
-    let own: Vec<u32> = named
+    let own: Vec<i32> = named
         .iter()
-        .filter(|&&stamp| same_file(stamp, on_disk))
-        .map(|&stamp| writes(stamp))
+        .copied()
+        .filter(|&stamp| same_file(stamp, on_disk))
         .collect();
-    let (Some(&first), Some(&last)) = (own.first(), own.last()) else {
+    let Some(&first) = own.first() else {
         return Err(NotItsJournal::AnotherFile);
     };
-    // Counted round the 2^20: the file's count must lie from the write before the journal's
-    // first to its last. A journal of as many commits has gone all the way round: any count is
-    // one it passes.
-    if own.len() >= COUNTS as usize {
-        return Ok(());
+    // A version the journal holds (a fold took in part of it), or the one its first write followed.
+    let before_first = (writes(first) + COUNTS - 1) % COUNTS;
+    if own.contains(&on_disk) || writes(on_disk) == before_first {
+        Ok(())
+    } else {
+        Err(NotItsJournal::AnotherMoment)
     }
-    let from = (first + COUNTS - 1) % COUNTS;
-    let after = |count: u32| (count + COUNTS - from) % COUNTS;
-    let file = writes(on_disk);
-    if after(file) <= after(last) {
-        return Ok(());
-    }
-    let behind = (from + COUNTS - file) % COUNTS;
-    let ahead = (file + COUNTS - last) % COUNTS;
-    Err(NotItsJournal::AnotherMoment {
-        earlier: behind < ahead,
-    })
 }
 
-/// A fresh stamp: an identity never 0 (none) nor the tour's mark's, and no write counted yet.
-pub fn fresh(rng: &mut impl rand::Rng) -> i32 {
+/// A fresh identity: never 0 (none) nor the tour's mark's.
+fn fresh(rng: &mut impl rand::Rng) -> u32 {
     loop {
-        let stamp = (rng.random::<u32>() & !(COUNTS - 1)) as i32;
-        if identity(stamp) != 0 && !same_file(stamp, super::TOUR_MARK) {
-            return stamp;
+        let id = rng.random::<u32>() >> (COUNT_BITS + MARK_BITS);
+        if id != 0 && id != identity(super::TOUR_MARK) {
+            return id;
         }
     }
 }
@@ -183,44 +190,60 @@ pub fn fresh(rng: &mut impl rand::Rng) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
+
+    fn stamp(id: u32, count: u32, mark: u32) -> i32 {
+        ((id << (COUNT_BITS + MARK_BITS)) | (count << MARK_BITS) | mark) as i32
+    }
 
     #[test]
-    fn a_write_counts_itself_and_keeps_the_identity() {
-        let stamp = 0x123f_fffe_u32 as i32;
-        let next = after_a_write(stamp);
-        assert!(same_file(stamp, next));
-        assert_eq!(writes(next), 0xf_ffff);
-        assert_eq!(writes(after_a_write(next)), 0, "counts wrap at 2^20");
-        assert!(same_file(after_a_write(next), stamp));
+    fn a_write_counts_itself_keeps_the_identity_and_draws_a_new_mark() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let before = stamp(0x15, COUNTS - 1, 5);
+        let next = after_a_write(before, &mut rng);
+        assert!(same_file(before, next));
+        assert_eq!(writes(next), 0, "counts wrap");
+        assert_ne!(next, before);
+        assert_eq!(
+            after_a_write(super::super::TOUR_MARK, &mut rng),
+            super::super::TOUR_MARK
+        );
+        assert_ne!(
+            identity(after_a_write(0, &mut rng)),
+            0,
+            "a first write gives an identity"
+        );
     }
 
     /// A journal belongs to the file it continues (at its start, or part of it folded in), never
-    /// to a copy of another moment, even thousands of writes away across a wrap of 4,096 (a count
-    /// of 12 bits once let an earlier copy take a journal 4,100 writes on).
+    /// to a copy of another moment: earlier or later, however far (a count of 12 bits once let an
+    /// earlier copy take a journal 4,100 writes on), nor one that went on by itself from the same
+    /// count (a count alone once let it).
     #[test]
-    fn a_journal_continues_only_the_moments_its_commits_pass() {
-        let id = 0x5a5 << COUNT_BITS;
-        let stamp = |count: u32| (id | count) as i32;
-        let journal: Vec<i32> = (4005..4105).map(stamp).collect();
-        for file in [4004, 4005, 4050, 4104] {
-            assert_eq!(continues(stamp(file), &journal), Ok(()), "{file}");
+    fn a_journal_continues_only_the_moments_it_holds() {
+        let journal: Vec<i32> = (100..140).map(|n| stamp(0x15, n, n * 7 % 4096)).collect();
+        assert_eq!(
+            continues(stamp(0x15, 99, 1234), &journal),
+            Ok(()),
+            "its start"
+        );
+        for at in [0, 10, 39] {
+            assert_eq!(continues(journal[at], &journal), Ok(()), "{at}");
         }
-        for (file, earlier) in [
-            (0, true),
-            (4003, true),
-            (92, true),
-            (4105, false),
-            (9000, false),
+        for other in [
+            stamp(0x15, 98, 1),
+            stamp(0x15, 140, 1),
+            stamp(0x15, 4100 % COUNTS, 0),
+            // Went on by itself from write 99: its write 100 has another mark.
+            stamp(0x15, 100, 4095),
         ] {
             assert_eq!(
-                continues(stamp(file), &journal),
-                Err(NotItsJournal::AnotherMoment { earlier }),
-                "{file}"
+                continues(other, &journal),
+                Err(NotItsJournal::AnotherMoment)
             );
         }
-        let stranger = (0x111_u32 << COUNT_BITS | 4050) as i32;
         assert_eq!(
-            continues(stranger, &journal),
+            continues(stamp(0x16, 120, 840), &journal),
             Err(NotItsJournal::AnotherFile)
         );
     }

@@ -543,6 +543,9 @@ impl SqliteBackend {
 /// Refuses to open `path` when the journal beside it belongs to another file (see [`journal`]):
 /// SQLite would fold it into this one. Nothing is changed; both are named.
 fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
+    // SQLite follows a link to its file and keeps the journal beside that file.
+    let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = file.as_path();
     let wal = super::files::beside(path, "-wal");
     if journal::belongs(path, &wal).is_ok() {
         return Ok(());
@@ -556,11 +559,8 @@ fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
         journal::NotItsJournal::AnotherFile => {
             "belongs to another campaign file, so SQLite would fold another file's pages into this one"
         }
-        journal::NotItsJournal::AnotherMoment { earlier: true } => {
-            "was written on this campaign at a later moment than this copy of it (a copy from an earlier moment), so SQLite would fold pages of one moment into a file of another"
-        }
-        journal::NotItsJournal::AnotherMoment { earlier: false } => {
-            "was written on this campaign at an earlier moment than this copy of it (a copy from a later moment), so SQLite would fold pages of one moment into a file of another"
+        journal::NotItsJournal::AnotherMoment => {
+            "was written on this campaign, but this file is a copy of it from another moment (an earlier one, a later one, or one that went on by itself), so SQLite would fold pages of one moment into a file of another"
         }
     };
     Err(StoreError::Refused {
@@ -705,12 +705,8 @@ impl Backend for SqliteBackend {
             .tx
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(fail)?;
-        identity = if journal::identity(identity) == 0 {
-            journal::fresh(&mut rand::rng())
-        } else {
-            // One more write counted, so a journal tells a copy of another moment.
-            journal::after_a_write(identity)
-        };
+        // Stamped anew, so a journal tells a copy of another moment (see [`journal`]).
+        identity = journal::after_a_write(identity, &mut rand::rng());
         tx.tx
             .pragma_update(None, "user_version", identity)
             .map_err(fail)?;
@@ -747,7 +743,7 @@ impl Backend for SqliteBackend {
             .conn()
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| db_error(&path, "read", e))?;
-        Ok(journal::same_file(mark, TOUR_MARK))
+        Ok(mark == TOUR_MARK)
     }
 
     fn mark_as_tour(&mut self) -> Result<(), StoreError> {
