@@ -779,6 +779,25 @@ fn a_device_a_circle_of_links_and_the_wrong_file_to_import_are_named_for_what_th
     assert!(!target.db.exists());
 }
 
+/// Reading, writing and verifying the campaign are each refused for the journal `wal` beside it,
+/// saying `says`, and leave the file and the journal byte for byte as they were.
+fn every_command_refuses_and_keeps_both(c: &Campaign, wal: &Path, says: &str) {
+    let (journal, copied) = (bytes(wal), bytes(&c.db));
+    for args in [
+        vec!["character", "list"],
+        vec!["damage", "Aldric", "1"],
+        vec!["verify"],
+    ] {
+        let said = c.refused(&args, 1);
+        assert!(
+            said.contains("campaign.db-wal") && said.contains(says),
+            "{args:?}: {said}"
+        );
+        assert_eq!(bytes(wal), journal, "{args:?} left the journal alone");
+        assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
+    }
+}
+
 /// Restoring by copying a backup into place beside a journal a killed shell left: SQLite would fold
 /// the old file's journal into the copy. No command opens the copy; each names the journal, and
 /// the copy and the journal are both left byte for byte as they were.
@@ -791,19 +810,7 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
     let journal = bytes(&wal);
     std::fs::copy(&backup, &c.db).unwrap();
     let copied = bytes(&c.db);
-    for args in [
-        vec!["character", "list"],
-        vec!["damage", "Aldric", "1"],
-        vec!["verify"],
-    ] {
-        let said = c.refused(&args, 1);
-        assert!(
-            said.contains("campaign.db-wal") && said.contains("belongs to another campaign file"),
-            "{args:?}: {said}"
-        );
-        assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
-        assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
-    }
+    every_command_refuses_and_keeps_both(&c, &wal, "belongs to another campaign file");
     // The way out the refusal names: `restore` sets the copy aside with the journal beside it
     // (both kept, as they were), and puts the backup in place whole.
     let restored = c.json(&["restore", backup.to_str().unwrap()]);
@@ -844,20 +851,9 @@ fn a_journal_is_never_folded_into_a_copy_of_its_campaign_from_another_moment() {
         assert!(out.status.success(), "{out:?}");
     }
     let wal = killed_shell_leaves_its_journal(&c);
-    let journal = bytes(&wal);
     for copy in [&earlier, &later] {
         std::fs::copy(copy, &c.db).unwrap();
-        let copied = bytes(&c.db);
-        for args in [vec!["character", "list"], vec!["verify"]] {
-            let said = c.refused(&args, 1);
-            assert!(
-                said.contains("campaign.db-wal")
-                    && said.contains("a copy of it from another moment"),
-                "{copy:?}, {args:?}: {said}"
-            );
-            assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
-            assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
-        }
+        every_command_refuses_and_keeps_both(&c, &wal, "a copy of it from another moment");
     }
 }
 
@@ -877,18 +873,8 @@ fn a_journal_is_never_folded_into_a_copy_that_went_its_own_way() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let wal = killed_shell_leaves_its_journal(&c);
-    let journal = bytes(&wal);
     std::fs::copy(&branch, &c.db).unwrap();
-    let copied = bytes(&c.db);
-    for args in [vec!["character", "list"], vec!["verify"]] {
-        let said = c.refused(&args, 1);
-        assert!(
-            said.contains("campaign.db-wal") && said.contains("a copy of it from another moment"),
-            "{args:?}: {said}"
-        );
-        assert_eq!(bytes(&wal), journal, "{args:?} left the journal alone");
-        assert_eq!(bytes(&c.db), copied, "{args:?} left the copy alone");
-    }
+    every_command_refuses_and_keeps_both(&c, &wal, "a copy of it from another moment");
 }
 
 /// A campaign file copied over the one a shell holds open, in place (the same inode): the shell's
