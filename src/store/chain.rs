@@ -1570,6 +1570,27 @@ impl Verifier {
         }
     }
 
+    /// Names each kept sealed die (`SEQ:N`) that no event of the log holds: a file whose secrets
+    /// were put beside another copy's events (a copy that went its own way, restored by hand)
+    /// would otherwise reveal dice that were never sealed.
+    pub fn check_sealed_keys<'k>(&mut self, keys: impl Iterator<Item = &'k str>) {
+        for key in keys {
+            let held = key.split_once(':').and_then(|(seq, n)| {
+                let (seq, n) = (seq.parse::<u64>().ok()?, n.parse::<u32>().ok()?);
+                let canonical = format!("{seq}:{n}") == key;
+                (canonical && self.sealed_met.contains_key(&(Seq(seq), n))).then_some(Seq(seq))
+            });
+            if held.is_none() {
+                let at = key
+                    .split_once(':')
+                    .and_then(|(seq, _)| seq.parse::<u64>().ok())
+                    .filter(|&seq| seq >= 1 && seq < self.expected_seq.get())
+                    .map_or(self.expected_seq.previous(), Seq);
+                self.dice_problem(at, format!("the file keeps a sealed die under '{key}', which no event of the log holds sealed; its secrets and its events are not one campaign's (restore the file from a backup)"));
+            }
+        }
+    }
+
     pub fn check_kept_seeds(
         &mut self,
         mut kept: impl FnMut(u32) -> Result<Option<String>, super::StoreError>,

@@ -584,11 +584,18 @@ impl Store {
                 match listed {
                     // A seed kept for an epoch the log never began would stop that epoch keeping
                     // its own.
-                    Ok(all) => verifier.check_seed_keys(
-                        all.iter()
-                            .filter(|(kind, _, _)| kind == "epoch_seed")
-                            .map(|(_, key, _)| key.as_str()),
-                    ),
+                    Ok(all) => {
+                        verifier.check_seed_keys(
+                            all.iter()
+                                .filter(|(kind, _, _)| kind == "epoch_seed")
+                                .map(|(_, key, _)| key.as_str()),
+                        );
+                        verifier.check_sealed_keys(
+                            all.iter()
+                                .filter(|(kind, _, _)| kind == "sealed_die")
+                                .map(|(_, key, _)| key.as_str()),
+                        );
+                    }
                     // Named by the check of the kept seeds, or by the reveal that reads it.
                     Err(StoreError::DamagedSecret { .. }) => {}
                     Err(other) => return Err(other),

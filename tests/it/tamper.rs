@@ -1500,3 +1500,35 @@ fn rewrite_payload(c: &Campaign, seq: u64, edit: impl FnOnce(&mut serde_json::Va
     .unwrap();
     rechain(&conn);
 }
+
+/// The secrets of one copy beside the events of another (a file put together by hand): a kept
+/// sealed die that no event holds is named, so a reveal can never open a die that was not sealed.
+#[test]
+fn a_kept_sealed_die_no_event_holds_is_named() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["--rolls", "13", "roll", "d20", "--sealed"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = c.sql();
+    let value: String = conn
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'sealed_die' AND key = ?1",
+            [format!("{sealed}:0")],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO secrets (kind, key, value) VALUES ('sealed_die', ?1, ?2)",
+        rusqlite::params![format!("{}:0", sealed - 1), value],
+    )
+    .unwrap();
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "PROBLEM at #{}: the file keeps a sealed die under '{}:0', which no event of the log holds sealed",
+            sealed - 1,
+            sealed - 1
+        )),
+        "{report}"
+    );
+}
