@@ -63,7 +63,11 @@ fn an_export_never_overwrites_the_campaign_file_however_it_is_named() {
             &["export", "--with-secrets", "--out", out.to_str().unwrap()],
             1,
         );
-        assert!(message.contains("campaign file itself"), "{message}");
+        // With a second name the campaign itself is refused first (see the hard-link test).
+        assert!(
+            message.contains("campaign file itself") || message.contains("(hard links)"),
+            "{message}"
+        );
         assert_eq!(bytes(&c.db), before);
     }
     // --force does not make a campaign file fair game either.
@@ -1103,4 +1107,54 @@ fn a_backup_or_an_import_that_is_no_such_file_is_named_for_what_it_is() {
         said.contains("it is a folder") && !said.contains("os error"),
         "{said}"
     );
+}
+
+/// An earlier copy of the same campaign (a plain `cp`, which keeps its identity) copied over the
+/// file a shell holds open, in place: the shell's next write is refused, and closing the shell
+/// folds nothing into the copy, which stays byte for byte as it was put there.
+#[test]
+fn an_earlier_copy_put_in_place_under_a_shell_stops_its_writes_and_takes_nothing_at_close() {
+    use std::io::Write;
+    let c = Campaign::with_party();
+    let earlier = c.dir.path().join("earlier.db");
+    std::fs::copy(&c.db, &earlier).unwrap();
+    // Folded into the file at its close: the shell's journal starts after the copy's moment.
+    c.ok(&["heal", "Aldric", "1"]);
+    let (mut shell, mut input, mut output) = shell_that_ran(&c, "damage Aldric 1", "Health now");
+    std::fs::copy(&earlier, &c.db).unwrap();
+    let copied = bytes(&c.db);
+    writeln!(input, "damage Aldric 1").unwrap();
+    drop(input);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut output, &mut rest).unwrap();
+    let mut errors = String::new();
+    std::io::Read::read_to_string(shell.stderr.as_mut().unwrap(), &mut errors).unwrap();
+    shell.wait().unwrap();
+    assert!(
+        !rest.contains("Health now"),
+        "the second write was refused: {rest}"
+    );
+    assert!(errors.contains("copied over it in place"), "{errors}");
+    assert_eq!(
+        bytes(&c.db),
+        copied,
+        "closing the shell folded nothing into the copy"
+    );
+}
+
+/// A campaign file with two names (a hard link) is refused under either: SQLite would keep a
+/// journal beside each, and writes through one would be lost to the other.
+#[test]
+fn a_campaign_file_with_two_names_is_refused_under_either() {
+    let c = Campaign::with_party();
+    let other = c.dir.path().join("other-name.db");
+    std::fs::hard_link(&c.db, &other).unwrap();
+    for db in [&c.db, &other] {
+        let out = c.run(&["--db", db.to_str().unwrap(), "damage", "Aldric", "1"]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert!(said.contains("has 2 names (hard links)"), "{said}");
+    }
+    std::fs::remove_file(&other).unwrap();
+    c.ok(&["damage", "Aldric", "1"]);
 }

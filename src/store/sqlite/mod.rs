@@ -325,6 +325,19 @@ impl SqliteBackend {
         {
             return Err(StoreError::EmptyFile(path.to_path_buf()));
         }
+        // SQLite keeps a journal beside each name it is given: through two names (hard links) one
+        // file would take two journals, and writes through one would be lost to the other.
+        if let Ok(meta) = std::fs::metadata(path)
+            && std::os::unix::fs::MetadataExt::nlink(&meta) > 1
+        {
+            return Err(StoreError::Refused {
+                path: path.to_path_buf(),
+                why: format!(
+                    "the file has {} names (hard links), and SQLite keeps a journal beside each name, so writes through one would be lost to the other; keep one name (remove the others with `rm`, which removes only that name), or copy the file with `grimoire backup`",
+                    std::os::unix::fs::MetadataExt::nlink(&meta)
+                ),
+            });
+        }
         let (conn, reading_lock) = connect(path)?;
         let file_identity: i32 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -494,7 +507,7 @@ impl SqliteBackend {
         if moved_away {
             return refuse(match now {
                 None => {
-                    "the campaign file was deleted or moved away while it was open here, so a write would reach a file nothing opens again; if it was moved, open it where it is now (start the shell again with --db)"
+                    "the campaign file was deleted or moved away while it was open here, so a write would reach a file nothing opens again; if it was moved, move its journal with it first (NAME-wal and NAME-shm beside the old path hold what was written here since the last fold), then open it where it is now (start the shell again with --db)"
                 }
                 Some(_) => {
                     "another file (or a link to one) has taken the campaign file's place since it was opened here; open the campaign again (start the shell again) to write to the file now at this path"
@@ -542,6 +555,13 @@ impl SqliteBackend {
 
 /// Refuses to open `path` when the journal beside it belongs to another file (see [`journal`]):
 /// SQLite would fold it into this one. Nothing is changed; both are named.
+/// Why the journal beside the campaign file at `path` (the file a link leads to, where SQLite
+/// keeps its journal) does not belong to it, if it does not.
+fn journal_not_its_files(path: &Path) -> Option<journal::NotItsJournal> {
+    let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
+    journal::belongs(&file, &super::files::beside(&file, "-wal")).err()
+}
+
 fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
     // SQLite follows a link to its file and keeps the journal beside that file.
     let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
@@ -697,7 +717,20 @@ impl Backend for SqliteBackend {
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
         self.check_still_in_place()?;
         let known = std::sync::Arc::clone(&self.file_identity);
+        let copied_over = self.building.is_none() && journal_not_its_files(&self.path).is_some();
         let tx = self.begin(TransactionBehavior::Immediate)?;
+        // With the write lock held no other writer can start the journal afresh, so the file on
+        // disk must continue the journal this connection writes to: another file, or another
+        // moment of this one, copied over it in place would take the write's pages half-mixed.
+        // (Looked at both before and under the lock: a fold by another process may move the
+        // file on between, never away from the journal.)
+        if copied_over && journal_not_its_files(&tx.path).is_some() {
+            return Err(StoreError::Io {
+                path: tx.path.clone(),
+                action: "written",
+                why: "another campaign file, or a copy of this one from another moment, was copied over it in place while it was open here, so a write would mix the two; start the shell again to open the file as it is now".into(),
+            });
+        }
         // Every write stamps the file again (giving it an identity when it has none), so every
         // journal that holds a commit carries the stamp on page 1 (see [`journal`]).
         let fail = |e| db_error(&tx.path, "written", e);
@@ -823,8 +856,20 @@ fn fold_the_journal_in(conn: Connection) -> rusqlite::Result<()> {
 }
 
 impl Drop for SqliteBackend {
-    /// A new file dropped unpublished (a refused command, a panic) leaves nothing behind.
+    /// A new file dropped unpublished (a refused command, a panic) leaves nothing behind. A
+    /// connection closing folds its journal into the file, unless the file on disk no longer
+    /// continues that journal (another file, or another moment, copied over it in place): folded
+    /// in, the journal's pages would damage it.
     fn drop(&mut self) {
+        if let Some(conn) = &self.conn
+            && self.building.is_none()
+            && journal_not_its_files(&self.path).is_some()
+        {
+            let _ = conn.set_db_config(
+                rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+                true,
+            );
+        }
         drop(self.conn.take());
         if let Some(building) = self.building.take() {
             remove_database_files(&building);
