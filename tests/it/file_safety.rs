@@ -865,20 +865,28 @@ fn a_journal_is_never_folded_into_a_copy_of_its_campaign_from_another_moment() {
 /// shell left on the original: both went on one write from the same moment, so they count the
 /// same number of writes, but each write drew its own random mark. The journal is refused, named
 /// and kept, and the copy's event is not lost.
+///
+/// And the same when the original also went on one write, folded in, before the shell: the copy
+/// then stands at the very count the journal starts from (a count alone let that one in).
 #[test]
 fn a_journal_is_never_folded_into_a_copy_that_went_its_own_way() {
-    let c = Campaign::with_party();
-    let branch = c.dir.path().join("branch.db");
-    std::fs::copy(&c.db, &branch).unwrap();
-    let out = c
-        .cmd()
-        .args(["--db", branch.to_str().unwrap(), "heal", "Aldric", "1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let wal = killed_shell_leaves_its_journal(&c);
-    std::fs::copy(&branch, &c.db).unwrap();
-    every_command_refuses_and_keeps_both(&c, &wal, "a copy of it from another moment");
+    for original_went_on in [false, true] {
+        let c = Campaign::with_party();
+        let branch = c.dir.path().join("branch.db");
+        std::fs::copy(&c.db, &branch).unwrap();
+        let out = c
+            .cmd()
+            .args(["--db", branch.to_str().unwrap(), "heal", "Aldric", "1"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        if original_went_on {
+            c.ok(&["damage", "Aldric", "1"]);
+        }
+        let wal = killed_shell_leaves_its_journal(&c);
+        std::fs::copy(&branch, &c.db).unwrap();
+        every_command_refuses_and_keeps_both(&c, &wal, "a copy of it from another moment");
+    }
 }
 
 /// A campaign file copied over the one a shell holds open, in place (the same inode): the shell's

@@ -3,18 +3,19 @@
 //! its place, would be folded into the wrong file. grimoire ties the two together itself:
 //!
 //! - every campaign file carries a stamp in `PRAGMA user_version` (page 1 of the file, bytes
-//!   60–63): an identity in the high 6 bits, a random number given by the first write to a file
-//!   that has none; a count of its writes (wrapping at 16,384) in the next 14; and in the low 12 a
-//!   random mark drawn afresh at every write;
+//!   60–63): an identity in the high 4 bits, a random number given by the first write to a file
+//!   that has none; a count of its writes (wrapping at 256) in the next 8; then the random mark of
+//!   the write before, and in the low 10 bits a random mark drawn afresh at every write;
 //! - every write transaction stamps the file anew, which puts page 1, with the stamp, into every
 //!   journal that holds a commit;
-//! - before SQLite opens a file, the journal beside it is read: the versions of page 1 in it (of
-//!   the journal's current generation) are the file's history since its last fold. The journal
-//!   belongs to the file when it names no identity, or when the file's stamp is one of them (a
-//!   fold took in part of it) or the one just before its first (its count one less). Otherwise
-//!   it is another file's, or another moment's of this campaign: an earlier or later copy, or one
-//!   that went on by itself from the same count (its random mark tells it apart). The file is not
-//!   opened; both are left as they are, and named.
+//! - before SQLite opens a file, and under the write lock before every write, the journal beside
+//!   it is read: the versions of page 1 in it (of the journal's current generation) are the file's
+//!   history since its last fold. The journal belongs to the file when it names no identity, or
+//!   when the file's stamp is one of them (a fold took in part of it) or the one its first commit
+//!   followed (the count one less, the mark the one that commit names). Otherwise it is another
+//!   file's, or another moment's of this campaign: an earlier or later copy, or one that went on
+//!   by itself. The file is not opened, nor written, nor folded into at close; both are left as
+//!   they are, and named.
 //!
 //! A file with no identity yet (made before this rule, or never written since) accepts any journal,
 //! as before. docs/architecture.md ("A journal belongs to its file") says the same.
@@ -26,14 +27,16 @@ use std::path::Path;
 const STAMP_AT: usize = 60;
 const WAL_HEADER: usize = 32;
 const FRAME_HEADER: usize = 24;
-/// The stamp's low bits are a random mark, the next a count of writes, the high ones the
-/// identity. Another file's journal folds in only when the identity (1 in 64) and a whole stamp
-/// (1 in 2^26 for each commit) match; a copy of the same campaign never written since only when
-/// it lies a multiple of 16,384 writes away and its mark matches (1 in 4,096); a copy that went
-/// on by itself from the same count only when its mark matches.
-const MARK_BITS: u32 = 12;
-const COUNT_BITS: u32 = 14;
+/// The stamp's parts, from the low bits: this write's random mark, the write before's, the count
+/// of writes, and the identity. Another file's journal folds in only when the identity (1 in 16)
+/// and a whole stamp or the journal's start (1 in 2^18) match; a copy of the same campaign only
+/// when count and marks match: a copy that went on by itself 1 in 1,024 for the commit it shares
+/// a count with, an earlier one never written since far less.
+const MARK_BITS: u32 = 10;
+const COUNT_BITS: u32 = 8;
 const COUNTS: u32 = 1 << COUNT_BITS;
+const MARKS: u32 = 1 << MARK_BITS;
+const IDENTITY_AT_BIT: u32 = COUNT_BITS + 2 * MARK_BITS;
 /// The two magic numbers a write-ahead log starts with (big- or little-endian checksums).
 const WAL_MAGIC: [u32; 2] = [0x377f_0682, 0x377f_0683];
 
@@ -59,12 +62,22 @@ fn stamp_in(page: &[u8]) -> i32 {
 
 /// The identity a stamp carries (0: none).
 pub fn identity(stamp: i32) -> u32 {
-    stamp as u32 >> (COUNT_BITS + MARK_BITS)
+    stamp as u32 >> IDENTITY_AT_BIT
 }
 
 /// The count of writes a stamp carries.
 fn writes(stamp: i32) -> u32 {
-    (stamp as u32 >> MARK_BITS) & (COUNTS - 1)
+    (stamp as u32 >> (2 * MARK_BITS)) % COUNTS
+}
+
+/// The random mark of the write before the one a stamp is of.
+fn mark_before(stamp: i32) -> u32 {
+    (stamp as u32 >> MARK_BITS) % MARKS
+}
+
+/// The random mark of the write a stamp is of.
+fn mark(stamp: i32) -> u32 {
+    stamp as u32 % MARKS
 }
 
 /// Whether two stamps are of one file (at any moment).
@@ -73,7 +86,8 @@ pub fn same_file(a: i32, b: i32) -> bool {
 }
 
 /// The stamp after one more write: the same identity (a fresh one when there is none), one more
-/// write counted, a new random mark. A tour's mark stays as it is.
+/// write counted, the last write's mark kept as the one before, a new random mark. A tour's mark
+/// stays as it is.
 pub fn after_a_write(stamp: i32, rng: &mut impl rand::Rng) -> i32 {
     if stamp == super::TOUR_MARK {
         return stamp;
@@ -84,10 +98,13 @@ pub fn after_a_write(stamp: i32, rng: &mut impl rand::Rng) -> i32 {
     };
     let count = (writes(stamp) + 1) % COUNTS;
     loop {
-        let mark = rng.random::<u32>() & ((1 << MARK_BITS) - 1);
-        let next = ((id << (COUNT_BITS + MARK_BITS)) | (count << MARK_BITS) | mark) as i32;
-        // The stamp of another moment differs from the last one, and no campaign reads as a tour.
-        if next != stamp && next != super::TOUR_MARK {
+        let new = rng.random::<u32>() % MARKS;
+        let next = ((id << IDENTITY_AT_BIT)
+            | (count << (2 * MARK_BITS))
+            | (mark(stamp) << MARK_BITS)
+            | new) as i32;
+        // No campaign reads as a tour.
+        if next != super::TOUR_MARK {
             return next;
         }
     }
@@ -171,7 +188,8 @@ fn continues(on_disk: i32, named: &[i32]) -> Result<(), NotItsJournal> {
     };
     // A version the journal holds (a fold took in part of it), or the one its first write followed.
     let before_first = (writes(first) + COUNTS - 1) % COUNTS;
-    if own.contains(&on_disk) || writes(on_disk) == before_first {
+    let is_its_start = writes(on_disk) == before_first && mark(on_disk) == mark_before(first);
+    if own.contains(&on_disk) || is_its_start {
         Ok(())
     } else {
         Err(NotItsJournal::AnotherMoment)
@@ -181,7 +199,7 @@ fn continues(on_disk: i32, named: &[i32]) -> Result<(), NotItsJournal> {
 /// A fresh identity: never 0 (none) nor the tour's mark's.
 fn fresh(rng: &mut impl rand::Rng) -> u32 {
     loop {
-        let id = rng.random::<u32>() >> (COUNT_BITS + MARK_BITS);
+        let id = rng.random::<u32>() >> IDENTITY_AT_BIT;
         if id != 0 && id != identity(super::TOUR_MARK) {
             return id;
         }
@@ -193,18 +211,21 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn stamp(id: u32, count: u32, mark: u32) -> i32 {
-        ((id << (COUNT_BITS + MARK_BITS)) | (count << MARK_BITS) | mark) as i32
+    fn stamp(id: u32, count: u32, before: u32, now: u32) -> i32 {
+        ((id << IDENTITY_AT_BIT) | (count << (2 * MARK_BITS)) | (before << MARK_BITS) | now) as i32
     }
 
     #[test]
-    fn a_write_counts_itself_keeps_the_identity_and_draws_a_new_mark() {
+    fn a_write_counts_itself_keeps_the_identity_and_chains_the_marks() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let before = stamp(0x15, COUNTS - 1, 5);
+        let before = stamp(0x6, COUNTS - 1, 3, 5);
         let next = after_a_write(before, &mut rng);
         assert!(same_file(before, next));
-        assert_eq!(writes(next), 0, "counts wrap");
-        assert_ne!(next, before);
+        assert_eq!(
+            (writes(next), mark_before(next)),
+            (0, 5),
+            "counts wrap; the mark is kept"
+        );
         assert_eq!(
             after_a_write(super::super::TOUR_MARK, &mut rng),
             super::super::TOUR_MARK
@@ -218,13 +239,20 @@ mod tests {
 
     /// A journal belongs to the file it continues (at its start, or part of it folded in), never
     /// to a copy of another moment: earlier or later, however far (a count of 12 bits once let an
-    /// earlier copy take a journal 4,100 writes on), nor one that went on by itself from the same
-    /// count (a count alone once let it).
+    /// earlier copy take a journal 4,100 writes on), nor one that went on by itself, whether from
+    /// the count the journal starts at or the one before it (a count alone once let both).
     #[test]
     fn a_journal_continues_only_the_moments_it_holds() {
-        let journal: Vec<i32> = (100..140).map(|n| stamp(0x15, n, n * 7 % 4096)).collect();
+        // Writes 100 to 139, each naming the mark of the one before (write 99's: 77).
+        let mut journal = Vec::new();
+        let mut before = 77;
+        for n in 100..140 {
+            let now = n * 7 % MARKS;
+            journal.push(stamp(0x6, n % COUNTS, before, now));
+            before = now;
+        }
         assert_eq!(
-            continues(stamp(0x15, 99, 1234), &journal),
+            continues(stamp(0x6, 99, 12, 77), &journal),
             Ok(()),
             "its start"
         );
@@ -232,11 +260,12 @@ mod tests {
             assert_eq!(continues(journal[at], &journal), Ok(()), "{at}");
         }
         for other in [
-            stamp(0x15, 98, 1),
-            stamp(0x15, 140, 1),
-            stamp(0x15, 4100 % COUNTS, 0),
+            stamp(0x6, 98, 1, 2),
+            stamp(0x6, 140, 1, 2),
+            // At the journal's starting count, but another write.
+            stamp(0x6, 99, 12, 78),
             // Went on by itself from write 99: its write 100 has another mark.
-            stamp(0x15, 100, 4095),
+            stamp(0x6, 100, 77, 1023),
         ] {
             assert_eq!(
                 continues(other, &journal),
@@ -244,7 +273,7 @@ mod tests {
             );
         }
         assert_eq!(
-            continues(stamp(0x16, 120, 840), &journal),
+            continues(stamp(0x7, 120, 1, 840), &journal),
             Err(NotItsJournal::AnotherFile)
         );
     }

@@ -327,8 +327,12 @@ impl SqliteBackend {
         }
         // SQLite keeps a journal beside each name it is given: through two names (hard links) one
         // file would take two journals, and writes through one would be lost to the other.
-        if let Ok(meta) = std::fs::metadata(path)
-            && std::os::unix::fs::MetadataExt::nlink(&meta) > 1
+        // (Counted before the names are looked at again: a creation may finish in between.)
+        if let Ok(first) = std::fs::metadata(path)
+            && std::os::unix::fs::MetadataExt::nlink(&first) > 1
+            && let private = creation_names(path, &first)
+            && let Ok(meta) = std::fs::metadata(path)
+            && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 + private
         {
             return Err(StoreError::Refused {
                 path: path.to_path_buf(),
@@ -555,6 +559,31 @@ impl SqliteBackend {
 
 /// Refuses to open `path` when the journal beside it belongs to another file (see [`journal`]):
 /// SQLite would fold it into this one. Nothing is changed; both are named.
+/// How many of the names of the file `meta` describes are a creation's own private one beside
+/// `path` (`.NAME.creating-…`): a new campaign is published by linking its private file to its
+/// name, then removing the private one, and in between the file has both.
+fn creation_names(path: &Path, meta: &std::fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return 0;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| (m.dev(), m.ino()) == (meta.dev(), meta.ino()))
+        .count() as u64
+}
+
 /// Why the journal beside the campaign file at `path` (the file a link leads to, where SQLite
 /// keeps its journal) does not belong to it, if it does not.
 fn journal_not_its_files(path: &Path) -> Option<journal::NotItsJournal> {
