@@ -814,7 +814,9 @@ fn a_journal_left_by_a_killed_shell_is_never_folded_into_a_backup_copied_into_pl
     let journal = bytes(&wal);
     std::fs::copy(&backup, &c.db).unwrap();
     let copied = bytes(&c.db);
-    every_command_refuses_and_keeps_both(&c, &wal, "belongs to another campaign file");
+    // A backup has an identity of its own, which one time in 16 is the campaign's: then the
+    // journal is refused as another moment's.
+    every_command_refuses_and_keeps_both(&c, &wal, "the journal beside it");
     // The way out the refusal names: `restore` sets the copy aside with the journal beside it
     // (both kept, as they were), and puts the backup in place whole.
     let restored = c.json(&["restore", backup.to_str().unwrap()]);
@@ -893,15 +895,28 @@ fn a_journal_is_never_folded_into_a_copy_that_went_its_own_way() {
 /// next write is refused rather than mixing the two files' pages, and the copy stays whole.
 #[test]
 fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
-    use std::io::Write;
     let c = Campaign::with_party();
     let backup = c.dir.path().join("before.db");
     c.ok(&["backup", backup.to_str().unwrap()]);
-    let (mut shell, mut input, mut output) = shell_that_ran(&c, "damage Aldric 1", "Health now");
-    let inode =
-        |p: &std::path::Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+    let errors = second_write_after_copying_in_place(&c, &backup);
+    // Told by the file's identity, or (when the 4-bit identities happen to agree) by the journal
+    // the file no longer continues.
+    assert!(
+        errors.contains("copied over this one in place")
+            || errors.contains("copied over it in place"),
+        "{errors}"
+    );
+}
+
+/// A shell records a damage, `copy` is copied over its file in place (the same inode), and the
+/// shell is asked for a second damage, which must be refused; returns what the shell said on
+/// stderr once it has ended.
+fn second_write_after_copying_in_place(c: &Campaign, copy: &Path) -> String {
+    use std::io::Write;
+    let (mut shell, mut input, mut output) = shell_that_ran(c, "damage Aldric 1", "Health now");
+    let inode = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
     let before = inode(&c.db);
-    std::fs::copy(&backup, &c.db).unwrap();
+    std::fs::copy(copy, &c.db).unwrap();
     assert_eq!(inode(&c.db), before, "copied in place");
     writeln!(input, "damage Aldric 1").unwrap();
     drop(input);
@@ -914,7 +929,7 @@ fn a_file_copied_in_place_under_a_shell_stops_its_next_write() {
         !rest.contains("Health now"),
         "the second write was refused: {rest}"
     );
-    assert!(errors.contains("copied over this one in place"), "{errors}");
+    errors
 }
 
 /// A campaign with a backup in `before.db`, and the head the backup holds.
@@ -1122,30 +1137,16 @@ fn a_backup_or_an_import_that_is_no_such_file_is_named_for_what_it_is() {
 /// folds nothing into the copy, which stays byte for byte as it was put there.
 #[test]
 fn an_earlier_copy_put_in_place_under_a_shell_stops_its_writes_and_takes_nothing_at_close() {
-    use std::io::Write;
     let c = Campaign::with_party();
     let earlier = c.dir.path().join("earlier.db");
     std::fs::copy(&c.db, &earlier).unwrap();
     // Folded into the file at its close: the shell's journal starts after the copy's moment.
     c.ok(&["heal", "Aldric", "1"]);
-    let (mut shell, mut input, mut output) = shell_that_ran(&c, "damage Aldric 1", "Health now");
-    std::fs::copy(&earlier, &c.db).unwrap();
-    let copied = bytes(&c.db);
-    writeln!(input, "damage Aldric 1").unwrap();
-    drop(input);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut output, &mut rest).unwrap();
-    let mut errors = String::new();
-    std::io::Read::read_to_string(shell.stderr.as_mut().unwrap(), &mut errors).unwrap();
-    shell.wait().unwrap();
-    assert!(
-        !rest.contains("Health now"),
-        "the second write was refused: {rest}"
-    );
+    let errors = second_write_after_copying_in_place(&c, &earlier);
     assert!(errors.contains("copied over it in place"), "{errors}");
     assert_eq!(
         bytes(&c.db),
-        copied,
+        bytes(&earlier),
         "closing the shell folded nothing into the copy"
     );
 }
