@@ -188,13 +188,13 @@ fn byte_edit(text: &str, rng: &mut StdRng) -> Mutated {
         let end = ends[rng.random_range(0..ends.len())];
         return Mutated {
             what: format!("a line of {space:?} after byte {end}"),
-            text: format!("{}{space}\n{}", &text[..end], &text[end..]),
+            text: spliced(text, end..end, &format!("{space}\n")),
         };
     }
     let (what, changed) = match rng.random_range(0..3) {
-        0 => ("replaced", format!("{}{put}{}", &text[..at], &text[next..])),
-        1 => ("removed", format!("{}{}", &text[..at], &text[next..])),
-        _ => ("added", format!("{}{put}{}", &text[..at], &text[at..])),
+        0 => ("replaced", spliced(text, at..next, &put)),
+        1 => ("removed", spliced(text, at..next, "")),
+        _ => ("added", spliced(text, at..at, &put)),
     };
     Mutated {
         what: format!("byte {at} {what} ({put:?})"),
@@ -318,10 +318,20 @@ fn odd_text(rng: &mut StdRng) -> &'static str {
     TEXTS[rng.random_range(0..TEXTS.len())]
 }
 
-fn random_uuid(rng: &mut StdRng) -> String {
-    let hex: String = (0..32)
+/// `digits` random lower-case hex digits.
+fn random_hex(rng: &mut StdRng, digits: usize) -> String {
+    (0..digits)
         .map(|_| char::from_digit(rng.random_range(0..16), 16).unwrap_or('0'))
-        .collect();
+        .collect()
+}
+
+/// `text` with the bytes in `span` replaced by `with`.
+fn spliced(text: &str, span: std::ops::Range<usize>, with: &str) -> String {
+    format!("{}{with}{}", &text[..span.start], &text[span.end..])
+}
+
+fn random_uuid(rng: &mut StdRng) -> String {
+    let hex = random_hex(rng, 32);
     format!(
         "{}-{}-{}-{}-{}",
         &hex[..8],
@@ -458,11 +468,7 @@ fn payload_value(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
         .to_string()
     };
     let seq = row.seq;
-    row.payload = format!(
-        "{}{new}{}",
-        &row.payload[..leaf.start],
-        &row.payload[leaf.end..]
-    );
+    row.payload = spliced(&row.payload, leaf.start..leaf.end, &new);
     Some(format!("#{seq} {key} {old} changed to {new}"))
 }
 
@@ -483,7 +489,7 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             }
             (
                 "a key given twice, with another value",
-                format!("{},{key}:\"healed\"{}", &p[..close], &p[close..]),
+                spliced(p, close..close, &format!(",{key}:\"healed\"")),
             )
         }
         5 => {
@@ -493,7 +499,7 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             let value = ["[]", "{}", "[\"00\"]", "{\"a\":\"b\"}"][rng.random_range(0..4)];
             (
                 "a hex field holding a list or an object",
-                format!("{},\"{field}\":{value}{}", &p[..at], &p[at..]),
+                spliced(p, at..at, &format!(",\"{field}\":{value}")),
             )
         }
         6 => {
@@ -502,12 +508,10 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             let at = p.len() - 1;
             (
                 "nested deep",
-                format!(
-                    "{},\"deep\":{}{}{}",
-                    &p[..at],
-                    "[".repeat(depth),
-                    "]".repeat(depth),
-                    &p[at..]
+                spliced(
+                    p,
+                    at..at,
+                    &format!(",\"deep\":{}{}", "[".repeat(depth), "]".repeat(depth)),
                 ),
             )
         }
@@ -524,15 +528,12 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             ][rng.random_range(0..5)];
             (
                 "a field no event has",
-                format!("{},{field}{}", &p[..at], &p[at..]),
+                spliced(p, at..at, &format!(",{field}")),
             )
         }
         0 => {
             let colon = p.find("\":")? + 2;
-            (
-                "a space after a colon",
-                format!("{} {}", &p[..colon], &p[colon..]),
-            )
+            ("a space after a colon", spliced(p, colon..colon, " "))
         }
         1 => {
             // The object's first member given again at its end.
@@ -545,7 +546,7 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             let close = closing_brace(p, start - 1)?;
             (
                 "a key given twice",
-                format!("{},{member}{}", &p[..close], &p[close..]),
+                spliced(p, close..close, &format!(",{member}")),
             )
         }
         2 => {
@@ -558,14 +559,14 @@ fn payload_spelling(row: &mut StoredRow, rng: &mut StdRng) -> Option<String> {
             let respelled = spellings(digits)[rng.random_range(0..2)].clone();
             (
                 "a number respelled",
-                format!("{}{respelled}{}", &p[..leaf.start], &p[leaf.end..]),
+                spliced(p, leaf.start..leaf.end, &respelled),
             )
         }
         _ => {
             let letter = p.find("\"a")? + 1;
             (
                 "a letter escaped",
-                format!("{}\\u0061{}", &p[..letter], &p[letter + 1..]),
+                spliced(p, letter..letter + 1, "\\u0061"),
             )
         }
     };
@@ -633,14 +634,8 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let other = rng.random_bool(0.5);
             if other {
                 let seed = again.payload.find("\"seed\":\"")? + 8;
-                let forged: String = (0..64)
-                    .map(|_| char::from_digit(rng.random_range(0..16), 16).unwrap_or('0'))
-                    .collect();
-                again.payload = format!(
-                    "{}{forged}{}",
-                    &again.payload[..seed],
-                    &again.payload[seed + 64..]
-                );
+                let forged = random_hex(rng, 64);
+                again.payload = spliced(&again.payload, seed..seed + 64, &forged);
             }
             rows.insert(at + 1, again);
             format!(
@@ -665,7 +660,7 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let p = &rows[at].payload;
             let start = p.find("\"event\":")? + 8;
             let end = closing_brace(p, start)? + 1;
-            rows[at].payload = format!("{}{payload}{}", &p[..start], &p[end..]);
+            rows[at].payload = spliced(p, start..end, &payload);
             format!("#{} amends with a {kind} event", at + 1)
         }
         3 => {
@@ -674,7 +669,7 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let start = p.find("\"name\":")? + 7;
             let end = start + p[start + 1..].find('"')? + 2;
             let name = serde_json::to_string(odd_text(rng)).ok()?;
-            rows[at].payload = format!("{}{name}{}", &p[..start], &p[end..]);
+            rows[at].payload = spliced(p, start..end, &name);
             format!("#{} names a character {name}", at + 1)
         }
         4 => {
@@ -682,7 +677,7 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let p = &rows[at].payload;
             let seed = p.find("\"seed\":\"")? + 8;
             let capitals = p[seed..seed + 64].to_uppercase();
-            rows[at].payload = format!("{}{capitals}{}", &p[..seed], &p[seed + 64..]);
+            rows[at].payload = spliced(p, seed..seed + 64, &capitals);
             format!("#{} the seed in capitals", at + 1)
         }
         _ => {
