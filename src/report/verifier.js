@@ -211,15 +211,12 @@ const GrimoireCheck = (() => {
   // only of characters that show nothing, and lengths in characters.
   const BREAKS_THE_LINE = /[\p{Cc}\u2028\u2029]/u;
   const REORDERS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
-  // The characters beyond ASCII that show nothing, as grimoire's Unicode data has them (the page
-  // carries its table, GRIMOIRE_SHOWS_NOTHING: a browser's own data may be older, and would take a
-  // character new to Unicode for an unassigned one); a browser's data only where none is carried.
-  const HIDDEN = typeof GRIMOIRE_SHOWS_NOTHING === "string"
-    ? GRIMOIRE_SHOWS_NOTHING.split(",").map((range) => range.split("-").map((hex) => parseInt(hex, 16))).map(([a, b]) => [a, b ?? a])
-    : null;
-  const SHOWS_NOTHING = /[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{Mn}\p{Me}\u2800]/u;
+  // The characters beyond ASCII that show nothing, as grimoire's Unicode data has them: every page
+  // carries its table (GRIMOIRE_SHOWS_NOTHING, put before this script by report::kit::verifier),
+  // since a browser's own data may be older and take a character new to Unicode for an unassigned
+  // one.
+  const HIDDEN = GRIMOIRE_SHOWS_NOTHING.split(",").map((range) => range.split("-").map((hex) => parseInt(hex, 16))).map(([a, b]) => [a, b ?? a]);
   const hidden = (c) => {
-    if (HIDDEN === null) return SHOWS_NOTHING.test(c);
     const code = c.codePointAt(0);
     let [low, high] = [0, HIDDEN.length - 1];
     while (low <= high) {
