@@ -7,7 +7,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance, fairness};
 use crate::event::{Event, Recorded};
-use crate::rules::campaign::{Input, Retraction, named_by_last};
+use crate::rules::campaign::{Input, Released, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::seq::Seq;
 use crate::state::CampaignState;
@@ -536,11 +536,19 @@ fn decide_in_write(
                 request_secret = Some(g);
             }
             Input::SealedDice { seq, into } => *into = secrets.sealed(seq)?,
-            Input::EpochSeed { into } => *into = secrets.seed(state.epoch)?,
-            Input::NewEpochSeed { commitment } => {
+            Input::EpochSeed { into, sealed_into } => {
+                *into = secrets.seed(state.epoch)?;
+                *sealed_into = secrets.sealed_seed(state.epoch)?;
+            }
+            Input::NewEpochSeed {
+                commitment,
+                sealed_commitment,
+            } => {
                 let seed: [u8; 32] = secret_rng.random();
+                let sealed_seed: [u8; 32] = secret_rng.random();
                 *commitment = fairness::seed_commitment(&seed);
-                new_seed = Some(seed);
+                *sealed_commitment = fairness::seed_commitment(&sealed_seed);
+                new_seed = Some((seed, sealed_seed));
             }
             Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
             Input::Event { seq, into } => read_event(secrets, seq, into)?,
@@ -770,15 +778,17 @@ fn read_for_retraction(
     Ok(())
 }
 
-/// The seed commitment published for `epoch`: the current one's is in the state, an earlier one's
-/// (a seed withheld for its sealed dice, released later) in the event that began it.
-fn commitment_of(
+/// The commitments published for `epoch`'s seeds, its first and (in an epoch that has one) its
+/// second: the current one's are in the state, an earlier one's (a seed that waited for its sealed
+/// dice, released later) in the event that began it.
+fn commitments_of(
     state: &CampaignState,
     log: &mut WriteView<'_>,
     epoch: u32,
-) -> Result<Option<String>, Error> {
+) -> Result<Option<(String, Option<String>)>, Error> {
     if epoch == state.epoch {
-        return Ok(Some(state.epoch_commitment.clone()));
+        let sealed = state.epoch_sealed_commitment.clone();
+        return Ok(Some((state.epoch_commitment.clone(), sealed)));
     }
     let mut found = None;
     log.newest_where(state.head, |_, event| {
@@ -793,19 +803,21 @@ fn commitment_of(
             } if epoch == 1 => seed_commitment,
             _ => return false,
         };
-        found = Some(commitment.clone());
+        let sealed = event.sealed_commitment().map(str::to_string);
+        found = Some((commitment.clone(), sealed));
         true
     })?;
     Ok(found)
 }
 
-/// Draws the dice, decides, publishes the seeds the command sets free and keeps a new epoch's seed.
+/// Draws the dice, decides, publishes the seeds the command sets free and keeps a new epoch's
+/// seeds.
 fn decide_with_dice(
     state: &CampaignState,
     secrets: &mut WriteView<'_>,
     command: Command,
     source: &DiceSource,
-    new_seed: Option<[u8; 32]>,
+    new_seed: Option<([u8; 32], [u8; 32])>,
     secret_rng: &mut StdRng,
 ) -> Result<Batch, Error> {
     let given = match source {
@@ -815,7 +827,9 @@ fn decide_with_dice(
     if let (Some(session), Some(_)) = (&state.open_session, &given) {
         return Err(RuleError::EntropyInSession(session.number).into());
     }
-    let seeds: Vec<(u32, [u8; 32])> = command.new_epoch(state).zip(new_seed).into_iter().collect();
+    let opened = command.new_epoch(state).zip(new_seed);
+    let seeds = opened.map(|(epoch, (seed, _))| (epoch, seed));
+    let sealed_seeds = opened.map(|(epoch, (_, sealed))| (epoch, sealed));
     let mut dice = match source {
         DiceSource::Entered(values) => Dice::entered(values.clone(), secret_rng),
         DiceSource::Asked {
@@ -829,11 +843,16 @@ fn decide_with_dice(
             witnessed,
         } => Dice::device(*g, *request, contribution.clone(), *witnessed, secret_rng),
         DiceSource::Seeded { .. } if state.campaign.is_some() => {
-            // Read only for a command that may draw from it, so damage to the seed stops only
+            // Read only for a command that may draw from them, so damage to a seed stops only
             // the dice while the secrets are restored.
-            let seed = match command.draws_dice() {
+            let draws = command.draws_dice();
+            let seed = match draws {
                 true => secrets.seed(state.epoch)?,
                 false => None,
+            };
+            let sealed_seed = match (draws, &state.epoch_sealed_commitment) {
+                (true, Some(_)) => secrets.sealed_seed(state.epoch)?,
+                _ => None,
             };
             // A seed that does not hash to the epoch's published commitment (the file's secrets
             // edited) would record dice no one could ever check: refused before any is drawn,
@@ -841,29 +860,18 @@ fn decide_with_dice(
             if seed.is_some_and(|seed| fairness::seed_commitment(&seed) != state.epoch_commitment) {
                 return Err(RuleError::SeedMismatch(state.epoch).into());
             }
-            crate::rules::seeded_dice(state, seed, given.clone(), secret_rng)
+            if sealed_seed.is_some_and(|seed| {
+                Some(fairness::seed_commitment(&seed)) != state.epoch_sealed_commitment
+            }) {
+                return Err(RuleError::SealedSeedMismatch(state.epoch).into());
+            }
+            crate::rules::seeded_dice(state, seed, sealed_seed, given.clone(), secret_rng)
         }
-        DiceSource::Seeded { .. } => crate::rules::seeded_dice(state, None, None, secret_rng),
+        DiceSource::Seeded { .. } => crate::rules::seeded_dice(state, None, None, None, secret_rng),
     };
     let mut events = decide(state, command, &mut dice)?;
-    for epoch in crate::rules::campaign::seeds_released(state, &events) {
-        let seed = match secrets.seed(epoch)? {
-            Some(seed) => seed,
-            // A file that keeps this epoch's seed but not the one its sealed dice need lost it.
-            None if epoch != state.epoch && secrets.seed(state.epoch)?.is_some() => {
-                return Err(RuleError::SeedMissing(epoch).into());
-            }
-            None => return Err(DiceError::NoSeed { epoch }.into()),
-        };
-        // Published, a seed is in the log for good: one that does not open its epoch's
-        // commitment (edited in the file) is refused while the secrets can still be restored.
-        if Some(fairness::seed_commitment(&seed)) != commitment_of(state, secrets, epoch)? {
-            return Err(RuleError::SeedMismatch(epoch).into());
-        }
-        events.push(Event::SeedRevealed {
-            epoch,
-            seed: hex::encode(seed),
-        });
+    for released in crate::rules::campaign::seeds_released(state, &events) {
+        events.push(published(state, secrets, released)?);
     }
     if given.is_some()
         && !events
@@ -877,8 +885,44 @@ fn decide_with_dice(
     Ok(Batch {
         events,
         sealed,
-        seeds,
+        seeds: seeds.into_iter().collect(),
+        sealed_seeds: sealed_seeds.into_iter().collect(),
         ..Batch::default()
+    })
+}
+
+/// The event that publishes a seed set free, read from the secrets. Published, a seed is in the
+/// log for good: one that is missing or does not open its epoch's commitment (edited in the file)
+/// is refused while the secrets can still be restored.
+fn published(
+    state: &CampaignState,
+    secrets: &mut WriteView<'_>,
+    released: Released,
+) -> Result<Event, Error> {
+    let (epoch, for_sealed_dice) = match released {
+        Released::Seed(epoch) => (epoch, false),
+        Released::SealedSeed(epoch) => (epoch, true),
+    };
+    let kept = match for_sealed_dice {
+        true => secrets.sealed_seed(epoch)?,
+        false => secrets.seed(epoch)?,
+    };
+    let seed = match kept {
+        Some(seed) => seed,
+        // A file that keeps the current epoch's seed but not the one these sealed dice need lost it.
+        None if secrets.seed(state.epoch)?.is_some() => {
+            return Err(RuleError::SeedMissing(epoch).into());
+        }
+        None => return Err(DiceError::NoSeed { epoch }.into()),
+    };
+    let (commitment, sealed_commitment) = commitments_of(state, secrets, epoch)?.unzip();
+    let opens = |commitment: Option<String>| Some(fairness::seed_commitment(&seed)) == commitment;
+    let seed = hex::encode(seed);
+    Ok(match for_sealed_dice {
+        true if opens(sealed_commitment.flatten()) => Event::SealedSeedRevealed { epoch, seed },
+        true => return Err(RuleError::SealedSeedMismatch(epoch).into()),
+        false if opens(commitment) => Event::SeedRevealed { epoch, seed },
+        false => return Err(RuleError::SeedMismatch(epoch).into()),
     })
 }
 
@@ -957,12 +1001,22 @@ mod tests {
         }
     }
 
+    /// The seed the campaign's secrets keep as `kind` under `key`.
+    fn kept(campaign: &mut Campaign, kind: &str, key: &str) -> [u8; 32] {
+        let kept = campaign.store().secrets().unwrap();
+        let (_, _, seed) = (kept.iter())
+            .find(|(k, named, _)| k == kind && named == key)
+            .unwrap_or_else(|| panic!("no {kind} {key} in {kept:?}"));
+        hex::decode(seed).unwrap().try_into().unwrap()
+    }
+
     fn created(seed: u64) -> (Campaign, String, String) {
         let mut campaign = Campaign::on(crate::store::MemoryLog::new().open());
         let create = Command::CreateCampaign {
             campaign_id: String::new(),
             name: "The Sunken Vault".into(),
             seed_commitment: String::new(),
+            sealed_commitment: String::new(),
         };
         let written = campaign.execute(run(seed), create).unwrap();
         let Event::CampaignCreated {
@@ -976,22 +1030,29 @@ mod tests {
         (campaign, campaign_id.clone(), seed_commitment.clone())
     }
 
-    /// The door mints a new campaign's identity and first seed inside the write: front ends leave
-    /// them empty, and the seed it keeps is the one the recorded commitment binds.
+    /// The door mints a new campaign's identity and first seeds inside the write: front ends
+    /// leave them empty, and the seeds it keeps are the ones the recorded commitments bind, the
+    /// second (for sealed dice) apart from the first.
     #[test]
-    fn given_a_new_campaign_when_created_then_its_id_and_seed_are_fresh_and_the_seed_is_kept() {
+    fn given_a_new_campaign_when_created_then_its_id_and_seeds_are_fresh_and_the_seeds_are_kept() {
         let (mut first, id, commitment) = created(1);
         let (_, other_id, other_commitment) = created(2);
         assert!(uuid::Uuid::parse_str(&id).is_ok(), "{id}");
         assert_ne!(id, other_id);
         assert_ne!(commitment, other_commitment);
-        let seed = first.store().secrets().unwrap();
-        let [(kind, key, seed)] = seed.as_slice() else {
-            panic!("{seed:?}");
-        };
-        assert_eq!((kind.as_str(), key.as_str()), ("epoch_seed", "1"));
-        let seed: [u8; 32] = hex::decode(seed).unwrap().try_into().unwrap();
+        let kinds: Vec<String> = (first.store().secrets().unwrap().into_iter())
+            .map(|(kind, key, _)| format!("{kind} {key}"))
+            .collect();
+        assert_eq!(kinds, ["epoch_seed 1", "sealed_seed 1"]);
+        let seed = kept(&mut first, "epoch_seed", "1");
         assert_eq!(crate::dice::fairness::seed_commitment(&seed), commitment);
+        let sealed = kept(&mut first, "sealed_seed", "1");
+        let state = first.store().replay(None).unwrap();
+        assert_eq!(
+            state.epoch_sealed_commitment,
+            Some(crate::dice::fairness::seed_commitment(&sealed))
+        );
+        assert_ne!(seed, sealed);
     }
 
     /// A seed reveal publishes the seed the first commitment bound and records a commitment to a
@@ -1001,29 +1062,41 @@ mod tests {
         let (mut campaign, _, commitment) = created(3);
         let reveal = Command::RevealSeed {
             seed: None,
+            sealed_seed: None,
             next_commitment: String::new(),
+            next_sealed_commitment: String::new(),
         };
         let written = campaign.execute(run(4), reveal).unwrap();
         let kinds: Vec<&str> = written.events.iter().map(|r| r.event.kind()).collect();
-        assert_eq!(kinds, ["seed_revealed", "epoch_started"]);
+        assert_eq!(
+            kinds,
+            ["seed_revealed", "sealed_seed_revealed", "epoch_started"]
+        );
         let Event::SeedRevealed { seed, .. } = &written.events[0].event else {
             panic!()
         };
         let seed: [u8; 32] = hex::decode(seed).unwrap().try_into().unwrap();
         assert_eq!(crate::dice::fairness::seed_commitment(&seed), commitment);
+        let Event::SealedSeedRevealed { seed: sealed, .. } = &written.events[1].event else {
+            panic!()
+        };
+        assert_eq!(
+            *sealed,
+            hex::encode(kept(&mut campaign, "sealed_seed", "1"))
+        );
         let Event::EpochStarted {
-            seed_commitment, ..
-        } = &written.events[1].event
+            seed_commitment,
+            sealed_commitment,
+            ..
+        } = &written.events[2].event
         else {
             panic!()
         };
-        let kept = campaign.store().secrets().unwrap();
-        let (_, _, next) = kept.iter().find(|(_, key, _)| key == "2").unwrap();
-        let next: [u8; 32] = hex::decode(next).unwrap().try_into().unwrap();
-        assert_eq!(
-            &crate::dice::fairness::seed_commitment(&next),
-            seed_commitment
-        );
+        let next = kept(&mut campaign, "epoch_seed", "2");
+        let next_sealed = kept(&mut campaign, "sealed_seed", "2");
+        let commitment_of = crate::dice::fairness::seed_commitment;
+        assert_eq!(&commitment_of(&next), seed_commitment);
+        assert_eq!(Some(commitment_of(&next_sealed)), *sealed_commitment);
     }
 
     /// `--last` is resolved inside the write: an event recorded by another front end after the
@@ -1037,6 +1110,7 @@ mod tests {
             campaign_id: String::new(),
             name: "The Sunken Vault".into(),
             seed_commitment: String::new(),
+            sealed_commitment: String::new(),
         };
         gm.execute(run(1), create).unwrap();
         let tick = |minutes: u64| {

@@ -622,12 +622,17 @@ fn structure(rows: &mut Vec<StoredRow>, at: usize, rng: &mut StdRng) -> Option<S
 /// The forgeries the page once let through and grimoire refused: a seed revealed twice, an event
 /// id given twice, an amendment of another kind, a name against the text rules, a seed in
 /// capitals (which grimoire took before the canonical form, and the page now takes there too), a
-/// version past grimoire's.
+/// version past grimoire's, and rows of a version before epochs had a seed for sealed dice.
 fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> {
     let find = |kind: &str| rows.iter().position(|r| r.kind == kind);
-    Some(match rng.random_range(0..6) {
+    // A seed's reveal: an epoch's first seed, or its seed for sealed dice.
+    let reveal = match rng.random_bool(0.5) {
+        true => "seed_revealed",
+        false => "sealed_seed_revealed",
+    };
+    Some(match rng.random_range(0..7) {
         0 => {
-            let at = find("seed_revealed")?;
+            let at = find(reveal)?;
             let mut again = rows[at].clone();
             again.event_id = random_uuid(rng);
             // The same seed, or another that opens nothing (honest dice must not take the blame).
@@ -673,17 +678,29 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             format!("#{} names a character {name}", at + 1)
         }
         4 => {
-            let at = find("seed_revealed")?;
+            let at = find(reveal)?;
             let p = &rows[at].payload;
             let seed = p.find("\"seed\":\"")? + 8;
             let capitals = p[seed..seed + 64].to_uppercase();
             rows[at].payload = spliced(p, seed..seed + 64, &capitals);
             format!("#{} the seed in capitals", at + 1)
         }
-        _ => {
+        5 => {
             let at = rng.random_range(0..rows.len());
             rows[at].schema_version = crate::event::SCHEMA_VERSION + 1;
             format!("#{} of a version past grimoire's", at + 1)
+        }
+        _ => {
+            // Written as the version before: the epoch's second commitment passed over, a
+            // reveal of a kind that version did not know.
+            let at = rows
+                .iter()
+                .position(|r| r.kind == reveal || r.payload.contains("\"sealed_commitment\""))?;
+            let before = crate::event::SEALED_SEED_SINCE - 1;
+            for row in &mut rows[..=at] {
+                row.schema_version = row.schema_version.min(before);
+            }
+            format!("#1 to #{} of payload version {before}", at + 1)
         }
     })
 }

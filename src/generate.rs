@@ -167,6 +167,7 @@ fn set_up(door: &mut Bulk<'_, '_>, characters: usize) -> Result<(), Error> {
         campaign_id: String::new(),
         name: "A generated West-Marches campaign".into(),
         seed_commitment: String::new(),
+        sealed_commitment: String::new(),
     })?;
     for i in 0..characters {
         let (sheet, start) = on_system!(system_of(i), SystemId, |S| (

@@ -31,6 +31,7 @@ impl Log {
                 campaign_id: String::new(),
                 name: "Test".into(),
                 seed_commitment: String::new(),
+                sealed_commitment: String::new(),
             },
             &[],
         );

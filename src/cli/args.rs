@@ -103,7 +103,9 @@ impl RollArgs {
 }
 
 /// Reveal the sealed dice of event SEQ: records their values and the nonces that open their
-/// commitments, which `verify` then checks. Rolls no dice.
+/// commitments, which `verify` then checks. When they were the last pending sealed dice of an
+/// ended epoch, the seed they came from is published in the same write. A Ceremony scroll's
+/// check is opened by reading the scroll, not here. Rolls no dice.
 #[derive(Debug, Clone, Args)]
 pub struct RevealArgs {
     /// The sealed roll's event number, as `roll --sealed` printed it.

@@ -12,9 +12,10 @@ use serde_json::json;
 
 /// Create a campaign file and start dice epoch 1.
 ///
-/// Records the campaign's creation with the commitment (SHA-256) of a fresh secret seed, and prints
-/// that commitment: players should note it down, because `grimoire seed reveal` will later publish
-/// the seed and anyone can check that it matches. Rolls no dice.
+/// Records the campaign's creation with the commitments (SHA-256) of two fresh secret seeds, one
+/// for the epoch's dice and one for its sealed dice, and prints them: players should note them
+/// down, because `grimoire seed reveal` will later publish the seeds and anyone can check that they
+/// match. Rolls no dice.
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// The campaign's name, e.g. "The Sunken Vault".
@@ -35,23 +36,29 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         campaign_id: String::new(),
         name: name.clone(),
         seed_commitment: String::new(),
+        sealed_commitment: String::new(),
     };
     let events = crate::Campaign::create(&g.db, run_of(g, ctx)?, command)?.events;
-    let Some((campaign_id, commitment)) = events.iter().find_map(|r| match &r.event {
+    let Some((campaign_id, commitment, sealed)) = events.iter().find_map(|r| match &r.event {
         Event::CampaignCreated {
             campaign_id,
             seed_commitment,
+            sealed_commitment,
             ..
-        } => Some((campaign_id.clone(), seed_commitment.clone())),
+        } => Some((
+            campaign_id.clone(),
+            seed_commitment.clone(),
+            sealed_commitment.clone().unwrap_or_default(),
+        )),
         _ => None,
     }) else {
         return Err(Error::Internal("init recorded no campaign".into()));
     };
     let text = format!(
-        "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nPlayers: note this commitment down. `grimoire seed reveal` later publishes the seed, and anyone can check it hashes to this value.",
+        "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nSealed dice seed commitment: {sealed}\nPlayers: note these commitments down. `grimoire seed reveal` later publishes the seeds, and anyone can check each hashes to its value.",
         g.db
     );
-    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db.to_string(), "epoch": 1, "seed_commitment": commitment, "appended": appended(&events).json["appended"] });
+    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db.to_string(), "epoch": 1, "seed_commitment": commitment, "sealed_commitment": sealed, "appended": appended(&events).json["appended"] });
     Ok(Report::new(text, json))
 }
 
@@ -222,12 +229,14 @@ fn checkpoint_line(c: &CheckpointResult) -> String {
 
 #[derive(Debug, Subcommand)]
 pub enum SeedCommand {
-    /// Publish the current dice epoch's secret seed and start the next epoch (between sessions only).
+    /// Publish the current dice epoch's secret seeds and start the next epoch (between sessions only).
     ///
-    /// Records the seed (anyone can then re-derive every seeded die of the epoch with `verify`) and the
-    /// next epoch's commitment, which it prints for the players to note. If sealed dice rolled from
-    /// the seed are still pending, the seed is withheld instead and published by the reveal of the
-    /// last of them. Rolls no dice.
+    /// Records the epoch's seed (anyone can then re-derive every seeded die of the epoch with
+    /// `verify`), its second seed, the one its sealed dice came from, and the next epoch's two
+    /// commitments, which it prints for the players to note. While any sealed die rolled from the
+    /// second seed is pending (a Ceremony scroll's check waits for its reading), that seed stays
+    /// secret, and the reveal of the last such die publishes it. In an epoch begun by an older
+    /// grimoire, with one seed for all its dice, that one seed waits so. Rolls no dice.
     Reveal,
 }
 
@@ -236,32 +245,53 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
     // The seed and the next one are looked up and minted inside the write (Campaign::execute).
     let command = Command::RevealSeed {
         seed: None,
+        sealed_seed: None,
         next_commitment: String::new(),
+        next_sealed_commitment: String::new(),
     };
     let run = run_of(g, ctx)?;
-    let events = g.campaign()?.execute(run, command)?.events;
-    let Some(next_commitment) = events.iter().find_map(|r| match &r.event {
+    let written = g.campaign()?.execute(run, command)?;
+    let events = written.events;
+    let Some((ended, next_commitment, next_sealed)) = events.iter().find_map(|r| match &r.event {
         Event::EpochStarted {
-            seed_commitment, ..
-        } => Some(seed_commitment.clone()),
+            epoch,
+            seed_commitment,
+            sealed_commitment,
+            ..
+        } => Some((
+            epoch - 1,
+            seed_commitment.clone(),
+            sealed_commitment.clone().unwrap_or_default(),
+        )),
         _ => None,
     }) else {
         return Err(Error::Internal("a seed reveal started no epoch".into()));
     };
     let mut report = appended(&events);
-    let withheld = events
+    let waiting: Vec<String> = crate::rules::campaign::holding_back(&written.state, ended)
         .iter()
-        .any(|r| matches!(r.event, Event::SeedWithheld { .. }));
-    report.text.push_str(&if withheld {
+        .map(|seq| format!("#{seq}"))
+        .collect();
+    let how_they_open = "`grimoire reveal SEQ` opens a roll early; a Ceremony scroll's check opens when the scroll is read";
+    let withheld = (events.iter()).any(|r| matches!(r.event, Event::SeedWithheld { .. }));
+    let checked = if withheld {
         format!(
-            "\nThe seed stays secret while sealed dice rolled from it are pending: the reveal of the last of them publishes it (`grimoire reveal SEQ` opens a roll early; a Ceremony scroll's check opens when the scroll is read).\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+            "The seed stays secret while sealed dice rolled from it are pending ({}): the reveal of the last of them publishes it ({how_they_open}).",
+            waiting.join(", ")
         )
+    } else if waiting.is_empty() {
+        "Anyone can now check the revealed epoch's dice with `grimoire verify`.".to_string()
     } else {
         format!(
-            "\nAnyone can now check the revealed epoch's dice with `grimoire verify`.\nNew epoch seed commitment: {next_commitment}\nPlayers: note it down."
+            "Anyone can now check the revealed epoch's dice with `grimoire verify`, all but its sealed ones: their own seed stays secret while sealed dice rolled from it are pending ({}), and the reveal of the last of them publishes it ({how_they_open}).",
+            waiting.join(", ")
         )
-    });
+    };
+    report.text.push_str(&format!(
+        "\n{checked}\nNew epoch seed commitment: {next_commitment}\nSealed dice seed commitment: {next_sealed}\nPlayers: note them down."
+    ));
     report.json["seed_commitment"] = json!(next_commitment);
+    report.json["sealed_commitment"] = json!(next_sealed);
     Ok(report)
 }
 

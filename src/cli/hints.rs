@@ -110,6 +110,10 @@ fn dice_hint(error: &DiceError) -> Option<String> {
         DiceError::TooFew { .. } => "; give one value per die with --rolls, in the order the command's help lists (or --rolls ask to be asked for each)".into(),
         DiceError::TooMany { .. } => "; give exactly one value per die with --rolls".into(),
         DiceError::NoSeed { .. } => "; enter physical dice with --rolls".into(),
+        DiceError::NoSealedSeed { .. } => {
+            "; restore the file's secrets from a backup, or enter the sealed die with --rolls"
+                .into()
+        }
         DiceError::StaleEntropy { .. } => ", or enter physical dice with --rolls".into(),
         DiceError::SealedOnDevice => ", without --rolled-by".into(),
         DiceError::OutOfRange { .. }

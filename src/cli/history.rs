@@ -394,9 +394,15 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                 }
                 Provenance::Sealed { commitment, origin } => {
                     let entropy = die.provenance.entropy(&session_entropy);
+                    let own_seed = match origin {
+                        Some(SealedOrigin::Seeded { epoch, .. }) => {
+                            store.has_sealed_dice_seed(*epoch)?
+                        }
+                        _ => false,
+                    };
                     line.push_str(&format!(
                         "\n         sealed; commitment {commitment}\n         {}",
-                        sealed_origin_words(origin.as_ref(), entropy)
+                        sealed_origin_words(origin.as_ref(), entropy, own_seed)
                     ));
                     let opened = store
                         .revealed_sealed(r.seq)?
@@ -408,7 +414,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
                     // Once revealed, and once the seed it came from is out, say what each proves.
                     let derived = match (origin, &faces) {
                         (Some(SealedOrigin::Seeded { epoch, .. }), Some(faces)) => store
-                            .revealed_seed(*epoch)?
+                            .revealed_sealed_dice_seed(*epoch)?
                             .and_then(|s| fairness::parse_seed(&s))
                             .map(|seed| {
                                 fairness::seeded_faces(
@@ -551,14 +557,16 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     Ok(Report::new(lines.join("\n"), json))
 }
 
-/// Who chose a sealed die's value, in words for `explain`.
-fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str) -> String {
+/// Who chose a sealed die's value, in words for `explain`; `own_seed` when its epoch has a second
+/// seed for sealed dice.
+fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str, own_seed: bool) -> String {
     match origin {
         Some(SealedOrigin::Entered) => {
             "the GM typed this value (--rolls): it proves nothing about fairness".into()
         }
         Some(SealedOrigin::Seeded { epoch, .. }) => format!(
-            "rolled by grimoire from epoch {epoch}'s seed{}: once revealed and the seed is published, `grimoire verify` re-derives it",
+            "rolled by grimoire from epoch {epoch}'s seed{}{}: once revealed and the seed is published, `grimoire verify` re-derives it",
+            if own_seed { " for sealed dice" } else { "" },
             if entropy.is_empty() {
                 " with no player entropy (the GM could have predicted it)"
             } else {

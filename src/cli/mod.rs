@@ -266,7 +266,7 @@ pub enum Commands {
     Report(report::ReportArgs),
     Serve(serve::ServeArgs),
     Head(campaign::HeadArgs),
-    /// Publish the dice epoch's seed so anyone can check its rolls.
+    /// Publish the dice epoch's seeds so anyone can check its rolls.
     #[command(subcommand)]
     Seed(campaign::SeedCommand),
     Retract(args::RetractArgs),

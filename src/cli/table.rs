@@ -129,9 +129,9 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
     }
 }
 
-/// Starts a session. Without --entropy the players are shown the epoch's seed commitment (what
-/// the GM's seed is bound to, before their text is mixed in) and, at a terminal outside the shell,
-/// asked for their text.
+/// Starts a session. Without --entropy the players are shown the epoch's seed commitments (what
+/// the GM's seeds are bound to, before their text is mixed in) and, at a terminal outside the
+/// shell, asked for their text.
 fn start_session(
     g: &Globals,
     ctx: &mut Context,
@@ -141,8 +141,12 @@ fn start_session(
     let mut commitment = None;
     if start.entropy.is_none() {
         let state = g.open()?.replay(None)?;
+        let sealed = match &state.epoch_sealed_commitment {
+            Some(sealed) => format!(", for sealed dice {sealed}"),
+            None => String::new(),
+        };
         let note = format!(
-            "Dice epoch {}'s seed commitment: {}",
+            "Dice epoch {}'s seed commitment: {}{sealed}",
             state.epoch, state.epoch_commitment
         );
         // Asked only where it can be recorded: not over a session already open (refused below).
@@ -157,15 +161,20 @@ fn start_session(
                 .map_err(|e| Error::Usage(format!("the players' text could not be read ({e})")))?;
             command.entropy = line.trim_end_matches(['\r', '\n']).to_string();
         }
-        commitment = Some((note, state.epoch_commitment.clone()));
+        commitment = Some((
+            note,
+            state.epoch_commitment.clone(),
+            state.epoch_sealed_commitment.clone(),
+        ));
     }
     let events = record(g, ctx, Command::StartSession(command))?.events;
     let mut report = appended(&events);
-    if let Some((note, commitment)) = commitment {
+    if let Some((note, commitment, sealed)) = commitment {
         report
             .text
             .push_str(&format!("\n{note} (players: note it down)."));
         report.json["seed_commitment"] = json!(commitment);
+        report.json["sealed_commitment"] = json!(sealed);
     }
     Ok(report)
 }

@@ -178,6 +178,12 @@ pub enum DiceError {
         "this campaign file has no seed for dice epoch {epoch} (it was imported without secrets), so grimoire cannot roll for you"
     )]
     NoSeed { epoch: u32 },
+    /// The epoch's sealed dice come from a second seed, which this file does not keep (its row was
+    /// removed) while it keeps the first.
+    #[error(
+        "this campaign file has no seed for dice epoch {epoch}'s sealed dice, so grimoire cannot roll a sealed die for you"
+    )]
+    NoSealedSeed { epoch: u32 },
     /// An amendment's command wants a die its original did not draw (C-3).
     #[error(
         "the amended command needs {wanted} as die {position}, but {}; {}",
@@ -207,6 +213,10 @@ pub enum DiceError {
 #[derive(Debug, Clone)]
 pub struct SeedContext {
     pub seed: [u8; 32],
+    /// The seed the command's sealed dice come from: the epoch's second seed in an epoch that has
+    /// one (so that publishing `seed` opens none of them), else `seed` itself. `None` when the
+    /// epoch has a second seed the file does not keep: a sealed draw is then refused.
+    pub sealed_seed: Option<[u8; 32]>,
     pub campaign_id: String,
     pub epoch: u32,
     /// The seq of the first event the command will append, which holds its dice unless the rules
@@ -465,7 +475,11 @@ impl<'r> Dice<'r> {
             let part = u32::try_from(faces.len()).unwrap_or(u32::MAX);
             let face = match &self.source {
                 Source::Seeded(ctx) => {
-                    fairness::seeded_part(&ctx.seed, &ctx.position(self.event, n), part, sides)
+                    let seed = ctx
+                        .sealed_seed
+                        .as_ref()
+                        .ok_or(DiceError::NoSealedSeed { epoch: ctx.epoch })?;
+                    fairness::seeded_part(seed, &ctx.position(self.event, n), part, sides)
                 }
                 Source::Entered { .. } => self.take_entered(sides, purpose, true)?,
                 Source::Refused(why) => return Err(why.clone()),
@@ -604,6 +618,7 @@ mod tests {
     fn dice_held_in_a_later_event_derive_from_its_seq_and_file_their_secrets_under_it() {
         let context = |seq| SeedContext {
             seed: [7; 32],
+            sealed_seed: Some([7; 32]),
             campaign_id: "c".into(),
             epoch: 1,
             seq,
@@ -726,6 +741,7 @@ mod tests {
             let mut rng = StdRng::seed_from_u64(0);
             let ctx = SeedContext {
                 seed: [5u8; 32],
+                sealed_seed: Some([5u8; 32]),
                 campaign_id: "camp".into(),
                 epoch: 2,
                 seq: Seq(40),
@@ -758,6 +774,44 @@ mod tests {
         }
     }
 
+    /// In an epoch with a second seed, a sealed die comes from it and an open die from the first:
+    /// publishing the first opens no sealed die. A file without the second refuses a sealed draw
+    /// and still rolls an open one.
+    #[test]
+    fn a_sealed_die_comes_from_the_epochs_second_seed_when_it_has_one() {
+        let context = |sealed_seed| SeedContext {
+            seed: [7; 32],
+            sealed_seed,
+            campaign_id: "c".into(),
+            epoch: 3,
+            seq: Seq(10),
+            entropy: "owls".into(),
+            witness_by: None,
+            roll: Some(0),
+        };
+        let mut rng = StdRng::seed_from_u64(0);
+        let mut dice = Dice::seeded(context(Some([9; 32])), &mut rng);
+        let open = dice.roll(1000, "open").unwrap();
+        let (_, sealed) = dice
+            .roll_sealed_chain(1000, "sealed", |f| f.len() < 3)
+            .unwrap();
+        let at = |seed: &[u8; 32], n| {
+            fairness::seeded_faces(seed, &context(None).position(0, n), 1000, 3)
+        };
+        assert_eq!(open.value, Some(at(&[7; 32], 0)[0]));
+        assert_eq!(sealed, at(&[9; 32], 1));
+        assert_ne!(sealed, at(&[7; 32], 1));
+        let mut dice = Dice::seeded(context(None), &mut rng);
+        assert!(dice.roll(20, "open").is_ok());
+        let refused = dice.roll_sealed(20, "sealed").unwrap_err();
+        assert_eq!(refused, DiceError::NoSealedSeed { epoch: 3 });
+        assert!(
+            refused
+                .to_string()
+                .contains("no seed for dice epoch 3's sealed dice")
+        );
+    }
+
     /// In an epoch of the second derivation every die of a command is bound to the command's roll
     /// number, in whichever of its events it is held: the seq plays no part, so an event that rolls
     /// nothing, recorded before, moves no die.
@@ -768,6 +822,7 @@ mod tests {
             let mut dice = Dice::seeded(
                 SeedContext {
                     seed: [7; 32],
+                    sealed_seed: Some([7; 32]),
                     campaign_id: "c".into(),
                     epoch: 1,
                     seq,

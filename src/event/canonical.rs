@@ -9,23 +9,32 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt;
 
-/// The fields that hold lower-case hex wherever they appear, and how many digits: the seeds and
-/// commitments, a sealed die's nonce, and a device's secret and bytes.
-pub const HEX_FIELDS: [(&str, usize); 6] = [
-    ("seed_commitment", 64),
-    ("seed", 64),
-    ("commitment", 64),
-    ("secret", 64),
+/// The fields that hold lower-case hex wherever they appear, how many digits, and from which
+/// payload version: the seeds and commitments, a sealed die's nonce, and a device's secret and
+/// bytes. (An epoch's `sealed_commitment` is new in version 5; before it, the key was one no
+/// event had.)
+pub const HEX_FIELDS: [(&str, usize, u32); 7] = [
+    ("seed_commitment", 64, super::CANONICAL_SINCE),
+    ("sealed_commitment", 64, super::SEALED_SEED_SINCE),
+    ("seed", 64, super::CANONICAL_SINCE),
+    ("commitment", 64, super::CANONICAL_SINCE),
+    ("secret", 64, super::CANONICAL_SINCE),
     (
         "contribution",
         2 * crate::dice::fairness::CONTRIBUTION_BYTES,
+        super::CANONICAL_SINCE,
     ),
-    ("nonce", crate::dice::sealed::NONCE_HEX_DIGITS),
+    (
+        "nonce",
+        crate::dice::sealed::NONCE_HEX_DIGITS,
+        super::CANONICAL_SINCE,
+    ),
 ];
 
-/// What keeps `payload` from being in the canonical form, in words; `None` when it is. (Its texts
-/// are held to the text rules apart, by `text::check_payload`.)
-pub fn problem(payload: &str) -> Option<String> {
+/// What keeps `payload`, of payload version `version`, from being in the canonical form, in
+/// words; `None` when it is. (Its texts are held to the text rules apart, by
+/// `text::check_payload`.)
+pub fn problem(payload: &str, version: u32) -> Option<String> {
     if let Some(problem) = spelling_problem(payload) {
         return Some(problem);
     }
@@ -34,6 +43,7 @@ pub fn problem(payload: &str) -> Option<String> {
     let walked = Walk {
         key: None,
         depth: 0,
+        version,
         found: &found,
     }
     .deserialize(&mut reader)
@@ -96,6 +106,7 @@ pub const DEEPEST: usize = 126;
 struct Walk<'a> {
     key: Option<&'a str>,
     depth: usize,
+    version: u32,
     found: &'a RefCell<Option<String>>,
 }
 
@@ -108,7 +119,10 @@ impl Walk<'_> {
     /// The digits the value under this key must be written in, if it is a hex field.
     fn hex_digits(&self) -> Option<(&str, usize)> {
         let key = self.key?;
-        HEX_FIELDS.iter().find(|(field, _)| *field == key).copied()
+        HEX_FIELDS
+            .iter()
+            .find(|(field, _, since)| *field == key && *since <= self.version)
+            .map(|(field, digits, _)| (*field, *digits))
     }
 
     /// Refuses a list or an object nested past [`DEEPEST`].
@@ -193,6 +207,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
             .next_element_seed(Walk {
                 key: self.key,
                 depth: self.depth + 1,
+                version: self.version,
                 found: self.found,
             })?
             .is_some()
@@ -209,6 +224,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
                 let walk = Walk {
                     key: None,
                     depth: self.depth,
+                    version: self.version,
                     found: self.found,
                 };
                 return walk.refuse(format!(
@@ -218,6 +234,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
             map.next_value_seed(Walk {
                 key: Some(&key),
                 depth: self.depth + 1,
+                version: self.version,
                 found: self.found,
             })?;
         }
@@ -228,6 +245,26 @@ impl<'de> Visitor<'de> for Walk<'_> {
 #[cfg(test)]
 mod tests {
     use super::problem;
+    use crate::event::{CANONICAL_SINCE, SCHEMA_VERSION, SEALED_SEED_SINCE};
+
+    /// An epoch's `sealed_commitment` is a hex field from the version that brought it; before,
+    /// no event had the key, and its value was nobody's business.
+    #[test]
+    fn a_sealed_commitment_is_hex_from_the_version_that_brought_it() {
+        let payload = |commitment: &str| {
+            format!(
+                r#"{{"kind":"epoch_started","epoch":2,"seed_commitment":"{}","sealed_commitment":"{commitment}"}}"#,
+                "a".repeat(64)
+            )
+        };
+        let upper = payload(&"A".repeat(64));
+        assert!(
+            problem(&upper, SEALED_SEED_SINCE)
+                .is_some_and(|why| why.contains("\"sealed_commitment\"")),
+        );
+        assert_eq!(problem(&upper, CANONICAL_SINCE), None);
+        assert_eq!(problem(&payload(&"b".repeat(64)), SEALED_SEED_SINCE), None);
+    }
 
     #[test]
     fn a_payload_as_grimoire_writes_it_is_canonical() {
@@ -235,14 +272,15 @@ mod tests {
         let payload = format!(
             r#"{{"kind":"seed_revealed","epoch":1,"seed":"{seed}","list":[1,-2,{{"a":null}}]}}"#
         );
-        assert_eq!(problem(&payload), None);
+        assert_eq!(problem(&payload, SCHEMA_VERSION), None);
     }
 
     #[test]
     fn numbers_other_than_plain_whole_ones_are_refused() {
         for number in ["13.0", "2e0", "1E1", "-0", "18446744073709551616"] {
             let payload = format!(r#"{{"kind":"session_ended","number":{number}}}"#);
-            let why = problem(&payload).unwrap_or_else(|| panic!("{number} passed"));
+            let why =
+                problem(&payload, SCHEMA_VERSION).unwrap_or_else(|| panic!("{number} passed"));
             assert!(why.contains("whole number in plain digits"), "{why}");
         }
     }
@@ -257,14 +295,19 @@ mod tests {
                 "]".repeat(inner)
             )
         };
-        assert_eq!(problem(&nested(126)), None);
-        assert!(problem(&nested(127)).is_some_and(|why| why.contains("nested more than 126")));
+        assert_eq!(problem(&nested(126), SCHEMA_VERSION), None);
+        assert!(
+            problem(&nested(127), SCHEMA_VERSION)
+                .is_some_and(|why| why.contains("nested more than 126"))
+        );
     }
 
     #[test]
     fn a_key_given_twice_is_refused_at_any_depth() {
         let twice = r#"{"kind":"x","a":{"b":1,"b":1}}"#;
-        assert!(problem(twice).is_some_and(|why| why.contains("\"b\" is given twice")));
+        assert!(
+            problem(twice, SCHEMA_VERSION).is_some_and(|why| why.contains("\"b\" is given twice"))
+        );
     }
 
     #[test]
@@ -275,9 +318,12 @@ mod tests {
             format!(" {}", "ab".repeat(32)),
         ] {
             let payload = format!(r#"{{"kind":"seed_revealed","epoch":1,"seed":"{seed}"}}"#);
-            assert!(problem(&payload).is_some(), "{seed:?} passed");
+            assert!(
+                problem(&payload, SCHEMA_VERSION).is_some(),
+                "{seed:?} passed"
+            );
         }
         let number = r#"{"kind":"seed_revealed","epoch":1,"seed":7}"#;
-        assert!(problem(number).is_some_and(|why| why.contains("holds a number")));
+        assert!(problem(number, SCHEMA_VERSION).is_some_and(|why| why.contains("holds a number")));
     }
 }

@@ -27,9 +27,10 @@ use serde::{Deserialize, Serialize};
 /// 2 marks events recorded under the text rules (`text::check_row`), which import holds them to;
 /// 3 marks a roll put to a phone under the acting rule (C-5: the acting character is one its
 /// player plays), which both checkers hold it to; 4 marks payloads in the canonical form
-/// ([`canonical`], docs/export.md). Older events are judged as the grimoire that wrote them
-/// judged them.
-pub const SCHEMA_VERSION: u32 = 4;
+/// ([`canonical`], docs/export.md); 5 marks the events that may name an epoch's second seed, the
+/// one for sealed dice ([`SEALED_SEED_SINCE`]). Older events are judged as the grimoire that wrote
+/// them judged them.
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The first version whose events import holds to the text rules.
 pub const TEXT_RULES_SINCE: u32 = 2;
@@ -41,6 +42,12 @@ pub const ACTING_RULE_SINCE: u32 = 3;
 /// The first version whose payloads both checkers hold to the canonical form (docs/export.md):
 /// whole numbers in plain digits, each key once, hex fields in lower case.
 pub const CANONICAL_SINCE: u32 = 4;
+
+/// The first version whose epochs may commit to a second seed for their sealed dice
+/// (`sealed_commitment`) and publish it (`sealed_seed_revealed`). Before it grimoire passed over a
+/// `sealed_commitment` key as one no event has, and knew no `sealed_seed_revealed` kind: an older
+/// event is read so still.
+pub const SEALED_SEED_SINCE: u32 = 5;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;
@@ -63,6 +70,11 @@ event_enum! {
         /// bound to their event's seq.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         derivation: Option<u32>,
+        /// SHA-256 of epoch 1's second secret seed, the one its sealed seeded dice are derived
+        /// from (README, "A seed and the sealed dice it made"); absent in logs begun before it,
+        /// whose sealed dice come from the epoch's one seed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sealed_commitment: Option<String>,
     },
     CharacterAdded {
         name: String,
@@ -166,14 +178,23 @@ event_enum! {
         /// clock), not just the words of the record.
         outcome_changed: bool,
     },
-    /// Publishes an epoch's seed so anyone can re-derive its dice.
+    /// Publishes an epoch's seed so anyone can re-derive its dice (in an epoch with a seed for
+    /// sealed dice, its dice that were never sealed).
     SeedRevealed {
         epoch: u32,
         seed: String,
     },
-    /// An epoch ended but its seed stays secret: sealed dice derived from it are still pending (a
-    /// Ceremony scroll may wait months to be read), and publishing the seed would open them. The
-    /// reveal of the last of them publishes the seed.
+    /// Publishes the second seed of an epoch that has one, from which its sealed seeded dice were
+    /// derived: at `seed reveal` when none of them waits to be revealed, or later with the reveal
+    /// of the last of them.
+    SealedSeedRevealed {
+        epoch: u32,
+        seed: String,
+    },
+    /// An epoch with one seed ended but its seed stays secret: sealed dice derived from it are
+    /// still pending (a Ceremony scroll may wait months to be read), and publishing the seed would
+    /// open them. The reveal of the last of them publishes the seed. Epochs begun since sealed
+    /// dice have a seed of their own never withhold their main seed.
     SeedWithheld {
         epoch: u32,
         /// The events whose sealed dice hold the seed back.
@@ -186,6 +207,9 @@ event_enum! {
         /// As [`Event::CampaignCreated`]'s, for this epoch.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         derivation: Option<u32>,
+        /// As [`Event::CampaignCreated`]'s, for this epoch.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sealed_commitment: Option<String>,
     },
     /// A fight begins (T-3): its round 1 starts at the clock as it stands.
     FightStarted {
@@ -349,6 +373,7 @@ impl Event {
             Event::Retracted { .. } => "retracted",
             Event::Amended { .. } => "amended",
             Event::SeedRevealed { .. } => "seed_revealed",
+            Event::SealedSeedRevealed { .. } => "sealed_seed_revealed",
             Event::SeedWithheld { .. } => "seed_withheld",
             Event::EpochStarted { .. } => "epoch_started",
             Event::FightStarted { .. } => "fight_started",
@@ -401,7 +426,24 @@ impl Event {
                 payload: event.kind().to_string(),
             });
         }
+        if schema_version < SEALED_SEED_SINCE {
+            return before_sealed_seeds(event).map_err(unreadable);
+        }
         Ok(event)
+    }
+
+    /// The commitment to the second seed of the epoch this event begins, if it begins one that has
+    /// one: that epoch's sealed seeded dice are derived from the second seed.
+    pub fn sealed_commitment(&self) -> Option<&str> {
+        match self {
+            Event::CampaignCreated {
+                sealed_commitment, ..
+            }
+            | Event::EpochStarted {
+                sealed_commitment, ..
+            } => sealed_commitment.as_deref(),
+            _ => None,
+        }
     }
 
     /// Whether the event concerns the character (folded name), for `log --character`.
@@ -436,6 +478,7 @@ impl Event {
             | Event::SealedRevealed { .. }
             | Event::Retracted { .. }
             | Event::SeedRevealed { .. }
+            | Event::SealedSeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
             | Event::FightStarted { .. }
@@ -487,6 +530,7 @@ impl Event {
             | Event::Retracted { .. }
             | Event::Amended { .. }
             | Event::SeedRevealed { .. }
+            | Event::SealedSeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
             | Event::FightStarted { .. }
@@ -520,6 +564,7 @@ impl Event {
             // Its dice are its original's, rolled once: counted there, checked against them.
             | Event::Amended { .. }
             | Event::SeedRevealed { .. }
+            | Event::SealedSeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
             | Event::FightStarted { .. }
@@ -558,6 +603,7 @@ impl Event {
             | Event::SessionEnded { .. }
             | Event::SealedRevealed { .. }
             | Event::SeedRevealed { .. }
+            | Event::SealedSeedRevealed { .. }
             | Event::SeedWithheld { .. }
             | Event::EpochStarted { .. }
             // A request and its answer are the record of how dice were made: what the answer
@@ -570,6 +616,27 @@ impl Event {
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.is_retractable()),
         }
     }
+}
+
+/// An event of a version before [`SEALED_SEED_SINCE`] as the grimoire that wrote it read it: an
+/// epoch with no second seed (a `sealed_commitment` key was one no event had), and no
+/// `sealed_seed_revealed` kind at all.
+fn before_sealed_seeds(mut event: Event) -> Result<Event, String> {
+    match &mut event {
+        Event::CampaignCreated {
+            sealed_commitment, ..
+        }
+        | Event::EpochStarted {
+            sealed_commitment, ..
+        } => *sealed_commitment = None,
+        Event::SealedSeedRevealed { .. } => {
+            return Err(format!(
+                "no grimoire wrote this kind before payload version {SEALED_SEED_SINCE}"
+            ));
+        }
+        _ => {}
+    }
+    Ok(event)
 }
 
 /// A retracted event that rolled dice: its kind and the characters it concerned.

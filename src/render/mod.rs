@@ -41,15 +41,24 @@ pub fn describe(event: &Event) -> String {
     crate::text::printable(&words(event)).into_owned()
 }
 
+/// The commitment to an epoch's second seed, for its sealed dice, as its first event says it.
+fn sealed_commitment_words(event: &Event) -> String {
+    match event.sealed_commitment() {
+        Some(commitment) => format!(", sealed dice seed commitment {commitment}"),
+        None => String::new(),
+    }
+}
+
 fn words(event: &Event) -> String {
     match event {
         Event::CampaignCreated {
             name,
             seed_commitment,
             ..
-        } => {
-            format!("campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}")
-        }
+        } => format!(
+            "campaign \"{name}\" created; dice epoch 1 seed commitment {seed_commitment}{}",
+            sealed_commitment_words(event)
+        ),
         Event::CharacterAdded { name, sheet } => format!("{name} joins ({})", sheet_words(sheet)),
         Event::SheetChanged {
             character,
@@ -204,6 +213,9 @@ fn words(event: &Event) -> String {
         Event::SeedRevealed { epoch, seed } => {
             format!("dice epoch {epoch} seed revealed: {seed}")
         }
+        Event::SealedSeedRevealed { epoch, seed } => {
+            format!("dice epoch {epoch} seed for sealed dice revealed: {seed}")
+        }
         Event::DeviceLinked {
             device,
             player,
@@ -248,9 +260,10 @@ fn words(event: &Event) -> String {
             epoch,
             seed_commitment,
             ..
-        } => {
-            format!("dice epoch {epoch} starts; seed commitment {seed_commitment}")
-        }
+        } => format!(
+            "dice epoch {epoch} starts; seed commitment {seed_commitment}{}",
+            sealed_commitment_words(event)
+        ),
 
         Event::Rested(rest) => {
             let mut each = Vec::new();

@@ -151,11 +151,12 @@ impl Milestones {
 
 /// Kinds of the core's events that are always worth a line (a system's say so through
 /// `SystemWords::HIGHLIGHTS`).
-const KEY_KINDS: [&str; 5] = [
+const KEY_KINDS: [&str; 6] = [
     "character_added",
     "retracted",
     "amended",
     "seed_revealed",
+    "sealed_seed_revealed",
     "sealed_revealed",
 ];
 

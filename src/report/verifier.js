@@ -91,11 +91,15 @@ const GrimoireCheck = (() => {
   const SECRET_FIELDS = ["secret", "key", "value"];
   const NUMBER_FIELDS = { seq: 2n ** 64n, game_time: 2n ** 64n, schema_version: 2n ** 32n, session: 2n ** 32n };
   // The newest payload version grimoire writes; a newer one is one this check cannot read.
-  const SCHEMA_VERSION = 4;
+  const SCHEMA_VERSION = 5;
   const TEXT_RULES_SINCE = 2;
   const CANONICAL_SINCE = 4;
   // A Map, not an object: a key such as "constructor" must not find something of every object's.
-  const HEX_FIELDS = new Map([["seed_commitment", 64], ["seed", 64], ["commitment", 64], ["secret", 64], ["contribution", 64], ["nonce", 32]]);
+  // From version 5 an epoch may commit to a second seed, for its sealed dice, and publish it.
+  const SEALED_SEED_SINCE = 5;
+  // Each hex field's digits, and the version from which it is one.
+  const HEX_FIELDS = new Map([["seed_commitment", [64, 4]], ["sealed_commitment", [64, SEALED_SEED_SINCE]], ["seed", [64, 4]], ["commitment", [64, 4]], ["secret", [64, 4]], ["contribution", [64, 4]], ["nonce", [32, 4]]]);
+  const isHexField = (key, version) => HEX_FIELDS.has(key) && HEX_FIELDS.get(key)[1] <= version;
   // The canonical form's nesting limit (the payload's object counted as 1): grimoire reads some
   // payloads inside one more level, and serde's own limit is 127 in all.
   const DEEPEST = 126;
@@ -261,10 +265,10 @@ const GrimoireCheck = (() => {
     const walked = walkJson(raw.payload, {
       top: (key, text) => tops.push([key, text]),
       key: (text) => keys.push(text),
-      string: (text, key) => { values.push(text); if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
-      number: (text, key) => { numbers.push(text); if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
-      word: (text, key) => { if (HEX_FIELDS.has(key)) hexes.push([key, text]); },
-      open: (bracket, key) => { if (HEX_FIELDS.has(key)) hexes.push([key, bracket]); },
+      string: (text, key) => { values.push(text); if (isHexField(key, version)) hexes.push([key, text]); },
+      number: (text, key) => { numbers.push(text); if (isHexField(key, version)) hexes.push([key, text]); },
+      word: (text, key) => { if (isHexField(key, version)) hexes.push([key, text]); },
+      open: (bracket, key) => { if (isHexField(key, version)) hexes.push([key, bracket]); },
     }, 0, version >= CANONICAL_SINCE ? DEEPEST : Infinity);
     // Before the canonical form, how deep a payload may nest was each kind's own business.
     if (walked.problem) return { unreadable: `its payload cannot be read: ${walked.problem}` };
@@ -327,7 +331,7 @@ const GrimoireCheck = (() => {
       || BigInt(text) < -(2n ** 63n) || BigInt(text) >= 2n ** 64n);
     if (bad !== undefined) return canonical(`a number is written as ${bad}: grimoire writes whole numbers in plain digits`);
     for (const [key, text] of hexes) {
-      const digits = HEX_FIELDS.get(key);
+      const [digits] = HEX_FIELDS.get(key);
       if (!new RegExp(`^"[0-9a-f]{${digits}}"$`).test(text)) return canonical(`its "${key}" is not ${digits} lower-case hex digits, as grimoire writes it`);
     }
     return null;
@@ -515,14 +519,19 @@ const GrimoireCheck = (() => {
         ? `its payload is version ${raw.schema_version}, newer than this check reads (up to ${SCHEMA_VERSION})`
         : raw.schema_version === "0" ? "its payload is version 0, older than any grimoire wrote"
         : !isObject ? "its payload is not an object of its own kind"
-        : problems.unreadable;
+        : problems.unreadable ? problems.unreadable
+        : kind === "sealed_seed_revealed" && Number(raw.schema_version) < SEALED_SEED_SINCE
+          ? `its payload cannot be read: no grimoire wrote this kind before payload version ${SEALED_SEED_SINCE}`
+        : null;
       rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
     const seeds = {};
+    const sealedSeeds = {};
     const openings = {};
     for (const row of rows.filter((r) => r.readable)) {
       if (row.kind === "seed_revealed") (seeds[row.payload.epoch] = seeds[row.payload.epoch] || []).push(parseSeed(row.payload.seed));
+      if (row.kind === "sealed_seed_revealed") (sealedSeeds[row.payload.epoch] = sealedSeeds[row.payload.epoch] || []).push(parseSeed(row.payload.seed));
       if (row.kind === "sealed_revealed") {
         (openings[row.payload.seq] = openings[row.payload.seq] || []).push(...(Array.isArray(row.payload.dice) ? row.payload.dice.filter((d) => d !== null && typeof d === "object") : []));
       }
@@ -530,11 +539,14 @@ const GrimoireCheck = (() => {
     const problem = (seq, what) => result.problems.push({ seq: Number(seq), what });
     // The seed published for an epoch: the first that opens its commitment, so a second, forged
     // reveal cannot make honest dice look forged (it is named itself); else the last.
-    const seedFor = (epoch) => {
-      const published = seeds[epoch] || [];
-      const opening = published.find((seed) => seed !== null && commitments[epoch] === hex(sha256(unhex(seed))));
+    const openingOf = (published, commitment) => {
+      const opening = published.find((seed) => seed !== null && commitment === hex(sha256(unhex(seed))));
       return opening !== undefined ? opening : published[published.length - 1];
     };
+    const seedFor = (epoch) => openingOf(seeds[epoch] || [], commitments[epoch]);
+    // The seed an epoch's sealed dice come from: its second in an epoch that has one.
+    const sealedDiceSeedFor = (epoch) => sealedCommitments[epoch] !== undefined
+      ? openingOf(sealedSeeds[epoch] || [], sealedCommitments[epoch]) : seedFor(epoch);
     // A free roll's dice are the ones its expression rolls, and its total is them added up as it
     // says; a sealed roll has no total until its dice are revealed.
     const checkFreeRoll = (seq, roll, dice) => {
@@ -560,6 +572,12 @@ const GrimoireCheck = (() => {
     // The session open at this point, as its edges say: every row must be stamped with it.
     let openSession = null;
     const commitments = {};
+    // Each epoch's commitment to a second seed, for the epochs that have one.
+    const sealedCommitments = {};
+    const sealedSeedsRevealed = new Set();
+    const noteSealedCommitment = (epochBegun, p, version) => {
+      if (version >= SEALED_SEED_SINCE && typeof p.sealed_commitment === "string") sealedCommitments[epochBegun] = p.sealed_commitment;
+    };
     const diceBySeq = {};
     const sealedMet = {};
     const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -703,11 +721,13 @@ const GrimoireCheck = (() => {
       if (row.kind === "campaign_created") {
         campaignId = p.campaign_id;
         commitments[1] = p.seed_commitment;
+        noteSealedCommitment(1, p, version);
         startEpoch(p.derivation);
       } else if (row.kind === "epoch_started") {
         startEpoch(p.derivation);
         epoch = p.epoch;
         commitments[p.epoch] = p.seed_commitment;
+        noteSealedCommitment(p.epoch, p, version);
       } else if (row.kind === "session_started") {
         entropy = p.entropy;
         openSession = String(p.number);
@@ -720,6 +740,11 @@ const GrimoireCheck = (() => {
         const opens = seed !== null && commitments[p.epoch] === hex(sha256(unhex(seed)));
         if (opens && p.epoch <= epoch && !revealedEpochs.has(p.epoch)) revealedEpochs.add(p.epoch);
         else problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
+      } else if (row.kind === "sealed_seed_revealed") {
+        const seed = parseSeed(p.seed);
+        const opens = seed !== null && sealedCommitments[p.epoch] !== undefined && sealedCommitments[p.epoch] === hex(sha256(unhex(seed)));
+        if (opens && p.epoch <= epoch && !sealedSeedsRevealed.has(p.epoch)) sealedSeedsRevealed.add(p.epoch);
+        else problem(seq, `#${seq}: the seed for sealed dice revealed for epoch ${p.epoch} does not match the commitment published for it`);
       } else if (row.kind === "sealed_revealed") {
         for (const opened of p.dice || []) {
           const key = `${p.seq}:${opened.n}`;
@@ -852,7 +877,7 @@ const GrimoireCheck = (() => {
           }
           const origin = die.provenance.origin || {};
           if (origin.source !== "seeded") continue;
-          const seed = seedFor(origin.epoch);
+          const seed = sealedDiceSeedFor(origin.epoch);
           if (!isHex(seed, 64)) continue;
           result.seededChecked++;
           const sealedDie = { provenance: origin };
@@ -860,7 +885,8 @@ const GrimoireCheck = (() => {
             dieMessage(campaignId, origin.epoch, sealedDie, seq, k === 0 ? die.n : `${die.n}/${k}`, dieEntropy), die.sides));
           (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: faces.join(", "), seedGives: derived.join(", ") });
           if (origin.epoch !== epoch || derived.join(",") !== faces.join(",")) {
-            problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")} but epoch ${origin.epoch}'s seed gives ${derived.join("+")}`);
+            const which = sealedCommitments[origin.epoch] !== undefined ? " for sealed dice" : "";
+            problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")} but epoch ${origin.epoch}'s seed${which} gives ${derived.join("+")}`);
           }
         }
       }

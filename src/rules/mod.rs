@@ -34,6 +34,7 @@ pub struct GivenEntropy {
 pub fn seeded_dice<'r>(
     state: &CampaignState,
     seed: Option<[u8; 32]>,
+    sealed_seed: Option<[u8; 32]>,
     given: Option<GivenEntropy>,
     rng: &'r mut dyn RngCore,
 ) -> Dice<'r> {
@@ -54,6 +55,11 @@ pub fn seeded_dice<'r>(
         (Some(seed), Some(campaign)) => Dice::seeded(
             SeedContext {
                 seed,
+                // An epoch that committed to a second seed draws its sealed dice from it.
+                sealed_seed: match state.epoch_sealed_commitment {
+                    Some(_) => sealed_seed,
+                    None => Some(seed),
+                },
                 campaign_id: campaign.campaign_id.clone(),
                 epoch: state.epoch,
                 seq: state.head + 1,
@@ -248,6 +254,10 @@ pub enum RuleError {
         "the campaign file keeps the seeds of other dice epochs but not epoch {0}'s, which its dice need to be checked: the secret was removed from the file; restore its secrets from a backup"
     )]
     SeedMissing(u32),
+    #[error(
+        "the stored seed for the sealed dice of epoch {0} does not match its published commitment; the secrets table does not match the log"
+    )]
+    SealedSeedMismatch(u32),
     #[error(transparent)]
     Dice(#[from] DiceError),
     #[error(transparent)]

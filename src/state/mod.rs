@@ -208,9 +208,18 @@ pub struct CampaignState {
     pub rerolls: BTreeMap<Seq, Vec<Seq>>,
     /// seq → its sealed dice still awaiting a reveal.
     pub sealed_pending: BTreeMap<Seq, Vec<PendingSeal>>,
-    /// Ended epochs whose seeds wait for their pending sealed dice to be revealed.
+    /// Ended epochs whose seeds wait for their pending sealed dice to be revealed (epochs with
+    /// one seed).
     #[serde(default)]
     pub withheld_seeds: std::collections::BTreeSet<u32>,
+    /// The commitment to the current epoch's second seed, the one its sealed seeded dice come
+    /// from; `None` in an epoch begun before epochs had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch_sealed_commitment: Option<String>,
+    /// Ended epochs whose first seed is published and whose second (for sealed dice) waits for
+    /// their pending sealed dice to be revealed.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub sealed_seeds_waiting: std::collections::BTreeSet<u32>,
     /// What each rule system keeps for the whole campaign, under each system's key.
     pub systems: Campaigns,
     /// Players' devices and the rolls put to them (C-4, C-5).
@@ -279,6 +288,14 @@ impl CampaignState {
 
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&crate::words::Folded::of(name))
+    }
+
+    /// Whether the seed that epoch `epoch`'s sealed dice come from is published: its second seed
+    /// in an epoch that has one, else its one seed. Until then a sealed die of the epoch is secret.
+    pub fn sealed_dice_seed_published(&self, epoch: u32) -> bool {
+        epoch < self.epoch
+            && !self.withheld_seeds.contains(&epoch)
+            && !self.sealed_seeds_waiting.contains(&epoch)
     }
 
     /// Changes a character's current health (damage negative), kept within 0..=max.
@@ -389,6 +406,7 @@ impl CampaignState {
                 name,
                 seed_commitment,
                 derivation,
+                sealed_commitment,
                 ..
             } => {
                 self.campaign = Some(CampaignInfo {
@@ -397,6 +415,7 @@ impl CampaignState {
                 });
                 self.epoch = 1;
                 self.epoch_commitment = seed_commitment.clone();
+                self.epoch_sealed_commitment = sealed_commitment.clone();
                 self.epoch_counts_rolls = derivation.is_some();
                 self.epoch_rolls = 0;
             }
@@ -518,6 +537,14 @@ impl CampaignState {
             }
             Event::SeedRevealed { epoch, .. } => {
                 self.withheld_seeds.remove(epoch);
+                // The epoch ends here: its second seed waits until its sealed dice are revealed
+                // (published in the same write when none waits).
+                if *epoch == self.epoch && self.epoch_sealed_commitment.is_some() {
+                    self.sealed_seeds_waiting.insert(*epoch);
+                }
+            }
+            Event::SealedSeedRevealed { epoch, .. } => {
+                self.sealed_seeds_waiting.remove(epoch);
             }
             Event::SeedWithheld { epoch, .. } => {
                 self.withheld_seeds.insert(*epoch);
@@ -526,9 +553,11 @@ impl CampaignState {
                 epoch,
                 seed_commitment,
                 derivation,
+                sealed_commitment,
             } => {
                 self.epoch = *epoch;
                 self.epoch_commitment = seed_commitment.clone();
+                self.epoch_sealed_commitment = sealed_commitment.clone();
                 self.epoch_started_seq = seq;
                 self.epoch_counts_rolls = derivation.is_some();
                 self.epoch_rolls = 0;

@@ -18,6 +18,11 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 
+/// The kind of secret an epoch's seed is kept as, under the epoch's number.
+pub const EPOCH_SEED: &str = "epoch_seed";
+/// The kind of secret an epoch's second seed (for its sealed dice) is kept as, under its number.
+pub const SEALED_SEED: &str = "sealed_seed";
+
 /// Appends decided batches inside one write transaction, keeping the replayed state up to date.
 pub struct Appender<'c> {
     pub(super) log: Box<dyn LogWrite + 'c>,
@@ -76,7 +81,7 @@ impl Appender<'_> {
                 )));
             }
             // Nor what both checkers would refuse as not canonical (a commitment not in hex).
-            if let Some(why) = crate::event::canonical::problem(&payload) {
+            if let Some(why) = crate::event::canonical::problem(&payload, SCHEMA_VERSION) {
                 return Err(Error::Internal(format!(
                     "a '{}' event is not in the canonical form: {why}",
                     event.kind()
@@ -116,15 +121,17 @@ impl Appender<'_> {
                 .insert_secret("sealed_die", &key, &value)
                 .map_err(inserted)?;
         }
-        for (epoch, seed) in &batch.seeds {
+        let seeds = (batch.seeds.iter().map(|seed| (EPOCH_SEED, seed)))
+            .chain(batch.sealed_seeds.iter().map(|seed| (SEALED_SEED, seed)));
+        for (kind, (epoch, seed)) in seeds {
             let key = epoch.to_string();
             self.log
-                .insert_secret("epoch_seed", &key, &hex::encode(seed))
+                .insert_secret(kind, &key, &hex::encode(seed))
                 .map_err(|e| match e {
                     // A new epoch's seed is never kept before the epoch begins: one already there
                     // was put in the file by hand.
                     InsertError::Duplicate => Error::Store(StoreError::DamagedSecret {
-                        kind: "epoch_seed".into(),
+                        kind: kind.into(),
                         key,
                         why: "the file already keeps a seed for an epoch the log has not begun",
                     }),
@@ -287,14 +294,23 @@ impl WriteView<'_> {
 
     /// The seed the file keeps for `epoch`, if any; one that is not a seed is damage, named.
     pub fn seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
+        self.kept_seed(EPOCH_SEED, epoch)
+    }
+
+    /// The second seed the file keeps for `epoch`, the one its sealed dice come from, if any.
+    pub fn sealed_seed(&mut self, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
+        self.kept_seed(SEALED_SEED, epoch)
+    }
+
+    fn kept_seed(&mut self, kind: &str, epoch: u32) -> Result<Option<[u8; 32]>, StoreError> {
         let key = epoch.to_string();
-        let Some(text) = self.log.secret("epoch_seed", &key)? else {
+        let Some(text) = self.log.secret(kind, &key)? else {
             return Ok(None);
         };
         crate::dice::fairness::parse_seed(&text)
             .map(Some)
             .ok_or(StoreError::DamagedSecret {
-                kind: "epoch_seed".into(),
+                kind: kind.into(),
                 key,
                 why: "it is not a seed (64 hexadecimal digits)",
             })

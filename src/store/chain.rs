@@ -66,7 +66,7 @@ impl StoredRow {
         if self.schema_version < crate::event::CANONICAL_SINCE {
             return None;
         }
-        crate::event::canonical::problem(&self.payload).map(|why| {
+        crate::event::canonical::problem(&self.payload, self.schema_version).map(|why| {
             format!(
                 "#{} cannot be read: its payload is not in the canonical form grimoire writes (docs/export.md): {why}",
                 self.seq
@@ -302,6 +302,8 @@ impl VerifyReport {
 pub struct Reveals {
     /// Every seed published for each epoch, in log order (a forged log may publish more than one).
     pub seeds: BTreeMap<u32, Vec<String>>,
+    /// Likewise every second seed, the one an epoch's sealed dice come from.
+    pub sealed_seeds: BTreeMap<u32, Vec<String>>,
     pub sealed: BTreeMap<Seq, Vec<RevealedDie>>,
 }
 
@@ -309,7 +311,15 @@ impl Reveals {
     /// The seed published for `epoch`, if any: the first that opens its commitment, so a second,
     /// forged reveal cannot make honest dice look forged (it is named itself); else the last.
     fn seed(&self, epoch: u32, commitment: Option<&String>) -> Option<[u8; 32]> {
-        let published = self.seeds.get(&epoch)?;
+        Self::opening(self.seeds.get(&epoch)?, commitment)
+    }
+
+    /// The second seed published for `epoch`, chosen as [`Reveals::seed`] chooses.
+    fn sealed_seed(&self, epoch: u32, commitment: Option<&String>) -> Option<[u8; 32]> {
+        Self::opening(self.sealed_seeds.get(&epoch)?, commitment)
+    }
+
+    fn opening(published: &[String], commitment: Option<&String>) -> Option<[u8; 32]> {
         let opening = published
             .iter()
             .find(|seed| commitment.is_some_and(|c| fairness::opens(seed, c)));
@@ -321,6 +331,11 @@ impl Reveals {
     pub fn note(&mut self, event: &Event) {
         if let Event::SeedRevealed { epoch, seed } = event {
             self.seeds.entry(*epoch).or_default().push(seed.clone());
+        } else if let Event::SealedSeedRevealed { epoch, seed } = event {
+            self.sealed_seeds
+                .entry(*epoch)
+                .or_default()
+                .push(seed.clone());
         } else if let Event::SealedRevealed { seq, dice } = event {
             self.sealed
                 .entry(*seq)
@@ -607,6 +622,11 @@ pub struct Verifier {
     epoch: u32,
     /// Each epoch's published seed commitment: a withheld seed is revealed epochs later.
     commitments: BTreeMap<u32, String>,
+    /// The commitment to each epoch's second seed, for the epochs that have one: their sealed
+    /// dice come from it.
+    sealed_commitments: BTreeMap<u32, String>,
+    /// The epochs whose second seed has been revealed.
+    sealed_seeds_revealed: BTreeSet<u32>,
     /// Where each epoch began (its commitment's event).
     epoch_began: BTreeMap<u32, Seq>,
     entropy: String,
@@ -680,6 +700,8 @@ impl Verifier {
             campaign_id: String::new(),
             epoch: 1,
             commitments: BTreeMap::new(),
+            sealed_commitments: BTreeMap::new(),
+            sealed_seeds_revealed: BTreeSet::new(),
             epoch_began: BTreeMap::new(),
             entropy: String::new(),
             open_session: None,
@@ -1301,6 +1323,7 @@ impl Verifier {
             } => {
                 self.campaign_id = campaign_id.clone();
                 self.commitments.insert(1, seed_commitment.clone());
+                self.note_sealed_commitment(1, event);
                 self.epoch_began.insert(1, seq);
                 self.start_epoch(derivation.is_some());
             }
@@ -1353,14 +1376,23 @@ impl Verifier {
                     self.report.epochs_revealed.push(*epoch);
                 }
             }
+            Event::SealedSeedRevealed { epoch, seed } => {
+                let opens = (self.sealed_commitments.get(epoch))
+                    .is_some_and(|commitment| fairness::opens(seed, commitment));
+                if *epoch > self.epoch || !opens || !self.sealed_seeds_revealed.insert(*epoch) {
+                    self.dice_problem(seq, format!("#{seq}: the seed for sealed dice revealed for epoch {epoch} does not match the commitment published for it"));
+                }
+            }
             Event::EpochStarted {
                 epoch,
                 seed_commitment,
                 derivation,
+                ..
             } => {
                 self.start_epoch(derivation.is_some());
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
+                self.note_sealed_commitment(*epoch, event);
                 self.epoch_began.insert(*epoch, seq);
             }
             // Their dice were checked above; nothing else in them bears on the chain or the dice.
@@ -1437,6 +1469,23 @@ impl Verifier {
                 words(open)
             );
             self.dice_problem(row.seq, what);
+        }
+    }
+
+    /// Notes the commitment to the second seed of the epoch `event` begins, if it has one.
+    fn note_sealed_commitment(&mut self, epoch: u32, event: &Event) {
+        if let Some(commitment) = event.sealed_commitment() {
+            self.sealed_commitments
+                .insert(epoch, commitment.to_string());
+        }
+    }
+
+    /// The seed epoch `epoch`'s sealed dice come from, if it is published: its second in an
+    /// epoch that has one, else its one seed.
+    fn sealed_dice_seed(&self, epoch: u32) -> Option<[u8; 32]> {
+        match self.sealed_commitments.get(&epoch) {
+            Some(commitment) => self.reveals.sealed_seed(epoch, Some(commitment)),
+            None => self.reveals.seed(epoch, self.commitments.get(&epoch)),
         }
     }
 
@@ -1529,22 +1578,27 @@ impl Verifier {
             );
             return;
         }
-        // A sealed die grimoire rolled from the epoch's seed: once that seed is out, the revealed
-        // faces must be the ones the derivation gives, or the GM chose them.
+        // A sealed die grimoire rolled from the epoch's seed (its second, in an epoch that has
+        // one): once that seed is out, the revealed faces must be the ones the derivation gives,
+        // or the GM chose them.
         let Some(epoch) = die.provenance.seeded_epoch() else {
             return;
         };
-        let Some(seed) = self.reveals.seed(epoch, self.commitments.get(&epoch)) else {
+        let Some(seed) = self.sealed_dice_seed(epoch) else {
             return;
         };
         let pos = self.position(epoch, seq, die, entropy);
         let derived = fairness::seeded_faces(&seed, &pos, die.sides, faces.len());
         self.report.seeded_dice_checked += 1;
         if epoch != self.epoch || derived != faces {
+            let which = match self.sealed_commitments.contains_key(&epoch) {
+                true => " for sealed dice",
+                false => "",
+            };
             self.dice_problem(
                 seq,
                 format!(
-                    "#{seq}: sealed die {n} was revealed as {} but epoch {epoch}'s seed gives {}",
+                    "#{seq}: sealed die {n} was revealed as {} but epoch {epoch}'s seed{which} gives {}",
                     join_faces(&faces),
                     join_faces(&derived)
                 ),
@@ -1552,20 +1606,24 @@ impl Verifier {
         }
     }
 
-    /// Checks the seed the file keeps for each epoch not yet revealed against the commitment
-    /// published for it: a seed edited in the file would draw dice that no reveal could ever
-    /// vouch for. `kept` reads an epoch's seed (`None` where the file keeps none, as in a public
-    /// export, or where the reader may not see secrets, as a players' database role); a seed
-    /// damaged in the file is reported like one that does not match.
-    /// Names each kept seed whose key is not the number of an epoch the log began.
-    pub fn check_seed_keys<'k>(&mut self, keys: impl Iterator<Item = &'k str>) {
-        for key in keys {
+    /// Names each kept seed (`epoch_seed`, or `sealed_seed` for an epoch's second) whose key is
+    /// not the number of an epoch the log began with such a seed.
+    pub fn check_seed_keys<'k>(&mut self, keys: impl Iterator<Item = (&'k str, &'k str)>) {
+        for (kind, key) in keys {
+            let committed = match kind {
+                super::SEALED_SEED => &self.sealed_commitments,
+                _ => &self.commitments,
+            };
             let begun = key
                 .parse::<u32>()
                 .ok()
-                .filter(|epoch| epoch.to_string() == key && self.commitments.contains_key(epoch));
+                .filter(|epoch| epoch.to_string() == key && committed.contains_key(epoch));
             if begun.is_none() {
-                self.dice_problem(self.expected_seq.previous(), format!("the file keeps a seed under '{key}', which names no dice epoch the log began; it would stop that epoch keeping its own seed: remove it, or restore the file's secrets from a backup"));
+                let what = match kind {
+                    super::SEALED_SEED => "a seed for sealed dice",
+                    _ => "a seed",
+                };
+                self.dice_problem(self.expected_seq.previous(), format!("the file keeps {what} under '{key}', which names no dice epoch the log began with one; it would stop that epoch keeping its own seed: remove it, or restore the file's secrets from a backup"));
             }
         }
     }
@@ -1591,20 +1649,27 @@ impl Verifier {
         }
     }
 
+    /// Checks the seeds the file keeps for each epoch not yet revealed (its first, and its second
+    /// in an epoch that has one) against the commitments published for them: a seed edited in the
+    /// file would draw dice that no reveal could ever vouch for. `kept` reads a seed of a kind
+    /// (`epoch_seed`, `sealed_seed`) for an epoch (`None` where the file keeps none, as in a
+    /// public export, or where the reader may not see secrets, as a players' database role); a
+    /// seed damaged in the file is reported like one that does not match.
     pub fn check_kept_seeds(
         &mut self,
-        mut kept: impl FnMut(u32) -> Result<Option<String>, super::StoreError>,
+        mut kept: impl FnMut(&str, u32) -> Result<Option<String>, super::StoreError>,
     ) -> Result<(), super::StoreError> {
-        let unrevealed: Vec<(u32, String)> = self
-            .commitments
-            .iter()
+        let first_seeds = (self.commitments.iter())
             .filter(|(epoch, _)| !self.report.epochs_revealed.contains(epoch))
-            .map(|(epoch, commitment)| (*epoch, commitment.clone()))
-            .collect();
-        // Each epoch's seed: whether it opens its commitment, or `None` where the file keeps none.
+            .map(|(epoch, commitment)| (super::EPOCH_SEED, *epoch, commitment.clone()));
+        let second_seeds = (self.sealed_commitments.iter())
+            .filter(|(epoch, _)| !self.sealed_seeds_revealed.contains(epoch))
+            .map(|(epoch, commitment)| (super::SEALED_SEED, *epoch, commitment.clone()));
+        let unrevealed: Vec<(&str, u32, String)> = first_seeds.chain(second_seeds).collect();
+        // Each seed: whether it opens its commitment, or `None` where the file keeps none.
         let mut found = Vec::new();
-        for (epoch, commitment) in unrevealed {
-            let opens = match kept(epoch) {
+        for (kind, epoch, commitment) in unrevealed {
+            let opens = match kept(kind, epoch) {
                 Ok(None) => None,
                 // No secret may be read (a server ends the transaction at the refusal): the
                 // seeds are for whoever holds them to check.
@@ -1613,16 +1678,20 @@ impl Verifier {
                 Err(super::StoreError::DamagedSecret { .. }) => Some(false),
                 Err(other) => return Err(other),
             };
-            found.push((epoch, opens));
+            found.push((kind, epoch, opens));
         }
-        // A file with secrets keeps every unrevealed epoch's seed; an export without them, none.
-        let keeps_seeds = found.iter().any(|(_, opens)| opens.is_some());
-        for (epoch, opens) in found {
+        // A file with secrets keeps every unrevealed seed; an export without them, none.
+        let keeps_seeds = found.iter().any(|(_, _, opens)| opens.is_some());
+        for (kind, epoch, opens) in found {
             let seq = self.epoch_began.get(&epoch).copied().unwrap_or(Seq::START);
+            let which = match kind {
+                super::SEALED_SEED => " for sealed dice",
+                _ => "",
+            };
             match opens {
                 Some(true) => {}
-                Some(false) => self.dice_problem(seq, format!("#{seq}: the seed the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup")),
-                None if keeps_seeds => self.dice_problem(seq, format!("#{seq}: the file keeps the seeds of other epochs but none for epoch {epoch}, so its dice could never be checked; restore the file's secrets from a backup")),
+                Some(false) => self.dice_problem(seq, format!("#{seq}: the seed{which} the file keeps for epoch {epoch} does not match the commitment published for it, so its dice could never be checked; restore the file's secrets from a backup")),
+                None if keeps_seeds => self.dice_problem(seq, format!("#{seq}: the file keeps the seeds of other epochs but none{which} for epoch {epoch}, so its dice could never be checked; restore the file's secrets from a backup")),
                 None => {}
             }
         }

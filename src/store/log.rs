@@ -2,7 +2,7 @@
 //! verify. Everything here is written once for every backend; a backend only stores rows.
 
 use super::StoreError;
-use super::append::{Appender, Running, WriteView};
+use super::append::{Appender, EPOCH_SEED, Running, SEALED_SEED, WriteView};
 use super::backend::{Backend, InsertError, LogWrite};
 use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
 use super::jsonl::{self, ChainCheck, Line};
@@ -39,6 +39,8 @@ pub struct Batch {
     pub sealed: Vec<SealedSecret>,
     /// Epoch seeds to keep (a new epoch's seed).
     pub seeds: Vec<(u32, [u8; 32])>,
+    /// Second seeds to keep, the ones a new epoch's sealed dice come from.
+    pub sealed_seeds: Vec<(u32, [u8; 32])>,
     /// Other secrets to keep, as (kind, key, value): a request's secret, a device link's hash.
     pub kept: Vec<(&'static str, String, String)>,
 }
@@ -502,7 +504,7 @@ impl Store {
     ) -> Result<VerifyReport, StoreError> {
         let mut log = self.backend.read()?;
         let mut reveals = Reveals::default();
-        for kind in ["seed_revealed", "sealed_revealed"] {
+        for kind in ["seed_revealed", "sealed_seed_revealed", "sealed_revealed"] {
             log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
                 // An unreadable reveal is reported by the main pass, which reads every row.
                 if let Ok(event) = row.event() {
@@ -580,15 +582,15 @@ impl Store {
             // the transaction at the refusal, so nothing more is read).
             Err(StoreError::NotPermitted { .. }) => {}
             listed => {
-                verifier.check_kept_seeds(|epoch| log.secret("epoch_seed", &epoch.to_string()))?;
+                verifier.check_kept_seeds(|kind, epoch| log.secret(kind, &epoch.to_string()))?;
                 match listed {
                     // A seed kept for an epoch the log never began would stop that epoch keeping
                     // its own.
                     Ok(all) => {
                         verifier.check_seed_keys(
                             all.iter()
-                                .filter(|(kind, _, _)| kind == "epoch_seed")
-                                .map(|(_, key, _)| key.as_str()),
+                                .filter(|(kind, _, _)| [EPOCH_SEED, SEALED_SEED].contains(&&**kind))
+                                .map(|(kind, key, _)| (kind.as_str(), key.as_str())),
                         );
                         verifier.check_sealed_keys(
                             all.iter()
@@ -639,6 +641,42 @@ impl Store {
     pub fn revealed_seed(&mut self, epoch: u32) -> Result<Option<String>, StoreError> {
         self.first_of_kind("seed_revealed", |event| {
             let Event::SeedRevealed {
+                epoch: revealed,
+                seed,
+            } = event
+            else {
+                return None;
+            };
+            (revealed == epoch).then_some(seed)
+        })
+    }
+
+    /// Whether epoch `epoch` began with a second seed, the one its sealed dice come from.
+    pub fn has_sealed_dice_seed(&mut self, epoch: u32) -> Result<bool, StoreError> {
+        let began = |event: Event| {
+            let (started, sealed) = match &event {
+                Event::CampaignCreated { .. } => (1, event.sealed_commitment()),
+                Event::EpochStarted { epoch, .. } => (*epoch, event.sealed_commitment()),
+                _ => return None,
+            };
+            (started == epoch).then_some(sealed.is_some())
+        };
+        let kind = if epoch == 1 {
+            "campaign_created"
+        } else {
+            "epoch_started"
+        };
+        Ok(self.first_of_kind(kind, began)?.unwrap_or(false))
+    }
+
+    /// The published seed epoch `epoch`'s sealed dice come from, if it is published: its second
+    /// in an epoch that has one, else its one seed.
+    pub fn revealed_sealed_dice_seed(&mut self, epoch: u32) -> Result<Option<String>, StoreError> {
+        if !self.has_sealed_dice_seed(epoch)? {
+            return self.revealed_seed(epoch);
+        }
+        self.first_of_kind("sealed_seed_revealed", |event| {
+            let Event::SealedSeedRevealed {
                 epoch: revealed,
                 seed,
             } = event
@@ -763,51 +801,75 @@ impl Store {
 
 /// What an import needs to check the secrets it copies: each is one grimoire writes, and a seed
 /// kept for an epoch not yet revealed must open the commitment the log published for it, or that
-/// epoch's dice could never be checked.
+/// epoch's dice could never be checked. Seeds are known by their kind ([`EPOCH_SEED`], or
+/// [`SEALED_SEED`] for an epoch's second) and epoch.
 #[derive(Default)]
 struct ImportedSecrets {
-    commitments: std::collections::BTreeMap<u32, String>,
-    revealed: std::collections::BTreeSet<u32>,
-    /// Each epoch seed: its line, epoch and value.
-    kept: Vec<(u64, u32, String)>,
+    commitments: std::collections::BTreeMap<(&'static str, u32), String>,
+    revealed: std::collections::BTreeSet<(&'static str, u32)>,
+    /// Each seed kept: its line, kind, epoch and value.
+    kept: Vec<(u64, &'static str, u32, String)>,
+}
+
+/// How a seed of `kind` is named in a message: "a seed", or "a seed for sealed dice".
+fn seed_words(kind: &str) -> &'static str {
+    match kind {
+        SEALED_SEED => "seed for sealed dice",
+        _ => "seed",
+    }
 }
 
 impl ImportedSecrets {
     fn note(&mut self, event: &Event) {
-        match event {
+        let began = match event {
             Event::CampaignCreated {
                 seed_commitment, ..
-            } => {
-                self.commitments.insert(1, seed_commitment.clone());
-            }
+            } => Some((1, seed_commitment)),
             Event::EpochStarted {
                 epoch,
                 seed_commitment,
                 ..
-            } => {
-                self.commitments.insert(*epoch, seed_commitment.clone());
-            }
+            } => Some((*epoch, seed_commitment)),
             Event::SeedRevealed { epoch, .. } => {
-                self.revealed.insert(*epoch);
+                self.revealed.insert((EPOCH_SEED, *epoch));
+                None
             }
-            _ => {}
+            Event::SealedSeedRevealed { epoch, .. } => {
+                self.revealed.insert((SEALED_SEED, *epoch));
+                None
+            }
+            _ => None,
+        };
+        if let Some((epoch, commitment)) = began {
+            self.commitments
+                .insert((EPOCH_SEED, epoch), commitment.clone());
+            if let Some(sealed) = event.sealed_commitment() {
+                self.commitments
+                    .insert((SEALED_SEED, epoch), sealed.to_string());
+            }
         }
     }
 
     /// Takes in one secret line: refused unless it is a secret grimoire writes, under its key.
     fn keep(&mut self, line: u64, kind: &str, key: &str, value: &str) -> Result<(), String> {
         match kind {
-            "epoch_seed" => {
+            EPOCH_SEED | SEALED_SEED => {
+                let kind = if kind == EPOCH_SEED {
+                    EPOCH_SEED
+                } else {
+                    SEALED_SEED
+                };
                 let epoch = key
                     .parse::<u32>()
                     .ok()
                     .filter(|epoch| *epoch > 0 && epoch.to_string() == key)
                     .ok_or_else(|| {
                         format!(
-                            "an epoch seed is kept under its epoch's number (1, 2, …), not '{key}'"
+                            "an epoch's {} is kept under its epoch's number (1, 2, …), not '{key}'",
+                            seed_words(kind)
                         )
                     })?;
-                self.kept.push((line, epoch, value.to_string()));
+                self.kept.push((line, kind, epoch, value.to_string()));
             }
             "sealed_die" => {
                 let named = key.split_once(':').is_some_and(|(seq, n)| {
@@ -843,7 +905,7 @@ impl ImportedSecrets {
             }
             other => {
                 return Err(format!(
-                    "'{other}' is not a kind of secret grimoire keeps (epoch_seed, sealed_die, request_secret)"
+                    "'{other}' is not a kind of secret grimoire keeps (epoch_seed, sealed_seed, sealed_die, request_secret)"
                 ));
             }
         }
@@ -852,36 +914,43 @@ impl ImportedSecrets {
 
     fn check(&self) -> Result<(), StoreError> {
         let refuse = |line: u64, why: String| StoreError::Import { line, why };
-        for (line, epoch, value) in &self.kept {
-            let Some(commitment) = self.commitments.get(epoch) else {
+        for (line, kind, epoch, value) in &self.kept {
+            let what = seed_words(kind);
+            let Some(commitment) = self.commitments.get(&(*kind, *epoch)) else {
                 return Err(refuse(
                     *line,
-                    format!("a seed is kept for dice epoch {epoch}, which the log never began"),
+                    format!(
+                        "a {what} is kept for dice epoch {epoch}, which the log never began with one"
+                    ),
                 ));
             };
-            if self.revealed.contains(epoch) {
+            if self.revealed.contains(&(*kind, *epoch)) {
                 continue;
             }
             if !crate::dice::fairness::opens(value, commitment) {
                 return Err(refuse(
                     *line,
                     format!(
-                        "the seed kept for dice epoch {epoch} does not open the commitment the log published for it, so that epoch's dice could never be checked"
+                        "the {what} kept for dice epoch {epoch} does not open the commitment the log published for it, so that epoch's dice could never be checked"
                     ),
                 ));
             }
         }
         // An export with secrets carries every seed not yet published; one without, none.
-        if let Some((last_line, _, _)) = self.kept.last() {
-            let missing = self.commitments.keys().find(|epoch| {
-                !self.revealed.contains(epoch)
-                    && !self.kept.iter().any(|(_, kept, _)| kept == *epoch)
+        if let Some((last_line, _, _, _)) = self.kept.last() {
+            let missing = self.commitments.keys().find(|seed| {
+                !self.revealed.contains(seed)
+                    && !self
+                        .kept
+                        .iter()
+                        .any(|(_, kind, epoch, _)| (*kind, *epoch) == **seed)
             });
-            if let Some(epoch) = missing {
+            if let Some((kind, epoch)) = missing {
                 return Err(refuse(
                     *last_line,
                     format!(
-                        "the file carries the seeds of other dice epochs but not epoch {epoch}'s, which is not yet published: its dice could never be checked; export the campaign again with its secrets"
+                        "the file carries the seeds of other dice epochs but not epoch {epoch}'s {}, which is not yet published: its dice could never be checked; export the campaign again with its secrets",
+                        seed_words(kind)
                     ),
                 ));
             }

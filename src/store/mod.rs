@@ -23,7 +23,7 @@ mod reading;
 mod replay;
 mod sqlite;
 
-pub use append::{Appender, WriteView};
+pub use append::{Appender, EPOCH_SEED, SEALED_SEED, WriteView};
 pub use chain::{Checkpoint, CheckpointMiss, CheckpointResult, StoredRow, VerifyReport};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};

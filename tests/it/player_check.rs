@@ -595,18 +595,26 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
 fn the_report_checks_its_own_log_in_the_browser() {
     let Some(browser) = browser() else { return };
     let (c, _) = campaign();
+    let (result, dom) = the_reports_check(&browser, &c);
+    assert!(dom.contains("All checks hold"), "the verdict is not shown");
+    assert_eq!(result["all_hold"], true, "{result}");
+}
+
+/// What the campaign's report says of its log, opened in Chromium, after checking that it counts
+/// what `grimoire verify` counts; with the page itself.
+fn the_reports_check(browser: &std::path::Path, c: &Campaign) -> (Value, String) {
     let verified = c.json(&["verify"]);
     c.ok(&["report", "--out", "campaign.html"]);
     let file = c.dir.path().join("campaign.html");
-    let (dom, _) = browse(&browser, &file, &["--dump-dom"]);
+    let (dom, _) = browse(browser, &file, &["--dump-dom"]);
     let start = dom
         .find("<pre id=\"check-result\" hidden=\"\">")
         .expect("the result")
         + 33;
     let end = start + dom[start..].find("</pre>").unwrap();
     let result: Value = serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap();
-    assert_eq!(result["all_hold"], true, "{result}");
     for field in [
+        "all_hold",
         "events",
         "seeded_dice_checked",
         "seeded_dice_awaiting_reveal",
@@ -615,7 +623,68 @@ fn the_report_checks_its_own_log_in_the_browser() {
     ] {
         assert_eq!(result[field], verified[field], "{field}: {result}");
     }
-    assert!(dom.contains("All checks hold"), "the verdict is not shown");
+    (result, dom)
+}
+
+/// ADG-S4 (#45 item 2): a Ceremony scroll that is never read keeps no dice uncheckable. Its sealed
+/// check comes from the epoch's second seed, so `seed reveal` publishes the first at once: the
+/// evening's rolls (a disputed one among them) are checked by `verify` and by the players' own
+/// page, while the check stays sealed and its seed secret. Reading the scroll at last publishes
+/// that seed, and the check is checked too.
+#[test]
+fn adg_s4_an_unread_ceremony_scroll_holds_no_epochs_dice_hostage() {
+    let c = Campaign::with_a_ceremony_writer();
+    let scroll = c.seq_of(&[
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "summons fog",
+    ]);
+    c.ok(&["session", "start", "--entropy", "a long evening"]);
+    for purpose in ["the bridge", "the ambush", "the door"] {
+        c.ok(&["roll", "d20", "--for", purpose]);
+    }
+    let disputed = c.seq_of(&["roll", "d100", "--for", "the disputed leap"]);
+    c.ok(&["session", "end"]);
+    let out = c.ok(&["seed", "reveal"]);
+    assert!(out.contains("dice epoch 1 seed revealed"), "{out}");
+    assert!(out.contains(&format!("pending (#{scroll})")), "{out}");
+
+    let verify = c.json(&["verify"]);
+    assert_eq!(verify["all_hold"], true, "{verify}");
+    assert_eq!(verify["seeded_dice_awaiting_reveal"], 0, "{verify}");
+    assert_eq!(
+        verify["sealed_dice_awaiting_reveal"], 1,
+        "the check: {verify}"
+    );
+    let explained = c.json(&["explain", &disputed.to_string()]);
+    let derivation = &explained["dice"][0]["derivation"];
+    assert_eq!(derivation["matches"], true, "{explained}");
+    // The check's value and its seed stay out of everything the players see.
+    let export = c.ok(&["export"]);
+    assert!(!export.contains("sealed_seed_revealed"), "{export}");
+    assert!(!export.contains("sealed_revealed"), "{export}");
+
+    if let Some(browser) = browser() {
+        let (result, _) = the_reports_check(&browser, &c);
+        assert_eq!(result["all_hold"], true, "{result}");
+        assert!(
+            result["seeded_dice_checked"].as_u64() >= Some(4),
+            "the evening's rolls: {result}"
+        );
+    }
+
+    c.ok(&["scroll", "read", "Wen", &format!("S{scroll}")]);
+    let verify = c.json(&["verify"]);
+    assert_eq!(verify["all_hold"], true, "{verify}");
+    assert_eq!(verify["sealed_dice_awaiting_reveal"], 0, "{verify}");
+    if let Some(browser) = browser() {
+        the_reports_check(&browser, &c);
+    }
 }
 
 /// The log the report carries (its `var GRIMOIRE_EXPORT = "…";`), replaced by `export`.

@@ -103,12 +103,14 @@ fn play(ops: &[Op]) -> (Vec<(Seq, Event)>, CampaignState) {
         campaign_id: "prop".into(),
         name: "P".into(),
         seed_commitment: "ab".repeat(32),
+        sealed_commitment: "cd".repeat(32),
     };
     for command in
         std::iter::once(create).chain(ops.iter().map(|op| command(op, &log)).collect::<Vec<_>>())
     {
         let context = SeedContext {
             seed: [3u8; 32],
+            sealed_seed: Some([3u8; 32]),
             campaign_id: "prop".into(),
             epoch: 1,
             seq: state.head + 1,
@@ -171,7 +173,7 @@ proptest! {
     fn rolled_expressions_stay_within_their_bounds(count in 1u32..20, sides in 2u32..200, bonus in -50i64..50, seed in any::<[u8; 32]>()) {
         let expr = DiceExpr::parse(&format!("{count}d{sides}{bonus:+}")).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
-        let context = SeedContext { seed, campaign_id: "c".into(), epoch: 1, seq: Seq(1), entropy: String::new(), witness_by: None, roll: Some(0) };
+        let context = SeedContext { seed, sealed_seed: Some(seed), campaign_id: "c".into(), epoch: 1, seq: Seq(1), entropy: String::new(), witness_by: None, roll: Some(0) };
         let mut dice = Dice::seeded(context, &mut rng);
         let rolled = expr.roll(&mut dice, "p", false).unwrap();
         prop_assert_eq!(rolled.dice.len(), count as usize);

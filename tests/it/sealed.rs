@@ -68,37 +68,81 @@ fn a_sealed_die_says_whether_the_gm_typed_it_or_grimoire_rolled_it() {
     );
 }
 
-/// The seed of an epoch with a pending seeded seal stays secret after `seed reveal`; the reveal of the
-/// seal publishes it, and `verify` then re-derives the sealed die.
+/// ADG-S4: a sealed die comes from the epoch's second seed, so `seed reveal` publishes the first
+/// while the sealed die is pending and `verify` re-derives the epoch's other dice at once; the
+/// reveal of the sealed die publishes the second, and `verify` then re-derives it too.
 #[test]
-fn a_pending_sealed_die_holds_its_epochs_seed_back_until_it_is_revealed() {
+fn adg_s4_a_pending_sealed_die_holds_back_only_its_epochs_seed_for_sealed_dice() {
     let c = Campaign::with_party();
     c.ok(&["session", "start", "--entropy", "owls"]);
     let sealed = c.seq_of(&["roll", "oe", "--sealed", "--for", "guardian"]);
     c.ok(&["roll", "d20"]);
     c.ok(&["session", "end"]);
     let out = c.ok(&["seed", "reveal"]);
+    assert!(out.contains("dice epoch 1 seed revealed"), "{out}");
     assert!(
-        out.contains(&format!("seed withheld until the sealed dice of #{sealed}")),
+        out.contains(&format!(
+            "all but its sealed ones: their own seed stays secret while sealed dice rolled from it are pending (#{sealed})"
+        )),
         "{out}"
     );
-    assert!(
-        !c.ok(&["export"]).contains("\"seed_revealed\""),
-        "no seed published yet"
-    );
-    let verify = c.ok(&["verify"]);
-    assert!(verify.contains("(epochs: none yet)"), "{verify}");
-
-    let out = c.ok(&["reveal", &sealed.to_string()]);
-    assert!(out.contains("dice epoch 1 seed revealed"), "{out}");
+    assert!(out.contains("Sealed dice seed commitment: "), "{out}");
+    let export = c.ok(&["export"]);
+    assert!(export.contains("\"seed_revealed\""), "{export}");
+    assert!(!export.contains("\"sealed_seed_revealed\""), "{export}");
     let verify = c.ok(&["verify"]);
     assert!(
         verify.contains("all checks hold") && verify.contains("(epochs: 1)"),
         "{verify}"
     );
     assert!(
+        verify.contains("seeded dice: 1 re-derived"),
+        "the d20: {verify}"
+    );
+
+    let out = c.ok(&["reveal", &sealed.to_string()]);
+    assert!(
+        out.contains("dice epoch 1 seed for sealed dice revealed"),
+        "{out}"
+    );
+    let verify = c.ok(&["verify"]);
+    assert!(verify.contains("all checks hold"), "{verify}");
+    assert!(
         verify.contains("seeded dice: 2 re-derived"),
         "the d20 and the sealed chain: {verify}"
+    );
+}
+
+/// An epoch begun by an earlier grimoire, with one seed for all its dice, keeps its rule: a
+/// sealed die rolled in it comes from that seed, which `seed reveal` withholds while the die is
+/// pending and the die's reveal publishes. The epoch it starts has two seeds.
+#[test]
+fn an_epoch_begun_with_one_seed_withholds_it_for_its_sealed_dice_as_before() {
+    let c = Campaign::from_the_first_schema();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed", "--for", "the old way"]);
+    let out = c.ok(&["seed", "reveal"]);
+    assert!(
+        out.contains(&format!("seed withheld until the sealed dice of #{sealed}")),
+        "{out}"
+    );
+    assert!(!out.contains("sealed dice revealed"), "{out}");
+    let out = c.ok(&["reveal", &sealed.to_string()]);
+    assert!(out.contains("seed revealed"), "{out}");
+    assert!(!out.contains("seed for sealed dice revealed"), "{out}");
+    let verify = c.ok(&["verify"]);
+    assert!(verify.contains("all checks hold"), "{verify}");
+    let explained = c.json(&["explain", &sealed.to_string()]);
+    let derivation = &explained["dice"][0]["derivation"];
+    assert_eq!(
+        derivation["seed_gives"], derivation["revealed"],
+        "{explained}"
+    );
+    // The epoch it began has a second seed: its sealed dice wait on that one alone.
+    let next = c.seq_of(&["roll", "d20", "--sealed", "--for", "the new way"]);
+    let out = c.ok(&["seed", "reveal"]);
+    assert!(
+        out.contains(&format!("are pending (#{next})")) && !out.contains("withheld"),
+        "{out}"
     );
 }
 
@@ -151,7 +195,7 @@ fn a_sealed_value_the_gm_chose_is_caught_once_the_seed_is_published() {
     assert_eq!(out.status.code(), Some(1), "{report}");
     assert!(
         report.contains(&format!(
-            "sealed die 0 was revealed as {chosen} but epoch 1's seed gives"
+            "sealed die 0 was revealed as {chosen} but epoch 1's seed for sealed dice gives"
         )),
         "{report}"
     );
@@ -162,10 +206,10 @@ fn a_sealed_value_the_gm_chose_is_caught_once_the_seed_is_published() {
     assert_ne!(derivation["seed_gives"], derivation["revealed"]);
 }
 
-/// A Ceremony scroll's sealed check may wait long: the seed it holds back is published when the scroll
-/// is read.
+/// ADG-S4: a Ceremony scroll's sealed check may wait long, and only the seed for sealed dice waits
+/// with it: the scroll's reading publishes it.
 #[test]
-fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
+fn adg_s4_reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
     let c = Campaign::with_a_ceremony_writer();
     let scroll = c.seq_of(&[
         "scroll",
@@ -180,12 +224,17 @@ fn reading_a_ceremony_scroll_publishes_the_seed_its_check_held_back() {
         "1",
     ]);
     let out = c.ok(&["seed", "reveal"]);
+    assert!(out.contains("dice epoch 1 seed revealed"), "{out}");
     assert!(
-        out.contains(&format!("withheld until the sealed dice of #{scroll}")),
+        out.contains(&format!("pending (#{scroll})"))
+            && out.contains("a Ceremony scroll's check opens when the scroll is read"),
         "{out}"
     );
     let read = c.ok(&["scroll", "read", "Wen", &format!("S{scroll}")]);
-    assert!(read.contains("dice epoch 1 seed revealed"), "{read}");
+    assert!(
+        read.contains("dice epoch 1 seed for sealed dice revealed"),
+        "{read}"
+    );
     let report = c.ok(&["verify"]);
     assert!(
         report.contains("all checks hold") && report.contains("(epochs: 1)"),

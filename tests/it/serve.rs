@@ -756,6 +756,35 @@ fn a_phone_that_saw_the_log_says_at_once_when_events_are_cut_from_it() {
     );
 }
 
+/// ADG-S4: a Ceremony scroll's sealed check waits on the table's page as what it is: opened by the
+/// scroll's reading, not by `grimoire reveal`, which refuses it.
+#[test]
+fn adg_s4_the_live_view_says_a_ceremony_check_opens_with_its_reading() {
+    let c = Campaign::with_a_ceremony_writer();
+    let scroll = c.seq_of(&[
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "2",
+        "--effect",
+        "summons fog",
+    ]);
+    let served = Served::start(&c);
+    let page = served.get("").body;
+    let start = page.find(r#"<section id="waiting">"#).expect("the section");
+    let end = start + page[start..].find("</section>").unwrap();
+    let waiting = &page[start..end];
+    assert!(
+        waiting.contains(&format!(
+            "1 die sealed at #{scroll}; #{scroll} is a Ceremony scroll, and its sealed check is opened when the scroll is read, not before"
+        )),
+        "{waiting}"
+    );
+    assert!(!waiting.contains("grimoire reveal"), "{waiting}");
+}
+
 /// "Waiting on" gathers what the table owes: a sealed die to reveal (never its value) and a save
 /// still to roll against a spell cast on a character; each goes once it is answered.
 #[test]

@@ -44,6 +44,7 @@ fn a_campaign_with(name: &str) -> Vec<Command> {
             campaign_id: "c".into(),
             name: "C".into(),
             seed_commitment: "ab".repeat(32),
+            sealed_commitment: "cd".repeat(32),
         },
         an_adg_character(name),
     ]

@@ -6,8 +6,9 @@
 //! with the tour's campaign and the commands a GM types, and never regenerated: exports, like the
 //! log, keep their shape; a new kind is recorded onto it and its lines appended, as the fights' and an
 //! amendment's were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
-//! appended here by value. Every state the replay passes through is hashed; `FINGERPRINT` holds the
-//! format and that hash.
+//! appended here by value, and so is an epoch with a second seed for its sealed dice, whose
+//! `seed reveal` needs the epoch seed a public export does not carry. Every state the replay
+//! passes through is hashed; `FINGERPRINT` holds the format and that hash.
 
 use grimoire::event::Event;
 use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
@@ -51,6 +52,83 @@ fn replay_every_kind() -> (String, BTreeSet<String>) {
             },
         )
         .unwrap();
+    // Epoch 3 ends (the fixture's seeds are not in it: any seed serves the replay), and epoch 4
+    // begins with two seeds, `[4; 32]` and `[5; 32]` for its sealed dice; a sealed roll holds the
+    // second back at its end, and its reveal publishes it.
+    let commitment = |seed: u8| grimoire::dice::fairness::seed_commitment(&[seed; 32]);
+    let epoch = |epoch: u32, seed: u8, sealed: u8| Event::EpochStarted {
+        epoch,
+        seed_commitment: commitment(seed),
+        derivation: Some(grimoire::dice::fairness::ROLL_BOUND_DERIVATION),
+        sealed_commitment: Some(commitment(sealed)),
+    };
+    let revealed = |epoch: u32, seed: u8| Event::SeedRevealed {
+        epoch,
+        seed: hex::encode([seed; 32]),
+    };
+    let sealed_roll = Event::DiceRolled {
+        expression: grimoire::dice::DiceExpr::parse("d20").unwrap(),
+        purpose: None,
+        dice: vec![grimoire::dice::Die {
+            n: 0,
+            purpose: "a sealed d20".into(),
+            sides: 20,
+            value: None,
+            provenance: grimoire::dice::Provenance::Sealed {
+                commitment: "c".repeat(64),
+                origin: Some(grimoire::dice::SealedOrigin::Seeded {
+                    epoch: 4,
+                    roll: Some(0),
+                    witness: None,
+                }),
+            },
+        }],
+        total: None,
+        character: None,
+    };
+    let batches = [
+        vec![revealed(3, 3), epoch(4, 4, 5)],
+        vec![sealed_roll],
+        vec![revealed(4, 4), epoch(5, 6, 7)],
+        vec![
+            Event::SealedRevealed {
+                seq: grimoire::seq::Seq(0),
+                dice: vec![],
+            },
+            Event::SealedSeedRevealed {
+                epoch: 4,
+                seed: hex::encode([5u8; 32]),
+            },
+        ],
+    ];
+    for (i, events) in batches.into_iter().enumerate() {
+        store
+            .write(
+                Stamp {
+                    recorded_at: "2026-12-05T18:00:00Z".into(),
+                    actor: "fixture".into(),
+                    id_rng: StdRng::seed_from_u64(24 + i as u64),
+                },
+                |state, _| {
+                    // The reveal names the sealed roll, the newest event but two.
+                    let events = events
+                        .into_iter()
+                        .map(|event| match event {
+                            Event::SealedRevealed { dice, .. } => Event::SealedRevealed {
+                                seq: grimoire::seq::Seq(state.head.get() - 2),
+                                dice,
+                            },
+                            other => other,
+                        })
+                        .collect();
+                    Ok(Batch {
+                        events,
+                        ..Batch::default()
+                    })
+                },
+            )
+            .unwrap();
+    }
     let mut hasher = Sha256::new();
     let mut kinds = BTreeSet::new();
     store

@@ -31,6 +31,7 @@ fn created() -> Event {
         seed_commitment: grimoire::dice::fairness::seed_commitment(&SEED),
         grimoire_version: "test".into(),
         derivation: Some(grimoire::dice::fairness::ROLL_BOUND_DERIVATION),
+        sealed_commitment: None,
     }
 }
 

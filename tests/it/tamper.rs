@@ -12,7 +12,7 @@ fn campaign() -> Campaign {
     c.ok(&["roll", "d20", "--sealed"]); // #8
     c.ok(&["reveal", "8"]); // #9
     c.ok(&["session", "end"]); // #10
-    c.ok(&["seed", "reveal"]); // #11, #12
+    c.ok(&["seed", "reveal"]); // #11, #12, #13
     assert!(c.ok(&["verify"]).contains("all checks hold"));
     c
 }
@@ -83,7 +83,7 @@ fn a_forger_who_recomputes_every_hash_is_caught_by_the_checkpoint_and_the_seeded
 
     let plain = verify_fails(&c, &["verify"]);
     assert!(
-        plain.contains("chain: 12 events, unbroken"),
+        plain.contains("chain: 13 events, unbroken"),
         "the forged chain itself is consistent: {plain}"
     );
     assert!(
@@ -904,54 +904,59 @@ fn a_snapshot_whose_label_is_not_text_is_passed_over() {
     }
 }
 
-/// A seed withheld for its sealed dice is published by the reveal of the last of them: one edited
-/// in the meantime is refused then, while the file's secrets can still be restored, instead of
-/// entering the log for good.
+/// An epoch's seed for sealed dice waits for its pending sealed dice and is published by the
+/// reveal of the last of them: one edited in the meantime is refused then, while the file's
+/// secrets can still be restored, instead of entering the log for good.
 #[test]
-fn a_withheld_seed_that_does_not_match_its_commitment_is_not_published() {
+fn a_waiting_seed_for_sealed_dice_that_does_not_match_its_commitment_is_not_published() {
     let c = Campaign::with_party();
     let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
     c.ok(&["seed", "reveal"]);
     c.sql()
         .execute(
-            "UPDATE secrets SET value = '00' || substr(value, 3) WHERE kind = 'epoch_seed' AND key = '1'",
+            "UPDATE secrets SET value = '00' || substr(value, 3) WHERE kind = 'sealed_seed' AND key = '1'",
             [],
         )
         .unwrap();
     let before = c.head();
     let refused = c.refused(&["reveal", &sealed.to_string()], 1);
     assert!(
-        refused.contains("the stored seed of epoch 1 does not match its published commitment"),
+        refused.contains(
+            "the stored seed for the sealed dice of epoch 1 does not match its published commitment"
+        ),
         "{refused}"
     );
     assert_eq!(c.head(), before);
 }
 
-/// A withheld seed whose row is gone from a file that keeps the others was removed, not left
-/// behind by an import without secrets: `verify` names it, and the reveal that would publish it
-/// says so instead of advising physical dice. One that is not a seed at all is named as damage.
+/// A waiting seed for sealed dice whose row is gone from a file that keeps the others was
+/// removed, not left behind by an import without secrets: `verify` names it, and the reveal that
+/// would publish it says so instead of advising physical dice. One that is not a seed at all is
+/// named as damage.
 #[test]
-fn a_withheld_seed_removed_or_garbled_is_named_as_such() {
+fn a_waiting_seed_for_sealed_dice_removed_or_garbled_is_named_as_such() {
     let c = Campaign::with_party();
     let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
     c.ok(&["seed", "reveal"]);
     let honest = c.sql();
     let seed: String = honest
         .query_row(
-            "SELECT value FROM secrets WHERE kind = 'epoch_seed' AND key = '1'",
+            "SELECT value FROM secrets WHERE kind = 'sealed_seed' AND key = '1'",
             [],
             |row| row.get(0),
         )
         .unwrap();
     c.sql()
         .execute(
-            "DELETE FROM secrets WHERE kind = 'epoch_seed' AND key = '1'",
+            "DELETE FROM secrets WHERE kind = 'sealed_seed' AND key = '1'",
             [],
         )
         .unwrap();
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("the file keeps the seeds of other epochs but none for epoch 1"),
+        report.contains(
+            "the file keeps the seeds of other epochs but none for sealed dice for epoch 1"
+        ),
         "{report}"
     );
     let before = c.head();
@@ -963,25 +968,56 @@ fn a_withheld_seed_removed_or_garbled_is_named_as_such() {
     assert!(!refused.contains("imported without secrets"), "{refused}");
     c.sql()
         .execute(
-            "INSERT INTO secrets (kind, key, value) VALUES ('epoch_seed', '1', 'not a seed')",
+            "INSERT INTO secrets (kind, key, value) VALUES ('sealed_seed', '1', 'not a seed')",
             [],
         )
         .unwrap();
     let refused = c.refused(&["reveal", &sealed.to_string()], 1);
     assert!(
-        refused.contains("the stored secret epoch_seed 1 is damaged: it is not a seed"),
+        refused.contains("the stored secret sealed_seed 1 is damaged: it is not a seed"),
         "{refused}"
     );
     assert_eq!(c.head(), before);
     // Put back, the seed opens its commitment and the reveal goes through.
     c.sql()
         .execute(
-            "UPDATE secrets SET value = ?1 WHERE kind = 'epoch_seed' AND key = '1'",
+            "UPDATE secrets SET value = ?1 WHERE kind = 'sealed_seed' AND key = '1'",
             [&seed],
         )
         .unwrap();
     c.ok(&["reveal", &sealed.to_string()]);
     assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
+/// The seed a sealed die needs, edited or gone before it is drawn: refused before anything is
+/// recorded (dice no reveal could vouch for), while an open die still rolls.
+#[test]
+fn a_sealed_die_is_not_drawn_from_a_seed_for_sealed_dice_that_is_edited_or_gone() {
+    let c = Campaign::with_party();
+    c.sql()
+        .execute(
+            "UPDATE secrets SET value = '00' || substr(value, 3) WHERE kind = 'sealed_seed' AND key = '1'",
+            [],
+        )
+        .unwrap();
+    let before = c.head();
+    let refused = c.refused(&["roll", "d20", "--sealed"], 1);
+    assert!(
+        refused.contains("the stored seed for the sealed dice of epoch 1 does not match"),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
+    c.sql()
+        .execute("DELETE FROM secrets WHERE kind = 'sealed_seed'", [])
+        .unwrap();
+    let refused = c.refused(&["roll", "d20", "--sealed"], 1);
+    assert!(
+        refused.contains("no seed for dice epoch 1's sealed dice")
+            && refused.contains("restore the file's secrets from a backup"),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before);
+    c.ok(&["roll", "d20"]);
 }
 
 /// The newest row's hash damaged past reading is named as damage to that row (it was blamed on
@@ -1106,11 +1142,11 @@ fn c3_an_amendment_forged_with_other_dice_is_caught() {
 #[test]
 fn a_retraction_forged_to_name_itself_is_named_and_nothing_goes_round_for_ever() {
     let c = campaign();
-    c.ok(&["damage", "Aldric", "1"]); // #13
-    c.ok(&["retract", "13", "--reason", "a slip"]); // #14
+    c.ok(&["damage", "Aldric", "1"]); // #14
+    c.ok(&["retract", "14", "--reason", "a slip"]); // #15
     let conn = unlock(&c);
     conn.execute(
-        "UPDATE events SET payload = replace(payload, '\"seq\":13', '\"seq\":14') WHERE seq = 14",
+        "UPDATE events SET payload = replace(payload, '\"seq\":14', '\"seq\":15') WHERE seq = 15",
         [],
     )
     .unwrap();
@@ -1119,12 +1155,12 @@ fn a_retraction_forged_to_name_itself_is_named_and_nothing_goes_round_for_ever()
     drop(conn);
     let report = verify_fails(&c, &["verify"]);
     assert!(
-        report.contains("#14 names #14, which is not an earlier event"),
+        report.contains("#15 names #15, which is not an earlier event"),
         "{report}"
     );
     c.ok(&["session", "recap", "1"]);
     c.ok(&["log"]);
-    let undo = c.run(&["retract", "14", "--reason", "undo it"]);
+    let undo = c.run(&["retract", "15", "--reason", "undo it"]);
     assert!(undo.status.code().is_some(), "retract ended");
     let export = c.dir.path().join("forged.jsonl");
     c.ok(&["export", "--out", export.to_str().unwrap()]);
@@ -1142,7 +1178,7 @@ fn a_retraction_forged_to_name_itself_is_named_and_nothing_goes_round_for_ever()
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("#14 names #14, which is not an earlier event"),
+        stderr.contains("#15 names #15, which is not an earlier event"),
         "{stderr}"
     );
 }

@@ -17,7 +17,7 @@ fn export_then_import_gives_the_same_chain_head_and_sheets() {
     let c = played();
     let file = c.dir.path().join("backup.jsonl");
     let out = c.ok(&["export", "--with-secrets", "--out", file.to_str().unwrap()]);
-    assert!(out.contains("Exported 9 events and 2 secrets"), "{out}");
+    assert!(out.contains("Exported 9 events and 3 secrets"), "{out}");
 
     let copy = c.dir.path().join("copy.db");
     let imported = crate::support::grimoire_cmd(&copy, c.dir.path())
@@ -215,13 +215,15 @@ fn c3_an_import_with_amendments_replays_to_the_same_sheets_as_its_source() {
 
 #[test]
 fn counts_read_in_the_right_number() {
-    let c = Campaign::with_party();
+    // A new campaign: its creation, and epoch 1's two seeds.
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "One"]);
     let out = c.dir.path().join("b.jsonl");
     let said = c.ok(&["export", "--with-secrets", "--out", out.to_str().unwrap()]);
-    assert!(said.contains("and 1 secret to"), "{said}");
+    assert!(said.contains("Exported 1 event and 2 secrets to"), "{said}");
     let restored = Campaign::empty();
     let said = restored.ok(&["import", out.to_str().unwrap()]);
-    assert!(said.contains("events and 1 secret into"), "{said}");
+    assert!(said.contains(" 1 event and 2 secrets into"), "{said}");
 }
 
 /// An import holds its newest events back before applying them, and a retraction among those just

@@ -96,16 +96,19 @@ impl LiveInputs {
 }
 
 /// Everything that waits on someone at the table: each sealed die not yet revealed (never its
-/// value, which the page does not know), then what each rule system says waits.
+/// value, which the page does not know) and how it opens, then what each rule system says waits.
 fn waiting(state: &CampaignState) -> Vec<String> {
     let mut lines: Vec<String> = state
         .sealed_pending
         .iter()
         .map(|(seq, dice)| {
-            format!(
-                "{} sealed at #{seq}, to be revealed (`grimoire reveal {seq}`)",
-                crate::words::count(dice.len() as u64, "die", "dice")
-            )
+            let dice = crate::words::count(dice.len() as u64, "die", "dice");
+            match crate::rules::campaign::opens_by_reveal(state, *seq) {
+                Ok(()) => {
+                    format!("{dice} sealed at #{seq}, to be revealed (`grimoire reveal {seq}`)")
+                }
+                Err(why) => format!("{dice} sealed at #{seq}; {why}"),
+            }
         })
         .collect();
     lines.extend(crate::render::waiting(state));

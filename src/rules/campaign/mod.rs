@@ -29,6 +29,7 @@ pub enum Command {
         campaign_id: String,
         name: String,
         seed_commitment: String,
+        sealed_commitment: String,
     },
     AddCharacter {
         name: String,
@@ -65,7 +66,10 @@ pub enum Command {
     /// `None` when the secrets hold none); `next_commitment` commits to the next epoch's.
     RevealSeed {
         seed: Option<[u8; 32]>,
+        /// The epoch's second seed, for its sealed dice, in an epoch that has one.
+        sealed_seed: Option<[u8; 32]>,
         next_commitment: String,
+        next_sealed_commitment: String,
     },
     /// A player's device linked for the characters they play (C-4). The front end mints the
     /// link's token and shows it once; only `token_hash` (SHA-256, hex) is kept, among the secrets.
@@ -103,11 +107,18 @@ pub enum Input<'c> {
         seq: Seq,
         into: &'c mut Vec<SealedSecret>,
     },
-    /// The seed of the current dice epoch (`None` when the secrets hold none).
-    EpochSeed { into: &'c mut Option<[u8; 32]> },
-    /// The commitment to a new secret seed for the epoch the command opens; the seed itself is
-    /// kept with the secrets.
-    NewEpochSeed { commitment: &'c mut String },
+    /// The seeds of the current dice epoch, its first and (in an epoch that has one) its second,
+    /// for sealed dice (`None` when the secrets hold none).
+    EpochSeed {
+        into: &'c mut Option<[u8; 32]>,
+        sealed_into: &'c mut Option<[u8; 32]>,
+    },
+    /// The commitments to the two new secret seeds of the epoch the command opens, the second for
+    /// its sealed dice; the seeds themselves are kept with the secrets.
+    NewEpochSeed {
+        commitment: &'c mut String,
+        sealed_commitment: &'c mut String,
+    },
     /// A new campaign's identity, unique among campaigns.
     NewCampaignId { into: &'c mut String },
     /// What a retraction reads of the log: the event `--last` names (see [`named_by_last`]), its
@@ -302,11 +313,13 @@ impl Command {
             Command::CreateCampaign {
                 campaign_id,
                 seed_commitment,
+                sealed_commitment,
                 ..
             } => vec![
                 Input::NewCampaignId { into: campaign_id },
                 Input::NewEpochSeed {
                     commitment: seed_commitment,
+                    sealed_commitment,
                 },
             ],
             Command::RevealSealed(reveal) => vec![Input::SealedDice {
@@ -315,11 +328,17 @@ impl Command {
             }],
             Command::RevealSeed {
                 seed,
+                sealed_seed,
                 next_commitment,
+                next_sealed_commitment,
             } => vec![
-                Input::EpochSeed { into: seed },
+                Input::EpochSeed {
+                    into: seed,
+                    sealed_into: sealed_seed,
+                },
                 Input::NewEpochSeed {
                     commitment: next_commitment,
+                    sealed_commitment: next_sealed_commitment,
                 },
             ],
             Command::System(command) => {
@@ -441,6 +460,7 @@ fn decide_command(
         campaign_id,
         name,
         seed_commitment,
+        sealed_commitment,
     } = command
     {
         if let Some(existing) = &state.campaign {
@@ -452,6 +472,7 @@ fn decide_command(
             seed_commitment,
             grimoire_version: env!("CARGO_PKG_VERSION").to_string(),
             derivation: Some(crate::dice::fairness::ROLL_BOUND_DERIVATION),
+            sealed_commitment: Some(sealed_commitment),
         }]);
     }
     if state.campaign.is_none() {
@@ -599,7 +620,9 @@ fn decide_command(
         }
         Command::RevealSeed {
             seed,
+            sealed_seed,
             next_commitment,
+            next_sealed_commitment,
         } => {
             // The next epoch's dice must mix in entropy the players give after its commitment: a
             // session's entropy is already known, and a GM could reveal, roll, and keep the best copy.
@@ -610,28 +633,45 @@ fn decide_command(
             if fairness::seed_commitment(&seed) != state.epoch_commitment {
                 return Err(RuleError::SeedMismatch(state.epoch));
             }
-            // Sealed dice derived from this seed and not yet revealed would be opened by publishing
-            // it: the epoch ends, and the seed waits for the last of them.
             let holding = holding_back(state, state.epoch);
-            let ended = if holding.is_empty() {
-                Event::SeedRevealed {
-                    epoch: state.epoch,
-                    seed: hex::encode(seed),
+            let revealed = Event::SeedRevealed {
+                epoch: state.epoch,
+                seed: hex::encode(seed),
+            };
+            let mut ended = match &state.epoch_sealed_commitment {
+                // The sealed dice have a seed of their own: the first is always published, and
+                // the second too unless a sealed die of the epoch still waits to be revealed (a
+                // Ceremony scroll's check waits for its reading), whose reveal publishes it.
+                Some(sealed_commitment) if holding.is_empty() => {
+                    let sealed_seed = sealed_seed
+                        .ok_or(crate::dice::DiceError::NoSealedSeed { epoch: state.epoch })?;
+                    if &fairness::seed_commitment(&sealed_seed) != sealed_commitment {
+                        return Err(RuleError::SealedSeedMismatch(state.epoch));
+                    }
+                    vec![
+                        revealed,
+                        Event::SealedSeedRevealed {
+                            epoch: state.epoch,
+                            seed: hex::encode(sealed_seed),
+                        },
+                    ]
                 }
-            } else {
-                Event::SeedWithheld {
+                Some(_) => vec![revealed],
+                // An epoch with one seed: sealed dice derived from it and not yet revealed would
+                // be opened by publishing it, so the seed waits for the last of them.
+                None if holding.is_empty() => vec![revealed],
+                None => vec![Event::SeedWithheld {
                     epoch: state.epoch,
                     until: holding,
-                }
+                }],
             };
-            return Ok(vec![
-                ended,
-                Event::EpochStarted {
-                    epoch: state.epoch + 1,
-                    seed_commitment: next_commitment,
-                    derivation: Some(crate::dice::fairness::ROLL_BOUND_DERIVATION),
-                },
-            ]);
+            ended.push(Event::EpochStarted {
+                epoch: state.epoch + 1,
+                seed_commitment: next_commitment,
+                derivation: Some(crate::dice::fairness::ROLL_BOUND_DERIVATION),
+                sealed_commitment: Some(next_sealed_commitment),
+            });
+            return Ok(ended);
         }
     };
     Ok(vec![event])
@@ -767,7 +807,7 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
                 .iter()
                 .filter(|d| matches!(d.provenance, crate::dice::Provenance::Sealed { .. }))
                 .filter_map(|d| d.provenance.seeded_epoch())
-                .find(|&epoch| epoch < state.epoch && !state.withheld_seeds.contains(&epoch))
+                .find(|&epoch| state.sealed_dice_seed_published(epoch))
             {
                 return Err(RuleError::RestoreWouldOpenSeal { seq: back, epoch });
             }
@@ -833,8 +873,9 @@ fn refuse_shared_names(
     Ok(())
 }
 
-/// The events whose pending sealed dice were derived from `epoch`'s seed.
-fn holding_back(state: &CampaignState, epoch: u32) -> Vec<Seq> {
+/// The events whose pending sealed dice were derived from `epoch`'s seed (its second, in an epoch
+/// that has one).
+pub fn holding_back(state: &CampaignState, epoch: u32) -> Vec<Seq> {
     state
         .sealed_pending
         .iter()
@@ -843,11 +884,19 @@ fn holding_back(state: &CampaignState, epoch: u32) -> Vec<Seq> {
         .collect()
 }
 
-/// The withheld epochs whose seeds `events` set free: after them no sealed die derived from the
-/// seed is still pending (the last was revealed; a retracted one still waits, C-2). Their
-/// `SeedRevealed` events go in the same write, so a seed is published the moment nothing it could
+/// A seed that waited for an epoch's sealed dice, set free: the one seed of an epoch that has one,
+/// or the second seed (for sealed dice) of an epoch that has two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Released {
+    Seed(u32),
+    SealedSeed(u32),
+}
+
+/// The seeds waiting for their epochs' sealed dice that `events` set free: after them no sealed
+/// die derived from the seed is still pending (the last was revealed; a retracted one still waits,
+/// C-2). Their events go in the same write, so a seed is published the moment nothing it could
 /// open is left.
-pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
+pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<Released> {
     let settled: Vec<Seq> = events
         .iter()
         .filter_map(|e| {
@@ -860,15 +909,16 @@ pub fn seeds_released(state: &CampaignState, events: &[Event]) -> Vec<u32> {
     if settled.is_empty() {
         return Vec::new();
     }
-    state
-        .withheld_seeds
-        .iter()
-        .copied()
-        .filter(|&epoch| {
-            holding_back(state, epoch)
-                .iter()
-                .all(|seq| settled.contains(seq))
-        })
+    let free = |epoch: &u32| {
+        holding_back(state, *epoch)
+            .iter()
+            .all(|seq| settled.contains(seq))
+    };
+    let seeds = state.withheld_seeds.iter().filter(|e| free(e));
+    let sealed_seeds = state.sealed_seeds_waiting.iter().filter(|e| free(e));
+    seeds
+        .map(|&epoch| Released::Seed(epoch))
+        .chain(sealed_seeds.map(|&epoch| Released::SealedSeed(epoch)))
         .collect()
 }
 
@@ -893,6 +943,16 @@ fn with_health<'s>(state: &'s CampaignState, name: &str) -> Result<&'s Character
     Ok(who)
 }
 
+/// Whether `grimoire reveal` may open the sealed dice of event `seq`: a rule system may keep a seal
+/// for a command of its own to open (a Ceremony scroll's check waits for its reading, ADG-S4).
+pub fn opens_by_reveal(state: &CampaignState, seq: Seq) -> Result<(), RuleError> {
+    for &system in SystemId::ALL {
+        on_system!(system, SystemId, |S| S::opens_its_own_seal(state, seq)
+            .map_err(RuleError::from))?;
+    }
+    Ok(())
+}
+
 /// Opens one sealed die of event `seq` with the GM's secrets, refusing a secret that is missing or
 /// does not match the commitment the log holds.
 fn reveal_sealed(
@@ -907,10 +967,7 @@ fn reveal_sealed(
         .sealed_pending
         .get(&seq)
         .ok_or(RuleError::NothingSealed(seq))?;
-    for &system in SystemId::ALL {
-        on_system!(system, SystemId, |S| S::opens_its_own_seal(state, seq)
-            .map_err(RuleError::from))?;
-    }
+    opens_by_reveal(state, seq)?;
     let dice = pending
         .iter()
         .map(|seal| open_seal(seq, seal, secrets))

@@ -16,6 +16,8 @@ fn created() -> Event {
         seed_commitment: fairness::seed_commitment(&[7u8; 32]),
         grimoire_version: "test".into(),
         derivation: Some(fairness::ROLL_BOUND_DERIVATION),
+        // An epoch begun before epochs had a second seed: its sealed dice come from its one seed.
+        sealed_commitment: None,
     }
 }
 
@@ -76,6 +78,7 @@ fn given_a_campaign_when_created_again_then_refused() {
         campaign_id: "x".into(),
         name: "Other".into(),
         seed_commitment: "c".into(),
+        sealed_commitment: "d".into(),
     };
     assert_eq!(
         when(&given(&[created()]), command, vec![]),
@@ -536,7 +539,9 @@ fn given_an_epoch_when_its_seed_is_revealed_then_the_next_epoch_starts_with_a_ne
         &state,
         Command::RevealSeed {
             seed: Some([7u8; 32]),
+            sealed_seed: None,
             next_commitment: next.clone(),
+            next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
         },
         vec![],
     )
@@ -551,7 +556,9 @@ fn given_an_epoch_when_its_seed_is_revealed_then_the_next_epoch_starts_with_a_ne
             &state,
             Command::RevealSeed {
                 seed: Some([9u8; 32]),
-                next_commitment: next
+                sealed_seed: None,
+                next_commitment: next,
+                next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
             },
             vec![]
         ),
@@ -568,7 +575,9 @@ fn given_an_open_session_when_the_seed_is_revealed_then_refused_until_the_sessio
     let state = given(&[created(), session]);
     let reveal = Command::RevealSeed {
         seed: Some([7u8; 32]),
+        sealed_seed: None,
         next_commitment: fairness::seed_commitment(&[8u8; 32]),
+        next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
     };
     assert_eq!(
         when(&state, reveal.clone(), vec![]),
@@ -619,7 +628,9 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
         &state,
         Command::RevealSeed {
             seed: Some([7u8; 32]),
+            sealed_seed: None,
             next_commitment: next.clone(),
+            next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
         },
         vec![],
     )
@@ -636,10 +647,152 @@ fn given_a_pending_seeded_seal_when_the_epoch_ends_then_its_seed_waits_for_the_r
         seq: Seq(2),
         dice: vec![],
     };
-    assert_eq!(seeds_released(&after, &[reveal]), vec![1]);
+    assert_eq!(seeds_released(&after, &[reveal]), vec![Released::Seed(1)]);
     assert_eq!(
         seeds_released(&after, &[Event::SessionEnded { number: 1 }]),
-        Vec::<u32>::new()
+        Vec::<Released>::new()
+    );
+}
+
+/// A campaign begun with two seeds for epoch 1: `[7; 32]` for its dice, `[5; 32]` for its
+/// sealed dice.
+fn created_with_two_seeds() -> Event {
+    let Event::CampaignCreated {
+        campaign_id,
+        name,
+        seed_commitment,
+        grimoire_version,
+        derivation,
+        ..
+    } = created()
+    else {
+        unreachable!("created() creates the campaign")
+    };
+    Event::CampaignCreated {
+        campaign_id,
+        name,
+        seed_commitment,
+        grimoire_version,
+        derivation,
+        sealed_commitment: Some(fairness::seed_commitment(&[5u8; 32])),
+    }
+}
+
+/// `seed reveal` in an epoch with two seeds, the second as kept: `sealed_seed`.
+fn reveal_two_seeds(sealed_seed: [u8; 32]) -> Command {
+    Command::RevealSeed {
+        seed: Some([7u8; 32]),
+        sealed_seed: Some(sealed_seed),
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+        next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
+    }
+}
+
+/// ADG-S4: a Ceremony scroll's check is a sealed die that waits for the scroll's reading, which may
+/// never come. In an epoch with a second seed for sealed dice, `seed reveal` always publishes the
+/// first, so the epoch's other dice can be checked; the second waits for the sealed die, and its
+/// reveal publishes it in the same write.
+#[test]
+fn adg_s4_given_a_pending_sealed_check_when_a_two_seed_epoch_ends_then_only_its_sealed_seed_waits()
+{
+    let sealed_roll = sealed_seeded_roll();
+    let mut log = vec![created_with_two_seeds(), sealed_roll];
+    let events = when(&given(&log), reveal_two_seeds([5u8; 32]), vec![]).unwrap();
+    assert_eq!(
+        events[0],
+        Event::SeedRevealed {
+            epoch: 1,
+            seed: hex::encode([7u8; 32])
+        }
+    );
+    assert!(
+        matches!(&events[1], Event::EpochStarted { epoch: 2, sealed_commitment: Some(c), .. }
+            if *c == fairness::seed_commitment(&[6u8; 32])),
+        "{events:?}"
+    );
+    assert_eq!(
+        events.len(),
+        2,
+        "nothing withheld, nothing sealed published: {events:?}"
+    );
+    log.extend(events);
+    let after = given(&log);
+    assert!(after.withheld_seeds.is_empty());
+    assert_eq!(after.sealed_seeds_waiting, BTreeSet::from([1]));
+    assert!(!after.sealed_dice_seed_published(1));
+    let reveal = Event::SealedRevealed {
+        seq: Seq(2),
+        dice: vec![],
+    };
+    assert_eq!(
+        seeds_released(&after, &[reveal]),
+        vec![Released::SealedSeed(1)]
+    );
+    log.push(Event::SealedSeedRevealed {
+        epoch: 1,
+        seed: hex::encode([5u8; 32]),
+    });
+    let published = given(&log);
+    assert!(published.sealed_seeds_waiting.is_empty());
+    assert!(published.sealed_dice_seed_published(1));
+}
+
+/// ADG-S4: with no sealed die waiting, both of the epoch's seeds are published at once; a second
+/// seed that does not open its commitment (the file's secrets edited) is refused before anything
+/// is published.
+#[test]
+fn adg_s4_given_no_pending_sealed_die_when_a_two_seed_epoch_ends_then_both_seeds_are_published() {
+    let state = given(&[created_with_two_seeds()]);
+    let events = when(&state, reveal_two_seeds([5u8; 32]), vec![]).unwrap();
+    let kinds: Vec<&str> = events.iter().map(Event::kind).collect();
+    assert_eq!(
+        kinds,
+        ["seed_revealed", "sealed_seed_revealed", "epoch_started"]
+    );
+    assert_eq!(
+        events[1],
+        Event::SealedSeedRevealed {
+            epoch: 1,
+            seed: hex::encode([5u8; 32])
+        }
+    );
+    assert_eq!(
+        when(&state, reveal_two_seeds([4u8; 32]), vec![]),
+        Err(RuleError::SealedSeedMismatch(1))
+    );
+    let unkept = Command::RevealSeed {
+        seed: Some([7u8; 32]),
+        sealed_seed: None,
+        next_commitment: fairness::seed_commitment(&[8u8; 32]),
+        next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
+    };
+    assert_eq!(
+        when(&state, unkept, vec![]),
+        Err(RuleError::Dice(crate::dice::DiceError::NoSealedSeed {
+            epoch: 1
+        }))
+    );
+}
+
+/// C-2: a retracted sealed roll of an epoch with two seeds may come back while its own seed is
+/// secret, even once the epoch's first seed is out; once the second is published, no.
+#[test]
+fn c2_given_a_two_seed_epoch_when_only_its_first_seed_is_out_then_a_sealed_roll_may_come_back() {
+    let mut log = vec![created_with_two_seeds(), sealed_seeded_roll()];
+    then(&mut log, |s, l| retraction(s, Seq(2), l));
+    then(&mut log, |_, _| reveal_two_seeds([5u8; 32]));
+    let restore = |state: &CampaignState, log: &[Event]| retraction(state, Seq(3), log);
+    assert!(when(&given(&log), restore(&given(&log), &log), vec![]).is_ok());
+    log.push(Event::SealedSeedRevealed {
+        epoch: 1,
+        seed: hex::encode([5u8; 32]),
+    });
+    assert_eq!(
+        when(&given(&log), restore(&given(&log), &log), vec![]),
+        Err(RuleError::RestoreWouldOpenSeal {
+            seq: Seq(2),
+            epoch: 1
+        })
     );
 }
 
@@ -660,10 +813,11 @@ fn given_a_session_opened_before_the_epochs_commitment_when_grimoire_rolls_then_
             epoch: 2,
             seed_commitment: fairness::seed_commitment(&[8u8; 32]),
             derivation: Some(fairness::ROLL_BOUND_DERIVATION),
+            sealed_commitment: None,
         },
     ]);
     let mut rng = StdRng::seed_from_u64(1);
-    let mut dice = crate::rules::seeded_dice(&state, Some([8u8; 32]), None, &mut rng);
+    let mut dice = crate::rules::seeded_dice(&state, Some([8u8; 32]), None, None, &mut rng);
     let roll = Command::Roll(DiceRoll {
         expression: DiceExpr::parse("d20").unwrap(),
         purpose: None,
@@ -1083,7 +1237,9 @@ fn c2_given_two_retracted_rolls_when_one_roll_follows_then_it_names_both_and_set
 fn reveal_epoch_one(log: &mut Vec<Event>) {
     then(log, |_, _| Command::RevealSeed {
         seed: Some([7u8; 32]),
+        sealed_seed: None,
         next_commitment: fairness::seed_commitment(&[8u8; 32]),
+        next_sealed_commitment: fairness::seed_commitment(&[6u8; 32]),
     });
 }
 

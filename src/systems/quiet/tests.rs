@@ -263,6 +263,7 @@ fn quiet_through_the_campaign_door_replays_the_same_from_snapshots() {
         campaign_id: String::new(),
         name: "Quiet".into(),
         seed_commitment: String::new(),
+        sealed_commitment: String::new(),
     };
     campaign.execute(run(1, vec![]), create).unwrap();
     campaign.execute(run(2, vec![]), wen()).unwrap();
