@@ -28,8 +28,9 @@ use serde::{Deserialize, Serialize};
 /// 3 marks a roll put to a phone under the acting rule (C-5: the acting character is one its
 /// player plays), which both checkers hold it to; 4 marks payloads in the canonical form
 /// ([`canonical`], docs/export.md); 5 marks the events that may name an epoch's second seed, the
-/// one for sealed dice ([`SEALED_SEED_SINCE`]). Older events are judged as the grimoire that wrote
-/// them judged them.
+/// one for sealed dice ([`SEALED_SEED_SINCE`]), and a bolt's attack roll owed after a failed cast
+/// (Against the Darkmaster's own). Older events are judged as the grimoire that wrote them judged
+/// them.
 pub const SCHEMA_VERSION: u32 = 5;
 
 /// The first version whose events import holds to the text rules.
@@ -426,8 +427,8 @@ impl Event {
                 payload: event.kind().to_string(),
             });
         }
-        if schema_version < SEALED_SEED_SINCE {
-            return before_sealed_seeds(event).map_err(unreadable);
+        if schema_version < SCHEMA_VERSION {
+            return as_written_in(event, schema_version).map_err(unreadable);
         }
         Ok(event)
     }
@@ -618,10 +619,18 @@ impl Event {
     }
 }
 
-/// An event of a version before [`SEALED_SEED_SINCE`] as the grimoire that wrote it read it: an
-/// epoch with no second seed (a `sealed_commitment` key was one no event had), and no
-/// `sealed_seed_revealed` kind at all.
-fn before_sealed_seeds(mut event: Event) -> Result<Event, String> {
+/// An event of an older payload version as the grimoire that wrote it read it. Before
+/// [`SEALED_SEED_SINCE`]: an epoch with no second seed (a `sealed_commitment` key was one no event
+/// had), and no `sealed_seed_revealed` kind at all. A rule system's events say their own.
+fn as_written_in(mut event: Event, version: u32) -> Result<Event, String> {
+    if let Event::System(system) = event {
+        return Ok(Event::System(on_system!(system, AnyEvent, |S, own| {
+            AnyEvent::from(SystemEvent::read_as_version(own, version)?)
+        })));
+    }
+    if version >= SEALED_SEED_SINCE {
+        return Ok(event);
+    }
     match &mut event {
         Event::CampaignCreated {
             sealed_commitment, ..

@@ -803,3 +803,102 @@ fn t2_a_hurt_vsd_character_who_rests_is_told_health_heals_only_as_the_gm_records
     let rested = c.ok(&["rest", "--night", "Mira"]);
     assert!(!rested.contains("does not heal"), "healed: {rested}");
 }
+
+/// From the clause review of issue 45 (item 4): a held Fire Bolt that fires shows its attack roll
+/// as waiting, on the sheet and the log line, until `spell fire` rolls it; here on Mira's
+/// player's phone, whose answer records the attack roll with the phone's die.
+#[test]
+fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
+    let c = coven();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Fire Bolt",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+        "--attack",
+        "bolt",
+    ]);
+    // A fumble (3), then the failure roll 30 + elemental 50 = 80: Mira holds the spell.
+    let cast = c.seq_of(&[
+        "--rolls",
+        "3,30",
+        "spell",
+        "cast",
+        "Mira",
+        "Fire Bolt",
+        "--target",
+        "Tom",
+    ]);
+    c.ok(&["choose", "Mira", "fires-later"]);
+    let nothing = c.refused(&["--rolls", "50", "spell", "fire", "Mira"], 1);
+    assert!(
+        nothing.contains("Mira has no bolt waiting for its attack roll"),
+        "{nothing}"
+    );
+    for _ in 0..2 {
+        c.ok(&["time", "advance", "1r"]);
+        c.ok(&["spell", "concentrate", "Mira", "Fire Bolt"]);
+    }
+    let fired = c.ok(&["time", "advance", "1r"]);
+    assert!(
+        fired.contains(&format!("held Fire Bolt (from #{cast}) fires at Tom"))
+            && fired.contains("its attack roll is still to roll (`grimoire spell fire Mira`)"),
+        "{fired}"
+    );
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    assert!(
+        sheet.contains(&format!(
+            "Fire Bolt (failed at #{cast}) fired at Tom: its attack roll is still to roll — `grimoire spell fire Mira`"
+        )),
+        "{sheet}"
+    );
+
+    // Put to Cal's phone, who plays Mira, and answered there.
+    let cal = crate::players_dice::link(&c, "Cal", "Mira");
+    let served = crate::serve::Served::start(&c);
+    c.ok(&[
+        "spell",
+        "fire",
+        "Mira",
+        "--range",
+        "8",
+        "--rolled-by",
+        "Cal",
+        "--no-wait",
+    ]);
+    let answered = crate::players_dice::answer(&served, &cal, 1, &"5a".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    let log = c.json(&["log"]);
+    let attack = log["events"]
+        .as_array()
+        .and_then(|events| events.iter().find(|e| e["kind"] == "attack_rolled"))
+        .expect("the attack roll")
+        .clone();
+    let payload = &attack["payload"];
+    assert_eq!(payload["cast_seq"], cast);
+    assert_eq!(payload["dice"][0]["provenance"]["source"], "device");
+    // The phone's die + Elementalism 45 + 10 at 8 m − Tom's Defense.
+    let roll = payload["roll"].as_i64().unwrap();
+    let defense = payload["modifiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["what"] == "target's Defense")
+        .map_or(0, |m| m["value"].as_i64().unwrap());
+    // A fumble (a first die of 01-10) misses, and takes no Defense off.
+    assert_eq!(defense == 0, payload["fumbled"] == true, "{payload}");
+    assert!(defense == 0 || defense == -20, "Tom's Defense: {payload}");
+    assert_eq!(payload["total"].as_i64().unwrap(), roll + 45 + 10 + defense);
+    assert!(
+        !c.ok(&["character", "show", "Mira"])
+            .contains("still to roll"),
+        "no longer waiting"
+    );
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}

@@ -7,13 +7,15 @@
 //! log, keep their shape; a new kind is recorded onto it and its lines appended, as the fights' and an
 //! amendment's were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
 //! appended here by value, and so is an epoch with a second seed for its sealed dice, whose
-//! `seed reveal` needs the epoch seed a public export does not carry. Every state the replay
+//! `seed reveal` needs the epoch seed a public export does not carry, and a held bolt's attack
+//! roll (Mira's held spell in the fixture fired before bolts owed one). Every state the replay
 //! passes through is hashed; `FINGERPRINT` holds the format and that hash.
 
 use grimoire::event::Event;
 use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
 use grimoire::systems::adg::event::AdgEvent;
 use grimoire::systems::registry::AnyEvent;
+use grimoire::systems::vsd::event::{AttackRolled, DelayedResolved, VsdEvent};
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -86,7 +88,37 @@ fn replay_every_kind() -> (String, BTreeSet<String>) {
         total: None,
         character: None,
     };
+    let held_bolt = Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(
+        DelayedResolved {
+            caster: "Mira".into(),
+            spell: "Fire Bolt".into(),
+            target: "the troll".into(),
+            cast_seq: grimoire::seq::Seq(2),
+            fired: true,
+            mp_spent: 0,
+            save_difficulty: None,
+            took_hold: false,
+            active_until: None,
+            took_effect_at: None,
+            replaced_by: None,
+            attack_due: true,
+        },
+    )));
+    let attack = Event::System(AnyEvent::Vsd(VsdEvent::AttackRolled(AttackRolled {
+        caster: "Mira".into(),
+        spell: "Fire Bolt".into(),
+        target: "the troll".into(),
+        cast_seq: grimoire::seq::Seq(2),
+        modifiers: vec![],
+        lore_bonus: 45,
+        roll: 57,
+        total: 102,
+        fumbled: false,
+        dice: vec![],
+    })));
     let batches = [
+        vec![held_bolt],
+        vec![attack],
         vec![revealed(3, 3), epoch(4, 4, 5)],
         vec![sealed_roll],
         vec![revealed(4, 4), epoch(5, 6, 7)],

@@ -38,6 +38,10 @@ pub struct FailureRoll {
     pub total: i64,
 }
 
+/// The payload version from which a bolt that fires after a failed cast owes an attack roll
+/// (`attack_due`, `attack_rolled`).
+pub const ATTACK_DUE_SINCE: u32 = 5;
+
 fn is_zero(value: &i64) -> bool {
     *value == 0
 }
@@ -148,6 +152,10 @@ pub struct DelayedResolved {
     /// held spell at a time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<Seq>,
+    /// A bolt or area spell that fired: its attack roll (VSD-14) is still to roll, by `spell
+    /// fire` (recorded since payload version 5; a bolt held before fired with none).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attack_due: bool,
 }
 
 /// A spell a choice put in force (VSD-5 ruling: a partial success, halved, still takes hold).
@@ -275,6 +283,31 @@ pub struct Struck {
     pub save_difficulty: Option<u32>,
     /// When it was cast: its duration runs from then.
     pub cast_at: GameTime,
+    /// A bolt or area spell: its attack roll at the one it struck (VSD-14) is still to roll, by
+    /// `spell fire` (recorded since payload version 5).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attack_due: bool,
+}
+
+/// The attack roll of a bolt or area spell that fired after its cast failed (VSD-9, VSD-14): held
+/// two rounds, or struck another target. Open-ended d100 + Spell Lore bonus + modifiers − the
+/// target's Defense; a first die of 01–10 is a fumble, which misses (the cast's failure was
+/// already rolled).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackRolled {
+    pub caster: String,
+    pub spell: String,
+    pub target: String,
+    /// The failed cast whose spell fired.
+    pub cast_seq: Seq,
+    pub modifiers: Vec<Modifier>,
+    pub lore_bonus: i64,
+    /// The open-ended roll before bonus and modifiers.
+    pub roll: i64,
+    pub total: i64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fumbled: bool,
+    pub dice: Vec<Die>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -601,6 +634,8 @@ crate::systems::contract::event::event_enum! {
     /// A failed spell held two rounds fires or fizzles (VSD-9 ruling).
     DelayedSpellResolved(DelayedResolved),
     SaveRolled(SaveRolled),
+    /// The attack roll of a bolt that fired after its cast failed (VSD-9, VSD-14).
+    AttackRolled(AttackRolled),
     ThreadSevered(Severed),
     AlignmentSet {
         alignment: Alignment,
@@ -638,6 +673,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             VsdEvent::ChoiceMade(_) => "choice_made",
             VsdEvent::DelayedSpellResolved(_) => "delayed_spell_resolved",
             VsdEvent::SaveRolled(_) => "save_rolled",
+            VsdEvent::AttackRolled(_) => "attack_rolled",
             VsdEvent::ThreadSevered(_) => "thread_severed",
             VsdEvent::AlignmentSet { .. } => "alignment_set",
             VsdEvent::SeverTheThreadSet { .. } => "sever_the_thread_set",
@@ -659,6 +695,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             VsdEvent::ChoiceMade(c) => is(&c.character),
             VsdEvent::DelayedSpellResolved(d) => is(&d.caster) || is(&d.target),
             VsdEvent::SaveRolled(s) => is(&s.target) || is(&s.caster),
+            VsdEvent::AttackRolled(a) => is(&a.caster) || is(&a.target),
             VsdEvent::ThreadSevered(s) => is(&s.character),
             // The campaign's bookkeeping and free rolls name no character.
             VsdEvent::AlignmentSet { .. } | VsdEvent::SeverTheThreadSet { .. } => false,
@@ -680,10 +717,12 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
                 what: format!("concentrates on {spell}"),
                 last: false,
             }),
-            // A save answers another's spell, and a held spell fires on its own: neither is a turn.
+            // A save answers another's spell, and a held spell fires on its own (its attack roll
+            // with it): none is a turn.
             VsdEvent::SpellLearned(_)
             | VsdEvent::ConcentrationInterrupted { .. }
             | VsdEvent::SaveRolled(_)
+            | VsdEvent::AttackRolled(_)
             | VsdEvent::AlignmentSet { .. }
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
@@ -700,6 +739,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             VsdEvent::SpellCast(c) => &c.dice,
             VsdEvent::ChoiceMade(c) => &c.dice,
             VsdEvent::SaveRolled(s) => &s.dice,
+            VsdEvent::AttackRolled(a) => &a.dice,
             VsdEvent::ThreadSevered(s) => &s.dice,
             VsdEvent::SpellLearned(_)
             | VsdEvent::DelayedSpellResolved(_)
@@ -722,6 +762,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::ConcentrationInterrupted { .. }
             | VsdEvent::SpellCast(_)
             | VsdEvent::SaveRolled(_)
+            | VsdEvent::AttackRolled(_)
             | VsdEvent::AlignmentSet { .. }
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }
@@ -733,6 +774,34 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
         }
     }
 
+    /// Before payload version 5 a bolt that fired after a failed cast had no attack roll: such an
+    /// event owes none, whatever a forged one says, and there was no `attack_rolled`.
+    fn read_as_version(self, version: u32) -> Result<Self, String> {
+        if version >= ATTACK_DUE_SINCE {
+            return Ok(self);
+        }
+        Ok(match self {
+            VsdEvent::AttackRolled(_) => {
+                return Err(format!(
+                    "no grimoire wrote this kind before payload version {ATTACK_DUE_SINCE}"
+                ));
+            }
+            VsdEvent::DelayedSpellResolved(held) => {
+                VsdEvent::DelayedSpellResolved(DelayedResolved {
+                    attack_due: false,
+                    ..held
+                })
+            }
+            VsdEvent::ChoiceMade(mut made) => {
+                if let Some(struck) = made.struck.as_mut() {
+                    struck.attack_due = false;
+                }
+                VsdEvent::ChoiceMade(made)
+            }
+            other => other,
+        })
+    }
+
     /// Every Against the Darkmaster command records its dice in one event.
     fn continues_its_command(&self) -> bool {
         match self {
@@ -741,6 +810,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::ConcentrationInterrupted { .. }
             | VsdEvent::SpellCast(_)
             | VsdEvent::SaveRolled(_)
+            | VsdEvent::AttackRolled(_)
             | VsdEvent::AlignmentSet { .. }
             | VsdEvent::SeverTheThreadSet { .. }
             | VsdEvent::DriveChanged { .. }

@@ -8,7 +8,8 @@ use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
-    ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast, SpellLearned,
+    AttackRolled, ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast,
+    SpellLearned,
 };
 use crate::systems::vsd::state::VsdState;
 use crate::words::Words;
@@ -352,6 +353,7 @@ pub fn describe(event: &VsdEvent) -> String {
         },
         VsdEvent::ChoiceMade(made) => choice_made(made),
         VsdEvent::SaveRolled(save) => save_rolled(save),
+        VsdEvent::AttackRolled(attack) => attack_rolled(attack),
         VsdEvent::ThreadSevered(severed) => thread_severed(severed),
         VsdEvent::AlignmentSet { alignment } => {
             format!(
@@ -482,6 +484,12 @@ pub fn choice_made(c: &ChoiceMade) -> String {
             None if c.in_force.is_some() => line.push_str(", in force"),
             None => {}
         }
+        if s.attack_due {
+            line.push_str(&format!(
+                "; its attack roll is still to roll (`grimoire spell fire {}`)",
+                c.character
+            ));
+        }
     }
     if let Some(r) = &c.resonance {
         line.push_str(&format!("; {}", r.words()));
@@ -500,6 +508,24 @@ pub fn save_rolled(s: &SaveRolled) -> String {
         s.difficulty,
         if s.resisted { "resisted" } else { "affected" }
     )
+}
+
+pub fn attack_rolled(a: &AttackRolled) -> String {
+    let line = format!(
+        "{}'s {} (failed at #{}) attacks {}: roll {} {:+} lore {:+} modifiers = {}",
+        a.caster,
+        a.spell,
+        a.cast_seq,
+        a.target,
+        a.roll,
+        a.lore_bonus,
+        a.modifiers.iter().map(|m| m.value).sum::<i64>(),
+        a.total
+    );
+    match a.fumbled {
+        true => format!("{line}; a fumble, since the attack roll's first die was 01–10: it misses"),
+        false => format!("{line}; attack roll, for the GM's attack table"),
+    }
 }
 
 pub fn thread_severed(s: &Severed) -> String {
@@ -521,6 +547,13 @@ pub fn delayed_resolved(d: &DelayedResolved) -> String {
             d.save_difficulty
                 .map(|s| format!("; save difficulty {s}"))
                 .unwrap_or_default()
+                + &match d.attack_due {
+                    true => format!(
+                        "; its attack roll is still to roll (`grimoire spell fire {}`)",
+                        d.caster
+                    ),
+                    false => String::new(),
+                }
         )
     } else {
         let why = match d.replaced_by {
@@ -556,6 +589,12 @@ fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Ve
                 c.name
             ),
         });
+    }
+    for due in &vsd.attacks_due {
+        waiting.push(format!(
+            "  {} (failed at #{}) fired at {}: its attack roll is still to roll — `grimoire spell fire {}`",
+            due.spell, due.cast_seq, due.target, c.name
+        ));
     }
     for p in &vsd.pending {
         let options: Vec<&str> = p

@@ -4,8 +4,8 @@
 use super::Vsd;
 use super::rules::{
     Alignment, Assessment, AttackKind, CastOrder, Casting, Choice, Choosing, Concentration,
-    Condition, ConditionAction, ConditionClearing, DriveChange, NewSpell, OvercastMethod, Place,
-    Range, SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
+    Condition, ConditionAction, ConditionClearing, DriveChange, Firing, NewSpell, OvercastMethod,
+    Place, Range, SaveRoll, SpellKind, SpellLearning, Tag, VsdCommand, VsdError,
 };
 use super::sheet::{Lore, VsdSheet};
 use crate::seq::Seq;
@@ -361,6 +361,46 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                         .collect(),
                     defense: g.maybe_read("defense")?,
                 },
+            }))
+        }),
+    },
+    CommandSpec {
+        path: "spell fire",
+        help: "Roll the attack of a bolt or area spell that fired after its cast failed (held two \
+               rounds, or struck another target): open-ended d100 + Spell Lore bonus + modifiers \
+               - the target's Defense, for the GM to read on the attack table. `character show` \
+               lists the attacks still to roll, oldest first.\n\n\
+               Dice: the open-ended d100 (another after 96-100, and on while 96-100; a first die \
+               of 01-10 is a fumble, which misses).",
+        args: &[
+            ArgSpec::character(),
+            ArgSpec::flag(
+                "range",
+                "Distance to the target in metres when the spell fires (e.g. 12), or touch: the \
+                 attack table's band for it (VSD-14), which reaches 30 m.",
+                Kind::Checked(|t| range(t).map(|_| ())),
+            )
+            .default("15"),
+            ArgSpec::flag("gm_modifier", "A GM modifier, e.g. --mod -15.", MODIFIER)
+                .long_as("mod")
+                .default("0"),
+            ArgSpec::flag(
+                "defense",
+                "The target's Defense, for a target who is not a character here.",
+                BONUS,
+            )
+            .optional(),
+        ],
+        examples: &[
+            "grimoire spell fire Mira",
+            "grimoire spell fire Mira --range 8 --defense 20 --rolled-by Cal",
+        ],
+        action: records(true, |g| {
+            Ok(VsdCommand::Fire(Firing {
+                character: g.text("character")?,
+                range: range(&g.text("range")?)?,
+                gm_modifier: g.read("gm_modifier")?,
+                defense: g.maybe_read("defense")?,
             }))
         }),
     },

@@ -82,6 +82,20 @@ pub struct VsdState {
     /// after it (VSD-10 ruling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assailed_since: Option<Seq>,
+    /// Bolts that fired after a failed cast (held, or struck another target) whose attack roll is
+    /// still to roll (VSD-9, VSD-14), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacks_due: Vec<AttackDue>,
+}
+
+/// A bolt or area spell that fired after its cast failed and waits for its attack roll.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackDue {
+    /// The failed cast.
+    pub cast_seq: Seq,
+    pub spell: String,
+    /// Who it fired at.
+    pub target: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -164,6 +178,7 @@ impl VsdState {
             consumed: false,
             drive_owed: 0,
             assailed_since: None,
+            attacks_due: Vec::new(),
         }
     }
 
@@ -408,6 +423,13 @@ impl Folding<'_> {
             }
             if let Some(vsd) = self.vsd_mut(&made.character) {
                 vsd.lose_mp(struck.mp_spent);
+                if struck.attack_due {
+                    vsd.attacks_due.push(AttackDue {
+                        cast_seq: made.cast_seq,
+                        spell: struck.spell.clone(),
+                        target: struck.target.clone(),
+                    });
+                }
             }
         }
         if let Some(f) = &made.in_force {
@@ -486,6 +508,13 @@ impl Folding<'_> {
             vsd.delayed = None;
             vsd.concentration = None;
             vsd.lose_mp(d.mp_spent);
+            if d.attack_due {
+                vsd.attacks_due.push(AttackDue {
+                    cast_seq: d.cast_seq,
+                    spell: d.spell.clone(),
+                    target: d.target.clone(),
+                });
+            }
         }
         if d.save_difficulty.is_some() {
             self.note_casting_on(&d.target, &d.spell, seq);
@@ -590,6 +619,12 @@ impl Folding<'_> {
             VsdEvent::SpellCast(cast) => self.apply_spell_cast(seq, cast),
             VsdEvent::ChoiceMade(made) => self.apply_choice(seq, made),
             VsdEvent::SaveRolled(save) => self.apply_save(save),
+            VsdEvent::AttackRolled(attack) => {
+                if let Some(vsd) = self.vsd_mut(&attack.caster) {
+                    vsd.attacks_due
+                        .retain(|due| due.cast_seq != attack.cast_seq);
+                }
+            }
             VsdEvent::DelayedSpellResolved(d) => self.apply_delayed(seq, d),
             VsdEvent::ThreadSevered(severed) => self.apply_severed(severed),
             VsdEvent::AlignmentSet { alignment } => {

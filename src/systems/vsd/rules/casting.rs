@@ -1,8 +1,9 @@
-//! Learning, concentrating, casting and saving (VSD-2 to VSD-8, VSD-12, VSD-14).
+//! Learning, concentrating, casting, saving and a fired bolt's attack (VSD-2 to VSD-9, VSD-12,
+//! VSD-14).
 
 use super::consequences::{failure_pending, resonance_pending, roll_resonance};
 use super::{
-    Alignment, Answered, Casting, Condition, NewSpell, SaveRoll, SpellDef, Verdict, caster,
+    Alignment, Answered, Casting, Condition, Firing, NewSpell, SaveRoll, SpellDef, Verdict, caster,
     casting_band, round_of,
 };
 use crate::dice::{Dice, Die, open_ended};
@@ -10,8 +11,8 @@ use crate::systems::contract::port::{Decided, Refusal, Refused, View};
 use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
-    ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled, SpellCast,
-    SpellLearned,
+    AttackRolled, ConditionChange, FailureRoll, Modifier, Outcome, Overcast, Pending, SaveRolled,
+    SpellCast, SpellLearned,
 };
 use crate::systems::vsd::rules::VsdError;
 use crate::time::{GameDuration, ROUND_SECONDS};
@@ -671,6 +672,86 @@ pub fn save(
         } else {
             duration.map(|d| cast_at.after(d))
         },
+        dice: record,
+    }))])
+}
+
+/// VSD-9 with VSD-14: the attack roll of a bolt that fired after its cast failed, the oldest
+/// still owed: open-ended d100 + Spell Lore bonus + the attack range's modifier + the GM's − the
+/// target's Defense. **Ruling:** a first die of 01–10 is a fumble that misses; the cast's failure
+/// was rolled already, so it goes to no table again. Dice: the open-ended d100 chain.
+pub fn fire(
+    state: &dyn View<Vsd>,
+    firing: Firing,
+    dice: &mut Dice<'_>,
+) -> Verdict<Vec<Decided<VsdEvent>>> {
+    let (who, vsd) = caster(state, &firing.character)?;
+    let due = (vsd.attacks_due.first())
+        .ok_or_else(|| Refusal::Own(VsdError::NoAttackDue(who.name.to_string())))?;
+    let mut modifiers = Vec::new();
+    let mut add = |what: &str, value: i64| {
+        if value != 0 {
+            modifiers.push(Modifier {
+                what: what.to_string(),
+                value,
+            });
+        }
+    };
+    let range = firing.range.attack_modifier().ok_or_else(|| {
+        Refusal::Own(VsdError::OutOfReach {
+            spell: due.spell.clone(),
+            distance: firing.range.words(),
+        })
+    })?;
+    add("attack range", range);
+    add("GM modifier", firing.gm_modifier);
+    let target = state
+        .someone(&due.target)
+        .and_then(|c| Some((c.name, c.mine?)));
+    // A character's Defense is on their sheet; a number typed for them would quietly replace it.
+    if let (Some((name, sheet)), Some(_)) = (target, firing.defense) {
+        return Err(Refusal::Own(VsdError::DefenseOfTheirOwn {
+            name: name.to_string(),
+            defense: sheet.defense,
+        }));
+    }
+    let defense = firing
+        .defense
+        .or(target.map(|(_, sheet)| sheet.defense))
+        .unwrap_or(0);
+    let (record, chain) = open_ended::roll_attack(dice, "attack roll")?;
+    let fumbled = chain.is_empty();
+    let faces: Vec<u32> = match fumbled {
+        true => record.iter().filter_map(|d| d.value).collect(),
+        false => chain.iter().map(|d| d.value).collect(),
+    };
+    let roll = open_ended::chain_total(&faces);
+    let lore_bonus = vsd
+        .spell(&due.spell)
+        .and_then(|spell| vsd.lore(&spell.lore))
+        .map_or(0, |lore| i64::from(lore.bonus));
+    if defense != 0 && !fumbled {
+        modifiers.push(Modifier {
+            what: "target's Defense".into(),
+            value: defense.saturating_neg(),
+        });
+    }
+    // Saturating, as a cast's total is: a modifier from another front end may be any number.
+    let total = modifiers
+        .iter()
+        .fold(roll.saturating_add(lore_bonus), |sum, m| {
+            sum.saturating_add(m.value)
+        });
+    Ok(vec![Decided::Own(VsdEvent::AttackRolled(AttackRolled {
+        caster: who.name.to_string(),
+        spell: due.spell.clone(),
+        target: due.target.clone(),
+        cast_seq: due.cast_seq,
+        modifiers,
+        lore_bonus,
+        roll,
+        total,
+        fumbled,
         dice: record,
     }))])
 }

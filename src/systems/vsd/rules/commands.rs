@@ -96,6 +96,23 @@ pub struct Choosing {
     pub target: Option<String>,
 }
 
+/// Roll the attack of a bolt or area spell that fired after its cast failed (held two rounds, or
+/// struck another target): open-ended d100 + Spell Lore bonus + modifiers − the target's Defense,
+/// for the GM to read on the attack table. `character show` lists the attacks still to roll.
+///
+/// Dice: the open-ended d100 (another after 96-100, and on while 96-100; a first die of 01-10 is
+/// a fumble, which misses).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Firing {
+    /// The caster's name (any case).
+    pub character: String,
+    /// How far the target stands when the spell fires.
+    pub range: super::Range,
+    pub gm_modifier: i64,
+    /// The target's Defense, for a target who is not a character here.
+    pub defense: Option<i64>,
+}
+
 /// A Willpower save against a cast: open-ended d100 + WSR must beat the cast's save difficulty.
 ///
 /// Dice: the open-ended d100.

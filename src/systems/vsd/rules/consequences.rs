@@ -341,6 +341,7 @@ pub fn choose(
                 active_until: None,
                 took_effect_at: None,
                 replaced_by: Some(made.cast_seq),
+                attack_due: false,
             },
         )));
     }
@@ -474,6 +475,8 @@ pub fn delayed_spells_due(after: &dyn View<Vsd>) -> Vec<VsdEvent> {
                 .map(|d| takes_effect_at.after(d)),
             took_effect_at: fired.then_some(takes_effect_at),
             replaced_by: None,
+            // A bolt that fired is settled by its attack roll (VSD-14), made by `spell fire`.
+            attack_due: fired && spell.is_some_and(|s| s.attack.is_some()),
         }));
     }
     resolved
@@ -548,6 +551,7 @@ fn strikes_instead(
             mp_spent: 0,
             save_difficulty: saves.then_some(50),
             cast_at,
+            attack_due: spell.is_some_and(|s| s.attack.is_some()),
         },
         in_force,
     }))

@@ -36,6 +36,14 @@ pub enum VsdError {
     RoundUsed(String),
     #[error("{0} is not concentrating")]
     NotConcentrating(String),
+    #[error(
+        "{0} has no bolt waiting for its attack roll (one fires after a failed cast, held or struck at another target)"
+    )]
+    NoAttackDue(String),
+    #[error(
+        "{name}'s Defense is on their sheet ({defense}); --defense is for a target who is not a character here"
+    )]
+    DefenseOfTheirOwn { name: String, defense: i64 },
     #[error("{0} has a choice to make first")]
     ChoicePending(String),
     #[error("{name} cannot act while {condition}")]

@@ -25,7 +25,7 @@ pub use crate::systems::vsd::state::VsdSettings;
 pub use casting::{CastOrder, OvercastMethod, OvercastOrder, Range};
 pub use commands::{
     Answered, Assessment, Casting, Choosing, Concentration, ConditionAction, ConditionClearing,
-    DriveChange, NewSpell, SaveRoll, SpellLearning,
+    DriveChange, Firing, NewSpell, SaveRoll, SpellLearning,
 };
 pub use consequences::delayed_spells_due;
 pub use error::VsdError;
@@ -40,6 +40,7 @@ impl VsdCommand {
             VsdCommand::Cast(_)
             | VsdCommand::Choose(_)
             | VsdCommand::Save(_)
+            | VsdCommand::Fire(_)
             | VsdCommand::Sever(_) => true,
             VsdCommand::Learn(_)
             | VsdCommand::Concentrate(_)
@@ -63,6 +64,7 @@ pub enum VsdCommand {
     Cast(Casting),
     Choose(Choosing),
     Save(SaveRoll),
+    Fire(Firing),
     Sever(Who),
     SetAlignment(Alignment),
     SetSever(bool),
@@ -142,6 +144,7 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
                 .map_or(Ok(()), |t| check_filled("target", t, NAME_MAX)),
             VsdCommand::Concentrate(_)
             | VsdCommand::Interrupt(_)
+            | VsdCommand::Fire(_)
             | VsdCommand::Sever(_)
             | VsdCommand::SetAlignment(_)
             | VsdCommand::SetSever(_)
@@ -232,6 +235,7 @@ fn decide(
             target,
         }) => consequences::choose(state, &character, &choices, target.as_deref(), dice),
         VsdCommand::Save(save) => casting::save(state, save, dice),
+        VsdCommand::Fire(firing) => casting::fire(state, firing, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
             if state.campaign().vsd_settings.alignment == alignment {

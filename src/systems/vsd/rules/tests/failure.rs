@@ -656,3 +656,145 @@ fn vsd9_vsd7_another_target_is_someone_else_and_only_they_save() {
         RuleError::System(AnyError::Vsd(VsdError::NoSaveNeeded { .. }))
     ));
 }
+
+// ---- VSD-9 with VSD-14: a bolt that fires after its cast failed -----------------------------------
+
+/// Mira fires `spell fire` with `range` and, for a target who is no character, `defense`.
+fn fire(range: Range, defense: Option<i64>) -> VsdCommand {
+    VsdCommand::Fire(Firing {
+        character: "Mira".into(),
+        range,
+        gm_modifier: 0,
+        defense,
+    })
+}
+
+fn the_attack(events: &[Event]) -> crate::systems::vsd::event::AttackRolled {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::System(AnyEvent::Vsd(VsdEvent::AttackRolled(a))) => Some(a.clone()),
+            _ => None,
+        })
+        .expect("an attack roll")
+}
+
+/// From the clause review of issue 45 (item 4): a held Fire Bolt that fires owes its attack roll,
+/// shown as waiting on Mira until `spell fire` rolls it: open-ended d100 + lore + the attack
+/// range's modifier − the target's Defense from their sheet. A second is refused: none is owed.
+#[test]
+fn vsd9_vsd14_a_held_bolt_that_fires_owes_an_attack_roll_rolled_by_spell_fire() {
+    let mut w = world();
+    // A fumble (3), then the failure roll 30 + elemental 50 = 80: the spell may be held.
+    let failed = {
+        w.vsd(
+            cast_with("Fire Bolt", |o| o.target = "Tom".into()),
+            &[3, 30],
+        );
+        w.seq()
+    };
+    w.vsd(choose(&[Choice::FiresLater]), &[]);
+    assert_eq!(
+        w.refused(fire(Range::Metres(15), None), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::NoAttackDue("Mira".into()))),
+        "nothing is owed while the spell is held"
+    );
+    for _ in 0..2 {
+        w.next_round();
+        w.vsd(concentrate("Fire Bolt"), &[]);
+    }
+    let fired = w.then(
+        Command::AdvanceClock(ClockAdvance {
+            by: crate::time::GameDuration(6),
+        }),
+        &[],
+    );
+    let held = fired
+        .iter()
+        .find_map(|e| match e {
+            Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => Some(d.clone()),
+            _ => None,
+        })
+        .expect("it fires");
+    assert!(held.fired && held.attack_due, "{held:?}");
+    let due = &w.of("Mira").attacks_due;
+    assert_eq!((due.len(), due[0].cast_seq), (1, failed));
+    let line = crate::systems::vsd::render::delayed_resolved(&held);
+    assert!(line.contains("`grimoire spell fire Mira`"), "{line}");
+
+    let attack = the_attack(&w.vsd(fire(Range::Metres(15), None), &[57]));
+    // 57 + Elementalism 45, at 15 m (0), less Tom's Defense 10.
+    assert_eq!(
+        (
+            attack.roll,
+            attack.lore_bonus,
+            attack.total,
+            attack.cast_seq
+        ),
+        (57, 45, 92, failed)
+    );
+    assert_eq!(attack.target, "Tom");
+    assert!(w.of("Mira").attacks_due.is_empty());
+    assert_eq!(
+        w.refused(fire(Range::Metres(15), None), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::NoAttackDue("Mira".into())))
+    );
+}
+
+/// VSD-9 with VSD-14 (ruling): a failed bolt that strikes another target owes its attack roll at
+/// them; a character's Defense is their sheet's, not a number typed; the attack range's table
+/// applies; a fumble misses, and goes to no failure table again.
+#[test]
+fn vsd9_vsd14_a_bolt_that_strikes_another_target_owes_its_attack_roll_there() {
+    let mut w = world();
+    // A fumble (3), then the failure roll 60 + 50 = 110: it may strike another target.
+    w.vsd(cast("Fire Bolt"), &[3, 60]);
+    w.next_round();
+    let made = made_in(&w.vsd(choose_striking(&[Choice::OtherTarget], "Bran"), &[]));
+    assert!(
+        made.struck.as_ref().is_some_and(|s| s.attack_due),
+        "{made:?}"
+    );
+    assert_eq!(
+        w.refused(fire(Range::Metres(15), Some(5)), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::DefenseOfTheirOwn {
+            name: "Bran".into(),
+            defense: 10
+        }))
+    );
+    assert!(matches!(
+        w.refused(fire(Range::Metres(40), None), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::OutOfReach { .. }))
+    ));
+    let attack = the_attack(&w.vsd(fire(Range::Metres(3), None), &[4]));
+    assert!(attack.fumbled);
+    assert_eq!(attack.dice.len(), 1, "a fumble ends the roll");
+    // 4 + 45 + 35 at 3 m; a miss takes no Defense off.
+    assert_eq!(attack.total, 84);
+    let line = crate::systems::vsd::render::attack_rolled(&attack);
+    assert!(
+        line.contains("a fumble") && line.contains("it misses"),
+        "{line}"
+    );
+    assert!(w.of("Mira").attacks_due.is_empty());
+}
+
+/// A bolt held or struck elsewhere before payload version 5 fired with no attack roll: read as
+/// its grimoire read it, it owes none, whatever a forged flag says; and no grimoire before wrote
+/// an attack roll of this kind.
+#[test]
+fn vsd14_a_bolt_that_fired_before_payload_version_5_owes_no_attack_roll() {
+    let payload = r#"{"kind":"delayed_spell_resolved","caster":"Mira","spell":"Fire Bolt","target":"Tom","cast_seq":9,"fired":true,"mp_spent":2,"took_hold":false,"attack_due":true}"#;
+    let read = |version| Event::from_stored("delayed_spell_resolved", version, payload);
+    let owes = |event: Event| match event {
+        Event::System(AnyEvent::Vsd(VsdEvent::DelayedSpellResolved(d))) => d.attack_due,
+        other => panic!("{other:?}"),
+    };
+    assert!(!owes(read(4).unwrap()));
+    assert!(owes(
+        read(crate::systems::vsd::event::ATTACK_DUE_SINCE).unwrap()
+    ));
+    let attack = r#"{"kind":"attack_rolled","caster":"Mira","spell":"Fire Bolt","target":"Tom","cast_seq":9,"modifiers":[],"lore_bonus":45,"roll":57,"total":102,"dice":[]}"#;
+    assert!(Event::from_stored("attack_rolled", 4, attack).is_err());
+    assert!(Event::from_stored("attack_rolled", 5, attack).is_ok());
+}
