@@ -911,9 +911,19 @@ fn published(
         Some(seed) => seed,
         // A file that keeps the current epoch's seed but not the one these sealed dice need lost it.
         None if secrets.seed(state.epoch)?.is_some() => {
-            return Err(RuleError::SeedMissing(epoch).into());
+            return Err(match for_sealed_dice {
+                true => RuleError::SealedSeedMissing(epoch),
+                false => RuleError::SeedMissing(epoch),
+            }
+            .into());
         }
-        None => return Err(DiceError::NoSeed { epoch }.into()),
+        None => {
+            return Err(RuleError::SeedNotKept {
+                epoch,
+                sealed: for_sealed_dice,
+            }
+            .into());
+        }
     };
     let (commitment, sealed_commitment) = commitments_of(state, secrets, epoch)?.unzip();
     let opens = |commitment: Option<String>| Some(fairness::seed_commitment(&seed)) == commitment;

@@ -244,7 +244,7 @@ fn spellings(digits: &str) -> Vec<String> {
 /// One field of a line given another value of its type.
 fn line_field(row: &mut StoredRow, rechain: bool, rng: &mut StdRng) -> Option<String> {
     let seq = row.seq;
-    Some(match rng.random_range(0..7) {
+    Some(match rng.random_range(0..8) {
         0 => {
             row.event_id = random_uuid(rng);
             format!("#{seq} event id changed")
@@ -622,7 +622,8 @@ fn structure(rows: &mut Vec<StoredRow>, at: usize, rng: &mut StdRng) -> Option<S
 /// The forgeries the page once let through and grimoire refused: a seed revealed twice, an event
 /// id given twice, an amendment of another kind, a name against the text rules, a seed in
 /// capitals (which grimoire took before the canonical form, and the page now takes there too), a
-/// version past grimoire's, and rows of a version before epochs had a seed for sealed dice.
+/// version past grimoire's, rows of a version before epochs had a seed for sealed dice, and an
+/// epoch's seed for sealed dice left unpublished.
 fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> {
     let find = |kind: &str| rows.iter().position(|r| r.kind == kind);
     // A seed's reveal: an epoch's first seed, or its seed for sealed dice.
@@ -689,6 +690,11 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             let at = rng.random_range(0..rows.len());
             rows[at].schema_version = crate::event::SCHEMA_VERSION + 1;
             format!("#{} of a version past grimoire's", at + 1)
+        }
+        6 => {
+            let at = find("sealed_seed_revealed")?;
+            rows.remove(at);
+            format!("#{} (the seed for sealed dice) dropped", at + 1)
         }
         _ => {
             // Written as the version before: the epoch's second commitment passed over, a

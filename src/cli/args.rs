@@ -53,7 +53,7 @@ impl ClockArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SessionStartArgs {
     /// Text the players choose together (up to 500 characters). Not given, the players are shown
-    /// the dice epoch's seed commitment to note and, at a terminal, asked for their text.
+    /// the dice epoch's seed commitments to note and, at a terminal, asked for their text.
     #[arg(long)]
     pub entropy: Option<String>,
 }

@@ -58,6 +58,9 @@ fn hint(error: &Error) -> Option<String> {
         RuleError::NotInDowntime(_) => "; name them too, or give --party".into(),
         RuleError::TooManyWeeks { weeks, .. } => format!("; give at most {weeks} --week for them"),
         RuleError::DiceUnused => " (--rolls)".into(),
+        RuleError::SeedMismatch(_) | RuleError::SealedSeedMismatch(_) => {
+            "; restore the file's secrets from a backup (`grimoire restore BACKUP`)".into()
+        }
         RuleError::EntropyUnused => " (--player-entropy)".into(),
         RuleError::Dice(dice) => return dice_hint(dice),
         RuleError::Players(refused) => return players_hint(refused),

@@ -118,7 +118,7 @@ pub fn chosen_by(dice: &[super::Die]) -> &'static str {
         .iter()
         .all(|o| matches!(o, Some(SealedOrigin::Seeded { .. })))
     {
-        "rolled by grimoire from the epoch's seed"
+        "rolled by grimoire from a seed its epoch committed to"
     } else {
         "rolled by grimoire"
     }

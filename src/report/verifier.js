@@ -94,10 +94,10 @@ const GrimoireCheck = (() => {
   const SCHEMA_VERSION = 5;
   const TEXT_RULES_SINCE = 2;
   const CANONICAL_SINCE = 4;
-  // A Map, not an object: a key such as "constructor" must not find something of every object's.
   // From version 5 an epoch may commit to a second seed, for its sealed dice, and publish it.
   const SEALED_SEED_SINCE = 5;
-  // Each hex field's digits, and the version from which it is one.
+  // Each hex field's digits, and the version from which it is one. A Map, not an object: a key
+  // such as "constructor" must not find something of every object's.
   const HEX_FIELDS = new Map([["seed_commitment", [64, 4]], ["sealed_commitment", [64, SEALED_SEED_SINCE]], ["seed", [64, 4]], ["commitment", [64, 4]], ["secret", [64, 4]], ["contribution", [64, 4]], ["nonce", [32, 4]]]);
   const isHexField = (key, version) => HEX_FIELDS.has(key) && HEX_FIELDS.get(key)[1] <= version;
   // The canonical form's nesting limit (the payload's object counted as 1): grimoire reads some
@@ -292,6 +292,27 @@ const GrimoireCheck = (() => {
     const texts = [...keys, ...values];
     const decoded = [...decodedKeys, ...decodedValues];
     return { unreadable: version >= CANONICAL_SINCE ? canonicalProblem(raw.payload, texts, numbers, hexes) : null, texts: textsProblem(actor, decoded, raw.payload, version) };
+  }
+
+  // The numbers this check reads to follow the epochs and what names what, with the most each can
+  // hold as grimoire reads it: a row where one is not such a whole number cannot be read.
+  const EPOCH_MOST = 2 ** 32 - 1;
+  // A Map, as HEX_FIELDS is: a kind named "constructor" must find nothing.
+  const PAYLOAD_NUMBERS = new Map([
+    ["epoch_started", [["epoch", EPOCH_MOST]]], ["seed_revealed", [["epoch", EPOCH_MOST]]],
+    ["sealed_seed_revealed", [["epoch", EPOCH_MOST]]], ["sealed_revealed", [["seq", Number.MAX_SAFE_INTEGER]]],
+    ["retracted", [["seq", Number.MAX_SAFE_INTEGER]]], ["amended", [["seq", Number.MAX_SAFE_INTEGER]]],
+  ]);
+
+  /** Why a number this check reads in a payload of `kind` is not one grimoire reads, if it is not. */
+  function numberProblem(kind, payload) {
+    for (const [field, most] of PAYLOAD_NUMBERS.get(kind) || []) {
+      const value = payload[field];
+      if (!(Number.isSafeInteger(value) && value >= 0 && value <= most)) {
+        return `its payload cannot be read: its "${field}" is not a whole number from 0 to ${most}`;
+      }
+    }
+    return null;
   }
 
   /** The text rules of payload version `version` broken by the actor or a text of the payload. */
@@ -522,7 +543,7 @@ const GrimoireCheck = (() => {
         : problems.unreadable ? problems.unreadable
         : kind === "sealed_seed_revealed" && Number(raw.schema_version) < SEALED_SEED_SINCE
           ? `its payload cannot be read: no grimoire wrote this kind before payload version ${SEALED_SEED_SINCE}`
-        : null;
+        : numberProblem(kind, payload);
       rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
@@ -575,6 +596,9 @@ const GrimoireCheck = (() => {
     // Each epoch's commitment to a second seed, for the epochs that have one.
     const sealedCommitments = {};
     const sealedSeedsRevealed = new Set();
+    // Where each epoch began, and the epoch of each sealed die grimoire rolled from a seed.
+    const epochBegan = {};
+    const sealedEpochOf = {};
     const noteSealedCommitment = (epochBegun, p, version) => {
       if (version >= SEALED_SEED_SINCE && typeof p.sealed_commitment === "string") sealedCommitments[epochBegun] = p.sealed_commitment;
     };
@@ -721,12 +745,14 @@ const GrimoireCheck = (() => {
       if (row.kind === "campaign_created") {
         campaignId = p.campaign_id;
         commitments[1] = p.seed_commitment;
+        epochBegan[1] = Number(seq);
         noteSealedCommitment(1, p, version);
         startEpoch(p.derivation);
       } else if (row.kind === "epoch_started") {
         startEpoch(p.derivation);
         epoch = p.epoch;
         commitments[p.epoch] = p.seed_commitment;
+        epochBegan[p.epoch] = Number(seq);
         noteSealedCommitment(p.epoch, p, version);
       } else if (row.kind === "session_started") {
         entropy = p.entropy;
@@ -734,17 +760,17 @@ const GrimoireCheck = (() => {
       } else if (row.kind === "session_ended") {
         entropy = "";
         openSession = null;
-      } else if (row.kind === "seed_revealed") {
+      } else if (row.kind === "seed_revealed" || row.kind === "sealed_seed_revealed") {
         // Once, for an epoch begun, opening the commitment published for it.
+        const sealedSeed = row.kind === "sealed_seed_revealed";
+        const [committed, revealed, which] = sealedSeed
+          ? [sealedCommitments, sealedSeedsRevealed, " for sealed dice"] : [commitments, revealedEpochs, ""];
         const seed = parseSeed(p.seed);
-        const opens = seed !== null && commitments[p.epoch] === hex(sha256(unhex(seed)));
-        if (opens && p.epoch <= epoch && !revealedEpochs.has(p.epoch)) revealedEpochs.add(p.epoch);
-        else problem(seq, `#${seq}: the seed revealed for epoch ${p.epoch} does not match the commitment published for it`);
-      } else if (row.kind === "sealed_seed_revealed") {
-        const seed = parseSeed(p.seed);
-        const opens = seed !== null && sealedCommitments[p.epoch] !== undefined && sealedCommitments[p.epoch] === hex(sha256(unhex(seed)));
-        if (opens && p.epoch <= epoch && !sealedSeedsRevealed.has(p.epoch)) sealedSeedsRevealed.add(p.epoch);
-        else problem(seq, `#${seq}: the seed for sealed dice revealed for epoch ${p.epoch} does not match the commitment published for it`);
+        const opens = seed !== null && committed[p.epoch] !== undefined && committed[p.epoch] === hex(sha256(unhex(seed)));
+        if (p.epoch > epoch) problem(seq, `#${seq}: the seed${which} revealed for epoch ${p.epoch} names an epoch the log has not begun`);
+        else if (!opens) problem(seq, `#${seq}: the seed${which} revealed for epoch ${p.epoch} does not match the commitment published for it`);
+        else if (revealed.has(p.epoch)) problem(seq, `#${seq}: the seed${which} of epoch ${p.epoch} is revealed a second time`);
+        else revealed.add(p.epoch);
       } else if (row.kind === "sealed_revealed") {
         for (const opened of p.dice || []) {
           const key = `${p.seq}:${opened.n}`;
@@ -855,6 +881,7 @@ const GrimoireCheck = (() => {
           if (face !== die.value) problem(seq, `#${seq}: seeded die ${die.n} shows ${die.value} but the revealed seed gives ${face}`);
         } else if (source === "sealed") {
           if (sealedMet[`${seq}:${die.n}`] === undefined) sealedMet[`${seq}:${die.n}`] = false;
+          if ((die.provenance.origin || {}).source === "seeded") sealedEpochOf[`${seq}:${die.n}`] = die.provenance.origin.epoch;
           const opened = (openings[seq] || []).find((o) => o.n === die.n);
           if (!opened) { result.sealedAwaiting++; continue; }
           result.sealedChecked++;
@@ -878,7 +905,8 @@ const GrimoireCheck = (() => {
           const origin = die.provenance.origin || {};
           if (origin.source !== "seeded") continue;
           const seed = sealedDiceSeedFor(origin.epoch);
-          if (!isHex(seed, 64)) continue;
+          // Until that seed is published, the die waits for it like any seeded die.
+          if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
           result.seededChecked++;
           const sealedDie = { provenance: origin };
           const derived = faces.map((_, k) => seededFace(unhex(seed),
@@ -892,6 +920,20 @@ const GrimoireCheck = (() => {
       }
     });
     closeRoll();
+    // An ended epoch publishes its seed for sealed dice once none of them waits (grimoire does so
+    // in the same write): a log without it hides what they were derived from. Named at the event
+    // that began the next epoch.
+    for (const [key, commitment] of Object.entries(sealedCommitments)) {
+      const e = Number(key);
+      if (commitment === undefined || !(e < epoch) || sealedSeedsRevealed.has(e)) continue;
+      const waiting = Object.keys(sealedMet).some((die) => sealedMet[die] === false && sealedEpochOf[die] === e);
+      const later = Object.entries(epochBegan).filter(([k]) => Number(k) > e).map(([, s]) => s);
+      if (!waiting && later.length) {
+        const at = Math.min(...later);
+        problem(at, `#${at}: dice epoch ${e} had ended and none of its sealed dice waits to be revealed, but its seed for sealed dice was never published, so they cannot be checked`);
+      }
+    }
+    result.sealedSeedEpochs = Object.keys(sealedCommitments).map(Number);
     const bySeq = Object.fromEntries(rows.map((row) => [row.seq, row.hash]));
     for (const code of checkpoints) {
       // As grimoire reads one: SEQ:HASH, the event number from 1, 8 to 64 hex digits.
@@ -981,9 +1023,11 @@ const GrimoireCheck = (() => {
       if (source === "entered") words = "typed in at the table (a physical die: nothing to derive)";
       else if (source === "device" && check) words = `${check.witnessed ? "the GM's roll, witnessed by a player's device" : "rolled on a player's device"} (request ${check.request}): the published secret and the device's bytes give ${check.deviceGives}${check.deviceGives === check.shows ? ", as recorded" : `, but it is recorded as ${check.shows}`}`;
       else if (source === "device") words = `made on a player's device for request ${die.provenance.request}, whose answer the log does not hold before it`;
-      else if (source === "sealed" && !opened) words = "sealed by the GM: only a commitment until it is revealed";
+      else if (source === "sealed" && !opened) words = (die.provenance.origin || {}).source === "seeded"
+        ? "sealed: rolled by grimoire from a seed its epoch committed to, and only a commitment until it is revealed"
+        : "sealed by the GM: only a commitment until it is revealed";
       else if (source === "sealed" && !opened.committed) words = `sealed, and revealed as ${opened.faces}, which does NOT open its commitment`;
-      else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(die.provenance.origin || {}).source === "seeded" ? "its epoch's seed is not published yet" : "typed by the GM, so it proves nothing of fairness"})`;
+      else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(die.provenance.origin || {}).source === "seeded" ? `its epoch's seed${(result.sealedSeedEpochs || []).includes(Number(die.provenance.origin.epoch)) ? " for sealed dice" : ""} is not published yet` : "typed by the GM, so it proves nothing of fairness"})`;
       else if (!check) words = "seeded by grimoire; its epoch's seed is not published yet, so it cannot be checked yet";
       else words = check.shows === check.seedGives || String(check.shows) === String(check.seedGives)
         ? `the published seed gives ${check.seedGives}, as recorded`

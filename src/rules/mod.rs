@@ -258,6 +258,16 @@ pub enum RuleError {
         "the stored seed for the sealed dice of epoch {0} does not match its published commitment; the secrets table does not match the log"
     )]
     SealedSeedMismatch(u32),
+    #[error(
+        "the campaign file keeps the seeds of other dice epochs but not epoch {0}'s seed for sealed dice, which its sealed dice need to be checked: the secret was removed from the file; restore its secrets from a backup"
+    )]
+    SealedSeedMissing(u32),
+    /// A seed the command publishes, in a file that keeps no seeds at all.
+    #[error(
+        "this campaign file does not keep dice epoch {epoch}'s seed{} (it was imported without secrets), and this command publishes it; restore the campaign from a backup, or import an export made with --with-secrets",
+        if *sealed { " for sealed dice" } else { "" }
+    )]
+    SeedNotKept { epoch: u32, sealed: bool },
     #[error(transparent)]
     Dice(#[from] DiceError),
     #[error(transparent)]

@@ -627,6 +627,11 @@ pub struct Verifier {
     sealed_commitments: BTreeMap<u32, String>,
     /// The epochs whose second seed has been revealed.
     sealed_seeds_revealed: BTreeSet<u32>,
+    /// The epoch of each sealed die grimoire rolled from a seed, as (event, n).
+    sealed_epoch_of: BTreeMap<(Seq, u32), u32>,
+    /// Each sealed die's commitment, as (event, n): a die still sealed must keep a secret that
+    /// opens it.
+    sealed_commitment_of: BTreeMap<(Seq, u32), String>,
     /// Where each epoch began (its commitment's event).
     epoch_began: BTreeMap<u32, Seq>,
     entropy: String,
@@ -702,6 +707,8 @@ impl Verifier {
             commitments: BTreeMap::new(),
             sealed_commitments: BTreeMap::new(),
             sealed_seeds_revealed: BTreeSet::new(),
+            sealed_epoch_of: BTreeMap::new(),
+            sealed_commitment_of: BTreeMap::new(),
             epoch_began: BTreeMap::new(),
             entropy: String::new(),
             open_session: None,
@@ -1306,6 +1313,10 @@ impl Verifier {
                 }
                 Provenance::Sealed { commitment, .. } => {
                     self.sealed_met.entry((seq, die.n)).or_insert(false);
+                    (self.sealed_commitment_of).insert((seq, die.n), commitment.clone());
+                    if let Some(epoch) = die.provenance.seeded_epoch() {
+                        self.sealed_epoch_of.insert((seq, die.n), epoch);
+                    }
                     let entropy = die.provenance.entropy(&self.entropy).to_string();
                     if die.provenance.seeded_epoch().is_some() && entropy.is_empty() {
                         self.report.seeded_dice_unwitnessed += 1;
@@ -1370,17 +1381,21 @@ impl Verifier {
                 // A seed is revealed when its epoch ends, or later when held back for sealed dice.
                 let opens = (self.commitments.get(epoch))
                     .is_some_and(|commitment| fairness::opens(seed, commitment));
-                if *epoch > self.epoch || !opens || self.report.epochs_revealed.contains(epoch) {
-                    self.dice_problem(seq, format!("#{seq}: the seed revealed for epoch {epoch} does not match the commitment published for it"));
-                } else {
-                    self.report.epochs_revealed.push(*epoch);
+                let revealed = self.report.epochs_revealed.contains(epoch);
+                match seed_reveal_fault(*epoch, self.epoch, opens, revealed, "") {
+                    Some(fault) => self.dice_problem(seq, format!("#{seq}: {fault}")),
+                    None => self.report.epochs_revealed.push(*epoch),
                 }
             }
             Event::SealedSeedRevealed { epoch, seed } => {
                 let opens = (self.sealed_commitments.get(epoch))
                     .is_some_and(|commitment| fairness::opens(seed, commitment));
-                if *epoch > self.epoch || !opens || !self.sealed_seeds_revealed.insert(*epoch) {
-                    self.dice_problem(seq, format!("#{seq}: the seed for sealed dice revealed for epoch {epoch} does not match the commitment published for it"));
+                let revealed = self.sealed_seeds_revealed.contains(epoch);
+                match seed_reveal_fault(*epoch, self.epoch, opens, revealed, " for sealed dice") {
+                    Some(fault) => self.dice_problem(seq, format!("#{seq}: {fault}")),
+                    None => {
+                        self.sealed_seeds_revealed.insert(*epoch);
+                    }
                 }
             }
             Event::EpochStarted {
@@ -1489,6 +1504,28 @@ impl Verifier {
         }
     }
 
+    /// An epoch with a seed for sealed dice that has ended publishes it as soon as none of its
+    /// sealed dice waits to be revealed (grimoire does, in the same write): a log without it hides
+    /// what those dice were derived from. Named at the event that began the next epoch.
+    fn check_sealed_seeds_published(&mut self) {
+        let unpublished: Vec<u32> = (self.sealed_commitments.keys())
+            .filter(|&&epoch| epoch < self.epoch && !self.sealed_seeds_revealed.contains(&epoch))
+            .copied()
+            .collect();
+        for epoch in unpublished {
+            let waiting = self
+                .sealed_met
+                .iter()
+                .any(|(die, opened)| !opened && self.sealed_epoch_of.get(die) == Some(&epoch));
+            let next = (self.epoch_began.range(epoch + 1..))
+                .map(|(_, &seq)| seq)
+                .min();
+            if let (false, Some(at)) = (waiting, next) {
+                self.dice_problem(at, format!("#{at}: dice epoch {epoch} had ended and none of its sealed dice waits to be revealed, but its seed for sealed dice was never published, so they cannot be checked"));
+            }
+        }
+    }
+
     fn start_epoch(&mut self, counts_rolls: bool) {
         self.close_roll();
         self.counts_rolls = counts_rolls;
@@ -1584,7 +1621,9 @@ impl Verifier {
         let Some(epoch) = die.provenance.seeded_epoch() else {
             return;
         };
+        // Until that seed is published, the die waits for it like any seeded die.
         let Some(seed) = self.sealed_dice_seed(epoch) else {
+            self.report.seeded_dice_awaiting_reveal += 1;
             return;
         };
         let pos = self.position(epoch, seq, die, entropy);
@@ -1649,6 +1688,34 @@ impl Verifier {
         }
     }
 
+    /// Names each die still sealed whose secret the file does not keep, or keeps as something
+    /// that does not open its commitment: it could never be revealed (a Ceremony scroll's check
+    /// never read, its epoch's seed for sealed dice never published). `kept` is every sealed die
+    /// the file keeps, as (key `SEQ:N`, value); a file that keeps no secret at all (a public
+    /// export imported) is not asked.
+    pub fn check_kept_sealed<'k>(&mut self, kept: impl Iterator<Item = (&'k str, &'k str)>) {
+        let kept: BTreeMap<&str, &str> = kept.collect();
+        let waiting: Vec<((Seq, u32), String)> = (self.sealed_met.iter())
+            .filter(|(_, opened)| !**opened)
+            .filter_map(|(die, _)| Some((*die, self.sealed_commitment_of.get(die)?.clone())))
+            .collect();
+        for ((seq, n), commitment) in waiting {
+            let key = format!("{seq}:{n}");
+            let opens = kept.get(key.as_str()).map(|value| {
+                serde_json::from_str::<sealed::SealedSecret>(value)
+                    .ok()
+                    .and_then(|secret| secret.commitment())
+                    .is_some_and(|c| c == commitment)
+            });
+            let fault = match opens {
+                Some(true) => continue,
+                Some(false) => "keeps a secret for it that does not open its commitment",
+                None => "keeps no secret for it",
+            };
+            self.dice_problem(seq, format!("#{seq}: sealed die {n} waits to be revealed, but the file {fault}, so it never can be; restore the file's secrets from a backup"));
+        }
+    }
+
     /// Checks the seeds the file keeps for each epoch not yet revealed (its first, and its second
     /// in an epoch that has one) against the commitments published for them: a seed edited in the
     /// file would draw dice that no reveal could ever vouch for. `kept` reads a seed of a kind
@@ -1700,6 +1767,9 @@ impl Verifier {
 
     pub fn finish(mut self) -> VerifyReport {
         self.close_roll();
+        self.check_sealed_seeds_published();
+        // Listed in order: an epoch withheld for its sealed dice is revealed after later ones.
+        self.report.epochs_revealed.sort_unstable();
         let unused: Vec<(Seq, u32)> = self
             .requests
             .iter()
@@ -1745,6 +1815,32 @@ impl Verifier {
             })
             .collect();
         self.report
+    }
+}
+
+/// What is wrong with a seed's reveal (`which` names the seed: "" or " for sealed dice"), if
+/// anything: it names an epoch begun, once, and opens the commitment published for it.
+fn seed_reveal_fault(
+    epoch: u32,
+    current: u32,
+    opens: bool,
+    revealed: bool,
+    which: &str,
+) -> Option<String> {
+    if epoch > current {
+        Some(format!(
+            "the seed{which} revealed for epoch {epoch} names an epoch the log has not begun"
+        ))
+    } else if !opens {
+        Some(format!(
+            "the seed{which} revealed for epoch {epoch} does not match the commitment published for it"
+        ))
+    } else if revealed {
+        Some(format!(
+            "the seed{which} of epoch {epoch} is revealed a second time"
+        ))
+    } else {
+        None
     }
 }
 

@@ -597,6 +597,14 @@ impl Store {
                                 .filter(|(kind, _, _)| kind == "sealed_die")
                                 .map(|(_, key, _)| key.as_str()),
                         );
+                        // A file that keeps secrets keeps every die still sealed.
+                        if !all.is_empty() {
+                            verifier.check_kept_sealed(
+                                all.iter()
+                                    .filter(|(kind, _, _)| kind == "sealed_die")
+                                    .map(|(_, key, value)| (key.as_str(), value.as_str())),
+                            );
+                        }
                     }
                     // Named by the check of the kept seeds, or by the reveal that reads it.
                     Err(StoreError::DamagedSecret { .. }) => {}

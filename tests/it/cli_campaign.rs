@@ -235,7 +235,7 @@ fn a_sealed_roll_stays_secret_until_revealed_and_then_verifies() {
     let log = c.ok(&["log"]);
     assert!(
         log.contains(
-            "rolled d20 for guardian awake?, sealed (1 entry, rolled by grimoire from the epoch's seed)"
+            "rolled d20 for guardian awake?, sealed (1 entry, rolled by grimoire from a seed its epoch committed to)"
         ),
         "{log}"
     );

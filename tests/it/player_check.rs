@@ -393,6 +393,24 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into())
             }),
+            "sealed_seed_revealed" => {
+                case(
+                    format!("#{at} seed for sealed dice swapped, rechained"),
+                    true,
+                    &|r| edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into()),
+                );
+                // Left out, its epoch's sealed dice could be anything the GM chose.
+                case(
+                    format!("#{at} seed for sealed dice never published, rechained"),
+                    true,
+                    &|r| {
+                        r.remove(i);
+                        for (k, row) in r.iter_mut().enumerate() {
+                            row.seq = Seq(k as u64 + 1);
+                        }
+                    },
+                );
+            }
             "session_started" => case(format!("#{at} entropy changed, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["entropy"] = "other words".into())
             }),

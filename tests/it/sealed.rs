@@ -54,7 +54,7 @@ fn a_sealed_die_says_whether_the_gm_typed_it_or_grimoire_rolled_it() {
     let log = c.ok(&["log"]);
     assert!(log.contains("sealed (1 entry, typed by the GM)"), "{log}");
     assert!(
-        log.contains("sealed (1 entry, rolled by grimoire from the epoch's seed)"),
+        log.contains("sealed (1 entry, rolled by grimoire from a seed its epoch committed to)"),
         "{log}"
     );
     let explained = c.ok(&["explain", &typed.to_string()]);

@@ -1568,3 +1568,77 @@ fn a_kept_sealed_die_no_event_holds_is_named() {
         "{report}"
     );
 }
+
+/// From the hostile pass: a GM who seals a value of their choosing and then leaves the epoch's
+/// seed for sealed dice out of the log (re-chained) would go unseen if a sealed die whose seed is
+/// never published counted as checked. It waits for that seed instead, and an ended epoch whose
+/// sealed dice wait for nothing yet never published it is named.
+#[test]
+fn an_epoch_whose_seed_for_sealed_dice_is_left_out_is_named() {
+    let c = campaign();
+    // #8 is the sealed d20, revealed at #9; #12 publishes epoch 1's seed for sealed dice, and
+    // #13 begins epoch 2 (#12 once it is gone).
+    let conn = unlock(&c);
+    let kind: String = conn
+        .query_row("SELECT kind FROM events WHERE seq = 12", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kind, "sealed_seed_revealed");
+    conn.execute("DELETE FROM events WHERE seq = 12", [])
+        .unwrap();
+    conn.execute("UPDATE events SET seq = 12 WHERE seq = 13", [])
+        .unwrap();
+    conn.execute("DELETE FROM snapshots", []).unwrap();
+    rechain(&conn);
+    drop(conn);
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("#12: dice epoch 1 had ended and none of its sealed dice waits to be revealed, but its seed for sealed dice was never published"),
+        "{report}"
+    );
+    assert!(report.contains("1 await their epoch's reveal"), "{report}");
+}
+
+/// From the hostile pass: a die still sealed whose secret is gone from the file, or edited, could
+/// never be revealed (a Ceremony scroll's check never read, its epoch's seed for sealed dice
+/// never published): `verify` names it where it said all held.
+#[test]
+fn a_sealed_die_whose_secret_is_gone_or_edited_is_named() {
+    let c = Campaign::with_party();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+    let conn = c.sql();
+    let secret: String = conn
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'sealed_die'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let mut edited: serde_json::Value = serde_json::from_str(&secret).unwrap();
+    edited["value"] = (edited["value"].as_u64().unwrap() % 20 + 1).into();
+    conn.execute(
+        "UPDATE secrets SET value = ?1 WHERE kind = 'sealed_die'",
+        [edited.to_string()],
+    )
+    .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!("#{sealed}: sealed die 0 waits to be revealed, but the file keeps a secret for it that does not open its commitment")),
+        "{report}"
+    );
+    conn.execute("DELETE FROM secrets WHERE kind = 'sealed_die'", [])
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains(&format!(
+            "#{sealed}: sealed die 0 waits to be revealed, but the file keeps no secret for it"
+        )),
+        "{report}"
+    );
+    // A public export, imported, keeps no secret at all: nothing to name.
+    let export = c.dir.path().join("public.jsonl");
+    c.ok(&["export", "--out", export.to_str().unwrap()]);
+    let copy = Campaign::empty();
+    copy.ok(&["import", export.to_str().unwrap()]);
+    assert!(copy.ok(&["verify"]).contains("all checks hold"));
+}

@@ -643,8 +643,9 @@ fn decide_command(
                 // the second too unless a sealed die of the epoch still waits to be revealed (a
                 // Ceremony scroll's check waits for its reading), whose reveal publishes it.
                 Some(sealed_commitment) if holding.is_empty() => {
-                    let sealed_seed = sealed_seed
-                        .ok_or(crate::dice::DiceError::NoSealedSeed { epoch: state.epoch })?;
+                    // The file keeps the first seed (checked above) but not the second.
+                    let sealed_seed =
+                        sealed_seed.ok_or(RuleError::SealedSeedMissing(state.epoch))?;
                     if &fairness::seed_commitment(&sealed_seed) != sealed_commitment {
                         return Err(RuleError::SealedSeedMismatch(state.epoch));
                     }

@@ -768,9 +768,7 @@ fn adg_s4_given_no_pending_sealed_die_when_a_two_seed_epoch_ends_then_both_seeds
     };
     assert_eq!(
         when(&state, unkept, vec![]),
-        Err(RuleError::Dice(crate::dice::DiceError::NoSealedSeed {
-            epoch: 1
-        }))
+        Err(RuleError::SealedSeedMissing(1))
     );
 }
 
