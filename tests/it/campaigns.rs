@@ -164,8 +164,8 @@ fn vsd_wizard_campaign_replays_to_the_expected_sheet() {
     assert_eq!(spells.len(), 3);
     assert_eq!(
         shown["game_time"],
-        5 * 6 + 10 * 3600,
-        "five rounds, then 8 + 2 hours of rest"
+        6 * 6 + 10 * 3600,
+        "six rounds, then 8 + 2 hours of rest"
     );
     let sheet = c.ok(&["character", "show", "Mira"]);
     assert!(

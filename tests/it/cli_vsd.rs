@@ -763,12 +763,24 @@ fn vsd9_the_gms_failure_modifier_reaches_the_last_row_of_the_failure_table() {
 fn vsd13_a_condition_given_again_while_in_force_is_shown_once_to_its_later_end() {
     let c = Campaign::with_party();
     c.mira_learns_ember("1");
-    let failing = [
-        "--rolls", "3,40,20", "spell", "cast", "Mira", "Ember", "--target", "orc",
-    ];
-    c.ok(&failing);
+    // A double 33 (33 + 45 - 10 = 68) brings resonance: 50 + Weave 1 = 51, awareness.
+    c.ok(&[
+        "--rolls", "33,50", "spell", "cast", "Mira", "Ember", "--target", "orc",
+    ]);
     c.ok(&["time", "advance", "1r"]);
-    c.ok(&failing);
+    // Within the hour a failure (3, then 40 subtracted; failure roll 20 + 50 = 70) stuns her, and
+    // its resonance, 70 + 1 = 71, is attention: the GM picks a stun too, over the first.
+    c.ok(&[
+        "--rolls",
+        "3,40,20,70",
+        "spell",
+        "cast",
+        "Mira",
+        "Ember",
+        "--target",
+        "orc",
+    ]);
+    c.ok(&["choose", "Mira", "stunned"]);
     let shown = c.ok(&["character", "show", "Mira"]);
     let conditions = shown
         .lines()

@@ -74,8 +74,11 @@ pub fn concentrate(
             spell.name.clone(),
         )));
     }
-    // Concentrating is acting.
+    // Concentrating is acting; a stun lets only a held spell's concentration go on (VSD-13).
     able_to_act(who.name, vsd, state.clock())?;
+    if !holding {
+        not_stunned(who.name, vsd, state.clock(), "concentrate on a new spell")?;
+    }
     let round = round_of(state);
     if vsd
         .concentration
@@ -112,6 +115,27 @@ fn able_to_act(
     }
 }
 
+/// Refuses a stunned caster (VSD-13 ruling): a stun stops a cast and the start of concentration,
+/// not the concentration a held spell needs (VSD-9), which the failure table itself asks of a
+/// stunned caster.
+fn not_stunned(
+    name: &str,
+    vsd: &crate::systems::vsd::state::VsdState,
+    now: crate::time::GameTime,
+    doing: &'static str,
+) -> Verdict<()> {
+    match vsd.has_condition(Condition::Stunned, now) {
+        true => Err(Refusal::Own(VsdError::Stunned {
+            name: name.to_string(),
+            doing,
+        })),
+        false => Ok(()),
+    }
+}
+
+/// The modifier a weary caster takes on every casting and attack roll (VSD-13 ruling).
+pub const WEARY_MODIFIER: i64 = -10;
+
 fn unknown_spell(
     name: &str,
     vsd: &crate::systems::vsd::state::VsdState,
@@ -144,6 +168,7 @@ pub fn cast(
         return Err(Refusal::Own(VsdError::ChoicePending(who.name.to_string())));
     }
     able_to_act(who.name, vsd, state.clock())?;
+    not_stunned(who.name, vsd, state.clock(), "cast")?;
     if order.cannot_see {
         return Err(Refusal::Own(VsdError::CannotSee(who.name.to_string())));
     }
@@ -209,6 +234,9 @@ pub fn cast(
     }
     add("armour movement penalty", -i64::from(order.armor_penalty));
     add("GM modifier", order.gm_modifier);
+    if vsd.has_condition(Condition::Weary, state.clock()) {
+        add("weary", WEARY_MODIFIER);
+    }
     add("overcasting", -10 * i64::from(over));
     if settings.alignment == Alignment::Disastrous {
         add("disastrous alignment", -10);
@@ -477,12 +505,12 @@ fn check_overcast(
                         helper.name, spell.name
                     ))));
                 }
-                // A participant who cannot act (scorched, assailed, knocked out) cannot
-                // concentrate on a ritual either.
+                // A participant who cannot act (scorched, assailed, knocked out), or stunned,
+                // cannot concentrate on a ritual either.
                 if let Some(condition) = helper_vsd
                     .active_conditions(state.clock())
                     .into_iter()
-                    .find(|c| c.prevents_casting())
+                    .find(|c| c.prevents_casting() || *c == Condition::Stunned)
                 {
                     return Err(Refusal::Own(VsdError::RitualParticipants(format!(
                         "{} cannot act while {}, so cannot concentrate on the ritual",
@@ -705,6 +733,9 @@ pub fn fire(
     })?;
     add("attack range", range);
     add("GM modifier", firing.gm_modifier);
+    if vsd.has_condition(Condition::Weary, state.clock()) {
+        add("weary", WEARY_MODIFIER);
+    }
     let target = state
         .someone(&due.target)
         .and_then(|c| Some((c.name, c.mine?)));

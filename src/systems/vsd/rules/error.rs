@@ -48,6 +48,10 @@ pub enum VsdError {
     ChoicePending(String),
     #[error("{name} cannot act while {condition}")]
     CannotAct { name: String, condition: String },
+    #[error(
+        "{name} is stunned, so cannot {doing}: only concentration on a spell held to fire goes on through a stun, which ends at the end of the round after it began"
+    )]
+    Stunned { name: String, doing: &'static str },
     #[error("{0} cannot see the target, and a spell needs a target in sight")]
     CannotSee(String),
     #[error("{0} cannot speak, and a spell's words must be spoken")]

@@ -275,13 +275,16 @@ fn vsd9_failure_choices_take_mps_delay_the_spell_or_bring_resonance() {
     w.vsd(cast("Quake"), &[3, 40, 40]);
     w.vsd(choose(&[Choice::LoseHalfMps]), &[]);
     assert_eq!(w.of("Mira").mp_current(), 10, "half of 3, rounded up");
+    // Stunned through the next round (VSD-13): the next cast waits a round more.
+    w.next_round();
     w.next_round();
     w.vsd(cast("Quake"), &[3, 40, 30]);
     w.vsd(choose(&[Choice::FiresLater]), &[]);
     assert_eq!(
         w.of("Mira").delayed.as_ref().map(|d| d.fires_at_round),
-        Some(3)
+        Some(4)
     );
+    w.next_round();
     w.next_round();
     // 90 + 50 = 140: two of lose-mps, other-target, resonance (+20): resonance d100 10 + 3 + 20 = 33.
     w.vsd(cast("Quake"), &[3, 40, 90]);
@@ -436,6 +439,8 @@ fn vsd9_vsd7_a_held_spell_that_allows_a_save_can_be_saved_against() {
 fn vsd9_a_second_held_spell_makes_the_first_fizzle_on_record() {
     let mut w = world();
     a_held_shield(&mut w);
+    // Stunned by the failure through the next round (VSD-13), Mira casts in the one after.
+    w.next_round();
     w.next_round();
     w.vsd(
         cast_with("Sleep", |o| o.target = "Bran".into()),

@@ -336,6 +336,113 @@ fn vsd13_conditions_have_a_start_and_an_end_and_the_gm_can_clear_them() {
     ));
 }
 
+/// From the clause review of issue 45 (item 5), VSD-13 ruling: a stunned caster can neither cast
+/// nor start concentrating on a spell, but the concentration a held spell needs goes on (the
+/// failure table itself asks it of a stunned caster); when the stun ends, casting is open again.
+#[test]
+fn vsd13_a_stunned_caster_cannot_cast_or_start_concentrating_but_keeps_a_held_spell() {
+    let mut w = world();
+    // Shield fails (3, then 40 subtracted) and its failure roll 70 + 10 offers holding it.
+    w.vsd(
+        cast_with("Shield", |o| o.target = "Bran".into()),
+        &[3, 40, 70],
+    );
+    w.vsd(
+        VsdCommand::Choose(Choosing {
+            character: "Mira".into(),
+            choices: vec![Choice::FiresLater],
+            target: None,
+        }),
+        &[],
+    );
+    w.next_round();
+    assert!(
+        w.of("Mira")
+            .has_condition(Condition::Stunned, w.state().clock)
+    );
+    let stunned = |doing| {
+        RuleError::System(AnyError::Vsd(VsdError::Stunned {
+            name: "Mira".into(),
+            doing,
+        }))
+    };
+    assert_eq!(w.refused(cast("Ember"), &[60]), stunned("cast"));
+    assert_eq!(
+        w.refused(concentrate("Storm"), &[]),
+        stunned("concentrate on a new spell")
+    );
+    assert!(
+        stunned("cast")
+            .to_string()
+            .contains("only concentration on a spell held to fire goes on"),
+        "{}",
+        stunned("cast")
+    );
+    w.vsd(concentrate("Shield"), &[]);
+    w.next_round();
+    assert!(
+        !w.of("Mira")
+            .has_condition(Condition::Stunned, w.state().clock)
+    );
+    w.vsd(concentrate("Shield"), &[]);
+    w.next_round();
+    // The stun is over: Ember casts (60 + 45, improvised −10).
+    assert_eq!(the_cast(&w.vsd(cast("Ember"), &[60])).total, 95);
+}
+
+/// VSD-13 ruling: a weary caster takes −10 on every casting and attack roll, named on the record,
+/// until the GM clears it.
+#[test]
+fn vsd13_a_weary_caster_takes_minus_10_on_casting_and_attack_rolls() {
+    let mut w = world();
+    // The 151+ row (Ember, elemental +50, failure d100 95 and the GM's +20): lose the MPs and
+    // become Weary, with another target.
+    w.vsd(
+        cast_with("Ember", |o| o.failure_modifier = 20),
+        &[3, 40, 95],
+    );
+    w.vsd(
+        VsdCommand::Choose(Choosing {
+            character: "Mira".into(),
+            choices: vec![Choice::LoseMpsAndWeary, Choice::OtherTarget],
+            target: Some("the orc's captain".into()),
+        }),
+        &[],
+    );
+    assert!(
+        w.of("Mira")
+            .has_condition(Condition::Weary, w.state().clock)
+    );
+    w.next_round();
+    w.next_round();
+    let events = w.vsd(cast("Shield"), &[60]);
+    let weary = the_cast(&events);
+    assert!(
+        weary
+            .modifiers
+            .iter()
+            .any(|m| m.what == "weary" && m.value == super::super::casting::WEARY_MODIFIER),
+        "{:?}",
+        weary.modifiers
+    );
+    // 60 + 45, improvised −10, weary −10, at 15 m (0).
+    assert_eq!(weary.total, 85);
+    // A bolt's attack roll too: 60 + 45, improvised −10, weary −10, 15 m (0), the orc's Defense 0.
+    w.next_round();
+    let events = w.vsd(cast("Fire Bolt"), &[60]);
+    assert_eq!(the_cast(&events).total, 85);
+    w.vsd(
+        VsdCommand::ClearCondition(ConditionClearing {
+            action: ConditionAction::Clear,
+            character: "Mira".into(),
+            condition: Condition::Weary,
+        }),
+        &[],
+    );
+    w.next_round();
+    assert_eq!(the_cast(&w.vsd(cast("Ember"), &[60])).total, 95);
+}
+
 // ---- VSD-14: bolt and area spells ----------------------------------------------------------------
 
 #[test]
