@@ -15,7 +15,7 @@ pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
-pub use by_kind::kinds;
+pub use by_kind::{kinds, kinds_since};
 pub use differences::differences;
 
 use crate::dice::{DiceExpr, Die};
@@ -489,6 +489,15 @@ impl Event {
         }
     }
 
+    /// The earlier event whose roll this one answers, as its rule system says (a save against a
+    /// cast): an amendment keeps it.
+    pub fn answers(&self) -> Option<Seq> {
+        match self {
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.answers()),
+            _ => None,
+        }
+    }
+
     /// The earlier event this one undoes, amends or opens, which only an earlier one can be: a log
     /// where one names itself or a later one was forged (and would send a chain of retractions
     /// round in a circle).
@@ -619,10 +628,18 @@ impl Event {
     }
 }
 
-/// An event of an older payload version as the grimoire that wrote it read it. Before
-/// [`SEALED_SEED_SINCE`]: an epoch with no second seed (a `sealed_commitment` key was one no event
-/// had), and no `sealed_seed_revealed` kind at all. A rule system's events say their own.
+/// An event of an older payload version as the grimoire that wrote it read it: of no kind a later
+/// version brought ([`kinds_since`]); before [`SEALED_SEED_SINCE`], an epoch with no second seed
+/// (a `sealed_commitment` key was one no event had). A rule system's events say their own.
 fn as_written_in(mut event: Event, version: u32) -> Result<Event, String> {
+    if let Some((_, since)) = kinds_since()
+        .into_iter()
+        .find(|&(kind, since)| kind == event.kind() && version < since)
+    {
+        return Err(format!(
+            "no grimoire wrote this kind before payload version {since}"
+        ));
+    }
     if let Event::System(system) = event {
         return Ok(Event::System(on_system!(system, AnyEvent, |S, own| {
             AnyEvent::from(SystemEvent::read_as_version(own, version)?)
@@ -638,11 +655,6 @@ fn as_written_in(mut event: Event, version: u32) -> Result<Event, String> {
         | Event::EpochStarted {
             sealed_commitment, ..
         } => *sealed_commitment = None,
-        Event::SealedSeedRevealed { .. } => {
-            return Err(format!(
-                "no grimoire wrote this kind before payload version {SEALED_SEED_SINCE}"
-            ));
-        }
         _ => {}
     }
     Ok(event)

@@ -96,6 +96,9 @@ const GrimoireCheck = (() => {
   const CANONICAL_SINCE = 4;
   // From version 5 an epoch may commit to a second seed, for its sealed dice, and publish it.
   const SEALED_SEED_SINCE = 5;
+  // The kinds a later payload version brought, with that version (grimoire's own list, written
+  // before this script): an older event cannot be of one.
+  const KINDS_SINCE = new Map(Object.entries(GRIMOIRE_KINDS_SINCE));
   // Each hex field's digits, and the version from which it is one. A Map, not an object: a key
   // such as "constructor" must not find something of every object's.
   const HEX_FIELDS = new Map([["seed_commitment", [64, 4]], ["sealed_commitment", [64, SEALED_SEED_SINCE]], ["seed", [64, 4]], ["commitment", [64, 4]], ["secret", [64, 4]], ["contribution", [64, 4]], ["nonce", [32, 4]]]);
@@ -541,8 +544,8 @@ const GrimoireCheck = (() => {
         : raw.schema_version === "0" ? "its payload is version 0, older than any grimoire wrote"
         : !isObject ? "its payload is not an object of its own kind"
         : problems.unreadable ? problems.unreadable
-        : kind === "sealed_seed_revealed" && Number(raw.schema_version) < SEALED_SEED_SINCE
-          ? `its payload cannot be read: no grimoire wrote this kind before payload version ${SEALED_SEED_SINCE}`
+        : KINDS_SINCE.has(kind) && Number(raw.schema_version) < KINDS_SINCE.get(kind)
+          ? `its payload cannot be read: no grimoire wrote this kind before payload version ${KINDS_SINCE.get(kind)}`
         : numberProblem(kind, payload);
       rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }

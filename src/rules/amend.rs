@@ -82,6 +82,13 @@ pub fn amend(
     if unused > 0 {
         return Err(RuleError::AmendLeavesDice { seq, unused });
     }
+    // A roll that answers another event answers it still: moved to another, the first would be
+    // owed again and rolled anew with no mark (C-2).
+    if let (Some(was), Some(now)) = (original.answers(), event.answers())
+        && was != now
+    {
+        return Err(RuleError::AmendAnswersAnother { seq, was, now });
+    }
     // What stands in the original's place now: the amendment in force, else the original.
     let in_force = read.in_force.as_ref().unwrap_or(original);
     if in_force == &event {

@@ -203,6 +203,10 @@ pub enum RuleError {
     )]
     AmendsBackToOriginal { seq: Seq, amendment: Seq },
     #[error(
+        "#{seq} answers #{was}, and the command given would answer #{now}: an amendment fixes an input, not which event a roll answers; retract #{seq} and record the right one instead"
+    )]
+    AmendAnswersAnother { seq: Seq, was: Seq, now: Seq },
+    #[error(
         "amended, #{0} would move the clock by another amount, and every later event was recorded at the time it set; retract it and record it again instead"
     )]
     AmendMovesClock(Seq),

@@ -426,3 +426,50 @@ fn c3_the_recap_names_each_amendment_with_what_it_changed() {
         "{recap}"
     );
 }
+
+/// From the hostile pass: an amendment fixes a roll's inputs, never which event it answers. A
+/// save moved onto another cast would leave the first cast's save to be rolled anew, unmarked
+/// (C-2); so would a fired bolt's attack roll moved onto another caster's bolt.
+#[test]
+fn c3_an_amendment_never_moves_a_roll_onto_another_event_it_answers() {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::VSD_TOM);
+    c.ok(&crate::support::LEARN_SLEEP);
+    // Two Sleeps, a round apart, on Tom and then on the orc beside him: 70 + 45 - 10 = 105 each,
+    // with a save to make for whoever a Sleep reaches.
+    let first = c.seq_of(&[
+        "--rolls", "70", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
+    ]);
+    c.ok(&["time", "advance", "1r"]);
+    let second = c.seq_of(&[
+        "--rolls", "70", "spell", "cast", "Mira", "Sleep", "--target", "the orc",
+    ]);
+    let save = c.seq_of(&[
+        "--rolls",
+        "30",
+        "save",
+        "Tom",
+        "--cast",
+        &second.to_string(),
+    ]);
+    let before = c.head();
+    let moved = c.refused(
+        &[
+            "amend",
+            &save.to_string(),
+            "--",
+            "save",
+            "Tom",
+            "--cast",
+            &first.to_string(),
+        ],
+        1,
+    );
+    assert!(
+        moved.contains(&format!(
+            "#{save} answers #{second}, and the command given would answer #{first}"
+        )),
+        "{moved}"
+    );
+    assert_eq!(c.head(), before);
+}

@@ -77,6 +77,34 @@ pub(crate) fn campaign() -> (Campaign, u64) {
         assert_eq!(answered.status, 200, "{}", answered.body);
     }
     drop(served);
+    // A Fire Bolt that fumbles (3), fails (60 + 50 = 110) and strikes the goblin instead: its
+    // attack roll, owed, is rolled by `spell fire` (a kind of payload version 5).
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Fire Bolt",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "2",
+        "--kind",
+        "elemental",
+        "--attack",
+        "bolt",
+    ]);
+    c.ok(&[
+        "--rolls",
+        "3,60",
+        "spell",
+        "cast",
+        "Mira",
+        "Fire Bolt",
+        "--target",
+        "the troll",
+    ]);
+    c.ok(&["choose", "Mira", "other-target", "--target", "the goblin"]);
+    c.ok(&["--rolls", "50", "spell", "fire", "Mira", "--defense", "10"]);
     (c, hit)
 }
 
@@ -393,6 +421,16 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
             "seed_revealed" => case(format!("#{at} seed swapped, rechained"), true, &|r| {
                 edit_payload(&mut r[i], |p| p["seed"] = "ab".repeat(32).into())
             }),
+            // Written as an older version, it is of a kind that version did not have.
+            "attack_rolled" => case(
+                format!("#1 to #{at} of payload version 4, rechained"),
+                true,
+                &|r| {
+                    for row in &mut r[..=i] {
+                        row.schema_version = 4;
+                    }
+                },
+            ),
             "sealed_seed_revealed" => {
                 case(
                     format!("#{at} seed for sealed dice swapped, rechained"),

@@ -227,10 +227,23 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::D
     /// shares its command's roll number, which `verify` allows it alone.
     fn continues_its_command(&self) -> bool;
     /// The event as the grimoire that wrote payload version `version` read it, for an event of a
-    /// version older than today's: a field a later version brought is passed over, and a kind it
-    /// did not know cannot be read (the error says why). Today's reading by default.
+    /// version older than today's: a field a later version brought is passed over. Today's reading
+    /// by default. (A kind a version did not know is [`SystemEvent::kinds_since`]'s.)
     fn read_as_version(self, _version: u32) -> Result<Self, String> {
         Ok(self)
+    }
+    /// The earlier event whose roll this one answers (a save against a cast, a fired bolt's attack
+    /// roll): an amendment fixes its inputs, never which event it answers.
+    fn answers(&self) -> Option<crate::seq::Seq> {
+        None
+    }
+    /// The kinds brought after the first payload version, each with the version that brought it:
+    /// an event of an older version cannot be of that kind (both checkers hold it so).
+    fn kinds_since() -> &'static [(&'static str, u32)]
+    where
+        Self: Sized,
+    {
+        &[]
     }
 }
 

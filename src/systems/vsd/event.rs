@@ -775,17 +775,12 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
     }
 
     /// Before payload version 5 a bolt that fired after a failed cast had no attack roll: such an
-    /// event owes none, whatever a forged one says, and there was no `attack_rolled`.
+    /// event owes none, whatever a forged one says.
     fn read_as_version(self, version: u32) -> Result<Self, String> {
         if version >= ATTACK_DUE_SINCE {
             return Ok(self);
         }
         Ok(match self {
-            VsdEvent::AttackRolled(_) => {
-                return Err(format!(
-                    "no grimoire wrote this kind before payload version {ATTACK_DUE_SINCE}"
-                ));
-            }
             VsdEvent::DelayedSpellResolved(held) => {
                 VsdEvent::DelayedSpellResolved(DelayedResolved {
                     attack_due: false,
@@ -800,6 +795,18 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             }
             other => other,
         })
+    }
+
+    fn answers(&self) -> Option<Seq> {
+        match self {
+            VsdEvent::SaveRolled(save) => Some(save.against),
+            VsdEvent::AttackRolled(attack) => Some(attack.cast_seq),
+            _ => None,
+        }
+    }
+
+    fn kinds_since() -> &'static [(&'static str, u32)] {
+        &[("attack_rolled", ATTACK_DUE_SINCE)]
     }
 
     /// Every Against the Darkmaster command records its dice in one event.

@@ -511,21 +511,24 @@ pub fn save_rolled(s: &SaveRolled) -> String {
 }
 
 pub fn attack_rolled(a: &AttackRolled) -> String {
-    let line = format!(
-        "{}'s {} (failed at #{}) attacks {}: roll {} {:+} lore {:+} modifiers = {}",
-        a.caster,
-        a.spell,
-        a.cast_seq,
-        a.target,
-        a.roll,
-        a.lore_bonus,
-        a.modifiers.iter().map(|m| m.value).sum::<i64>(),
-        a.total
+    let who = format!(
+        "{}'s {} (failed at #{}) attacks {}",
+        a.caster, a.spell, a.cast_seq, a.target
     );
-    match a.fumbled {
-        true => format!("{line}; a fumble, since the attack roll's first die was 01–10: it misses"),
-        false => format!("{line}; attack roll, for the GM's attack table"),
+    if a.fumbled {
+        return format!(
+            "{who}: roll {}, a fumble, since the attack roll's first die was 01–10: it misses",
+            a.roll
+        );
     }
+    // Each modifier by name, as the GM reads them off the table.
+    let modifiers: String = (a.modifiers.iter())
+        .map(|m| format!(", {} {:+}", m.what, m.value))
+        .collect();
+    format!(
+        "{who}: roll {} + lore {}{modifiers} = {}; attack roll, for the GM's attack table",
+        a.roll, a.lore_bonus, a.total
+    )
 }
 
 pub fn thread_severed(s: &Severed) -> String {
@@ -590,7 +593,8 @@ fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Ve
             ),
         });
     }
-    for due in &vsd.attacks_due {
+    // A caster consumed takes no further action: what they owed is not waited on.
+    for due in vsd.attacks_due.iter().filter(|_| !vsd.consumed) {
         waiting.push(format!(
             "  {} (failed at #{}) fired at {}: its attack roll is still to roll — `grimoire spell fire {}`",
             due.spell, due.cast_seq, due.target, c.name

@@ -375,6 +375,14 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
         args: &[
             ArgSpec::character(),
             ArgSpec::flag(
+                "cast",
+                "The failed cast whose bolt this is (#SEQ in `grimoire log`), when the caster owes \
+                 more than one.",
+                Kind::Checked(|t| seq_of(t).map(|_| ())),
+            )
+            .value_name("SEQ")
+            .optional(),
+            ArgSpec::flag(
                 "range",
                 "Distance to the target in metres when the spell fires (e.g. 12), or touch: the \
                  attack table's band for it (VSD-14), which reaches 30 m.",
@@ -386,7 +394,8 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 .default("0"),
             ArgSpec::flag(
                 "defense",
-                "The target's Defense, for a target who is not a character here.",
+                "The target's Defense, for a target with no Defense on a sheet here (0 when not \
+                 given).",
                 BONUS,
             )
             .optional(),
@@ -394,10 +403,12 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
         examples: &[
             "grimoire spell fire Mira",
             "grimoire spell fire Mira --range 8 --defense 20 --rolled-by Cal",
+            "grimoire spell fire Mira --cast 23",
         ],
         action: records(true, |g| {
             Ok(VsdCommand::Fire(Firing {
                 character: g.text("character")?,
+                cast: g.maybe("cast").map(seq_of).transpose()?,
                 range: range(&g.text("range")?)?,
                 gm_modifier: g.read("gm_modifier")?,
                 defense: g.maybe_read("defense")?,

@@ -714,8 +714,30 @@ pub fn fire(
     dice: &mut Dice<'_>,
 ) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, &firing.character)?;
-    let due = (vsd.attacks_due.first())
-        .ok_or_else(|| Refusal::Own(VsdError::NoAttackDue(who.name.to_string())))?;
+    let owed = || {
+        (vsd.attacks_due.iter())
+            .map(|due| format!("{} at {} (from #{})", due.spell, due.target, due.cast_seq))
+            .collect::<Vec<_>>()
+    };
+    // One attack owed is the one meant; of several, the table names which (a roll put to a phone
+    // is then bound to its bolt, whatever is rolled at the table meanwhile).
+    let due = match (firing.cast, vsd.attacks_due.as_slice()) {
+        (_, []) => return Err(Refusal::Own(VsdError::NoAttackDue(who.name.to_string()))),
+        (None, [due]) => due,
+        (None, _) => {
+            return Err(Refusal::Own(VsdError::WhichAttack {
+                name: who.name.to_string(),
+                owed: owed(),
+            }));
+        }
+        (Some(cast), all) => all.iter().find(|due| due.cast_seq == cast).ok_or_else(|| {
+            Refusal::Own(VsdError::NotThatAttack {
+                name: who.name.to_string(),
+                cast,
+                owed: owed(),
+            })
+        })?,
+    };
     let mut modifiers = Vec::new();
     let mut add = |what: &str, value: i64| {
         if value != 0 {

@@ -106,6 +106,8 @@ pub struct Choosing {
 pub struct Firing {
     /// The caster's name (any case).
     pub character: String,
+    /// The failed cast whose bolt this is (#SEQ): needed when the caster owes more than one.
+    pub cast: Option<Seq>,
     /// How far the target stands when the spell fires.
     pub range: super::Range,
     pub gm_modifier: i64,

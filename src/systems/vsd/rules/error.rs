@@ -40,8 +40,16 @@ pub enum VsdError {
         "{0} has no bolt waiting for its attack roll (one fires after a failed cast, held or struck at another target)"
     )]
     NoAttackDue(String),
+    #[error("{name} owes the attack rolls of {}: name the one to roll with --cast SEQ", owed.join(" and "))]
+    WhichAttack { name: String, owed: Vec<String> },
+    #[error("{name} owes no attack roll for the cast #{cast}; they owe {}", owed.join(" and "))]
+    NotThatAttack {
+        name: String,
+        cast: Seq,
+        owed: Vec<String>,
+    },
     #[error(
-        "{name}'s Defense is on their sheet ({defense}); --defense is for a target who is not a character here"
+        "{name}'s Defense is on their sheet ({defense}); --defense is for a target with no Defense on a sheet here"
     )]
     DefenseOfTheirOwn { name: String, defense: i64 },
     #[error("{0} has a choice to make first")]

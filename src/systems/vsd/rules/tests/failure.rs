@@ -668,6 +668,7 @@ fn vsd9_vsd7_another_target_is_someone_else_and_only_they_save() {
 fn fire(range: Range, defense: Option<i64>) -> VsdCommand {
     VsdCommand::Fire(Firing {
         character: "Mira".into(),
+        cast: None,
         range,
         gm_modifier: 0,
         defense,
@@ -782,6 +783,57 @@ fn vsd9_vsd14_a_bolt_that_strikes_another_target_owes_its_attack_roll_there() {
         "{line}"
     );
     assert!(w.of("Mira").attacks_due.is_empty());
+}
+
+/// Two bolts owed at once: the table names which with `--cast` (a roll put to a phone is then
+/// bound to its bolt, whatever is rolled at the table meanwhile); a cast that owes nothing is
+/// refused, naming what is owed.
+#[test]
+fn vsd9_vsd14_of_two_bolts_owed_spell_fire_rolls_the_one_named() {
+    let mut w = world();
+    w.vsd(cast("Fire Bolt"), &[3, 60]);
+    let first = w.seq();
+    w.next_round();
+    w.vsd(choose_striking(&[Choice::OtherTarget], "the goblin"), &[]);
+    // Stunned through this round, Mira fails again two rounds on.
+    w.next_round();
+    w.next_round();
+    w.vsd(cast("Fire Bolt"), &[3, 60]);
+    let second = w.seq();
+    w.next_round();
+    w.vsd(choose_striking(&[Choice::OtherTarget], "the wolf"), &[]);
+    let named = |cast| {
+        VsdCommand::Fire(Firing {
+            character: "Mira".into(),
+            cast,
+            range: Range::Metres(15),
+            gm_modifier: 0,
+            defense: None,
+        })
+    };
+    let which = w.refused(named(None), &[50]);
+    assert!(
+        matches!(&which, RuleError::System(AnyError::Vsd(VsdError::WhichAttack { owed, .. })) if owed.len() == 2),
+        "{which:?}"
+    );
+    assert!(
+        which.to_string().contains(&format!(
+            "Fire Bolt at the goblin (from #{first}) and Fire Bolt at the wolf (from #{second}): name the one to roll with --cast SEQ"
+        )),
+        "{which}"
+    );
+    assert!(matches!(
+        w.refused(named(Some(Seq(1))), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::NotThatAttack { .. }))
+    ));
+    let attack = the_attack(&w.vsd(named(Some(second)), &[50]));
+    assert_eq!(
+        (attack.cast_seq, attack.target.as_str()),
+        (second, "the wolf")
+    );
+    // One left: named or not, it is the goblin's.
+    let attack = the_attack(&w.vsd(named(None), &[50]));
+    assert_eq!(attack.target, "the goblin");
 }
 
 /// A bolt held or struck elsewhere before payload version 5 fired with no attack roll: read as
