@@ -136,6 +136,30 @@ impl GameDuration {
     }
 }
 
+impl GameDuration {
+    /// How long, as a person says it to the minute (rounded up): "10 min", "1 h 30 min",
+    /// "2 days 3 h".
+    pub fn in_words(self) -> String {
+        let minutes = self.0.div_ceil(MINUTE);
+        let (days, hours, minutes) = (
+            minutes / (DAY / MINUTE),
+            minutes % (DAY / MINUTE) / 60,
+            minutes % 60,
+        );
+        let mut parts = Vec::new();
+        if days > 0 {
+            parts.push(crate::words::count(days, "day", "days"));
+        }
+        if hours > 0 {
+            parts.push(format!("{hours} h"));
+        }
+        if minutes > 0 || parts.is_empty() {
+            parts.push(format!("{minutes} min"));
+        }
+        parts.join(" ")
+    }
+}
+
 impl fmt::Display for GameDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.0;

@@ -251,12 +251,13 @@ impl CampaignState {
     }
 
     /// When something in force runs out, as the table says it: in the fight's rounds while a fight
-    /// is on and it ends within ten minutes ("round 7 of the fight (3 more rounds)"), by the clock
-    /// otherwise.
+    /// is on and it ends within its minute ("round 7 of the fight (3 more rounds)"); later than
+    /// that, by the clock to the minute with the time left ("Day 1, 01:31 (10 min)"), never as a
+    /// round a hundred rounds on; by the clock outside a fight.
     pub fn until_words(&self, until: GameTime) -> String {
         let left = until.seconds().saturating_sub(self.clock.seconds());
         match &self.fight {
-            Some(fight) if left > 0 && left <= 10 * crate::time::MINUTE_SECONDS => {
+            Some(fight) if left > 0 && left <= crate::time::MINUTE_SECONDS => {
                 let rounds = left.div_ceil(crate::time::ROUND_SECONDS);
                 let more = if rounds == 1 { "round" } else { "rounds" };
                 format!(
@@ -264,6 +265,11 @@ impl CampaignState {
                     fight.round_at(until)
                 )
             }
+            Some(_) if left > 0 => format!(
+                "{} ({})",
+                until.to_the_minute(),
+                crate::time::GameDuration(left).in_words()
+            ),
             _ => until.to_string(),
         }
     }

@@ -318,3 +318,29 @@ fn t3_a_round_with_events_in_it_is_not_undone_and_a_fight_stops_at_an_hour() {
     c.ok(&["fight", "end"]);
     c.ok(&["time", "advance", "59m"]);
 }
+
+/// From the clause review of issue 45 (item 8), T-3: in a fight, what ends within the minute is
+/// said in the fight's rounds, and what lasts longer by the clock with the time left: a ward of
+/// ten minutes is not "round 101 of the fight".
+#[test]
+fn t3_a_ten_minute_spell_in_a_fight_reads_by_the_clock_not_as_round_101() {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::LEARN_FLAME_WARD);
+    c.ok(&["fight", "start", "at the bridge"]);
+    // 60 + 45 + 30 (touch) - 10 (improvised) = 125: the ward takes hold for ten minutes.
+    c.ok(&[
+        "--rolls",
+        "60",
+        "spell",
+        "cast",
+        "Mira",
+        "Flame Ward",
+        "--target",
+        "Aldric",
+        "--range",
+        "touch",
+    ]);
+    let sheet = c.ok(&["character", "show", "Aldric"]);
+    assert!(sheet.contains("until Day 1, 00:10 (10 min)"), "{sheet}");
+    assert!(!sheet.contains("round 101"), "{sheet}");
+}

@@ -1588,9 +1588,11 @@ fn t3_t1_what_waits_on_the_clock_is_said_in_the_fights_rounds() {
         on.until_words(crate::time::GameTime(on.clock.seconds() + 10)),
         "round 3 of the fight (2 more rounds)"
     );
-    // An hour away is said by the clock.
-    let later = on.clock.after(GameDuration::parse("1h").unwrap());
-    assert_eq!(on.until_words(later), later.to_string());
+    // Past the minute, by the clock with the time left: a ten-minute spell is not round 101.
+    let ten = on.clock.after(GameDuration::parse("10m").unwrap());
+    assert_eq!(on.until_words(ten), "Day 1, 01:10 (10 min)");
+    let later = on.clock.after(GameDuration::parse("1d1h30m").unwrap());
+    assert_eq!(on.until_words(later), "Day 2, 02:30 (1 day 1 h 30 min)");
     let now = on.clock.seconds() / 6;
     assert_eq!(on.end_of_round_words(now), "at the end of this round");
     assert_eq!(
