@@ -39,7 +39,8 @@ pub struct FailureRoll {
 }
 
 /// The payload version from which a bolt that fires after a failed cast owes an attack roll
-/// (`attack_due`, `attack_rolled`).
+/// (`attack_due`, `attack_rolled`), and an instantaneous cast is half an action (`half_action`,
+/// `out_of_turn`).
 pub const ATTACK_DUE_SINCE: u32 = 5;
 
 fn is_zero(value: &i64) -> bool {
@@ -234,6 +235,15 @@ pub struct SpellCast {
     /// since 2026-12-05; earlier fumbles read as plain failures).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fumbled: bool,
+    /// An instantaneous spell: half of the caster's action in its round (VSD-3), so a second
+    /// instantaneous spell may follow in that round (recorded since payload version 5; earlier
+    /// casts each took the round's action).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub half_action: bool,
+    /// Cast out of turn, in response to an event, as the GM allowed (VSD-3; instantaneous spells
+    /// only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub out_of_turn: bool,
     pub dice: Vec<Die>,
 }
 
@@ -774,13 +784,19 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
         }
     }
 
-    /// Before payload version 5 a bolt that fired after a failed cast had no attack roll: such an
-    /// event owes none, whatever a forged one says.
+    /// Before payload version 5 a bolt that fired after a failed cast had no attack roll, and
+    /// every cast took the round's whole action: such an event owes no attack and was no half
+    /// action, whatever a forged one says.
     fn read_as_version(self, version: u32) -> Result<Self, String> {
         if version >= ATTACK_DUE_SINCE {
             return Ok(self);
         }
         Ok(match self {
+            VsdEvent::SpellCast(mut cast) => {
+                cast.half_action = false;
+                cast.out_of_turn = false;
+                VsdEvent::SpellCast(cast)
+            }
             VsdEvent::DelayedSpellResolved(held) => {
                 VsdEvent::DelayedSpellResolved(DelayedResolved {
                     attack_due: false,

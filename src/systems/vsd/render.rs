@@ -422,6 +422,9 @@ pub fn spell_cast(c: &SpellCast) -> String {
     } else {
         outcome_words(c.outcome).to_string()
     });
+    if c.out_of_turn {
+        parts.push("cast out of turn, in response to an event".into());
+    }
     if let Some(d) = c.save_difficulty {
         parts.push(format!("save difficulty {d}"));
     }

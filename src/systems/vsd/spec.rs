@@ -332,6 +332,13 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                 BONUS,
             )
             .optional(),
+            ArgSpec::switch(
+                "out_of_turn",
+                "An instantaneous spell cast out of turn, in response to an event (a fall, an \
+                 incoming blow), as the GM allows; it takes half the caster's action in the round \
+                 like any instantaneous spell.",
+            )
+            .long_as("out-of-turn"),
         ],
         examples: &[
             "grimoire spell cast Mira \"Fire Bolt\" --target \"the ghoul\"",
@@ -360,6 +367,7 @@ const COMMANDS: &[CommandSpec<Vsd>] = &[
                         .cloned()
                         .collect(),
                     defense: g.maybe_read("defense")?,
+                    out_of_turn: g.switch("out_of_turn"),
                 },
             }))
         }),

@@ -65,7 +65,12 @@ pub struct VsdState {
     pub defense: i64,
     pub spells: BTreeMap<Folded, SpellDef>,
     pub concentration: Option<Concentration>,
+    /// The round whose whole action a cast used.
     pub last_cast_round: Option<u64>,
+    /// The round in which an instantaneous spell used half the action (VSD-3): a second one may
+    /// follow in it, nothing else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_action_round: Option<u64>,
     pub conditions: Vec<ConditionChange>,
     pub pending: Vec<Pending>,
     /// The awareness window (VSD-10): the next spell before this time triggers resonance.
@@ -170,6 +175,7 @@ impl VsdState {
             spells: BTreeMap::new(),
             concentration: None,
             last_cast_round: None,
+            half_action_round: None,
             conditions: Vec::new(),
             pending: Vec::new(),
             awareness_until: None,
@@ -388,7 +394,11 @@ impl Folding<'_> {
         };
         vsd.lose_mp(c.mp_spent);
         vsd.concentration = None;
-        vsd.last_cast_round = Some(c.round);
+        // Half an action leaves the other half; a second half, or a whole action, uses the round.
+        match c.half_action && vsd.half_action_round != Some(c.round) {
+            true => vsd.half_action_round = Some(c.round),
+            false => vsd.last_cast_round = Some(c.round),
+        }
         vsd.pending.extend(c.pending.iter().cloned());
         if let Some(o) = &c.overcast {
             vsd.drive = vsd.drive.saturating_sub(o.drive_spent);

@@ -80,11 +80,13 @@ pub fn concentrate(
         not_stunned(who.name, vsd, state.clock(), "concentrate on a new spell")?;
     }
     let round = round_of(state);
+    // A round of concentration is the round's whole action: none of it may be spent already.
     if vsd
         .concentration
         .as_ref()
         .is_some_and(|c| c.last_round == round)
         || vsd.last_cast_round == Some(round)
+        || vsd.half_action_round == Some(round)
     {
         return Err(Refusal::Own(VsdError::RoundUsed(who.name.to_string())));
     }
@@ -175,13 +177,22 @@ pub fn cast(
     if order.silenced {
         return Err(Refusal::Own(VsdError::CannotSpeak(who.name.to_string())));
     }
+    // VSD-3: a cast takes the round's action, an instantaneous one half of it, so a second
+    // instantaneous spell may follow one in its round; nothing else may.
     if vsd.last_cast_round == Some(round)
         || vsd
             .concentration
             .as_ref()
             .is_some_and(|c| c.last_round == round)
+        || (vsd.half_action_round == Some(round) && !spell.instantaneous)
     {
         return Err(Refusal::Own(VsdError::RoundUsed(who.name.to_string())));
+    }
+    // Out of turn, in response to an event, the GM may allow an instantaneous spell alone.
+    if order.out_of_turn && !spell.instantaneous {
+        return Err(Refusal::Own(VsdError::OutOfTurnNotInstantaneous(
+            spell.name.clone(),
+        )));
     }
     let cost = spell.mp_cost() + settings.alignment.extra_mp();
     if vsd.mp_current() < cost {
@@ -333,6 +344,8 @@ pub fn cast(
         took_hold: false,
         consumed: false,
         fumbled,
+        half_action: spell.instantaneous,
+        out_of_turn: order.out_of_turn,
         dice: Vec::new(),
     };
     let pending = |about: &str, by: &str, options: Vec<super::Choice>, pick: usize| Pending {
@@ -533,6 +546,7 @@ fn check_overcast(
                     ))));
                 }
                 let acted = helper_vsd.last_cast_round == Some(round)
+                    || helper_vsd.half_action_round == Some(round)
                     || helper_vsd
                         .concentration
                         .as_ref()

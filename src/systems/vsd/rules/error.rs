@@ -32,8 +32,14 @@ pub enum VsdError {
     },
     #[error("{0} is instantaneous: it gains nothing from concentration")]
     InstantaneousNeedsNoConcentration(String),
-    #[error("{0} has already acted this round (one spell or round of concentration per round)")]
+    #[error(
+        "{0} has already acted this round (one spell or round of concentration per round, or two instantaneous spells, each half an action)"
+    )]
     RoundUsed(String),
+    #[error(
+        "{0} is not instantaneous: only an instantaneous spell may be cast out of turn, in response to an event"
+    )]
+    OutOfTurnNotInstantaneous(String),
     #[error("{0} is not concentrating")]
     NotConcentrating(String),
     #[error(

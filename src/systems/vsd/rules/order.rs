@@ -124,6 +124,8 @@ pub struct CastOrder {
     pub with: Vec<String>,
     /// The target's Defense, for a bolt or area spell at a non-player target.
     pub defense: Option<i64>,
+    /// Cast out of turn, in response to an event, as the GM allows (an instantaneous spell only).
+    pub out_of_turn: bool,
 }
 
 impl CastOrder {

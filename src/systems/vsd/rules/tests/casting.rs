@@ -62,7 +62,7 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
             cost: 20
         }))
     );
-    w.vsd(cast("Light"), &[50]);
+    w.vsd(cast("Shield"), &[60]);
     assert_eq!(
         w.refused(cast("Light"), &[50]),
         RuleError::System(AnyError::Vsd(VsdError::RoundUsed("Mira".into()))),
@@ -78,6 +78,46 @@ fn vsd2_each_unmet_requirement_is_refused_with_its_own_error() {
 }
 
 // ---- VSD-3: concentration ------------------------------------------------------------------------
+
+/// From the clause review of issue 45 (item 7), VSD-3: an instantaneous spell is half an action,
+/// so a second may follow it in its round, and nothing that takes the whole action (a cast, a
+/// round of concentration); the GM may let one be cast out of turn, in response to an event, and
+/// the record says so; a spell that is not instantaneous may not.
+#[test]
+fn vsd3_instantaneous_spells_are_half_an_action_and_may_be_cast_out_of_turn() {
+    let mut w = world();
+    let out_of_turn = |spell| cast_with(spell, |o| o.out_of_turn = true);
+    let first = w.vsd(out_of_turn("Light"), &[50]);
+    let first = the_cast(&first);
+    assert!(first.half_action && first.out_of_turn);
+    assert!(
+        crate::systems::vsd::render::spell_cast(first)
+            .contains("cast out of turn, in response to an event"),
+        "{}",
+        crate::systems::vsd::render::spell_cast(first)
+    );
+    let used = RuleError::System(AnyError::Vsd(VsdError::RoundUsed("Mira".into())));
+    assert_eq!(
+        w.refused(cast("Shield"), &[60]),
+        used,
+        "half the action is gone"
+    );
+    assert_eq!(w.refused(concentrate("Shield"), &[]), used);
+    w.vsd(cast("Light"), &[50]);
+    assert_eq!(
+        w.refused(cast("Light"), &[50]),
+        used,
+        "both halves are gone"
+    );
+    w.next_round();
+    assert_eq!(
+        w.refused(out_of_turn("Shield"), &[60]),
+        RuleError::System(AnyError::Vsd(VsdError::OutOfTurnNotInstantaneous(
+            "Shield".into()
+        )))
+    );
+    assert!(!the_cast(&w.vsd(cast("Shield"), &[60])).half_action);
+}
 
 #[test]
 fn vsd3_each_round_of_concentration_adds_ten_and_none_is_improvised() {
