@@ -907,6 +907,15 @@ fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
     assert_eq!(defense == 0, payload["fumbled"] == true, "{payload}");
     assert!(defense == 0 || defense == -20, "Tom's Defense: {payload}");
     assert_eq!(payload["total"].as_i64().unwrap(), roll + 45 + 10 + defense);
+    // `explain` names each part of the total.
+    let seq = attack["seq"].as_u64().unwrap().to_string();
+    let explained = c.ok(&["explain", &seq]);
+    assert!(
+        explained.contains(&format!(
+            "the roll: rolled {roll}, lore bonus +45, attack range +10"
+        )),
+        "{explained}"
+    );
     assert!(
         !c.ok(&["character", "show", "Mira"])
             .contains("still to roll"),

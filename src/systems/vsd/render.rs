@@ -8,7 +8,7 @@ use crate::systems::vsd::Vsd;
 use crate::systems::vsd::event::Choice;
 use crate::systems::vsd::event::VsdEvent;
 use crate::systems::vsd::event::{
-    AttackRolled, ChoiceMade, DelayedResolved, Outcome, SaveRolled, Severed, SpellCast,
+    AttackRolled, ChoiceMade, DelayedResolved, Modifier, Outcome, SaveRolled, Severed, SpellCast,
     SpellLearned,
 };
 use crate::systems::vsd::state::VsdState;
@@ -77,32 +77,34 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
     ) -> Vec<String> {
         vec![format!("MP {}/{}", vsd.mp_current(), vsd.mp_max)]
     }
-    /// Every modifier a cast added, by name, as the JSON payload holds them.
-    /// Every total of the event by its parts: the casting roll's modifiers, and a resonance roll's
-    /// (with the cap, when one applied).
+    /// Every total of the event by its parts: the casting or attack roll's modifiers, and a
+    /// resonance roll's (with the cap, when one applied).
     fn explain(event: &VsdEvent) -> Vec<String> {
         let resonance = |r: &crate::systems::vsd::event::ResonanceRoll| {
             format!("  the resonance roll: {} → {}", r.parts(), r.words())
         };
+        // Every modifier by name, as the JSON payload holds them.
+        let parts = |roll: i64, lore: i64, modifiers: &[Modifier], total: i64| {
+            let mut each = vec![format!("rolled {roll}"), format!("lore bonus {lore:+}")];
+            each.extend(
+                modifiers
+                    .iter()
+                    .map(|m| format!("{} {:+}", m.what, m.value)),
+            );
+            format!("  the roll: {}; total {total}", each.join(", "))
+        };
         match event {
             VsdEvent::SpellCast(cast) => {
-                let mut each = vec![
-                    format!("rolled {}", cast.roll),
-                    format!("lore bonus {:+}", cast.lore_bonus),
-                ];
-                each.extend(
-                    cast.modifiers
-                        .iter()
-                        .map(|m| format!("{} {:+}", m.what, m.value)),
-                );
-                let mut lines = vec![format!(
-                    "  the roll: {}; total {}",
-                    each.join(", "),
-                    cast.total
+                let mut lines = vec![parts(
+                    cast.roll,
+                    cast.lore_bonus,
+                    &cast.modifiers,
+                    cast.total,
                 )];
                 lines.extend(cast.resonance.iter().map(resonance));
                 lines
             }
+            VsdEvent::AttackRolled(a) => vec![parts(a.roll, a.lore_bonus, &a.modifiers, a.total)],
             VsdEvent::ChoiceMade(choice) => choice.resonance.iter().map(resonance).collect(),
             _ => Vec::new(),
         }
