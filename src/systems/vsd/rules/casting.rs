@@ -728,14 +728,18 @@ pub fn fire(
     dice: &mut Dice<'_>,
 ) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, &firing.character)?;
+    // A bolt whose failed cast was retracted since owes nothing.
+    let attacks: Vec<_> = (vsd.attacks_due.iter())
+        .filter(|due| !state.is_retracted(due.cast_seq))
+        .collect();
     let owed = || {
-        (vsd.attacks_due.iter())
+        (attacks.iter())
             .map(|due| format!("{} at {} (from #{})", due.spell, due.target, due.cast_seq))
             .collect::<Vec<_>>()
     };
     // One attack owed is the one meant; of several, the table names which (a roll put to a phone
     // is then bound to its bolt, whatever is rolled at the table meanwhile).
-    let due = match (firing.cast, vsd.attacks_due.as_slice()) {
+    let due = *match (firing.cast, attacks.as_slice()) {
         (_, []) => return Err(Refusal::Own(VsdError::NoAttackDue(who.name.to_string()))),
         (None, [due]) => due,
         (None, _) => {
@@ -786,6 +790,14 @@ pub fn fire(
         .defense
         .or(target.map(|(_, sheet)| sheet.defense))
         .unwrap_or(0);
+    // The lore bonus is the spell's lore's: a spell no longer known (its learning retracted) has
+    // none to give, and is refused rather than rolled at +0.
+    let spell = vsd
+        .spell(&due.spell)
+        .ok_or_else(|| unknown_spell(who.name, vsd, &due.spell))?;
+    let lore_bonus = vsd
+        .lore(&spell.lore)
+        .map_or(0, |lore| i64::from(lore.bonus));
     let (record, chain) = open_ended::roll_attack(dice, "attack roll")?;
     let fumbled = chain.is_empty();
     let faces: Vec<u32> = match fumbled {
@@ -793,10 +805,6 @@ pub fn fire(
         false => chain.iter().map(|d| d.value).collect(),
     };
     let roll = open_ended::chain_total(&faces);
-    let lore_bonus = vsd
-        .spell(&due.spell)
-        .and_then(|spell| vsd.lore(&spell.lore))
-        .map_or(0, |lore| i64::from(lore.bonus));
     if defense != 0 && !fumbled {
         modifiers.push(Modifier {
             what: "target's Defense".into(),

@@ -785,6 +785,44 @@ fn vsd9_vsd14_a_bolt_that_strikes_another_target_owes_its_attack_roll_there() {
     assert!(w.of("Mira").attacks_due.is_empty());
 }
 
+/// From the hostile pass: a bolt whose failed cast is retracted after it fired owes nothing (it
+/// is not waited on, and `spell fire` refuses); one whose spell is no longer known is refused
+/// rather than rolled with no lore bonus.
+#[test]
+fn vsd9_vsd14_c2_a_bolt_whose_cast_is_retracted_owes_no_attack_roll() {
+    let mut w = world();
+    w.vsd(cast("Fire Bolt"), &[3, 60]);
+    let failed = w.seq();
+    w.next_round();
+    w.vsd(choose_striking(&[Choice::OtherTarget], "the goblin"), &[]);
+    assert_eq!(w.of("Mira").attacks_due.len(), 1);
+    let fires = |w: &World| {
+        crate::render::waiting(&w.state())
+            .iter()
+            .any(|line| line.contains("`grimoire spell fire Mira`"))
+    };
+    assert!(fires(&w), "waited on while owed");
+    w.then(
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(failed),
+            last: false,
+            reason: "the wrong caster".into(),
+            target: w.events().get(failed.get() as usize - 1).cloned(),
+            restoring: None,
+            fight_built_on: false,
+            round_stands: None,
+            acted_again: None,
+            names_after: Default::default(),
+        }),
+        &[],
+    );
+    assert_eq!(
+        w.refused(fire(Range::Metres(15), None), &[50]),
+        RuleError::System(AnyError::Vsd(VsdError::NoAttackDue("Mira".into())))
+    );
+    assert!(!fires(&w), "not waited on once its cast is retracted");
+}
+
 /// Two bolts owed at once: the table names which with `--cast` (a roll put to a phone is then
 /// bound to its bolt, whatever is rolled at the table meanwhile); a cast that owes nothing is
 /// refused, naming what is owed.
