@@ -110,44 +110,89 @@ pub fn after_a_write(stamp: i32, rng: &mut impl rand::Rng) -> i32 {
     }
 }
 
-/// The stamps page 1 carries in the journal `wal`, in the journal's current generation (frames
-/// whose salts match its header), in the order written: empty when there is no journal, it holds
-/// no page 1, or it is not a write-ahead log at all.
-pub fn in_journal(wal: &Path) -> Vec<i32> {
-    let Ok(mut file) = std::fs::File::open(wal) else {
-        return Vec::new();
-    };
-    let mut header = [0u8; WAL_HEADER];
-    if file.read_exact(&mut header).is_err() {
-        return Vec::new();
-    }
-    let word = |bytes: &[u8], at: usize| {
-        u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-    };
-    let page_size = word(&header, 8) as usize;
-    if !WAL_MAGIC.contains(&word(&header, 0)) || !(512..=65536).contains(&page_size) {
-        return Vec::new();
-    }
-    let salts = (word(&header, 16), word(&header, 20));
-    let mut found = Vec::new();
-    let mut frame = [0u8; FRAME_HEADER];
-    // Only page 1's first 100 bytes (the header) are read: it is looked at before every write.
-    let mut header_of_page = [0u8; 100];
-    let mut at = WAL_HEADER as u64;
-    while file.seek(SeekFrom::Start(at)).is_ok() && file.read_exact(&mut frame).is_ok() {
-        at += (FRAME_HEADER + page_size) as u64;
-        if (word(&frame, 8), word(&frame, 12)) != salts {
-            // Frames of an earlier generation, left behind the current one: SQLite reads none.
-            break;
+/// What a connection has read of its journal so far, so the look before each write reads only the
+/// frames added since: a generation's committed frames never change (SQLite starts the journal
+/// afresh, with new salts, before writing over them), so the stamps up to the last commit seen
+/// are kept; frames past it may still be written over, and are read again each time. Walking the
+/// whole journal before every write cost a shell's write as much again as the write itself.
+#[derive(Debug, Default)]
+pub struct JournalScan {
+    /// The journal read, its generation's salts, and where its last commit seen ends.
+    seen: Option<(std::path::PathBuf, (u32, u32), u64)>,
+    /// The stamps of page 1 up to that commit, in the order written.
+    committed: Vec<i32>,
+}
+
+impl JournalScan {
+    /// The stamps page 1 carries in the journal `wal`, in the journal's current generation
+    /// (frames whose salts match its header), in the order written: empty when there is no
+    /// journal, it holds no page 1, or it is not a write-ahead log at all. Reads only what this
+    /// scan has not read yet.
+    pub fn stamps(&mut self, wal: &Path) -> Vec<i32> {
+        let Ok(mut file) = std::fs::File::open(wal) else {
+            *self = Self::default();
+            return Vec::new();
+        };
+        let mut header = [0u8; WAL_HEADER];
+        if file.read_exact(&mut header).is_err() {
+            *self = Self::default();
+            return Vec::new();
         }
-        if word(&frame, 0) == 1 {
-            if file.read_exact(&mut header_of_page).is_err() {
+        let word = |bytes: &[u8], at: usize| {
+            u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let page_size = word(&header, 8) as usize;
+        if !WAL_MAGIC.contains(&word(&header, 0)) || !(512..=65536).contains(&page_size) {
+            *self = Self::default();
+            return Vec::new();
+        }
+        let salts = (word(&header, 16), word(&header, 20));
+        let length = file.metadata().map_or(0, |m| m.len());
+        // Another journal, another generation, or one cut short: read from its start.
+        let mut at = match &self.seen {
+            Some((path, seen_salts, end))
+                if path == wal && *seen_salts == salts && *end <= length =>
+            {
+                *end
+            }
+            _ => {
+                self.committed.clear();
+                WAL_HEADER as u64
+            }
+        };
+        let mut since_commit = Vec::new();
+        let mut frame = [0u8; FRAME_HEADER];
+        // Only page 1's first 100 bytes (the header) are read: it is looked at before every write.
+        let mut header_of_page = [0u8; 100];
+        while file.seek(SeekFrom::Start(at)).is_ok() && file.read_exact(&mut frame).is_ok() {
+            if (word(&frame, 8), word(&frame, 12)) != salts {
+                // Frames of an earlier generation, left behind the current one: SQLite reads none.
                 break;
             }
-            found.push(stamp_in(&header_of_page));
+            if word(&frame, 0) == 1 {
+                if file.read_exact(&mut header_of_page).is_err() {
+                    break;
+                }
+                since_commit.push(stamp_in(&header_of_page));
+            }
+            at += (FRAME_HEADER + page_size) as u64;
+            // A commit frame names the database's size after it: what came before is settled.
+            if word(&frame, 4) != 0 {
+                self.committed.append(&mut since_commit);
+                self.seen = Some((wal.to_path_buf(), salts, at));
+            }
         }
+        if self
+            .seen
+            .as_ref()
+            .is_none_or(|(_, seen_salts, _)| *seen_salts != salts)
+        {
+            self.seen = Some((wal.to_path_buf(), salts, WAL_HEADER as u64));
+        }
+        let mut found = self.committed.clone();
+        found.extend(since_commit);
+        found
     }
-    found
 }
 
 /// Why a journal may not be applied to the file beside it.
@@ -162,10 +207,20 @@ pub enum NotItsJournal {
 
 /// Whether the journal `wal` may be applied to `file` (see the module's words).
 pub fn belongs(file: &Path, wal: &Path) -> Result<(), NotItsJournal> {
+    belongs_as_scanned(file, wal, &mut JournalScan::default())
+}
+
+/// [`belongs`], reading the journal through `scan`, which keeps what it read for the next look.
+pub fn belongs_as_scanned(
+    file: &Path,
+    wal: &Path,
+    scan: &mut JournalScan,
+) -> Result<(), NotItsJournal> {
     let Some(on_disk) = on_disk(file).filter(|&stamp| identity(stamp) != 0) else {
         return Ok(());
     };
-    let named: Vec<i32> = in_journal(wal)
+    let named: Vec<i32> = scan
+        .stamps(wal)
         .into_iter()
         .filter(|&stamp| identity(stamp) != 0)
         .collect();
@@ -210,6 +265,42 @@ fn fresh(rng: &mut impl rand::Rng) -> u32 {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// A scan kept across writes reads what a fresh one reads, write after write, across a fold
+    /// that starts the journal afresh, and for another journal read through the same scan.
+    #[test]
+    fn a_scan_kept_across_writes_reads_what_a_fresh_one_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = |name: &str| {
+            let conn = rusqlite::Connection::open(dir.path().join(name)).unwrap();
+            conn.pragma_update(None, "journal_mode", "wal").unwrap();
+            // Folded by hand only, so the journal grows write after write.
+            conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+            conn.execute_batch("CREATE TABLE t (x)").unwrap();
+            conn
+        };
+        let (a, b) = (open("a.db"), open("b.db"));
+        let (wal_a, wal_b) = (dir.path().join("a.db-wal"), dir.path().join("b.db-wal"));
+        let mut kept = JournalScan::default();
+        let fresh = |wal: &Path| JournalScan::default().stamps(wal);
+        for version in 1..=30 {
+            a.pragma_update(None, "user_version", version).unwrap();
+            a.execute("INSERT INTO t VALUES (?1)", [version]).unwrap();
+            let seen = kept.stamps(&wal_a);
+            assert_eq!(seen, fresh(&wal_a), "after write {version}");
+            assert_eq!(seen.last(), Some(&version));
+            if version == 20 {
+                // Folded and started afresh: the next frames are a new generation.
+                a.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()))
+                    .unwrap();
+            }
+        }
+        assert!(kept.stamps(&wal_a).iter().all(|&s| s > 20), "only the new generation");
+        b.pragma_update(None, "user_version", 99).unwrap();
+        // Its table's creation, then the stamp.
+        assert_eq!(kept.stamps(&wal_b), vec![0, 99], "another journal is read from its start");
+        assert_eq!(kept.stamps(&wal_a), fresh(&wal_a));
+    }
 
     fn stamp(id: u32, count: u32, before: u32, now: u32) -> i32 {
         ((id << IDENTITY_AT_BIT) | (count << (2 * MARK_BITS)) | (before << MARK_BITS) | now) as i32

@@ -53,6 +53,9 @@ pub struct SqliteBackend {
     /// The file's identity as this connection knows it (see [`journal`]): 0 until it has one.
     /// Another on disk before a write means another file was copied over this one in place.
     file_identity: std::sync::Arc<std::sync::atomic::AtomicI32>,
+    /// What the look before each write has read of the journal, so the next reads only what was
+    /// added since.
+    journal_scan: journal::JournalScan,
 }
 
 /// What sits at a campaign's path: the entry itself (a link is not its target) and the file it
@@ -354,6 +357,7 @@ impl SqliteBackend {
             journal: None,
             _reading_lock: reading_lock,
             file_identity: std::sync::Arc::new(file_identity.into()),
+            journal_scan: Default::default(),
         })
     }
 
@@ -389,6 +393,7 @@ impl SqliteBackend {
             journal: None,
             _reading_lock: None,
             file_identity: Default::default(),
+            journal_scan: Default::default(),
         })
     }
 
@@ -463,6 +468,7 @@ impl SqliteBackend {
                 journal: None,
                 _reading_lock: None,
                 file_identity: Default::default(),
+                journal_scan: Default::default(),
                 building: Some(building),
             }),
             Err(e) => {
@@ -585,10 +591,13 @@ fn creation_names(path: &Path, meta: &std::fs::Metadata) -> u64 {
 }
 
 /// Why the journal beside the campaign file at `path` (the file a link leads to, where SQLite
-/// keeps its journal) does not belong to it, if it does not.
-fn journal_not_its_files(path: &Path) -> Option<journal::NotItsJournal> {
+/// keeps its journal) does not belong to it, if it does not; `scan` keeps what was read.
+fn journal_not_its_files(
+    path: &Path,
+    scan: &mut journal::JournalScan,
+) -> Option<journal::NotItsJournal> {
     let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
-    journal::belongs(&file, &super::files::beside(&file, "-wal")).err()
+    journal::belongs_as_scanned(&file, &super::files::beside(&file, "-wal"), scan).err()
 }
 
 fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
@@ -746,14 +755,15 @@ impl Backend for SqliteBackend {
     fn write(&mut self) -> Result<Box<dyn LogWrite + '_>, StoreError> {
         self.check_still_in_place()?;
         let known = std::sync::Arc::clone(&self.file_identity);
-        let copied_over = self.building.is_none() && journal_not_its_files(&self.path).is_some();
+        let copied_over = self.building.is_none()
+            && journal_not_its_files(&self.path, &mut self.journal_scan).is_some();
         let tx = self.begin(TransactionBehavior::Immediate)?;
         // With the write lock held no other writer can start the journal afresh, so the file on
         // disk must continue the journal this connection writes to: another file, or another
         // moment of this one, copied over it in place would take the write's pages half-mixed.
         // (Looked at both before and under the lock: a fold by another process may move the
         // file on between, never away from the journal.)
-        if copied_over && journal_not_its_files(&tx.path).is_some() {
+        if copied_over && journal_not_its_files(&tx.path, &mut Default::default()).is_some() {
             return Err(StoreError::Io {
                 path: tx.path.clone(),
                 action: "written",
@@ -892,7 +902,7 @@ impl Drop for SqliteBackend {
     fn drop(&mut self) {
         if let Some(conn) = &self.conn
             && self.building.is_none()
-            && journal_not_its_files(&self.path).is_some()
+            && journal_not_its_files(&self.path, &mut Default::default()).is_some()
         {
             let _ = conn.set_db_config(
                 rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
