@@ -853,7 +853,12 @@ impl Replay {
                 self.state.mark_reroll(seq, after);
             }
         }
-        let applied = !self.retracted.contains(&seq);
+        // What answers a retracted event (a cast's choice, a save against it) goes with it: the
+        // cast never happened, and nothing it left to settle stands.
+        let applied = !self.retracted.contains(&seq)
+            && !event
+                .answers()
+                .is_some_and(|answered| self.retracted.contains(&answered));
         if !applied {
             self.state.pass_over(seq, event);
         } else if let Some(amended) = self.amended.get(&seq) {

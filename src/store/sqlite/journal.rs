@@ -295,10 +295,17 @@ mod tests {
                     .unwrap();
             }
         }
-        assert!(kept.stamps(&wal_a).iter().all(|&s| s > 20), "only the new generation");
+        assert!(
+            kept.stamps(&wal_a).iter().all(|&s| s > 20),
+            "only the new generation"
+        );
         b.pragma_update(None, "user_version", 99).unwrap();
         // Its table's creation, then the stamp.
-        assert_eq!(kept.stamps(&wal_b), vec![0, 99], "another journal is read from its start");
+        assert_eq!(
+            kept.stamps(&wal_b),
+            vec![0, 99],
+            "another journal is read from its start"
+        );
         assert_eq!(kept.stamps(&wal_a), fresh(&wal_a));
     }
 

@@ -232,8 +232,9 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::D
     fn read_as_version(self, _version: u32) -> Result<Self, String> {
         Ok(self)
     }
-    /// The earlier event whose roll this one answers (a save against a cast, a fired bolt's attack
-    /// roll): an amendment fixes its inputs, never which event it answers.
+    /// The earlier event whose roll this one answers or settles (a save against a cast, a cast's
+    /// choice, a fired bolt's attack roll): an amendment fixes its inputs, never which event it
+    /// answers, and an event whose answered one is retracted is undone with it.
     fn answers(&self) -> Option<crate::seq::Seq> {
         None
     }

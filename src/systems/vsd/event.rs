@@ -813,10 +813,15 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
         })
     }
 
+    /// A save answers its cast; what a cast left to settle (its choice, its held spell's end, a
+    /// severed thread, a fired bolt's attack) answers that cast.
     fn answers(&self) -> Option<Seq> {
         match self {
             VsdEvent::SaveRolled(save) => Some(save.against),
             VsdEvent::AttackRolled(attack) => Some(attack.cast_seq),
+            VsdEvent::ChoiceMade(made) => Some(made.cast_seq),
+            VsdEvent::DelayedSpellResolved(held) => Some(held.cast_seq),
+            VsdEvent::ThreadSevered(severed) => Some(severed.cast_seq),
             _ => None,
         }
     }

@@ -598,11 +598,8 @@ fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Ve
             ),
         });
     }
-    // A caster consumed takes no further action, and a bolt whose cast was retracted owes
-    // nothing: neither is waited on.
-    let owed =
-        (vsd.attacks_due.iter()).filter(|due| !vsd.consumed && !state.is_retracted(due.cast_seq));
-    for due in owed {
+    // A caster consumed takes no further action: what they owed is not waited on.
+    for due in vsd.attacks_due.iter().filter(|_| !vsd.consumed) {
         waiting.push(format!(
             "  {} (failed at #{}) fired at {}: its attack roll is still to roll — `grimoire spell fire {}`",
             due.spell, due.cast_seq, due.target, c.name

@@ -728,18 +728,14 @@ pub fn fire(
     dice: &mut Dice<'_>,
 ) -> Verdict<Vec<Decided<VsdEvent>>> {
     let (who, vsd) = caster(state, &firing.character)?;
-    // A bolt whose failed cast was retracted since owes nothing.
-    let attacks: Vec<_> = (vsd.attacks_due.iter())
-        .filter(|due| !state.is_retracted(due.cast_seq))
-        .collect();
     let owed = || {
-        (attacks.iter())
+        (vsd.attacks_due.iter())
             .map(|due| format!("{} at {} (from #{})", due.spell, due.target, due.cast_seq))
             .collect::<Vec<_>>()
     };
     // One attack owed is the one meant; of several, the table names which (a roll put to a phone
     // is then bound to its bolt, whatever is rolled at the table meanwhile).
-    let due = *match (firing.cast, attacks.as_slice()) {
+    let due = match (firing.cast, vsd.attacks_due.as_slice()) {
         (_, []) => return Err(Refusal::Own(VsdError::NoAttackDue(who.name.to_string()))),
         (None, [due]) => due,
         (None, _) => {

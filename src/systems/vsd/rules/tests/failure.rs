@@ -893,3 +893,63 @@ fn vsd14_a_bolt_that_fired_before_payload_version_5_owes_no_attack_roll() {
     assert!(Event::from_stored("attack_rolled", 4, attack).is_err());
     assert!(Event::from_stored("attack_rolled", 5, attack).is_ok());
 }
+
+/// From the hostile pass, C-2 with VSD-9: a failed cast retracted takes with it what its choice
+/// did (the MPs lost, Weary, the strike elsewhere), since the choice answered a cast that never
+/// happened; bringing the cast back brings the choice back too.
+#[test]
+fn c2_vsd9_a_retracted_failure_takes_its_choice_with_it() {
+    let mut w = world();
+    let mps = w.of("Mira").mp_current();
+    // The 151+ row (Ember, elemental +50, failure d100 95 and the GM's +20).
+    w.vsd(
+        cast_with("Ember", |o| o.failure_modifier = 20),
+        &[3, 40, 95],
+    );
+    let failed = w.seq();
+    w.vsd(
+        choose_striking(&[Choice::LoseMpsAndWeary, Choice::OtherTarget], "Tom"),
+        &[],
+    );
+    let now = w.state().clock;
+    assert!(w.of("Mira").has_condition(Condition::Weary, now));
+    assert!(w.of("Mira").mp_current() < mps);
+    let retract = |w: &World, seq: Seq| {
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(seq),
+            last: false,
+            reason: "the wrong caster".into(),
+            target: w.events().get(seq.get() as usize - 1).cloned(),
+            restoring: None,
+            fight_built_on: false,
+            round_stands: None,
+            acted_again: None,
+            names_after: Default::default(),
+        })
+    };
+    let command = retract(&w, failed);
+    w.then(command, &[]);
+    let retraction = w.seq();
+    let now = w.state().clock;
+    let mira = w.of("Mira");
+    assert!(
+        !mira.has_condition(Condition::Weary, now),
+        "{:?}",
+        mira.conditions
+    );
+    assert!(!mira.has_condition(Condition::Stunned, now));
+    assert_eq!(mira.mp_current(), mps);
+    // The retraction undone: the cast, and its choice, stand again.
+    let mut undo = retract(&w, retraction);
+    if let Command::Retract(r) = &mut undo {
+        r.restoring = Some((
+            failed,
+            Box::new(w.events()[failed.get() as usize - 1].clone()),
+        ));
+    }
+    w.then(undo, &[]);
+    assert!(
+        w.of("Mira")
+            .has_condition(Condition::Weary, w.state().clock)
+    );
+}
