@@ -399,12 +399,17 @@ fn choices(c: &[Choice]) -> String {
 
 pub fn spell_learned(l: &SpellLearned) -> String {
     format!(
-        "{} learns {} ({} lore, Weave {}, {})",
+        "{} learns {} ({} lore, Weave {}, {}{})",
         l.character,
         l.spell.name,
         l.spell.lore,
         l.spell.weave,
-        l.spell.kind.word()
+        l.spell.kind.word(),
+        if l.spell.instantaneous {
+            ", instantaneous"
+        } else {
+            ""
+        }
     )
 }
 

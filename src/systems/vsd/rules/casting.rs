@@ -42,6 +42,14 @@ pub fn learn(
             lores: vsd.lores.iter().map(|l| l.name.clone()).collect(),
         })
     })?;
+    // An instantaneous spell does its work when cast and is never in force: a duration would
+    // be dropped without a word.
+    if spell.instantaneous && spell.duration.is_some() {
+        return Err(Refusal::Own(VsdError::InvalidSpell(
+            "an instantaneous spell does its work when cast and lasts no time: leave out --duration"
+                .into(),
+        )));
+    }
     if spell.weave == 0 || spell.weave > 50 {
         return Err(Refusal::Own(VsdError::InvalidSpell(
             "the Weave must be 1 to 50".into(),
@@ -77,7 +85,12 @@ pub fn concentrate(
     // Concentrating is acting; a stun lets only a held spell's concentration go on (VSD-13).
     able_to_act(who.name, vsd, state.clock())?;
     if !holding {
-        not_stunned(who.name, vsd, state.clock(), "concentrate on a new spell")?;
+        not_stunned(
+            who.name,
+            vsd,
+            state.clock(),
+            "concentrate on a spell not held to fire",
+        )?;
     }
     let round = round_of(state);
     // A round of concentration is the round's whole action: none of it may be spent already.

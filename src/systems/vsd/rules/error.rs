@@ -97,7 +97,7 @@ pub enum VsdError {
     },
     #[error("{0} has no Drive left to spend")]
     NoDrive(String),
-    #[error("a magic ritual needs other casters who know the spell: {0}")]
+    #[error("a magic ritual needs other casters who know the spell and can join it: {0}")]
     RitualParticipants(String),
     #[error("{0} has no choice to make")]
     NothingToChoose(String),

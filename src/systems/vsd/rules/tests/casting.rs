@@ -117,6 +117,19 @@ fn vsd3_instantaneous_spells_are_half_an_action_and_may_be_cast_out_of_turn() {
         )))
     );
     assert!(!the_cast(&w.vsd(cast("Shield"), &[60])).half_action);
+    // An instantaneous spell lasts no time: a duration given for one is refused, not dropped.
+    let lasting = VsdCommand::Learn(SpellLearning {
+        character: "Mira".into(),
+        spell: NewSpell {
+            instantaneous: true,
+            duration: Some(GameDuration::parse("10m").unwrap()),
+            ..spell("Flash", 1, SpellKind::Utility)
+        },
+    });
+    assert!(matches!(
+        w.refused(lasting, &[]),
+        RuleError::System(AnyError::Vsd(VsdError::InvalidSpell(why))) if why.contains("leave out --duration")
+    ));
 }
 
 #[test]

@@ -369,7 +369,7 @@ fn vsd13_a_stunned_caster_cannot_cast_or_start_concentrating_but_keeps_a_held_sp
     assert_eq!(w.refused(cast("Ember"), &[60]), stunned("cast"));
     assert_eq!(
         w.refused(concentrate("Storm"), &[]),
-        stunned("concentrate on a new spell")
+        stunned("concentrate on a spell not held to fire")
     );
     assert!(
         stunned("cast")
