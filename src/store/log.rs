@@ -647,15 +647,22 @@ impl Store {
 
     /// The seed published for `epoch`, if it has been revealed.
     pub fn revealed_seed(&mut self, epoch: u32) -> Result<Option<String>, StoreError> {
-        self.first_of_kind("seed_revealed", |event| {
-            let Event::SeedRevealed {
+        self.published_seed("seed_revealed", epoch)
+    }
+
+    /// The first seed of `epoch` the events of `kind` publish (`seed_revealed`, or
+    /// `sealed_seed_revealed` for its seed for sealed dice).
+    fn published_seed(&mut self, kind: &str, epoch: u32) -> Result<Option<String>, StoreError> {
+        self.first_of_kind(kind, |event| match event {
+            Event::SeedRevealed {
                 epoch: revealed,
                 seed,
-            } = event
-            else {
-                return None;
-            };
-            (revealed == epoch).then_some(seed)
+            }
+            | Event::SealedSeedRevealed {
+                epoch: revealed,
+                seed,
+            } => (revealed == epoch).then_some(seed),
+            _ => None,
         })
     }
 
@@ -683,16 +690,7 @@ impl Store {
         if !self.has_sealed_dice_seed(epoch)? {
             return self.revealed_seed(epoch);
         }
-        self.first_of_kind("sealed_seed_revealed", |event| {
-            let Event::SealedSeedRevealed {
-                epoch: revealed,
-                seed,
-            } = event
-            else {
-                return None;
-            };
-            (revealed == epoch).then_some(seed)
-        })
+        self.published_seed("sealed_seed_revealed", epoch)
     }
 
     /// The reveal of the sealed dice of event `seq`, if it has been made.

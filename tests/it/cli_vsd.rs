@@ -822,20 +822,7 @@ fn t2_a_hurt_vsd_character_who_rests_is_told_health_heals_only_as_the_gm_records
 #[test]
 fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
     let c = coven();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Fire Bolt",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-        "--attack",
-        "bolt",
-    ]);
+    c.ok(&crate::support::LEARN_FIRE_BOLT);
     // A fumble (3), then the failure roll 30 + elemental 50 = 80: Mira holds the spell.
     let cast = c.seq_of(&[
         "--rolls",

@@ -79,20 +79,7 @@ pub(crate) fn campaign() -> (Campaign, u64) {
     drop(served);
     // A Fire Bolt that fumbles (3), fails (60 + 50 = 110) and strikes the goblin instead: its
     // attack roll, owed, is rolled by `spell fire` (a kind of payload version 5).
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Fire Bolt",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-        "--attack",
-        "bolt",
-    ]);
+    c.ok(&crate::support::LEARN_FIRE_BOLT);
     c.ok(&[
         "--rolls",
         "3,60",
@@ -690,16 +677,7 @@ fn the_reports_check(browser: &std::path::Path, c: &Campaign) -> (Value, String)
 #[test]
 fn adg_s4_an_unread_ceremony_scroll_holds_no_epochs_dice_hostage() {
     let c = Campaign::with_a_ceremony_writer();
-    let scroll = c.seq_of(&[
-        "scroll",
-        "write",
-        "Wen",
-        "Calling Moon",
-        "--level",
-        "2",
-        "--effect",
-        "summons fog",
-    ]);
+    let scroll = c.seq_of(&crate::support::WRITE_CEREMONY);
     c.ok(&["session", "start", "--entropy", "a long evening"]);
     for purpose in ["the bridge", "the ambush", "the door"] {
         c.ok(&["roll", "d20", "--for", purpose]);

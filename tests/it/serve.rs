@@ -761,16 +761,7 @@ fn a_phone_that_saw_the_log_says_at_once_when_events_are_cut_from_it() {
 #[test]
 fn adg_s4_the_live_view_says_a_ceremony_check_opens_with_its_reading() {
     let c = Campaign::with_a_ceremony_writer();
-    let scroll = c.seq_of(&[
-        "scroll",
-        "write",
-        "Wen",
-        "Calling Moon",
-        "--level",
-        "2",
-        "--effect",
-        "summons fog",
-    ]);
+    let scroll = c.seq_of(&crate::support::WRITE_CEREMONY);
     let served = Served::start(&c);
     let page = served.get("").body;
     let start = page.find(r#"<section id="waiting">"#).expect("the section");

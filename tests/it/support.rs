@@ -327,6 +327,35 @@ pub const VSD_TOM: [&str; 21] = [
     "20",
 ];
 
+/// Mira learns Fire Bolt (W2 elemental bolt).
+pub const LEARN_FIRE_BOLT: [&str; 12] = [
+    "spell",
+    "learn",
+    "Mira",
+    "Fire Bolt",
+    "--lore",
+    "Elementalism",
+    "--weave",
+    "2",
+    "--kind",
+    "elemental",
+    "--attack",
+    "bolt",
+];
+
+/// Wen writes a Ceremony scroll of Calling Moon at level 2 (see [`Campaign::with_a_ceremony_writer`]):
+/// its check is sealed, seeded from the epoch's seed for sealed dice.
+pub const WRITE_CEREMONY: [&str; 8] = [
+    "scroll",
+    "write",
+    "Wen",
+    "Calling Moon",
+    "--level",
+    "2",
+    "--effect",
+    "summons fog",
+];
+
 pub const LEARN_SLEEP: [&str; 13] = [
     "spell",
     "learn",

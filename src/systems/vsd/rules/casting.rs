@@ -148,6 +148,16 @@ fn not_stunned(
     }
 }
 
+/// VSD-14: an attack's modifier for its range, which reaches 30 m.
+fn attack_range(range: Range, spell: &str) -> Verdict<i64> {
+    range.attack_modifier().ok_or_else(|| {
+        Refusal::Own(VsdError::OutOfReach {
+            spell: spell.to_string(),
+            distance: range.words(),
+        })
+    })
+}
+
 /// The modifier a weary caster takes on every casting and attack roll (VSD-13 ruling).
 pub const WEARY_MODIFIER: i64 = -10;
 
@@ -245,15 +255,7 @@ pub fn cast(
     }
     match spell.attack {
         // VSD-14: an attack spell takes its own range table, not the casting table's.
-        Some(_) => {
-            let modifier = order.range.attack_modifier().ok_or_else(|| {
-                Refusal::Own(VsdError::OutOfReach {
-                    spell: spell.name.clone(),
-                    distance: order.range.words(),
-                })
-            })?;
-            add("attack range", modifier);
-        }
+        Some(_) => add("attack range", attack_range(order.range, &spell.name)?),
         None => add("range", order.range.casting_modifier()),
     }
     add("armour movement penalty", -i64::from(order.armor_penalty));
@@ -731,8 +733,8 @@ pub fn save(
     }))])
 }
 
-/// VSD-9 with VSD-14: the attack roll of a bolt that fired after its cast failed, the oldest
-/// still owed: open-ended d100 + Spell Lore bonus + the attack range's modifier + the GM's − the
+/// VSD-9 with VSD-14: the attack roll of a bolt that fired after its cast failed (the one owed, or
+/// of several the one `--cast` names): open-ended d100 + Spell Lore bonus + the attack range's modifier + the GM's − the
 /// target's Defense. **Ruling:** a first die of 01–10 is a fumble that misses; the cast's failure
 /// was rolled already, so it goes to no table again. Dice: the open-ended d100 chain.
 pub fn fire(
@@ -774,13 +776,7 @@ pub fn fire(
             });
         }
     };
-    let range = firing.range.attack_modifier().ok_or_else(|| {
-        Refusal::Own(VsdError::OutOfReach {
-            spell: due.spell.clone(),
-            distance: firing.range.words(),
-        })
-    })?;
-    add("attack range", range);
+    add("attack range", attack_range(firing.range, &due.spell)?);
     add("GM modifier", firing.gm_modifier);
     if vsd.has_condition(Condition::Weary, state.clock()) {
         add("weary", WEARY_MODIFIER);
