@@ -163,16 +163,20 @@ pub(super) fn arg(spec: &ArgSpec) -> Arg {
                 .range(min..=max)
                 .map(|n| n.to_string()),
         ),
-        Kind::Choice(words) => arg.value_parser(clap::builder::PossibleValuesParser::new(
-            words().into_iter().map(|(word, help)| {
-                let value = clap::builder::PossibleValue::new(word);
-                if help.is_empty() {
-                    value
-                } else {
-                    value.help(help)
-                }
-            }),
-        )),
+        // A word in any case: "Weary" is the condition weary.
+        Kind::Choice(words) => {
+            arg.ignore_case(true)
+                .value_parser(clap::builder::PossibleValuesParser::new(
+                    words().into_iter().map(|(word, help)| {
+                        let value = clap::builder::PossibleValue::new(word);
+                        if help.is_empty() {
+                            value
+                        } else {
+                            value.help(help)
+                        }
+                    }),
+                ))
+        }
         Kind::Checked(check) => {
             arg.value_parser(move |text: &str| check(text).map(|()| text.to_string()))
         }

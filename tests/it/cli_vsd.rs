@@ -341,7 +341,8 @@ fn vsd13_conditions_are_shown_and_cleared_by_the_gm() {
         c.ok(&["character", "show", "Mira"])
             .contains("Conditions: stunned until Day 1, 00:00 +2r")
     );
-    c.ok(&["condition", "Mira", "clear", "stunned"]);
+    // A condition's name is taken in any case (from the hostile pass: "Stunned" was a usage error).
+    c.ok(&["condition", "Mira", "clear", "Stunned"]);
     assert!(
         c.ok(&["character", "show", "Mira"])
             .contains("Conditions: none")

@@ -449,11 +449,12 @@ impl Given {
     }
 }
 
+/// The word `text` names, in any case ("Weary" is `weary`), as the command line takes it.
 pub fn word<W: Words>(text: &str) -> Result<W, String> {
     W::ALL
         .iter()
         .copied()
-        .find(|w| w.word() == text)
+        .find(|w| w.word().eq_ignore_ascii_case(text))
         .ok_or_else(|| format!("'{text}' is not one of {}", words_list::<W>()))
 }
 
