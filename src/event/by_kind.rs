@@ -110,15 +110,18 @@ pub(super) fn owner(kind: &str) -> Option<SystemId> {
 /// Every kind of event the log can hold, as stored (`dice_rolled`, `ritual_cast`, …), sorted.
 /// The kinds brought after the first payload version, each with the version that brought it: an
 /// event of an older version cannot be of that kind. Both checkers read this one list (the page
-/// has it written before its script).
-pub fn kinds_since() -> Vec<(&'static str, u32)> {
-    let mut kinds = vec![("sealed_seed_revealed", super::SEALED_SEED_SINCE)];
-    for &system in SystemId::ALL {
-        kinds.extend(on_system!(system, SystemId, |S| {
-            <<S as SystemModel>::Event as crate::systems::contract::event::SystemEvent>::kinds_since()
-        }));
-    }
-    kinds
+/// has it written before its script). Made once: every event of an older log is read against it.
+pub fn kinds_since() -> &'static [(&'static str, u32)] {
+    static KINDS: std::sync::OnceLock<Vec<(&'static str, u32)>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        let mut kinds = vec![("sealed_seed_revealed", super::SEALED_SEED_SINCE)];
+        for &system in SystemId::ALL {
+            kinds.extend(on_system!(system, SystemId, |S| {
+                <<S as SystemModel>::Event as crate::systems::contract::event::SystemEvent>::kinds_since()
+            }));
+        }
+        kinds
+    })
 }
 
 pub fn kinds() -> Vec<&'static str> {

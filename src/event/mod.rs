@@ -633,8 +633,8 @@ impl Event {
 /// (a `sealed_commitment` key was one no event had). A rule system's events say their own.
 fn as_written_in(mut event: Event, version: u32) -> Result<Event, String> {
     if let Some((_, since)) = kinds_since()
-        .into_iter()
-        .find(|&(kind, since)| kind == event.kind() && version < since)
+        .iter()
+        .find(|&&(kind, since)| kind == event.kind() && version < since)
     {
         return Err(format!(
             "no grimoire wrote this kind before payload version {since}"

@@ -17,8 +17,8 @@ pub fn verifier() -> &'static str {
     static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SCRIPT.get_or_init(|| {
         let since: serde_json::Map<String, serde_json::Value> = crate::event::kinds_since()
-            .into_iter()
-            .map(|(kind, since)| (kind.to_string(), since.into()))
+            .iter()
+            .map(|&(kind, since)| (kind.to_string(), since.into()))
             .collect();
         format!(
             "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\n{VERIFIER_SOURCE}",

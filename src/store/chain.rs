@@ -627,11 +627,6 @@ pub struct Verifier {
     sealed_commitments: BTreeMap<u32, String>,
     /// The epochs whose second seed has been revealed.
     sealed_seeds_revealed: BTreeSet<u32>,
-    /// The epoch of each sealed die grimoire rolled from a seed, as (event, n).
-    sealed_epoch_of: BTreeMap<(Seq, u32), u32>,
-    /// Each sealed die's commitment, as (event, n): a die still sealed must keep a secret that
-    /// opens it.
-    sealed_commitment_of: BTreeMap<(Seq, u32), String>,
     /// Where each epoch began (its commitment's event).
     epoch_began: BTreeMap<u32, Seq>,
     entropy: String,
@@ -662,9 +657,9 @@ pub struct Verifier {
     /// it was recorded, the event). An amendment's list of changed fields is computed against
     /// the version in force when it was recorded.
     versions: BTreeMap<Seq, Vec<(Seq, Event)>>,
-    /// The sealed dice met so far, as (event, n), each with whether a reveal has opened it: a
-    /// reveal must open a sealed die of an earlier event, once.
-    sealed_met: BTreeMap<(Seq, u32), bool>,
+    /// The sealed dice met so far, as (event, n): a reveal must open a sealed die of an earlier
+    /// event, once.
+    sealed_met: BTreeMap<(Seq, u32), MetSeal>,
     /// The newest payload version read so far.
     newest_version: u32,
     /// The rolls put to devices so far, by request number (C-5).
@@ -675,6 +670,16 @@ pub struct Verifier {
     /// What was withdrawn from each device since a request was last put to it (C-5).
     withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
+}
+
+/// A sealed die as the verifier met it.
+struct MetSeal {
+    /// Whether a reveal has opened it.
+    opened: bool,
+    /// The epoch whose seed for sealed dice it came from, when grimoire rolled it from a seed.
+    epoch: Option<u32>,
+    /// Its commitment: a die still sealed must keep a secret that opens it.
+    commitment: String,
 }
 
 /// A roll put to a device, as the verifier follows it.
@@ -707,8 +712,6 @@ impl Verifier {
             commitments: BTreeMap::new(),
             sealed_commitments: BTreeMap::new(),
             sealed_seeds_revealed: BTreeSet::new(),
-            sealed_epoch_of: BTreeMap::new(),
-            sealed_commitment_of: BTreeMap::new(),
             epoch_began: BTreeMap::new(),
             entropy: String::new(),
             open_session: None,
@@ -979,9 +982,11 @@ impl Verifier {
                 None => {
                     format!("#{seq} reveals die {n} of #{target}, which holds no such sealed die")
                 }
-                Some(true) => format!("#{seq} reveals die {n} of #{target} a second time"),
-                Some(opened) => {
-                    *opened = true;
+                Some(MetSeal { opened: true, .. }) => {
+                    format!("#{seq} reveals die {n} of #{target} a second time")
+                }
+                Some(met) => {
+                    met.opened = true;
                     continue;
                 }
             };
@@ -1312,11 +1317,11 @@ impl Verifier {
                     self.check_seeded(seq, *epoch, die, &entropy)
                 }
                 Provenance::Sealed { commitment, .. } => {
-                    self.sealed_met.entry((seq, die.n)).or_insert(false);
-                    (self.sealed_commitment_of).insert((seq, die.n), commitment.clone());
-                    if let Some(epoch) = die.provenance.seeded_epoch() {
-                        self.sealed_epoch_of.insert((seq, die.n), epoch);
-                    }
+                    self.sealed_met.entry((seq, die.n)).or_insert(MetSeal {
+                        opened: false,
+                        epoch: die.provenance.seeded_epoch(),
+                        commitment: commitment.clone(),
+                    });
                     let entropy = die.provenance.entropy(&self.entropy).to_string();
                     if die.provenance.seeded_epoch().is_some() && entropy.is_empty() {
                         self.report.seeded_dice_unwitnessed += 1;
@@ -1513,10 +1518,8 @@ impl Verifier {
             .copied()
             .collect();
         for epoch in unpublished {
-            let waiting = self
-                .sealed_met
-                .iter()
-                .any(|(die, opened)| !opened && self.sealed_epoch_of.get(die) == Some(&epoch));
+            let waiting =
+                (self.sealed_met.values()).any(|met| !met.opened && met.epoch == Some(epoch));
             let next = (self.epoch_began.range(epoch + 1..))
                 .map(|(_, &seq)| seq)
                 .min();
@@ -1696,8 +1699,8 @@ impl Verifier {
     pub fn check_kept_sealed<'k>(&mut self, kept: impl Iterator<Item = (&'k str, &'k str)>) {
         let kept: BTreeMap<&str, &str> = kept.collect();
         let waiting: Vec<((Seq, u32), String)> = (self.sealed_met.iter())
-            .filter(|(_, opened)| !**opened)
-            .filter_map(|(die, _)| Some((*die, self.sealed_commitment_of.get(die)?.clone())))
+            .filter(|(_, met)| !met.opened)
+            .map(|(die, met)| (*die, met.commitment.clone()))
             .collect();
         for ((seq, n), commitment) in waiting {
             let key = format!("{seq}:{n}");
