@@ -192,6 +192,10 @@ pub struct CampaignState {
     pub characters: Characters,
     /// Retracted seq → reason.
     pub retracted: BTreeMap<Seq, String>,
+    /// The events undone with what they answer (a choice or a save, with a retracted cast, or
+    /// with a choice itself undone so): kept here so a later answer to one is undone too.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub undone_with_answered: std::collections::BTreeSet<Seq>,
     /// Restored seq → the seq of the retraction of its retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub restored: BTreeMap<Seq, Seq>,
@@ -853,12 +857,17 @@ impl Replay {
                 self.state.mark_reroll(seq, after);
             }
         }
-        // What answers a retracted event (a cast's choice, a save against it) goes with it: the
-        // cast never happened, and nothing it left to settle stands.
-        let applied = !self.retracted.contains(&seq)
-            && !event
-                .answers()
-                .is_some_and(|answered| self.retracted.contains(&answered));
+        // What answers a retracted event (a cast's choice, a save against it) goes with it, and
+        // so does what answers that in turn (a save against the choice): the cast never
+        // happened, and nothing it left to settle stands.
+        let answers_undone = event.answers().is_some_and(|answered| {
+            self.retracted.contains(&answered)
+                || self.state.undone_with_answered.contains(&answered)
+        });
+        if answers_undone && !self.retracted.contains(&seq) {
+            self.state.undone_with_answered.insert(seq);
+        }
+        let applied = !self.retracted.contains(&seq) && !answers_undone;
         if !applied {
             self.state.pass_over(seq, event);
         } else if let Some(amended) = self.amended.get(&seq) {

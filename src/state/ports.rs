@@ -67,7 +67,7 @@ impl<S: Registered> View<S> for CampaignState {
         S::campaign(&self.systems)
     }
     fn is_retracted(&self, seq: Seq) -> bool {
-        self.retracted.contains_key(&seq)
+        self.retracted.contains_key(&seq) || self.undone_with_answered.contains(&seq)
     }
     fn sealed_pending(&self, seq: Seq) -> Option<&[PendingSeal]> {
         self.sealed_pending.get(&seq).map(Vec::as_slice)

@@ -911,3 +911,49 @@ fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
     );
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
+
+/// From the hostile pass, C-2 with VSD-7 and VSD-9: a save made against what a failed cast left
+/// (its strike elsewhere) goes with the cast when the cast is retracted, as the strike does; and
+/// no save may be made against that strike afterwards.
+#[test]
+fn c2_vsd9_a_save_against_a_retracted_casts_strike_goes_with_it() {
+    let c = coven();
+    c.ok(&crate::support::LEARN_SLEEP);
+    // 3, then 40 subtracted: a failure; its roll 95 + 20 (enchantment) = 115: another target.
+    let cast = c.seq_of(&[
+        "--rolls", "3,40,95", "spell", "cast", "Mira", "Sleep", "--target", "the rat",
+    ]);
+    let struck = c.seq_of(&["choose", "Mira", "other-target", "--target", "Tom"]);
+    // Tom's save: 30 + WSR 5 = 35, not above 50: asleep.
+    c.ok(&[
+        "--rolls",
+        "30",
+        "save",
+        "Tom",
+        "--against",
+        &struck.to_string(),
+    ]);
+    assert!(
+        c.ok(&["character", "show", "Tom"])
+            .contains("Spells on them: Sleep")
+    );
+    c.ok(&[
+        "retract",
+        &cast.to_string(),
+        "--reason",
+        "cast at the wrong rat",
+    ]);
+    let tom = c.ok(&["character", "show", "Tom"]);
+    assert!(!tom.contains("Sleep"), "{tom}");
+    c.refused(
+        &[
+            "--rolls",
+            "30",
+            "save",
+            "Tom",
+            "--against",
+            &struck.to_string(),
+        ],
+        1,
+    );
+}

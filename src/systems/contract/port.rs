@@ -142,7 +142,7 @@ pub trait View<S: SystemFold> {
     fn as_recorded(&self, target: &str) -> Result<String, Refused>;
     /// What the system keeps for the whole campaign.
     fn campaign(&self) -> &S::Campaign;
-    /// Whether the event at `seq` is retracted.
+    /// Whether the event at `seq` is retracted, or undone with what it answered.
     fn is_retracted(&self, seq: Seq) -> bool;
     /// The sealed dice recorded at `seq` still awaiting a reveal.
     fn sealed_pending(&self, seq: Seq) -> Option<&[PendingSeal]>;
