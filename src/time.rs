@@ -43,29 +43,16 @@ impl GameTime {
     pub fn day(self) -> u64 {
         self.0 / DAY + 1
     }
-
-    /// "Day 3, 14:20", leaving out the round within the minute.
-    pub fn to_the_minute(self) -> String {
-        let within_day = self.0 % DAY;
-        format!(
-            "Day {}, {:02}:{:02}",
-            self.day(),
-            within_day / HOUR,
-            within_day % HOUR / MINUTE
-        )
-    }
 }
 
+/// "Day 3, 14:20": the clock to the minute. A round within the minute is never shown on the clock
+/// itself; inside a fight the fight's own round is named beside it (T-1, see
+/// `CampaignState::clock_text`), and outside one the rounds a fight counted do not linger.
 impl fmt::Display for GameTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let within_day = self.0 % DAY;
         let (hour, minute) = (within_day / HOUR, within_day % HOUR / MINUTE);
-        write!(f, "Day {}, {:02}:{:02}", self.day(), hour, minute)?;
-        let round = within_day % MINUTE / ROUND_SECONDS;
-        if round > 0 {
-            write!(f, " +{round}r")?;
-        }
-        Ok(())
+        write!(f, "Day {}, {:02}:{:02}", self.day(), hour, minute)
     }
 }
 
@@ -215,10 +202,10 @@ mod tests {
     }
 
     #[test]
-    fn t1_clock_shows_day_time_and_round() {
+    fn t1_the_clock_reads_to_the_minute_with_no_round_mark() {
         assert_eq!(GameTime(0).to_string(), "Day 1, 00:00");
         let t = GameTime(0).after(GameDuration::parse("1d14h20m2r").unwrap());
-        assert_eq!(t.to_string(), "Day 2, 14:20 +2r");
+        assert_eq!(t.to_string(), "Day 2, 14:20");
         assert_eq!(GameDuration::parse("1w1d2r").unwrap().to_string(), "1w1d2r");
     }
 }

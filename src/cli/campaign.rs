@@ -38,7 +38,8 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         seed_commitment: String::new(),
         sealed_commitment: String::new(),
     };
-    let events = crate::Campaign::create(&g.db, run_of(g, ctx)?, command)?.events;
+    let written = crate::Campaign::create(&g.db, run_of(g, ctx)?, command)?;
+    let events = &written.events;
     let Some((campaign_id, commitment, sealed)) = events.iter().find_map(|r| match &r.event {
         Event::CampaignCreated {
             campaign_id,
@@ -58,7 +59,7 @@ pub fn init(g: &Globals, ctx: &mut Context, args: &InitArgs) -> Result<Report, E
         "Created the campaign \"{name}\" in {}.\nDice epoch 1 seed commitment: {commitment}\nSealed dice seed commitment: {sealed}\nPlayers: note these commitments down. `grimoire seed reveal` later publishes the seeds, and anyone can check each hashes to its value.",
         g.db
     );
-    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db.to_string(), "epoch": 1, "seed_commitment": commitment, "sealed_commitment": sealed, "appended": appended(&events).json["appended"] });
+    let json = json!({ "campaign_id": campaign_id, "name": name, "db": g.db.to_string(), "epoch": 1, "seed_commitment": commitment, "sealed_commitment": sealed, "appended": appended(&written).json["appended"] });
     Ok(Report::new(text, json))
 }
 
@@ -251,7 +252,7 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
     };
     let run = run_of(g, ctx)?;
     let written = g.campaign()?.execute(run, command)?;
-    let events = written.events;
+    let events = &written.events;
     let Some((ended, next_commitment, next_sealed)) = events.iter().find_map(|r| match &r.event {
         Event::EpochStarted {
             epoch,
@@ -267,7 +268,7 @@ pub fn seed(g: &Globals, ctx: &mut Context, command: &SeedCommand) -> Result<Rep
     }) else {
         return Err(Error::Internal("a seed reveal started no epoch".into()));
     };
-    let mut report = appended(&events);
+    let mut report = appended(&written);
     let waiting: Vec<String> = crate::rules::campaign::holding_back(&written.state, ended)
         .iter()
         .map(|seq| format!("#{seq}"))
@@ -320,7 +321,7 @@ pub fn retract(g: &Globals, ctx: &mut Context, args: &Retraction) -> Result<Repo
             .event(seq)?
             .map(|r| format!("Retracting #{seq}: {}", crate::render::describe(&r.event))),
     };
-    let mut report = appended(&written.events);
+    let mut report = appended(&written);
     if let Some(named) = named {
         report.text = format!("{named}\n{}", report.text);
     }

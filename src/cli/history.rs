@@ -128,11 +128,11 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
                 && d.provenance.entropy(witness).is_empty()
         })
     };
-    let width = Columns::up_to(to.get(), state.clock, state.sessions_started);
+    let width = Columns::up_to(to.get(), &state);
     // On a terminal, long lines wrap under their description; piped, they stay whole.
     let fit_to = super::output::terminal_width();
     let line = |r: &Recorded, witness: &str| {
-        let mut line = event_line(r, marks(r), width);
+        let mut line = event_line(r, &state, marks(r), width);
         if unwitnessed(r, witness) {
             line.push_str("  [no player entropy]");
         }
@@ -266,7 +266,7 @@ pub fn log(g: &Globals, streams: bool, args: &LogArgs) -> Result<Report, Error> 
         .iter()
         .zip(&witnesses)
         .map(|(r, witness)| {
-            let mut view = json!(event_view(r, marks(r)));
+            let mut view = json!(event_view(r, &state, marks(r)));
             if unwitnessed(r, witness) {
                 view["unwitnessed_dice"] = json!(true);
             }
@@ -318,7 +318,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
             r.session
                 .map(|s| format!("session {s}"))
                 .unwrap_or_else(|| "outside any session".into()),
-            r.game_time
+            state.time_of(r.seq, r.game_time)
         ),
         format!("  event id {}", r.event_id),
         format!("  hash {} (previous {})", r.hash, r.prev_hash),
@@ -549,7 +549,7 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
         }
     }
     let json = json!({
-        "event": event_view(&r, marks),
+        "event": event_view(&r, &state, marks),
         "prev_hash": r.prev_hash,
         "dice": dice_json,
         "sheets": { "as_of_seq": context_seq, "characters": sheets_json },

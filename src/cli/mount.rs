@@ -383,7 +383,7 @@ fn run_for<S: Registered>(
                 return super::players::put(g, ctx, to, asked);
             }
             let written = record(g, ctx, Command::System(S::wrap_command(command.clone())))?;
-            let mut report = appended(&written.events);
+            let mut report = appended(&written);
             if let Some(then) = then {
                 let said = then(
                     &command,

@@ -143,13 +143,15 @@ impl<'a> Marks<'a> {
     }
 }
 
-pub fn event_view<'a>(r: &'a Recorded, marks: Marks<'a>) -> EventView<'a> {
+/// One event for JSON output; `state` (at or after it) says when it happened, in its fight's
+/// round when one was on.
+pub fn event_view<'a>(r: &'a Recorded, state: &CampaignState, marks: Marks<'a>) -> EventView<'a> {
     EventView {
         seq: r.seq,
         kind: r.event.kind(),
         description: crate::render::describe(&r.event),
         game_time: r.game_time.seconds(),
-        game_time_text: r.game_time.to_string(),
+        game_time_text: state.time_of(r.seq, r.game_time),
         session: r.session,
         actor: &r.actor,
         recorded_at: &r.recorded_at,
@@ -171,20 +173,18 @@ pub struct Columns {
 
 impl Columns {
     /// For a log read up to seq `last`, with the clock at `clock` and `sessions` begun.
-    pub fn up_to(last: u64, clock: crate::time::GameTime, sessions: u32) -> Columns {
+    pub fn up_to(last: u64, state: &CampaignState) -> Columns {
         let digits = |n: u64| n.max(1).ilog10() as usize + 1;
+        // Room for a fight's round beside the clock (", round 600", a fight's longest), when the
+        // log holds a fight.
+        let round = match state.fights_along.is_empty() {
+            true => 0,
+            false => ", round 600".len(),
+        };
         Columns {
             seq: digits(last).max(5),
-            // The newest clock's date, and room for a round mark (" +9r").
-            time: (clock
-                .to_string()
-                .split(" +")
-                .next()
-                .unwrap_or_default()
-                .len()
-                + 4)
-            .max(18),
-            session: (digits(u64::from(sessions)) + 1).max(4),
+            time: (state.clock.to_string().len() + round).max(18),
+            session: (digits(u64::from(state.sessions_started)) + 1).max(4),
         }
     }
 }
@@ -305,8 +305,9 @@ pub fn fit_to_terminal(text: String) -> String {
 /// The actor's column in `log`.
 const ACTOR_WIDTH: usize = 10;
 
-/// One line of `log`: seq, in-game time, session, actor, what happened.
-pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
+/// One line of `log`: seq, in-game time (in its fight's round when one was on, by `state` at or
+/// after it), session, actor, what happened.
+pub fn event_line(r: &Recorded, state: &CampaignState, marks: Marks<'_>, width: Columns) -> String {
     use std::fmt::Write;
     let Columns {
         seq: seq_width,
@@ -320,7 +321,7 @@ pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
         line,
         "#{:<seq_width$} {:<time_width$} {:<session_width$} {:<ACTOR_WIDTH$} ",
         r.seq,
-        r.game_time.to_string(),
+        state.time_of_in_column(r.seq, r.game_time),
         session.as_deref().unwrap_or("-"),
         r.actor,
     );
@@ -330,7 +331,12 @@ pub fn event_line(r: &Recorded, marks: Marks<'_>, width: Columns) -> String {
 }
 
 /// The report of a recording command: what it appended, one line per event.
-pub fn appended(events: &[Recorded]) -> Report {
+pub fn appended(written: &crate::store::Written) -> Report {
+    appended_to(&written.events, &written.state)
+}
+
+/// What was appended, with the state after it (which says when each event happened).
+pub fn appended_to(events: &[Recorded], state: &CampaignState) -> Report {
     let text = events
         .iter()
         .map(|r| format!("#{} {}", r.seq, crate::render::describe(&r.event)))
@@ -338,7 +344,7 @@ pub fn appended(events: &[Recorded]) -> Report {
         .join("\n");
     let views: Vec<EventView<'_>> = events
         .iter()
-        .map(|r| event_view(r, Marks::default()))
+        .map(|r| event_view(r, state, Marks::default()))
         .collect();
     Report::new(text, json!({ "appended": views }))
 }
@@ -352,12 +358,28 @@ mod tests {
 
     #[test]
     fn log_columns_grow_with_the_largest_seq_clock_and_session_so_they_line_up() {
-        let short = Columns::up_to(42, GameTime(0), 3);
+        let mut state = CampaignState {
+            sessions_started: 3,
+            ..CampaignState::default()
+        };
+        let short = Columns::up_to(42, &state);
         assert_eq!((short.seq, short.time, short.session), (5, 18, 4));
         // Day 121,288 at a million events, session 9,989.
-        let long = Columns::up_to(1_001_003, GameTime(121_287 * 86_400 + 76_000), 9_989);
+        state.clock = GameTime(121_287 * 86_400 + 76_000);
+        state.sessions_started = 9_989;
+        let long = Columns::up_to(1_001_003, &state);
         assert_eq!((long.seq, long.session), (7, 5));
-        assert_eq!(long.time, "Day 121288, 21:06".len() + 4);
+        assert_eq!(long.time, "Day 121288, 21:06".len().max(18));
+        // A log that holds a fight leaves room for the round beside the clock.
+        state.fights_along.push(crate::state::FightSpan {
+            number: 1,
+            name: None,
+            began: GameTime(0),
+            from: Seq(2),
+            to: Some(Seq(3)),
+        });
+        let fought = Columns::up_to(1_001_003, &state);
+        assert_eq!(fought.time, "Day 121288, 21:06, round 600".len());
         let line = |seq: Seq| {
             let r = Recorded {
                 seq,
@@ -371,7 +393,7 @@ mod tests {
                 hash: crate::event::EventHash::parse(&"1".repeat(64)).unwrap(),
                 event: Event::SessionEnded { number: 12 },
             };
-            event_line(&r, Marks::default(), long)
+            event_line(&r, &state, Marks::default(), long)
         };
         assert_eq!(line(Seq(7)).find("gm"), line(Seq(1_001_003)).find("gm"));
     }

@@ -90,27 +90,25 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &PlayerCommand) -> Result<Re
     match command {
         PlayerCommand::Link(args) => link(g, ctx, args),
         PlayerCommand::Unlink(args) => {
-            let events = record(
+            let written = record(
                 g,
                 ctx,
                 Command::UnlinkDevice {
                     player: args.player.clone(),
                 },
-            )?
-            .events;
-            Ok(appended(&events))
+            )?;
+            Ok(appended(&written))
         }
         PlayerCommand::List => list(g),
         PlayerCommand::Withdraw(args) => {
-            let events = record(
+            let written = record(
                 g,
                 ctx,
                 Command::WithdrawRoll {
                     request: args.request,
                 },
-            )?
-            .events;
-            Ok(appended(&events))
+            )?;
+            Ok(appended(&written))
         }
     }
 }
@@ -150,7 +148,7 @@ fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error
             token_hash,
         },
     )?;
-    let mut report = appended(&written.events);
+    let mut report = appended(&written);
     let address = format!("http://{}/p/{token}/", args.address);
     let qr = match std::io::IsTerminal::is_terminal(&std::io::stdout()) && !g.json {
         true => super::serve::qr_code(&address),
@@ -248,7 +246,7 @@ pub fn put(
     }) else {
         return Err(Error::Internal("a request recorded no request".into()));
     };
-    let mut report = appended(&written.events);
+    let mut report = appended(&written);
     let waiting_words = match witnessed {
         true => "the device adds its bytes by itself while its page is open",
         false => "the player taps Roll on their phone",
@@ -282,7 +280,9 @@ pub fn put(
         })
         .into());
     }
-    let mut report = appended(&answered);
+    // The state after the answer says when it came (in its fight's round, when one is on).
+    let state = g.open()?.replay(None)?;
+    let mut report = super::output::appended_to(&answered, &state);
     report.json["request"] = json!(request);
     Ok(report)
 }

@@ -19,8 +19,8 @@ pub enum TimeCommand {
     /// Move the in-game clock forward: 10m, 2h, 3d, 1w, 5r (combat rounds of 6 seconds), or a mix
     /// such as 1h30m. Records the advance; rolls no dice.
     Advance(super::args::ClockArgs),
-    /// Show the in-game date and time, the combat round, the open session and the dice epoch.
-    /// Records nothing.
+    /// Show the in-game date and time (with the fight's round while one is on), the open session
+    /// and the dice epoch. Records nothing.
     Show(At),
 }
 
@@ -31,13 +31,13 @@ pub fn time(g: &Globals, ctx: &mut Context, command: &TimeCommand) -> Result<Rep
     };
     let written = record(g, ctx, Command::AdvanceClock(advance))?;
     let mut report = moved_the_clock(&written);
-    report.json["game_time_text"] = json!(written.state.clock.to_string());
+    report.json["game_time_text"] = json!(written.state.clock_text());
     Ok(report)
 }
 
 /// What a command that moved the clock appended, and the time it is now.
 pub(super) fn moved_the_clock(written: &crate::store::Written) -> Report {
-    let mut report = appended(&written.events);
+    let mut report = appended(written);
     report
         .text
         .push_str(&format!("\nIt is now {}.", written.state.clock_text()));
@@ -49,16 +49,7 @@ pub(super) fn moved_the_clock(written: &crate::store::Written) -> Report {
 fn time_show(state: &CampaignState) -> Result<Report, Error> {
     let clock = state.clock;
     let round = clock.seconds() / crate::time::ROUND_SECONDS;
-    let mut lines = vec![if state.fight.is_some() {
-        format!("It is {}.", state.clock_text())
-    } else if state.counting_rounds {
-        format!(
-            "It is {clock} (combat round {} of the minute, counting 6-second rounds).",
-            clock.seconds() % 60 / crate::time::ROUND_SECONDS + 1
-        )
-    } else {
-        format!("It is {}.", state.clock_text())
-    }];
+    let mut lines = vec![format!("It is {}.", state.clock_text())];
     lines.push(match &state.open_session {
         Some(open) => format!(
             "Session {} is open (it started at #{}).",
@@ -79,7 +70,7 @@ fn time_show(state: &CampaignState) -> Result<Report, Error> {
         json!({
             "as_of_seq": state.head,
             "game_time": clock.seconds(),
-            "game_time_text": clock.to_string(),
+            "game_time_text": state.clock_text(),
             "day": clock.day(),
             "rounds_since_day_1": round,
             "fight": state.fight.as_ref().map(|f| json!({ "words": f.words(), "round": f.round_at(clock), "started_seq": f.started_seq })),
@@ -115,8 +106,9 @@ pub fn session(g: &Globals, ctx: &mut Context, command: &SessionCommand) -> Resu
         SessionCommand::Start(start) => start_session(g, ctx, start),
         SessionCommand::Recap(args) => super::recap::recap(g, args),
         SessionCommand::End => {
-            let events = record(g, ctx, Command::EndSession)?.events;
-            let mut report = appended(&events);
+            let written = record(g, ctx, Command::EndSession)?;
+            let events = &written.events;
+            let mut report = appended(&written);
             if let Some(last) = events.last() {
                 let checkpoint = crate::store::Checkpoint::of(last.seq, last.hash.as_str());
                 report.text.push_str(&format!(
@@ -167,8 +159,7 @@ fn start_session(
             state.epoch_sealed_commitment.clone(),
         ));
     }
-    let events = record(g, ctx, Command::StartSession(command))?.events;
-    let mut report = appended(&events);
+    let mut report = appended(&record(g, ctx, Command::StartSession(command))?);
     if let Some((note, commitment, sealed)) = commitment {
         report
             .text
@@ -193,9 +184,9 @@ pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, E
         };
         return super::players::put(g, ctx, to, asked);
     }
-    let events = record(g, ctx, Command::Roll(args.clone()))?.events;
-    let mut report = appended(&events);
-    for_the_gm(g, &events, &mut report)?;
+    let written = record(g, ctx, Command::Roll(args.clone()))?;
+    let mut report = appended(&written);
+    for_the_gm(g, &written.events, &mut report)?;
     Ok(report)
 }
 
@@ -351,8 +342,9 @@ pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Rep
     let mut campaign = g.campaign()?;
     let seq = args.seq;
     // The sealed values are looked up inside the write (Campaign::execute).
-    let events = record_on(g, ctx, &mut campaign, Command::RevealSealed(args.clone()))?.events;
-    let mut report = appended(&events);
+    let written = record_on(g, ctx, &mut campaign, Command::RevealSealed(args.clone()))?;
+    let events = &written.events;
+    let mut report = appended(&written);
     if let Some(original) = campaign.store().event(seq)?
         && let crate::event::Event::DiceRolled {
             expression,

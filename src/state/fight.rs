@@ -25,6 +25,33 @@ pub struct Fight {
     pub turns_round: u64,
 }
 
+/// A fight along the log: the events from the one that began it to the one that ended it (both
+/// counted in; `to` is empty while it is on), and the clock when its round 1 began.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightSpan {
+    pub number: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub began: GameTime,
+    pub from: Seq,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Seq>,
+}
+
+impl FightSpan {
+    /// The fight's round under way at `at`, counted from 1.
+    pub fn round_at(&self, at: GameTime) -> u32 {
+        round_since(self.began, at)
+    }
+}
+
+/// The round of a fight begun at `began` under way at `at`, counted from 1 (a time before it is
+/// round 1).
+fn round_since(began: GameTime, at: GameTime) -> u32 {
+    let rounds = at.seconds().saturating_sub(began.seconds()) / ROUND_SECONDS;
+    u32::try_from(rounds.saturating_add(1)).unwrap_or(u32::MAX)
+}
+
 /// One character's part of a round so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Turn {
@@ -59,8 +86,7 @@ impl Fight {
 
     /// The fight's round under way at `at`, counted from 1 (a time before the fight is round 1).
     pub fn round_at(&self, at: GameTime) -> u32 {
-        let rounds = at.seconds().saturating_sub(self.began.seconds()) / ROUND_SECONDS;
-        u32::try_from(rounds.saturating_add(1)).unwrap_or(u32::MAX)
+        round_since(self.began, at)
     }
 
     /// What each character has done in the round under way at `now`, in the order of their

@@ -13,7 +13,7 @@ use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_sys
 pub use crate::dice::sealed::PendingSeal;
 pub use crate::systems::contract::port::{ActiveSpell, Health};
 pub use characters::Characters;
-pub use fight::{Fight, Turn};
+pub use fight::{Fight, FightSpan, Turn};
 
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -162,14 +162,14 @@ pub struct CampaignState {
     /// The seq of the last event replayed (retracted events count: they are in the log).
     pub head: Seq,
     pub clock: GameTime,
-    /// The clock last moved by less than a minute: the table is counting combat rounds, so the
-    /// round within the minute is worth showing (T-1). Any longer move ends that.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub counting_rounds: bool,
     pub open_session: Option<OpenSession>,
     /// The fight under way, counted by the round (T-3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fight: Option<Fight>,
+    /// Every fight along the log, from the event that began it to the one that ended it, so a
+    /// past event is said in its fight's round (T-1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fights_along: Vec<FightSpan>,
     /// How many fights have started; the next one is this number + 1.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fights_started: u32,
@@ -234,47 +234,71 @@ pub struct CampaignState {
 pub use crate::words::{Folded, fold_name};
 
 impl CampaignState {
-    /// The clock as a person reads it: with the round of the minute while rounds are being
-    /// counted, to the minute otherwise (a combat's last round does not trail the clock for weeks).
-    /// While a fight is on, its round follows ("Day 1, 08:10 +3r, round 4 of the fight at the
-    /// bridge").
+    /// The clock as a person reads it (T-1): to the minute, and while a fight is on, its round
+    /// and the fight ("Day 1, 08:10, round 4 of the fight at the bridge").
     pub fn clock_text(&self) -> String {
-        let clock = if self.counting_rounds {
-            self.clock.to_string()
-        } else {
-            self.clock.to_the_minute()
-        };
         match &self.fight {
             Some(fight) => format!(
-                "{clock}, round {} of {}",
+                "{}, round {} of {}",
+                self.clock,
                 fight.round_at(self.clock),
                 fight.words()
             ),
-            None => clock,
+            None => self.clock.to_string(),
         }
     }
 
+    /// When the event at `seq`, stamped `at`, happened, as [`Self::clock_text`] says the clock:
+    /// in its fight's round when one was on.
+    pub fn time_of(&self, seq: Seq, at: GameTime) -> String {
+        match self.fight_at(seq) {
+            Some(fight) => format!(
+                "{at}, round {} of {}",
+                fight.round_at(at),
+                Fight::title(fight.number, fight.name.as_deref())
+            ),
+            None => at.to_string(),
+        }
+    }
+
+    /// The same, short enough for `log`'s time column ("Day 1, 08:10, round 4"): the fight is
+    /// the one whose start is logged above it.
+    pub fn time_of_in_column(&self, seq: Seq, at: GameTime) -> String {
+        match self.fight_at(seq) {
+            Some(fight) => format!("{at}, round {}", fight.round_at(at)),
+            None => at.to_string(),
+        }
+    }
+
+    /// The fight on when the event at `seq` was recorded, counting its beginning and its end.
+    pub fn fight_at(&self, seq: Seq) -> Option<&FightSpan> {
+        let after = self.fights_along.partition_point(|f| f.from <= seq);
+        let span = self.fights_along.get(after.checked_sub(1)?)?;
+        span.to.is_none_or(|to| seq <= to).then_some(span)
+    }
+
     /// When something in force runs out, as the table says it: in the fight's rounds while a fight
-    /// is on and it ends within its minute ("round 7 of the fight (3 more rounds)"); later than
-    /// that, by the clock to the minute with the time left ("Day 1, 01:31 (10 min)"), never as a
-    /// round a hundred rounds on; by the clock outside a fight.
+    /// is on and it ends within its minute ("round 7 of the fight (3 more rounds)"); otherwise by
+    /// the clock with the time left ("Day 1, 01:31 (10 min)", "Day 1, 00:00 (2 more rounds)"),
+    /// never as a round a hundred rounds on.
     pub fn until_words(&self, until: GameTime) -> String {
         let left = until.seconds().saturating_sub(self.clock.seconds());
+        let rounds = left.div_ceil(crate::time::ROUND_SECONDS);
+        let more_rounds = || match rounds {
+            1 => "1 more round".to_string(),
+            n => format!("{n} more rounds"),
+        };
         match &self.fight {
-            Some(fight) if left > 0 && left <= crate::time::MINUTE_SECONDS => {
-                let rounds = left.div_ceil(crate::time::ROUND_SECONDS);
-                let more = if rounds == 1 { "round" } else { "rounds" };
+            _ if left == 0 => until.to_string(),
+            Some(fight) if left <= crate::time::MINUTE_SECONDS => {
                 format!(
-                    "round {} of the fight ({rounds} more {more})",
-                    fight.round_at(until)
+                    "round {} of the fight ({})",
+                    fight.round_at(until),
+                    more_rounds()
                 )
             }
-            Some(_) if left > 0 => format!(
-                "{} ({})",
-                until.to_the_minute(),
-                crate::time::GameDuration(left).in_words()
-            ),
-            _ => until.to_string(),
+            None if left < crate::time::MINUTE_SECONDS => format!("{until} ({})", more_rounds()),
+            _ => format!("{until} ({})", crate::time::GameDuration(left).in_words()),
         }
     }
 
@@ -487,13 +511,21 @@ impl CampaignState {
             } => self.change_health(character, i64::from(*amount)),
             Event::ClockAdvanced { by } => {
                 self.clock = self.clock.after(*by);
-                self.counting_rounds = by.seconds() < crate::time::MINUTE_SECONDS;
             }
             Event::FightStarted { number, name } => {
                 self.fights_started = self.fights_started.max(*number);
-                self.counting_rounds = true;
                 // Should a retraction undone bring back a fight's start while another is on, the
                 // later start stands in for both (the rules never start one over another).
+                if let Some(open) = self.fights_along.last_mut() {
+                    open.to.get_or_insert(seq);
+                }
+                self.fights_along.push(FightSpan {
+                    number: *number,
+                    name: name.clone(),
+                    began: self.clock,
+                    from: seq,
+                    to: None,
+                });
                 self.fight = Some(Fight {
                     number: *number,
                     name: name.clone(),
@@ -507,14 +539,15 @@ impl CampaignState {
                 self.clock = self
                     .clock
                     .after(crate::time::GameDuration(crate::time::ROUND_SECONDS));
-                self.counting_rounds = true;
             }
             Event::FightEnded { .. } => {
                 self.clock = self
                     .clock
                     .after(crate::time::GameDuration(crate::time::ROUND_SECONDS));
-                self.counting_rounds = true;
                 self.fight = None;
+                if let Some(open) = self.fights_along.last_mut() {
+                    open.to.get_or_insert(seq);
+                }
             }
             Event::SessionStarted { number, entropy } => {
                 self.sessions_started = self.sessions_started.max(*number);
@@ -575,7 +608,6 @@ impl CampaignState {
 
             Event::Rested(rest) => {
                 self.clock = self.clock.after(rest.by);
-                self.counting_rounds = false;
                 for &system in SystemId::ALL {
                     on_system!(system, SystemId, |S| {
                         for share in S::rest_shares(rest) {
@@ -587,7 +619,6 @@ impl CampaignState {
 
             Event::DowntimeTaken(downtime) => {
                 self.clock = self.clock.after(downtime.by);
-                self.counting_rounds = false;
                 for spent in &downtime.characters {
                     self.change_health(&spent.character, i64::from(spent.healed));
                     let Some(system) = self.character(&spent.character).map(|c| c.system.system())

@@ -6,7 +6,7 @@ use crate::seq::Seq;
 use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::port::{Fold, Refused, Someone, View};
 use crate::systems::registry::{Registered, on_system};
-use crate::time::{GameDuration, GameTime, MINUTE_SECONDS};
+use crate::time::{GameDuration, GameTime};
 use crate::words::Folded;
 use std::collections::BTreeMap;
 
@@ -109,7 +109,6 @@ impl<S: Registered> Fold<S> for CampaignState {
     }
     fn pass_time(&mut self, by: GameDuration) {
         self.clock = self.clock.after(by);
-        self.counting_rounds = by.seconds() < MINUTE_SECONDS;
     }
     fn change_health(&mut self, name: &str, delta: i64) {
         CampaignState::change_health(self, name, delta);

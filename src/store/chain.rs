@@ -370,8 +370,8 @@ impl RecordedClock {
         } else {
             Err(format!(
                 "#{seq} is stamped {} ({game_time} s), but the in-game clock stood at {} ({} s) when it was recorded (its time was edited)",
-                crate::time::GameTime(game_time).to_the_minute(),
-                crate::time::GameTime(self.clock).to_the_minute(),
+                crate::time::GameTime(game_time),
+                crate::time::GameTime(self.clock),
                 self.clock
             ))
         };

@@ -65,7 +65,7 @@ fn t1_time_advances_in_every_unit() {
     c.ok(&["time", "advance", "2h"]);
     c.ok(&["time", "advance", "10m"]);
     let out = c.ok(&["time", "advance", "5r"]);
-    assert!(out.contains("It is now Day 11, 02:10 +5r."), "{out}");
+    assert!(out.contains("It is now Day 11, 02:10."), "{out}");
     let later = c.ok(&["damage", "Aldric", "1"]);
     assert!(later.contains("Aldric takes 1 damage"));
     let log = c.json(&["log", "--limit", "1"]);
@@ -75,28 +75,26 @@ fn t1_time_advances_in_every_unit() {
     );
 }
 
-/// T-1: the round within the minute shows while the table counts rounds, and not once the clock
-/// has moved on by a minute or more; the log keeps every event's exact time.
+/// T-1: outside a fight the clock reads to the minute, whatever rounds it was moved by; the log
+/// keeps every event's exact time.
 #[test]
-fn t1_the_clock_shows_its_round_only_while_rounds_are_counted() {
+fn t1_outside_a_fight_the_clock_reads_to_the_minute_and_the_record_keeps_the_seconds() {
     let c = Campaign::with_party();
-    c.ok(&["time", "advance", "3r"]);
-    let fighting = c.ok(&["time", "show"]);
+    let moved = c.ok(&["time", "advance", "3r"]);
+    assert!(moved.contains("It is now Day 1, 00:00."), "{moved}");
+    let shown = c.ok(&["time", "show"]);
+    assert!(shown.starts_with("It is Day 1, 00:00.\n"), "{shown}");
     assert!(
-        fighting.contains("It is Day 1, 00:00 +3r (combat round 4"),
-        "{fighting}"
+        !shown.contains("+3r") && !shown.contains("round"),
+        "{shown}"
     );
     let later = c.ok(&["time", "advance", "8h"]);
     assert!(later.contains("It is now Day 1, 08:00."), "{later}");
-    let shown = c.ok(&["time", "show"]);
-    assert!(shown.starts_with("It is Day 1, 08:00.\n"), "{shown}");
     let sheet = c.ok(&["character", "show", "Aldric"]);
     assert!(sheet.contains("at Day 1, 08:00\n"), "{sheet}");
-    let log = c.ok(&["log", "--limit", "1"]);
-    assert!(
-        log.contains("Day 1, 00:00 +3r"),
-        "the record keeps the exact time: {log}"
-    );
+    let log = c.json(&["log", "--limit", "1"]);
+    assert_eq!(log["events"][0]["game_time"], 18, "the exact time: {log}");
+    assert_eq!(log["events"][0]["game_time_text"], "Day 1, 00:00");
 }
 
 #[test]
@@ -812,10 +810,7 @@ fn time_show_says_the_date_the_round_the_session_and_the_epoch() {
     c.ok(&["time", "advance", "1r"]);
     c.ok(&["session", "start"]);
     let shown = c.ok(&["time", "show"]);
-    assert!(
-        shown.contains("It is Day 2, 02:30 +2r (combat round 3 of the minute"),
-        "{shown}"
-    );
+    assert!(shown.starts_with("It is Day 2, 02:30.\n"), "{shown}");
     assert!(shown.contains("Session 1 is open"), "{shown}");
     assert!(shown.contains("Dice epoch 1"), "{shown}");
     let json = c.json(&["time", "show"]);

@@ -88,15 +88,47 @@ fn t3_a_fight_is_counted_by_the_round_and_shows_who_did_what() {
         c.ok(&["fight", "show"])
             .contains("No fight is under way (1 fight fought so far).")
     );
-    // Two rounds lasted two rounds of the clock: one as round 2 began, one as it ran out.
+    // Two rounds lasted two rounds of the clock: one as round 2 began, one as it ran out. Once
+    // the fight is over, its rounds do not linger on the clock (T-1).
     let time = c.json(&["time", "show"]);
     assert_eq!(time["fight"], serde_json::Value::Null);
-    assert!(
-        time["game_time_text"]
-            .as_str()
-            .unwrap()
-            .ends_with("01:00 +9r"),
+    assert_eq!(
+        time["game_time"].as_u64().map(|s| s % 60),
+        Some(54),
         "{time}"
+    );
+    assert_eq!(time["game_time_text"], "Day 8, 01:00", "{time}");
+    // Every event from the fight's start to its end is logged in its round; the others not.
+    let after = c.seq_of(&["damage", "Mira", "1"]);
+    let log = c.ok(&["log", "--from", "#8"]);
+    let line = |what: &str| {
+        (log.lines())
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no line with {what}: {log}"))
+            .to_string()
+    };
+    assert!(
+        line("begins: round 1").contains("Day 8, 01:00, round 1 "),
+        "{log}"
+    );
+    assert!(
+        line("a ghoul's claw").contains("Day 8, 01:00, round 1 "),
+        "{log}"
+    );
+    assert!(
+        line("ends after 2 rounds").contains("Day 8, 01:00, round 2 "),
+        "{log}"
+    );
+    assert!(!line(&format!("#{after} ")).contains("round"), "{log}");
+    let json = c.json(&["log", "--kind", "fight_ended"]);
+    assert_eq!(
+        json["events"][0]["game_time_text"],
+        "Day 8, 01:00, round 2 of the fight at the bridge"
+    );
+    let explained = c.ok(&["explain", &json["events"][0]["seq"].to_string()]);
+    assert!(
+        explained.contains("in-game Day 8, 01:00, round 2 of the fight at the bridge\n"),
+        "{explained}"
     );
 }
 

@@ -339,7 +339,7 @@ fn vsd13_conditions_are_shown_and_cleared_by_the_gm() {
     ]);
     assert!(
         c.ok(&["character", "show", "Mira"])
-            .contains("Conditions: stunned until Day 1, 00:00 +2r")
+            .contains("Conditions: stunned until Day 1, 00:00 (2 more rounds)")
     );
     // A condition's name is taken in any case (from the hostile pass: "Stunned" was a usage error).
     c.ok(&["condition", "Mira", "clear", "Stunned"]);
@@ -789,7 +789,8 @@ fn vsd13_a_condition_given_again_while_in_force_is_shown_once_to_its_later_end()
         .expect("a conditions line");
     assert_eq!(conditions.matches("stunned").count(), 1, "{conditions}");
     assert!(
-        conditions.contains("until Day 1, 00:00 +3r"),
+        // The later end: 3 rounds after Day 1 began, 2 rounds from the clock now.
+        conditions.contains("until Day 1, 00:00 (2 more rounds)"),
         "{conditions}"
     );
 }

@@ -898,3 +898,34 @@ fn a_file_put_in_the_campaigns_place_is_served_from_then_on() {
     );
     assert_eq!(served.get("log").status, 200);
 }
+
+/// T-1: the pages read the clock as the terminal does: in a fight with its round beside it, on
+/// the page's clock and on each of its events in the log; after it, to the minute.
+#[test]
+fn t1_the_pages_read_the_clock_with_the_fights_round_as_the_terminal_does() {
+    let c = an_evening();
+    c.ok(&["fight", "start", "at the gate"]);
+    let struck = c.seq_of(&["damage", "Aldric", "1", "--reason", "a spear"]);
+    c.ok(&["next"]);
+    let served = Served::start(&c);
+    let during = served.get("").body;
+    assert!(
+        during.contains("Day 1, 00:00, round 2 of the fight at the gate"),
+        "{during}"
+    );
+    c.ok(&["fight", "end"]);
+    let after = c.seq_of(&["heal", "Aldric", "1"]);
+    let log = served.get("log").body;
+    let line = |seq: u64| {
+        let from = log.find(&format!("<li id=\"e{seq}\"")).expect("its line");
+        log[from..from + log[from..].find("</li>").expect("its end")].to_string()
+    };
+    assert!(
+        line(struck).contains("Day 1, 00:00, round 1 of the fight at the gate"),
+        "{}",
+        line(struck)
+    );
+    assert!(!line(after).contains("round"), "{}", line(after));
+    let table = served.get("").body;
+    assert!(!table.contains("round 3 of the fight"), "{table}");
+}

@@ -213,5 +213,5 @@ fn record_change(
         reason: typed.reason.clone(),
         correction: matches!(change, Change::Set),
     };
-    Ok(appended(&record(g, ctx, command)?.events))
+    Ok(appended(&record(g, ctx, command)?))
 }

@@ -57,9 +57,11 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
     match command {
         CharacterCommand::Add(args) => {
             let (name, sheet) = args.entered()?;
-            Ok(appended(
-                &record(g, ctx, Command::AddCharacter { name, sheet })?.events,
-            ))
+            Ok(appended(&record(
+                g,
+                ctx,
+                Command::AddCharacter { name, sheet },
+            )?))
         }
         CharacterCommand::List(args) => {
             let state = args.at.state(g)?;
@@ -95,7 +97,7 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
             let text = super::output::fit_to_terminal(sheet_text(character, &state));
             Ok(Report::new(
                 text,
-                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock.to_string(), "character": character_json(character, &state) }),
+                json!({ "as_of_seq": state.head, "game_time": state.clock.seconds(), "game_time_text": state.clock_text(), "character": character_json(character, &state) }),
             ))
         }
     }
@@ -155,7 +157,7 @@ pub fn heal(g: &Globals, ctx: &mut Context, change: &HealthChange) -> Result<Rep
 
 /// What was recorded, and where the character's health stands now.
 fn with_health_after(written: Written, name: &str) -> Report {
-    let mut report = appended(&written.events);
+    let mut report = appended(&written);
     if let Some(c) = written.state.character(name)
         && let Some(health) = c.health
     {

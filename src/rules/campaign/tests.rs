@@ -1371,7 +1371,7 @@ fn t3_a_fight_counts_its_rounds_from_the_clock_it_began_at() {
     assert_eq!(state.clock.seconds(), began.seconds() + 12);
     assert_eq!(
         state.clock_text(),
-        "Day 1, 08:00 +9r, round 3 of the fight at the bridge"
+        "Day 1, 08:00, round 3 of the fight at the bridge"
     );
     // A time advance inside the fight moves its round too: 2 rounds more is round 5.
     log.push(clock_by("2r"));
@@ -1387,7 +1387,8 @@ fn t3_a_fight_counts_its_rounds_from_the_clock_it_began_at() {
     // The last round runs out: 5 rounds of 6 seconds after the start.
     assert_eq!(after.clock.seconds(), began.seconds() + 30);
     assert!(after.fight.is_none());
-    assert_eq!(after.clock_text(), "Day 1, 08:01 +2r");
+    // Once it has ended, its rounds do not linger on the clock (T-1).
+    assert_eq!(after.clock_text(), "Day 1, 08:01");
     // The next one is fight 2, known by its number when not named.
     then(&mut log, |_, _| start_fight(Some("   ")));
     assert_eq!(
@@ -1564,12 +1565,54 @@ fn t3_the_round_keeps_who_took_damage_and_forgets_it_when_the_next_begins() {
 }
 
 #[test]
+fn t1_t3_every_event_is_said_in_its_fights_round_and_none_outside_a_fight() {
+    // Given a fight at the bridge of three rounds, between a quiet hour and a quiet minute.
+    let mut log = vec![created(), clock_by("1h")];
+    then(&mut log, |_, _| start_fight(Some("at the bridge")));
+    then(&mut log, |_, _| fight(FightStep::NextRound));
+    log.push(clock_by("1r"));
+    then(&mut log, |_, _| fight(FightStep::End));
+    log.push(clock_by("2r"));
+    // When the events are read back, with the state after them all,
+    let state = given(&log);
+    // Each event is stamped with the clock as it stood before it.
+    let stamps: Vec<(Seq, crate::time::GameTime)> = (0..log.len())
+        .map(|i| (Seq(i as u64 + 1), given(&log[..i]).clock))
+        .collect();
+    let when: Vec<String> = (stamps.iter())
+        .map(|&(seq, at)| state.time_of(seq, at))
+        .collect();
+    // Then those from the fight's start to its end name its round, the others only the clock.
+    assert_eq!(
+        when,
+        [
+            "Day 1, 00:00",
+            "Day 1, 00:00",
+            "Day 1, 01:00, round 1 of the fight at the bridge",
+            // A round's beginning is stamped at the close of the round before it.
+            "Day 1, 01:00, round 1 of the fight at the bridge",
+            "Day 1, 01:00, round 2 of the fight at the bridge",
+            "Day 1, 01:00, round 3 of the fight at the bridge",
+            "Day 1, 01:00",
+        ]
+    );
+    assert_eq!(
+        state.time_of_in_column(stamps[5].0, stamps[5].1),
+        "Day 1, 01:00, round 3"
+    );
+    // And the clock now, with the fight over, carries no round.
+    assert_eq!(state.clock_text(), "Day 1, 01:00");
+}
+
+#[test]
 fn t3_t1_what_waits_on_the_clock_is_said_in_the_fights_rounds() {
     let mut log = vec![created(), clock_by("1h")];
     let calm = given(&log);
-    // Out of a fight: the clock, and rounds counted from now.
+    // Out of a fight: the clock to the minute, and the time left in rounds or minutes.
     let soon = calm.clock.after(GameDuration::parse("3r").unwrap());
-    assert_eq!(calm.until_words(soon), "Day 1, 01:00 +3r");
+    assert_eq!(calm.until_words(soon), "Day 1, 01:00 (3 more rounds)");
+    let hour = calm.clock.after(GameDuration::parse("1h").unwrap());
+    assert_eq!(calm.until_words(hour), "Day 1, 02:00 (1 h)");
     assert_eq!(
         calm.end_of_round_words(calm.clock.seconds() / 6 + 2),
         "at the end of the round 2 rounds from now"
