@@ -729,13 +729,17 @@ fn read_for_retraction(
         && let Some((back, event)) =
             crate::rules::campaign::brought_back(target, |at| log.event(at))?
     {
-        // Outside a fight a turn is no turn: only a fight's rounds hold one each.
-        if let Some(action) = event.action()
-            && log.state_before(back)?.fight.is_some()
-        {
+        if let Some(action) = event.action() {
             let who = crate::words::fold_name(action.who);
-            retraction.acted_again =
-                log.turn_again(back, &who, |later| state.retracted.contains_key(&later))?;
+            let (time, others) =
+                log.acts_in_round(back, &who, |at| state.retracted.contains_key(&at))?;
+            // Outside a fight a turn is no turn, unless the system's rules count it by the clock:
+            // only a fight's rounds (the whole round it began in) hold one action each.
+            let in_a_fight = state.fight_at(back).is_some()
+                || (state.fights_along.iter()).any(|f| f.began == time);
+            if action.counted_outside_fights || in_a_fight {
+                retraction.acted_again = one_action_too_many(back, action.halves(), &others);
+            }
         }
         retraction.restoring = Some((back, Box::new(event)));
     }
@@ -776,6 +780,19 @@ fn read_for_retraction(
     retraction.names_after = log.names_in_play_after_retracting(state.head, seq)?;
     retraction.target = target;
     Ok(())
+}
+
+/// The action to name when restoring the one at `back` (taking `halves` of its round's action)
+/// beside `others` in that round would take more than the round's one action: the first of them
+/// after it, else the last before it; none when it fits (two instantaneous spells do, VSD-3).
+fn one_action_too_many(back: Seq, halves: u32, others: &[(Seq, u32)]) -> Option<Seq> {
+    let spent: u32 = others.iter().map(|&(_, h)| h).sum();
+    if spent + halves <= crate::state::fight::WHOLE_ACTION {
+        return None;
+    }
+    (others.iter().find(|&&(at, _)| at > back))
+        .or(others.last())
+        .map(|&(at, _)| at)
 }
 
 /// The commitments published for `epoch`'s seeds, its first and (in an epoch that has one) its

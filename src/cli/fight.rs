@@ -68,9 +68,8 @@ fn fight_json(state: &CampaignState) -> serde_json::Value {
     let Some(fight) = &state.fight else {
         return serde_json::Value::Null;
     };
-    let turns: Vec<_> = fight
-        .turns_at(state.clock)
-        .map(|t| json!({ "character": t.name, "did": t.did, "damage": t.damage, "acts_last": t.acts_last }))
+    let turns: Vec<_> = (state.round.turns_at(state.clock))
+        .map(|t| json!({ "character": t.name, "did": t.did, "damage": t.damage, "acts_last": t.acts_last, "half_action_left": t.halves == 1 }))
         .collect();
     json!({
         "number": fight.number,
@@ -84,17 +83,22 @@ fn fight_json(state: &CampaignState) -> serde_json::Value {
     })
 }
 
-/// The characters who can still act and have not this round, in the order of their names.
+/// The characters who can still act and have not spent the round's whole action, in the order
+/// of their names.
 fn yet_to_act(state: &CampaignState) -> Vec<String> {
-    let Some(fight) = &state.fight else {
+    if state.fight.is_none() {
         return Vec::new();
-    };
+    }
     state
         .characters
         .values()
         // The dead and the down (at 0 health) take no turn.
         .filter(|c| c.status().is_none())
-        .filter(|c| !fight.acted(state.clock, &crate::words::Folded::of(&c.name)))
+        .filter(|c| {
+            !state
+                .round
+                .acted(state.clock, &crate::words::Folded::of(&c.name))
+        })
         .map(|c| c.name.clone())
         .collect()
 }
@@ -118,7 +122,7 @@ pub(super) fn show(state: &CampaignState) -> Report {
         fight.started_seq,
         state.clock
     )];
-    let mut turns: Vec<_> = fight.turns_at(state.clock).collect();
+    let mut turns: Vec<_> = state.round.turns_at(state.clock).collect();
     // A scroll reader in combat acts after everyone else (ADG-S5).
     turns.sort_by_key(|t| t.acts_last);
     if turns.is_empty() {
@@ -130,10 +134,10 @@ pub(super) fn show(state: &CampaignState) -> Report {
             if turn.damage > 0 {
                 parts.push(format!("took {} damage", turn.damage));
             }
-            let last = if turn.acts_last {
-                " (acts last this round)"
-            } else {
-                ""
+            let last = match (turn.acts_last, turn.halves == 1) {
+                (true, _) => " (acts last this round)",
+                (false, true) => " (half an action left)",
+                (false, false) => "",
             };
             lines.push(format!(
                 "  {}: {}{last}",

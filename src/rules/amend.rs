@@ -135,16 +135,14 @@ pub fn amend(
     })
 }
 
-/// The campaign with the characters `named` (folded) left out, and their turns in a fight.
+/// The campaign with the characters `named` (folded) left out, and their turns in the round.
 fn without(state: &CampaignState, named: &BTreeSet<String>) -> CampaignState {
     let mut rest = state.clone();
     rest.characters
         .retain(|folded, _| !named.contains(folded.as_str()));
-    if let Some(fight) = &mut rest.fight {
-        fight
-            .turns
-            .retain(|folded, _| !named.contains(folded.as_str()));
-    }
+    rest.round
+        .turns
+        .retain(|folded, _| !named.contains(folded.as_str()));
     rest
 }
 

@@ -221,7 +221,7 @@ pub enum RuleError {
     )]
     RestoreWouldOpenSeal { seq: Seq, epoch: u32 },
     #[error(
-        "#{seq} is {who}'s turn in a round of a fight in which {who} took another turn since (#{again}): restoring it would give {who} two turns in one round; retract #{again} first"
+        "#{seq} is an action of {who}'s in a round in which {who} also acts at #{again}: restoring it would give {who} more than the round's one action (an instantaneous spell is half of one); retract #{again} first"
     )]
     RestoreActsTwice { seq: Seq, who: String, again: Seq },
     #[error(

@@ -1,7 +1,9 @@
-//! A fight counted by the round (T-3): when its first round began, and what each character has
-//! done in the round under way. The log keeps absolute times; this says them in the fight's rounds.
+//! A fight counted by the round (T-3): when its first round began; and what each character has
+//! done in the clock's round under way, fight or not, since a fight begun mid-round counts the
+//! whole round. The log keeps absolute times; this says them in the fight's rounds.
 
 use crate::seq::Seq;
+pub use crate::systems::contract::event::WHOLE_ACTION;
 use crate::time::{GameTime, ROUND_SECONDS};
 use crate::words::Folded;
 use serde::{Deserialize, Serialize};
@@ -16,13 +18,17 @@ pub struct Fight {
     /// The clock when its round 1 began.
     pub began: GameTime,
     pub started_seq: Seq,
-    /// What each character did in the round `turns_round`, by folded name: a round that has
-    /// passed is forgotten as soon as the clock leaves it.
+}
+
+/// What each character did in one round of the clock, by folded name: a round that has passed is
+/// forgotten as soon as the clock leaves it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Round {
+    /// The round, counted in rounds since Day 1 (the clock's own).
+    #[serde(default)]
+    pub number: u64,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub turns: BTreeMap<Folded, Turn>,
-    /// The round `turns` belongs to, counted in rounds since Day 1 (the clock's own).
-    #[serde(default)]
-    pub turns_round: u64,
 }
 
 /// A fight along the log: the events from the one that began it to the one that ended it (both
@@ -59,6 +65,10 @@ pub struct Turn {
     /// What they did, in order, in a few words each ("cast Light").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub did: Vec<String>,
+    /// How much of the round's action that took, in halves: an action is two, an instantaneous
+    /// VsD spell one (VSD-3).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub halves: u32,
     /// The damage recorded against them this round.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub damage: u32,
@@ -88,11 +98,13 @@ impl Fight {
     pub fn round_at(&self, at: GameTime) -> u32 {
         round_since(self.began, at)
     }
+}
 
+impl Round {
     /// What each character has done in the round under way at `now`, in the order of their
     /// names (none once the clock has left the round they were recorded in).
     pub fn turns_at(&self, now: GameTime) -> impl Iterator<Item = &Turn> {
-        let current = self.turns_round == now.seconds() / ROUND_SECONDS;
+        let current = self.number == now.seconds() / ROUND_SECONDS;
         self.turns.values().filter(move |_| current)
     }
 
@@ -100,7 +112,7 @@ impl Fight {
     pub fn turn(&self, now: GameTime, folded: &Folded) -> Option<&Turn> {
         self.turns
             .get(folded)
-            .filter(|_| self.turns_round == now.seconds() / ROUND_SECONDS)
+            .filter(|_| self.number == now.seconds() / ROUND_SECONDS)
     }
 
     /// The damage recorded against the character (folded name) in the round under way at `now`.
@@ -108,21 +120,24 @@ impl Fight {
         self.turn(now, folded).map_or(0, |t| t.damage)
     }
 
-    /// Whether the character (folded name) has acted in the round under way at `now`.
+    /// Whether the character (folded name) has spent the whole action of the round under way at
+    /// `now` (one action, or two halves).
     pub fn acted(&self, now: GameTime, folded: &Folded) -> bool {
-        self.turn(now, folded).is_some_and(|t| !t.did.is_empty())
+        self.turn(now, folded)
+            .is_some_and(|t| t.halves >= WHOLE_ACTION)
     }
 
     /// The record of `name`'s round at `now`, started afresh when the round has moved on.
     pub(super) fn turn_mut(&mut self, now: GameTime, name: &str) -> &mut Turn {
         let round = now.seconds() / ROUND_SECONDS;
-        if self.turns_round != round {
+        if self.number != round {
             self.turns.clear();
-            self.turns_round = round;
+            self.number = round;
         }
         self.turns.entry(Folded::of(name)).or_insert_with(|| Turn {
             name: name.to_string(),
             did: Vec::new(),
+            halves: 0,
             damage: 0,
             acts_last: false,
         })

@@ -2,7 +2,7 @@
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
 mod characters;
-mod fight;
+pub mod fight;
 pub mod players;
 mod ports;
 
@@ -13,7 +13,7 @@ use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_sys
 pub use crate::dice::sealed::PendingSeal;
 pub use crate::systems::contract::port::{ActiveSpell, Health};
 pub use characters::Characters;
-pub use fight::{Fight, FightSpan, Turn};
+pub use fight::{Fight, FightSpan, Round, Turn};
 
 use crate::dice::Provenance;
 use crate::event::Event;
@@ -166,6 +166,10 @@ pub struct CampaignState {
     /// The fight under way, counted by the round (T-3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fight: Option<Fight>,
+    /// What each character has done in the clock's round under way (T-3), in a fight or not: a
+    /// fight begun mid-round counts what was done in it before.
+    #[serde(default)]
+    pub round: Round,
     /// Every fight along the log, from the event that began it to the one that ended it, so a
     /// past event is said in its fight's round (T-1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -500,11 +504,8 @@ impl CampaignState {
                 character, amount, ..
             } => {
                 self.change_health(character, -i64::from(*amount));
-                let now = self.clock;
-                if let Some(fight) = &mut self.fight {
-                    let turn = fight.turn_mut(now, character);
-                    turn.damage = turn.damage.saturating_add(*amount);
-                }
+                let turn = self.round.turn_mut(self.clock, character);
+                turn.damage = turn.damage.saturating_add(*amount);
             }
             Event::Healed {
                 character, amount, ..
@@ -531,8 +532,6 @@ impl CampaignState {
                     name: name.clone(),
                     began: self.clock,
                     started_seq: seq,
-                    turns: BTreeMap::new(),
-                    turns_round: self.clock.seconds() / crate::time::ROUND_SECONDS,
                 });
             }
             Event::RoundBegan { .. } => {
@@ -637,11 +636,9 @@ impl CampaignState {
 
             Event::System(event) => {
                 on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));
-                let now = self.clock;
-                if let Some(fight) = &mut self.fight
-                    && let Some(action) = whole.action()
-                {
-                    let turn = fight.turn_mut(now, action.who);
+                if let Some(action) = whole.action() {
+                    let turn = self.round.turn_mut(self.clock, action.who);
+                    turn.halves += action.halves();
                     turn.did.push(action.what);
                     turn.acts_last |= action.last;
                 }

@@ -43,13 +43,11 @@ impl<S: Registered> View<S> for CampaignState {
         self.fight_words()
     }
     fn damage_this_round(&self, name: &str) -> Option<u32> {
-        let fight = self.fight.as_ref()?;
-        Some(fight.damage_this_round(self.clock, &Folded::of(name)))
+        self.fight.as_ref()?;
+        Some(self.round.damage_this_round(self.clock, &Folded::of(name)))
     }
     fn acted_this_round(&self, name: &str) -> bool {
-        self.fight
-            .as_ref()
-            .is_some_and(|fight| fight.acted(self.clock, &Folded::of(name)))
+        self.fight.is_some() && self.round.acted(self.clock, &Folded::of(name))
     }
     fn someone(&self, name: &str) -> Option<Someone<'_, S>> {
         self.character(name).map(Character::as_seen_by)

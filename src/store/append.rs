@@ -335,35 +335,58 @@ impl WriteView<'_> {
         sealed_secrets(&mut *self.log, seq)
     }
 
-    /// The first event after `seq` and in the same round (recorded at the same in-game time) in
-    /// which the character `who` (folded) takes a turn in a fight; events `passed` picks are left
-    /// out.
-    pub fn turn_again(
+    /// The round of the event at `seq` (its in-game time), and the other actions the character
+    /// `who` (folded) takes in it (the events recorded at that time, before it and after it), in
+    /// seq order, each with the halves of the round's action it takes; events `passed` picks are
+    /// left out.
+    pub fn acts_in_round(
         &mut self,
         seq: Seq,
         who: &str,
         passed: impl Fn(Seq) -> bool,
-    ) -> Result<Option<Seq>, StoreError> {
+    ) -> Result<(GameTime, Vec<(Seq, u32)>), StoreError> {
+        const CHUNK: u64 = 64;
         let Some(time) = self.log.row(seq)?.map(|row| row.game_time) else {
-            return Ok(None);
+            return Ok((GameTime::default(), Vec::new()));
         };
-        let mut found = None;
+        let note = |acts: &mut Vec<(Seq, u32)>, row: &StoredRow| -> Result<(), StoreError> {
+            let event = decode(row)?;
+            if let Some(action) = event.action()
+                && crate::words::fold_name(action.who) == who
+                && !passed(row.seq)
+            {
+                acts.push((row.seq, action.halves()));
+            }
+            Ok(())
+        };
+        let mut acts = Vec::new();
+        // Back a chunk at a time: a round's events share its time, so the first of another time
+        // ends the round.
+        let mut high = seq;
+        'back: while high > Seq(1) {
+            let low = (high - CHUNK).max(Seq(1));
+            let mut chunk = Vec::new();
+            self.log.rows(low, high - 1, &mut |row| {
+                chunk.push(row);
+                Ok(ControlFlow::Continue(()))
+            })?;
+            for row in chunk.iter().rev() {
+                if row.game_time != time {
+                    break 'back;
+                }
+                note(&mut acts, row)?;
+            }
+            high = low;
+        }
+        acts.reverse();
         self.log.rows(seq + 1, Seq::END, &mut |row| {
-            // A round's events share its time: once the clock moves, the round is over.
             if row.game_time != time {
                 return Ok(ControlFlow::Break(()));
             }
-            let event = decode(&row)?;
-            let acts = event
-                .action()
-                .is_some_and(|action| crate::words::fold_name(action.who) == who);
-            if acts && !passed(row.seq) {
-                found = Some(row.seq);
-                return Ok(ControlFlow::Break(()));
-            }
+            note(&mut acts, &row)?;
             Ok(ControlFlow::Continue(()))
         })?;
-        Ok(found)
+        Ok((GameTime(time), acts))
     }
 
     /// The state just before the event at `seq`, as the log replays it now (with the retractions

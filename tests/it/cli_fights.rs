@@ -295,7 +295,7 @@ fn t3_c2_restoring_a_turn_taken_again_in_its_round_is_refused() {
     let refused = c.refused(&["retract", &undo, "--reason", "it was right"], 1);
     assert!(
         refused.contains(&format!(
-            "#{first} is Aldric's turn in a round of a fight in which Aldric took another turn since (#{second})"
+            "#{first} is an action of Aldric's in a round in which Aldric also acts at #{second}"
         )),
         "{refused}"
     );
@@ -375,4 +375,118 @@ fn t3_a_ten_minute_spell_in_a_fight_reads_by_the_clock_not_as_round_101() {
     let sheet = c.ok(&["character", "show", "Aldric"]);
     assert!(sheet.contains("until Day 1, 00:10 (10 min)"), "{sheet}");
     assert!(!sheet.contains("round 101"), "{sheet}");
+}
+
+/// VSD-3 with T-3 and C-2 (from the hostile pass of issue 45): an instantaneous spell is half an
+/// action everywhere the round is counted. `fight show` keeps a caster with half an action left
+/// among those yet to act; a retracted half is restored beside another half, not beside a whole
+/// action; and since VsD counts a caster's round by the clock, in a fight or not, a cast is not
+/// restored outside a fight beside another in its round either.
+#[test]
+fn vsd3_t3_c2_half_actions_count_in_the_fights_view_and_when_restored() {
+    let c = Campaign::with_party();
+    for (spell, instantaneous) in [("Spark", true), ("Ember", false)] {
+        let mut learn = vec![
+            "spell",
+            "learn",
+            "Mira",
+            spell,
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "1",
+            "--kind",
+            "elemental",
+        ];
+        if instantaneous {
+            learn.push("--instantaneous");
+        }
+        c.ok(&learn);
+    }
+    let cast = |spell: &str| {
+        c.seq_of(&[
+            "--rolls", "50", "spell", "cast", "Mira", spell, "--target", "orc",
+        ])
+        .to_string()
+    };
+    let retract = |seq: &str| {
+        c.seq_of(&["retract", seq, "--reason", "a slip"])
+            .to_string()
+    };
+    c.ok(&["fight", "start", "at the mill"]);
+    let first = cast("Spark");
+    let shown = c.ok(&["fight", "show"]);
+    assert!(
+        shown.contains("Mira: cast Spark (half an action left)")
+            && shown.contains("Yet to act: Aldric, Mira"),
+        "{shown}"
+    );
+    let second = cast("Spark");
+    let shown = c.ok(&["fight", "show"]);
+    assert!(
+        shown.contains("Yet to act: Aldric\n") || shown.ends_with("Yet to act: Aldric"),
+        "{shown}"
+    );
+
+    // Two halves make one action: the first, retracted, comes back beside the second.
+    let undo = retract(&first);
+    c.ok(&["retract", &undo, "--reason", "it stood"]);
+    // A half does not come back beside a whole action.
+    retract(&first);
+    let undo_second = retract(&second);
+    let whole = cast("Ember");
+    let refused = c.refused(&["retract", &undo_second, "--reason", "it stood"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{second} is an action of Mira's in a round in which Mira also acts at #{whole}"
+        )),
+        "{refused}"
+    );
+    c.ok(&["fight", "end"]);
+
+    // Out of a fight, VsD still holds a caster to one cast a round of the clock.
+    c.ok(&["time", "advance", "1r"]);
+    let calm = cast("Ember");
+    let undo = retract(&calm);
+    let again = cast("Ember");
+    let head = c.head();
+    let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
+    assert!(
+        refused.contains(&format!("Mira also acts at #{again}")),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head, "the log is untouched");
+}
+
+/// T-3 (from the hostile pass of issue 45): a fight begun mid-round counts the whole round, so
+/// its view and its rules agree: Mira, who cast just before it began, has acted in its round 1,
+/// and Aldric, who cast too, may not cast again in it.
+#[test]
+fn t3_a_fight_begun_mid_round_counts_what_was_done_in_the_round_before_it() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    c.mira_learns_ember("1");
+    c.ok(&[
+        "--rolls", "50", "spell", "cast", "Mira", "Ember", "--target", "orc",
+    ]);
+    let ritual = [
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ];
+    c.ok(&ritual);
+    c.ok(&["fight", "start", "at the mill"]);
+    let shown = c.ok(&["fight", "show"]);
+    assert!(
+        shown.contains("Mira: cast Ember") && shown.contains("Aldric: cast Concealing Darkness"),
+        "{shown}"
+    );
+    assert!(!shown.contains("Yet to act"), "{shown}");
+    let again = c.refused(&ritual, 1);
+    assert!(again.contains("Aldric"), "{again}");
+    c.ok(&["next"]);
+    c.ok(&ritual);
 }

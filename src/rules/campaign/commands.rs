@@ -81,8 +81,9 @@ pub struct Retraction {
     /// When the event undone began a fight's round: the first event still standing in that round
     /// (not itself a retraction), if any (read the same way).
     pub round_stands: Option<Seq>,
-    /// When the event restored is someone's turn in a fight: a later event, still in force, in
-    /// which they take another turn in that same round (read the same way).
+    /// When the event restored is someone's action in a round that holds one (a fight's, or any
+    /// when the system counts it so): another of theirs in that round, still in force, beside
+    /// which it would take more than the round's action (read the same way).
     pub acted_again: Option<Seq>,
     /// The characters in play once the retraction takes effect, by the seq of their addition,
     /// under the names they then hold: down a chain of retractions it may bring one back, and

@@ -1544,22 +1544,22 @@ fn t3_the_round_keeps_who_took_damage_and_forgets_it_when_the_next_begins() {
         });
     }
     let state = given(&log);
-    let fight_on = state.fight.as_ref().unwrap();
+    let round = &state.round;
     // 2 + 3 recorded against Aldric this round, under any case of his name; none against Bea.
     assert_eq!(
-        fight_on.damage_this_round(state.clock, &crate::words::Folded::of("ALDRIC")),
+        round.damage_this_round(state.clock, &crate::words::Folded::of("ALDRIC")),
         5
     );
     assert_eq!(
-        fight_on.damage_this_round(state.clock, &crate::words::Folded::of("Bea")),
+        round.damage_this_round(state.clock, &crate::words::Folded::of("Bea")),
         0
     );
     then(&mut log, |_, _| fight(FightStep::NextRound));
     let next = given(&log);
-    let fight_on = next.fight.as_ref().unwrap();
-    assert_eq!(fight_on.turns_at(next.clock).count(), 0);
+    assert_eq!(next.round.turns_at(next.clock).count(), 0);
     assert_eq!(
-        fight_on.damage_this_round(next.clock, &crate::words::Folded::of("Aldric")),
+        next.round
+            .damage_this_round(next.clock, &crate::words::Folded::of("Aldric")),
         0
     );
 }

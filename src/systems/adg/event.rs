@@ -437,12 +437,16 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
                 who: &c.character,
                 what: format!("cast {}", c.ritual),
                 last: false,
+                half: false,
+                counted_outside_fights: false,
             }),
             // Read in combat, a scroll takes the reader's whole round and puts them last (ADG-S5).
             AdgEvent::ScrollRead { reading, .. } => Some(Action {
                 who: &reading.reader,
                 what: format!("read scroll S{}", reading.scroll),
                 last: reading.in_combat,
+                half: false,
+                counted_outside_fights: false,
             }),
             AdgEvent::AdgTablesLoaded { .. }
             | AdgEvent::SigilTriggered(_)

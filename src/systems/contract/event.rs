@@ -195,12 +195,30 @@ pub trait SystemSheet: Serialize + DeserializeOwned + Clone + Eq + fmt::Debug {
     fn validate(&self) -> Result<(), String>;
 }
 
-/// A character's action, as a system's event names it for the round of a fight it falls in (T-3).
+/// A character's action, as a system's event names it for the round it falls in (T-3).
 pub struct Action<'e> {
     pub who: &'e str,
     pub what: String,
     /// It puts them last in the round (a scroll read in combat, ADG-S5).
     pub last: bool,
+    /// It takes half the round's action, not all of it (an instantaneous VsD spell, VSD-3).
+    pub half: bool,
+    /// The system's rules hold it to one a round by the clock's rounds, in a fight or not (VsD
+    /// casting and concentration); otherwise only a fight's rounds hold one each.
+    pub counted_outside_fights: bool,
+}
+
+/// A round's whole action, in halves.
+pub const WHOLE_ACTION: u32 = 2;
+
+impl Action<'_> {
+    /// How much of the round's action it takes, in halves.
+    pub fn halves(&self) -> u32 {
+        match self.half {
+            true => 1,
+            false => WHOLE_ACTION,
+        }
+    }
 }
 
 /// What the core asks of a rule system's events.

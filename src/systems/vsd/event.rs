@@ -719,6 +719,8 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
                 who: &c.caster,
                 what: format!("cast {}", c.spell),
                 last: false,
+                half: c.half_action,
+                counted_outside_fights: true,
             }),
             VsdEvent::Concentrated {
                 character, spell, ..
@@ -726,6 +728,8 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
                 who: character,
                 what: format!("concentrates on {spell}"),
                 last: false,
+                half: false,
+                counted_outside_fights: true,
             }),
             // A save answers another's spell, and a held spell fires on its own (its attack roll
             // with it): none is a turn.

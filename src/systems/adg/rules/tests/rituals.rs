@@ -805,8 +805,8 @@ fn t3_adg_r8_in_a_fight_a_casting_beats_the_damage_recorded_against_the_caster_t
     assert_eq!(the_cast(&next).damage_taken, None);
     assert!(the_cast(&next).check.success);
     let state = w.state();
-    let fight = state.fight.as_ref().unwrap();
-    let turns: Vec<_> = fight.turns_at(state.clock).collect();
+    assert!(state.fight.is_some());
+    let turns: Vec<_> = state.round.turns_at(state.clock).collect();
     assert_eq!(turns.len(), 1);
     assert_eq!(turns[0].did, vec!["cast Concealing Darkness".to_string()]);
 }

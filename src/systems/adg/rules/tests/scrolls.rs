@@ -620,8 +620,8 @@ fn t3_adg_s5_adg_s6_in_a_fight_a_scroll_is_read_in_combat_and_damage_this_round_
     assert_eq!(reading.agility_save.as_ref().map(|s| s.roll), Some(15));
     assert!(reading.damaged.is_some());
     let state = w.state();
-    let fight = state.fight.as_ref().unwrap();
-    let aldric = fight.turns_at(state.clock).next().unwrap();
+    assert!(state.fight.is_some());
+    let aldric = state.round.turns_at(state.clock).next().unwrap();
     assert!(aldric.acts_last, "a reader in combat acts last (ADG-S5)");
     assert_eq!(aldric.damage, 1);
     assert_eq!(aldric.did, vec![format!("read scroll S{id}")]);
