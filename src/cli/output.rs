@@ -63,6 +63,9 @@ pub struct EventView<'a> {
 pub struct Marks<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retracted: Option<&'a str>,
+    /// The event this one answers, retracted (or itself undone so): this one went with it (C-2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undone_with: Option<Seq>,
     /// The seq of the retraction that undid this event's retraction.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restored_by: Option<Seq>,
@@ -93,6 +96,7 @@ impl<'a> Marks<'a> {
         };
         Marks {
             retracted: state.retracted.get(&seq).map(String::as_str),
+            undone_with: state.undone_with_answered.get(&seq).copied(),
             restored_by: state.restored.get(&seq).copied(),
             rolled_again_after: state.rerolls.get(&seq).map_or(&[], Vec::as_slice),
             amended_by: state.amended.get(&seq).copied(),
@@ -115,6 +119,13 @@ impl<'a> Marks<'a> {
         }
     }
 
+    /// The mark of an event undone with the one it answers (C-2), in brackets.
+    pub fn undone_with_words(answered: Option<Seq>) -> String {
+        answered.map_or_else(String::new, |answered| {
+            format!("  [undone with #{answered}, which it answers]")
+        })
+    }
+
     /// The mark of a roll made after retracted rolls (C-2), in brackets.
     pub fn rolled_again_words(after: &[Seq]) -> String {
         let seqs: Vec<String> = after.iter().map(|seq| format!("#{seq}")).collect();
@@ -131,6 +142,7 @@ impl<'a> Marks<'a> {
         if let Some(reason) = self.retracted {
             words.push_str(&format!("  [retracted: {reason}]"));
         }
+        words.push_str(&Marks::undone_with_words(self.undone_with));
         if let Some(by) = self.restored_by {
             words.push_str(&format!("  [restored by #{by}]"));
         }

@@ -198,8 +198,9 @@ pub struct CampaignState {
     pub retracted: BTreeMap<Seq, String>,
     /// The events undone with what they answer (a choice or a save, with a retracted cast, or
     /// with a choice itself undone so): kept here so a later answer to one is undone too.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
-    pub undone_with_answered: std::collections::BTreeSet<Seq>,
+    /// Each → the event it answers.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub undone_with_answered: BTreeMap<Seq, Seq>,
     /// Restored seq → the seq of the retraction of its retraction.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub restored: BTreeMap<Seq, Seq>,
@@ -873,10 +874,25 @@ impl Replay {
     /// Folds in the event at `seq` (or the amendment's event in its place), or passes over it
     /// when it is retracted; says which.
     pub fn feed(&mut self, seq: Seq, event: &Event) -> bool {
+        // What answers a retracted event (a cast's choice, a save against it) goes with it, and
+        // so does what answers that in turn (a save against the choice): the cast never
+        // happened, and nothing it left to settle stands.
+        let answers_undone = event.answers().filter(|answered| {
+            self.retracted.contains(answered)
+                || self.state.undone_with_answered.contains_key(answered)
+        });
+        if let Some(answered) = answers_undone
+            && !self.retracted.contains(&seq)
+        {
+            self.state.undone_with_answered.insert(seq, answered);
+        }
+        let answers_undone = answers_undone.is_some();
         let rolls = !event.dice().is_empty();
         let span = SessionSpan::of(&self.state);
         self.open_spans.retain(|&(_, _, until)| until > seq);
-        if rolls {
+        // A roll undone with what it answers is no roll made again after a retracted one: it
+        // went with it.
+        if rolls && !answers_undone {
             let after: Vec<Seq> = (self.open_spans.iter())
                 .filter(|&&(_, of, _)| of == span)
                 .map(|&(roll, _, _)| roll)
@@ -884,16 +900,6 @@ impl Replay {
             if !after.is_empty() {
                 self.state.mark_reroll(seq, after);
             }
-        }
-        // What answers a retracted event (a cast's choice, a save against it) goes with it, and
-        // so does what answers that in turn (a save against the choice): the cast never
-        // happened, and nothing it left to settle stands.
-        let answers_undone = event.answers().is_some_and(|answered| {
-            self.retracted.contains(&answered)
-                || self.state.undone_with_answered.contains(&answered)
-        });
-        if answers_undone && !self.retracted.contains(&seq) {
-            self.state.undone_with_answered.insert(seq);
         }
         let applied = !self.retracted.contains(&seq) && !answers_undone;
         if !applied {

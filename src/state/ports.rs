@@ -65,7 +65,7 @@ impl<S: Registered> View<S> for CampaignState {
         S::campaign(&self.systems)
     }
     fn is_retracted(&self, seq: Seq) -> bool {
-        self.retracted.contains_key(&seq) || self.undone_with_answered.contains(&seq)
+        self.retracted.contains_key(&seq) || self.undone_with_answered.contains_key(&seq)
     }
     fn sealed_pending(&self, seq: Seq) -> Option<&[PendingSeal]> {
         self.sealed_pending.get(&seq).map(Vec::as_slice)

@@ -926,7 +926,7 @@ fn c2_vsd9_a_save_against_a_retracted_casts_strike_goes_with_it() {
     ]);
     let struck = c.seq_of(&["choose", "Mira", "other-target", "--target", "Tom"]);
     // Tom's save: 30 + WSR 5 = 35, not above 50: asleep.
-    c.ok(&[
+    let save = c.seq_of(&[
         "--rolls",
         "30",
         "save",
@@ -946,6 +946,32 @@ fn c2_vsd9_a_save_against_a_retracted_casts_strike_goes_with_it() {
     ]);
     let tom = c.ok(&["character", "show", "Tom"]);
     assert!(!tom.contains("Sleep"), "{tom}");
+    // The log says the choice and the save went with the cast, and does not call the save a
+    // roll made again after the retracted cast.
+    let log = c.ok(&["log", "--from", &struck.to_string()]);
+    let line = |seq: u64| {
+        (log.lines())
+            .find(|l| l.starts_with(&format!("#{seq} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        line(struck).ends_with(&format!("[undone with #{cast}, which it answers]")),
+        "{log}"
+    );
+    assert!(
+        line(save).ends_with(&format!("[undone with #{struck}, which it answers]")),
+        "{log}"
+    );
+    assert!(!log.contains("rolled after"), "{log}");
+    let json = c.json(&[
+        "log",
+        "--from",
+        &save.to_string(),
+        "--to",
+        &save.to_string(),
+    ]);
+    assert_eq!(json["events"][0]["undone_with"], struck, "{json}");
     c.refused(
         &[
             "--rolls",

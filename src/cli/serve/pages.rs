@@ -132,6 +132,9 @@ fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
             if let Some(reason) = e["retracted"].as_str() {
                 let _ = write!(what, "  [retracted: {reason}]");
             }
+            what.push_str(&crate::cli::output::Marks::undone_with_words(
+                e["undone_with"].as_u64().map(Seq),
+            ));
             let rolled_again_after: Vec<Seq> = e["rolled_again_after"]
                 .as_array()
                 .into_iter()
