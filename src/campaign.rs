@@ -337,13 +337,15 @@ impl Campaign {
             // A campaign half built by a killed import is cleared by the next look at it once its
             // builder's lock is gone, which may happen between the two looks: then it is created.
             match Store::open(location) {
-                Ok(mut store) => return Ok(store.import(lines)?),
+                Ok(mut store) => {
+                    return Ok(store.import(lines, &mut crate::verify::ChainCheck::default())?);
+                }
                 Err(StoreError::NoCampaign { .. }) => {}
                 Err(e) => return Err(e.into()),
             }
         }
         let mut new = Store::create_new(location)?;
-        let imported = new.store().import(lines)?;
+        let imported = (new.store()).import(lines, &mut crate::verify::ChainCheck::default())?;
         new.publish()?;
         Ok(imported)
     }
@@ -495,7 +497,7 @@ fn execute_checked(
     // (otherwise the rules refuse, and nothing is recorded either way).
     if command.vouches_for_the_log()
         && store.replay(None)?.open_session.is_some()
-        && let Some(problem) = store.verify(Vec::new())?.first_problem()
+        && let Some(problem) = crate::verify::log(store, Vec::new())?.first_problem()
     {
         return Err(StoreError::FailsVerification {
             place: store.place(),

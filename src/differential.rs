@@ -9,8 +9,10 @@
 //! left out, since the page says it does not judge them.
 
 use crate::event::Event;
-use crate::store::chain::{CharacterNames, RecordedClock, StoredRow};
-use crate::store::jsonl::{Line, event_line, parse_line, verify_export};
+use crate::store::chain::StoredRow;
+use crate::store::jsonl::{Line, event_line, parse_line};
+use crate::verify::export as verify_export;
+use crate::verify::{CharacterNames, RecordedClock};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -26,6 +26,7 @@ pub mod systems;
 pub(crate) mod testkit;
 pub mod text;
 pub mod time;
+pub mod verify;
 pub mod words;
 
 pub use campaign::Campaign;

@@ -628,8 +628,7 @@ fn check(dir: &Path, acked: &Acknowledged, from: &Path) -> Result<(), String> {
         let db = dir.join(name);
         let mut store = Store::open(Location::File(db.clone()))
             .map_err(|e| format!("{name} does not open after the cut: {e}"))?;
-        let report = store
-            .verify(Vec::new())
+        let report = grimoire::verify::log(&mut store, Vec::new())
             .map_err(|e| format!("{name}: verify could not run: {e}"))?;
         if !report.all_hold() {
             return Err(format!(

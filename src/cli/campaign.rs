@@ -6,7 +6,8 @@ use crate::Error;
 use crate::event::Event;
 use crate::rules::campaign::Retraction;
 use crate::rules::{Command, RuleError};
-use crate::store::{Checkpoint, CheckpointMiss, CheckpointResult, VerifyReport};
+use crate::store::Checkpoint;
+use crate::verify::{CheckpointMiss, CheckpointResult, VerifyReport};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -101,8 +102,9 @@ pub fn verify(g: &Globals, args: &VerifyArgs) -> Result<Report, Error> {
     let mut store = g.open()?;
     let head = store.head()?.map_or(0, |h| h.seq.get());
     let progress = super::progress::Progress::bar(g, "verifying", head);
-    let report =
-        store.verify_watching(args.checkpoint.clone(), &mut |seq| progress.at(seq.get()))?;
+    let report = crate::verify::log_watching(&mut store, args.checkpoint.clone(), &mut |seq| {
+        progress.at(seq.get())
+    })?;
     drop(progress);
     let mut out = Report::new(verify_text(&report), &report);
     out.json["all_hold"] = json!(report.all_hold());

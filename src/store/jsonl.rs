@@ -5,8 +5,7 @@
 //! "recorded_at":…,"session":…,"actor":…,"prev_hash":…,"hash":…}` — `payload` is the stored JSON
 //! text embedded verbatim. Secret line: `{"secret":KIND,"key":…,"value":…}`.
 
-use super::chain::{GENESIS_HASH, StoredRow};
-use crate::event::Event;
+use super::chain::StoredRow;
 use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -160,149 +159,8 @@ pub fn parse_line(text: &str) -> Result<Line, String> {
     }))
 }
 
-/// Checks rows one by one as they arrive: gapless seqs from 1, each linked to the one before and
-/// hashing to its stored hash, a readable payload, the campaign's creation first.
-pub struct ChainCheck {
-    next_seq: Seq,
-    prev_hash: String,
-    clock: super::chain::RecordedClock,
-    names: super::chain::CharacterNames,
-    /// The newest payload version read so far.
-    newest_version: u32,
-}
-
-impl Default for ChainCheck {
-    fn default() -> Self {
-        ChainCheck {
-            next_seq: Seq(1),
-            prev_hash: GENESIS_HASH.to_string(),
-            clock: Default::default(),
-            names: Default::default(),
-            newest_version: 0,
-        }
-    }
-}
-
-impl ChainCheck {
-    /// Checks the next row; returns its event, read from the payload.
-    pub fn check(&mut self, row: &StoredRow) -> Result<Event, String> {
-        if row.seq != self.next_seq {
-            return Err(format!(
-                "event #{} follows #{}: the log must run from #1 without gaps",
-                row.seq,
-                self.next_seq - 1
-            ));
-        }
-        if row.prev_hash != self.prev_hash {
-            return Err(format!("#{} does not link to the event before it", row.seq));
-        }
-        if row.compute_hash() != row.hash {
-            return Err(format!(
-                "#{} was changed after it was recorded (its hash does not match)",
-                row.seq
-            ));
-        }
-        if let Some(problem) = row.shape_problem() {
-            return Err(problem);
-        }
-        if let Some(problem) = row.version_went_back(self.newest_version) {
-            return Err(problem);
-        }
-        self.newest_version = self.newest_version.max(row.schema_version);
-        // SQLite stores signed 64-bit integers: anything larger would come back as another number.
-        if i64::try_from(row.game_time).is_err() {
-            return Err(format!(
-                "#{}: its game_time {} is beyond what a campaign file can store",
-                row.seq, row.game_time
-            ));
-        }
-        if let Some(problem) = row.canonical_problem() {
-            return Err(problem);
-        }
-        let event = Event::from_stored(&row.kind, row.schema_version, &row.payload)
-            .map_err(|e| format!("#{}: {e}", row.seq))?;
-        if let Some(named) = event
-            .names_event()
-            .filter(|&named| named == 0 || named >= row.seq)
-        {
-            return Err(format!(
-                "#{} names #{named}, which is not an earlier event: grimoire never records that",
-                row.seq
-            ));
-        }
-        if let Some(problem) = row.text_problem() {
-            return Err(problem);
-        }
-        if row.seq == 1 && !matches!(event, Event::CampaignCreated { .. }) {
-            return Err("#1 must be the campaign's creation".into());
-        }
-        self.clock.check(row.seq, row.game_time, &event)?;
-        self.names.check(row, &event, &self.clock)?;
-        self.next_seq += 1;
-        self.prev_hash = row.hash.clone();
-        Ok(event)
-    }
-
-    pub fn events_seen(&self) -> u64 {
-        self.next_seq.previous().get()
-    }
-}
-
 /// A line with nothing on it but JSON's own spaces: one an export may hold between its lines.
 /// (Other spaces, a byte-order mark among them, make a line that is not JSON.)
 pub fn is_blank(line: &str) -> bool {
     line.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r'))
-}
-
-/// What `grimoire verify` finds in an export's text alone, as the players' page checks the same
-/// text: its lines read as import reads them, a line that cannot be read breaking the chain where
-/// it stands, an event id given twice refused as a campaign file refuses it, then every row
-/// through the checks `verify` runs. An export carries no snapshots, and its secrets are not read.
-pub fn verify_export(text: &str) -> super::VerifyReport {
-    use super::chain::{Problem, Reveals, Verifier};
-    let mut rows: Vec<StoredRow> = Vec::new();
-    let mut unreadable = None;
-    for line in text.split('\n').filter(|line| !is_blank(line)) {
-        match parse_line(line) {
-            Ok(Line::Event(row)) => rows.push(row),
-            Ok(Line::Secret { .. }) => {}
-            Err(why) => {
-                unreadable = Some(why);
-                break;
-            }
-        }
-    }
-    let mut reveals = Reveals::default();
-    let events: Vec<Option<Event>> = rows.iter().map(|row| row.event().ok()).collect();
-    for event in events.iter().flatten() {
-        reveals.note(event);
-    }
-    let mut verifier = Verifier::new(reveals, Vec::new());
-    for (row, event) in rows.iter().zip(&events) {
-        if let Some(Event::Amended { seq, event, .. }) = event {
-            verifier.expect_amendment(row.seq, *seq, event.as_ref().clone());
-        }
-    }
-    let mut ids = std::collections::HashMap::new();
-    for row in &rows {
-        if let Some(first) = ids.insert(row.event_id.as_str(), row.seq) {
-            verifier.note_problem(
-                row.seq,
-                format!(
-                    "#{} has the event id of #{first}: every event has its own",
-                    row.seq
-                ),
-            );
-        }
-        verifier.feed(row);
-    }
-    let mut report = verifier.finish();
-    if let (Some(why), None) = (unreadable, &report.chain_break) {
-        let seq = Seq(rows.len() as u64 + 1);
-        report.chain_break = Some(Problem {
-            seq,
-            what: format!("the export's line for #{seq} cannot be read: {why}"),
-        });
-    }
-    report
 }

@@ -4,13 +4,13 @@
 use super::StoreError;
 use super::append::{Appender, EPOCH_SEED, Running, SEALED_SEED, WriteView};
 use super::backend::{Backend, InsertError, LogWrite};
-use super::chain::{Checkpoint, GENESIS_HASH, Problem, Reveals, StoredRow, Verifier, VerifyReport};
-use super::jsonl::{self, ChainCheck, Line};
+use super::chain::{Checkpoint, GENESIS_HASH, StoredRow};
+use super::jsonl::{self, Line};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, parse_snapshot,
-    replay_from, replay_span, revisions, save_snapshot, snapshot_is_trusted,
+    self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, replay_from,
+    replay_span, revisions, save_snapshot,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -22,6 +22,13 @@ use crate::time::GameTime;
 use rand::rngs::StdRng;
 use std::ops::ControlFlow;
 use std::rc::Rc;
+
+/// What import holds each row to as it arrives, before the next is read (the caller's checks:
+/// the verify module's chain check, which knows what a true record holds).
+pub trait RowCheck {
+    /// Checks the next row; returns its event, read from the payload, or why it is refused.
+    fn check(&mut self, row: &StoredRow) -> Result<Event, String>;
+}
 
 /// Who and when, stamped on every event a write appends.
 pub struct Stamp {
@@ -454,171 +461,16 @@ impl Store {
         Ok((result, state))
     }
 
-    /// Checks the whole log (see [`crate::store::chain`]) in one consistent read: first the
-    /// database's own check of its storage, then the reveals (they come after the dice they open),
-    /// then every row through every check, comparing each trusted snapshot with a replay.
-    pub fn verify(&mut self, checkpoints: Vec<Checkpoint>) -> Result<VerifyReport, StoreError> {
-        self.verify_watching(checkpoints, &mut |_| {})
+    /// A read of the whole log in one consistent view, for the checks above the store
+    /// (the verify module).
+    pub(crate) fn reader(&mut self) -> Result<Box<dyn super::backend::LogRead + '_>, StoreError> {
+        self.backend.read()
     }
 
-    /// [`Store::verify`], telling `watch` the seq of each row as it is checked (for progress). A row
-    /// holding what grimoire never writes (text that is not UTF-8, a negative time) ends the check
-    /// there and is reported as where the chain breaks, so `verify` always answers with a report.
-    pub fn verify_watching(
-        &mut self,
-        checkpoints: Vec<Checkpoint>,
-        watch: &mut dyn FnMut(Seq),
-    ) -> Result<VerifyReport, StoreError> {
-        // Damage in pages the log's queries never touch would otherwise go unseen.
-        let file_problems = self.backend.storage_problems(true)?;
-        let asked: Vec<String> = checkpoints.iter().map(ToString::to_string).collect();
-        match self.verify_rows(file_problems, checkpoints, watch) {
-            Err(StoreError::DamagedRow { seq, what }) => Ok(VerifyReport {
-                file_problems,
-                chain_break: Some(Problem {
-                    seq,
-                    what: format!(
-                        "#{seq} is damaged: {what} (the file was edited or damaged outside grimoire); nothing after it was checked"
-                    ),
-                }),
-                // Nothing at or past a damaged row can be vouched for.
-                checkpoints: asked
-                    .into_iter()
-                    .map(|checkpoint| super::chain::CheckpointResult {
-                        checkpoint,
-                        holds: false,
-                        miss: Some(super::chain::CheckpointMiss::NotReached),
-                    })
-                    .collect(),
-                ..VerifyReport::default()
-            }),
-            other => other,
-        }
-    }
-
-    fn verify_rows(
-        &mut self,
-        file_problems: u64,
-        checkpoints: Vec<Checkpoint>,
-        watch: &mut dyn FnMut(Seq),
-    ) -> Result<VerifyReport, StoreError> {
-        let mut log = self.backend.read()?;
-        let mut reveals = Reveals::default();
-        for kind in ["seed_revealed", "sealed_seed_revealed", "sealed_revealed"] {
-            log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
-                // An unreadable reveal is reported by the main pass, which reads every row.
-                if let Ok(event) = row.event() {
-                    reveals.note(&event);
-                }
-                Ok(ControlFlow::Continue(()))
-            })?;
-        }
-        let mut verifier = Verifier::new(reveals, checkpoints);
-        log.rows_of_kind("amended", Seq::START, Seq::END, &mut |row| {
-            // An unreadable amendment is reported by the main pass, which reads every row.
-            if let Ok(Event::Amended { seq, event, .. }) = row.event() {
-                verifier.expect_amendment(row.seq, seq, *event);
-            }
-            Ok(ControlFlow::Continue(()))
-        })?;
-        // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
-        // the database would show a false sheet while the chain stays whole: replay the log
-        // alongside and compare each snapshot a command could start from.
-        let revisions = replay::readable_revisions(&mut *log, Seq::START, Seq::END)?;
-        let stored = log.snapshots(Seq::END, u64::MAX)?;
-        let snapshots_passed_over = stored.len() as u64;
-        let mut to_compare: Vec<Seq> = stored
-            .into_iter()
-            .rev()
-            .filter(|s| snapshot_is_trusted(s, &revisions))
-            .map(|s| s.seq)
-            .collect();
-        let snapshots_passed_over = snapshots_passed_over - to_compare.len() as u64;
-        let mut replay = Some(Replay::new(&revisions));
-        let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
-        let mut from = Seq(1);
-        to_compare.push(Seq::END);
-        for until in to_compare {
-            log.rows(from, until, &mut |row| {
-                watch(row.seq);
-                let event = verifier.feed(&row);
-                match (&mut replay, event) {
-                    (Some(replay), Some(event)) => {
-                        replay.feed(row.seq, &event);
-                    }
-                    // Past an unreadable event the replay means nothing; the row is reported above.
-                    (_, None) => replay = None,
-                    (None, Some(_)) => {}
-                }
-                Ok(ControlFlow::Continue(()))
-            })?;
-            from = until.next();
-            let (Some(replayed), true) = (&replay, until < Seq::END) else {
-                continue;
-            };
-            let Some(text) = log.snapshot(until)? else {
-                continue;
-            };
-            snapshots_checked += 1;
-            let fault = match parse_snapshot(until, &text) {
-                // Commands skip it, but only damage to the database makes a snapshot unreadable.
-                None => Some("cannot be read (the file is damaged there)"),
-                Some(stored) if &stored != replayed.state() => {
-                    Some("does not match a replay of the log (it was edited outside grimoire)")
-                }
-                Some(_) => None,
-            };
-            if let Some(fault) = fault {
-                snapshot_problems.push(Problem {
-                    seq: until,
-                    what: format!(
-                        "the snapshot at #{until} {fault}; `grimoire snapshots rebuild` replaces it"
-                    ),
-                });
-            }
-        }
-        match log.secrets() {
-            // A reader that may not see secrets leaves them to whoever holds them (a server ends
-            // the transaction at the refusal, so nothing more is read).
-            Err(StoreError::NotPermitted { .. }) => {}
-            listed => {
-                verifier.check_kept_seeds(|kind, epoch| log.secret(kind, &epoch.to_string()))?;
-                match listed {
-                    // A seed kept for an epoch the log never began would stop that epoch keeping
-                    // its own.
-                    Ok(all) => {
-                        verifier.check_seed_keys(
-                            all.iter()
-                                .filter(|(kind, _, _)| [EPOCH_SEED, SEALED_SEED].contains(&&**kind))
-                                .map(|(kind, key, _)| (kind.as_str(), key.as_str())),
-                        );
-                        verifier.check_sealed_keys(
-                            all.iter()
-                                .filter(|(kind, _, _)| kind == "sealed_die")
-                                .map(|(_, key, _)| key.as_str()),
-                        );
-                        // A file that keeps secrets keeps every die still sealed.
-                        if !all.is_empty() {
-                            verifier.check_kept_sealed(
-                                all.iter()
-                                    .filter(|(kind, _, _)| kind == "sealed_die")
-                                    .map(|(_, key, value)| (key.as_str(), value.as_str())),
-                            );
-                        }
-                    }
-                    // Named by the check of the kept seeds, or by the reveal that reads it.
-                    Err(StoreError::DamagedSecret { .. }) => {}
-                    Err(other) => return Err(other),
-                }
-            }
-        }
-        Ok(VerifyReport {
-            file_problems,
-            snapshots_checked,
-            snapshots_passed_over,
-            snapshot_problems,
-            ..verifier.finish()
-        })
+    /// Problems the database's own check of its storage finds (0: the file is sound); `thorough`
+    /// reads every page.
+    pub(crate) fn storage_problems(&mut self, thorough: bool) -> Result<u64, StoreError> {
+        self.backend.storage_problems(thorough)
     }
 
     /// Checks the database's storage and fails if its structure is damaged. Commands notice damage
@@ -741,13 +593,14 @@ impl Store {
     pub fn import(
         &mut self,
         lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
+        chain: &mut dyn RowCheck,
     ) -> Result<(u64, u64), StoreError> {
         let place = self.place();
         let mut log = self.backend.write()?;
         if log.head()?.is_some() {
             return Err(StoreError::NotEmpty(place));
         }
-        let mut chain = ChainCheck::default();
+        let mut events = 0u64;
         // Replayed as it arrives, so the import leaves snapshots without reading the log again.
         let mut replay = ImportReplay::new();
         let mut head_hash = String::new();
@@ -761,6 +614,7 @@ impl Store {
             match jsonl::parse_line(&text.map_err(refuse)?).map_err(refuse)? {
                 Line::Event(row) => {
                     let event = chain.check(&row).map_err(refuse)?;
+                    events += 1;
                     seeds.note(&event);
                     let (seq, hash) = (row.seq, row.hash.clone());
                     pending.push(line, row);
@@ -795,13 +649,13 @@ impl Store {
         }
         pending.insert(&mut *log)?;
         seeds.check()?;
-        if chain.events_seen() == 0 {
+        if events == 0 {
             return Err(StoreError::NothingToImport);
         }
         // Without one at the head every command after the import would replay the whole log.
         save_snapshot(&mut *log, replay.caught_up(), &head_hash)?;
         log.commit()?;
-        Ok((chain.events_seen(), secrets))
+        Ok((events, secrets))
     }
 }
 

@@ -1,9 +1,11 @@
 //! Storage: the campaign log with its hash chain and the GM's secrets, over a backend.
 //!
-//! [`Store`] (in `log`) does everything once for every backend: chaining appended rows, replay from
-//! snapshots, the snapshot policy (`replay`), import and verify (`chain`). A backend ([`backend`]'s
-//! traits) only keeps rows, secrets and snapshot texts: `sqlite` (one file per campaign, the
-//! default), `postgres` (many campaigns in one database) and `memory` (for tests).
+//! [`Store`] (in `log`) does everything once for every backend: chaining appended rows (`chain`),
+//! replay from snapshots, the snapshot policy (`replay`) and import, holding each imported row to
+//! the checks its caller gives. What a true record holds is checked above it, in the verify
+//! module. A backend ([`backend`]'s traits) only keeps rows, secrets and snapshot texts: `sqlite`
+//! (one file per campaign, the default), `postgres` (many campaigns in one database) and `memory`
+//! (for tests).
 
 mod append;
 pub mod backend;
@@ -24,14 +26,15 @@ mod replay;
 mod sqlite;
 
 pub use append::{Appender, EPOCH_SEED, SEALED_SEED, WriteView};
-pub use chain::{Checkpoint, CheckpointMiss, CheckpointResult, StoredRow, VerifyReport};
+pub use chain::{Checkpoint, StoredRow};
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
-pub use log::{Batch, NewCampaign, Stamp, Store, Written};
+pub use log::{Batch, NewCampaign, RowCheck, Stamp, Store, Written};
 pub use memory::MemoryLog;
 pub use point::Point;
 pub use replay::SpanEvent;
 pub use replay::{SNAPSHOT_EVERY, STATE_FORMAT};
+pub(crate) use replay::{parse_snapshot, readable_revisions, snapshot_is_trusted};
 
 use crate::event::PayloadError;
 use crate::seq::Seq;

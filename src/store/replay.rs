@@ -63,7 +63,7 @@ pub(super) fn revisions(
 
 /// As [`revisions`], passing over the rows that cannot be read: `verify`'s main pass names them,
 /// and its replay stops at the first anyway.
-pub(super) fn readable_revisions(
+pub(crate) fn readable_revisions(
     log: &mut dyn LogRead,
     after: Seq,
     upto: Seq,
@@ -94,14 +94,14 @@ fn revisions_read(
 /// Whether a snapshot may stand in for replaying the log up to its seq: made by this state format,
 /// its event still carrying the hash it had, and no later retraction or amendment reaching back
 /// before it.
-pub(super) fn snapshot_is_trusted(snapshot: &SnapshotInfo, revisions: &Revisions) -> bool {
+pub(crate) fn snapshot_is_trusted(snapshot: &SnapshotInfo, revisions: &Revisions) -> bool {
     snapshot.format == STATE_FORMAT
         && snapshot.event_hash.as_deref() == Some(snapshot.head_hash.as_str())
         && !revisions.reach_back_to(snapshot.seq)
 }
 
 /// A snapshot's state, when it reads as one and claims the seq it is stored under.
-pub(super) fn parse_snapshot(seq: Seq, text: &str) -> Option<CampaignState> {
+pub(crate) fn parse_snapshot(seq: Seq, text: &str) -> Option<CampaignState> {
     serde_json::from_str::<CampaignState>(text)
         .ok()
         .filter(|state| state.head == seq)

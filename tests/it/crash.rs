@@ -66,7 +66,7 @@ fn killed_appenders_lose_no_acknowledged_event_and_leave_no_torn_one() {
 
         assert!(integrity_ok(&c.db), "kill {kill}: the file is damaged");
         let mut store = Store::open(&c.db).unwrap();
-        let report = store.verify(Vec::new()).unwrap();
+        let report = grimoire::verify::log(&mut store, Vec::new()).unwrap();
         assert!(report.all_hold(), "kill {kill}: {report:?}");
         let head = store.head().unwrap().unwrap().seq;
         if let Some(last) = acked.last() {

@@ -156,7 +156,7 @@ fn many_bad_amendments_never_bury_an_earlier_forged_die() {
         rows.push(bad);
     }
     let text = text_of(&grimoire::differential::rechained(rows));
-    let report = grimoire::store::jsonl::verify_export(&text);
+    let report = grimoire::verify::export(&text);
     let seqs: Vec<u64> = report.dice_problems.iter().map(|p| p.seq.get()).collect();
     assert_eq!(seqs.first(), Some(&(gate as u64 + 1)), "{report:#?}");
     assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "{seqs:?}");
@@ -186,6 +186,6 @@ fn a_forged_second_seed_reveal_is_named_and_honest_dice_stay_honest() {
     let (holds, first, what) = grimoire_verdict_in_words(&text);
     assert!(!holds);
     assert_eq!(first, Some(at as u64 + 2), "{what:?}");
-    let report = grimoire::store::jsonl::verify_export(&text);
+    let report = grimoire::verify::export(&text);
     assert!(report.seeded_dice_checked >= 4, "{report:#?}");
 }

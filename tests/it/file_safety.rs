@@ -271,9 +271,7 @@ fn of_commands_creating_the_same_campaign_file_at_once_exactly_one_wins() {
             Vec::<String>::new()
         );
         assert!(
-            Store::open(&c.db)
-                .unwrap()
-                .verify(Vec::new())
+            grimoire::verify::log(&mut Store::open(&c.db).unwrap(), Vec::new())
                 .unwrap()
                 .all_hold()
         );

@@ -5,8 +5,9 @@
 use clap::Parser;
 use grimoire::dice::DiceExpr;
 use grimoire::store::Store;
-use grimoire::store::jsonl::{ChainCheck, Line, parse_line};
+use grimoire::store::jsonl::{Line, parse_line};
 use grimoire::time::GameDuration;
+use grimoire::verify::ChainCheck;
 use proptest::prelude::*;
 
 fn config(cases: u32) -> ProptestConfig {
@@ -118,7 +119,9 @@ proptest! {
         let db = dir.path().join("target.db");
         let mut store = Store::create_new(&db).unwrap().publish().unwrap();
         let numbered = lines.into_iter().enumerate().map(|(i, l)| (i as u64 + 1, Ok(l)));
-        prop_assert!(store.import(numbered).is_err());
+        prop_assert!(store
+            .import(numbered, &mut ChainCheck::default())
+            .is_err());
         prop_assert!(store.head().unwrap().is_none(), "nothing was written");
     }
 }

@@ -15,6 +15,9 @@ enum Layer {
     /// `systems/<system>/spec.rs`): they build the rules' commands and put results into words.
     Commands,
     Store,
+    /// Verification (`verify`): what a true record holds, read from the store's rows; the store
+    /// knows rows and how they chain, never the record's rules.
+    Verify,
     /// The CLI, the library entry point, the generator and the binaries: they may use everything.
     Top,
     /// `systems/registry.rs`, the one file naming every system: it names each system's layers to
@@ -47,6 +50,7 @@ fn layer(module: &[String]) -> Layer {
         "render" => Layer::Render,
         "command" | "spec" => Layer::Commands,
         "store" => Layer::Store,
+        "verify" => Layer::Verify,
         _ => Layer::Top,
     }
 }
@@ -71,6 +75,10 @@ fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
                 || named(&["rules", "RuleError"])
                 || named(&["Error"])
         }
+        Layer::Verify => matches!(
+            to,
+            Layer::Model | Layer::State | Layer::Store | Layer::Verify
+        ),
         Layer::Top | Layer::Registry => true,
     }
 }

@@ -336,7 +336,11 @@ fn eight_processes_appending_to_one_campaign_lose_and_duplicate_nothing() {
     assert_eq!(store.head().unwrap().unwrap().seq, 801);
     // 800 advances of one minute, each applied exactly once.
     assert_eq!(store.replay(None).unwrap().clock.seconds(), 800 * 60);
-    assert!(store.verify(Vec::new()).unwrap().all_hold());
+    assert!(
+        grimoire::verify::log(&mut store, Vec::new())
+            .unwrap()
+            .all_hold()
+    );
 }
 
 #[test]
@@ -370,7 +374,7 @@ fn killed_appenders_lose_no_acknowledged_event() {
         }
         child.wait().unwrap();
         let mut store = c.store();
-        let report = store.verify(Vec::new()).unwrap();
+        let report = grimoire::verify::log(&mut store, Vec::new()).unwrap();
         assert!(report.all_hold(), "kill {kill}: {report:?}");
         let head = store.head().unwrap().unwrap().seq;
         for seq in &acked {

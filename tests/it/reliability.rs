@@ -72,7 +72,11 @@ fn eight_processes_of_a_hundred_commands_each_all_land_without_a_locked_error() 
         seqs.windows(2).all(|w| w[1] == w[0] + 1),
         "seqs are gapless"
     );
-    assert!(store.verify(Vec::new()).unwrap().all_hold());
+    assert!(
+        grimoire::verify::log(&mut store, Vec::new())
+            .unwrap()
+            .all_hold()
+    );
 }
 
 #[test]

@@ -131,7 +131,7 @@ fn a_generated_campaign_verifies_and_replays_the_same_with_or_without_snapshots(
         .unwrap();
     let generated = generate(&mut store, 8, 5_000, 11, "2026-01-01T00:00:00Z").unwrap();
     assert!(generated.events >= 5_000);
-    let report = store.verify(Vec::new()).unwrap();
+    let report = grimoire::verify::log(&mut store, Vec::new()).unwrap();
     assert!(report.all_hold(), "{report:?}");
     let with = store.replay(None).unwrap();
     assert_eq!(with, store.replay_without_snapshots(None).unwrap());

@@ -33,7 +33,7 @@ fn replay_every_kind() -> (String, BTreeSet<String>) {
         .lines()
         .enumerate()
         .map(|(i, line)| (i as u64 + 1, Ok(line.to_string())));
-    store.import(lines).unwrap();
+    (store.import(lines, &mut grimoire::verify::ChainCheck::default())).unwrap();
     store
         .write(
             Stamp {

@@ -360,7 +360,7 @@ macro_rules! conformance {
                 assert_eq!(read_all(&mut copy), read_all(&mut store));
                 assert_eq!(copy.secrets().unwrap(), store.secrets().unwrap());
                 assert_eq!(copy.secrets().unwrap().len(), 1);
-                let report = copy.verify(Vec::new()).unwrap();
+                let report = grimoire::verify::log(&mut copy, Vec::new()).unwrap();
                 assert!(report.all_hold());
                 assert_eq!(report.snapshots_checked, 1, "the snapshot came along");
             }
@@ -408,7 +408,11 @@ macro_rules! conformance {
                     store.replay(None).unwrap().clock.seconds(),
                     25 * 60 * (1 + 2 + 3 + 4)
                 );
-                assert!(store.verify(Vec::new()).unwrap().all_hold());
+                assert!(
+                    grimoire::verify::log(&mut store, Vec::new())
+                        .unwrap()
+                        .all_hold()
+                );
             }
         }
     };
