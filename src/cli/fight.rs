@@ -120,7 +120,7 @@ pub(super) fn show(state: &CampaignState) -> Report {
         fight.round_at(state.clock),
         fight.began,
         fight.started_seq,
-        state.clock
+        state.clock_text()
     )];
     let mut turns: Vec<_> = state.round.turns_at(state.clock).collect();
     // A scroll reader in combat acts after everyone else (ADG-S5).

@@ -326,6 +326,11 @@ pub fn explain(g: &Globals, args: &ExplainArgs) -> Result<Report, Error> {
     if let Some(reason) = marks.retracted {
         lines.push(format!("  RETRACTED: {reason}"));
     }
+    if let Some(answered) = marks.undone_with {
+        lines.push(format!(
+            "  UNDONE with #{answered}, which it answers and which no longer counts: neither does this"
+        ));
+    }
     if let Some(by) = marks.restored_by {
         lines.push(format!(
             "  RESTORED by #{by}, which retracted its retraction: it counts again"

@@ -259,6 +259,7 @@ const BOOKKEEPING: &[&str] = &[
     "first_round",
     "last_round",
     "last_cast_round",
+    "half_action_round",
     "started_seq",
 ];
 

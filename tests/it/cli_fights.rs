@@ -418,9 +418,13 @@ fn vsd3_t3_c2_half_actions_count_in_the_fights_view_and_when_restored() {
     let shown = c.ok(&["fight", "show"]);
     assert!(
         shown.contains("Mira: cast Spark (half an action left)")
-            && shown.contains("Yet to act: Aldric, Mira"),
+            && shown.contains("Yet to act: Aldric, Mira")
+            && shown.contains("It is Day 1, 00:00, round 1 of the fight at the mill."),
         "{shown}"
     );
+    // The round a half action was taken in is the rules' bookkeeping, not a change to read.
+    let diff = c.ok(&["diff", "--from", "1", "--to", &first, "Mira"]);
+    assert!(!diff.contains("half action"), "{diff}");
     let second = cast("Spark");
     let shown = c.ok(&["fight", "show"]);
     assert!(

@@ -964,6 +964,11 @@ fn c2_vsd9_a_save_against_a_retracted_casts_strike_goes_with_it() {
         "{log}"
     );
     assert!(!log.contains("rolled after"), "{log}");
+    let explained = c.ok(&["explain", &save.to_string()]);
+    assert!(
+        explained.contains(&format!("UNDONE with #{struck}, which it answers")),
+        "{explained}"
+    );
     let json = c.json(&[
         "log",
         "--from",
