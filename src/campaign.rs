@@ -7,7 +7,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance, fairness};
 use crate::event::{Event, Recorded};
-use crate::rules::campaign::{Input, Released, Retraction, named_by_last};
+use crate::rules::campaign::{ClockReshaped, Input, Released, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::seq::Seq;
 use crate::state::CampaignState;
@@ -731,16 +731,31 @@ fn read_for_retraction(
         && let Some((back, event)) =
             crate::rules::campaign::brought_back(target, |at| log.event(at))?
     {
-        if let Some(action) = event.action() {
+        // The action as the amendment in force has it, if one does.
+        let in_force = match state.amended.get(&back) {
+            Some(&amendment) => match log.event(amendment)? {
+                Some(Event::Amended { event, .. }) => *event,
+                _ => event.clone(),
+            },
+            None => event.clone(),
+        };
+        for action in in_force.actions() {
             let who = crate::words::fold_name(action.who);
-            let (time, others) =
-                log.acts_in_round(back, &who, |at| state.retracted.contains_key(&at))?;
+            let (time, others) = log.acts_in_round(
+                back,
+                &who,
+                |at| state.retracted.contains_key(&at),
+                |at| state.amended.get(&at).copied(),
+            )?;
             // Outside a fight a turn is no turn, unless the system's rules count it by the clock:
             // only a fight's rounds (the whole round it began in) hold one action each.
             let in_a_fight = state.fight_at(back).is_some()
                 || (state.fights_along.iter()).any(|f| f.began == time);
-            if action.counted_outside_fights || in_a_fight {
-                retraction.acted_again = one_action_too_many(back, action.halves(), &others);
+            if (action.counted_outside_fights || in_a_fight)
+                && let Some(again) = one_action_too_many(back, action.halves(), &others)
+            {
+                retraction.acted_again = Some((action.who.to_string(), again));
+                break;
             }
         }
         retraction.restoring = Some((back, Box::new(event)));
@@ -779,9 +794,52 @@ fn read_for_retraction(
             state.retracted.contains_key(&seq)
         })?;
     }
+    if let Some((moved, event)) = &root {
+        let brought_back = (retraction.restoring.as_ref()).is_some_and(|(back, _)| back == moved);
+        retraction.clock_reshaped = clock_reshaped(state, log, *moved, event, brought_back)?;
+    }
     retraction.names_after = log.names_in_play_after_retracting(state.head, seq)?;
     retraction.target = target;
     Ok(())
+}
+
+/// What undoing or bringing back (`brought_back`) the event at `moved` would break, when it starts
+/// or ends a fight or moves the clock: every event after it would be replayed at another time.
+fn clock_reshaped(
+    state: &CampaignState,
+    log: &mut WriteView<'_>,
+    moved: Seq,
+    event: &Event,
+    brought_back: bool,
+) -> Result<Option<ClockReshaped>, Error> {
+    let starts_or_ends = matches!(event, Event::FightStarted { .. } | Event::FightEnded { .. });
+    if starts_or_ends
+        && let Some(on) = &state.fight
+        && on.started_seq != moved
+    {
+        let fight = on.words();
+        return Ok(Some(ClockReshaped::AnotherFight { moved, fight }));
+    }
+    let before = log.state_before(moved)?;
+    let mut after = before.clone();
+    after.apply(moved, event);
+    let by = after.clock.seconds().saturating_sub(before.clock.seconds());
+    if by == 0 {
+        return Ok(None);
+    }
+    if let Some(fight) = &before.fight
+        && brought_back
+        && by >= crate::time::HOUR_SECONDS
+    {
+        let fight = fight.words();
+        return Ok(Some(ClockReshaped::HoursInAFight { moved, fight }));
+    }
+    let standing = log.first_after_where(
+        moved,
+        |later| !later.actions().is_empty() || matches!(later, Event::FightStarted { .. }),
+        |at| state.retracted.contains_key(&at),
+    )?;
+    Ok(standing.map(|standing| ClockReshaped::BuiltOn { moved, standing }))
 }
 
 /// The action to name when restoring the one at `back` (taking `halves` of its round's action)
@@ -1156,6 +1214,7 @@ mod tests {
             restoring: None,
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         });

@@ -220,6 +220,7 @@ fn step(
             // Damage and healing roll nothing: no roll after them to mark.
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         });
@@ -235,6 +236,7 @@ fn step(
                 reason: "it was the right character after all".into(),
                 fight_built_on: false,
                 round_stands: None,
+                clock_reshaped: None,
                 acted_again: None,
                 names_after: Default::default(),
             });

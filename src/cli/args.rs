@@ -156,6 +156,7 @@ impl RetractArgs {
             restoring: None,
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         }

@@ -510,11 +510,12 @@ impl Event {
         }
     }
 
-    /// The turn the event is in a fight's round, when it is one (T-3).
-    pub fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+    /// The actions the event is in its round (T-3): one character's, several (a VsD ritual's
+    /// participants), or none.
+    pub fn actions(&self) -> Vec<crate::systems::contract::event::Action<'_>> {
         match self {
-            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.action()),
-            _ => None,
+            Event::System(event) => on_system!(event, AnyEvent, |S, event| event.actions()),
+            _ => Vec::new(),
         }
     }
 

@@ -133,6 +133,18 @@ pub enum RuleError {
         "#{round} began a round in which #{standing} still stands; undo the round's events first, newest first, then the round"
     )]
     RoundActedIn { round: Seq, standing: Seq },
+    #[error(
+        "#{moved} moved the clock, and #{standing} (an action or a fight's start) still stands after it: undoing or restoring #{moved} would replay #{standing} at another time, in another round; retract what comes after it first, newest first"
+    )]
+    ClockMoveBuiltOn { moved: Seq, standing: Seq },
+    #[error(
+        "#{moved} moved the clock by an hour or more, and {fight} is under way where it stands: restoring it would pass those hours inside the fight; end the fight first"
+    )]
+    HoursInAFight { moved: Seq, fight: String },
+    #[error(
+        "#{moved} starts or ends a fight, and {fight} is under way: undoing or restoring it would make two fights overlap; end {fight} first"
+    )]
+    AnotherFightOn { moved: Seq, fight: String },
     #[error("no session has been played yet")]
     NoSessionYet,
     #[error("#{0} is not in the log (the log ends at #{1})")]

@@ -535,6 +535,7 @@ mod tests {
                 restoring: None,
                 fight_built_on: false,
                 round_stands: None,
+                clock_reshaped: None,
                 acted_again: None,
                 names_after: Default::default(),
             }),

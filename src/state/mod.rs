@@ -637,7 +637,7 @@ impl CampaignState {
 
             Event::System(event) => {
                 on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));
-                if let Some(action) = whole.action() {
+                for action in whole.actions() {
                     let turn = self.round.turn_mut(self.clock, action.who);
                     turn.halves += action.halves();
                     turn.did.push(action.what);

@@ -245,6 +245,25 @@ impl WriteView<'_> {
         Ok(found)
     }
 
+    /// The first event after `seq` that `wanted` picks, other than those `passed` picks (events
+    /// retracted since).
+    pub fn first_after_where(
+        &mut self,
+        after: Seq,
+        mut wanted: impl FnMut(&Event) -> bool,
+        passed: impl Fn(Seq) -> bool,
+    ) -> Result<Option<Seq>, StoreError> {
+        let mut found = None;
+        self.log.rows(after + 1, Seq::END, &mut |row| {
+            if passed(row.seq) || !wanted(&decode(&row)?) {
+                return Ok(ControlFlow::Continue(()));
+            }
+            found = Some(row.seq);
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok(found)
+    }
+
     /// Whether an event of one of `kinds` follows `after` in the log, other than those `passed`
     /// picks (events retracted since).
     pub fn any_of_kinds_after(
@@ -336,30 +355,27 @@ impl WriteView<'_> {
     }
 
     /// The round of the event at `seq` (its in-game time), and the other actions the character
-    /// `who` (folded) takes in it (the events recorded at that time, before it and after it), in
-    /// seq order, each with the halves of the round's action it takes; events `passed` picks are
-    /// left out.
+    /// `who` (folded) takes in it (the events recorded at that time, before it and after it, each
+    /// as the amendment in force has it: `amended_by` names that amendment), in seq order, each
+    /// with the halves of the round's action it takes; events `passed` picks are left out.
     pub fn acts_in_round(
         &mut self,
         seq: Seq,
         who: &str,
         passed: impl Fn(Seq) -> bool,
+        amended_by: impl Fn(Seq) -> Option<Seq>,
     ) -> Result<(GameTime, Vec<(Seq, u32)>), StoreError> {
         const CHUNK: u64 = 64;
         let Some(time) = self.log.row(seq)?.map(|row| row.game_time) else {
             return Ok((GameTime::default(), Vec::new()));
         };
-        let note = |acts: &mut Vec<(Seq, u32)>, row: &StoredRow| -> Result<(), StoreError> {
-            let event = decode(row)?;
-            if let Some(action) = event.action()
-                && crate::words::fold_name(action.who) == who
-                && !passed(row.seq)
-            {
-                acts.push((row.seq, action.halves()));
+        let mut standing: Vec<(Seq, Event)> = Vec::new();
+        let mut note = |row: &StoredRow| -> Result<(), StoreError> {
+            if !passed(row.seq) {
+                standing.push((row.seq, decode(row)?));
             }
             Ok(())
         };
-        let mut acts = Vec::new();
         // Back a chunk at a time: a round's events share its time, so the first of another time
         // ends the round.
         let mut high = seq;
@@ -374,18 +390,33 @@ impl WriteView<'_> {
                 if row.game_time != time {
                     break 'back;
                 }
-                note(&mut acts, row)?;
+                note(row)?;
             }
             high = low;
         }
-        acts.reverse();
         self.log.rows(seq + 1, Seq::END, &mut |row| {
             if row.game_time != time {
                 return Ok(ControlFlow::Break(()));
             }
-            note(&mut acts, &row)?;
+            note(&row)?;
             Ok(ControlFlow::Continue(()))
         })?;
+        standing.sort_by_key(|(at, _)| *at);
+        let mut acts = Vec::new();
+        for (at, event) in standing {
+            let event = match amended_by(at) {
+                Some(amendment) => match self.event(amendment)? {
+                    Some(Event::Amended { event, .. }) => *event,
+                    _ => event,
+                },
+                None => event,
+            };
+            for action in event.actions() {
+                if crate::words::fold_name(action.who) == who {
+                    acts.push((at, action.halves()));
+                }
+            }
+        }
         Ok((GameTime(time), acts))
     }
 

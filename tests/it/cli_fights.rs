@@ -494,3 +494,264 @@ fn t3_a_fight_begun_mid_round_counts_what_was_done_in_the_round_before_it() {
     c.ok(&["next"]);
     c.ok(&ritual);
 }
+
+/// A party for the hostile pass's sequences: Mira (VsD, 30 MPs) knows Spark (instantaneous) and
+/// Bolt; Aldric (ADG) stands by. Returns a caster: `cast("Bolt")` records one and gives its seq.
+fn mira_with_spark_and_bolt() -> Campaign {
+    let c = Campaign::empty();
+    c.ok(&["init", "--name", "A"]);
+    c.ok(&[
+        "character",
+        "add",
+        "Mira",
+        "--system",
+        "vsd",
+        "--level",
+        "3",
+        "--vocation",
+        "wizard",
+        "--lore",
+        "Elementalism=45:6",
+        "--mp",
+        "30",
+        "--drive",
+        "3",
+        "--body",
+        "40",
+        "--wsr",
+        "20",
+        "--defense",
+        "10",
+    ]);
+    for (spell, instantaneous) in [("Spark", true), ("Bolt", false)] {
+        let mut learn = vec![
+            "spell",
+            "learn",
+            "Mira",
+            spell,
+            "--lore",
+            "Elementalism",
+            "--weave",
+            "1",
+            "--kind",
+            "elemental",
+        ];
+        if instantaneous {
+            learn.push("--instantaneous");
+        }
+        c.ok(&learn);
+    }
+    c
+}
+
+fn cast(c: &Campaign, spell: &str) -> String {
+    c.seq_of(&[
+        "--rolls", "50", "spell", "cast", "Mira", spell, "--target", "orc",
+    ])
+    .to_string()
+}
+
+fn retract(c: &Campaign, seq: &str) -> String {
+    c.seq_of(&["retract", seq, "--reason", "a slip"])
+        .to_string()
+}
+
+/// C-3 with VSD-3 (from the hostile pass of issue 45): an action is restored as the amendment in
+/// force has it: a half amended into a whole action is a whole one beside a restored half, and a
+/// half restored beside it is refused, either way round.
+#[test]
+fn vsd3_c3_an_action_is_counted_as_its_amendment_has_it_when_another_is_restored() {
+    let c = mira_with_spark_and_bolt();
+    let first = cast(&c, "Spark");
+    let undo = retract(&c, &first);
+    let second = cast(&c, "Spark");
+    c.ok(&[
+        "amend", &second, "--", "spell", "cast", "Mira", "Bolt", "--target", "orc",
+    ]);
+    let head = c.head();
+    let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
+    assert!(
+        refused.contains(&format!("also acts at #{second}")),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head);
+
+    // The mirror: the restored one is the amended whole action.
+    c.ok(&["time", "advance", "1r"]);
+    let first = cast(&c, "Spark");
+    c.ok(&[
+        "amend", &first, "--", "spell", "cast", "Mira", "Bolt", "--target", "orc",
+    ]);
+    let undo = retract(&c, &first);
+    let second = cast(&c, "Spark");
+    let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
+    assert!(
+        refused.contains(&format!("also acts at #{second}")),
+        "{refused}"
+    );
+}
+
+/// T-1, T-3 (from the hostile pass of issue 45): a clock move (an advance, a round, a fight's
+/// end) is not undone or brought back while an action or a fight's start stands after it, since
+/// everything after it would be replayed at another time: an action would join the round before,
+/// beside what was done there; a fight would begin days earlier.
+#[test]
+fn t1_t3_a_clock_move_is_not_undone_or_restored_under_what_was_done_after_it() {
+    let c = mira_with_spark_and_bolt();
+    c.ok(&["fight", "start", "bridge"]);
+    cast(&c, "Bolt");
+    let advance = c.seq_of(&["time", "advance", "1r"]).to_string();
+    let later = cast(&c, "Bolt");
+    let head = c.head();
+    let refused = c.refused(&["retract", &advance, "--reason", "oops"], 1);
+    assert!(
+        refused.contains(&format!("#{advance} moved the clock, and #{later}")),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head, "the log is untouched");
+    let end = c.seq_of(&["fight", "end"]).to_string();
+    let after_end = cast(&c, "Bolt");
+    let refused = c.refused(&["retract", &end, "--reason", "oops"], 1);
+    assert!(refused.contains(&format!("#{after_end}")), "{refused}");
+
+    // A round's start brought back under a cast made in the round before it.
+    c.ok(&["time", "advance", "1r"]);
+    c.ok(&["fight", "start", "ford"]);
+    let next = c.seq_of(&["next"]).to_string();
+    let undo = retract(&c, &next);
+    let meanwhile = cast(&c, "Bolt");
+    let refused = c.refused(&["retract", &undo, "--reason", "back"], 1);
+    assert!(refused.contains(&format!("#{meanwhile}")), "{refused}");
+    c.ok(&["fight", "end"]);
+
+    // Days before a fight: undone, the fight would begin three days earlier than it did.
+    let days = c.seq_of(&["time", "advance", "3d"]).to_string();
+    let fight = c.seq_of(&["fight", "start", "mill"]).to_string();
+    let refused = c.refused(&["retract", &days, "--reason", "oops"], 1);
+    assert!(
+        refused.contains(&format!("#{days} moved the clock, and #{fight}")),
+        "{refused}"
+    );
+}
+
+/// T-3 (from the hostile pass of issue 45): two fights never overlap, however retractions are
+/// chained, and hours never come back inside a fight.
+#[test]
+fn t3_no_chain_of_retractions_overlaps_two_fights_or_brings_hours_into_one() {
+    let c = mira_with_spark_and_bolt();
+    c.ok(&["fight", "start", "one"]);
+    let end_one = c.seq_of(&["fight", "end"]).to_string();
+    let two = c.seq_of(&["fight", "start", "two"]).to_string();
+    let undo_two = retract(&c, &two);
+    retract(&c, &end_one);
+    let head = c.head();
+    let refused = c.refused(&["retract", &undo_two, "--reason", "back"], 1);
+    assert!(
+        refused.contains(
+            "the fight one is under way: undoing or restoring it would make two fights overlap"
+        ),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head);
+    c.ok(&["fight", "end"]);
+
+    // Two hours retracted, then the fight's end before them: the hours may not come back into it.
+    c.ok(&["fight", "start", "three"]);
+    let end = c.seq_of(&["fight", "end"]).to_string();
+    let hours = c.seq_of(&["time", "advance", "2h"]).to_string();
+    let undo_hours = retract(&c, &hours);
+    retract(&c, &end);
+    let refused = c.refused(&["retract", &undo_hours, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{hours} moved the clock by an hour or more, and the fight three is under way"
+        )),
+        "{refused}"
+    );
+}
+
+/// VSD-6 with T-3 (from the hostile pass of issue 45): joining a ritual is the participant's
+/// action of the round: `fight show` counts it, and a retracted cast of theirs is not restored
+/// beside it.
+#[test]
+fn vsd6_t3_joining_a_ritual_is_the_participants_action_of_the_round() {
+    let c = mira_with_spark_and_bolt();
+    c.ok(&[
+        "character",
+        "add",
+        "Nim",
+        "--system",
+        "vsd",
+        "--level",
+        "3",
+        "--vocation",
+        "wizard",
+        "--lore",
+        "Elementalism=45:6",
+        "--mp",
+        "30",
+        "--drive",
+        "3",
+        "--body",
+        "40",
+        "--wsr",
+        "20",
+        "--defense",
+        "10",
+    ]);
+    for (who, spell, weave) in [
+        ("Nim", "Spark", "1"),
+        ("Mira", "Big", "4"),
+        ("Nim", "Big", "4"),
+    ] {
+        let mut learn = vec![
+            "spell",
+            "learn",
+            who,
+            spell,
+            "--lore",
+            "Elementalism",
+            "--weave",
+            weave,
+            "--kind",
+            "elemental",
+        ];
+        if spell == "Spark" {
+            learn.push("--instantaneous");
+        }
+        c.ok(&learn);
+    }
+    c.ok(&["fight", "start", "hall"]);
+    let spark = c
+        .seq_of(&[
+            "--rolls", "50", "spell", "cast", "Nim", "Spark", "--target", "orc",
+        ])
+        .to_string();
+    let undo = retract(&c, &spark);
+    let ritual = c
+        .seq_of(&[
+            "--rolls",
+            "50",
+            "spell",
+            "cast",
+            "Mira",
+            "Big",
+            "--target",
+            "orc",
+            "--overcast",
+            "ritual",
+            "--with",
+            "Nim",
+        ])
+        .to_string();
+    let shown = c.ok(&["fight", "show"]);
+    assert!(shown.contains("Nim: joined the ritual for Big"), "{shown}");
+    assert!(!shown.contains("Yet to act"), "{shown}");
+    let refused = c.refused(&["retract", &undo, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{spark} is an action of Nim's in a round in which Nim also acts at #{ritual}"
+        )),
+        "{refused}"
+    );
+}

@@ -87,6 +87,7 @@ fn command(op: &Op, log: &[(Seq, Event)]) -> Command {
             reason: "property".into(),
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         }),

@@ -107,7 +107,7 @@ proptest! {
                         .as_ref()
                         .and_then(|t| grimoire::rules::campaign::brought_back(t, |at| store.event(at).map(|r| r.map(|r| r.event))).unwrap())
                         .map(|(back, event)| (back, Box::new(event)));
-                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), fight_built_on: false, round_stands: None, acted_again: None, names_after: Default::default() })
+                    Command::Retract(Retraction { seq: Some(Seq(*seq)), last: false, target, restoring, reason: "p".into(), fight_built_on: false, round_stands: None, clock_reshaped: None, acted_again: None, names_after: Default::default() })
                 }
             });
             write_all(&mut store, vec![commands.pop().unwrap()]);
@@ -264,6 +264,7 @@ fn a_retraction_reaching_back_before_a_snapshot_is_honoured() {
             reason: "missed".into(),
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         })],
@@ -308,6 +309,7 @@ fn a_snapshot_taken_by_the_retraction_itself_leaves_the_retracted_event_out() {
             reason: "missed".into(),
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         })],
@@ -521,6 +523,7 @@ fn an_import_never_resumes_from_a_copy_that_holds_a_retracted_event() {
                 reason: "never joined".into(),
                 fight_built_on: false,
                 round_stands: None,
+                clock_reshaped: None,
                 acted_again: None,
                 names_after: Default::default(),
             })],

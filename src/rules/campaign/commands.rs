@@ -81,14 +81,30 @@ pub struct Retraction {
     /// When the event undone began a fight's round: the first event still standing in that round
     /// (not itself a retraction), if any (read the same way).
     pub round_stands: Option<Seq>,
+    /// When the event undone or restored, down any chain of retractions, moved the clock: what
+    /// re-timing everything after it would break (read the same way).
+    pub clock_reshaped: Option<ClockReshaped>,
     /// When the event restored is someone's action in a round that holds one (a fight's, or any
-    /// when the system counts it so): another of theirs in that round, still in force, beside
-    /// which it would take more than the round's action (read the same way).
-    pub acted_again: Option<Seq>,
+    /// when the system counts it so): who, and another of theirs in that round, still in force,
+    /// beside which it would take more than the round's action (read the same way).
+    pub acted_again: Option<(String, Seq)>,
     /// The characters in play once the retraction takes effect, by the seq of their addition,
     /// under the names they then hold: down a chain of retractions it may bring one back, and
     /// undoing an amendment may give one its first name again (read the same way).
     pub names_after: BTreeMap<Seq, String>,
+}
+
+/// What undoing or bringing back a clock move (down a chain of retractions, at `moved`) would
+/// break, since every event after it would be replayed at another time (T-1, T-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClockReshaped {
+    /// An action or a fight's start stands after it: the action would join another round beside
+    /// what was done there, the fight begin at another time.
+    BuiltOn { moved: Seq, standing: Seq },
+    /// Brought back, it would pass an hour or more inside the fight on where it stands.
+    HoursInAFight { moved: Seq, fight: String },
+    /// It starts or ends a fight other than the one on: two fights would overlap.
+    AnotherFight { moved: Seq, fight: String },
 }
 
 /// A fight counted by the round (T-3): begun, moved on a round, or ended.

@@ -17,7 +17,8 @@ mod commands;
 pub use super::downtime::{DowntimeWeeks, PlannedWeek};
 pub use super::rest::Resting;
 pub use commands::{
-    ClockAdvance, DiceRoll, FightStep, HealthChange, Retraction, SealedReveal, SessionStart,
+    ClockAdvance, ClockReshaped, DiceRoll, FightStep, HealthChange, Retraction, SealedReveal,
+    SessionStart,
 };
 
 // A command lives for one call; its size does not matter, so its variants stay unboxed but for a
@@ -748,6 +749,7 @@ fn change_sheet(
 fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleError> {
     let fight_built_on = retraction.fight_built_on;
     let round_stands = retraction.round_stands;
+    let clock_reshaped = retraction.clock_reshaped.clone();
     let acted_again = retraction.acted_again;
     let Retraction {
         seq,
@@ -798,6 +800,19 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             standing,
         });
     }
+    // A clock move undone or brought back re-times everything after it (T-1, T-3).
+    match clock_reshaped {
+        Some(ClockReshaped::BuiltOn { moved, standing }) => {
+            return Err(RuleError::ClockMoveBuiltOn { moved, standing });
+        }
+        Some(ClockReshaped::HoursInAFight { moved, fight }) => {
+            return Err(RuleError::HoursInAFight { moved, fight });
+        }
+        Some(ClockReshaped::AnotherFight { moved, fight }) => {
+            return Err(RuleError::AnotherFightOn { moved, fight });
+        }
+        None => {}
+    }
     let restores = match &target {
         Event::Retracted { seq: undone, .. } => {
             let (back, event) = restoring.ok_or(RuleError::NoSuchEvent(*undone, state.head))?;
@@ -812,11 +827,11 @@ fn retract(state: &CampaignState, retraction: Retraction) -> Result<Event, RuleE
             {
                 return Err(RuleError::RestoreWouldOpenSeal { seq: back, epoch });
             }
-            // One turn a round (T-3): bringing back a turn taken again since would make it two.
-            if let (Some(again), Some(action)) = (acted_again, event.action()) {
+            // One action a round (T-3): bringing back one taken again since would make it two.
+            if let Some((who, again)) = acted_again {
                 return Err(RuleError::RestoreActsTwice {
                     seq: back,
-                    who: action.who.to_string(),
+                    who,
                     again,
                 });
             }

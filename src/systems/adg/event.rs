@@ -430,9 +430,9 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
         }
     }
 
-    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+    fn actions(&self) -> Vec<crate::systems::contract::event::Action<'_>> {
         use crate::systems::contract::event::Action;
-        match self {
+        let action = match self {
             AdgEvent::RitualCast(c) => Some(Action {
                 who: &c.character,
                 what: format!("cast {}", c.ritual),
@@ -458,7 +458,8 @@ impl crate::systems::contract::event::SystemEvent for AdgEvent {
             | AdgEvent::ScrollGiven { .. }
             | AdgEvent::ScrollOutcomeRolled(_)
             | AdgEvent::SilverChanged { .. } => None,
-        }
+        };
+        action.into_iter().collect()
     }
 
     fn dice(&self) -> &[Die] {

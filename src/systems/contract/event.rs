@@ -235,9 +235,10 @@ pub trait SystemEvent: Serialize + DeserializeOwned + Clone + PartialEq + fmt::D
     }
     /// Every die the event holds, in draw order; `verify` checks them without knowing the kind.
     fn dice(&self) -> &[Die];
-    /// The action a character took with it, for the round of a fight it falls in (T-3): who, what
-    /// in a few words, and whether it puts them last in the round.
-    fn action(&self) -> Option<Action<'_>>;
+    /// The actions characters took with it, for the round it falls in (T-3): who, what in a few
+    /// words, whether it puts them last in the round. Most events are one character's action or
+    /// none; a VsD ritual is also each participant's.
+    fn actions(&self) -> Vec<Action<'_>>;
     /// Whether a retraction may undo it.
     fn is_retractable(&self) -> bool;
     /// Whether the rules record it only after another event of the same command, holding dice of

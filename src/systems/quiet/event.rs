@@ -32,9 +32,9 @@ impl SystemEvent for QuietEvent {
             QuietEvent::Steadied { dice, .. } => dice,
         }
     }
-    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+    fn actions(&self) -> Vec<crate::systems::contract::event::Action<'_>> {
         match self {
-            QuietEvent::Steadied { .. } => None,
+            QuietEvent::Steadied { .. } => Vec::new(),
         }
     }
     fn is_retractable(&self) -> bool {

@@ -712,25 +712,39 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
         }
     }
 
-    fn action(&self) -> Option<crate::systems::contract::event::Action<'_>> {
+    fn actions(&self) -> Vec<crate::systems::contract::event::Action<'_>> {
         use crate::systems::contract::event::Action;
         match self {
-            VsdEvent::SpellCast(c) => Some(Action {
+            // A ritual's participants spend their round concentrating on it (VSD-6).
+            VsdEvent::SpellCast(c) => std::iter::once(Action {
                 who: &c.caster,
                 what: format!("cast {}", c.spell),
                 last: false,
                 half: c.half_action,
                 counted_outside_fights: true,
-            }),
+            })
+            .chain(
+                c.overcast
+                    .iter()
+                    .flat_map(|o| &o.participants)
+                    .map(|helper| Action {
+                        who: helper,
+                        what: format!("joined the ritual for {}", c.spell),
+                        last: false,
+                        half: false,
+                        counted_outside_fights: true,
+                    }),
+            )
+            .collect(),
             VsdEvent::Concentrated {
                 character, spell, ..
-            } => Some(Action {
+            } => vec![Action {
                 who: character,
                 what: format!("concentrates on {spell}"),
                 last: false,
                 half: false,
                 counted_outside_fights: true,
-            }),
+            }],
             // A save answers another's spell, and a held spell fires on its own (its attack roll
             // with it): none is a turn.
             VsdEvent::SpellLearned(_)
@@ -744,7 +758,7 @@ impl crate::systems::contract::event::SystemEvent for VsdEvent {
             | VsdEvent::AssessmentPassed { .. }
             | VsdEvent::ChoiceMade(_)
             | VsdEvent::DelayedSpellResolved(_)
-            | VsdEvent::ThreadSevered(_) => None,
+            | VsdEvent::ThreadSevered(_) => Vec::new(),
         }
     }
 

@@ -682,6 +682,7 @@ fn c1_a_correction_whose_maximum_reaches_zero_after_a_restore_kills() {
             reason: "x".into(),
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         })

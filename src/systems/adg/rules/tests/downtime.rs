@@ -307,6 +307,7 @@ fn adg_s3_c2_given_a_span_that_wrote_a_scroll_when_it_is_retracted_then_it_is_re
             reason: "entered by mistake".into(),
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         })

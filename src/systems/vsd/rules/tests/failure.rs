@@ -811,6 +811,7 @@ fn vsd9_vsd14_c2_a_bolt_whose_cast_is_retracted_owes_no_attack_roll() {
             restoring: None,
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         }),
@@ -923,6 +924,7 @@ fn c2_vsd9_a_retracted_failure_takes_its_choice_with_it() {
             restoring: None,
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         })

@@ -67,6 +67,7 @@ fn vsd7_given_a_retracted_cast_when_a_save_is_rolled_against_it_then_it_is_refus
             restoring: None,
             fight_built_on: false,
             round_stands: None,
+            clock_reshaped: None,
             acted_again: None,
             names_after: Default::default(),
         }),
