@@ -3,6 +3,7 @@
 mod amend;
 mod audit;
 mod backup;
+mod bench;
 mod browser;
 mod campaigns;
 mod cli_adg;
