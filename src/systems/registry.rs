@@ -4,7 +4,6 @@
 //! does not build until each list below has it, and the core, which reaches systems only through
 //! these lists, then serves it with no edit of its own.
 
-use super::adg::Adg;
 use super::contract::command::SystemCommands;
 use super::contract::event::{Share, SystemModel, SystemSheet};
 use super::contract::port::Refusal;
@@ -12,62 +11,102 @@ use super::contract::render::SystemWords;
 use super::contract::rules::SystemRules;
 use super::contract::sample::SystemSample;
 use super::contract::state::SystemFold;
-#[cfg(test)]
-use super::quiet::Quiet;
-use super::vsd::Vsd;
 use crate::dice::Die;
 use crate::time::GameDuration;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Runs `$body` for the system `$value` (one of the lists below, named by `$list`) is of, with
-/// `$system` naming that system's type and `$inner` bound to what the variant holds:
-/// `on_system!(&c.sheet, Sheet, |S, sheet| S::NAME)`; for a [`SystemId`], with no inner value:
-/// `on_system!(id, SystemId, |S| S::NAME)`. The one place the systems are listed for dispatch;
-/// each arm is the same code, compiled for its system.
-macro_rules! on_system {
-    ($value:expr, SystemId, |$system:ident| $body:expr) => {
-        match $value {
-            $crate::systems::registry::SystemId::Adg => {
-                #[allow(unused)]
-                type $system = $crate::systems::adg::Adg;
-                $body
-            }
-            $crate::systems::registry::SystemId::Vsd => {
-                #[allow(unused)]
-                type $system = $crate::systems::vsd::Vsd;
-                $body
-            }
+/// The one declaration of the rule systems grimoire knows: each system's type and folder, the
+/// field its characters' shares of a rest are stored under (with that field's serde attributes),
+/// and which flag of a stored `sheet_corrected` ends its characters. Every closed list below and
+/// every arm of [`on_system!`] is generated from it, so a system is in all of them or in none:
+/// adding one is one line here and its folder. `[$then]` is the macro given the list (its path);
+/// what is in braces goes to it first.
+macro_rules! the_systems {
+    ([$($then:tt)*] { $($pass:tt)* }) => {
+        $($then)*! { { $($pass)* }
+            Adg in adg {
+                rests in results [
+                    /// A Dungeon Game's shares, always written (the first rests held only these).
+                ],
+                ends by Dies
+            },
+            Vsd in vsd {
+                rests in mp [
+                    /// Against the Darkmaster's shares.
+                    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+                ],
+                ends by Consumed
+            },
+            // A Quiet Game, a small third system compiled only in tests; it ends a character by
+            // strain, never by a correction.
             #[cfg(test)]
-            $crate::systems::registry::SystemId::Quiet => {
-                #[allow(unused)]
-                type $system = $crate::systems::quiet::Quiet;
-                $body
-            }
-        }
-    };
-    ($value:expr, $list:ident, |$system:ident, $inner:pat_param| $body:expr) => {
-        match $value {
-            $crate::systems::registry::$list::Adg($inner) => {
-                #[allow(unused)]
-                type $system = $crate::systems::adg::Adg;
-                $body
-            }
-            $crate::systems::registry::$list::Vsd($inner) => {
-                #[allow(unused)]
-                type $system = $crate::systems::vsd::Vsd;
-                $body
-            }
-            #[cfg(test)]
-            $crate::systems::registry::$list::Quiet($inner) => {
-                #[allow(unused)]
-                type $system = $crate::systems::quiet::Quiet;
-                $body
-            }
+            Quiet in quiet {
+                rests in quiet [
+                    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+                ],
+                ends by Neither
+            },
         }
     };
 }
-pub(crate) use on_system;
+
+/// Runs `$body` for the system `$value` (one of the lists below, named by `$list`) is of, with
+/// `$system` naming that system's type and `$inner` bound to what the variant holds:
+/// `on_system!(&c.sheet, Sheet, |S, sheet| S::NAME)`; for a [`SystemId`], with no inner value:
+/// `on_system!(id, SystemId, |S| S::NAME)`. Each arm is the same code, compiled for its system;
+/// the arms come from [`the_systems!`].
+macro_rules! on_system {
+    ($value:expr, SystemId, |$system:ident| $body:expr) => {
+        $crate::systems::registry::the_systems!(
+            [$crate::systems::registry::dispatch_on_id] { $value, $system, $body }
+        )
+    };
+    ($value:expr, $list:ident, |$system:ident, $inner:pat_param| $body:expr) => {
+        $crate::systems::registry::the_systems!(
+            [$crate::systems::registry::dispatch_on_list] { $value, $list, $system, $inner, $body }
+        )
+    };
+}
+
+/// [`on_system!`] on a [`SystemId`]: one arm for each system declared.
+macro_rules! dispatch_on_id {
+    (
+        { $value:expr, $system:ident, $body:expr }
+        $( $(#[$only:meta])* $S:ident in $module:ident { $($_:tt)* }, )*
+    ) => {
+        match $value {
+            $(
+                $(#[$only])*
+                $crate::systems::registry::SystemId::$S => {
+                    #[allow(unused)]
+                    type $system = $crate::systems::$module::$S;
+                    $body
+                }
+            )*
+        }
+    };
+}
+
+/// [`on_system!`] on one of the lists: one arm for each system declared.
+macro_rules! dispatch_on_list {
+    (
+        { $value:expr, $list:ident, $system:ident, $inner:pat_param, $body:expr }
+        $( $(#[$only:meta])* $S:ident in $module:ident { $($_:tt)* }, )*
+    ) => {
+        match $value {
+            $(
+                $(#[$only])*
+                $crate::systems::registry::$list::$S($inner) => {
+                    #[allow(unused)]
+                    type $system = $crate::systems::$module::$S;
+                    $body
+                }
+            )*
+        }
+    };
+}
+pub(crate) use {dispatch_on_id, dispatch_on_list, on_system, the_systems};
 
 /// A system as the registry holds it: the contract's traits, and how to find its part of each
 /// closed list.
@@ -125,22 +164,119 @@ pub enum EndFlag {
     Neither,
 }
 
-/// Which rule system a character plays under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SystemId {
-    Adg,
-    Vsd,
-    #[cfg(test)]
-    Quiet,
-}
+/// The lists the core holds the systems by, each with one variant or field per system declared in
+/// [`the_systems!`].
+macro_rules! declare_lists {
+    (
+        {}
+        $(
+            $(#[$only:meta])*
+            $S:ident in $module:ident {
+                rests in $rest:ident [ $(#[$rest_attr:meta])* ],
+                ends by $flag:ident
+            },
+        )*
+    ) => {
+        /// Which rule system a character plays under.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum SystemId {
+            $( $(#[$only])* $S, )*
+        }
 
+        /// Every system, in the declaration's order.
+        const ALL_SYSTEMS: &[SystemId] = &[ $( $(#[$only])* SystemId::$S, )* ];
+
+        /// A character's sheet as entered: one rule system's.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(tag = "system", rename_all = "lowercase")]
+        pub enum Sheet {
+            $( $(#[$only])* $S(<super::$module::$S as SystemModel>::Sheet), )*
+        }
+
+        /// What a character's rule system keeps: one system, never two (stored under the
+        /// system's key).
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum AnyState {
+            $( $(#[$only])* $S(<super::$module::$S as SystemFold>::Character), )*
+        }
+
+        /// Each system's campaign-wide state, under its key. (Not flattened into the campaign
+        /// state: serde reads a flattened map's number keys back as text, which a scroll's id is
+        /// not.)
+        #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+        pub struct Campaigns {
+            $(
+                $(#[$only])*
+                #[serde(default)]
+                pub $module: <super::$module::$S as SystemFold>::Campaign,
+            )*
+        }
+
+        /// A rule system's event, as the core's `Event` holds it (stored as the system's own
+        /// payload: the variant adds nothing to it).
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(untagged)]
+        pub enum AnyEvent {
+            $( $(#[$only])* $S(<super::$module::$S as SystemModel>::Event), )*
+        }
+
+        /// A rest as `rested` rows store it: the time it took, each system's shares under its own
+        /// field, and the dice. A shipped shape: its fields are never renamed or reordered.
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct Rest {
+            pub by: GameDuration,
+            $(
+                $(#[$only])*
+                $(#[$rest_attr])*
+                pub $rest: Vec<<super::$module::$S as SystemModel>::RestShare>,
+            )*
+            pub dice: Vec<Die>,
+        }
+
+        impl Rest {
+            /// A rest of `by` that has given no one anything yet.
+            pub fn new(by: GameDuration) -> Rest {
+                Rest {
+                    by,
+                    $( $(#[$only])* $rest: Vec::new(), )*
+                    dice: Vec::new(),
+                }
+            }
+        }
+
+        /// A rule system's command, as the core's `Command` holds it.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum AnyCommand {
+            $( $(#[$only])* $S(Box<<super::$module::$S as SystemRules>::Command>), )*
+        }
+
+        /// A downtime week of a rule system's own, as the core's plan holds it.
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub enum AnyWeek {
+            $( $(#[$only])* $S(<super::$module::$S as SystemRules>::Week), )*
+        }
+
+        /// A rule system's refusal, as the core's `RuleError` holds it.
+        #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+        pub enum AnyError {
+            $(
+                $(#[$only])*
+                #[error(transparent)]
+                $S(<super::$module::$S as SystemRules>::Error),
+            )*
+        }
+
+        $(
+            $(#[$only])*
+            register!(super::$module::$S, $S, keeps $module, rests in $rest, ends by $flag);
+        )*
+    };
+}
 impl SystemId {
     /// Every system, in the registry's order.
-    #[cfg(not(test))]
-    pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd];
-    #[cfg(test)]
-    pub const ALL: &[SystemId] = &[SystemId::Adg, SystemId::Vsd, SystemId::Quiet];
+    pub const ALL: &[SystemId] = ALL_SYSTEMS;
 
     /// The system's word on the command line and in JSON (`adg`).
     pub fn key(self) -> &'static str {
@@ -166,12 +302,7 @@ impl SystemId {
 
     /// The system's name as the table says it.
     pub fn name(self) -> &'static str {
-        match self {
-            SystemId::Adg => Adg::NAME,
-            SystemId::Vsd => Vsd::NAME,
-            #[cfg(test)]
-            SystemId::Quiet => Quiet::NAME,
-        }
+        on_system!(self, SystemId, |S| S::NAME)
     }
 }
 
@@ -181,77 +312,7 @@ impl fmt::Display for SystemId {
     }
 }
 
-/// A character's sheet as entered: one rule system's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "system", rename_all = "lowercase")]
-pub enum Sheet {
-    Adg(<Adg as SystemModel>::Sheet),
-    Vsd(<Vsd as SystemModel>::Sheet),
-    #[cfg(test)]
-    Quiet(<Quiet as SystemModel>::Sheet),
-}
-
-/// What a character's rule system keeps: one system, never two (stored under the system's key).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AnyState {
-    Adg(<Adg as SystemFold>::Character),
-    Vsd(<Vsd as SystemFold>::Character),
-    #[cfg(test)]
-    Quiet(<Quiet as SystemFold>::Character),
-}
-
-/// Each system's campaign-wide state, under its key. (Not flattened into the campaign state:
-/// serde reads a flattened map's number keys back as text, which a scroll's id is not.)
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Campaigns {
-    pub adg: <Adg as SystemFold>::Campaign,
-    pub vsd: <Vsd as SystemFold>::Campaign,
-    #[cfg(test)]
-    #[serde(default)]
-    pub quiet: <Quiet as SystemFold>::Campaign,
-}
-
-/// A rule system's event, as the core's `Event` holds it (stored as the system's own payload: the
-/// variant adds nothing to it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum AnyEvent {
-    Adg(<Adg as SystemModel>::Event),
-    Vsd(<Vsd as SystemModel>::Event),
-    #[cfg(test)]
-    Quiet(<Quiet as SystemModel>::Event),
-}
-
-/// A rest as `rested` rows store it: the time it took, each system's shares under its own field,
-/// and the dice. A shipped shape: its fields are never renamed or reordered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Rest {
-    pub by: GameDuration,
-    /// A Dungeon Game's shares, always written (the first rests held only these).
-    pub results: Vec<<Adg as SystemModel>::RestShare>,
-    /// Against the Darkmaster's shares.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub mp: Vec<<Vsd as SystemModel>::RestShare>,
-    #[cfg(test)]
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub quiet: Vec<<Quiet as SystemModel>::RestShare>,
-    pub dice: Vec<Die>,
-}
-
 impl Rest {
-    /// A rest of `by` that has given no one anything yet.
-    pub fn new(by: GameDuration) -> Rest {
-        Rest {
-            by,
-            results: Vec::new(),
-            mp: Vec::new(),
-            #[cfg(test)]
-            quiet: Vec::new(),
-            dice: Vec::new(),
-        }
-    }
-
     /// Every resting character's name, system by system.
     pub fn characters(&self) -> Vec<&str> {
         let mut names = Vec::new();
@@ -261,36 +322,6 @@ impl Rest {
         }
         names
     }
-}
-
-/// A rule system's command, as the core's `Command` holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnyCommand {
-    Adg(Box<<Adg as SystemRules>::Command>),
-    Vsd(Box<<Vsd as SystemRules>::Command>),
-    #[cfg(test)]
-    Quiet(Box<<Quiet as SystemRules>::Command>),
-}
-
-/// A downtime week of a rule system's own, as the core's plan holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnyWeek {
-    Adg(<Adg as SystemRules>::Week),
-    Vsd(<Vsd as SystemRules>::Week),
-    #[cfg(test)]
-    Quiet(<Quiet as SystemRules>::Week),
-}
-
-/// A rule system's refusal, as the core's `RuleError` holds it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AnyError {
-    #[error(transparent)]
-    Adg(<Adg as SystemRules>::Error),
-    #[error(transparent)]
-    Vsd(<Vsd as SystemRules>::Error),
-    #[cfg(test)]
-    #[error(transparent)]
-    Quiet(<Quiet as SystemRules>::Error),
 }
 
 impl Sheet {
@@ -317,8 +348,8 @@ impl AnyState {
 
 /// One system's accessors into the lists: each picks its own variant.
 macro_rules! register {
-    ($system:ident, keeps $campaign:ident, rests in $rest_field:ident, ends by $flag:ident) => {
-        impl Registered for $system {
+    ($ty:path, $system:ident, keeps $campaign:ident, rests in $rest_field:ident, ends by $flag:ident) => {
+        impl Registered for $ty {
             const ID: SystemId = SystemId::$system;
             const END_FLAG: EndFlag = EndFlag::$flag;
             fn rest_shares(rest: &Rest) -> &[Self::RestShare] {
@@ -384,20 +415,20 @@ macro_rules! register {
             }
         }
 
-        impl From<<$system as SystemRules>::Error> for crate::rules::RuleError {
-            fn from(error: <$system as SystemRules>::Error) -> crate::rules::RuleError {
+        impl From<<$ty as SystemRules>::Error> for crate::rules::RuleError {
+            fn from(error: <$ty as SystemRules>::Error) -> crate::rules::RuleError {
                 crate::rules::RuleError::System(AnyError::$system(error))
             }
         }
 
-        impl From<<$system as SystemRules>::Error> for Refusal<<$system as SystemRules>::Error> {
-            fn from(error: <$system as SystemRules>::Error) -> Self {
+        impl From<<$ty as SystemRules>::Error> for Refusal<<$ty as SystemRules>::Error> {
+            fn from(error: <$ty as SystemRules>::Error) -> Self {
                 Refusal::Own(error)
             }
         }
 
-        impl From<Refusal<<$system as SystemRules>::Error>> for crate::rules::RuleError {
-            fn from(refusal: Refusal<<$system as SystemRules>::Error>) -> crate::rules::RuleError {
+        impl From<Refusal<<$ty as SystemRules>::Error>> for crate::rules::RuleError {
+            fn from(refusal: Refusal<<$ty as SystemRules>::Error>) -> crate::rules::RuleError {
                 match refusal {
                     Refusal::Core(refused) => refused.into(),
                     Refusal::Own(error) => error.into(),
@@ -405,18 +436,14 @@ macro_rules! register {
             }
         }
 
-        impl From<<$system as SystemModel>::Event> for AnyEvent {
-            fn from(event: <$system as SystemModel>::Event) -> AnyEvent {
+        impl From<<$ty as SystemModel>::Event> for AnyEvent {
+            fn from(event: <$ty as SystemModel>::Event) -> AnyEvent {
                 AnyEvent::$system(event)
             }
         }
     };
 }
-register!(Adg, keeps adg, rests in results, ends by Dies);
-register!(Vsd, keeps vsd, rests in mp, ends by Consumed);
-// A Quiet Game ends a character by strain, never by a correction.
-#[cfg(test)]
-register!(Quiet, keeps quiet, rests in quiet, ends by Neither);
+the_systems!([declare_lists] {});
 
 #[cfg(test)]
 mod tests {
