@@ -70,17 +70,7 @@ pub struct Run {
     pub rng: StdRng,
 }
 
-/// A die a command needs next, asked for at the table (`--rolls ask`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DieWanted {
-    /// Its place in the command's draw order, from 1.
-    pub number: usize,
-    pub sides: u32,
-    /// What it is for, e.g. "mishap 2d6".
-    pub purpose: String,
-    /// A sealed die: whoever types it must not see it echoed.
-    pub sealed: bool,
-}
+pub use crate::dice::DieWanted;
 
 /// A person entering physical dice one at a time, as the command needs them.
 pub trait DiceAsker {

@@ -22,7 +22,7 @@ pub enum Error {
         "no value was entered for die {} (a d{} for {}), so nothing was recorded",
         .0.number, .0.sides, .0.purpose
     )]
-    Abandoned(crate::campaign::DieWanted),
+    Abandoned(crate::dice::DieWanted),
     /// The log moved on between asking for dice and recording them (the dice are asked again).
     #[error("the log moved on while dice were being entered; nothing was recorded")]
     LogMoved,

@@ -406,7 +406,7 @@ fn run_for<S: Registered>(
             } else {
                 g.open()?.replay(None)?
             };
-            let said = read(&given, &state).map_err(S::refused)?;
+            let said = read(&given, &state).map_err(crate::rules::refused::<S>)?;
             let text: Vec<String> = said.blocks.iter().map(shown).collect();
             Ok(Report::new(
                 text.join("\n"),

@@ -285,7 +285,7 @@ pub fn restore(g: &Globals, args: &RestoreArgs) -> Result<Report, Error> {
     };
     // Through a link, the file it leads to is the campaign (SQLite's journals sit beside it): that
     // is the file set aside and replaced, and the link stays a link.
-    let into = crate::store::output::follow_links(&into).map_err(|why| {
+    let into = crate::store::follow_links(&into).map_err(|why| {
         Error::Store(crate::store::StoreError::Refused {
             path: into.clone(),
             why,

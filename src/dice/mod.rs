@@ -608,6 +608,18 @@ impl<'r> Dice<'r> {
     }
 }
 
+/// A die a command needs next, asked for at the table (`--rolls ask`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DieWanted {
+    /// Its place in the command's draw order, from 1.
+    pub number: usize,
+    pub sides: u32,
+    /// What it is for, e.g. "mishap 2d6".
+    pub purpose: String,
+    /// A sealed die: whoever types it must not see it echoed.
+    pub sealed: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

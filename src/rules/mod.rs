@@ -9,7 +9,9 @@ pub mod rest;
 pub mod text;
 
 use crate::seq::Seq;
-use crate::systems::registry::AnyError;
+use crate::systems::contract::port::Refusal;
+use crate::systems::contract::rules::SystemRules;
+use crate::systems::registry::{AnyError, Registered};
 
 use crate::dice::{Dice, DiceError, SeedContext};
 use crate::state::CampaignState;
@@ -311,6 +313,41 @@ pub enum RuleError {
     #[error(transparent)]
     System(AnyError),
 }
+
+/// One of a system's refusals, as the library's: a refusal the core's ports made, or the
+/// system's own (`RuleError::System`).
+pub fn refused<S: Registered>(refusal: Refusal<S::Error>) -> RuleError {
+    match refusal {
+        Refusal::Core(refused) => refused.into(),
+        Refusal::Own(error) => RuleError::System(S::wrap_error(error)),
+    }
+}
+
+/// A system's refusals turn into the library's with `?`: one pair of conversions for each system
+/// of the registry's one declaration (`the_systems!`), generated here, where `RuleError` is, so the
+/// registry names no rules.
+macro_rules! refusals_of_each_system {
+    ({} $( $(#[$only:meta])* $S:ident in $module:ident { $($_:tt)* }, )*) => {
+        $(
+            $(#[$only])*
+            impl From<<crate::systems::$module::$S as SystemRules>::Error> for RuleError {
+                fn from(error: <crate::systems::$module::$S as SystemRules>::Error) -> RuleError {
+                    refused::<crate::systems::$module::$S>(Refusal::Own(error))
+                }
+            }
+
+            $(#[$only])*
+            impl From<Refusal<<crate::systems::$module::$S as SystemRules>::Error>> for RuleError {
+                fn from(
+                    refusal: Refusal<<crate::systems::$module::$S as SystemRules>::Error>,
+                ) -> RuleError {
+                    refused::<crate::systems::$module::$S>(refusal)
+                }
+            }
+        )*
+    };
+}
+crate::systems::registry::the_systems!([refusals_of_each_system] {});
 
 impl From<crate::systems::contract::port::Refused> for RuleError {
     fn from(refused: crate::systems::contract::port::Refused) -> RuleError {

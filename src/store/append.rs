@@ -4,8 +4,7 @@
 use super::StoreError;
 use super::backend::{InsertError, LogRead, LogWrite};
 use super::chain::StoredRow;
-use super::log::{Batch, Stamp, recorded};
-use super::replay::{decode, replay_from, save_snapshot};
+use super::replay::{decode, recorded, replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
@@ -17,6 +16,28 @@ use rand::rngs::StdRng;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+
+/// Who and when, stamped on every event a write appends.
+pub struct Stamp {
+    pub recorded_at: String,
+    pub actor: String,
+    /// Source of the events' unique ids.
+    pub id_rng: StdRng,
+}
+
+/// What a decision produces: events to append, plus secrets to keep beside the log.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub events: Vec<Event>,
+    /// Sealed dice drawn by the command, each filed under the event that holds it.
+    pub sealed: Vec<SealedSecret>,
+    /// Epoch seeds to keep (a new epoch's seed).
+    pub seeds: Vec<(u32, [u8; 32])>,
+    /// Second seeds to keep, the ones a new epoch's sealed dice come from.
+    pub sealed_seeds: Vec<(u32, [u8; 32])>,
+    /// Other secrets to keep, as (kind, key, value): a request's secret, a device link's hash.
+    pub kept: Vec<(&'static str, String, String)>,
+}
 
 /// The kind of secret an epoch's seed is kept as, under the epoch's number.
 pub const EPOCH_SEED: &str = "epoch_seed";

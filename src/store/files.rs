@@ -111,11 +111,7 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
     let Some(target) = canonical(target) else {
         return false;
     };
-    let campaign = campaign.and_then(|c| {
-        super::output::follow_links(c)
-            .ok()
-            .and_then(|c| canonical(&c))
-    });
+    let campaign = campaign.and_then(|c| follow_links(c).ok().and_then(|c| canonical(&c)));
     // A journal whose database was moved away is recognised by its own header (the write-ahead
     // log's magic number, or the rollback journal's).
     const JOURNAL_MAGIC: [&[u8]; 3] = [
@@ -126,7 +122,7 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
     // Only a regular file's header is read: opening a FIFO to read would wait for a writer.
     let header = |path: &Path| -> Vec<u8> {
         if path.is_file() {
-            super::output::first_bytes(path).unwrap_or_default()
+            first_bytes(path).unwrap_or_default()
         } else {
             Vec::new()
         }
@@ -144,9 +140,7 @@ pub(crate) fn is_a_journal(target: &Path, campaign: Option<&Path>) -> bool {
             || target
                 .to_str()
                 .and_then(|t| t.strip_suffix(suffix))
-                .is_some_and(|database| {
-                    header(Path::new(database)).starts_with(super::output::SQLITE_HEADER)
-                })
+                .is_some_and(|database| header(Path::new(database)).starts_with(SQLITE_HEADER))
     })
 }
 
@@ -200,4 +194,35 @@ fn process_lives(pid: u32) -> bool {
     pid == std::process::id()
         || Path::new(&format!("/proc/{pid}")).exists()
         || !Path::new("/proc/self").exists()
+}
+
+/// The first bytes of a SQLite database file.
+pub(crate) const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
+
+/// The path a chain of symbolic links leads to (the path itself when it is not a link).
+pub(crate) fn follow_links(path: &Path) -> Result<PathBuf, String> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let next = std::fs::read_link(&current).map_err(|e| e.to_string())?;
+                current = match current.parent() {
+                    Some(folder) if next.is_relative() => folder.join(next),
+                    _ => next,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err("it is a symbolic link in a loop of links".into())
+}
+
+/// The first 64 bytes of a file (fewer when it is shorter).
+pub(crate) fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut start = Vec::with_capacity(64);
+    use std::io::Read;
+    std::fs::File::open(path)?
+        .take(64)
+        .read_to_end(&mut start)?;
+    Ok(start)
 }

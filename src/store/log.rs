@@ -2,7 +2,7 @@
 //! verify. Everything here is written once for every backend; a backend only stores rows.
 
 use super::StoreError;
-use super::append::{Appender, EPOCH_SEED, Running, SEALED_SEED, WriteView};
+use super::append::{Appender, Batch, EPOCH_SEED, Running, SEALED_SEED, Stamp, WriteView};
 use super::backend::{Backend, InsertError, LogWrite};
 use super::chain::{Checkpoint, GENESIS_HASH, StoredRow};
 use super::jsonl::{self, Line};
@@ -10,16 +10,14 @@ use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
     self, ImportReplay, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, replay_from,
-    replay_span, revisions, save_snapshot,
+    replay_span, revisions, save_snapshot, to_recorded,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
 use crate::dice::SealedSecret;
-use crate::event::{Event, EventHash, Recorded};
+use crate::event::{Event, Recorded};
 use crate::seq::Seq;
 use crate::state::{CampaignState, Replay};
-use crate::time::GameTime;
-use rand::rngs::StdRng;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
@@ -28,28 +26,6 @@ use std::rc::Rc;
 pub trait RowCheck {
     /// Checks the next row; returns its event, read from the payload, or why it is refused.
     fn check(&mut self, row: &StoredRow) -> Result<Event, String>;
-}
-
-/// Who and when, stamped on every event a write appends.
-pub struct Stamp {
-    pub recorded_at: String,
-    pub actor: String,
-    /// Source of the events' unique ids.
-    pub id_rng: StdRng,
-}
-
-/// What a decision produces: events to append, plus secrets to keep beside the log.
-#[derive(Debug, Default)]
-pub struct Batch {
-    pub events: Vec<Event>,
-    /// Sealed dice drawn by the command, each filed under the event that holds it.
-    pub sealed: Vec<SealedSecret>,
-    /// Epoch seeds to keep (a new epoch's seed).
-    pub seeds: Vec<(u32, [u8; 32])>,
-    /// Second seeds to keep, the ones a new epoch's sealed dice come from.
-    pub sealed_seeds: Vec<(u32, [u8; 32])>,
-    /// Other secrets to keep, as (kind, key, value): a request's secret, a device link's hash.
-    pub kept: Vec<(&'static str, String, String)>,
 }
 
 /// What a write appended, and the state just after it (shared with the store that keeps it in
@@ -855,36 +831,4 @@ impl PendingRows {
         self.rows.clear();
         Ok(())
     }
-}
-
-/// A stored row and its decoded event as the log holds them; refused as damage when a hash is not
-/// a hash at all.
-pub(super) fn recorded(row: StoredRow, event: Event) -> Result<Recorded, StoreError> {
-    let hash = |text: &str, which: &str| {
-        EventHash::parse(text).ok_or_else(|| StoreError::DamagedRow {
-            seq: row.seq,
-            what: format!("its {which} is not a SHA-256 hash in hex"),
-        })
-    };
-    let (prev_hash, hash) = (
-        hash(&row.prev_hash, "previous hash")?,
-        hash(&row.hash, "hash")?,
-    );
-    Ok(Recorded {
-        seq: row.seq,
-        event_id: row.event_id,
-        schema_version: row.schema_version,
-        game_time: GameTime(row.game_time),
-        recorded_at: row.recorded_at,
-        session: row.session,
-        actor: row.actor,
-        prev_hash,
-        hash,
-        event,
-    })
-}
-
-pub(super) fn to_recorded(row: StoredRow) -> Result<Recorded, StoreError> {
-    let event = decode(&row)?;
-    recorded(row, event)
 }

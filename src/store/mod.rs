@@ -26,10 +26,12 @@ mod replay;
 mod sqlite;
 
 pub use append::{Appender, EPOCH_SEED, SEALED_SEED, WriteView};
+pub use append::{Batch, Stamp};
 pub use chain::{Checkpoint, StoredRow};
+pub(crate) use files::follow_links;
 pub use files::{io_error, remove_database_files};
 pub use location::{Location, PgLocation};
-pub use log::{Batch, NewCampaign, RowCheck, Stamp, Store, Written};
+pub use log::{NewCampaign, RowCheck, Store, Written};
 pub use memory::MemoryLog;
 pub use point::Point;
 pub use replay::SpanEvent;

@@ -14,9 +14,8 @@
 //! - A file that holds secrets is created with mode 0600.
 
 use super::StoreError;
-use super::files::{io_error, private_name};
+use super::files::{SQLITE_HEADER, first_bytes, follow_links, io_error, private_name};
 use std::fs::File;
-use std::io::Read;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -78,9 +77,6 @@ enum Pending {
     /// A private name beside the target (a file system without unnamed files), removed on drop.
     Named(tempfile::TempPath),
 }
-
-/// The first bytes of a SQLite database file.
-pub(crate) const SQLITE_HEADER: &[u8] = b"SQLite format 3\0";
 
 impl OutputFile {
     /// Checks the target against the rules above and opens a private partial file beside it.
@@ -231,28 +227,4 @@ fn link_unnamed(file: &File, to: &Path) -> std::io::Result<()> {
         }
         other => Ok(other?),
     }
-}
-
-/// The path a chain of symbolic links leads to (the path itself when it is not a link).
-pub(crate) fn follow_links(path: &Path) -> Result<PathBuf, String> {
-    let mut current = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let next = std::fs::read_link(&current).map_err(|e| e.to_string())?;
-                current = match current.parent() {
-                    Some(folder) if next.is_relative() => folder.join(next),
-                    _ => next,
-                };
-            }
-            _ => return Ok(current),
-        }
-    }
-    Err("it is a symbolic link in a loop of links".into())
-}
-
-pub(crate) fn first_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut start = Vec::with_capacity(64);
-    File::open(path)?.take(64).read_to_end(&mut start)?;
-    Ok(start)
 }

@@ -49,7 +49,7 @@ impl Store {
             {
                 let mut log = self.backend.read()?;
                 let mut keep = |row| {
-                    chunk.push(super::log::to_recorded(row)?);
+                    chunk.push(super::replay::to_recorded(row)?);
                     Ok(ControlFlow::Continue(()))
                 };
                 match needle {
@@ -79,7 +79,9 @@ impl Store {
         mut visit: impl FnMut(Recorded) -> Result<ControlFlow<()>, StoreError>,
     ) -> Result<(), StoreError> {
         let mut log = self.backend.read()?;
-        log.rows(from, upto, &mut |row| visit(super::log::to_recorded(row)?))
+        log.rows(from, upto, &mut |row| {
+            visit(super::replay::to_recorded(row)?)
+        })
     }
 
     /// The players' entropy in force along the log, from the session edges themselves (never

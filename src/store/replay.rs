@@ -419,3 +419,35 @@ impl ImportReplay {
         &self.state
     }
 }
+
+/// A stored row and its decoded event as the log holds them; refused as damage when a hash is not
+/// a hash at all.
+pub(super) fn recorded(row: StoredRow, event: Event) -> Result<crate::event::Recorded, StoreError> {
+    let hash = |text: &str, which: &str| {
+        crate::event::EventHash::parse(text).ok_or_else(|| StoreError::DamagedRow {
+            seq: row.seq,
+            what: format!("its {which} is not a SHA-256 hash in hex"),
+        })
+    };
+    let (prev_hash, hash) = (
+        hash(&row.prev_hash, "previous hash")?,
+        hash(&row.hash, "hash")?,
+    );
+    Ok(crate::event::Recorded {
+        seq: row.seq,
+        event_id: row.event_id,
+        schema_version: row.schema_version,
+        game_time: crate::time::GameTime(row.game_time),
+        recorded_at: row.recorded_at,
+        session: row.session,
+        actor: row.actor,
+        prev_hash,
+        hash,
+        event,
+    })
+}
+
+pub(super) fn to_recorded(row: StoredRow) -> Result<crate::event::Recorded, StoreError> {
+    let event = decode(&row)?;
+    recorded(row, event)
+}

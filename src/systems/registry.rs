@@ -126,8 +126,8 @@ pub trait Registered: SystemRules + SystemWords + SystemSample + SystemCommands 
     /// The system's shares of a rest.
     fn rest_shares(rest: &Rest) -> &[Self::RestShare];
     fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare>;
-    /// One of the system's refusals, as the library's.
-    fn refused(refusal: Refusal<Self::Error>) -> crate::rules::RuleError;
+    /// One of the system's own refusals, as the core holds them (`RuleError::System`).
+    fn wrap_error(error: Self::Error) -> AnyError;
     /// The system's campaign-wide state.
     fn campaign(campaigns: &Campaigns) -> &Self::Campaign;
     fn campaign_mut(campaigns: &mut Campaigns) -> &mut Self::Campaign;
@@ -358,8 +358,8 @@ macro_rules! register {
             fn rest_shares_mut(rest: &mut Rest) -> &mut Vec<Self::RestShare> {
                 &mut rest.$rest_field
             }
-            fn refused(refusal: Refusal<Self::Error>) -> crate::rules::RuleError {
-                refusal.into()
+            fn wrap_error(error: Self::Error) -> AnyError {
+                AnyError::$system(error)
             }
             fn campaign(campaigns: &Campaigns) -> &Self::Campaign {
                 &campaigns.$campaign
@@ -415,24 +415,9 @@ macro_rules! register {
             }
         }
 
-        impl From<<$ty as SystemRules>::Error> for crate::rules::RuleError {
-            fn from(error: <$ty as SystemRules>::Error) -> crate::rules::RuleError {
-                crate::rules::RuleError::System(AnyError::$system(error))
-            }
-        }
-
         impl From<<$ty as SystemRules>::Error> for Refusal<<$ty as SystemRules>::Error> {
             fn from(error: <$ty as SystemRules>::Error) -> Self {
                 Refusal::Own(error)
-            }
-        }
-
-        impl From<Refusal<<$ty as SystemRules>::Error>> for crate::rules::RuleError {
-            fn from(refusal: Refusal<<$ty as SystemRules>::Error>) -> crate::rules::RuleError {
-                match refusal {
-                    Refusal::Core(refused) => refused.into(),
-                    Refusal::Own(error) => error.into(),
-                }
             }
         }
 

@@ -596,13 +596,13 @@ fn journal_not_its_files(
     path: &Path,
     scan: &mut journal::JournalScan,
 ) -> Option<journal::NotItsJournal> {
-    let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
+    let file = super::files::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
     journal::belongs_as_scanned(&file, &super::files::beside(&file, "-wal"), scan).err()
 }
 
 fn refuse_another_files_journal(path: &Path) -> Result<(), StoreError> {
     // SQLite follows a link to its file and keeps the journal beside that file.
-    let file = super::output::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
+    let file = super::files::follow_links(path).unwrap_or_else(|_| path.to_path_buf());
     let path = file.as_path();
     let wal = super::files::beside(path, "-wal");
     if journal::belongs(path, &wal).is_ok() {
