@@ -332,8 +332,9 @@ impl Store {
     }
 
     /// One write: lock, replay, let `decide` choose the events, append them chained, keep the secrets.
-    /// If anything fails nothing is written.
-    pub fn write<F>(&mut self, stamp: Stamp, decide: F) -> Result<Written, Error>
+    /// If anything fails nothing is written. Only the campaign's door (`Campaign`) calls it: the
+    /// compiler holds every write behind it (tests reach it through the `testkit` feature).
+    pub(crate) fn write<F>(&mut self, stamp: Stamp, decide: F) -> Result<Written, Error>
     where
         F: FnOnce(&CampaignState, &mut WriteView<'_>) -> Result<Batch, Error>,
     {
@@ -347,7 +348,7 @@ impl Store {
     /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
     /// every [`SNAPSHOT_KEEP_EVERY`] events along the way (where they are kept anyway) and once at the end, so
     /// the next command starts from the head.
-    pub fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, Rc<CampaignState>), Error>
+    pub(crate) fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, Rc<CampaignState>), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {
@@ -566,7 +567,7 @@ impl Store {
     /// Imports an export into this empty log, all or nothing: rows are checked (see
     /// [`ChainCheck`]) and inserted in one transaction as they stream in. `lines` yields each
     /// non-blank line with its 1-based line number, or the reason a line could not be read.
-    pub fn import(
+    pub(crate) fn import(
         &mut self,
         lines: impl IntoIterator<Item = (u64, Result<String, String>)>,
         chain: &mut dyn RowCheck,

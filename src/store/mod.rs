@@ -27,6 +27,8 @@ mod sqlite;
 
 pub use append::{Appender, EPOCH_SEED, SEALED_SEED, WriteView};
 pub use append::{Batch, Stamp};
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub use chain::{Checkpoint, StoredRow};
 pub(crate) use files::follow_links;
 pub use files::{io_error, remove_database_files};

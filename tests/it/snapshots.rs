@@ -8,6 +8,7 @@ use grimoire::rules::campaign::{ClockAdvance, HealthChange, Retraction};
 use grimoire::rules::{Command, decide};
 use grimoire::seq::Seq;
 use grimoire::sheet::Sheet;
+use grimoire::store::testkit::Writes;
 use grimoire::store::{Batch, Stamp, Store};
 use grimoire::systems::adg::sheet::AdgSheet;
 use grimoire::time::GameDuration;

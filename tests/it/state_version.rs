@@ -12,6 +12,7 @@
 //! passes through is hashed; `FINGERPRINT` holds the format and that hash.
 
 use grimoire::event::Event;
+use grimoire::store::testkit::Writes;
 use grimoire::store::{Batch, MemoryLog, STATE_FORMAT, Stamp};
 use grimoire::systems::adg::event::AdgEvent;
 use grimoire::systems::registry::AnyEvent;

@@ -7,6 +7,7 @@ use crate::pg_cluster;
 use grimoire::Error;
 use grimoire::event::Event;
 use grimoire::seq::Seq;
+use grimoire::store::testkit::Writes;
 use grimoire::store::{Batch, Location, MemoryLog, Point, Stamp, Store};
 use grimoire::time::GameDuration;
 use rand::SeedableRng;
