@@ -348,7 +348,11 @@ impl Store {
     /// and appends batch after batch; nothing is written unless it returns Ok. Snapshots are taken
     /// every [`SNAPSHOT_KEEP_EVERY`] events along the way (where they are kept anyway) and once at the end, so
     /// the next command starts from the head.
-    pub(crate) fn bulk<T, F>(&mut self, stamp: Stamp, work: F) -> Result<(T, Rc<CampaignState>), Error>
+    pub(crate) fn bulk<T, F>(
+        &mut self,
+        stamp: Stamp,
+        work: F,
+    ) -> Result<(T, Rc<CampaignState>), Error>
     where
         F: FnOnce(&mut Appender<'_>) -> Result<T, Error>,
     {

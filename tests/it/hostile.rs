@@ -5,8 +5,8 @@
 use clap::Parser;
 use grimoire::dice::DiceExpr;
 use grimoire::store::Store;
-use grimoire::store::testkit::Writes;
 use grimoire::store::jsonl::{Line, parse_line};
+use grimoire::store::testkit::Writes;
 use grimoire::time::GameDuration;
 use grimoire::verify::ChainCheck;
 use proptest::prelude::*;
