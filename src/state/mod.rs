@@ -2,9 +2,11 @@
 //! folds events in, and [`Replay`] feeds it a log while skipping retracted events.
 
 mod characters;
+mod clock;
 pub mod fight;
 pub mod players;
 mod ports;
+mod replay;
 
 use crate::seq::Seq;
 use crate::systems::contract::state::SystemFold;
@@ -14,13 +16,14 @@ pub use crate::dice::sealed::PendingSeal;
 pub use crate::systems::contract::port::{ActiveSpell, Health};
 pub use characters::Characters;
 pub use fight::{Fight, FightSpan, Round, Turn};
+pub use replay::{Replay, Revisions, replay_all, undone_by};
 
 use crate::dice::Provenance;
 use crate::event::Event;
 use crate::sheet::Sheet;
 use crate::time::GameTime;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CampaignInfo {
@@ -241,90 +244,6 @@ pub use crate::words::{Folded, fold_name};
 impl CampaignState {
     /// The clock as a person reads it (T-1): to the minute, and while a fight is on, its round
     /// and the fight ("Day 1, 08:10, round 4 of the fight at the bridge").
-    pub fn clock_text(&self) -> String {
-        match &self.fight {
-            Some(fight) => format!(
-                "{}, round {} of {}",
-                self.clock,
-                fight.round_at(self.clock),
-                fight.words()
-            ),
-            None => self.clock.to_string(),
-        }
-    }
-
-    /// When the event at `seq`, stamped `at`, happened, as [`Self::clock_text`] says the clock:
-    /// in its fight's round when one was on.
-    pub fn time_of(&self, seq: Seq, at: GameTime) -> String {
-        match self.fight_at(seq) {
-            Some(fight) => format!(
-                "{at}, round {} of {}",
-                fight.round_at(at),
-                Fight::title(fight.number, fight.name.as_deref())
-            ),
-            None => at.to_string(),
-        }
-    }
-
-    /// The same, short enough for `log`'s time column ("Day 1, 08:10, round 4"): the fight is
-    /// the one whose start is logged above it.
-    pub fn time_of_in_column(&self, seq: Seq, at: GameTime) -> String {
-        match self.fight_at(seq) {
-            Some(fight) => format!("{at}, round {}", fight.round_at(at)),
-            None => at.to_string(),
-        }
-    }
-
-    /// The fight on when the event at `seq` was recorded, counting its beginning and its end.
-    pub fn fight_at(&self, seq: Seq) -> Option<&FightSpan> {
-        let after = self.fights_along.partition_point(|f| f.from <= seq);
-        let span = self.fights_along.get(after.checked_sub(1)?)?;
-        span.to.is_none_or(|to| seq <= to).then_some(span)
-    }
-
-    /// When something in force runs out, as the table says it: in the fight's rounds while a fight
-    /// is on and it ends within its minute ("round 7 of the fight (3 more rounds)"); otherwise by
-    /// the clock with the time left ("Day 1, 01:31 (10 min)", "Day 1, 00:00 (2 more rounds)"),
-    /// never as a round a hundred rounds on.
-    pub fn until_words(&self, until: GameTime) -> String {
-        let left = until.seconds().saturating_sub(self.clock.seconds());
-        let rounds = left.div_ceil(crate::time::ROUND_SECONDS);
-        let more_rounds = || match rounds {
-            1 => "1 more round".to_string(),
-            n => format!("{n} more rounds"),
-        };
-        match &self.fight {
-            _ if left == 0 => until.to_string(),
-            Some(fight) if left <= crate::time::MINUTE_SECONDS => {
-                format!(
-                    "round {} of the fight ({})",
-                    fight.round_at(until),
-                    more_rounds()
-                )
-            }
-            None if left < crate::time::MINUTE_SECONDS => format!("{until} ({})", more_rounds()),
-            _ => format!("{until} ({})", crate::time::GameDuration(left).in_words()),
-        }
-    }
-
-    /// When something that waits for the end of a round (counted since Day 1) happens: "at the
-    /// end of this round", else how many rounds on, naming the fight's round while one is on.
-    pub fn end_of_round_words(&self, round: u64) -> String {
-        let now = self.clock.seconds() / crate::time::ROUND_SECONDS;
-        let ahead = round.saturating_sub(now);
-        if ahead == 0 {
-            return "at the end of this round".to_string();
-        }
-        let later = crate::words::count(ahead, "round", "rounds");
-        match &self.fight {
-            Some(fight) => format!(
-                "at the end of round {} of the fight, {later} from now",
-                fight.round_at(crate::time::GameTime(round * crate::time::ROUND_SECONDS))
-            ),
-            None => format!("at the end of the round {later} from now"),
-        }
-    }
-
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&crate::words::Folded::of(name))
     }
@@ -720,244 +639,6 @@ impl CampaignState {
             self.sealed_pending.insert(seq, sealed);
         }
     }
-}
-
-/// Later events that change how earlier ones replay: retractions, given as (the retraction's seq,
-/// the seq it undoes), and amendments, as (the amendment's seq, the seq it amends, the event it puts
-/// in that one's place). A replay must know them before it reaches the events they change.
-#[derive(Debug, Clone, Default)]
-pub struct Revisions {
-    pub retractions: Vec<(Seq, Seq)>,
-    pub amendments: Vec<(Seq, Seq, Event)>,
-}
-
-impl Revisions {
-    /// The revisions a whole in-memory log records.
-    pub fn of<'a>(events: impl IntoIterator<Item = (Seq, &'a Event)>) -> Revisions {
-        let mut revisions = Revisions::default();
-        for (at, event) in events {
-            revisions.note(at, event);
-        }
-        revisions
-    }
-
-    /// Takes in `event`, recorded at `at`, when it revises an earlier one.
-    pub fn note(&mut self, at: Seq, event: &Event) {
-        match event {
-            Event::Retracted { seq, .. } => self.retract(at, *seq),
-            Event::Amended { seq, event, .. } => {
-                self.amendments.push((at, *seq, event.as_ref().clone()));
-            }
-            _ => {}
-        }
-    }
-
-    /// Takes in a retraction of `target` at `at`: one about to be recorded, to see what it does.
-    pub fn retract(&mut self, at: Seq, target: Seq) {
-        self.retractions.push((at, target));
-    }
-
-    /// The characters in play by the seq of their addition, under the names they hold: of the
-    /// log's `additions` (as recorded), those undone are left out and those amended take their
-    /// amendment's name, as replay does.
-    pub fn names_in_play(&self, additions: &BTreeMap<Seq, String>) -> BTreeMap<Seq, String> {
-        let (undone, amended) = self.in_force();
-        additions
-            .iter()
-            .filter(|(added, _)| !undone.contains(added))
-            .map(|(&added, name)| match amended.get(&added) {
-                Some(Event::CharacterAdded { name, .. }) => (added, name.clone()),
-                _ => (added, name.clone()),
-            })
-            .collect()
-    }
-
-    pub fn extend(&mut self, more: Revisions) {
-        self.retractions.extend(more.retractions);
-        self.amendments.extend(more.amendments);
-    }
-
-    /// Whether one recorded after `seq` changes an event at or before it: a state replayed up to
-    /// `seq` before it was recorded no longer stands.
-    pub fn reach_back_to(&self, seq: Seq) -> bool {
-        let reaches = |at: Seq, target: Seq| at > seq && target <= seq;
-        self.retractions
-            .iter()
-            .any(|&(at, target)| reaches(at, target))
-            || self
-                .amendments
-                .iter()
-                .any(|(at, target, _)| reaches(*at, *target))
-    }
-
-    /// The seqs left undone, and the event that stands in each amended seq's place: the newest
-    /// amendment of it not itself undone.
-    fn in_force(&self) -> (BTreeSet<Seq>, BTreeMap<Seq, Event>) {
-        let undone = undone_by(&self.retractions);
-        let mut newest: BTreeMap<Seq, (Seq, &Event)> = BTreeMap::new();
-        for (at, target, event) in &self.amendments {
-            if undone.contains(at) {
-                continue;
-            }
-            let slot = newest.entry(*target).or_insert((*at, event));
-            if *at >= slot.0 {
-                *slot = (*at, event);
-            }
-        }
-        let amended = newest
-            .into_iter()
-            .map(|(target, (_, event))| (target, event.clone()))
-            .collect();
-        (undone, amended)
-    }
-}
-
-/// Replays a log in seq order. The seqs retracted or amended (up to the replay's end) are known
-/// beforehand, so the log streams through once and nothing is undone after the fact. Knowing the
-/// retractions to come, it also marks the rolls made after a roll that is later retracted (C-2).
-pub struct Replay {
-    state: CampaignState,
-    retracted: BTreeSet<Seq>,
-    /// Amended seq → the event replayed in its place (C-3).
-    amended: BTreeMap<Seq, Event>,
-    /// Every retracted seq → its newest retraction, in force or not: a retraction undone later
-    /// still marks the rolls made around it, since they were made.
-    retracted_by: BTreeMap<Seq, Seq>,
-    /// Retracted rolls whose retraction is still to come: (the roll's seq, its session, its newest
-    /// retraction). A roll in the same session before that retraction is marked as made after it.
-    open_spans: Vec<(Seq, SessionSpan, Seq)>,
-    /// The retracted events replayed so far that rolled dice: their retraction waits for a roll.
-    rolled: BTreeSet<Seq>,
-}
-
-/// Which stretch of play an event belongs to: a session by its number, or the time between two
-/// sessions (after the `sessions_started`-th one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct SessionSpan {
-    sessions_started: u32,
-    open: bool,
-}
-
-impl SessionSpan {
-    fn of(state: &CampaignState) -> SessionSpan {
-        SessionSpan {
-            sessions_started: state.sessions_started,
-            open: state.open_session.is_some(),
-        }
-    }
-}
-
-impl Replay {
-    pub fn new(revisions: &Revisions) -> Replay {
-        Replay::resume(CampaignState::default(), revisions)
-    }
-
-    /// Continues from a state replayed up to `state.head`; `revisions` must hold every one after
-    /// it (a snapshot is only resumed when none in the tail reaches back).
-    pub fn resume(state: CampaignState, revisions: &Revisions) -> Replay {
-        let (retracted, amended) = revisions.in_force();
-        let mut retracted_by = BTreeMap::new();
-        for &(at, target) in &revisions.retractions {
-            let newest = retracted_by.entry(target).or_insert(at);
-            *newest = (*newest).max(at);
-        }
-        Replay {
-            state,
-            retracted,
-            amended,
-            retracted_by,
-            open_spans: Vec::new(),
-            rolled: BTreeSet::new(),
-        }
-    }
-
-    /// Folds in the event at `seq` (or the amendment's event in its place), or passes over it
-    /// when it is retracted; says which.
-    pub fn feed(&mut self, seq: Seq, event: &Event) -> bool {
-        // What answers a retracted event (a cast's choice, a save against it) goes with it, and
-        // so does what answers that in turn (a save against the choice): the cast never
-        // happened, and nothing it left to settle stands.
-        let answers_undone = event.answers().filter(|answered| {
-            self.retracted.contains(answered)
-                || self.state.undone_with_answered.contains_key(answered)
-        });
-        if let Some(answered) = answers_undone
-            && !self.retracted.contains(&seq)
-        {
-            self.state.undone_with_answered.insert(seq, answered);
-        }
-        let answers_undone = answers_undone.is_some();
-        let rolls = !event.dice().is_empty();
-        let span = SessionSpan::of(&self.state);
-        self.open_spans.retain(|&(_, _, until)| until > seq);
-        // A roll undone with what it answers is no roll made again after a retracted one: it
-        // went with it.
-        if rolls && !answers_undone {
-            let after: Vec<Seq> = (self.open_spans.iter())
-                .filter(|&&(_, of, _)| of == span)
-                .map(|&(roll, _, _)| roll)
-                .collect();
-            if !after.is_empty() {
-                self.state.mark_reroll(seq, after);
-            }
-        }
-        let applied = !self.retracted.contains(&seq) && !answers_undone;
-        if !applied {
-            self.state.pass_over(seq, event);
-        } else if let Some(amended) = self.amended.get(&seq) {
-            self.state.apply(seq, amended);
-        } else {
-            self.state.apply(seq, event);
-        }
-        if rolls && let Some(&until) = self.retracted_by.get(&seq) {
-            self.open_spans.push((seq, span, until));
-            self.rolled.insert(seq);
-        }
-        // The first roll after a retraction of a roll is marked too, whenever it comes.
-        if let Event::Retracted { seq: target, .. } = event
-            && self.rolled.contains(target)
-        {
-            self.state.awaiting_reroll.push(*target);
-        }
-        applied
-    }
-
-    /// The event an amendment puts in the place of the one at `seq`, if any.
-    pub fn in_place_of(&self, seq: Seq) -> Option<&Event> {
-        self.amended.get(&seq)
-    }
-
-    pub fn state(&self) -> &CampaignState {
-        &self.state
-    }
-
-    pub fn finish(self) -> CampaignState {
-        self.state
-    }
-}
-
-/// The seqs that retractions, given as (the retraction's seq, the seq it undoes), leave undone: a
-/// retraction that is itself undone undoes nothing, so its target is restored, and so on down a
-/// chain. A retraction only reaches back, so reading them newest first settles each in turn.
-pub fn undone_by(retractions: &[(Seq, Seq)]) -> BTreeSet<Seq> {
-    let mut newest_first = retractions.to_vec();
-    newest_first.sort_unstable_by_key(|&(at, _)| std::cmp::Reverse(at));
-    let mut undone = BTreeSet::new();
-    for (at, target) in newest_first {
-        if !undone.contains(&at) {
-            undone.insert(target);
-        }
-    }
-    undone
-}
-
-/// Replays a whole in-memory log; what it retracts and amends is read from the log itself.
-pub fn replay_all<'a>(events: impl IntoIterator<Item = (Seq, &'a Event)> + Clone) -> CampaignState {
-    let mut replay = Replay::new(&Revisions::of(events.clone()));
-    for (seq, event) in events {
-        replay.feed(seq, event);
-    }
-    replay.finish()
 }
 
 fn is_zero(n: &u32) -> bool {
