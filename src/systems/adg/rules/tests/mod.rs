@@ -216,5 +216,6 @@ fn read(scroll: Seq, took_damage: bool, sealed: Vec<SealedSecret>) -> AdgCommand
 
 mod characters;
 mod downtime;
+mod mishaps_and_limits;
 mod rituals;
 mod scrolls;

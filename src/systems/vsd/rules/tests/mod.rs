@@ -231,6 +231,7 @@ fn choose_striking(choices: &[Choice], target: &str) -> VsdCommand {
 }
 
 mod acting;
+mod attacks;
 mod casting;
 mod failure;
 mod mps_saves_stacking;
