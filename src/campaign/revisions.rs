@@ -87,32 +87,27 @@ pub(super) fn read_for_retraction(
         && let Some((back, event)) =
             crate::rules::campaign::brought_back(target, |at| log.event(at))?
     {
-        // The action as the amendment in force has it, if one does.
-        let in_force = match state.amended.get(&back) {
-            Some(&amendment) => match log.event(amendment)? {
-                Some(Event::Amended { event, .. }) => *event,
-                _ => event.clone(),
-            },
-            None => event.clone(),
-        };
-        for action in in_force.actions() {
-            let who = crate::words::fold_name(action.who);
-            let (time, others) = log.acts_in_round(
-                back,
-                &who,
-                |at| state.retracted.contains_key(&at),
-                |at| state.amended.get(&at).copied(),
-            )?;
-            // Outside a fight a turn is no turn, unless the system's rules count it by the clock:
-            // only a fight's rounds (the whole round it began in) hold one action each.
-            let in_a_fight = state.fight_at(back).is_some()
-                || (state.fights_along.iter()).any(|f| f.began == time);
-            if (action.counted_outside_fights || in_a_fight)
-                && let Some(again) = one_action_too_many(back, action.halves(), &others)
-            {
-                retraction.acted_again = Some((action.who.to_string(), again));
-                break;
-            }
+        // What the restored event does to the rounds after it, in the rounds replay puts them in
+        // (an event brought back may move what follows into another round): replayed as the log
+        // stands and as it would with this retraction, anything over a round's limits that only
+        // the second has is the restore's doing.
+        let from = back.min(seq);
+        let now = log.rounds_over(from, None)?;
+        let then = log.rounds_over(from, Some((state.head.next(), seq)))?;
+        let new =
+            |at: &Seq, who: &String| !(now.actions.iter()).any(|(a, w, _)| a == at && w == who);
+        if let Some((at, who, theirs)) = then.actions.iter().find(|(at, who, _)| new(at, who)) {
+            let again = match *at == back {
+                true => theirs.iter().copied().find(|&other| other != back),
+                false => Some(*at),
+            };
+            retraction.acted_again = again.map(|again| (who.clone(), again));
+        }
+        if let (Some((_, fight)), None) = (&then.fight_past_an_hour, &now.fight_past_an_hour) {
+            retraction.clock_reshaped = Some(ClockReshaped::HoursInAFight {
+                moved: back,
+                fight: fight.clone(),
+            });
         }
         retraction.restoring = Some((back, Box::new(event)));
     }
@@ -152,7 +147,8 @@ pub(super) fn read_for_retraction(
     }
     if let Some((moved, event)) = &root {
         let brought_back = (retraction.restoring.as_ref()).is_some_and(|(back, _)| back == moved);
-        retraction.clock_reshaped = clock_reshaped(state, log, *moved, event, brought_back)?;
+        let reshaped = clock_reshaped(state, log, *moved, event, brought_back)?;
+        retraction.clock_reshaped = reshaped.or(retraction.clock_reshaped.take());
     }
     retraction.names_after = log.names_in_play_after_retracting(state.head, seq)?;
     retraction.target = target;
@@ -168,27 +164,39 @@ pub(super) fn clock_reshaped(
     event: &Event,
     brought_back: bool,
 ) -> Result<Option<ClockReshaped>, Error> {
-    let starts_or_ends = matches!(event, Event::FightStarted { .. } | Event::FightEnded { .. });
-    if starts_or_ends
-        && let Some(on) = &state.fight
-        && on.started_seq != moved
-    {
-        let fight = on.words();
-        return Ok(Some(ClockReshaped::AnotherFight { moved, fight }));
-    }
     let before = log.state_before(moved)?;
+    let on = state.fight.as_ref();
+    let another = |on: &crate::state::Fight| {
+        let fight = on.words();
+        Ok(Some(ClockReshaped::AnotherFight { moved, fight }))
+    };
+    match event {
+        // A start brought back while a fight is on would make two; undone, only the start of the
+        // fight on may be (an older one is behind later fights, refused below as built on).
+        Event::FightStarted { .. } => {
+            if let Some(on) = on
+                && (brought_back || on.started_seq != moved)
+            {
+                return another(on);
+            }
+        }
+        Event::FightEnded { .. } => {
+            let ends = before.fight.as_ref().map(|f| f.started_seq);
+            match (brought_back, on) {
+                // Brought back, it must end the fight on, the one it ended.
+                (true, Some(on)) if ends != Some(on.started_seq) => return another(on),
+                (true, None) => return Ok(Some(ClockReshaped::NoFightToEnd { moved })),
+                // Undone, it reopens its fight: no other may be on.
+                (false, Some(on)) => return another(on),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
     let mut after = before.clone();
     after.apply(moved, event);
-    let by = after.clock.seconds().saturating_sub(before.clock.seconds());
-    if by == 0 {
+    if after.clock == before.clock {
         return Ok(None);
-    }
-    if let Some(fight) = &before.fight
-        && brought_back
-        && by >= crate::time::HOUR_SECONDS
-    {
-        let fight = fight.words();
-        return Ok(Some(ClockReshaped::HoursInAFight { moved, fight }));
     }
     let standing = log.first_after_where(
         moved,
@@ -196,17 +204,4 @@ pub(super) fn clock_reshaped(
         |at| state.retracted.contains_key(&at),
     )?;
     Ok(standing.map(|standing| ClockReshaped::BuiltOn { moved, standing }))
-}
-
-/// The action to name when restoring the one at `back` (taking `halves` of its round's action)
-/// beside `others` in that round would take more than the round's one action: the first of them
-/// after it, else the last before it; none when it fits (two instantaneous spells do, VSD-3).
-pub(super) fn one_action_too_many(back: Seq, halves: u32, others: &[(Seq, u32)]) -> Option<Seq> {
-    let spent: u32 = others.iter().map(|&(_, h)| h).sum();
-    if spent + halves <= crate::state::fight::WHOLE_ACTION {
-        return None;
-    }
-    (others.iter().find(|&&(at, _)| at > back))
-        .or(others.last())
-        .map(|&(at, _)| at)
 }

@@ -277,10 +277,24 @@ impl Change {
         let (from, to) = match (&self.from, &self.to) {
             (None, Some(Value::Object(_))) => ("-".to_string(), "added".to_string()),
             (Some(Value::Object(_)), None) => ("present".to_string(), "gone".to_string()),
-            (from, to) => (
-                shown(&self.path, from.as_ref()),
-                shown(&self.path, to.as_ref()),
-            ),
+            (from, to) => {
+                let (before, after) = (
+                    shown(&self.path, from.as_ref()),
+                    shown(&self.path, to.as_ref()),
+                );
+                // Two moments of one minute read alike on the clock (T-1): the rounds between
+                // them say which is later.
+                let seconds = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64);
+                match (is_a_time(&self.path), seconds(from), seconds(to)) {
+                    (true, Some(a), Some(b)) if a != b && before == after => {
+                        let rounds = a.abs_diff(b).div_ceil(crate::time::ROUND_SECONDS);
+                        let later = crate::words::count(rounds, "round", "rounds");
+                        let which = if b > a { "later" } else { "earlier" };
+                        (before, format!("{after} ({later} {which})"))
+                    }
+                    _ => (before, after),
+                }
+            }
         };
         vec![label(&self.path), from, to]
     }
@@ -375,6 +389,13 @@ fn shown_as_presence(path: &str) -> bool {
 
 /// One value as the table reads it: text as it is, an in-game moment as a date, yes or no, a list
 /// of words as words, nothing as "-" (a status of nothing: "up").
+/// Whether the value at `path` is a moment on the clock (seconds since Day 1): when something runs
+/// out (`until`), or when it was done (`cast_at`, `began_at`).
+fn is_a_time(path: &str) -> bool {
+    let key = path.rsplit('.').next().unwrap_or(path);
+    key == "until" || key.ends_with("_until") || key.ends_with("_at")
+}
+
 fn shown(path: &str, value: Option<&Value>) -> String {
     match value {
         None if path == "status" => "up".into(),
@@ -417,7 +438,7 @@ fn shown(path: &str, value: Option<&Value>) -> String {
             }
         }
         Some(Value::String(text)) => text.clone(),
-        Some(Value::Number(n)) if path.ends_with("until") => n
+        Some(Value::Number(n)) if is_a_time(path) => n
             .as_u64()
             .map_or_else(|| n.to_string(), |s| crate::time::GameTime(s).to_string()),
         Some(other) => other.to_string(),

@@ -140,9 +140,13 @@ pub enum RuleError {
     )]
     ClockMoveBuiltOn { moved: Seq, standing: Seq },
     #[error(
-        "#{moved} moved the clock by an hour or more, and {fight} is under way where it stands: restoring it would pass those hours inside the fight; end the fight first"
+        "restoring #{moved} would take {fight} an hour or more past its start, the longest a fight runs; hours pass outside fights: end it first"
     )]
     HoursInAFight { moved: Seq, fight: String },
+    #[error(
+        "#{moved} ends a fight that is not under way where it stands (its start is undone): restoring it would end nothing; restore the fight's start first"
+    )]
+    NoFightToEnd { moved: Seq },
     #[error(
         "#{moved} starts or ends a fight, and {fight} is under way: undoing or restoring it would make two fights overlap; end {fight} first"
     )]

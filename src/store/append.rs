@@ -375,70 +375,14 @@ impl WriteView<'_> {
         sealed_secrets(&mut *self.log, seq)
     }
 
-    /// The round of the event at `seq` (its in-game time), and the other actions the character
-    /// `who` (folded) takes in it (the events recorded at that time, before it and after it, each
-    /// as the amendment in force has it: `amended_by` names that amendment), in seq order, each
-    /// with the halves of the round's action it takes; events `passed` picks are left out.
-    pub fn acts_in_round(
+    /// What the log from `from` on puts over a round's limits as it replays now, or as it would
+    /// with `retracting` (a retraction after the head, and the event it retracts) recorded.
+    pub fn rounds_over(
         &mut self,
-        seq: Seq,
-        who: &str,
-        passed: impl Fn(Seq) -> bool,
-        amended_by: impl Fn(Seq) -> Option<Seq>,
-    ) -> Result<(GameTime, Vec<(Seq, u32)>), StoreError> {
-        const CHUNK: u64 = 64;
-        let Some(time) = self.log.row(seq)?.map(|row| row.game_time) else {
-            return Ok((GameTime::default(), Vec::new()));
-        };
-        let mut standing: Vec<(Seq, Event)> = Vec::new();
-        let mut note = |row: &StoredRow| -> Result<(), StoreError> {
-            if !passed(row.seq) {
-                standing.push((row.seq, decode(row)?));
-            }
-            Ok(())
-        };
-        // Back a chunk at a time: a round's events share its time, so the first of another time
-        // ends the round.
-        let mut high = seq;
-        'back: while high > Seq(1) {
-            let low = (high - CHUNK).max(Seq(1));
-            let mut chunk = Vec::new();
-            self.log.rows(low, high - 1, &mut |row| {
-                chunk.push(row);
-                Ok(ControlFlow::Continue(()))
-            })?;
-            for row in chunk.iter().rev() {
-                if row.game_time != time {
-                    break 'back;
-                }
-                note(row)?;
-            }
-            high = low;
-        }
-        self.log.rows(seq + 1, Seq::END, &mut |row| {
-            if row.game_time != time {
-                return Ok(ControlFlow::Break(()));
-            }
-            note(&row)?;
-            Ok(ControlFlow::Continue(()))
-        })?;
-        standing.sort_by_key(|(at, _)| *at);
-        let mut acts = Vec::new();
-        for (at, event) in standing {
-            let event = match amended_by(at) {
-                Some(amendment) => match self.event(amendment)? {
-                    Some(Event::Amended { event, .. }) => *event,
-                    _ => event,
-                },
-                None => event,
-            };
-            for action in event.actions() {
-                if crate::words::fold_name(action.who) == who {
-                    acts.push((at, action.halves()));
-                }
-            }
-        }
-        Ok((GameTime(time), acts))
+        from: Seq,
+        retracting: Option<(Seq, Seq)>,
+    ) -> Result<super::replay::RoundsOver, StoreError> {
+        super::replay::rounds_over(&mut *self.log, from, retracting)
     }
 
     /// The state just before the event at `seq`, as the log replays it now (with the retractions

@@ -182,6 +182,75 @@ pub(super) fn state_before(log: &mut dyn LogRead, seq: Seq) -> Result<CampaignSt
     }
 }
 
+/// What a replay of the log from a point on puts over a round's limits (T-3, VSD-3): each action
+/// that makes someone's round more than one action (in a fight, or counted by the clock), and the
+/// first event at which a fight's clock has run an hour past its start.
+#[derive(Debug, Default)]
+pub struct RoundsOver {
+    /// (the event, whose action it is, every action of theirs in that round so far).
+    pub actions: Vec<(Seq, String, Vec<Seq>)>,
+    pub fight_past_an_hour: Option<(Seq, String)>,
+}
+
+/// [`RoundsOver`] for the events from `from` to the head, as the log replays now, or, with
+/// `retracting` = (a retraction's seq after the head, the event it retracts), as it would replay
+/// with that retraction recorded: what restoring an event would do to the rounds after it, in the
+/// rounds replay puts them in (not the ones their rows were stamped in). `from` must be at or
+/// before every event the retraction reaches.
+pub(super) fn rounds_over(
+    log: &mut dyn LogRead,
+    from: Seq,
+    retracting: Option<(Seq, Seq)>,
+) -> Result<RoundsOver, StoreError> {
+    let upto = from.previous();
+    let (start, mut revisions) = match usable_snapshot(log, upto, Seq::END)? {
+        Some((start, revisions)) => (Some(start), revisions),
+        None => (None, revisions(log, Seq::START, Seq::END)?),
+    };
+    if let Some((at, target)) = retracting {
+        revisions.retract(at, target);
+    }
+    let after = start.as_ref().map_or(Seq::START, |s| s.head);
+    let mut replay = match start {
+        Some(state) => Replay::resume(state, &revisions),
+        None => Replay::new(&revisions),
+    };
+    let mut over = RoundsOver::default();
+    let mut acted: std::collections::BTreeMap<(u64, String), Vec<Seq>> = Default::default();
+    log.payloads(after + 1, Seq::END, &mut |row| {
+        let event = decode_payload(&row)?;
+        if !replay.feed(row.seq, &event) {
+            return Ok(());
+        }
+        let state = replay.state();
+        let in_force = replay.in_place_of(row.seq).unwrap_or(&event);
+        let round = state.clock.seconds() / crate::time::ROUND_SECONDS;
+        for action in in_force.actions() {
+            let folded = crate::words::Folded::of(action.who);
+            let theirs = acted
+                .entry((round, folded.as_str().to_string()))
+                .or_default();
+            theirs.push(row.seq);
+            let spent = (state.round.turn(state.clock, &folded)).map_or(0, |turn| turn.halves);
+            if spent > crate::state::fight::WHOLE_ACTION
+                && row.seq >= from
+                && (state.fight.is_some() || action.counted_outside_fights)
+            {
+                (over.actions).push((row.seq, action.who.to_string(), theirs.clone()));
+            }
+        }
+        if let Some(fight) = &state.fight
+            && over.fight_past_an_hour.is_none()
+            && row.seq >= from
+            && state.clock.seconds() >= fight.began.seconds() + crate::time::HOUR_SECONDS
+        {
+            over.fight_past_an_hour = Some((row.seq, fight.words()));
+        }
+        Ok(())
+    })?;
+    Ok(over)
+}
+
 /// One event of a span, as replay met it ([`replay_span`]).
 pub struct SpanEvent<'a> {
     pub seq: Seq,

@@ -664,7 +664,7 @@ fn t3_no_chain_of_retractions_overlaps_two_fights_or_brings_hours_into_one() {
     let refused = c.refused(&["retract", &undo_hours, "--reason", "back"], 1);
     assert!(
         refused.contains(&format!(
-            "#{hours} moved the clock by an hour or more, and the fight three is under way"
+            "restoring #{hours} would take the fight three an hour or more past its start"
         )),
         "{refused}"
     );
@@ -754,4 +754,94 @@ fn vsd6_t3_joining_a_ritual_is_the_participants_action_of_the_round() {
         )),
         "{refused}"
     );
+}
+
+/// T-3 with C-2 and C-3 (from the second hostile pass of issue 45): an event brought back is held
+/// to the round replay puts it in, not the one its row was stamped in. A cast whose round was
+/// undone before it came back, one hidden behind a retraction stamped at another time, an
+/// amendment brought back: none makes two actions of one round; and no restore takes a fight past
+/// an hour, or brings back the end of a fight that is not on.
+#[test]
+fn t3_c2_c3_a_restored_event_is_held_to_the_round_replay_puts_it_in() {
+    let c = mira_with_spark_and_bolt();
+    // The round undone, then its cast brought back into round 1 beside the first.
+    c.ok(&["fight", "start", "bridge"]);
+    let first = cast(&c, "Bolt");
+    let next = c.seq_of(&["next"]).to_string();
+    let second = cast(&c, "Bolt");
+    let undo_second = retract(&c, &second);
+    retract(&c, &next);
+    let before = c.head();
+    let refused = c.refused(&["retract", &undo_second, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{second} is an action of Mira's in a round in which Mira also acts at #{first}"
+        )),
+        "{refused}"
+    );
+    assert_eq!(c.head(), before, "the log is untouched");
+    c.ok(&["fight", "end"]);
+
+    // A retraction stamped at the time a round began does not hide a later cast from the check.
+    c.ok(&["time", "advance", "1r"]);
+    c.ok(&["fight", "start", "ford"]);
+    let early = cast(&c, "Bolt");
+    let undo_early = retract(&c, &early);
+    let round = c.seq_of(&["next"]).to_string();
+    retract(&c, &round);
+    let late = cast(&c, "Bolt");
+    let refused = c.refused(&["retract", &undo_early, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!("also acts at #{late}")),
+        "{refused}"
+    );
+    c.ok(&["fight", "end"]);
+
+    // An amendment brought back is counted as the whole action it makes.
+    c.ok(&["time", "advance", "1r"]);
+    c.ok(&["fight", "start", "mill"]);
+    let spark = cast(&c, "Spark");
+    let amendment = c.json(&[
+        "amend", &spark, "--", "spell", "cast", "Mira", "Bolt", "--target", "orc",
+    ])["amendment"]
+        .to_string();
+    let undo_amendment = retract(&c, &amendment);
+    cast(&c, "Spark");
+    let refused = c.refused(&["retract", &undo_amendment, "--reason", "back"], 1);
+    assert!(refused.contains("is an action of Mira's"), "{refused}");
+    c.ok(&["fight", "end"]);
+
+    // Two advances of 59 minutes, one brought back beside the other: past the fight's hour.
+    c.ok(&["fight", "start", "gate"]);
+    let advance = c.seq_of(&["time", "advance", "59m"]).to_string();
+    let undo_advance = retract(&c, &advance);
+    c.ok(&["time", "advance", "59m"]);
+    let refused = c.refused(&["retract", &undo_advance, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!(
+            "restoring #{advance} would take the fight gate an hour or more past its start"
+        )),
+        "{refused}"
+    );
+    c.ok(&["fight", "end"]);
+
+    // A fight's end undone and brought back is its own fight's: allowed. Brought back once its
+    // fight's start is undone too, it would end nothing: refused.
+    c.ok(&["time", "advance", "1r"]);
+    let start = c.seq_of(&["fight", "start", "yard"]).to_string();
+    let round = c.seq_of(&["next"]).to_string();
+    let end = c.seq_of(&["fight", "end"]).to_string();
+    let undo_end = retract(&c, &end);
+    c.ok(&["retract", &undo_end, "--reason", "it ended"]);
+    let undo_end = retract(&c, &end);
+    retract(&c, &round);
+    retract(&c, &start);
+    let refused = c.refused(&["retract", &undo_end, "--reason", "it ended"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{end} ends a fight that is not under way where it stands"
+        )),
+        "{refused}"
+    );
+    c.ok(&["verify"]);
 }

@@ -989,3 +989,19 @@ fn c2_vsd9_a_save_against_a_retracted_casts_strike_goes_with_it() {
         1,
     );
 }
+
+/// T-1 (from the second hostile pass of issue 45): `diff` reads every moment a sheet holds by the
+/// clock, when something was cast as well as when it runs out, never as raw seconds.
+#[test]
+fn t1_a_diff_reads_every_moment_by_the_clock() {
+    let c = Campaign::with_party();
+    c.mira_learns_ember("1");
+    let before = c.seq_of(&["time", "advance", "1h"]);
+    // 3, then 40 subtracted: a failure; failure roll 30 + 50 = 80: a choice waits, cast at 01:00.
+    c.ok(&[
+        "--rolls", "3,40,30", "spell", "cast", "Mira", "Ember", "--target", "orc",
+    ]);
+    let diff = c.ok(&["diff", "--from", &before.to_string(), "Mira"]);
+    assert!(diff.contains("cast at Day 1, 01:00"), "{diff}");
+    assert!(!diff.contains("cast at 3600"), "{diff}");
+}

@@ -101,8 +101,10 @@ pub enum ClockReshaped {
     /// An action or a fight's start stands after it: the action would join another round beside
     /// what was done there, the fight begin at another time.
     BuiltOn { moved: Seq, standing: Seq },
-    /// Brought back, it would pass an hour or more inside the fight on where it stands.
+    /// Brought back, the fight on where it stands would run an hour or more past its start.
     HoursInAFight { moved: Seq, fight: String },
+    /// Brought back, it would end a fight that is not on where it stands (its start undone).
+    NoFightToEnd { moved: Seq },
     /// It starts or ends a fight other than the one on: two fights would overlap.
     AnotherFight { moved: Seq, fight: String },
 }

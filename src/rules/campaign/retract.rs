@@ -109,6 +109,9 @@ pub(super) fn retract(state: &CampaignState, retraction: Retraction) -> Result<E
         Some(ClockReshaped::AnotherFight { moved, fight }) => {
             return Err(RuleError::AnotherFightOn { moved, fight });
         }
+        Some(ClockReshaped::NoFightToEnd { moved }) => {
+            return Err(RuleError::NoFightToEnd { moved });
+        }
         None => {}
     }
     let restores = match &target {
