@@ -444,31 +444,40 @@ fn unit(module: &[String]) -> String {
     }
 }
 
-/// The core holds the systems (through the registry), and nothing leads back: no path of imports
-/// goes from a system or the contract into a module that reaches a system again. A system sees
-/// the campaign only through the contract's ports, and the model below them (time, dice, words,
-/// text), which names no system. Test code is left out: it plays through the core's door.
-#[test]
-fn no_import_circle_between_the_core_and_the_systems() {
-    use std::collections::{BTreeMap, BTreeSet};
+/// Which units (as `unit_of` groups modules) the program's code imports from which, test code
+/// left out.
+fn imports_between(
+    unit_of: fn(&[String]) -> String,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
     for file in &files {
         if is_test_file(&src, file) {
             continue;
         }
         let text = std::fs::read_to_string(file).expect("readable");
         let module = module_of(&src, file);
-        let from = unit(&module);
+        let from = unit_of(&module);
         for target in paths_named(without_tests_module(&text), &module) {
-            let to = unit(&target);
+            let to = unit_of(&target);
             if to != from {
                 edges.entry(from.clone()).or_default().insert(to);
             }
         }
     }
+    edges
+}
+
+/// The core holds the systems (through the registry), and nothing leads back: no path of imports
+/// goes from a system or the contract into a module that reaches a system again. A system sees
+/// the campaign only through the contract's ports, and the model below them (time, dice, words,
+/// text), which names no system. Test code is left out: it plays through the core's door.
+#[test]
+fn no_import_circle_between_the_core_and_the_systems() {
+    let edges = imports_between(unit);
     let circles = circles_through_a_system(&edges);
     assert!(
         circles.is_empty(),
@@ -572,25 +581,8 @@ fn module_unit(module: &[String]) -> String {
 /// side has a home of its own; every other unit is held to it now.
 #[test]
 fn no_import_circle_outside_the_command_line() {
-    use std::collections::{BTreeMap, BTreeSet};
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        if is_test_file(&src, file) {
-            continue;
-        }
-        let text = std::fs::read_to_string(file).expect("readable");
-        let module = module_of(&src, file);
-        let from = module_unit(&module);
-        for target in paths_named(without_tests_module(&text), &module) {
-            let to = module_unit(&target);
-            if to != from {
-                edges.entry(from.clone()).or_default().insert(to);
-            }
-        }
-    }
+    use std::collections::BTreeSet;
+    let edges = imports_between(module_unit);
     let reached_from = |start: &str| {
         let mut seen = BTreeSet::new();
         let mut next = vec![start.to_string()];

@@ -82,6 +82,33 @@ impl Campaign {
         ]);
     }
 
+    /// Another wizard of Against the Darkmaster, Mira's equal ([`VSD_MIRA`]) under `name`.
+    pub fn add_wizard(&self, name: &str) {
+        let mut add = VSD_MIRA;
+        add[2] = name;
+        self.ok(&add);
+    }
+
+    /// `who` learns `spell`, an elemental spell of Weave `weave`, instantaneous when asked.
+    pub fn learns_elemental(&self, who: &str, spell: &str, weave: &str, instantaneous: bool) {
+        let mut learn = vec![
+            "spell",
+            "learn",
+            who,
+            spell,
+            "--lore",
+            "Elementalism",
+            "--weave",
+            weave,
+            "--kind",
+            "elemental",
+        ];
+        if instantaneous {
+            learn.push("--instantaneous");
+        }
+        self.ok(&learn);
+    }
+
     /// Mira (of [`Campaign::with_party`]) learns Ember, an elemental spell of Weave `weave`.
     pub fn mira_learns_ember(&self, weave: &str) {
         self.ok(&[
