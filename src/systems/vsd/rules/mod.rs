@@ -1,5 +1,6 @@
 //! Against the Darkmaster: spell casting, resonance, failure and overcasting (docs/rules.md VSD-*).
 
+mod answers;
 mod casting;
 mod commands;
 mod consequences;
@@ -234,8 +235,8 @@ fn decide(
             choices,
             target,
         }) => consequences::choose(state, &character, &choices, target.as_deref(), dice),
-        VsdCommand::Save(save) => casting::save(state, save, dice),
-        VsdCommand::Fire(firing) => casting::fire(state, firing, dice),
+        VsdCommand::Save(save) => answers::save(state, save, dice),
+        VsdCommand::Fire(firing) => answers::fire(state, firing, dice),
         VsdCommand::Sever(Who { character }) => consequences::sever(state, &character, dice),
         VsdCommand::SetAlignment(alignment) => {
             if state.campaign().vsd_settings.alignment == alignment {
