@@ -83,40 +83,7 @@ pub(super) fn read_for_retraction(
         return Ok(());
     };
     let target = log.event(seq)?;
-    if let Some(target) = &target
-        && let Some((back, event)) =
-            crate::rules::campaign::brought_back(target, |at| log.event(at))?
-    {
-        // What the restored event does to the rounds after it, in the rounds replay puts them in
-        // (an event brought back may move what follows into another round): replayed as the log
-        // stands and as it would with this retraction, anything over a round's limits that only
-        // the second has is the restore's doing.
-        let from = back.min(seq);
-        let now = log.rounds_over(from, None)?;
-        let then = log.rounds_over(from, Some((state.head.next(), seq)))?;
-        let new =
-            |at: &Seq, who: &String| !(now.actions.iter()).any(|(a, w, _)| a == at && w == who);
-        if let Some((at, who, theirs)) = then.actions.iter().find(|(at, who, _)| new(at, who)) {
-            let again = match *at == back {
-                true => theirs.iter().copied().find(|&other| other != back),
-                false => Some(*at),
-            };
-            retraction.acted_again = again.map(|again| (who.clone(), again));
-        }
-        if let (Some((_, fight)), None) = (&then.fight_past_an_hour, &now.fight_past_an_hour) {
-            retraction.clock_reshaped = Some(ClockReshaped::HoursInAFight {
-                moved: back,
-                fight: fight.clone(),
-            });
-        }
-        retraction.restoring = Some((back, Box::new(event)));
-    }
-    if let Some(Event::RoundBegan { .. }) = &target {
-        retraction.round_stands =
-            log.first_standing_after(seq, |later| state.retracted.contains_key(&later))?;
-    }
-    // A fight's start, round or end undone or brought back (down any chain of retractions) with
-    // later events that move the clock after it would reshape what those were recorded in (T-3).
+    // Down the chain of retractions to the event it undoes or brings back.
     let mut root = target.clone().map(|event| (seq, event));
     // Down to earlier events only: a forged log's retraction of itself would go round for ever.
     while let Some((at, Event::Retracted { seq: undone, .. })) = &root
@@ -124,6 +91,51 @@ pub(super) fn read_for_retraction(
     {
         let undone = *undone;
         root = log.event(undone)?.map(|event| (undone, event));
+    }
+    if let Some(target) = &target
+        && let Some((back, event)) =
+            crate::rules::campaign::brought_back(target, |at| log.event(at))?
+    {
+        retraction.restoring = Some((back, Box::new(event)));
+    }
+    let brought_back = retraction.restoring.as_ref().map(|(back, _)| *back);
+    // What the retraction does to the rounds from the earliest event it reaches (an amendment's
+    // original included) on, in the rounds replay puts them in: replayed as the log stands and as
+    // it would with this retraction, anything over a round's limits only the second has is its
+    // doing. An event brought back may move what follows into another round, and an amendment
+    // undone brings back what it replaced.
+    let mut from = seq;
+    for (at, event) in root
+        .iter()
+        .map(|(at, event)| (*at, Some(event)))
+        .chain((retraction.restoring.iter()).map(|(back, event)| (*back, Some(event.as_ref()))))
+    {
+        from = from.min(at);
+        if let Some(Event::Amended { seq: original, .. }) = event {
+            from = from.min(*original);
+        }
+    }
+    let now = log.rounds_over(from, None)?;
+    let then = log.rounds_over(from, Some((state.head.next(), seq)))?;
+    let new = |at: &Seq, who: &String| !(now.actions.iter()).any(|(a, w, _)| a == at && w == who);
+    if let Some((at, who, theirs)) = then.actions.iter().find(|(at, who, _)| new(at, who))
+        && let Some(again) = theirs.iter().copied().find(|other| other != at)
+    {
+        retraction.acted_again = Some((who.clone(), *at, again));
+    }
+    if let (Some((_, fight)), None) = (&then.fight_past_an_hour, &now.fight_past_an_hour) {
+        retraction.clock_reshaped = Some(ClockReshaped::HoursInAFight {
+            moved: brought_back.unwrap_or(seq),
+            fight: fight.clone(),
+        });
+    }
+    // A round's start is undone, down any chain, only once nothing stands in it (T-3).
+    if let Some((round, Event::RoundBegan { .. })) = &root
+        && brought_back != Some(*round)
+    {
+        let standing =
+            log.first_standing_after(*round, |later| state.retracted.contains_key(&later))?;
+        retraction.round_stands = standing.map(|standing| (*round, standing));
     }
     if let Some((
         shaped,
@@ -180,10 +192,14 @@ pub(super) fn clock_reshaped(
                 return another(on);
             }
         }
-        Event::FightEnded { .. } => {
-            let ends = before.fight.as_ref().map(|f| f.started_seq);
+        Event::FightEnded { fight: ended, .. } => {
+            // The fight it ended must be the one on where it stands, and (brought back) now.
+            let its_own = (before.fight.as_ref()).filter(|f| f.words() == *ended);
+            let ends = its_own.map(|f| f.started_seq);
             match (brought_back, on) {
-                // Brought back, it must end the fight on, the one it ended.
+                (true, _) if ends.is_none() => {
+                    return Ok(Some(ClockReshaped::NoFightToEnd { moved }));
+                }
                 (true, Some(on)) if ends != Some(on.started_seq) => return another(on),
                 (true, None) => return Ok(Some(ClockReshaped::NoFightToEnd { moved })),
                 // Undone, it reopens its fight: no other may be on.

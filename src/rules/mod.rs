@@ -140,7 +140,7 @@ pub enum RuleError {
     )]
     ClockMoveBuiltOn { moved: Seq, standing: Seq },
     #[error(
-        "restoring #{moved} would take {fight} an hour or more past its start, the longest a fight runs; hours pass outside fights: end it first"
+        "restoring #{moved} would take {fight} an hour or more past its start, the longest a fight runs; hours pass outside fights"
     )]
     HoursInAFight { moved: Seq, fight: String },
     #[error(
@@ -239,7 +239,7 @@ pub enum RuleError {
     )]
     RestoreWouldOpenSeal { seq: Seq, epoch: u32 },
     #[error(
-        "#{seq} is an action of {who}'s in a round in which {who} also acts at #{again}: restoring it would give {who} more than the round's one action (an instantaneous spell is half of one); retract #{again} first"
+        "#{seq} is an action of {who}'s in a round in which {who} also acts at #{again}: with this retraction {who} would have more than the round's one action (an instantaneous spell is half of one); leave it, or undo one of the two first"
     )]
     RestoreActsTwice { seq: Seq, who: String, again: Seq },
     #[error(

@@ -295,7 +295,7 @@ fn t3_c2_restoring_a_turn_taken_again_in_its_round_is_refused() {
     let refused = c.refused(&["retract", &undo, "--reason", "it was right"], 1);
     assert!(
         refused.contains(&format!(
-            "#{first} is an action of Aldric's in a round in which Aldric also acts at #{second}"
+            "#{second} is an action of Aldric's in a round in which Aldric also acts at #{first}"
         )),
         "{refused}"
     );
@@ -426,7 +426,7 @@ fn vsd3_t3_c2_half_actions_count_in_the_fights_view_and_when_restored() {
     let refused = c.refused(&["retract", &undo_second, "--reason", "it stood"], 1);
     assert!(
         refused.contains(&format!(
-            "#{second} is an action of Mira's in a round in which Mira also acts at #{whole}"
+            "#{whole} is an action of Mira's in a round in which Mira also acts at #{second}"
         )),
         "{refused}"
     );
@@ -440,7 +440,7 @@ fn vsd3_t3_c2_half_actions_count_in_the_fights_view_and_when_restored() {
     let head = c.head();
     let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
     assert!(
-        refused.contains(&format!("Mira also acts at #{again}")),
+        refused.contains(&format!("#{again} is an action of Mira's")),
         "{refused}"
     );
     assert_eq!(c.head(), head, "the log is untouched");
@@ -515,7 +515,7 @@ fn vsd3_c3_an_action_is_counted_as_its_amendment_has_it_when_another_is_restored
     let head = c.head();
     let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
     assert!(
-        refused.contains(&format!("also acts at #{second}")),
+        refused.contains(&format!("#{second} is an action of Mira's")),
         "{refused}"
     );
     assert_eq!(c.head(), head);
@@ -530,7 +530,7 @@ fn vsd3_c3_an_action_is_counted_as_its_amendment_has_it_when_another_is_restored
     let second = cast(&c, "Spark");
     let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
     assert!(
-        refused.contains(&format!("also acts at #{second}")),
+        refused.contains(&format!("#{second} is an action of Mira's")),
         "{refused}"
     );
 }
@@ -656,7 +656,7 @@ fn vsd6_t3_joining_a_ritual_is_the_participants_action_of_the_round() {
     let refused = c.refused(&["retract", &undo, "--reason", "back"], 1);
     assert!(
         refused.contains(&format!(
-            "#{spark} is an action of Nim's in a round in which Nim also acts at #{ritual}"
+            "#{ritual} is an action of Nim's in a round in which Nim also acts at #{spark}"
         )),
         "{refused}"
     );
@@ -698,7 +698,7 @@ fn t3_c2_c3_a_restored_event_is_held_to_the_round_replay_puts_it_in() {
     let late = cast(&c, "Bolt");
     let refused = c.refused(&["retract", &undo_early, "--reason", "back"], 1);
     assert!(
-        refused.contains(&format!("also acts at #{late}")),
+        refused.contains(&format!("#{late} is an action of Mira's")),
         "{refused}"
     );
     c.ok(&["fight", "end"]);
@@ -746,6 +746,86 @@ fn t3_c2_c3_a_restored_event_is_held_to_the_round_replay_puts_it_in() {
     assert!(
         refused.contains(&format!(
             "#{end} ends a fight that is not under way where it stands"
+        )),
+        "{refused}"
+    );
+    c.ok(&["verify"]);
+}
+
+/// C-2, C-3 and T-3 (from the third hostile pass of issue 45): whatever a retraction undoes or
+/// brings back, down any chain, is held to the rounds replay would then make. An amendment brought
+/// back behind a half restored before it, an amendment undone so its original stands again, a
+/// round's start undone through the retraction of its restoration, a fight's end brought back
+/// once another fight's is what stands: each is refused, the log untouched.
+#[test]
+fn c2_c3_t3_no_chain_of_retractions_or_amendments_gets_round_a_rounds_limits() {
+    let c = mira_with_spark_and_bolt();
+    // An amendment brought back behind a half restored before it.
+    c.ok(&["fight", "start", "A"]);
+    let first = cast(&c, "Spark");
+    let second = cast(&c, "Spark");
+    let undo_second = retract(&c, &second);
+    let amendment = c.json(&[
+        "amend", &first, "--", "spell", "cast", "Mira", "Bolt", "--target", "orc",
+    ])["amendment"]
+        .to_string();
+    let undo_amendment = retract(&c, &amendment);
+    c.ok(&["retract", &undo_second, "--reason", "it stood"]);
+    let head = c.head();
+    let refused = c.refused(&["retract", &undo_amendment, "--reason", "it stood"], 1);
+    assert!(
+        refused.contains(&format!("#{second} is an action of Mira's")),
+        "{refused}"
+    );
+    assert_eq!(c.head(), head);
+    c.ok(&["fight", "end"]);
+
+    // An amendment undone, so its original (a whole Bolt) stands beside a later half again.
+    c.ok(&["time", "advance", "1r"]);
+    c.ok(&["fight", "start", "B"]);
+    let bolt = cast(&c, "Bolt");
+    let amendment = c.json(&[
+        "amend", &bolt, "--", "spell", "cast", "Mira", "Spark", "--target", "orc",
+    ])["amendment"]
+        .to_string();
+    let half = cast(&c, "Spark");
+    let refused = c.refused(&["retract", &amendment, "--reason", "it was a Bolt"], 1);
+    assert!(
+        refused.contains(&format!("#{half} is an action of Mira's")),
+        "{refused}"
+    );
+    c.ok(&["fight", "end"]);
+
+    // A round's start undone through the retraction of its restoration, under a standing damage.
+    c.ok(&["fight", "start", "C"]);
+    let next = c.seq_of(&["next"]).to_string();
+    let undo_next = retract(&c, &next);
+    let restored = c
+        .seq_of(&["retract", &undo_next, "--reason", "it began"])
+        .to_string();
+    let hurt = c.seq_of(&["damage", "Aldric", "1"]).to_string();
+    let refused = c.refused(&["retract", &restored, "--reason", "chain"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{next} began a round in which #{hurt} still stands"
+        )),
+        "{refused}"
+    );
+    c.ok(&["fight", "end"]);
+
+    // Fight D's end brought back once fight E's start is undone and D is on again: it ended D,
+    // so that holds; E's end brought back would end D in E's name: refused.
+    c.ok(&["fight", "start", "D"]);
+    let end_d = c.seq_of(&["fight", "end"]).to_string();
+    let start_e = c.seq_of(&["fight", "start", "E"]).to_string();
+    let end_e = c.seq_of(&["fight", "end"]).to_string();
+    let undo_end_e = retract(&c, &end_e);
+    retract(&c, &start_e);
+    retract(&c, &end_d);
+    let refused = c.refused(&["retract", &undo_end_e, "--reason", "back"], 1);
+    assert!(
+        refused.contains(&format!(
+            "#{end_e} ends a fight that is not under way where it stands"
         )),
         "{refused}"
     );

@@ -78,16 +78,17 @@ pub struct Retraction {
     /// ends a fight, and a later event that moves the clock (a round, a rest, a casting, …) was
     /// recorded after it (read the same way).
     pub fight_built_on: bool,
-    /// When the event undone began a fight's round: the first event still standing in that round
-    /// (not itself a retraction), if any (read the same way).
-    pub round_stands: Option<Seq>,
+    /// When the event undone, down any chain of retractions, began a fight's round: that event,
+    /// and the first event still standing in its round (not itself a retraction), if any (read
+    /// the same way).
+    pub round_stands: Option<(Seq, Seq)>,
     /// When the event undone or restored, down any chain of retractions, moved the clock: what
     /// re-timing everything after it would break (read the same way).
     pub clock_reshaped: Option<ClockReshaped>,
-    /// When the event restored is someone's action in a round that holds one (a fight's, or any
-    /// when the system counts it so): who, and another of theirs in that round, still in force,
-    /// beside which it would take more than the round's action (read the same way).
-    pub acted_again: Option<(String, Seq)>,
+    /// When the retraction would leave someone more than one action in a round that holds one (a
+    /// fight's, or any when the system counts it so), as replay would put the rounds: who, the
+    /// action over the limit, and another of theirs in that round (read the same way).
+    pub acted_again: Option<(String, Seq, Seq)>,
     /// The characters in play once the retraction takes effect, by the seq of their addition,
     /// under the names they then hold: down a chain of retractions it may bring one back, and
     /// undoing an amendment may give one its first name again (read the same way).

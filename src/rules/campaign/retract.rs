@@ -92,11 +92,8 @@ pub(super) fn retract(state: &CampaignState, retraction: Retraction) -> Result<E
     }
     // A round is undone only once nothing stands in it (T-3): its turns would otherwise be
     // counted in the round before, by the rules and the fight's view alike.
-    if let Some(standing) = round_stands {
-        return Err(RuleError::RoundActedIn {
-            round: seq,
-            standing,
-        });
+    if let Some((round, standing)) = round_stands {
+        return Err(RuleError::RoundActedIn { round, standing });
     }
     // A clock move undone or brought back re-times everything after it (T-1, T-3).
     match clock_reshaped {
@@ -114,6 +111,10 @@ pub(super) fn retract(state: &CampaignState, retraction: Retraction) -> Result<E
         }
         None => {}
     }
+    // One action a round (T-3, VSD-3), in the rounds replay would put them in.
+    if let Some((who, seq, again)) = acted_again {
+        return Err(RuleError::RestoreActsTwice { seq, who, again });
+    }
     let restores = match &target {
         Event::Retracted { seq: undone, .. } => {
             let (back, event) = restoring.ok_or(RuleError::NoSuchEvent(*undone, state.head))?;
@@ -127,14 +128,6 @@ pub(super) fn retract(state: &CampaignState, retraction: Retraction) -> Result<E
                 .find(|&epoch| state.sealed_dice_seed_published(epoch))
             {
                 return Err(RuleError::RestoreWouldOpenSeal { seq: back, epoch });
-            }
-            // One action a round (T-3): bringing back one taken again since would make it two.
-            if let Some((who, again)) = acted_again {
-                return Err(RuleError::RestoreActsTwice {
-                    seq: back,
-                    who,
-                    again,
-                });
             }
             Some(*undone)
         }

@@ -158,7 +158,7 @@ fn retraction(state: &CampaignState, seq: Seq, log: &[Event]) -> Command {
             .find(|(at, e)| {
                 !matches!(e, Event::Retracted { .. }) && !state.retracted.contains_key(at)
             })
-            .map(|(at, _)| at),
+            .map(|(at, _)| (seq, at)),
         _ => None,
     };
     Command::Retract(Retraction {
