@@ -152,10 +152,16 @@ pub(super) fn read_for_retraction(
             "ritual_cast",
             "scroll_written",
         ];
+        // A casting or a scroll's writing moves the clock only when it takes time.
+        const WHEN_TIMED: &[&str] = &["ritual_cast", "scroll_written"];
         // What is retracted already moves nothing: a fight's events come off newest first.
-        retraction.fight_built_on = log.any_of_kinds_after(MOVING_THE_CLOCK, shaped, |seq| {
-            state.retracted.contains_key(&seq)
-        })?;
+        retraction.fight_built_on = log.any_of_kinds_after(
+            MOVING_THE_CLOCK,
+            WHEN_TIMED,
+            shaped,
+            state.clock.seconds(),
+            |seq| state.retracted.contains_key(&seq),
+        )?;
     }
     if let Some((moved, event)) = &root {
         let brought_back = (retraction.restoring.as_ref()).is_some_and(|(back, _)| back == moved);

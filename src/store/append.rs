@@ -286,27 +286,38 @@ impl WriteView<'_> {
     }
 
     /// Whether an event of one of `kinds` follows `after` in the log, other than those `passed`
-    /// picks (events retracted since).
+    /// picks (events retracted since). One of the `when_timed` kinds counts only when it moved
+    /// the clock (a Phrase is cast in a moment, a Ceremony takes hours): when what came next, or
+    /// the clock now (`clock` in seconds) for the newest event, is stamped later than it.
     pub fn any_of_kinds_after(
         &mut self,
         kinds: &[&str],
+        when_timed: &[&str],
         after: Seq,
+        clock: u64,
         passed: impl Fn(Seq) -> bool,
     ) -> Result<bool, StoreError> {
-        let mut found = false;
         for kind in kinds {
+            let timed = when_timed.contains(kind);
+            let mut standing = Vec::new();
             self.log.rows_of_kind(kind, after, Seq::END, &mut |row| {
                 if passed(row.seq) {
                     return Ok(ControlFlow::Continue(()));
                 }
-                found = true;
-                Ok(ControlFlow::Break(()))
+                standing.push((row.seq, row.game_time));
+                Ok(match timed {
+                    true => ControlFlow::Continue(()),
+                    false => ControlFlow::Break(()),
+                })
             })?;
-            if found {
-                break;
+            for (seq, time) in standing {
+                let next = self.log.row(seq + 1)?.map_or(clock, |row| row.game_time);
+                if !timed || next > time {
+                    return Ok(true);
+                }
             }
         }
-        Ok(found)
+        Ok(false)
     }
 
     /// The newest event up to `head` that `wanted` picks, read back a chunk at a time.

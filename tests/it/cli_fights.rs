@@ -831,3 +831,29 @@ fn c2_c3_t3_no_chain_of_retractions_or_amendments_gets_round_a_rounds_limits() {
     );
     c.ok(&["verify"]);
 }
+
+/// T-3 (from the third hostile pass of issue 45): a Phrase is cast in a moment, so one cast after a
+/// fight's start was undone moves no clock, and bringing the start back is not refused as if it
+/// did (as a VsD cast's is not).
+#[test]
+fn t3_a_phrase_after_an_undone_fight_start_moves_no_clock_and_does_not_keep_it_undone() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    let start = c.seq_of(&["fight", "start", "hall"]).to_string();
+    let undo = retract(&c, &start);
+    c.ok(&[
+        "--rolls",
+        "5",
+        "ritual",
+        "cast",
+        "Aldric",
+        "Concealing Darkness",
+    ]);
+    c.ok(&["retract", &undo, "--reason", "the fight began"]);
+    let shown = c.ok(&["fight", "show"]);
+    assert!(
+        shown.contains("Aldric: cast Concealing Darkness"),
+        "{shown}"
+    );
+    c.ok(&["verify"]);
+}
