@@ -13,6 +13,7 @@ pub mod examples;
 mod fight;
 mod hints;
 mod history;
+mod link;
 mod mount;
 mod open;
 pub mod outcome;

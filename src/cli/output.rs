@@ -1,8 +1,8 @@
 //! What commands print: every command builds a [`Report`] with both a text and a JSON form, and `--json`
 //! picks one. JSON field names here are part of the interface (README, "JSON output").
 
-use crate::event::{Event, Recorded};
-use crate::seq::Seq;
+use crate::event::Recorded;
+pub use crate::read::event::{EventView, Marks, event_view};
 use crate::state::CampaignState;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -38,139 +38,14 @@ impl Report {
     }
 }
 
-/// One event for JSON output.
-#[derive(Debug, Serialize)]
-pub struct EventView<'a> {
-    pub seq: Seq,
-    pub kind: &'static str,
-    pub description: String,
-    pub game_time: u64,
-    pub game_time_text: String,
-    pub session: Option<u32>,
-    pub actor: &'a str,
-    pub recorded_at: &'a str,
-    pub event_id: &'a str,
-    pub hash: &'a str,
-    #[serde(flatten)]
-    pub marks: Marks<'a>,
-    pub payload: &'a Event,
-}
-
-/// What later events say about an event: retracted (with the reason), restored (by the retraction
-/// of its retraction), or the first roll after a roll was retracted. The table sees them
-/// wherever the event is shown, so nothing undone or redone passes unnoticed.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
-pub struct Marks<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retracted: Option<&'a str>,
-    /// The event this one answers, retracted (or itself undone so): this one went with it (C-2).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub undone_with: Option<Seq>,
-    /// The seq of the retraction that undid this event's retraction.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub restored_by: Option<Seq>,
-    /// The seqs of the retracted rolls this one was made after (C-2).
-    #[serde(skip_serializing_if = "<[Seq]>::is_empty")]
-    pub rolled_again_after: &'a [Seq],
-    /// The seq of the amendment in force for this event (C-3).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub amended_by: Option<Seq>,
-    /// For a roll put to a device, and the dice its answer made: the requests to that device
-    /// withdrawn just before it was put (C-5).
-    #[serde(skip_serializing_if = "<[u32]>::is_empty")]
-    pub put_again_after: &'a [u32],
-}
-
-impl<'a> Marks<'a> {
-    /// The marks of event `r` in `state`.
-    pub fn of(state: &'a CampaignState, r: &Recorded) -> Marks<'a> {
-        let seq = r.seq;
-        // Only a campaign that puts rolls to phones has requests to look up.
-        let request = match &r.event {
-            _ if state.players.requests.is_empty() => None,
-            crate::event::Event::RollRequested { request, .. } => Some(*request),
-            event => event.dice().iter().find_map(|d| match d.provenance {
-                crate::dice::Provenance::Device { request, .. } => Some(request),
-                _ => None,
-            }),
-        };
-        Marks {
-            retracted: state.retracted.get(&seq).map(String::as_str),
-            undone_with: state.undone_with_answered.get(&seq).copied(),
-            restored_by: state.restored.get(&seq).copied(),
-            rolled_again_after: state.rerolls.get(&seq).map_or(&[], Vec::as_slice),
-            amended_by: state.amended.get(&seq).copied(),
-            put_again_after: request
-                .and_then(|request| state.players.requests.get(&request))
-                .map_or(&[], |asked| asked.put_again_after.as_slice()),
+/// A read's words and data, printed as the command's.
+impl From<crate::read::Shown> for Report {
+    fn from(shown: crate::read::Shown) -> Report {
+        Report {
+            text: shown.text,
+            json: shown.json,
+            success: true,
         }
-    }
-
-    /// The mark of a roll put to a device again after a withdrawal (C-5), in brackets.
-    pub fn put_again_words(withdrawn: &[u32]) -> String {
-        let numbers: Vec<String> = withdrawn.iter().map(u32::to_string).collect();
-        match numbers.as_slice() {
-            [] => String::new(),
-            [one] => format!("  [put again after request {one} was withdrawn]"),
-            [.., _] => format!(
-                "  [put again after requests {} were withdrawn]",
-                numbers.join(", ")
-            ),
-        }
-    }
-
-    /// The mark of an event undone with the one it answers (C-2), in brackets.
-    pub fn undone_with_words(answered: Option<Seq>) -> String {
-        answered.map_or_else(String::new, |answered| {
-            format!("  [undone with #{answered}, which it answers]")
-        })
-    }
-
-    /// The mark of a roll made after retracted rolls (C-2), in brackets.
-    pub fn rolled_again_words(after: &[Seq]) -> String {
-        let seqs: Vec<String> = after.iter().map(|seq| format!("#{seq}")).collect();
-        match seqs.as_slice() {
-            [] => String::new(),
-            [one] => format!("  [rolled after {one}, which was retracted]"),
-            [.., _] => format!("  [rolled after {}, which were retracted]", seqs.join(", ")),
-        }
-    }
-
-    /// The marks as words, each in brackets: empty when there are none.
-    pub fn words(&self) -> String {
-        let mut words = String::new();
-        if let Some(reason) = self.retracted {
-            words.push_str(&format!("  [retracted: {reason}]"));
-        }
-        words.push_str(&Marks::undone_with_words(self.undone_with));
-        if let Some(by) = self.restored_by {
-            words.push_str(&format!("  [restored by #{by}]"));
-        }
-        words.push_str(&Marks::rolled_again_words(self.rolled_again_after));
-        if let Some(by) = self.amended_by {
-            words.push_str(&format!("  [amended by #{by}]"));
-        }
-        words.push_str(&Marks::put_again_words(self.put_again_after));
-        words
-    }
-}
-
-/// One event for JSON output; `state` (at or after it) says when it happened, in its fight's
-/// round when one was on.
-pub fn event_view<'a>(r: &'a Recorded, state: &CampaignState, marks: Marks<'a>) -> EventView<'a> {
-    EventView {
-        seq: r.seq,
-        kind: r.event.kind(),
-        description: crate::render::describe(&r.event),
-        game_time: r.game_time.seconds(),
-        game_time_text: state.time_of(r.seq, r.game_time),
-        session: r.session,
-        actor: &r.actor,
-        recorded_at: &r.recorded_at,
-        event_id: &r.event_id,
-        hash: r.hash.as_str(),
-        marks,
-        payload: &r.event,
     }
 }
 
@@ -220,31 +95,9 @@ pub fn terminal_width() -> Option<u16> {
     terminal_size::terminal_size().map(|(terminal_size::Width(w), _)| w)
 }
 
-/// Rows under a header, in columns as wide as their widest cell; on a terminal, the widest
-/// columns wrap so that the table fits its width. No borders: a line under the header only.
+/// Rows under a header, fitted to the terminal when standard output is one (see [`crate::render::table`]).
 pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
-    use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
-    const UNDERLINED_HEADER: TableStyle =
-        TableStyle::new().header_separator(LineStyle::none().fill('-').junction('-'));
-    let mut table = Table::new();
-    table
-        .load_style(UNDERLINED_HEADER)
-        .set_header(header.to_vec())
-        .add_rows(rows);
-    match terminal_width() {
-        Some(width) => {
-            table
-                .set_content_arrangement(ContentArrangement::Dynamic)
-                .set_width(width);
-        }
-        None => {
-            table.set_content_arrangement(ContentArrangement::Disabled);
-        }
-    }
-    for column in table.column_iter_mut() {
-        column.set_padding((0, 2));
-    }
-    table.trim_fmt()
+    crate::render::table(header, rows, terminal_width())
 }
 
 impl Columns {
@@ -366,6 +219,8 @@ pub use crate::render::count;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Event;
+    use crate::seq::Seq;
     use crate::time::GameTime;
 
     #[test]

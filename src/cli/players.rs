@@ -10,7 +10,6 @@ use crate::rules::Command;
 use crate::rules::players::Refused;
 use crate::seq::Seq;
 use crate::state::players::RequestStatus;
-use crate::store::Store;
 use clap::{Args, Subcommand};
 use rand::RngCore;
 use serde_json::json;
@@ -76,7 +75,7 @@ fn serve_address(text: &str) -> Result<String, String> {
     };
     let (host, port) = text.rsplit_once(':').ok_or_else(refuse)?;
     port.parse::<u16>().map_err(|_| refuse())?;
-    super::serve::link_host(host).map_err(|_| refuse())?;
+    super::link::host(host).map_err(|_| refuse())?;
     // Every address is where serve listens, never where a phone can go.
     if matches!(host, "0.0.0.0" | "[::]") {
         return Err(format!(
@@ -125,14 +124,8 @@ pub fn new_token(rng: &mut impl RngCore, head: Seq) -> (String, String) {
         .chain_update(head.get().to_be_bytes())
         .finalize();
     let token = hex::encode(&mixed[..16]);
-    let hash = token_hash(&token);
+    let hash = super::link::token_hash(&token);
     (token, hash)
-}
-
-/// What the campaign keeps of a link's token: its SHA-256, in hex.
-pub fn token_hash(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error> {
@@ -151,7 +144,7 @@ fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error
     let mut report = appended(&written);
     let address = format!("http://{}/p/{token}/", args.address);
     let qr = match std::io::IsTerminal::is_terminal(&std::io::stdout()) && !g.json {
-        true => super::serve::qr_code(&address),
+        true => super::link::qr_code(&address),
         false => String::new(),
     };
     report.text.push_str(&format!(
@@ -303,7 +296,9 @@ fn wait_for(g: &Globals, request: u32) -> Result<Vec<Recorded>, Error> {
             let state = store.replay(None)?;
             let refused = |why: Refused| Err(crate::rules::RuleError::from(why).into());
             match state.players.requests.get(&request).map(|r| r.status) {
-                Some(RequestStatus::Answered { seq }) => return answer_events(&mut store, seq),
+                Some(RequestStatus::Answered { seq }) => {
+                    return crate::read::answer::with_what_it_completed(&mut store, seq);
+                }
                 Some(RequestStatus::Withdrawn { seq }) => {
                     return refused(Refused::Withdrawn { request, seq });
                 }
@@ -316,21 +311,4 @@ fn wait_for(g: &Globals, request: u32) -> Result<Vec<Recorded>, Error> {
     }
 }
 
-/// The answer at `seq` and the events its command recorded in the same write (same moment and
-/// actor, up to the next answer).
-pub fn answer_events(store: &mut Store, seq: Seq) -> Result<Vec<Recorded>, Error> {
-    let Some(answer) = store.event(seq)? else {
-        return Ok(Vec::new());
-    };
-    let mut events = vec![answer];
-    let mut next = seq + 1;
-    while let Some(r) = store.event(next)? {
-        let same_write = r.recorded_at == events[0].recorded_at && r.actor == events[0].actor;
-        if !same_write || matches!(r.event, Event::RollAnswered { .. }) {
-            break;
-        }
-        events.push(r);
-        next += 1;
-    }
-    Ok(events)
-}
+//END

@@ -408,3 +408,31 @@ pub fn health_text(c: &Character) -> String {
 }
 
 pub use crate::words::{capitalized, count, list_or_none};
+
+/// Rows under a header, in columns as wide as their widest cell; given a `width` (a terminal's),
+/// the widest columns wrap so that the table fits it, and given none (a pipe, a file, a page) every
+/// line stays whole. No borders: a line under the header only.
+pub fn table(header: &[&str], rows: Vec<Vec<String>>, width: Option<u16>) -> String {
+    use comfy_table::{ContentArrangement, LineStyle, Table, TableStyle};
+    const UNDERLINED_HEADER: TableStyle =
+        TableStyle::new().header_separator(LineStyle::none().fill('-').junction('-'));
+    let mut table = Table::new();
+    table
+        .load_style(UNDERLINED_HEADER)
+        .set_header(header.to_vec())
+        .add_rows(rows);
+    match width {
+        Some(width) => {
+            table
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(width);
+        }
+        None => {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
+    }
+    for column in table.column_iter_mut() {
+        column.set_padding((0, 2));
+    }
+    table.trim_fmt()
+}

@@ -3,14 +3,14 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record};
 use crate::Error;
+use crate::read::sheet::character_json;
 use crate::rules::campaign::HealthChange;
 use crate::rules::{Command, RuleError};
 use crate::state::{CampaignState, Character};
 use crate::store::Written;
-use crate::systems::contract::render::SystemWords;
-use crate::systems::registry::{SystemId, on_system};
+use crate::systems::registry::SystemId;
 use clap::{Args, Subcommand};
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[derive(Debug, Subcommand)]
 pub enum CharacterCommand {
@@ -107,30 +107,6 @@ pub fn run(g: &Globals, ctx: &mut Context, command: &CharacterCommand) -> Result
 fn system_keys() -> String {
     let keys: Vec<&str> = SystemId::ALL.iter().map(|system| system.key()).collect();
     keys.join("|")
-}
-
-/// One character at a glance, as `character list` shows them.
-pub(super) fn glance(c: &Character, state: &CampaignState) -> String {
-    overview::line(c, state)
-}
-
-/// A character for JSON output: as computed, with its `status` ("dead", "down") when it has one.
-/// A character as JSON: their state as replay computed it, their status, and what they hold of
-/// the campaign's things (scrolls, whoever holds them), so the JSON shows every value the sheet
-/// does.
-pub(super) fn character_json(c: &Character, state: &CampaignState) -> serde_json::Value {
-    let mut value = json!(c);
-    if let Some(status) = c.status() {
-        value["status"] = json!(status);
-    }
-    let mut holds = serde_json::Map::new();
-    for &system in SystemId::ALL {
-        holds.extend(on_system!(system, SystemId, |S| S::holdings(
-            &c.name, state
-        )));
-    }
-    value["holds"] = Value::Object(holds);
-    value
 }
 
 fn sheet_text(c: &Character, state: &CampaignState) -> String {

@@ -59,7 +59,7 @@ impl Shared {
     fn stands(&self, token: &str) -> bool {
         self.standing
             .borrow()
-            .contains(&crate::cli::players::token_hash(token))
+            .contains(&crate::cli::link::token_hash(token))
     }
 
     /// The lane a player's token is served in: its own when it stands, or the one every other
@@ -210,7 +210,7 @@ fn close_what_no_longer_opens(shared: &Shared) {
             let standing = Arc::clone(&standing.borrow_and_update());
             doors.close_stale(|link| match link {
                 Link::Table(given) => !key.opens(given),
-                Link::Player(token) => !standing.contains(&crate::cli::players::token_hash(token)),
+                Link::Player(token) => !standing.contains(&crate::cli::link::token_hash(token)),
                 Link::Stranger => false,
             });
         }

@@ -49,30 +49,8 @@ pub struct ServeArgs {
     pub listen: SocketAddr,
     /// The host the printed link names, when phones reach this machine by another name than the
     /// address listened on (needed with 0.0.0.0 or [::]), e.g. --link-host 192.168.1.20.
-    #[arg(long, value_name = "HOST", value_parser = link_host)]
+    #[arg(long, value_name = "HOST", value_parser = super::link::host)]
     pub link_host: Option<String>,
-}
-
-/// A host as a link may name it: a name or an IPv4 address (letters, digits, dots and hyphens), or
-/// an IPv6 address in brackets. Anything else could break the link, or the terminal it is
-/// printed on.
-pub(super) fn link_host(text: &str) -> Result<String, String> {
-    let name = !text.is_empty()
-        && text.len() <= 253
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
-    let bracketed = text
-        .strip_prefix('[')
-        .and_then(|t| t.strip_suffix(']'))
-        .is_some_and(|t| t.parse::<std::net::Ipv6Addr>().is_ok());
-    match name || bracketed {
-        true => Ok(text.to_string()),
-        false => Err(
-            "give a host name or address as phones reach this machine, e.g. 192.168.1.20, gm-laptop.local or [fd00::1]"
-                .to_string(),
-        ),
-    }
 }
 
 /// How often the log's head is looked at: a write shows on the phones within this and the time
@@ -296,7 +274,7 @@ impl Link {
             )
         } else {
             let qr = match std::io::stdout().is_terminal() {
-                true => qr_code(&address),
+                true => super::link::qr_code(&address),
                 false => String::new(),
             };
             let opening = match new {
@@ -309,24 +287,6 @@ impl Link {
             )
         };
         let _ = out.flush();
-    }
-}
-
-/// `address` as a QR code of text blocks (two rows of modules a line), light on dark as a
-/// terminal shows it best, with its quiet zone.
-pub(super) fn qr_code(address: &str) -> String {
-    use qrcode::render::unicode::Dense1x2;
-    match qrcode::QrCode::new(address.as_bytes()) {
-        Ok(code) => {
-            let mut drawn = code
-                .render::<Dense1x2>()
-                .dark_color(Dense1x2::Light)
-                .light_color(Dense1x2::Dark)
-                .build();
-            drawn.push('\n');
-            drawn
-        }
-        Err(_) => String::new(),
     }
 }
 
@@ -428,7 +388,7 @@ fn device_of(
     {
         return Ok(None);
     }
-    let Some(device) = store.device_of_token(&super::players::token_hash(token))? else {
+    let Some(device) = store.device_of_token(&super::link::token_hash(token))? else {
         return Ok(None);
     };
     let state = store.head_state()?;
@@ -701,9 +661,10 @@ impl Campaign {
             let mut campaign = crate::campaign::Campaign::on(store);
             match campaign.answer(run, answer)? {
                 Answered::Now(written) => Ok((written.events, false)),
-                Answered::Before(seq) => {
-                    Ok((super::players::answer_events(campaign.store(), seq)?, true))
-                }
+                Answered::Before(seq) => Ok((
+                    crate::read::answer::with_what_it_completed(campaign.store(), seq)?,
+                    true,
+                )),
             }
         });
         match recorded {

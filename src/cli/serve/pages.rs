@@ -1,14 +1,14 @@
-//! The live view's pages, in the report's styles. What they say comes from the read commands a GM
-//! runs at the terminal (`fight show`, `session recap`, `log`, the sheets of `character show`), so a
-//! phone and the terminal never disagree; every piece of campaign text goes through [`escape`].
+//! The live view's pages, in the report's styles. What they say comes from the read side
+//! ([`crate::read`]) the terminal prints too (`fight show`, `session recap`, `log`, the sheets of
+//! `character show`), so a phone and the terminal never disagree; every piece of campaign text
+//! goes through [`escape`].
 
 use super::Made;
 use crate::Error;
 use crate::cli::Globals;
-use crate::cli::history::LogArgs;
+use crate::read::log::{LogQuery, LogRead};
 use crate::report::{STYLE, escape};
 use crate::seq::Seq;
-use crate::state::CampaignState;
 use crate::store::{Checkpoint, StoreError};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -64,15 +64,15 @@ impl LiveInputs {
             0 => None,
             newest => Some((
                 newest,
-                crate::cli::recap::recap(reads, &crate::cli::recap::RecapArgs { number: None })?
-                    .text,
+                // A page is wrapped by the browser, never fitted to a width.
+                crate::read::recap::recap(&mut *reads.open()?, None, None)?.text,
             )),
         };
         let latest = log_lines(
             reads,
-            &LogArgs {
+            &LogQuery {
                 limit: Some(LATEST_SHOWN),
-                ..LogArgs::default()
+                ..LogQuery::default()
             },
         )?;
         Ok(LiveInputs {
@@ -86,8 +86,8 @@ impl LiveInputs {
             fight: state
                 .fight
                 .is_some()
-                .then(|| crate::cli::fight::show(&state).text),
-            waiting: waiting(&state),
+                .then(|| crate::read::fight::show(&state).text),
+            waiting: crate::read::waiting::at_the_table(&state),
             cards,
             recap,
             latest,
@@ -95,78 +95,27 @@ impl LiveInputs {
     }
 }
 
-/// Everything that waits on someone at the table: each sealed die not yet revealed (never its
-/// value, which the page does not know) and how it opens, then what each rule system says waits.
-fn waiting(state: &CampaignState) -> Vec<String> {
-    let mut lines: Vec<String> = state
-        .sealed_pending
-        .iter()
-        .map(|(seq, dice)| {
-            let dice = crate::words::count(dice.len() as u64, "die", "dice");
-            match crate::rules::campaign::opens_by_reveal(state, *seq) {
-                Ok(()) => {
-                    format!("{dice} sealed at #{seq}, to be revealed (`grimoire reveal {seq}`)")
-                }
-                Err(why) => format!("{dice} sealed at #{seq}; {why}"),
-            }
-        })
-        .collect();
-    lines.extend(crate::render::waiting(state));
-    lines
-}
-
-/// The events `args` picks, as `log --json` gives them.
-fn log_lines(reads: &Globals, args: &LogArgs) -> Result<Vec<LogLine>, Error> {
-    let mut json_reads = reads.clone();
-    json_reads.json = true;
-    let report = crate::cli::history::log(&json_reads, false, args)?;
-    let events = report.json["events"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    Ok(events
-        .iter()
-        .map(|e| {
-            let text = |field: &str| e[field].as_str().unwrap_or_default().to_string();
-            let mut what = text("description");
-            if let Some(reason) = e["retracted"].as_str() {
-                let _ = write!(what, "  [retracted: {reason}]");
-            }
-            what.push_str(&crate::cli::output::Marks::undone_with_words(
-                e["undone_with"].as_u64().map(Seq),
-            ));
-            let rolled_again_after: Vec<Seq> = e["rolled_again_after"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|n| n.as_u64().map(Seq))
-                .collect();
-            what.push_str(&crate::cli::output::Marks::rolled_again_words(
-                &rolled_again_after,
-            ));
-            for (field, words) in [("restored_by", "restored by"), ("amended_by", "amended by")] {
-                if let Some(seq) = e[field].as_u64() {
-                    let _ = write!(what, "  [{words} #{seq}]");
-                }
-            }
-            let put_again: Vec<u32> = e["put_again_after"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok()))
-                .collect();
-            what.push_str(&crate::cli::output::Marks::put_again_words(&put_again));
-            if e["unwitnessed_dice"].as_bool() == Some(true) {
-                what.push_str("  [no player entropy]");
-            }
-            if let Some(made) = e["device_dice"].as_str() {
-                what.push_str(&format!("  [{made}]"));
-            }
+/// The events `query` picks, each in the words of its line in `log`.
+fn log_lines(reads: &Globals, query: &LogQuery) -> Result<Vec<LogLine>, Error> {
+    let mut store = reads.open()?;
+    let read = LogRead::open(&mut store, query)?;
+    let state = read.state();
+    Ok(read
+        .entries(&mut store)?
+        .into_iter()
+        .map(|entry| {
+            let what = format!(
+                "{}{}{}",
+                crate::render::describe(&entry.recorded.event),
+                entry.marks(state).words(),
+                entry.notes()
+            );
+            let r = entry.recorded;
             LogLine {
-                seq: Seq(e["seq"].as_u64().unwrap_or_default()),
-                when: text("game_time_text"),
-                session: e["session"].as_u64().and_then(|s| u32::try_from(s).ok()),
-                actor: text("actor"),
+                when: state.time_of(r.seq, r.game_time),
+                seq: r.seq,
+                session: r.session,
+                actor: r.actor,
                 what,
             }
         })
@@ -413,10 +362,10 @@ fn log_page(
 }
 
 /// `log`'s arguments from the query; each value read as the command line reads it.
-fn log_args(filters: &[(String, String)]) -> Result<LogArgs, String> {
-    let mut args = LogArgs {
+fn log_args(filters: &[(String, String)]) -> Result<LogQuery, String> {
+    let mut args = LogQuery {
         limit: Some(LOG_SHOWN),
-        ..LogArgs::default()
+        ..LogQuery::default()
     };
     for (name, value) in filters {
         let value = value.trim();

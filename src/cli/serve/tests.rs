@@ -7,7 +7,8 @@ use rand::SeedableRng;
 /// room for its quiet zone; a key is 128 bits in hex, and only that key opens.
 #[test]
 fn the_link_is_drawn_as_a_square_qr_code_and_its_key_opens_only_itself() {
-    let drawn = qr_code("http://192.168.1.20:8737/5c1e0a7d9b3f48e2a6c4d8f0b2e4a6c8/");
+    let drawn =
+        crate::cli::link::qr_code("http://192.168.1.20:8737/5c1e0a7d9b3f48e2a6c4d8f0b2e4a6c8/");
     let lines: Vec<&str> = drawn.lines().collect();
     let width = lines[0].chars().count();
     assert!(

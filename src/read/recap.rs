@@ -1,77 +1,72 @@
-//! Between two points: `diff` (what changed for each character, and by which events) and
-//! `session recap` (an evening in numbers, then the same changes from its start to its end).
+//! Between two points: what changed for each character, and by which events (`diff`), and an
+//! evening in numbers followed by the same changes from its start to its end (`session recap`).
 
-use super::Globals;
-use super::output::{Marks, Report, count};
+use super::Shown;
+use super::changes::*;
+use super::event::Marks;
 use crate::Error;
 use crate::dice::Provenance;
 use crate::event::Event;
+use crate::render::count;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
 use crate::seq::Seq;
 use crate::state::{CampaignState, Character, fold_name};
-use crate::store::Point;
+use crate::store::{Point, Store};
 use crate::systems::contract::render::SystemWords;
 use crate::systems::registry::{SystemId, on_system};
 use crate::time::GameDuration;
 use crate::words::Folded;
-use clap::Args;
 use serde_json::json;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 
-mod changes;
-use changes::*;
-
-/// Show what changed for characters between two points: every value of their sheets that differs
-/// (health, attributes and exertion, rituals, silver, scrolls, MPs, Drive, conditions, spells in
-/// force, pending choices…) and the events that touched them. Records nothing.
-#[derive(Debug, Args)]
-pub struct DiffArgs {
-    /// The characters to compare (any case); or --party for everyone.
-    #[arg(value_name = "NAMES")]
-    pub names: Vec<String>,
-    /// Every character, instead of naming them.
-    #[arg(long, conflicts_with = "names")]
-    pub party: bool,
-    /// The earlier point: an event number, session:N, session-start:N, day:D or now.
-    #[arg(long, value_name = "POINT")]
+/// Two points of the log and whom to compare between them.
+#[derive(Debug, Clone)]
+pub struct Between {
+    pub who: Whom,
+    /// The earlier point.
     pub from: Point,
-    /// The later point (now when not given).
-    #[arg(long, value_name = "POINT")]
-    pub to: Option<Point>,
+    /// The later point.
+    pub to: Point,
 }
 
-pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
-    if args.party != args.names.is_empty() {
-        return Err(Error::Usage(
-            "name the characters to compare, or give --party for everyone (not both)".into(),
-        ));
-    }
-    let mut store = g.open()?;
-    let from = store.resolve_state(args.from)?;
-    let to = store.resolve_state(args.to.unwrap_or(Point::Now))?;
+/// The characters a comparison covers.
+#[derive(Debug, Clone)]
+pub enum Whom {
+    /// Everyone in either state.
+    Party,
+    /// These (any case; each once however often named).
+    Named(Vec<String>),
+}
+
+/// What changed for characters between two points: every value of their sheets that differs, and
+/// the events that touched them.
+pub fn diff(store: &mut Store, question: &Between, width: Option<u16>) -> Result<Shown, Error> {
+    let from = store.resolve_state(question.from)?;
+    let to = store.resolve_state(question.to)?;
     if from > to {
         return Err(Error::Usage(format!(
             "--from names #{from}, which comes after #{to}, named by --to; give the earlier point to --from"
         )));
     }
     let (before, after) = (store.replay(Some(from))?, store.replay(Some(to))?);
-    let names = if args.party {
-        everyone(&before, &after)
-    } else {
-        let mut names: Vec<String> = Vec::new();
-        for name in &args.names {
-            // Known then or now (a character retracted since still has a past).
-            if before.character(name).is_none() {
-                find(&after, name)?;
+    let names = match &question.who {
+        Whom::Party => everyone(&before, &after),
+        Whom::Named(named) => {
+            let mut names: Vec<String> = Vec::new();
+            for name in named {
+                // Known then or now (a character retracted since still has a past).
+                if before.character(name).is_none() {
+                    find(&after, name)?;
+                }
+                // Each character once, however often named.
+                if !names.iter().any(|n| Folded::of(n) == Folded::of(name)) {
+                    names.push(name.clone());
+                }
             }
-            // Each character once, however often named.
-            if !names.iter().any(|n| Folded::of(n) == Folded::of(name)) {
-                names.push(name.clone());
-            }
+            names
         }
-        names
     };
     let mut touched = Touched::of(&names);
     if after.head > before.head {
@@ -80,14 +75,14 @@ pub fn diff(g: &Globals, args: &DiffArgs) -> Result<Report, Error> {
             Ok(())
         })?;
     }
-    touched.follow_retractions(&mut store)?;
-    let changes = changes(&before, &after, &names, &touched);
+    touched.follow_retractions(store)?;
+    let changes = changes(&before, &after, &names, &touched, width);
     let title = format!(
         "From #{from} ({}) to #{to} ({}):",
         before.clock_text(),
         after.clock_text()
     );
-    Ok(Report::new(
+    Ok(Shown::new(
         [title, changes.text].join("\n"),
         json!({ "from_seq": from, "to_seq": to, "characters": changes.json }),
     ))
@@ -102,19 +97,12 @@ fn everyone(before: &CampaignState, after: &CampaignState) -> Vec<String> {
     names.into_values().collect()
 }
 
-/// Sum up a game session: time passed, damage and healing, rituals and spells cast, mishaps,
-/// failures, resonance, scrolls, retractions, dice by origin, then each character's changes from
-/// the session's start to its end. Records nothing.
-#[derive(Debug, Args)]
-pub struct RecapArgs {
-    /// The session's number (the newest session when not given).
-    pub number: Option<u32>,
-}
-
-pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
-    let mut store = g.open()?;
+/// An evening in numbers: session `number` (the newest when `None`), its time passed, damage and
+/// healing, castings, mishaps, failures, resonance, scrolls, retractions, dice by origin, then each
+/// character's changes from the session's start to its end.
+pub fn recap(store: &mut Store, number: Option<u32>, width: Option<u16>) -> Result<Shown, Error> {
     let now = store.replay(None)?;
-    let number = match args.number {
+    let number = match number {
         Some(n) => n,
         None if now.sessions_started > 0 => now.sessions_started,
         None => {
@@ -162,9 +150,9 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
         }
         false => at_start,
     };
-    touched.follow_retractions(&mut store)?;
+    touched.follow_retractions(store)?;
     let names = everyone(&before, &after);
-    let changes = changes(&before, &after, &names, &touched);
+    let changes = changes(&before, &after, &names, &touched, width);
     let deaths: Vec<&str> = after
         .characters
         .values()
@@ -192,7 +180,7 @@ pub fn recap(g: &Globals, args: &RecapArgs) -> Result<Report, Error> {
     });
     lines.push("Characters, from the session's start:".into());
     lines.push(changes.text);
-    Ok(Report::new(
+    Ok(Shown::new(
         lines.join("\n"),
         json!({
             "session": number,

@@ -1,7 +1,7 @@
 //! What changed on each character's sheet between two points, for `diff` and `session recap`:
 //! the values that differ, walked only where they differ, each put into words.
 
-use super::super::character::character_json;
+use super::sheet::character_json;
 use crate::Error;
 use crate::event::Event;
 use crate::seq::Seq;
@@ -108,12 +108,13 @@ impl Touched {
 }
 
 /// Each character's changed values between the two states, and the events between them that
-/// concern the character (`touched`, noted for the same names).
+/// concern the character (`touched`, noted for the same names); the tables fit `width` when given.
 pub(super) fn changes(
     before: &CampaignState,
     after: &CampaignState,
     names: &[String],
     touched: &Touched,
+    width: Option<u16>,
 ) -> Changes {
     let mut lines = Vec::new();
     let mut json = Vec::new();
@@ -140,7 +141,7 @@ pub(super) fn changes(
                 format!("at #{}", before.head),
                 format!("at #{}", after.head),
             );
-            let table = super::super::output::table(&["", &from, &to], rows);
+            let table = crate::render::table(&["", &from, &to], rows, width);
             lines.extend(table.lines().map(|l| format!("  {l}")));
         }
         let by = touched.by(name);
