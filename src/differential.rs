@@ -1,6 +1,6 @@
 //! Exports changed at random and on purpose, for the two checkers of docs/export.md to judge:
 //! `grimoire verify`'s own check ([`grimoire_verdict`]) and the players' page
-//! (`src/report/verifier.js`). The differential test (tests/it/differential.rs) and the benchmark
+//! (`src/web/checker/`). The differential test (tests/it/differential.rs) and the benchmark
 //! feed both the same texts and compare the verdict and the first event each names.
 //!
 //! Every change is drawn from a seeded generator, so a failing case is made again from its seed.

@@ -28,6 +28,7 @@ pub(crate) mod testkit;
 pub mod text;
 pub mod time;
 pub mod verify;
+pub mod web;
 pub mod words;
 
 pub use campaign::Campaign;

@@ -3,16 +3,15 @@
 //! offline, checks the hash chain, a checkpoint they noted, every seeded die of a published seed and
 //! every opened sealed die, and reads one roll explained.
 
+use crate::web::{CHECK_SCRIPT, CHECKER};
+
 /// The longest log a page carries (about 60 MB of it, a few seconds to check in a phone's
 /// browser); a longer one is checked with `grimoire verify`.
 pub const CARRIED_AT_MOST: u64 = 100_000;
 
-/// The checker itself: SHA-256, HMAC and the README's derivations, with no WebCrypto.
-const VERIFIER_SOURCE: &str = include_str!("verifier.js");
-
 /// The players' check as every page carries it: grimoire's table of the characters that show
 /// nothing ([`crate::text::invisible_ranges`]), so the page holds texts to the same Unicode data as
-/// grimoire, then `verifier.js`.
+/// grimoire, then the checker (`src/web/checker/`).
 pub fn verifier() -> &'static str {
     static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SCRIPT.get_or_init(|| {
@@ -21,111 +20,12 @@ pub fn verifier() -> &'static str {
             .map(|&(kind, since)| (kind.to_string(), since.into()))
             .collect();
         format!(
-            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\n{VERIFIER_SOURCE}",
+            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\n{CHECKER}",
             crate::text::invisible_ranges(),
             serde_json::Value::Object(since)
         )
     })
 }
-
-/// What the page does with it: runs the check on load, puts each finding in the page as text (never
-/// as markup: a forged log's words must not become the page's), and answers the two questions a
-/// player asks (does my checkpoint hold, what was this roll).
-const GLUE: &str = r##"
-function grimoireCheckLog(exported) {
-  var out = function (id, text) { document.getElementById(id).textContent = text; };
-  try {
-    check(out, exported);
-  } catch (e) {
-    out("check-verdict", "The check FAILS: this page's log could not be checked (" + e.message + ").");
-    out("check-result", JSON.stringify({ all_hold: false, error: String(e.message) }));
-  }
-}
-// A served page fetches the log it checks (again after each update); a saved one carries it.
-function grimoireCheckServed() {
-  fetch(GRIMOIRE_EXPORT_URL, { cache: "no-store" }).then(function (answer) {
-    if (!answer.ok) throw new Error("the server answered " + answer.status);
-    return answer.text();
-  }).then(grimoireCheckLog, function (e) {
-    document.getElementById("check-verdict").textContent =
-      "The log could not be fetched to check it (" + e.message + ").";
-  });
-}
-if (typeof GRIMOIRE_EXPORT === "string") grimoireCheckLog(GRIMOIRE_EXPORT); else grimoireCheckServed();
-function check(out, exported) {
-  var result = GrimoireCheck.verify(exported);
-  var selfTest = GrimoireCheck.selfTest();
-  var summary = {
-    self_test: selfTest, all_hold: result.allHold && selfTest, events: result.events,
-    chain_break: result.chainBreak, first_problem: result.firstProblem, problems: result.problems,
-    seeded_dice_checked: result.seededChecked, seeded_dice_awaiting_reveal: result.seededAwaiting,
-    sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
-    device_dice_checked: result.deviceChecked, witnessed_dice_checked: result.witnessedChecked,
-    rolls_put_again: result.putAgain, head: result.head
-  };
-  if (!selfTest) {
-    out("check-verdict", "This browser computes SHA-256 or HMAC wrongly: nothing here can be trusted.");
-  } else if (result.allHold) {
-    var count = function (n, one, many) { return n + " " + (n === 1 ? one : many); };
-    out("check-verdict", "All checks hold: " + count(result.events, "event", "events") +
-      " chained from the first to #" + result.head.split(":")[0] + ", " +
-      count(result.seededChecked, "seeded die", "seeded dice") + " re-derived, " +
-      count(result.sealedChecked, "sealed die", "sealed dice") + " opened" +
-      (result.deviceChecked + result.witnessedChecked > 0
-        ? ", " + count(result.deviceChecked, "die rolled on a player's device", "dice rolled on players' devices") +
-          " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived"
-        : "") + "; " +
-      (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
-        : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal.") +
-      (result.putAgain > 0 ? " " + count(result.putAgain, "roll was", "rolls were") + " put to a phone again right after a roll to it was withdrawn." : ""));
-  } else {
-    out("check-verdict", "The check FAILS: " +
-      (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");
-  }
-  var storage = null;
-  try { storage = window.localStorage; } catch (e) { storage = null; }
-  var seen = storage ? GrimoireCheck.witness(result, storage, new Date().toISOString(), GRIMOIRE_AS_OF) : { state: "unkept" };
-  summary.witness = seen;
-  out("check-result", JSON.stringify(summary));
-  if (seen.state === "rewritten") {
-    out("check-witness", "WARNING: this is not the log this browser saw on " + seen.seenAt + ": event #" +
-      seen.seq + " differs from the one it saw then. History was rewritten from there.");
-  } else if (seen.state === "cut") {
-    out("check-witness", "WARNING: this browser saw this campaign up to #" + seen.seenUpTo + " on " +
-      seen.seenAt + ", but this log ends before #" + seen.seq + ": events were dropped from its end.");
-  } else if (seen.state === "extends") {
-    out("check-witness", "It extends the log this browser saw before (up to #" + seen.seenUpTo + "): nothing it saw was changed.");
-  } else if (seen.state === "earlier") {
-    out("check-witness", "This page shows the campaign as of an earlier point; everything in it matches the log this browser saw up to #" + seen.seenUpTo + ".");
-  } else if (seen.state === "unremembered") {
-    out("check-witness", "This browser keeps no log that fails its check, nor a page of an earlier point: it has nothing to compare this with yet.");
-  } else if (seen.state === "first") {
-    out("check-witness", "This browser has not seen this campaign before; it remembers this log now, and will say if a later one does not extend it.");
-  } else {
-    out("check-witness", "This browser keeps nothing for pages opened this way, so it cannot compare with what it saw before.");
-  }
-  var list = document.getElementById("check-problems");
-  list.textContent = "";
-  result.problems.slice(0, 20).forEach(function (p) {
-    var item = document.createElement("li");
-    item.textContent = p.what;
-    list.appendChild(item);
-  });
-  // Assigned, not added: a served page checks again after each update, and answers once.
-  document.getElementById("check-checkpoint-go").onclick = function () {
-    var code = document.getElementById("check-checkpoint").value;
-    var found = GrimoireCheck.verify(exported, [code]).checkpoints[0];
-    out("check-checkpoint-said", found.holds
-      ? "It holds: the log still has exactly that event at that place."
-      : "It does NOT hold: " + found.why + " (or the code was noted wrongly: compare it digit by digit).");
-  };
-  document.getElementById("check-explain-go").onclick = function () {
-    out("check-explained", GrimoireCheck.explain(result, document.getElementById("check-seq").value.replace("#", "").trim()));
-  };
-  var asked = new URLSearchParams(location.search).get("explain");
-  if (asked) out("check-explained", GrimoireCheck.explain(result, asked));
-}
-"##;
 
 /// `text` as a JavaScript string literal that cannot end the script it stands in: JSON's escapes,
 /// and `<` written as `\u003c` (so no `</script>` in the log closes the element).
@@ -176,7 +76,7 @@ pub fn section(carried: Carried<'_>, as_of: bool) -> String {
     };
     let verifier = verifier();
     format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{verifier}{GLUE}</script></section>"#
+        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{verifier}{CHECK_SCRIPT}</script></section>"#
     )
 }
 

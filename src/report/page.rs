@@ -7,6 +7,7 @@ use crate::audit::{FLAG_BELOW, Verdict, judge};
 use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::render::{PerDay, SystemWords};
 use crate::systems::registry::{SystemId, on_system};
+use crate::web::REPORT_STYLE;
 use std::fmt::Write;
 
 /// The first bytes of every report: how `--out` knows a file it may replace.
@@ -30,43 +31,6 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
-
-pub const STYLE: &str = r#"
-body { font-family: "DejaVu Sans", system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 2rem 3rem; color: #1d1d1f; background: #fbfaf7; line-height: 1.45; overflow-wrap: anywhere; }
-h1 { margin-bottom: 0.2rem; }
-h2 { border-bottom: 2px solid #d8d2c4; padding-bottom: 0.2rem; margin-top: 2.5rem; }
-nav ol { columns: 3; padding-left: 1.2rem; }
-.lede { color: #555; margin-top: 0; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(30rem, 100%), 1fr)); gap: 1.2rem; }
-article { background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 1rem 1rem; }
-article h3 { margin: 0.2rem 0; }
-figure { margin: 0.8rem 0 0; }
-figcaption { font-size: 0.85rem; color: #444; }
-svg.chart { width: 100%; height: auto; display: block; }
-svg .grid { stroke: #ebe7dd; }
-svg .between { fill: #f1ede4; }
-svg .tick { font-size: 10px; fill: #666; }
-ul.legend { list-style: none; padding: 0; margin: 0.2rem 0 0; font-size: 0.8rem; display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
-.swatch { display: inline-block; width: 1.4rem; border-top: 3px solid; margin-right: 0.3rem; vertical-align: middle; }
-.swatch.dashed { border-top-style: dashed; }
-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-th, td { text-align: left; padding: 0.25rem 0.5rem; border-bottom: 1px solid #e2ddd0; vertical-align: top; }
-code { font-family: "DejaVu Sans Mono", monospace; font-size: 0.85rem; overflow-wrap: anywhere; }
-#check input { font: inherit; max-width: 100%; box-sizing: border-box; }
-#check pre { white-space: pre-wrap; overflow-wrap: anywhere; }
-.flagged { color: #b00020; font-weight: bold; }
-th, td { overflow-wrap: anywhere; }
-@media (max-width: 40rem) {
-  body { padding: 0.6rem 0.7rem 2rem; }
-  nav ol { columns: 1; }
-  table { table-layout: fixed; font-size: 0.8rem; }
-  th, td { padding: 0.2rem 0.25rem; }
-  article { padding: 0.5rem 0.6rem 0.8rem; }
-}
-.muted { color: #666; }
-pre.span, details.sheet pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
-ol.sessions > li { margin-bottom: 0.8rem; }
-"#;
 
 /// Builds the contents from the sections actually on the page, and marks the page as drawn (the
 /// browser test waits for that mark, so a script error shows as a missing mark).
@@ -95,7 +59,7 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
     let mut out = String::from(MARK);
     let _ = write!(
         out,
-        r#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{title} · grimoire report</title><style>{STYLE}</style></head><body>"#,
+        r#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{title} · grimoire report</title><style>{REPORT_STYLE}</style></head><body>"#,
         title = escape(name)
     );
     let head = g.head.as_ref().map_or_else(

@@ -1,4 +1,4 @@
-//! The players' check in the report (src/report/verifier.js), run in real headless Chromium with
+//! The players' check in the report (src/web/checker/), run in real headless Chromium with
 //! WebCrypto taken away, and held to `grimoire verify`: the same verdict, naming the same first
 //! seq, on a good export and on hundreds of tampered ones (fields edited, rows dropped, events
 //! swapped, dice, openings and seeds forged and the chain rebuilt around them).

@@ -7,9 +7,10 @@ use super::Made;
 use crate::Error;
 use crate::cli::Globals;
 use crate::read::log::{LogQuery, LogRead};
-use crate::report::{STYLE, escape};
+use crate::report::escape;
 use crate::seq::Seq;
 use crate::store::{Checkpoint, StoreError};
+use crate::web::{LIVE_SCRIPT, LIVE_STYLE, REPORT_STYLE, ROLLS_SCRIPT};
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -125,68 +126,12 @@ fn log_lines(reads: &Globals, query: &LogQuery) -> Result<Vec<LogLine>, Error> {
 /// The page's frame: the report's styles, the live script, and `body` inside.
 fn frame(title: &str, head_mark: &str, body: &str) -> String {
     format!(
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title} · grimoire live</title><style>{STYLE}{LIVE_STYLE}</style></head><body data-head="{head_mark}"><p id="link-gone" class="flagged" hidden>This link no longer opens the campaign: ask the GM for the table's new link.</p>{body}<script>{FOLLOW}</script></body></html>
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title} · grimoire live</title><style>{REPORT_STYLE}{LIVE_STYLE}</style></head><body data-head="{head_mark}"><p id="link-gone" class="flagged" hidden>This link no longer opens the campaign: ask the GM for the table's new link.</p>{body}<script>{LIVE_SCRIPT}</script></body></html>
 "#,
         title = escape(title),
         head_mark = escape(head_mark),
     )
 }
-
-const LIVE_STYLE: &str = r#"
-ol.log { list-style: none; padding: 0; margin: 0.5rem 0; font-size: 0.9rem; }
-ol.log li { padding: 0.3rem 0; border-bottom: 1px solid #e2ddd0; }
-ol.log .when { color: #666; font-size: 0.8rem; display: block; }
-form.filters { display: flex; flex-wrap: wrap; gap: 0.4rem 0.8rem; align-items: end; margin: 0.5rem 0; }
-form.filters label { display: flex; flex-direction: column; font-size: 0.8rem; color: #444; }
-form.filters input { font: inherit; width: 9rem; max-width: 100%; box-sizing: border-box; }
-pre.said { overflow-x: auto; font-size: 0.85rem; background: #fff; border: 1px solid #e2ddd0; border-radius: 8px; padding: 0.6rem 0.8rem; }
-pre.sheet { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; margin: 0.3rem 0 0; }
-nav.links a { margin-right: 1rem; }
-#rolls { border: 2px solid #8a6d3b; border-radius: 8px; padding: 0.4rem 0.8rem; margin: 0.5rem 0; }
-#rolls .request button { font: inherit; padding: 0.4rem 1.2rem; }
-.flags { position: sticky; top: 0; z-index: 10; background: #fff4f4; border: 2px solid #b00020; border-radius: 8px; padding: 0.3rem 0.8rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
-.flags h2 { font-size: 1rem; margin: 0.3rem 0; color: #b00020; }
-.flags button { font: inherit; margin-left: 0.5rem; }
-"#;
-
-/// Follows the campaign: on each new head the server announces, fetches this page again and puts
-/// its new parts in place (the page is never reloaded, so what a player typed stays), then checks
-/// the log again. A link that stops opening anything says so.
-const FOLLOW: &str = r##"
-(function () {
-  if (!window.EventSource) return;
-  var busy = false, again = false;
-  var gone = function () { document.getElementById("link-gone").hidden = false; };
-  var refresh = function () {
-    if (busy) { again = true; return; }
-    busy = true;
-    fetch(location.pathname + location.search, { cache: "no-store" }).then(function (answer) {
-      if (answer.status === 404) { gone(); throw new Error("gone"); }
-      return answer.text();
-    }).then(function (text) {
-      var fresh = new DOMParser().parseFromString(text, "text/html");
-      ["top", "live"].forEach(function (id) {
-        var now = document.getElementById(id), then = fresh.getElementById(id);
-        if (now && then) now.replaceWith(then);
-      });
-      document.body.dataset.head = fresh.body.dataset.head;
-      document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
-      if (window.grimoireCheckServed) window.grimoireCheckServed();
-      if (window.grimoireRolls) window.grimoireRolls();
-    }).catch(function () {}).then(function () {
-      busy = false;
-      if (again) { again = false; refresh(); }
-    });
-  };
-  var source = new EventSource("updates");
-  source.addEventListener("head", function (e) {
-    var head = JSON.parse(e.data);
-    if (head.mark !== document.body.dataset.head) refresh();
-  });
-  source.addEventListener("closed", function () { source.close(); gone(); });
-  source.onerror = function () { if (source.readyState === EventSource.CLOSED) gone(); };
-})();
-"##;
 
 /// `head` as the page and the stream of updates mark it.
 pub fn head_mark(head: Option<&Checkpoint>) -> String {
@@ -431,7 +376,7 @@ pub fn trouble(status: u16, why: &str) -> Made {
 /// dismisses them.
 pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
     let part = format!(
-        r#"<section id="rolls-flags" class="flags" aria-live="assertive" hidden></section><section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS}</script>"#,
+        r#"<section id="rolls-flags" class="flags" aria-live="assertive" hidden></section><section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS_SCRIPT}</script>"#,
         player = escape(player),
         characters = escape(&characters.join(", ")),
     );
@@ -469,213 +414,3 @@ pub fn json_made(status: u16, value: &serde_json::Value) -> Made {
         body: Arc::new(value.to_string()),
     }
 }
-
-/// The player's part of the page. It draws the rolls waiting on the device and answers one when
-/// tapped (a roll the GM's device witnesses, at once) with 32 bytes from the browser's
-/// cryptographic randomness. Before the bytes leave, it writes down what it was shown (the
-/// request's number, commitment and command) with them, once: a request is never answered with
-/// other bytes, nor under another commitment, and a lost connection sends the very same bytes.
-/// Each time the log moves it reads the public log and checks every record: the request is there
-/// with the same commitment and command, and was answered with exactly these bytes. Anything else
-/// raises a flag at the top of the page, kept until the player dismisses it.
-const ROLLS: &str = r##"
-(function () {
-  var here = location.pathname;
-  // What the phone keeps is held in memory too, so a browser that keeps nothing (a private
-  // window, storage full) still sends the same bytes for a request while the page is open; it is
-  // told that its records end with the page.
-  var memory = {}, unkept = false;
-  var load = function (key) {
-    try { var kept = JSON.parse(localStorage.getItem(key) || "null"); if (kept) return kept; } catch (e) {}
-    return JSON.parse(JSON.stringify(memory[key] || {}));
-  };
-  var save = function (key, value) {
-    memory[key] = JSON.parse(JSON.stringify(value));
-    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { unkept = true; }
-  };
-  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here;
-  var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
-  // The same value whatever order its keys were written in.
-  var canon = function (value) {
-    if (Array.isArray(value)) return "[" + value.map(canon).join(",") + "]";
-    if (value && typeof value === "object") return "{" + Object.keys(value).sort().map(function (k) { return JSON.stringify(k) + ":" + canon(value[k]); }).join(",") + "}";
-    return JSON.stringify(value === undefined ? null : value);
-  };
-  var flag = function (key, words) {
-    var flags = load(FLAGS);
-    if (flags[key]) return;
-    flags[key] = { words: words, at: new Date().toISOString() };
-    save(FLAGS, flags);
-    drawFlags();
-  };
-  var drawFlags = function () {
-    // A dismissed flag is kept as dismissed, so the next check does not raise it again.
-    var flags = load(FLAGS), keys = Object.keys(flags).filter(function (key) { return !flags[key].dismissed; }), box = document.getElementById("rolls-flags");
-    box.textContent = "";
-    box.hidden = keys.length === 0;
-    if (!keys.length) { document.title = document.title.replace(/^\(!\) /, ""); return; }
-    if (!/^\(!\) /.test(document.title)) document.title = "(!) " + document.title;
-    var title = document.createElement("h2");
-    title.textContent = "Your phone found something wrong with the GM's side";
-    box.appendChild(title);
-    keys.forEach(function (key) {
-      var row = document.createElement("p");
-      row.className = "flagged";
-      row.dataset.flag = key;
-      row.textContent = flags[key].words + " ";
-      var dismiss = document.createElement("button");
-      dismiss.type = "button";
-      dismiss.textContent = "Dismiss";
-      dismiss.addEventListener("click", function () { var now = load(FLAGS); if (now[key]) now[key].dismissed = true; save(FLAGS, now); drawFlags(); });
-      row.appendChild(dismiss);
-      box.appendChild(row);
-    });
-  };
-  // What this phone sends for request r: written down before it is sent, and never changed.
-  var recordFor = function (r) {
-    var sent = load(SENT), kept = sent[r.request];
-    if (kept) return kept;
-    kept = { request: r.request, commitment: r.commitment, asked: r.asked, words: r.words, witnessed: r.witnessed === true, contribution: hex(crypto.getRandomValues(new Uint8Array(32))) };
-    sent[r.request] = kept;
-    save(SENT, sent);
-    return kept;
-  };
-  var said = function (lines, flagged) {
-    var list = document.getElementById("rolls-said");
-    lines.forEach(function (line) {
-      var item = document.createElement("li");
-      item.textContent = line;
-      if (flagged) item.className = "flagged";
-      list.insertBefore(item, list.firstChild);
-    });
-  };
-  var answering = {}, tried = {};
-  var answer = function (r) {
-    if (answering[r.request]) return;
-    // A request shown without the command it completes cannot be checked against the log later.
-    if (!r.asked || typeof r.asked !== "object" || typeof r.commitment !== "string") {
-      flag("unreadable:" + r.request, "Request " + r.request + " was shown to this phone without its command or commitment: it was not answered.");
-      return;
-    }
-    tried[r.request] = true;
-    var kept = load(SENT)[r.request];
-    // Shown again under another commitment or for another command: the phone answered it once,
-    // and never again with other bytes.
-    if (kept && (kept.commitment !== r.commitment || canon(kept.asked) !== canon(r.asked) || kept.witnessed !== (r.witnessed === true))) {
-      flag("shown-again:" + r.request, "Request " + r.request + " was shown to this phone again, changed (another commitment or another command) after the phone answered it: it was not answered again.");
-      return;
-    }
-    answering[r.request] = true;
-    var record = recordFor(r);
-    fetch("answer", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "request=" + r.request + "&contribution=" + record.contribution })
-      .then(function (reply) { return reply.json().then(function (body) { return { status: reply.status, body: body }; }); })
-      .then(function (got) {
-        if (got.status === 200) said(got.body.said, false);
-        else said(["Request " + r.request + ": " + (got.body.refused || "not taken")], true);
-      })
-      .catch(function () { said(["Request " + r.request + ": the answer did not arrive; tap Roll again (the same bytes are sent)."], true); })
-      .then(function () { answering[r.request] = false; window.grimoireRolls(true); });
-  };
-  // `afterAnswer`: a witnessed request already tried is not answered again by itself until the
-  // log moves (a refused answer would otherwise be sent again and again).
-  var draw = function (waiting, afterAnswer) {
-    shown = {};
-    waiting.forEach(function (r) { shown[r.request] = true; });
-    var box = document.getElementById("rolls-waiting");
-    box.textContent = "";
-    if (!waiting.length) { var none = document.createElement("p"); none.textContent = "Nothing waits on you."; box.appendChild(none); return; }
-    waiting.forEach(function (r) {
-      var row = document.createElement("p");
-      row.className = "request";
-      row.dataset.request = r.request;
-      var words = document.createElement("span");
-      var again = (r.put_again_after || []).length ? " [put again after request " + r.put_again_after.join(", ") + " was withdrawn]" : "";
-      words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + again + " ";
-      row.appendChild(words);
-      if (r.witnessed) { if (!(afterAnswer && tried[r.request])) answer(r); }
-      else {
-        var button = document.createElement("button");
-        button.type = "button";
-        button.textContent = "Roll";
-        button.addEventListener("click", function () { button.disabled = true; answer(r); });
-        row.appendChild(button);
-      }
-      box.appendChild(row);
-    });
-  };
-  // Every record against the public log: the request as shown, answered with these bytes.
-  var checkRecords = function () {
-    var sent = load(SENT), requests = Object.keys(sent);
-    var out = document.getElementById("rolls-receipts");
-    if (!requests.length) { out.textContent = ""; return; }
-    // Only the log itself is checked: a busy or trouble page in its place would read as a log
-    // that lacks every request.
-    fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { if (!reply.ok) throw new Error("" + reply.status); return reply.text(); }).then(function (text) {
-      // What the log says of each request, and (as every reader computes it) which were put
-      // to a phone right after a roll to it was withdrawn.
-      var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
-      text.split("\n").forEach(function (line) {
-        if (!line) return;
-        try { var row = JSON.parse(line); } catch (e) { return; }
-        var p = row.payload || {};
-        if (row.kind === "roll_requested") {
-          put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device, witnessed: p.witnessed === true };
-          if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
-          delete withdrawnFrom[p.device];
-        } else if (row.kind === "roll_answered") {
-          if (answered[p.request] === undefined) answered[p.request] = p.contribution;
-        } else if (row.kind === "roll_withdrawn" && put[p.request] && answered[p.request] === undefined && withdrawn[p.request] === undefined) {
-          withdrawn[p.request] = row.seq;
-          (withdrawnFrom[put[p.request].device] = withdrawnFrom[put[p.request].device] || []).push(p.request);
-        }
-      });
-      var waiting = 0;
-      requests.forEach(function (request) {
-        var kept = sent[request], inLog = put[request];
-        if (!inLog) {
-          flag("missing:" + request, "Request " + request + ": the log does not hold the request this phone was shown and answered: the GM's side never recorded it, or took it out.");
-        } else if (inLog.commitment !== kept.commitment) {
-          flag("commitment:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another commitment than the one this phone was shown: the GM's side showed this phone a request it did not record.");
-        } else if (canon(inLog.asked) !== canon(kept.asked)) {
-          flag("command:" + request, "Request " + request + " (#" + inLog.seq + "): the log holds another command than the one this phone was shown.");
-        } else if (kept.witnessed !== undefined && inLog.witnessed !== kept.witnessed) {
-          flag("witnessed:" + request, "Request " + request + " (#" + inLog.seq + "): shown to this phone as " + (kept.witnessed ? "the GM's roll to witness" : "a roll of yours") + ", but the log records it as " + (inLog.witnessed ? "the GM's, witnessed" : "a roll of yours") + ".");
-        } else if (withdrawn[request] !== undefined && answered[request] === undefined) {
-          flag("withdrawn:" + request, "Request " + request + " (#" + inLog.seq + "): the GM's side withdrew (or never recorded) a roll this phone made, at #" + withdrawn[request] + ".");
-        } else if (answered[request] === undefined && !shown[request]) {
-          flag("dropped:" + request, "Request " + request + " (#" + inLog.seq + "): the GM's side took it off this phone's list without recording the answer this phone made.");
-        } else if (answered[request] === undefined) {
-          waiting++;
-        } else if (answered[request] !== kept.contribution) {
-          flag("bytes:" + request, "Request " + request + " (#" + inLog.seq + "): the log records an answer with bytes this phone never sent.");
-        }
-      });
-      var marks = requests.filter(function (request) { return putAgain[request]; }).map(function (request) {
-        return "request " + request + " was put again after request " + putAgain[request].join(", ") + " was withdrawn";
-      });
-      var raised = load(FLAGS), flags = Object.keys(raised).filter(function (key) { return !raised[key].dismissed; }).length;
-      out.className = flags ? "flagged" : "";
-      out.textContent = (flags
-        ? "This phone raised " + flags + (flags === 1 ? " flag" : " flags") + " (at the top of the page). "
-        : "The log holds every roll this phone made as it was shown (" + (requests.length - waiting) + "). ") +
-        (waiting ? waiting + " sent, not yet in the log. " : "") +
-        (marks.length ? "Marked: " + marks.join("; ") + "." : "") +
-        (unkept ? " This browser keeps nothing past this page (a private window, or its storage is full): keep the page open until your rolls are in the log." : "");
-    }).catch(function () {
-      out.className = "flagged";
-      out.textContent = "The public log could not be fetched, so this phone could not check its " + requests.length + " records against it; it tries again when the log moves.";
-    });
-  };
-  var busy = false, shown = {};
-  window.grimoireRolls = function (afterAnswer) {
-    if (busy) return;
-    busy = true;
-    fetch("rolls", { cache: "no-store" }).then(function (reply) {
-      if (reply.status === 404) { document.getElementById("link-gone").hidden = false; throw new Error("gone"); }
-      return reply.json();
-    }).then(function (body) { draw(body.waiting, afterAnswer === true); checkRecords(); }).catch(function () {}).then(function () { busy = false; });
-  };
-  drawFlags();
-  window.grimoireRolls();
-})();
-"##;
