@@ -311,6 +311,7 @@ fn serve_shows_the_party_under_its_link_and_nothing_anywhere_else() {
     );
     let refused = served.get_path("/");
     assert_eq!(refused.status, 404);
+    let mut refusals = vec![served.get_path("/favicon.ico")];
     let key = served.path("");
     let wrong_key = format!("/{}/", "0".repeat(32));
     for path in [
@@ -335,8 +336,35 @@ fn serve_shows_the_party_under_its_link_and_nothing_anywhere_else() {
             served.address()
         ));
         assert_eq!(answer.status, 405, "{method}: {}", answer.body);
+        refusals.push(answer);
     }
     assert_eq!(c.head(), before, "a refused request changed the log");
+    // Every answer carries the guarding headers: a page, and each refusal (a wrong path, a
+    // method that sends something, an address too long).
+    refusals.push(served.get(&format!("log?grep={}", "a".repeat(4000))));
+    for answer in std::iter::once(&page).chain(&refusals) {
+        for (name, value) in [
+            ("cache-control", "no-store"),
+            ("x-content-type-options", "nosniff"),
+            ("referrer-policy", "no-referrer"),
+            ("x-frame-options", "DENY"),
+        ] {
+            assert_eq!(
+                answer.header(name).as_deref(),
+                Some(value),
+                "{name} on a {}: {}",
+                answer.status,
+                answer.head
+            );
+        }
+        assert!(
+            answer
+                .header("content-security-policy")
+                .is_some_and(|policy| policy.contains("frame-ancestors 'none'")),
+            "{}",
+            answer.head
+        );
+    }
 }
 
 /// Oversized and malformed requests are refused before any page is made.

@@ -21,6 +21,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{oneshot, watch};
 use tower::Service;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The longest address served (a log page's filters fit many times over).
 const LONGEST_ADDRESS: usize = 2048;
@@ -235,8 +237,26 @@ fn router(shared: Shares) -> Router {
         .route("/p/{token}/updates", get(player_updates))
         .fallback(nothing)
         .method_not_allowed_fallback(nothing)
+        // Innermost first: no body past an answer's size is read, the limits refuse what no
+        // page needs, and every response leaving, the refusals included, carries the guards.
+        .layer(RequestBodyLimitLayer::new(LARGEST_ANSWER))
         .layer(middleware::from_fn_with_state(Arc::clone(&shared), limits))
+        .layer(guard(header::CACHE_CONTROL, "no-store"))
+        .layer(guard(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(guard(header::REFERRER_POLICY, "no-referrer"))
+        .layer(guard(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(guard(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ))
         .with_state(shared)
+}
+
+/// What every answer carries, whatever made it (a page, a refusal, the fallback): never cached,
+/// never sniffed, never framed, and the link (with its key) never sent on to another site; a page
+/// may fetch only from its own server. Each is set over any a handler set.
+fn guard(name: header::HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
 }
 
 /// The one refusal, as the campaign's side makes it.
@@ -250,20 +270,14 @@ pub fn nothing_made() -> Made {
 
 /// The one refusal: the same words for a wrong key, an old key and a path that is not served.
 async fn nothing() -> Response {
-    let mut response = (StatusCode::NOT_FOUND, NOTHING).into_response();
-    guard(&mut response);
-    response
+    (StatusCode::NOT_FOUND, NOTHING).into_response()
 }
 
 /// Refuses what no page needs: a body, a method other than reading, an address too long, and an
 /// answer that did not come from the player's page as served here.
 async fn limits(State(s): State<Shares>, request: Request, next: Next) -> Response {
     let authority = s.authority.clone();
-    let refused = |status: StatusCode, why: &'static str| {
-        let mut response = (status, why).into_response();
-        guard(&mut response);
-        response
-    };
+    let refused = |status: StatusCode, why: &'static str| (status, why).into_response();
     if request.uri().to_string().len() > LONGEST_ADDRESS {
         return refused(
             StatusCode::URI_TOO_LONG,
@@ -312,9 +326,7 @@ async fn limits(State(s): State<Shares>, request: Request, next: Next) -> Respon
     if answering && let Some(why) = not_from_the_page(headers, &authority) {
         return refused(StatusCode::FORBIDDEN, why);
     }
-    let mut response = next.run(request).await;
-    guard(&mut response);
-    response
+    next.run(request).await
 }
 
 /// Why an answer's headers show it was not sent by the player's page from this server, if they
@@ -361,24 +373,6 @@ fn same_place(authority: &str) -> Option<(String, u16)> {
         None => host.to_ascii_lowercase(),
     };
     (!host.is_empty()).then_some((host, port))
-}
-
-/// What every answer carries: never cached, never sniffed, never framed, and the link (with its
-/// key) never sent on to another site; a page may fetch only from its own server.
-fn guard(response: &mut Response) {
-    let headers = response.headers_mut();
-    for (name, value) in [
-        (header::CACHE_CONTROL, "no-store"),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-        ),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
-    }
 }
 
 fn answered(made: Made) -> Response {
