@@ -4,6 +4,7 @@
 //! every opened sealed die, and reads one roll explained.
 
 use crate::web::{CHECK_SCRIPT, CHECKER};
+use maud::{Markup, PreEscaped, html};
 
 /// The longest log a page carries (about 60 MB of it, a few seconds to check in a phone's
 /// browser); a longer one is checked with `grimoire verify`.
@@ -56,12 +57,19 @@ const SERVED_WORDS: &str = "The GM's server sends this page, so a changed server
 
 /// The page's "Check it yourself" section, checking the log `carried` names; `as_of` when the page
 /// shows an earlier point than the log's end.
-pub fn section(carried: Carried<'_>, as_of: bool) -> String {
+pub fn section(carried: Carried<'_>, as_of: bool) -> Markup {
     let (opening, caveat, source) = match carried {
         Carried::TooLong => {
-            return format!(
-                r#"<section id="check"><h2>Check it yourself</h2><p>This log is longer than {CARRIED_AT_MOST} events, too long for a page to carry and check in a browser: check its export with <code>grimoire verify</code> instead.</p></section>"#
-            );
+            return html! {
+                section id="check" {
+                    h2 { "Check it yourself" }
+                    p {
+                        "This log is longer than " (CARRIED_AT_MOST)
+                        " events, too long for a page to carry and check in a browser: check its export with "
+                        code { "grimoire verify" } " instead."
+                    }
+                }
+            };
         }
         Carried::Log(export) => (
             CARRIED_WORDS,
@@ -74,10 +82,43 @@ pub fn section(carried: Carried<'_>, as_of: bool) -> String {
             format!("var GRIMOIRE_EXPORT_URL = {};", script_string(address)),
         ),
     };
-    let verifier = verifier();
-    format!(
-        r#"<section id="check"><h2>Check it yourself</h2><p>{opening} it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to <code>grimoire verify</code> what needs the rules (the in-game times, snapshots, outcomes). {caveat} The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it.</p><p id="check-verdict">Checking…</p><ul id="check-problems"></ul><p id="check-witness"></p><p><label>A checkpoint you noted (SEQ:HASH) <input id="check-checkpoint" autocomplete="off" spellcheck="false"></label> <button type="button" id="check-checkpoint-go">Check it</button></p><p id="check-checkpoint-said" aria-live="polite"></p><p><label>A roll to explain (its #) <input id="check-seq" inputmode="numeric" autocomplete="off"></label> <button type="button" id="check-explain-go">Explain it</button></p><pre id="check-explained" aria-live="polite"></pre><pre id="check-result" hidden></pre><script>{source} var GRIMOIRE_AS_OF = {as_of};</script><script>{verifier}{CHECK_SCRIPT}</script></section>"#
-    )
+    html! {
+        section id="check" {
+            h2 { "Check it yourself" }
+            p {
+                (opening) " it checks that every event is chained to the one before, that every die shows a face it has and every free roll's total is its dice added up, re-derives every seeded die whose epoch's seed is published, and opens every revealed sealed die. It leaves to "
+                code { "grimoire verify" }
+                " what needs the rules (the in-game times, snapshots, outcomes). " (PreEscaped(caveat))
+                " The browser also remembers each log it is shown here and says at once if a later one does not extend it (an event changed, or events dropped), naming the first that differs; what a browser keeps can be wiped, so a file you saved is the stronger witness, and a browser knows a campaign by its id, so a log under a new id is a new campaign to it."
+            }
+            p id="check-verdict" { "Checking…" }
+            ul id="check-problems" {}
+            p id="check-witness" {}
+            p {
+                label {
+                    "A checkpoint you noted (SEQ:HASH) "
+                    input id="check-checkpoint" autocomplete="off" spellcheck="false";
+                }
+                " "
+                button type="button" id="check-checkpoint-go" { "Check it" }
+            }
+            p id="check-checkpoint-said" aria-live="polite" {}
+            p {
+                label {
+                    "A roll to explain (its #) "
+                    input id="check-seq" inputmode="numeric" autocomplete="off";
+                }
+                " "
+                button type="button" id="check-explain-go" { "Explain it" }
+            }
+            pre id="check-explained" aria-live="polite" {}
+            pre id="check-result" hidden {}
+            // The scripts as they are: the log inside is a JavaScript string that cannot end its
+            // element (`script_string`), and the checker is the project's own file.
+            script { (PreEscaped(source)) " var GRIMOIRE_AS_OF = " (as_of) ";" }
+            script { (PreEscaped(verifier())) (PreEscaped(CHECK_SCRIPT)) }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -98,14 +139,19 @@ mod tests {
     /// A log too long to carry is not carried, and the page says what checks it instead.
     #[test]
     fn a_log_past_the_limit_is_left_to_grimoire_verify() {
-        let said = section(Carried::TooLong, false);
+        let said = section(Carried::TooLong, false).into_string();
         assert!(
             said.contains("grimoire verify") && !said.contains("<script"),
             "{said}"
         );
-        assert!(section(Carried::Log(""), false).contains("var GRIMOIRE_EXPORT = \"\";"));
+        assert!(
+            section(Carried::Log(""), false)
+                .into_string()
+                .contains("var GRIMOIRE_EXPORT = \"\";")
+        );
         assert!(
             section(Carried::Fetched("export.jsonl"), false)
+                .into_string()
                 .contains("var GRIMOIRE_EXPORT_URL = \"export.jsonl\";")
         );
     }

@@ -18,7 +18,7 @@ use crate::systems::registry::on_system;
 use std::collections::BTreeMap;
 use svg::{Axis, Series};
 
-pub use page::escape;
+pub use page::{Text, escape};
 
 /// Sessions shown one by one in the timeline (the newest); older ones are counted in its chart.
 pub const SESSIONS_SHOWN: usize = 30;

@@ -8,7 +8,7 @@ use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::render::{PerDay, SystemWords};
 use crate::systems::registry::{SystemId, on_system};
 use crate::web::REPORT_STYLE;
-use std::fmt::Write;
+use maud::{Markup, PreEscaped, html};
 
 /// The first bytes of every report: how `--out` knows a file it may replace.
 use crate::store::output::REPORT_MARK as MARK;
@@ -30,6 +30,17 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// Campaign text as a template puts it: through [`escape`] rather than maud's own escaping, so
+/// what a template shows is held to the same rules in content and attributes alike.
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'a>(pub &'a str);
+
+impl maud::Render for Text<'_> {
+    fn render_to(&self, buffer: &mut String) {
+        buffer.push_str(&escape(self.0));
+    }
 }
 
 /// Builds the contents from the sections actually on the page, and marks the page as drawn (the
@@ -56,65 +67,77 @@ pub fn render(g: &Gathered, generated_at: &str) -> String {
         .campaign
         .as_ref()
         .map_or("A campaign", |c| c.name.as_str());
-    let mut out = String::from(MARK);
-    let _ = write!(
-        out,
-        r#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{title} · grimoire report</title><style>{REPORT_STYLE}</style></head><body>"#,
-        title = escape(name)
-    );
     let head = g.head.as_ref().map_or_else(
         || "an empty log".to_string(),
         |h| format!("event #{}", h.seq),
     );
-    let _ = write!(
-        out,
-        r#"<header><h1>{}</h1><p class="lede">As of {head}, {clock}: {characters}, {sessions}. Read from the public log only: nothing sealed is in this page.</p></header>"#,
-        escape(name),
-        clock = escape(&g.state.clock_text()),
-        characters = count(g.characters.len() as u64, "character", "characters"),
-        sessions = count(g.state.sessions_started.into(), "session", "sessions"),
-    );
-    out.push_str(r#"<nav id="contents"><strong>Contents</strong><ol></ol></nav><main>"#);
-    characters(&mut out, g);
-    timeline(&mut out, g);
-    downtime(&mut out, g);
-    tables(&mut out, g);
-    dice(&mut out, g);
-    chain(&mut out, g);
-    out.push_str(&super::kit::section(
-        g.export
-            .as_deref()
-            .map_or(super::kit::Carried::TooLong, super::kit::Carried::Log),
-        g.as_of,
-    ));
-    let _ = write!(
-        out,
-        r#"</main><footer class="muted"><p>Written by grimoire at {}.</p></footer><script>{SCRIPT}</script></body></html>"#,
-        escape(generated_at)
-    );
-    out.push('\n');
-    out
+    let page = html! {
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (Text(name)) " · grimoire report" }
+                style { (PreEscaped(REPORT_STYLE)) }
+            }
+            body {
+                header {
+                    h1 { (Text(name)) }
+                    p class="lede" {
+                        "As of " (head) ", " (Text(&g.state.clock_text())) ": "
+                        (count(g.characters.len() as u64, "character", "characters")) ", "
+                        (count(g.state.sessions_started.into(), "session", "sessions"))
+                        ". Read from the public log only: nothing sealed is in this page."
+                    }
+                }
+                nav id="contents" { strong { "Contents" } ol {} }
+                main {
+                    (characters(g))
+                    (timeline(g))
+                    (downtime(g))
+                    (tables(g))
+                    (dice(g))
+                    (chain(g))
+                    (super::kit::section(
+                        g.export
+                            .as_deref()
+                            .map_or(super::kit::Carried::TooLong, super::kit::Carried::Log),
+                        g.as_of,
+                    ))
+                }
+                footer class="muted" { p { "Written by grimoire at " (Text(generated_at)) "." } }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    };
+    format!("{MARK}{}\n", page.into_string())
 }
 
 fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn characters(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="characters"><h2>Characters</h2>"#);
-    if g.characters.is_empty() {
-        out.push_str("<p>No characters yet.</p>");
-    } else {
-        out.push_str(r#"<p class="muted">The charts run evening by evening: each session (S1, S2…) has its own stretch, and the time between two sessions, however long, one short shaded stretch.</p>"#);
+fn characters(g: &Gathered) -> Markup {
+    html! {
+        section id="characters" {
+            h2 { "Characters" }
+            @if g.characters.is_empty() {
+                p { "No characters yet." }
+            } @else {
+                p class="muted" {
+                    "The charts run evening by evening: each session (S1, S2…) has its own stretch, and the time between two sessions, however long, one short shaded stretch."
+                }
+            }
+            div class="cards" { @for track in &g.characters { (character(g, track)) } }
+        }
     }
-    out.push_str(r#"<div class="cards">"#);
-    for track in &g.characters {
-        character(out, g, track);
-    }
-    out.push_str("</div></section>");
 }
 
-fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
+/// A chart with its caption.
+fn figure(chart: Markup, caption: &str) -> Markup {
+    html! { figure { (chart) figcaption { (Text(caption)) } } }
+}
+
+fn character(g: &Gathered, track: &CharacterTrack) -> Markup {
     let now = g.state.character(&track.name);
     let standing = now.map(|c| {
         let (system, level) = on_system!(&c.system, AnyState, |S, mine| (S::NAME, S::level(mine)));
@@ -125,36 +148,9 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
         let status = c.status().map(|s| format!(" ({s})")).unwrap_or_default();
         format!("{system}, level {level}{health}{status}")
     });
-    let _ = write!(
-        out,
-        r#"<article class="character"><h3>{}</h3><p class="muted">{}</p>"#,
-        escape(&track.name),
-        escape(standing.as_deref().unwrap_or("retracted since"))
-    );
-    // The sheet as `character show` prints it: rituals, spells, scrolls held, silver, conditions,
-    // the spells on them.
-    if let Some(c) = now {
-        let lines: Vec<String> = crate::render::sheet_lines(c, &g.state)
-            .iter()
-            .map(|line| escape(line.strip_prefix("  ").unwrap_or(line)))
-            .collect();
-        let _ = write!(
-            out,
-            r#"<details class="sheet" open><summary>Full sheet</summary><pre>{}</pre></details>"#,
-            lines.join("\n")
-        );
-    }
-    let figure = |out: &mut String, caption: &str, chart: String| {
-        let _ = write!(
-            out,
-            "<figure>{chart}<figcaption>{}</figcaption></figure>",
-            escape(caption)
-        );
-    };
+    let mut charts = Vec::new();
     if track.health.points() > 0 {
-        figure(
-            out,
-            "Health over in-game time: current, and the maximum dashed.",
+        charts.push(figure(
             svg::line_chart(
                 "health",
                 &format!("{}: health", track.name),
@@ -174,7 +170,8 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
                     },
                 ],
             ),
-        );
+            "Health over in-game time: current, and the maximum dashed.",
+        ));
     }
     for chart in &track.charts {
         // A quantity the character never had (a warrior's magic points) draws no flat line at 0.
@@ -200,38 +197,38 @@ fn character(out: &mut String, g: &Gathered, track: &CharacterTrack) {
                 dashed: true,
             });
         }
-        figure(
-            out,
-            chart.chart.caption,
+        charts.push(figure(
             svg::line_chart(
                 chart.chart.id,
                 &format!("{}: {}", track.name, chart.chart.title),
                 &g.axis,
                 &lines,
             ),
-        );
+            chart.chart.caption,
+        ));
     }
-    if let Some((words, days)) = &track.per_day {
-        per_day(out, &track.name, words, days, figure);
+    html! {
+        article class="character" {
+            h3 { (Text(&track.name)) }
+            p class="muted" { (Text(standing.as_deref().unwrap_or("retracted since"))) }
+            // The sheet as `character show` prints it: rituals, spells, scrolls held, silver,
+            // conditions, the spells on them.
+            @if let Some(c) = now {
+                @let lines: Vec<String> = crate::render::sheet_lines(c, &g.state)
+                    .iter()
+                    .map(|line| line.strip_prefix("  ").unwrap_or(line).to_string())
+                    .collect();
+                details class="sheet" open { summary { "Full sheet" } pre { (Text(&lines.join("\n"))) } }
+            }
+            @for chart in charts { (chart) }
+            @if let Some((words, days)) = &track.per_day { (per_day(&track.name, words, days)) }
+        }
     }
-    out.push_str("</article>");
 }
 
-fn per_day(
-    out: &mut String,
-    name: &str,
-    words: &PerDay,
-    by_day: &ByDay,
-    figure: impl Fn(&mut String, &str, String),
-) {
+fn per_day(name: &str, words: &PerDay, by_day: &ByDay) -> Markup {
     if by_day.is_empty() {
-        let _ = write!(
-            out,
-            r#"<p class="muted" data-chart="{}">{}</p>"#,
-            words.id,
-            escape(words.none_yet)
-        );
-        return;
+        return html! { p class="muted" data-chart=(words.id) { (Text(words.none_yet)) } };
     }
     let days = by_day.len();
     let parts_of = |day: u64| by_day.range((day, 0)..=(day, u32::MAX)).count();
@@ -261,8 +258,6 @@ fn per_day(
         format!("{}.", words.caption)
     };
     figure(
-        out,
-        &caption,
         svg::bar_chart(
             words.id,
             &format!("{name}: {}", words.title),
@@ -270,253 +265,237 @@ fn per_day(
             words.counted,
             words.limit,
         ),
-    );
+        &caption,
+    )
 }
 
-fn timeline(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="timeline"><h2>Sessions</h2>"#);
-    if g.sessions.is_empty() {
-        out.push_str("<p>No session has started yet.</p>");
-    } else {
-        // Events per session, sessions grouped so that at most 120 bars are drawn.
-        let group = g.sessions.len().div_ceil(120);
-        let bars: Vec<Bar> = g
-            .sessions
-            .chunks(group)
-            .map(|chunk| {
-                let (first, last) = (chunk[0].number, chunk[chunk.len() - 1].number);
-                Bar {
-                    label: if first == last {
-                        format!("{first}")
-                    } else {
-                        format!("{first}–{last}")
-                    },
-                    value: chunk.iter().map(|s| s.events as f64).sum::<f64>() / chunk.len() as f64,
-                    mark: None,
-                    warn: false,
+fn timeline(g: &Gathered) -> Markup {
+    html! {
+        section id="timeline" {
+            h2 { "Sessions" }
+            @if g.sessions.is_empty() {
+                p { "No session has started yet." }
+            } @else {
+                (sessions(g))
+            }
+            @if g.between_sessions > 0 {
+                p class="muted" {
+                    (count(g.between_sessions, "event", "events"))
+                    " recorded outside any session (set-up, downtime)."
                 }
-            })
-            .collect();
-        let caption = if group > 1 {
-            format!("Events recorded per session, averaged over groups of {group} sessions.")
-        } else {
-            "Events recorded per session.".to_string()
-        };
-        let _ = write!(
-            out,
-            "<figure>{}<figcaption>{}</figcaption></figure>",
-            svg::bar_chart("sessions", "Events per session", &bars, "events", ""),
-            escape(&caption)
-        );
-        let shown = newest_first(out, g.sessions.len(), "sessions");
-        for session in g.sessions.iter().rev().take(shown) {
+            }
+        }
+    }
+}
+
+/// Events per session as a chart, then the latest sessions, newest first.
+fn sessions(g: &Gathered) -> Markup {
+    // Events per session, sessions grouped so that at most 120 bars are drawn.
+    let group = g.sessions.len().div_ceil(120);
+    let bars: Vec<Bar> = g
+        .sessions
+        .chunks(group)
+        .map(|chunk| {
+            let (first, last) = (chunk[0].number, chunk[chunk.len() - 1].number);
+            Bar {
+                label: if first == last {
+                    format!("{first}")
+                } else {
+                    format!("{first}–{last}")
+                },
+                value: chunk.iter().map(|s| s.events as f64).sum::<f64>() / chunk.len() as f64,
+                mark: None,
+                warn: false,
+            }
+        })
+        .collect();
+    let caption = if group > 1 {
+        format!("Events recorded per session, averaged over groups of {group} sessions.")
+    } else {
+        "Events recorded per session.".to_string()
+    };
+    html! {
+        (figure(svg::bar_chart("sessions", "Events per session", &bars, "events", ""), &caption))
+        (newest_first(g.sessions.len(), "sessions", g.sessions.iter().rev().map(|session| {
             let ended = session
                 .ended
                 .map_or_else(|| "still open".to_string(), |t| format!("to {t}"));
-            let _ = write!(
-                out,
-                "<li value=\"{n}\"><strong>Session {n}</strong>, {started} {ended}: {events} (#{first}–#{last})",
-                n = session.number,
-                started = session.started,
-                events = count(session.events, "event", "events"),
-                first = session.first_seq,
-                last = session.last_seq,
-            );
-            if !session.key_events.is_empty() {
-                out.push_str("<ul>");
-                for (seq, what) in &session.key_events {
-                    let _ = write!(out, "<li>#{seq} {}</li>", escape(what));
+            html! {
+                li value=(session.number) {
+                    strong { "Session " (session.number) }
+                    ", " (session.started) " " (ended) ": "
+                    (count(session.events, "event", "events"))
+                    " (#" (session.first_seq) "–#" (session.last_seq) ")"
+                    @if !session.key_events.is_empty() {
+                        ul {
+                            @for (seq, what) in &session.key_events { li { "#" (seq) " " (Text(what)) } }
+                            @if session.more_key_events > 0 {
+                                li class="muted" { "and " (session.more_key_events) " more" }
+                            }
+                        }
+                    }
                 }
-                if session.more_key_events > 0 {
-                    let _ = write!(
-                        out,
-                        "<li class=\"muted\">and {} more</li>",
-                        session.more_key_events
-                    );
-                }
-                out.push_str("</ul>");
             }
-            out.push_str("</li>");
-        }
-        out.push_str("</ol>");
+        })))
     }
-    if g.between_sessions > 0 {
-        let _ = write!(
-            out,
-            "<p class=\"muted\">{} recorded outside any session (set-up, downtime).</p>",
-            count(g.between_sessions, "event", "events")
-        );
-    }
-    out.push_str("</section>");
 }
 
-/// Opens a list of the latest of `all` things, newest first, saying so when some are left out;
-/// returns how many it shows.
-fn newest_first(out: &mut String, all: usize, things: &str) -> usize {
+/// The latest of `all` things as a list, newest first (`items` gives them so), saying so when
+/// some are left out.
+fn newest_first(all: usize, things: &str, items: impl Iterator<Item = Markup>) -> Markup {
     let shown = all.min(SESSIONS_SHOWN);
-    if all > shown {
-        let _ = write!(
-            out,
-            "<p class=\"muted\">The latest {shown} of {all} {things}, newest first.</p>"
-        );
+    html! {
+        @if all > shown {
+            p class="muted" { "The latest " (shown) " of " (all) " " (things) ", newest first." }
+        }
+        ol class="sessions" reversed { @for item in items.take(shown) { (item) } }
     }
-    out.push_str(r#"<ol class="sessions" reversed>"#);
-    shown
 }
 
 /// The downtime season: each span of weeks, newest first, with who did what, what it gave them,
 /// the scrolls written and the silver spent, as `downtime` printed it.
-fn downtime(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="downtime"><h2>Downtime</h2>"#);
-    if g.downtime.is_empty() {
-        out.push_str("<p>No downtime spent yet.</p></section>");
-        return;
-    }
+fn downtime(g: &Gathered) -> Markup {
     let weeks: u64 = g.downtime.iter().map(|span| u64::from(span.weeks)).sum();
-    let _ = write!(
-        out,
-        "<p>{} in all, over {}.</p>",
-        count(weeks, "week", "weeks"),
-        count(g.downtime.len() as u64, "span", "spans"),
-    );
-    let shown = newest_first(out, g.downtime.len(), "spans");
-    for span in g.downtime.iter().rev().take(shown) {
-        let _ = write!(
-            out,
-            "<li><strong>#{seq}, from {began}</strong>: {weeks}<pre class=\"span\">{lines}</pre></li>",
-            seq = span.seq,
-            began = span.began,
-            weeks = count(span.weeks.into(), "week", "weeks"),
-            lines = escape(&span.summaries.join("\n")),
-        );
-    }
-    out.push_str("</ol></section>");
-}
-
-/// Each rule system's tables of what the campaign holds.
-fn tables(out: &mut String, g: &Gathered) {
-    for &system in SystemId::ALL {
-        for table in on_system!(system, SystemId, |S| S::report_tables(&g.state)) {
-            let _ = write!(
-                out,
-                r#"<section id="{}"><h2>{}</h2>"#,
-                table.id,
-                escape(table.heading)
-            );
-            if table.rows.is_empty() {
-                let _ = write!(out, "<p>{}</p>", escape(table.empty));
-            } else {
-                out.push_str("<table><thead><tr>");
-                for column in &table.columns {
-                    let _ = write!(out, "<th>{}</th>", escape(column));
+    html! {
+        section id="downtime" {
+            h2 { "Downtime" }
+            @if g.downtime.is_empty() {
+                p { "No downtime spent yet." }
+            } @else {
+                p {
+                    (count(weeks, "week", "weeks")) " in all, over "
+                    (count(g.downtime.len() as u64, "span", "spans")) "."
                 }
-                out.push_str("</tr></thead><tbody>");
-                for row in &table.rows {
-                    out.push_str("<tr>");
-                    for cell in row {
-                        let _ = write!(out, "<td>{}</td>", escape(cell));
+                (newest_first(g.downtime.len(), "spans", g.downtime.iter().rev().map(|span| html! {
+                    li {
+                        strong { "#" (span.seq) ", from " (span.began) }
+                        ": " (count(span.weeks.into(), "week", "weeks"))
+                        pre class="span" { (Text(&span.summaries.join("\n"))) }
                     }
-                    out.push_str("</tr>");
-                }
-                out.push_str("</tbody></table>");
+                })))
             }
-            out.push_str("</section>");
         }
     }
 }
 
-fn dice(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="dice"><h2>Dice</h2><p>Each face's count against what a fair die would give in as many rolls (the black mark), by die and by where the dice came from: entered at the table, seeded by grimoire, or sealed by the GM and revealed since. Pearson's chi-square test gives the chance that fair dice would look at least this uneven; the audit also asks whether the faces are too even to be chance and whether the characters or actors who rolled got different faces from one another. Adjusted for the number of tests, below "#);
-    let _ = write!(out, "{FLAG_BELOW} a group is flagged.</p>");
-    if g.dice.is_empty() {
-        out.push_str("<p>No dice rolled yet.</p>");
-    }
-    out.push_str(r#"<div class="cards">"#);
-    let findings = judge(&g.dice);
-    for (index, tally) in g.dice.iter().enumerate() {
-        let flagged = findings.iter().find(|f| f.group == index && f.flagged);
-        let expected = tally.expected();
-        let bars: Vec<Bar> = tally
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(face, &seen)| Bar {
-                label: format!("{}", face + 1),
-                value: seen as f64,
-                mark: Some(expected),
-                warn: false,
-            })
-            .collect();
-        let verdict = match tally.verdict() {
-            Verdict::TooFew { needs } => format!(
-                "{}: too few to judge (the test needs {needs}).",
-                count(tally.rolls(), "roll", "rolls")
-            ),
-            Verdict::Judged { p_value, .. } => {
-                let judgement = match flagged {
-                    Some(f) => {
-                        format!("<span class=\"flagged\">flagged: {}</span>", f.flag_words())
+/// Each rule system's tables of what the campaign holds.
+fn tables(g: &Gathered) -> Markup {
+    let tables: Vec<_> = SystemId::ALL
+        .iter()
+        .flat_map(|&system| on_system!(system, SystemId, |S| S::report_tables(&g.state)))
+        .collect();
+    html! {
+        @for table in &tables {
+            section id=(table.id) {
+                h2 { (Text(table.heading)) }
+                @if table.rows.is_empty() {
+                    p { (Text(table.empty)) }
+                } @else {
+                    table {
+                        thead { tr { @for column in &table.columns { th { (Text(column)) } } } }
+                        tbody {
+                            @for row in &table.rows { tr { @for cell in row { td { (Text(cell)) } } } }
+                        }
                     }
-                    None => "consistent with fair dice".to_string(),
-                };
-                format!(
-                    "{}: p = {p_value:.4}, {judgement}.",
-                    count(tally.rolls(), "roll", "rolls")
-                )
+                }
             }
-        };
-        let title = format!("d{} {}", tally.sides, tally.source.word());
-        let _ = write!(
-            out,
-            "<article class=\"dice\"><h3>{title}</h3><figure>{}<figcaption>{verdict}</figcaption></figure></article>",
-            svg::bar_chart(
-                "dice",
-                &title,
-                &bars,
-                "times seen",
-                "expected of a fair die"
-            ),
-        );
+        }
     }
-    out.push_str("</div></section>");
 }
 
-fn chain(out: &mut String, g: &Gathered) {
-    out.push_str(r#"<section id="chain"><h2>The chain</h2>"#);
+fn dice(g: &Gathered) -> Markup {
+    let findings = judge(&g.dice);
+    html! {
+        section id="dice" {
+            h2 { "Dice" }
+            p {
+                "Each face's count against what a fair die would give in as many rolls (the black mark), by die and by where the dice came from: entered at the table, seeded by grimoire, or sealed by the GM and revealed since. Pearson's chi-square test gives the chance that fair dice would look at least this uneven; the audit also asks whether the faces are too even to be chance and whether the characters or actors who rolled got different faces from one another. Adjusted for the number of tests, below "
+                (FLAG_BELOW) " a group is flagged."
+            }
+            @if g.dice.is_empty() { p { "No dice rolled yet." } }
+            div class="cards" {
+                @for (index, tally) in g.dice.iter().enumerate() {
+                    @let flagged = findings.iter().find(|f| f.group == index && f.flagged);
+                    @let expected = tally.expected();
+                    @let bars: Vec<Bar> = tally
+                        .counts
+                        .iter()
+                        .enumerate()
+                        .map(|(face, &seen)| Bar {
+                            label: format!("{}", face + 1),
+                            value: seen as f64,
+                            mark: Some(expected),
+                            warn: false,
+                        })
+                        .collect();
+                    @let title = format!("d{} {}", tally.sides, tally.source.word());
+                    article class="dice" {
+                        h3 { (title) }
+                        figure {
+                            (svg::bar_chart("dice", &title, &bars, "times seen", "expected of a fair die"))
+                            figcaption {
+                                (count(tally.rolls(), "roll", "rolls")) ": "
+                                @match tally.verdict() {
+                                    Verdict::TooFew { needs } => {
+                                        "too few to judge (the test needs " (needs) ")."
+                                    }
+                                    Verdict::Judged { p_value, .. } => {
+                                        "p = " (format!("{p_value:.4}")) ", "
+                                        @match flagged {
+                                            Some(f) => span class="flagged" { "flagged: " (f.flag_words()) },
+                                            None => "consistent with fair dice",
+                                        }
+                                        "."
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn chain(g: &Gathered) -> Markup {
     let Some(head) = &g.head else {
-        out.push_str("<p>The log is empty.</p></section>");
-        return;
+        return html! { section id="chain" { h2 { "The chain" } p { "The log is empty." } } };
     };
-    let _ = write!(
-        out,
-        "<p>Every event carries the hash of the one before it, so a copy that matches these codes holds the same history up to them. Check yours with <code>grimoire verify --checkpoint {head}</code>.</p><table><tbody><tr><th>Head</th><td><code>{head}</code></td></tr><tr><th>Its full hash</th><td><code>{}</code></td></tr></tbody></table>",
-        escape(&g.head_hash)
-    );
     let ended: Vec<_> = g
         .sessions
         .iter()
         .filter_map(|s| s.checkpoint.as_ref().map(|c| (s.number, c)))
         .collect();
-    if !ended.is_empty() {
-        let shown = ended.len().min(SESSIONS_SHOWN);
-        let _ = write!(
-            out,
-            "<h3>Checkpoints at the end of sessions{}</h3><table><thead><tr><th>Session</th><th>Checkpoint</th></tr></thead><tbody>",
-            if ended.len() > shown {
-                format!(" (the latest {shown} of {})", ended.len())
-            } else {
-                String::new()
+    let shown = ended.len().min(SESSIONS_SHOWN);
+    html! {
+        section id="chain" {
+            h2 { "The chain" }
+            p {
+                "Every event carries the hash of the one before it, so a copy that matches these codes holds the same history up to them. Check yours with "
+                code { "grimoire verify --checkpoint " (head) } "."
             }
-        );
-        for (number, checkpoint) in ended.iter().rev().take(shown) {
-            let _ = write!(
-                out,
-                "<tr><td>{number}</td><td><code>{checkpoint}</code></td></tr>"
-            );
+            table {
+                tbody {
+                    tr { th { "Head" } td { code { (head) } } }
+                    tr { th { "Its full hash" } td { code { (Text(&g.head_hash)) } } }
+                }
+            }
+            @if !ended.is_empty() {
+                h3 {
+                    "Checkpoints at the end of sessions"
+                    @if ended.len() > shown { " (the latest " (shown) " of " (ended.len()) ")" }
+                }
+                table {
+                    thead { tr { th { "Session" } th { "Checkpoint" } } }
+                    tbody {
+                        @for (number, checkpoint) in ended.iter().rev().take(shown) {
+                            tr { td { (number) } td { code { (checkpoint) } } }
+                        }
+                    }
+                }
+            }
         }
-        out.push_str("</tbody></table>");
     }
-    out.push_str("</section>");
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
-//! The report's charts, as plain SVG written by hand: a handful of lines, bars and labels, so no
+//! The report's charts, as plain SVG drawn by templates: a handful of lines, bars and labels, so no
 //! plotting library is needed and the page stays one self-contained file. Every series is
 //! downsampled before it gets here ([`Series`]), so a chart costs the same for a long campaign as
 //! for a short one.
 
-use super::escape;
+use super::Text;
+use maud::{Markup, html};
 use std::fmt::Write;
 
 /// How many columns a line chart's time axis is cut into: each keeps its first, lowest, highest
@@ -196,113 +197,102 @@ fn value_axis(highest: u32) -> (f64, f64) {
     ((highest / step).ceil() * step, step)
 }
 
-fn open(out: &mut String, kind: &str, title: &str) {
-    let _ = write!(
-        out,
-        r#"<svg class="chart" data-chart="{kind}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}" xmlns="http://www.w3.org/2000/svg"><title>{title}</title>"#,
-        title = escape(title),
-    );
+/// A number as the charts write a coordinate: to a tenth.
+fn at(value: f64) -> String {
+    format!("{value:.1}")
 }
 
-fn value_ticks(out: &mut String, top: f64, step: f64) {
-    let mut value = 0.0;
-    while value <= top + f64::EPSILON {
-        let y = y_of(value, top);
-        let _ = write!(
-            out,
-            r#"<line class="grid" x1="{LEFT}" x2="{x2}" y1="{y:.1}" y2="{y:.1}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{value}</text>"#,
-            x2 = WIDTH - RIGHT,
-            tx = LEFT - 4.0,
-            ty = y + 4.0,
-        );
-        value += step;
+/// A chart's frame: its kind (which the page's script and tests find it by), its title for
+/// readers of the picture and of the tooltip, and what is drawn inside.
+fn chart(kind: &str, title: &str, drawn: Markup) -> Markup {
+    html! {
+        svg class="chart" data-chart=(kind) viewBox={ "0 0 " (WIDTH) " " (HEIGHT) } role="img"
+            aria-label=(Text(title)) xmlns="http://www.w3.org/2000/svg" {
+            title { (Text(title)) }
+            (drawn)
+        }
+    }
+}
+
+/// The value axis's grid lines and numbers, from 0 to `top` by `step`. (SVG elements are closed
+/// with an end tag, never left open: inside a page, an unclosed one holds what follows it.)
+fn value_ticks(top: f64, step: f64) -> Markup {
+    let values = std::iter::successors(Some(0.0), |value| Some(value + step))
+        .take_while(|value| *value <= top + f64::EPSILON);
+    html! {
+        @for value in values {
+            @let y = y_of(value, top);
+            line class="grid" x1=(LEFT) x2=(WIDTH - RIGHT) y1=(at(y)) y2=(at(y)) {}
+            text class="tick" x=(LEFT - 4.0) y=(at(y + 4.0)) text-anchor="end" { (value) }
+        }
     }
 }
 
 /// A line chart over in-game time on `axis`: the time between sessions shaded, with how long it
 /// was, and the sessions' numbers under the chart.
-pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> String {
-    let mut out = String::new();
-    open(&mut out, kind, title);
-    for between in axis
+pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> Markup {
+    let between = axis
         .stretches
         .iter()
-        .filter(|s| s.session.is_none() && s.to > s.from)
-    {
-        let (x, end) = (x_of(between.columns.0), x_of(between.columns.1));
-        let length = crate::time::GameDuration(between.to - between.from);
-        let _ = write!(
-            out,
-            r#"<rect class="between" x="{x:.1}" y="{TOP}" width="{w:.1}" height="{h:.1}"><title>{length} between sessions</title></rect>"#,
-            w = end - x,
-            h = HEIGHT - TOP - BOTTOM,
-        );
-        // Its length written in it too, where it fits: a phone shows no tooltip.
-        if end - x >= 36.0 {
-            let _ = write!(
-                out,
-                r#"<text class="tick" x="{mid:.1}" y="{y:.1}" text-anchor="middle">{length}</text>"#,
-                mid = (x + end) / 2.0,
-                y = TOP + 12.0,
-            );
-        }
-    }
+        .filter(|s| s.session.is_none() && s.to > s.from);
     let (top, step) = value_axis(lines.iter().map(|l| l.series.highest()).max().unwrap_or(0));
-    value_ticks(&mut out, top, step);
     let labels = axis.labels(8);
     let last = labels.len().saturating_sub(1);
-    for (i, (column, label)) in labels.iter().enumerate() {
-        let anchor = match (i, column) {
-            (0, 0) => "start",
-            _ if i == last && *column == COLUMNS => "end",
-            _ => "middle",
-        };
-        let _ = write!(
-            out,
-            r#"<text class="tick" x="{x:.1}" y="{y}" text-anchor="{anchor}">{label}</text>"#,
-            x = x_of(*column),
-            y = HEIGHT - 8.0,
-        );
-    }
-    for line in lines {
-        let mut points = String::new();
-        let mut previous: Option<u32> = None;
-        for &(column, first, low, high, last) in &line.series.columns {
-            let x = x_of(column);
-            // Flat until this column, then up and down through what it held.
-            for value in previous.into_iter().chain([first, low, high, last]) {
-                let _ = write!(points, "{x:.1},{:.1} ", y_of(f64::from(value), top));
+    let drawn = html! {
+        @for stretch in between {
+            @let (x, end) = (x_of(stretch.columns.0), x_of(stretch.columns.1));
+            @let length = crate::time::GameDuration(stretch.to - stretch.from);
+            rect class="between" x=(at(x)) y=(TOP) width=(at(end - x)) height=(at(HEIGHT - TOP - BOTTOM)) {
+                title { (length) " between sessions" }
             }
-            previous = Some(last);
+            // Its length written in it too, where it fits: a phone shows no tooltip.
+            @if end - x >= 36.0 {
+                text class="tick" x=(at((x + end) / 2.0)) y=(at(TOP + 12.0)) text-anchor="middle" { (length) }
+            }
         }
-        if let Some(last) = previous {
-            let _ = write!(
-                points,
-                "{:.1},{:.1}",
-                x_of(COLUMNS),
-                y_of(f64::from(last), top)
-            );
+        (value_ticks(top, step))
+        @for (i, (column, label)) in labels.iter().enumerate() {
+            @let anchor = match (i, column) {
+                (0, 0) => "start",
+                _ if i == last && *column == COLUMNS => "end",
+                _ => "middle",
+            };
+            text class="tick" x=(at(x_of(*column))) y=(HEIGHT - 8.0) text-anchor=(anchor) { (label) }
         }
-        let dash = if line.dashed {
-            r#" stroke-dasharray="5 4""#
-        } else {
-            ""
-        };
+        @for line in lines {
+            polyline class="series" fill="none" stroke=(line.colour) stroke-width="2"
+                stroke-dasharray=[line.dashed.then_some("5 4")] points=(points(line, top)) {
+                title { (Text(&line.label)) }
+            }
+        }
+    };
+    let keys: Vec<_> = lines
+        .iter()
+        .map(|l| (l.label.as_str(), l.colour, l.dashed))
+        .collect();
+    html! { (chart(kind, title, drawn)) (legend(&keys)) }
+}
+
+/// A line's points: flat until each column, then up and down through what it held.
+fn points(line: &Line<'_>, top: f64) -> String {
+    let mut points = String::new();
+    let mut previous: Option<u32> = None;
+    for &(column, first, low, high, last) in &line.series.columns {
+        let x = x_of(column);
+        for value in previous.into_iter().chain([first, low, high, last]) {
+            let _ = write!(points, "{x:.1},{:.1} ", y_of(f64::from(value), top));
+        }
+        previous = Some(last);
+    }
+    if let Some(last) = previous {
         let _ = write!(
-            out,
-            r#"<polyline class="series" fill="none" stroke="{colour}" stroke-width="2"{dash} points="{points}"><title>{label}</title></polyline>"#,
-            colour = line.colour,
-            label = escape(&line.label),
+            points,
+            "{:.1},{:.1}",
+            x_of(COLUMNS),
+            y_of(f64::from(last), top)
         );
     }
-    out.push_str("</svg>");
-    out.push_str(&legend(
-        &lines
-            .iter()
-            .map(|l| (l.label.as_str(), l.colour, l.dashed))
-            .collect::<Vec<_>>(),
-    ));
-    out
+    points
 }
 
 /// One bar of a bar chart.
@@ -322,15 +312,12 @@ pub fn bar_chart(
     bars: &[Bar],
     bar_label: &str,
     mark_label: &str,
-) -> String {
-    let mut out = String::new();
-    open(&mut out, kind, title);
+) -> Markup {
     let highest = bars
         .iter()
         .map(|b| b.value.max(b.mark.unwrap_or(0.0)))
         .fold(0.0, f64::max);
     let (top, step) = value_axis(highest.ceil() as u32);
-    value_ticks(&mut out, top, step);
     let slot = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
     // As many labels as fit side by side (about 6 units a character), the rest left to the tooltips.
     let widest = bars
@@ -340,38 +327,25 @@ pub fn bar_chart(
         .unwrap_or(1);
     let fit = ((WIDTH - LEFT - RIGHT) / (widest as f64 * 6.0 + 8.0)).max(1.0) as usize;
     let label_every = bars.len().div_ceil(fit).max(1);
-    for (i, bar) in bars.iter().enumerate() {
-        let x = LEFT + slot * i as f64;
-        let y = y_of(bar.value, top);
-        let colour = if bar.warn { PALETTE[1] } else { PALETTE[0] };
-        let _ = write!(
-            out,
-            r#"<rect class="bar" x="{bx:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{colour}"><title>{label}: {value}</title></rect>"#,
-            bx = x + slot * 0.1,
-            w = slot * 0.8,
-            h = (HEIGHT - BOTTOM - y).max(0.0),
-            label = escape(&bar.label),
-            value = bar.value,
-        );
-        if let Some(mark) = bar.mark {
-            let my = y_of(mark, top);
-            let _ = write!(
-                out,
-                r##"<line class="mark" x1="{x:.1}" x2="{x2:.1}" y1="{my:.1}" y2="{my:.1}" stroke="#222" stroke-width="2"/>"##,
-                x2 = x + slot,
-            );
+    let drawn = html! {
+        (value_ticks(top, step))
+        @for (i, bar) in bars.iter().enumerate() {
+            @let x = LEFT + slot * i as f64;
+            @let y = y_of(bar.value, top);
+            rect class="bar" x=(at(x + slot * 0.1)) y=(at(y)) width=(at(slot * 0.8))
+                height=(at((HEIGHT - BOTTOM - y).max(0.0)))
+                fill=(if bar.warn { PALETTE[1] } else { PALETTE[0] }) {
+                title { (Text(&bar.label)) ": " (bar.value) }
+            }
+            @if let Some(mark) = bar.mark {
+                @let my = y_of(mark, top);
+                line class="mark" x1=(at(x)) x2=(at(x + slot)) y1=(at(my)) y2=(at(my)) stroke="#222" stroke-width="2" {}
+            }
+            @if i % label_every == 0 {
+                text class="tick" x=(at(x + slot / 2.0)) y=(HEIGHT - 8.0) text-anchor="middle" { (Text(&bar.label)) }
+            }
         }
-        if i % label_every == 0 {
-            let _ = write!(
-                out,
-                r#"<text class="tick" x="{tx:.1}" y="{ty}" text-anchor="middle">{label}</text>"#,
-                tx = x + slot / 2.0,
-                ty = HEIGHT - 8.0,
-                label = escape(&bar.label),
-            );
-        }
-    }
-    out.push_str("</svg>");
+    };
     let mut keys = vec![(bar_label, PALETTE[0], false)];
     if bars.iter().any(|b| b.warn) {
         keys.push(("beyond it", PALETTE[1], false));
@@ -379,22 +353,21 @@ pub fn bar_chart(
     if bars.iter().any(|b| b.mark.is_some()) {
         keys.push((mark_label, "#222", false));
     }
-    out.push_str(&legend(&keys));
-    out
+    html! { (chart(kind, title, drawn)) (legend(&keys)) }
 }
 
-fn legend(keys: &[(&str, &str, bool)]) -> String {
-    let mut out = String::from(r#"<ul class="legend">"#);
-    for (label, colour, dashed) in keys {
-        let style = if *dashed { "dashed" } else { "solid" };
-        let _ = write!(
-            out,
-            r#"<li><span class="swatch {style}" style="border-color:{colour}"></span>{}</li>"#,
-            escape(label)
-        );
+fn legend(keys: &[(&str, &str, bool)]) -> Markup {
+    html! {
+        ul class="legend" {
+            @for (label, colour, dashed) in keys {
+                li {
+                    span class={ "swatch " (if *dashed { "dashed" } else { "solid" }) }
+                        style={ "border-color:" (colour) } {}
+                    (Text(label))
+                }
+            }
+        }
     }
-    out.push_str("</ul>");
-    out
 }
 
 #[cfg(test)]
@@ -447,6 +420,7 @@ mod tests {
                 dashed: false,
             }],
         );
+        let chart = chart.into_string();
         assert!(!chart.contains("<script>") && !chart.contains("<b>"));
         let bars = bar_chart(
             "dice",
@@ -460,7 +434,7 @@ mod tests {
             "seen",
             "expected",
         );
-        assert!(!bars.contains("<img>"));
+        assert!(!bars.into_string().contains("<img>"));
     }
 
     #[test]

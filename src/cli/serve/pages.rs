@@ -7,11 +7,11 @@ use super::Made;
 use crate::Error;
 use crate::cli::Globals;
 use crate::read::log::{LogQuery, LogRead};
-use crate::report::escape;
+use crate::report::Text;
 use crate::seq::Seq;
 use crate::store::{Checkpoint, StoreError};
 use crate::web::{LIVE_SCRIPT, LIVE_STYLE, REPORT_STYLE, ROLLS_SCRIPT};
-use std::fmt::Write;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 use std::sync::Arc;
 
 pub const HTML: &str = "text/html; charset=utf-8";
@@ -124,13 +124,27 @@ fn log_lines(reads: &Globals, query: &LogQuery) -> Result<Vec<LogLine>, Error> {
 }
 
 /// The page's frame: the report's styles, the live script, and `body` inside.
-fn frame(title: &str, head_mark: &str, body: &str) -> String {
-    format!(
-        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title} · grimoire live</title><style>{REPORT_STYLE}{LIVE_STYLE}</style></head><body data-head="{head_mark}"><p id="link-gone" class="flagged" hidden>This link no longer opens the campaign: ask the GM for the table's new link.</p>{body}<script>{LIVE_SCRIPT}</script></body></html>
-"#,
-        title = escape(title),
-        head_mark = escape(head_mark),
-    )
+fn frame(title: &str, head_mark: &str, body: Markup) -> String {
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="referrer" content="no-referrer";
+                title { (Text(title)) " · grimoire live" }
+                style { (PreEscaped(REPORT_STYLE)) (PreEscaped(LIVE_STYLE)) }
+            }
+            body data-head=(Text(head_mark)) {
+                p id="link-gone" class="flagged" hidden {
+                    "This link no longer opens the campaign: ask the GM for the table's new link."
+                }
+                (body)
+                script { (PreEscaped(LIVE_SCRIPT)) }
+            }
+        }
+    };
+    page.into_string() + "\n"
 }
 
 /// `head` as the page and the stream of updates mark it.
@@ -140,7 +154,6 @@ pub fn head_mark(head: Option<&Checkpoint>) -> String {
 
 /// The live page: what is happening now, then the party, the session and the newest events.
 pub fn live(i: &LiveInputs) -> String {
-    let mut body = String::new();
     let head = i
         .head
         .as_ref()
@@ -149,85 +162,85 @@ pub fn live(i: &LiveInputs) -> String {
         || "no session open".to_string(),
         |n| format!("session {n} open"),
     );
-    let _ = write!(
-        body,
-        r##"<header id="top"><h1>{name}</h1><p class="lede">Live: as of {head}, {clock}, {session}. It follows the log as the GM records it; nothing sealed or secret is on it.</p><nav class="links"><a href="log">The whole log</a><a href="report">The report</a><a href="export.jsonl">The public log (export)</a><a href="#check">Check it yourself</a></nav></header><main id="live">"##,
-        name = escape(&i.name),
-        clock = escape(&i.clock),
-    );
-    if let Some(fight) = &i.fight {
-        let _ = write!(
-            body,
-            r#"<section id="fight"><h2>The fight</h2><pre class="said">{}</pre></section>"#,
-            escape(fight)
-        );
-    }
-    body.push_str(r#"<section id="waiting"><h2>Waiting on</h2>"#);
-    if i.waiting.is_empty() {
-        body.push_str("<p>Nothing waits on a choice, a spell or a reveal.</p>");
-    } else {
-        body.push_str("<ul>");
-        for line in &i.waiting {
-            let _ = write!(body, "<li>{}</li>", escape(line));
+    let body = html! {
+        header id="top" {
+            h1 { (Text(&i.name)) }
+            p class="lede" {
+                "Live: as of " (head) ", " (Text(&i.clock)) ", " (session)
+                ". It follows the log as the GM records it; nothing sealed or secret is on it."
+            }
+            nav class="links" {
+                a href="log" { "The whole log" }
+                a href="report" { "The report" }
+                a href="export.jsonl" { "The public log (export)" }
+                a href="#check" { "Check it yourself" }
+            }
         }
-        body.push_str("</ul>");
-    }
-    body.push_str(r#"</section><section id="party"><h2>The party</h2><div class="cards">"#);
-    if i.cards.is_empty() {
-        body.push_str("<p>No characters yet.</p>");
-    }
-    for (name, sheet) in &i.cards {
-        let lines: Vec<&str> = sheet.iter().map(|l| l.trim_start()).collect();
-        let _ = write!(
-            body,
-            r#"<article><h3>{}</h3><pre class="sheet">{}</pre></article>"#,
-            escape(name),
-            escape(&lines.join("\n"))
-        );
-    }
-    body.push_str("</div></section>");
-    if let Some((number, recap)) = &i.recap {
-        let _ = write!(
-            body,
-            r#"<section id="session"><h2>Session {number}</h2><pre class="said">{}</pre></section>"#,
-            escape(recap)
-        );
-    }
-    let _ = write!(
-        body,
-        r#"<section id="latest"><h2>The newest events</h2>{}{}<p><a href="log">The whole log, with filters</a></p></section></main>"#,
-        log_list(&i.latest),
-        filter_form(&[]),
-    );
-    body.push_str(&crate::report::kit::section(
-        crate::report::kit::Carried::Fetched("export.jsonl"),
-        false,
-    ));
-    frame(&i.name, &head_mark(i.head.as_ref()), &body)
+        main id="live" {
+            @if let Some(fight) = &i.fight {
+                section id="fight" { h2 { "The fight" } pre class="said" { (Text(fight)) } }
+            }
+            section id="waiting" {
+                h2 { "Waiting on" }
+                @if i.waiting.is_empty() {
+                    p { "Nothing waits on a choice, a spell or a reveal." }
+                } @else {
+                    ul { @for line in &i.waiting { li { (Text(line)) } } }
+                }
+            }
+            section id="party" {
+                h2 { "The party" }
+                div class="cards" {
+                    @if i.cards.is_empty() { p { "No characters yet." } }
+                    @for (name, sheet) in &i.cards {
+                        @let lines: Vec<&str> = sheet.iter().map(|l| l.trim_start()).collect();
+                        article { h3 { (Text(name)) } pre class="sheet" { (Text(&lines.join("\n"))) } }
+                    }
+                }
+            }
+            @if let Some((number, recap)) = &i.recap {
+                section id="session" {
+                    h2 { "Session " (number) }
+                    pre class="said" { (Text(recap)) }
+                }
+            }
+            section id="latest" {
+                h2 { "The newest events" }
+                (log_list(&i.latest))
+                (filter_form(&[]))
+                p { a href="log" { "The whole log, with filters" } }
+            }
+        }
+        (crate::report::kit::section(
+            crate::report::kit::Carried::Fetched("export.jsonl"),
+            false,
+        ))
+    };
+    frame(&i.name, &head_mark(i.head.as_ref()), body)
 }
 
-fn log_list(lines: &[LogLine]) -> String {
-    if lines.is_empty() {
-        return "<p>No matching events.</p>".to_string();
+fn log_list(lines: &[LogLine]) -> Markup {
+    html! {
+        @if lines.is_empty() {
+            p { "No matching events." }
+        } @else {
+            ol class="log" {
+                @for line in lines {
+                    @let session = line.session.map_or_else(
+                        || "between sessions".to_string(),
+                        |s| format!("session {s}"),
+                    );
+                    li id={ "e" (line.seq) } {
+                        span class="when" {
+                            "#" (line.seq) " · " (Text(&line.when)) " · " (session) " · "
+                            (Text(&line.actor))
+                        }
+                        (Text(&line.what))
+                    }
+                }
+            }
+        }
     }
-    let mut out = String::from(r#"<ol class="log">"#);
-    for line in lines {
-        let session = line.session.map_or_else(
-            || "between sessions".to_string(),
-            |s| format!("session {s}"),
-        );
-        let _ = write!(
-            out,
-            r#"<li id="e{seq}"><span class="when">#{seq} · {} · {} · {}</span>{}</li>"#,
-            escape(&line.when),
-            session,
-            escape(&line.actor),
-            escape(&line.what),
-            seq = line.seq,
-        );
-    }
-    out.push_str("</ol>");
-    out
 }
 
 /// The filters `log` takes, as a form; `given` fills it in.
@@ -242,21 +255,22 @@ const FILTERS: [(&str, &str, &str); 8] = [
     ("limit", "The last", "N events"),
 ];
 
-fn filter_form(given: &[(String, String)]) -> String {
-    let mut out = String::from(r#"<form class="filters" method="get" action="log">"#);
-    for (name, label, hint) in FILTERS {
-        let value = given
-            .iter()
-            .find(|(k, _)| k == name)
-            .map_or("", |(_, v)| v.as_str());
-        let _ = write!(
-            out,
-            r#"<label>{label} <input name="{name}" value="{}" placeholder="{hint}" autocomplete="off"></label>"#,
-            escape(value)
-        );
+fn filter_form(given: &[(String, String)]) -> Markup {
+    html! {
+        form class="filters" method="get" action="log" {
+            @for (name, label, hint) in FILTERS {
+                @let value = given
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map_or("", |(_, v)| v.as_str());
+                label {
+                    (label) " "
+                    input name=(name) value=(Text(value)) placeholder=(hint) autocomplete="off";
+                }
+            }
+            button type="submit" { "Show" }
+        }
     }
-    out.push_str(r#"<button type="submit">Show</button></form>"#);
-    out
 }
 
 /// The log page: `log` with the filters in the query.
@@ -290,19 +304,27 @@ fn log_page(
         .and_then(|mut store| store.head_state().ok())
         .and_then(|state| state.campaign.as_ref().map(|c| c.name.clone()))
         .unwrap_or_default();
-    let shown = match lines {
-        Ok(lines) => log_list(&lines),
-        Err(why) => format!(r#"<p class="flagged">{}</p>"#, escape(&why)),
+    let body = html! {
+        header id="top" {
+            h1 { (Text(&name)) " — the log" }
+            nav class="links" { a href="./" { "The live view" } a href="report" { "The report" } }
+        }
+        main id="live" {
+            p {
+                "The filters are " code { "grimoire log" } "'s; empty ones are left out. Without \"The last\", the newest "
+                (LOG_SHOWN) " matching events are shown (at most " (LOG_SHOWN_AT_MOST) ")."
+            }
+            (filter_form(filters))
+            @match &lines {
+                Ok(lines) => (log_list(lines)),
+                Err(why) => p class="flagged" { (Text(why)) },
+            }
+        }
     };
-    let body = format!(
-        r#"<header id="top"><h1>{} — the log</h1><nav class="links"><a href="./">The live view</a><a href="report">The report</a></nav></header><main id="live"><p>The filters are <code>grimoire log</code>'s; empty ones are left out. Without "The last", the newest {LOG_SHOWN} matching events are shown (at most {LOG_SHOWN_AT_MOST}).</p>{}{shown}</main>"#,
-        escape(&name),
-        filter_form(filters),
-    );
     Made {
         status,
         media: HTML,
-        body: Arc::new(frame(&name, "", &body)),
+        body: Arc::new(frame(&name, "", body)),
     }
 }
 
@@ -363,10 +385,7 @@ pub fn trouble(status: u16, why: &str) -> Made {
         body: Arc::new(frame(
             "grimoire",
             "",
-            &format!(
-                r#"<main id="live"><p class="flagged">{}</p></main>"#,
-                escape(why)
-            ),
+            html! { main id="live" { p class="flagged" { (Text(why)) } } },
         )),
     }
 }
@@ -375,11 +394,20 @@ pub fn trouble(status: u16, why: &str) -> Made {
 /// above everything the flags the phone raised about the GM's side, which stay until the player
 /// dismisses them.
 pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
-    let part = format!(
-        r#"<section id="rolls-flags" class="flags" aria-live="assertive" hidden></section><section id="rolls"><h2>{player}'s rolls</h2><p class="lede">For {characters}. When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made.</p><div id="rolls-waiting"><p>Nothing waits on you.</p></div><ul id="rolls-said" aria-live="polite"></ul><p id="rolls-receipts"></p></section><script>{ROLLS_SCRIPT}</script>"#,
-        player = escape(player),
-        characters = escape(&characters.join(", ")),
-    );
+    let part = html! {
+        section id="rolls-flags" class="flags" aria-live="assertive" hidden {}
+        section id="rolls" {
+            h2 { (Text(player)) "'s rolls" }
+            p class="lede" {
+                "For " (Text(&characters.join(", "))) ". When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made."
+            }
+            div id="rolls-waiting" { p { "Nothing waits on you." } }
+            ul id="rolls-said" aria-live="polite" {}
+            p id="rolls-receipts" {}
+        }
+        script { (PreEscaped(ROLLS_SCRIPT)) }
+    }
+    .into_string();
     match live.find(r#"<header id="top">"#) {
         Some(at) => format!("{}{part}{}", &live[..at], &live[at..]),
         None => format!("{part}{live}"),
