@@ -8,6 +8,7 @@
 
 use crate::dice::Provenance;
 use crate::event::{Event, Recorded};
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 use std::collections::{BTreeMap, BTreeSet};
@@ -489,7 +490,7 @@ pub struct LogTally {
 /// the GM's roll a phone witnessed (C-6) is the asker's, though the phone's player recorded its
 /// answer (the answer keeps the actor it was stored with).
 #[derive(Debug, Default, Clone)]
-pub struct Askers(BTreeMap<u32, String>);
+pub struct Askers(BTreeMap<RequestId, String>);
 
 impl Askers {
     /// Reads one event (a request is remembered).

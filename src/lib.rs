@@ -14,6 +14,7 @@ pub mod differential;
 pub mod error;
 pub mod event;
 pub mod generate;
+pub mod ids;
 pub mod read;
 pub mod render;
 pub mod report;

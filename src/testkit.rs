@@ -6,6 +6,7 @@ use crate::Error;
 use crate::campaign::{Campaign, DiceSource, Run};
 use crate::dice::SealedSecret;
 use crate::event::Event;
+use crate::ids::{DeviceId, RequestId};
 use crate::rules::{Command, RuleError};
 use crate::seq::Seq;
 use crate::state::CampaignState;
@@ -125,8 +126,8 @@ impl Log {
     /// recorded now, or the seq of the answer recorded before for the very same bytes.
     pub fn answer(
         &mut self,
-        request: u32,
-        device: u32,
+        request: RequestId,
+        device: DeviceId,
         bytes: &[u8],
     ) -> Result<Result<Vec<Event>, Seq>, RuleError> {
         let run = Run {

@@ -7,6 +7,7 @@
 use crate::Error;
 use crate::dice::{Dice, DiceError, Provenance, fairness};
 use crate::event::{Event, Recorded};
+use crate::ids::{DeviceId, RequestId};
 use crate::rules::campaign::{ClockReshaped, Input, Released, Retraction, named_by_last};
 use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::seq::Seq;
@@ -45,7 +46,7 @@ pub enum DiceSource {
     /// A roll put to a player's device, answered (C-5): only [`Campaign::answer`] draws from it.
     Device {
         g: [u8; 32],
-        request: u32,
+        request: RequestId,
         contribution: Vec<u8>,
         witnessed: bool,
     },
@@ -55,8 +56,8 @@ pub enum DiceSource {
 /// (by its link), and the bytes it made after it saw the request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceAnswer {
-    pub request: u32,
-    pub device: u32,
+    pub request: RequestId,
+    pub device: DeviceId,
     pub contribution: Vec<u8>,
 }
 

@@ -5,6 +5,7 @@ use super::output::{Marks, Report, count};
 use crate::Error;
 use crate::audit::{Askers, FLAG_BELOW, LogTally, Origin, Question, Verdict, judge};
 use crate::event::Event;
+use crate::ids::RequestId;
 use crate::rules::campaign::find;
 use crate::seq::Seq;
 use crate::state::fold_name;
@@ -194,7 +195,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         ));
     }
     lines.extend(undone.lines());
-    let put_again: Vec<(u32, Seq, &[u32])> = state
+    let put_again: Vec<(RequestId, Seq, &[RequestId])> = state
         .players
         .requests
         .iter()
@@ -205,7 +206,7 @@ pub fn run(g: &Globals, command: &AuditCommand) -> Result<Report, Error> {
         let each: Vec<String> = put_again
             .iter()
             .map(|(n, seq, after)| {
-                let withdrawn: Vec<String> = after.iter().map(u32::to_string).collect();
+                let withdrawn: Vec<String> = after.iter().map(RequestId::to_string).collect();
                 format!(
                     "request {n} (#{seq}) after request {}",
                     withdrawn.join(", ")

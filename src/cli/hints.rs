@@ -130,6 +130,7 @@ mod tests {
     use super::say;
     use crate::Error;
     use crate::dice::DiceError;
+    use crate::ids::DeviceId;
     use crate::rules::RuleError;
     use crate::rules::players::Refused;
     use crate::seq::Seq;
@@ -241,7 +242,7 @@ mod tests {
             players(Refused::NoDevice("Bea".into())),
             players(Refused::AlreadyLinked {
                 player: "Bea Hall".into(),
-                device: 2,
+                device: DeviceId(2),
             }),
             players(Refused::NotTheirs {
                 player: "Bea".into(),

@@ -6,6 +6,7 @@ use super::{Context, Globals, record};
 use crate::Error;
 use crate::event::AskedCommand;
 use crate::event::{Event, Recorded};
+use crate::ids::RequestId;
 use crate::rules::Command;
 use crate::rules::players::Refused;
 use crate::seq::Seq;
@@ -64,7 +65,7 @@ pub struct UnlinkArgs {
 pub struct WithdrawArgs {
     /// The request's number, as the command that made it printed.
     #[arg(value_name = "REQUEST")]
-    pub request: u32,
+    pub request: RequestId,
 }
 
 /// A host and port as a link may name them (see serve's `--link-host`).
@@ -285,7 +286,7 @@ const LOOK_EVERY: Duration = Duration::from_millis(200);
 
 /// Waits until request `request` is answered or withdrawn; the events its answer recorded. The
 /// campaign is replayed only when its head has moved since the last look.
-fn wait_for(g: &Globals, request: u32) -> Result<Vec<Recorded>, Error> {
+fn wait_for(g: &Globals, request: RequestId) -> Result<Vec<Recorded>, Error> {
     let mut looked_at = None;
     loop {
         // The store is let go before each wait, so the shell's lent one is not held across it.

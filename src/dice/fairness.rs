@@ -2,6 +2,7 @@
 //! rejection sampling. README.md ("Checking a roll yourself") writes the same steps out for people who
 //! want to re-implement the check; keep the two in step.
 
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
@@ -93,7 +94,13 @@ pub const CONTRIBUTION_BYTES: usize = 32;
 /// The message for block `block` of part `part` of die `n` of a roll put to a device (README,
 /// "Dice a player's phone rolls"): the request's number binds the die to the request the log
 /// records, and the device's bytes come last, in lowercase hex.
-pub fn device_message(request: u32, n: u32, part: u32, block: u32, contribution: &[u8]) -> String {
+pub fn device_message(
+    request: RequestId,
+    n: u32,
+    part: u32,
+    block: u32,
+    contribution: &[u8],
+) -> String {
     let n = if part == 0 {
         n.to_string()
     } else {
@@ -109,7 +116,7 @@ pub fn device_message(request: u32, n: u32, part: u32, block: u32, contribution:
 /// SHA-256 the request recorded) and the bytes the device sent after it saw the request.
 pub fn device_part(
     g: &[u8; 32],
-    request: u32,
+    request: RequestId,
     contribution: &[u8],
     n: u32,
     part: u32,
@@ -153,7 +160,7 @@ mod tests {
     fn a_device_die_depends_on_the_secret_the_request_and_the_devices_bytes() {
         let faces = |g: [u8; 32], request: u32, bytes: &[u8]| -> Vec<u32> {
             (0..16)
-                .map(|n| device_part(&g, request, bytes, n, 0, 1000))
+                .map(|n| device_part(&g, RequestId(request), bytes, n, 0, 1000))
                 .collect()
         };
         let base = faces([1; 32], 1, &[5; 32]);
@@ -164,12 +171,12 @@ mod tests {
         one_bit[31] ^= 1;
         assert_ne!(base, faces([1; 32], 1, &one_bit), "one bit of the device's");
         assert_ne!(
-            device_part(&[1; 32], 1, &[5; 32], 0, 0, 1000),
-            device_part(&[1; 32], 1, &[5; 32], 0, 1, 1000),
+            device_part(&[1; 32], RequestId(1), &[5; 32], 0, 0, 1000),
+            device_part(&[1; 32], RequestId(1), &[5; 32], 0, 1, 1000),
             "a chain's further part"
         );
         assert_eq!(
-            device_message(3, 1, 2, 0, &[0xab, 0x01]),
+            device_message(RequestId(3), 1, 2, 0, &[0xab, 0x01]),
             "grimoire-device-die-v1|3|1/2|0|ab01"
         );
     }

@@ -6,6 +6,7 @@ pub mod fairness;
 pub mod open_ended;
 pub mod sealed;
 
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
@@ -51,7 +52,7 @@ pub enum Provenance {
     /// request `request` recorded and the bytes the device sent after it saw the request, both
     /// published by the answer (README, "Dice a player's phone rolls").
     Device {
-        request: u32,
+        request: RequestId,
         /// The GM's roll, witnessed by the device rather than rolled by its player (C-6).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         witnessed: bool,
@@ -265,7 +266,7 @@ enum Source {
     /// device's bytes.
     Device {
         g: [u8; 32],
-        request: u32,
+        request: RequestId,
         contribution: Vec<u8>,
         witnessed: bool,
     },
@@ -321,7 +322,7 @@ impl<'r> Dice<'r> {
     /// the bytes the device sent.
     pub fn device(
         g: [u8; 32],
-        request: u32,
+        request: RequestId,
         contribution: Vec<u8>,
         witnessed: bool,
         secret_rng: &'r mut dyn RngCore,

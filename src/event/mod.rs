@@ -7,6 +7,7 @@ pub mod canonical;
 mod differences;
 
 // Each system's events are its own (src/systems/); the core names them by these short paths.
+use crate::ids::{DeviceId, RequestId};
 use crate::seq::Seq;
 use crate::systems::contract::event::Downtime;
 use crate::systems::registry::{AnyEvent, Rest, on_system};
@@ -242,21 +243,21 @@ event_enum! {
     /// link's token is kept only as a hash among the GM's secrets, never in the log.
     DeviceLinked {
         /// The campaign's count of devices linked, this one included: how requests name it.
-        device: u32,
+        device: DeviceId,
         player: String,
         characters: Vec<String>,
     },
     /// A device's link revoked (C-4): it opens nothing from here on, and answers nothing.
     DeviceUnlinked {
-        device: u32,
+        device: DeviceId,
     },
     /// A roll put to a player's device (C-5): `asked` is the command it completes, decided when the
     /// device answers with the dice it makes. `commitment` is SHA-256 of the GM side's secret for
     /// this request, published by the answer.
     RollRequested {
         /// The campaign's count of requests, this one included.
-        request: u32,
-        device: u32,
+        request: RequestId,
+        device: DeviceId,
         commitment: String,
         asked: AskedCommand,
         /// The GM's own roll, witnessed: the device adds its bytes without anyone tapping (C-6).
@@ -267,7 +268,7 @@ event_enum! {
     /// asked command's events follow it in the same write; when the rules refused the command
     /// then, `refused` says why and nothing follows.
     RollAnswered {
-        request: u32,
+        request: RequestId,
         contribution: String,
         secret: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,7 +276,7 @@ event_enum! {
     },
     /// An unanswered request withdrawn by the GM (C-5): no answer is taken for it any more.
     RollWithdrawn {
-        request: u32,
+        request: RequestId,
     },
 }
 nested {

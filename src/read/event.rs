@@ -4,6 +4,7 @@
 //! pages all read an event through this one view.
 
 use crate::event::{Event, Recorded};
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use serde::Serialize;
@@ -47,8 +48,8 @@ pub struct Marks<'a> {
     pub amended_by: Option<Seq>,
     /// For a roll put to a device, and the dice its answer made: the requests to that device
     /// withdrawn just before it was put (C-5).
-    #[serde(skip_serializing_if = "<[u32]>::is_empty")]
-    pub put_again_after: &'a [u32],
+    #[serde(skip_serializing_if = "<[RequestId]>::is_empty")]
+    pub put_again_after: &'a [RequestId],
 }
 
 impl<'a> Marks<'a> {
@@ -77,8 +78,8 @@ impl<'a> Marks<'a> {
     }
 
     /// The mark of a roll put to a device again after a withdrawal (C-5), in brackets.
-    pub fn put_again_words(withdrawn: &[u32]) -> String {
-        let numbers: Vec<String> = withdrawn.iter().map(u32::to_string).collect();
+    pub fn put_again_words(withdrawn: &[RequestId]) -> String {
+        let numbers: Vec<String> = withdrawn.iter().map(RequestId::to_string).collect();
         match numbers.as_slice() {
             [] => String::new(),
             [one] => format!("  [put again after request {one} was withdrawn]"),

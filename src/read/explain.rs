@@ -8,6 +8,7 @@ use super::sheet::{character_json, glance};
 use crate::Error;
 use crate::dice::{DiePosition, Provenance, SealedOrigin, fairness};
 use crate::event::Event;
+use crate::ids::RequestId;
 use crate::render::count;
 use crate::rules::RuleError;
 use crate::seq::Seq;
@@ -312,7 +313,7 @@ fn sealed_origin_words(origin: Option<&SealedOrigin>, entropy: &str, own_seed: b
 /// and the face the published secret and the device's bytes give, checked against the record.
 fn device_die_words(
     store: &mut Store,
-    request: u32,
+    request: RequestId,
     witnessed: bool,
     die: &crate::dice::Die,
 ) -> Result<(String, serde_json::Value), Error> {

@@ -7,6 +7,7 @@ use super::event::Marks;
 use crate::Error;
 use crate::dice::Provenance;
 use crate::event::Event;
+use crate::ids::RequestId;
 use crate::render::count;
 use crate::rules::RuleError;
 use crate::rules::campaign::find;
@@ -215,7 +216,7 @@ struct Tally {
     /// Rolls put to a phone right after a roll to it was withdrawn (C-5): (the request's seq,
     /// its number, the requests withdrawn before it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    put_again: Vec<(Seq, u32, Vec<u32>)>,
+    put_again: Vec<(Seq, RequestId, Vec<RequestId>)>,
     /// Each rule system's counts, by name ([`SystemWords::TALLIES`]).
     #[serde(flatten)]
     systems: BTreeMap<&'static str, u64>,

@@ -8,6 +8,7 @@
 use super::RuleError;
 use crate::dice::fairness;
 use crate::event::{AskedCommand, Event};
+use crate::ids::{DeviceId, RequestId};
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::state::players::{Request, RequestStatus};
@@ -22,7 +23,7 @@ pub enum Refused {
     #[error(
         "{player} already has a linked device (device {device}); replace its link, or unlink it first"
     )]
-    AlreadyLinked { player: String, device: u32 },
+    AlreadyLinked { player: String, device: DeviceId },
     #[error("no device is linked for {0}")]
     NoDevice(String),
     #[error(
@@ -40,17 +41,21 @@ pub enum Refused {
     #[error("the rules refuse the command put to the device as the campaign stands now: {0}")]
     RefusedNow(String),
     #[error("there is no request {0}")]
-    NoSuchRequest(u32),
+    NoSuchRequest(RequestId),
     #[error("request {request} was answered already (#{seq}); an answered roll is final")]
-    Answered { request: u32, seq: Seq },
+    Answered { request: RequestId, seq: Seq },
     #[error(
         "request {request} was answered (#{seq}), and the rules refused its command then: {why}"
     )]
-    AnsweredButRefused { request: u32, seq: Seq, why: String },
+    AnsweredButRefused {
+        request: RequestId,
+        seq: Seq,
+        why: String,
+    },
     #[error("request {request} was withdrawn (#{seq})")]
-    Withdrawn { request: u32, seq: Seq },
+    Withdrawn { request: RequestId, seq: Seq },
     #[error("request {0} was put to another device")]
-    OtherDevice(u32),
+    OtherDevice(RequestId),
     #[error("this device's link was revoked")]
     Revoked,
     #[error("a device answers with exactly {} bytes", fairness::CONTRIBUTION_BYTES)]
@@ -58,7 +63,7 @@ pub enum Refused {
     #[error(
         "the GM's secret for request {0} is missing or does not match its commitment; the secrets table does not match the log"
     )]
-    SecretMismatch(u32),
+    SecretMismatch(RequestId),
 }
 
 /// The device linked for `player` (C-4): a new device number; replacing a live link revokes it
@@ -99,7 +104,7 @@ pub fn link(
         events.extend(unlinked(state, device));
     }
     events.push(Event::DeviceLinked {
-        device: state.players.devices.keys().max().copied().unwrap_or(0) + 1,
+        device: DeviceId::after(state.players.devices.keys().max().copied()),
         player: player.into(),
         characters: plays,
     });
@@ -115,7 +120,7 @@ pub fn unlink(state: &CampaignState, player: &str) -> Result<Vec<Event>, RuleErr
     Ok(unlinked(state, device))
 }
 
-fn unlinked(state: &CampaignState, device: u32) -> Vec<Event> {
+fn unlinked(state: &CampaignState, device: DeviceId) -> Vec<Event> {
     let mut events: Vec<Event> = state
         .players
         .waiting_for(device)
@@ -154,7 +159,7 @@ pub fn request(
         .into());
     }
     Ok(vec![Event::RollRequested {
-        request: state.players.requests.keys().max().copied().unwrap_or(0) + 1,
+        request: RequestId::after(state.players.requests.keys().max().copied()),
         device,
         commitment,
         asked,
@@ -168,8 +173,8 @@ pub fn request(
 /// back what it recorded.
 pub fn answerable<'s>(
     state: &'s CampaignState,
-    request: u32,
-    device: u32,
+    request: RequestId,
+    device: DeviceId,
 ) -> Result<Answerable<'s>, Refused> {
     let found = state
         .players
@@ -196,7 +201,7 @@ pub enum Answerable<'s> {
 }
 
 /// The withdrawal of a request still waiting (C-5).
-pub fn withdraw(state: &CampaignState, request: u32) -> Result<Vec<Event>, RuleError> {
+pub fn withdraw(state: &CampaignState, request: RequestId) -> Result<Vec<Event>, RuleError> {
     let found = state
         .players
         .requests
@@ -277,7 +282,7 @@ mod tests {
         log
     }
 
-    fn secret_of(log: &Log, request: u32) -> [u8; 32] {
+    fn secret_of(log: &Log, request: RequestId) -> [u8; 32] {
         let (_, value) = log
             .secrets_of_kind("request_secret")
             .into_iter()
@@ -294,7 +299,7 @@ mod tests {
             log.when(link("bea", "Aldric", false), &[]),
             Err(Refused::AlreadyLinked {
                 player: "bea".into(),
-                device: 1
+                device: DeviceId(1)
             }
             .into())
         );
@@ -303,17 +308,21 @@ mod tests {
         assert_eq!(
             replaced,
             vec![
-                Event::RollWithdrawn { request: 1 },
-                Event::DeviceUnlinked { device: 1 },
+                Event::RollWithdrawn {
+                    request: RequestId(1)
+                },
+                Event::DeviceUnlinked {
+                    device: DeviceId(1)
+                },
                 Event::DeviceLinked {
-                    device: 3,
+                    device: DeviceId(3),
                     player: "Bea".into(),
                     characters: vec!["Aldric".into()],
                 },
             ]
         );
         assert_eq!(
-            log.answer(1, 1, &[7; 32]),
+            log.answer(RequestId(1), DeviceId(1), &[7; 32]),
             Err(Refused::Revoked.into()),
             "the old link answers nothing"
         );
@@ -333,9 +342,9 @@ mod tests {
             ]
         );
         let state = log.state();
-        assert_eq!(state.players.devices[&2].player, "Cal");
+        assert_eq!(state.players.devices[&DeviceId(2)].player, "Cal");
         assert_eq!(
-            state.players.devices[&2].characters,
+            state.players.devices[&DeviceId(2)].characters,
             vec!["Bryn".to_string()]
         );
         assert!(
@@ -381,8 +390,8 @@ mod tests {
         let requested = log.then(put("Bea", roll_for("Aldric"), false), &[]);
         let [
             Event::RollRequested {
-                request: 1,
-                device: 1,
+                request: RequestId(1),
+                device: DeviceId(1),
                 commitment,
                 witnessed: false,
                 ..
@@ -391,18 +400,21 @@ mod tests {
         else {
             panic!("{requested:?}");
         };
-        let g = secret_of(&log, 1);
+        let g = secret_of(&log, RequestId(1));
         assert_eq!(
             *commitment,
             fairness::seed_commitment(&g),
             "the request commits to the secret kept"
         );
         let bytes = [0x5a; 32];
-        let answered = log.answer(1, 1, &bytes).unwrap().unwrap();
+        let answered = log
+            .answer(RequestId(1), DeviceId(1), &bytes)
+            .unwrap()
+            .unwrap();
         assert_eq!(
             answered[0],
             Event::RollAnswered {
-                request: 1,
+                request: RequestId(1),
                 contribution: hex::encode(bytes),
                 secret: hex::encode(g),
                 refused: None,
@@ -420,17 +432,17 @@ mod tests {
         assert_eq!(character.as_deref(), Some("Aldric"));
         let faces: Vec<u32> = dice.iter().map(|d| d.value.unwrap()).collect();
         let derived: Vec<u32> = (0..2)
-            .map(|n| fairness::device_part(&g, 1, &bytes, n, 0, 6))
+            .map(|n| fairness::device_part(&g, RequestId(1), &bytes, n, 0, 6))
             .collect();
         assert_eq!(faces, derived);
         assert_eq!(*total, Some(i64::from(faces[0] + faces[1])));
         assert!(dice.iter().all(|d| d.provenance
             == crate::dice::Provenance::Device {
-                request: 1,
+                request: RequestId(1),
                 witnessed: false
             }));
         assert_eq!(
-            log.state().players.requests[&1].status,
+            log.state().players.requests[&RequestId(1)].status,
             RequestStatus::Answered { seq: Seq(8) }
         );
     }
@@ -440,18 +452,20 @@ mod tests {
      {
         let mut log = table();
         log.then(put("Bea", roll_for("Aldric"), false), &[]);
-        log.answer(1, 1, &[1; 32]).unwrap().unwrap();
+        log.answer(RequestId(1), DeviceId(1), &[1; 32])
+            .unwrap()
+            .unwrap();
         let head = log.seq();
         assert_eq!(
-            log.answer(1, 1, &[2; 32]),
+            log.answer(RequestId(1), DeviceId(1), &[2; 32]),
             Err(Refused::Answered {
-                request: 1,
+                request: RequestId(1),
                 seq: Seq(8)
             }
             .into())
         );
         assert_eq!(
-            log.answer(1, 1, &[1; 32]),
+            log.answer(RequestId(1), DeviceId(1), &[1; 32]),
             Ok(Err(Seq(8))),
             "the phone that lost its connection"
         );
@@ -464,42 +478,59 @@ mod tests {
         let mut log = table();
         log.then(put("Bea", roll_for("Aldric"), false), &[]);
         log.then(put("Bea", roll_for("Aldric"), false), &[]);
-        log.then(Command::WithdrawRoll { request: 2 }, &[]);
+        log.then(
+            Command::WithdrawRoll {
+                request: RequestId(2),
+            },
+            &[],
+        );
         let head = log.seq();
         assert_eq!(
-            log.answer(1, 2, &[3; 32]),
-            Err(Refused::OtherDevice(1).into())
+            log.answer(RequestId(1), DeviceId(2), &[3; 32]),
+            Err(Refused::OtherDevice(RequestId(1)).into())
         );
         assert_eq!(
-            log.answer(2, 1, &[3; 32]),
+            log.answer(RequestId(2), DeviceId(1), &[3; 32]),
             Err(Refused::Withdrawn {
-                request: 2,
+                request: RequestId(2),
                 seq: Seq(9)
             }
             .into())
         );
         assert_eq!(
-            log.answer(9, 1, &[3; 32]),
-            Err(Refused::NoSuchRequest(9).into())
+            log.answer(RequestId(9), DeviceId(1), &[3; 32]),
+            Err(Refused::NoSuchRequest(RequestId(9)).into())
         );
         assert_eq!(
-            log.answer(1, 1, &[3; 31]),
+            log.answer(RequestId(1), DeviceId(1), &[3; 31]),
             Err(Refused::ContributionSize.into())
         );
         assert_eq!(log.seq(), head);
         assert_eq!(
-            log.when(Command::WithdrawRoll { request: 2 }, &[]),
+            log.when(
+                Command::WithdrawRoll {
+                    request: RequestId(2)
+                },
+                &[]
+            ),
             Err(Refused::Withdrawn {
-                request: 2,
+                request: RequestId(2),
                 seq: Seq(9)
             }
             .into())
         );
-        log.answer(1, 1, &[3; 32]).unwrap().unwrap();
+        log.answer(RequestId(1), DeviceId(1), &[3; 32])
+            .unwrap()
+            .unwrap();
         assert_eq!(
-            log.when(Command::WithdrawRoll { request: 1 }, &[]),
+            log.when(
+                Command::WithdrawRoll {
+                    request: RequestId(1)
+                },
+                &[]
+            ),
             Err(Refused::Answered {
-                request: 1,
+                request: RequestId(1),
                 seq: Seq(10)
             }
             .into()),
@@ -541,7 +572,10 @@ mod tests {
             }),
             &[],
         );
-        let answered = log.answer(1, 1, &[4; 32]).unwrap().unwrap();
+        let answered = log
+            .answer(RequestId(1), DeviceId(1), &[4; 32])
+            .unwrap()
+            .unwrap();
         let [
             Event::RollAnswered {
                 refused: Some(why), ..
@@ -552,9 +586,9 @@ mod tests {
         };
         assert!(why.contains("Aldric"), "{why}");
         assert_eq!(
-            log.answer(1, 1, &[5; 32]),
+            log.answer(RequestId(1), DeviceId(1), &[5; 32]),
             Err(Refused::Answered {
-                request: 1,
+                request: RequestId(1),
                 seq: Seq(9)
             }
             .into())
@@ -566,18 +600,21 @@ mod tests {
      {
         let mut log = table();
         log.then(put("Bea", roll_for("Bryn"), true), &[]);
-        let answered = log.answer(1, 1, &[6; 32]).unwrap().unwrap();
+        let answered = log
+            .answer(RequestId(1), DeviceId(1), &[6; 32])
+            .unwrap()
+            .unwrap();
         let dice = answered[1].dice();
         assert_eq!(dice.len(), 2);
         assert!(dice.iter().all(|d| d.provenance
             == crate::dice::Provenance::Device {
-                request: 1,
+                request: RequestId(1),
                 witnessed: true
             }));
-        let g = secret_of(&log, 1);
+        let g = secret_of(&log, RequestId(1));
         assert_eq!(
             dice[1].value,
-            Some(fairness::device_part(&g, 1, &[6; 32], 1, 0, 6))
+            Some(fairness::device_part(&g, RequestId(1), &[6; 32], 1, 0, 6))
         );
     }
 
@@ -585,7 +622,8 @@ mod tests {
     fn c5_given_a_device_when_a_command_would_seal_a_die_then_the_dice_refuse() {
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(0);
-        let mut dice = crate::dice::Dice::device([1; 32], 1, vec![2; 32], false, &mut rng);
+        let mut dice =
+            crate::dice::Dice::device([1; 32], RequestId(1), vec![2; 32], false, &mut rng);
         assert_eq!(
             dice.roll_sealed(20, "a secret").unwrap_err(),
             crate::dice::DiceError::SealedOnDevice
@@ -596,7 +634,9 @@ mod tests {
     fn c5_given_an_answered_roll_when_it_is_amended_then_refused_since_an_answered_roll_is_final() {
         let mut log = table();
         log.then(put("Bea", roll_for("Aldric"), false), &[]);
-        log.answer(1, 1, &[8; 32]).unwrap().unwrap();
+        log.answer(RequestId(1), DeviceId(1), &[8; 32])
+            .unwrap()
+            .unwrap();
         let rolled = log.seq();
         let moved = Command::Roll(crate::rules::campaign::DiceRoll {
             expression: DiceExpr::parse("2d6").unwrap(),
@@ -702,7 +742,13 @@ mod tests {
         );
         let put = log.then(put("Bea", healing, false), &[]);
         assert!(
-            matches!(put.as_slice(), [Event::RollRequested { device: 1, .. }]),
+            matches!(
+                put.as_slice(),
+                [Event::RollRequested {
+                    device: DeviceId(1),
+                    ..
+                }]
+            ),
             "{put:?}"
         );
     }

@@ -1,6 +1,7 @@
 //! Players' devices and the rolls put to them, as replay leaves them (C-4, C-5).
 
 use crate::event::{AskedCommand, Event};
+use crate::ids::{DeviceId, RequestId};
 use crate::seq::Seq;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -10,10 +11,10 @@ use std::collections::BTreeMap;
 pub struct Players {
     /// By device number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub devices: BTreeMap<u32, Device>,
+    pub devices: BTreeMap<DeviceId, Device>,
     /// By request number.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub requests: BTreeMap<u32, Request>,
+    pub requests: BTreeMap<RequestId, Request>,
     #[serde(default, skip_serializing_if = "Withdrawals::is_empty")]
     pub withdrawn: Withdrawals,
 }
@@ -24,7 +25,7 @@ pub struct Players {
 /// `player unlink` or a replaced link leaves a device no request can reach, so it marks nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Withdrawals(BTreeMap<u32, Vec<u32>>);
+pub struct Withdrawals(BTreeMap<DeviceId, Vec<RequestId>>);
 
 impl Withdrawals {
     pub fn is_empty(&self) -> bool {
@@ -32,13 +33,13 @@ impl Withdrawals {
     }
 
     /// `request`, put to `device`, was withdrawn.
-    pub fn withdraw(&mut self, device: u32, request: u32) {
+    pub fn withdraw(&mut self, device: DeviceId, request: RequestId) {
         self.0.entry(device).or_default().push(request);
     }
 
     /// A request is put to `device`: the requests withdrawn from it since the last one, which
     /// this one is marked as put again after.
-    pub fn put(&mut self, device: u32) -> Vec<u32> {
+    pub fn put(&mut self, device: DeviceId) -> Vec<RequestId> {
         self.0.remove(&device).unwrap_or_default()
     }
 }
@@ -63,7 +64,7 @@ pub struct Device {
 pub struct Request {
     /// The seq of the request's event.
     pub seq: Seq,
-    pub device: u32,
+    pub device: DeviceId,
     pub commitment: String,
     pub asked: AskedCommand,
     pub witnessed: bool,
@@ -71,7 +72,7 @@ pub struct Request {
     /// The requests to the same device withdrawn since the one before it (C-5): computed from
     /// the log, never stored in it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub put_again_after: Vec<u32>,
+    pub put_again_after: Vec<RequestId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,7 +94,7 @@ impl Players {
     }
 
     /// The live device `player` (any case) holds.
-    pub fn device_of(&self, player: &str) -> Option<(u32, &Device)> {
+    pub fn device_of(&self, player: &str) -> Option<(DeviceId, &Device)> {
         let folded = crate::words::fold_name(player);
         self.devices
             .iter()
@@ -102,7 +103,7 @@ impl Players {
     }
 
     /// The requests still waiting for device `device`, oldest first.
-    pub fn waiting_for(&self, device: u32) -> impl Iterator<Item = (u32, &Request)> {
+    pub fn waiting_for(&self, device: DeviceId) -> impl Iterator<Item = (RequestId, &Request)> {
         self.requests
             .iter()
             .filter(move |(_, r)| r.device == device && r.status == RequestStatus::Waiting)
@@ -164,7 +165,7 @@ impl Players {
         }
     }
 
-    fn settle(&mut self, request: u32, status: RequestStatus) {
+    fn settle(&mut self, request: RequestId, status: RequestStatus) {
         if let Some(r) = self.requests.get_mut(&request) {
             r.status = status;
         }

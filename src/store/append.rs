@@ -8,6 +8,7 @@ use super::replay::{decode, recorded, replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::time::GameTime;
@@ -368,7 +369,7 @@ impl WriteView<'_> {
     }
 
     /// The secret kept for request `request` (C-5), if any; one that is not a secret is damage.
-    pub fn request_secret(&mut self, request: u32) -> Result<Option<[u8; 32]>, StoreError> {
+    pub fn request_secret(&mut self, request: RequestId) -> Result<Option<[u8; 32]>, StoreError> {
         let key = request.to_string();
         let Some(text) = self.log.secret("request_secret", &key)? else {
             return Ok(None);

@@ -15,6 +15,7 @@ use super::sqlite::SqliteBackend;
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded};
+use crate::ids::DeviceId;
 use crate::seq::Seq;
 use crate::state::{CampaignState, Replay};
 use std::ops::ControlFlow;
@@ -314,7 +315,7 @@ impl Store {
 
     /// The device a player's link opens, by the SHA-256 (hex) of its token: `None` for a token no
     /// link was made with. Whether the link still stands is the log's to say.
-    pub fn device_of_token(&mut self, token_hash: &str) -> Result<Option<u32>, StoreError> {
+    pub fn device_of_token(&mut self, token_hash: &str) -> Result<Option<DeviceId>, StoreError> {
         let found = self.backend.read()?.secret("device_token", token_hash)?;
         Ok(found.and_then(|device| device.parse().ok()))
     }

@@ -3,6 +3,7 @@
 
 mod dice;
 
+use crate::ids::{DeviceId, RequestId};
 use dice::seed_reveal_fault;
 
 use super::clock::RecordedClock;
@@ -67,10 +68,10 @@ pub struct Verifier {
     /// The newest payload version read so far.
     newest_version: u32,
     /// The rolls put to devices so far, by request number (C-5).
-    requests: BTreeMap<u32, PutToDevice>,
+    requests: BTreeMap<RequestId, PutToDevice>,
     /// The devices linked so far (C-4), by number: the characters each plays, and whether its
     /// link stands.
-    devices: BTreeMap<u32, (Vec<String>, bool)>,
+    devices: BTreeMap<DeviceId, (Vec<String>, bool)>,
     /// What was withdrawn from each device since a request was last put to it (C-5).
     withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
@@ -88,7 +89,7 @@ struct MetSeal {
 
 /// A roll put to a device, as the verifier follows it.
 struct PutToDevice {
-    device: u32,
+    device: DeviceId,
     commitment: String,
     witnessed: bool,
     /// The answer: its run of rows (the dice it made belong to that run's command), the secret
@@ -505,7 +506,7 @@ impl Verifier {
         self.check_sealed_seeds_published();
         // Listed in order: an epoch withheld for its sealed dice is revealed after later ones.
         self.report.epochs_revealed.sort_unstable();
-        let unused: Vec<(Seq, u32)> = self
+        let unused: Vec<(Seq, RequestId)> = self
             .requests
             .iter()
             .filter_map(|(request, r)| match r.answered {

@@ -2,6 +2,7 @@
 //! and against the README text itself, so the two cannot drift apart.
 
 use grimoire::dice::{DiePosition, fairness};
+use grimoire::ids::RequestId;
 use grimoire::seq::Seq;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -119,7 +120,7 @@ fn the_readme_worked_example_of_a_device_die_derives_a_d20_of_20() {
         commitment,
         "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
     );
-    let message = fairness::device_message(3, 0, 0, 0, &contribution);
+    let message = fairness::device_message(RequestId(3), 0, 0, 0, &contribution);
     assert_eq!(
         message,
         format!("grimoire-device-die-v1|3|0|0|{}", "5a".repeat(32))
@@ -132,7 +133,7 @@ fn the_readme_worked_example_of_a_device_die_derives_a_d20_of_20() {
         "855333571e8574ec9ebfaa32574cd0f4909ff9168e2d095db6a5b569e1993a2b"
     );
     assert_eq!(
-        fairness::device_part(&secret, 3, &contribution, 0, 0, 20),
+        fairness::device_part(&secret, RequestId(3), &contribution, 0, 0, 20),
         20
     );
     let text = readme();

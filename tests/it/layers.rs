@@ -47,9 +47,8 @@ fn layer(module: &[String]) -> Layer {
         [] => return Layer::Top,
     };
     match role {
-        "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" | "seq" | "web" => {
-            Layer::Model
-        }
+        "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" | "seq" | "web"
+        | "ids" => Layer::Model,
         "state" | "port" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,

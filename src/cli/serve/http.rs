@@ -8,6 +8,7 @@
 
 use super::doors::{Doors, Link, Queue};
 use super::{DoorJob, ForDevice, Job, Key, Live, Made, Small, Standing, Wanted, pages};
+use crate::ids::RequestId;
 use axum::Router;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -539,7 +540,7 @@ async fn player_answer(
             n == "0"
                 || (!n.starts_with('0') && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         })
-        .and_then(|n| n.parse::<u32>().ok());
+        .and_then(|n| n.parse::<RequestId>().ok());
     let (false, Some(request), Some(contribution)) = (twice, number, contribution) else {
         return refused(
             400,

@@ -15,6 +15,7 @@ mod pages;
 use super::output::Report;
 use super::{Context, Globals, open::SharedStore};
 use crate::Error;
+use crate::ids::{DeviceId, RequestId};
 use crate::rules::RuleError;
 use crate::seq::Seq;
 use crate::store::{Checkpoint, Store};
@@ -122,7 +123,10 @@ pub struct DoorJob {
 /// link that stands.
 pub enum ForDevice {
     /// The device's answer to a request: its bytes, in hex.
-    Answer { request: u32, contribution: String },
+    Answer {
+        request: RequestId,
+        contribution: String,
+    },
     /// One of the table's pages.
     Public(Wanted),
 }
@@ -374,7 +378,7 @@ fn device_of(
     token: &str,
 ) -> Result<
     Option<(
-        u32,
+        DeviceId,
         crate::state::players::Device,
         std::rc::Rc<crate::state::CampaignState>,
     )>,
@@ -399,7 +403,7 @@ fn device_of(
 }
 
 /// Each device by its number, with whether its link stands.
-type LinkedDevices = Vec<(u32, bool)>;
+type LinkedDevices = Vec<(DeviceId, bool)>;
 
 /// A page made for the head it was made at.
 type Kept = Option<(Option<Checkpoint>, Arc<String>)>;
@@ -513,7 +517,7 @@ impl Campaign {
                 .filter(|(kind, _, device)| {
                     kind == "device_token"
                         && device
-                            .parse::<u32>()
+                            .parse::<DeviceId>()
                             .ok()
                             .and_then(|device| state.players.devices.get(&device))
                             .is_some_and(|d| d.linked)
@@ -615,7 +619,7 @@ impl Campaign {
 
     /// The linked device a token opens, with its player, as the log stands now; `None` for a
     /// token no standing link was made with.
-    fn device(&mut self, token: &str) -> Result<Option<(u32, String)>, Error> {
+    fn device(&mut self, token: &str) -> Result<Option<(DeviceId, String)>, Error> {
         let mut store = self.reads.open()?;
         Ok(device_of(&mut store, token)?.map(|(device, linked, _)| (device, linked.player)))
     }
@@ -624,9 +628,9 @@ impl Campaign {
     /// recorded before, for the very same bytes), or why the rules refused it.
     fn answer(
         &mut self,
-        device: u32,
+        device: DeviceId,
         player: &str,
-        request: u32,
+        request: RequestId,
         contribution: &str,
         ctx: &mut Context,
     ) -> Made {

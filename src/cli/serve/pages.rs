@@ -6,6 +6,7 @@
 use super::Made;
 use crate::Error;
 use crate::cli::Globals;
+use crate::ids::DeviceId;
 use crate::read::log::{LogQuery, LogRead};
 use crate::report::Text;
 use crate::seq::Seq;
@@ -416,7 +417,7 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
 
 /// The rolls waiting on a device, as its page reads them: each with the command as its request
 /// records it, which the page writes down and later finds in the log.
-pub fn rolls(players: &crate::state::players::Players, device: u32) -> Made {
+pub fn rolls(players: &crate::state::players::Players, device: DeviceId) -> Made {
     let waiting: Vec<serde_json::Value> = players
         .waiting_for(device)
         .map(|(request, r)| {

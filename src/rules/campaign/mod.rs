@@ -4,6 +4,7 @@
 use super::RuleError;
 use crate::dice::{Dice, SealedSecret, fairness};
 use crate::event::{Event, RetractedRoll};
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use crate::sheet::Sheet;
 use crate::state::{CampaignState, Character};
@@ -101,7 +102,7 @@ pub enum Command {
     },
     /// An unanswered request withdrawn (C-5).
     WithdrawRoll {
-        request: u32,
+        request: RequestId,
     },
 }
 

@@ -5,6 +5,7 @@ use super::Verifier;
 use super::{MetSeal, PutToDevice};
 use crate::dice::{DiePosition, Provenance, fairness, sealed};
 use crate::event::Event;
+use crate::ids::RequestId;
 use crate::seq::Seq;
 use crate::store::StoredRow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,7 +16,7 @@ impl Verifier {
     pub(super) fn check_device_die(
         &mut self,
         seq: Seq,
-        request: u32,
+        request: RequestId,
         claims_witnessed: bool,
         die: &crate::dice::Die,
     ) {
@@ -143,7 +144,7 @@ impl Verifier {
                 witnessed,
                 asked,
             } => {
-                let next = self.requests.keys().max().copied().unwrap_or(0) + 1;
+                let next = RequestId::after(self.requests.keys().max().copied());
                 self.requests.insert(
                     *request,
                     PutToDevice {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::event::AskedCommand;
+use crate::ids::{DeviceId, RequestId};
 use crate::rules::players::Refused;
 use crate::testkit::put_to as put;
 
@@ -60,14 +61,17 @@ fn c5_given_eli_plays_mira_when_her_sleep_at_toms_is_put_to_elis_phone_then_it_i
         matches!(
             put.as_slice(),
             [Event::RollRequested {
-                device: 1,
+                device: DeviceId(1),
                 witnessed: false,
                 ..
             }]
         ),
         "{put:?}"
     );
-    let answered = w.answer(1, 1, &[0x21; 32]).unwrap().unwrap();
+    let answered = w
+        .answer(RequestId(1), DeviceId(1), &[0x21; 32])
+        .unwrap()
+        .unwrap();
     assert_eq!(the_cast(&answered).target, "Tom", "{answered:?}");
 }
 
@@ -90,7 +94,13 @@ fn c5_given_miras_sleep_at_tom_when_toms_save_is_put_to_his_players_phone_then_p
     );
     let put = w.then(put("Cal", save, false), &[]);
     assert!(
-        matches!(put.as_slice(), [Event::RollRequested { device: 2, .. }]),
+        matches!(
+            put.as_slice(),
+            [Event::RollRequested {
+                device: DeviceId(2),
+                ..
+            }]
+        ),
         "{put:?}"
     );
 }
@@ -113,7 +123,7 @@ fn c5_given_a_cast_by_mira_when_put_to_cals_phone_then_refused_but_his_phone_may
         matches!(
             witnessed.as_slice(),
             [Event::RollRequested {
-                device: 2,
+                device: DeviceId(2),
                 witnessed: true,
                 ..
             }]
