@@ -382,7 +382,6 @@ impl PgBackend {
             campaign: self.campaign,
             place,
             insert_event: None,
-            insert_events: None,
         })
     }
 }
