@@ -3,11 +3,10 @@
 use super::output::{Report, appended};
 use super::{At, Context, Globals, record, record_on};
 use crate::Error;
-use crate::dice::Provenance;
 use crate::event::Event;
 use crate::event::Recorded;
+use crate::rules::Command;
 use crate::rules::campaign::{DiceRoll, DowntimeWeeks, Resting, SealedReveal};
-use crate::rules::{Command, RuleError};
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use clap::Subcommand;
@@ -190,19 +189,14 @@ pub fn roll(g: &Globals, ctx: &mut Context, args: &DiceRoll) -> Result<Report, E
     Ok(report)
 }
 
-/// Whether the event holds a die sealed by the GM.
-fn holds_sealed(event: &Event) -> bool {
-    event
-        .dice()
-        .iter()
-        .any(|d| matches!(d.provenance, Provenance::Sealed { .. }))
-}
-
 /// Shows the GM who just rolled sealed dice their values at once, on their own screen; the log
 /// keeps only the commitments. (A Ceremony scroll's sealed check is not shown when the scroll is
 /// written: whoever types that may be its writer, who must not know; the GM reads it with `peek`.)
 fn for_the_gm(g: &Globals, events: &[Recorded], report: &mut Report) -> Result<(), Error> {
-    let sealed: Vec<&Recorded> = events.iter().filter(|r| holds_sealed(&r.event)).collect();
+    let sealed: Vec<&Recorded> = events
+        .iter()
+        .filter(|r| crate::read::peek::holds_sealed(&r.event))
+        .collect();
     // An amended sealed roll was revealed before it could be amended: it is no secret any more.
     if sealed.is_empty() || g.amending.is_some() {
         return Ok(());
@@ -210,7 +204,7 @@ fn for_the_gm(g: &Globals, events: &[Recorded], report: &mut Report) -> Result<(
     let mut store = g.open()?;
     let mut json = Vec::new();
     for recorded in sealed {
-        let seen = peeked(&mut store, recorded)?;
+        let seen = crate::read::peek::peeked(&mut store, recorded)?;
         report.text.push_str(&format!(
             "\nFor your eyes only: {}\nThe log keeps only a commitment until `grimoire reveal {seq}`; `grimoire peek {seq}` shows you the value again.",
             seen.words,
@@ -238,104 +232,7 @@ pub struct PeekArgs {
 }
 
 pub fn peek(g: &Globals, args: &PeekArgs) -> Result<Report, Error> {
-    let mut store = g.open()?;
-    let state = store.replay(None)?;
-    let shown: Vec<Seq> = match args.seq {
-        Some(seq) => {
-            let recorded = store
-                .event(seq)?
-                .filter(|_| seq > 0)
-                .ok_or(RuleError::NoSuchEvent(seq, state.head))?;
-            let waiting = state.sealed_pending.contains_key(&seq)
-                || (state.retracted.contains_key(&seq) && holds_sealed(&recorded.event));
-            if !waiting {
-                return Err(match holds_sealed(&recorded.event) {
-                    true => RuleError::RevealedAlready(seq),
-                    false => RuleError::NothingSealed(seq),
-                }
-                .into());
-            }
-            vec![seq]
-        }
-        None => state.sealed_pending.keys().copied().collect(),
-    };
-    let mut lines = Vec::new();
-    let mut json = Vec::new();
-    for seq in shown {
-        let Some(recorded) = store.event(seq)? else {
-            continue;
-        };
-        let seen = peeked(&mut store, &recorded)?;
-        let retracted = state
-            .retracted
-            .get(&seq)
-            .map(|why| format!(" (retracted: {why}; still to be revealed, as it was rolled)"))
-            .unwrap_or_default();
-        lines.push(format!(
-            "#{seq} {}: {}{retracted}",
-            crate::render::describe(&recorded.event),
-            seen.words
-        ));
-        json.push(seen.json);
-    }
-    if lines.is_empty() {
-        lines.push("No sealed die is waiting to be revealed.".into());
-    }
-    Ok(Report::new(lines.join("\n"), json!({ "sealed": json })))
-}
-
-/// A sealed event's values as the GM reads them.
-struct Peeked {
-    words: String,
-    json: serde_json::Value,
-}
-
-/// The values kept secret for `recorded`'s sealed dice: a roll's as its expression adds them up,
-/// any other event's die by die. Refused when the file lacks a die's secret (imported without).
-fn peeked(store: &mut crate::store::Store, recorded: &Recorded) -> Result<Peeked, Error> {
-    let secrets = store.sealed_secrets(recorded.seq)?;
-    let dice = recorded.event.dice();
-    let mut each = Vec::new();
-    for die in dice
-        .iter()
-        .filter(|d| matches!(d.provenance, Provenance::Sealed { .. }))
-    {
-        let secret = secrets
-            .iter()
-            .find(|s| s.n == die.n)
-            .ok_or(RuleError::SecretMissing {
-                seq: recorded.seq,
-                n: die.n,
-            })?;
-        each.push((die.purpose.clone(), secret.faces()));
-    }
-    let faces: Vec<u32> = each.iter().flat_map(|(_, f)| f.iter().copied()).collect();
-    let mut json = json!({
-        "seq": recorded.seq,
-        "faces": faces,
-        "dice": each
-            .iter()
-            .map(|(purpose, faces)| json!({ "purpose": purpose, "faces": faces }))
-            .collect::<Vec<_>>(),
-    });
-    if let Event::DiceRolled { expression, .. } = &recorded.event
-        && let Some((breakdown, total)) = expression.breakdown(&faces)
-    {
-        json["total"] = json!(total);
-        return Ok(Peeked {
-            words: format!("{expression}: {breakdown}"),
-            json,
-        });
-    }
-    let words = each
-        .iter()
-        .map(|(purpose, faces)| {
-            let faces: Vec<String> = faces.iter().map(u32::to_string).collect();
-            format!("{purpose}: {}", faces.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    Ok(Peeked { words, json })
+    Ok(crate::read::peek::waiting(&mut *g.open()?, args.seq)?.into())
 }
 
 pub fn reveal(g: &Globals, ctx: &mut Context, args: &SealedReveal) -> Result<Report, Error> {

@@ -7,17 +7,21 @@
 //! - [`log`]: the events a question picks, with what each one's dice say of their witnesses
 //! - [`explain`]: one event in full, its dice derived, the sheets it was decided on
 //! - [`sheet`]: a character at a glance and as data
+//! - [`peek`]: sealed values, for the GM's eyes only
 //! - [`fight`]: the fight under way
 //! - [`changes`] and [`recap`]: what changed between two points, and an evening in numbers
+//! - [`audit`]: whether the log's dice look fair, and the rolls undone or redone
 //! - [`waiting`]: what waits on someone at the table
 //! - [`answer`]: a phone's answer with the command it completed
 
 pub mod answer;
+pub mod audit;
 pub mod changes;
 pub mod event;
 pub mod explain;
 pub mod fight;
 pub mod log;
+pub mod peek;
 pub mod recap;
 pub mod sheet;
 pub mod waiting;
