@@ -41,6 +41,7 @@ pub struct Browser {
 /// One page (a tab) in the browser.
 pub struct Tab {
     session: String,
+    target: Value,
 }
 
 impl Browser {
@@ -129,6 +130,7 @@ impl Browser {
                 .as_str()
                 .expect("a session")
                 .to_string(),
+            target: target["targetId"].clone(),
         };
         self.call(
             Some(&tab.session),
@@ -137,6 +139,16 @@ impl Browser {
         );
         self.call(Some(&tab.session), "Page.navigate", json!({ "url": url }));
         tab
+    }
+
+    /// Closes the tab, and with it its connections (a live page keeps one open for its updates,
+    /// and a browser opens only a few at a time to one server).
+    pub fn close(&mut self, tab: Tab) {
+        self.call(
+            None,
+            "Target.closeTarget",
+            json!({ "targetId": tab.target }),
+        );
     }
 
     /// The value of `expression` in the tab (a promise is awaited); `null` while the page is

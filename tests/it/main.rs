@@ -16,6 +16,7 @@ mod crash;
 mod differential;
 mod fairness_golden;
 mod file_safety;
+mod fits;
 mod help;
 mod hostile;
 mod hostile_text;
