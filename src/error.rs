@@ -23,6 +23,14 @@ pub enum Error {
         .0.number, .0.sides, .0.purpose
     )]
     Abandoned(crate::dice::DieWanted),
+    /// The person stopped waiting for a phone's answer (Ctrl-C): the request stays put to it.
+    #[error(
+        "stopped waiting; request {request} stays put to {player}'s phone, which can still answer it (its answer and the command it completes are recorded then, as `grimoire log` will show), or `grimoire player withdraw {request}` takes it back"
+    )]
+    StoppedWaiting {
+        request: crate::ids::RequestId,
+        player: String,
+    },
     /// The log moved on between asking for dice and recording them (the dice are asked again).
     #[error("the log moved on while dice were being entered; nothing was recorded")]
     LogMoved,

@@ -25,6 +25,7 @@ mod recap;
 mod report;
 mod serve;
 pub mod shell;
+mod signals;
 mod table;
 mod tour;
 mod transfer;

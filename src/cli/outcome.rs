@@ -95,6 +95,8 @@ pub fn exit_code(error: &Error) -> u8 {
         Error::Rule(_) | Error::Abandoned(_) | Error::LogMoved => 1,
         Error::Store(e) => store_exit_code(e),
         Error::Internal(_) => 70,
+        // Stopped by Ctrl-C, as a shell reports a command it interrupted (128 + SIGINT).
+        Error::StoppedWaiting { .. } => 130,
     }
 }
 

@@ -252,12 +252,15 @@ pub fn put(
         report.json["request"] = json!(request);
         return Ok(report);
     }
-    if !g.json {
-        eprintln!(
-            "#{at} request {request}: waiting until {waiting_words}… (Ctrl-C stops waiting; the request stays open until answered or withdrawn with `grimoire player withdraw {request}`)"
-        );
-    }
-    let answered = wait_for(g, request)?;
+    // Ctrl-C is watched for before the wait is announced, so it always ends the wait in words.
+    let answered = super::signals::watching(|stopped| {
+        if !g.json {
+            eprintln!(
+                "#{at} request {request}: waiting until {waiting_words}… (Ctrl-C stops waiting; the request stays open until answered or withdrawn with `grimoire player withdraw {request}`)"
+            );
+        }
+        wait_for(g, request, stopped)
+    })?;
     // Answered, but refused by the rules as the campaign then stood: the roll did not happen.
     if let Some(Recorded {
         seq,
@@ -284,9 +287,14 @@ pub fn put(
 /// How often a waiting terminal looks at the log.
 const LOOK_EVERY: Duration = Duration::from_millis(200);
 
-/// Waits until request `request` is answered or withdrawn; the events its answer recorded. The
-/// campaign is replayed only when its head has moved since the last look.
-fn wait_for(g: &Globals, request: RequestId) -> Result<Vec<Recorded>, Error> {
+/// Waits until request `request` is answered or withdrawn, or until `stopped` says the person
+/// stopped waiting; the events its answer recorded. The campaign is replayed only when its head
+/// has moved since the last look.
+fn wait_for(
+    g: &Globals,
+    request: RequestId,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Vec<Recorded>, Error> {
     let mut looked_at = None;
     loop {
         // The store is let go before each wait, so the shell's lent one is not held across it.
@@ -308,6 +316,13 @@ fn wait_for(g: &Globals, request: RequestId) -> Result<Vec<Recorded>, Error> {
             }
         }
         drop(store);
+        if stopped() {
+            let state = g.open()?.replay(None)?;
+            let player = (state.players.requests.get(&request))
+                .and_then(|asked| state.players.devices.get(&asked.device))
+                .map_or_else(|| "the player".to_string(), |d| d.player.clone());
+            return Err(Error::StoppedWaiting { request, player });
+        }
         std::thread::sleep(LOOK_EVERY);
     }
 }

@@ -209,7 +209,7 @@ pub struct BackupArgs {
 }
 
 pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
-    let head = watching_signals(|stopped| Ok(g.open()?.backup(&args.file, stopped)?));
+    let head = super::signals::watching(|stopped| Ok(g.open()?.backup(&args.file, stopped)?));
     let head = head?;
     let shown = args.file.display();
     let (events, head_text) = match &head {
@@ -223,41 +223,6 @@ pub fn backup(g: &Globals, args: &BackupArgs) -> Result<Report, Error> {
         ),
         json!({ "backup": shown.to_string(), "events": events, "head": head.map(|h| h.to_string()) }),
     ))
-}
-
-/// Runs `work`, which writes a private file holding every secret until it is whole: stopped by
-/// Ctrl-C, a closed terminal or a kill that can be caught, `work` sees `stopped` say so and
-/// removes that file instead of leaving it. Once `work` is over (in `grimoire shell`, other
-/// commands follow), each signal does what it did before: it ends grimoire.
-fn watching_signals<T>(
-    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, Error>,
-) -> Result<T, Error> {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let (stop, over) = (
-        Arc::new(AtomicBool::new(false)),
-        Arc::new(AtomicBool::new(false)),
-    );
-    let cannot_watch =
-        |e: std::io::Error| Error::Internal(format!("grimoire cannot watch for signals: {e}"));
-    let mut watching = Vec::new();
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register_conditional_default(signal, Arc::clone(&over))
-            .map_err(cannot_watch)?;
-        watching
-            .push(signal_hook::flag::register(signal, Arc::clone(&stop)).map_err(cannot_watch)?);
-    }
-    let stopped = || stop.load(Ordering::Relaxed);
-    let done = work(&stopped);
-    over.store(true, Ordering::Relaxed);
-    for id in watching {
-        signal_hook::low_level::unregister(id);
-    }
-    done
 }
 
 /// Put a backup in the campaign file's place (--db), keeping what it replaces. Records nothing.
@@ -292,7 +257,7 @@ pub fn restore(g: &Globals, args: &RestoreArgs) -> Result<Report, Error> {
         })
     })?;
     let aside = aside_name(&into);
-    let restored = watching_signals(|stopped| {
+    let restored = super::signals::watching(|stopped| {
         Ok(crate::store::Store::restore(
             &args.backup,
             &into,

@@ -746,3 +746,83 @@ fn c5_the_shell_waits_for_the_phone_then_runs_the_next_line() {
         .collect();
     assert_eq!(rolled, ["the-lock", "after"]);
 }
+
+/// #47: Ctrl-C while the GM's terminal waits on a phone ends the wait in words: the request stays
+/// put to the phone (the terminal says so, and how to withdraw it), the exit code is a shell's for
+/// an interrupted command, nothing else is recorded, and the phone can still answer it.
+#[test]
+fn c5_ctrl_c_while_waiting_on_a_phone_says_the_request_stays_open() {
+    use std::io::{BufRead, BufReader};
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let mut gm = waiting(
+        &c,
+        &[
+            "roll",
+            "d20",
+            "--character",
+            "Aldric",
+            "--for",
+            "the-lock",
+            "--rolled-by",
+            "Bea",
+        ],
+    );
+    // Read what the terminal says until it says it waits: only then is Ctrl-C the wait's.
+    let mut said = BufReader::new(gm.stderr.take().expect("its errors"));
+    let mut line = String::new();
+    while !line.contains("waiting until") {
+        line.clear();
+        let read = said.read_line(&mut line).expect("the terminal's words");
+        assert!(read > 0, "the command ended before it waited");
+    }
+    let head = c.head();
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &gm.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut said, &mut rest).expect("the rest of its words");
+    let out = finished(gm);
+    assert_eq!(out.status.code(), Some(130), "{rest}");
+    assert!(
+        rest.contains("stopped waiting; request 1 stays put to Bea's phone")
+            && rest.contains("`grimoire player withdraw 1`"),
+        "{rest}"
+    );
+    assert_eq!(c.head(), head, "stopping the wait recorded something");
+    let listed = c.json(&["player", "list"]);
+    assert!(listed.to_string().contains("the-lock"), "{listed}");
+    // The phone still answers it, and the roll is recorded then.
+    let served = Served::start(&c);
+    assert_eq!(answer(&served, &bea, 1, &"3c".repeat(32)).status, 200);
+    assert!(
+        c.ok(&["log", "--limit", "1"])
+            .contains("Aldric rolled d20 for the-lock")
+    );
+}
+
+/// #47: a player's page, should its link stop opening anything (revoked or replaced), tells the
+/// player what to ask the GM for (their phone linked again), not the table's new link.
+#[test]
+fn c4_a_players_page_says_what_to_ask_for_when_its_link_is_gone() {
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    let page = served.get_path(&bea);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body.contains("Ask the GM to link your phone again.")
+            && !page.body.contains("the table's new link"),
+        "{}",
+        page.body
+    );
+    let table = served.get("");
+    assert!(
+        table.body.contains("ask the GM for the table's new link.")
+            && !table.body.contains("link your phone again"),
+        "{}",
+        table.body
+    );
+}

@@ -426,6 +426,21 @@ fn the_log_page_filters_as_log_does() {
             "#{seq} is missing"
         );
     }
+    // The kind is picked from a list in words (#47), and stays picked on the page it gives.
+    let healed = served.get("log?kind=healed");
+    assert_eq!(healed.status, 200, "{}", healed.body);
+    assert!(
+        healed
+            .body
+            .contains(r#"<option value="healed" selected>healed</option>"#)
+            && healed
+                .body
+                .contains(r#"<option value="dice_rolled">dice rolled</option>"#)
+            && !healed.body.contains(r#"name="kind" value"#),
+        "{}",
+        healed.body
+    );
+    assert_eq!(healed.body.matches("<li id=\"e").count(), 1);
     // A filter `log` would refuse, in grimoire's words; a point the log does not reach is the
     // filter's slip, not the server's trouble.
     for (query, says) in [

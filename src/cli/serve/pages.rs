@@ -124,6 +124,13 @@ fn log_lines(reads: &Globals, query: &LogQuery) -> Result<Vec<LogLine>, Error> {
         .collect())
 }
 
+/// What a page says once its link opens nothing: the table's link was replaced (Enter at the
+/// GM's terminal) ...
+const TABLE_LINK_GONE: &str =
+    "This link no longer opens the campaign: ask the GM for the table's new link.";
+/// ... or a player's phone's link was revoked or replaced, which only the GM can link again.
+const PLAYER_LINK_GONE: &str = "This phone's link no longer opens the campaign: the GM revoked or replaced it. Ask the GM to link your phone again.";
+
 /// The page's frame: the report's styles, the live script, and `body` inside.
 fn frame(title: &str, head_mark: &str, body: Markup) -> String {
     let page = html! {
@@ -137,9 +144,7 @@ fn frame(title: &str, head_mark: &str, body: Markup) -> String {
                 style { (PreEscaped(REPORT_STYLE)) (PreEscaped(LIVE_STYLE)) }
             }
             body data-head=(Text(head_mark)) {
-                p id="link-gone" class="flagged" hidden {
-                    "This link no longer opens the campaign: ask the GM for the table's new link."
-                }
+                p id="link-gone" class="flagged" hidden { (TABLE_LINK_GONE) }
                 (body)
                 script { (PreEscaped(LIVE_SCRIPT)) }
             }
@@ -248,7 +253,7 @@ fn log_list(lines: &[LogLine]) -> Markup {
 const FILTERS: [(&str, &str, &str); 8] = [
     ("character", "Character", "a name"),
     ("session", "Session", "N"),
-    ("kind", "Kind", "dice_rolled"),
+    ("kind", "Kind", ""),
     ("by", "Entered by", "an actor"),
     ("grep", "Containing", "text"),
     ("from", "From", "#, session:N, day:D"),
@@ -266,7 +271,17 @@ fn filter_form(given: &[(String, String)]) -> Markup {
                     .map_or("", |(_, v)| v.as_str());
                 label {
                     (label) " "
-                    input name=(name) value=(Text(value)) placeholder=(hint) autocomplete="off";
+                    @if name == "kind" {
+                        // The kinds to pick from, in words: no one types the log's own names.
+                        select name="kind" {
+                            option value="" { "any kind" }
+                            @for kind in crate::event::kinds() {
+                                option value=(kind) selected[value == kind] { (kind.replace('_', " ")) }
+                            }
+                        }
+                    } @else {
+                        input name=(name) value=(Text(value)) placeholder=(hint) autocomplete="off";
+                    }
                 }
             }
             button type="submit" { "Show" }
@@ -409,6 +424,8 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
         script { (PreEscaped(ROLLS_SCRIPT)) }
     }
     .into_string();
+    // A player's link gone is theirs to ask the GM about, not the table's.
+    let live = live.replacen(TABLE_LINK_GONE, PLAYER_LINK_GONE, 1);
     match live.find(r#"<header id="top">"#) {
         Some(at) => format!("{}{part}{}", &live[..at], &live[at..]),
         None => format!("{part}{live}"),

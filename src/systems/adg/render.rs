@@ -746,8 +746,9 @@ fn what_reading_did(reading: &Reading, dice: &[Die]) -> Vec<String> {
         parts.push(effect(e));
     }
     match (reading.reuse_roll, reading.kept) {
-        (Some(r), true) => parts.push(format!("reuse roll {r}: the scroll holds")),
-        (Some(r), false) => parts.push(format!("reuse roll {r}: the scroll turns to ash")),
+        // Said as a player reads it: what became of the scroll, then the die that decided it.
+        (Some(r), true) => parts.push(format!("the scroll can be read again (d20: {r})")),
+        (Some(r), false) => parts.push(format!("the scroll crumbles to ash (d20: {r})")),
         (None, _) => {}
     }
     if let Some(pending) = &reading.pending {

@@ -469,7 +469,7 @@ fn adg_s8_learning_from_a_scroll_may_cast_it_by_accident_and_then_continues() {
     // The log line says what the accident did: the scroll burned.
     let line = crate::render::describe(&events[0]);
     assert!(
-        line.contains("cast it by accident: reuse roll 20: the scroll turns to ash"),
+        line.contains("cast it by accident: the scroll crumbles to ash (d20: 20)"),
         "{line}"
     );
     let attempt = the_learning(&events);
