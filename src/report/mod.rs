@@ -23,7 +23,27 @@ pub use page::{Text, escape};
 /// Sessions shown one by one in the timeline (the newest); older ones are counted in its chart.
 pub const SESSIONS_SHOWN: usize = 30;
 /// Key events listed for one session; the rest are counted.
-const KEY_EVENTS_SHOWN: usize = 8;
+pub(super) const KEY_EVENTS_SHOWN: usize = 8;
+/// What mattered kept for a session's list at most (the rest shown under "more"), so that a long
+/// campaign's report stays small.
+const KEY_EVENTS_KEPT: usize = 40;
+
+/// How much what mattered in a session weighs (#47): the list shows the heaviest first, so a
+/// death or a mishap is never hidden behind routine learning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Weight {
+    /// Someone died or went down.
+    Fell,
+    /// What a rule system counts as notable: a mishap, a failed spell, resonance, a scroll
+    /// written or lost.
+    Notable,
+    /// The record corrected: a retraction or an amendment.
+    Corrected,
+    /// Sealed dice or a seed revealed.
+    Revealed,
+    /// Routine: a character added, a level gained, a ritual or spell learned, back on their feet.
+    Routine,
+}
 /// Days shown in a character's per-day chart (the latest days with a count).
 pub const DAYS_SHOWN: usize = 60;
 
@@ -81,8 +101,10 @@ pub struct SessionRow {
     pub started: crate::time::GameTime,
     pub ended: Option<crate::time::GameTime>,
     pub events: u64,
-    /// (seq, what happened), at most [`KEY_EVENTS_SHOWN`].
-    pub key_events: Vec<(Seq, String)>,
+    /// What mattered, (its weight, seq, what happened), the heaviest [`KEY_EVENTS_KEPT`] of
+    /// them, in the log's order: the page shows the heaviest first.
+    pub key_events: Vec<(Weight, Seq, String)>,
+    /// Those past [`KEY_EVENTS_KEPT`], the lightest, counted only.
     pub more_key_events: u64,
     /// The checkpoint of its `session ended` event.
     pub checkpoint: Option<Checkpoint>,
@@ -151,14 +173,15 @@ impl Milestones {
 
 /// Kinds of the core's events that are always worth a line (a system's say so through
 /// `SystemWords::HIGHLIGHTS`).
-const KEY_KINDS: [&str; 6] = [
-    "character_added",
-    "retracted",
-    "amended",
-    "seed_revealed",
-    "sealed_seed_revealed",
-    "sealed_revealed",
-];
+/// The weight of an event that matters by its kind alone.
+fn weight_of_kind(kind: &str) -> Option<Weight> {
+    match kind {
+        "retracted" | "amended" => Some(Weight::Corrected),
+        "seed_revealed" | "sealed_seed_revealed" | "sealed_revealed" => Some(Weight::Revealed),
+        "character_added" => Some(Weight::Routine),
+        _ => None,
+    }
+}
 
 /// Reads the log up to `upto` (all of it when `None`) once and gathers the page's material;
 /// `watch` hears the seq of each event read (for progress).
@@ -222,7 +245,10 @@ pub fn gather(
             .max(last_column);
         last_column = column;
         let named = state.characters_named(&r.event);
-        let mut key = KEY_KINDS.contains(&r.event.kind()) || highlight(&r.event);
+        let mut key = weight_of_kind(r.event.kind());
+        if highlight(&r.event) {
+            key = Some(Weight::Notable);
+        }
         for c in &named {
             let folded = fold_name(&c.name);
             track(
@@ -231,8 +257,13 @@ pub fn gather(
                 column,
             );
             let now = Milestones::of(c);
-            if milestones.get(&folded).is_some_and(|before| *before != now) {
-                key = true;
+            if let Some(before) = milestones.get(&folded)
+                && *before != now
+            {
+                // Falling (dead or down) outweighs all; getting up or learning is routine.
+                let fell = now.status.is_some() && now.status != before.status;
+                let weight = if fell { Weight::Fell } else { Weight::Routine };
+                key = Some(key.map_or(weight, |k| k.min(weight)));
             }
             milestones.insert(folded, now);
         }
@@ -339,7 +370,12 @@ fn track(track: &mut CharacterTrack, c: &Character, column: u64) {
     }
 }
 
-fn note_session(sessions: &mut Vec<SessionRow>, between: &mut u64, r: &Recorded, key: bool) {
+fn note_session(
+    sessions: &mut Vec<SessionRow>,
+    between: &mut u64,
+    r: &Recorded,
+    key: Option<Weight>,
+) {
     if let Event::SessionStarted { number, .. } = &r.event {
         sessions.push(SessionRow {
             number: *number,
@@ -366,11 +402,15 @@ fn note_session(sessions: &mut Vec<SessionRow>, between: &mut u64, r: &Recorded,
         row.ended = Some(r.game_time);
         row.checkpoint = Some(Checkpoint::of(r.seq, r.hash.as_str()));
     }
-    if key {
-        if row.key_events.len() < KEY_EVENTS_SHOWN {
-            row.key_events
-                .push((r.seq, crate::render::describe(&r.event)));
-        } else {
+    if let Some(weight) = key {
+        row.key_events
+            .push((weight, r.seq, crate::render::describe(&r.event)));
+        // Past the most kept, the lightest (the newest of them) is dropped and counted.
+        if row.key_events.len() > KEY_EVENTS_KEPT
+            && let Some(lightest) = (0..row.key_events.len())
+                .max_by_key(|&i| (row.key_events[i].0, row.key_events[i].1))
+        {
+            row.key_events.remove(lightest);
             row.more_key_events += 1;
         }
     }

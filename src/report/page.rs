@@ -2,8 +2,9 @@
 //! from a disk or an e-mail with no network. Every piece of campaign text goes through [`escape`].
 
 use super::svg::{self, Bar, Line, PALETTE};
-use super::{ByDay, CharacterTrack, DAYS_SHOWN, Gathered, SESSIONS_SHOWN};
+use super::{ByDay, CharacterTrack, DAYS_SHOWN, Gathered, KEY_EVENTS_SHOWN, SESSIONS_SHOWN};
 use crate::audit::{FLAG_BELOW, Verdict, judge};
+use crate::seq::Seq;
 use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::render::{PerDay, SystemWords};
 use crate::systems::registry::{SystemId, on_system};
@@ -326,17 +327,46 @@ fn sessions(g: &Gathered) -> Markup {
                     ", " (session.started) " " (ended) ": "
                     (count(session.events, "event", "events"))
                     " (#" (session.first_seq) "–#" (session.last_seq) ")"
-                    @if !session.key_events.is_empty() {
-                        ul {
-                            @for (seq, what) in &session.key_events { li { "#" (seq) " " (Text(what)) } }
-                            @if session.more_key_events > 0 {
-                                li class="muted" { "and " (session.more_key_events) " more" }
+                    (what_mattered(session))
+                }
+            }
+        })))
+    }
+}
+
+/// What mattered in a session, the heaviest first (deaths, then what went wrong, then the record
+/// corrected, then reveals, then routine), each weight in the log's order; past the first few, the
+/// rest under "more", which opens.
+fn what_mattered(session: &super::SessionRow) -> Markup {
+    let mut ranked: Vec<&(super::Weight, Seq, String)> = session.key_events.iter().collect();
+    ranked.sort_by_key(|(weight, seq, _)| (*weight, *seq));
+    let shown = ranked.len().min(KEY_EVENTS_SHOWN);
+    let (first, rest) = ranked.split_at(shown);
+    let more = rest.len() as u64 + session.more_key_events;
+    let line = |(_, seq, what): &&(super::Weight, Seq, String)| html! { li { "#" (seq) " " (Text(what)) } };
+    html! {
+        @if !first.is_empty() {
+            ul {
+                @for event in first { (line(event)) }
+                @if more > 0 {
+                    li class="muted" {
+                        details {
+                            summary { "and " (more) " more" }
+                            ul {
+                                @for event in rest { (line(event)) }
+                                @if session.more_key_events > 0 {
+                                    li {
+                                        (session.more_key_events) " more of the least weight: "
+                                        code { "grimoire log --session " (session.number) }
+                                        " lists every event"
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
-        })))
+        }
     }
 }
 

@@ -353,7 +353,10 @@ fn adg_s6_s7_s9_ash_damaged_and_other_peoples_scrolls_cannot_be_read() {
     // Mira cannot read it; she passes it to Bryn, who reads it and fails the reuse roll: ash.
     c.ok(&["scroll", "give", &id, "Bryn"]);
     let out = c.ok(&["--rolls", "20", "scroll", "read", "Bryn", &id]);
-    assert!(out.contains("the scroll crumbles to ash (d20: 20)"), "{out}");
+    assert!(
+        out.contains("the scroll crumbles to ash (d20: 20)"),
+        "{out}"
+    );
     let err = c.refused(&["--rolls", "5", "scroll", "read", "Bryn", &id], 1);
     assert!(err.contains("is ash and can never be used again"), "{err}");
 

@@ -635,3 +635,37 @@ fn a_session_lists_a_mishap_and_a_failed_spell_but_not_a_routine_cast() {
         "a routine cast: {session}"
     );
 }
+
+/// #47: a session's highlights are ranked by weight, so a fall, a mishap or failure and the
+/// record corrected come before routine additions, however many of those there were; the rest
+/// are under "more", which opens (a details element) to list them.
+#[test]
+fn a_sessions_highlights_put_a_fall_and_a_correction_before_routine_and_more_opens() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    for n in 1..=9 {
+        c.add_adg(&format!("Recruit{n}"), 1, 9, 5, 0);
+    }
+    let fall = c.seq_of(&["damage", "Recruit9", "5", "--reason", "a fall into the pit"]);
+    let wrong = c.seq_of(&["damage", "Aldric", "1", "--reason", "a mistaken blow"]);
+    let retraction = c.seq_of(&["retract", &wrong.to_string(), "--reason", "it missed"]);
+    c.ok(&["session", "end"]);
+    let (page, _) = write_report(&c, "ranked.html", &[]);
+    let timeline = &page[page.find("<section id=\"timeline\">").unwrap()..];
+    let timeline = &timeline[..timeline.find("</section>").unwrap()];
+    let list = &timeline[timeline.find("<ul>").expect("the highlights")..];
+    let shown = &list[..list.find("<details>").expect("more opens")];
+    let place = |seq: u64| shown.find(&format!("<li>#{seq} ")).unwrap_or(usize::MAX);
+    assert!(
+        place(fall) < place(retraction) && place(retraction) < usize::MAX,
+        "the fall first, then the correction: {shown}"
+    );
+    let first_recruit = shown.find("Recruit1").unwrap_or(usize::MAX);
+    assert!(place(retraction) < first_recruit, "{shown}");
+    assert_eq!(shown.matches("<li>#").count(), 8, "{shown}");
+    let more = &list[list.find("<details>").unwrap()..];
+    assert!(
+        more.contains("<summary>and 3 more</summary>") && more.contains("Recruit9"),
+        "{more}"
+    );
+}
