@@ -972,3 +972,76 @@ fn t1_the_pages_read_the_clock_with_the_fights_round_as_the_terminal_does() {
     let table = served.get("").body;
     assert!(!table.contains("round 3 of the fight"), "{table}");
 }
+
+/// #47, item 4: every line of the newest events, newest first, links to its explanation, and the
+/// explanation of a seeded roll, worked out by the page's own check from the public log, shows
+/// what `grimoire explain` shows of it: its face and purpose, who recorded it and when, and how
+/// it is derived (its epoch, its roll, the entropy it had, none here, and the message hashed).
+#[test]
+fn a_phone_explains_a_seeded_roll_from_its_log_line_with_its_face_and_purpose() {
+    let Some(chromium) = chromium_or_skip("a_phone_explains_a_seeded_roll_from_its_log_line")
+    else {
+        return;
+    };
+    let c = an_evening();
+    let seq = c.seq_of(&["roll", "d20", "--for", "the ambush at the ford"]);
+    c.ok(&["heal", "Aldric", "1"]);
+    let die = &c.json(&["log", "--limit", "2"])["events"][0]["payload"]["dice"][0];
+    let face = die["value"].as_u64().expect("a seeded face");
+    let explained = c.ok(&["explain", &seq.to_string()]);
+    let message = explained
+        .lines()
+        .find_map(|l| l.split_once("HMAC-SHA256(seed, \"").map(|(_, m)| m))
+        .and_then(|m| m.split('"').next())
+        .expect("explain's message")
+        .to_string();
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    let tab = browser.open(&served.link, 390, 844, true);
+    browser.wait_for(
+        &tab,
+        r##"document.querySelector("#latest a.explain") !== null"##,
+        "the newest events' explain links",
+    );
+    let order = browser.eval(
+        &tab,
+        r##"Array.from(document.querySelectorAll("#latest ol.log li")).map(function (li) { return Number(li.id.slice(1)); })"##,
+    );
+    let order: Vec<u64> = order
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert!(
+        order.windows(2).all(|w| w[0] > w[1]),
+        "newest first: {order:?}"
+    );
+    // The roll's line links to its explanation, which the page works out itself.
+    let href = browser.eval(
+        &tab,
+        &format!(r##"document.querySelector("#e{seq} a.explain").getAttribute("href")"##),
+    );
+    assert_eq!(href, format!("./?explain={seq}#check").as_str());
+    browser.eval(
+        &tab,
+        &format!(r##"document.querySelector("#e{seq} a.explain").click()"##),
+    );
+    let said = browser.wait_for(
+        &tab,
+        r#"document.getElementById("check-explained").textContent"#,
+        "the roll explained",
+    );
+    let said = said.as_str().unwrap();
+    for part in [
+        format!("#{seq} (dice_rolled) rolled 1 die:"),
+        format!("a d20 for \"the ambush at the ford (d20)\", shows {face}"),
+        "in session 1".to_string(),
+        "roll 0 of the epoch, with no player entropy".to_string(),
+        format!("HMAC-SHA256(seed, \"{message}\")"),
+        "not published yet".to_string(),
+    ] {
+        assert!(said.contains(&part), "{part:?} is missing from:\n{said}");
+    }
+    browser.screenshot(&tab, "explained-on-a-phone");
+}

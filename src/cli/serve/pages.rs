@@ -211,7 +211,7 @@ pub fn live(i: &LiveInputs) -> String {
                 }
             }
             section id="latest" {
-                h2 { "The newest events" }
+                h2 { "The newest events, newest first" }
                 (log_list(&i.latest))
                 (filter_form(&[]))
                 p { a href="log" { "The whole log, with filters" } }
@@ -230,8 +230,10 @@ fn log_list(lines: &[LogLine]) -> Markup {
         @if lines.is_empty() {
             p { "No matching events." }
         } @else {
+            // The newest first, as a player scrolls for what just happened; each line's
+            // explanation is worked out by the page's own check of the public log.
             ol class="log" {
-                @for line in lines {
+                @for line in lines.iter().rev() {
                     @let session = line.session.map_or_else(
                         || "between sessions".to_string(),
                         |s| format!("session {s}"),
@@ -242,6 +244,8 @@ fn log_list(lines: &[LogLine]) -> Markup {
                             (Text(&line.actor))
                         }
                         (Text(&line.what))
+                        " "
+                        a class="explain" href={ "./?explain=" (line.seq) "#check" } { "explain" }
                     }
                 }
             }

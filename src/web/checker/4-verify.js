@@ -5,7 +5,7 @@
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
       sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, problems: [], checkpoints: [],
-      rolls: {}, opened: {}, head: null, putAgain: 0, putAgainAfter: {},
+      rolls: {}, opened: {}, head: null, putAgain: 0, putAgainAfter: {}, derivations: {},
     };
     const rows = [];
     for (const line of lines) {
@@ -363,6 +363,13 @@
             problem(seq, `#${seq}: die ${die.n} claims epoch ${die.provenance.epoch} but the log was in epoch ${epoch}`);
             continue;
           }
+          // How the die is derived, said whether or not its seed is out: a player can check it
+          // by hand once it is.
+          (result.derivations[seq] = result.derivations[seq] || []).push({
+            n: die.n, epoch, roll: die.provenance.roll, entropy: dieEntropy,
+            by: (die.provenance.witness || {}).by,
+            message: dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy).replace("{BLOCK}", "0"),
+          });
           if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
           result.seededChecked++;
           const face = seededFace(unhex(seed), dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy), die.sides);
@@ -395,6 +402,13 @@
           if (origin.source !== "seeded") continue;
           const seed = sealedDiceSeedFor(origin.epoch);
           // Until that seed is published, the die waits for it like any seeded die.
+          // How the die is derived, said whether or not its seed is out: a player can check it
+          // by hand once it is.
+          (result.derivations[seq] = result.derivations[seq] || []).push({
+            n: die.n, epoch, roll: die.provenance.roll, entropy: dieEntropy,
+            by: (die.provenance.witness || {}).by,
+            message: dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy).replace("{BLOCK}", "0"),
+          });
           if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
           result.seededChecked++;
           const sealedDie = { provenance: origin };

@@ -42,9 +42,15 @@
     const row = result.rows.find((r) => r.seq === String(seq));
     if (!row) return `The log holds no event #${seq}.`;
     const dice = diceOf(row.kind, row.payload);
-    if (dice.length === 0) return `#${seq} (${row.kind}) rolled no dice.`;
     const checked = result.rolls[row.seq] || [];
-    const lines = [`#${seq} (${row.kind}) rolled ${dice.length} ${dice.length === 1 ? "die" : "dice"}:`];
+    const field = (name) => { try { return JSON.parse(row.raw[name]); } catch (e) { return null; } };
+    const session = field("session");
+    const lines = [
+      dice.length === 0 ? `#${seq} (${row.kind}) rolled no dice.`
+        : `#${seq} (${row.kind}) rolled ${dice.length} ${dice.length === 1 ? "die" : "dice"}:`,
+      `  recorded ${field("recorded_at")} by ${field("actor")}, ${session === null ? "outside any session" : `in session ${session}`}`,
+    ];
+    const derived = result.derivations[row.seq] || [];
     for (const die of dice) {
       const source = die.provenance.source;
       const check = checked.find((c) => c.n === die.n);
@@ -62,7 +68,18 @@
       else words = check.shows === check.seedGives || String(check.shows) === String(check.seedGives)
         ? `the published seed gives ${check.seedGives}, as recorded`
         : `recorded as ${check.shows}, but the published seed gives ${check.seedGives}`;
-      lines.push(`  die ${die.n}, a d${die.sides}: ${words}`);
+      const purpose = die.purpose ? ` for ${JSON.stringify(String(die.purpose))}` : "";
+      const face = die.value === undefined || die.value === null ? "" : `, shows ${die.value}`;
+      lines.push(`  die ${die.n}, a d${die.sides}${purpose}${face}: ${words}`);
+      const how = derived.find((d) => d.n === die.n);
+      if (how) {
+        const entropy = how.entropy === ""
+          ? "with no player entropy (the GM, who holds the seed, could have foreseen it)"
+          : how.by !== undefined ? `with entropy given by ${how.by} for this command: "${how.entropy}"`
+          : `with the session's player entropy "${how.entropy}"`;
+        lines.push(`    seeded from epoch ${how.epoch}'s seed${how.roll === undefined ? "" : `, roll ${how.roll} of the epoch`}, ${entropy}`);
+        lines.push(`    its face: HMAC-SHA256(seed, "${how.message}") as README's derivation reads it`);
+      }
     }
     const after = rolledAfterRetraction(result.rows)[row.seq];
     if (after !== undefined) {
