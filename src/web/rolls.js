@@ -69,7 +69,7 @@
       list.insertBefore(item, list.firstChild);
     });
   };
-  var answering = {}, tried = {};
+  var answering = {}, tried = {}, buzzed = {};
   var answer = function (r) {
     if (answering[r.request]) return;
     // A request shown without the command it completes cannot be checked against the log later.
@@ -103,6 +103,16 @@
     waiting.forEach(function (r) { shown[r.request] = true; });
     var box = document.getElementById("rolls-waiting");
     box.textContent = "";
+    // A roll waiting for a tap cannot be missed: the box stays on screen wherever the player has
+    // scrolled, the tab's title says so, and the phone vibrates once for each new one.
+    var toTap = waiting.filter(function (r) { return !r.witnessed; });
+    box.className = toTap.length ? "asking" : "";
+    document.body.classList.toggle("rolls-asking", toTap.length > 0);
+    var title = document.title.replace(/^(\(!\) )?\(Roll!\) /, "$1");
+    document.title = toTap.length ? (/^\(!\) /.test(title) ? "(!) (Roll!) " + title.slice(4) : "(Roll!) " + title) : title;
+    var fresh = toTap.some(function (r) { return !buzzed[r.request]; });
+    toTap.forEach(function (r) { buzzed[r.request] = true; });
+    if (fresh && navigator.vibrate) { try { navigator.vibrate([200, 100, 200]); } catch (e) {} }
     if (!waiting.length) { var none = document.createElement("p"); none.textContent = "Nothing waits on you."; box.appendChild(none); return; }
     waiting.forEach(function (r) {
       var row = document.createElement("p");

@@ -826,3 +826,90 @@ fn c4_a_players_page_says_what_to_ask_for_when_its_link_is_gone() {
         table.body
     );
 }
+
+/// #47, item 2: a roll put to a phone cannot be missed. A player scrolled to the very bottom of
+/// their page still sees it, with its Roll button on screen; the tab's title says a roll waits;
+/// the phone vibrates once for it (where the phone allows); once answered, all of that goes.
+#[test]
+fn c5_a_roll_put_to_a_phone_is_seen_by_a_player_scrolled_to_the_bottom() {
+    let Some(chromium) = chromium_or_skip("c5_a_roll_put_to_a_phone_is_seen_by_a_player_scrolled")
+    else {
+        return;
+    };
+    let c = Campaign::with_party();
+    c.ok(&crate::support::VSD_TOM);
+    c.ok(&crate::support::LEARN_SLEEP);
+    let cast = c
+        .seq_of(&[
+            "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
+        ])
+        .to_string();
+    let bea = link(&c, "Bea", "Tom");
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    let phone = browser.open(&format!("http://{}{bea}", served.address()), 390, 844, true);
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("rolls-waiting").textContent.indexOf("Nothing waits") >= 0"#,
+        "the player's part, with nothing waiting",
+    );
+    // The player reads the bottom of the page; the phone's vibration is listened to.
+    browser.eval(
+        &phone,
+        "window.buzzes = []; navigator.vibrate = function (pattern) { window.buzzes.push(pattern); return true; }; window.scrollTo(0, document.documentElement.scrollHeight); true",
+    );
+    let title_before = browser.eval(&phone, "document.title");
+    c.ok(&[
+        "save",
+        "Tom",
+        "--cast",
+        &cast,
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    browser.wait_for(
+        &phone,
+        r##"document.querySelector("#rolls-waiting button") !== null"##,
+        "the save's Roll button",
+    );
+    browser.eval(
+        &phone,
+        "window.scrollTo(0, document.documentElement.scrollHeight); true",
+    );
+    let seen = browser.eval(
+        &phone,
+        r##"(function () {
+  var r = document.querySelector("#rolls-waiting button").getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, height: window.innerHeight, scrolled: window.scrollY > 0,
+           title: document.title, buzzes: window.buzzes.length };
+})()"##,
+    );
+    let at = |k: &str| seen[k].as_f64().unwrap_or(f64::NAN);
+    assert!(
+        seen["scrolled"] == true,
+        "the page was not scrolled: {seen}"
+    );
+    assert!(
+        at("top") >= 0.0 && at("bottom") <= at("height"),
+        "the Roll button is off screen: {seen}"
+    );
+    assert_eq!(
+        seen["title"],
+        format!("(Roll!) {}", title_before.as_str().unwrap()).as_str(),
+        "{seen}"
+    );
+    assert_eq!(seen["buzzes"], 1, "{seen}");
+    browser.screenshot(&phone, "a-roll-waits-at-the-bottom");
+    // Tapped, the roll is answered and the page is quiet again.
+    browser.eval(
+        &phone,
+        r##"document.querySelector("#rolls-waiting button").click()"##,
+    );
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("rolls-waiting").textContent.indexOf("Nothing waits") >= 0 && document.title.indexOf("(Roll!)") < 0"#,
+        "the page quiet once the roll is answered",
+    );
+    assert_eq!(browser.eval(&phone, "window.buzzes.length"), 1);
+}
