@@ -398,6 +398,32 @@ fn with_applied(state: &CampaignState, events: &[Event]) -> CampaignState {
     after
 }
 
+/// A roll put to a phone in the player's words (#47), as the campaign stands: its command built
+/// as an answer would build it, what it reads of the log filled in from `store` (nothing secret
+/// is read), and said by the rules; the words it was typed in where the rules have none, with
+/// who acts first.
+pub fn asked_in_words(
+    store: &mut crate::store::Store,
+    state: &CampaignState,
+    asked: &crate::event::AskedCommand,
+) -> String {
+    let typed = || match asked.acting() {
+        Some(name) => format!("{name}: {}", asked.words()),
+        None => asked.words(),
+    };
+    let Ok(mut command) = build_asked(asked) else {
+        return typed();
+    };
+    for input in command.inputs() {
+        if let Input::Event { seq, into } = input
+            && let Ok(Some(recorded)) = store.event(seq)
+        {
+            into(recorded.event, recorded.game_time);
+        }
+    }
+    crate::rules::asked::words(&command, state).unwrap_or_else(typed)
+}
+
 /// The command a request records, as the rules decide it; one this build cannot read is refused
 /// by the rules' words.
 fn asked_command(asked: &crate::event::AskedCommand) -> Result<Command, Error> {

@@ -2,6 +2,7 @@
 //! the command, and returns the events to append — or a [`RuleError`] and nothing.
 
 pub mod amend;
+pub mod asked;
 pub mod campaign;
 pub mod downtime;
 pub mod players;

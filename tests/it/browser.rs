@@ -89,6 +89,17 @@ impl Browser {
 
     /// Sends one DevTools command (to a tab's session, or to the browser) and returns its result.
     fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.answer(session, method, params)
+            .unwrap_or_else(|error| panic!("{method} failed: {error}"))
+    }
+
+    /// Sends one DevTools command; its result, or the error Chromium gave.
+    fn answer(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -107,12 +118,10 @@ impl Browser {
             };
             let answer: Value = serde_json::from_str(&text).expect("DevTools speaks JSON");
             if answer["id"] == json!(id) {
-                assert!(
-                    answer.get("error").is_none(),
-                    "{method} failed: {}",
-                    answer["error"]
-                );
-                return answer["result"].clone();
+                return match answer.get("error") {
+                    Some(error) => Err(error.clone()),
+                    None => Ok(answer["result"].clone()),
+                };
             }
         }
     }
@@ -152,14 +161,26 @@ impl Browser {
     }
 
     /// The value of `expression` in the tab (a promise is awaited); `null` while the page is
-    /// still loading.
+    /// still loading, or going on to another.
     pub fn eval(&mut self, tab: &Tab, expression: &str) -> Value {
-        let result = self.call(
+        let answered = self.answer(
             Some(&tab.session),
             "Runtime.evaluate",
             json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
         );
-        result["result"]["value"].clone()
+        match answered {
+            Ok(result) => result["result"]["value"].clone(),
+            // The page went on to another (a reload, a link followed) while it was asked: as
+            // while it loads, there is no answer yet.
+            Err(error)
+                if ["navigated or closed", "context was destroyed"]
+                    .iter()
+                    .any(|gone| error.to_string().contains(gone)) =>
+            {
+                Value::Null
+            }
+            Err(error) => panic!("Runtime.evaluate failed: {error}"),
+        }
     }
 
     /// Waits until `expression` holds in the tab; returns its value. Gives up after

@@ -139,9 +139,10 @@ fn c5_a_roll_put_to_a_players_phone_is_answered_once_and_the_gms_command_complet
     let rolls = rolls_once(&served, &bea, 1);
     let asked = &rolls["waiting"][0];
     assert_eq!(asked["request"], 1, "{rolls}");
+    // Said as a player reads it (#47): who rolls, then what for.
     assert_eq!(
         asked["words"],
-        "roll d20 for sneaking past the guard (Aldric)"
+        "Aldric: roll d20 for sneaking past the guard"
     );
     let bytes = "5a".repeat(32);
     let answered = answer(&served, &bea, 1, &bytes);
@@ -884,6 +885,19 @@ fn c5_a_roll_put_to_a_phone_is_seen_by_a_player_scrolled_to_the_bottom() {
   return { top: r.top, bottom: r.bottom, height: window.innerHeight, scrolled: window.scrollY > 0,
            title: document.title, buzzes: window.buzzes.length };
 })()"##,
+    );
+    // It reads in the rules' words, worked out as the campaign stands: whose spell Tom resists,
+    // and what his roll must beat.
+    let asked = browser.eval(
+        &phone,
+        r#"document.getElementById("rolls-waiting").textContent"#,
+    );
+    let asked = asked.as_str().unwrap_or_default();
+    assert!(
+        asked.contains(&format!(
+            "Tom: save against Mira's Sleep (#{cast}) — open-ended d100 +5 Willpower must beat 60"
+        )) && !asked.contains("--"),
+        "{asked}"
     );
     let at = |k: &str| seen[k].as_f64().unwrap_or(f64::NAN);
     assert!(

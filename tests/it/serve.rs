@@ -1023,10 +1023,13 @@ fn a_phone_explains_a_seeded_roll_from_its_log_line_with_its_face_and_purpose() 
         &format!(r##"document.querySelector("#e{seq} a.explain").getAttribute("href")"##),
     );
     assert_eq!(href, format!("./?explain={seq}#check").as_str());
-    browser.eval(
+    // Followed (in a tab of its own, so no question is put to a page while it navigates).
+    let followed = browser.eval(
         &tab,
-        &format!(r##"document.querySelector("#e{seq} a.explain").click()"##),
+        &format!(r##"document.querySelector("#e{seq} a.explain").href"##),
     );
+    browser.close(tab);
+    let tab = browser.open(followed.as_str().expect("the link"), 390, 844, true);
     let said = browser.wait_for(
         &tab,
         r#"document.getElementById("check-explained").textContent"#,

@@ -367,7 +367,7 @@ fn small(
                 &linked.characters,
             )),
         },
-        Small::Rolls => pages::rolls(&state.players, device),
+        Small::Rolls => pages::rolls(store, &state, device),
     }
 }
 

@@ -10,6 +10,7 @@ use crate::ids::DeviceId;
 use crate::read::log::{LogQuery, LogRead};
 use crate::report::Text;
 use crate::seq::Seq;
+use crate::state::CampaignState;
 use crate::store::{Checkpoint, StoreError};
 use crate::web::{LIVE_SCRIPT, LIVE_STYLE, REPORT_STYLE, ROLLS_SCRIPT};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -438,14 +439,16 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
 
 /// The rolls waiting on a device, as its page reads them: each with the command as its request
 /// records it, which the page writes down and later finds in the log.
-pub fn rolls(players: &crate::state::players::Players, device: DeviceId) -> Made {
-    let waiting: Vec<serde_json::Value> = players
+pub fn rolls(store: &mut crate::store::Store, state: &CampaignState, device: DeviceId) -> Made {
+    let waiting: Vec<serde_json::Value> = state
+        .players
         .waiting_for(device)
         .map(|(request, r)| {
             serde_json::json!({
                 "request": request,
                 "seq": r.seq,
-                "words": r.asked.words(),
+                // Said by the rules as the campaign stands when the phone asks (#47).
+                "words": crate::campaign::asked_in_words(store, state, &r.asked),
                 "asked": r.asked,
                 "witnessed": r.witnessed,
                 "commitment": r.commitment,

@@ -30,6 +30,12 @@ pub trait SystemRules: SystemFold {
     }
     /// Checks every new text the command would record.
     fn check_text(command: &Self::Command) -> Result<(), TextProblem>;
+    /// A roll put to a player's phone, said for the player (#47): who rolls, for what, and what
+    /// it must beat where the rules know it, from the command (what it reads of the log filled
+    /// in) and the campaign as it stands now. `None` leaves the words the command was typed in.
+    fn asked_words(_command: &Self::Command, _state: &dyn View<Self>) -> Option<String> {
+        None
+    }
     /// Checks the texts a sheet of the system carries.
     fn check_sheet_text(_sheet: &Self::Sheet) -> Result<(), TextProblem> {
         Ok(())

@@ -347,3 +347,31 @@ fn vsd4_given_a_modifier_no_table_reads_when_the_cast_is_added_up_then_it_never_
     );
     assert_eq!(the_cast(&low).outcome, Outcome::Failure);
 }
+
+/// VSD-7 on a player's phone (#47): a save put to a phone reads whose spell it resists, and what
+/// the roll must beat: open-ended d100 plus the saver's Willpower, greater than the difficulty.
+#[test]
+fn vsd7_given_miras_sleep_when_a_save_against_it_is_put_to_a_phone_then_it_reads_what_to_beat() {
+    let mut w = world();
+    let events = w.vsd(cast("Sleep"), &[50]);
+    let c = the_cast(&events).clone();
+    let difficulty = c.save_difficulty.expect("a save may answer it");
+    let (seq, at) = (w.seq(), w.state().clock);
+    let save = VsdCommand::Save(SaveRoll {
+        target: "the orc".into(),
+        wsr: Some(5),
+        against: seq,
+        cast: Some((crate::systems::vsd::rules::Answered::Cast(Box::new(c)), at)),
+    });
+    let said =
+        <Vsd as crate::systems::contract::rules::SystemRules>::asked_words(&save, &w.state());
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            format!(
+                "the orc: save against Mira's Sleep (#{seq}) — open-ended d100 +5 Willpower must beat {difficulty}"
+            )
+            .as_str()
+        )
+    );
+}
