@@ -746,7 +746,6 @@ fn what_reading_did(reading: &Reading, dice: &[Die]) -> Vec<String> {
         parts.push(effect(e));
     }
     match (reading.reuse_roll, reading.kept) {
-        // Said as a player reads it: what became of the scroll, then the die that decided it.
         (Some(r), true) => parts.push(format!("the scroll can be read again (d20: {r})")),
         (Some(r), false) => parts.push(format!("the scroll crumbles to ash (d20: {r})")),
         (None, _) => {}
