@@ -51,3 +51,42 @@ pub fn character_json(c: &Character, state: &CampaignState) -> Value {
     value["holds"] = Value::Object(holds);
     value
 }
+
+/// One of a character's pools as it stands: what is left of how much.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pool {
+    pub label: String,
+    pub current: u32,
+    pub max: u32,
+}
+
+/// A character's pools, as a player's page draws them in bars: health first, then what their
+/// system tracks (magic points; attributes less what is exerted), as the report charts them.
+pub fn pools(c: &Character) -> Vec<Pool> {
+    let mut pools: Vec<Pool> = c
+        .health
+        .map(|h| Pool {
+            label: "Health".into(),
+            current: h.current,
+            max: h.max,
+        })
+        .into_iter()
+        .collect();
+    let charts = on_system!(&c.system, AnyState, |S, mine| S::charts(mine));
+    for (chart, gauges) in charts {
+        for gauge in gauges {
+            // A gauge named by a word its chart completes ("left": magic points left), or by
+            // its own name ("Agility").
+            let label = match gauge.label.chars().next().is_some_and(char::is_lowercase) {
+                true => crate::render::capitalized(&format!("{} {}", chart.title, gauge.label)),
+                false => gauge.label.to_string(),
+            };
+            pools.push(Pool {
+                label,
+                current: gauge.current,
+                max: gauge.max,
+            });
+        }
+    }
+    pools
+}

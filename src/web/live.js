@@ -11,7 +11,7 @@
       return answer.text();
     }).then(function (text) {
       var fresh = new DOMParser().parseFromString(text, "text/html");
-      ["top", "live"].forEach(function (id) {
+      ["top", "yours", "live"].forEach(function (id) {
         var now = document.getElementById(id), then = fresh.getElementById(id);
         if (now && then) now.replaceWith(then);
       });

@@ -927,3 +927,78 @@ fn c5_a_roll_put_to_a_phone_is_seen_by_a_player_scrolled_to_the_bottom() {
     );
     assert_eq!(browser.eval(&phone, "window.buzzes.length"), 1);
 }
+
+/// #47, item 1: a player's page opens on their own character, within the first screen of a
+/// phone: its pools in bars (health, magic points) and its sheet, above the rolls and the party;
+/// a player of several gets a link to each. How the rolls stay fair is a tap away.
+#[test]
+fn c4_a_players_page_opens_on_their_character_within_the_first_screen() {
+    let Some(chromium) = chromium_or_skip("c4_a_players_page_opens_on_their_character") else {
+        return;
+    };
+    let c = Campaign::with_party();
+    c.ok(&crate::support::VSD_TOM);
+    c.ok(&["damage", "Mira", "3", "--reason", "a goblin's spear"]);
+    let bea = link(&c, "Bea", "Mira");
+    let linked = c.json(&[
+        "player", "link", "Cal", "--plays", "Aldric", "--plays", "Tom",
+    ]);
+    let cal = linked["link"]
+        .as_str()
+        .expect("Cal's link")
+        .trim_start_matches("http://127.0.0.1:8737")
+        .to_string();
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    for width in [360, 390] {
+        let phone = browser.open(
+            &format!("http://{}{bea}", served.address()),
+            width,
+            844,
+            true,
+        );
+        browser.wait_for(
+            &phone,
+            r#"document.getElementById("you-mira") !== null"#,
+            "Mira's part of the page",
+        );
+        let seen = browser.eval(
+            &phone,
+            r##"(function () {
+  var you = document.getElementById("you-mira").getBoundingClientRect();
+  var party = document.getElementById("party").getBoundingClientRect();
+  var health = document.querySelector("#you-mira label.pool");
+  return { top: you.top, party: party.top, health: health ? health.textContent : null,
+           meters: document.querySelectorAll("#you-mira meter").length,
+           fair: document.querySelector("#rolls details summary").textContent,
+           fairOpen: document.querySelector("#rolls details").open };
+})()"##,
+        );
+        assert!(
+            seen["top"].as_f64().unwrap() < 844.0 / 2.0,
+            "Mira is not on the first screen at {width} px: {seen}"
+        );
+        assert!(
+            seen["party"].as_f64().unwrap() > seen["top"].as_f64().unwrap(),
+            "{seen}"
+        );
+        let health = c.json(&["character", "show", "Mira"])["character"]["health"].clone();
+        assert_eq!(
+            seen["health"],
+            format!("Health {} of {}", health["current"], health["max"]).as_str(),
+            "{seen}"
+        );
+        assert_eq!(seen["meters"], 2, "health and magic points: {seen}");
+        assert_eq!(seen["fairOpen"], false, "{seen}");
+        browser.screenshot(&phone, &format!("players-page-{width}"));
+        browser.close(phone);
+    }
+    // A player of two characters gets a link to each.
+    let page = served.get_path(&cal);
+    assert!(
+        page.body.contains(r##"<a href="#you-aldric">Aldric</a>"##)
+            && page.body.contains(r##"<a href="#you-tom">Tom</a>"##),
+        "{}",
+        page.body
+    );
+}

@@ -365,6 +365,7 @@ fn small(
                 &live.page,
                 &linked.player,
                 &linked.characters,
+                &state,
             )),
         },
         Small::Rolls => pages::rolls(store, &state, device),

@@ -414,13 +414,25 @@ pub fn trouble(status: u16, why: &str) -> Made {
 /// A player's page: the live page, with their device's part above it (the rolls put to it), and
 /// above everything the flags the phone raised about the GM's side, which stay until the player
 /// dismisses them.
-pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
+pub fn player_page(
+    live: &str,
+    player: &str,
+    characters: &[String],
+    state: &CampaignState,
+) -> String {
     let part = html! {
         section id="rolls-flags" class="flags" aria-live="assertive" hidden {}
+        (yours(characters, state))
         section id="rolls" {
             h2 { (Text(player)) "'s rolls" }
             p class="lede" {
-                "For " (Text(&characters.join(", "))) ". When the GM puts a roll to you, it appears here: tap Roll. Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made."
+                "For " (Text(&characters.join(", "))) ". When the GM puts a roll to you, it appears here: tap Roll."
+            }
+            details {
+                summary { "How your phone keeps the rolls fair" }
+                p {
+                    "Your phone adds 32 random bytes of its own to a secret the GM committed to before you saw the request, so neither of you can choose or foresee the die. Before it sends them, your phone writes down the request as it was shown (its number, the GM's commitment, what it is for) and the bytes; each time the log moves it checks the log against every one, and says so at the top of this page if the GM's side dropped, withdrew, changed or answered differently a roll your phone made."
+                }
             }
             div id="rolls-waiting" { p { "Nothing waits on you." } }
             ul id="rolls-said" aria-live="polite" {}
@@ -435,6 +447,56 @@ pub fn player_page(live: &str, player: &str, characters: &[String]) -> String {
         Some(at) => format!("{}{part}{}", &live[..at], &live[at..]),
         None => format!("{part}{live}"),
     }
+}
+
+/// The player's own characters first (#47): each one's pools in bars, then their sheet as
+/// `character show` prints it; with several, a line of links to each.
+fn yours(characters: &[String], state: &CampaignState) -> Markup {
+    let played: Vec<&crate::state::Character> = characters
+        .iter()
+        .filter_map(|name| state.character(name))
+        .collect();
+    html! {
+        section id="yours" {
+            @if played.len() > 1 {
+                nav class="links" {
+                    @for c in &played { a href={ "#you-" (slug(&c.name)) } { (Text(&c.name)) } }
+                }
+            }
+            @for c in &played {
+                article id={ "you-" (slug(&c.name)) } class="you" {
+                    h2 {
+                        (Text(&c.name))
+                        @if let Some(status) = c.status() { " (" (status) ")" }
+                    }
+                    @for pool in crate::read::sheet::pools(c) {
+                        label class="pool" {
+                            span { (Text(&pool.label)) " " (pool.current) " of " (pool.max) }
+                            meter min="0" max=(pool.max) value=(pool.current) {}
+                        }
+                    }
+                    @let lines: Vec<String> = crate::render::sheet_lines(c, state)
+                        .iter()
+                        .map(|l| l.trim_start().to_string())
+                        .collect();
+                    pre class="sheet" { (Text(&lines.join("\n"))) }
+                }
+            }
+        }
+    }
+}
+
+/// A name as a fragment of an address: its letters and digits, the rest as hyphens.
+fn slug(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
 }
 
 /// The rolls waiting on a device, as its page reads them: each with the command as its request
