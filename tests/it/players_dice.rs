@@ -20,6 +20,21 @@ pub(super) fn link(c: &Campaign, player: &str, plays: &str) -> String {
     path.to_string()
 }
 
+/// Tom under Mira's Sleep (cast with a 50: a success that a save may answer), his phone Bea's:
+/// the campaign, the cast's number and Bea's link.
+fn tom_under_miras_sleep() -> (Campaign, String, String) {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::VSD_TOM);
+    c.ok(&crate::support::LEARN_SLEEP);
+    let cast = c
+        .seq_of(&[
+            "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
+        ])
+        .to_string();
+    let bea = link(&c, "Bea", "Tom");
+    (c, cast, bea)
+}
+
 /// Starts a GM's command that waits for a phone's answer.
 fn waiting(c: &Campaign, args: &[&str]) -> Child {
     c.cmd()
@@ -468,15 +483,7 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
     ) else {
         return;
     };
-    let c = Campaign::with_party();
-    c.ok(&crate::support::VSD_TOM);
-    c.ok(&crate::support::LEARN_SLEEP);
-    let cast = c
-        .seq_of(&[
-            "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
-        ])
-        .to_string();
-    let bea = link(&c, "Bea", "Tom");
+    let (c, cast, bea) = tom_under_miras_sleep();
     let served = Served::start(&c);
     let mut browser = Browser::start(&chromium);
     let url = format!("http://{}{bea}", served.address());
@@ -837,15 +844,7 @@ fn c5_a_roll_put_to_a_phone_is_seen_by_a_player_scrolled_to_the_bottom() {
     else {
         return;
     };
-    let c = Campaign::with_party();
-    c.ok(&crate::support::VSD_TOM);
-    c.ok(&crate::support::LEARN_SLEEP);
-    let cast = c
-        .seq_of(&[
-            "--rolls", "50", "spell", "cast", "Mira", "Sleep", "--target", "Tom",
-        ])
-        .to_string();
-    let bea = link(&c, "Bea", "Tom");
+    let (c, cast, bea) = tom_under_miras_sleep();
     let served = Served::start(&c);
     let mut browser = Browser::start(&chromium);
     let phone = browser.open(&format!("http://{}{bea}", served.address()), 390, 844, true);
@@ -1000,5 +999,59 @@ fn c4_a_players_page_opens_on_their_character_within_the_first_screen() {
             && page.body.contains(r##"<a href="#you-tom">Tom</a>"##),
         "{}",
         page.body
+    );
+}
+
+/// A server keeps its hold on the campaign file however many of its stores read it: another
+/// program's SQLite opening and closing the file while `serve` runs (the sqlite3 tool, a database
+/// browser) must find it open, and leave its journal alone. Were the server's locks dropped (as
+/// closing any descriptor of the file in its process drops them), that program would fold the
+/// journal and delete it under the server, and a phone's answer acknowledged after it would be
+/// lost.
+#[test]
+fn c5_an_answer_acknowledged_after_another_program_opened_the_file_is_in_the_log() {
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    c.ok(&[
+        "roll",
+        "d20",
+        "--character",
+        "Aldric",
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    let served = Served::start(&c);
+    // The player's page is made by the server's second store, which reads the file by hand.
+    assert_eq!(served.get_path(&bea).status, 200);
+    assert_eq!(rolls_once(&served, &bea, 1)["waiting"][0]["request"], 1);
+    // The server still holds SQLite's lock on the campaign file (Linux lists every process's
+    // record locks, each with its file's inode).
+    let inode = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&c.db).unwrap());
+    let locks = std::fs::read_to_string("/proc/locks").expect("the kernel's list of locks");
+    let held = locks.lines().any(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        fields.iter().any(|f| *f == served.pid().to_string())
+            && fields
+                .iter()
+                .any(|f| f.rsplit(':').next() == Some(&inode.to_string()) && f.contains(':'))
+    });
+    assert!(held, "the server let go of its lock on the campaign file:\n{locks}");
+    let other = rusqlite::Connection::open(&c.db).expect("another program opens the file");
+    let _: i64 = other
+        .query_row("SELECT count(*) FROM events", [], |r| r.get(0))
+        .expect("and reads it");
+    drop(other);
+    let wal = c.db.with_file_name(format!(
+        "{}-wal",
+        c.db.file_name().unwrap().to_string_lossy()
+    ));
+    assert!(wal.exists(), "the server's journal was deleted under it");
+    let answered = answer(&served, &bea, 1, &"ef".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert!(
+        c.ok(&["log", "--limit", "1"]).contains("Aldric rolled d20"),
+        "the acknowledged answer is not in the log: {}",
+        c.ok(&["log", "--limit", "3"])
     );
 }

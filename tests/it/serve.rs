@@ -26,6 +26,11 @@ impl Served {
         Served::start_with(c, &[])
     }
 
+    /// The server's process id.
+    pub(super) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub(super) fn start_with(c: &Campaign, env: &[(&str, &str)]) -> Served {
         let mut grimoire = c.cmd();
         grimoire.envs(env.iter().copied());

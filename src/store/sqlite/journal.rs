@@ -44,10 +44,8 @@ const WAL_MAGIC: [u32; 2] = [0x377f_0682, 0x377f_0683];
 /// cannot be read or is too short to be a database.
 pub fn on_disk(file: &Path) -> Option<i32> {
     let mut header = [0u8; 100];
-    std::fs::File::open(file)
-        .ok()?
-        .read_exact(&mut header)
-        .ok()?;
+    // Never through a descriptor of its own, whose close would drop the process's locks.
+    super::header::read_start(file, &mut header)?;
     Some(stamp_in(&header))
 }
 

@@ -5,6 +5,7 @@
 //! transactions: WAL gives each one a consistent view while a writer works. `synchronous=FULL`
 //! makes a commit survive power loss.
 
+mod header;
 pub(crate) mod journal;
 mod open;
 mod tx;
@@ -54,6 +55,9 @@ pub struct SqliteBackend {
     journal: Option<(u64, u64)>,
     /// The read lock kept on a campaign read as it stands (see `open_as_it_stands`).
     _reading_lock: Option<std::fs::File>,
+    /// A descriptor of the file held from before the connection opened until after it closes,
+    /// through which the file is read by hand (see [`header`]).
+    _held: Option<std::sync::Arc<std::fs::File>>,
     /// The file's identity as this connection knows it (see [`journal`]): 0 until it has one.
     /// Another on disk before a write means another file was copied over this one in place.
     file_identity: std::sync::Arc<std::sync::atomic::AtomicI32>,
@@ -101,6 +105,7 @@ impl SqliteBackend {
                 ),
             });
         }
+        let held = header::hold(path);
         let (conn, reading_lock) = connect(path)?;
         let file_identity: i32 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -112,6 +117,7 @@ impl SqliteBackend {
             identity: identity_of(path),
             journal: None,
             _reading_lock: reading_lock,
+            _held: held,
             file_identity: std::sync::Arc::new(file_identity.into()),
             journal_scan: Default::default(),
         })
@@ -148,6 +154,7 @@ impl SqliteBackend {
             identity: identity_of(path),
             journal: None,
             _reading_lock: None,
+            _held: None,
             file_identity: Default::default(),
             journal_scan: Default::default(),
         })
@@ -208,21 +215,23 @@ impl SqliteBackend {
             conn.pragma_update(None, "application_id", APPLICATION_ID)
                 .map_err(|e| db_error(path, "created", e))?;
             drop(conn);
+            let held = header::hold(&building);
             let (conn, _) = connect(&building)?;
             // A new file is filled whole by an import, in one transaction: past SQLite's default
             // 2 MiB of cache its indexes spill to the journal and are read back, row after row.
             // 8 MiB made importing a 100k-event export 8% quicker for 6.5 MB more at its peak.
             conn.pragma_update(None, "cache_size", -8192)
                 .map_err(|e| db_error(path, "created", e))?;
-            Ok(conn)
+            Ok((conn, held))
         })();
         match made {
-            Ok(conn) => Ok(SqliteBackend {
+            Ok((conn, held)) => Ok(SqliteBackend {
                 conn: Some(conn),
                 path: path.to_path_buf(),
                 identity: identity_of(&building),
                 journal: None,
                 _reading_lock: None,
+                _held: held,
                 file_identity: Default::default(),
                 journal_scan: Default::default(),
                 building: Some(building),
