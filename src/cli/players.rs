@@ -221,8 +221,20 @@ pub fn put_to(g: &Globals) -> Result<Option<(String, bool)>, Error> {
 pub fn put(
     g: &Globals,
     ctx: &mut Context,
+    to: (String, bool),
+    asked: AskedCommand,
+) -> Result<Report, Error> {
+    // Signals are watched for from before the request is recorded: stopped at any moment after,
+    // the wait ends in words, and a request is never left recorded in silence.
+    super::signals::watching(|stopped| put_watching(g, ctx, to, asked, stopped))
+}
+
+fn put_watching(
+    g: &Globals,
+    ctx: &mut Context,
     (player, witnessed): (String, bool),
     asked: AskedCommand,
+    stopped: &dyn Fn() -> bool,
 ) -> Result<Report, Error> {
     let written = record(
         g,
@@ -252,15 +264,12 @@ pub fn put(
         report.json["request"] = json!(request);
         return Ok(report);
     }
-    // Ctrl-C is watched for before the wait is announced, so it always ends the wait in words.
-    let answered = super::signals::watching(|stopped| {
-        if !g.json {
-            eprintln!(
-                "#{at} request {request}: waiting until {waiting_words}… (Ctrl-C stops waiting; the request stays open until answered or withdrawn with `grimoire player withdraw {request}`)"
-            );
-        }
-        wait_for(g, request, stopped)
-    })?;
+    if !g.json {
+        eprintln!(
+            "#{at} request {request}: waiting until {waiting_words}… (Ctrl-C stops waiting; the request stays open until answered or withdrawn with `grimoire player withdraw {request}`)"
+        );
+    }
+    let answered = wait_for(g, request, stopped)?;
     // Answered, but refused by the rules as the campaign then stood: the roll did not happen.
     if let Some(Recorded {
         seq,

@@ -356,6 +356,11 @@ pub fn run(g: &Globals, ctx: &mut Context, _args: &ShellArgs) -> Result<Report, 
             LineOutcome::Help(text) => say(text.trim_end())?,
             LineOutcome::Nothing | LineOutcome::Ran(_) => {}
         }
+        // A kill or a closed terminal during the command (which stopped it in its own way)
+        // ends the shell, as it would have at the prompt.
+        if super::signals::ended_by().is_some() {
+            break;
+        }
     }
     Ok(Report::new(
         format!(

@@ -1036,7 +1036,10 @@ fn c5_an_answer_acknowledged_after_another_program_opened_the_file_is_in_the_log
                 .iter()
                 .any(|f| f.rsplit(':').next() == Some(&inode.to_string()) && f.contains(':'))
     });
-    assert!(held, "the server let go of its lock on the campaign file:\n{locks}");
+    assert!(
+        held,
+        "the server let go of its lock on the campaign file:\n{locks}"
+    );
     let other = rusqlite::Connection::open(&c.db).expect("another program opens the file");
     let _: i64 = other
         .query_row("SELECT count(*) FROM events", [], |r| r.get(0))
@@ -1053,5 +1056,61 @@ fn c5_an_answer_acknowledged_after_another_program_opened_the_file_is_in_the_log
         c.ok(&["log", "--limit", "1"]).contains("Aldric rolled d20"),
         "the acknowledged answer is not in the log: {}",
         c.ok(&["log", "--limit", "3"])
+    );
+}
+
+/// In `grimoire shell`, Ctrl-C while a line waits on a phone stops that wait and the shell goes
+/// on; a kill (SIGTERM) stops the wait in the same words, and then ends the shell, as it would at
+/// the prompt: the lines after it do not run.
+#[test]
+fn c5_a_kill_while_the_shell_waits_on_a_phone_ends_the_shell_after_saying_what_stays_open() {
+    use std::io::{BufRead, BufReader, Write};
+    let c = Campaign::with_party();
+    link(&c, "Bea", "Aldric");
+    let mut shell = c
+        .cmd()
+        .arg("shell")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the shell starts");
+    shell
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"roll d20 --character Aldric --for the-lock --rolled-by Bea\nheal Aldric 1\nexit\n",
+        )
+        .unwrap();
+    let mut said = BufReader::new(shell.stderr.take().expect("its errors"));
+    let mut line = String::new();
+    while !line.contains("waiting until") {
+        line.clear();
+        assert!(
+            said.read_line(&mut line).expect("the shell's words") > 0,
+            "the shell ended before it waited"
+        );
+    }
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &shell.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut said, &mut rest).expect("the rest of its words");
+    let out = finished(shell);
+    assert!(
+        rest.contains("stopped waiting; request 1 stays put to Bea's phone"),
+        "{rest}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("heals"),
+        "the line after the wait ran: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        rows(&c, "healed").is_empty(),
+        "the shell went on after the kill"
     );
 }
