@@ -453,6 +453,10 @@ fn the_log_page_filters_as_log_does() {
         ("log?session=two", "is not a session&#39;s number"),
         ("log?from=999", "#999 is not in the log"),
         ("log?secret=1", "not one of log&#39;s filters"),
+        (
+            "log?kind=dice_rolled&kind=healed",
+            "&#39;kind&#39; is given more than once",
+        ),
     ] {
         let refused = served.get(query);
         assert_eq!(refused.status, 400, "{query}: {}", refused.body);

@@ -355,7 +355,13 @@ fn log_args(filters: &[(String, String)]) -> Result<LogQuery, String> {
         limit: Some(LOG_SHOWN),
         ..LogQuery::default()
     };
-    for (name, value) in filters {
+    for (at, (name, value)) in filters.iter().enumerate() {
+        // One value a filter: the form shows the first, so a second would filter unseen.
+        if filters[..at].iter().any(|(earlier, _)| earlier == name) {
+            return Err(format!(
+                "'{name}' is given more than once; give each filter once"
+            ));
+        }
         let value = value.trim();
         if value.is_empty() {
             continue;

@@ -12,15 +12,18 @@ use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 use std::sync::{Arc, Mutex, Weak};
 
-/// The descriptors the process's stores hold, by file (device and inode).
-static HELD: Mutex<Vec<((u64, u64), Weak<File>)>> = Mutex::new(Vec::new());
+/// A file as the kernel knows it: its device and inode.
+type FileKey = (u64, u64);
 
-fn key(meta: &std::fs::Metadata) -> (u64, u64) {
+/// The descriptors the process's stores hold, by file.
+static HELD: Mutex<Vec<(FileKey, Weak<File>)>> = Mutex::new(Vec::new());
+
+fn key(meta: &std::fs::Metadata) -> FileKey {
     (meta.dev(), meta.ino())
 }
 
 /// The descriptor held for `file`, if a store of the process holds one.
-fn held(file: (u64, u64)) -> Option<Arc<File>> {
+fn held(file: FileKey) -> Option<Arc<File>> {
     let held = HELD.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     held.iter()
         .find(|(k, _)| *k == file)
