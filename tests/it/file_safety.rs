@@ -330,14 +330,7 @@ fn shell_that_ran(
     std::io::BufReader<std::process::ChildStdout>,
 ) {
     use std::io::{BufRead, Write};
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut shell = c.shell();
     let mut input = shell.stdin.take().unwrap();
     let mut output = std::io::BufReader::new(shell.stdout.take().unwrap());
     writeln!(input, "{command}").unwrap();

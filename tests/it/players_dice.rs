@@ -721,14 +721,7 @@ fn c5_the_shell_waits_for_the_phone_then_runs_the_next_line() {
     let c = Campaign::with_party();
     let bea = link(&c, "Bea", "Aldric");
     let served = Served::start(&c);
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the shell starts");
+    let mut shell = c.shell();
     shell
         .stdin
         .take()
@@ -1067,14 +1060,7 @@ fn c5_a_kill_while_the_shell_waits_on_a_phone_ends_the_shell_after_saying_what_s
     use std::io::{BufRead, BufReader, Write};
     let c = Campaign::with_party();
     link(&c, "Bea", "Aldric");
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the shell starts");
+    let mut shell = c.shell();
     shell
         .stdin
         .take()

@@ -703,14 +703,7 @@ fn what_the_shell_records_reaches_the_stream_of_updates() {
     let served = Served::start(&c);
     let mut updates = served.updates();
     updates.next_head();
-    let mut shell = c
-        .cmd()
-        .arg("shell")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the shell starts");
+    let mut shell = c.shell();
     shell
         .stdin
         .take()

@@ -138,6 +138,17 @@ impl Campaign {
         grimoire_cmd(&self.db, self.dir.path())
     }
 
+    /// `grimoire shell` on the campaign, started, its standard streams piped to the test.
+    pub fn shell(&self) -> std::process::Child {
+        self.cmd()
+            .arg("shell")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the shell starts")
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.cmd().args(args).output().expect("grimoire runs")
     }
