@@ -986,9 +986,11 @@ fn a_phone_explains_a_seeded_roll_from_its_log_line_with_its_face_and_purpose() 
         return;
     };
     let c = an_evening();
+    let sealed = c.seq_of(&["roll", "d20", "--sealed", "--for", "the trapdoor"]);
     let seq = c.seq_of(&["roll", "d20", "--for", "the ambush at the ford"]);
+    c.ok(&["reveal", &sealed.to_string()]);
     c.ok(&["heal", "Aldric", "1"]);
-    let die = &c.json(&["log", "--limit", "2"])["events"][0]["payload"]["dice"][0];
+    let die = &c.json(&["log", "--limit", "3"])["events"][0]["payload"]["dice"][0];
     let face = die["value"].as_u64().expect("a seeded face");
     let explained = c.ok(&["explain", &seq.to_string()]);
     let message = explained
@@ -1042,11 +1044,30 @@ fn a_phone_explains_a_seeded_roll_from_its_log_line_with_its_face_and_purpose() 
         format!("#{seq} (dice_rolled) rolled 1 die:"),
         format!("a d20 for \"the ambush at the ford (d20)\", shows {face}"),
         "in session 1".to_string(),
-        "roll 0 of the epoch, with no player entropy".to_string(),
+        "roll 1 of the epoch, with no player entropy".to_string(),
         format!("HMAC-SHA256(seed, \"{message}\")"),
         "not published yet".to_string(),
     ] {
         assert!(said.contains(&part), "{part:?} is missing from:\n{said}");
     }
     browser.screenshot(&tab, "explained-on-a-phone");
+    // A sealed die grimoire rolled from the epoch's seed, revealed, is said as sealed and
+    // opened, with no seeded die's derivation (its own waits for its epoch's seed).
+    browser.close(tab);
+    let tab = browser.open(
+        &format!("{}?explain={sealed}#check", served.link),
+        390,
+        844,
+        true,
+    );
+    let said = browser.wait_for(
+        &tab,
+        r#"document.getElementById("check-explained").textContent"#,
+        "the sealed roll explained",
+    );
+    let said = said.as_str().unwrap();
+    assert!(
+        said.contains("which opens its commitment") && !said.contains("HMAC"),
+        "{said}"
+    );
 }

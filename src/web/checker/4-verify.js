@@ -402,13 +402,6 @@
           if (origin.source !== "seeded") continue;
           const seed = sealedDiceSeedFor(origin.epoch);
           // Until that seed is published, the die waits for it like any seeded die.
-          // How the die is derived, said whether or not its seed is out: a player can check it
-          // by hand once it is.
-          (result.derivations[seq] = result.derivations[seq] || []).push({
-            n: die.n, epoch, roll: die.provenance.roll, entropy: dieEntropy,
-            by: (die.provenance.witness || {}).by,
-            message: dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy).replace("{BLOCK}", "0"),
-          });
           if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
           result.seededChecked++;
           const sealedDie = { provenance: origin };
