@@ -74,10 +74,11 @@ pub fn pools(c: &Character) -> Vec<Pool> {
         .collect();
     let charts = on_system!(&c.system, AnyState, |S, mine| S::charts(mine));
     for (chart, gauges) in charts {
+        let alone = gauges.len() == 1;
         for gauge in gauges {
-            // A gauge named by a word its chart completes ("left": magic points left), or by
-            // its own name ("Agility").
-            let label = match gauge.label.chars().next().is_some_and(char::is_lowercase) {
+            // A chart's one gauge is named with the chart ("magic points left"); of several,
+            // each by its own name ("Agility").
+            let label = match alone {
                 true => crate::render::capitalized(&format!("{} {}", chart.title, gauge.label)),
                 false => gauge.label.to_string(),
             };

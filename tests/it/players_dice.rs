@@ -35,6 +35,34 @@ fn tom_under_miras_sleep() -> (Campaign, String, String) {
     (c, cast, bea)
 }
 
+/// Sends `signal` (`-INT`, `-TERM`) to a command once it says it waits on a phone (only then is
+/// the signal the wait's); what it printed to standard error after that, the command finished,
+/// and the log's head as it stood at the wait.
+fn stopped_while_waiting(
+    c: &Campaign,
+    mut waiting: Child,
+    signal: &str,
+) -> (Output, String, Option<String>) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut said = BufReader::new(waiting.stderr.take().expect("its errors"));
+    let mut line = String::new();
+    while !line.contains("waiting until") {
+        line.clear();
+        let read = said.read_line(&mut line).expect("the terminal's words");
+        assert!(read > 0, "the command ended before it waited");
+    }
+    let head = c.head();
+    let sent = std::process::Command::new("kill")
+        .args([signal, &waiting.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let mut rest = String::new();
+    said.read_to_string(&mut rest)
+        .expect("the rest of its words");
+    (finished(waiting), rest, head)
+}
+
 /// Starts a GM's command that waits for a phone's answer.
 fn waiting(c: &Campaign, args: &[&str]) -> Child {
     c.cmd()
@@ -753,10 +781,9 @@ fn c5_the_shell_waits_for_the_phone_then_runs_the_next_line() {
 /// an interrupted command, nothing else is recorded, and the phone can still answer it.
 #[test]
 fn c5_ctrl_c_while_waiting_on_a_phone_says_the_request_stays_open() {
-    use std::io::{BufRead, BufReader};
     let c = Campaign::with_party();
     let bea = link(&c, "Bea", "Aldric");
-    let mut gm = waiting(
+    let gm = waiting(
         &c,
         &[
             "roll",
@@ -769,23 +796,7 @@ fn c5_ctrl_c_while_waiting_on_a_phone_says_the_request_stays_open() {
             "Bea",
         ],
     );
-    // Read what the terminal says until it says it waits: only then is Ctrl-C the wait's.
-    let mut said = BufReader::new(gm.stderr.take().expect("its errors"));
-    let mut line = String::new();
-    while !line.contains("waiting until") {
-        line.clear();
-        let read = said.read_line(&mut line).expect("the terminal's words");
-        assert!(read > 0, "the command ended before it waited");
-    }
-    let head = c.head();
-    let interrupted = std::process::Command::new("kill")
-        .args(["-INT", &gm.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(interrupted.success());
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut said, &mut rest).expect("the rest of its words");
-    let out = finished(gm);
+    let (out, rest, head) = stopped_while_waiting(&c, gm, "-INT");
     assert_eq!(out.status.code(), Some(130), "{rest}");
     assert!(
         rest.contains("stopped waiting; request 1 stays put to Bea's phone")
@@ -1057,7 +1068,7 @@ fn c5_an_answer_acknowledged_after_another_program_opened_the_file_is_in_the_log
 /// the prompt: the lines after it do not run.
 #[test]
 fn c5_a_kill_while_the_shell_waits_on_a_phone_ends_the_shell_after_saying_what_stays_open() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     let c = Campaign::with_party();
     link(&c, "Bea", "Aldric");
     let mut shell = c.shell();
@@ -1069,23 +1080,7 @@ fn c5_a_kill_while_the_shell_waits_on_a_phone_ends_the_shell_after_saying_what_s
             b"roll d20 --character Aldric --for the-lock --rolled-by Bea\nheal Aldric 1\nexit\n",
         )
         .unwrap();
-    let mut said = BufReader::new(shell.stderr.take().expect("its errors"));
-    let mut line = String::new();
-    while !line.contains("waiting until") {
-        line.clear();
-        assert!(
-            said.read_line(&mut line).expect("the shell's words") > 0,
-            "the shell ended before it waited"
-        );
-    }
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &shell.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut said, &mut rest).expect("the rest of its words");
-    let out = finished(shell);
+    let (out, rest, _) = stopped_while_waiting(&c, shell, "-TERM");
     assert!(
         rest.contains("stopped waiting; request 1 stays put to Bea's phone"),
         "{rest}"
