@@ -178,6 +178,12 @@ pub trait LogWrite: LogRead {
         Ok(())
     }
     fn insert_secret(&mut self, kind: &str, key: &str, value: &str) -> Result<(), InsertError>;
+    /// Whether an insert waits on another process (a database server): an import then checks
+    /// the rows that follow on a thread of its own meanwhile. In process the hand-over between
+    /// threads costs more than it saves (a SQLite import measured 6% slower with it).
+    fn inserts_wait_on_a_server(&self) -> bool {
+        false
+    }
     /// Stores (or replaces) the snapshot at `seq`.
     fn put_snapshot(
         &mut self,

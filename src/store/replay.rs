@@ -390,6 +390,7 @@ pub(super) fn take_snapshots(
 ///   (what an undone event still leaves, such as its roll number, is kept as a replay keeps it);
 /// - a copy of the state is kept every [`Self::COPY_EVERY`] events: a retraction reaching further
 ///   back resumes from the newest copy before its target and replays the rows after it again.
+#[derive(Default)]
 pub(super) struct ImportReplay {
     state: CampaignState,
     /// Each with whether a retraction has undone it.
@@ -403,14 +404,6 @@ impl ImportReplay {
     /// `COPY_EVERY * COPIES_KEPT` events replays at most that many again (further, from the start).
     const COPY_EVERY: u64 = 500;
     const COPIES_KEPT: usize = 8;
-
-    pub(super) fn new() -> ImportReplay {
-        ImportReplay {
-            state: CampaignState::default(),
-            waiting: VecDeque::new(),
-            copies: VecDeque::new(),
-        }
-    }
 
     /// Takes in an event just inserted into `log`.
     pub(super) fn feed(

@@ -883,3 +883,52 @@ fn a_long_import_arrives_whole_and_a_repeated_id_across_batches_is_refused_by_it
     );
     assert!(!Store::exists(&Location::parse(&target.url).unwrap()).unwrap());
 }
+
+/// An import into PostgreSQL checks its rows on a thread of its own while the server inserts the
+/// ones before them: a long export changed far in is still refused naming the line a file's
+/// import names, with nothing left behind, and the export whole imports to the same head.
+#[test]
+fn a_long_import_changed_far_in_is_refused_at_the_same_line_as_into_a_file() {
+    let Some(database) = pg_cluster::database() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let source = file("source.db");
+    let run = |db: &str, args: &[&str]| {
+        grimoire_at(db, dir.path())
+            .args(args)
+            .output()
+            .expect("grimoire runs")
+    };
+    for args in [
+        &["dev", "generate", "--characters", "4", "--events", "3000"][..],
+        &["export", "--with-secrets", "--out", &file("all.jsonl")],
+    ] {
+        let out = run(&source, args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    let text = std::fs::read_to_string(file("all.jsonl")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // Past a thousand lines, so the server has taken rows before the changed one.
+    let changed = 2_400;
+    let line = &mut lines[changed - 1];
+    let at = line.find("\"game_time\":").expect("an event line") + "\"game_time\":".len();
+    line.insert(at, '9');
+    std::fs::write(file("changed.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    let into_file = run(&file("target.db"), &["import", &file("changed.jsonl")]);
+    let target = PgCampaign::new(&database, "Long target");
+    let into_server = target.run(&["import", &file("changed.jsonl")]);
+    assert_eq!(into_file.status.code(), Some(1), "{into_file:?}");
+    assert_eq!(into_server.status.code(), Some(1), "{into_server:?}");
+    let said = String::from_utf8_lossy(&into_server.stderr).to_string();
+    assert!(said.contains(&format!("line {changed}")), "{said}");
+    assert_eq!(said, String::from_utf8_lossy(&into_file.stderr));
+    assert!(!Store::exists(&Location::parse(&target.url).unwrap()).unwrap());
+
+    target.ok(&["import", &file("all.jsonl")]);
+    let head = run(&source, &["head"]);
+    assert_eq!(target.head(), String::from_utf8_lossy(&head.stdout).trim());
+    assert!(target.ok(&["verify"]).contains("chain"));
+}

@@ -273,6 +273,10 @@ impl LogRead for PgTx<'_> {
 }
 
 impl LogWrite for PgTx<'_> {
+    fn inserts_wait_on_a_server(&self) -> bool {
+        true
+    }
+
     fn insert_row(&mut self, row: &StoredRow) -> Result<(), InsertError> {
         let statement = match &self.insert_event {
             Some(statement) => statement.clone(),
