@@ -307,6 +307,45 @@ impl<S: BorrowMut<Store>> Campaign<S> {
     }
 }
 
+impl<S: BorrowMut<Store>> Campaign<S> {
+    /// Records a choice a player made on their linked device (#47), all or nothing: the choice
+    /// (who made it, on which device, with which picks) and what the choice command records,
+    /// decided in the same write with the run's dice. Refused, with nothing recorded, unless the
+    /// picks fit a choice the rules left to that player as the campaign stands.
+    pub fn choose(&mut self, run: Run, choice: PlayerChoice<'_>) -> Result<Written, Error> {
+        let Run {
+            stamp,
+            dice,
+            mut rng,
+        } = run;
+        let mut secret_rng = StdRng::from_rng(&mut rng);
+        self.store.borrow_mut().write(stamp, |state, secrets| {
+            let (asked, answered) = crate::rules::players::made_on(
+                state,
+                choice.device,
+                choice.character,
+                choice.picks,
+                choice.names,
+            )?;
+            // Decided on the campaign with the choice in it, as the log will hold it.
+            let after = with_applied(state, std::slice::from_ref(&answered));
+            let command = asked_command(&asked)?;
+            let mut batch = decide_in_write(&after, secrets, command, &dice, &mut secret_rng)?;
+            batch.events.insert(0, answered);
+            Ok(batch)
+        })
+    }
+}
+
+/// A choice a player made on their device: for whom, the options picked, and whom an option
+/// names (a failed spell's other target).
+pub struct PlayerChoice<'a> {
+    pub device: crate::ids::DeviceId,
+    pub character: &'a str,
+    pub picks: &'a [String],
+    pub names: Option<&'a str>,
+}
+
 impl Campaign {
     /// Creates the campaign `command` (a [`Command::CreateCampaign`]) describes at `location`. An
     /// existing file must be an empty campaign file (the rules refuse a second creation); a new

@@ -114,7 +114,10 @@ pub(super) fn owner(kind: &str) -> Option<SystemId> {
 pub fn kinds_since() -> &'static [(&'static str, u32)] {
     static KINDS: std::sync::OnceLock<Vec<(&'static str, u32)>> = std::sync::OnceLock::new();
     KINDS.get_or_init(|| {
-        let mut kinds = vec![("sealed_seed_revealed", super::SEALED_SEED_SINCE)];
+        let mut kinds = vec![
+            ("sealed_seed_revealed", super::SEALED_SEED_SINCE),
+            ("choice_answered", super::PLAYERS_CHOICES_SINCE),
+        ];
         for &system in SystemId::ALL {
             kinds.extend(on_system!(system, SystemId, |S| {
                 <<S as SystemModel>::Event as crate::systems::contract::event::SystemEvent>::kinds_since()

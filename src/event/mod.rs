@@ -30,9 +30,10 @@ use serde::{Deserialize, Serialize};
 /// player plays), which both checkers hold it to; 4 marks payloads in the canonical form
 /// ([`canonical`], docs/export.md); 5 marks the events that may name an epoch's second seed, the
 /// one for sealed dice ([`SEALED_SEED_SINCE`]), and a bolt's attack roll owed after a failed cast
-/// (Against the Darkmaster's own). Older events are judged as the grimoire that wrote them judged
-/// them.
-pub const SCHEMA_VERSION: u32 = 5;
+/// (Against the Darkmaster's own); 6 brings a player's choice made on their phone
+/// (`choice_answered`, [`PLAYERS_CHOICES_SINCE`]). Older events are judged as the grimoire that
+/// wrote them judged them.
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The first version whose events import holds to the text rules.
 pub const TEXT_RULES_SINCE: u32 = 2;
@@ -50,6 +51,10 @@ pub const CANONICAL_SINCE: u32 = 4;
 /// `sealed_commitment` key as one no event has, and knew no `sealed_seed_revealed` kind: an older
 /// event is read so still.
 pub const SEALED_SEED_SINCE: u32 = 5;
+
+/// The first version in which a player may make a choice the rules left them on their phone
+/// (`choice_answered`): no grimoire wrote the kind before.
+pub const PLAYERS_CHOICES_SINCE: u32 = 6;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;
@@ -278,6 +283,15 @@ event_enum! {
     RollWithdrawn {
         request: RequestId,
     },
+    /// A choice the rules left to a character's player (a failed cast's consequence, a
+    /// success's extra), made by the player on their linked device (#47). `asked` is the system's
+    /// command that makes it, as the device gave it; its events follow in the same write. No dice
+    /// come from the device and no secret is kept: what the choice rolls (a resonance roll) is
+    /// rolled as any command's dice are. Recorded by the player; the GM's own picks stay the GM's.
+    ChoiceAnswered {
+        device: DeviceId,
+        asked: AskedCommand,
+    },
 }
 nested {
     /// A rule system's events: each system declares its own kinds.
@@ -388,6 +402,7 @@ impl Event {
             Event::RollRequested { .. } => "roll_requested",
             Event::RollAnswered { .. } => "roll_answered",
             Event::RollWithdrawn { .. } => "roll_withdrawn",
+            Event::ChoiceAnswered { .. } => "choice_answered",
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.kind()),
         }
     }
@@ -474,6 +489,7 @@ impl Event {
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
             | Event::RollWithdrawn { .. }
+            | Event::ChoiceAnswered { .. }
             | Event::ClockAdvanced { .. }
             | Event::SessionStarted { .. }
             | Event::SessionEnded { .. }
@@ -554,7 +570,8 @@ impl Event {
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
-            | Event::RollWithdrawn { .. } => false,
+            | Event::RollWithdrawn { .. }
+            | Event::ChoiceAnswered { .. } => false,
         }
     }
 
@@ -586,7 +603,8 @@ impl Event {
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
-            | Event::RollWithdrawn { .. } => &[],
+            | Event::RollWithdrawn { .. }
+            | Event::ChoiceAnswered { .. } => &[],
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.dice()),
         }
     }
@@ -624,7 +642,9 @@ impl Event {
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
-            | Event::RollWithdrawn { .. } => false,
+            | Event::RollWithdrawn { .. }
+            // What the choice recorded is retracted instead, as with an answered roll.
+            | Event::ChoiceAnswered { .. } => false,
             Event::System(event) => on_system!(event, AnyEvent, |S, event| event.is_retractable()),
         }
     }

@@ -256,6 +256,10 @@ fn words(event: &Event) -> String {
             ..
         } => format!("request {request} answered, and the rules refused its command then: {why}"),
         Event::RollWithdrawn { request } => format!("request {request} withdrawn"),
+        Event::ChoiceAnswered { device, asked } => format!(
+            "{}'s choice, made by their player on device {device}",
+            asked.acting().unwrap_or("someone")
+        ),
         Event::EpochStarted {
             epoch,
             seed_commitment,

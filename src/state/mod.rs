@@ -552,7 +552,8 @@ impl CampaignState {
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
-            | Event::RollWithdrawn { .. } => self.players.apply(seq, event),
+            | Event::RollWithdrawn { .. }
+            | Event::ChoiceAnswered { .. } => self.players.apply(seq, event),
 
             Event::System(event) => {
                 on_system!(event, AnyEvent, |S, event| S::apply(self, seq, event));

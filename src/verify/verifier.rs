@@ -444,7 +444,8 @@ impl Verifier {
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
-            | Event::RollWithdrawn { .. } => {
+            | Event::RollWithdrawn { .. }
+            | Event::ChoiceAnswered { .. } => {
                 self.check_request_event(seq, row.schema_version, event)
             }
         }

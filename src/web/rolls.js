@@ -208,3 +208,27 @@
   drawFlags();
   window.grimoireRolls();
 })();
+// A choice the rules left to the player (#47): sent as the page's form, as theirs; what was
+// recorded (or why not) is said under it, and the page is drawn again as the log moves.
+document.addEventListener("submit", function (e) {
+  var form = e.target;
+  if (!form.classList || !form.classList.contains("choice")) return;
+  e.preventDefault();
+  var said = form.querySelector(".choice-said");
+  var button = form.querySelector("button");
+  button.disabled = true;
+  said.textContent = "Sending…";
+  fetch("choose", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(new FormData(form)).toString() })
+    .then(function (reply) { return reply.json().then(function (body) { return { status: reply.status, body: body }; }); })
+    .then(function (got) {
+      said.textContent = got.status === 200 ? "Recorded: " + got.body.said.join("; ") : "Not taken: " + (got.body.refused || "the server said no");
+      // Kept under the rolls too: the form goes once the log moves past the choice.
+      if (got.status === 200) got.body.said.forEach(function (line) {
+        var item = document.createElement("li");
+        item.textContent = line;
+        document.getElementById("rolls-said").appendChild(item);
+      });
+    })
+    .catch(function () { said.textContent = "The choice did not arrive; choose again."; })
+    .then(function () { button.disabled = false; });
+});

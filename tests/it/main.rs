@@ -24,6 +24,7 @@ mod largest;
 mod layers;
 mod pg_cluster;
 mod player_check;
+mod players_choices;
 mod players_dice;
 mod players_hold;
 mod postgres;

@@ -447,7 +447,11 @@ fn tampered(good: &[StoredRow]) -> Vec<(String, Vec<StoredRow>)> {
 
 /// `grimoire verify` on `rows` put in place of a copy of the campaign's log (its secrets and
 /// snapshots removed, as in a public copy): whether all holds, and the first seq named.
-fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (bool, Option<u64>) {
+pub(crate) fn grimoire_verdict(
+    c: &Campaign,
+    rows: &[StoredRow],
+    at: &std::path::Path,
+) -> (bool, Option<u64>) {
     std::fs::copy(&c.db, at).unwrap();
     let conn = rusqlite::Connection::open(at).unwrap();
     conn.execute_batch(
@@ -481,7 +485,12 @@ fn grimoire_verdict(c: &Campaign, rows: &[StoredRow], at: &std::path::Path) -> (
 
 /// One page that runs the check on every export with `crypto.subtle` taken away, and writes each
 /// verdict (all holds, first seq named) into the page.
-fn page_checking(exports: &[String], explain: Seq, rerolled: Seq, codes: &[String]) -> String {
+pub(crate) fn page_checking(
+    exports: &[String],
+    explain: Seq,
+    rerolled: Seq,
+    codes: &[String],
+) -> String {
     let codes = serde_json::to_string(codes).unwrap();
     let cases = serde_json::to_string(exports)
         .unwrap()
@@ -505,7 +514,7 @@ document.getElementById("out").textContent = JSON.stringify({{ selfTest: Grimoir
     )
 }
 
-fn out_of(dom: &str) -> Value {
+pub(crate) fn out_of(dom: &str) -> Value {
     let start = dom.find(r#"<pre id="out">"#).expect("the output") + r#"<pre id="out">"#.len();
     let end = start + dom[start..].find("</pre>").expect("its end");
     let text = dom[start..end]

@@ -5,7 +5,7 @@
 //! The fixture is a public export holding every kind of event the log can hold but one (made once
 //! with the tour's campaign and the commands a GM types, and never regenerated: exports, like the
 //! log, keep their shape; a new kind is recorded onto it and its lines appended, as the fights' and an
-//! amendment's were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
+//! amendment's and a player's choice made on their phone were, so the states before them are hashed as they always were); the retired `downtime_spent` kind, which no command records any more, is
 //! appended here by value, and so is an epoch with a second seed for its sealed dice, whose
 //! `seed reveal` needs the epoch seed a public export does not carry, and a held bolt's attack
 //! roll (Mira's held spell in the fixture fired before bolts owed one). Every state the replay

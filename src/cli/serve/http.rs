@@ -33,6 +33,8 @@ const LARGEST_HEAD: usize = 16 * 1024;
 const HEAD_WITHIN: Duration = Duration::from_secs(10);
 /// The largest body taken: a device's answer (`request=N&contribution=` and 64 hex digits).
 const LARGEST_ANSWER: usize = 256;
+/// The largest choice taken: a character's name, two picks and whom one names, percent-encoded.
+const LARGEST_CHOICE: usize = 2048;
 
 /// The one refusal's words, whatever was guessed.
 const NOTHING: &str = "Nothing here. Ask the GM for the table's link.\n";
@@ -232,15 +234,16 @@ fn router(shared: Shares) -> Router {
         .route("/p/{token}/", get(player_page))
         .route("/p/{token}/rolls", get(player_rolls))
         .route("/p/{token}/answer", axum::routing::post(player_answer))
+        .route("/p/{token}/choose", axum::routing::post(player_choice))
         .route("/p/{token}/log", get(player_log))
         .route("/p/{token}/report", get(player_report))
         .route("/p/{token}/export.jsonl", get(player_export))
         .route("/p/{token}/updates", get(player_updates))
         .fallback(nothing)
         .method_not_allowed_fallback(nothing)
-        // Innermost first: no body past an answer's size is read, the limits refuse what no
+        // Innermost first: no body past a choice's size is read, the limits refuse what no
         // page needs, and every response leaving, the refusals included, carries the guards.
-        .layer(RequestBodyLimitLayer::new(LARGEST_ANSWER))
+        .layer(RequestBodyLimitLayer::new(LARGEST_CHOICE))
         .layer(middleware::from_fn_with_state(Arc::clone(&shared), limits))
         .layer(guard(header::CACHE_CONTROL, "no-store"))
         .layer(guard(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
@@ -285,10 +288,15 @@ async fn limits(State(s): State<Shares>, request: Request, next: Next) -> Respon
             "The address is too long to be one of this campaign's pages.\n",
         );
     }
-    // A device's answer is the one thing sent: a small form, to a player's link.
+    // A device's answer or choice is the one thing sent: a small form, to a player's link.
+    let path = request.uri().path();
+    let largest = match () {
+        _ if path.ends_with("/answer") => LARGEST_ANSWER,
+        _ => LARGEST_CHOICE,
+    };
     let answering = *request.method() == Method::POST
-        && request.uri().path().starts_with("/p/")
-        && request.uri().path().ends_with("/answer");
+        && path.starts_with("/p/")
+        && (path.ends_with("/answer") || path.ends_with("/choose"));
     if !answering && !matches!(*request.method(), Method::GET | Method::HEAD) {
         return refused(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -310,8 +318,7 @@ async fn limits(State(s): State<Shares>, request: Request, next: Next) -> Respon
         );
     }
     if answering
-        && (headers.contains_key(header::TRANSFER_ENCODING)
-            || length.is_some_and(|l| l > LARGEST_ANSWER))
+        && (headers.contains_key(header::TRANSFER_ENCODING) || length.is_some_and(|l| l > largest))
     {
         return refused(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -552,6 +559,58 @@ async fn player_answer(
         ForDevice::Answer {
             request,
             contribution,
+        },
+    )
+    .await
+}
+
+/// A player's choice (#47): `character=NAME&pick=WORD` (a second `pick` where two are picked,
+/// `names=WHO` where a pick names someone), a form, each field but `pick` at most once.
+async fn player_choice(
+    State(s): State<Shares>,
+    Path(token): Path<String>,
+    body: axum::body::Body,
+) -> Response {
+    let refused = |status: u16, why: &str| {
+        answered(pages::json_made(
+            status,
+            &serde_json::json!({ "refused": why }),
+        ))
+    };
+    let read = tokio::time::timeout(HEAD_WITHIN, axum::body::to_bytes(body, LARGEST_CHOICE));
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => return refused(413, "a choice is a short form"),
+        Err(_) => return refused(408, "the choice did not arrive in time"),
+    };
+    let (mut character, mut names, mut picks) = (None, None, Vec::new());
+    let mut twice = false;
+    for (name, value) in form_urlencoded::parse(&bytes) {
+        let slot = match name.as_ref() {
+            "character" => &mut character,
+            "names" => &mut names,
+            "pick" => {
+                picks.push(value.into_owned());
+                continue;
+            }
+            _ => continue,
+        };
+        twice |= slot.is_some();
+        *slot = Some(value.into_owned());
+    }
+    let (false, Some(character), false) = (twice, character, picks.is_empty() || picks.len() > 2)
+    else {
+        return refused(
+            400,
+            "a choice names its character once and picks one or two options",
+        );
+    };
+    s.for_device(
+        token,
+        ForDevice::Choose {
+            character,
+            picks,
+            names,
         },
     )
     .await

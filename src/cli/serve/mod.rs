@@ -11,6 +11,7 @@
 mod doors;
 mod http;
 mod pages;
+mod writes;
 
 use super::output::Report;
 use super::{Context, Globals, open::SharedStore};
@@ -126,6 +127,12 @@ pub enum ForDevice {
     Answer {
         request: RequestId,
         contribution: String,
+    },
+    /// A choice the device's player made (#47): for whom, the options picked, and whom one names.
+    Choose {
+        character: String,
+        picks: Vec<String>,
+        names: Option<String>,
     },
     /// One of the table's pages.
     Public(Wanted),
@@ -614,6 +621,19 @@ impl Campaign {
                 request,
                 contribution,
             } => self.answer(device, &player, request, &contribution, ctx),
+            ForDevice::Choose {
+                character,
+                picks,
+                names,
+            } => {
+                let choice = crate::campaign::PlayerChoice {
+                    device,
+                    character: &character,
+                    picks: &picks,
+                    names: names.as_deref(),
+                };
+                self.choose(&player, choice, ctx)
+            }
             ForDevice::Public(wanted) => self.make(wanted),
         }
     }
@@ -623,74 +643,6 @@ impl Campaign {
     fn device(&mut self, token: &str) -> Result<Option<(DeviceId, String)>, Error> {
         let mut store = self.reads.open()?;
         Ok(device_of(&mut store, token)?.map(|(device, linked, _)| (device, linked.player)))
-    }
-
-    /// Records a device's answer through the campaign's one door; answers what it recorded (or
-    /// recorded before, for the very same bytes), or why the rules refused it.
-    fn answer(
-        &mut self,
-        device: DeviceId,
-        player: &str,
-        request: RequestId,
-        contribution: &str,
-        ctx: &mut Context,
-    ) -> Made {
-        use crate::campaign::{Answered, DeviceAnswer, DiceSource, Run};
-        use rand::SeedableRng;
-        use rand::rngs::StdRng;
-        let refused = |why: String| pages::json_made(409, &serde_json::json!({ "refused": why }));
-        let Some(contribution) = hex::decode(contribution)
-            .ok()
-            .filter(|b| hex::encode(b) == contribution)
-        else {
-            return refused("the bytes must be sent in lowercase hexadecimal".into());
-        };
-        let now = self.now();
-        let run = Run {
-            stamp: crate::store::Stamp {
-                recorded_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                actor: player.to_string(),
-                id_rng: StdRng::from_rng(&mut ctx.rng),
-            },
-            dice: DiceSource::Seeded {
-                player_entropy: None,
-            },
-            rng: StdRng::from_rng(&mut ctx.rng),
-        };
-        let answer = DeviceAnswer {
-            request,
-            device,
-            contribution,
-        };
-        let recorded = self.reads.open().and_then(|store| {
-            let mut campaign = crate::campaign::Campaign::on(store);
-            match campaign.answer(run, answer)? {
-                Answered::Now(written) => Ok((written.events, false)),
-                Answered::Before(seq) => Ok((
-                    crate::read::answer::with_what_it_completed(campaign.store(), seq)?,
-                    true,
-                )),
-            }
-        });
-        match recorded {
-            Ok((events, again)) => {
-                let said: Vec<String> = events
-                    .iter()
-                    .map(|r| format!("#{} {}", r.seq, crate::render::describe(&r.event)))
-                    .collect();
-                pages::json_made(
-                    200,
-                    &serde_json::json!({
-                        "request": request,
-                        "answer": events.first().map(|r| r.seq),
-                        "again": again,
-                        "said": said,
-                    }),
-                )
-            }
-            Err(Error::Rule(why)) => refused(why.to_string()),
-            Err(e) => self.unreadable(&e),
-        }
     }
 
     /// Opens the campaign's file again when another file has taken its place (a file deleted and

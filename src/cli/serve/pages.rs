@@ -481,12 +481,52 @@ fn yours(characters: &[String], state: &CampaignState) -> Markup {
                             meter min="0" max=(pool.max) value=(pool.current) {}
                         }
                     }
+                    @for choice in crate::rules::players::waiting_on(state, &c.name) {
+                        (choice_form(&choice))
+                    }
                     @let lines: Vec<String> = crate::render::sheet_lines(c, state)
                         .iter()
                         .map(|l| l.trim_start().to_string())
                         .collect();
                     pre class="sheet" { (Text(&lines.join("\n"))) }
                 }
+            }
+        }
+    }
+}
+
+/// A choice the rules left to the player (#47), as a form their phone sends as theirs: one
+/// option picked with a tap where one is picked, boxes where two are, and a line for whom a
+/// pick names. The page's script sends it and says what was recorded.
+fn choice_form(choice: &crate::systems::contract::rules::PlayersChoice) -> Markup {
+    let kind = if choice.pick == 1 {
+        "radio"
+    } else {
+        "checkbox"
+    };
+    let names = choice.options.iter().any(|o| o.names_someone);
+    html! {
+        form class="choice" method="post" action="choose" {
+            fieldset {
+                legend {
+                    "Your choice: " (Text(&choice.about)) " — pick "
+                    (if choice.pick == 1 { "one" } else { "two" })
+                }
+                input type="hidden" name="character" value=(choice.character);
+                @for option in &choice.options {
+                    label class="option" {
+                        input type=(kind) name="pick" value=(option.word);
+                        " " (option.meaning) " (" (option.word) ")"
+                    }
+                }
+                @if names {
+                    label class="option" {
+                        "Whom it strikes instead, if that is picked: "
+                        input type="text" name="names" maxlength="200";
+                    }
+                }
+                button type="submit" { "Choose" }
+                p class="choice-said" aria-live="polite" {}
             }
         }
     }

@@ -36,6 +36,14 @@ pub trait SystemRules: SystemFold {
     fn asked_words(_command: &Self::Command, _state: &dyn View<Self>) -> Option<String> {
         None
     }
+    /// The choices the rules left to `character`'s player, which the player may make on their
+    /// linked phone (#47), oldest first. The GM's own picks are never among them.
+    fn players_choices(_state: &dyn View<Self>, _character: &str) -> Vec<PlayersChoice> {
+        Vec::new()
+    }
+    /// The command a player's choice is made with, and its arguments; `None` for a system
+    /// that leaves players no choices.
+    const CHOICE_COMMAND: Option<ChoiceCommand> = None;
     /// Checks the texts a sheet of the system carries.
     fn check_sheet_text(_sheet: &Self::Sheet) -> Result<(), TextProblem> {
         Ok(())
@@ -198,4 +206,37 @@ pub fn open_seal(
         nonce: secret.nonce.clone(),
         then: secret.then.clone(),
     })
+}
+
+/// A choice the rules left to a character's player (#47): what it is about, how many options to
+/// pick, and the options, each a word the system's choice command takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayersChoice {
+    /// The character as the log records them.
+    pub character: String,
+    /// What waits, in the player's words: "Fire Bolt (#12): spell failure (112)".
+    pub about: String,
+    pub pick: usize,
+    pub options: Vec<ChoiceOption>,
+}
+
+/// One option of a player's choice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceOption {
+    /// The word the choice command takes ("keep-mps").
+    pub word: &'static str,
+    /// What picking it does, in a few words.
+    pub meaning: &'static str,
+    /// Whether picking it names someone more (whom a failed spell strikes instead).
+    pub names_someone: bool,
+}
+
+/// How a system's choice command is given: its words below `grimoire`, and the ids of its
+/// arguments for the character, the options picked and whom an option names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChoiceCommand {
+    pub path: &'static str,
+    pub character: &'static str,
+    pub picks: &'static str,
+    pub names: &'static str,
 }

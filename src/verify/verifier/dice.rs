@@ -134,7 +134,8 @@ impl Verifier {
     /// The players' requests and answers (C-5): each request numbered in turn and put to a device
     /// whose link stands, a player's roll acting for a character its player plays (from the
     /// acting rule's version on), each answered or withdrawn at most once while it waits, and
-    /// each answer's secret opening its commitment.
+    /// each answer's secret opening its commitment; a player's own choice made on a device whose
+    /// link stands, for a character its player plays.
     pub(super) fn check_request_event(&mut self, seq: Seq, version: u32, event: &Event) {
         let problem = match event {
             Event::RollRequested {
@@ -233,6 +234,28 @@ impl Verifier {
                             )),
                         }
                     }
+                }
+            }
+            // A player's own choice (#47): made on a device whose link stands, for a character
+            // its player plays. It brings no dice of its own, so nothing else is the checkers'.
+            Event::ChoiceAnswered { device, asked } => {
+                match (self.devices.get(device), asked.acting()) {
+                    (None, _) => Some(format!(
+                        "#{seq}: a choice is made on device {device}, which was never linked"
+                    )),
+                    (Some((_, false)), _) => Some(format!(
+                        "#{seq}: a choice is made on device {device}, whose link was revoked"
+                    )),
+                    (Some((plays, true)), acting)
+                        if !acting.is_some_and(|a| crate::state::players::plays(plays, a)) =>
+                    {
+                        Some(format!(
+                            "#{seq}: a choice made on device {device} is for {}, whom its player does not play ({})",
+                            acting.unwrap_or("no one"),
+                            plays.join(", ")
+                        ))
+                    }
+                    (Some(_), _) => None,
                 }
             }
             Event::RollWithdrawn { request } => match self.requests.get_mut(request) {

@@ -294,6 +294,16 @@
         else if (!isHex(p.secret, 64) || !isHex(p.contribution, 64)) problem(seq, `#${seq}: the answer to request ${p.request} is not a secret and 32 bytes in lowercase hex`);
         else if (hex(sha256(unhex(p.secret))) !== r.commitment) problem(seq, `#${seq}: the secret answering request ${p.request} does not match its commitment`);
         else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
+      } else if (row.kind === "choice_answered") {
+        // A player's own choice (#47): on a device whose link stands, for a character its player
+        // plays. It brings no dice of its own.
+        const device = devices[p.device];
+        const acting = actingCharacter(p.asked || {});
+        if (device === undefined) problem(seq, `#${seq}: a choice is made on device ${p.device}, which was never linked`);
+        else if (!device.linked) problem(seq, `#${seq}: a choice is made on device ${p.device}, whose link was revoked`);
+        else if (acting === null || !device.plays.some((name) => foldName(name) === foldName(acting))) {
+          problem(seq, `#${seq}: a choice made on device ${p.device} is for ${acting === null ? "no one" : acting}, whom its player does not play (${device.plays.join(", ")})`);
+        }
       } else if (row.kind === "roll_withdrawn") {
         const r = requests[p.request];
         if (r && !r.answer && !r.withdrawn) {

@@ -154,6 +154,36 @@ pub enum Choice {
     AnswerTruly,
 }
 
+impl Choice {
+    /// What picking it does, in a few words for a player's phone (#47); the GM's resonance picks
+    /// are never put to one.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Choice::HalfDuration => "the spell holds for half its duration",
+            Choice::HalfArea => "the spell holds over half its area",
+            Choice::KeepMps => "no effect, and the MPs are kept",
+            Choice::HalfMp => "half the spell's MPs come back",
+            Choice::FreeWarping => "one warping of the spell, free (the GM applies it)",
+            Choice::LoseHalfMps => "lose half the spell's MPs",
+            Choice::FiresLater => "the spell is held and fires two rounds later",
+            Choice::LoseAllMps => "lose all the spell's MPs",
+            Choice::OtherTarget => "the spell strikes someone else",
+            Choice::LoseMps => "lose the spell's MPs",
+            Choice::Resonance => "a resonance roll",
+            Choice::LoseMpsAndWeary => "lose the spell's MPs and become Weary",
+            Choice::KnockedOut => "knocked out for six hours",
+            Choice::LoseRemainingMps => "lose every MP left",
+            Choice::AnswerTruly => "answer one question truthfully",
+            Choice::Agents
+            | Choice::Stunned
+            | Choice::Band
+            | Choice::Assailed
+            | Choice::Servants
+            | Choice::Scorched => "the GM's pick",
+        }
+    }
+}
+
 words!(Choice {
     HalfDuration => "half-duration",
     HalfArea => "half-area",

@@ -84,6 +84,43 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
         command.draws_dice()
     }
 
+    /// The caster's picks waiting on them (VSD-5, VSD-9, the gaze of VSD-10): never the GM's
+    /// (a resonance result's).
+    fn players_choices(
+        state: &dyn View<Vsd>,
+        character: &str,
+    ) -> Vec<crate::systems::contract::rules::PlayersChoice> {
+        let Some(someone) = state.someone(character) else {
+            return Vec::new();
+        };
+        let Some(vsd) = someone.mine else {
+            return Vec::new();
+        };
+        (vsd.pending.iter())
+            .filter(|p| p.by == "caster")
+            .map(|p| crate::systems::contract::rules::PlayersChoice {
+                character: someone.name.to_string(),
+                about: format!("{} (#{}): {}", p.spell, p.cast_seq, p.about),
+                pick: p.pick,
+                options: (p.options.iter())
+                    .map(|o| crate::systems::contract::rules::ChoiceOption {
+                        word: o.word(),
+                        meaning: o.meaning(),
+                        names_someone: *o == Choice::OtherTarget,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    const CHOICE_COMMAND: Option<crate::systems::contract::rules::ChoiceCommand> =
+        Some(crate::systems::contract::rules::ChoiceCommand {
+            path: "choose",
+            character: "character",
+            picks: "choices",
+            names: "target",
+        });
+
     /// A save put to a phone says whose spell it resists and what the roll must beat (VSD-7):
     /// open-ended d100 plus the saver's Willpower, greater than the spell's difficulty; a cast
     /// says the spell and its target.

@@ -236,4 +236,5 @@ mod casting;
 mod failure;
 mod mps_saves_stacking;
 mod overcasting_conditions_range;
+mod phone;
 mod resonance;

@@ -1,0 +1,218 @@
+//! A player's own choices, made on their phone (#47): through the real server's players' door,
+//! recorded as theirs, refused to anyone else and for the GM's picks, offered on the player's page
+//! in real Chromium at 390 px, and held to by both checkers.
+
+use crate::browser::{Browser, chromium_or_skip};
+use crate::players_dice::link;
+use crate::serve::{Answer, Served};
+use crate::support::Campaign;
+use grimoire::differential::{rechained, rows_of, text_of};
+use grimoire::seq::Seq;
+
+/// Mira's Ember failed (a failure roll of 90: she loses half its MPs or holds it to fire two
+/// rounds later); Bea plays her on a linked phone, Cal plays Aldric on his.
+fn miras_failed_ember() -> (Campaign, String, String) {
+    let c = Campaign::with_party();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "elemental",
+    ]);
+    let cast = c.ok(&[
+        "--rolls", "3,40,40", "spell", "cast", "Mira", "Ember", "--target", "the orc",
+    ]);
+    assert!(cast.contains("lose-half-mps, fires-later"), "{cast}");
+    let bea = link(&c, "Bea", "Mira");
+    let cal = link(&c, "Cal", "Aldric");
+    (c, bea, cal)
+}
+
+fn choose(served: &Served, player: &str, body: &str) -> Answer {
+    served.ask(&format!(
+        "POST {player}choose HTTP/1.1\r\nHost: {}\r\nOrigin: http://{}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        served.address(),
+        served.address(),
+        body.len()
+    ))
+}
+
+#[test]
+fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_refused_to_others() {
+    let (c, bea, cal) = miras_failed_ember();
+    let served = Served::start(&c);
+    let head = c.head();
+
+    // Another player's phone, picks the choice does not offer, and no pick: refused, nothing kept.
+    let other = choose(&served, &cal, "character=Mira&pick=fires-later");
+    assert_eq!(other.status, 409, "{}", other.body);
+    assert!(
+        other.body.contains("plays Aldric, not Mira"),
+        "{}",
+        other.body
+    );
+    let unfit = choose(&served, &bea, "character=Mira&pick=keep-mps");
+    assert_eq!(unfit.status, 409, "{}", unfit.body);
+    assert!(
+        unfit.body.contains("pick 1 of lose-half-mps, fires-later"),
+        "{}",
+        unfit.body
+    );
+    let none = choose(&served, &bea, "character=Mira");
+    assert_eq!(none.status, 400, "{}", none.body);
+    assert_eq!(c.head(), head, "nothing recorded");
+
+    // Bea's pick is recorded as hers, the choice command's events after it in the same write.
+    let made = choose(&served, &bea, "character=mira&pick=fires-later");
+    assert_eq!(made.status, 200, "{}", made.body);
+    let said: serde_json::Value = serde_json::from_str(&made.body).expect("JSON");
+    let said = said["said"].to_string();
+    assert!(
+        said.contains("Mira's choice, made by their player on device 1"),
+        "{said}"
+    );
+    let log = c.json(&["log", "--limit", "2"]);
+    let events = log["events"].as_array().expect("events");
+    assert_eq!(events[0]["kind"], "choice_answered", "{log}");
+    assert_eq!(events[0]["actor"], "Bea", "recorded as the player's: {log}");
+    assert_eq!(events[1]["kind"], "choice_made", "{log}");
+    assert!(
+        !c.ok(&["character", "show", "Mira"]).contains("PENDING"),
+        "the choice is made"
+    );
+    // Once made, nothing waits on her player; `verify` holds.
+    let again = choose(&served, &bea, "character=Mira&pick=fires-later");
+    assert_eq!(again.status, 409, "{}", again.body);
+    assert!(
+        again.body.contains("no choice waits on Mira"),
+        "{}",
+        again.body
+    );
+    assert_eq!(c.json(&["verify"])["all_hold"], true);
+}
+
+/// The GM's terminal can still make the choice; a resonance result's pick is the GM's alone.
+#[test]
+fn vsd10_the_gms_pick_after_resonance_is_never_offered_to_the_casters_phone() {
+    let c = Campaign::with_party();
+    c.ok(&crate::support::LEARN_SLEEP);
+    // A double 33 rolls resonance (50 + modifier: awareness); within the hour 60 then 70:
+    // attention, whose pick is the GM's.
+    c.ok(&[
+        "--rolls", "33,50", "spell", "cast", "Mira", "Sleep", "--target", "the orc",
+    ]);
+    c.ok(&["time", "advance", "1r"]);
+    let shown = c.ok(&[
+        "--rolls", "60,70", "spell", "cast", "Mira", "Sleep", "--target", "the orc",
+    ]);
+    let bea = link(&c, "Bea", "Mira");
+    let served = Served::start(&c);
+    assert!(shown.contains("GM to choose"), "the GM has a pick: {shown}");
+    let page = served.get_path(&bea);
+    assert!(
+        !page.body.contains("class=\"choice\""),
+        "no form for the GM's pick"
+    );
+    for pick in ["agents", "stunned"] {
+        let tried = choose(&served, &bea, &format!("character=Mira&pick={pick}"));
+        assert_eq!(tried.status, 409, "{}", tried.body);
+        assert!(tried.body.contains("the GM makes it"), "{}", tried.body);
+    }
+}
+
+#[test]
+fn vsd9_a_player_makes_their_casters_choice_from_the_phone_in_two_taps() {
+    let Some(chromium) = chromium_or_skip("vsd9_a_player_makes_their_casters_choice") else {
+        return;
+    };
+    let (c, bea, _) = miras_failed_ember();
+    let served = Served::start(&c);
+    let mut browser = Browser::start(&chromium);
+    let phone = browser.open(&format!("http://{}{bea}", served.address()), 390, 844, true);
+    browser.wait_for(
+        &phone,
+        r##"document.querySelector("#yours form.choice") !== null"##,
+        "the choice on Mira's card",
+    );
+    let offered = browser.eval(
+        &phone,
+        r##"document.querySelector("#yours form.choice").textContent"##,
+    );
+    let offered = offered.as_str().unwrap_or_default();
+    assert!(
+        offered.contains("Ember (#")
+            && offered.contains("the spell is held and fires two rounds later"),
+        "{offered}"
+    );
+    browser.screenshot(&phone, "players-choice-390");
+    // Two taps: the option, then Choose.
+    browser.eval(
+        &phone,
+        r##"document.querySelector('#yours form.choice input[value="fires-later"]').click(); document.querySelector("#yours form.choice button").click(); true"##,
+    );
+    browser.wait_for(
+        &phone,
+        r##"document.getElementById("rolls-said").textContent.indexOf("Mira's choice, made by their player") >= 0 && document.querySelector("#yours form.choice") === null"##,
+        "the choice recorded and its form gone",
+    );
+    let log = c.json(&["log", "--limit", "2"]);
+    assert_eq!(log["events"][0]["kind"], "choice_answered", "{log}");
+    assert_eq!(log["events"][0]["actor"], "Bea", "{log}");
+}
+
+/// A choice the log says a phone made for a character its player does not play (the device
+/// swapped, the chain rebuilt around it) is named by `verify` and by the players' own check.
+#[test]
+fn vsd9_a_choice_forged_onto_another_players_device_is_refused_by_both_checkers() {
+    let (c, bea, _) = miras_failed_ember();
+    let served = Served::start(&c);
+    let made = choose(&served, &bea, "character=Mira&pick=lose-half-mps");
+    assert_eq!(made.status, 200, "{}", made.body);
+    drop(served);
+    let good = rows_of(&c.ok(&["export"]));
+    let at = good
+        .iter()
+        .position(|r| r.kind == "choice_answered")
+        .expect("the choice in the log");
+    let seq = good[at].seq.get();
+    let mut forged = good.clone();
+    let mut payload: serde_json::Value = serde_json::from_str(&forged[at].payload).unwrap();
+    payload["device"] = 2.into();
+    forged[at].payload = payload.to_string();
+    let forged = rechained(forged);
+    let copy = c.dir.path().join("forged.db");
+    assert_eq!(
+        crate::player_check::grimoire_verdict(&c, &good, &c.dir.path().join("good.db")),
+        (true, None)
+    );
+    assert_eq!(
+        crate::player_check::grimoire_verdict(&c, &forged, &copy),
+        (false, Some(seq))
+    );
+    let Some(chromium) = chromium_or_skip("vsd9_a_choice_forged_onto_another_players_device")
+    else {
+        return;
+    };
+    let page = c.dir.path().join("checking.html");
+    std::fs::write(
+        &page,
+        crate::player_check::page_checking(
+            &[text_of(&good), text_of(&forged)],
+            Seq(1),
+            Seq(1),
+            &[],
+        ),
+    )
+    .unwrap();
+    let (dom, _) = crate::report::browse(&chromium, &page, &["--dump-dom"]);
+    let out = crate::player_check::out_of(&dom);
+    assert_eq!(out["verdicts"][0][0], true, "{out}");
+    assert_eq!(out["verdicts"][1][0], false, "{out}");
+    assert_eq!(out["verdicts"][1][1], seq, "{out}");
+}
