@@ -397,6 +397,13 @@ pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {
     lines
 }
 
+/// What is in force on a character and what it does, as their system says (#47).
+pub fn in_force(c: &Character, state: &CampaignState) -> Vec<(String, &'static str)> {
+    on_system!(&c.system, AnyState, |S, mine| {
+        S::in_force(&c.as_seen_by::<S>(), mine, state)
+    })
+}
+
 /// What waits on someone at the table in every rule system (a choice to make, a spell about to
 /// fire, a save still open), each line naming who.
 pub fn waiting(state: &CampaignState) -> Vec<String> {

@@ -90,5 +90,13 @@ function check(out, exported) {
     out("check-explained", GrimoireCheck.explain(result, document.getElementById("check-seq").value.replace("#", "").trim()));
   };
   var asked = new URLSearchParams(location.search).get("explain");
-  if (asked) out("check-explained", GrimoireCheck.explain(result, asked));
+  if (asked) {
+    out("check-explained", GrimoireCheck.explain(result, asked));
+    // Followed from a log line, the explanation is what the reader came for: brought into view
+    // once, not at every later check of a served page.
+    if (!window.grimoireExplainShown) {
+      window.grimoireExplainShown = true;
+      document.getElementById("check-explained").scrollIntoView();
+    }
+  }
 }

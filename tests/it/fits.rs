@@ -5,7 +5,6 @@
 //! fight line is hidden inside a box that scrolls or clips it. Screenshots are kept as artifacts.
 
 use super::browser::{Browser, Tab, chromium_or_skip};
-use super::players_dice::link;
 use super::serve::Served;
 use super::support::{Campaign, LEARN_SLEEP, VSD_TOM};
 
@@ -32,11 +31,23 @@ const OVERFLOWING: &str = r##"(function () {
 
 /// A campaign that puts long things on every page: a fight under way with rounds of actions and
 /// damage, a session whose recap has a table of changes, a purpose written as one long word, a
-/// long name, and a player's phone linked.
+/// long name, a choice waiting on a caster's player, and that player's phone linked.
 fn a_crowded_evening() -> (Campaign, String) {
     let c = Campaign::with_party();
     c.ok(&VSD_TOM);
     c.ok(&LEARN_SLEEP);
+    c.ok(&[
+        "spell",
+        "learn",
+        "Mira",
+        "Ember",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "elemental",
+    ]);
     c.add_adg(
         "Bartholomew-Maximilian-Oakenshield-the-Unwearying",
         1,
@@ -73,7 +84,18 @@ fn a_crowded_evening() -> (Campaign, String) {
         "Bartholomew-Maximilian-Oakenshield-the-Unwearying",
         "1",
     ]);
-    let player = link(&c, "Bea", "Tom");
+    // Mira's Ember fails next round (a failure roll of 140): her player's card holds a choice of
+    // two, one of which names whom it strikes.
+    c.ok(&["next"]);
+    c.ok(&[
+        "--rolls", "3,40,90", "spell", "cast", "Mira", "Ember", "--target", "Tom",
+    ]);
+    let linked = c.json(&["player", "link", "Bea", "--plays", "Tom", "--plays", "Mira"]);
+    let player = linked["link"]
+        .as_str()
+        .and_then(|l| l.strip_prefix("http://127.0.0.1:8737"))
+        .expect("a player's link")
+        .to_string();
     (c, player)
 }
 
@@ -95,6 +117,11 @@ fn no_box_on_any_page_holds_content_wider_than_itself_on_phones_or_a_desktop() {
     };
     let (c, player) = a_crowded_evening();
     let served = Served::start(&c);
+    let card = served.get_path(&player).body;
+    assert!(
+        card.contains("class=\"choice\"") && card.contains("name=\"names\""),
+        "the player's page holds Mira's choice, with a line for whom it strikes"
+    );
     let player = format!("http://{}{player}", served.address());
     let pages = [
         ("live", served.link.clone(), "check-verdict"),

@@ -27,6 +27,7 @@ mod player_check;
 mod players_choices;
 mod players_dice;
 mod players_hold;
+mod players_tasks;
 mod postgres;
 mod prompted;
 mod props;

@@ -49,6 +49,19 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
     let served = Served::start(&c);
     let head = c.head();
 
+    // Bea's page shows Mira's card with what her failure left: the stun and what it does, and
+    // the choice with each option's effect.
+    let page = served.get_path(&bea).body;
+    assert!(
+        page.contains("<strong>stunned until")
+            && page.contains("cannot cast, start concentrating or join a ritual"),
+        "{page}"
+    );
+    assert!(page.contains("class=\"choice\""), "{page}");
+    assert!(
+        page.contains("lose half the spell's MPs (lose-half-mps)"),
+        "{page}"
+    );
     // Another player's phone, picks the choice does not offer, and no pick: refused, nothing kept.
     let other = choose(&served, &cal, "character=Mira&pick=fires-later");
     assert_eq!(other.status, 409, "{}", other.body);

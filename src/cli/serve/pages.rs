@@ -426,8 +426,17 @@ pub fn player_page(
     characters: &[String],
     state: &CampaignState,
 ) -> String {
+    // A player's tasks each a tap away from the top (#47): their rolls, the receipts their phone
+    // keeps, the fight when there is one, and the check that explains a disputed roll.
+    let fighting = live.contains(r#"<section id="fight">"#);
     let part = html! {
         section id="rolls-flags" class="flags" aria-live="assertive" hidden {}
+        nav class="links" id="tasks" {
+            a href="#rolls" { "Your rolls" }
+            a href="#rolls-receipts" { "Your receipts" }
+            @if fighting { a href="#fight" { "The fight" } }
+            a href="#check" { "Check a roll" }
+        }
         (yours(characters, state))
         section id="rolls" {
             h2 { (Text(player)) "'s rolls" }
@@ -479,6 +488,14 @@ fn yours(characters: &[String], state: &CampaignState) -> Markup {
                         label class="pool" {
                             span { (Text(&pool.label)) " " (pool.current) " of " (pool.max) }
                             meter min="0" max=(pool.max) value=(pool.current) {}
+                        }
+                    }
+                    @let in_force = crate::render::in_force(c, state);
+                    @if !in_force.is_empty() {
+                        ul class="in-force" {
+                            @for (what, does) in &in_force {
+                                li { strong { (Text(what)) } ": " (does) }
+                            }
                         }
                     }
                     @for choice in crate::rules::players::waiting_on(state, &c.name) {

@@ -108,6 +108,15 @@ pub trait SystemWords: SystemModel + SystemFold {
             crate::words::capitalized(&who.health_text())
         )]
     }
+    /// What is in force on `who` and what it does, for their player's card (#47): each as it
+    /// reads on the sheet, with its effect in a few words.
+    fn in_force(
+        _who: &Someone<'_, Self>,
+        _mine: &Self::Character,
+        _state: &dyn View<Self>,
+    ) -> Vec<(String, &'static str)> {
+        Vec::new()
+    }
     /// What of this system waits on someone at the table (a choice to make, a spell about to
     /// fire, a save still open), each line naming who: the live view gathers them at its top.
     fn waiting(_state: &dyn View<Self>) -> Vec<String> {

@@ -235,27 +235,9 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
                 10 * rounds.min(4)
             ));
         }
-        // A condition given again while in force is one condition, lasting to the later end.
-        let mut in_force: Vec<(
-            crate::systems::vsd::event::Condition,
-            Option<crate::time::GameTime>,
-        )> = Vec::new();
-        for c in vsd
-            .conditions
-            .iter()
-            .filter(|c| c.until.is_none_or(|u| u > state.clock()))
-        {
-            match in_force.iter_mut().find(|(kind, _)| *kind == c.condition) {
-                Some((_, until)) => *until = until.zip(c.until).map(|(a, b)| a.max(b)),
-                None => in_force.push((c.condition, c.until)),
-            }
-        }
-        let conditions: Vec<String> = in_force
-            .iter()
-            .map(|(condition, until)| match until {
-                Some(until) => format!("{} until {}", condition.name(), state.until_words(*until)),
-                None => format!("{} until cleared", condition.name()),
-            })
+        let conditions: Vec<String> = conditions_in_force(vsd, state)
+            .into_iter()
+            .map(|(condition, until)| condition_words(condition, until, state))
             .collect();
         lines.push(format!("  Conditions: {}", list_or_none(&conditions)));
         lines.push(spells_on_line(c, state));
@@ -265,6 +247,20 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         lines.extend(waiting_of(c, vsd, state));
         lines
     }
+    /// Each condition in force on them with what it does (VSD-13), for their player's card.
+    fn in_force(
+        _who: &Someone<'_, Vsd>,
+        vsd: &VsdState,
+        state: &dyn View<Vsd>,
+    ) -> Vec<(String, &'static str)> {
+        conditions_in_force(vsd, state)
+            .into_iter()
+            .map(|(condition, until)| {
+                (condition_words(condition, until, state), condition.effect())
+            })
+            .collect()
+    }
+
     /// For each character: a failed spell held to fire (VSD-9), each choice still to make (VSD-8),
     /// and each save still to roll against a spell cast on them (VSD-7).
     fn waiting(state: &dyn View<Vsd>) -> Vec<String> {
@@ -635,4 +631,42 @@ fn waiting_of(c: &Someone<'_, Vsd>, vsd: &VsdState, state: &dyn View<Vsd>) -> Ve
         ));
     }
     waiting
+}
+
+/// The conditions in force on a character, each with when it ends (`None`: until cleared). A
+/// condition given again while in force is one condition, lasting to the later end.
+fn conditions_in_force(
+    vsd: &VsdState,
+    state: &dyn View<Vsd>,
+) -> Vec<(
+    crate::systems::vsd::event::Condition,
+    Option<crate::time::GameTime>,
+)> {
+    let mut in_force: Vec<(
+        crate::systems::vsd::event::Condition,
+        Option<crate::time::GameTime>,
+    )> = Vec::new();
+    for c in vsd
+        .conditions
+        .iter()
+        .filter(|c| c.until.is_none_or(|u| u > state.clock()))
+    {
+        match in_force.iter_mut().find(|(kind, _)| *kind == c.condition) {
+            Some((_, until)) => *until = until.zip(c.until).map(|(a, b)| a.max(b)),
+            None => in_force.push((c.condition, c.until)),
+        }
+    }
+    in_force
+}
+
+/// "stunned until Day 1, 00:00 (2 more rounds)", or "weary until cleared".
+fn condition_words(
+    condition: crate::systems::vsd::event::Condition,
+    until: Option<crate::time::GameTime>,
+    state: &dyn View<Vsd>,
+) -> String {
+    match until {
+        Some(until) => format!("{} until {}", condition.name(), state.until_words(until)),
+        None => format!("{} until cleared", condition.name()),
+    }
 }

@@ -235,6 +235,20 @@ impl Condition {
         crate::words::Words::word(self).to_string()
     }
 
+    /// What the condition does, in a few words for a player's card (VSD-13 and its rulings).
+    pub fn effect(self) -> &'static str {
+        match self {
+            Condition::Stunned => "cannot cast, start concentrating or join a ritual",
+            Condition::Weary => "-10 on every casting roll and attack roll",
+            Condition::KnockedOut | Condition::Scorched => {
+                "cannot act: no casting, concentrating or joining a ritual"
+            }
+            Condition::Assailed => {
+                "cannot act until an assessment roll passes: no casting, concentrating or joining a ritual"
+            }
+        }
+    }
+
     /// Whether the condition stops the character from casting at all.
     pub fn prevents_casting(self) -> bool {
         matches!(
