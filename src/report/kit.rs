@@ -20,10 +20,24 @@ pub fn verifier() -> &'static str {
             .iter()
             .map(|&(kind, since)| (kind.to_string(), since.into()))
             .collect();
+        // Each system command's acting argument, and each system's choice command: the
+        // checker reads a request or a choice by them, as `verify` does.
+        let mut acting = serde_json::Map::new();
+        let mut choices = serde_json::Map::new();
+        for &system in crate::systems::registry::SystemId::ALL {
+            for (path, argument) in system.acting_arguments() {
+                acting.insert(format!("{} {path}", system.key()), argument.into());
+            }
+            if let Some(path) = system.choice_path() {
+                choices.insert(system.key().to_string(), path.into());
+            }
+        }
         format!(
-            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\n{CHECKER}",
+            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\nvar GRIMOIRE_ACTING = {};\nvar GRIMOIRE_CHOICE_COMMANDS = {};\n{CHECKER}",
             crate::text::invisible_ranges(),
-            serde_json::Value::Object(since)
+            serde_json::Value::Object(since),
+            serde_json::Value::Object(acting),
+            serde_json::Value::Object(choices)
         )
     })
 }

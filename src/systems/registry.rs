@@ -300,6 +300,20 @@ impl SystemId {
             .and_then(|c| c.acting()))
     }
 
+    /// Every command of the system with an acting argument, as `(path, argument)`: the table the
+    /// players' check reads a request's or a choice's acting character by, as `verify` does.
+    pub fn acting_arguments(self) -> Vec<(&'static str, &'static str)> {
+        on_system!(self, SystemId, |S| S::commands()
+            .iter()
+            .filter_map(|c| Some((c.path, c.acting()?)))
+            .collect())
+    }
+
+    /// The command a player's choice is made with in this system (#47), if it leaves players any.
+    pub fn choice_path(self) -> Option<&'static str> {
+        on_system!(self, SystemId, |S| S::CHOICE_COMMAND.map(|c| c.path))
+    }
+
     /// The system's name as the table says it.
     pub fn name(self) -> &'static str {
         on_system!(self, SystemId, |S| S::NAME)

@@ -72,6 +72,8 @@ pub struct Verifier {
     /// The devices linked so far (C-4), by number: the characters each plays, and whether its
     /// link stands.
     devices: BTreeMap<DeviceId, (Vec<String>, bool)>,
+    /// Each linked device's player, by number: who records a choice made on it.
+    device_players: BTreeMap<DeviceId, String>,
     /// What was withdrawn from each device since a request was last put to it (C-5).
     withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
@@ -132,6 +134,7 @@ impl Verifier {
             sealed_met: BTreeMap::new(),
             requests: BTreeMap::new(),
             devices: BTreeMap::new(),
+            device_players: BTreeMap::new(),
             withdrawn: Default::default(),
             names: CharacterNames::default(),
         }
@@ -446,7 +449,7 @@ impl Verifier {
             | Event::RollAnswered { .. }
             | Event::RollWithdrawn { .. }
             | Event::ChoiceAnswered { .. } => {
-                self.check_request_event(seq, row.schema_version, event)
+                self.check_request_event(seq, row.schema_version, &row.actor, event)
             }
         }
     }

@@ -219,7 +219,11 @@ document.addEventListener("submit", function (e) {
   button.disabled = true;
   said.textContent = "Sending…";
   fetch("choose", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(new FormData(form)).toString() })
-    .then(function (reply) { return reply.json().then(function (body) { return { status: reply.status, body: body }; }); })
+    // A refusal by the server's guards is plain text, a busy server's a page: said as it came.
+    .then(function (reply) { return reply.text().then(function (text) {
+      try { return { status: reply.status, body: JSON.parse(text) }; }
+      catch (e) { return { status: reply.status, body: { refused: reply.status + ": " + (text.indexOf("<") >= 0 ? "the server is busy; choose again in a moment" : text.trim()) } }; }
+    }); })
     .then(function (got) {
       said.textContent = got.status === 200 ? "Recorded: " + got.body.said.join("; ") : "Not taken: " + (got.body.refused || "the server said no");
       // Kept under the rolls too: the form goes once the log moves past the choice.

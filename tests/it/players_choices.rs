@@ -77,8 +77,15 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
         "{}",
         unfit.body
     );
-    let none = choose(&served, &bea, "character=Mira");
-    assert_eq!(none.status, 400, "{}", none.body);
+    for body in [
+        "character=Mira",
+        "character=Mira&pick=",
+        // Not UTF-8: it would be recorded as U+FFFD.
+        "character=Mira&pick=fires-later&names=x%FFy",
+    ] {
+        let malformed = choose(&served, &bea, body);
+        assert_eq!(malformed.status, 400, "{body}: {}", malformed.body);
+    }
     assert_eq!(c.head(), head, "nothing recorded");
 
     // Bea's pick is recorded as hers, the choice command's events after it in the same write.
@@ -179,10 +186,12 @@ fn vsd9_a_player_makes_their_casters_choice_from_the_phone_in_two_taps() {
     assert_eq!(log["events"][0]["actor"], "Bea", "{log}");
 }
 
-/// A choice the log says a phone made for a character its player does not play (the device
-/// swapped, the chain rebuilt around it) is named by `verify` and by the players' own check.
+/// A choice the log says a phone made that it could not have (forged onto another player's
+/// device, recorded by someone other than the device's player, answering a command that is not
+/// the system's choice, or one no system knows; the chain rebuilt around it) is named by `verify`
+/// and by the players' own check, at the same event.
 #[test]
-fn vsd9_a_choice_forged_onto_another_players_device_is_refused_by_both_checkers() {
+fn vsd9_a_forged_choice_is_refused_by_both_checkers_at_the_same_event() {
     let (c, bea, _) = miras_failed_ember();
     let served = Served::start(&c);
     let made = choose(&served, &bea, "character=Mira&pick=lose-half-mps");
@@ -194,38 +203,68 @@ fn vsd9_a_choice_forged_onto_another_players_device_is_refused_by_both_checkers(
         .position(|r| r.kind == "choice_answered")
         .expect("the choice in the log");
     let seq = good[at].seq.get();
-    let mut forged = good.clone();
-    let mut payload: serde_json::Value = serde_json::from_str(&forged[at].payload).unwrap();
-    payload["device"] = 2.into();
-    forged[at].payload = payload.to_string();
-    let forged = rechained(forged);
-    let copy = c.dir.path().join("forged.db");
+    let edits: [(&str, Forgery); 4] = [
+        ("onto Cal's device", |row| {
+            edit(row, |p| p["device"] = 2.into())
+        }),
+        ("recorded by Cal", |row| row.actor = "Cal".into()),
+        ("answering a cast", |row| {
+            edit(row, |p| p["asked"]["path"] = "spell cast".into())
+        }),
+        ("in no system", |row| {
+            edit(row, |p| p["asked"]["system"] = "zzz".into())
+        }),
+    ];
+    let mut exports = vec![text_of(&good)];
     assert_eq!(
         crate::player_check::grimoire_verdict(&c, &good, &c.dir.path().join("good.db")),
         (true, None)
     );
-    assert_eq!(
-        crate::player_check::grimoire_verdict(&c, &forged, &copy),
-        (false, Some(seq))
-    );
-    let Some(chromium) = chromium_or_skip("vsd9_a_choice_forged_onto_another_players_device")
+    for (i, (what, change)) in edits.iter().enumerate() {
+        let mut forged = good.clone();
+        change(&mut forged[at]);
+        let forged = rechained(forged);
+        let copy = c.dir.path().join(format!("forged-{i}.db"));
+        assert_eq!(
+            crate::player_check::grimoire_verdict(&c, &forged, &copy),
+            (false, Some(seq)),
+            "verify on the choice {what}"
+        );
+        exports.push(text_of(&forged));
+    }
+    let Some(chromium) = chromium_or_skip("vsd9_a_forged_choice_is_refused_by_both_checkers")
     else {
         return;
     };
     let page = c.dir.path().join("checking.html");
     std::fs::write(
         &page,
-        crate::player_check::page_checking(
-            &[text_of(&good), text_of(&forged)],
-            Seq(1),
-            Seq(1),
-            &[],
-        ),
+        crate::player_check::page_checking(&exports, Seq(1), Seq(1), &[]),
     )
     .unwrap();
     let (dom, _) = crate::report::browse(&chromium, &page, &["--dump-dom"]);
     let out = crate::player_check::out_of(&dom);
     assert_eq!(out["verdicts"][0][0], true, "{out}");
-    assert_eq!(out["verdicts"][1][0], false, "{out}");
-    assert_eq!(out["verdicts"][1][1], seq, "{out}");
+    for (i, (what, _)) in edits.iter().enumerate() {
+        assert_eq!(
+            out["verdicts"][i + 1][0],
+            false,
+            "the page on the choice {what}: {out}"
+        );
+        assert_eq!(
+            out["verdicts"][i + 1][1],
+            seq,
+            "the page on the choice {what}: {out}"
+        );
+    }
+}
+
+/// What a forgery does to the choice's row.
+type Forgery = fn(&mut grimoire::store::StoredRow);
+
+/// A row's payload, edited as JSON and written back.
+fn edit(row: &mut grimoire::store::StoredRow, change: impl FnOnce(&mut serde_json::Value)) {
+    let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
+    change(&mut payload);
+    row.payload = payload.to_string();
 }

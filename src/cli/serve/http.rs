@@ -1,8 +1,9 @@
 //! The live view's HTTP side: every address starts with the table's key or a player's link, and
 //! anything else (a wrong or old key, a revoked link, a path outside the app, a method other than
-//! reading) gets the same short refusal, whatever it guessed. The one thing sent is a device's
-//! answer, a short form posted to its own link from its own page. Requests are kept small (a head
-//! of at most 16 KiB, read within 10 seconds, no body but an answer's 256 bytes), and connections
+//! reading) gets the same short refusal, whatever it guessed. The only things sent are a device's
+//! answer and its player's choice, short forms posted to its own link from its own page. Requests
+//! are kept small (a head of at most 16 KiB, read within 10 seconds, no body but an answer's 256
+//! bytes or a choice's 2 KiB), and connections
 //! and work are shared out by link ([`super::doors`]), so no phone on the table's network, linked
 //! or not, can starve the rest.
 
@@ -598,11 +599,21 @@ async fn player_choice(
         twice |= slot.is_some();
         *slot = Some(value.into_owned());
     }
+    // Bytes that are not UTF-8 would be read as U+FFFD and recorded so: refused instead.
+    let garbled = [&character, &names]
+        .into_iter()
+        .flatten()
+        .chain(&picks)
+        .any(|value| value.contains('\u{FFFD}'));
+    if garbled {
+        return refused(400, "a choice's fields must be UTF-8 text");
+    }
+    picks.retain(|pick| !pick.trim().is_empty());
     let (false, Some(character), false) = (twice, character, picks.is_empty() || picks.len() > 2)
     else {
         return refused(
             400,
-            "a choice names its character once and picks one or two options",
+            "a choice names its character once, picks one or two options, and names whom it strikes at most once",
         );
     };
     s.for_device(

@@ -28,8 +28,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, watch};
 
-/// Show the campaign live on the players' phones, following every write. Records only the
-/// answers players' phones send to rolls put to them.
+/// Show the campaign live on the players' phones, following every write. Records only what
+/// players' phones send: answers to rolls put to them, and choices the rules left to them.
 ///
 /// A web page of the party and each full sheet, the fight's round, what waits on a choice or a
 /// reveal, the session so far and the log (with `log`'s filters), the report, and a check of the

@@ -539,7 +539,7 @@ fn choice_form(choice: &crate::systems::contract::rules::PlayersChoice) -> Marku
                 @if names {
                     label class="option" {
                         "Whom it strikes instead, if that is picked: "
-                        input type="text" name="names" maxlength="200";
+                        input type="text" name="names" maxlength=(crate::text::NAME_MAX);
                     }
                 }
                 button type="submit" { "Choose" }

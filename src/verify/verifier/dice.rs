@@ -136,7 +136,13 @@ impl Verifier {
     /// acting rule's version on), each answered or withdrawn at most once while it waits, and
     /// each answer's secret opening its commitment; a player's own choice made on a device whose
     /// link stands, for a character its player plays.
-    pub(super) fn check_request_event(&mut self, seq: Seq, version: u32, event: &Event) {
+    pub(super) fn check_request_event(
+        &mut self,
+        seq: Seq,
+        version: u32,
+        actor: &str,
+        event: &Event,
+    ) {
         let problem = match event {
             Event::RollRequested {
                 request,
@@ -186,9 +192,12 @@ impl Verifier {
                 }
             }
             Event::DeviceLinked {
-                device, characters, ..
+                device,
+                characters,
+                player,
             } => {
                 self.devices.insert(*device, (characters.clone(), true));
+                self.device_players.insert(*device, player.clone());
                 None
             }
             Event::DeviceUnlinked { device } => {
@@ -239,6 +248,15 @@ impl Verifier {
             // A player's own choice (#47): made on a device whose link stands, for a character
             // its player plays. It brings no dice of its own, so nothing else is the checkers'.
             Event::ChoiceAnswered { device, asked } => {
+                let choosing = match asked {
+                    crate::event::AskedCommand::System { system, path, .. } => {
+                        crate::systems::registry::SystemId::keyed(system)
+                            .and_then(|s| s.choice_path())
+                            .is_some_and(|choice| choice == path)
+                    }
+                    crate::event::AskedCommand::Roll { .. } => false,
+                };
+                let player = self.device_players.get(device).map_or("", String::as_str);
                 match (self.devices.get(device), asked.acting()) {
                     (None, _) => Some(format!(
                         "#{seq}: a choice is made on device {device}, which was never linked"
@@ -246,16 +264,26 @@ impl Verifier {
                     (Some((_, false)), _) => Some(format!(
                         "#{seq}: a choice is made on device {device}, whose link was revoked"
                     )),
-                    (Some((plays, true)), acting)
-                        if !acting.is_some_and(|a| crate::state::players::plays(plays, a)) =>
+                    _ if !choosing => Some(format!(
+                        "#{seq}: what device {device} answers is not its system's choice command"
+                    )),
+                    (_, None) => Some(format!(
+                        "#{seq}: the choice made on device {device} names no character who acts"
+                    )),
+                    (Some((plays, true)), Some(acting))
+                        if !crate::state::players::plays(plays, acting) =>
                     {
                         Some(format!(
-                            "#{seq}: a choice made on device {device} is for {}, whom its player does not play ({})",
-                            acting.unwrap_or("no one"),
+                            "#{seq}: a choice made on device {device} is for {acting}, whom its player does not play ({})",
                             plays.join(", ")
                         ))
                     }
-                    (Some(_), _) => None,
+                    _ if crate::words::fold_name(actor) != crate::words::fold_name(player) => {
+                        Some(format!(
+                            "#{seq}: a choice made on device {device} is recorded by {actor}, not by its player {player}"
+                        ))
+                    }
+                    _ => None,
                 }
             }
             Event::RollWithdrawn { request } => match self.requests.get_mut(request) {

@@ -90,8 +90,9 @@
   // The first payload version whose rolls put to a phone must act for a character its player
   // plays (README, C-5); earlier requests are judged as the grimoire that wrote them judged them.
   const ACTING_RULE_SINCE = 3;
-  // The argument naming the character who acts, for the commands where it is not `character`.
-  const ACTING_ARGUMENT = { "vsd save": "target" };
+  // "system path" -> the argument naming who acts, for every command that has one (grimoire's own
+  // table, given with the script).
+  const ACTING_ARGUMENT = GRIMOIRE_ACTING;
   const foldName = (name) => rustTrim(String(name)).toLowerCase();
   /** A dice expression's terms as grimoire compares two (spaces and case aside, `d%` a d100,
    * `1d6` a d6), or null when it is not one. */
@@ -119,7 +120,10 @@
   const actingCharacter = (asked) => {
     if (asked.command === "roll") return typeof asked.character === "string" ? asked.character : null;
     if (asked.command !== "system" || !asked.given) return null;
-    const values = asked.given[ACTING_ARGUMENT[`${asked.system} ${asked.path}`] || "character"];
+    const argument = ACTING_ARGUMENT[`${asked.system} ${asked.path}`];
+    // A command this build does not know names no one who acts, as `verify` reads it.
+    if (typeof argument !== "string" || !Object.prototype.hasOwnProperty.call(ACTING_ARGUMENT, `${asked.system} ${asked.path}`)) return null;
+    const values = asked.given[argument];
     return Array.isArray(values) && typeof values[0] === "string" ? values[0] : null;
   };
 

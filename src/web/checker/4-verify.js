@@ -268,7 +268,7 @@
           else sealedMet[key] = true;
         }
       } else if (row.kind === "device_linked") {
-        devices[p.device] = { plays: Array.isArray(p.characters) ? p.characters : [], linked: true };
+        devices[p.device] = { plays: Array.isArray(p.characters) ? p.characters : [], linked: true, player: typeof p.player === "string" ? p.player : "" };
       } else if (row.kind === "device_unlinked") {
         if (devices[p.device]) devices[p.device].linked = false;
       } else if (row.kind === "roll_requested") {
@@ -298,11 +298,21 @@
         // A player's own choice (#47): on a device whose link stands, for a character its player
         // plays. It brings no dice of its own.
         const device = devices[p.device];
-        const acting = actingCharacter(p.asked || {});
+        const asked = p.asked || {};
+        const acting = actingCharacter(asked);
+        const choosing = asked.command === "system" && typeof asked.system === "string"
+          && Object.prototype.hasOwnProperty.call(GRIMOIRE_CHOICE_COMMANDS, asked.system)
+          && GRIMOIRE_CHOICE_COMMANDS[asked.system] === asked.path;
+        let actor = "";
+        try { actor = String(JSON.parse(row.raw.actor)); } catch (e) { actor = ""; }
         if (device === undefined) problem(seq, `#${seq}: a choice is made on device ${p.device}, which was never linked`);
         else if (!device.linked) problem(seq, `#${seq}: a choice is made on device ${p.device}, whose link was revoked`);
-        else if (acting === null || !device.plays.some((name) => foldName(name) === foldName(acting))) {
-          problem(seq, `#${seq}: a choice made on device ${p.device} is for ${acting === null ? "no one" : acting}, whom its player does not play (${device.plays.join(", ")})`);
+        else if (!choosing) problem(seq, `#${seq}: what device ${p.device} answers is not its system's choice command`);
+        else if (acting === null) problem(seq, `#${seq}: the choice made on device ${p.device} names no character who acts`);
+        else if (!device.plays.some((name) => foldName(name) === foldName(acting))) {
+          problem(seq, `#${seq}: a choice made on device ${p.device} is for ${acting}, whom its player does not play (${device.plays.join(", ")})`);
+        } else if (foldName(actor) !== foldName(device.player)) {
+          problem(seq, `#${seq}: a choice made on device ${p.device} is recorded by ${actor}, not by its player ${device.player}`);
         }
       } else if (row.kind === "roll_withdrawn") {
         const r = requests[p.request];
