@@ -28,8 +28,11 @@ pub fn verifier() -> &'static str {
             for (path, argument) in system.acting_arguments() {
                 acting.insert(format!("{} {path}", system.key()), argument.into());
             }
-            if let Some(path) = system.choice_path() {
-                choices.insert(system.key().to_string(), path.into());
+            if let Some(command) = system.choice_command() {
+                choices.insert(
+                    system.key().to_string(),
+                    serde_json::json!({ "path": command.path, "picks": command.picks, "made": command.made }),
+                );
             }
         }
         format!(

@@ -310,8 +310,8 @@ impl SystemId {
     }
 
     /// The command a player's choice is made with in this system (#47), if it leaves players any.
-    pub fn choice_path(self) -> Option<&'static str> {
-        on_system!(self, SystemId, |S| S::CHOICE_COMMAND.map(|c| c.path))
+    pub fn choice_command(self) -> Option<super::contract::rules::ChoiceCommand> {
+        on_system!(self, SystemId, |S| S::CHOICE_COMMAND)
     }
 
     /// The system's name as the table says it.

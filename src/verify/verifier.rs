@@ -1,6 +1,7 @@
 //! The checks every row goes through, in seq order: the chain, the record's own rules (answers,
 //! amendments, sessions), and every die against where it says it came from.
 
+mod choices;
 mod dice;
 
 use crate::ids::{DeviceId, RequestId};
@@ -74,6 +75,8 @@ pub struct Verifier {
     devices: BTreeMap<DeviceId, (Vec<String>, bool)>,
     /// Each linked device's player, by number: who records a choice made on it.
     device_players: BTreeMap<DeviceId, String>,
+    /// A choice made on a phone whose command's event the next row must be.
+    choice_due: Option<choices::ChoiceDue>,
     /// What was withdrawn from each device since a request was last put to it (C-5).
     withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
@@ -135,6 +138,7 @@ impl Verifier {
             requests: BTreeMap::new(),
             devices: BTreeMap::new(),
             device_players: BTreeMap::new(),
+            choice_due: None,
             withdrawn: Default::default(),
             names: CharacterNames::default(),
         }
@@ -275,6 +279,7 @@ impl Verifier {
 
     fn check_event(&mut self, row: &StoredRow, event: &Event) {
         let seq = row.seq;
+        self.check_choice_made(seq, event);
         if let Some(named) = event
             .names_event()
             .filter(|&named| named == 0 || named >= seq)
@@ -507,6 +512,7 @@ impl Verifier {
 
     pub fn finish(mut self) -> VerifyReport {
         self.close_roll();
+        self.check_no_choice_left();
         self.check_sealed_seeds_published();
         // Listed in order: an epoch withheld for its sealed dice is revealed after later ones.
         self.report.epochs_revealed.sort_unstable();

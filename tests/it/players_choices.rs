@@ -203,7 +203,7 @@ fn vsd9_a_forged_choice_is_refused_by_both_checkers_at_the_same_event() {
         .position(|r| r.kind == "choice_answered")
         .expect("the choice in the log");
     let seq = good[at].seq.get();
-    let edits: [(&str, Forgery); 4] = [
+    let edits: [(&str, Forgery); 6] = [
         ("onto Cal's device", |row| {
             edit(row, |p| p["device"] = 2.into())
         }),
@@ -214,7 +214,21 @@ fn vsd9_a_forged_choice_is_refused_by_both_checkers_at_the_same_event() {
         ("in no system", |row| {
             edit(row, |p| p["asked"]["system"] = "zzz".into())
         }),
+        // What it picked changed, so the next row records another pick than the player's.
+        ("asking another pick", |row| {
+            edit(row, |p| {
+                p["asked"]["given"]["choices"] = serde_json::json!(["fires-later"])
+            })
+        }),
+        ("with three picks", |row| {
+            edit(row, |p| {
+                p["asked"]["given"]["choices"] =
+                    serde_json::json!(["lose-half-mps", "resonance", "x"])
+            })
+        }),
     ];
+    // The choice's row is named, or for changed picks the row after it, which records others.
+    let named = |i: usize| if i < 4 { seq } else { seq + 1 };
     let mut exports = vec![text_of(&good)];
     assert_eq!(
         crate::player_check::grimoire_verdict(&c, &good, &c.dir.path().join("good.db")),
@@ -227,7 +241,7 @@ fn vsd9_a_forged_choice_is_refused_by_both_checkers_at_the_same_event() {
         let copy = c.dir.path().join(format!("forged-{i}.db"));
         assert_eq!(
             crate::player_check::grimoire_verdict(&c, &forged, &copy),
-            (false, Some(seq)),
+            (false, Some(named(i))),
             "verify on the choice {what}"
         );
         exports.push(text_of(&forged));
@@ -253,7 +267,7 @@ fn vsd9_a_forged_choice_is_refused_by_both_checkers_at_the_same_event() {
         );
         assert_eq!(
             out["verdicts"][i + 1][1],
-            seq,
+            named(i),
             "the page on the choice {what}: {out}"
         );
     }

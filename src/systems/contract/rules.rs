@@ -231,12 +231,15 @@ pub struct ChoiceOption {
     pub names_someone: bool,
 }
 
-/// How a system's choice command is given: its words below `grimoire`, and the ids of its
-/// arguments for the character, the options picked and whom an option names.
+/// How a system's choice command is given: its words below `grimoire`, the ids of its arguments
+/// for the character, the options picked and whom an option names; and the kind of event it
+/// records first, whose payload names the character as `character` and the options picked as
+/// `chosen`, in the words the command takes (both checkers hold a phone's choice to it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChoiceCommand {
     pub path: &'static str,
     pub character: &'static str,
     pub picks: &'static str,
     pub names: &'static str,
+    pub made: &'static str,
 }

@@ -248,43 +248,7 @@ impl Verifier {
             // A player's own choice (#47): made on a device whose link stands, for a character
             // its player plays. It brings no dice of its own, so nothing else is the checkers'.
             Event::ChoiceAnswered { device, asked } => {
-                let choosing = match asked {
-                    crate::event::AskedCommand::System { system, path, .. } => {
-                        crate::systems::registry::SystemId::keyed(system)
-                            .and_then(|s| s.choice_path())
-                            .is_some_and(|choice| choice == path)
-                    }
-                    crate::event::AskedCommand::Roll { .. } => false,
-                };
-                let player = self.device_players.get(device).map_or("", String::as_str);
-                match (self.devices.get(device), asked.acting()) {
-                    (None, _) => Some(format!(
-                        "#{seq}: a choice is made on device {device}, which was never linked"
-                    )),
-                    (Some((_, false)), _) => Some(format!(
-                        "#{seq}: a choice is made on device {device}, whose link was revoked"
-                    )),
-                    _ if !choosing => Some(format!(
-                        "#{seq}: what device {device} answers is not its system's choice command"
-                    )),
-                    (_, None) => Some(format!(
-                        "#{seq}: the choice made on device {device} names no character who acts"
-                    )),
-                    (Some((plays, true)), Some(acting))
-                        if !crate::state::players::plays(plays, acting) =>
-                    {
-                        Some(format!(
-                            "#{seq}: a choice made on device {device} is for {acting}, whom its player does not play ({})",
-                            plays.join(", ")
-                        ))
-                    }
-                    _ if crate::words::fold_name(actor) != crate::words::fold_name(player) => {
-                        Some(format!(
-                            "#{seq}: a choice made on device {device} is recorded by {actor}, not by its player {player}"
-                        ))
-                    }
-                    _ => None,
-                }
+                self.check_choice(seq, actor, *device, asked)
             }
             Event::RollWithdrawn { request } => match self.requests.get_mut(request) {
                 Some(r) if r.answer.is_none() && !r.withdrawn => {

@@ -128,6 +128,8 @@
     // and what was withdrawn from each since a roll was last put to it.
     const devices = {};
     const withdrawnFrom = {};
+    // A phone's choice whose command's event the next row must be.
+    let choiceDue = null;
     // The second derivation's roll numbers (README, step 5): 0, 1, 2, … in log order per epoch.
     const rolls = { counts: false, next: 0, draws: new Set(), last: null, run: [0, ""] };
     const closeRoll = () => {
@@ -220,6 +222,17 @@
       }
       const p = row.payload;
       const seq = row.seq;
+      // The row after a phone's choice is the event its command records, for the same character
+      // and the same picks.
+      if (choiceDue !== null) {
+        const due = choiceDue;
+        choiceDue = null;
+        const chosen = Array.isArray(p.chosen) ? p.chosen.filter((c) => typeof c === "string") : [];
+        const character = typeof p.character === "string" ? p.character : "";
+        const records = row.kind === due.made && foldName(character) === foldName(due.character)
+          && JSON.stringify(chosen) === JSON.stringify(due.picks);
+        if (!records) problem(seq, `#${seq} does not record the choice made on device ${due.device} at #${due.seq} (${due.character} picked ${due.picks.join(", ")})`);
+      }
       const stamped = row.raw.session === "null" ? null : row.raw.session;
       const open = row.kind === "session_started" ? String(p.number) : openSession;
       if (stamped !== open) {
@@ -300,9 +313,10 @@
         const device = devices[p.device];
         const asked = p.asked || {};
         const acting = actingCharacter(asked);
-        const choosing = asked.command === "system" && typeof asked.system === "string"
+        const command = asked.command === "system" && typeof asked.system === "string"
           && Object.prototype.hasOwnProperty.call(GRIMOIRE_CHOICE_COMMANDS, asked.system)
-          && GRIMOIRE_CHOICE_COMMANDS[asked.system] === asked.path;
+          ? GRIMOIRE_CHOICE_COMMANDS[asked.system] : null;
+        const choosing = command !== null && command.path === asked.path;
         let actor = "";
         try { actor = String(JSON.parse(row.raw.actor)); } catch (e) { actor = ""; }
         if (device === undefined) problem(seq, `#${seq}: a choice is made on device ${p.device}, which was never linked`);
@@ -313,6 +327,9 @@
           problem(seq, `#${seq}: a choice made on device ${p.device} is for ${acting}, whom its player does not play (${device.plays.join(", ")})`);
         } else if (foldName(actor) !== foldName(device.player)) {
           problem(seq, `#${seq}: a choice made on device ${p.device} is recorded by ${actor}, not by its player ${device.player}`);
+        } else {
+          const picks = asked.given && Array.isArray(asked.given[command.picks]) ? asked.given[command.picks] : [];
+          choiceDue = { seq, device: p.device, character: acting, picks, made: command.made };
         }
       } else if (row.kind === "roll_withdrawn") {
         const r = requests[p.request];
@@ -466,6 +483,8 @@
       const holds = found !== undefined && found.startsWith(prefix);
       result.checkpoints.push({ checkpoint: code, holds, why: found === undefined ? "past the end of the log" : holds ? "" : "the hash there differs" });
     }
+    // A phone's choice that is the log's last row recorded nothing of what it chose.
+    if (choiceDue !== null) problem(choiceDue.seq, `#${choiceDue.seq}: the choice made on device ${choiceDue.device} is followed by nothing that records it`);
     // An answer that records a roll must be used by a die of its command.
     for (const [request, r] of Object.entries(requests)) {
       if (r.answer && !r.answer.refused && !r.answer.claimed) {

@@ -119,6 +119,7 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
             character: "character",
             picks: "choices",
             names: "target",
+            made: "choice_made",
         });
 
     /// A save put to a phone says whose spell it resists and what the roll must beat (VSD-7):
