@@ -75,7 +75,8 @@ pub fn report(g: &Globals, ctx: &Context, args: &ReportArgs) -> Result<Report, E
         .as_ref()
         .map_or(String::new(), |c| c.name.clone());
     let characters = gathered.characters.len() as u64;
-    let charts = page.matches(r#"<svg class="chart""#).count() as u64;
+    // Each chart is drawn twice (wide and narrow): counted once.
+    let charts = page.matches(r#"<svg class="chart wide""#).count() as u64;
     let sessions = gathered.sessions.len() as u64;
     Ok(Report::new(
         format!(

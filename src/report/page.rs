@@ -58,7 +58,7 @@ const SCRIPT: &str = r##"
     item.appendChild(link);
     list.appendChild(item);
   });
-  document.body.dataset.drawn = document.querySelectorAll("svg.chart").length;
+  document.body.dataset.drawn = document.querySelectorAll("svg.chart.wide").length;
 })();
 "##;
 

@@ -11,8 +11,31 @@ use std::fmt::Write;
 /// and last value, so a spike between samples still shows.
 pub const COLUMNS: u64 = 240;
 
-const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 200.0;
+
+/// How wide a chart is drawn, and the class a page shows it by: each chart is drawn twice, wide
+/// for a desktop and narrow for a phone, so that on a phone its labels are read at about 10 px
+/// rather than the 5 px a desktop's drawing shrinks them to (#47).
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    width: f64,
+    class: &'static str,
+    /// How many session labels fit under a line chart.
+    labels: usize,
+}
+
+const FRAMES: [Frame; 2] = [
+    Frame {
+        width: 640.0,
+        class: "chart wide",
+        labels: 8,
+    },
+    Frame {
+        width: 360.0,
+        class: "chart narrow",
+        labels: 4,
+    },
+];
 const LEFT: f64 = 40.0;
 const RIGHT: f64 = 12.0;
 const TOP: f64 = 12.0;
@@ -176,8 +199,8 @@ impl Axis {
     }
 }
 
-fn x_of(column: u64) -> f64 {
-    LEFT + (WIDTH - LEFT - RIGHT) * column as f64 / COLUMNS as f64
+fn x_of(f: Frame, column: u64) -> f64 {
+    LEFT + (f.width - LEFT - RIGHT) * column as f64 / COLUMNS as f64
 }
 
 fn y_of(value: f64, top: f64) -> f64 {
@@ -204,9 +227,9 @@ fn at(value: f64) -> String {
 
 /// A chart's frame: its kind (which the page's script and tests find it by), its title for
 /// readers of the picture and of the tooltip, and what is drawn inside.
-fn chart(kind: &str, title: &str, drawn: Markup) -> Markup {
+fn chart(f: Frame, kind: &str, title: &str, drawn: Markup) -> Markup {
     html! {
-        svg class="chart" data-chart=(kind) viewBox={ "0 0 " (WIDTH) " " (HEIGHT) } role="img"
+        svg class=(f.class) data-chart=(kind) viewBox={ "0 0 " (f.width) " " (HEIGHT) } role="img"
             aria-label=(Text(title)) xmlns="http://www.w3.org/2000/svg" {
             title { (Text(title)) }
             (drawn)
@@ -216,13 +239,13 @@ fn chart(kind: &str, title: &str, drawn: Markup) -> Markup {
 
 /// The value axis's grid lines and numbers, from 0 to `top` by `step`. (SVG elements are closed
 /// with an end tag, never left open: inside a page, an unclosed one holds what follows it.)
-fn value_ticks(top: f64, step: f64) -> Markup {
+fn value_ticks(f: Frame, top: f64, step: f64) -> Markup {
     let values = std::iter::successors(Some(0.0), |value| Some(value + step))
         .take_while(|value| *value <= top + f64::EPSILON);
     html! {
         @for value in values {
             @let y = y_of(value, top);
-            line class="grid" x1=(LEFT) x2=(WIDTH - RIGHT) y1=(at(y)) y2=(at(y)) {}
+            line class="grid" x1=(LEFT) x2=(f.width - RIGHT) y1=(at(y)) y2=(at(y)) {}
             text class="tick" x=(LEFT - 4.0) y=(at(y + 4.0)) text-anchor="end" { (value) }
         }
     }
@@ -231,38 +254,40 @@ fn value_ticks(top: f64, step: f64) -> Markup {
 /// A line chart over in-game time on `axis`: the time between sessions shaded, with how long it
 /// was, and the sessions' numbers under the chart.
 pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> Markup {
-    let between = axis
-        .stretches
-        .iter()
-        .filter(|s| s.session.is_none() && s.to > s.from);
     let (top, step) = value_axis(lines.iter().map(|l| l.series.highest()).max().unwrap_or(0));
-    let labels = axis.labels(8);
-    let last = labels.len().saturating_sub(1);
-    let drawn = html! {
-        @for stretch in between {
-            @let (x, end) = (x_of(stretch.columns.0), x_of(stretch.columns.1));
-            @let length = crate::time::GameDuration(stretch.to - stretch.from);
-            rect class="between" x=(at(x)) y=(TOP) width=(at(end - x)) height=(at(HEIGHT - TOP - BOTTOM)) {
-                title { (length) " between sessions" }
+    let drawn = |f: Frame| {
+        let between = axis
+            .stretches
+            .iter()
+            .filter(|s| s.session.is_none() && s.to > s.from);
+        let labels = axis.labels(f.labels);
+        let last = labels.len().saturating_sub(1);
+        html! {
+            @for stretch in between {
+                @let (x, end) = (x_of(f, stretch.columns.0), x_of(f, stretch.columns.1));
+                @let length = crate::time::GameDuration(stretch.to - stretch.from);
+                rect class="between" x=(at(x)) y=(TOP) width=(at(end - x)) height=(at(HEIGHT - TOP - BOTTOM)) {
+                    title { (length) " between sessions" }
+                }
+                // Its length written in it too, where it fits: a phone shows no tooltip.
+                @if end - x >= 36.0 {
+                    text class="tick" x=(at((x + end) / 2.0)) y=(at(TOP + 12.0)) text-anchor="middle" { (length) }
+                }
             }
-            // Its length written in it too, where it fits: a phone shows no tooltip.
-            @if end - x >= 36.0 {
-                text class="tick" x=(at((x + end) / 2.0)) y=(at(TOP + 12.0)) text-anchor="middle" { (length) }
+            (value_ticks(f, top, step))
+            @for (i, (column, label)) in labels.iter().enumerate() {
+                @let anchor = match (i, column) {
+                    (0, 0) => "start",
+                    _ if i == last && *column == COLUMNS => "end",
+                    _ => "middle",
+                };
+                text class="tick" x=(at(x_of(f, *column))) y=(HEIGHT - 8.0) text-anchor=(anchor) { (label) }
             }
-        }
-        (value_ticks(top, step))
-        @for (i, (column, label)) in labels.iter().enumerate() {
-            @let anchor = match (i, column) {
-                (0, 0) => "start",
-                _ if i == last && *column == COLUMNS => "end",
-                _ => "middle",
-            };
-            text class="tick" x=(at(x_of(*column))) y=(HEIGHT - 8.0) text-anchor=(anchor) { (label) }
-        }
-        @for line in lines {
-            polyline class="series" fill="none" stroke=(line.colour) stroke-width="2"
-                stroke-dasharray=[line.dashed.then_some("5 4")] points=(points(line, top)) {
-                title { (Text(&line.label)) }
+            @for line in lines {
+                polyline class="series" fill="none" stroke=(line.colour) stroke-width="2"
+                    stroke-dasharray=[line.dashed.then_some("5 4")] points=(points(f, line, top)) {
+                    title { (Text(&line.label)) }
+                }
             }
         }
     };
@@ -270,15 +295,18 @@ pub fn line_chart(kind: &str, title: &str, axis: &Axis, lines: &[Line<'_>]) -> M
         .iter()
         .map(|l| (l.label.as_str(), l.colour, l.dashed))
         .collect();
-    html! { (chart(kind, title, drawn)) (legend(&keys)) }
+    html! {
+        @for f in FRAMES { (chart(f, kind, title, drawn(f))) }
+        (legend(&keys))
+    }
 }
 
 /// A line's points: flat until each column, then up and down through what it held.
-fn points(line: &Line<'_>, top: f64) -> String {
+fn points(f: Frame, line: &Line<'_>, top: f64) -> String {
     let mut points = String::new();
     let mut previous: Option<u32> = None;
     for &(column, first, low, high, last) in &line.series.columns {
-        let x = x_of(column);
+        let x = x_of(f, column);
         for value in previous.into_iter().chain([first, low, high, last]) {
             let _ = write!(points, "{x:.1},{:.1} ", y_of(f64::from(value), top));
         }
@@ -288,7 +316,7 @@ fn points(line: &Line<'_>, top: f64) -> String {
         let _ = write!(
             points,
             "{:.1},{:.1}",
-            x_of(COLUMNS),
+            x_of(f, COLUMNS),
             y_of(f64::from(last), top)
         );
     }
@@ -318,31 +346,33 @@ pub fn bar_chart(
         .map(|b| b.value.max(b.mark.unwrap_or(0.0)))
         .fold(0.0, f64::max);
     let (top, step) = value_axis(highest.ceil() as u32);
-    let slot = (WIDTH - LEFT - RIGHT) / bars.len().max(1) as f64;
     // As many labels as fit side by side (about 6 units a character), the rest left to the tooltips.
     let widest = bars
         .iter()
         .map(|b| b.label.chars().count())
         .max()
         .unwrap_or(1);
-    let fit = ((WIDTH - LEFT - RIGHT) / (widest as f64 * 6.0 + 8.0)).max(1.0) as usize;
-    let label_every = bars.len().div_ceil(fit).max(1);
-    let drawn = html! {
-        (value_ticks(top, step))
-        @for (i, bar) in bars.iter().enumerate() {
-            @let x = LEFT + slot * i as f64;
-            @let y = y_of(bar.value, top);
-            rect class="bar" x=(at(x + slot * 0.1)) y=(at(y)) width=(at(slot * 0.8))
-                height=(at((HEIGHT - BOTTOM - y).max(0.0)))
-                fill=(if bar.warn { PALETTE[1] } else { PALETTE[0] }) {
-                title { (Text(&bar.label)) ": " (bar.value) }
-            }
-            @if let Some(mark) = bar.mark {
-                @let my = y_of(mark, top);
-                line class="mark" x1=(at(x)) x2=(at(x + slot)) y1=(at(my)) y2=(at(my)) stroke="#222" stroke-width="2" {}
-            }
-            @if i % label_every == 0 {
-                text class="tick" x=(at(x + slot / 2.0)) y=(HEIGHT - 8.0) text-anchor="middle" { (Text(&bar.label)) }
+    let drawn = |f: Frame| {
+        let slot = (f.width - LEFT - RIGHT) / bars.len().max(1) as f64;
+        let fit = ((f.width - LEFT - RIGHT) / (widest as f64 * 6.0 + 8.0)).max(1.0) as usize;
+        let label_every = bars.len().div_ceil(fit).max(1);
+        html! {
+            (value_ticks(f, top, step))
+            @for (i, bar) in bars.iter().enumerate() {
+                @let x = LEFT + slot * i as f64;
+                @let y = y_of(bar.value, top);
+                rect class="bar" x=(at(x + slot * 0.1)) y=(at(y)) width=(at(slot * 0.8))
+                    height=(at((HEIGHT - BOTTOM - y).max(0.0)))
+                    fill=(if bar.warn { PALETTE[1] } else { PALETTE[0] }) {
+                    title { (Text(&bar.label)) ": " (bar.value) }
+                }
+                @if let Some(mark) = bar.mark {
+                    @let my = y_of(mark, top);
+                    line class="mark" x1=(at(x)) x2=(at(x + slot)) y1=(at(my)) y2=(at(my)) stroke="#222" stroke-width="2" {}
+                }
+                @if i % label_every == 0 {
+                    text class="tick" x=(at(x + slot / 2.0)) y=(HEIGHT - 8.0) text-anchor="middle" { (Text(&bar.label)) }
+                }
             }
         }
     };
@@ -353,7 +383,10 @@ pub fn bar_chart(
     if bars.iter().any(|b| b.mark.is_some()) {
         keys.push((mark_label, "#222", false));
     }
-    html! { (chart(kind, title, drawn)) (legend(&keys)) }
+    html! {
+        @for f in FRAMES { (chart(f, kind, title, drawn(f))) }
+        (legend(&keys))
+    }
 }
 
 fn legend(keys: &[(&str, &str, bool)]) -> Markup {

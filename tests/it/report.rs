@@ -73,7 +73,7 @@ fn a_report_shows_every_section_each_characters_charts_and_the_chain_head() {
     assert_eq!(summary["sessions"], 1);
     assert_eq!(
         summary["charts"].as_u64().unwrap() as usize,
-        page.matches("<svg class=\"chart\"").count()
+        page.matches("<svg class=\"chart wide\"").count()
     );
 }
 
@@ -668,4 +668,52 @@ fn a_sessions_highlights_put_a_fall_and_a_correction_before_routine_and_more_ope
         more.contains("<summary>and 3 more</summary>") && more.contains("Recruit9"),
         "{more}"
     );
+}
+
+/// #47: a chart's labels are read at about 10 px wherever the report is opened. Each chart is
+/// drawn wide and narrow; a phone shows the narrow drawing (the wide one shrank its labels to
+/// about 5 px in a 366 px column), a desktop the wide one, never both.
+#[test]
+fn a_reports_chart_labels_stay_readable_on_a_phone_and_a_desktop() {
+    let Some(chromium) = super::browser::chromium_or_skip("a_reports_chart_labels_stay_readable")
+    else {
+        return;
+    };
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "3", "--events", "600"]);
+    let (_, summary) = write_report(&c, "phone.html", &[]);
+    let charts = summary["charts"].as_u64().expect("a chart count");
+    let file = c.dir.path().join("phone.html");
+    let mut browser = super::browser::Browser::start(&chromium);
+    for (width, mobile) in [(360, true), (390, true), (1280, false)] {
+        let tab = browser.open(&format!("file://{}", file.display()), width, 844, mobile);
+        browser.wait_for(
+            &tab,
+            "document.body.dataset.drawn !== undefined",
+            "the report drawn",
+        );
+        let seen = browser.eval(
+            &tab,
+            r#"(function () {
+  var shown = Array.from(document.querySelectorAll("svg.chart")).filter(function (s) { return s.getClientRects().length > 0; });
+  var heights = shown.map(function (s) { var t = s.querySelector("text.tick"); return t ? t.getBoundingClientRect().height : 99; });
+  return { shown: shown.length, narrow: shown.filter(function (s) { return s.classList.contains("narrow"); }).length,
+           smallest: Math.min.apply(null, heights) };
+})()"#,
+        );
+        assert_eq!(
+            seen["shown"], charts,
+            "one drawing of each chart at {width} px: {seen}"
+        );
+        assert_eq!(
+            seen["narrow"].as_u64(),
+            Some(if width < 560 { charts } else { 0 }),
+            "{seen}"
+        );
+        assert!(
+            seen["smallest"].as_f64().unwrap_or(0.0) >= 9.0,
+            "labels too small to read at {width} px: {seen}"
+        );
+        browser.close(tab);
+    }
 }
