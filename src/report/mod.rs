@@ -195,18 +195,24 @@ pub fn gather(
     // The evenings' bounds, read through the kind index: sessions are numbered from 1 in order,
     // and each ends (if it has) before the next starts.
     let mut evenings: Vec<(u32, u64, Option<u64>)> = Vec::new();
+    // Each evening's first and last event, its events spaced between them on the charts.
+    let last_seq = store.head()?.map_or(0, |h| h.seq.get());
+    let last_seq = upto.map_or(last_seq, |u| u.get().min(last_seq));
+    let mut spans: Vec<(u32, u64, u64)> = Vec::new();
     store.for_each_row_of_kind("session_started", upto, |row| {
         evenings.push((evenings.len() as u32 + 1, row.game_time, None));
+        spans.push((spans.len() as u32 + 1, row.seq.get(), last_seq));
         Ok(())
     })?;
-    let mut ended = evenings.iter_mut();
+    let mut ended = evenings.iter_mut().zip(spans.iter_mut());
     store.for_each_row_of_kind("session_ended", upto, |row| {
-        if let Some(evening) = ended.next() {
+        if let Some((evening, span)) = ended.next() {
             evening.2 = Some(row.game_time);
+            span.2 = row.seq.get();
         }
         Ok(())
     })?;
-    let axis = Axis::of(&evenings, end);
+    let axis = Axis::of(&evenings, end).spaced_by_events(&spans);
     let mut tracks: BTreeMap<String, CharacterTrack> = BTreeMap::new();
     let mut milestones: BTreeMap<String, Milestones> = BTreeMap::new();
     let mut sessions: Vec<SessionRow> = Vec::new();
@@ -241,7 +247,7 @@ pub fn gather(
         dice.feed(r, true);
         // The log's order is the chart's: a clock taken back never draws a line backwards.
         let column = axis
-            .column_of(r.game_time.seconds(), r.session)
+            .column_at(r.game_time.seconds(), r.session, r.seq.get())
             .max(last_column);
         last_column = column;
         let named = state.characters_named(&r.event);

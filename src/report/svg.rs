@@ -108,6 +108,10 @@ struct Stretch {
     session: Option<u32>,
     /// Its first column, and the first of the next.
     columns: (u64, u64),
+    /// A session's first and last event (its start and its end, or the last event so far): its
+    /// events are spaced evenly between them, so a fight of a minute in a session of hours
+    /// takes its share of the width (#47).
+    seqs: Option<(u64, u64)>,
 }
 
 /// An evening is drawn this many times as wide as the time between two evenings.
@@ -143,10 +147,41 @@ impl Axis {
                     to,
                     session,
                     columns: (first, COLUMNS * taken / total),
+                    seqs: None,
                 }
             })
             .collect();
         Axis { stretches }
+    }
+
+    /// Each session's events spaced evenly across its stretch: `(session, first seq, last seq)`.
+    pub fn spaced_by_events(mut self, sessions: &[(u32, u64, u64)]) -> Axis {
+        for &(number, first, last) in sessions {
+            if let Some(stretch) = self
+                .stretches
+                .iter_mut()
+                .find(|s| s.session == Some(number))
+            {
+                stretch.seqs = Some((first, last));
+            }
+        }
+        self
+    }
+
+    /// Where the event `seq`, recorded at in-game time `seconds` in `session` if any, falls on the
+    /// axis: among its session's events where they are spaced ([`Self::spaced_by_events`]),
+    /// otherwise as [`Self::column_of`] says.
+    pub fn column_at(&self, seconds: u64, session: Option<u32>, seq: u64) -> u64 {
+        let own = session.and_then(|n| self.stretches.iter().find(|s| s.session == Some(n)));
+        match own.and_then(|s| Some((s, s.seqs?))) {
+            Some((stretch, (first, last))) if last > first => {
+                let (from, next) = stretch.columns;
+                let into = seq.clamp(first, last) - first;
+                from + (u128::from(into) * u128::from(next - from) / u128::from(last - first))
+                    as u64
+            }
+            _ => self.column_of(seconds, session),
+        }
     }
 
     /// Where an event recorded at in-game time `seconds`, in `session` if any, falls on the axis
@@ -406,6 +441,24 @@ fn legend(keys: &[(&str, &str, bool)]) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// #47: a fight of seconds in an evening of twenty minutes. By time alone its changes take a
+    /// thirtieth of the evening's width; spaced by events, its share of the evening's events.
+    #[test]
+    fn a_fight_of_seconds_in_an_evening_takes_its_events_share_of_the_width() {
+        // One evening, 20 minutes, events #10 to #110; the fight is #50 to #70, in 36 seconds.
+        let axis = Axis::of(&[(1, 0, Some(1_200))], 1_200).spaced_by_events(&[(1, 10, 110)]);
+        let fight = axis.column_at(636, Some(1), 70) - axis.column_at(600, Some(1), 50);
+        assert_eq!(fight, COLUMNS / 5, "a fifth of the evening's events");
+        assert!(axis.column_of(636, Some(1)) - axis.column_of(600, Some(1)) < COLUMNS / 20);
+        // Outside any session, or with no events to space by, time places an event.
+        assert_eq!(axis.column_at(600, None, 60), axis.column_of(600, None));
+        let unspaced = Axis::of(&[(1, 0, Some(1_200))], 1_200);
+        assert_eq!(
+            unspaced.column_at(600, Some(1), 60),
+            unspaced.column_of(600, Some(1))
+        );
+    }
 
     #[test]
     fn a_series_keeps_at_most_one_column_per_step_of_the_axis_whatever_its_length() {
