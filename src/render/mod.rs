@@ -397,6 +397,13 @@ pub fn sheet_lines(c: &Character, state: &CampaignState) -> Vec<String> {
     lines
 }
 
+/// What a character knows and what each costs and does, as their system says (#47).
+pub fn known(c: &Character, state: &CampaignState) -> Vec<(String, String)> {
+    on_system!(&c.system, AnyState, |S, mine| {
+        S::known(&c.as_seen_by::<S>(), mine, state)
+    })
+}
+
 /// What is in force on a character and what it does, as their system says (#47).
 pub fn in_force(c: &Character, state: &CampaignState) -> Vec<(String, &'static str)> {
     on_system!(&c.system, AnyState, |S, mine| {

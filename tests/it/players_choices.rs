@@ -57,6 +57,10 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
             && page.contains("cannot cast, start concentrating or join a ritual"),
         "{page}"
     );
+    assert!(
+        page.contains("<strong>Ember</strong>: costs 1 MP; Weave 1, Elementalism lore, elemental"),
+        "her spells with their costs: {page}"
+    );
     assert!(page.contains("class=\"choice\""), "{page}");
     assert!(
         page.contains("lose half the spell's MPs (lose-half-mps)"),

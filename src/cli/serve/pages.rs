@@ -498,6 +498,14 @@ fn yours(characters: &[String], state: &CampaignState) -> Markup {
                             }
                         }
                     }
+                    @let known = crate::render::known(c, state);
+                    @if !known.is_empty() {
+                        ul class="known" {
+                            @for (name, what) in &known {
+                                li { strong { (Text(name)) } ": " (Text(what)) }
+                            }
+                        }
+                    }
                     @for choice in crate::rules::players::waiting_on(state, &c.name) {
                         (choice_form(&choice))
                     }

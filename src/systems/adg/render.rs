@@ -1,13 +1,15 @@
 //! Log lines of A Dungeon Game's events.
 
+use super::scroll_words::what_reading_did;
+pub use super::scroll_words::{scroll_outcome, scroll_read, scroll_written};
+
 use crate::dice::Die;
 use crate::seq::Seq;
 use crate::systems::adg::Adg;
 use crate::systems::adg::event::AdgEvent;
-use crate::systems::adg::event::RitualKind;
 use crate::systems::adg::event::{
-    Cast, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, Reading, RestResult, ScrollOutcome,
-    ScrollWritten, TableResult,
+    Cast, EffectKind, EffectRoll, LearnAttempt, PendingOutcome, RestResult, ScrollWritten,
+    TableResult,
 };
 use crate::systems::adg::state::AdgState;
 use crate::systems::adg::tables::{AdgTables, Attribute};
@@ -342,6 +344,17 @@ impl crate::systems::contract::render::SystemWords for super::Adg {
         }
         lines
     }
+    /// Each ritual known with how its kind works at the caster's level (ADG-R1).
+    fn known(
+        _who: &Someone<'_, Adg>,
+        adg: &AdgState,
+        _state: &dyn View<Adg>,
+    ) -> Vec<(String, String)> {
+        (adg.known.values())
+            .map(|k| (k.name.clone(), ritual_works(k.kind, adg.level)))
+            .collect()
+    }
+
     fn level(adg: &AdgState) -> u32 {
         adg.level
     }
@@ -503,7 +516,7 @@ fn effect_kind(kind: EffectKind) -> &'static str {
 }
 
 /// A table result: its text, then what it did.
-fn table(r: &TableResult) -> String {
+pub(super) fn table(r: &TableResult) -> String {
     format!(
         "\"{}\" (table total {}){}",
         r.text,
@@ -515,7 +528,7 @@ fn table(r: &TableResult) -> String {
 /// A mishap told as it was rolled: the two dice, what the check failed by, the total, then the
 /// entry ("mishap 2d6 (3, 5) + 2 = 10: ..."). The dice are found by their purpose; a mishap whose
 /// dice are not both in `dice` (sealed ones) is told by its total.
-fn mishap(m: &TableResult, dice: &[Die]) -> String {
+pub(super) fn mishap(m: &TableResult, dice: &[Die]) -> String {
     let faces: Vec<u32> = dice
         .iter()
         .filter(|d| d.purpose == "mishap 2d6")
@@ -557,7 +570,7 @@ fn consequences(r: &TableResult) -> String {
 }
 
 /// Names keep the case they were entered in; only the kind is a plain word.
-fn effect(e: &EffectRoll) -> String {
+pub(super) fn effect(e: &EffectRoll) -> String {
     format!("{} {} to {}", e.amount, effect_kind(e.kind), e.target)
 }
 
@@ -687,98 +700,6 @@ pub fn downtime_spent(character: &str, weeks: u32, restored_exertion: bool) -> S
     format!("{character} spends {weeks} of downtime{restored}")
 }
 
-pub fn scroll_written(w: &ScrollWritten) -> String {
-    let sealed = if w.original_kind == RitualKind::Ceremony {
-        format!(
-            "; the GM's check is sealed ({})",
-            crate::dice::sealed::chosen_by(&w.dice)
-        )
-    } else {
-        String::new()
-    };
-    let writes = if w.in_downtime {
-        "writes, in a week of that downtime,"
-    } else {
-        "spends a week writing"
-    };
-    let recovered = if w.cushion_recovered {
-        "; the Cunning exerted for it recovered later in the span"
-    } else {
-        ""
-    };
-    format!(
-        "{} {writes} a scroll of {} (SL {}, \"{}\") for {} silver{sealed}{recovered}",
-        w.writer, w.ritual, w.level, w.effect, w.cost
-    )
-}
-
-pub fn scroll_read(reading: &Reading, dice: &[Die]) -> String {
-    let mut parts = vec![format!(
-        "{} reads scroll S{}",
-        reading.reader, reading.scroll
-    )];
-    parts.extend(what_reading_did(reading, dice));
-    parts.join("; ")
-}
-
-/// What a reading did, part by part: a save, damage to the scroll, a bad writing, a mishap or
-/// the effect, whether the scroll holds, and what waits for `scroll resolve`.
-fn what_reading_did(reading: &Reading, dice: &[Die]) -> Vec<String> {
-    let mut parts = Vec::new();
-    if let Some(save) = &reading.agility_save {
-        parts.push(format!(
-            "Agility save {} vs {}: {}",
-            save.roll,
-            save.target,
-            if save.success { "passed" } else { "failed" }
-        ));
-    }
-    if let Some(d) = &reading.damaged {
-        parts.push(format!("scroll damaged: {}", table(d)));
-    }
-    if reading.writing_check_passed == Some(false) {
-        parts.push("it was badly written".into());
-    }
-    if let Some(m) = &reading.mishap {
-        parts.push(mishap(m, dice));
-    }
-    if let Some(e) = &reading.effect {
-        parts.push(effect(e));
-    }
-    match (reading.reuse_roll, reading.kept) {
-        (Some(r), true) => parts.push(format!("the scroll can be read again (d20: {r})")),
-        (Some(r), false) => parts.push(format!("the scroll crumbles to ash (d20: {r})")),
-        (None, _) => {}
-    }
-    if let Some(pending) = &reading.pending {
-        parts.push(format!(
-            "{} waits for `grimoire scroll resolve {}`",
-            pending_words(&pending.outcome),
-            reading.reader
-        ));
-    }
-    parts
-}
-
-pub fn scroll_outcome(o: &ScrollOutcome) -> String {
-    let mut parts = vec![format!(
-        "{} rolls what scroll S{} left pending",
-        o.reader, o.scroll
-    )];
-    if let Some(m) = &o.mishap {
-        parts.push(mishap(m, &o.dice));
-    }
-    if let Some(e) = &o.effect {
-        parts.push(effect(e));
-    }
-    if let Some(dead) = &o.unreached {
-        parts.push(format!(
-            "its damage or healing reaches no one: {dead} is dead"
-        ));
-    }
-    parts.join("; ")
-}
-
 /// The scrolls `who` holds, oldest first.
 fn held_by<'s>(
     who: &str,
@@ -797,4 +718,38 @@ fn scrolls_held(who: &str, state: &dyn View<Adg>) -> Vec<String> {
     held_by(who, state)
         .map(|s| format!("S{} {} SL {} read {}x", s.id, s.ritual, s.level, s.reads))
         .collect()
+}
+
+/// How a ritual of `kind` works for a caster of `level` (ADG-R1), in a few words.
+fn ritual_works(kind: super::event::RitualKind, level: u32) -> String {
+    use super::event::RitualKind;
+    match kind {
+        RitualKind::Phrase => "phrase: a round to cast; works at once, then fades".into(),
+        RitualKind::Sigil => format!(
+            "sigil: a minute to draw; set off at will or on a condition; lasts {} minutes",
+            10 * level
+        ),
+        RitualKind::Ceremony => format!(
+            "ceremony: an hour or more; works once complete; lasts {}",
+            crate::words::count(u64::from(level), "day", "days")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::adg::event::RitualKind;
+
+    #[test]
+    fn adg_r1_given_a_level_3_caster_when_their_card_lists_rituals_then_each_kind_says_how_it_works()
+     {
+        assert_eq!(
+            ritual_works(RitualKind::Phrase, 3),
+            "phrase: a round to cast; works at once, then fades"
+        );
+        assert!(ritual_works(RitualKind::Sigil, 3).ends_with("lasts 30 minutes"));
+        assert!(ritual_works(RitualKind::Ceremony, 3).ends_with("lasts 3 days"));
+        assert!(ritual_works(RitualKind::Ceremony, 1).ends_with("lasts 1 day"));
+    }
 }

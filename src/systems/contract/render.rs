@@ -117,6 +117,15 @@ pub trait SystemWords: SystemModel + SystemFold {
     ) -> Vec<(String, &'static str)> {
         Vec::new()
     }
+    /// What `who` knows (spells, rituals), each with what it costs and how it works, for their
+    /// player's card (#47).
+    fn known(
+        _who: &Someone<'_, Self>,
+        _mine: &Self::Character,
+        _state: &dyn View<Self>,
+    ) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// What of this system waits on someone at the table (a choice to make, a spell about to
     /// fire, a save still open), each line naming who: the live view gathers them at its top.
     fn waiting(_state: &dyn View<Self>) -> Vec<String> {

@@ -247,6 +247,35 @@ impl crate::systems::contract::render::SystemWords for super::Vsd {
         lines.extend(waiting_of(c, vsd, state));
         lines
     }
+    /// Each spell known with its cost in MPs (VSD-6) and how it works.
+    fn known(
+        _who: &Someone<'_, Vsd>,
+        vsd: &VsdState,
+        _state: &dyn View<Vsd>,
+    ) -> Vec<(String, String)> {
+        (vsd.spells.values())
+            .map(|s| {
+                let mut what = vec![
+                    format!("costs {} MP", s.mp_cost()),
+                    format!("Weave {}, {} lore, {}", s.weave, s.lore, s.kind.word()),
+                ];
+                if s.instantaneous {
+                    what.push("instantaneous".into());
+                }
+                if let Some(duration) = s.duration {
+                    what.push(format!("lasts {duration}"));
+                }
+                if s.save {
+                    what.push("a Willpower save resists it".into());
+                }
+                if let Some(attack) = s.attack {
+                    what.push(format!("makes a {} attack roll", attack.word()));
+                }
+                (s.name.clone(), what.join("; "))
+            })
+            .collect()
+    }
+
     /// Each condition in force on them with what it does (VSD-13), for their player's card.
     fn in_force(
         _who: &Someone<'_, Vsd>,
