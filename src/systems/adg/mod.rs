@@ -6,7 +6,6 @@ pub mod event;
 pub mod render;
 pub mod rules;
 pub mod sample;
-mod scroll_words;
 pub mod sheet;
 pub mod spec;
 pub mod state;

@@ -165,6 +165,62 @@ impl crate::systems::contract::rules::SystemRules for Adg {
         command.draws_dice()
     }
 
+    /// A roll put to a phone says who rolls and for what, and for a casting or a learning what
+    /// the d20 must come under (ADG-R3, ADG-R4: at or under current Cunning, exactly it an exact
+    /// roll).
+    fn asked_words(command: &AdgCommand, state: &dyn View<Adg>) -> Option<String> {
+        let name = |who: &str| {
+            state
+                .someone(who)
+                .map_or(who.to_string(), |c| c.name.to_string())
+        };
+        let under = |who: &str| {
+            (state
+                .someone(who)
+                .and_then(|c| c.mine.map(|a| a.current(Attribute::Cunning))))
+            .map_or(String::new(), |cunning| {
+                format!(" — d20 at or under {cunning}, their Cunning (exactly {cunning}: exact)")
+            })
+        };
+        let words = match command {
+            AdgCommand::Cast(c) => format!(
+                "{}: cast {}{}",
+                name(&c.character),
+                c.ritual,
+                under(&c.character)
+            ),
+            AdgCommand::Learn(l) => format!(
+                "{}: learn {}{}",
+                name(&l.character),
+                l.ritual,
+                under(&l.character)
+            ),
+            AdgCommand::Trigger(t) => format!("{}: set off {}", name(&t.character), t.ritual),
+            AdgCommand::RollRitual(w) => format!(
+                "{}: roll a new ritual's two words (two d20s)",
+                name(&w.character)
+            ),
+            AdgCommand::ReadScroll(r) => {
+                format!("{}: read scroll S{}", name(&r.character), r.scroll)
+            }
+            AdgCommand::LearnScroll(l) => format!(
+                "{}: learn the ritual on scroll S{}",
+                name(&l.character),
+                l.scroll
+            ),
+            AdgCommand::ResolvePending(w) => format!(
+                "{}: roll what the scroll read left pending",
+                name(&w.character)
+            ),
+            AdgCommand::WriteScroll(_)
+            | AdgCommand::LoadTables { .. }
+            | AdgCommand::Exert(_)
+            | AdgCommand::GiveScroll(_)
+            | AdgCommand::Silver(_) => return None,
+        };
+        Some(words)
+    }
+
     fn inputs(command: &mut AdgCommand) -> Vec<Needs<'_, AdgEvent>> {
         command
             .sealed_slot()

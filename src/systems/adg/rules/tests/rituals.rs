@@ -495,3 +495,31 @@ fn adg_r6_damage_and_healing_are_1d6_per_adventurer_level() {
         "learning cost 1 maximum health; 7 damage, then 6 healed"
     );
 }
+
+/// #47 item 2: a casting or a learning put to a phone reads who rolls, for what, and what the
+/// d20 must come under, worked out from the campaign as it stands (Aldric's Cunning is 13).
+#[test]
+fn adg_r4_given_aldric_when_his_casting_or_learning_is_put_to_a_phone_then_it_reads_what_the_d20_must_come_under()
+ {
+    let w = world();
+    let said = |command: &AdgCommand| {
+        <Adg as crate::systems::contract::rules::SystemRules>::asked_words(command, &w.state())
+    };
+    assert_eq!(
+        said(&cast("concealing darkness")).as_deref(),
+        Some(
+            "Aldric: cast concealing darkness — d20 at or under 13, their Cunning (exactly 13: exact)"
+        )
+    );
+    assert_eq!(
+        said(&learn("Warding Glyph", None, false)).as_deref(),
+        Some("Aldric: learn Warding Glyph — d20 at or under 13, their Cunning (exactly 13: exact)")
+    );
+    let resolve = AdgCommand::ResolvePending(crate::systems::contract::rules::Who {
+        character: "aldric".into(),
+    });
+    assert_eq!(
+        said(&resolve).as_deref(),
+        Some("Aldric: roll what the scroll read left pending")
+    );
+}

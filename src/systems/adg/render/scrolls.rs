@@ -1,8 +1,8 @@
 //! Log lines of A Dungeon Game's scrolls: written, read and resolved (ADG-S1 to ADG-S4).
 
-use super::event::{Reading, RitualKind, ScrollOutcome, ScrollWritten};
-use super::render::{effect, mishap, pending_words, table};
+use super::{effect, mishap, pending_words, table};
 use crate::dice::Die;
+use crate::systems::adg::event::{Reading, RitualKind, ScrollOutcome, ScrollWritten};
 
 pub fn scroll_written(w: &ScrollWritten) -> String {
     let sealed = if w.original_kind == RitualKind::Ceremony {

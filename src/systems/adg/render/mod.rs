@@ -1,7 +1,9 @@
 //! Log lines of A Dungeon Game's events.
 
-use super::scroll_words::what_reading_did;
-pub use super::scroll_words::{scroll_outcome, scroll_read, scroll_written};
+mod scrolls;
+
+use scrolls::what_reading_did;
+pub use scrolls::{scroll_outcome, scroll_read, scroll_written};
 
 use crate::dice::Die;
 use crate::seq::Seq;
@@ -516,7 +518,7 @@ fn effect_kind(kind: EffectKind) -> &'static str {
 }
 
 /// A table result: its text, then what it did.
-pub(super) fn table(r: &TableResult) -> String {
+fn table(r: &TableResult) -> String {
     format!(
         "\"{}\" (table total {}){}",
         r.text,
@@ -528,7 +530,7 @@ pub(super) fn table(r: &TableResult) -> String {
 /// A mishap told as it was rolled: the two dice, what the check failed by, the total, then the
 /// entry ("mishap 2d6 (3, 5) + 2 = 10: ..."). The dice are found by their purpose; a mishap whose
 /// dice are not both in `dice` (sealed ones) is told by its total.
-pub(super) fn mishap(m: &TableResult, dice: &[Die]) -> String {
+fn mishap(m: &TableResult, dice: &[Die]) -> String {
     let faces: Vec<u32> = dice
         .iter()
         .filter(|d| d.purpose == "mishap 2d6")
@@ -570,7 +572,7 @@ fn consequences(r: &TableResult) -> String {
 }
 
 /// Names keep the case they were entered in; only the kind is a plain word.
-pub(super) fn effect(e: &EffectRoll) -> String {
+fn effect(e: &EffectRoll) -> String {
     format!("{} {} to {}", e.amount, effect_kind(e.kind), e.target)
 }
 
