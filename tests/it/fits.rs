@@ -36,18 +36,7 @@ fn a_crowded_evening() -> (Campaign, String) {
     let c = Campaign::with_party();
     c.ok(&VSD_TOM);
     c.ok(&LEARN_SLEEP);
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "elemental",
-    ]);
+    c.ok(&crate::support::LEARN_EMBER);
     c.add_adg(
         "Bartholomew-Maximilian-Oakenshield-the-Unwearying",
         1,

@@ -13,18 +13,7 @@ use grimoire::seq::Seq;
 /// rounds later); Bea plays her on a linked phone, Cal plays Aldric on his.
 fn miras_failed_ember() -> (Campaign, String, String) {
     let c = Campaign::with_party();
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "1",
-        "--kind",
-        "elemental",
-    ]);
+    c.ok(&crate::support::LEARN_EMBER);
     let cast = c.ok(&[
         "--rolls", "3,40,40", "spell", "cast", "Mira", "Ember", "--target", "the orc",
     ]);
@@ -41,6 +30,13 @@ fn choose(served: &Served, player: &str, body: &str) -> Answer {
         served.address(),
         body.len()
     ))
+}
+
+/// A choice the rules refuse: 409, saying `why`.
+fn refused(served: &Served, player: &str, body: &str, why: &str) {
+    let answer = choose(served, player, body);
+    assert_eq!(answer.status, 409, "{body}: {}", answer.body);
+    assert!(answer.body.contains(why), "{body}: {}", answer.body);
 }
 
 #[test]
@@ -67,20 +63,14 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
         "{page}"
     );
     // Another player's phone, picks the choice does not offer, and no pick: refused, nothing kept.
-    let other = choose(&served, &cal, "character=Mira&pick=fires-later");
-    assert_eq!(other.status, 409, "{}", other.body);
-    assert!(
-        other.body.contains("plays Aldric, not Mira"),
-        "{}",
-        other.body
+    refused(
+        &served,
+        &cal,
+        "character=Mira&pick=fires-later",
+        "plays Aldric, not Mira",
     );
-    let unfit = choose(&served, &bea, "character=Mira&pick=keep-mps");
-    assert_eq!(unfit.status, 409, "{}", unfit.body);
-    assert!(
-        unfit.body.contains("pick 1 of lose-half-mps, fires-later"),
-        "{}",
-        unfit.body
-    );
+    let unfit = "character=Mira&pick=keep-mps";
+    refused(&served, &bea, unfit, "pick 1 of lose-half-mps, fires-later");
     for body in [
         "character=Mira",
         "character=Mira&pick=",
@@ -111,12 +101,11 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
         "the choice is made"
     );
     // Once made, nothing waits on her player; `verify` holds.
-    let again = choose(&served, &bea, "character=Mira&pick=fires-later");
-    assert_eq!(again.status, 409, "{}", again.body);
-    assert!(
-        again.body.contains("no choice waits on Mira"),
-        "{}",
-        again.body
+    refused(
+        &served,
+        &bea,
+        "character=Mira&pick=fires-later",
+        "no choice waits on Mira",
     );
     assert_eq!(c.json(&["verify"])["all_hold"], true);
 }
@@ -144,9 +133,8 @@ fn vsd10_the_gms_pick_after_resonance_is_never_offered_to_the_casters_phone() {
         "no form for the GM's pick"
     );
     for pick in ["agents", "stunned"] {
-        let tried = choose(&served, &bea, &format!("character=Mira&pick={pick}"));
-        assert_eq!(tried.status, 409, "{}", tried.body);
-        assert!(tried.body.contains("the GM makes it"), "{}", tried.body);
+        let tried = format!("character=Mira&pick={pick}");
+        refused(&served, &bea, &tried, "the GM makes it");
     }
 }
 

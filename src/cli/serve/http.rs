@@ -510,25 +510,39 @@ async fn to_the_players_folder(State(s): State<Shares>, Path(token): Path<String
     }
 }
 
+/// A refusal of what a player's page sent, as its script reads one: `{"refused": why}`.
+fn refused(status: u16, why: &str) -> Response {
+    answered(pages::json_made(
+        status,
+        &serde_json::json!({ "refused": why }),
+    ))
+}
+
+/// The body of a form a player's page sent (`what`: "an answer", "a choice"), at most `largest`
+/// bytes. It must arrive within the time a head may take: a stalled sender holds no connection
+/// for long.
+async fn short_form(
+    body: axum::body::Body,
+    largest: usize,
+    what: &str,
+) -> Result<axum::body::Bytes, Response> {
+    let read = tokio::time::timeout(HEAD_WITHIN, axum::body::to_bytes(body, largest));
+    match read.await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(refused(413, &format!("{what} is a short form"))),
+        Err(_) => Err(refused(408, &format!("{what} did not arrive in time"))),
+    }
+}
+
 /// A device's answer: `request=N&contribution=HEX`, a form (C-5), each field once.
 async fn player_answer(
     State(s): State<Shares>,
     Path(token): Path<String>,
     body: axum::body::Body,
 ) -> Response {
-    let refused = |status: u16, why: &str| {
-        answered(pages::json_made(
-            status,
-            &serde_json::json!({ "refused": why }),
-        ))
-    };
-    // The body must arrive within the time a head may take: a stalled sender holds no
-    // connection for long.
-    let read = tokio::time::timeout(HEAD_WITHIN, axum::body::to_bytes(body, LARGEST_ANSWER));
-    let bytes = match read.await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => return refused(413, "an answer is a short form"),
-        Err(_) => return refused(408, "the answer did not arrive in time"),
+    let bytes = match short_form(body, LARGEST_ANSWER, "an answer").await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal,
     };
     let mut request = None;
     let mut contribution = None;
@@ -572,17 +586,9 @@ async fn player_choice(
     Path(token): Path<String>,
     body: axum::body::Body,
 ) -> Response {
-    let refused = |status: u16, why: &str| {
-        answered(pages::json_made(
-            status,
-            &serde_json::json!({ "refused": why }),
-        ))
-    };
-    let read = tokio::time::timeout(HEAD_WITHIN, axum::body::to_bytes(body, LARGEST_CHOICE));
-    let bytes = match read.await {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => return refused(413, "a choice is a short form"),
-        Err(_) => return refused(408, "the choice did not arrive in time"),
+    let bytes = match short_form(body, LARGEST_CHOICE, "a choice").await {
+        Ok(bytes) => bytes,
+        Err(refusal) => return refusal,
     };
     let (mut character, mut names, mut picks) = (None, None, Vec::new());
     let mut twice = false;

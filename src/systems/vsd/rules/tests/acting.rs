@@ -10,17 +10,7 @@ use crate::testkit::put_to as put;
 /// Eli's phone plays Mira, Cal's plays Tom (devices 1 and 2).
 fn table() -> World {
     let mut w = world();
-    for (player, plays) in [("Eli", "Mira"), ("Cal", "Tom")] {
-        w.then(
-            Command::LinkDevice {
-                player: player.into(),
-                characters: vec![plays.into()],
-                replace: false,
-                token_hash: format!("{player:0>64}"),
-            },
-            &[],
-        );
-    }
+    link_phones(&mut w, &[("Eli", "Mira"), ("Cal", "Tom")]);
     w
 }
 

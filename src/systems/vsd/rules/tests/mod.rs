@@ -230,6 +230,21 @@ fn choose_striking(choices: &[Choice], target: &str) -> VsdCommand {
     })
 }
 
+/// Each player's phone linked, in turn, for the character they play (devices 1, 2, …).
+fn link_phones(w: &mut World, players: &[(&str, &str)]) {
+    for (player, plays) in players {
+        w.then(
+            Command::LinkDevice {
+                player: player.to_string(),
+                characters: vec![plays.to_string()],
+                replace: false,
+                token_hash: format!("{player:0>64}"),
+            },
+            &[],
+        );
+    }
+}
+
 mod acting;
 mod attacks;
 mod casting;

@@ -7,17 +7,7 @@ use crate::rules::players::{Refused as DeviceRefused, made_on, waiting_on};
 
 /// Bea's phone (device 1) plays Mira; Cal's (device 2) plays Bran.
 fn linked(w: &mut World) {
-    for (player, plays) in [("Bea", "Mira"), ("Cal", "Bran")] {
-        w.then(
-            Command::LinkDevice {
-                player: player.into(),
-                characters: vec![plays.into()],
-                replace: false,
-                token_hash: format!("{player:0>64}"),
-            },
-            &[],
-        );
-    }
+    link_phones(w, &[("Bea", "Mira"), ("Cal", "Bran")]);
 }
 
 /// Ember (W1 elemental) fails: 3, 40 on the casting table makes 8; the failure roll 40 + 50 = 90
