@@ -8,6 +8,8 @@
     busy = true;
     fetch(location.pathname + location.search, { cache: "no-store" }).then(function (answer) {
       if (answer.status === 404) { gone(); throw new Error("gone"); }
+      // A busy server's page is not the campaign: the page stays as it was and asks again soon.
+      if (!answer.ok) { setTimeout(refresh, 1000); throw new Error("" + answer.status); }
       return answer.text();
     }).then(function (text) {
       var fresh = new DOMParser().parseFromString(text, "text/html");

@@ -196,14 +196,22 @@
       out.textContent = "The public log could not be fetched, so this phone could not check its " + requests.length + " records against it; it tries again when the log moves.";
     });
   };
-  var busy = false, shown = {};
+  // Asked while a look is under way, the list is looked at again once it ends (the log may have
+  // moved since that look began); a busy server's refusal is asked again a moment later.
+  var busy = false, again = null, shown = {};
   window.grimoireRolls = function (afterAnswer) {
-    if (busy) return;
+    if (busy) { again = afterAnswer === true || again === true; return; }
     busy = true;
+    var retry = false;
     fetch("rolls", { cache: "no-store" }).then(function (reply) {
       if (reply.status === 404) { document.getElementById("link-gone").hidden = false; throw new Error("gone"); }
+      if (!reply.ok) { retry = true; throw new Error("" + reply.status); }
       return reply.json();
-    }).then(function (body) { draw(body.waiting, afterAnswer === true); checkRecords(); }).catch(function () {}).then(function () { busy = false; });
+    }).then(function (body) { draw(body.waiting, afterAnswer === true); checkRecords(); }).catch(function () {}).then(function () {
+      busy = false;
+      if (again !== null) { var next = again; again = null; window.grimoireRolls(next); }
+      else if (retry) setTimeout(function () { window.grimoireRolls(afterAnswer); }, 1000);
+    });
   };
   drawFlags();
   window.grimoireRolls();

@@ -30,6 +30,9 @@ struct Tricks {
     show_witnessed: Option<u32>,
     /// The public log is answered with a page of trouble instead.
     export_trouble: bool,
+    /// This many of the next asks for the player's page or its rolls are answered as a busy
+    /// server answers them: a 503 page, whose `main` is the live view's.
+    busy: u32,
     /// Every request the phone was shown, as it was shown.
     shown: Vec<serde_json::Value>,
     /// Every answer the phone sent: (request, bytes, whether it was passed on).
@@ -157,6 +160,18 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
             "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
             page.len()
         );
+    }
+    {
+        let mut t = tricks.lock().unwrap();
+        if t.busy > 0 && (path.ends_with('/') || path.ends_with("/rolls")) {
+            t.busy -= 1;
+            let page = r#"<main id="live"><p class="flagged">The campaign is busy.</p></main>"#;
+            return write!(
+                client,
+                "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+        }
     }
     if !path.ends_with("/rolls") {
         // Pages and the stream of updates pass as they are, until either side closes.
@@ -534,4 +549,51 @@ fn c4_no_one_link_nor_a_crowd_without_one_can_keep_the_tables_page_from_loading(
     }
     stop.store(true, Ordering::Relaxed);
     crowd.join().expect("the crowd ran");
+}
+
+/// A busy server's answer (a 503 page) in place of the player's page or its rolls wipes nothing
+/// the phone shows, and the phone asks again: the update and the roll put to it still arrive.
+#[test]
+fn c5_a_busy_answer_in_place_of_the_page_or_its_rolls_is_asked_again_and_wipes_nothing() {
+    let Some(chromium) = chromium_or_skip("c5_a_busy_answer_in_place_of_the_page") else {
+        return;
+    };
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    let proxy = Proxy::start(served.address());
+    let mut browser = Browser::start(&chromium);
+    let phone = browser.open(&format!("http://{}{bea}", proxy.address), 390, 844, true);
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("party") !== null && document.body.dataset.head !== undefined"#,
+        "the player's page",
+    );
+    proxy.tricks().busy = 2;
+    c.ok(&["damage", "Aldric", "1", "--reason", "a busy evening"]);
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("live").textContent.indexOf("a busy evening") >= 0"#,
+        "the update, asked for again after a busy answer",
+    );
+    assert_eq!(proxy.tricks().busy, 0, "the busy answers were given");
+    let kept = browser.eval(
+        &phone,
+        r#"document.getElementById("party") !== null && document.getElementById("live").textContent.indexOf("The campaign is busy") < 0"#,
+    );
+    assert_eq!(kept, true, "a busy page took the live view's place");
+    // A roll put to the phone while the server answers its rolls busy is still answered.
+    proxy.tricks().busy = 1;
+    c.ok(&[
+        "roll",
+        "d6",
+        "--for",
+        "the busy gate",
+        "--witnessed-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    proxy.wait_until("the phone's answer to request 1", |t| {
+        t.answers.iter().any(|(r, _, _)| *r == 1)
+    });
 }
