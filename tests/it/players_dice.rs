@@ -960,10 +960,12 @@ fn c4_a_players_page_opens_on_their_character_within_the_first_screen() {
             844,
             true,
         );
+        // The whole page, not just its top: a loaded machine may have parsed Mira's part and
+        // not yet the party below it.
         browser.wait_for(
             &phone,
-            r#"document.getElementById("you-mira") !== null"#,
-            "Mira's part of the page",
+            r#"document.readyState === "complete" && document.getElementById("you-mira") !== null && document.getElementById("party") !== null"#,
+            "Mira's part of the page, and the party below it",
         );
         let seen = browser.eval(
             &phone,

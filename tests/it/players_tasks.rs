@@ -45,7 +45,7 @@ fn c4_a_players_five_tasks_each_take_at_most_two_taps_from_their_link() {
     let phone = browser.open(&format!("http://{}{bea}", served.address()), 390, 844, true);
     browser.wait_for(
         &phone,
-        r##"document.querySelector("#you-aldric") !== null && document.getElementById("rolls-waiting").textContent.indexOf("Nothing waits") >= 0"##,
+        r##"document.readyState === "complete" && document.querySelector("#you-aldric") !== null && document.getElementById("rolls-waiting").textContent.indexOf("Nothing waits") >= 0"##,
         "the player's page",
     );
 
