@@ -166,14 +166,14 @@ impl Choice {
             Choice::FreeWarping => "one warping of the spell, free (the GM applies it)",
             Choice::LoseHalfMps => "lose half the spell's MPs",
             Choice::FiresLater => "the spell is held and fires two rounds later",
-            Choice::LoseAllMps => "lose all the spell's MPs",
-            Choice::OtherTarget => "the spell strikes someone else",
-            Choice::LoseMps => "lose the spell's MPs",
+            Choice::LoseAllMps => "all of its MPs are gone",
+            Choice::OtherTarget => "it lands on someone else",
+            Choice::LoseMps => "its MPs are gone",
             Choice::Resonance => "a resonance roll",
-            Choice::LoseMpsAndWeary => "lose the spell's MPs and become Weary",
-            Choice::KnockedOut => "knocked out for six hours",
-            Choice::LoseRemainingMps => "lose every MP left",
-            Choice::AnswerTruly => "answer one question truthfully",
+            Choice::LoseMpsAndWeary => "its MPs are gone and weariness sets in (Weary)",
+            Choice::KnockedOut => "out cold for six hours",
+            Choice::LoseRemainingMps => "every MP still in hand is gone",
+            Choice::AnswerTruly => "the GM asks a question, and you owe an honest answer",
             Choice::Agents
             | Choice::Stunned
             | Choice::Band
