@@ -680,14 +680,7 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             rows[at].payload = spliced(p, start..end, &name);
             format!("#{} names a character {name}", at + 1)
         }
-        4 => {
-            let at = find(reveal)?;
-            let p = &rows[at].payload;
-            let seed = p.find("\"seed\":\"")? + 8;
-            let capitals = p[seed..seed + 64].to_uppercase();
-            rows[at].payload = spliced(p, seed..seed + 64, &capitals);
-            format!("#{} the seed in capitals", at + 1)
-        }
+        4 => seed_in_capitals(rows, reveal)?,
         5 => {
             let at = rng.random_range(0..rows.len());
             rows[at].schema_version = crate::event::SCHEMA_VERSION + 1;
@@ -710,6 +703,28 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
             }
             format!("#1 to #{} of payload version {before}", at + 1)
         }
+    })
+}
+
+/// The first reveal of kind `reveal` with its seed written in capitals, or `None` when `rows`
+/// hold no such reveal.
+fn seed_in_capitals(rows: &mut [StoredRow], reveal: &str) -> Option<String> {
+    let at = rows.iter().position(|r| r.kind == reveal)?;
+    let p = &rows[at].payload;
+    let seed = p.find("\"seed\":\"")? + 8;
+    let capitals = p[seed..seed + 64].to_uppercase();
+    rows[at].payload = spliced(p, seed..seed + 64, &capitals);
+    Some(format!("#{} the seed in capitals", at + 1))
+}
+
+/// `base` with its first seed's reveal written in capitals and the chain made whole again, as a
+/// forger with grimoire's hashing would: drawn for certain, where [`mutations`] may not draw it.
+pub fn seed_in_capitals_rechained(base: &[StoredRow]) -> Option<Mutated> {
+    let mut rows = base.to_vec();
+    let what = seed_in_capitals(&mut rows, "seed_revealed")?;
+    Some(Mutated {
+        what,
+        text: text_of(&rechained(rows)),
     })
 }
 
