@@ -1,6 +1,7 @@
 //! Against the Darkmaster: spell casting, resonance, failure and overcasting (docs/rules.md VSD-*).
 
 mod answers;
+mod asked;
 mod casting;
 mod commands;
 mod consequences;
@@ -122,49 +123,10 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
             made: "choice_made",
         });
 
-    /// A save put to a phone says whose spell it resists and what the roll must beat (VSD-7):
-    /// open-ended d100 plus the saver's Willpower, greater than the spell's difficulty; a cast
-    /// says the spell and its target.
+    /// A save put to a phone says whose spell it resists and what the roll must beat (VSD-7); a
+    /// cast, a bolt, a severing or a choice says what is rolled and against what.
     fn asked_words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
-        match command {
-            VsdCommand::Save(save) => {
-                let (answered, _) = save.cast.as_ref()?;
-                let (spell, caster, difficulty) = match answered {
-                    Answered::Cast(cast) => (&cast.spell, &cast.caster, cast.save_difficulty),
-                    Answered::Held(held) => (&held.spell, &held.caster, held.save_difficulty),
-                    Answered::Struck { caster, struck } => {
-                        (&struck.spell, caster, struck.save_difficulty)
-                    }
-                };
-                let saver = state.someone(&save.target);
-                let name = saver.as_ref().map_or(save.target.as_str(), |c| c.name);
-                let wsr = (saver.as_ref())
-                    .and_then(|c| c.mine)
-                    .map(|v| i64::from(v.wsr))
-                    .or(save.wsr)
-                    .unwrap_or(0);
-                let mut words = format!(
-                    "{name}: save against {caster}'s {spell} (#{})",
-                    save.against
-                );
-                if let Some(difficulty) = difficulty {
-                    words.push_str(&format!(
-                        " — open-ended d100 {wsr:+} Willpower must beat {difficulty}"
-                    ));
-                }
-                Some(words)
-            }
-            VsdCommand::Cast(cast) => {
-                let caster = state
-                    .someone(&cast.character)
-                    .map_or(cast.character.clone(), |c| c.name.to_string());
-                Some(format!(
-                    "{caster}: cast {} at {} — open-ended d100 on the casting table",
-                    cast.spell, cast.order.target
-                ))
-            }
-            _ => None,
-        }
+        asked::words(command, state)
     }
 
     /// A save reads the cast it answers from the log, an assessment the roll it names.

@@ -126,3 +126,108 @@ fn vsd10_given_a_resonance_result_the_gm_picks_when_the_casters_phone_tries_then
         ));
     }
 }
+
+/// `command` as a player's phone reads it when the GM puts it to them.
+fn said(w: &World, command: VsdCommand) -> Option<String> {
+    <Vsd as crate::systems::contract::rules::SystemRules>::asked_words(&command, &w.state())
+}
+
+fn fire_at(range: Range) -> VsdCommand {
+    VsdCommand::Fire(Firing {
+        character: "mira".into(),
+        cast: None,
+        range,
+        gm_modifier: 0,
+        defense: None,
+    })
+}
+
+/// VSD-14 on a player's phone (#47): a failed bolt's attack put to a phone names the bolt, whom it
+/// flies at and the cast it came from, and says what is rolled.
+#[test]
+fn vsd14_given_miras_bolt_struck_bran_when_its_attack_is_put_to_a_phone_then_it_reads_the_bolt_and_the_roll()
+ {
+    let mut w = world();
+    // A fumble (3), then the failure roll 60 + 50 = 110: it may strike another target.
+    w.vsd(cast("Fire Bolt"), &[3, 60]);
+    let failed = w.seq();
+    w.next_round();
+    w.vsd(choose_striking(&[Choice::OtherTarget], "Bran"), &[]);
+    assert_eq!(
+        said(&w, fire_at(Range::Metres(15))).as_deref(),
+        Some(
+            format!(
+                "Mira: fire Fire Bolt at Bran (cast #{failed}) — open-ended d100 attack, less the target's Defense"
+            )
+            .as_str()
+        )
+    );
+}
+
+/// VSD-11 on a player's phone (#47): a severing put to a phone names the resonance it rolls
+/// again, what it costs, and how far lower the roll now reads, the −20s added up.
+#[test]
+fn vsd11_given_miras_resonance_when_a_severing_is_put_to_a_phone_then_it_reads_the_cost_and_how_much_lower()
+ {
+    let mut w = world();
+    w.vsd(VsdCommand::SetSever(true), &[]);
+    // 44 is a double: Shield's cast calls for a resonance roll (90 + 2: assault).
+    w.vsd(cast("Shield"), &[44, 90]);
+    let cast_at = w.seq();
+    let sever = || {
+        VsdCommand::Sever(Who {
+            character: "MIRA".into(),
+        })
+    };
+    let expected = |lower: u32| {
+        format!(
+            "Mira: sever the thread of Shield's resonance (#{cast_at}) for a point of Drive — d100 on the resonance table again, {lower} lower"
+        )
+    };
+    assert_eq!(said(&w, sever()), Some(expected(20)));
+    w.vsd(sever(), &[90]);
+    assert_eq!(said(&w, sever()), Some(expected(40)), "the −20s add up");
+}
+
+/// VSD-9 and VSD-10 on a player's phone (#47): a choice whose pick rolls, put to a phone, names
+/// the failed cast, says each pick in words and what the dice are for; the GM's pick says whose
+/// it is.
+#[test]
+fn vsd9_vsd10_given_a_choice_that_rolls_when_it_is_put_to_a_phone_then_it_reads_the_picks_and_the_dice()
+ {
+    let mut w = world();
+    // Ember (W1 elemental) fails as in `ember_fails`, then the failure roll 80 + 50 = 130: two of
+    // three picks.
+    w.vsd(cast("Ember"), &[3, 40, 80]);
+    let failed = w.seq();
+    assert_eq!(
+        said(&w, choose_striking(&[Choice::OtherTarget, Choice::Resonance], "Tom")).as_deref(),
+        Some(
+            format!(
+                "Mira's Ember (cast #{failed}, spell failure (130)): it lands on someone else: Tom, and a resonance roll — d100 on the resonance table"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        said(&w, choose(&[Choice::Stunned])),
+        None,
+        "no choice waiting offers it"
+    );
+
+    // Storm (Weave 5, overcast under a benefic sky) on a double, 44; resonance 90 + 5 = 95: an
+    // assault, the GM's to pick.
+    let mut w = world();
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    w.vsd(cast("Storm"), &[44, 90]);
+    let cast_at = w.seq();
+    assert_eq!(
+        said(&w, choose(&[Choice::Scorched])).as_deref(),
+        Some(
+            format!(
+                "Mira's Storm (cast #{cast_at}, resonance: assault): the GM's pick: scorched — 1d10 rounds scorched"
+            )
+            .as_str()
+        )
+    );
+}
