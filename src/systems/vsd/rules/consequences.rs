@@ -12,7 +12,7 @@ use crate::systems::vsd::event::{
 };
 use crate::systems::vsd::rules::VsdError;
 use crate::systems::vsd::state::VsdState;
-use crate::time::{GameDuration, ROUND_SECONDS};
+use crate::time::{GameDuration, GameTime, ROUND_SECONDS};
 
 /// VSD-10: a plain d100 + Weave + modifiers, capped at pursuit for Weave 4 or lower.
 pub fn roll_resonance(
@@ -119,6 +119,12 @@ pub fn failure_pending(total: i64, base: Pending) -> Option<Pending> {
 
 /// Resolves a pending choice. Dice: a resonance d100 (failure's resonance option), or 1d10 rounds
 /// (the GM's "scorched" pick).
+/// The gaze's choice comes after its rounds (VSD-10): while scorched, the caster can do nothing,
+/// choosing included.
+pub fn still_under_the_gaze(pending: &Pending, vsd: &VsdState, now: GameTime) -> bool {
+    pending.about == "the Darkmaster's gaze" && vsd.has_condition(Condition::Scorched, now)
+}
+
 pub fn choose(
     state: &dyn View<Vsd>,
     name: &str,
@@ -142,11 +148,7 @@ pub fn choose(
                 pending: describe_pending(&vsd.pending),
             })
         })?;
-    // The gaze's choice comes after its rounds (VSD-10): while scorched, the caster can do nothing,
-    // choosing included.
-    if pending.about == "the Darkmaster's gaze"
-        && vsd.has_condition(Condition::Scorched, state.clock())
-    {
+    if still_under_the_gaze(pending, vsd, state.clock()) {
         return Err(Refusal::Own(VsdError::CannotAct {
             name: who.name.to_string(),
             condition: Condition::Scorched.name(),

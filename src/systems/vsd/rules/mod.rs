@@ -86,7 +86,7 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
     }
 
     /// The caster's picks waiting on them (VSD-5, VSD-9, the gaze of VSD-10): never the GM's
-    /// (a resonance result's).
+    /// (a resonance result's), nor the gaze's before its rounds are over.
     fn players_choices(
         state: &dyn View<Vsd>,
         character: &str,
@@ -98,7 +98,9 @@ impl crate::systems::contract::rules::SystemRules for Vsd {
             return Vec::new();
         };
         (vsd.pending.iter())
-            .filter(|p| p.by == "caster")
+            .filter(|p| {
+                p.by == "caster" && !consequences::still_under_the_gaze(p, vsd, state.clock())
+            })
             .map(|p| crate::systems::contract::rules::PlayersChoice {
                 character: someone.name.to_string(),
                 about: format!("{} (#{}): {}", p.spell, p.cast_seq, p.about),

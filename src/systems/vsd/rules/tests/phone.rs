@@ -231,3 +231,27 @@ fn vsd9_vsd10_given_a_choice_that_rolls_when_it_is_put_to_a_phone_then_it_reads_
         )
     );
 }
+
+/// VSD-10 on a player's phone (#47): the gaze's choice is the caster's, but only once its rounds
+/// are over: before then the phone offers no form the rules would refuse.
+#[test]
+fn vsd10_given_miras_mind_scorched_when_her_player_looks_then_the_gazes_choice_waits_for_its_rounds()
+ {
+    let mut w = world();
+    linked(&mut w);
+    w.vsd(VsdCommand::SetAlignment(Alignment::Benefic), &[]);
+    // Storm (Weave 5) on a double, 44; resonance 90 + 5 = 95, an assault: the GM scorches Mira's
+    // mind for 4 rounds.
+    w.vsd(cast("Storm"), &[44, 90]);
+    w.vsd(choose(&[Choice::Scorched]), &[4]);
+    for _ in 0..5 {
+        assert!(
+            waiting_on(&w.state(), "Mira").is_empty(),
+            "nothing to pick while scorched"
+        );
+        w.next_round();
+    }
+    let waiting = waiting_on(&w.state(), "Mira");
+    let words: Vec<&str> = waiting[0].options.iter().map(|o| o.word).collect();
+    assert_eq!(words, ["lose-remaining-mps", "answer-truly"]);
+}
