@@ -1,18 +1,75 @@
-//! The characters of a campaign state.
+//! The characters of a campaign state, and how a snapshot's are read.
 
 use super::Character;
+use crate::systems::registry::AnyState;
 use crate::words::Folded;
+use serde::de::{Error, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Characters keyed by their folded name.
 pub type Characters = BTreeMap<Folded, Character>;
+
+/// A character as written: its own fields, and its system's state under the system's key beside
+/// them. Read field by field rather than through serde's `flatten`, which first copies every
+/// character whole into a generic tree: that copy was half of reading a snapshot.
+impl<'de> Deserialize<'de> for Character {
+    fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Character, D::Error> {
+        from.deserialize_map(CharacterFields)
+    }
+}
+
+struct CharacterFields;
+
+impl<'de> Visitor<'de> for CharacterFields {
+    type Value = Character;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a character")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Character, A::Error> {
+        fn once<T, E: Error>(slot: &mut Option<T>, field: &'static str, value: T) -> Result<(), E> {
+            match slot.replace(value) {
+                Some(_) => Err(E::duplicate_field(field)),
+                None => Ok(()),
+            }
+        }
+        let (mut name, mut sheet, mut health, mut added_seq, mut system, mut spells_on) =
+            (None, None, None, None, None, None);
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match key.as_ref() {
+                "name" => once(&mut name, "name", map.next_value()?)?,
+                "sheet" => once(&mut sheet, "sheet", map.next_value()?)?,
+                "health" => once(&mut health, "health", map.next_value()?)?,
+                "added_seq" => once(&mut added_seq, "added_seq", map.next_value()?)?,
+                "spells_on" => once(&mut spells_on, "spells_on", map.next_value()?)?,
+                other => match AnyState::next_value_under(other, &mut map)? {
+                    Some(state) => once(&mut system, "the system's state", state)?,
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                },
+            }
+        }
+        Ok(Character {
+            name: name.ok_or_else(|| A::Error::missing_field("name"))?,
+            sheet: sheet.ok_or_else(|| A::Error::missing_field("sheet"))?,
+            health: health.unwrap_or_default(),
+            added_seq: added_seq.ok_or_else(|| A::Error::missing_field("added_seq"))?,
+            system: system.ok_or_else(|| A::Error::custom("no rule system's state"))?,
+            spells_on: spells_on.unwrap_or_default(),
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use crate::event::Event;
     use crate::seq::Seq;
     use crate::sheet::Sheet;
-    use crate::state::CampaignState;
+    use crate::state::{CampaignState, Character};
     use crate::systems::adg::Adg;
     use crate::systems::adg::sheet::AdgSheet;
     use crate::systems::adg::state::ActiveEffect;
@@ -83,5 +140,93 @@ mod tests {
         let bryn = saved.character("Bryn").expect("still there");
         assert_eq!(bryn.health.map(|h| h.current), Some(5));
         assert_eq!(saved, whole);
+    }
+
+    /// A character of each system, one with a health track and spells on them, one without.
+    fn one_of_each_system() -> CampaignState {
+        let mut state = party_under_effects();
+        let sheets = [
+            (
+                "Mira",
+                Sheet::Vsd(crate::systems::vsd::sheet::VsdSheet {
+                    level: 3,
+                    vocation: "wizard".into(),
+                    lores: Vec::new(),
+                    mp: 12,
+                    drive: 3,
+                    body: 40,
+                    wsr: 20,
+                    defense: 10,
+                    health: None,
+                }),
+            ),
+            (
+                "Wen",
+                Sheet::Quiet(crate::systems::quiet::sheet::QuietSheet { level: 1, calm: 4 }),
+            ),
+        ];
+        for (at, (name, sheet)) in (10..).zip(sheets) {
+            let added = Event::CharacterAdded {
+                name: name.into(),
+                sheet,
+            };
+            state.apply(Seq(at), &added);
+        }
+        let aldric = state
+            .characters
+            .get_mut(&crate::words::Folded::of("Aldric"));
+        aldric.expect("Aldric").spells_on.insert(
+            crate::words::Folded::of("Shield"),
+            crate::state::ActiveSpell {
+                spell: "Shield".into(),
+                caster: "Mira".into(),
+                cast_seq: Seq(12),
+                until: Some(GameTime(600)),
+                half_area: true,
+            },
+        );
+        state
+    }
+
+    /// Characters are read by hand (not through serde's `flatten`): each system's state comes
+    /// back under its own key, with the health track and spells in force, equal to what was written.
+    #[test]
+    fn every_systems_character_reads_back_from_a_snapshot_as_written() {
+        let state = one_of_each_system();
+        let loaded = through_a_snapshot(&state);
+        assert_eq!(loaded, state);
+        for (name, system) in [("Aldric", "adg"), ("Mira", "vsd"), ("Wen", "quiet")] {
+            let character = loaded.character(name).expect("read back");
+            assert_eq!(character.system.system().key(), system, "{name}");
+        }
+        assert!(loaded.character("Mira").expect("Mira").health.is_none());
+    }
+
+    /// A character written with fields this build does not know (by a later one) reads as it
+    /// did through `flatten`, which passed them over; one with no system's state, or a field given
+    /// twice, is refused.
+    #[test]
+    fn a_snapshots_character_with_unknown_fields_reads_and_a_malformed_one_is_refused() {
+        let state = one_of_each_system();
+        let text = serde_json::to_string(&state.characters[&crate::words::Folded::of("Wen")])
+            .expect("serialises");
+        let with_more = text.replacen('{', r#"{"mood":{"calm":true},"#, 1);
+        let read: Character = serde_json::from_str(&with_more).expect("reads");
+        assert_eq!(read, state.characters[&crate::words::Folded::of("Wen")]);
+
+        let refused = |text: &str| {
+            serde_json::from_str::<Character>(text)
+                .expect_err("refused")
+                .to_string()
+        };
+        let stateless = text.replace(r#""quiet":"#, r#""calm":"#);
+        assert!(
+            refused(&stateless).contains("no rule system's state"),
+            "{}",
+            refused(&stateless)
+        );
+        let twice = text.replacen('{', r#"{"name":"Other","#, 1);
+        assert!(refused(&twice).contains("duplicate field `name`"));
+        assert!(refused(r#"{"name":"Wen"}"#).contains("missing field"));
     }
 }

@@ -66,7 +66,9 @@ impl Corrected {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Written by serde's derive; read by hand (`characters.rs`), as every append reads each one from
+/// the newest snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Character {
     pub name: String,
     pub sheet: Sheet,

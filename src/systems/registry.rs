@@ -358,6 +358,20 @@ impl AnyState {
     pub fn system(&self) -> SystemId {
         on_system!(self, AnyState, |S, _state| S::ID)
     }
+
+    /// The next value of `map` read as the state of the system whose key is `key`, as a
+    /// character's state is stored; `None`, the value left unread, when no system has that key.
+    pub fn next_value_under<'de, A: serde::de::MapAccess<'de>>(
+        key: &str,
+        map: &mut A,
+    ) -> Result<Option<AnyState>, A::Error> {
+        let Some(system) = SystemId::keyed(key) else {
+            return Ok(None);
+        };
+        on_system!(system, SystemId, |S| map
+            .next_value::<<S as SystemFold>::Character>()
+            .map(|state| Some(S::wrap_state(state))))
+    }
 }
 
 /// One system's accessors into the lists: each picks its own variant.
