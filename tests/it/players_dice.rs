@@ -293,6 +293,10 @@ fn c4_a_players_link_opens_only_their_own_rolls_and_a_revoked_one_opens_nothing(
         format!("request=%2B1&contribution={}", "11".repeat(32)),
         format!("request=01&contribution={}", "11".repeat(32)),
         format!("request=1&request=1&contribution={}", "11".repeat(32)),
+        // Bytes not in lowercase hexadecimal are a malformed form, not a refusal of the rules.
+        format!("request=1&contribution={}", "AB".repeat(32)),
+        format!("request=1&contribution={}", "zz".repeat(32)),
+        "request=1&contribution=1".to_string(),
     ] {
         let refused = post(&served, &format!("{bea}answer"), &odd);
         assert_eq!(refused.status, 400, "{odd}: {}", refused.body);

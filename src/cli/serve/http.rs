@@ -563,10 +563,16 @@ async fn player_answer(
                 || (!n.starts_with('0') && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         })
         .and_then(|n| n.parse::<RequestId>().ok());
-    let (false, Some(request), Some(contribution)) = (twice, number, contribution) else {
+    // The device's bytes as its page sends them: lowercase hexadecimal, nothing else.
+    let bytes = contribution.and_then(|text| {
+        hex::decode(&text)
+            .ok()
+            .filter(|bytes| hex::encode(bytes) == text)
+    });
+    let (false, Some(request), Some(contribution)) = (twice, number, bytes) else {
         return refused(
             400,
-            "an answer names its request (a number) and carries the device's bytes, each once",
+            "an answer names its request (a number) and carries the device's bytes in lowercase hexadecimal, each once",
         );
     };
     s.for_device(

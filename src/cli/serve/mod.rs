@@ -123,10 +123,10 @@ pub struct DoorJob {
 /// What a player's link asks of the campaign's thread (C-4, C-5): each is answered only for a
 /// link that stands.
 pub enum ForDevice {
-    /// The device's answer to a request: its bytes, in hex.
+    /// The device's answer to a request: its bytes, read from the hex it sent.
     Answer {
         request: RequestId,
-        contribution: String,
+        contribution: Vec<u8>,
     },
     /// A choice the device's player made (#47): for whom, the options picked, and whom one names.
     Choose {
@@ -620,7 +620,7 @@ impl Campaign {
             ForDevice::Answer {
                 request,
                 contribution,
-            } => self.answer(device, &player, request, &contribution, ctx),
+            } => self.answer(device, &player, request, contribution, ctx),
             ForDevice::Choose {
                 character,
                 picks,

@@ -14,17 +14,10 @@ impl Campaign {
         device: DeviceId,
         player: &str,
         request: RequestId,
-        contribution: &str,
+        contribution: Vec<u8>,
         ctx: &mut Context,
     ) -> Made {
         use crate::campaign::{Answered, DeviceAnswer};
-        let refused = |why: String| pages::json_made(409, &serde_json::json!({ "refused": why }));
-        let Some(contribution) = hex::decode(contribution)
-            .ok()
-            .filter(|b| hex::encode(b) == contribution)
-        else {
-            return refused("the bytes must be sent in lowercase hexadecimal".into());
-        };
         let run = self.players_run(player, ctx);
         let answer = DeviceAnswer {
             request,
@@ -49,7 +42,7 @@ impl Campaign {
                 answered["again"] = serde_json::json!(again);
                 pages::json_made(200, &answered)
             }
-            Err(Error::Rule(why)) => refused(why.to_string()),
+            Err(Error::Rule(why)) => refused(why),
             Err(e) => self.unreadable(&e),
         }
     }
@@ -89,12 +82,15 @@ impl Campaign {
             .and_then(|store| crate::campaign::Campaign::on(store).choose(run, choice));
         match recorded {
             Ok(written) => pages::json_made(200, &said(&written.events)),
-            Err(Error::Rule(why)) => {
-                pages::json_made(409, &serde_json::json!({ "refused": why.to_string() }))
-            }
+            Err(Error::Rule(why)) => refused(why),
             Err(e) => self.unreadable(&e),
         }
     }
+}
+
+/// A write the rules refused: 409, with why (nothing was recorded).
+fn refused(why: crate::rules::RuleError) -> Made {
+    pages::json_made(409, &serde_json::json!({ "refused": why.to_string() }))
 }
 
 /// What a player's write recorded, as its lines read: `{"said": ["#12 …", …]}`.
