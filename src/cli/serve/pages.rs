@@ -471,15 +471,18 @@ fn yours(characters: &[String], state: &CampaignState) -> Markup {
         .iter()
         .filter_map(|name| state.character(name))
         .collect();
+    let anchors = anchors(played.iter().map(|c| c.name.as_str()));
     html! {
         section id="yours" {
             @if played.len() > 1 {
                 nav class="links" {
-                    @for c in &played { a href={ "#you-" (slug(&c.name)) } { (Text(&c.name)) } }
+                    @for (c, anchor) in played.iter().zip(&anchors) {
+                        a href={ "#" (anchor) } { (Text(&c.name)) }
+                    }
                 }
             }
-            @for c in &played {
-                article id={ "you-" (slug(&c.name)) } class="you" {
+            @for (c, anchor) in played.iter().zip(&anchors) {
+                article id=(anchor) class="you" {
                     h2 {
                         (Text(&c.name))
                         @if let Some(status) = c.status() { " (" (status) ")" }
@@ -558,6 +561,22 @@ fn choice_form(choice: &crate::systems::contract::rules::PlayersChoice) -> Marku
 }
 
 /// A name as a fragment of an address: its letters and digits, the rest as hyphens.
+/// Each character's card's id on the page, `you-` and their name's slug, numbered from the
+/// second where two names slug alike ("Mira!" and "Mira?"): a link to one must not open the other.
+fn anchors<'n>(names: impl Iterator<Item = &'n str>) -> Vec<String> {
+    let mut given: Vec<String> = Vec::new();
+    for name in names {
+        let plain = format!("you-{}", slug(name));
+        let (mut anchor, mut n) = (plain.clone(), 1);
+        while given.contains(&anchor) {
+            n += 1;
+            anchor = format!("{plain}-{n}");
+        }
+        given.push(anchor);
+    }
+    given
+}
+
 fn slug(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -598,5 +617,28 @@ pub fn json_made(status: u16, value: &serde_json::Value) -> Made {
         status,
         media: "application/json",
         body: Arc::new(value.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// From a review: two characters whose names slug alike had one id, so the link to the
+    /// second opened the first.
+    #[test]
+    fn each_of_a_players_characters_has_a_card_id_of_its_own() {
+        let names = ["Mira", "Mira!", "Mira?", "Mira 2", "Tom"];
+        let anchors = super::anchors(names.into_iter());
+        assert_eq!(
+            anchors,
+            [
+                "you-mira",
+                "you-mira-",
+                "you-mira--2",
+                "you-mira-2",
+                "you-tom"
+            ]
+        );
+        let clash = super::anchors(["Mira", "Mira", "Mira 2"].into_iter());
+        assert_eq!(clash, ["you-mira", "you-mira-2", "you-mira-2-2"]);
     }
 }
