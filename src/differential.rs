@@ -706,26 +706,22 @@ fn named_forgery(rows: &mut Vec<StoredRow>, rng: &mut StdRng) -> Option<String> 
     })
 }
 
-/// The first reveal of kind `reveal` with its seed written in capitals, or `None` when `rows`
-/// hold no such reveal.
+/// The first reveal of kind `reveal` with its seed in capitals; `None` when `rows` hold none.
 fn seed_in_capitals(rows: &mut [StoredRow], reveal: &str) -> Option<String> {
     let at = rows.iter().position(|r| r.kind == reveal)?;
     let p = &rows[at].payload;
     let seed = p.find("\"seed\":\"")? + 8;
-    let capitals = p[seed..seed + 64].to_uppercase();
-    rows[at].payload = spliced(p, seed..seed + 64, &capitals);
+    rows[at].payload = spliced(p, seed..seed + 64, &p[seed..seed + 64].to_uppercase());
     Some(format!("#{} the seed in capitals", at + 1))
 }
 
-/// `base` with its first seed's reveal written in capitals and the chain made whole again, as a
-/// forger with grimoire's hashing would: drawn for certain, where [`mutations`] may not draw it.
+/// `base` with its first seed's reveal in capitals, re-chained as a forger with grimoire's hashing
+/// would: made for certain, where [`mutations`] may not draw it.
 pub fn seed_in_capitals_rechained(base: &[StoredRow]) -> Option<Mutated> {
     let mut rows = base.to_vec();
     let what = seed_in_capitals(&mut rows, "seed_revealed")?;
-    Some(Mutated {
-        what,
-        text: text_of(&rechained(rows)),
-    })
+    let text = text_of(&rechained(rows));
+    Some(Mutated { what, text })
 }
 
 /// Writes into `dir` one page that runs the players' check (with WebCrypto taken away, as on a
