@@ -111,6 +111,23 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
 }
 
 /// The GM's terminal can still make the choice; a resonance result's pick is the GM's alone.
+/// From the hostile pass: a pick that rolls nothing, put to the caster's phone by the GM, was
+/// recorded as the player's roll; only a pick that rolls (a resonance) goes to a phone.
+#[test]
+fn vsd9_a_pick_that_rolls_nothing_is_never_put_to_a_phone() {
+    let (c, _bea, _cal) = miras_failed_ember();
+    let put = c.refused(
+        &["choose", "Mira", "lose-half-mps", "--rolled-by", "Bea"],
+        1,
+    );
+    assert!(
+        put.contains("must roll dice, and this one rolls none"),
+        "{put}"
+    );
+    let entered = c.refused(&["--rolls", "5", "choose", "Mira", "fires-later"], 2);
+    assert!(entered.contains("draws no dice"), "{entered}");
+}
+
 #[test]
 fn vsd10_the_gms_pick_after_resonance_is_never_offered_to_the_casters_phone() {
     let c = Campaign::with_party();

@@ -39,8 +39,14 @@ impl VsdCommand {
     /// Whether deciding it may draw dice (a command that never does refuses dice given for it).
     pub fn draws_dice(&self) -> bool {
         match self {
+            // A choice rolls only for a resonance or the gaze's rounds: any other pick is made,
+            // not rolled, so it is never put to a phone (its maker would be recorded as the one
+            // who rolled).
+            VsdCommand::Choose(choosing) => choosing
+                .choices
+                .iter()
+                .any(|c| matches!(c, Choice::Resonance | Choice::Scorched)),
             VsdCommand::Cast(_)
-            | VsdCommand::Choose(_)
             | VsdCommand::Save(_)
             | VsdCommand::Fire(_)
             | VsdCommand::Sever(_) => true,
