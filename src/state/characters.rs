@@ -53,12 +53,21 @@ impl<'de> Visitor<'de> for CharacterFields {
                 },
             }
         }
+        let sheet: crate::sheet::Sheet = sheet.ok_or_else(|| A::Error::missing_field("sheet"))?;
+        let system: AnyState = system.ok_or_else(|| A::Error::custom("no rule system's state"))?;
+        // Replay never gives a character the state of a system their sheet is not of: a snapshot
+        // that does was edited, and the rules would judge by the wrong game.
+        if sheet.system() != system.system() {
+            return Err(A::Error::custom(
+                "a sheet of one rule system with the state of another",
+            ));
+        }
         Ok(Character {
             name: name.ok_or_else(|| A::Error::missing_field("name"))?,
-            sheet: sheet.ok_or_else(|| A::Error::missing_field("sheet"))?,
+            sheet,
             health: health.unwrap_or_default(),
             added_seq: added_seq.ok_or_else(|| A::Error::missing_field("added_seq"))?,
-            system: system.ok_or_else(|| A::Error::custom("no rule system's state"))?,
+            system,
             spells_on: spells_on.unwrap_or_default(),
         })
     }
@@ -203,8 +212,9 @@ mod tests {
     }
 
     /// A character written with fields this build does not know (by a later one) reads as it
-    /// did through `flatten`, which passed them over; one with no system's state, or a field given
-    /// twice, is refused.
+    /// did through `flatten`, which passed them over; one with no system's state, the state of
+    /// another system than their sheet's (from the hostile pass: the rules then judged an ADG
+    /// character by Against the Darkmaster's), or a field given twice, is refused.
     #[test]
     fn a_snapshots_character_with_unknown_fields_reads_and_a_malformed_one_is_refused() {
         let state = one_of_each_system();
@@ -224,6 +234,21 @@ mod tests {
             refused(&stateless).contains("no rule system's state"),
             "{}",
             refused(&stateless)
+        );
+        let mut other_game =
+            serde_json::to_value(&state.characters[&crate::words::Folded::of("Aldric")])
+                .expect("serialises");
+        let quiet = serde_json::to_value(&state.characters[&crate::words::Folded::of("Wen")])
+            .expect("serialises")["quiet"]
+            .take();
+        let aldric = other_game.as_object_mut().expect("a map");
+        aldric.remove("adg");
+        aldric.insert("quiet".into(), quiet);
+        let other_game = other_game.to_string();
+        assert!(
+            refused(&other_game).contains("the state of another"),
+            "{}",
+            refused(&other_game)
         );
         let twice = text.replacen('{', r#"{"name":"Other","#, 1);
         assert!(refused(&twice).contains("duplicate field `name`"));

@@ -135,8 +135,8 @@ fn log_rows(
         };
         snapshots_checked += 1;
         let fault = match parse_snapshot(until, &text) {
-            // Commands skip it, but only damage to the database makes a snapshot unreadable.
-            None => Some("cannot be read (the file is damaged there)"),
+            // Commands skip it and replay the log instead; grimoire never writes one it cannot read.
+            None => Some("cannot be read (the file is damaged there, or it was edited)"),
             Some(stored) if &stored != replayed.state() => {
                 Some("does not match a replay of the log (it was edited outside grimoire)")
             }
