@@ -68,7 +68,9 @@ pub enum Refused {
         "the GM's secret for request {0} is missing or does not match its commitment; the secrets table does not match the log"
     )]
     SecretMismatch(RequestId),
-    #[error("no choice waits on {0}'s player: {0} has none pending, or the GM makes it")]
+    #[error(
+        "no choice waits on {0}'s player now: {0} has none pending, the GM makes it, or it waits until {0} can act again"
+    )]
     NoChoiceWaits(String),
     #[error("the picks ({wanted}) do not fit {character}'s choice: pick {pick} of {options}")]
     PicksDoNotFit {

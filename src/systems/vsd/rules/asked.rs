@@ -6,6 +6,9 @@ use crate::systems::contract::port::View;
 use crate::systems::vsd::Vsd;
 use crate::words::Words;
 
+/// What a roll the rules would now refuse says in place of what it is read against.
+const NOT_NOW: &str = "the rules would refuse this roll now, so the GM may withdraw it";
+
 /// `command` in a player's words, or `None` for a command that rolls no die.
 pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
     // The name as the log records it; as typed when no one here goes by it.
@@ -35,6 +38,10 @@ pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
                 "{name}: save against {caster}'s {spell} (#{})",
                 save.against
             );
+            if state.is_retracted(save.against) {
+                words.push_str(&format!(" — #{} was retracted: {NOT_NOW}", save.against));
+                return Some(words);
+            }
             if let Some(difficulty) = difficulty {
                 words.push_str(&format!(
                     " — open-ended d100 {wsr:+} Willpower must beat {difficulty}"
@@ -57,13 +64,16 @@ pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
                 None if owed.len() == 1 => owed.first(),
                 None => None,
             };
-            let bolt = due.map_or("their failed spell".to_string(), |due| {
-                format!("{} at {} (cast #{})", due.spell, due.target, due.cast_seq)
-            });
-            Some(format!(
-                "{}: fire {bolt} — open-ended d100 attack, less the target's Defense",
-                caster.name
-            ))
+            Some(match due {
+                Some(due) => format!(
+                    "{}: fire {} at {} (cast #{}) — open-ended d100 attack, less the target's Defense",
+                    caster.name, due.spell, due.target, due.cast_seq
+                ),
+                None => format!(
+                    "{}: fire a bolt, but no bolt owed is that one now — {NOT_NOW}",
+                    caster.name
+                ),
+            })
         }
         // A point of Drive buys the resonance roll again, 20 lower for each severing (VSD-11).
         VsdCommand::Sever(who) => {
