@@ -4,6 +4,7 @@
 pub mod expr;
 pub mod fairness;
 pub mod open_ended;
+mod provenance_read;
 pub mod sealed;
 
 use crate::ids::RequestId;
@@ -30,8 +31,9 @@ pub struct Die {
     pub provenance: Provenance,
 }
 
-/// Where a die's value came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a die's value came from. Written by serde's derive, `source` first; read by hand
+/// (`provenance_read.rs`), as every die of a replay is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Provenance {
     /// A physical die at the table, typed in with `--rolls`.
