@@ -149,21 +149,7 @@ fn vsd9_vsd14_c2_a_bolt_whose_cast_is_retracted_owes_no_attack_roll() {
             .any(|line| line.contains("`grimoire spell fire Mira`"))
     };
     assert!(fires(&w), "waited on while owed");
-    w.then(
-        Command::Retract(crate::rules::campaign::Retraction {
-            seq: Some(failed),
-            last: false,
-            reason: "the wrong caster".into(),
-            target: w.events().get(failed.get() as usize - 1).cloned(),
-            restoring: None,
-            fight_built_on: false,
-            round_stands: None,
-            clock_reshaped: None,
-            acted_again: None,
-            names_after: Default::default(),
-        }),
-        &[],
-    );
+    w.retract(failed, "the wrong caster");
     assert_eq!(
         w.refused(fire(Range::Metres(15), None), &[50]),
         RuleError::System(AnyError::Vsd(VsdError::NoAttackDue("Mira".into())))

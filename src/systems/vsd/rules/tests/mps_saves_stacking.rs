@@ -58,21 +58,7 @@ fn vsd7_given_a_retracted_cast_when_a_save_is_rolled_against_it_then_it_is_refus
     let sleep = the_cast(&events).clone();
     let seq = w.seq();
     let at = w.state().clock;
-    w.then(
-        Command::Retract(crate::rules::campaign::Retraction {
-            seq: Some(seq),
-            last: false,
-            reason: "never cast".into(),
-            target: None,
-            restoring: None,
-            fight_built_on: false,
-            round_stands: None,
-            clock_reshaped: None,
-            acted_again: None,
-            names_after: Default::default(),
-        }),
-        &[],
-    );
+    w.retract(seq, "never cast");
     let save = VsdCommand::Save(SaveRoll {
         target: "Bran".into(),
         wsr: None,

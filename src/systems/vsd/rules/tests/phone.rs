@@ -256,26 +256,6 @@ fn vsd10_given_miras_mind_scorched_when_her_player_looks_then_the_gazes_choice_w
     assert_eq!(words, ["lose-remaining-mps", "answer-truly"]);
 }
 
-/// Retracts the event at `seq`, as `grimoire retract` records it.
-fn retract(w: &mut World, seq: crate::seq::Seq) {
-    let target = w.events().get(seq.get() as usize - 1).cloned();
-    w.then(
-        Command::Retract(crate::rules::campaign::Retraction {
-            seq: Some(seq),
-            last: false,
-            reason: "the wrong caster".into(),
-            target,
-            restoring: None,
-            fight_built_on: false,
-            round_stands: None,
-            clock_reshaped: None,
-            acted_again: None,
-            names_after: Default::default(),
-        }),
-        &[],
-    );
-}
-
 /// From the hostile pass (#47): a roll left on a phone after the cast behind it was retracted
 /// read as if it still stood ("fire their failed spell", "must beat 50"); it now says the rules
 /// would refuse it, and that the GM may withdraw it.
@@ -287,7 +267,7 @@ fn c2_given_a_roll_put_to_a_phone_when_the_cast_behind_it_is_retracted_then_it_s
     let failed = w.seq();
     w.next_round();
     w.vsd(choose_striking(&[Choice::OtherTarget], "Bran"), &[]);
-    retract(&mut w, failed);
+    w.retract(failed, "the wrong caster");
     let fire = said(&w, fire_at(Range::Metres(15))).expect("words");
     assert!(
         fire.starts_with("Mira: fire a bolt, but no bolt owed is that one now")
@@ -298,7 +278,7 @@ fn c2_given_a_roll_put_to_a_phone_when_the_cast_behind_it_is_retracted_then_it_s
     let events = w.vsd(cast("Sleep"), &[50]);
     let c = the_cast(&events).clone();
     let (seq, at) = (w.seq(), w.state().clock);
-    retract(&mut w, seq);
+    w.retract(seq, "never cast");
     let save = VsdCommand::Save(SaveRoll {
         target: "Tom".into(),
         wsr: None,
