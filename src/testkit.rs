@@ -56,25 +56,27 @@ impl Log {
         events
     }
 
-    /// Retracts the event at `seq` for `reason`, as `grimoire retract` records it (the command
-    /// carrying the event it names, read from the log).
+    /// Retracts the event at `seq` for `reason`, as `grimoire retract` records it.
     pub fn retract(&mut self, seq: Seq, reason: &str) -> Vec<Event> {
-        let target = self.events().get(seq.get() as usize - 1).cloned();
-        self.then(
-            Command::Retract(crate::rules::campaign::Retraction {
-                seq: Some(seq),
-                last: false,
-                reason: reason.into(),
-                target,
-                restoring: None,
-                fight_built_on: false,
-                round_stands: None,
-                clock_reshaped: None,
-                acted_again: None,
-                names_after: Default::default(),
-            }),
-            &[],
-        )
+        let command = self.retraction(seq, reason);
+        self.then(command, &[])
+    }
+
+    /// The command `grimoire retract` builds to retract the event at `seq` for `reason`: it
+    /// carries the event it names, read from the log.
+    pub fn retraction(&self, seq: Seq, reason: &str) -> Command {
+        Command::Retract(crate::rules::campaign::Retraction {
+            seq: Some(seq),
+            last: false,
+            reason: reason.into(),
+            target: self.events().get(seq.get() as usize - 1).cloned(),
+            restoring: None,
+            fight_built_on: false,
+            round_stands: None,
+            clock_reshaped: None,
+            acted_again: None,
+            names_after: Default::default(),
+        })
     }
 
     /// What `command` would append now with these dice, and the sealed secrets it drew: recorded

@@ -1,7 +1,6 @@
 use super::*;
 use crate::dice::DiceExpr;
 use crate::rules::Command;
-use crate::rules::campaign::Retraction;
 use crate::sheet::Sheet;
 use crate::systems::adg::sheet::AdgSheet;
 use crate::testkit::Log;
@@ -331,21 +330,7 @@ fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_i
  {
     let mut log = table();
     log.then(put("Bea", roll_for("Aldric"), false), &[]);
-    log.then(
-        Command::Retract(Retraction {
-            seq: Some(Seq(3)),
-            last: false,
-            reason: "Aldric never joined".into(),
-            target: None,
-            restoring: None,
-            fight_built_on: false,
-            round_stands: None,
-            clock_reshaped: None,
-            acted_again: None,
-            names_after: Default::default(),
-        }),
-        &[],
-    );
+    log.retract(Seq(3), "Aldric never joined");
     let answered = log
         .answer(RequestId(1), DeviceId(1), &[4; 32])
         .unwrap()

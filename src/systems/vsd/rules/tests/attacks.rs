@@ -248,22 +248,7 @@ fn c2_vsd9_a_retracted_failure_takes_its_choice_with_it() {
     let now = w.state().clock;
     assert!(w.of("Mira").has_condition(Condition::Weary, now));
     assert!(w.of("Mira").mp_current() < mps);
-    let retract = |w: &World, seq: Seq| {
-        Command::Retract(crate::rules::campaign::Retraction {
-            seq: Some(seq),
-            last: false,
-            reason: "the wrong caster".into(),
-            target: w.events().get(seq.get() as usize - 1).cloned(),
-            restoring: None,
-            fight_built_on: false,
-            round_stands: None,
-            clock_reshaped: None,
-            acted_again: None,
-            names_after: Default::default(),
-        })
-    };
-    let command = retract(&w, failed);
-    w.then(command, &[]);
+    w.retract(failed, "the wrong caster");
     let retraction = w.seq();
     let now = w.state().clock;
     let mira = w.of("Mira");
@@ -275,7 +260,7 @@ fn c2_vsd9_a_retracted_failure_takes_its_choice_with_it() {
     assert!(!mira.has_condition(Condition::Stunned, now));
     assert_eq!(mira.mp_current(), mps);
     // The retraction undone: the cast, and its choice, stand again.
-    let mut undo = retract(&w, retraction);
+    let mut undo = w.retraction(retraction, "the wrong caster");
     if let Command::Retract(r) = &mut undo {
         r.restoring = Some((
             failed,
