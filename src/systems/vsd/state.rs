@@ -3,7 +3,7 @@
 use crate::seq::Seq;
 use crate::systems::contract::port::Fold;
 use crate::systems::vsd::Vsd;
-use crate::systems::vsd::event::{Alignment, Condition, Place, SpellDef};
+use crate::systems::vsd::event::{Alignment, Choice, Condition, Place, SpellDef};
 use crate::systems::vsd::event::{
     ChoiceMade, ConditionChange, DelayedResolved, Pending, SaveRolled, Severed, SpellCast,
 };
@@ -237,6 +237,21 @@ impl VsdState {
             .filter(|c| c.until.is_none_or(|u| u > now))
             .map(|c| c.condition)
             .collect()
+    }
+
+    /// The pending choice that offers every one of `chosen`: the one a `choose` of them resolves.
+    pub fn pending_offering(&self, chosen: &[Choice]) -> Option<&Pending> {
+        (self.pending.iter()).find(|p| chosen.iter().all(|c| p.options.contains(c)))
+    }
+
+    /// The bolt's attack a `spell fire` rolls: the one from the failed cast `cast`, or without it
+    /// the only one owed (of several, the table must name which).
+    pub fn attack_owed(&self, cast: Option<Seq>) -> Option<&AttackDue> {
+        match (cast, self.attacks_due.as_slice()) {
+            (Some(cast), all) => all.iter().find(|due| due.cast_seq == cast),
+            (None, [due]) => Some(due),
+            (None, _) => None,
+        }
     }
 
     pub fn has_condition(&self, condition: Condition, now: GameTime) -> bool {

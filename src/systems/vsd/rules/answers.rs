@@ -168,23 +168,18 @@ pub fn fire(
     };
     // One attack owed is the one meant; of several, the table names which (a roll put to a phone
     // is then bound to its bolt, whatever is rolled at the table meanwhile).
-    let due = match (firing.cast, vsd.attacks_due.as_slice()) {
-        (_, []) => return Err(Refusal::Own(VsdError::NoAttackDue(who.name.to_string()))),
-        (None, [due]) => due,
-        (None, _) => {
-            return Err(Refusal::Own(VsdError::WhichAttack {
-                name: who.name.to_string(),
-                owed: owed(),
-            }));
-        }
-        (Some(cast), all) => all.iter().find(|due| due.cast_seq == cast).ok_or_else(|| {
-            Refusal::Own(VsdError::NotThatAttack {
-                name: who.name.to_string(),
+    let due = vsd.attack_owed(firing.cast).ok_or_else(|| {
+        let name = who.name.to_string();
+        Refusal::Own(match firing.cast {
+            _ if vsd.attacks_due.is_empty() => VsdError::NoAttackDue(name),
+            None => VsdError::WhichAttack { name, owed: owed() },
+            Some(cast) => VsdError::NotThatAttack {
+                name,
                 cast,
                 owed: owed(),
-            })
-        })?,
-    };
+            },
+        })
+    })?;
     let mut modifiers = Vec::new();
     let mut add = |what: &str, value: i64| {
         if value != 0 {

@@ -58,13 +58,7 @@ pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
         // The bolt the rules would fire: the one named, or the only one owed (VSD-9, VSD-14).
         VsdCommand::Fire(firing) => {
             let caster = state.someone(&firing.character)?;
-            let owed = &caster.mine?.attacks_due;
-            let due = match firing.cast {
-                Some(cast) => owed.iter().find(|due| due.cast_seq == cast),
-                None if owed.len() == 1 => owed.first(),
-                None => None,
-            };
-            Some(match due {
+            Some(match caster.mine?.attack_owed(firing.cast) {
                 Some(due) => format!(
                     "{}: fire {} at {} (cast #{}) — open-ended d100 attack, less the target's Defense",
                     caster.name, due.spell, due.target, due.cast_seq
@@ -89,8 +83,7 @@ pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
         // The pending choice the picks resolve, as the rules find it (VSD-5, VSD-9, VSD-10).
         VsdCommand::Choose(choosing) => {
             let caster = state.someone(&choosing.character)?;
-            let pending = (caster.mine?.pending.iter())
-                .find(|p| choosing.choices.iter().all(|c| p.options.contains(c)))?;
+            let pending = caster.mine?.pending_offering(&choosing.choices)?;
             let picks = (choosing.choices.iter())
                 .map(|&choice| match (choice, &choosing.target) {
                     (Choice::OtherTarget, Some(target)) => {

@@ -138,16 +138,12 @@ pub fn choose(
             who.name.to_string(),
         )));
     }
-    let pending = vsd
-        .pending
-        .iter()
-        .find(|p| chosen.iter().all(|c| p.options.contains(c)))
-        .ok_or_else(|| {
-            Refusal::Own(VsdError::InvalidChoice {
-                name: who.name.to_string(),
-                pending: describe_pending(&vsd.pending),
-            })
-        })?;
+    let pending = vsd.pending_offering(chosen).ok_or_else(|| {
+        Refusal::Own(VsdError::InvalidChoice {
+            name: who.name.to_string(),
+            pending: describe_pending(&vsd.pending),
+        })
+    })?;
     if still_under_the_gaze(pending, vsd, state.clock()) {
         return Err(Refusal::Own(VsdError::CannotAct {
             name: who.name.to_string(),
