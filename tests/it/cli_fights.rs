@@ -7,18 +7,7 @@ fn t3_a_fight_is_counted_by_the_round_and_shows_who_did_what() {
     let c = Campaign::with_party();
     c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
     let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
-    c.ok(&[
-        "spell",
-        "learn",
-        "Mira",
-        "Ember",
-        "--lore",
-        "Elementalism",
-        "--weave",
-        "2",
-        "--kind",
-        "elemental",
-    ]);
+    c.mira_learns_ember("2");
     // 7 rounds into the minute: round 1 begins there all the same.
     c.ok(&["time", "advance", "1h7r"]);
     let started = c.ok(&["fight", "start", "at the bridge"]);

@@ -322,7 +322,7 @@ fn vsd11_severing_is_refused_while_the_rule_is_off() {
 #[test]
 fn vsd13_conditions_are_shown_and_cleared_by_the_gm() {
     let c = coven();
-    c.ok(&crate::support::LEARN_EMBER);
+    c.mira_learns_ember("1");
     c.ok(&[
         "--rolls", "3,40,20", "spell", "cast", "Mira", "Ember", "--target", "orc",
     ]);

@@ -36,7 +36,7 @@ fn a_crowded_evening() -> (Campaign, String) {
     let c = Campaign::with_party();
     c.ok(&VSD_TOM);
     c.ok(&LEARN_SLEEP);
-    c.ok(&crate::support::LEARN_EMBER);
+    c.mira_learns_ember("1");
     c.add_adg(
         "Bartholomew-Maximilian-Oakenshield-the-Unwearying",
         1,

@@ -13,7 +13,7 @@ use grimoire::seq::Seq;
 /// rounds later); Bea plays her on a linked phone, Cal plays Aldric on his.
 fn miras_failed_ember() -> (Campaign, String, String) {
     let c = Campaign::with_party();
-    c.ok(&crate::support::LEARN_EMBER);
+    c.mira_learns_ember("1");
     let cast = c.ok(&[
         "--rolls", "3,40,40", "spell", "cast", "Mira", "Ember", "--target", "the orc",
     ]);

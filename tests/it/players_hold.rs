@@ -251,6 +251,26 @@ fn flagged(browser: &mut Browser, phone: &super::browser::Tab, words: &str) -> S
     flags(browser, phone)
 }
 
+/// Bea's phone (she plays Aldric) at 390 px, reaching the real server only through the proxy,
+/// its page loaded whole: the campaign, the server (held for the test's length), the proxy, the
+/// browser and the page.
+fn phone_behind_a_proxy(
+    chromium: &std::path::Path,
+) -> (Campaign, Served, Proxy, Browser, super::browser::Tab) {
+    let c = Campaign::with_party();
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    let proxy = Proxy::start(served.address());
+    let mut browser = Browser::start(chromium);
+    let phone = browser.open(&format!("http://{}{bea}", proxy.address), 390, 844, true);
+    browser.wait_for(
+        &phone,
+        r#"document.readyState === "complete" && document.getElementById("rolls") !== null && document.getElementById("party") !== null && document.body.dataset.head !== undefined"#,
+        "the player's page",
+    );
+    (c, served, proxy, browser, phone)
+}
+
 /// The three ways a modified server chose a witnessed die before: each is flagged on the phone by
 /// its request's number, the flags survive a reload, and the log marks the roll put again.
 #[test]
@@ -260,17 +280,7 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     ) else {
         return;
     };
-    let c = Campaign::with_party();
-    let bea = link(&c, "Bea", "Aldric");
-    let served = Served::start(&c);
-    let proxy = Proxy::start(served.address());
-    let mut browser = Browser::start(&chromium);
-    let phone = browser.open(&format!("http://{}{bea}", proxy.address), 390, 844, true);
-    browser.wait_for(
-        &phone,
-        r#"document.getElementById("rolls") !== null && document.body.dataset.head !== undefined"#,
-        "the player's page",
-    );
+    let (c, _served, proxy, mut browser, phone) = phone_behind_a_proxy(&chromium);
     let witnessed = |purpose: &str| {
         c.ok(&[
             "roll",
@@ -558,17 +568,7 @@ fn c5_a_busy_answer_in_place_of_the_page_or_its_rolls_is_asked_again_and_wipes_n
     let Some(chromium) = chromium_or_skip("c5_a_busy_answer_in_place_of_the_page") else {
         return;
     };
-    let c = Campaign::with_party();
-    let bea = link(&c, "Bea", "Aldric");
-    let served = Served::start(&c);
-    let proxy = Proxy::start(served.address());
-    let mut browser = Browser::start(&chromium);
-    let phone = browser.open(&format!("http://{}{bea}", proxy.address), 390, 844, true);
-    browser.wait_for(
-        &phone,
-        r#"document.getElementById("party") !== null && document.body.dataset.head !== undefined"#,
-        "the player's page",
-    );
+    let (c, _served, proxy, mut browser, phone) = phone_behind_a_proxy(&chromium);
     proxy.tricks().busy = 2;
     c.ok(&["damage", "Aldric", "1", "--reason", "a busy evening"]);
     browser.wait_for(

@@ -410,20 +410,6 @@ pub const LEARN_SLEEP: [&str; 13] = [
     "10m",
 ];
 
-/// Mira learns Ember: Weave 1, elemental (its failures fall on the failure table's +50).
-pub const LEARN_EMBER: [&str; 10] = [
-    "spell",
-    "learn",
-    "Mira",
-    "Ember",
-    "--lore",
-    "Elementalism",
-    "--weave",
-    "1",
-    "--kind",
-    "elemental",
-];
-
 pub const LEARN_FLAME_WARD: [&str; 12] = [
     "spell",
     "learn",
