@@ -10,8 +10,6 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 /// The sources a provenance may name, as written.
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
 enum Source {
     Entered,
     Seeded,
@@ -19,18 +17,54 @@ enum Source {
     Sealed,
 }
 
+const SOURCES: &[&str] = &["entered", "seeded", "device", "sealed"];
+
+/// A source is a plain name (from the hostile pass: read as a serde enum, `{"seeded":null}` was
+/// taken too, which the derive refused and the page's check does not read as seeded).
+impl<'de> Deserialize<'de> for Source {
+    fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Source, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = Source;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a die's source, a name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Source, E> {
+                Ok(match name {
+                    "entered" => Source::Entered,
+                    "seeded" => Source::Seeded,
+                    "device" => Source::Device,
+                    "sealed" => Source::Sealed,
+                    other => return Err(E::unknown_variant(other, SOURCES)),
+                })
+            }
+        }
+        from.deserialize_str(Name)
+    }
+}
+
+/// Whether a field was given at all, whatever its value (`null` included): a second `source`.
+#[derive(Default)]
+struct Given(bool);
+
+impl<'de> Deserialize<'de> for Given {
+    fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Given, D::Error> {
+        de::IgnoredAny::deserialize(from).map(|_| Given(true))
+    }
+}
+
 /// The fields beside each source, read as the derive reads them (unknown ones passed over); a
 /// second `source` among them is refused, as the derive refuses it.
 #[derive(Deserialize)]
 struct Entered {
     #[serde(default)]
-    source: Option<de::IgnoredAny>,
+    source: Given,
 }
 
 #[derive(Deserialize)]
 struct Seeded {
     #[serde(default)]
-    source: Option<de::IgnoredAny>,
+    source: Given,
     epoch: u32,
     #[serde(default)]
     roll: Option<u64>,
@@ -41,7 +75,7 @@ struct Seeded {
 #[derive(Deserialize)]
 struct Device {
     #[serde(default)]
-    source: Option<de::IgnoredAny>,
+    source: Given,
     request: RequestId,
     #[serde(default)]
     witnessed: bool,
@@ -50,7 +84,7 @@ struct Device {
 #[derive(Deserialize)]
 struct Sealed {
     #[serde(default)]
-    source: Option<de::IgnoredAny>,
+    source: Given,
     commitment: String,
     #[serde(default)]
     origin: Option<SealedOrigin>,
@@ -87,7 +121,11 @@ impl<'de> Visitor<'de> for Fields {
                 }
                 Key::Source => source = Some(map.next_value::<Source>()?),
                 Key::Other(name) => {
-                    fields.insert(name, map.next_value()?);
+                    let value = map.next_value()?;
+                    if fields.contains_key(&name) {
+                        return Err(de::Error::custom(format!("duplicate field `{name}`")));
+                    }
+                    fields.insert(name, value);
                 }
             }
             key = map.next_key()?;
@@ -136,8 +174,8 @@ fn with_source<'de, D: Deserializer<'de>>(source: Source, rest: D) -> Result<Pro
         }
     };
     match again {
-        Some(_) => Err(de::Error::duplicate_field("source")),
-        None => Ok(provenance),
+        Given(true) => Err(de::Error::duplicate_field("source")),
+        Given(false) => Ok(provenance),
     }
 }
 
@@ -248,6 +286,14 @@ mod tests {
                 r#"{"source":"device","request":"one"}"#,
                 r#"{"source":"entered","source":"entered"}"#,
                 r#"[]"#,
+                // From the hostile pass: a source given as an object, a second source of null,
+                // and a field given twice where the source comes later.
+                r#"{"source":{"seeded":null},"epoch":1}"#,
+                r#"{"epoch":1,"source":{"entered":null}}"#,
+                r#"{"source":"seeded","epoch":1,"roll":1,"source":null}"#,
+                r#"{"epoch":2,"epoch":1,"roll":1,"source":"seeded"}"#,
+                r#"{"source":"seeded","epoch":2,"epoch":1}"#,
+                r#"{"source":null,"epoch":1}"#,
             ]
             .map(String::from),
         );
