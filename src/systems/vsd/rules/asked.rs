@@ -83,7 +83,14 @@ pub fn words(command: &VsdCommand, state: &dyn View<Vsd>) -> Option<String> {
         // The pending choice the picks resolve, as the rules find it (VSD-5, VSD-9, VSD-10).
         VsdCommand::Choose(choosing) => {
             let caster = state.someone(&choosing.character)?;
-            let pending = caster.mine?.pending_offering(&choosing.choices)?;
+            let Some(pending) = caster.mine?.pending_offering(&choosing.choices) else {
+                let typed: Vec<&str> = choosing.choices.iter().map(|c| c.word()).collect();
+                return Some(format!(
+                    "{}: choose {} — no choice waiting offers it now: {NOT_NOW}",
+                    caster.name,
+                    typed.join(", ")
+                ));
+            };
             let picks = (choosing.choices.iter())
                 .map(|&choice| match (choice, &choosing.target) {
                     (Choice::OtherTarget, Some(target)) => {

@@ -210,9 +210,11 @@ fn vsd9_vsd10_given_a_choice_that_rolls_when_it_is_put_to_a_phone_then_it_reads_
         )
     );
     assert_eq!(
-        said(&w, choose(&[Choice::Stunned])),
-        None,
-        "no choice waiting offers it"
+        said(&w, choose(&[Choice::Stunned])).as_deref(),
+        Some(
+            "Mira: choose stunned — no choice waiting offers it now: the rules would refuse this roll now, so the GM may withdraw it"
+        ),
+        "no choice waiting offers it (from the hostile pass: a choice left on a phone after its cast was retracted read as typed)"
     );
 
     // Storm (Weave 5, overcast under a benefic sky) on a double, 44; resonance 90 + 5 = 95: an
