@@ -12,6 +12,7 @@ pub mod backend;
 mod backup;
 pub use backup::Restored;
 pub mod chain;
+mod decode_ahead;
 mod files;
 mod import;
 pub mod jsonl;

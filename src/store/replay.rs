@@ -4,6 +4,7 @@
 use super::StoreError;
 use super::backend::{LogRead, LogWrite, Payload, SnapshotInfo};
 use super::chain::StoredRow;
+use super::decode_ahead;
 use crate::event::Event;
 use crate::seq::Seq;
 use crate::state::{CampaignState, Replay, Revisions};
@@ -42,7 +43,7 @@ pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
 }
 
 /// Reads a payload's event, as [`decode`] reads a row's.
-fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
+pub(super) fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
     Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
         StoreError::Damaged {
             seq: row.seq,
@@ -167,10 +168,13 @@ pub(super) fn replay_after(
         Some(state) => Replay::resume(state, revisions),
         None => Replay::new(revisions),
     };
-    log.payloads(from + 1, upto, &mut |row| {
-        replay.feed(row.seq, &decode_payload(&row)?);
-        Ok(())
-    })?;
+    decode_ahead::each_event(
+        decode_ahead::Pace::REPLAY,
+        |rows| log.payloads(from + 1, upto, rows),
+        &mut |seq, event| {
+            replay.feed(seq, event);
+        },
+    )?;
     Ok(replay.finish())
 }
 
