@@ -9,7 +9,8 @@ use crate::systems::registry::{AnyEvent, SystemId, on_system};
 
 /// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
 /// `kind` field; when that matches the column, the variant is read straight from the payload through
-/// `EventOfKind` (the payload's own `kind` field is then just a field the variant does not have).
+/// `EventOfKind` (the payload's own `kind` field is then just a field the variant does not have),
+/// as serde's externally tagged form `{"<kind>": <payload>}` would read it ([`Named`]).
 /// Any other payload takes serde's general path.
 pub(super) fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
     let begins_with_its_kind = payload
@@ -19,23 +20,96 @@ pub(super) fn read_current(kind: &str, payload: &str) -> serde_json::Result<Even
     if !begins_with_its_kind {
         return serde_json::from_str(payload);
     }
-    // `{"<kind>": <payload>}`: serde's externally tagged form. `kind` is valid inside a JSON string,
-    // as the payload just showed.
-    let mut named = String::with_capacity(payload.len() + kind.len() + 5);
-    named.push_str("{\"");
-    named.push_str(kind);
-    named.push_str("\":");
-    named.push_str(payload);
-    named.push('}');
-    let mut reader = serde_json::Deserializer::from_str(&named);
+    let mut reader = serde_json::Deserializer::from_str(payload);
+    let named = Named {
+        kind,
+        payload: &mut reader,
+    };
     let event = match owner(kind) {
-        None => EventOfKind::deserialize(&mut reader)?,
+        None => EventOfKind::deserialize(named)?,
         Some(system) => Event::System(on_system!(system, SystemId, |S| {
-            AnyEvent::from(<S as SystemModel>::Event::read_named(&mut reader)?)
+            AnyEvent::from(<S as SystemModel>::Event::read_named(named)?)
         })),
     };
     reader.end()?;
     Ok(event)
+}
+
+/// A payload with the kind its row names, read as serde reads an externally tagged enum's
+/// `{"<kind>": <payload>}` (serde_json's own reading of that form, step for step) without copying
+/// the payload into that form first: the copy was a tenth of reading an event.
+struct Named<'a, 'de> {
+    kind: &'a str,
+    payload: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+}
+
+impl<'de> serde::Deserializer<'de> for Named<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_enum(self)
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom(
+            "only an event is read by its kind",
+        ))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+        ignored_any
+    }
+}
+
+impl<'de> serde::de::EnumAccess<'de> for Named<'_, 'de> {
+    type Error = serde_json::Error;
+    type Variant = Self;
+
+    fn variant_seed<V: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Self), Self::Error> {
+        let kind = serde::de::value::StrDeserializer::<serde_json::Error>::new(self.kind);
+        Ok((seed.deserialize(kind)?, self))
+    }
+}
+
+impl<'de> serde::de::VariantAccess<'de> for Named<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        serde::Deserialize::deserialize(self.payload)
+    }
+
+    fn newtype_variant_seed<T: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        seed.deserialize(self.payload)
+    }
+
+    fn tuple_variant<V: serde::de::Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        serde::Deserializer::deserialize_seq(self.payload, visitor)
+    }
+
+    fn struct_variant<V: serde::de::Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        serde::Deserializer::deserialize_struct(self.payload, "", fields, visitor)
+    }
 }
 
 /// Why a payload of `kind` could not be read, in grimoire's words rather than serde's: the field
