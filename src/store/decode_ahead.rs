@@ -4,7 +4,6 @@
 
 use super::StoreError;
 use super::backend::{Payload, VisitPayload};
-use super::replay::decode_payload;
 use crate::event::Event;
 use crate::seq::Seq;
 use std::sync::mpsc;
@@ -55,6 +54,17 @@ pub(super) fn each_event(
         match ahead {
             Some(ahead) => ahead.finish(visit),
             None => Ok(()),
+        }
+    })
+}
+
+/// Reads a payload's event, as `replay::decode` reads a row's; a payload that does not read is
+/// damage, named by its seq.
+pub(super) fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
+    Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
+        StoreError::Damaged {
+            seq: row.seq,
+            reason,
         }
     })
 }

@@ -2,9 +2,9 @@
 //! One rule for every backend, in one place.
 
 use super::StoreError;
-use super::backend::{LogRead, LogWrite, Payload, SnapshotInfo};
+use super::backend::{LogRead, LogWrite, SnapshotInfo};
 use super::chain::StoredRow;
-use super::decode_ahead;
+use super::decode_ahead::{self, decode_payload};
 use crate::event::Event;
 use crate::seq::Seq;
 use crate::state::{CampaignState, Replay, Revisions};
@@ -35,16 +35,6 @@ const SNAPSHOT_KEEP_NEWEST: usize = 8;
 /// Reads a stored row's event; a row that does not read is damage, named by its seq.
 pub(super) fn decode(row: &StoredRow) -> Result<Event, StoreError> {
     Event::from_stored(&row.kind, row.schema_version, &row.payload).map_err(|reason| {
-        StoreError::Damaged {
-            seq: row.seq,
-            reason,
-        }
-    })
-}
-
-/// Reads a payload's event, as [`decode`] reads a row's.
-pub(super) fn decode_payload(row: &Payload<'_>) -> Result<Event, StoreError> {
-    Event::from_stored(row.kind, row.schema_version, row.payload).map_err(|reason| {
         StoreError::Damaged {
             seq: row.seq,
             reason,
