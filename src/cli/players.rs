@@ -158,7 +158,8 @@ fn link(g: &Globals, ctx: &mut Context, args: &LinkArgs) -> Result<Report, Error
 }
 
 fn list(g: &Globals) -> Result<Report, Error> {
-    let state = g.open()?.replay(None)?;
+    let mut store = g.open()?;
+    let state = store.replay(None)?;
     let mut lines = Vec::new();
     let mut devices = Vec::new();
     for (n, device) in &state.players.devices {
@@ -173,14 +174,16 @@ fn list(g: &Globals) -> Result<Report, Error> {
     let mut waiting = Vec::new();
     for (n, request) in &state.players.requests {
         if request.status == RequestStatus::Waiting {
+            // Said as its phone says it, in the rules' words: the words it was typed in would
+            // read as a command line, which they are not.
+            let words = crate::campaign::asked_in_words(&mut store, &state, &request.asked);
             lines.push(format!(
-                "request {n} (#{}) waits on device {}: {}{}",
+                "request {n} (#{}) waits on device {}: {words}{}",
                 request.seq,
                 request.device,
-                request.asked.words(),
                 if request.witnessed { ", witnessed" } else { "" }
             ));
-            waiting.push(json!({ "request": n, "seq": request.seq, "device": request.device, "asked": request.asked.words(), "witnessed": request.witnessed }));
+            waiting.push(json!({ "request": n, "seq": request.seq, "device": request.device, "asked": request.asked.words(), "words": words, "witnessed": request.witnessed }));
         }
     }
     if lines.is_empty() {

@@ -819,6 +819,40 @@ fn c5_ctrl_c_while_waiting_on_a_phone_says_the_request_stays_open() {
     );
 }
 
+/// From the hostile pass: `player list` says a roll waiting on a phone as the phone says it, in
+/// the rules' words with the character's own name, not in words that read as a command line.
+#[test]
+fn c5_player_list_says_a_waiting_roll_as_its_phone_does() {
+    let c = Campaign::with_party();
+    link(&c, "Bea", "Aldric");
+    let typed = [
+        "roll",
+        "d20",
+        "--character",
+        "aldric",
+        "--for",
+        "the-lock",
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ];
+    c.ok(&typed);
+    let listed = c.ok(&["player", "list"]);
+    assert!(
+        listed.contains("request 1 (#6) waits on device 1: Aldric: roll d20 for the-lock"),
+        "{listed}"
+    );
+    let json = c.json(&["player", "list"]);
+    assert_eq!(
+        json["waiting"][0]["words"], "Aldric: roll d20 for the-lock",
+        "{json}"
+    );
+    assert_eq!(
+        json["waiting"][0]["asked"], "roll d20 for the-lock (aldric)",
+        "{json}"
+    );
+}
+
 /// #47: a player's page, should its link stop opening anything (revoked or replaced), tells the
 /// player what to ask the GM for (their phone linked again), not the table's new link.
 #[test]
