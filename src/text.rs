@@ -430,6 +430,9 @@ fn expected_in_words(expected: &str) -> String {
 pub fn json_problem(error: &serde_json::Error, field: Option<&str>) -> String {
     use serde_json::error::Category;
     let the_field = field.map_or_else(|| "a field".to_string(), |f| format!("the field '{f}'"));
+    if error.to_string().starts_with("recursion limit exceeded") {
+        return "it nests lists or groups of fields deeper than grimoire reads".into();
+    }
     if !matches!(error.classify(), Category::Data) {
         return "it is not well-formed JSON".into();
     }

@@ -7,12 +7,12 @@ use crate::systems::contract::event::SystemModel;
 use crate::systems::contract::event::{ReadsByKind, variant_names};
 use crate::systems::registry::{AnyEvent, SystemId, on_system};
 
-/// Reads a payload of today's version stored under `kind`. A payload grimoire wrote begins with its
-/// `kind` field; when that matches the column, the variant is read straight from the payload through
-/// `EventOfKind` (the payload's own `kind` field is then just a field the variant does not have),
-/// as serde's externally tagged form `{"<kind>": <payload>}` would read it ([`Named`]).
+/// Reads a payload of `version` (one of today's shapes) stored under `kind`. A payload grimoire
+/// wrote begins with its `kind` field; when that matches the column, the variant is read straight
+/// from the payload through `EventOfKind` (the payload's own `kind` field is then just a field the
+/// variant does not have), as serde's externally tagged form `{"<kind>": <payload>}` reads it.
 /// Any other payload takes serde's general path.
-pub(super) fn read_current(kind: &str, payload: &str) -> serde_json::Result<Event> {
+pub(super) fn read_current(kind: &str, version: u32, payload: &str) -> serde_json::Result<Event> {
     let begins_with_its_kind = payload
         .strip_prefix(r#"{"kind":""#)
         .and_then(|rest| rest.strip_prefix(kind))
@@ -20,24 +20,46 @@ pub(super) fn read_current(kind: &str, payload: &str) -> serde_json::Result<Even
     if !begins_with_its_kind {
         return serde_json::from_str(payload);
     }
+    if version < super::CANONICAL_SINCE {
+        // Before the canonical form, how deep a payload nests was serde's alone to limit, and the
+        // grimoire that wrote it read it copied into the tagged form, one level deeper: read as it
+        // did, so what it refused is still refused. `kind` is valid inside a JSON string, as the
+        // payload just showed.
+        let named = format!("{{\"{kind}\":{payload}}}");
+        let mut reader = serde_json::Deserializer::from_str(&named);
+        let event = read_named(kind, &mut reader)?;
+        reader.end()?;
+        return Ok(event);
+    }
     let mut reader = serde_json::Deserializer::from_str(payload);
-    let named = Named {
+    let event = read_named(
         kind,
-        payload: &mut reader,
-    };
-    let event = match owner(kind) {
-        None => EventOfKind::deserialize(named)?,
-        Some(system) => Event::System(on_system!(system, SystemId, |S| {
-            AnyEvent::from(<S as SystemModel>::Event::read_named(named)?)
-        })),
-    };
+        Named {
+            kind,
+            payload: &mut reader,
+        },
+    )?;
     reader.end()?;
     Ok(event)
 }
 
+/// The event of `kind` read from serde's externally tagged form of it.
+fn read_named<'de, D>(kind: &str, named: D) -> serde_json::Result<Event>
+where
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+{
+    Ok(match owner(kind) {
+        None => EventOfKind::deserialize(named)?,
+        Some(system) => Event::System(on_system!(system, SystemId, |S| {
+            AnyEvent::from(<S as SystemModel>::Event::read_named(named)?)
+        })),
+    })
+}
+
 /// A payload with the kind its row names, read as serde reads an externally tagged enum's
 /// `{"<kind>": <payload>}` (serde_json's own reading of that form, step for step) without copying
-/// the payload into that form first: the copy was a tenth of reading an event.
+/// the payload into that form first: the copy was a tenth of reading an event. A canonical
+/// payload nests at most 126 deep, so the level the copy added never mattered to one.
 struct Named<'a, 'de> {
     kind: &'a str,
     payload: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,

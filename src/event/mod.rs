@@ -428,8 +428,16 @@ impl Event {
             kind: kind.to_string(),
             detail,
         };
+        // No grimoire wrote a payload that is not an object; serde's general path would read a
+        // list of an event's values as that event, which the page's check rightly refuses.
+        if !payload
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with('{')
+        {
+            return Err(unreadable("it is not a JSON object".into()));
+        }
         let event: Event = if schema_version >= SAME_SHAPES_SINCE {
-            by_kind::read_current(kind, payload)
+            by_kind::read_current(kind, schema_version, payload)
                 .map_err(|_| unreadable(by_kind::why_unreadable(kind, payload)))?
         } else {
             let value =

@@ -189,3 +189,58 @@ fn a_name_folds_to_what_fold_name_gives_whatever_its_letters() {
         );
     }
 }
+
+/// A list of an event's values is not that event, at any version: no grimoire wrote one, and the
+/// page's check refuses it (serde's general path alone would read one).
+#[test]
+fn a_payload_that_is_not_an_object_is_refused_at_every_version() {
+    for version in 0..=SCHEMA_VERSION {
+        for payload in [
+            r#"["healed","Aldric",3]"#,
+            r#" ["healed","Aldric",3,null]"#,
+            r#""healed""#,
+            "3",
+            "null",
+        ] {
+            let read = Event::from_stored("healed", version, payload);
+            assert!(
+                matches!(&read, Err(PayloadError::Unreadable { detail, .. }) if detail == "it is not a JSON object"),
+                "version {version}, {payload}: {read:?}"
+            );
+        }
+    }
+}
+
+/// Before the canonical form, a payload was read inside one more level than it holds: one nested
+/// as deep as serde allows in that form was refused by the grimoire that wrote it, and still is,
+/// in words; a canonical payload (at most 126 deep) is read without that level.
+#[test]
+fn a_pre_canonical_payload_nested_past_serdes_limit_is_still_refused() {
+    // An amendment of an amendment of … a healing: each amendment one level deeper.
+    let nested = |depth: usize| {
+        let healed = r#"{"kind":"healed","character":"Aldric","amount":3}"#.to_string();
+        (0..depth).fold(healed, |event, _| {
+            format!(
+                r#"{{"kind":"amended","seq":1,"event":{event},"changed":[],"outcome_changed":false}}"#
+            )
+        })
+    };
+    let deepest_read = |version: u32| {
+        (100..140)
+            .take_while(|&depth| Event::from_stored("amended", version, &nested(depth)).is_ok())
+            .last()
+    };
+    for version in 1..CANONICAL_SINCE {
+        let deepest = deepest_read(version).expect("shallow payloads read");
+        assert_eq!(
+            Some(deepest + 1),
+            deepest_read(CANONICAL_SINCE),
+            "version {version}"
+        );
+        let read = Event::from_stored("amended", version, &nested(deepest + 1));
+        assert!(
+            matches!(&read, Err(PayloadError::Unreadable { detail, .. }) if detail.contains("deeper than grimoire reads")),
+            "{read:?}"
+        );
+    }
+}

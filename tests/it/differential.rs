@@ -197,3 +197,43 @@ fn a_forged_second_seed_reveal_is_named_and_honest_dice_stay_honest() {
     let report = grimoire::verify::export(&text);
     assert!(report.seeded_dice_checked >= 4, "{report:#?}");
 }
+
+/// A payload written as a list of an event's values (rechained, so only its shape is wrong) is
+/// refused by both checkers at the same event, in today's version and an older one: serde alone
+/// would read such a list as the event, so `grimoire verify` and import once took it.
+#[test]
+fn a_payload_written_as_a_list_is_refused_by_both_checkers() {
+    let Some(browser) = crate::browser::chromium_or_skip("a_payload_written_as_a_list") else {
+        return;
+    };
+    let (c, _) = crate::player_check::campaign();
+    let every_kind = rows_of(include_str!("../../fixtures/state/every-kind.jsonl"));
+    let mut exports = Vec::new();
+    let mut at = Vec::new();
+    for mut rows in [rows_of(&c.ok(&["export"])), every_kind[..48].to_vec()] {
+        let row = rows
+            .iter()
+            .position(|r| r.kind == "damage_taken")
+            .expect("a damage taken");
+        let fields: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&rows[row].payload).unwrap();
+        rows[row].payload = serde_json::to_string(&fields.values().collect::<Vec<_>>()).unwrap();
+        exports.push(text_of(&grimoire::differential::rechained(rows)));
+        at.push(row as u64 + 1);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = write_check_page(dir.path(), &exports, 1).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let verdicts = page_verdicts(&dom).expect("the page's verdicts");
+    for ((export, seq), page) in exports.iter().zip(at).zip(verdicts) {
+        let (holds, first, what) = grimoire_verdict_in_words(export);
+        assert_eq!((holds, first), (false, Some(seq)), "{what:?}");
+        assert!(
+            what.as_deref()
+                .is_some_and(|what| what.contains("not a JSON object")),
+            "{what:?}"
+        );
+        let page = page.expect("the page judges it");
+        assert_eq!((page.0, page.1), (false, Some(seq)), "{page:?}");
+    }
+}
