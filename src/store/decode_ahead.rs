@@ -41,20 +41,31 @@ pub(super) fn each_event(
     std::thread::scope(|scope| {
         let mut read_here = 0;
         let mut ahead: Option<Ahead> = None;
-        rows(&mut |row| {
-            if read_here < pace.read_here_first {
+        // Whether the replay ended on an event it could not read or fold, rather than on a row the
+        // log could not give.
+        let mut ended_here = false;
+        let given = rows(&mut |row| {
+            let shown = if read_here < pace.read_here_first {
                 read_here += 1;
-                visit(row.seq, &decode_payload(&row)?);
-                return Ok(());
-            }
-            ahead
-                .get_or_insert_with(|| Ahead::start(scope))
-                .take(row, pace.chunk, visit)
-        })?;
-        match ahead {
+                decode_payload(&row).map(|event| visit(row.seq, &event))
+            } else {
+                ahead
+                    .get_or_insert_with(|| Ahead::start(scope))
+                    .take(row, pace.chunk, visit)
+            };
+            ended_here = shown.is_err();
+            shown
+        });
+        if ended_here {
+            return given;
+        }
+        // The rows handed over before one the log could not give are read first: one of them may
+        // be the first damage, as a replay on one thread would find it.
+        let finished = match ahead {
             Some(ahead) => ahead.finish(visit),
             None => Ok(()),
-        }
+        };
+        finished.and(given)
     })
 }
 
@@ -261,11 +272,24 @@ mod tests {
 
     /// Replays `rows` at `pace`: what `visit` was shown, in order, and how the replay ended.
     fn replayed(rows: &[(Seq, String)], pace: Pace) -> (Vec<(Seq, Event)>, Result<(), StoreError>) {
+        replayed_until(rows, pace, None)
+    }
+
+    /// As [`replayed`], the log failing to give the row at `cut` (as a file whose row holds text
+    /// that is not UTF-8 fails).
+    fn replayed_until(
+        rows: &[(Seq, String)],
+        pace: Pace,
+        cut: Option<Seq>,
+    ) -> (Vec<(Seq, Event)>, Result<(), StoreError>) {
         let mut seen = Vec::new();
         let ended = each_event(
             pace,
             |visit| {
                 rows.iter().try_for_each(|(seq, payload)| {
+                    if Some(*seq) == cut {
+                        return Err(StoreError::Internal(format!("row {seq} not given")));
+                    }
                     visit(Payload {
                         seq: *seq,
                         kind: "clock_advanced",
@@ -316,6 +340,32 @@ mod tests {
             );
             let shown: Vec<Seq> = seen.iter().map(|(seq, _)| *seq).collect();
             prop_assert_eq!(shown, (1..damaged).map(Seq).collect::<Vec<_>>());
+        }
+
+        /// A row the log cannot give ends the replay, but only after every row before it, which
+        /// the second thread may still hold: a damaged one among them is named first, as one
+        /// thread reading each row in turn names it, and nothing after the first problem is shown.
+        #[test]
+        fn a_row_the_log_cannot_give_ends_the_replay_after_the_rows_before_it(
+            count in 2u64..300,
+            at in any::<prop::sample::Index>(),
+            damaged in any::<Option<prop::sample::Index>>(),
+            pace in pace(),
+        ) {
+            let cut = at.index(count as usize) as u64 + 1;
+            let damaged = damaged.map(|d| d.index(count as usize) as u64 + 1);
+            let (seen, ended) = replayed_until(&log(count, damaged), pace, Some(Seq(cut)));
+            let first = damaged.filter(|&d| d < cut).unwrap_or(cut);
+            match ended {
+                Err(StoreError::Damaged { seq, .. }) => prop_assert_eq!(seq, Seq(first)),
+                Err(StoreError::Internal(said)) => {
+                    prop_assert_eq!(first, cut);
+                    prop_assert_eq!(said, format!("row {cut} not given"));
+                }
+                other => prop_assert!(false, "ended {:?}", other),
+            }
+            let shown: Vec<Seq> = seen.iter().map(|(seq, _)| *seq).collect();
+            prop_assert_eq!(shown, (1..first).map(Seq).collect::<Vec<_>>());
         }
     }
 }
