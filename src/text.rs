@@ -486,6 +486,33 @@ pub fn json_problem(error: &serde_json::Error, field: Option<&str>) -> String {
     format!("{the_field} does not hold what grimoire writes there")
 }
 
+/// A group of fields as a stored payload holds it: serde's derive also reads one written as a list
+/// of its values (`[0,"d20",20,7,{…}]` for a die), which no grimoire writes and the players' page
+/// does not read, so a die forged in that form would be checked by one checker and not the other.
+pub(crate) trait ReadFields<'de>: Sized {
+    /// Reads the fields, from a deserializer that holds them as a JSON object.
+    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error>;
+}
+
+/// Reads a `T` from a JSON object only; anything else is refused as `expecting` says.
+pub(crate) fn from_object<'de, D, T>(from: D, expecting: &'static str) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: ReadFields<'de>,
+{
+    struct Object<T>(&'static str, std::marker::PhantomData<T>);
+    impl<'de, T: ReadFields<'de>> serde::de::Visitor<'de> for Object<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::read_fields(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    from.deserialize_map(Object(expecting, std::marker::PhantomData))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

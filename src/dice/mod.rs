@@ -16,8 +16,9 @@ pub use expr::{DiceExpr, MAX_SIDES};
 pub use fairness::DiePosition;
 pub use sealed::SealedSecret;
 
-/// One die as the log records it.
+/// One die as the log records it: always as a JSON object (see [`crate::text::ReadFields`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Die {
     /// Index in the command's draw order, from 0: the order `--rolls` values are consumed in, and the
     /// `n` of the fairness derivation.
@@ -29,6 +30,25 @@ pub struct Die {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<u32>,
     pub provenance: Provenance,
+}
+
+impl Serialize for Die {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        Die::serialize(self, to)
+    }
+}
+
+impl<'de> Deserialize<'de> for Die {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Die, D::Error> {
+        crate::text::from_object(from, "a die written as a group of fields")
+    }
+}
+
+impl<'de> crate::text::ReadFields<'de> for Die {
+    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<Die, D::Error> {
+        // serde's derive, kept as an inherent function by `remote = "Self"`.
+        Die::deserialize(from)
+    }
 }
 
 /// Where a die's value came from. Written by serde's derive, `source` first; read by hand

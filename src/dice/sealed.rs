@@ -225,8 +225,10 @@ pub struct PendingSeal {
     pub epoch: Option<u32>,
 }
 
-/// A sealed die opened: the value and the nonce that hash to its commitment.
+/// A sealed die opened: the value and the nonce that hash to its commitment. Always a JSON object
+/// (see [`crate::text::ReadFields`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct RevealedDie {
     pub n: u32,
     pub value: u32,
@@ -234,6 +236,25 @@ pub struct RevealedDie {
     /// The further faces of an open-ended chain sealed whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub then: Vec<u32>,
+}
+
+impl Serialize for RevealedDie {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        RevealedDie::serialize(self, to)
+    }
+}
+
+impl<'de> Deserialize<'de> for RevealedDie {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<RevealedDie, D::Error> {
+        crate::text::from_object(from, "an opened die written as a group of fields")
+    }
+}
+
+impl<'de> crate::text::ReadFields<'de> for RevealedDie {
+    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<RevealedDie, D::Error> {
+        // serde's derive, kept as an inherent function by `remote = "Self"`.
+        RevealedDie::deserialize(from)
+    }
 }
 
 impl RevealedDie {

@@ -233,3 +233,116 @@ pub fn kinds() -> Vec<&'static str> {
     kinds.sort_unstable();
     kinds
 }
+
+/// The kinds whose payload holds its dice in a `dice` field of its own: the ones whose dice both
+/// checkers read there (the page has this list written before its script). Learnt from each
+/// kind's derived shape, as [`kinds`] learns the names, so a new kind with dice is on it.
+pub fn kinds_with_dice() -> &'static [&'static str] {
+    static KINDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        kinds()
+            .into_iter()
+            .filter(|kind| fields_of(kind).contains(&"dice"))
+            .collect()
+    })
+}
+
+/// The fields serde's derive reads for a payload of `kind` (none for a kind without fields).
+fn fields_of(kind: &'static str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    let probe = FieldProbe {
+        kind,
+        found: &mut found,
+    };
+    let _ = match owner(kind) {
+        None => EventOfKind::deserialize(probe).map(|_| ()),
+        Some(system) => on_system!(system, SystemId, |S| {
+            <S as SystemModel>::Event::read_named(probe).map(|_| ())
+        }),
+    };
+    found
+}
+
+/// A deserializer that reads nothing: it names `kind` when an enum asks for its variant, and
+/// notes the fields that variant's struct (or the struct it wraps) declares.
+struct FieldProbe<'a> {
+    kind: &'static str,
+    found: &'a mut Vec<&'static str>,
+}
+
+impl<'de> serde::Deserializer<'de> for FieldProbe<'_> {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_enum(self)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.found.extend(fields);
+        Err(serde::de::Error::custom("fields noted"))
+    }
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("only a kind's shape is read here"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map identifier ignored_any
+    }
+}
+
+impl<'de> serde::de::EnumAccess<'de> for FieldProbe<'_> {
+    type Error = serde::de::value::Error;
+    type Variant = Self;
+
+    fn variant_seed<V: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Self), Self::Error> {
+        let kind = serde::de::value::StrDeserializer::<Self::Error>::new(self.kind);
+        Ok((seed.deserialize(kind)?, self))
+    }
+}
+
+impl<'de> serde::de::VariantAccess<'de> for FieldProbe<'_> {
+    type Error = serde::de::value::Error;
+
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: serde::de::DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, Self::Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: serde::de::Visitor<'de>>(
+        self,
+        _len: usize,
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::custom("no kind is a tuple"))
+    }
+
+    fn struct_variant<V: serde::de::Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.found.extend(fields);
+        Err(serde::de::Error::custom("fields noted"))
+    }
+}

@@ -16,7 +16,7 @@ pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
-pub use by_kind::{kinds, kinds_since};
+pub use by_kind::{kinds, kinds_since, kinds_with_dice};
 pub use differences::differences;
 
 use crate::dice::{DiceExpr, Die};
@@ -178,6 +178,7 @@ event_enum! {
     /// and replay puts it in that event's place. Undoing this brings the original back.
     Amended {
         seq: Seq,
+        #[serde(deserialize_with = "amending_event")]
         event: Box<Event>,
         /// What differs from the original, a field at a time ("ob: 55 → 65").
         changed: Vec<String>,
@@ -369,6 +370,17 @@ pub enum PayloadError {
     Newer { kind: String, version: u32 },
     #[error("its kind column says '{column}' but its payload says '{payload}'")]
     KindMismatch { column: String, payload: String },
+}
+
+/// The event an amendment carries, read only from a JSON object, as every payload is.
+fn amending_event<'de, D: serde::Deserializer<'de>>(from: D) -> Result<Box<Event>, D::Error> {
+    crate::text::from_object(from, "an event written as a group of fields")
+}
+
+impl<'de> crate::text::ReadFields<'de> for Box<Event> {
+    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        Deserialize::deserialize(from)
+    }
 }
 
 impl Event {

@@ -12,7 +12,8 @@ pub const CARRIED_AT_MOST: u64 = 100_000;
 
 /// The players' check as every page carries it: grimoire's table of the characters that show
 /// nothing ([`crate::text::invisible_ranges`]), so the page holds texts to the same Unicode data as
-/// grimoire, then the checker (`src/web/checker/`).
+/// grimoire, and its lists of the kinds each version brought and of the kinds with dice, so the
+/// page reads them where grimoire does; then the checker (`src/web/checker/`).
 pub fn verifier() -> &'static str {
     static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SCRIPT.get_or_init(|| {
@@ -36,9 +37,10 @@ pub fn verifier() -> &'static str {
             }
         }
         format!(
-            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\nvar GRIMOIRE_ACTING = {};\nvar GRIMOIRE_CHOICE_COMMANDS = {};\n{CHECKER}",
+            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\nvar GRIMOIRE_DICE_KINDS = {};\nvar GRIMOIRE_ACTING = {};\nvar GRIMOIRE_CHOICE_COMMANDS = {};\n{CHECKER}",
             crate::text::invisible_ranges(),
             serde_json::Value::Object(since),
+            serde_json::json!(crate::event::kinds_with_dice()),
             serde_json::Value::Object(acting),
             serde_json::Value::Object(choices)
         )

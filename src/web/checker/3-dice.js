@@ -79,12 +79,21 @@
 
   /** The dice an event holds: every kind keeps them in its payload's `dice`, but a reveal (which
    * holds openings) and an amendment (whose dice are its original's). */
+  // The kinds whose payload has a `dice` field as grimoire reads them (its list, given with the
+  // script): a sealed roll's reveal holds its openings there, every other such kind its dice.
+  const DICE_KINDS = new Set(GRIMOIRE_DICE_KINDS);
+  const isFields = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
   function diceOf(kind, payload) {
-    if (kind === "sealed_revealed" || kind === "amended") return [];
-    const dice = Array.isArray(payload.dice) ? payload.dice : [];
-    // Dice no grimoire could read (a die with no provenance) leave their row to grimoire's check.
-    const readable = (d) => d !== null && typeof d === "object" && d.provenance !== null && typeof d.provenance === "object";
-    return dice.every(readable) ? dice : [];
+    if (kind === "sealed_revealed" || !DICE_KINDS.has(kind)) return [];
+    return Array.isArray(payload.dice) ? payload.dice : [];
+  }
+  /** Why grimoire cannot read the dice of a payload of `kind`, if it cannot: each die (or a
+   * reveal's opening) is a group of fields, a die's provenance one too, never a list of values. */
+  function diceProblem(kind, payload) {
+    if (!DICE_KINDS.has(kind) || payload.dice === undefined) return null;
+    const readable = kind === "sealed_revealed" ? isFields : (die) => isFields(die) && isFields(die.provenance);
+    return Array.isArray(payload.dice) && payload.dice.every(readable) ? null
+      : "its payload cannot be read: a die is not written as a group of fields";
   }
 
   // The first payload version whose rolls put to a phone must act for a character its player
