@@ -513,6 +513,30 @@ where
     from.deserialize_map(Object(expecting, std::marker::PhantomData))
 }
 
+/// Makes each type read only from a JSON object ([`ReadFields`]). Each derives serde's traits
+/// with `#[serde(remote = "Self")]`, which keeps the derive's code as inherent functions: the
+/// traits are implemented here around them.
+macro_rules! read_only_as_objects {
+    ($($type:ty: $expecting:literal),* $(,)?) => {$(
+        impl serde::Serialize for $type {
+            fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+                <$type>::serialize(self, to)
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $type {
+            fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+                $crate::text::from_object(from, $expecting)
+            }
+        }
+        impl<'de> $crate::text::ReadFields<'de> for $type {
+            fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+                <$type>::deserialize(from)
+            }
+        }
+    )*};
+}
+pub(crate) use read_only_as_objects;
+
 #[cfg(test)]
 mod tests {
     use super::*;

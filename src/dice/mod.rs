@@ -32,23 +32,10 @@ pub struct Die {
     pub provenance: Provenance,
 }
 
-impl Serialize for Die {
-    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
-        Die::serialize(self, to)
-    }
-}
-
-impl<'de> Deserialize<'de> for Die {
-    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Die, D::Error> {
-        crate::text::from_object(from, "a die written as a group of fields")
-    }
-}
-
-impl<'de> crate::text::ReadFields<'de> for Die {
-    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<Die, D::Error> {
-        // serde's derive, kept as an inherent function by `remote = "Self"`.
-        Die::deserialize(from)
-    }
+crate::text::read_only_as_objects! {
+    Die: "a die written as a group of fields",
+    SealedOrigin: "a sealed die's origin written as a group of fields",
+    Witness: "a witness written as a group of fields",
 }
 
 /// Where a die's value came from. Written by serde's derive, `source` first; read by hand
@@ -89,9 +76,9 @@ pub enum Provenance {
     },
 }
 
-/// Where a sealed value came from.
+/// Where a sealed value came from. Always a JSON object (see [`crate::text::ReadFields`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "source", rename_all = "snake_case")]
+#[serde(remote = "Self", tag = "source", rename_all = "snake_case")]
 pub enum SealedOrigin {
     /// The GM typed it with `--rolls`: it proves nothing about fairness.
     Entered,
@@ -111,6 +98,7 @@ pub enum SealedOrigin {
 /// typed by the GM proves nothing (the GM holds the seed and could try texts until one suits); typed
 /// by a player, it binds the dice as a session's entropy does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Witness {
     pub entropy: String,
     pub by: String,

@@ -238,23 +238,8 @@ pub struct RevealedDie {
     pub then: Vec<u32>,
 }
 
-impl Serialize for RevealedDie {
-    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
-        RevealedDie::serialize(self, to)
-    }
-}
-
-impl<'de> Deserialize<'de> for RevealedDie {
-    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<RevealedDie, D::Error> {
-        crate::text::from_object(from, "an opened die written as a group of fields")
-    }
-}
-
-impl<'de> crate::text::ReadFields<'de> for RevealedDie {
-    fn read_fields<D: serde::Deserializer<'de>>(from: D) -> Result<RevealedDie, D::Error> {
-        // serde's derive, kept as an inherent function by `remote = "Self"`.
-        RevealedDie::deserialize(from)
-    }
+crate::text::read_only_as_objects! {
+    RevealedDie: "an opened die written as a group of fields",
 }
 
 impl RevealedDie {

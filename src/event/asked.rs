@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 /// The command a roll put to a device completes, as the GM gave it: kept in the request so the
 /// answer decides exactly it, whoever records the answer.
+/// Always a JSON object (see [`crate::text::ReadFields`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "command", rename_all = "snake_case")]
+#[serde(remote = "Self", tag = "command", rename_all = "snake_case")]
 pub enum AskedCommand {
     /// A free roll (`grimoire roll`), never sealed (the device shows what it rolls).
     Roll {
@@ -24,6 +25,10 @@ pub enum AskedCommand {
         path: String,
         given: BTreeMap<String, Vec<String>>,
     },
+}
+
+crate::text::read_only_as_objects! {
+    AskedCommand: "a command written as a group of fields",
 }
 
 impl AskedCommand {

@@ -279,8 +279,8 @@ fn every_kind_whose_events_hold_dice_is_on_the_list_the_page_reads() {
     );
 }
 
-/// A die, a sealed die's opening and the event an amendment carries are read only from a JSON
-/// object: serde's derive would also read a list of their values, which no grimoire writes and the
+/// A die (its sealed origin and witness too), a sealed die's opening and the event an amendment
+/// carries are read only from a JSON object: serde's derive would also read a list of their values, which no grimoire writes and the
 /// page does not read (a forged die in that form was checked by one checker only).
 #[test]
 fn a_die_an_opening_or_an_amending_event_written_as_a_list_is_refused() {
@@ -323,6 +323,22 @@ fn a_die_an_opening_or_an_amending_event_written_as_a_list_is_refused() {
                 "amended",
                 amended(r#"["healed","Aldric",3]"#),
                 "an event written as a group of fields",
+            ),
+            (
+                "dice_rolled",
+                rolled(&die.replace(
+                    r#"{"source":"entered"}"#,
+                    r#"{"source":"sealed","commitment":"00","origin":["seeded",1]}"#,
+                )),
+                "a sealed die's origin written as a group of fields",
+            ),
+            (
+                "dice_rolled",
+                rolled(&die.replace(
+                    r#"{"source":"entered"}"#,
+                    r#"{"source":"seeded","epoch":1,"witness":["owls","Bea"]}"#,
+                )),
+                "a witness written as a group of fields",
             ),
         ] {
             let read = Event::from_stored(kind, version, &payload);

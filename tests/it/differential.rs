@@ -200,8 +200,9 @@ fn a_forged_second_seed_reveal_is_named_and_honest_dice_stay_honest() {
 
 /// Forgeries in a shape serde alone would read and the page would not (each rechained, so only
 /// its shape is wrong) get one verdict from both checkers, at the same event, in today's version
-/// and an older one: a payload, a die, a sealed die's opening or an amendment's event written as a
-/// list of its values is refused by both (a seeded die forged as a list once passed the page); a
+/// and an older one: a payload, a die, a sealed die's origin or opening, the command a phone is
+/// asked for or an amendment's event written as a list of its values is refused by both (a seeded
+/// die forged as a list once passed the page); a
 /// die forged into a field no event of its kind has is passed over by both, as grimoire reads no
 /// die there.
 #[test]
@@ -230,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 5] = [
+    let forgeries: [(&str, &str, Forge); 7] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -240,6 +241,16 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         }),
         ("sealed_revealed", "an opening", |p| {
             as_lists(p.get_mut("dice")?)
+        }),
+        ("dice_rolled", "a sealed die's origin", |p| {
+            let dice = p.get_mut("dice")?.as_array_mut()?;
+            as_lists(
+                dice.iter_mut()
+                    .find_map(|die| die.get_mut("provenance")?.get_mut("origin"))?,
+            )
+        }),
+        ("roll_requested", "the command asked", |p| {
+            as_lists(p.get_mut("asked")?)
         }),
         ("amended", "the amending event", |p| {
             as_lists(p.get_mut("event")?)
@@ -272,7 +283,13 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             expected.push((*what, refused.then_some(at as u64 + 1)));
         }
     }
-    assert!(expected.len() >= 8, "{expected:?}");
+    assert!(expected.len() >= 10, "{expected:?}");
+    for what in ["a sealed die's origin", "the command asked"] {
+        assert!(
+            expected.iter().any(|(w, _)| *w == what),
+            "{what}: {expected:?}"
+        );
+    }
     let dir = tempfile::tempdir().unwrap();
     let page = write_check_page(dir.path(), &exports, 1).unwrap();
     let (dom, _) = browse(&browser, &page, &["--dump-dom"]);

@@ -87,11 +87,21 @@
     if (kind === "sealed_revealed" || !DICE_KINDS.has(kind)) return [];
     return Array.isArray(payload.dice) ? payload.dice : [];
   }
-  /** Why grimoire cannot read the dice of a payload of `kind`, if it cannot: each die (or a
-   * reveal's opening) is a group of fields, a die's provenance one too, never a list of values. */
-  function diceProblem(kind, payload) {
+  const isFieldsOrNone = (value) => value === undefined || value === null || isFields(value);
+  // A die grimoire reads: a group of fields, as its provenance and where that names one, the
+  // sealed value's origin and a witness.
+  const isDie = (die) => isFields(die) && isFields(die.provenance)
+    && isFieldsOrNone(die.provenance.origin) && isFieldsOrNone(die.provenance.witness)
+    && isFieldsOrNone((die.provenance.origin || {}).witness);
+  /** Why grimoire cannot read what this check reads of a payload of `kind`, if it cannot: each
+   * die (or a reveal's opening) and the command a phone is asked for are groups of fields, never
+   * a list of their values. */
+  function fieldsProblem(kind, payload) {
+    if ((kind === "roll_requested" || kind === "choice_answered") && !isFields(payload.asked)) {
+      return "its payload cannot be read: the command it asks for is not written as a group of fields";
+    }
     if (!DICE_KINDS.has(kind) || payload.dice === undefined) return null;
-    const readable = kind === "sealed_revealed" ? isFields : (die) => isFields(die) && isFields(die.provenance);
+    const readable = kind === "sealed_revealed" ? isFields : isDie;
     return Array.isArray(payload.dice) && payload.dice.every(readable) ? null
       : "its payload cannot be read: a die is not written as a group of fields";
   }

@@ -32,7 +32,7 @@
         : problems.unreadable ? problems.unreadable
         : KINDS_SINCE.has(kind) && Number(raw.schema_version) < KINDS_SINCE.get(kind)
           ? `its payload cannot be read: no grimoire wrote this kind before payload version ${KINDS_SINCE.get(kind)}`
-        : numberProblem(kind, payload) || diceProblem(kind, payload);
+        : numberProblem(kind, payload) || fieldsProblem(kind, payload);
       rows.push({ raw, seq: raw.seq, kind, payload: unreadable ? {} : payload, readable: !unreadable, unreadable, texts: problems.texts, hash: JSON.parse(raw.hash), prev: JSON.parse(raw.prev_hash), line });
     }
     // What later rows reveal is known up front, as grimoire's own check knows it.
