@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 7] = [
+    let forgeries: [(&str, &str, Forge); 8] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -251,6 +251,13 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         }),
         ("roll_requested", "the command asked", |p| {
             as_lists(p.get_mut("asked")?)
+        }),
+        ("roll_requested", "the words given to a command", |p| {
+            let asked = p.get_mut("asked")?;
+            *asked = serde_json::json!({
+                "command": "system", "system": "vsd", "path": "cast", "given": {"caster": ["Mira"]}
+            });
+            as_lists(asked.get_mut("given")?)
         }),
         ("amended", "the amending event", |p| {
             as_lists(p.get_mut("event")?)
@@ -284,7 +291,11 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         }
     }
     assert!(expected.len() >= 10, "{expected:?}");
-    for what in ["a sealed die's origin", "the command asked"] {
+    for what in [
+        "a sealed die's origin",
+        "the command asked",
+        "the words given to a command",
+    ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
             "{what}: {expected:?}"

@@ -97,7 +97,8 @@
    * die (or a reveal's opening) and the command a phone is asked for are groups of fields, never
    * a list of their values. */
   function fieldsProblem(kind, payload) {
-    if ((kind === "roll_requested" || kind === "choice_answered") && !isFields(payload.asked)) {
+    if ((kind === "roll_requested" || kind === "choice_answered")
+      && !(isFields(payload.asked) && (payload.asked.command !== "system" || isFields(payload.asked.given)))) {
       return "its payload cannot be read: the command it asks for is not written as a group of fields";
     }
     if (!DICE_KINDS.has(kind) || payload.dice === undefined) return null;
