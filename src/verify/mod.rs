@@ -46,15 +46,19 @@ pub fn log_watching(
     // Damage in pages the log's queries never touch would otherwise go unseen.
     let file_problems = store.storage_problems(true)?;
     let asked: Vec<String> = checkpoints.iter().map(ToString::to_string).collect();
-    match log_rows(store, file_problems, checkpoints, watch) {
+    let mut broken_before = None;
+    match log_rows(store, file_problems, checkpoints, watch, &mut broken_before) {
         Err(StoreError::DamagedRow { seq, what }) => Ok(VerifyReport {
             file_problems,
-            chain_break: Some(Problem {
-                seq,
-                what: format!(
-                    "#{seq} is damaged: {what} (the file was edited or damaged outside grimoire); nothing after it was checked"
-                ),
-            }),
+            // The chain may already have broken before the damaged row: the first break is named.
+            chain_break: Some(broken_before.filter(|b: &Problem| b.seq < seq).unwrap_or_else(
+                || Problem {
+                    seq,
+                    what: format!(
+                        "#{seq} is damaged: {what} (the file was edited or damaged outside grimoire); nothing after it was checked"
+                    ),
+                },
+            )),
             // Nothing at or past a damaged row can be vouched for.
             checkpoints: asked
                 .into_iter()
@@ -75,30 +79,37 @@ fn log_rows(
     file_problems: u64,
     checkpoints: Vec<Checkpoint>,
     watch: &mut dyn FnMut(Seq),
+    broken_before: &mut Option<Problem>,
 ) -> Result<VerifyReport, StoreError> {
     let mut log = store.reader()?;
     let mut reveals = Reveals::default();
+    // An unreadable or damaged reveal or amendment is reported by the main pass, which reads every
+    // row in order (and may find the chain broken before it).
     for kind in ["seed_revealed", "sealed_seed_revealed", "sealed_revealed"] {
-        log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
-            // An unreadable reveal is reported by the main pass, which reads every row.
+        met_in_order(log.rows_of_kind(kind, Seq::START, Seq::END, &mut |row| {
             if let Ok(event) = row.event() {
                 reveals.note(&event);
             }
             Ok(ControlFlow::Continue(()))
-        })?;
+        }))?;
     }
     let mut verifier = Verifier::new(reveals, checkpoints);
-    log.rows_of_kind("amended", Seq::START, Seq::END, &mut |row| {
-        // An unreadable amendment is reported by the main pass, which reads every row.
-        if let Ok(Event::Amended { seq, event, .. }) = row.event() {
-            verifier.expect_amendment(row.seq, seq, *event);
-        }
-        Ok(ControlFlow::Continue(()))
-    })?;
+    met_in_order(
+        log.rows_of_kind("amended", Seq::START, Seq::END, &mut |row| {
+            if let Ok(Event::Amended { seq, event, .. }) = row.event() {
+                verifier.expect_amendment(row.seq, seq, *event);
+            }
+            Ok(ControlFlow::Continue(()))
+        }),
+    )?;
     // Commands trust snapshots without replaying what they summarise, so a snapshot edited in
     // the database would show a false sheet while the chain stays whole: replay the log
     // alongside and compare each snapshot a command could start from.
-    let revisions = readable_revisions(&mut *log, Seq::START, Seq::END)?;
+    let revisions = match readable_revisions(&mut *log, Seq::START, Seq::END) {
+        // The main pass stops at the damaged row, and with it every comparison of snapshots.
+        Err(StoreError::DamagedRow { .. }) => crate::state::Revisions::default(),
+        read => read?,
+    };
     let stored = log.snapshots(Seq::END, u64::MAX)?;
     let snapshots_passed_over = stored.len() as u64;
     let mut to_compare: Vec<Seq> = stored
@@ -113,7 +124,7 @@ fn log_rows(
     let mut from = Seq(1);
     to_compare.push(Seq::END);
     for until in to_compare {
-        log.rows(from, until, &mut |row| {
+        let read = log.rows(from, until, &mut |row| {
             watch(row.seq);
             let event = verifier.feed(&row);
             match (&mut replay, event) {
@@ -125,7 +136,11 @@ fn log_rows(
                 (None, Some(_)) => {}
             }
             Ok(ControlFlow::Continue(()))
-        })?;
+        });
+        if read.is_err() {
+            *broken_before = verifier.chain_break().cloned();
+        }
+        read?;
         from = until.next();
         let (Some(replayed), true) = (&replay, until < Seq::END) else {
             continue;
@@ -193,6 +208,15 @@ fn log_rows(
         snapshot_problems,
         ..verifier.finish()
     })
+}
+
+/// A pass over the rows of one kind that met a damaged row: passed over, as the main pass meets
+/// it in its place.
+fn met_in_order(pass: Result<(), StoreError>) -> Result<(), StoreError> {
+    match pass {
+        Err(StoreError::DamagedRow { .. }) => Ok(()),
+        other => other,
+    }
 }
 
 /// What `grimoire verify` finds in an export's text alone, as the players' page checks the same

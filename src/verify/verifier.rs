@@ -186,6 +186,11 @@ impl Verifier {
         }
     }
 
+    /// Where the chain was first found broken so far, if it was.
+    pub fn chain_break(&self) -> Option<&Problem> {
+        self.report.chain_break.as_ref()
+    }
+
     /// Checks one row; returns its event when it can be read, so the caller can replay it.
     pub fn feed(&mut self, row: &StoredRow) -> Option<Event> {
         self.report.events += 1;

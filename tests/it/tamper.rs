@@ -475,6 +475,35 @@ fn verify_reports_a_damaged_row_by_seq_in_its_report_json_included() {
     );
 }
 
+/// A row changed behind grimoire's back before a damaged one (text that is not UTF-8, of a kind the
+/// reveals' pass reads too): the chain breaks first at the changed row, and verify names it there,
+/// not at the damage after it.
+#[test]
+fn verify_names_a_break_before_a_damaged_row_first() {
+    let c = campaign();
+    let conn = unlock(&c);
+    conn.execute("UPDATE events SET payload = replace(payload, '\"amount\":3', '\"amount\":1') WHERE seq = 7", [])
+        .unwrap();
+    conn.execute(
+        "UPDATE events SET payload = CAST(X'7BFF7D' AS TEXT) WHERE seq = 9",
+        [],
+    )
+    .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("chain: BROKEN at #7: #7 was changed after it was recorded"),
+        "{report}"
+    );
+    let out = c.run(&["--json", "verify"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["chain_break"]["seq"], 7, "{report}");
+    // With nothing changed before it, the damaged row is the break.
+    conn.execute("UPDATE events SET payload = replace(payload, '\"amount\":1', '\"amount\":3') WHERE seq = 7", [])
+        .unwrap();
+    let report = verify_fails(&c, &["verify"]);
+    assert!(report.contains("BROKEN at #9: #9 is damaged"), "{report}");
+}
+
 /// A hash edited into something that is not a hash at all (a line of text a terminal would act
 /// on, say) never reaches a reader as one: the event is refused as damage where it is read, and
 /// verify names the break.
