@@ -90,18 +90,26 @@ impl<'de> serde::Deserializer<'de> for Named<'_, 'de> {
     }
 }
 
-impl<'de> serde::de::EnumAccess<'de> for Named<'_, 'de> {
-    type Error = serde_json::Error;
-    type Variant = Self;
+/// An enum read by a deserializer that knows its variant's name (`self.kind`): serde asks for the
+/// variant, and is given that name.
+macro_rules! variant_named_by_kind {
+    ($type:ty, $error:ty) => {
+        impl<'de> serde::de::EnumAccess<'de> for $type {
+            type Error = $error;
+            type Variant = Self;
 
-    fn variant_seed<V: serde::de::DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, Self), Self::Error> {
-        let kind = serde::de::value::StrDeserializer::<serde_json::Error>::new(self.kind);
-        Ok((seed.deserialize(kind)?, self))
-    }
+            fn variant_seed<V: serde::de::DeserializeSeed<'de>>(
+                self,
+                seed: V,
+            ) -> Result<(V::Value, Self), Self::Error> {
+                let kind = serde::de::value::StrDeserializer::<Self::Error>::new(self.kind);
+                Ok((seed.deserialize(kind)?, self))
+            }
+        }
+    };
 }
+
+variant_named_by_kind!(Named<'_, 'de>, serde_json::Error);
 
 impl<'de> serde::de::VariantAccess<'de> for Named<'_, 'de> {
     type Error = serde_json::Error;
@@ -302,18 +310,7 @@ impl<'de> serde::Deserializer<'de> for FieldProbe<'_> {
     }
 }
 
-impl<'de> serde::de::EnumAccess<'de> for FieldProbe<'_> {
-    type Error = serde::de::value::Error;
-    type Variant = Self;
-
-    fn variant_seed<V: serde::de::DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, Self), Self::Error> {
-        let kind = serde::de::value::StrDeserializer::<Self::Error>::new(self.kind);
-        Ok((seed.deserialize(kind)?, self))
-    }
-}
+variant_named_by_kind!(FieldProbe<'_>, serde::de::value::Error);
 
 impl<'de> serde::de::VariantAccess<'de> for FieldProbe<'_> {
     type Error = serde::de::value::Error;
