@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 8] = [
+    let forgeries: [(&str, &str, Forge); 12] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -269,6 +269,50 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             );
             Some(false)
         }),
+        (
+            "dice_rolled",
+            "a sealed die naming an epoch never begun",
+            |p| {
+                let dice = p.get_mut("dice")?.as_array_mut()?;
+                let origin = dice
+                    .iter_mut()
+                    .find_map(|die| die.get_mut("provenance")?.get_mut("origin"))?;
+                *origin.get_mut("epoch")? = serde_json::json!(99);
+                Some(true)
+            },
+        ),
+        // Fields another source has, written on a die whose source lacks them (even in shapes
+        // grimoire would refuse where they belong): passed over by both.
+        (
+            "dice_rolled",
+            "an origin and a witness a source lacks",
+            |p| {
+                let dice = p.get_mut("dice")?.as_array_mut()?;
+                let provenance = dice.first_mut()?.get_mut("provenance")?.as_object_mut()?;
+                let other = match provenance.get("source")?.as_str()? {
+                    "seeded" | "entered" => "origin",
+                    _ => "witness",
+                };
+                provenance.insert(other.into(), serde_json::json!([1, "x"]));
+                Some(false)
+            },
+        ),
+        (
+            "amended",
+            "the carried dice written in another order",
+            |p| {
+                // serde_json writes an object's keys sorted, not in the order grimoire writes them.
+                p.get("event")?
+                    .get("dice")?
+                    .as_array()
+                    .filter(|d| !d.is_empty())?;
+                Some(false)
+            },
+        ),
+        ("amended", "the carried dice not a list", |p| {
+            *p.get_mut("event")?.get_mut("dice")? = serde_json::json!({"n": 0});
+            Some(true)
+        }),
     ];
     let mut exports = Vec::new();
     let mut expected = Vec::new();
@@ -295,6 +339,8 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         "a sealed die's origin",
         "the command asked",
         "the words given to a command",
+        "a sealed die naming an epoch never begun",
+        "the carried dice written in another order",
     ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
@@ -312,10 +358,16 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             (refused_at.is_none(), refused_at),
             "{what}: {said:?}"
         );
+        // A shape is refused for its shape, not for something it happened to break.
+        let why = match what {
+            "a sealed die naming an epoch never begun" => "claims epoch 99",
+            "the carried dice not a list" => "the field 'event'",
+            _ => "a list",
+        };
         if refused_at.is_some() {
             assert!(
-                said.as_deref()
-                    .is_some_and(|s| s.contains("a list") || s.contains("not a JSON object")),
+                said.as_deref().is_some_and(|s| s.contains(why)
+                    || (what == "the payload" && s.contains("not a JSON object"))),
                 "{what}: {said:?}"
             );
         }
@@ -326,4 +378,79 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             "{what}: the page says {page:?}"
         );
     }
+}
+
+/// A forger who knows the published seed searches for a witness's entropy that derives the face
+/// they want, and writes that witness where the die's source has none (an origin on a seeded
+/// die): grimoire passes such a field over and derives with the session's entropy, and so must
+/// the page, or it would say all holds on a die the GM chose.
+#[test]
+fn a_witness_where_a_dies_source_has_none_steers_neither_checker() {
+    use grimoire::dice::fairness::{DiePosition, parse_seed, seeded_face};
+    let Some(browser) = crate::browser::chromium_or_skip("a_witness_where_a_dies_source_has_none")
+    else {
+        return;
+    };
+    let (c, _) = crate::player_check::campaign();
+    let mut rows = rows_of(&c.ok(&["export"]));
+    let payload = |row: &grimoire::store::StoredRow| {
+        serde_json::from_str::<serde_json::Value>(&row.payload).unwrap()
+    };
+    let campaign_id = payload(&rows[0])["campaign_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let seed = rows
+        .iter()
+        .map(payload)
+        .find(|p| p["kind"] == "seed_revealed" && p["epoch"] == 1)
+        .and_then(|p| parse_seed(p["seed"].as_str()?))
+        .expect("epoch 1's seed, published");
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "dice_rolled" && r.payload.contains("the gate"))
+        .expect("the gate's roll, a seeded d20 of epoch 1");
+    let mut forged = payload(&rows[at]);
+    let die = &mut forged["dice"][0];
+    assert_eq!(die["provenance"]["source"], "seeded", "{die}");
+    let (n, sides) = (
+        die["n"].as_u64().unwrap() as u32,
+        die["sides"].as_u64().unwrap() as u32,
+    );
+    let wanted = die["value"].as_u64().unwrap() as u32 % sides + 1;
+    let roll = die["provenance"]["roll"].as_u64();
+    let entropy = (0..100_000)
+        .map(|k| format!("e{k}"))
+        .find(|entropy| {
+            let pos = DiePosition {
+                campaign_id: &campaign_id,
+                epoch: 1,
+                seq: grimoire::seq::Seq(at as u64 + 1),
+                roll,
+                n,
+                entropy,
+            };
+            seeded_face(&seed, &pos, sides) == wanted
+        })
+        .expect("an entropy giving the wanted face");
+    die["value"] = serde_json::json!(wanted);
+    die["provenance"]["origin"] = serde_json::json!({
+        "source": "seeded", "epoch": 1, "witness": {"entropy": entropy, "by": "Bea"}
+    });
+    // A lone d20: its total is its face.
+    forged["total"] = serde_json::json!(wanted);
+    rows[at].payload = forged.to_string();
+    let text = text_of(&grimoire::differential::rechained(rows));
+    let (holds, first, said) = grimoire_verdict_in_words(&text);
+    assert_eq!((holds, first), (false, Some(at as u64 + 1)), "{said:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let page = write_check_page(dir.path(), &[text], 1).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
+    let verdict = verdict.expect("the page judges it");
+    assert_eq!(
+        (verdict.0, verdict.1),
+        (false, Some(at as u64 + 1)),
+        "{verdict:?}"
+    );
 }

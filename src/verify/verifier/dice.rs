@@ -533,6 +533,20 @@ impl Verifier {
         entropy: &str,
     ) {
         let n = die.n;
+        // As a seeded die does, a sealed one rolled from a seed names the epoch the log is in: one
+        // naming an epoch that never began would wait for its seed for ever.
+        if let Some(epoch) = die.provenance.seeded_epoch()
+            && epoch != self.epoch
+        {
+            self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: sealed die {n} claims epoch {epoch} but the log was in epoch {}",
+                    self.epoch
+                ),
+            );
+            return;
+        }
         let opened = self
             .reveals
             .sealed

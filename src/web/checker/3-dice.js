@@ -8,8 +8,9 @@
   // The total, and the sides of the die behind each face, as `addedUp` reads them; null when the
   // faces do not fit the expression.
   function readRoll(expression, faces) {
-    // Read as grimoire reads an expression: any case, spaces left out, d% a d100, oe open-ended.
-    const text = String(expression).toLowerCase().replace(/\s+/g, "");
+    // Read as grimoire reads an expression: any case, spaces left out (Unicode's, as Rust's
+    // `is_whitespace` reads them: \s has a character more and one less), d% a d100, oe open-ended.
+    const text = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
     const terms = text.match(/[+-]?[^+-]+/g) || [];
     let total = 0;
     let next = 0;
@@ -72,40 +73,78 @@
 
   /** The derivation message of die `n` (a further face of a sealed chain is `n/k`). */
   function dieMessage(campaignId, epoch, die, seq, n, entropy) {
-    const roll = die.provenance.roll;
-    const [version, place] = roll === undefined ? [1, seq] : [2, roll];
+    const roll = die.provenance.roll ?? null;
+    const [version, place] = roll === null ? [1, seq] : [2, roll];
     return `grimoire-die-v${version}|${campaignId}|${epoch}|${place}|${n}|{BLOCK}|${entropy}`;
   }
 
-  /** The dice an event holds: every kind keeps them in its payload's `dice`, but a reveal (which
-   * holds openings) and an amendment (whose dice are its original's). */
+  const isFields = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  const isFieldsOrNone = (value) => value === undefined || value === null || isFields(value);
+  // A die's provenance as grimoire reads it: only the fields its source has. A seeded die's
+  // witness; a sealed die's origin, and that origin's witness when it is seeded. A field another
+  // source would have is passed over, as grimoire passes it over (a forged witness on a sealed
+  // die must not change what the page derives).
+  /** A sealed die's origin, or null. */
+  const originOf = (die) => (die.provenance.source === "sealed" && isFields(die.provenance.origin) ? die.provenance.origin : null);
+  /** Where a die derived from an epoch's seed says so (the seeded provenance, or a sealed die's
+   * seeded origin), or null. */
+  const seededPartOf = (die) => {
+    if (die.provenance.source === "seeded") return die.provenance;
+    const origin = originOf(die);
+    return origin !== null && origin.source === "seeded" ? origin : null;
+  };
+  /** The witness whose entropy a seeded die was derived with, or null (the session's). */
+  const witnessOf = (die) => {
+    const seeded = seededPartOf(die);
+    return seeded !== null && isFields(seeded.witness) ? seeded.witness : null;
+  };
+  // A die grimoire reads: a group of fields, as its provenance is and, where its source has one,
+  // the sealed value's origin and the witness.
+  const isDie = (die) => isFields(die) && isFields(die.provenance)
+    && (die.provenance.source !== "sealed" || isFieldsOrNone(die.provenance.origin))
+    && isFieldsOrNone((seededPartOf(die) || {}).witness);
+
   // The kinds whose payload has a `dice` field as grimoire reads them (its list, given with the
   // script): a sealed roll's reveal holds its openings there, every other such kind its dice.
   const DICE_KINDS = new Set(GRIMOIRE_DICE_KINDS);
-  const isFields = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  /** The dice an event holds: in its payload's `dice`, in the kinds that have them (a reveal's are
+   * openings, not dice; an amendment's are in the event it carries). */
   function diceOf(kind, payload) {
     if (kind === "sealed_revealed" || !DICE_KINDS.has(kind)) return [];
     return Array.isArray(payload.dice) ? payload.dice : [];
   }
-  const isFieldsOrNone = (value) => value === undefined || value === null || isFields(value);
-  // A die grimoire reads: a group of fields, as its provenance and where that names one, the
-  // sealed value's origin and a witness.
-  const isDie = (die) => isFields(die) && isFields(die.provenance)
-    && isFieldsOrNone(die.provenance.origin) && isFieldsOrNone(die.provenance.witness)
-    && isFieldsOrNone((die.provenance.origin || {}).witness);
   /** Why grimoire cannot read what this check reads of a payload of `kind`, if it cannot: each
-   * die (or a reveal's opening) and the command a phone is asked for are groups of fields, never
-   * a list of their values. */
+   * die (or a reveal's opening), the command a phone is asked for and the event an amendment
+   * carries are groups of fields, never a list of their values. */
   function fieldsProblem(kind, payload) {
     if ((kind === "roll_requested" || kind === "choice_answered")
       && !(isFields(payload.asked) && (payload.asked.command !== "system" || isFields(payload.asked.given)))) {
       return "its payload cannot be read: the command it asks for is not written as a group of fields";
+    }
+    if (kind === "amended" && payload.event !== undefined) {
+      return isFields(payload.event) ? fieldsProblem(payload.event.kind, payload.event)
+        : "its payload cannot be read: the event it carries is not written as a group of fields";
     }
     if (!DICE_KINDS.has(kind) || payload.dice === undefined) return null;
     const readable = kind === "sealed_revealed" ? isFields : isDie;
     return Array.isArray(payload.dice) && payload.dice.every(readable) ? null
       : "its payload cannot be read: a die is not written as a group of fields";
   }
+  /** A die as grimoire compares two, its purpose aside: its number, sides, value (absent and
+   * null alike) and the fields of its provenance's source, however the JSON is written. */
+  const dieAsRead = (die) => {
+    const witness = (w) => (isFields(w) ? [w.entropy, w.by] : null);
+    const seeded = (p) => ["seeded", p.epoch, p.roll ?? null, witness(p.witness)];
+    const p = die.provenance;
+    const origin = originOf(die);
+    const provenance = p.source === "seeded" ? seeded(p)
+      : p.source === "device" ? ["device", p.request, p.witnessed === true]
+      : p.source === "sealed" ? ["sealed", p.commitment, origin === null ? null : origin.source === "seeded" ? seeded(origin) : [origin.source]]
+      : [p.source];
+    return [die.n, die.sides, die.value ?? null, provenance];
+  };
+  /** Whether two lists of dice are the same dice as grimoire reads them, purposes aside. */
+  const sameDice = (a, b) => JSON.stringify(a.map(dieAsRead)) === JSON.stringify(b.map(dieAsRead));
 
   // The first payload version whose rolls put to a phone must act for a character its player
   // plays (README, C-5); earlier requests are judged as the grimoire that wrote them judged them.
@@ -146,8 +185,6 @@
     const values = asked.given[argument];
     return Array.isArray(values) && typeof values[0] === "string" ? values[0] : null;
   };
-
-  const withoutPurpose = (dice) => JSON.stringify(dice.map((d) => ({ ...d, purpose: "" })));
 
   /**
    * Checks an export's text (JSON Lines) and the checkpoints given (`SEQ:HASHPREFIX`). Returns

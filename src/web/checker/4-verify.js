@@ -149,10 +149,12 @@
     const seededEpoch = (die) => {
       const p = die.provenance;
       if (p.source === "seeded") return p.epoch;
-      if (p.source === "sealed" && p.origin && p.origin.source === "seeded") return p.origin.epoch;
+      const origin = originOf(die);
+      if (origin !== null && origin.source === "seeded") return origin.epoch;
       return undefined;
     };
-    const rollOf = (die) => (die.provenance.source === "seeded" ? die.provenance.roll : (die.provenance.origin || {}).roll);
+    // A roll number absent or null alike, as grimoire reads it.
+    const rollOf = (die) => (seededPartOf(die) || {}).roll ?? undefined;
     const checkRollNumbers = (row, recordedAt) => {
       const seq = row.seq;
       if (rolls.run[1] !== recordedAt) rolls.run = [rolls.run[0] + 1, recordedAt];
@@ -342,7 +344,7 @@
         const amendedKind = p.event && typeof p.event === "object" ? p.event.kind : undefined;
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
         else if (amendedKind !== kindBySeq[p.seq]) problem(seq, `#${seq} amends #${p.seq}, a '${kindBySeq[p.seq]}' event, with a '${amendedKind}' event`);
-        else if (withoutPurpose(original) !== withoutPurpose(p.event.dice || [])) {
+        else if (!sameDice(original, diceOf(amendedKind, p.event))) {
           problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
         }
       }
@@ -379,7 +381,7 @@
           problem(seq, `#${seq}: die ${die.n} shows ${die.value}, a face a d${die.sides} does not have`);
         }
         const source = die.provenance.source;
-        const dieEntropy = (die.provenance.witness || (die.provenance.origin || {}).witness || {}).entropy ?? entropy;
+        const dieEntropy = (witnessOf(die) || {}).entropy ?? entropy;
         if (source === "device") {
           // README, "Dice a player's phone rolls": HMAC keyed by the published secret.
           const request = die.provenance.request;
@@ -403,8 +405,8 @@
           // How the die is derived, said whether or not its seed is out: a player can check it
           // by hand once it is.
           (result.derivations[seq] = result.derivations[seq] || []).push({
-            n: die.n, epoch, roll: die.provenance.roll, entropy: dieEntropy,
-            by: (die.provenance.witness || {}).by,
+            n: die.n, epoch, roll: rollOf(die), entropy: dieEntropy,
+            by: (witnessOf(die) || {}).by,
             message: dieMessage(campaignId, epoch, die, seq, die.n, dieEntropy).replace("{BLOCK}", "0"),
           });
           if (!isHex(seed, 64)) { result.seededAwaiting++; continue; }
@@ -414,7 +416,15 @@
           if (face !== die.value) problem(seq, `#${seq}: seeded die ${die.n} shows ${die.value} but the revealed seed gives ${face}`);
         } else if (source === "sealed") {
           if (sealedMet[`${seq}:${die.n}`] === undefined) sealedMet[`${seq}:${die.n}`] = false;
-          if ((die.provenance.origin || {}).source === "seeded") sealedEpochOf[`${seq}:${die.n}`] = die.provenance.origin.epoch;
+          const origin = originOf(die) || {};
+          if (origin.source === "seeded") {
+            sealedEpochOf[`${seq}:${die.n}`] = origin.epoch;
+            // As a seeded die does, a sealed one rolled from a seed names the epoch the log is in.
+            if (origin.epoch !== epoch) {
+              problem(seq, `#${seq}: sealed die ${die.n} claims epoch ${origin.epoch} but the log was in epoch ${epoch}`);
+              continue;
+            }
+          }
           const opened = (openings[seq] || []).find((o) => o.n === die.n);
           if (!opened) { result.sealedAwaiting++; continue; }
           result.sealedChecked++;
@@ -435,7 +445,6 @@
             problem(seq, `#${seq}: sealed die ${die.n} was revealed as ${faces.join("+")}, which no d${die.sides} rolled as grimoire rolls shows`);
             continue;
           }
-          const origin = die.provenance.origin || {};
           if (origin.source !== "seeded") continue;
           const seed = sealedDiceSeedFor(origin.epoch);
           // Until that seed is published, the die waits for it like any seeded die.

@@ -59,11 +59,11 @@
       if (source === "entered") words = "typed in at the table (a physical die: nothing to derive)";
       else if (source === "device" && check) words = `${check.witnessed ? "the GM's roll, witnessed by a player's device" : "rolled on a player's device"} (request ${check.request}): the published secret and the device's bytes give ${check.deviceGives}${check.deviceGives === check.shows ? ", as recorded" : `, but it is recorded as ${check.shows}`}`;
       else if (source === "device") words = `made on a player's device for request ${die.provenance.request}, whose answer the log does not hold before it`;
-      else if (source === "sealed" && !opened) words = (die.provenance.origin || {}).source === "seeded"
+      else if (source === "sealed" && !opened) words = (originOf(die) || {}).source === "seeded"
         ? "sealed: rolled by grimoire from a seed its epoch committed to, and only a commitment until it is revealed"
         : "sealed by the GM: only a commitment until it is revealed";
       else if (source === "sealed" && !opened.committed) words = `sealed, and revealed as ${opened.faces}, which does NOT open its commitment`;
-      else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(die.provenance.origin || {}).source === "seeded" ? `its epoch's seed${(result.sealedSeedEpochs || []).includes(Number(die.provenance.origin.epoch)) ? " for sealed dice" : ""} is not published yet` : "typed by the GM, so it proves nothing of fairness"})`;
+      else if (source === "sealed" && !check) words = `sealed, revealed as ${opened.faces}, which opens its commitment (${(originOf(die) || {}).source === "seeded" ? `its epoch's seed${(result.sealedSeedEpochs || []).includes(Number(originOf(die).epoch)) ? " for sealed dice" : ""} is not published yet` : "typed by the GM, so it proves nothing of fairness"})`;
       else if (!check) words = "seeded by grimoire; its epoch's seed is not published yet, so it cannot be checked yet";
       else words = check.shows === check.seedGives || String(check.shows) === String(check.seedGives)
         ? `the published seed gives ${check.seedGives}, as recorded`
