@@ -111,10 +111,12 @@ fn c4_a_players_five_tasks_each_take_at_most_two_taps_from_their_link() {
     browser.screenshot(&phone, "players-tasks-390");
 
     // 5. A disputed roll: one tap on its line's explain link (followed in a tab of its own, so
-    // no question is put to a page while it navigates), and the check explains it.
-    let followed = browser.eval(
+    // no question is put to a page while it navigates), and the check explains it. The line comes
+    // with the live log's next update, which a loaded machine may deliver after the receipts.
+    let followed = browser.wait_for(
         &phone,
         &format!(r##"document.querySelector("#e{rolled} a.explain").href"##),
+        "the roll's line with its explain link",
     );
     browser.close(phone);
     let check = browser.open(followed.as_str().expect("the explain link"), 390, 844, true);
