@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 12] = [
+    let forgeries: [(&str, &str, Forge); 15] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -309,6 +309,28 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 Some(false)
             },
         ),
+        // A die the page would read otherwise than grimoire: refused by both.
+        ("dice_rolled", "a die of a source neither knows", |p| {
+            *p.get_mut("dice")?
+                .get_mut(0)?
+                .get_mut("provenance")?
+                .get_mut("source")? = serde_json::json!("dreamed");
+            Some(true)
+        }),
+        ("dice_rolled", "a die's face as text", |p| {
+            let value = p.get_mut("dice")?.get_mut(0)?.get_mut("value")?;
+            *value = serde_json::json!(value.to_string());
+            Some(true)
+        }),
+        (
+            "sealed_revealed",
+            "an opening's further faces not a list",
+            |p| {
+                let opening = p.get_mut("dice")?.get_mut(0)?.as_object_mut()?;
+                opening.insert("then".into(), serde_json::json!({"0": 3}));
+                Some(true)
+            },
+        ),
         ("amended", "the carried dice not a list", |p| {
             *p.get_mut("event")?.get_mut("dice")? = serde_json::json!({"n": 0});
             Some(true)
@@ -341,6 +363,8 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         "the words given to a command",
         "a sealed die naming an epoch never begun",
         "the carried dice written in another order",
+        "a die of a source neither knows",
+        "an opening's further faces not a list",
     ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
@@ -362,6 +386,9 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         let why = match what {
             "a sealed die naming an epoch never begun" => "claims epoch 99",
             "the carried dice not a list" => "the field 'event'",
+            "a die of a source neither knows" => "dreamed",
+            "a die's face as text" => "value",
+            "an opening's further faces not a list" => "then",
             _ => "a list",
         };
         if refused_at.is_some() {

@@ -79,7 +79,6 @@
   }
 
   const isFields = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-  const isFieldsOrNone = (value) => value === undefined || value === null || isFields(value);
   // A die's provenance as grimoire reads it: only the fields its source has. A seeded die's
   // witness; a sealed die's origin, and that origin's witness when it is seeded. A field another
   // source would have is passed over, as grimoire passes it over (a forged witness on a sealed
@@ -98,11 +97,25 @@
     const seeded = seededPartOf(die);
     return seeded !== null && isFields(seeded.witness) ? seeded.witness : null;
   };
-  // A die grimoire reads: a group of fields, as its provenance is and, where its source has one,
-  // the sealed value's origin and the witness.
-  const isDie = (die) => isFields(die) && isFields(die.provenance)
-    && (die.provenance.source !== "sealed" || isFieldsOrNone(die.provenance.origin))
-    && isFieldsOrNone((seededPartOf(die) || {}).witness);
+  // A die as grimoire reads one, field by field, or the row cannot be read: a die this check
+  // read otherwise (a source it does not know, a face that is not a number) would go unchecked
+  // here while grimoire refuses it.
+  const isU32 = (value) => Number.isSafeInteger(value) && value >= 0 && value <= 0xffffffff;
+  const isU64 = (value) => Number.isInteger(value) && value >= 0 && value < 2 ** 64;
+  const isText = (value) => typeof value === "string";
+  const isNone = (value) => value === undefined || value === null;
+  const isWitness = (w) => isFields(w) && isText(w.entropy) && isText(w.by);
+  const isSeededPart = (p) => isU32(p.epoch) && (isNone(p.roll) || isU64(p.roll)) && (isNone(p.witness) || isWitness(p.witness));
+  const isOrigin = (o) => isFields(o) && (o.source === "entered" || (o.source === "seeded" && isSeededPart(o)));
+  const isProvenance = (p) => isFields(p) && (p.source === "entered"
+    || (p.source === "seeded" && isSeededPart(p))
+    || (p.source === "device" && isU32(p.request) && (p.witnessed === undefined || typeof p.witnessed === "boolean"))
+    || (p.source === "sealed" && isText(p.commitment) && (isNone(p.origin) || isOrigin(p.origin))));
+  const isDie = (die) => isFields(die) && isU32(die.n) && isText(die.purpose) && isU32(die.sides)
+    && (isNone(die.value) || isU32(die.value)) && isProvenance(die.provenance);
+  /** A sealed die's opening as grimoire reads one. */
+  const isOpening = (o) => isFields(o) && isU32(o.n) && isU32(o.value) && isText(o.nonce)
+    && (o.then === undefined || (Array.isArray(o.then) && o.then.every(isU32)));
 
   // The kinds whose payload has a `dice` field as grimoire reads them (its list, given with the
   // script): a sealed roll's reveal holds its openings there, every other such kind its dice.
@@ -125,10 +138,11 @@
       return isFields(payload.event) ? fieldsProblem(payload.event.kind, payload.event)
         : "its payload cannot be read: the event it carries is not written as a group of fields";
     }
-    if (!DICE_KINDS.has(kind) || payload.dice === undefined) return null;
-    const readable = kind === "sealed_revealed" ? isFields : isDie;
+    // A reveal's openings are not optional; a kind's dice may be absent where it has none.
+    if (!DICE_KINDS.has(kind) || (payload.dice === undefined && kind !== "sealed_revealed")) return null;
+    const readable = kind === "sealed_revealed" ? isOpening : isDie;
     return Array.isArray(payload.dice) && payload.dice.every(readable) ? null
-      : "its payload cannot be read: a die is not written as a group of fields";
+      : "its payload cannot be read: a die is not written as grimoire writes one (a group of fields of the types it reads)";
   }
   /** A die as grimoire compares two, its purpose aside: its number, sides, value (absent and
    * null alike) and the fields of its provenance's source, however the JSON is written. */
