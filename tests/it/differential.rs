@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 15] = [
+    let forgeries: [(&str, &str, Forge); 17] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -331,6 +331,14 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 Some(true)
             },
         ),
+        ("session_started", "a session's entropy left out", |p| {
+            p.as_object_mut()?.remove("entropy")?;
+            Some(true)
+        }),
+        ("campaign_created", "the campaign's id as a number", |p| {
+            *p.get_mut("campaign_id")? = serde_json::json!(7);
+            Some(true)
+        }),
         ("amended", "the carried dice not a list", |p| {
             *p.get_mut("event")?.get_mut("dice")? = serde_json::json!({"n": 0});
             Some(true)
@@ -387,6 +395,8 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             "a sealed die naming an epoch never begun" => "claims epoch 99",
             "the carried dice not a list" => "the field 'event'",
             "a die of a source neither knows" => "dreamed",
+            "a session's entropy left out" => "entropy",
+            "the campaign's id as a number" => "campaign_id",
             "a die's face as text" => "value",
             "an opening's further faces not a list" => "then",
             _ => "a list",

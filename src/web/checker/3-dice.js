@@ -129,7 +129,23 @@
   /** Why grimoire cannot read what this check reads of a payload of `kind`, if it cannot: each
    * die (or a reveal's opening), the command a phone is asked for and the event an amendment
    * carries are groups of fields, never a list of their values. */
+  // The other fields this check reads, typed as grimoire reads them ("text", a whole number up to
+  // 2^32 - 1, each "?" where it may be absent or null): a row where one is not is one grimoire
+  // cannot read, and names first.
+  const READ_FIELDS = new Map([
+    ["campaign_created", [["campaign_id", "text"], ["seed_commitment", "text"], ["derivation", "u32?"], ["sealed_commitment", "text?"]]],
+    ["epoch_started", [["seed_commitment", "text"], ["derivation", "u32?"], ["sealed_commitment", "text?"]]],
+    ["session_started", [["number", "u32"], ["entropy", "text"]]],
+    ["seed_revealed", [["seed", "text"]]], ["sealed_seed_revealed", [["seed", "text"]]],
+  ]);
+  const isOfType = (value, type) => (type.endsWith("?") && isNone(value))
+    || (type.startsWith("text") ? isText(value) : isU32(value));
   function fieldsProblem(kind, payload) {
+    for (const [field, type] of READ_FIELDS.get(kind) || []) {
+      if (!isOfType(payload[field], type)) {
+        return `its payload cannot be read: its "${field}" is not ${type.startsWith("text") ? "a text" : "a whole number"}`;
+      }
+    }
     if ((kind === "roll_requested" || kind === "choice_answered")
       && !(isFields(payload.asked) && (payload.asked.command !== "system" || isFields(payload.asked.given)))) {
       return "its payload cannot be read: the command it asks for is not written as a group of fields";
