@@ -42,6 +42,11 @@ pub const TEXT_RULES_SINCE: u32 = 2;
 /// before it, a player's roll might name any value but another player's character.
 pub const ACTING_RULE_SINCE: u32 = 3;
 
+/// The first version every grimoire writing it named the derivation of each dice epoch it began
+/// (the second, bound to roll numbers, came in while version 2 was written): an epoch of a later
+/// row without one was written by hand.
+pub const DERIVATION_NAMED_SINCE: u32 = 3;
+
 /// The first version whose payloads both checkers hold to the canonical form (docs/export.md):
 /// whole numbers in plain digits, each key once, hex fields in lower case.
 pub const CANONICAL_SINCE: u32 = 4;

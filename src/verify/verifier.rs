@@ -363,7 +363,7 @@ impl Verifier {
                 self.commitments.insert(1, seed_commitment.clone());
                 self.note_sealed_commitment(1, event);
                 self.epoch_began.insert(1, seq);
-                self.start_epoch(derivation.is_some());
+                self.start_epoch(row, 1, *derivation);
             }
             Event::DiceRolled {
                 expression,
@@ -431,7 +431,7 @@ impl Verifier {
                 derivation,
                 ..
             } => {
-                self.start_epoch(derivation.is_some());
+                self.start_epoch(row, *epoch, *derivation);
                 self.epoch = *epoch;
                 self.commitments.insert(*epoch, seed_commitment.clone());
                 self.note_sealed_commitment(*epoch, event);

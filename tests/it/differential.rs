@@ -491,3 +491,52 @@ fn a_witness_where_a_dies_source_has_none_steers_neither_checker() {
         "{verdict:?}"
     );
 }
+
+/// An epoch bound to the seq (begun by the first grimoire) still binds each die to its place in
+/// the command's draws: a die given another `n` is another die of the derivation, which a GM could
+/// pick for its face. Both checkers hold a command's seeded dice to 0 to k − 1 there too, and
+/// refuse an epoch begun at a payload version whose grimoire always named its derivation when the
+/// derivation is left out (so no later log can be made to bind its dice to the seq).
+#[test]
+fn a_seq_bound_epoch_holds_its_dice_to_their_draw_order_and_only_old_logs_have_one() {
+    let Some(browser) = crate::browser::chromium_or_skip("a_seq_bound_epoch") else {
+        return;
+    };
+    let old = crate::support::Campaign::from_the_first_schema();
+    let rolled = old.json(&["roll", "3d6", "--for", "the stairs"]);
+    let seq = rolled["appended"][0]["seq"]
+        .as_u64()
+        .expect("the roll's seq");
+    let honest = rows_of(&old.ok(&["export"]));
+    let mut moved = honest.clone();
+    let at = (seq - 1) as usize;
+    let payload = moved[at].payload.replacen("\"n\":2,", "\"n\":3,", 1);
+    assert_ne!(payload, moved[at].payload, "the third die");
+    moved[at].payload = payload;
+    let (c, _) = crate::player_check::campaign();
+    let mut unnamed = rows_of(&c.ok(&["export"]));
+    unnamed[0].payload = unnamed[0].payload.replacen(",\"derivation\":2", "", 1);
+    let exports = [
+        text_of(&honest),
+        text_of(&grimoire::differential::rechained(moved)),
+        text_of(&grimoire::differential::rechained(unnamed)),
+    ];
+    let expected = [(true, None), (false, Some(seq)), (false, Some(1))];
+    let dir = tempfile::tempdir().unwrap();
+    let page = write_check_page(dir.path(), &exports, 1).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let verdicts = page_verdicts(&dom).expect("the page's verdicts");
+    for ((export, expected), page) in exports.iter().zip(expected).zip(verdicts) {
+        let (holds, first, said) = grimoire_verdict_in_words(export);
+        assert_eq!((holds, first), expected, "{said:?}");
+        if !holds {
+            let said = said.unwrap_or_default();
+            assert!(
+                said.contains("not numbered 0 to 2") || said.contains("names no derivation"),
+                "{said}"
+            );
+        }
+        let page = page.expect("the page judges it");
+        assert_eq!((page.0, page.1), expected, "the page says {page:?}");
+    }
+}

@@ -4,7 +4,7 @@
 use super::Verifier;
 use super::{MetSeal, PutToDevice};
 use crate::dice::{DiePosition, Provenance, fairness, sealed};
-use crate::event::Event;
+use crate::event::{DERIVATION_NAMED_SINCE, Event};
 use crate::ids::RequestId;
 use crate::seq::Seq;
 use crate::store::StoredRow;
@@ -318,7 +318,17 @@ impl Verifier {
             }
             if seeded.iter().any(|d| d.provenance.roll().is_some()) {
                 self.dice_problem(seq, format!("#{seq}: its seeded dice carry a roll number, but epoch {epoch} binds its dice to their event's seq"));
+                return;
             }
+            // Bound to the seq, a command's seeded dice are still numbered 0 to k − 1 in draw
+            // order, on across its events (a scroll written in a downtime span, in the same run
+            // of rows): a die given another `n` would be another die of the derivation.
+            let continues = event.continues_its_command()
+                && self.roll_last.is_some_and(|(_, run)| run == self.run.0);
+            if !continues {
+                self.close_roll();
+            }
+            self.note_draws(seq, &seeded, &format!("#{seq}'s command"));
             return;
         }
         let numbers: BTreeSet<Option<u64>> = seeded.iter().map(|d| d.provenance.roll()).collect();
@@ -355,12 +365,18 @@ impl Verifier {
             );
             return;
         }
+        self.note_draws(seq, &seeded, &format!("roll {roll}"));
+    }
+
+    /// Notes the seeded dice of the event at `seq` among its command's draws (`of`: which
+    /// command, in words); a die drawn twice is named.
+    fn note_draws(&mut self, seq: Seq, seeded: &[&crate::dice::Die], of: &str) {
         self.roll_last = Some((seq, self.run.0));
         for die in seeded {
             if !self.roll_draws.insert(die.n) {
                 self.dice_problem(
                     seq,
-                    format!("#{seq}: die {} of roll {roll} was drawn before", die.n),
+                    format!("#{seq}: die {} of {of} was drawn before", die.n),
                 );
             }
         }
@@ -378,11 +394,14 @@ impl Verifier {
             .copied()
             .ne(0..u32::try_from(draws.len()).unwrap_or(u32::MAX))
         {
-            let roll = self.rolls.saturating_sub(1);
+            let which = match self.counts_rolls {
+                true => format!("roll {}", self.rolls.saturating_sub(1)),
+                false => format!("#{seq}'s command"),
+            };
             self.dice_problem(
                 seq,
                 format!(
-                    "#{seq}: the seeded dice of roll {roll} of epoch {} are not numbered 0 to {} in draw order: a die was taken from another place of the derivation",
+                    "#{seq}: the seeded dice of {which} of epoch {} are not numbered 0 to {} in draw order: a die was taken from another place of the derivation",
                     self.epoch,
                     draws.len().saturating_sub(1)
                 ),
@@ -464,9 +483,20 @@ impl Verifier {
         }
     }
 
-    pub(super) fn start_epoch(&mut self, counts_rolls: bool) {
+    /// Begins epoch `epoch` at `row`, its dice derived as `derivation` says (none: bound to the
+    /// seq). Every grimoire that wrote payload version 3 or later named the derivation of each
+    /// epoch it began, so an epoch of such a row without one was written by hand: its dice would
+    /// be bound to nothing a player can hold it to but the seq.
+    pub(super) fn start_epoch(&mut self, row: &StoredRow, epoch: u32, derivation: Option<u32>) {
         self.close_roll();
-        self.counts_rolls = counts_rolls;
+        if derivation.is_none() && row.schema_version >= DERIVATION_NAMED_SINCE {
+            let seq = row.seq;
+            self.dice_problem(
+                seq,
+                format!("#{seq}: dice epoch {epoch} names no derivation, which every grimoire writing payload version {DERIVATION_NAMED_SINCE} or later names"),
+            );
+        }
+        self.counts_rolls = derivation.is_some();
         self.rolls = 0;
     }
 

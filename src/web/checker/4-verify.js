@@ -137,12 +137,19 @@
       rolls.draws = new Set();
       if (rolls.last === null) return;
       if (draws.some((n, i) => n !== i)) {
-        problem(rolls.last.seq, `#${rolls.last.seq}: the seeded dice of roll ${rolls.next - 1} of epoch ${epoch} are not numbered 0 to ${draws.length - 1} in draw order: a die was taken from another place of the derivation`);
+        const which = rolls.counts ? `roll ${rolls.next - 1}` : `#${rolls.last.seq}'s command`;
+        problem(rolls.last.seq, `#${rolls.last.seq}: the seeded dice of ${which} of epoch ${epoch} are not numbered 0 to ${draws.length - 1} in draw order: a die was taken from another place of the derivation`);
       }
       rolls.last = null;
     };
-    const startEpoch = (derivation) => {
+    // Every grimoire writing payload version 3 or later named each epoch's derivation: an epoch
+    // of such a row without one was written by hand, its dice bound to nothing but the seq.
+    const DERIVATION_NAMED_SINCE = 3;
+    const startEpoch = (seq, version, number, derivation) => {
       closeRoll();
+      if ((derivation === undefined || derivation === null) && version >= DERIVATION_NAMED_SINCE) {
+        problem(seq, `#${seq}: dice epoch ${number} names no derivation, which every grimoire writing payload version ${DERIVATION_NAMED_SINCE} or later names`);
+      }
       rolls.counts = derivation !== undefined && derivation !== null;
       rolls.next = 0;
     };
@@ -160,8 +167,25 @@
       if (rolls.run[1] !== recordedAt) rolls.run = [rolls.run[0] + 1, recordedAt];
       const seeded = diceOf(row.kind, row.payload).filter((d) => seededEpoch(d) === epoch);
       if (seeded.length === 0) return;
+      // Only a scroll written in a downtime span follows another event of its command and shares
+      // its draws (and its roll), in the same run of rows recorded at one moment.
+      const continues = row.kind === "scroll_written" && row.payload.in_downtime === true;
+      const noteDraws = (of) => {
+        rolls.last = { seq, run: rolls.run[0] };
+        for (const die of seeded) {
+          if (rolls.draws.has(die.n)) problem(seq, `#${seq}: die ${die.n} of ${of} was drawn before`);
+          rolls.draws.add(die.n);
+        }
+      };
       if (!rolls.counts) {
-        if (seeded.some((d) => rollOf(d) !== undefined)) problem(seq, `#${seq}: its seeded dice carry a roll number, but epoch ${epoch} binds its dice to their event's seq`);
+        if (seeded.some((d) => rollOf(d) !== undefined)) {
+          problem(seq, `#${seq}: its seeded dice carry a roll number, but epoch ${epoch} binds its dice to their event's seq`);
+          return;
+        }
+        // Bound to the seq, a command's seeded dice are still numbered 0 to k - 1 in draw order,
+        // on across its events.
+        if (!(continues && rolls.last !== null && rolls.last.run === rolls.run[0])) closeRoll();
+        noteDraws(`#${seq}'s command`);
         return;
       }
       const numbers = new Set(seeded.map(rollOf));
@@ -170,9 +194,6 @@
         problem(seq, `#${seq}: its seeded dice do not all carry one roll number, as every seeded die of epoch ${epoch} must`);
         return;
       }
-      // Only a scroll written in a downtime span follows another event of its command and shares
-      // its roll, in the same run of rows recorded at one moment.
-      const continues = row.kind === "scroll_written" && row.payload.in_downtime === true;
       if (roll === rolls.next) {
         closeRoll();
         rolls.next++;
@@ -183,11 +204,7 @@
         problem(seq, `#${seq}: its seeded dice claim roll ${roll} of epoch ${epoch}, taken by an earlier command: a roll was taken again`);
         return;
       }
-      rolls.last = { seq, run: rolls.run[0] };
-      for (const die of seeded) {
-        if (rolls.draws.has(die.n)) problem(seq, `#${seq}: die ${die.n} of roll ${roll} was drawn before`);
-        rolls.draws.add(die.n);
-      }
+      noteDraws(`roll ${roll}`);
     };
     const eventIds = new Map();
     const kindBySeq = {};
@@ -251,9 +268,9 @@
         commitments[1] = p.seed_commitment;
         epochBegan[1] = Number(seq);
         noteSealedCommitment(1, p, version);
-        startEpoch(p.derivation);
+        startEpoch(seq, version, 1, p.derivation);
       } else if (row.kind === "epoch_started") {
-        startEpoch(p.derivation);
+        startEpoch(seq, version, p.epoch, p.derivation);
         epoch = p.epoch;
         commitments[p.epoch] = p.seed_commitment;
         epochBegan[p.epoch] = Number(seq);
