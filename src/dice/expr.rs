@@ -156,6 +156,35 @@ impl DiceExpr {
         next.next().is_none().then_some(sides)
     }
 
+    /// The sides of the dice a sealed roll of this expression holds, term by term: its faces are
+    /// hidden, but not its dice. `None` for an expression with an open-ended term, whose chain is
+    /// one die sealed whole (or, by an older grimoire, a die for each face): its dice may then be
+    /// of the sizes [`Self::die_sizes`] names.
+    pub fn sealed_sides(&self) -> Option<Vec<u32>> {
+        let mut sides = Vec::new();
+        for (_, term) in &self.terms {
+            match term {
+                Term::Constant(_) => {}
+                Term::Dice { count, sides: each } => {
+                    sides.extend(std::iter::repeat_n(*each, *count as usize));
+                }
+                Term::OpenEnded => return None,
+            }
+        }
+        Some(sides)
+    }
+
+    /// The sizes of die the expression rolls (100 for an open-ended term).
+    pub fn die_sizes(&self) -> Vec<u32> {
+        (self.terms.iter())
+            .filter_map(|(_, term)| match term {
+                Term::Constant(_) => None,
+                Term::Dice { sides, .. } => Some(*sides),
+                Term::OpenEnded => Some(100),
+            })
+            .collect()
+    }
+
     /// Re-adds a stored roll from its faces, term by term, for `explain`: e.g. `4+2 +3 = 9`.
     /// `None` when the faces do not fit the expression (a damaged or hand-edited event).
     pub fn breakdown(&self, faces: &[u32]) -> Option<(String, i64)> {

@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 17] = [
+    let forgeries: [(&str, &str, Forge); 18] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -331,6 +331,18 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 Some(true)
             },
         ),
+        (
+            "dice_rolled",
+            "a sealed die of other sides than its expression rolls",
+            |p| {
+                // One still sealed (a revealed one's faces are held to its sides as well).
+                if p.get("total").is_some() || p.get("purpose")? != "still secret" {
+                    return None;
+                }
+                *p.get_mut("dice")?.get_mut(0)?.get_mut("sides")? = serde_json::json!(28);
+                Some(true)
+            },
+        ),
         ("session_started", "a session's entropy left out", |p| {
             p.as_object_mut()?.remove("entropy")?;
             Some(true)
@@ -373,6 +385,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         "the carried dice written in another order",
         "a die of a source neither knows",
         "an opening's further faces not a list",
+        "a sealed die of other sides than its expression rolls",
     ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
@@ -395,6 +408,9 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             "a sealed die naming an epoch never begun" => "claims epoch 99",
             "the carried dice not a list" => "the field 'event'",
             "a die of a source neither knows" => "dreamed",
+            "a sealed die of other sides than its expression rolls" => {
+                "not the dice its expression"
+            }
             "a session's entropy left out" => "entropy",
             "the campaign's id as a number" => "campaign_id",
             "a die's face as text" => "value",

@@ -442,7 +442,24 @@ impl Verifier {
                 seq,
                 format!("#{seq}: the roll shows a total of {total} while its dice are sealed: a total is known only once they are revealed"),
             ),
-            (None, None) => {}
+            // A sealed roll's faces are hidden, not its dice: a die of other sides than the
+            // expression rolls is one the GM chose, its face with it.
+            (None, None) => {
+                let sides: Vec<u32> = dice.iter().map(|d| d.sides).collect();
+                let fits = match expression.sealed_sides() {
+                    Some(expected) => sides == expected,
+                    None => {
+                        let sizes = expression.die_sizes();
+                        sides.iter().all(|s| sizes.contains(s))
+                    }
+                };
+                if !fits {
+                    self.dice_problem(
+                        seq,
+                        format!("#{seq}: its dice are not the dice its expression {expression} rolls"),
+                    );
+                }
+            }
         }
     }
 

@@ -5,6 +5,30 @@
     const read = readRoll(expression, faces);
     return read === null ? null : read.total;
   }
+  // The dice a sealed roll of `expression` holds, as grimoire reads it: `sealed`, their sides in
+  // order; `each`, the sizes of die it rolls (100 for an open-ended term, whose chain is sealed as
+  // one die, or by an older grimoire a die a face, so only `each` holds with one); null when it
+  // is not an expression.
+  function dieSizes(expression) {
+    const text = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
+    const sizes = { sealed: [], each: [], openEnded: false };
+    for (const raw of text.match(/[+-]?[^+-]+/g) || [null]) {
+      const term = raw === null ? "" : raw.replace(/^[+-]/, "");
+      if (term === "d100oe" || term === "oe") {
+        sizes.openEnded = true;
+        sizes.each.push(100);
+      } else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
+        const [count, sides] = term.split("d");
+        const size = sides === "%" ? 100 : Number(sides);
+        sizes.each.push(size);
+        const dice = count === "" ? 1 : Number(count);
+        // Past any roll grimoire reads (it refuses such an expression): no list that long is built.
+        if (!(dice <= 1000)) return null;
+        for (let k = 0; k < dice; k++) sizes.sealed.push(size);
+      } else if (!/^[0-9]+$/.test(term)) return null;
+    }
+    return sizes;
+  }
   // The total, and the sides of the die behind each face, as `addedUp` reads them; null when the
   // faces do not fit the expression.
   function readRoll(expression, faces) {

@@ -72,6 +72,14 @@
         }
       } else if (hasTotal) {
         problem(seq, `#${seq}: the roll shows a total of ${roll.total} while its dice are sealed: a total is known only once they are revealed`);
+      } else {
+        // A sealed roll's faces are hidden, not its dice: a die of other sides than the
+        // expression rolls is one the GM chose, its face with it.
+        const sizes = dieSizes(roll.expression);
+        const fits = sizes !== null && (sizes.openEnded
+          ? dice.every((d) => sizes.each.includes(d.sides))
+          : sizes.sealed.length === dice.length && dice.every((d, i) => d.sides === sizes.sealed[i]));
+        if (!fits) problem(seq, `#${seq}: its dice are not the dice its expression ${roll.expression} rolls`);
       }
     };
     let prevHash = "0".repeat(64);
