@@ -3,6 +3,7 @@
 
 mod choices;
 mod dice;
+mod rolls;
 
 use crate::ids::{DeviceId, RequestId};
 use dice::seed_reveal_fault;
