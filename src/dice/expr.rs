@@ -157,10 +157,10 @@ impl DiceExpr {
     }
 
     /// The sides of the dice a sealed roll of this expression holds, term by term: its faces are
-    /// hidden, but not its dice. `None` for an expression with an open-ended term, whose chain is
-    /// one die sealed whole (or, by an older grimoire, a die for each face): its dice may then be
-    /// of the sizes [`Self::die_sizes`] names.
-    pub fn sealed_sides(&self) -> Option<Vec<u32>> {
+    /// hidden, but not its dice. An open-ended term's chain is one die sealed whole, as every
+    /// grimoire since payload version 3 seals it (an older one may have sealed a die a face: its
+    /// dice may then be of the sizes [`Self::die_sizes`] names).
+    pub fn sealed_sides(&self) -> Vec<u32> {
         let mut sides = Vec::new();
         for (_, term) in &self.terms {
             match term {
@@ -168,10 +168,15 @@ impl DiceExpr {
                 Term::Dice { count, sides: each } => {
                     sides.extend(std::iter::repeat_n(*each, *count as usize));
                 }
-                Term::OpenEnded => return None,
+                Term::OpenEnded => sides.push(100),
             }
         }
-        Some(sides)
+        sides
+    }
+
+    /// Whether the expression has an open-ended term.
+    pub fn is_open_ended(&self) -> bool {
+        (self.terms.iter()).any(|(_, term)| matches!(term, Term::OpenEnded))
     }
 
     /// The sizes of die the expression rolls (100 for an open-ended term).

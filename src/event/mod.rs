@@ -47,6 +47,10 @@ pub const ACTING_RULE_SINCE: u32 = 3;
 /// row without one was written by hand.
 pub const DERIVATION_NAMED_SINCE: u32 = 3;
 
+/// The first version every grimoire writing it sealed an open-ended chain whole, as one die (it
+/// came in while version 2 was written, and some grimoire may have sealed a die a face before).
+pub const SEALED_WHOLE_SINCE: u32 = 3;
+
 /// The first version whose payloads both checkers hold to the canonical form (docs/export.md):
 /// whole numbers in plain digits, each key once, hex fields in lower case.
 pub const CANONICAL_SINCE: u32 = 4;

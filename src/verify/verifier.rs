@@ -106,6 +106,8 @@ struct PutToDevice {
     /// its command has claimed it yet: an answer that records a roll must be used by one.
     answered: Option<(Seq, bool, bool)>,
     withdrawn: bool,
+    /// How many dice have claimed the answer so far: the next must be numbered so.
+    dice_claimed: u32,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -373,7 +375,7 @@ impl Verifier {
                 purpose,
                 character,
             } => {
-                self.check_free_roll(seq, expression, dice, *total);
+                self.check_free_roll((seq, row.schema_version), expression, dice, *total);
                 let recorded = (expression, purpose.as_deref(), character.as_deref());
                 self.check_asked_roll(seq, recorded, dice);
             }
@@ -393,7 +395,7 @@ impl Verifier {
                     ..
                 } = event.as_ref()
                 {
-                    self.check_free_roll(seq, expression, dice, *total);
+                    self.check_free_roll((seq, row.schema_version), expression, dice, *total);
                 }
             }
             Event::SessionStarted { entropy, number } => {

@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 18] = [
+    let forgeries: [(&str, &str, Forge); 19] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -343,6 +343,20 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 Some(true)
             },
         ),
+        (
+            "dice_rolled",
+            "a sealed roll with fewer dice than its expression rolls",
+            |p| {
+                // The open-ended chain sealed whole, its expression now a d20 and that chain: the d20
+                // left out (or, as a forger would, the chain taken for it).
+                let chain = p.get("expression")?.as_str()?.to_string();
+                if p.get("total").is_some() || !chain.ends_with("oe") || chain.contains('+') {
+                    return None;
+                }
+                *p.get_mut("expression")? = serde_json::json!(format!("d20+{chain}"));
+                Some(true)
+            },
+        ),
         ("session_started", "a session's entropy left out", |p| {
             p.as_object_mut()?.remove("entropy")?;
             Some(true)
@@ -386,6 +400,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         "a die of a source neither knows",
         "an opening's further faces not a list",
         "a sealed die of other sides than its expression rolls",
+        "a sealed roll with fewer dice than its expression rolls",
     ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
@@ -408,7 +423,8 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             "a sealed die naming an epoch never begun" => "claims epoch 99",
             "the carried dice not a list" => "the field 'event'",
             "a die of a source neither knows" => "dreamed",
-            "a sealed die of other sides than its expression rolls" => {
+            "a sealed die of other sides than its expression rolls"
+            | "a sealed roll with fewer dice than its expression rolls" => {
                 "not the dice its expression"
             }
             "a session's entropy left out" => "entropy",
@@ -555,4 +571,61 @@ fn a_seq_bound_epoch_holds_its_dice_to_their_draw_order_and_only_old_logs_have_o
         let page = page.expect("the page judges it");
         assert_eq!((page.0, page.1), expected, "the page says {page:?}");
     }
+}
+
+/// The GM's server holds a request's secret and sees the phone's bytes before it writes the dice:
+/// a die given another `n` is another face of the same secret and bytes, which it could choose.
+/// Both checkers hold the answer's dice to 0, 1, 2, … in draw order.
+#[test]
+fn a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers() {
+    use grimoire::dice::fairness::device_part;
+    let Some(browser) = crate::browser::chromium_or_skip("a_phones_die_given_another_place") else {
+        return;
+    };
+    let (c, _) = crate::player_check::campaign();
+    let mut rows = rows_of(&c.ok(&["export"]));
+    let payload = |row: &grimoire::store::StoredRow| {
+        serde_json::from_str::<serde_json::Value>(&row.payload).unwrap()
+    };
+    let answer = rows
+        .iter()
+        .map(payload)
+        .find(|p| p["kind"] == "roll_answered" && p["request"] == 1)
+        .expect("request 1's answer");
+    let secret: [u8; 32] = hex::decode(answer["secret"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let contribution = hex::decode(answer["contribution"].as_str().unwrap()).unwrap();
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "dice_rolled" && r.payload.contains("\"request\":1"))
+        .expect("the 2d6 Bea's phone rolled");
+    let mut forged = payload(&rows[at]);
+    let request = grimoire::ids::RequestId(1);
+    let die = &mut forged["dice"][1];
+    let sides = die["sides"].as_u64().unwrap() as u32;
+    // Its second die read from another place of the same secret and bytes: still above the first,
+    // as a die in draw order would be, and showing what that place gives.
+    die["n"] = serde_json::json!(5);
+    die["value"] = serde_json::json!(device_part(&secret, request, &contribution, 5, 0, sides));
+    let faces: u64 = (0..2)
+        .map(|k| forged["dice"][k]["value"].as_u64().unwrap())
+        .sum();
+    forged["total"] = serde_json::json!(faces);
+    rows[at].payload = forged.to_string();
+    let text = text_of(&grimoire::differential::rechained(rows));
+    let (holds, first, said) = grimoire_verdict_in_words(&text);
+    assert_eq!((holds, first), (false, Some(at as u64 + 1)), "{said:?}");
+    assert!(said.unwrap_or_default().contains("in draw order"));
+    let dir = tempfile::tempdir().unwrap();
+    let page = write_check_page(dir.path(), &[text], 1).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
+    let verdict = verdict.expect("the page judges it");
+    assert_eq!(
+        (verdict.0, verdict.1),
+        (false, Some(at as u64 + 1)),
+        "{verdict:?}"
+    );
 }

@@ -4,7 +4,7 @@
 use super::Verifier;
 use super::{MetSeal, PutToDevice};
 use crate::dice::{DiePosition, Provenance, fairness, sealed};
-use crate::event::Event;
+use crate::event::{Event, SEALED_WHOLE_SINCE};
 use crate::ids::RequestId;
 use crate::seq::Seq;
 use std::collections::BTreeMap;
@@ -66,6 +66,22 @@ impl Verifier {
                 seq,
                 format!(
                     "#{seq}: die {} claims request {request}, answered by another command",
+                    die.n
+                ),
+            );
+        }
+        // The answer's dice are numbered 0, 1, 2, … in draw order, on across the command's events:
+        // a die given another `n` is another face of the same secret and bytes, which the GM's
+        // server, knowing both, could choose.
+        let next = self.requests.get_mut(&request).map_or(0, |r| {
+            r.dice_claimed += 1;
+            r.dice_claimed - 1
+        });
+        if die.n != next {
+            return self.dice_problem(
+                seq,
+                format!(
+                    "#{seq}: die {} of request {request} should be its die {next} in draw order: a die was taken from another place of the derivation",
                     die.n
                 ),
             );
@@ -161,6 +177,7 @@ impl Verifier {
                         asked: asked.clone(),
                         answered: None,
                         withdrawn: false,
+                        dice_claimed: 0,
                     },
                 );
                 if !self.withdrawn.put(*device).is_empty() {
@@ -296,7 +313,7 @@ impl Verifier {
     /// says; a sealed roll has no total until its dice are revealed.
     pub(super) fn check_free_roll(
         &mut self,
-        seq: Seq,
+        (seq, version): (Seq, u32),
         expression: &crate::dice::DiceExpr,
         dice: &[crate::dice::Die],
         total: Option<i64>,
@@ -329,9 +346,9 @@ impl Verifier {
             // expression rolls is one the GM chose, its face with it.
             (None, None) => {
                 let sides: Vec<u32> = dice.iter().map(|d| d.sides).collect();
-                let fits = match expression.sealed_sides() {
-                    Some(expected) => sides == expected,
-                    None => {
+                let fits = match expression.is_open_ended() && version < SEALED_WHOLE_SINCE {
+                    false => sides == expression.sealed_sides(),
+                    true => {
                         let sizes = expression.die_sizes();
                         sides.iter().all(|s| sizes.contains(s))
                     }

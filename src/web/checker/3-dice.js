@@ -6,9 +6,9 @@
     return read === null ? null : read.total;
   }
   // The dice a sealed roll of `expression` holds, as grimoire reads it: `sealed`, their sides in
-  // order; `each`, the sizes of die it rolls (100 for an open-ended term, whose chain is sealed as
-  // one die, or by an older grimoire a die a face, so only `each` holds with one); null when it
-  // is not an expression.
+  // order, an open-ended term's chain one die of 100 sealed whole; `each`, the sizes of die it
+  // rolls, which is all an older grimoire's dice (sealed a die a face) are held to when it has an
+  // open-ended term; null when it is not an expression.
   function dieSizes(expression) {
     const text = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
     const sizes = { sealed: [], each: [], openEnded: false };
@@ -17,6 +17,7 @@
       if (term === "d100oe" || term === "oe") {
         sizes.openEnded = true;
         sizes.each.push(100);
+        sizes.sealed.push(100);
       } else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
         const [count, sides] = term.split("d");
         const size = sides === "%" ? 100 : Number(sides);
@@ -203,6 +204,8 @@
   // The first payload version whose rolls put to a phone must act for a character its player
   // plays (README, C-5); earlier requests are judged as the grimoire that wrote them judged them.
   const ACTING_RULE_SINCE = 3;
+  // The first payload version every grimoire writing it sealed an open-ended chain whole.
+  const SEALED_WHOLE_SINCE = 3;
   // "system path" -> the argument naming who acts, for every command that has one (grimoire's own
   // table, given with the script).
   const ACTING_ARGUMENT = GRIMOIRE_ACTING;

@@ -59,7 +59,7 @@
       ? openingOf(sealedSeeds[epoch] || [], sealedCommitments[epoch]) : seedFor(epoch);
     // A free roll's dice are the ones its expression rolls, and its total is them added up as it
     // says; a sealed roll has no total until its dice are revealed.
-    const checkFreeRoll = (seq, roll, dice) => {
+    const checkFreeRoll = (seq, version, roll, dice) => {
       const hasTotal = roll.total !== undefined && roll.total !== null;
       if (dice.every((d) => d.value !== undefined && d.value !== null)) {
         const read = readRoll(roll.expression, dice.map((d) => d.value));
@@ -76,7 +76,7 @@
         // A sealed roll's faces are hidden, not its dice: a die of other sides than the
         // expression rolls is one the GM chose, its face with it.
         const sizes = dieSizes(roll.expression);
-        const fits = sizes !== null && (sizes.openEnded
+        const fits = sizes !== null && (sizes.openEnded && version < SEALED_WHOLE_SINCE
           ? dice.every((d) => sizes.each.includes(d.sides))
           : sizes.sealed.length === dice.length && dice.every((d, i) => d.sides === sizes.sealed[i]));
         if (!fits) problem(seq, `#${seq}: its dice are not the dice its expression ${roll.expression} rolls`);
@@ -377,7 +377,7 @@
       diceBySeq[seq] = dice;
       kindBySeq[seq] = row.kind;
       if (row.kind === "dice_rolled") {
-        checkFreeRoll(seq, p, dice);
+        checkFreeRoll(seq, version, p, dice);
         // A roll a device made is the one its request asked for: the same expression and
         // purpose, for the same character, as the rules record them.
         const made = dice.find((d) => d.provenance.source === "device");
@@ -394,7 +394,7 @@
       }
       // An amended free roll keeps its original's dice, and its new expression must still read them.
       if (row.kind === "amended" && p.event && p.event.kind === "dice_rolled") {
-        checkFreeRoll(seq, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
+        checkFreeRoll(seq, version, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
       }
       let lastN = null;
       for (const die of dice) {
@@ -417,6 +417,12 @@
           if (r.answer.refused) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, whose answer records no roll`); continue; }
           if (r.witnessed !== claims) { problem(seq, `#${seq}: die ${die.n} says request ${request} was ${claims ? "witnessed" : "a player's roll"}, but the request says otherwise`); continue; }
           if (r.answer.run !== rolls.run[0]) { problem(seq, `#${seq}: die ${die.n} claims request ${request}, answered by another command`); continue; }
+          // The answer's dice are numbered 0, 1, 2, … in draw order, on across the command's
+          // events: another `n` is another face of the same secret and bytes, which the GM's
+          // server, knowing both, could choose.
+          const next = r.answer.diceClaimed || 0;
+          r.answer.diceClaimed = next + 1;
+          if (die.n !== next) { problem(seq, `#${seq}: die ${die.n} of request ${request} should be its die ${next} in draw order: a die was taken from another place of the derivation`); continue; }
           const face = seededFace(unhex(r.answer.secret), `grimoire-device-die-v1|${request}|${die.n}|{BLOCK}|${r.answer.contribution}`, die.sides);
           (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: die.value, deviceGives: face, request, witnessed: claims });
           if (face !== die.value) { problem(seq, `#${seq}: die ${die.n} shows ${die.value ?? "nothing"}, but request ${request}'s secret and the device's bytes give ${face}`); continue; }
