@@ -509,19 +509,7 @@ fn a_witness_where_a_dies_source_has_none_steers_neither_checker() {
     // A lone d20: its total is its face.
     forged["total"] = serde_json::json!(wanted);
     rows[at].payload = forged.to_string();
-    let text = text_of(&grimoire::differential::rechained(rows));
-    let (holds, first, said) = grimoire_verdict_in_words(&text);
-    assert_eq!((holds, first), (false, Some(at as u64 + 1)), "{said:?}");
-    let dir = tempfile::tempdir().unwrap();
-    let page = write_check_page(dir.path(), &[text], 1).unwrap();
-    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
-    let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
-    let verdict = verdict.expect("the page judges it");
-    assert_eq!(
-        (verdict.0, verdict.1),
-        (false, Some(at as u64 + 1)),
-        "{verdict:?}"
-    );
+    both_refuse_at(&browser, rows, at as u64 + 1);
 }
 
 /// An epoch bound to the seq (begun by the first grimoire) still binds each die to its place in
@@ -614,18 +602,25 @@ fn a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers() {
         .sum();
     forged["total"] = serde_json::json!(faces);
     rows[at].payload = forged.to_string();
+    let said = both_refuse_at(&browser, rows, at as u64 + 1);
+    assert!(said.contains("in draw order"), "{said}");
+}
+
+/// Rechains `rows` and has both checkers judge them: each must name `seq` first. Returns what
+/// grimoire says there.
+fn both_refuse_at(
+    browser: &std::path::Path,
+    rows: Vec<grimoire::store::StoredRow>,
+    seq: u64,
+) -> String {
     let text = text_of(&grimoire::differential::rechained(rows));
     let (holds, first, said) = grimoire_verdict_in_words(&text);
-    assert_eq!((holds, first), (false, Some(at as u64 + 1)), "{said:?}");
-    assert!(said.unwrap_or_default().contains("in draw order"));
+    assert_eq!((holds, first), (false, Some(seq)), "{said:?}");
     let dir = tempfile::tempdir().unwrap();
     let page = write_check_page(dir.path(), &[text], 1).unwrap();
-    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let (dom, _) = browse(browser, &page, &["--dump-dom"]);
     let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
     let verdict = verdict.expect("the page judges it");
-    assert_eq!(
-        (verdict.0, verdict.1),
-        (false, Some(at as u64 + 1)),
-        "{verdict:?}"
-    );
+    assert_eq!((verdict.0, verdict.1), (false, Some(seq)), "{verdict:?}");
+    said.unwrap_or_default()
 }
