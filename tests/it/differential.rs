@@ -563,9 +563,10 @@ fn a_seq_bound_epoch_holds_its_dice_to_their_draw_order_and_only_old_logs_have_o
 
 /// The GM's server holds a request's secret and sees the phone's bytes before it writes the dice:
 /// a die given another `n` is another face of the same secret and bytes, which it could choose.
-/// Both checkers hold the answer's dice to 0, 1, 2, … in draw order.
+/// Both checkers hold the answer's dice to 0, 1, 2, … in draw order (C-5: the dice are made from
+/// the secret and the bytes, in the order the command draws them).
 #[test]
-fn a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers() {
+fn c5_a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers() {
     use grimoire::dice::fairness::device_part;
     let Some(browser) = crate::browser::chromium_or_skip("a_phones_die_given_another_place") else {
         return;

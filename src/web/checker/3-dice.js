@@ -6,27 +6,26 @@
     return read === null ? null : read.total;
   }
   // The dice a sealed roll of `expression` holds, as grimoire reads it: `sealed`, their sides in
-  // order, an open-ended term's chain one die of 100 sealed whole; `each`, the sizes of die it
-  // rolls, which is all an older grimoire's dice (sealed a die a face) are held to when it has an
-  // open-ended term; null when it is not an expression.
+  // order (its terms as `exprTerms` reads them), an open-ended term's chain one die of 100 sealed
+  // whole; `each`, the sizes of die it rolls, which is all an older grimoire's dice (sealed a die
+  // a face) are held to when it has an open-ended term; null when it is not an expression.
   function dieSizes(expression) {
-    const text = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
+    const terms = exprTerms(expression);
+    if (terms === null) return null;
     const sizes = { sealed: [], each: [], openEnded: false };
-    for (const raw of text.match(/[+-]?[^+-]+/g) || [null]) {
-      const term = raw === null ? "" : raw.replace(/^[+-]/, "");
-      if (term === "d100oe" || term === "oe") {
+    for (const term of terms.match(/[+-][^+-]+/g) || []) {
+      const body = term.slice(1);
+      if (body === "oe") {
         sizes.openEnded = true;
         sizes.each.push(100);
         sizes.sealed.push(100);
-      } else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
-        const [count, sides] = term.split("d");
-        const size = sides === "%" ? 100 : Number(sides);
+      } else if (body.includes("d")) {
+        const [count, size] = body.split("d").map(Number);
         sizes.each.push(size);
-        const dice = count === "" ? 1 : Number(count);
         // Past any roll grimoire reads (it refuses such an expression): no list that long is built.
-        if (!(dice <= 1000)) return null;
-        for (let k = 0; k < dice; k++) sizes.sealed.push(size);
-      } else if (!/^[0-9]+$/.test(term)) return null;
+        if (!(count <= 1000)) return null;
+        for (let k = 0; k < count; k++) sizes.sealed.push(size);
+      }
     }
     return sizes;
   }
