@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 19] = [
+    let forgeries: [(&str, &str, Forge); 20] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -357,6 +357,11 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 Some(true)
             },
         ),
+        ("dice_rolled", "an expression past grimoire's limits", |p| {
+            let expression = p.get("expression")?.as_str()?.to_string();
+            *p.get_mut("expression")? = serde_json::json!(format!("{expression}+0d6"));
+            Some(true)
+        }),
         ("session_started", "a session's entropy left out", |p| {
             p.as_object_mut()?.remove("entropy")?;
             Some(true)
@@ -401,6 +406,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
         "an opening's further faces not a list",
         "a sealed die of other sides than its expression rolls",
         "a sealed roll with fewer dice than its expression rolls",
+        "an expression past grimoire's limits",
     ] {
         assert!(
             expected.iter().any(|(w, _)| *w == what),
@@ -428,6 +434,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
                 "not the dice its expression"
             }
             "a session's entropy left out" => "entropy",
+            "an expression past grimoire's limits" => "expression",
             "the campaign's id as a number" => "campaign_id",
             "a die's face as text" => "value",
             "an opening's further faces not a list" => "then",

@@ -22,8 +22,6 @@
       } else if (body.includes("d")) {
         const [count, size] = body.split("d").map(Number);
         sizes.each.push(size);
-        // Past any roll grimoire reads (it refuses such an expression): no list that long is built.
-        if (!(count <= 1000)) return null;
         for (let k = 0; k < count; k++) sizes.sealed.push(size);
       }
     }
@@ -174,6 +172,12 @@
       && !(isFields(payload.asked) && (payload.asked.command !== "system" || isFields(payload.asked.given)))) {
       return "its payload cannot be read: the command it asks for is not written as a group of fields";
     }
+    // A free roll's expression, and one a phone is asked to roll, read as grimoire reads them.
+    const rolled = kind === "dice_rolled" ? payload
+      : (kind === "roll_requested" || kind === "choice_answered") && payload.asked.command === "roll" ? payload.asked : null;
+    if (rolled !== null && exprTerms(rolled.expression) === null) {
+      return "its payload cannot be read: its dice expression is not one grimoire reads";
+    }
     if (kind === "amended" && payload.event !== undefined) {
       return isFields(payload.event) ? fieldsProblem(payload.event.kind, payload.event)
         : "its payload cannot be read: the event it carries is not written as a group of fields";
@@ -209,24 +213,35 @@
   // table, given with the script).
   const ACTING_ARGUMENT = GRIMOIRE_ACTING;
   const foldName = (name) => rustTrim(String(name)).toLowerCase();
-  /** A dice expression's terms as grimoire compares two (spaces and case aside, `d%` a d100,
-   * `1d6` a d6), or null when it is not one. */
+  /** A dice expression's terms as grimoire reads and compares them (spaces and case aside, `d%` a
+   * d100, `1d6` a d6), or null when grimoire does not read it as one: within its limits of 100
+   * bytes, 20 terms, 1 to 100 dice of 2 to 1000 sides a term, constants up to 1,000,000, and at
+   * least one die. */
   const exprTerms = (expression) => {
-    let rest = String(expression).replace(/\p{White_Space}/gu, "").toLowerCase();
+    if (typeof expression !== "string" || utf8(expression).length > 100) return null;
+    let rest = expression.replace(/\p{White_Space}/gu, "").toLowerCase();
     let sign = "+";
     if (rest[0] === "-" || rest[0] === "+") { sign = rest[0]; rest = rest.slice(1); }
     const terms = [];
+    let rollsDice = false;
     for (;;) {
       const found = rest.search(/[+-]/);
       const end = found < 0 ? rest.length : found;
       const term = rest.slice(0, end);
-      if (term === "oe" || term === "d100oe") terms.push(`${sign}oe`);
-      else if (/^[0-9]*d([0-9]+|%)$/.test(term)) {
-        const [count, sides] = term.split("d");
-        terms.push(`${sign}${count === "" ? 1 : Number(count)}d${sides === "%" ? 100 : Number(sides)}`);
-      } else if (/^[0-9]+$/.test(term)) terms.push(`${sign}${Number(term)}`);
+      const die = /^([0-9]*)d([0-9]+|%)$/.exec(term);
+      if (term === "oe" || term === "d100oe") {
+        terms.push(`${sign}oe`);
+        rollsDice = true;
+      } else if (die !== null) {
+        const count = die[1] === "" ? 1n : BigInt(die[1]);
+        const sides = die[2] === "%" ? 100n : BigInt(die[2]);
+        if (count < 1n || count > 100n || sides < 2n || sides > 1000n) return null;
+        terms.push(`${sign}${count}d${sides}`);
+        rollsDice = true;
+      } else if (/^[0-9]+$/.test(term) && BigInt(term) <= 1000000n) terms.push(`${sign}${BigInt(term)}`);
       else return null;
-      if (end === rest.length) return terms.join("");
+      if (terms.length > 20) return null;
+      if (end === rest.length) return rollsDice ? terms.join("") : null;
       sign = rest[end];
       rest = rest.slice(end + 1);
     }
