@@ -16,7 +16,7 @@ fn bench(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-const MODES: [&str; 7] = [
+const MODES: [&str; 8] = [
     "postgres URL",
     "serve-load",
     "players-load",
@@ -24,6 +24,7 @@ const MODES: [&str; 7] = [
     "differential",
     "replay-peak DB",
     "profile DB",
+    "append DB",
 ];
 
 #[test]
@@ -36,6 +37,8 @@ fn a_mistyped_mode_or_flag_exits_2_with_a_usage_that_names_every_mode() {
         vec!["differential", "--cases", "many"],
         vec!["postgres"],
         vec!["replay-peak"],
+        vec!["append"],
+        vec!["append", "campaign.db", "--appends", "many"],
     ] {
         let (code, out, err) = bench(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -56,7 +59,9 @@ fn a_mistyped_mode_or_flag_exits_2_with_a_usage_that_names_every_mode() {
 fn a_run_that_fails_makes_the_harness_exit_1_saying_why() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such.db");
-    let (code, _, err) = bench(&["replay-peak", missing.to_str().unwrap()]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("there is no campaign file"), "{err}");
+    for mode in ["replay-peak", "append"] {
+        let (code, _, err) = bench(&[mode, missing.to_str().unwrap()]);
+        assert_eq!(code, 1, "{mode}: {err}");
+        assert!(err.contains("there is no campaign file"), "{mode}: {err}");
+    }
 }

@@ -201,25 +201,7 @@ fn bench(size: u64, dir: &Path) -> Result<String, Failure> {
     // 4. One durable append (a `damage` command, in process) vs a raw single-row durable insert,
     // averaged over two whole snapshot cycles: the tail replayed grows from none to a full interval,
     // and one append in each cycle also writes a snapshot.
-    let cycles = 2 * SNAPSHOT_EVERY as usize;
-    let (append, raw_append) = alternating(
-        cycles,
-        mean,
-        || {
-            let cli = Cli::try_parse_from([
-                "grimoire",
-                "--db",
-                db.to_str().unwrap_or_default(),
-                "damage",
-                "Magus1",
-                "1",
-            ])?;
-            let mut ctx = Context::from_env()?;
-            run(&cli, &mut ctx)?;
-            Ok(())
-        },
-        || raw_append_once(&dir.join("raw-append.db")),
-    )?;
+    let (append, raw_append) = durable_append(&db, dir, 2 * SNAPSHOT_EVERY as usize)?;
 
     // 4b. The same append typed into `grimoire shell`, which keeps the file open and the state at
     // its head in memory, vs the same raw insert on a connection also kept open.
@@ -335,6 +317,57 @@ pub(super) fn profile(args: &[String]) -> Result<(), Failure> {
          replay with snapshot ({replayed}) {replay_in:.2?}; one durable write ({wrote}) {:.2?}",
         text.len(),
         write.elapsed()
+    );
+    Ok(())
+}
+
+/// `appends` durable appends (a `damage` command in process, as `grimoire damage` runs it: the
+/// command line parsed, the file opened, the snapshot and tail read, the event written, the file
+/// closed), alternating with raw single-row durable inserts into a file in `dir`; the two means.
+fn durable_append(db: &Path, dir: &Path, appends: usize) -> Result<(Duration, Duration), Failure> {
+    alternating(
+        appends,
+        mean,
+        || {
+            let cli = Cli::try_parse_from([
+                "grimoire",
+                "--db",
+                db.to_str().unwrap_or_default(),
+                "damage",
+                "Magus1",
+                "1",
+            ])?;
+            let mut ctx = Context::from_env()?;
+            run(&cli, &mut ctx)?;
+            Ok(())
+        },
+        || raw_append_once(&dir.join("raw-append.db")),
+    )
+}
+
+/// The durable append alone, on a copy of a campaign file: `appends` of them against as many raw
+/// inserts, printed as one ratio (to follow one change without the whole table).
+pub(super) fn append_only(args: &[String]) -> Result<(), Failure> {
+    let (db, appends) = match args {
+        [db] => (db, 2 * SNAPSHOT_EVERY as usize),
+        [db, flag, n] if flag == "--appends" => (db, value::<usize>(flag, Some(n))?),
+        _ => {
+            return Err(super::Usage(
+                "append takes the campaign file, and --appends N at most".into(),
+            )
+            .into());
+        }
+    };
+    let mut original = Store::open(Path::new(db))?;
+    let dir = tempfile::tempdir()?;
+    let copy = dir.path().join("campaign.db");
+    original.backup(&copy, &|| false)?;
+    drop(original);
+    fresh_snapshots(&copy)?;
+    let (append, raw) = durable_append(&copy, dir.path(), appends)?;
+    println!(
+        "durable append vs raw insert: {:.2} ({append:.2?} / {raw:.2?}), {appends} of each",
+        append.as_secs_f64() / raw.as_secs_f64().max(1e-9)
     );
     Ok(())
 }

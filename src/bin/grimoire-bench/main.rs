@@ -40,7 +40,10 @@ usage: grimoire-bench [--sizes 10000,100000,1000000] [--dir DIR] [--reads-only]
        grimoire-bench differential [--cases 10000] [--seed N] [--dir DIR]
            (the two checkers of docs/export.md on changed exports: every verdict must agree)
        grimoire-bench replay-peak DB   (internal: full replay, then print peak memory in KiB)
-       grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)";
+       grimoire-bench profile DB       (where a read's and a write's time goes; appends one event)
+       grimoire-bench append DB [--appends 50]
+           (the durable append alone on a copy of DB, a campaign the harness generated, since it
+           damages Magus1: one ratio, to follow one change)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         "differential" => differential::main(rest),
         "replay-peak" => files::replay_peak(rest),
         "profile" => files::profile(rest),
+        "append" => files::append_only(rest),
         other => Err(Usage(format!("'{other}' is not a mode")).into()),
     };
     match ran {
