@@ -18,7 +18,8 @@ use std::ops::ControlFlow;
 /// rolls. With --limit the newest events are read first, so a short look at a long campaign is quick.
 #[derive(Debug, Default, Args)]
 pub struct LogArgs {
-    /// Only events about this character (rolls made with `roll --character` included).
+    /// Only events about this character (rolls made with `roll --character` included), with
+    /// the retractions, amendments and reveals of those events.
     #[arg(long, value_name = "NAME")]
     pub character: Option<String>,
     /// Only events of this game session.

@@ -11,12 +11,14 @@ use crate::seq::Seq;
 use crate::state::{CampaignState, fold_name};
 use crate::store::{Point, Store};
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 
 /// Which events to read: every filter given narrows the pick.
 #[derive(Debug, Default, Clone)]
 pub struct LogQuery {
-    /// Only events about this character (rolls made for them included).
+    /// Only events about this character (rolls made for them included), and those that retract,
+    /// amend or reveal one.
     pub character: Option<String>,
     /// Only events of this game session.
     pub session: Option<u32>,
@@ -163,20 +165,68 @@ impl LogRead {
         self.to
     }
 
-    /// Whether an event passes every filter given. Who acts for a roll a phone witnessed is the
-    /// GM who put it (C-6).
-    fn keeps(&self, r: &Recorded) -> bool {
+    /// Whether an event passes every filter given, `pointing` being the events that retract,
+    /// amend or reveal one about the character asked for ([`LogRead::pointing_at_who`]). Who acts
+    /// for a roll a phone witnessed is the GM who put it (C-6).
+    fn keeps(&self, r: &Recorded, pointing: &BTreeSet<Seq>) -> bool {
+        self.who
+            .as_deref()
+            .is_none_or(|w| r.event.concerns(w) || pointing.contains(&r.seq))
+            && self.keeps_whoever(r)
+    }
+
+    /// Whether an event passes every filter given but the character's.
+    fn keeps_whoever(&self, r: &Recorded) -> bool {
         let q = &self.query;
         q.session.is_none_or(|s| r.session == Some(s))
             && q.kind.as_deref().is_none_or(|k| r.event.kind() == k)
             && q.by
                 .as_deref()
                 .is_none_or(|a| fold_name(a) == fold_name(self.askers.actor_of(r)))
-            && self.who.as_deref().is_none_or(|w| r.event.concerns(w))
             && self
                 .grep
                 .as_deref()
                 .is_none_or(|g| crate::render::describe(&r.event).to_lowercase().contains(g))
+    }
+
+    /// The events from `from` to the read's last that retract, amend or reveal an event about the
+    /// character asked for, or another such event: their own payloads name only the seq, so a
+    /// read by the character's name would leave out that the damage it shows was undone.
+    fn pointing_at_who(&self, store: &mut Store, from: Seq) -> Result<BTreeSet<Seq>, Error> {
+        let Some(who) = self.who.as_deref() else {
+            return Ok(BTreeSet::new());
+        };
+        let mut pointers: Vec<(Seq, Seq)> = Vec::new();
+        for kind in ["retracted", "amended", "sealed_revealed"] {
+            store.for_each_event_of_kind_between(kind, from, self.to, |r| {
+                // Only an earlier event can be named: a later one was forged.
+                if let Some(target) = r.event.names_event().filter(|&t| t < r.seq) {
+                    pointers.push((r.seq, target));
+                }
+                Ok(())
+            })?;
+        }
+        pointers.sort_unstable();
+        // Oldest first, so a pointer at a pointer finds its answer already known.
+        let mut about: BTreeMap<Seq, bool> = BTreeMap::new();
+        let mut pointing = BTreeSet::new();
+        for (seq, target) in pointers {
+            let target_is_about = match about.get(&target) {
+                Some(&known) => known,
+                None => {
+                    let known = store
+                        .event(target)?
+                        .is_some_and(|t| t.event.concerns(who) || pointing.contains(&target));
+                    about.insert(target, known);
+                    known
+                }
+            };
+            about.insert(seq, target_is_about);
+            if target_is_about {
+                pointing.insert(seq);
+            }
+        }
+        Ok(pointing)
     }
 
     /// Every event picked, oldest first, each handed to `each` as it is read (never all held in
@@ -187,8 +237,9 @@ impl LogRead {
         mut each: impl FnMut(Entry) -> ControlFlow<()>,
     ) -> Result<(), Error> {
         let entropies = store.entropy_along_the_log()?;
+        let pointing = self.pointing_at_who(store, self.from)?;
         store.for_each_event_while(self.from, self.to, |r| {
-            Ok(match self.keeps(&r) {
+            Ok(match self.keeps(&r, &pointing) {
                 true => {
                     let witness = entropies.at(r.seq);
                     each(entry(r, witness))
@@ -213,8 +264,9 @@ impl LogRead {
                         .all(|b| (b.is_ascii_graphic() && b != b'"' && b != b'\\') || b == b' ')
                 });
                 let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+                let none = BTreeSet::new();
                 store.for_each_event_backwards_mentioning(self.from, self.to, needle, |r| {
-                    if self.keeps(&r) {
+                    if self.keeps(&r, &none) {
                         kept.push(r);
                     }
                     Ok(if kept.len() >= limit {
@@ -224,13 +276,34 @@ impl LogRead {
                     })
                 })?;
                 kept.reverse();
-            }
-            None => store.for_each_event(self.from, Some(self.to), |r| {
-                if self.keeps(&r) {
-                    kept.push(r);
+                // What retracts, amends or reveals the character's events names none of them, so
+                // the sieve passed it over: it is looked for apart, back to the oldest event kept
+                // (an older one would not be among the newest `limit`).
+                let back_to = match kept.first() {
+                    Some(oldest) if kept.len() >= limit => oldest.seq,
+                    _ => self.from,
+                };
+                let pointing = self.pointing_at_who(store, back_to)?;
+                for seq in pointing {
+                    if kept.iter().all(|k| k.seq != seq)
+                        && let Some(r) = store.event(seq)?
+                        && self.keeps_whoever(&r)
+                    {
+                        kept.push(r);
+                    }
                 }
-                Ok(())
-            })?,
+                kept.sort_by_key(|r| r.seq);
+                kept.drain(..kept.len().saturating_sub(limit));
+            }
+            None => {
+                let pointing = self.pointing_at_who(store, self.from)?;
+                store.for_each_event(self.from, Some(self.to), |r| {
+                    if self.keeps(&r, &pointing) {
+                        kept.push(r);
+                    }
+                    Ok(())
+                })?
+            }
         }
         // A few events (a limit): each one's session entropy is looked up by itself (only events
         // with seeded dice need it), not every session's; the whole log reads every session's once.

@@ -313,6 +313,21 @@ impl Store {
         self.for_each_row_of_kind(kind, upto, |row| visit(to_recorded(row)?))
     }
 
+    /// The events of one kind from `from` to `upto`, in order, found through the kind's index.
+    pub fn for_each_event_of_kind_between(
+        &mut self,
+        kind: &str,
+        from: Seq,
+        upto: Seq,
+        mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut log = self.backend.read()?;
+        let after = Seq(from.get().saturating_sub(1));
+        log.rows_of_kind(kind, after, upto, &mut |row| {
+            visit(to_recorded(row)?).map(ControlFlow::Continue)
+        })
+    }
+
     /// The device a player's link opens, by the SHA-256 (hex) of its token: `None` for a token no
     /// link was made with. Whether the link still stands is the log's to say.
     pub fn device_of_token(&mut self, token_hash: &str) -> Result<Option<DeviceId>, StoreError> {

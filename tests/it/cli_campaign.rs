@@ -847,6 +847,106 @@ fn log_filters_by_character_and_keeps_the_last_n() {
     assert_eq!(seqs, vec![6, 7]);
 }
 
+/// A character's log shows what undid, amended or revealed their events, though those events name
+/// only a number: a player asking for their own history sees that their damage was taken back.
+#[test]
+fn log_by_character_shows_the_retractions_amendments_and_reveals_of_their_events() {
+    let c = Campaign::with_party();
+    c.ok(&["session", "start"]);
+    let seq_of = |args: &[&str]| c.seq_of(args).to_string();
+    let aldrics = seq_of(&["damage", "Aldric", "3"]);
+    let miras = seq_of(&["damage", "Mira", "2"]);
+    c.ok(&[
+        "amend",
+        &miras,
+        "--",
+        "damage",
+        "Mira",
+        "4",
+        "--reason",
+        "a deeper cut",
+    ]);
+    let taken_back = seq_of(&["retract", &aldrics, "--reason", "wrong character"]);
+    let sealed = seq_of(&[
+        "roll",
+        "d20",
+        "--sealed",
+        "--character",
+        "Mira",
+        "--for",
+        "the ambush",
+    ]);
+    c.ok(&["reveal", &sealed]);
+    // Undoing the retraction names only the retraction, which names only Aldric's damage.
+    c.ok(&[
+        "retract",
+        &taken_back,
+        "--reason",
+        "it was Aldric after all",
+    ]);
+    let kinds_and_seqs = |args: &[&str]| -> Vec<(String, u64)> {
+        let mut all = vec!["log"];
+        all.extend_from_slice(args);
+        c.json(&all)["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["kind"].as_str().unwrap().to_string(),
+                    e["seq"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let kinds = |args: &[&str]| -> Vec<String> {
+        kinds_and_seqs(args)
+            .into_iter()
+            .map(|(kind, _)| kind)
+            .collect()
+    };
+    assert_eq!(
+        kinds(&["--character", "Aldric"]),
+        ["character_added", "damage_taken", "retracted", "retracted"]
+    );
+    assert_eq!(
+        kinds(&["--character", "mira"]),
+        [
+            "character_added",
+            "damage_taken",
+            "amended",
+            "dice_rolled",
+            "sealed_revealed"
+        ]
+    );
+    // The newest few, read back by the name, find them too, and only as many as asked for.
+    assert_eq!(
+        kinds(&["--character", "Mira", "--limit", "2"]),
+        ["dice_rolled", "sealed_revealed"]
+    );
+    assert_eq!(
+        kinds(&["--character", "Aldric", "--limit", "1"]),
+        ["retracted"]
+    );
+    assert_eq!(
+        kinds_and_seqs(&[
+            "--character",
+            "Aldric",
+            "--kind",
+            "retracted",
+            "--from",
+            &taken_back
+        ])
+        .len(),
+        2
+    );
+    // Other filters still hold for them, and another character's log stays without them.
+    assert!(kinds(&["--character", "Aldric", "--session", "2"]).is_empty());
+    let text = c.ok(&["log", "--character", "Aldric"]);
+    assert!(text.contains("retracted: wrong character"), "{text}");
+    assert!(!text.contains("a deeper cut"), "{text}");
+}
+
 /// A disputed roll is found by who it was for, who entered it, its kind or its words.
 #[test]
 fn log_finds_a_roll_by_character_kind_actor_and_words() {
