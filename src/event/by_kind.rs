@@ -192,6 +192,19 @@ pub(super) fn said_plainly(error: &serde_json::Error) -> String {
     )
 }
 
+/// Each rule system's kinds of event with the system's key (`ritual_cast` → `adg`), for the
+/// players' page, which holds a roll put to a phone to its system as `verify` does.
+pub fn kinds_by_system() -> &'static [(&'static str, &'static str)] {
+    static OWNED: std::sync::OnceLock<Vec<(&'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    OWNED.get_or_init(|| {
+        kinds()
+            .into_iter()
+            .filter_map(|kind| owner(kind).map(|system| (kind, system.key())))
+            .collect()
+    })
+}
+
 /// The rule system whose enum declares an event kind (`None`: the core's own).
 pub(super) fn owner(kind: &str) -> Option<SystemId> {
     static KINDS: std::sync::OnceLock<Vec<(SystemId, Vec<&'static str>)>> =

@@ -16,7 +16,7 @@ pub use crate::systems::contract::event::SystemEvent;
 pub(crate) use crate::systems::contract::event::event_enum;
 pub use crate::words::{Words, fold_name, folds_to};
 pub use asked::AskedCommand;
-pub use by_kind::{kinds, kinds_since, kinds_with_dice};
+pub use by_kind::{kinds, kinds_by_system, kinds_since, kinds_with_dice};
 pub use differences::differences;
 
 use crate::dice::{DiceExpr, Die};

@@ -12,8 +12,9 @@ pub const CARRIED_AT_MOST: u64 = 100_000;
 
 /// The players' check as every page carries it: grimoire's table of the characters that show
 /// nothing ([`crate::text::invisible_ranges`]), so the page holds texts to the same Unicode data as
-/// grimoire, and its lists of the kinds each version brought and of the kinds with dice, so the
-/// page reads them where grimoire does; then the checker (`src/web/checker/`).
+/// grimoire, and its lists of the kinds each version brought, of the kinds with dice and of each
+/// rule system's kinds, so the page reads them where grimoire does; then the checker
+/// (`src/web/checker/`).
 pub fn verifier() -> &'static str {
     static SCRIPT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SCRIPT.get_or_init(|| {
@@ -37,10 +38,16 @@ pub fn verifier() -> &'static str {
             }
         }
         format!(
-            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\nvar GRIMOIRE_DICE_KINDS = {};\nvar GRIMOIRE_ACTING = {};\nvar GRIMOIRE_CHOICE_COMMANDS = {};\n{CHECKER}",
+            "var GRIMOIRE_SHOWS_NOTHING = \"{}\";\nvar GRIMOIRE_KINDS_SINCE = {};\nvar GRIMOIRE_DICE_KINDS = {};\nvar GRIMOIRE_KIND_SYSTEMS = {};\nvar GRIMOIRE_ACTING = {};\nvar GRIMOIRE_CHOICE_COMMANDS = {};\n{CHECKER}",
             crate::text::invisible_ranges(),
             serde_json::Value::Object(since),
             serde_json::json!(crate::event::kinds_with_dice()),
+            serde_json::Value::Object(
+                crate::event::kinds_by_system()
+                    .iter()
+                    .map(|&(kind, system)| (kind.to_string(), system.into()))
+                    .collect()
+            ),
             serde_json::Value::Object(acting),
             serde_json::Value::Object(choices)
         )

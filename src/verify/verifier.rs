@@ -108,6 +108,8 @@ struct PutToDevice {
     withdrawn: bool,
     /// How many dice have claimed the answer so far: the next must be numbered so.
     dice_claimed: u32,
+    /// The first event whose dice claimed the answer: a free roll is recorded by that one alone.
+    claimed_by: Option<Seq>,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -303,6 +305,7 @@ impl Verifier {
             self.dice_problem(seq, what);
         }
         self.check_roll_numbers(row, event);
+        self.check_request_claims(seq, event);
         let mut last_n = None;
         for die in event.dice() {
             if last_n.is_some_and(|n| die.n <= n) {

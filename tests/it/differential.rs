@@ -231,7 +231,7 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
     }
     type Forge = fn(&mut serde_json::Value) -> Option<bool>;
     // Each changes a payload it fits (or passes it over) and says whether it is refused.
-    let forgeries: [(&str, &str, Forge); 20] = [
+    let forgeries: [(&str, &str, Forge); 22] = [
         ("damage_taken", "the payload", |p| as_lists(p)),
         ("dice_rolled", "a die", |p| {
             let dice = p.get_mut("dice")?;
@@ -374,6 +374,19 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             *p.get_mut("event")?.get_mut("dice")? = serde_json::json!({"n": 0});
             Some(true)
         }),
+        // A phone's request and answer read to grimoire's types (found by the sixth hostile
+        // pass: the page held a request "witnessed" as text, and named a later event for an
+        // answer "refused" as false).
+        ("roll_requested", "a request witnessed as text", |p| {
+            p.as_object_mut()?
+                .insert("witnessed".into(), serde_json::json!("false"));
+            Some(true)
+        }),
+        ("roll_answered", "an answer refused as false", |p| {
+            p.as_object_mut()?
+                .insert("refused".into(), serde_json::json!(false));
+            Some(true)
+        }),
     ];
     let mut exports = Vec::new();
     let mut expected = Vec::new();
@@ -438,6 +451,8 @@ fn a_list_for_a_group_of_fields_is_refused_by_both_checkers() {
             "the campaign's id as a number" => "campaign_id",
             "a die's face as text" => "value",
             "an opening's further faces not a list" => "then",
+            "a request witnessed as text" => "witnessed",
+            "an answer refused as false" => "refused",
             _ => "a list",
         };
         if refused_at.is_some() {
@@ -612,6 +627,115 @@ fn c5_a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers(
     rows[at].payload = forged.to_string();
     let said = both_refuse_at(&browser, rows, at as u64 + 1);
     assert!(said.contains("in draw order"), "{said}");
+}
+
+/// A roll put to a phone is recorded once, by the roll it asked for, and holds only the dice its
+/// answer made (C-5). The GM's server sees the phone's bytes before it writes the dice: an event
+/// slipped in before the roll that spends the answer's first dice, a second copy of the roll, or a
+/// die typed in among the phone's would each let it show a face of its choosing. Both checkers
+/// refuse each at the event that does it (found by the sixth hostile pass).
+#[test]
+fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
+    use grimoire::dice::fairness::device_part;
+    let Some(browser) = crate::browser::chromium_or_skip("a_roll_put_to_a_phone_once") else {
+        return;
+    };
+    let (c, _) = crate::player_check::campaign();
+    let rows = rows_of(&c.ok(&["export"]));
+    let payload = |row: &grimoire::store::StoredRow| {
+        serde_json::from_str::<serde_json::Value>(&row.payload).unwrap()
+    };
+    let answer = rows
+        .iter()
+        .map(payload)
+        .find(|p| p["kind"] == "roll_answered" && p["request"] == 1)
+        .expect("request 1's answer");
+    let secret: [u8; 32] = hex::decode(answer["secret"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let contribution = hex::decode(answer["contribution"].as_str().unwrap()).unwrap();
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "dice_rolled" && r.payload.contains("\"request\":1"))
+        .expect("the 2d6 Bea's phone rolled");
+    let request = grimoire::ids::RequestId(1);
+    let phone_die = |n: u32, sides: u32| {
+        serde_json::json!({
+            "n": n, "purpose": "2d6", "sides": sides,
+            "value": device_part(&secret, request, &contribution, n, 0, sides),
+            "provenance": {"source": "device", "request": 1},
+        })
+    };
+    // The roll with its dice taken from `first` on, and an event of `inserted` put before it in
+    // the same run of rows; the log cut after the roll, so no later event names a moved seq.
+    let forged = |first: u32, inserted: Option<serde_json::Value>| {
+        let mut cut: Vec<grimoire::store::StoredRow> = rows[..=at].to_vec();
+        let mut roll = payload(&rows[at]);
+        roll["dice"] = serde_json::json!([phone_die(first, 6), phone_die(first + 1, 6)]);
+        roll["total"] = serde_json::json!(
+            (0..2)
+                .map(|k| roll["dice"][k]["value"].as_u64().unwrap())
+                .sum::<u64>()
+        );
+        cut[at].payload = roll.to_string();
+        if let Some(inserted) = inserted {
+            let mut row = rows[at].clone();
+            row.kind = inserted["kind"].as_str().unwrap().to_string();
+            row.payload = inserted.to_string();
+            // Another UUID: the roll's with its last digit changed.
+            let last = if row.event_id.ends_with('0') {
+                "1"
+            } else {
+                "0"
+            };
+            row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+            cut.insert(at, row);
+            for (k, row) in cut.iter_mut().enumerate() {
+                row.seq = grimoire::seq::Seq(k as u64 + 1);
+            }
+        }
+        cut
+    };
+    let slipped_in = serde_json::json!({
+        "kind": "ritual_discovered", "character": "Aldric", "ritual": "Kindling Ash",
+        "words": ["Kindling", "Ash"], "dice": [phone_die(0, 20), phone_die(1, 20)],
+    });
+    let said = both_refuse_at(&browser, forged(2, Some(slipped_in)), at as u64 + 1);
+    assert!(said.contains("asked for a free roll"), "{said}");
+    let mut copy = payload(&rows[at]);
+    copy["dice"] = serde_json::json!([phone_die(0, 6), phone_die(1, 6)]);
+    let said = both_refuse_at(&browser, forged(2, Some(copy)), at as u64 + 2);
+    assert!(said.contains("recorded already"), "{said}");
+    let mut typed = forged(0, None);
+    let mut roll = payload(&typed[at]);
+    roll["dice"][1] = serde_json::json!({
+        "n": 1, "purpose": "2d6", "sides": 6, "value": 6, "provenance": {"source": "entered"},
+    });
+    roll["total"] = serde_json::json!(roll["dice"][0]["value"].as_u64().unwrap() + 6);
+    typed[at].payload = roll.to_string();
+    let said = both_refuse_at(&browser, typed, at as u64 + 1);
+    assert!(said.contains("did not make"), "{said}");
+    // A rule system's command put to the phone has its dice in that system's events, not in a
+    // free roll's.
+    let mut system = forged(0, None);
+    let asked_at = system
+        .iter()
+        .position(|r| r.kind == "roll_requested" && r.payload.contains("\"request\":1"))
+        .expect("request 1");
+    let mut asked = payload(&system[asked_at]);
+    asked["asked"] = serde_json::json!({
+        "command": "system", "system": "adg", "path": "scroll read", "given": {},
+    });
+    system[asked_at].payload = asked.to_string();
+    let said = both_refuse_at(&browser, system, at as u64 + 1);
+    assert!(said.contains("of the adg rules"), "{said}");
+    // The roll as it was still holds in both.
+    let honest = text_of(&grimoire::differential::rechained(forged(0, None)));
+    assert!(
+        grimoire_verdict_in_words(&honest).0,
+        "the honest roll holds"
+    );
 }
 
 /// Rechains `rows` and has both checkers judge them: each must name `seq` first. Returns what

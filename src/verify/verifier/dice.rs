@@ -103,6 +103,63 @@ impl Verifier {
         }
     }
 
+    /// The events that claim an answer's dice are the ones its command records (C-5): a free
+    /// roll's are all in one `dice_rolled` event, which holds no other die; a system command's
+    /// are in events of that system. The GM's server knows the phone's bytes before it writes
+    /// the dice, so an event it slipped in before the roll, spending the answer's first dice,
+    /// would let the roll take a later die with the face it wanted.
+    pub(super) fn check_request_claims(&mut self, seq: Seq, event: &Event) {
+        let dice = event.dice();
+        let mut requests: Vec<RequestId> = Vec::new();
+        for die in dice {
+            if let Provenance::Device { request, .. } = die.provenance
+                && !requests.contains(&request)
+            {
+                requests.push(request);
+            }
+        }
+        for request in requests {
+            // A die claiming a request never made or answered says so itself.
+            let Some(put) = self
+                .requests
+                .get_mut(&request)
+                .filter(|r| r.answer.is_some())
+            else {
+                continue;
+            };
+            let first = *put.claimed_by.get_or_insert(seq);
+            let kind = event.kind();
+            let problem = match &put.asked {
+                crate::event::AskedCommand::Roll { .. } if kind != "dice_rolled" => Some(format!(
+                    "#{seq}: request {request} asked for a free roll, and a '{kind}' event claims its dice"
+                )),
+                crate::event::AskedCommand::Roll { .. } if first != seq => Some(format!(
+                    "#{seq}: request {request}'s roll is recorded already, by #{first}"
+                )),
+                crate::event::AskedCommand::Roll { .. }
+                    if dice.iter().any(|d| !matches!(d.provenance, Provenance::Device { request: of, .. } if of == request)) =>
+                {
+                    Some(format!(
+                        "#{seq}: the roll made for request {request} holds a die its answer did not make"
+                    ))
+                }
+                crate::event::AskedCommand::System { system, .. }
+                    if crate::event::kinds_by_system()
+                        .iter()
+                        .all(|&(k, owner)| k != kind || owner != system) =>
+                {
+                    Some(format!(
+                        "#{seq}: request {request} asked for a command of the {system} rules, and a '{kind}' event claims its dice"
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                self.dice_problem(seq, problem);
+            }
+        }
+    }
+
     /// A free roll whose dice a device made is the roll its request asked for (C-5): the same
     /// expression and purpose, for the same character, as the rules record them.
     pub(super) fn check_asked_roll(
@@ -178,6 +235,7 @@ impl Verifier {
                         answered: None,
                         withdrawn: false,
                         dice_claimed: 0,
+                        claimed_by: None,
                     },
                 );
                 if !self.withdrawn.put(*device).is_empty() {

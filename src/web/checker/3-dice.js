@@ -159,13 +159,19 @@
     ["epoch_started", [["seed_commitment", "text"], ["derivation", "u32?"], ["sealed_commitment", "text?"]]],
     ["session_started", [["number", "u32"], ["entropy", "text"]]],
     ["seed_revealed", [["seed", "text"]]], ["sealed_seed_revealed", [["seed", "text"]]],
+    // A phone's request, answer and withdrawal (C-5): `witnessed` may be left out, not null.
+    ["roll_requested", [["request", "u32"], ["device", "u32"], ["commitment", "text"], ["witnessed", "bool-"]]],
+    ["roll_answered", [["request", "u32"], ["contribution", "text"], ["secret", "text"], ["refused", "text?"]]],
+    ["roll_withdrawn", [["request", "u32"]]],
   ]);
   const isOfType = (value, type) => (type.endsWith("?") && isNone(value))
-    || (type.startsWith("text") ? isText(value) : isU32(value));
+    || (type.endsWith("-") && value === undefined)
+    || (type.startsWith("text") ? isText(value) : type.startsWith("bool") ? typeof value === "boolean" : isU32(value));
+  const typeWords = (type) => (type.startsWith("text") ? "a text" : type.startsWith("bool") ? "true or false" : "a whole number");
   function fieldsProblem(kind, payload) {
     for (const [field, type] of READ_FIELDS.get(kind) || []) {
       if (!isOfType(payload[field], type)) {
-        return `its payload cannot be read: its "${field}" is not ${type.startsWith("text") ? "a text" : "a whole number"}`;
+        return `its payload cannot be read: its "${field}" is not ${typeWords(type)}`;
       }
     }
     if ((kind === "roll_requested" || kind === "choice_answered")

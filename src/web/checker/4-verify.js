@@ -170,6 +170,34 @@
     };
     // A roll number absent or null alike, as grimoire reads it.
     const rollOf = (die) => (seededPartOf(die) || {}).roll ?? undefined;
+    // The events that claim an answer's dice are the ones its command records (C-5): a free
+    // roll's are all in one dice_rolled event, which holds no other die; a system command's are in
+    // events of that system. The GM's server knows the phone's bytes before it writes the dice:
+    // an event slipped in before the roll, spending the answer's first dice, would let the roll
+    // take a later die with the face it wanted.
+    const kindSystems = new Map(Object.entries(GRIMOIRE_KIND_SYSTEMS));
+    const checkRequestClaims = (seq, kind, dice) => {
+      const claimed = [];
+      for (const die of dice) {
+        if (die.provenance.source === "device" && !claimed.includes(die.provenance.request)) claimed.push(die.provenance.request);
+      }
+      for (const request of claimed) {
+        const r = requests[request];
+        // A die claiming a request never made or answered says so itself.
+        if (!r || !r.answer) continue;
+        if (r.answer.claimedBy === undefined) r.answer.claimedBy = seq;
+        const asked = r.asked;
+        if (asked.command === "roll") {
+          if (kind !== "dice_rolled") problem(seq, `#${seq}: request ${request} asked for a free roll, and a '${kind}' event claims its dice`);
+          else if (r.answer.claimedBy !== seq) problem(seq, `#${seq}: request ${request}'s roll is recorded already, by #${r.answer.claimedBy}`);
+          else if (dice.some((d) => d.provenance.source !== "device" || d.provenance.request !== request)) {
+            problem(seq, `#${seq}: the roll made for request ${request} holds a die its answer did not make`);
+          }
+        } else if (asked.command === "system" && kindSystems.get(kind) !== asked.system) {
+          problem(seq, `#${seq}: request ${request} asked for a command of the ${asked.system} rules, and a '${kind}' event claims its dice`);
+        }
+      }
+    };
     const checkRollNumbers = (row, recordedAt) => {
       const seq = row.seq;
       if (rolls.run[1] !== recordedAt) rolls.run = [rolls.run[0] + 1, recordedAt];
@@ -396,6 +424,7 @@
       if (row.kind === "amended" && p.event && p.event.kind === "dice_rolled") {
         checkFreeRoll(seq, version, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
       }
+      checkRequestClaims(seq, row.kind, dice);
       let lastN = null;
       for (const die of dice) {
         if (lastN !== null && !(die.n > lastN)) problem(seq, `#${seq}: die ${die.n} is out of draw order`);
