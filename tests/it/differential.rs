@@ -738,6 +738,55 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     );
 }
 
+/// In an epoch bound to the seq, a downtime whose own event draws no die (nights that do not heal)
+/// begins a command all the same: the Ceremony scroll written in it shares no draws with a free
+/// roll recorded in the same second before it. Both checkers called this honest log forged ("die 0
+/// of #N's command was drawn before"; found by the sixth hostile pass).
+#[test]
+fn a_downtime_scroll_after_a_roll_in_the_same_second_holds_in_both_checkers() {
+    let Some(browser) = crate::browser::chromium_or_skip("a_downtime_scroll_after_a_roll") else {
+        return;
+    };
+    let old = crate::support::Campaign::from_the_first_schema();
+    let mut tables = crate::support::sample_tables();
+    tables["settings"]["night_rest_heals"] = false.into();
+    let file = old.dir.path().join("tables.json");
+    std::fs::write(&file, tables.to_string()).unwrap();
+    old.ok(&["tables", "load", file.to_str().unwrap()]);
+    old.ok(&[
+        "--rolls",
+        "1,2",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Burning Wind",
+        "--type",
+        "ceremony",
+        "--pay",
+        "health",
+    ]);
+    old.ok(&["silver", "Aldric", "+500", "--reason", "loot"]);
+    old.ok(&["roll", "d20", "--for", "before the week"]);
+    old.ok(&[
+        "downtime",
+        "--party",
+        "--weeks",
+        "1",
+        "--week",
+        "Aldric: scribe Burning Wind, level 1, effect: a warm hearth",
+        "--week",
+        "Mira: training: circle",
+    ]);
+    let text = text_of(&rows_of(&old.ok(&["export"])));
+    let (holds, first, said) = grimoire_verdict_in_words(&text);
+    assert_eq!((holds, first), (true, None), "{said:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let page = write_check_page(dir.path(), &[text], 1).unwrap();
+    let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
+    let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
+    assert_eq!(verdict.map(|v| (v.0, v.1)), Ok((true, None)));
+}
+
 /// Rechains `rows` and has both checkers judge them: each must name `seq` first. Returns what
 /// grimoire says there.
 fn both_refuse_at(

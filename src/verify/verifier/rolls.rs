@@ -41,6 +41,12 @@ impl Verifier {
             .iter()
             .filter(|d| d.provenance.seeded_epoch() == Some(epoch))
             .collect();
+        // An event that does not continue a command begins one, dice or not: a scroll written in
+        // a downtime span whose downtime drew no die shares nothing with a roll made before it in
+        // the same second.
+        if !event.continues_its_command() {
+            self.close_roll();
+        }
         if seeded.is_empty() {
             return;
         }

@@ -202,10 +202,13 @@
       const seq = row.seq;
       if (rolls.run[1] !== recordedAt) rolls.run = [rolls.run[0] + 1, recordedAt];
       const seeded = diceOf(row.kind, row.payload).filter((d) => seededEpoch(d) === epoch);
-      if (seeded.length === 0) return;
       // Only a scroll written in a downtime span follows another event of its command and shares
-      // its draws (and its roll), in the same run of rows recorded at one moment.
+      // its draws (and its roll), in the same run of rows recorded at one moment. Any other event
+      // begins a command, dice or not: a scroll whose downtime drew no die shares nothing with a
+      // roll made before it in the same second.
       const continues = row.kind === "scroll_written" && row.payload.in_downtime === true;
+      if (!continues) closeRoll();
+      if (seeded.length === 0) return;
       const noteDraws = (of) => {
         rolls.last = { seq, run: rolls.run[0] };
         for (const die of seeded) {
