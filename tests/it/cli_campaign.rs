@@ -885,11 +885,7 @@ fn log_by_character_shows_the_retractions_amendments_and_reveals_of_their_events
         "it was Aldric after all",
     ]);
     let kinds_and_seqs = |args: &[&str]| -> Vec<(String, u64)> {
-        let mut all = vec!["log"];
-        all.extend_from_slice(args);
-        c.json(&all)["events"]
-            .as_array()
-            .unwrap()
+        c.logged(args)
             .iter()
             .map(|e| {
                 (
@@ -955,11 +951,7 @@ fn log_finds_a_roll_by_character_kind_actor_and_words() {
     c.ok(&["--actor", "Sam", "roll", "d6", "--for", "the door"]);
     c.ok(&["damage", "Aldric", "2"]);
     let seqs = |args: &[&str]| -> Vec<u64> {
-        let mut all = vec!["log"];
-        all.extend_from_slice(args);
-        c.json(&all)["events"]
-            .as_array()
-            .unwrap()
+        c.logged(args)
             .iter()
             .map(|e| e["seq"].as_u64().unwrap())
             .collect()

@@ -593,25 +593,12 @@ fn c5_a_phones_die_given_another_place_in_the_draws_is_refused_by_both_checkers(
     let Some(browser) = crate::browser::chromium_or_skip("a_phones_die_given_another_place") else {
         return;
     };
-    let (c, _) = crate::player_check::campaign();
-    let mut rows = rows_of(&c.ok(&["export"]));
-    let payload = |row: &grimoire::store::StoredRow| {
-        serde_json::from_str::<serde_json::Value>(&row.payload).unwrap()
-    };
-    let answer = rows
-        .iter()
-        .map(payload)
-        .find(|p| p["kind"] == "roll_answered" && p["request"] == 1)
-        .expect("request 1's answer");
-    let secret: [u8; 32] = hex::decode(answer["secret"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let contribution = hex::decode(answer["contribution"].as_str().unwrap()).unwrap();
-    let at = rows
-        .iter()
-        .position(|r| r.kind == "dice_rolled" && r.payload.contains("\"request\":1"))
-        .expect("the 2d6 Bea's phone rolled");
+    let PhoneRoll {
+        mut rows,
+        secret,
+        contribution,
+        at,
+    } = phone_roll();
     let mut forged = payload(&rows[at]);
     let request = grimoire::ids::RequestId(1);
     let die = &mut forged["dice"][1];
@@ -640,25 +627,12 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     let Some(browser) = crate::browser::chromium_or_skip("a_roll_put_to_a_phone_once") else {
         return;
     };
-    let (c, _) = crate::player_check::campaign();
-    let rows = rows_of(&c.ok(&["export"]));
-    let payload = |row: &grimoire::store::StoredRow| {
-        serde_json::from_str::<serde_json::Value>(&row.payload).unwrap()
-    };
-    let answer = rows
-        .iter()
-        .map(payload)
-        .find(|p| p["kind"] == "roll_answered" && p["request"] == 1)
-        .expect("request 1's answer");
-    let secret: [u8; 32] = hex::decode(answer["secret"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let contribution = hex::decode(answer["contribution"].as_str().unwrap()).unwrap();
-    let at = rows
-        .iter()
-        .position(|r| r.kind == "dice_rolled" && r.payload.contains("\"request\":1"))
-        .expect("the 2d6 Bea's phone rolled");
+    let PhoneRoll {
+        rows,
+        secret,
+        contribution,
+        at,
+    } = phone_roll();
     let request = grimoire::ids::RequestId(1);
     let phone_die = |n: u32, sides: u32| {
         serde_json::json!({
@@ -785,6 +759,44 @@ fn a_downtime_scroll_after_a_roll_in_the_same_second_holds_in_both_checkers() {
     let (dom, _) = browse(&browser, &page, &["--dump-dom"]);
     let verdict = page_verdicts(&dom).expect("the page's verdict").remove(0);
     assert_eq!(verdict.map(|v| (v.0, v.1)), Ok((true, None)));
+}
+
+/// The export of [`crate::player_check::campaign`], with the secret and bytes of request 1's
+/// answer and where the 2d6 Bea's phone rolled for it stands.
+struct PhoneRoll {
+    rows: Vec<grimoire::store::StoredRow>,
+    secret: [u8; 32],
+    contribution: Vec<u8>,
+    at: usize,
+}
+
+fn phone_roll() -> PhoneRoll {
+    let (c, _) = crate::player_check::campaign();
+    let rows = rows_of(&c.ok(&["export"]));
+    let answer = rows
+        .iter()
+        .map(payload)
+        .find(|p| p["kind"] == "roll_answered" && p["request"] == 1)
+        .expect("request 1's answer");
+    let secret: [u8; 32] = hex::decode(answer["secret"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let contribution = hex::decode(answer["contribution"].as_str().unwrap()).unwrap();
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "dice_rolled" && r.payload.contains("\"request\":1"))
+        .expect("the 2d6 Bea's phone rolled");
+    PhoneRoll {
+        rows,
+        secret,
+        contribution,
+        at,
+    }
+}
+
+fn payload(row: &grimoire::store::StoredRow) -> serde_json::Value {
+    serde_json::from_str(&row.payload).unwrap()
 }
 
 /// Rechains `rows` and has both checkers judge them: each must name `seq` first. Returns what

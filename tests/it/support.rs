@@ -214,6 +214,16 @@ impl Campaign {
         self.json(&args)["scroll"].as_u64().expect("a scroll id")
     }
 
+    /// The events `log` gives with `args`, as its JSON lists them.
+    pub fn logged(&self, args: &[&str]) -> Vec<serde_json::Value> {
+        let mut all = vec!["log"];
+        all.extend_from_slice(args);
+        self.json(&all)["events"]
+            .as_array()
+            .cloned()
+            .expect("the events")
+    }
+
     pub fn seq_of(&self, args: &[&str]) -> u64 {
         self.json(args)["appended"][0]["seq"]
             .as_u64()
