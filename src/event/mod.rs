@@ -51,6 +51,10 @@ pub const DERIVATION_NAMED_SINCE: u32 = 3;
 /// came in while version 2 was written, and some grimoire may have sealed a die a face before).
 pub const SEALED_WHOLE_SINCE: u32 = 3;
 
+/// The first version every grimoire writing it refused to amend a roll a player's device made (an
+/// answered roll is final: it came in while version 2 was written).
+pub const ANSWERED_ROLL_FINAL_SINCE: u32 = 3;
+
 /// The first version whose payloads both checkers hold to the canonical form (docs/export.md):
 /// whole numbers in plain digits, each key once, hex fields in lower case.
 pub const CANONICAL_SINCE: u32 = 4;

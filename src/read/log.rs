@@ -207,22 +207,10 @@ impl LogRead {
             })?;
         }
         pointers.sort_unstable();
-        // Oldest first, so a pointer at a pointer finds its answer already known.
         let mut about: BTreeMap<Seq, bool> = BTreeMap::new();
         let mut pointing = BTreeSet::new();
         for (seq, target) in pointers {
-            let target_is_about = match about.get(&target) {
-                Some(&known) => known,
-                None => {
-                    let known = store
-                        .event(target)?
-                        .is_some_and(|t| t.event.concerns(who) || pointing.contains(&target));
-                    about.insert(target, known);
-                    known
-                }
-            };
-            about.insert(seq, target_is_about);
-            if target_is_about {
+            if is_about(store, who, target, &mut about)? {
                 pointing.insert(seq);
             }
         }
@@ -322,6 +310,41 @@ impl LogRead {
         }
         Ok(entries)
     }
+}
+
+/// Whether the event at `seq` is about the character `who` (folded), or retracts, amends or reveals
+/// one that is, however long the chain (a retraction of an amendment that moved a character's
+/// damage to another). Followed without recursion, each step to an earlier event; `known` keeps
+/// what was found.
+fn is_about(
+    store: &mut Store,
+    who: &str,
+    seq: Seq,
+    known: &mut BTreeMap<Seq, bool>,
+) -> Result<bool, Error> {
+    let mut chain = Vec::new();
+    let mut at = seq;
+    let answer = loop {
+        if let Some(&answer) = known.get(&at) {
+            break answer;
+        }
+        chain.push(at);
+        let Some(r) = store.event(at)? else {
+            break false;
+        };
+        if r.event.concerns(who) {
+            break true;
+        }
+        // Only an earlier event can be named: a later one was forged.
+        match r.event.names_event().filter(|&target| target < at) {
+            Some(target) => at = target,
+            None => break false,
+        }
+    };
+    for seq in chain {
+        known.insert(seq, answer);
+    }
+    Ok(answer)
 }
 
 fn is_seeded(r: &Recorded) -> bool {

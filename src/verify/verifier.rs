@@ -191,6 +191,27 @@ impl Verifier {
         }
     }
 
+    /// An answered roll is final (C-5): every grimoire writing payload version
+    /// [`crate::event::ANSWERED_ROLL_FINAL_SINCE`] or later refused to amend an event whose dice a
+    /// player's device made, as its new expression or character would change what the phone's
+    /// dice were asked for.
+    fn check_not_a_device_roll(&mut self, row: &StoredRow, target: Seq) {
+        let device_made = self
+            .versions
+            .get(&target)
+            .and_then(|versions| versions.first())
+            .is_some_and(|(_, original)| {
+                (original.dice().iter()).any(|d| matches!(d.provenance, Provenance::Device { .. }))
+            });
+        if device_made && row.schema_version >= crate::event::ANSWERED_ROLL_FINAL_SINCE {
+            let seq = row.seq;
+            self.dice_problem(
+                seq,
+                format!("#{seq} amends #{target}, whose dice a player's device made: an answered roll is final, and grimoire never amends one"),
+            );
+        }
+    }
+
     /// Where the chain was first found broken so far, if it was.
     pub fn chain_break(&self) -> Option<&Problem> {
         self.report.chain_break.as_ref()
@@ -391,6 +412,7 @@ impl Verifier {
                 ..
             } => {
                 self.check_changed(seq, *target, event, changed);
+                self.check_not_a_device_roll(row, *target);
                 if let Event::DiceRolled {
                     expression,
                     dice,

@@ -936,6 +936,27 @@ fn log_by_character_shows_the_retractions_amendments_and_reveals_of_their_events
         .len(),
         2
     );
+    // An amendment that moved damage to another, retracted after later events: the retraction
+    // names only the amendment, which names the other, yet the damage was the first's all along.
+    let moved = seq_of(&["damage", "Aldric", "1", "--reason", "a trap"]);
+    c.ok(&[
+        "amend", &moved, "--", "damage", "Mira", "1", "--reason", "a trap",
+    ]);
+    let amendment = (moved.parse::<u64>().unwrap() + 1).to_string();
+    for _ in 0..3 {
+        c.ok(&["heal", "Aldric", "1"]);
+    }
+    c.ok(&["retract", &amendment, "--reason", "it was Aldric"]);
+    let newest = kinds_and_seqs(&["--character", "Aldric", "--limit", "2"]);
+    assert_eq!(
+        newest
+            .iter()
+            .map(|(kind, _)| kind.as_str())
+            .collect::<Vec<_>>(),
+        ["healed", "retracted"]
+    );
+    let all = kinds_and_seqs(&["--character", "Aldric"]);
+    assert_eq!(all[all.len() - 2..], newest[..]);
     // Other filters still hold for them, and another character's log stays without them.
     assert!(kinds(&["--character", "Aldric", "--session", "2"]).is_empty());
     let text = c.ok(&["log", "--character", "Aldric"]);

@@ -690,6 +690,30 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     typed[at].payload = roll.to_string();
     let said = both_refuse_at(&browser, typed, at as u64 + 1);
     assert!(said.contains("did not make"), "{said}");
+    // An answered roll is final: an amendment of it (here its expression and total raised) is
+    // one no grimoire writing this version records.
+    let mut amended = forged(0, None);
+    let mut roll = payload(&amended[at]);
+    let total = roll["total"].as_u64().unwrap();
+    roll["expression"] = serde_json::json!("2d6+5");
+    roll["total"] = serde_json::json!(total + 5);
+    let mut row = amended[at].clone();
+    row.seq = grimoire::seq::Seq(at as u64 + 2);
+    row.kind = "amended".into();
+    let last = if row.event_id.ends_with('0') {
+        "1"
+    } else {
+        "0"
+    };
+    row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+    row.payload = serde_json::json!({
+        "kind": "amended", "seq": at + 1, "event": roll, "outcome_changed": true,
+        "changed": ["expression: 2d6 → 2d6+5", format!("total: {total} → {}", total + 5)],
+    })
+    .to_string();
+    amended.push(row);
+    let said = both_refuse_at(&browser, amended, at as u64 + 2);
+    assert!(said.contains("an answered roll is final"), "{said}");
     // A rule system's command put to the phone has its dice in that system's events, not in a
     // free roll's.
     let mut system = forged(0, None);

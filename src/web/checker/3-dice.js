@@ -215,6 +215,8 @@
   const ACTING_RULE_SINCE = 3;
   // The first payload version every grimoire writing it sealed an open-ended chain whole.
   const SEALED_WHOLE_SINCE = 3;
+  // The first payload version every grimoire writing it refused to amend a roll a device made.
+  const ANSWERED_ROLL_FINAL_SINCE = 3;
   // "system path" -> the argument naming who acts, for every command that has one (grimoire's own
   // table, given with the script).
   const ACTING_ARGUMENT = GRIMOIRE_ACTING;

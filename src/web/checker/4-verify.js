@@ -402,11 +402,15 @@
         else if (amendedKind !== kindBySeq[p.seq]) problem(seq, `#${seq} amends #${p.seq}, a '${kindBySeq[p.seq]}' event, with a '${amendedKind}' event`);
         else if (!sameDice(original, diceOf(amendedKind, p.event))) {
           problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
+        } else if (version >= ANSWERED_ROLL_FINAL_SINCE && original.some((d) => d.provenance.source === "device")) {
+          // An answered roll is final (C-5): no grimoire writing this version amended one.
+          problem(seq, `#${seq} amends #${p.seq}, whose dice a player's device made: an answered roll is final, and grimoire never amends one`);
         }
       }
       const dice = diceOf(row.kind, p);
       diceBySeq[seq] = dice;
       kindBySeq[seq] = row.kind;
+      checkRequestClaims(seq, row.kind, dice);
       if (row.kind === "dice_rolled") {
         checkFreeRoll(seq, version, p, dice);
         // A roll a device made is the one its request asked for: the same expression and
@@ -427,7 +431,6 @@
       if (row.kind === "amended" && p.event && p.event.kind === "dice_rolled") {
         checkFreeRoll(seq, version, p.event, Array.isArray(p.event.dice) ? p.event.dice : []);
       }
-      checkRequestClaims(seq, row.kind, dice);
       let lastN = null;
       for (const die of dice) {
         if (lastN !== null && !(die.n > lastN)) problem(seq, `#${seq}: die ${die.n} is out of draw order`);
