@@ -161,7 +161,7 @@ fn verify_text(r: &VerifyReport) -> String {
     }
     if r.rolls_put_again > 0 {
         lines.push(format!(
-            "put to a phone again right after a roll to it was withdrawn: {} (`grimoire audit dice` names them)",
+            "put to a phone again right after a roll to it was withdrawn or refused: {} (`grimoire audit dice` names them)",
             r.rolls_put_again
         ));
     }

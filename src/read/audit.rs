@@ -185,7 +185,7 @@ pub fn dice(store: &mut Store, args: &DiceQuestion) -> Result<Shown, Error> {
             })
             .collect();
         lines.push(format!(
-            "Put to a phone again right after a roll to it was withdrawn: {}.",
+            "Put to a phone again right after a roll to it was withdrawn or refused: {}.",
             each.join("; ")
         ));
     }

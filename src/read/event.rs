@@ -77,14 +77,15 @@ impl<'a> Marks<'a> {
         }
     }
 
-    /// The mark of a roll put to a device again after a withdrawal (C-5), in brackets.
+    /// The mark of a roll put to a device again after a withdrawal or a refused answer (C-5), in
+    /// brackets.
     pub fn put_again_words(withdrawn: &[RequestId]) -> String {
         let numbers: Vec<String> = withdrawn.iter().map(RequestId::to_string).collect();
         match numbers.as_slice() {
             [] => String::new(),
-            [one] => format!("  [put again after request {one} was withdrawn]"),
+            [one] => format!("  [put again after request {one} was withdrawn or refused]"),
             [.., _] => format!(
-                "  [put again after requests {} were withdrawn]",
+                "  [put again after requests {} were withdrawn or refused]",
                 numbers.join(", ")
             ),
         }

@@ -19,9 +19,10 @@ pub struct Players {
     pub withdrawn: Withdrawals,
 }
 
-/// What was withdrawn from each device since a request was last put to it: the next request to
-/// that device is marked as put again after them (C-5), since a GM who withdraws a roll the
-/// phone answered, or was about to, and puts it again could be choosing the die. A withdrawal by
+/// What was withdrawn from each device, or answered there only to be refused, since a request was
+/// last put to it: the next request to that device is marked as put again after them (C-5), since
+/// a GM who withdraws a roll the phone answered, or was about to, or records its answer as
+/// refused, and puts it again could be choosing the die. A withdrawal by
 /// `player unlink` or a replaced link leaves a device no request can reach, so it marks nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -152,7 +153,17 @@ impl Players {
                     },
                 );
             }
-            Event::RollAnswered { request, .. } => {
+            Event::RollAnswered {
+                request, refused, ..
+            } => {
+                // A refused answer recorded no roll: the next put to that device is a roll put
+                // again, as after a withdrawal (a refusal the GM's server made up would otherwise
+                // let it roll again until a die suited).
+                if refused.is_some()
+                    && let Some(r) = self.requests.get(request)
+                {
+                    self.withdrawn.withdraw(r.device, *request);
+                }
                 self.settle(*request, RequestStatus::Answered { seq })
             }
             Event::RollWithdrawn { request } => {

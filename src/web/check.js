@@ -44,7 +44,7 @@ function check(out, exported) {
         : "") + "; " +
       (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
         : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal.") +
-      (result.putAgain > 0 ? " " + count(result.putAgain, "roll was", "rolls were") + " put to a phone again right after a roll to it was withdrawn." : ""));
+      (result.putAgain > 0 ? " " + count(result.putAgain, "roll was", "rolls were") + " put to a phone again right after a roll to it was withdrawn or refused." : ""));
   } else {
     out("check-verdict", "The check FAILS: " +
       (result.chainBreak ? result.chainBreak.what : result.problems.length + " problem(s) with the dice") + ".");

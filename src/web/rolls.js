@@ -119,7 +119,7 @@
       row.className = "request";
       row.dataset.request = r.request;
       var words = document.createElement("span");
-      var again = (r.put_again_after || []).length ? " [put again after request " + r.put_again_after.join(", ") + " was withdrawn]" : "";
+      var again = (r.put_again_after || []).length ? " [put again after request " + r.put_again_after.join(", ") + " was withdrawn or refused]" : "";
       words.textContent = "Request " + r.request + " (#" + r.seq + "): " + r.words + (r.witnessed ? " (the GM's roll; your phone witnesses it)" : "") + again + " ";
       row.appendChild(words);
       if (r.witnessed) { if (!(afterAnswer && tried[r.request])) answer(r); }
@@ -142,7 +142,7 @@
     // that lacks every request.
     fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { if (!reply.ok) throw new Error("" + reply.status); return reply.text(); }).then(function (text) {
       // What the log says of each request, and (as every reader computes it) which were put
-      // to a phone right after a roll to it was withdrawn.
+      // to a phone right after a roll to it was withdrawn, or answered only to be refused.
       var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
       text.split("\n").forEach(function (line) {
         if (!line) return;
@@ -153,7 +153,12 @@
           if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
           delete withdrawnFrom[p.device];
         } else if (row.kind === "roll_answered") {
-          if (answered[p.request] === undefined) answered[p.request] = p.contribution;
+          if (answered[p.request] === undefined) {
+            answered[p.request] = p.contribution;
+            if (put[p.request] && p.refused !== undefined && p.refused !== null) {
+              (withdrawnFrom[put[p.request].device] = withdrawnFrom[put[p.request].device] || []).push(p.request);
+            }
+          }
         } else if (row.kind === "roll_withdrawn" && put[p.request] && answered[p.request] === undefined && withdrawn[p.request] === undefined) {
           withdrawn[p.request] = row.seq;
           (withdrawnFrom[put[p.request].device] = withdrawnFrom[put[p.request].device] || []).push(p.request);
@@ -181,7 +186,7 @@
         }
       });
       var marks = requests.filter(function (request) { return putAgain[request]; }).map(function (request) {
-        return "request " + request + " was put again after request " + putAgain[request].join(", ") + " was withdrawn";
+        return "request " + request + " was put again after request " + putAgain[request].join(", ") + " was withdrawn or refused";
       });
       var raised = load(FLAGS), flags = Object.keys(raised).filter(function (key) { return !raised[key].dismissed; }).length;
       out.className = flags ? "flagged" : "";

@@ -319,7 +319,7 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     // The roll put again is marked wherever the log is read, computed from the log.
     let log = c.ok(&["log"]);
     assert!(
-        log.contains("[put again after request 1 was withdrawn]"),
+        log.contains("[put again after request 1 was withdrawn or refused]"),
         "{log}"
     );
     let audit = c.ok(&["audit", "dice"]);
@@ -331,7 +331,7 @@ fn c5_a_server_changed_to_cheat_that_holds_fakes_or_repeats_a_request_is_flagged
     // the mark from the log rather than reading it there.
     browser.wait_for(
         &phone,
-        r#"document.getElementById("live").textContent.indexOf("[put again after request 1 was withdrawn]") >= 0"#,
+        r#"document.getElementById("live").textContent.indexOf("[put again after request 1 was withdrawn or refused]") >= 0"#,
         "the mark among the newest events",
     );
     browser.wait_for(

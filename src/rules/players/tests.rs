@@ -326,7 +326,7 @@ fn c5_given_a_player_when_a_roll_for_another_players_character_is_put_to_them_th
 }
 
 #[test]
-fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_is_recorded_with_why_and_nothing_else()
+fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_is_recorded_with_why_and_the_next_roll_put_again()
  {
     let mut log = table();
     log.then(put("Bea", roll_for("Aldric"), false), &[]);
@@ -351,6 +351,18 @@ fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_i
             seq: Seq(9)
         }
         .into())
+    );
+    // A refused answer recorded no roll: the next roll put to that phone is a roll put again, as
+    // after a withdrawal (a refusal a GM's server made up could otherwise fish for a die).
+    let weather = AskedCommand::Roll {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: Some("the weather".into()),
+        character: None,
+    };
+    log.then(put("Bea", weather, true), &[]);
+    assert_eq!(
+        log.state().players.requests[&RequestId(2)].put_again_after,
+        vec![RequestId(1)]
     );
 }
 

@@ -306,6 +306,11 @@ impl Verifier {
                             {
                                 r.answer = Some((run, g, bytes));
                                 r.answered = Some((seq, refused.is_some(), false));
+                                // Refused, it recorded no roll: the next put to the device is
+                                // a roll put again, as after a withdrawal.
+                                if refused.is_some() {
+                                    self.withdrawn.withdraw(r.device, *request);
+                                }
                                 None
                             }
                             (Some(_), Some(_)) => Some(format!(

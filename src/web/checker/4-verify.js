@@ -364,7 +364,11 @@
         else if (r.answer || r.withdrawn) problem(seq, `#${seq} answers request ${p.request}, which no longer waited`);
         else if (!isHex(p.secret, 64) || !isHex(p.contribution, 64)) problem(seq, `#${seq}: the answer to request ${p.request} is not a secret and 32 bytes in lowercase hex`);
         else if (hex(sha256(unhex(p.secret))) !== r.commitment) problem(seq, `#${seq}: the secret answering request ${p.request} does not match its commitment`);
-        else r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
+        else {
+          r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
+          // Refused, it recorded no roll: the next put to the device is a roll put again.
+          if (r.answer.refused) (withdrawnFrom[r.device] = withdrawnFrom[r.device] || []).push(p.request);
+        }
       } else if (row.kind === "choice_answered") {
         // A player's own choice (#47): on a device whose link stands, for a character its player
         // plays. It brings no dice of its own.
