@@ -76,14 +76,14 @@ pub fn explain(store: &mut Store, seq: Seq, at: Option<Point>) -> Result<Shown, 
         ));
     }
     if !marks.put_again_after.is_empty() {
-        let withdrawn: Vec<String> = marks
+        let taken_back: Vec<String> = marks
             .put_again_after
             .iter()
             .map(|n| format!("request {n}"))
             .collect();
         lines.push(format!(
-            "  PUT AGAIN AFTER A WITHDRAWAL: the GM withdrew {} from the same phone just before this roll was put to it; a withdrawal is honest when the table changed its mind, but a GM who withdrew an answered-looking roll could be choosing the die",
-            withdrawn.join(" and ")
+            "  PUT AGAIN AFTER A WITHDRAWAL OR A REFUSAL: {} to the same phone was withdrawn by the GM, or answered and refused by the rules, while this roll was put to it; either is honest when the table changed its mind or the rules said no, but a GM who took back an answered-looking roll could be choosing the die",
+            taken_back.join(" and ")
         ));
     }
     // What replay reads in its place, with the same dice.

@@ -160,9 +160,21 @@ impl Players {
                 // again, as after a withdrawal (a refusal the GM's server made up would otherwise
                 // let it roll again until a die suited).
                 if refused.is_some()
-                    && let Some(r) = self.requests.get(request)
+                    && let Some(device) = self.requests.get(request).map(|r| r.device)
                 {
-                    self.withdrawn.withdraw(r.device, *request);
+                    self.withdrawn.withdraw(device, *request);
+                    // So is a roll already put to that device again and still waiting: the
+                    // server could hold the answer, put the roll again, and only then record the
+                    // refusal. (A withdrawal the phone flags itself, when it had answered.)
+                    let later = (
+                        std::ops::Bound::Excluded(*request),
+                        std::ops::Bound::Unbounded,
+                    );
+                    for (_, again) in self.requests.range_mut(later) {
+                        if again.device == device && again.status == RequestStatus::Waiting {
+                            again.put_again_after.push(*request);
+                        }
+                    }
                 }
                 self.settle(*request, RequestStatus::Answered { seq })
             }

@@ -110,6 +110,8 @@ struct PutToDevice {
     dice_claimed: u32,
     /// The first event whose dice claimed the answer: a free roll is recorded by that one alone.
     claimed_by: Option<Seq>,
+    /// Marked as put again (counted in the report once).
+    put_again: bool,
 }
 
 const MAX_PROBLEMS: usize = 20;
@@ -172,6 +174,12 @@ impl Verifier {
         for (at, amended) in amendments {
             let what = if at <= seq {
                 Some(format!("#{at} amends #{seq}, which comes after it"))
+            } else if matches!(original, Event::Amended { .. }) {
+                // Amendments came in with their refusal to amend one: an event is amended again
+                // by a new amendment of the event itself.
+                Some(format!(
+                    "#{at} amends #{seq}, itself an amendment, which grimoire never amends"
+                ))
             } else if amended.kind() != original.kind() {
                 Some(format!(
                     "#{at} amends #{seq}, a '{}' event, with a '{}' event",

@@ -156,7 +156,14 @@
           if (answered[p.request] === undefined) {
             answered[p.request] = p.contribution;
             if (put[p.request] && p.refused !== undefined && p.refused !== null) {
-              (withdrawnFrom[put[p.request].device] = withdrawnFrom[put[p.request].device] || []).push(p.request);
+              var device = put[p.request].device;
+              (withdrawnFrom[device] = withdrawnFrom[device] || []).push(p.request);
+              // A roll put to this phone again already, still waiting, was put again after it too.
+              Object.keys(put).forEach(function (again) {
+                if (Number(again) > p.request && put[again].device === device && answered[again] === undefined && withdrawn[again] === undefined) {
+                  (putAgain[again] = putAgain[again] || []).push(p.request);
+                }
+              });
             }
           }
         } else if (row.kind === "roll_withdrawn" && put[p.request] && answered[p.request] === undefined && withdrawn[p.request] === undefined) {

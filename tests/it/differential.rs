@@ -714,6 +714,28 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     amended.push(row);
     let said = both_refuse_at(&browser, amended, at as u64 + 2);
     assert!(said.contains("an answered roll is final"), "{said}");
+    // An amendment is never amended: an event is amended again by a new amendment of itself.
+    let mut twice = rows.clone();
+    let first = twice
+        .iter()
+        .position(|r| r.kind == "amended")
+        .expect("the climb's amendment");
+    let mut row = twice[first].clone();
+    row.seq = grimoire::seq::Seq(twice.len() as u64 + 1);
+    let last = if row.event_id.ends_with('0') {
+        "1"
+    } else {
+        "0"
+    };
+    row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+    row.payload = serde_json::json!({
+        "kind": "amended", "seq": first + 1, "event": payload(&twice[first]),
+        "changed": [], "outcome_changed": false,
+    })
+    .to_string();
+    twice.push(row);
+    let said = both_refuse_at(&browser, twice, rows.len() as u64 + 1);
+    assert!(said.contains("itself an amendment"), "{said}");
     // A rule system's command put to the phone has its dice in that system's events, not in a
     // free roll's.
     let mut system = forged(0, None);

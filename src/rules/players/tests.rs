@@ -331,6 +331,22 @@ fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_i
     let mut log = table();
     log.then(put("Bea", roll_for("Aldric"), false), &[]);
     log.retract(Seq(3), "Aldric never joined");
+    let weather = AskedCommand::Roll {
+        expression: DiceExpr::parse("d20").unwrap(),
+        purpose: Some("the weather".into()),
+        character: None,
+    };
+    // Put to her phone again before the refusal was recorded: marked all the same.
+    let mut early = log.fork();
+    early.then(put("Bea", weather.clone(), true), &[]);
+    early
+        .answer(RequestId(1), DeviceId(1), &[4; 32])
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        early.state().players.requests[&RequestId(2)].put_again_after,
+        vec![RequestId(1)]
+    );
     let answered = log
         .answer(RequestId(1), DeviceId(1), &[4; 32])
         .unwrap()
@@ -354,11 +370,6 @@ fn c5_given_a_request_when_its_character_is_gone_by_the_answer_then_the_answer_i
     );
     // A refused answer recorded no roll: the next roll put to that phone is a roll put again, as
     // after a withdrawal (a refusal a GM's server made up could otherwise fish for a die).
-    let weather = AskedCommand::Roll {
-        expression: DiceExpr::parse("d20").unwrap(),
-        purpose: Some("the weather".into()),
-        character: None,
-    };
     log.then(put("Bea", weather, true), &[]);
     assert_eq!(
         log.state().players.requests[&RequestId(2)].put_again_after,

@@ -103,6 +103,26 @@ impl Verifier {
         }
     }
 
+    /// The rolls put to `device` after `refused` and still waiting are rolls put again after it:
+    /// the server could hold the refused answer, put the roll again, and only then record the
+    /// refusal.
+    fn mark_waiting_put_again(&mut self, device: crate::ids::DeviceId, refused: RequestId) {
+        let later = (
+            std::ops::Bound::Excluded(refused),
+            std::ops::Bound::Unbounded,
+        );
+        for (_, again) in self.requests.range_mut(later) {
+            if again.device == device
+                && again.answer.is_none()
+                && !again.withdrawn
+                && !again.put_again
+            {
+                again.put_again = true;
+                self.report.rolls_put_again += 1;
+            }
+        }
+    }
+
     /// The events that claim an answer's dice are the ones its command records (C-5): a free
     /// roll's are all in one `dice_rolled` event, which holds no other die; a system command's
     /// are in events of that system. The GM's server knows the phone's bytes before it writes
@@ -236,10 +256,14 @@ impl Verifier {
                         withdrawn: false,
                         dice_claimed: 0,
                         claimed_by: None,
+                        put_again: false,
                     },
                 );
                 if !self.withdrawn.put(*device).is_empty() {
                     self.report.rolls_put_again += 1;
+                    if let Some(r) = self.requests.get_mut(request) {
+                        r.put_again = true;
+                    }
                 }
                 let acting = asked.acting().filter(|_| !*witnessed);
                 match self.devices.get(device) {
@@ -307,9 +331,12 @@ impl Verifier {
                                 r.answer = Some((run, g, bytes));
                                 r.answered = Some((seq, refused.is_some(), false));
                                 // Refused, it recorded no roll: the next put to the device is
-                                // a roll put again, as after a withdrawal.
+                                // a roll put again, as after a withdrawal, and so is one put to it
+                                // already and still waiting.
                                 if refused.is_some() {
-                                    self.withdrawn.withdraw(r.device, *request);
+                                    let device = r.device;
+                                    self.withdrawn.withdraw(device, *request);
+                                    self.mark_waiting_put_again(device, *request);
                                 }
                                 None
                             }

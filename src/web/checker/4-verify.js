@@ -344,7 +344,7 @@
         if (devices[p.device]) devices[p.device].linked = false;
       } else if (row.kind === "roll_requested") {
         const next = Math.max(0, ...Object.keys(requests).map(Number)) + 1;
-        requests[p.request] = { device: p.device, commitment: p.commitment, witnessed: p.witnessed === true, asked: p.asked || {}, answer: null, withdrawn: false };
+        requests[p.request] = { seq, device: p.device, commitment: p.commitment, witnessed: p.witnessed === true, asked: p.asked || {}, answer: null, withdrawn: false };
         // A roll put to a phone right after one to it was withdrawn is marked (README): computed
         // here from the log, never read from it.
         const after = withdrawnFrom[p.device] || [];
@@ -366,8 +366,17 @@
         else if (hex(sha256(unhex(p.secret))) !== r.commitment) problem(seq, `#${seq}: the secret answering request ${p.request} does not match its commitment`);
         else {
           r.answer = { run: rolls.run[0], secret: p.secret, contribution: p.contribution, seq, refused: p.refused !== undefined && p.refused !== null, claimed: false };
-          // Refused, it recorded no roll: the next put to the device is a roll put again.
-          if (r.answer.refused) (withdrawnFrom[r.device] = withdrawnFrom[r.device] || []).push(p.request);
+          // Refused, it recorded no roll: the next put to the device is a roll put again, and so
+          // is one put to it already and still waiting (its refusal recorded after it was put).
+          if (r.answer.refused) {
+            (withdrawnFrom[r.device] = withdrawnFrom[r.device] || []).push(p.request);
+            for (const [number, again] of Object.entries(requests)) {
+              if (Number(number) > p.request && again.device === r.device && !again.answer && !again.withdrawn) {
+                if (result.putAgainAfter[again.seq]) result.putAgainAfter[again.seq].push(p.request);
+                else { result.putAgainAfter[again.seq] = [p.request]; result.putAgain++; }
+              }
+            }
+          }
         }
       } else if (row.kind === "choice_answered") {
         // A player's own choice (#47): on a device whose link stands, for a character its player
@@ -403,6 +412,7 @@
         const original = diceBySeq[p.seq];
         const amendedKind = p.event && typeof p.event === "object" ? p.event.kind : undefined;
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
+        else if (kindBySeq[p.seq] === "amended") problem(seq, `#${seq} amends #${p.seq}, itself an amendment, which grimoire never amends`);
         else if (amendedKind !== kindBySeq[p.seq]) problem(seq, `#${seq} amends #${p.seq}, a '${kindBySeq[p.seq]}' event, with a '${amendedKind}' event`);
         else if (!sameDice(original, diceOf(amendedKind, p.event))) {
           problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
