@@ -657,13 +657,7 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
             let mut row = rows[at].clone();
             row.kind = inserted["kind"].as_str().unwrap().to_string();
             row.payload = inserted.to_string();
-            // Another UUID: the roll's with its last digit changed.
-            let last = if row.event_id.ends_with('0') {
-                "1"
-            } else {
-                "0"
-            };
-            row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+            row.event_id = another_event_id(&row.event_id);
             cut.insert(at, row);
             for (k, row) in cut.iter_mut().enumerate() {
                 row.seq = grimoire::seq::Seq(k as u64 + 1);
@@ -700,12 +694,7 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     let mut row = amended[at].clone();
     row.seq = grimoire::seq::Seq(at as u64 + 2);
     row.kind = "amended".into();
-    let last = if row.event_id.ends_with('0') {
-        "1"
-    } else {
-        "0"
-    };
-    row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+    row.event_id = another_event_id(&row.event_id);
     row.payload = serde_json::json!({
         "kind": "amended", "seq": at + 1, "event": roll, "outcome_changed": true,
         "changed": ["expression: 2d6 → 2d6+5", format!("total: {total} → {}", total + 5)],
@@ -722,12 +711,7 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
         .expect("the climb's amendment");
     let mut row = twice[first].clone();
     row.seq = grimoire::seq::Seq(twice.len() as u64 + 1);
-    let last = if row.event_id.ends_with('0') {
-        "1"
-    } else {
-        "0"
-    };
-    row.event_id = format!("{}{last}", &row.event_id[..row.event_id.len() - 1]);
+    row.event_id = another_event_id(&row.event_id);
     row.payload = serde_json::json!({
         "kind": "amended", "seq": first + 1, "event": payload(&twice[first]),
         "changed": [], "outcome_changed": false,
@@ -839,6 +823,12 @@ fn phone_roll() -> PhoneRoll {
         contribution,
         at,
     }
+}
+
+/// Another UUID for a row copied to be put in the log: `id` with its last digit changed.
+fn another_event_id(id: &str) -> String {
+    let last = if id.ends_with('0') { "1" } else { "0" };
+    format!("{}{last}", &id[..id.len() - 1])
 }
 
 fn payload(row: &grimoire::store::StoredRow) -> serde_json::Value {
