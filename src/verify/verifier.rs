@@ -81,6 +81,9 @@ pub struct Verifier {
     /// What was withdrawn from each device since a request was last put to it (C-5).
     withdrawn: crate::state::players::Withdrawals,
     names: CharacterNames,
+    /// Where the players' events stand (links, requests, answers, withdrawals, choices): the
+    /// record of how dice were made, which grimoire never retracts.
+    players_rows: std::collections::BTreeSet<Seq>,
 }
 
 /// A sealed die as the verifier met it.
@@ -140,6 +143,7 @@ impl Verifier {
             run: (Seq::START, String::new()),
             clock: RecordedClock::default(),
             amendments: BTreeMap::new(),
+            players_rows: Default::default(),
             versions: BTreeMap::new(),
             sealed_met: BTreeMap::new(),
             requests: BTreeMap::new(),
@@ -483,18 +487,28 @@ impl Verifier {
             | Event::FightStarted { .. }
             | Event::RoundBegan { .. }
             | Event::FightEnded { .. }
-            | Event::Retracted { .. }
             | Event::SeedWithheld { .. }
             | Event::Rested(_)
             | Event::DowntimeTaken(_)
             // The rule systems' events carry dice (checked above) and nothing of the chain's.
             | Event::System(_) => {}
+            // The players' events are the record of how dice were made: what they recorded is
+            // retracted instead (C-5), and a retraction of one would drop marks from the views.
+            Event::Retracted { seq: target, .. } => {
+                if self.players_rows.contains(target) {
+                    self.dice_problem(
+                        seq,
+                        format!("#{seq} retracts #{target}, a players' event (a link, request, answer, withdrawal or choice), which grimoire never retracts"),
+                    );
+                }
+            }
             Event::DeviceLinked { .. }
             | Event::DeviceUnlinked { .. }
             | Event::RollRequested { .. }
             | Event::RollAnswered { .. }
             | Event::RollWithdrawn { .. }
             | Event::ChoiceAnswered { .. } => {
+                self.players_rows.insert(seq);
                 self.check_request_event(seq, row.schema_version, &row.actor, event)
             }
         }

@@ -720,6 +720,28 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     twice.push(row);
     let said = both_refuse_at(&browser, twice, rows.len() as u64 + 1);
     assert!(said.contains("itself an amendment"), "{said}");
+    // The players' events are the record of how dice were made: a retraction of an answer (which
+    // would drop a put-again mark from grimoire's own views) is one grimoire never records.
+    let mut undone = rows.clone();
+    let answered_at = undone
+        .iter()
+        .position(|r| r.kind == "roll_answered")
+        .expect("an answer");
+    let mut retraction = payload(
+        undone
+            .iter()
+            .find(|r| r.kind == "retracted")
+            .expect("the slip's retraction"),
+    );
+    retraction["seq"] = serde_json::json!(answered_at + 1);
+    let mut row = undone[undone.len() - 1].clone();
+    row.seq = grimoire::seq::Seq(undone.len() as u64 + 1);
+    row.kind = "retracted".into();
+    row.event_id = another_event_id(&row.event_id);
+    row.payload = retraction.to_string();
+    undone.push(row);
+    let said = both_refuse_at(&browser, undone, rows.len() as u64 + 1);
+    assert!(said.contains("never retracts"), "{said}");
     // A rule system's command put to the phone has its dice in that system's events, not in a
     // free roll's.
     let mut system = forged(0, None);

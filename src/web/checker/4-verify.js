@@ -132,6 +132,7 @@
     // The rolls put to players' devices (C-5), by request: each answered or withdrawn at most once
     // while it waits, each answer's secret opening its commitment, and its dice made in its run.
     const requests = {};
+    const PLAYERS_KINDS = new Set(["device_linked", "device_unlinked", "roll_requested", "roll_answered", "roll_withdrawn", "choice_answered"]);
     // The devices linked (C-4), by number: the characters each plays and whether its link stands;
     // and what was withdrawn from each since a roll was last put to it.
     const devices = {};
@@ -300,6 +301,10 @@
       // An event that undoes, amends or opens another names an earlier one, or it was forged.
       if (["retracted", "amended", "sealed_revealed"].includes(row.kind) && !(Number(p.seq) >= 1 && Number(p.seq) < Number(seq))) {
         problem(seq, `#${seq} names #${p.seq}, which is not an earlier event (it was forged)`);
+      }
+      // The players' events are the record of how dice were made, never retracted (C-5).
+      if (row.kind === "retracted" && PLAYERS_KINDS.has(kindBySeq[p.seq])) {
+        problem(seq, `#${seq} retracts #${p.seq}, a players' event (a link, request, answer, withdrawal or choice), which grimoire never retracts`);
       }
       checkRollNumbers(row, JSON.parse(row.raw.recorded_at));
       if (row.kind === "campaign_created") {
