@@ -654,11 +654,7 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
         );
         cut[at].payload = roll.to_string();
         if let Some(inserted) = inserted {
-            let mut row = rows[at].clone();
-            row.kind = inserted["kind"].as_str().unwrap().to_string();
-            row.payload = inserted.to_string();
-            row.event_id = another_event_id(&row.event_id);
-            cut.insert(at, row);
+            cut.insert(at, copied_as(&rows[at], at as u64 + 1, &inserted));
             for (k, row) in cut.iter_mut().enumerate() {
                 row.seq = grimoire::seq::Seq(k as u64 + 1);
             }
@@ -691,16 +687,11 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     let total = roll["total"].as_u64().unwrap();
     roll["expression"] = serde_json::json!("2d6+5");
     roll["total"] = serde_json::json!(total + 5);
-    let mut row = amended[at].clone();
-    row.seq = grimoire::seq::Seq(at as u64 + 2);
-    row.kind = "amended".into();
-    row.event_id = another_event_id(&row.event_id);
-    row.payload = serde_json::json!({
+    let amendment = serde_json::json!({
         "kind": "amended", "seq": at + 1, "event": roll, "outcome_changed": true,
         "changed": ["expression: 2d6 → 2d6+5", format!("total: {total} → {}", total + 5)],
-    })
-    .to_string();
-    amended.push(row);
+    });
+    amended.push(copied_as(&amended[at], at as u64 + 2, &amendment));
     let said = both_refuse_at(&browser, amended, at as u64 + 2);
     assert!(said.contains("an answered roll is final"), "{said}");
     // An amendment is never amended: an event is amended again by a new amendment of itself.
@@ -709,15 +700,11 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
         .iter()
         .position(|r| r.kind == "amended")
         .expect("the climb's amendment");
-    let mut row = twice[first].clone();
-    row.seq = grimoire::seq::Seq(twice.len() as u64 + 1);
-    row.event_id = another_event_id(&row.event_id);
-    row.payload = serde_json::json!({
+    let again = serde_json::json!({
         "kind": "amended", "seq": first + 1, "event": payload(&twice[first]),
         "changed": [], "outcome_changed": false,
-    })
-    .to_string();
-    twice.push(row);
+    });
+    twice.push(copied_as(&twice[first], rows.len() as u64 + 1, &again));
     let said = both_refuse_at(&browser, twice, rows.len() as u64 + 1);
     assert!(said.contains("itself an amendment"), "{said}");
     // The players' events are the record of how dice were made: a retraction of an answer (which
@@ -734,12 +721,11 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
             .expect("the slip's retraction"),
     );
     retraction["seq"] = serde_json::json!(answered_at + 1);
-    let mut row = undone[undone.len() - 1].clone();
-    row.seq = grimoire::seq::Seq(undone.len() as u64 + 1);
-    row.kind = "retracted".into();
-    row.event_id = another_event_id(&row.event_id);
-    row.payload = retraction.to_string();
-    undone.push(row);
+    undone.push(copied_as(
+        &rows[rows.len() - 1],
+        rows.len() as u64 + 1,
+        &retraction,
+    ));
     let said = both_refuse_at(&browser, undone, rows.len() as u64 + 1);
     assert!(said.contains("never retracts"), "{said}");
     // A rule system's command put to the phone has its dice in that system's events, not in a
@@ -847,10 +833,25 @@ fn phone_roll() -> PhoneRoll {
     }
 }
 
-/// Another UUID for a row copied to be put in the log: `id` with its last digit changed.
-fn another_event_id(id: &str) -> String {
-    let last = if id.ends_with('0') { "1" } else { "0" };
-    format!("{}{last}", &id[..id.len() - 1])
+/// A copy of `row` to put in the log at `seq` holding `payload` (of the kind it names), with another
+/// event id: `row`'s with its last digit changed.
+fn copied_as(
+    row: &grimoire::store::StoredRow,
+    seq: u64,
+    payload: &serde_json::Value,
+) -> grimoire::store::StoredRow {
+    let last = if row.event_id.ends_with('0') {
+        "1"
+    } else {
+        "0"
+    };
+    grimoire::store::StoredRow {
+        seq: grimoire::seq::Seq(seq),
+        event_id: format!("{}{last}", &row.event_id[..row.event_id.len() - 1]),
+        kind: payload["kind"].as_str().unwrap_or_default().to_string(),
+        payload: payload.to_string(),
+        ..row.clone()
+    }
 }
 
 fn payload(row: &grimoire::store::StoredRow) -> serde_json::Value {
