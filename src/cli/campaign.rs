@@ -159,6 +159,12 @@ fn verify_text(r: &VerifyReport) -> String {
             r.device_dice_checked, r.witnessed_dice_checked
         ));
     }
+    if r.device_dice_in_rules_commands > 0 {
+        lines.push(format!(
+            "  of them drawn by rule-system commands: {} (each face is the phone's, but neither check decides the command again, so which of the answer's dice each rule took is the GM's server's word)",
+            r.device_dice_in_rules_commands
+        ));
+    }
     if r.rolls_put_again > 0 {
         lines.push(format!(
             "put to a phone again right after a roll to it was withdrawn or refused: {} (`grimoire audit dice` names them)",

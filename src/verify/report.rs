@@ -57,7 +57,13 @@ pub struct VerifyReport {
     /// The GM's dice a player's device witnessed, re-derived likewise (C-6).
     #[serde(default)]
     pub witnessed_dice_checked: u64,
-    /// Rolls put to a device again after a request to it was withdrawn (C-5): each is marked.
+    /// Of the dice players' devices made, those a rule system's command drew (a cast put to a
+    /// phone): each face is the phone's, but neither checker decides the command again, so which
+    /// of the answer's dice each rule took is the GM's server's word.
+    #[serde(default)]
+    pub device_dice_in_rules_commands: u64,
+    /// Rolls put to a device again after a request to it was withdrawn or its answer refused
+    /// (C-5): each is marked.
     #[serde(default)]
     pub rolls_put_again: u64,
     /// Dice or reveals that do not match, first one first.

@@ -28,6 +28,7 @@ function check(out, exported) {
     seeded_dice_checked: result.seededChecked, seeded_dice_awaiting_reveal: result.seededAwaiting,
     sealed_dice_checked: result.sealedChecked, sealed_dice_awaiting_reveal: result.sealedAwaiting,
     device_dice_checked: result.deviceChecked, witnessed_dice_checked: result.witnessedChecked,
+    device_dice_in_rules_commands: result.deviceInRules,
     rolls_put_again: result.putAgain, head: result.head
   };
   if (!selfTest) {
@@ -40,7 +41,8 @@ function check(out, exported) {
       count(result.sealedChecked, "sealed die", "sealed dice") + " opened" +
       (result.deviceChecked + result.witnessedChecked > 0
         ? ", " + count(result.deviceChecked, "die rolled on a player's device", "dice rolled on players' devices") +
-          " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived"
+          " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived" +
+          (result.deviceInRules > 0 ? " (" + result.deviceInRules + " of them drawn by rule-system commands: which of a phone's dice each rule took is the GM's server's word)" : "")
         : "") + "; " +
       (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
         : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal.") +

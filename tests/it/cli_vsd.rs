@@ -873,6 +873,17 @@ fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
     let payload = &attack["payload"];
     assert_eq!(payload["cast_seq"], cast);
     assert_eq!(payload["dice"][0]["provenance"]["source"], "device");
+    // Its faces are the phone's; which die the rules took is the server's word, and verify says so.
+    let verified = c.json(&["verify"]);
+    assert_eq!(
+        verified["device_dice_in_rules_commands"],
+        payload["dice"].as_array().unwrap().len(),
+        "{verified}"
+    );
+    assert!(
+        c.ok(&["verify"]).contains("drawn by rule-system commands"),
+        "verify says which dice it checks in part"
+    );
     // The phone's die + Elementalism 45 + 10 at 8 m − Tom's Defense.
     let roll = payload["roll"].as_i64().unwrap();
     let defense = payload["modifiers"]

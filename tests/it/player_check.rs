@@ -501,7 +501,7 @@ Object.defineProperty(window, "crypto", {{ value: undefined }});
 var CASES = {cases};</script><script>{}</script><script>
 var verdicts = CASES.map(function (text) {{
   var r = GrimoireCheck.verify(text);
-  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked, r.deviceChecked, r.witnessedChecked, r.problems, r.chainBreak];
+  return [r.allHold, r.firstProblem, r.seededChecked, r.sealedChecked, r.deviceChecked, r.witnessedChecked, r.problems, r.chainBreak, r.deviceInRules];
 }});
 var first = GrimoireCheck.verify(CASES[0]);
 var explained = GrimoireCheck.explain(first, "{explain}");
@@ -573,6 +573,7 @@ fn the_players_check_agrees_with_grimoire_verify_on_a_good_export_and_every_tamp
     assert_eq!(verdicts[0][3], verified["sealed_dice_checked"]);
     assert_eq!(verdicts[0][4], verified["device_dice_checked"]);
     assert_eq!(verdicts[0][5], verified["witnessed_dice_checked"]);
+    assert_eq!(verdicts[0][8], verified["device_dice_in_rules_commands"]);
     assert_eq!(
         (verdicts[0][4].as_u64(), verdicts[0][5].as_u64()),
         (Some(2), Some(1)),

@@ -101,6 +101,13 @@ impl Verifier {
             true => self.report.witnessed_dice_checked += 1,
             false => self.report.device_dice_checked += 1,
         }
+        if self
+            .requests
+            .get(&request)
+            .is_some_and(|r| matches!(r.asked, crate::event::AskedCommand::System { .. }))
+        {
+            self.report.device_dice_in_rules_commands += 1;
+        }
     }
 
     /// The rolls put to `device` after `refused` and still waiting are rolls put again after it:

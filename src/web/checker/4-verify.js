@@ -4,7 +4,7 @@
     const lines = text.split("\n").filter((line) => !/^[ \t\r]*$/.test(line));
     const result = {
       events: 0, chainBreak: null, seededChecked: 0, seededAwaiting: 0, sealedChecked: 0,
-      sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, problems: [], checkpoints: [],
+      sealedAwaiting: 0, deviceChecked: 0, witnessedChecked: 0, deviceInRules: 0, problems: [], checkpoints: [],
       rolls: {}, opened: {}, head: null, putAgain: 0, putAgainAfter: {}, derivations: {},
     };
     const rows = [];
@@ -481,6 +481,9 @@
           (result.rolls[seq] = result.rolls[seq] || []).push({ n: die.n, sides: die.sides, shows: die.value, deviceGives: face, request, witnessed: claims });
           if (face !== die.value) { problem(seq, `#${seq}: die ${die.n} shows ${die.value ?? "nothing"}, but request ${request}'s secret and the device's bytes give ${face}`); continue; }
           if (claims) result.witnessedChecked++; else result.deviceChecked++;
+          // A rule system's command: the faces are the phone's, but which of the answer's dice
+          // each rule took is the server's word (neither checker decides the command again).
+          if (r.asked.command === "system") result.deviceInRules++;
         } else if (source === "seeded") {
           const seed = seedFor(die.provenance.epoch);
           if (die.provenance.epoch !== epoch) {
