@@ -3,6 +3,7 @@
 
 mod choices;
 mod dice;
+mod requests;
 mod rolls;
 
 use crate::ids::{DeviceId, RequestId};
