@@ -272,9 +272,9 @@ impl LogRead {
                     _ => self.from,
                 };
                 let pointing = self.pointing_at_who(store, back_to)?;
-                for seq in pointing {
-                    if kept.iter().all(|k| k.seq != seq)
-                        && let Some(r) = store.event(seq)?
+                let sieved: BTreeSet<Seq> = kept.iter().map(|r| r.seq).collect();
+                for seq in pointing.difference(&sieved) {
+                    if let Some(r) = store.event(*seq)?
                         && self.keeps_whoever(&r)
                     {
                         kept.push(r);

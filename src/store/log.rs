@@ -308,9 +308,9 @@ impl Store {
         &mut self,
         kind: &str,
         upto: Option<Seq>,
-        mut visit: impl FnMut(Recorded) -> Result<(), StoreError>,
+        visit: impl FnMut(Recorded) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.for_each_row_of_kind(kind, upto, |row| visit(to_recorded(row)?))
+        self.for_each_event_of_kind_between(kind, Seq(1), upto.unwrap_or(Seq::END), visit)
     }
 
     /// The events of one kind from `from` to `upto`, in order, found through the kind's index.
