@@ -6,13 +6,12 @@
 //! Every change is drawn from a seeded generator, so a failing case is made again from its seed.
 //! Changes of a kind only grimoire checks (a payload's fields and types, the game clock, names in
 //! play, an amendment's list of changes: docs/export.md, "What only `grimoire verify` checks") are
-//! left out, since the page says it does not judge them.
+//! left out, since the page says it does not judge them, as are the phones' commands decided again.
 
 use crate::event::Event;
 use crate::store::chain::StoredRow;
 use crate::store::jsonl::{Line, event_line, parse_line};
-use crate::verify::export as verify_export;
-use crate::verify::{CharacterNames, RecordedClock};
+use crate::verify::{CharacterNames, RecordedClock, export as verify_export};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -31,7 +30,8 @@ pub fn grimoire_verdict(text: &str) -> (bool, Option<u64>) {
 
 /// [`grimoire_verdict`], with what grimoire says at that seq.
 pub fn grimoire_verdict_in_words(text: &str) -> (bool, Option<u64>, Option<String>) {
-    let report = verify_export(text);
+    let mut report = verify_export(text);
+    report.decided_again_problems.clear();
     let first = match &report.chain_break {
         Some(problem) => Some(problem.clone()),
         None => report.dice_problems.iter().min_by_key(|p| p.seq).cloned(),

@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod campaign;
 pub mod cli;
+pub mod command;
 pub mod dice;
 pub mod differential;
 pub mod error;

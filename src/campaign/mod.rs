@@ -13,8 +13,6 @@ use crate::rules::{Command, GivenEntropy, RuleError, decide};
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::store::{Appender, Batch, Location, Stamp, Store, StoreError, WriteView, Written};
-use crate::systems::contract::command::{Action, Given};
-use crate::systems::registry::{Registered, SystemId, on_system};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::borrow::BorrowMut;
@@ -450,7 +448,7 @@ pub fn asked_in_words(
         Some(name) => format!("{name}: {}", asked.words()),
         None => asked.words(),
     };
-    let Ok(mut command) = build_asked(asked) else {
+    let Ok(mut command) = crate::command::asked(asked) else {
         return typed();
     };
     for input in command.inputs() {
@@ -466,70 +464,8 @@ pub fn asked_in_words(
 /// The command a request records, as the rules decide it; one this build cannot read is refused
 /// by the rules' words.
 fn asked_command(asked: &crate::event::AskedCommand) -> Result<Command, Error> {
-    build_asked(asked)
+    crate::command::asked(asked)
         .map_err(|why| RuleError::from(crate::rules::players::Refused::Unreadable(why)).into())
-}
-
-/// The command a roll put to a device completes, as the rules decide it: a free roll, or a
-/// system's command built from what was typed for it by the builder the command line uses.
-fn build_asked(asked: &crate::event::AskedCommand) -> Result<crate::rules::Command, String> {
-    match asked {
-        crate::event::AskedCommand::Roll {
-            expression,
-            purpose,
-            character,
-        } => Ok(crate::rules::Command::Roll(
-            crate::rules::campaign::DiceRoll {
-                expression: expression.clone(),
-                purpose: purpose.clone(),
-                sealed: false,
-                character: character.clone(),
-            },
-        )),
-        crate::event::AskedCommand::System {
-            system,
-            path,
-            given,
-        } => {
-            let id = SystemId::keyed(system).ok_or_else(|| format!("no rule system '{system}'"))?;
-            on_system!(id, SystemId, |S| system_command::<S>(path, given))
-        }
-    }
-}
-
-/// A system's command rebuilt from what was typed for it, by the same builder the command line
-/// uses.
-fn system_command<S: Registered>(
-    path: &str,
-    typed: &std::collections::BTreeMap<String, Vec<String>>,
-) -> Result<crate::rules::Command, String> {
-    let spec = S::commands()
-        .iter()
-        .find(|c| c.path == path)
-        .ok_or_else(|| format!("no command `{path}`"))?;
-    let Action::Records { build, .. } = &spec.action else {
-        return Err(format!("`{path}` records nothing"));
-    };
-    let mut given = Given::default();
-    for (id, values) in typed {
-        let arg = spec
-            .args
-            .iter()
-            .find(|a| a.id == id)
-            .ok_or_else(|| format!("`{path}` takes no --{id}"))?;
-        given.put(arg.id, values.clone());
-    }
-    // An argument added since the request was recorded takes its default, as the command line
-    // would have given it then.
-    for arg in spec.args {
-        if let Some(default) = arg.default
-            && !typed.contains_key(arg.id)
-        {
-            given.put(arg.id, vec![default.to_string()]);
-        }
-    }
-    let command = build(&given)?;
-    Ok(crate::rules::Command::System(S::wrap_command(command)))
 }
 
 /// Records `command` on `store`: one write transaction, all or nothing. A command that starts an

@@ -161,7 +161,7 @@ fn verify_text(r: &VerifyReport) -> String {
     }
     if r.device_dice_in_rules_commands > 0 {
         lines.push(format!(
-            "  of them drawn by rule-system commands: {} (each face is the phone's, but neither check decides the command again, so which of the answer's dice each rule took is the GM's server's word)",
+            "  of them drawn by rule-system commands: {} (each command decided again by the rules, on the campaign as it stood, with the phone's dice: the players' page cannot do this)",
             r.device_dice_in_rules_commands
         ));
     }
@@ -183,7 +183,10 @@ fn verify_text(r: &VerifyReport) -> String {
             n => format!("; {n} passed over, as every command passes them over (taken by another state format, at an event the log no longer holds as it was, or before a retraction that reaches back past them); `grimoire snapshots rebuild` replaces them"),
         }
     ));
-    for problem in r.dice_problems.iter().chain(&r.snapshot_problems) {
+    for problem in (r.dice_problems.iter())
+        .chain(&r.decided_again_problems)
+        .chain(&r.snapshot_problems)
+    {
         // A problem's words stand alone (the first one is quoted where a session end is
         // refused), so most begin with their seq: the line names it once.
         let at = format!("#{}: ", problem.seq);

@@ -4,6 +4,7 @@
 //! snapshot against a replay, and the secrets a file keeps. `grimoire verify` runs [`log`] on a
 //! campaign file or database, and [`export`] on an export's text, as the players' page checks it.
 
+mod answers;
 mod chain_check;
 mod clock;
 mod names;
@@ -120,6 +121,8 @@ fn log_rows(
         .collect();
     let snapshots_passed_over = snapshots_passed_over - to_compare.len() as u64;
     let mut replay = Some(Replay::new(&revisions));
+    let mut answers = answers::Answers::default();
+    let mut first_unreadable = None;
     let (mut snapshots_checked, mut snapshot_problems) = (0, Vec::new());
     let mut from = Seq(1);
     to_compare.push(Seq::END);
@@ -127,6 +130,10 @@ fn log_rows(
         let read = log.rows(from, until, &mut |row| {
             watch(row.seq);
             let event = verifier.feed(&row);
+            match &event {
+                Some(event) => answers.note(row.seq, event),
+                None => _ = first_unreadable.get_or_insert(row.seq),
+            }
             match (&mut replay, event) {
                 (Some(replay), Some(event)) => {
                     replay.feed(row.seq, &event);
@@ -166,6 +173,8 @@ fn log_rows(
             });
         }
     }
+    let end = earliest(verifier.chain_break().map(|p| p.seq), first_unreadable);
+    let decided_again_problems = answers.check(&revisions, end, &mut FileRows(&mut *log))?;
     match log.secrets() {
         // A reader that may not see secrets leaves them to whoever holds them (a server ends
         // the transaction at the refusal, so nothing more is read).
@@ -206,6 +215,7 @@ fn log_rows(
         snapshots_checked,
         snapshots_passed_over,
         snapshot_problems,
+        decided_again_problems,
         ..verifier.finish()
     })
 }
@@ -248,6 +258,12 @@ pub fn export(text: &str) -> VerifyReport {
         }
     }
     let mut ids = std::collections::HashMap::new();
+    let mut answers = answers::Answers::default();
+    for (row, event) in rows.iter().zip(&events) {
+        if let Some(event) = event {
+            answers.note(row.seq, event);
+        }
+    }
     for row in &rows {
         if let Some(first) = ids.insert(row.event_id.as_str(), row.seq) {
             verifier.note_problem(
@@ -260,7 +276,23 @@ pub fn export(text: &str) -> VerifyReport {
         }
         verifier.feed(row);
     }
-    let mut report = verifier.finish();
+    // Nothing past an event that cannot be read means anything.
+    let first_unreadable = events.iter().position(Option::is_none).map(|i| rows[i].seq);
+    let end = earliest(verifier.chain_break().map(|p| p.seq), first_unreadable);
+    let revisions = crate::state::Revisions::of(
+        (rows.iter().zip(&events)).filter_map(|(row, e)| Some((row.seq, e.as_ref()?))),
+    );
+    let mut exported = ExportRows {
+        rows: &rows,
+        events: &events,
+    };
+    // An export's rows are all in memory: reading them again cannot fail.
+    let decided_again_problems =
+        (answers.check(&revisions, end, &mut exported)).unwrap_or_default();
+    let mut report = VerifyReport {
+        decided_again_problems,
+        ..verifier.finish()
+    };
     if let (Some(why), None) = (unreadable, &report.chain_break) {
         let seq = Seq(rows.len() as u64 + 1);
         report.chain_break = Some(Problem {
@@ -269,4 +301,74 @@ pub fn export(text: &str) -> VerifyReport {
         });
     }
     report
+}
+
+/// Where the answers' check stops: the chain's first break or the first row that cannot be read,
+/// whichever comes first.
+fn earliest(chain_break: Option<Seq>, unreadable: Option<Seq>) -> Option<Seq> {
+    match (chain_break, unreadable) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A campaign file's rows, read again for the answers in the same read.
+struct FileRows<'l, 'r>(&'l mut (dyn crate::store::backend::LogRead + 'r));
+
+impl answers::ReadAgain for FileRows<'_, '_> {
+    fn each(
+        &mut self,
+        from: Seq,
+        upto: Seq,
+        feed: &mut dyn FnMut(Seq, &Event),
+    ) -> Result<(), StoreError> {
+        // Only rows before the first that cannot be read are asked for: the main pass named it.
+        self.0.rows(from, upto, &mut |row| {
+            if let Ok(event) = row.event() {
+                feed(row.seq, &event);
+            }
+            Ok(ControlFlow::Continue(()))
+        })
+    }
+
+    fn event_at(&mut self, seq: Seq) -> Option<(Event, crate::time::GameTime)> {
+        let row = self.0.row(seq).ok()??;
+        Some((row.event().ok()?, crate::time::GameTime(row.game_time)))
+    }
+}
+
+/// An export's rows, read again for the answers.
+struct ExportRows<'r> {
+    rows: &'r [StoredRow],
+    events: &'r [Option<Event>],
+}
+
+impl ExportRows<'_> {
+    fn index(&self, seq: Seq) -> Option<usize> {
+        self.rows.binary_search_by_key(&seq, |row| row.seq).ok()
+    }
+}
+
+impl answers::ReadAgain for ExportRows<'_> {
+    fn each(
+        &mut self,
+        from: Seq,
+        upto: Seq,
+        feed: &mut dyn FnMut(Seq, &Event),
+    ) -> Result<(), StoreError> {
+        for (row, event) in self.rows.iter().zip(self.events) {
+            if (from..=upto).contains(&row.seq)
+                && let Some(event) = event
+            {
+                feed(row.seq, event);
+            }
+        }
+        Ok(())
+    }
+
+    fn event_at(&mut self, seq: Seq) -> Option<(Event, crate::time::GameTime)> {
+        let i = self.index(seq)?;
+        let event = self.events[i].clone()?;
+        Some((event, crate::time::GameTime(self.rows[i].game_time)))
+    }
 }

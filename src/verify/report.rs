@@ -58,8 +58,8 @@ pub struct VerifyReport {
     #[serde(default)]
     pub witnessed_dice_checked: u64,
     /// Of the dice players' devices made, those a rule system's command drew (a cast put to a
-    /// phone): each face is the phone's, but neither checker decides the command again, so which
-    /// of the answer's dice each rule took is the GM's server's word.
+    /// phone): each face is the phone's; which of the answer's dice each rule took is checked by
+    /// deciding the command again (`decided_again_problems`), which the players' page cannot.
     #[serde(default)]
     pub device_dice_in_rules_commands: u64,
     /// Rolls put to a device again after a request to it was withdrawn or its answer refused
@@ -68,6 +68,12 @@ pub struct VerifyReport {
     pub rolls_put_again: u64,
     /// Dice or reveals that do not match, first one first.
     pub dice_problems: Vec<Problem>,
+    /// Commands answered on players' phones that the rules, decided again on the campaign as it
+    /// stood with the phone's dice, do not record as the log does (C-5), first one first: the
+    /// GM's server saw the phone's bytes before it wrote what they decided. The players' page does
+    /// not run the rules, so it makes none of these checks.
+    #[serde(default)]
+    pub decided_again_problems: Vec<Problem>,
     /// The checkpoints asked about, in the order given.
     pub checkpoints: Vec<CheckpointResult>,
     /// Stored snapshots that commands would start from, compared with a replay of the log.
@@ -98,6 +104,7 @@ impl VerifyReport {
         if let Some(problem) = self
             .dice_problems
             .iter()
+            .chain(&self.decided_again_problems)
             .chain(&self.snapshot_problems)
             .next()
         {
@@ -113,6 +120,7 @@ impl VerifyReport {
         self.file_problems == 0
             && self.chain_break.is_none()
             && self.dice_problems.is_empty()
+            && self.decided_again_problems.is_empty()
             && self.snapshot_problems.is_empty()
             && self.checkpoints.iter().all(|c| c.holds)
     }

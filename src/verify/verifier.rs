@@ -118,7 +118,7 @@ struct PutToDevice {
     put_again: bool,
 }
 
-const MAX_PROBLEMS: usize = 20;
+pub(super) const MAX_PROBLEMS: usize = 20;
 
 impl Verifier {
     pub fn new(reveals: Reveals, checkpoints: Vec<Checkpoint>) -> Verifier {

@@ -42,7 +42,7 @@ function check(out, exported) {
       (result.deviceChecked + result.witnessedChecked > 0
         ? ", " + count(result.deviceChecked, "die rolled on a player's device", "dice rolled on players' devices") +
           " and " + count(result.witnessedChecked, "die of the GM's witnessed", "dice of the GM's witnessed") + " re-derived" +
-          (result.deviceInRules > 0 ? " (" + result.deviceInRules + " of them drawn by rule-system commands: which of a phone's dice each rule took is the GM's server's word)" : "")
+          (result.deviceInRules > 0 ? " (" + result.deviceInRules + " of them drawn by rule-system commands: this page does not run the rules, so which of a phone's dice each rule took is checked only by `grimoire verify`, which decides those commands again)" : "")
         : "") + "; " +
       (result.seededAwaiting + result.sealedAwaiting === 1 ? "1 die awaits its seed or its reveal."
         : (result.seededAwaiting + result.sealedAwaiting) + " dice await their seed or their reveal.") +

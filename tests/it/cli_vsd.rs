@@ -873,7 +873,7 @@ fn vsd9_vsd14_a_held_bolt_fires_and_its_attack_roll_is_rolled_by_spell_fire() {
     let payload = &attack["payload"];
     assert_eq!(payload["cast_seq"], cast);
     assert_eq!(payload["dice"][0]["provenance"]["source"], "device");
-    // Its faces are the phone's; which die the rules took is the server's word, and verify says so.
+    // Its faces are the phone's; verify counts them apart and decides the command again.
     let verified = c.json(&["verify"]);
     assert_eq!(
         verified["device_dice_in_rules_commands"],

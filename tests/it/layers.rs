@@ -16,7 +16,8 @@ enum Layer {
     Commands,
     Store,
     /// Verification (`verify`): what a true record holds, read from the store's rows; the store
-    /// knows rows and how they chain, never the record's rules.
+    /// knows rows and how they chain, never the record's rules. It runs the rules on a command a
+    /// phone answered, to decide it again (`verify/answers.rs`).
     Verify,
     /// The read side (`read`, and `audit`'s counting): what the campaign says, computed from the
     /// state and the log for every front end to render; it names no front end.
@@ -80,10 +81,8 @@ fn allowed(from: Layer, to: Layer, target: &[String]) -> bool {
                 || named(&["rules", "RuleError"])
                 || named(&["Error"])
         }
-        Layer::Verify => matches!(
-            to,
-            Layer::Model | Layer::State | Layer::Store | Layer::Verify
-        ),
+        // It decides a phone's answered command again: the rules, on the command as typed.
+        Layer::Verify => to <= Layer::Verify && to != Layer::Render,
         // The library's error, whose refusals a read passes on (an unknown character, a point
         // the log does not reach).
         Layer::Read => {

@@ -1135,3 +1135,99 @@ fn c5_a_kill_while_the_shell_waits_on_a_phone_ends_the_shell_after_saying_what_s
         "the shell went on after the kill"
     );
 }
+
+/// A command put to a phone is decided again by `verify` (C-5): the rules, run on the campaign as
+/// it stood before the answer with the phone's dice, must record exactly what the log holds. The
+/// GM's server sees the phone's bytes before it writes the command, so without this it could
+/// slip in an event that spends the first die, write numbers the dice do not give, or record a
+/// refusal the rules never made; the players' page, which does not run the rules, passed each
+/// (the eighth hostile pass's reproductions, on a save that reads the cast it answers).
+#[test]
+fn c5_a_save_put_to_a_phone_is_decided_again_by_verify_and_a_die_the_server_chose_is_refused() {
+    use grimoire::differential::{rechained, rows_of, text_of};
+    let (c, cast, bea) = tom_under_miras_sleep();
+    let served = Served::start(&c);
+    c.ok(&[
+        "save",
+        "Tom",
+        "--cast",
+        &cast,
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    let answered = answer(&served, &bea, 1, &"3c".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    drop(served);
+    let verified = c.json(&["verify"]);
+    assert_eq!(verified["all_hold"], true, "{verified}");
+    assert_eq!(verified["decided_again_problems"], serde_json::json!([]));
+    let rows = rows_of(&c.ok(&["export"]));
+    let at = rows
+        .iter()
+        .position(|r| r.kind == "roll_answered")
+        .expect("the answer");
+    let answer_seq = at as u64 + 1;
+    let save = &rows[at + 1];
+    let payload = |row: &grimoire::store::StoredRow| -> serde_json::Value {
+        serde_json::from_str(&row.payload).unwrap()
+    };
+    // What verify names first among the commands decided again, and the page's scope untouched.
+    let decided_again = |rows: Vec<grimoire::store::StoredRow>| {
+        let report = grimoire::verify::export(&text_of(&rechained(rows)));
+        assert_eq!(report.chain_break, None);
+        let first = report.decided_again_problems.first().cloned();
+        let first = first.expect("a command decided again that the log does not hold");
+        (first.seq.get(), first.what)
+    };
+    // Its numbers not what its dice give: one more than the phone's roll, and its total with it.
+    let mut raised = rows.clone();
+    let mut more = payload(save);
+    more["roll"] = (more["roll"].as_i64().unwrap() + 1).into();
+    more["total"] = (more["total"].as_i64().unwrap() + 1).into();
+    raised[at + 1].payload = more.to_string();
+    let (seq, said) = decided_again(raised);
+    assert_eq!(seq, answer_seq + 1, "{said}");
+    assert!(said.contains("with other values"), "{said}");
+
+    // Another Against the Darkmaster event slipped in after the answer, holding the phone's first
+    // die, so that the save takes the second.
+    let mut slipped = rows.clone();
+    let mut cast_payload = payload(&rows[cast.parse::<usize>().unwrap() - 1]);
+    let mut first_die = payload(save)["dice"][0].clone();
+    cast_payload["dice"] = serde_json::json!([first_die.clone()]);
+    let mut moved = payload(save);
+    first_die["n"] = 1.into();
+    first_die["value"] = derived_face(
+        payload(&rows[at])["secret"].as_str().unwrap(),
+        1,
+        1,
+        &"3c".repeat(32),
+        first_die["sides"].as_u64().unwrap(),
+    )
+    .into();
+    moved["dice"] = serde_json::json!([first_die]);
+    slipped[at + 1].payload = moved.to_string();
+    let mut inserted = rows[at + 1].clone();
+    inserted.kind = cast_payload["kind"].as_str().unwrap().to_string();
+    inserted.payload = cast_payload.to_string();
+    slipped.insert(at + 1, inserted);
+    for (k, row) in slipped.iter_mut().enumerate() {
+        row.seq = grimoire::seq::Seq(k as u64 + 1);
+    }
+    let (seq, said) = decided_again(slipped);
+    assert_eq!(seq, answer_seq + 1, "{said}");
+    assert!(said.contains("record a 'save_rolled' here"), "{said}");
+
+    // The refusal of a save the rules allow: the phone's die thrown away, the roll put again.
+    let mut refused = rows[..=at].to_vec();
+    let mut answer_payload = payload(&rows[at]);
+    answer_payload["refused"] = "Tom is not under that spell".into();
+    refused[at].payload = answer_payload.to_string();
+    let (seq, said) = decided_again(refused);
+    assert_eq!(seq, answer_seq, "{said}");
+    assert!(
+        said.contains("recorded as refused, yet the rules decide"),
+        "{said}"
+    );
+}

@@ -5,8 +5,10 @@
 //! the GM never sees the device's bytes before the request is on record, and the device never sees
 //! the secret before its bytes are.
 
+mod again;
 mod choices;
 
+pub use again::{DecidedAgain, decided_again};
 pub use choices::{made_on, waiting_on};
 
 use super::RuleError;
