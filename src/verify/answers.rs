@@ -7,12 +7,15 @@
 //! dice.
 
 use super::Problem;
+use crate::dice::SealedSecret;
 use crate::dice::{Provenance, fairness};
 use crate::event::Event;
+use crate::event::RevealedDie;
 use crate::ids::RequestId;
-use crate::rules::players::{DecidedAgain, decided_again};
+use crate::rules::campaign::Released;
+use crate::rules::players::{AnswerLog, DecidedAgain, decided_again};
 use crate::seq::Seq;
-use crate::state::{Replay, Revisions};
+use crate::state::{CampaignState, Replay, Revisions};
 use crate::store::StoreError;
 use crate::time::GameTime;
 use std::collections::BTreeMap;
@@ -28,6 +31,8 @@ pub(super) trait ReadAgain {
     ) -> Result<(), StoreError>;
     /// The event at `seq` with its in-game time, when it can be read.
     fn event_at(&mut self, seq: Seq) -> Option<(Event, GameTime)>;
+    /// The first reveal of the sealed dice of the event at `seq`, wherever it stands.
+    fn reveal_of(&mut self, seq: Seq) -> Option<Vec<RevealedDie>>;
 }
 
 /// One answer the log records.
@@ -96,8 +101,8 @@ impl Answers {
                 continue;
             };
             let before = stood.before(answer.seq, revisions, log)?;
-            let read = &mut |seq: Seq| log.event_at(seq);
             let put = before.players.requests.get(&answer.request);
+            let mut read = Following { log };
             let decided = match put.map(|put| crate::command::asked(&put.asked)) {
                 None => Err(format!(
                     "no request {} was put to a phone before it",
@@ -111,67 +116,85 @@ impl Answers {
                     command,
                     &contribution,
                     g,
-                    read,
+                    &mut read,
                 ),
             };
             let (seq, request) = (answer.seq, answer.request);
             let holding = self.holding.get(&request).map_or(&[][..], Vec::as_slice);
             let mut say = |at: Seq, what: String| problems.push(Problem { seq: at, what });
-            match decided {
-                // Named where its command's events would stand.
-                Err(why) if !answer.refused => {
-                    let at = seq.next();
+            let recorded_after = match decided {
+                Err(why) => {
+                    // Named where its command's events would stand, or at a refusal.
+                    let (at, what) = match answer.refused {
+                        false => (seq.next(), "what the answer's dice decided"),
+                        true => (seq, "its refusal"),
+                    };
                     say(
                         at,
                         format!(
-                            "#{at}: request {request}'s command cannot be decided again ({why}), so what the answer's dice decided is unchecked"
+                            "#{at}: request {request}'s command cannot be decided again ({why}), so {what} is unchecked"
                         ),
                     );
-                }
-                Err(_) => {}
-                Ok(DecidedAgain::Refused(why)) if !answer.refused => say(
-                    seq,
-                    format!(
-                        "#{seq}: the rules refuse request {request}'s command with the phone's dice ({why}), yet the log records it done"
-                    ),
-                ),
-                Ok(DecidedAgain::Refused(_)) => {}
-                Ok(DecidedAgain::Records(_)) if answer.refused => say(
-                    seq,
-                    format!(
-                        "#{seq}: request {request}'s answer is recorded as refused, yet the rules decide its command with the phone's dice: grimoire would have recorded what it records"
-                    ),
-                ),
-                Ok(DecidedAgain::Records(events)) => {
-                    let last = Seq(seq.0 + events.len() as u64);
-                    for (at, decided) in (1..).map(|i| Seq(seq.0 + i)).zip(&events) {
-                        let recorded = log.event_at(at).map(|(event, _)| event);
-                        if !recorded
-                            .as_ref()
-                            .is_some_and(|r| same_but_words(r, decided))
-                        {
-                            say(at, differs(at, request, recorded.as_ref(), decided));
-                            break;
-                        }
-                    }
-                    // One before the answer is named by the dice's own check.
-                    for &at in holding.iter().filter(|&&at| at > last) {
-                        say(
-                            at,
-                            format!(
-                                "#{at} holds a die of request {request}'s answer, which the rules, deciding its command again, do not draw there"
-                            ),
-                        );
-                    }
                     continue;
                 }
-            }
-            // Refused, whether the log or the rules say so: no event after it holds its dice.
-            for &at in holding.iter().filter(|&&at| at > seq) {
+                Ok(DecidedAgain::Refused(why)) if !answer.refused => {
+                    say(
+                        seq,
+                        format!(
+                            "#{seq}: the rules refuse request {request}'s command with the phone's dice ({why}), yet the log records it done"
+                        ),
+                    );
+                    seq
+                }
+                Ok(DecidedAgain::Refused(_)) => seq,
+                Ok(DecidedAgain::Records { .. }) if answer.refused => {
+                    say(
+                        seq,
+                        format!(
+                            "#{seq}: request {request}'s answer is recorded as refused, yet the rules decide its command with the phone's dice: grimoire would have recorded what it records"
+                        ),
+                    );
+                    seq
+                }
+                Ok(DecidedAgain::Records {
+                    events,
+                    seeds_set_free,
+                }) => {
+                    let mut at = seq;
+                    let mut recorded = || {
+                        at = at.next();
+                        (at, read.log.event_at(at).map(|(event, _)| event))
+                    };
+                    let first_wrong = events.iter().find_map(|decided| {
+                        let (at, recorded) = recorded();
+                        let same = recorded
+                            .as_ref()
+                            .is_some_and(|r| same_but_words(r, decided));
+                        (!same).then(|| differs(at, request, recorded.as_ref(), decided))
+                    });
+                    // Each seed set free is published after the command's events, as it opens
+                    // its commitment (checked where the reveal stands).
+                    let first_wrong = first_wrong.or_else(|| {
+                        seeds_set_free.iter().find_map(|released| {
+                            let (at, recorded) = recorded();
+                            (!publishes(recorded.as_ref(), released)).then(|| format!(
+                                "#{at}: request {request}'s command sets a seed free, and the log does not publish it here"
+                            ))
+                        })
+                    });
+                    if let Some(what) = first_wrong {
+                        say(at, what);
+                    }
+                    at
+                }
+            };
+            // Only the command's events hold the answer's dice; one before the answer is named by
+            // the dice's own check.
+            for &at in holding.iter().filter(|&&at| at > recorded_after) {
                 say(
                     at,
                     format!(
-                        "#{at} holds a die of request {request}'s answer, whose command records nothing"
+                        "#{at} holds a die of request {request}'s answer, which the rules, deciding its command again, do not draw there"
                     ),
                 );
             }
@@ -179,6 +202,45 @@ impl Answers {
         problems.sort_by_key(|p| p.seq);
         problems.truncate(super::verifier::MAX_PROBLEMS);
         Ok(problems)
+    }
+}
+
+/// Whether `recorded` is the reveal of the seed `released` names.
+fn publishes(recorded: Option<&Event>, released: &Released) -> bool {
+    match (recorded, released) {
+        (Some(Event::SeedRevealed { epoch, .. }), Released::Seed(released)) => epoch == released,
+        (Some(Event::SealedSeedRevealed { epoch, .. }), Released::SealedSeed(released)) => {
+            epoch == released
+        }
+        _ => false,
+    }
+}
+
+/// The log as deciding an answer again reads it: earlier events as they stand, and the sealed
+/// dice a command opens from their reveal in the log, the one the command recorded or any other
+/// (the write read them from the GM's secrets; the sealed dice's own check holds a reveal to its
+/// commitment). Dice never revealed are read as none: a command that opens them then decides
+/// otherwise than it did, and is named, unless its answer was refused.
+struct Following<'l> {
+    log: &'l mut dyn ReadAgain,
+}
+
+impl AnswerLog for Following<'_> {
+    fn event_at(&mut self, seq: Seq) -> Option<(Event, GameTime)> {
+        self.log.event_at(seq)
+    }
+
+    fn sealed(&mut self, seq: Seq) -> Vec<SealedSecret> {
+        let opened = self.log.reveal_of(seq).unwrap_or_default();
+        (opened.into_iter())
+            .map(|die| SealedSecret {
+                n: die.n,
+                value: die.value,
+                nonce: die.nonce,
+                then: die.then,
+                event: 0,
+            })
+            .collect()
     }
 }
 
@@ -226,14 +288,20 @@ fn differs(at: Seq, request: RequestId, recorded: Option<&Event>, decided: &Even
 
 /// The campaign as it stood just before each answer, as the write that recorded it saw it: only
 /// the retractions and amendments recorded by then in force. One replay goes on from answer to
-/// answer, and starts again only when a revision recorded in between reaches back into what it
-/// has already folded.
+/// answer; when a revision recorded in between reaches back into what it has folded, it goes on
+/// from the newest state kept before that point (one every [`KEEP_EVERY`] events, the last
+/// [`STATES_KEPT`]), or from the start.
 #[derive(Default)]
 struct AsItStood {
     replay: Option<Replay>,
     /// The last seq folded in.
     folded: Seq,
+    /// States met on the way, each as it stood at its seq.
+    kept: BTreeMap<Seq, CampaignState>,
 }
+
+const KEEP_EVERY: u64 = 256;
+const STATES_KEPT: usize = 32;
 
 impl AsItStood {
     fn before(
@@ -241,9 +309,18 @@ impl AsItStood {
         at: Seq,
         revisions: &Revisions,
         log: &mut dyn ReadAgain,
-    ) -> Result<&crate::state::CampaignState, StoreError> {
+    ) -> Result<&CampaignState, StoreError> {
         let upto = at.previous();
-        let known = Revisions {
+        let known: Vec<(Seq, Seq)> = (revisions.retractions.iter().copied())
+            .chain((revisions.amendments.iter()).map(|(by, target, _)| (*by, *target)))
+            .filter(|(by, _)| *by <= upto)
+            .collect();
+        // The state at `from` stands for the campaign as it stood there, and goes on to `upto`,
+        // unless a revision recorded after it (by `upto`) reaches it.
+        let goes_on_from = |from: Seq| {
+            from <= upto && !(known.iter()).any(|&(by, target)| by > from && target <= from)
+        };
+        let in_force = Revisions {
             retractions: (revisions.retractions.iter())
                 .filter(|(by, _)| *by <= upto)
                 .copied()
@@ -253,31 +330,45 @@ impl AsItStood {
                 .cloned()
                 .collect(),
         };
-        let folded = self.folded;
-        let reaches_back = (known.retractions.iter())
-            .map(|&(by, target)| (by, target))
-            .chain(
-                known
-                    .amendments
-                    .iter()
-                    .map(|(by, target, _)| (*by, *target)),
-            )
-            .any(|(by, target)| by > folded && target <= folded);
         let mut replay = match self.replay.take() {
-            Some(replay) if !reaches_back && folded <= upto => {
-                Replay::resume(replay.finish(), &known)
-            }
-            _ => {
-                self.folded = Seq(0);
-                Replay::new(&known)
-            }
+            Some(replay) if goes_on_from(self.folded) => Replay::resume(replay.finish(), &in_force),
+            _ => match self
+                .kept
+                .iter()
+                .rev()
+                .find(|(from, _)| goes_on_from(**from))
+            {
+                Some((from, state)) => {
+                    self.folded = *from;
+                    Replay::resume(state.clone(), &in_force)
+                }
+                None => {
+                    self.folded = Seq(0);
+                    Replay::new(&in_force)
+                }
+            },
         };
+        let kept = &mut self.kept;
         if self.folded < upto {
             log.each(self.folded.next(), upto, &mut |seq, event| {
                 replay.feed(seq, event);
+                if seq.0 % KEEP_EVERY == 0 && goes_on_from(seq) {
+                    keep(kept, seq, replay.state());
+                }
             })?;
         }
         self.folded = upto;
         Ok(self.replay.insert(replay).state())
+    }
+}
+
+fn keep(kept: &mut BTreeMap<Seq, CampaignState>, seq: Seq, state: &CampaignState) {
+    // Folded again after going back, a state kept already is the same.
+    if kept.contains_key(&seq) {
+        return;
+    }
+    kept.insert(seq, state.clone());
+    if kept.len() > STATES_KEPT {
+        kept.pop_first();
     }
 }

@@ -335,6 +335,22 @@ impl answers::ReadAgain for FileRows<'_, '_> {
         let row = self.0.row(seq).ok()??;
         Some((row.event().ok()?, crate::time::GameTime(row.game_time)))
     }
+
+    fn reveal_of(&mut self, seq: Seq) -> Option<Vec<crate::event::RevealedDie>> {
+        let mut found = None;
+        let read = self
+            .0
+            .rows_of_kind("sealed_revealed", seq, Seq::END, &mut |row| {
+                if let Ok(Event::SealedRevealed { seq: opened, dice }) = row.event()
+                    && opened == seq
+                {
+                    found = Some(dice);
+                    return Ok(ControlFlow::Break(()));
+                }
+                Ok(ControlFlow::Continue(()))
+            });
+        read.ok().and(found)
+    }
 }
 
 /// An export's rows, read again for the answers.
@@ -364,6 +380,13 @@ impl answers::ReadAgain for ExportRows<'_> {
             }
         }
         Ok(())
+    }
+
+    fn reveal_of(&mut self, seq: Seq) -> Option<Vec<crate::event::RevealedDie>> {
+        self.events.iter().flatten().find_map(|event| match event {
+            Event::SealedRevealed { seq: opened, dice } if *opened == seq => Some(dice.clone()),
+            _ => None,
+        })
     }
 
     fn event_at(&mut self, seq: Seq) -> Option<(Event, crate::time::GameTime)> {

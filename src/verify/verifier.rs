@@ -185,6 +185,20 @@ impl Verifier {
                 Some(format!(
                     "#{at} amends #{seq}, itself an amendment, which grimoire never amends"
                 ))
+            } else if matches!(
+                original,
+                Event::DeviceLinked { .. }
+                    | Event::DeviceUnlinked { .. }
+                    | Event::RollRequested { .. }
+                    | Event::RollAnswered { .. }
+                    | Event::RollWithdrawn { .. }
+                    | Event::ChoiceAnswered { .. }
+            ) {
+                // The record of how dice were made: an amended request would have a phone's
+                // answer decided on a command its player never saw.
+                Some(format!(
+                    "#{at} amends #{seq}, a players' event (a link, request, answer, withdrawal or choice), which grimoire never amends"
+                ))
             } else if amended.kind() != original.kind() {
                 Some(format!(
                     "#{at} amends #{seq}, a '{}' event, with a '{}' event",

@@ -728,6 +728,24 @@ fn c5_a_roll_put_to_a_phone_is_recorded_once_by_the_roll_it_asked_for() {
     ));
     let said = both_refuse_at(&browser, undone, rows.len() as u64 + 1);
     assert!(said.contains("never retracts"), "{said}");
+    // Nor does it amend one: a request amended before its answer would have the phone's dice
+    // decide a command its player never saw (the ninth hostile pass).
+    let mut changed = rows.clone();
+    let asked_at = changed
+        .iter()
+        .position(|r| r.kind == "roll_requested")
+        .expect("a request");
+    let amendment = serde_json::json!({
+        "kind": "amended", "seq": asked_at + 1, "event": payload(&changed[asked_at]),
+        "changed": [], "outcome_changed": false,
+    });
+    changed.push(copied_as(
+        &rows[rows.len() - 1],
+        rows.len() as u64 + 1,
+        &amendment,
+    ));
+    let said = both_refuse_at(&browser, changed, rows.len() as u64 + 1);
+    assert!(said.contains("never amends"), "{said}");
     // A rule system's command put to the phone has its dice in that system's events, not in a
     // free roll's.
     let mut system = forged(0, None);

@@ -1231,3 +1231,71 @@ fn c5_a_save_put_to_a_phone_is_decided_again_by_verify_and_a_die_the_server_chos
         "{said}"
     );
 }
+
+/// A Ceremony scroll read on a phone opens the GM's sealed check with the reading (C-5): `verify`
+/// decides the reading again with the check as its reveal in the log publishes it, so the honest
+/// log holds and the session ends (the ninth hostile pass found `session end` refused: the check
+/// was taken for a secret verify could not read). Many answers, each followed by a retraction
+/// that reaches back before it, hold too: each is decided on the campaign as it stood then.
+#[test]
+fn c5_a_ceremony_scroll_read_on_a_phone_and_answers_followed_by_retractions_verify() {
+    let c = Campaign::with_a_ceremony_writer();
+    let written = c.ok(&[
+        "scroll",
+        "write",
+        "Wen",
+        "Calling Moon",
+        "--level",
+        "1",
+        "--effect",
+        "summons fog",
+    ]);
+    assert!(written.contains("the GM's check is sealed"), "{written}");
+    let scroll = written
+        .lines()
+        .find_map(|l| l.strip_prefix("The scroll is "))
+        .expect("the scroll's id")
+        .trim_end_matches('.')
+        .to_string();
+    c.ok(&["session", "start", "--entropy", "moths"]);
+    let bea = link(&c, "Bea", "Wen");
+    let served = Served::start(&c);
+    c.ok(&[
+        "scroll",
+        "read",
+        "Wen",
+        &scroll,
+        "--rolled-by",
+        "Bea",
+        "--no-wait",
+    ]);
+    let answered = answer(&served, &bea, 1, &"5a".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert_eq!(
+        rows(&c, "sealed_revealed").len(),
+        1,
+        "the reading opened the check"
+    );
+    // A damage recorded before each answer, and retracted after it.
+    for request in 2..=6 {
+        let damage = c.seq_of(&["damage", "Bryn", "1"]).to_string();
+        c.ok(&[
+            "roll",
+            "d20",
+            "--character",
+            "Wen",
+            "--rolled-by",
+            "Bea",
+            "--no-wait",
+        ]);
+        let bytes = format!("{request:02x}").repeat(32);
+        let answered = answer(&served, &bea, request, &bytes);
+        assert_eq!(answered.status, 200, "{}", answered.body);
+        c.ok(&["retract", &damage, "--reason", "the wrong fighter"]);
+    }
+    drop(served);
+    let verified = c.json(&["verify"]);
+    assert_eq!(verified["all_hold"], true, "{verified}");
+    assert_eq!(verified["decided_again_problems"], serde_json::json!([]));
+    c.ok(&["session", "end"]);
+}

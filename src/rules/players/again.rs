@@ -3,20 +3,34 @@
 //! rule took it: the rules, run again on the campaign as it stood with the same dice, say what
 //! the command recorded.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, SealedSecret};
 use crate::event::Event;
 use crate::ids::RequestId;
-use crate::rules::campaign::Input;
+use crate::rules::campaign::{Input, Released};
 use crate::seq::Seq;
 use crate::state::CampaignState;
 use crate::time::GameTime;
 use rand::SeedableRng;
 
+/// What deciding an answer again reads of the log, where the write that recorded it read the log
+/// and the GM's secrets.
+pub trait AnswerLog {
+    /// An earlier event, with its in-game time.
+    fn event_at(&mut self, seq: Seq) -> Option<(Event, GameTime)>;
+    /// The sealed dice of the event at `seq` that the command opens (a Ceremony scroll's check,
+    /// read): the write took them from the GM's secrets, and the reveal it records publishes them.
+    fn sealed(&mut self, seq: Seq) -> Vec<SealedSecret>;
+}
+
 /// What an answered request's command comes to when decided again.
 #[derive(Debug)]
 pub enum DecidedAgain {
-    /// The events it records after the answer, in order.
-    Records(Vec<Event>),
+    /// The events it records after the answer, in order, and the seeds it sets free, whose
+    /// reveals the write records after them (each read from the GM's secrets).
+    Records {
+        events: Vec<Event>,
+        seeds_set_free: Vec<Released>,
+    },
     /// The rules refuse it with those dice, for this reason: grimoire records such an answer as
     /// refused, and nothing after it.
     Refused(String),
@@ -25,9 +39,9 @@ pub enum DecidedAgain {
 /// `command`, which request `request` asked for, decided again as `Campaign::answer` decided it:
 /// on `before` (the campaign as it stood just before the answer, which is at `answer_seq`) with
 /// the answer folded in, and the dice the phone's `contribution` and the GM side's secret `g`
-/// make. `read` gives an earlier event and its in-game time, as the write's lock did.
-/// Err says why it cannot be decided again here: no such request was put, or the command reads
-/// what only the GM's secrets hold or sets a seed free.
+/// make; `log` gives what the command reads. Err says why it cannot be decided again here: no
+/// such request was put, or the command reads what a phone's command never reads (an epoch's
+/// seed, a retraction's target).
 pub fn decided_again(
     before: &CampaignState,
     answer_seq: Seq,
@@ -35,7 +49,7 @@ pub fn decided_again(
     mut command: crate::rules::Command,
     contribution: &[u8],
     g: [u8; 32],
-    read: &mut dyn FnMut(Seq) -> Option<(Event, GameTime)>,
+    log: &mut dyn AnswerLog,
 ) -> Result<DecidedAgain, String> {
     let put = (before.players.requests.get(&request))
         .ok_or_else(|| format!("no request {request} was put to a phone before it"))?;
@@ -50,11 +64,12 @@ pub fn decided_again(
     for input in command.inputs() {
         match input {
             Input::Event { seq, into } => {
-                if let Some((event, at)) = read(seq) {
+                if let Some((event, at)) = log.event_at(seq) {
                     into(event, at);
                 }
             }
-            _ => return Err("its command reads what only the GM's secrets hold".into()),
+            Input::SealedDice { seq, into } => *into = log.sealed(seq),
+            _ => return Err("its command reads what a phone's command never reads".into()),
         }
     }
     // A device's dice are never sealed, so nothing draws from this.
@@ -62,10 +77,10 @@ pub fn decided_again(
     let contribution = contribution.to_vec();
     let mut dice = Dice::device(g, request, contribution, put.witnessed, &mut unused);
     match crate::rules::decide(&after, command, &mut dice) {
-        Ok(events) if crate::rules::campaign::seeds_released(&after, &events).is_empty() => {
-            Ok(DecidedAgain::Records(events))
-        }
-        Ok(_) => Err("it sets a seed free, read from the GM's secrets".into()),
+        Ok(events) => Ok(DecidedAgain::Records {
+            seeds_set_free: crate::rules::campaign::seeds_released(&after, &events),
+            events,
+        }),
         Err(why) => Ok(DecidedAgain::Refused(why.to_string())),
     }
 }

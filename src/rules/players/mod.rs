@@ -8,7 +8,7 @@
 mod again;
 mod choices;
 
-pub use again::{DecidedAgain, decided_again};
+pub use again::{AnswerLog, DecidedAgain, decided_again};
 pub use choices::{made_on, waiting_on};
 
 use super::RuleError;

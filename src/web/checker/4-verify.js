@@ -418,6 +418,7 @@
         const amendedKind = p.event && typeof p.event === "object" ? p.event.kind : undefined;
         if (original === undefined) problem(seq, `#${seq} amends #${p.seq}, which the log does not hold`);
         else if (kindBySeq[p.seq] === "amended") problem(seq, `#${seq} amends #${p.seq}, itself an amendment, which grimoire never amends`);
+        else if (PLAYERS_KINDS.has(kindBySeq[p.seq])) problem(seq, `#${seq} amends #${p.seq}, a players' event (a link, request, answer, withdrawal or choice), which grimoire never amends`);
         else if (amendedKind !== kindBySeq[p.seq]) problem(seq, `#${seq} amends #${p.seq}, a '${kindBySeq[p.seq]}' event, with a '${amendedKind}' event`);
         else if (!sameDice(original, diceOf(amendedKind, p.event))) {
           problem(seq, `#${seq} amends #${p.seq} with dice other than the ones #${p.seq} rolled`);
