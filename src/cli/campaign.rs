@@ -165,6 +165,15 @@ fn verify_text(r: &VerifyReport) -> String {
             r.device_dice_in_rules_commands
         ));
     }
+    if !r.answers_changed_while_waiting.is_empty() {
+        let answers: Vec<String> = (r.answers_changed_while_waiting.iter())
+            .map(|seq| format!("#{seq}"))
+            .collect();
+        lines.push(format!(
+            "answered after events that changed them: {} (decided on the campaign as it stood when each roll was put, the phone's dice did otherwise: the GM recorded while it waited, or a server held the answer back after seeing the dice)",
+            answers.join(", ")
+        ));
+    }
     if r.rolls_put_again > 0 {
         lines.push(format!(
             "put to a phone again right after a roll to it was withdrawn or refused: {} (`grimoire audit dice` names them)",

@@ -48,11 +48,16 @@ struct Answer {
 #[derive(Default)]
 pub(super) struct Answers {
     answers: Vec<Answer>,
+    /// Where each request was put.
+    asked_at: BTreeMap<RequestId, Seq>,
     holding: BTreeMap<RequestId, Vec<Seq>>,
 }
 
 impl Answers {
     pub(super) fn note(&mut self, seq: Seq, event: &Event) {
+        if let Event::RollRequested { request, .. } = event {
+            self.asked_at.entry(*request).or_insert(seq);
+        }
         if let Event::RollAnswered {
             request,
             contribution,
@@ -86,8 +91,8 @@ impl Answers {
         revisions: &Revisions,
         end: Option<Seq>,
         log: &mut dyn ReadAgain,
-    ) -> Result<Vec<Problem>, StoreError> {
-        let mut problems = Vec::new();
+    ) -> Result<Decided, StoreError> {
+        let (mut problems, mut changed_while_waiting) = (Vec::new(), Vec::new());
         let mut stood = AsItStood::default();
         for answer in self.answers {
             if end.is_some_and(|end| answer.seq >= end) {
@@ -100,26 +105,23 @@ impl Answers {
             ) else {
                 continue;
             };
-            let before = stood.before(answer.seq, revisions, log)?;
-            let put = before.players.requests.get(&answer.request);
-            let mut read = Following { log };
-            let decided = match put.map(|put| crate::command::asked(&put.asked)) {
-                None => Err(format!(
-                    "no request {} was put to a phone before it",
-                    answer.request
-                )),
-                Some(Err(why)) => Err(why),
-                Some(Ok(command)) => decided_again(
-                    before,
-                    answer.seq,
-                    answer.request,
-                    command,
-                    &contribution,
-                    g,
-                    &mut read,
-                ),
+            let dice = (answer.request, contribution.as_slice(), g);
+            // What the dice would have done had the answer been recorded right after the
+            // request: events recorded while the roll waited may change it, and a server holding
+            // the answer back saw the dice first.
+            let at_once = match self.asked_at.get(&answer.request) {
+                Some(&asked) if asked.next() < answer.seq => {
+                    let then = stood.before(asked.next(), revisions, log)?;
+                    Some(decide(then, then.head.next(), dice, log))
+                }
+                _ => None,
             };
+            let before = stood.before(answer.seq, revisions, log)?;
+            let decided = decide(before, answer.seq, dice, log);
             let (seq, request) = (answer.seq, answer.request);
+            if at_once.is_some_and(|then| !same_outcome(&then, &decided)) {
+                changed_while_waiting.push(seq);
+            }
             let holding = self.holding.get(&request).map_or(&[][..], Vec::as_slice);
             let mut say = |at: Seq, what: String| problems.push(Problem { seq: at, what });
             let recorded_after = match decided {
@@ -163,7 +165,7 @@ impl Answers {
                     let mut at = seq;
                     let mut recorded = || {
                         at = at.next();
-                        (at, read.log.event_at(at).map(|(event, _)| event))
+                        (at, log.event_at(at).map(|(event, _)| event))
                     };
                     let first_wrong = events.iter().find_map(|decided| {
                         let (at, recorded) = recorded();
@@ -201,7 +203,51 @@ impl Answers {
         }
         problems.sort_by_key(|p| p.seq);
         problems.truncate(super::verifier::MAX_PROBLEMS);
-        Ok(problems)
+        Ok(Decided {
+            problems,
+            changed_while_waiting,
+        })
+    }
+}
+
+/// What deciding the answers again found.
+#[derive(Default)]
+pub(super) struct Decided {
+    /// What the log holds that the rules would not have recorded.
+    pub problems: Vec<Problem>,
+    /// The answers whose dice decide otherwise on the campaign as it stood when they were put.
+    pub changed_while_waiting: Vec<Seq>,
+}
+
+/// The command request `request` put decides again on `before`, with the answer at `answer`.
+fn decide(
+    before: &CampaignState,
+    answer: Seq,
+    (request, contribution, g): (RequestId, &[u8], [u8; 32]),
+    log: &mut dyn ReadAgain,
+) -> Result<DecidedAgain, String> {
+    let put = before.players.requests.get(&request);
+    match put.map(|put| crate::command::asked(&put.asked)) {
+        None => Err(format!("no request {request} was put to a phone before it")),
+        Some(Err(why)) => Err(why),
+        Some(Ok(command)) => {
+            let mut read = Following { log };
+            decided_again(before, answer, request, command, contribution, g, &mut read)
+        }
+    }
+}
+
+/// Whether two decisions of one answer come to the same: the same events (words aside), or both
+/// refused, or both beyond deciding.
+fn same_outcome(one: &Result<DecidedAgain, String>, other: &Result<DecidedAgain, String>) -> bool {
+    match (one, other) {
+        (
+            Ok(DecidedAgain::Records { events: a, .. }),
+            Ok(DecidedAgain::Records { events: b, .. }),
+        ) => a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_but_words(a, b)),
+        (Ok(DecidedAgain::Refused(a)), Ok(DecidedAgain::Refused(b))) => a == b,
+        (Err(_), Err(_)) => true,
+        _ => false,
     }
 }
 

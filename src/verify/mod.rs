@@ -174,7 +174,7 @@ fn log_rows(
         }
     }
     let end = earliest(verifier.chain_break().map(|p| p.seq), first_unreadable);
-    let decided_again_problems = answers.check(&revisions, end, &mut FileRows(&mut *log))?;
+    let decided = answers.check(&revisions, end, &mut FileRows(&mut *log))?;
     match log.secrets() {
         // A reader that may not see secrets leaves them to whoever holds them (a server ends
         // the transaction at the refusal, so nothing more is read).
@@ -215,7 +215,8 @@ fn log_rows(
         snapshots_checked,
         snapshots_passed_over,
         snapshot_problems,
-        decided_again_problems,
+        decided_again_problems: decided.problems,
+        answers_changed_while_waiting: decided.changed_while_waiting,
         ..verifier.finish()
     })
 }
@@ -287,10 +288,10 @@ pub fn export(text: &str) -> VerifyReport {
         events: &events,
     };
     // An export's rows are all in memory: reading them again cannot fail.
-    let decided_again_problems =
-        (answers.check(&revisions, end, &mut exported)).unwrap_or_default();
+    let decided = (answers.check(&revisions, end, &mut exported)).unwrap_or_default();
     let mut report = VerifyReport {
-        decided_again_problems,
+        decided_again_problems: decided.problems,
+        answers_changed_while_waiting: decided.changed_while_waiting,
         ..verifier.finish()
     };
     if let (Some(why), None) = (unreadable, &report.chain_break) {

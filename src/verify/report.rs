@@ -74,6 +74,12 @@ pub struct VerifyReport {
     /// not run the rules, so it makes none of these checks.
     #[serde(default)]
     pub decided_again_problems: Vec<Problem>,
+    /// Answers whose dice decide otherwise on the campaign as it stood when their roll was put:
+    /// events recorded while the phone's roll waited changed what it did. The GM may record
+    /// while a phone waits, but a server that held an answer back saw its dice first, and could
+    /// record what turns them (a damage that blocks a cast) before writing it; so each is named.
+    #[serde(default)]
+    pub answers_changed_while_waiting: Vec<Seq>,
     /// The checkpoints asked about, in the order given.
     pub checkpoints: Vec<CheckpointResult>,
     /// Stored snapshots that commands would start from, compared with a replay of the log.

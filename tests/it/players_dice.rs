@@ -1299,3 +1299,68 @@ fn c5_a_ceremony_scroll_read_on_a_phone_and_answers_followed_by_retractions_veri
     assert_eq!(verified["decided_again_problems"], serde_json::json!([]));
     c.ok(&["session", "end"]);
 }
+
+/// What a phone's roll does is decided when its answer is recorded, and the GM may go on
+/// recording while it waits; but a server that held the answer back saw its dice first, and could
+/// record what turns them. `verify` names each answer whose dice would have done otherwise had
+/// it come at once (C-5): here a cast the phone's die made a success, blocked by damage recorded
+/// while it waited; a roll with nothing in between is not named.
+#[test]
+fn c5_an_answer_turned_by_events_recorded_while_it_waited_is_named_by_verify() {
+    let c = Campaign::with_party();
+    let learn = [
+        "--rolls",
+        "1,4",
+        "ritual",
+        "learn",
+        "Aldric",
+        "Concealing Darkness",
+    ];
+    c.ok(&[&learn[..], &["--type", "phrase", "--pay", "health"]].concat());
+    c.ok(&["session", "start", "--entropy", "toads"]);
+    c.ok(&["fight", "start"]);
+    let bea = link(&c, "Bea", "Aldric");
+    let served = Served::start(&c);
+    let on_the_phone = ["--rolled-by", "Bea", "--no-wait"];
+    c.ok(&[&["roll", "d20", "--character", "Aldric"][..], &on_the_phone].concat());
+    let answered = answer(&served, &bea, 1, &"5a".repeat(32));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    let cast = ["ritual", "cast", "Aldric", "Concealing Darkness"];
+    c.ok(&[&cast[..], &on_the_phone].concat());
+    let secret: String = rusqlite::Connection::open(&c.db)
+        .unwrap()
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'request_secret' AND key = '2'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    // Bytes whose check die is a low success, as a held-back answer's dice would be seen.
+    let (bytes, die) = (0u32..)
+        .map(|k| format!("{k:064x}"))
+        .map(|bytes| {
+            let die = derived_face(&secret, 2, 0, &bytes, 20);
+            (bytes, die)
+        })
+        .find(|&(_, die)| (2..=5).contains(&die))
+        .unwrap();
+    c.ok(&["damage", "Aldric", &die.to_string()]);
+    let answered = answer(&served, &bea, 2, &bytes);
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    drop(served);
+    let turned = rows(&c, "roll_answered")[1]["seq"].clone();
+    let verified = c.json(&["verify"]);
+    assert_eq!(verified["all_hold"], true, "{verified}");
+    assert_eq!(
+        verified["answers_changed_while_waiting"],
+        serde_json::json!([turned]),
+        "{verified}"
+    );
+    let said = c.ok(&["verify"]);
+    assert!(
+        said.contains(&format!(
+            "answered after events that changed them: #{turned}"
+        )),
+        "{said}"
+    );
+}
