@@ -112,12 +112,12 @@ impl Answers {
             let at_once = match self.asked_at.get(&answer.request) {
                 Some(&asked) if asked.next() < answer.seq => {
                     let then = stood.before(asked.next(), revisions, log)?;
-                    Some(decide(then, then.head.next(), dice, log))
+                    Some(decided_on(then, then.head.next(), dice, log))
                 }
                 _ => None,
             };
             let before = stood.before(answer.seq, revisions, log)?;
-            let decided = decide(before, answer.seq, dice, log);
+            let decided = decided_on(before, answer.seq, dice, log);
             let (seq, request) = (answer.seq, answer.request);
             if at_once.is_some_and(|then| !same_outcome(&then, &decided)) {
                 changed_while_waiting.push(seq);
@@ -220,7 +220,7 @@ pub(super) struct Decided {
 }
 
 /// The command request `request` put decides again on `before`, with the answer at `answer`.
-fn decide(
+fn decided_on(
     before: &CampaignState,
     answer: Seq,
     (request, contribution, g): (RequestId, &[u8], [u8; 32]),
