@@ -553,7 +553,7 @@ fn decide_in_write(
                 new_seed = Some((seed, sealed_seed));
             }
             Input::Retraction(retraction) => read_for_retraction(state, secrets, retraction)?,
-            Input::Event { seq, into } => read_event(secrets, seq, into)?,
+            Input::Event { seq, into } => read_event(state, secrets, seq, into)?,
             Input::Amendment(amendment) => read_for_amendment(state, secrets, amendment)?,
             Input::NewCampaignId { into } => {
                 *into = uuid::Builder::from_random_bytes(secret_rng.random())

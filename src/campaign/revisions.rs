@@ -3,12 +3,27 @@
 
 use super::*;
 
+/// The earlier event a command reads, as the campaign holds it in force (amended, it is read as
+/// amended).
 pub(super) fn read_event(
+    state: &CampaignState,
     log: &mut WriteView<'_>,
     seq: Seq,
     into: Box<dyn FnOnce(Event, crate::time::GameTime) + '_>,
 ) -> Result<(), Error> {
-    if let Some((event, at)) = log.event_at(seq)? {
+    let mut failed = None;
+    let mut read = |at: Seq| match log.event_at(at) {
+        Ok(found) => found,
+        Err(e) => {
+            failed = Some(e);
+            None
+        }
+    };
+    let found = crate::rules::campaign::in_force(state, seq, &mut read);
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    if let Some((event, at)) = found {
         into(event, at);
     }
     Ok(())
@@ -47,7 +62,7 @@ pub(super) fn read_for_amendment(
     for input in amendment.command.inputs() {
         match input {
             Input::SealedDice { seq, into } => *into = log.sealed(seq)?,
-            Input::Event { seq, into } => read_event(log, seq, into)?,
+            Input::Event { seq, into } => read_event(state, log, seq, into)?,
             Input::Retraction(_)
             | Input::Amendment(_)
             | Input::EpochSeed { .. }

@@ -31,9 +31,10 @@ use serde::{Deserialize, Serialize};
 /// ([`canonical`], docs/export.md); 5 marks the events that may name an epoch's second seed, the
 /// one for sealed dice ([`SEALED_SEED_SINCE`]), and a bolt's attack roll owed after a failed cast
 /// (Against the Darkmaster's own); 6 brings a player's choice made on their phone
-/// (`choice_answered`, [`PLAYERS_CHOICES_SINCE`]). Older events are judged as the grimoire that
-/// wrote them judged them.
-pub const SCHEMA_VERSION: u32 = 6;
+/// (`choice_answered`, [`PLAYERS_CHOICES_SINCE`]); 7 marks the commands that read an earlier
+/// event (a save its cast) reading it as amended ([`READS_AMENDED_SINCE`]). Older events are
+/// judged as the grimoire that wrote them judged them.
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// The first version whose events import holds to the text rules.
 pub const TEXT_RULES_SINCE: u32 = 2;
@@ -68,6 +69,11 @@ pub const SEALED_SEED_SINCE: u32 = 5;
 /// The first version in which a player may make a choice the rules left them on their phone
 /// (`choice_answered`): no grimoire wrote the kind before.
 pub const PLAYERS_CHOICES_SINCE: u32 = 6;
+
+/// The first version whose commands read an earlier event they answer as the campaign holds it
+/// in force: a save against a cast amended to another difficulty answers the amended one. Before
+/// it they read the event as first recorded, and `verify` decides their phones' answers so.
+pub const READS_AMENDED_SINCE: u32 = 7;
 
 /// The oldest version whose payload shapes are today's: read directly, with no upcaster.
 const SAME_SHAPES_SINCE: u32 = 1;

@@ -38,6 +38,8 @@ pub(super) trait ReadAgain {
 /// One answer the log records.
 struct Answer {
     seq: Seq,
+    /// Its payload version, which says how its command read the log.
+    version: u32,
     request: RequestId,
     contribution: String,
     secret: String,
@@ -54,7 +56,7 @@ pub(super) struct Answers {
 }
 
 impl Answers {
-    pub(super) fn note(&mut self, seq: Seq, event: &Event) {
+    pub(super) fn note(&mut self, seq: Seq, version: u32, event: &Event) {
         if let Event::RollRequested { request, .. } = event {
             self.asked_at.entry(*request).or_insert(seq);
         }
@@ -67,6 +69,7 @@ impl Answers {
         {
             self.answers.push(Answer {
                 seq,
+                version,
                 request: *request,
                 contribution: contribution.clone(),
                 secret: secret.clone(),
@@ -93,7 +96,9 @@ impl Answers {
         log: &mut dyn ReadAgain,
     ) -> Result<Decided, StoreError> {
         let (mut problems, mut changed_while_waiting) = (Vec::new(), Vec::new());
-        let mut stood = AsItStood::default();
+        // Two walks through the log, each onward in the usual case: to each answer, and to each
+        // request (answered in turn, later requests come after earlier answers).
+        let (mut stood, mut stood_asked) = (AsItStood::default(), AsItStood::default());
         for answer in self.answers {
             if end.is_some_and(|end| answer.seq >= end) {
                 break;
@@ -105,13 +110,14 @@ impl Answers {
             ) else {
                 continue;
             };
-            let dice = (answer.request, contribution.as_slice(), g);
+            let reads_amended = answer.version >= crate::event::READS_AMENDED_SINCE;
+            let dice = (answer.request, contribution.as_slice(), (g, reads_amended));
             // What the dice would have done had the answer been recorded right after the
             // request: events recorded while the roll waited may change it, and a server holding
             // the answer back saw the dice first.
             let at_once = match self.asked_at.get(&answer.request) {
                 Some(&asked) if asked.next() < answer.seq => {
-                    let then = stood.before(asked.next(), revisions, log)?;
+                    let then = stood_asked.before(asked.next(), revisions, log)?;
                     Some(decided_on(then, then.head.next(), dice, log))
                 }
                 _ => None,
@@ -223,7 +229,7 @@ pub(super) struct Decided {
 fn decided_on(
     before: &CampaignState,
     answer: Seq,
-    (request, contribution, g): (RequestId, &[u8], [u8; 32]),
+    (request, contribution, g): (RequestId, &[u8], ([u8; 32], bool)),
     log: &mut dyn ReadAgain,
 ) -> Result<DecidedAgain, String> {
     let put = before.players.requests.get(&request);

@@ -131,7 +131,7 @@ fn log_rows(
             watch(row.seq);
             let event = verifier.feed(&row);
             match &event {
-                Some(event) => answers.note(row.seq, event),
+                Some(event) => answers.note(row.seq, row.schema_version, event),
                 None => _ = first_unreadable.get_or_insert(row.seq),
             }
             match (&mut replay, event) {
@@ -262,7 +262,7 @@ pub fn export(text: &str) -> VerifyReport {
     let mut answers = answers::Answers::default();
     for (row, event) in rows.iter().zip(&events) {
         if let Some(event) = event {
-            answers.note(row.seq, event);
+            answers.note(row.seq, row.schema_version, event);
         }
     }
     for row in &rows {

@@ -306,6 +306,44 @@ fn vsd7_a_save_against_a_cast_is_rolled_and_recorded() {
     assert!(err.contains("#2 is not a spell casting"), "{err}");
 }
 
+/// A save answers the cast as the campaign holds it: amended to another difficulty, the cast is
+/// resisted against the amended one (payload version 7; the tenth hostile pass found the save
+/// reading the cast as first recorded, its difficulty before the amendment).
+#[test]
+fn vsd7_a_save_against_an_amended_cast_answers_its_amended_difficulty() {
+    let c = coven();
+    c.ok(&[
+        "spell",
+        "learn",
+        "Tom",
+        "Charm",
+        "--lore",
+        "Elementalism",
+        "--weave",
+        "1",
+        "--kind",
+        "enchantment",
+        "--save",
+        "--duration",
+        "10m",
+    ]);
+    let charm = ["spell", "cast", "Tom", "Charm", "--target", "Mira", "--mod"];
+    let seq = c
+        .seq_of(&[&["--rolls", "75"][..], &charm, &["40"]].concat())
+        .to_string();
+    let amended = c.ok(&[&["amend", &seq, "--"][..], &charm, &["0"]].concat());
+    let (first, now) = amended
+        .split("save_difficulty: ")
+        .nth(1)
+        .and_then(|s| s.split([',', ';']).next())
+        .and_then(|s| s.split_once(" → "))
+        .expect("the amendment changes the save's difficulty");
+    assert_ne!(first, now, "{amended}");
+    let out = c.ok(&["--rolls", "40", "save", "Mira", "--cast", &seq]);
+    assert!(out.contains(&format!("vs {now}")), "{out}");
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
 #[test]
 fn vsd11_severing_is_refused_while_the_rule_is_off() {
     let c = coven();

@@ -1276,6 +1276,23 @@ fn c5_a_ceremony_scroll_read_on_a_phone_and_answers_followed_by_retractions_veri
         1,
         "the reading opened the check"
     );
+    // The GM's server, holding the answer, records it as refused and never opens the check: with
+    // no reveal anywhere, the reading cannot be decided again, and verify says so (the tenth pass).
+    {
+        use grimoire::differential::{rechained, rows_of, text_of};
+        let exported = rows_of(&c.ok(&["export"]));
+        let at = (exported.iter().position(|r| r.kind == "roll_answered")).expect("the answer");
+        let mut forged = exported[..=at].to_vec();
+        let mut refused: serde_json::Value = serde_json::from_str(&forged[at].payload).unwrap();
+        refused["refused"] = "Wen is locked out of rituals until a night's rest".into();
+        forged[at].payload = refused.to_string();
+        let report = grimoire::verify::export(&text_of(&rechained(forged)));
+        let said = &report.decided_again_problems[0].what;
+        assert!(
+            said.contains("never reveals") && said.contains("refusal is unchecked"),
+            "{said}"
+        );
+    }
     // A damage recorded before each answer, and retracted after it.
     for request in 2..=6 {
         let damage = c.seq_of(&["damage", "Bryn", "1"]).to_string();

@@ -14,6 +14,7 @@ use crate::systems::registry::{AnyCommand, Registered, SystemId, on_system};
 use std::collections::BTreeMap;
 
 mod commands;
+mod in_force;
 mod retract;
 mod seeds;
 
@@ -23,6 +24,7 @@ pub use commands::{
     ClockAdvance, ClockReshaped, DiceRoll, FightStep, HealthChange, Retraction, SealedReveal,
     SessionStart,
 };
+pub use in_force::in_force;
 use retract::retract;
 pub use retract::{brought_back, named_by_last};
 use seeds::reveal_sealed;

@@ -39,7 +39,8 @@ pub enum DecidedAgain {
 /// `command`, which request `request` asked for, decided again as `Campaign::answer` decided it:
 /// on `before` (the campaign as it stood just before the answer, which is at `answer_seq`) with
 /// the answer folded in, and the dice the phone's `contribution` and the GM side's secret `g`
-/// make; `log` gives what the command reads. Err says why it cannot be decided again here: no
+/// make; `log` gives what the command reads, an amended event as amended when `reads_amended`
+/// (the answer's payload version read so: [`crate::event::READS_AMENDED_SINCE`]). Err says why it cannot be decided again here: no
 /// such request was put, or the command reads what a phone's command never reads (an epoch's
 /// seed, a retraction's target).
 pub fn decided_again(
@@ -48,7 +49,7 @@ pub fn decided_again(
     request: RequestId,
     mut command: crate::rules::Command,
     contribution: &[u8],
-    g: [u8; 32],
+    (g, reads_amended): ([u8; 32], bool),
     log: &mut dyn AnswerLog,
 ) -> Result<DecidedAgain, String> {
     let put = (before.players.requests.get(&request))
@@ -64,7 +65,12 @@ pub fn decided_again(
     for input in command.inputs() {
         match input {
             Input::Event { seq, into } => {
-                if let Some((event, at)) = log.event_at(seq) {
+                let read = &mut |at: Seq| log.event_at(at);
+                let found = match reads_amended {
+                    true => crate::rules::campaign::in_force(&after, seq, read),
+                    false => read(seq),
+                };
+                if let Some((event, at)) = found {
                     into(event, at);
                 }
             }
@@ -81,6 +87,11 @@ pub fn decided_again(
             seeds_set_free: crate::rules::campaign::seeds_released(&after, &events),
             events,
         }),
+        // The write read them from the GM's secrets: missing here, the log never revealed them,
+        // and what the command came to cannot be told (not a refusal of the rules).
+        Err(crate::rules::RuleError::SecretMissing { seq, .. }) => Err(format!(
+            "it opens the sealed dice of #{seq}, which the log never reveals"
+        )),
         Err(why) => Ok(DecidedAgain::Refused(why.to_string())),
     }
 }

@@ -5,7 +5,7 @@
   const SECRET_FIELDS = ["secret", "key", "value"];
   const NUMBER_FIELDS = { seq: 2n ** 64n, game_time: 2n ** 64n, schema_version: 2n ** 32n, session: 2n ** 32n };
   // The newest payload version grimoire writes; a newer one is one this check cannot read.
-  const SCHEMA_VERSION = 6;
+  const SCHEMA_VERSION = 7;
   const TEXT_RULES_SINCE = 2;
   const CANONICAL_SINCE = 4;
   // From version 5 an epoch may commit to a second seed, for its sealed dice, and publish it.
