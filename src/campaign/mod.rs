@@ -452,10 +452,15 @@ pub fn asked_in_words(
         return typed();
     };
     for input in command.inputs() {
-        if let Input::Event { seq, into } = input
-            && let Ok(Some(recorded)) = store.event(seq)
-        {
-            into(recorded.event, recorded.game_time);
+        if let Input::Event { seq, into } = input {
+            // As the answer will read it: an amended cast by its amended difficulty.
+            let read = &mut |at: Seq| {
+                let recorded = store.event(at).ok().flatten()?;
+                Some((recorded.event, recorded.game_time))
+            };
+            if let Some((event, at)) = crate::rules::campaign::in_force(state, seq, read) {
+                into(event, at);
+            }
         }
     }
     crate::rules::asked::words(&command, state).unwrap_or_else(typed)

@@ -339,6 +339,20 @@ fn vsd7_a_save_against_an_amended_cast_answers_its_amended_difficulty() {
         .and_then(|s| s.split_once(" → "))
         .expect("the amendment changes the save's difficulty");
     assert_ne!(first, now, "{amended}");
+    // Put to a phone, the save is worded by the amended difficulty too.
+    crate::players_dice::link(&c, "Cal", "Mira");
+    c.ok(&[
+        "save",
+        "Mira",
+        "--cast",
+        &seq,
+        "--rolled-by",
+        "Cal",
+        "--no-wait",
+    ]);
+    let waiting = c.ok(&["player", "list"]);
+    assert!(waiting.contains(&format!("must beat {now}")), "{waiting}");
+    c.ok(&["player", "withdraw", "1"]);
     let out = c.ok(&["--rolls", "40", "save", "Mira", "--cast", &seq]);
     assert!(out.contains(&format!("vs {now}")), "{out}");
     assert!(c.ok(&["verify"]).contains("all checks hold"));
