@@ -7,10 +7,8 @@
 //! dice.
 
 use super::Problem;
-use crate::dice::SealedSecret;
-use crate::dice::{Provenance, fairness};
-use crate::event::Event;
-use crate::event::RevealedDie;
+use crate::dice::{Provenance, SealedSecret, fairness};
+use crate::event::{Event, RevealedDie};
 use crate::ids::RequestId;
 use crate::rules::campaign::Released;
 use crate::rules::players::{AnswerLog, DecidedAgain, decided_again};
