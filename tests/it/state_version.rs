@@ -117,7 +117,29 @@ fn replay_every_kind() -> (String, BTreeSet<String>) {
         fumbled: false,
         dice: vec![],
     })));
+    // A roll put to device 2, its answer refused by the rules, and the next roll to it put again
+    // after the refusal (C-5: the state marks it).
+    let put = |request: u32| Event::RollRequested {
+        request: grimoire::ids::RequestId(request),
+        device: grimoire::ids::DeviceId(2),
+        commitment: commitment(9),
+        asked: grimoire::event::AskedCommand::Roll {
+            expression: grimoire::dice::DiceExpr::parse("d20").unwrap(),
+            purpose: None,
+            character: Some("Mira".into()),
+        },
+        witnessed: false,
+    };
+    let refused = Event::RollAnswered {
+        request: grimoire::ids::RequestId(3),
+        contribution: "5a".repeat(32),
+        secret: hex::encode([9u8; 32]),
+        refused: Some("no character named 'Mira'".into()),
+    };
     let batches = [
+        vec![put(3)],
+        vec![refused],
+        vec![put(4)],
         vec![held_bolt],
         vec![attack],
         vec![revealed(3, 3), epoch(4, 4, 5)],
