@@ -454,11 +454,11 @@ pub fn asked_in_words(
     for input in command.inputs() {
         if let Input::Event { seq, into } = input {
             // As the answer will read it: an amended cast by its amended difficulty.
-            let read = &mut |at: Seq| {
-                let recorded = store.event(at).ok().flatten()?;
-                Some((recorded.event, recorded.game_time))
+            let read = |at: Seq| {
+                let recorded = store.event(at)?;
+                Ok::<_, StoreError>(recorded.map(|r| (r.event, r.game_time)))
             };
-            if let Some((event, at)) = crate::rules::campaign::in_force(state, seq, read) {
+            if let Ok(Some((event, at))) = crate::rules::campaign::in_force(state, seq, read) {
                 into(event, at);
             }
         }

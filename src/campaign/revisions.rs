@@ -11,19 +11,8 @@ pub(super) fn read_event(
     seq: Seq,
     into: Box<dyn FnOnce(Event, crate::time::GameTime) + '_>,
 ) -> Result<(), Error> {
-    let mut failed = None;
-    let mut read = |at: Seq| match log.event_at(at) {
-        Ok(found) => found,
-        Err(e) => {
-            failed = Some(e);
-            None
-        }
-    };
-    let found = crate::rules::campaign::in_force(state, seq, &mut read);
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
-    if let Some((event, at)) = found {
+    if let Some((event, at)) = crate::rules::campaign::in_force(state, seq, |at| log.event_at(at))?
+    {
         into(event, at);
     }
     Ok(())

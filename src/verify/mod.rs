@@ -373,10 +373,11 @@ impl answers::ReadAgain for ExportRows<'_> {
         upto: Seq,
         feed: &mut dyn FnMut(Seq, &Event),
     ) -> Result<(), StoreError> {
-        for (row, event) in self.rows.iter().zip(self.events) {
-            if (from..=upto).contains(&row.seq)
-                && let Some(event) = event
-            {
+        // Read in seq order, as the chain's check holds them up to where the check stops.
+        let start = self.rows.partition_point(|row| row.seq < from);
+        let rows = self.rows[start..].iter().zip(&self.events[start..]);
+        for (row, event) in rows.take_while(|(row, _)| row.seq <= upto) {
+            if let Some(event) = event {
                 feed(row.seq, event);
             }
         }

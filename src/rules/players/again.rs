@@ -65,12 +65,12 @@ pub fn decided_again(
     for input in command.inputs() {
         match input {
             Input::Event { seq, into } => {
-                let read = &mut |at: Seq| log.event_at(at);
+                let read = |at: Seq| Ok::<_, std::convert::Infallible>(log.event_at(at));
                 let found = match reads_amended {
                     true => crate::rules::campaign::in_force(&after, seq, read),
-                    false => read(seq),
+                    false => Ok(log.event_at(seq)),
                 };
-                if let Some((event, at)) = found {
+                if let Ok(Some((event, at))) = found {
                     into(event, at);
                 }
             }
