@@ -1230,6 +1230,42 @@ fn c5_a_save_put_to_a_phone_is_decided_again_by_verify_and_a_die_the_server_chos
         said.contains("recorded as refused, yet the rules decide"),
         "{said}"
     );
+
+    // The save recorded a second time after it, the phone's dice drawn again.
+    let mut twice = rows[..=at + 1].to_vec();
+    let mut again = save.clone();
+    again.seq = grimoire::seq::Seq(at as u64 + 3);
+    // Another event id: the save's with its last digit changed.
+    let last = if save.event_id.ends_with('0') {
+        "1"
+    } else {
+        "0"
+    };
+    again.event_id = format!("{}{last}", &save.event_id[..save.event_id.len() - 1]);
+    twice.push(again);
+    let (seq, said) = decided_again(twice);
+    assert_eq!(seq, answer_seq + 2, "{said}");
+    assert!(said.contains("do not draw there"), "{said}");
+
+    // The cast it answers retracted while the save waited: the rules refuse the save then, and a
+    // server that recorded it all the same wrote what the rules would not.
+    let mut undone = rows.clone();
+    let retraction = serde_json::json!({
+        "kind": "retracted", "seq": cast.parse::<u64>().unwrap(), "reason": "a slip",
+    });
+    let mut retracted = rows[at].clone();
+    retracted.kind = "retracted".into();
+    retracted.payload = retraction.to_string();
+    undone.insert(at, retracted);
+    for (k, row) in undone.iter_mut().enumerate() {
+        row.seq = grimoire::seq::Seq(k as u64 + 1);
+    }
+    let (seq, said) = decided_again(undone);
+    assert_eq!(seq, answer_seq + 1, "{said}");
+    assert!(
+        said.contains("the rules refuse request 1's command"),
+        "{said}"
+    );
 }
 
 /// A Ceremony scroll read on a phone opens the GM's sealed check with the reading (C-5): `verify`
