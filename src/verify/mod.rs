@@ -307,10 +307,7 @@ pub fn export(text: &str) -> VerifyReport {
 /// Where the answers' check stops: the chain's first break or the first row that cannot be read,
 /// whichever comes first.
 fn earliest(chain_break: Option<Seq>, unreadable: Option<Seq>) -> Option<Seq> {
-    match (chain_break, unreadable) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    chain_break.into_iter().chain(unreadable).min()
 }
 
 /// A campaign file's rows, read again for the answers in the same read.
