@@ -110,13 +110,14 @@ impl Answers {
             };
             let reads_amended = answer.version >= crate::event::READS_AMENDED_SINCE;
             let dice = (answer.request, contribution.as_slice(), (g, reads_amended));
-            // What the dice would have done had the answer been recorded right after the
-            // request: events recorded while the roll waited may change it, and a server holding
-            // the answer back saw the dice first.
+            // What the dice would have done on the campaign as it stood right after the request:
+            // events recorded while the roll waited may change it, and a server holding the
+            // answer back saw the dice first. It is decided at the answer's own place, as events
+            // that name their own (a failed cast's choice) would otherwise differ by it alone.
             let at_once = match self.asked_at.get(&answer.request) {
                 Some(&asked) if asked.next() < answer.seq => {
                     let then = stood_asked.before(asked.next(), revisions, log)?;
-                    Some(decided_on(then, then.head.next(), dice, log))
+                    Some(decided_on(then, answer.seq, dice, log))
                 }
                 _ => None,
             };

@@ -1417,3 +1417,51 @@ fn c5_an_answer_turned_by_events_recorded_while_it_waited_is_named_by_verify() {
         "{said}"
     );
 }
+
+/// An answer is named as turned by what was recorded while it waited only when its dice would
+/// have done otherwise; a cast's events that carry their own place in the log (a failed cast's
+/// choice, left to its caster) are decided at the answer's place both ways. Another roll put to
+/// the phone in between turned nothing, and nothing is named (the twelfth hostile pass found
+/// such a cast named).
+#[test]
+fn c5_a_cast_leaving_a_choice_is_not_named_for_a_roll_put_while_it_waited() {
+    let (c, _, _) = tom_under_miras_sleep();
+    // Mira cast Sleep this round: the next one is hers to cast.
+    c.ok(&["time", "advance", "1m"]);
+    let cal = link(&c, "Cal", "Mira");
+    let served = Served::start(&c);
+    let on_the_phone = ["--rolled-by", "Cal", "--no-wait"];
+    let cast = [
+        "spell", "cast", "Mira", "Sleep", "--target", "Tom", "--mod", "-60",
+    ];
+    c.ok(&[&cast[..], &on_the_phone].concat());
+    c.ok(&[&["roll", "d20", "--character", "Mira"][..], &on_the_phone].concat());
+    let secret: String = rusqlite::Connection::open(&c.db)
+        .unwrap()
+        .query_row(
+            "SELECT value FROM secrets WHERE kind = 'request_secret' AND key = '1'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    // Bytes whose casting roll is low, neither a fumble nor a double: a failure with a choice.
+    let bytes = (0u32..)
+        .map(|k| format!("{k:064x}"))
+        .find(|bytes| [12, 13, 14, 15].contains(&derived_face(&secret, 1, 0, bytes, 100)))
+        .unwrap();
+    let answered = answer(&served, &cal, 1, &bytes);
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    drop(served);
+    let sheet = c.ok(&["character", "show", "Mira"]);
+    assert!(
+        sheet.contains("PENDING"),
+        "the failed cast leaves Mira a choice: {sheet}"
+    );
+    let verified = c.json(&["verify"]);
+    assert_eq!(verified["all_hold"], true, "{verified}");
+    assert_eq!(
+        verified["answers_changed_while_waiting"],
+        serde_json::json!([]),
+        "{verified}"
+    );
+}
