@@ -19,6 +19,7 @@ mod open;
 pub mod outcome;
 mod output;
 pub mod paint;
+mod parse;
 mod players;
 mod progress;
 mod recap;
@@ -42,6 +43,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 pub use output::Report;
+pub use parse::{parse_from, parsed};
 
 /// Keep a campaign's spellcasters as an append-only, hash-chained log, and compute every sheet from it.
 ///
@@ -565,14 +567,6 @@ fn path(command: &Commands) -> &'static str {
         Commands::Dev(dev::DevCommand::Generate(_)) => "dev generate",
         Commands::Dev(dev::DevCommand::AppendLoop { .. }) => "dev append-loop",
     }
-}
-
-/// A command line's parse: the command, and whether `--actor` was written on it.
-pub fn parsed(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
-    let mut cli = <Cli as clap::FromArgMatches>::from_arg_matches(matches)?;
-    cli.globals.actor_typed =
-        matches.value_source("actor") == Some(clap::parser::ValueSource::CommandLine);
-    Ok(cli)
 }
 
 /// Whether the command records events under the actor's name. A read takes no `--actor`: it would

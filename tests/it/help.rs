@@ -102,3 +102,63 @@ fn every_kind_of_mistyped_value_reads_as_before() {
     }
     insta::assert_snapshot!("every_mistyped_value", text);
 }
+
+/// The command line is first read with only the command it names (`cli::parse_from`), for a quick
+/// start; it must read every line exactly as the definitions people read do: each example, each
+/// with options before and after its command, and lines where a word only looks like a command.
+#[test]
+fn the_quick_reading_of_a_command_line_reads_it_as_the_whole_definitions_do() {
+    let mut lines: Vec<Vec<String>> = Vec::new();
+    for (_, examples) in grimoire::cli::examples::every_example() {
+        for example in examples {
+            let words = shell_words::split(example.split(" > ").next().unwrap()).unwrap();
+            let after: Vec<String> = words[1..].to_vec();
+            lines.push(after.clone());
+            lines.push([&["--db".to_string(), "x.db".into()], after.as_slice()].concat());
+            lines.push(
+                [
+                    after.as_slice(),
+                    &["--json".to_string(), "--actor".into(), "Bea".into()],
+                ]
+                .concat(),
+            );
+        }
+    }
+    for line in [
+        "--actor damage heal Aldric 3",
+        "--db damage damage Aldric 3",
+        "--actor roll roll d20",
+        "heal --db damage Aldric 3",
+        "damage",
+        "damage Aldric",
+        "damage Aldric 3 4",
+        "dam Aldric 3",
+        "help damage",
+        "damage --help",
+        "--version",
+        "character",
+        "character add",
+        "character show Aldric --at 3",
+        "session end --actor session",
+        "--json --json damage Aldric 3",
+        "",
+    ] {
+        lines.push(line.split_whitespace().map(String::from).collect());
+    }
+    for line in &lines {
+        let argv: Vec<std::ffi::OsString> = std::iter::once("grimoire".into())
+            .chain(line.iter().map(Into::into))
+            .collect();
+        let quick = grimoire::cli::parse_from(argv.clone());
+        let whole = grimoire::cli::definitions()
+            .try_get_matches_from(&argv)
+            .and_then(|matches| grimoire::cli::parsed(&matches));
+        match (quick, whole) {
+            (Ok(quick), Ok(whole)) => {
+                assert_eq!(format!("{quick:?}"), format!("{whole:?}"), "{line:?}")
+            }
+            (Err(quick), Err(whole)) => assert_eq!(quick.kind(), whole.kind(), "{line:?}"),
+            (quick, whole) => panic!("{line:?} read otherwise: {quick:?} against {whole:?}"),
+        }
+    }
+}

@@ -322,21 +322,26 @@ pub(super) fn profile(args: &[String]) -> Result<(), Failure> {
 }
 
 /// `appends` durable appends (a `damage` command in process, as `grimoire damage` runs it: the
-/// command line parsed, the file opened, the snapshot and tail read, the event written, the file
+/// command line parsed as the program parses it, the file opened, the snapshot and tail read, the event written, the file
 /// closed), alternating with raw single-row durable inserts into a file in `dir`; the two means.
 fn durable_append(db: &Path, dir: &Path, appends: usize) -> Result<(Duration, Duration), Failure> {
     alternating(
         appends,
         mean,
         || {
-            let cli = Cli::try_parse_from([
-                "grimoire",
-                "--db",
-                db.to_str().unwrap_or_default(),
-                "damage",
-                "Magus1",
-                "1",
-            ])?;
+            // Parsed as the program parses its own command line.
+            let cli = grimoire::cli::parse_from(
+                [
+                    "grimoire",
+                    "--db",
+                    db.to_str().unwrap_or_default(),
+                    "damage",
+                    "Magus1",
+                    "1",
+                ]
+                .map(Into::into)
+                .to_vec(),
+            )?;
             let mut ctx = Context::from_env()?;
             run(&cli, &mut ctx)?;
             Ok(())
