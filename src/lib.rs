@@ -10,6 +10,7 @@ pub mod audit;
 pub mod campaign;
 pub mod cli;
 pub mod command;
+pub mod deferred;
 pub mod dice;
 pub mod differential;
 pub mod error;

@@ -118,6 +118,7 @@ fn store_exit_code(error: &StoreError) -> u8 {
         | StoreError::FailsVerification { .. }
         | StoreError::Damaged { .. }
         | StoreError::DamagedRow { .. }
+        | StoreError::DamagedSnapshot { .. }
         | StoreError::DamagedSecret { .. }
         | StoreError::Refused { .. }
         | StoreError::Import { .. }

@@ -12,6 +12,7 @@ use crate::seq::Seq;
 use crate::systems::contract::state::SystemFold;
 use crate::systems::registry::{AnyState, Campaigns, Registered, SystemId, on_system};
 
+pub use crate::deferred::Deferred;
 pub use crate::dice::sealed::PendingSeal;
 pub use crate::systems::contract::port::{ActiveSpell, Health};
 pub use characters::Characters;
@@ -200,7 +201,7 @@ pub struct CampaignState {
     /// Keyed by the name folded to lowercase: names are unique regardless of case.
     pub characters: Characters,
     /// Retracted seq → reason.
-    pub retracted: BTreeMap<Seq, String>,
+    pub retracted: Deferred<BTreeMap<Seq, String>>,
     /// The events undone with what they answer (a choice or a save, with a retracted cast, or
     /// with a choice itself undone so): kept here so a later answer to one is undone too.
     /// Each → the event it answers.
@@ -244,6 +245,18 @@ pub struct CampaignState {
 pub use crate::words::{Folded, fold_name};
 
 impl CampaignState {
+    /// Reads every part a snapshot left as text ([`Deferred`]) now: whether each reads as this
+    /// build keeps it. A replay for a read needs it all; a write reads only what it uses.
+    pub fn read_whole(&self) -> bool {
+        self.retracted.read_now() & self.systems.read_now()
+    }
+
+    /// Whether a part a snapshot left as text did not read as this build keeps it when it was
+    /// used: what was decided on it then is not to be recorded.
+    pub fn has_unreadable_part(&self) -> bool {
+        self.retracted.is_unreadable() || self.systems.is_unreadable()
+    }
+
     /// The clock as a person reads it (T-1): to the minute, and while a fight is on, its round
     /// and the fight ("Day 1, 08:10, round 4 of the fight at the bridge").
     pub fn character(&self, name: &str) -> Option<&Character> {

@@ -4,7 +4,7 @@
 use super::StoreError;
 use super::backend::{InsertError, LogRead, LogWrite};
 use super::chain::StoredRow;
-use super::replay::{decode, recorded, replay_from, save_snapshot};
+use super::replay::{FromSnapshot, decode, recorded, replay_from, save_snapshot};
 use crate::Error;
 use crate::dice::SealedSecret;
 use crate::event::{Event, Recorded, SCHEMA_VERSION};
@@ -178,7 +178,7 @@ pub(super) struct Running {
 
 impl Running {
     pub(super) fn load(log: &mut dyn LogRead) -> Result<Running, StoreError> {
-        let (state, snapshot_at) = replay_from(log, Seq::END, true)?;
+        let (state, snapshot_at) = replay_from(log, Seq::END, FromSnapshot::AsUsed)?;
         Ok(Running { state, snapshot_at })
     }
 
@@ -187,11 +187,24 @@ impl Running {
     /// holds the retraction (folding it in directly once let a snapshot keep the retracted event).
     fn feed(&mut self, log: &mut dyn LogWrite, seq: Seq, event: &Event) -> Result<(), StoreError> {
         if matches!(event, Event::Retracted { .. } | Event::Amended { .. }) {
+            // The state is read again below: what it knew of a part that did not read must not
+            // be forgotten with it.
+            self.refuse_an_unreadable_part()?;
             *self = Running::load(log)?;
         } else {
             self.state.apply(seq, event);
         }
         Ok(())
+    }
+
+    /// Refuses the write when a part of the snapshot it started from did not read when used.
+    pub(super) fn refuse_an_unreadable_part(&self) -> Result<(), StoreError> {
+        match self.state.has_unreadable_part() {
+            true => Err(StoreError::DamagedSnapshot {
+                seq: self.snapshot_at,
+            }),
+            false => Ok(()),
+        }
     }
 
     /// Saves a snapshot once `every` events have passed since the one the state rests on.
@@ -202,6 +215,10 @@ impl Running {
         head_hash: &str,
     ) -> Result<(), StoreError> {
         if self.state.head >= self.snapshot_at + every {
+            // A snapshot is made only of a state read whole, so a part that did not read is
+            // never written again as if it had.
+            self.state.read_whole();
+            self.refuse_an_unreadable_part()?;
             save_snapshot(log, &self.state, head_hash)?;
             self.snapshot_at = self.state.head;
         }

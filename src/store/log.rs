@@ -8,8 +8,8 @@ use super::chain::{Checkpoint, GENESIS_HASH, StoredRow};
 use super::location::Location;
 use super::postgres::PgBackend;
 use super::replay::{
-    self, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, replay_from, replay_span,
-    revisions, to_recorded,
+    self, FromSnapshot, SNAPSHOT_EVERY, SNAPSHOT_KEEP_EVERY, SpanEvent, decode, replay_from,
+    replay_span, revisions, to_recorded,
 };
 use super::sqlite::SqliteBackend;
 use crate::Error;
@@ -180,7 +180,7 @@ impl Store {
         {
             return Ok((*kept.state).clone());
         }
-        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), true)?.0)
+        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), FromSnapshot::Whole)?.0)
     }
 
     /// The state at the log's head, shared rather than copied when this store keeps it (the
@@ -192,7 +192,9 @@ impl Store {
         {
             return Ok(Rc::clone(&kept.state));
         }
-        Ok(Rc::new(replay_from(&mut *log, Seq::END, true)?.0))
+        Ok(Rc::new(
+            replay_from(&mut *log, Seq::END, FromSnapshot::Whole)?.0,
+        ))
     }
 
     /// A full replay from the first event, ignoring snapshots (for checks and the benchmark).
@@ -201,7 +203,7 @@ impl Store {
         upto: Option<Seq>,
     ) -> Result<CampaignState, StoreError> {
         let mut log = self.backend.read()?;
-        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), false)?.0)
+        Ok(replay_from(&mut *log, upto.unwrap_or(Seq::END), FromSnapshot::Never)?.0)
     }
 
     /// One full replay from the first event up to `upto`, showing `visit` each event with the
@@ -424,11 +426,20 @@ impl Store {
             prev_hash,
             ..
         } = appender;
+        // A part of the snapshot the decision read did not read as this build keeps it: it
+        // was decided on an empty part, so nothing of it is recorded.
+        let result = result.and_then(|result| {
+            running.refuse_an_unreadable_part()?;
+            Ok(result)
+        });
         let result = match result {
             Ok(result) => result,
             Err(e) => {
                 // Refused before anything was appended: the state still stands for the head.
-                if self.keeps_state && running.state.head == start.0 {
+                if self.keeps_state
+                    && running.state.head == start.0
+                    && !running.state.has_unreadable_part()
+                {
                     self.kept = Some(Kept {
                         head_hash: start.1,
                         snapshot_at: running.snapshot_at,
@@ -440,7 +451,9 @@ impl Store {
         };
         log.commit()?;
         let state = Rc::new(running.state);
-        if self.keeps_state {
+        // A kept state answers the reads that follow, which need all of it: read whole once here,
+        // and not kept should a part not read.
+        if self.keeps_state && state.read_whole() {
             self.kept = Some(Kept {
                 head_hash: prev_hash,
                 state: Rc::clone(&state),

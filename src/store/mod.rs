@@ -90,6 +90,10 @@ pub enum StoreError {
     )]
     DamagedRow { seq: Seq, what: String },
     #[error(
+        "the snapshot of the campaign at #{seq} holds a part that does not read as grimoire keeps it (it was edited outside grimoire); nothing was recorded. Run `grimoire snapshots rebuild` to make the snapshots again from the log"
+    )]
+    DamagedSnapshot { seq: Seq },
+    #[error(
         "the stored secret {kind} {key} is damaged: {why} (the file was edited or damaged outside grimoire); restore it from a backup or an export that carries secrets"
     )]
     DamagedSecret {

@@ -117,7 +117,13 @@ impl Store {
                 }
             }
             Point::Day(day) => {
-                let clock = super::replay::replay_from(&mut *log, head, true)?.0.clock;
+                let clock = super::replay::replay_from(
+                    &mut *log,
+                    head,
+                    super::replay::FromSnapshot::Whole,
+                )?
+                .0
+                .clock;
                 if day > clock.day() {
                     return refuse(format!("Day {day} has not come yet: it is {clock}"));
                 }

@@ -91,8 +91,26 @@ pub(crate) fn snapshot_is_trusted(snapshot: &SnapshotInfo, revisions: &Revisions
         && !revisions.reach_back_to(snapshot.seq)
 }
 
-/// A snapshot's state, when it reads as one and claims the seq it is stored under.
+/// A snapshot's state, read whole, when it reads as one and claims the seq it is stored under.
 pub(crate) fn parse_snapshot(seq: Seq, text: &str) -> Option<CampaignState> {
+    parse_snapshot_as_used(seq, text).filter(CampaignState::read_whole)
+}
+
+/// How a replay may start from a snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FromSnapshot {
+    /// From the start of the log.
+    Never,
+    /// From the newest usable snapshot, read whole.
+    Whole,
+    /// From the newest usable snapshot, each part a snapshot may leave as text read only once
+    /// used: for a write, which must refuse to record once a part it used is unreadable
+    /// ([`CampaignState::has_unreadable_part`]).
+    AsUsed,
+}
+
+/// [`parse_snapshot`], with the parts [`crate::state::Deferred`] keeps left as text until used.
+fn parse_snapshot_as_used(seq: Seq, text: &str) -> Option<CampaignState> {
     serde_json::from_str::<CampaignState>(text)
         .ok()
         .filter(|state| state.head == seq)
@@ -112,6 +130,15 @@ fn usable_snapshot(
     at: Seq,
     upto: Seq,
 ) -> Result<Option<(CampaignState, Revisions)>, StoreError> {
+    usable_snapshot_read(log, at, upto, parse_snapshot)
+}
+
+fn usable_snapshot_read(
+    log: &mut dyn LogRead,
+    at: Seq,
+    upto: Seq,
+    parse: fn(Seq, &str) -> Option<CampaignState>,
+) -> Result<Option<(CampaignState, Revisions)>, StoreError> {
     let candidates = log.snapshots(at, SNAPSHOT_KEEP_NEWEST as u64)?;
     let mut after_candidate = Revisions::default();
     let mut read_down_to = upto;
@@ -122,7 +149,7 @@ fn usable_snapshot(
             continue;
         }
         let text = log.snapshot(candidate.seq)?;
-        if let Some(state) = text.and_then(|text| parse_snapshot(candidate.seq, &text)) {
+        if let Some(state) = text.and_then(|text| parse(candidate.seq, &text)) {
             return Ok(Some((state, after_candidate)));
         }
     }
@@ -135,9 +162,18 @@ fn usable_snapshot(
 pub(super) fn replay_from(
     log: &mut dyn LogRead,
     upto: Seq,
-    snapshots: bool,
+    snapshots: FromSnapshot,
 ) -> Result<(CampaignState, Seq), StoreError> {
-    if snapshots && let Some((start, revisions)) = usable_snapshot(log, upto, upto)? {
+    let parse = match snapshots {
+        FromSnapshot::Never => None,
+        FromSnapshot::Whole => Some(parse_snapshot as fn(Seq, &str) -> Option<CampaignState>),
+        FromSnapshot::AsUsed => {
+            Some(parse_snapshot_as_used as fn(Seq, &str) -> Option<CampaignState>)
+        }
+    };
+    if let Some(parse) = parse
+        && let Some((start, revisions)) = usable_snapshot_read(log, upto, upto, parse)?
+    {
         let from = start.head;
         return Ok((replay_after(log, Some(start), &revisions, upto)?, from));
     }

@@ -210,8 +210,24 @@ macro_rules! declare_lists {
             $(
                 $(#[$only])*
                 #[serde(default)]
-                pub $module: <super::$module::$S as SystemFold>::Campaign,
+                pub $module: crate::deferred::Deferred<<super::$module::$S as SystemFold>::Campaign>,
             )*
+        }
+
+        impl Campaigns {
+            /// Reads every system's part now: whether each reads as that system keeps it.
+            pub fn read_now(&self) -> bool {
+                let mut readable = true;
+                $( $(#[$only])* { readable &= self.$module.read_now(); } )*
+                readable
+            }
+
+            /// Whether a system's part, once used, did not read as that system keeps it.
+            pub fn is_unreadable(&self) -> bool {
+                let mut unreadable = false;
+                $( $(#[$only])* { unreadable |= self.$module.is_unreadable(); } )*
+                unreadable
+            }
         }
 
         /// A rule system's event, as the core's `Event` holds it (stored as the system's own
@@ -390,10 +406,10 @@ macro_rules! register {
                 AnyError::$system(error)
             }
             fn campaign(campaigns: &Campaigns) -> &Self::Campaign {
-                &campaigns.$campaign
+                &*campaigns.$campaign
             }
             fn campaign_mut(campaigns: &mut Campaigns) -> &mut Self::Campaign {
-                &mut campaigns.$campaign
+                &mut *campaigns.$campaign
             }
             fn sheet(sheet: &Sheet) -> Option<&Self::Sheet> {
                 let Sheet::$system(sheet) = sheet else {

@@ -49,7 +49,7 @@ fn layer(module: &[String]) -> Layer {
     };
     match role {
         "event" | "tables" | "sheet" | "dice" | "time" | "words" | "text" | "seq" | "web"
-        | "ids" => Layer::Model,
+        | "ids" | "deferred" => Layer::Model,
         "state" | "port" => Layer::State,
         "rules" => Layer::Rules,
         "render" => Layer::Render,

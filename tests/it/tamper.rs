@@ -829,6 +829,40 @@ fn a_snapshot_that_is_not_text_is_passed_over_and_named_by_verify() {
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
+/// A snapshot's history (the retractions, each system's campaign-wide part) is read only once a
+/// command uses it, so a write need not read it all. Edited out of shape there, it is found when
+/// used: a read goes on without the snapshot, a write that does not use it is recorded, one that
+/// does records nothing and says how to mend it, and `verify` names the snapshot.
+#[test]
+fn a_snapshot_history_edited_out_of_shape_refuses_the_write_that_uses_it() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let honest = c.json(&["character", "show", "Adept0"]);
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = json_set(state, '$.retracted', json('[1]')) WHERE seq = 450",
+            [],
+        )
+        .unwrap();
+    assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
+    c.ok(&["damage", "Adept0", "1"]);
+    let refused = c.refused(&["retract", "451", "--reason", "typo"], 1);
+    assert!(
+        refused.contains("the snapshot of the campaign at #450 holds a part that does not read as grimoire keeps it")
+            && refused.contains("nothing was recorded")
+            && refused.contains("grimoire snapshots rebuild"),
+        "{refused}"
+    );
+    let report = verify_fails(&c, &["verify"]);
+    assert!(
+        report.contains("PROBLEM at #450: the snapshot at #450 cannot be read"),
+        "{report}"
+    );
+    c.ok(&["snapshots", "rebuild"]);
+    c.ok(&["retract", "451", "--reason", "typo"]);
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
 /// A damaged secret is said to be one (the driver's own error blamed the disk), and neither a roll
 /// nor a backup goes on without it.
 #[test]
