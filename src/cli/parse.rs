@@ -18,8 +18,9 @@ pub fn parse_from(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     // whole would read it (no command guesses at abbreviations); one it refuses is read again.
     if let Some(named) = with_only_the_named_command(&plain, &args)
         && let Ok(matches) = named.try_get_matches_from(&args)
+        && let Ok(cli) = parsed(&matches)
     {
-        return parsed(&matches);
+        return Ok(cli);
     }
     match plain.try_get_matches_from(&args) {
         Ok(matches) => parsed(&matches),
@@ -52,7 +53,7 @@ fn with_only_the_named_command(whole: &clap::Command, args: &[OsString]) -> Opti
         clap::Command::new(whole.get_name().to_string()),
         |top, arg| top.arg(arg),
     );
-    Some(top.subcommand(named.clone()))
+    Some(top.subcommand_required(true).subcommand(named.clone()))
 }
 
 /// An empty GRIMOIRE_DB (`GRIMOIRE_DB= grimoire …`) reads as unset, as a shell means it: `--db`

@@ -426,20 +426,19 @@ impl Store {
             prev_hash,
             ..
         } = appender;
-        // A part of the snapshot the decision read did not read as this build keeps it: it
-        // was decided on an empty part, so nothing of it is recorded.
-        let result = result.and_then(|result| {
-            running.refuse_an_unreadable_part()?;
-            Ok(result)
-        });
+        // A part of the snapshot the decision read did not read as this build keeps it: it was
+        // decided on an empty part, so nothing of it is recorded, and a refusal decided on it
+        // would give a false reason, so the damage is named instead.
+        let result = match running.refuse_an_unreadable_part() {
+            Ok(()) => result,
+            Err(damaged) => Err(damaged.into()),
+        };
         let result = match result {
             Ok(result) => result,
             Err(e) => {
                 // Refused before anything was appended: the state still stands for the head.
-                if self.keeps_state
-                    && running.state.head == start.0
-                    && !running.state.has_unreadable_part()
-                {
+                // Kept, it answers the reads that follow: read whole first, as after a write.
+                if self.keeps_state && running.state.head == start.0 && running.state.read_whole() {
                     self.kept = Some(Kept {
                         head_hash: start.1,
                         snapshot_at: running.snapshot_at,

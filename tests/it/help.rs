@@ -141,6 +141,9 @@ fn the_quick_reading_of_a_command_line_reads_it_as_the_whole_definitions_do() {
         "character show Aldric --at 3",
         "session end --actor session",
         "--json --json damage Aldric 3",
+        "--actor damage",
+        "--db heal",
+        "--json --actor roll",
         "",
     ] {
         lines.push(line.split_whitespace().map(String::from).collect());
@@ -157,7 +160,11 @@ fn the_quick_reading_of_a_command_line_reads_it_as_the_whole_definitions_do() {
             (Ok(quick), Ok(whole)) => {
                 assert_eq!(format!("{quick:?}"), format!("{whole:?}"), "{line:?}")
             }
-            (Err(quick), Err(whole)) => assert_eq!(quick.kind(), whole.kind(), "{line:?}"),
+            (Err(quick), Err(whole)) => assert_eq!(
+                quick.render().to_string(),
+                whole.render().to_string(),
+                "{line:?}"
+            ),
             (quick, whole) => panic!("{line:?} read otherwise: {quick:?} against {whole:?}"),
         }
     }

@@ -863,6 +863,42 @@ fn a_snapshot_history_edited_out_of_shape_refuses_the_write_that_uses_it() {
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
+/// From the hostile pass: a refusal decided on a damaged part of a snapshot gave a false reason
+/// ("there is no scroll"), and a shell kept the state a refused write had loaded, whose damaged
+/// part its reads then showed as empty. The damage is named, and a kept state is read whole.
+#[test]
+fn a_snapshot_part_out_of_shape_is_named_for_a_refusal_and_never_shown_empty_by_a_shell() {
+    use std::io::Write;
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let listed = c.ok(&["scroll", "list"]);
+    let held: Vec<&str> = listed.lines().filter(|l| l.contains(" S")).collect();
+    assert!(!held.is_empty(), "{listed}");
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = json_set(state, '$.systems.adg.scrolls', json('{\"30\":5}')) WHERE seq = 450",
+            [],
+        )
+        .unwrap();
+    assert_eq!(c.ok(&["scroll", "list"]), listed);
+    let refused = c.refused(&["scroll", "read", "Adept0", "S1"], 1);
+    assert!(
+        refused.contains("the snapshot of the campaign at #450 holds a part that does not read"),
+        "{refused}"
+    );
+    let mut shell = c.shell();
+    let mut typed = shell.stdin.take().unwrap();
+    writeln!(typed, "damage Nobody 3\nscroll list").unwrap();
+    drop(typed);
+    let shown = String::from_utf8(shell.wait_with_output().unwrap().stdout).unwrap();
+    for line in held {
+        assert!(
+            shown.contains(line.trim()),
+            "{line} missing from the shell's list:\n{shown}"
+        );
+    }
+}
+
 /// A damaged secret is said to be one (the driver's own error blamed the disk), and neither a roll
 /// nor a backup goes on without it.
 #[test]
