@@ -164,12 +164,10 @@ pub(super) fn replay_from(
     upto: Seq,
     snapshots: FromSnapshot,
 ) -> Result<(CampaignState, Seq), StoreError> {
-    let parse = match snapshots {
+    let parse: Option<fn(Seq, &str) -> Option<CampaignState>> = match snapshots {
         FromSnapshot::Never => None,
-        FromSnapshot::Whole => Some(parse_snapshot as fn(Seq, &str) -> Option<CampaignState>),
-        FromSnapshot::AsUsed => {
-            Some(parse_snapshot_as_used as fn(Seq, &str) -> Option<CampaignState>)
-        }
+        FromSnapshot::Whole => Some(parse_snapshot),
+        FromSnapshot::AsUsed => Some(parse_snapshot_as_used),
     };
     if let Some(parse) = parse
         && let Some((start, revisions)) = usable_snapshot_read(log, upto, upto, parse)?
