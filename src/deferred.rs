@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use std::ops::{Deref, DerefMut};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// A `T` read from a snapshot's text the first time it is used. It serialises as `T` does, so a
 /// snapshot reads and writes the same bytes with or without it.
@@ -20,7 +20,9 @@ pub struct Deferred<T> {
     value: OnceLock<T>,
     /// Set when the text, though JSON, did not read as a `T` (only a snapshot edited by hand
     /// does that): the part then reads as empty, and [`Deferred::is_unreadable`] says so.
-    unreadable: AtomicBool,
+    /// Shared by every copy, as they share the text it judges: a decision made on a copy (a
+    /// phone's command is decided on one) must leave the state it was copied from refusing too.
+    unreadable: Arc<AtomicBool>,
 }
 
 impl<T: DeserializeOwned + Default> Deferred<T> {
@@ -70,7 +72,7 @@ impl<T> From<T> for Deferred<T> {
         Deferred {
             text: None,
             value: OnceLock::from(value),
-            unreadable: AtomicBool::new(false),
+            unreadable: Arc::default(),
         }
     }
 }
@@ -86,7 +88,7 @@ impl<T: Clone> Clone for Deferred<T> {
         Deferred {
             text: self.text.clone(),
             value: self.value.clone(),
-            unreadable: AtomicBool::new(self.unreadable.load(Ordering::Relaxed)),
+            unreadable: Arc::clone(&self.unreadable),
         }
     }
 }
@@ -120,7 +122,7 @@ impl<'de, T> Deserialize<'de> for Deferred<T> {
         Ok(Deferred {
             text: Some(Box::<RawValue>::deserialize(from)?),
             value: OnceLock::new(),
-            unreadable: AtomicBool::new(false),
+            unreadable: Arc::default(),
         })
     }
 }
@@ -167,5 +169,19 @@ mod tests {
         assert!(!read("[1]").read_now());
         assert!(read("{}").read_now());
         assert!(serde_json::from_str::<Deferred<Part>>("{").is_err());
+    }
+
+    /// From the hostile pass: a phone's command is decided on a copy of the write's state, and a
+    /// part that did not read there left the write itself unaware, so it recorded a refusal the
+    /// rules made on an empty part.
+    #[test]
+    fn a_part_that_does_not_read_in_a_copy_marks_the_state_it_was_copied_from() {
+        let part = read("[1, 2]");
+        let copy = part.clone();
+        assert!(copy.is_empty());
+        assert!(part.is_unreadable());
+        let sound = read("{}");
+        let copy = sound.clone();
+        assert!(copy.read_now() && !sound.is_unreadable());
     }
 }

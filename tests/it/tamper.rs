@@ -1,6 +1,6 @@
 //! Tampering with the file behind grimoire's back: `verify` must notice and name the first bad event.
 
-use crate::support::Campaign;
+use crate::support::{Campaign, learning};
 use grimoire::seq::Seq;
 
 /// A campaign with seeded dice, a sealed roll and a revealed epoch: something of every kind to forge.
@@ -895,6 +895,42 @@ fn a_snapshot_part_out_of_shape_is_named_for_a_refusal_and_never_shown_empty_by_
         assert!(
             shown.contains(line.trim()),
             "{line} missing from the shell's list:\n{shown}"
+        );
+    }
+}
+
+/// From the hostile pass: a roll put to a phone is decided on a copy of the write's state, and a
+/// part that did not read there was seen by the copy only: the command was refused for a scroll
+/// "not there", and a phone's answer recorded that refusal for good. The damage is named.
+#[test]
+fn a_roll_put_to_a_phone_on_a_damaged_snapshot_part_names_the_damage() {
+    let c = Campaign::with_party();
+    c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
+    let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
+    c.ok(&["player", "link", "Bea", "--plays", "Aldric"]);
+    while c
+        .sql()
+        .query_row("SELECT count(*) FROM snapshots", [], |r| r.get::<_, i64>(0))
+        .unwrap()
+        == 0
+    {
+        c.ok(&["time", "advance", "1m"]);
+    }
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = json_set(state, '$.systems.adg.scrolls', json('[1,2]'))",
+            [],
+        )
+        .unwrap();
+    let read = ["scroll", "read", "Aldric", &format!("S{scroll}")];
+    for args in [
+        &read[..],
+        &[&read[..], &["--rolled-by", "Bea", "--no-wait"]].concat(),
+    ] {
+        let refused = c.refused(args, 1);
+        assert!(
+            refused.contains("holds a part that does not read as grimoire keeps it"),
+            "{args:?}: {refused}"
         );
     }
 }
