@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 /// different state from the same log, or the state is kept in another shape: `tests/it/
 /// state_version.rs` replays a fixture log holding every kind of event and fails when any state it
 /// passes through changes while this stays the same.
-pub const STATE_FORMAT: &str = "grimoire-state/10";
+pub const STATE_FORMAT: &str = "grimoire-state/11";
 
 /// A write takes a snapshot once this many events have passed since the last one, so replay reads
 /// at most this many past it. Chosen by measurement (README, "Performance"): at a million events a
