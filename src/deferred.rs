@@ -37,33 +37,52 @@ impl<T: DeserializeOwned + Default> Deferred<T> {
         self.unreadable.load(Ordering::Relaxed)
     }
 
-    fn read(&self) -> T {
-        let Some(text) = &self.text else {
-            return T::default();
-        };
-        serde_json::from_str(text.get()).unwrap_or_else(|_| {
-            self.unreadable.store(true, Ordering::Relaxed);
-            T::default()
+    /// The part, read now if it is still text and judged by `sound` as it is read: text that is
+    /// not a `T`, or a `T` that `sound` refuses, reads as `T::default()` and marks the part
+    /// unreadable. A part read once is not judged again.
+    pub fn read_judged(&self, sound: impl FnOnce(&T) -> bool) -> &T {
+        self.value.get_or_init(|| {
+            let Some(text) = &self.text else {
+                return T::default();
+            };
+            match serde_json::from_str(text.get()) {
+                Ok(value) if sound(&value) => value,
+                _ => {
+                    self.unreadable.store(true, Ordering::Relaxed);
+                    T::default()
+                }
+            }
         })
+    }
+
+    /// [`Deferred::read_judged`], for a change: once changed, the text no longer says what the
+    /// part holds.
+    pub fn read_judged_mut(&mut self, sound: impl FnOnce(&T) -> bool) -> &mut T {
+        self.read_judged(sound);
+        self.text = None;
+        match self.value.get_mut() {
+            Some(value) => value,
+            None => unreachable!("a deferred part is read before it is changed"),
+        }
+    }
+
+    /// The part itself, read as [`Deferred::read_judged`] reads it.
+    pub fn into_judged(mut self, sound: impl FnOnce(&T) -> bool) -> T {
+        self.read_judged(sound);
+        self.value.take().unwrap_or_default()
     }
 }
 
 impl<T: DeserializeOwned + Default> Deref for Deferred<T> {
     type Target = T;
     fn deref(&self) -> &T {
-        self.value.get_or_init(|| self.read())
+        self.read_judged(|_| true)
     }
 }
 
 impl<T: DeserializeOwned + Default> DerefMut for Deferred<T> {
     fn deref_mut(&mut self) -> &mut T {
-        let _ = &**self;
-        // Once changed, the text no longer says what the part holds.
-        self.text = None;
-        match self.value.get_mut() {
-            Some(value) => value,
-            None => unreachable!("a deferred part is read before it is changed"),
-        }
+        self.read_judged_mut(|_| true)
     }
 }
 
@@ -110,8 +129,9 @@ impl<T: DeserializeOwned + Default + std::fmt::Debug> std::fmt::Debug for Deferr
 impl<T: DeserializeOwned + Default + Serialize> Serialize for Deferred<T> {
     fn serialize<S: Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
         match &self.text {
-            // Never read, so never changed: the snapshot's own text, as it was written.
-            Some(text) if self.value.get().is_none() => text.serialize(to),
+            // Never read, so never changed: the snapshot's own text, as it was written; and a
+            // part that did not read is written as it was too, never as the empty part it stood as.
+            Some(text) if self.value.get().is_none() || self.is_unreadable() => text.serialize(to),
             _ => (**self).serialize(to),
         }
     }

@@ -139,7 +139,7 @@ pub fn amend(
 fn without(state: &CampaignState, named: &BTreeSet<String>) -> CampaignState {
     let mut rest = state.clone();
     rest.characters
-        .retain(|folded, _| !named.contains(folded.as_str()));
+        .retain_names(|folded| !named.contains(folded.as_str()));
     rest.round
         .turns
         .retain(|folded, _| !named.contains(folded.as_str()));

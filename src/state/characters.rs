@@ -1,15 +1,116 @@
 //! The characters of a campaign state, and how a snapshot's are read.
 
 use super::Character;
+use crate::deferred::Deferred;
 use crate::systems::registry::AnyState;
 use crate::words::Folded;
 use serde::de::{Error, IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// Characters keyed by their folded name.
-pub type Characters = BTreeMap<Folded, Character>;
+/// Characters keyed by their folded name. A snapshot's are each kept as its text until one is
+/// looked at: a write acts on a character or two, and reading all of a long campaign's was most
+/// of what a write's start cost. A character is judged as it is read: one that does not read, or
+/// that is kept under another's name (a command naming one would act on the other), stands as
+/// absent and marks the state ([`Characters::has_unreadable`]), so what was decided on it is
+/// never recorded.
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Characters(BTreeMap<Folded, Kept>);
+
+/// One character as [`Characters`] keeps it: `None` only for one that did not read.
+type Kept = Deferred<Option<Character>>;
+
+/// Whether a character read from a snapshot may stand under `key`.
+fn sound_under(key: &Folded) -> impl FnOnce(&Option<Character>) -> bool + '_ {
+    move |read| read.as_ref().is_some_and(|c| key.is(&c.name))
+}
+
+impl Characters {
+    pub fn get(&self, key: &Folded) -> Option<&Character> {
+        let kept = self.0.get(key)?;
+        kept.read_judged(sound_under(key)).as_ref()
+    }
+
+    pub fn get_mut(&mut self, key: &Folded) -> Option<&mut Character> {
+        let kept = self.0.get_mut(key)?;
+        kept.read_judged_mut(sound_under(key)).as_mut()
+    }
+
+    pub fn insert(&mut self, key: Folded, character: Character) {
+        self.0.insert(key, Deferred::from(Some(character)));
+    }
+
+    pub fn remove(&mut self, key: &Folded) -> Option<Character> {
+        let kept = self.0.remove(key)?;
+        kept.into_judged(sound_under(key))
+    }
+
+    /// Keeps only the characters whose folded names `keep` accepts.
+    pub fn retain_names(&mut self, mut keep: impl FnMut(&Folded) -> bool) {
+        self.0.retain(|key, _| keep(key));
+    }
+
+    /// Every character that reads, by folded name.
+    pub fn iter(&self) -> impl Iterator<Item = (&Folded, &Character)> {
+        (self.0.iter())
+            .filter_map(|(key, kept)| Some((key, kept.read_judged(sound_under(key)).as_ref()?)))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Character> {
+        self.iter().map(|(_, c)| c)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Character> {
+        (self.0.iter_mut())
+            .filter_map(|(key, kept)| kept.read_judged_mut(sound_under(key)).as_mut())
+    }
+
+    /// How many characters there are, read or not.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Reads every character now: whether each reads, under their own name.
+    pub fn read_now(&self) -> bool {
+        self.iter().count() == self.0.len()
+    }
+
+    /// Whether a character used since the snapshot was read did not read.
+    pub fn has_unreadable(&self) -> bool {
+        self.0.values().any(Deferred::is_unreadable)
+    }
+}
+
+impl<'a> IntoIterator for &'a Characters {
+    type Item = (&'a Folded, &'a Character);
+    type IntoIter = Box<dyn Iterator<Item = (&'a Folded, &'a Character)> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+/// Equal when the same names hold equal characters, each read as [`Characters::get`] reads it.
+impl PartialEq for Characters {
+    fn eq(&self, other: &Characters) -> bool {
+        self.0.len() == other.0.len()
+            && (self.0.keys().zip(other.0.keys()))
+                .all(|(mine, theirs)| mine == theirs && self.get(mine) == other.get(theirs))
+    }
+}
+
+impl Eq for Characters {}
+
+impl std::fmt::Debug for Characters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
 
 /// A character as written: its own fields, and its system's state under the system's key beside
 /// them. Read field by field rather than through serde's `flatten`, which first copies every
@@ -218,11 +319,10 @@ mod tests {
     #[test]
     fn a_snapshots_character_with_unknown_fields_reads_and_a_malformed_one_is_refused() {
         let state = one_of_each_system();
-        let text = serde_json::to_string(&state.characters[&crate::words::Folded::of("Wen")])
-            .expect("serialises");
+        let text = serde_json::to_string(state.character("Wen").expect("Wen")).expect("serialises");
         let with_more = text.replacen('{', r#"{"mood":{"calm":true},"#, 1);
         let read: Character = serde_json::from_str(&with_more).expect("reads");
-        assert_eq!(read, state.characters[&crate::words::Folded::of("Wen")]);
+        assert_eq!(&read, state.character("Wen").expect("Wen"));
 
         let refused = |text: &str| {
             serde_json::from_str::<Character>(text)
@@ -236,10 +336,9 @@ mod tests {
             refused(&stateless)
         );
         let mut other_game =
-            serde_json::to_value(&state.characters[&crate::words::Folded::of("Aldric")])
-                .expect("serialises");
-        let quiet = serde_json::to_value(&state.characters[&crate::words::Folded::of("Wen")])
-            .expect("serialises")["quiet"]
+            serde_json::to_value(state.character("Aldric").expect("Aldric")).expect("serialises");
+        let quiet = serde_json::to_value(state.character("Wen").expect("Wen")).expect("serialises")
+            ["quiet"]
             .take();
         let aldric = other_game.as_object_mut().expect("a map");
         aldric.remove("adg");

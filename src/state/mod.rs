@@ -248,17 +248,18 @@ impl CampaignState {
     /// Reads every part a snapshot left as text ([`Deferred`]) now: whether each reads as this
     /// build keeps it. A replay for a read needs it all; a write reads only what it uses.
     pub fn read_whole(&self) -> bool {
-        self.retracted.read_now() & self.systems.read_now()
+        self.characters.read_now() & self.retracted.read_now() & self.systems.read_now()
     }
 
     /// Whether a part a snapshot left as text did not read as this build keeps it when it was
     /// used: what was decided on it then is not to be recorded.
     pub fn has_unreadable_part(&self) -> bool {
-        self.retracted.is_unreadable() || self.systems.is_unreadable()
+        self.characters.has_unreadable()
+            || self.retracted.is_unreadable()
+            || self.systems.is_unreadable()
     }
 
-    /// The clock as a person reads it (T-1): to the minute, and while a fight is on, its round
-    /// and the fight ("Day 1, 08:10, round 4 of the fight at the bridge").
+    /// The character `name` names, in any case and with any spaces around it.
     pub fn character(&self, name: &str) -> Option<&Character> {
         self.characters.get(&crate::words::Folded::of(name))
     }

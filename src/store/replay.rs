@@ -114,11 +114,6 @@ fn parse_snapshot_as_used(seq: Seq, text: &str) -> Option<CampaignState> {
     serde_json::from_str::<CampaignState>(text)
         .ok()
         .filter(|state| state.head == seq)
-        // Replay keeps each character under their folded name: one kept under another's was
-        // edited, and a command naming one would act on the other.
-        .filter(|state| {
-            (state.characters.iter()).all(|(key, c)| *key == crate::words::Folded::of(&c.name))
-        })
 }
 
 /// The newest snapshot at or before `at` that may stand in for a replay up to `upto`, with the

@@ -863,6 +863,52 @@ fn a_snapshot_history_edited_out_of_shape_refuses_the_write_that_uses_it() {
     assert!(c.ok(&["verify"]).contains("all checks hold"));
 }
 
+/// A snapshot's characters are each read only once a command uses them, so a write need not read
+/// every one. One kept under another's name (a command naming one would act on the other) or out
+/// of shape is found when used: a write on them records nothing and says how to mend it, a write
+/// on another character is recorded, and reads go on without the snapshot.
+#[test]
+fn a_snapshot_character_swapped_or_out_of_shape_refuses_the_write_that_uses_them() {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let honest = c.json(&["character", "show", "Adept0"]);
+    let edit = |change: &str| {
+        let changed = c
+            .sql()
+            .execute(
+                &format!("UPDATE snapshots SET state = {change} WHERE seq = 450"),
+                [],
+            )
+            .unwrap();
+        assert_eq!(changed, 1);
+    };
+    let names_the_damage = |refused: &str| {
+        refused.contains("the snapshot of the campaign at #450 holds a part that does not read")
+            && refused.contains("grimoire snapshots rebuild")
+    };
+    edit(
+        "json_set(state, '$.characters.adept0', json(json_extract(state, '$.characters.magus1')))",
+    );
+    assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
+    let refused = c.refused(&["damage", "Adept0", "1"], 1);
+    assert!(names_the_damage(&refused), "{refused}");
+    assert!(
+        c.ok(&["damage", "Magus1", "1"])
+            .contains("Magus1 takes 1 damage")
+    );
+    let honest = c.json(&["character", "show", "Adept0"]);
+    edit("json_set(state, '$.characters.adept0.sheet', json('[1]'))");
+    assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
+    let refused = c.refused(&["heal", "Adept0", "1"], 1);
+    assert!(names_the_damage(&refused), "{refused}");
+    c.ok(&["snapshots", "rebuild"]);
+    assert!(
+        c.ok(&["damage", "Adept0", "1"])
+            .contains("Adept0 takes 1 damage")
+    );
+    assert!(c.ok(&["verify"]).contains("all checks hold"));
+}
+
 /// From the hostile pass: a refusal decided on a damaged part of a snapshot gave a false reason
 /// ("there is no scroll"), and a shell kept the state a refused write had loaded, whose damaged
 /// part its reads then showed as empty. The damage is named, and a kept state is read whole.
