@@ -43,7 +43,17 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 pub use output::Report;
-pub use parse::{parse_from, parsed};
+pub use parse::{EnteredRolls, parse_from, parsed};
+use parse::{LocationParser, parse_rolls};
+
+/// A command line as grimoire reads it: the global options and the one command. Its definitions
+/// are the core's ([`CoreLine`], read by clap's derive) with each rule system's commands mounted
+/// beside them (`parse.rs`), so a command line may be read with only the command it names built.
+#[derive(Debug)]
+pub struct Cli {
+    pub globals: Globals,
+    pub command: Commands,
+}
 
 /// Keep a campaign's spellcasters as an append-only, hash-chained log, and compute every sheet from it.
 ///
@@ -56,13 +66,13 @@ pub use parse::{parse_from, parsed};
 ///
 /// Rules: what grimoire computes for each rule of both games, and its rulings where the games are
 /// silent, are in docs/rules.md (clause IDs such as ADG-R9 or VSD-12 appear in help texts and tests).
-#[derive(Debug, Parser)]
+#[derive(Parser)]
 #[command(name = "grimoire", version, max_term_width = 100)]
-pub struct Cli {
+struct CoreLine {
     #[command(flatten)]
-    pub globals: Globals,
+    globals: Globals,
     #[command(subcommand)]
-    pub command: Commands,
+    command: Commands,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -174,64 +184,9 @@ impl ColorWhen {
     }
 }
 
-/// Reads `--db` without ever echoing it: clap's own message for a refused value repeats the value,
-/// and a PostgreSQL URL may hold a password.
-#[derive(Debug, Clone, Copy)]
-struct LocationParser;
-
-impl clap::builder::TypedValueParser for LocationParser {
-    type Value = Location;
-
-    fn parse_ref(
-        &self,
-        command: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Location, clap::Error> {
-        let refuse = |why: String| {
-            clap::Error::raw(
-                clap::error::ErrorKind::ValueValidation,
-                format!("--db: {why}\n"),
-            )
-            .with_cmd(command)
-        };
-        let text = value
-            .to_str()
-            .ok_or_else(|| refuse("the path or URL is not valid UTF-8".into()))?;
-        Location::parse(text).map_err(refuse)
-    }
-}
-
-/// Physical dice: values given with `--rolls`, or `--rolls ask`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EnteredRolls {
-    Values(Vec<u32>),
-    Ask,
-}
-
-/// The longest `--rolls` list: far more dice than any command draws, small enough to refuse junk.
-const MAX_ENTERED_ROLLS: usize = 1000;
-
-fn parse_rolls(text: &str) -> Result<EnteredRolls, String> {
-    if text.trim().eq_ignore_ascii_case("ask") {
-        return Ok(EnteredRolls::Ask);
-    }
-    let values: Vec<&str> = text.split(',').map(str::trim).collect();
-    if values.len() > MAX_ENTERED_ROLLS {
-        return Err(format!("at most {MAX_ENTERED_ROLLS} values"));
-    }
-    values
-        .iter()
-        .map(|v| {
-            v.parse::<u32>().map_err(|_| {
-                format!(
-                    "'{v}' is not a die face; write whole numbers separated by commas, e.g. 14,3"
-                )
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map(EnteredRolls::Values)
-}
+/// The core command that help lists the systems' commands after: the one declared before
+/// [`Commands::System`].
+const SYSTEMS_FOLLOW: &str = "downtime";
 
 // One is parsed per command line, so its size does not matter.
 #[allow(clippy::large_enum_variant)]
@@ -281,8 +236,11 @@ pub enum Commands {
     Restore(transfer::RestoreArgs),
     Rest(args::RestArgs),
     Downtime(args::DowntimeArgs),
-    /// Each rule system's own commands, as the system describes them.
-    #[command(flatten)]
+    // Help lists the systems' commands here, after [`SYSTEMS_FOLLOW`].
+    /// Each rule system's own commands, as the system describes them: mounted beside the core's
+    /// by [`Cli`]'s definitions rather than by the derive, so a line naming a core command is read
+    /// without building them (`parse.rs`).
+    #[command(skip)]
     System(mount::Mounted),
     Shell(shell::ShellArgs),
     Tour(tour::TourArgs),

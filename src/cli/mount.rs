@@ -204,12 +204,13 @@ fn leaf(described: &Described) -> clap::Command {
     }
 }
 
-/// `command` with every system's commands below it, each group made on its first command. Each
-/// group is built whole before it joins `command` (clap's `mut_subcommand` rebuilds the command it
-/// changes, and every run of grimoire builds these).
-pub fn mount(command: clap::Command) -> clap::Command {
+/// `command` with every system's commands below it (`only` those under one word, when given),
+/// each group made on its first command. Each group is built whole before it joins `command`
+/// (clap's `mut_subcommand` rebuilds the command it changes).
+pub fn mount(command: clap::Command, only: Option<&str>) -> clap::Command {
     let mut below: Vec<clap::Command> = Vec::new();
-    for described in every_command() {
+    let wanted = |c: &Described| only.is_none_or(|word| c.path.split(' ').next() == Some(word));
+    for described in every_command().into_iter().filter(wanted) {
         let leaf = leaf(&described);
         let Some((group, _)) = described.path.split_once(' ') else {
             below.push(leaf);
@@ -235,20 +236,19 @@ pub fn mount(command: clap::Command) -> clap::Command {
     command.subcommands(below)
 }
 
-impl clap::Subcommand for Mounted {
-    fn augment_subcommands(command: clap::Command) -> clap::Command {
-        mount(command)
+impl Mounted {
+    /// Whether `name` is a system's command, or a group of them (`scroll`).
+    pub fn has_command(name: &str) -> bool {
+        first_words().contains(&name)
     }
+}
 
-    fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
-        mount(command)
-    }
-
-    fn has_subcommand(name: &str) -> bool {
-        every_command()
-            .iter()
-            .any(|c| c.path.split(' ').next() == Some(name))
-    }
+/// The first word of every system's command: the command's name, or its group's.
+pub fn first_words() -> Vec<&'static str> {
+    every_command()
+        .into_iter()
+        .filter_map(|c| c.path.split(' ').next())
+        .collect()
 }
 
 impl FromArgMatches for Mounted {
