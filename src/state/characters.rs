@@ -19,32 +19,86 @@ use std::collections::BTreeMap;
 #[serde(transparent)]
 pub struct Characters(BTreeMap<Folded, Kept>);
 
-/// One character as [`Characters`] keeps it: `None` only for one that did not read.
-type Kept = Deferred<Option<Character>>;
+/// One character as [`Characters`] keeps it, written as the character either way.
+#[derive(Clone, Serialize)]
+#[serde(untagged)]
+enum Kept {
+    /// Made by replay, or read and then changed: a plain character, as replay wants them.
+    Read(Character),
+    /// As the snapshot wrote it, until it is looked at (`None` once it did not read).
+    Text(Deferred<Option<Character>>),
+}
+
+/// Every character a snapshot holds is kept as its text.
+impl<'de> Deserialize<'de> for Kept {
+    fn deserialize<D: Deserializer<'de>>(from: D) -> Result<Kept, D::Error> {
+        Deferred::deserialize(from).map(Kept::Text)
+    }
+}
 
 /// Whether a character read from a snapshot may stand under `key`.
 fn sound_under(key: &Folded) -> impl FnOnce(&Option<Character>) -> bool + '_ {
     move |read| read.as_ref().is_some_and(|c| key.is(&c.name))
 }
 
-impl Characters {
-    pub fn get(&self, key: &Folded) -> Option<&Character> {
-        let kept = self.0.get(key)?;
-        kept.read_judged(sound_under(key)).as_ref()
+impl Kept {
+    #[inline]
+    fn read(&self, key: &Folded) -> Option<&Character> {
+        match self {
+            Kept::Read(character) => Some(character),
+            Kept::Text(text) => text.read_judged(sound_under(key)).as_ref(),
+        }
     }
 
+    /// The character, to change: one still kept as text is read and kept plain from now on. One
+    /// that does not read stays as its text, marked.
+    #[inline]
+    fn read_mut(&mut self, key: &Folded) -> Option<&mut Character> {
+        if let Kept::Text(_) = self {
+            self.read_in(key);
+        }
+        match self {
+            Kept::Read(character) => Some(character),
+            Kept::Text(_) => None,
+        }
+    }
+
+    /// Reads a character kept as text, once, to keep them plain.
+    #[cold]
+    fn read_in(&mut self, key: &Folded) {
+        if let Kept::Text(text) = self
+            && text.read_judged(sound_under(key)).is_some()
+            && let Some(character) = std::mem::take(text).into_judged(|_| true)
+        {
+            *self = Kept::Read(character);
+        }
+    }
+
+    fn is_unreadable(&self) -> bool {
+        matches!(self, Kept::Text(text) if text.is_unreadable())
+    }
+}
+
+impl Characters {
+    #[inline]
+    pub fn get(&self, key: &Folded) -> Option<&Character> {
+        self.0.get(key)?.read(key)
+    }
+
+    #[inline]
     pub fn get_mut(&mut self, key: &Folded) -> Option<&mut Character> {
-        let kept = self.0.get_mut(key)?;
-        kept.read_judged_mut(sound_under(key)).as_mut()
+        self.0.get_mut(key)?.read_mut(key)
     }
 
     pub fn insert(&mut self, key: Folded, character: Character) {
-        self.0.insert(key, Deferred::from(Some(character)));
+        self.0.insert(key, Kept::Read(character));
     }
 
     pub fn remove(&mut self, key: &Folded) -> Option<Character> {
-        let kept = self.0.remove(key)?;
-        kept.into_judged(sound_under(key))
+        match self.0.remove(key)? {
+            Kept::Read(character) => Some(character),
+            Kept::Text(text) => text.into_judged(sound_under(key)),
+        }
     }
 
     /// Keeps only the characters whose folded names `keep` accepts.
@@ -54,8 +108,7 @@ impl Characters {
 
     /// Every character that reads, by folded name.
     pub fn iter(&self) -> impl Iterator<Item = (&Folded, &Character)> {
-        (self.0.iter())
-            .filter_map(|(key, kept)| Some((key, kept.read_judged(sound_under(key)).as_ref()?)))
+        (self.0.iter()).filter_map(|(key, kept)| Some((key, kept.read(key)?)))
     }
 
     pub fn values(&self) -> impl Iterator<Item = &Character> {
@@ -63,8 +116,7 @@ impl Characters {
     }
 
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Character> {
-        (self.0.iter_mut())
-            .filter_map(|(key, kept)| kept.read_judged_mut(sound_under(key)).as_mut())
+        (self.0.iter_mut()).filter_map(|(key, kept)| kept.read_mut(key))
     }
 
     /// How many characters there are, read or not.
@@ -83,7 +135,7 @@ impl Characters {
 
     /// Whether a character used since the snapshot was read did not read.
     pub fn has_unreadable(&self) -> bool {
-        self.0.values().any(Deferred::is_unreadable)
+        self.0.values().any(Kept::is_unreadable)
     }
 }
 
@@ -296,6 +348,25 @@ mod tests {
             },
         );
         state
+    }
+
+    /// A snapshot's characters are read one at a time, as they are used: one never used is
+    /// written back as the snapshot held it, and one kept under another's name stands as absent
+    /// once looked at, marking the state so that nothing decided on it is recorded.
+    #[test]
+    fn a_snapshots_characters_are_read_as_used_and_judged_by_the_name_they_are_kept_under() {
+        let text = serde_json::to_string(&one_of_each_system()).expect("serialises");
+        let loaded: CampaignState = serde_json::from_str(&text).expect("reads");
+        assert_eq!(serde_json::to_string(&loaded).expect("serialises"), text);
+        let mut swapped: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let wen = swapped["characters"]["wen"].clone();
+        swapped["characters"]["mira"] = wen;
+        let loaded: CampaignState = serde_json::from_value(swapped).expect("reads");
+        assert!(loaded.character("Aldric").is_some());
+        assert!(!loaded.has_unreadable_part(), "Mira not looked at yet");
+        assert!(loaded.character("Mira").is_none());
+        assert!(loaded.has_unreadable_part());
+        assert!(!loaded.read_whole());
     }
 
     /// Characters are read by hand (not through serde's `flatten`): each system's state comes
