@@ -13,7 +13,7 @@
     memory[key] = JSON.parse(JSON.stringify(value));
     try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { unkept = true; }
   };
-  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here;
+  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here, CHOICES = "grimoire-choices:" + here;
   var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
   // The same value whatever order its keys were written in.
   var canon = function (value) {
@@ -133,21 +133,41 @@
       box.appendChild(row);
     });
   };
+  // A choice's words, as the phone made it: "Mira: fires-later".
+  var choiceWords = function (kept) {
+    return kept.character + ": " + kept.picks.join(", ") + (kept.names ? " (striking " + kept.names + ")" : "");
+  };
+  // Whether a recorded choice is the one this phone made: the command it records holds the
+  // character, the picks in the order sent and whom a pick names, and nothing else (the
+  // command's own words for them are the GM's side's; names are compared as the log compares them).
+  var sameChoice = function (payload, kept) {
+    var given = ((payload || {}).asked || {}).given || {};
+    var folded = function (list) { return canon((Array.isArray(list) ? list : [list]).map(function (v) { return String(v).trim().toLowerCase(); })); };
+    var recorded = Object.keys(given).map(function (key) { return folded(given[key]); }).sort();
+    var mine = [folded([kept.character]), folded(kept.picks)].concat(kept.names ? [folded([kept.names])] : []).sort();
+    return canon(recorded) === canon(mine);
+  };
   // Every record against the public log: the request as shown, answered with these bytes.
   var checkRecords = function () {
     var sent = load(SENT), requests = Object.keys(sent);
+    // Choices the GM's side said it recorded, each at the event it named.
+    var choices = load(CHOICES), made = Object.keys(choices).filter(function (key) { return choices[key].seq !== undefined; });
     var out = document.getElementById("rolls-receipts");
-    if (!requests.length) { out.textContent = ""; return; }
+    if (!requests.length && !made.length) { out.textContent = ""; return; }
     // Only the log itself is checked: a busy or trouble page in its place would read as a log
     // that lacks every request.
     fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { if (!reply.ok) throw new Error("" + reply.status); return reply.text(); }).then(function (text) {
       // What the log says of each request, and (as every reader computes it) which were put
       // to a phone right after a roll to it was withdrawn, or answered only to be refused.
       var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
+      var named = {}, atSeq = {}, head = 0;
+      made.forEach(function (key) { named[choices[key].seq] = true; });
       text.split("\n").forEach(function (line) {
         if (!line) return;
         try { var row = JSON.parse(line); } catch (e) { return; }
         var p = row.payload || {};
+        if (typeof row.seq === "number" && row.seq > head) head = row.seq;
+        if (named[row.seq]) atSeq[row.seq] = row;
         if (row.kind === "roll_requested") {
           put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device, witnessed: p.witnessed === true };
           if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
@@ -192,6 +212,19 @@
           flag("bytes:" + request, "Request " + request + " (#" + inLog.seq + "): the log records an answer with bytes this phone never sent.");
         }
       });
+      var held = requests.length - waiting;
+      made.forEach(function (key) {
+        var kept = choices[key], row = atSeq[kept.seq];
+        if (!kept.seq) {
+          flag("choice-unnamed:" + key, "Your choice for " + choiceWords(kept) + ": the GM's side said it was recorded, but named no event in the log.");
+        } else if (!row && kept.seq > head) {
+          waiting++;
+        } else if (!row || row.kind !== "choice_answered" || !sameChoice(row.payload, kept)) {
+          flag("choice:" + key, "#" + kept.seq + ": the log records another choice than the one this phone made (" + choiceWords(kept) + ").");
+        } else {
+          held++;
+        }
+      });
       var marks = requests.filter(function (request) { return putAgain[request]; }).map(function (request) {
         return "request " + request + " was put again after request " + putAgain[request].join(", ") + " was withdrawn or refused";
       });
@@ -199,7 +232,7 @@
       out.className = flags ? "flagged" : "";
       out.textContent = (flags
         ? "This phone raised " + flags + (flags === 1 ? " flag" : " flags") + " (at the top of the page). "
-        : "The log holds every roll this phone made as it was shown (" + (requests.length - waiting) + "). ") +
+        : "The log holds every roll and choice this phone made as it was shown (" + held + "). ") +
         (waiting ? waiting + " sent, not yet in the log. " : "") +
         (marks.length ? "Marked: " + marks.join("; ") + "." : "") +
         (unkept ? " This browser keeps nothing past this page (a private window, or its storage is full): keep the page open until your rolls are in the log." : "");
@@ -225,34 +258,51 @@
       else if (retry) setTimeout(function () { window.grimoireRolls(afterAnswer); }, 1000);
     });
   };
+  // A choice the rules left to the player (#47): sent as the page's form, as theirs; what was
+  // recorded (or why not) is said under it, and the page is drawn again as the log moves. The
+  // phone writes the choice down before it is sent, with the event the GM's side says it
+  // recorded it as, and finds it there in the public log, as it does its rolls.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.classList || !form.classList.contains("choice")) return;
+    e.preventDefault();
+    var said = form.querySelector(".choice-said");
+    var button = form.querySelector("button");
+    button.disabled = true;
+    said.textContent = "Sending…";
+    var data = new FormData(form), choices = load(CHOICES);
+    var key = new Date().toISOString() + ":" + Object.keys(choices).length;
+    choices[key] = { character: String(data.get("character") || ""), picks: data.getAll("pick").map(String), names: String(data.get("names") || "").trim() };
+    save(CHOICES, choices);
+    fetch("choose", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(data).toString() })
+      // A refusal by the server's guards is plain text, a busy server's a page: said as it came.
+      .then(function (reply) { return reply.text().then(function (text) {
+        try { return { status: reply.status, body: JSON.parse(text) }; }
+        catch (e) { return { status: reply.status, body: { refused: reply.status + ": " + (text.indexOf("<") >= 0 ? "the server is busy; choose again in a moment" : text.trim()) } }; }
+      }); })
+      .then(function (got) {
+        var lines = got.status === 200 && Array.isArray(got.body.said) ? got.body.said.map(String) : [];
+        var now = load(CHOICES);
+        // Said to be recorded: the event named first is where the log must hold it. Refused:
+        // nothing to find (the form stays while the choice waits).
+        if (now[key]) {
+          if (got.status === 200) { var at = /^#(\d+) /.exec(lines[0] || ""); now[key].seq = at ? Number(at[1]) : 0; }
+          else delete now[key];
+          save(CHOICES, now);
+        }
+        said.textContent = got.status === 200 ? "Recorded: " + lines.join("; ") : "Not taken: " + (got.body.refused || "the server said no");
+        // Kept under the rolls too: the form goes once the log moves past the choice.
+        lines.forEach(function (line) {
+          var item = document.createElement("li");
+          item.textContent = line;
+          document.getElementById("rolls-said").appendChild(item);
+        });
+        checkRecords();
+      })
+      // Whether it was recorded is not known, so there is nothing to find in the log.
+      .catch(function () { var now = load(CHOICES); delete now[key]; save(CHOICES, now); said.textContent = "The choice did not arrive; choose again."; })
+      .then(function () { button.disabled = false; });
+  });
   drawFlags();
   window.grimoireRolls();
 })();
-// A choice the rules left to the player (#47): sent as the page's form, as theirs; what was
-// recorded (or why not) is said under it, and the page is drawn again as the log moves.
-document.addEventListener("submit", function (e) {
-  var form = e.target;
-  if (!form.classList || !form.classList.contains("choice")) return;
-  e.preventDefault();
-  var said = form.querySelector(".choice-said");
-  var button = form.querySelector("button");
-  button.disabled = true;
-  said.textContent = "Sending…";
-  fetch("choose", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(new FormData(form)).toString() })
-    // A refusal by the server's guards is plain text, a busy server's a page: said as it came.
-    .then(function (reply) { return reply.text().then(function (text) {
-      try { return { status: reply.status, body: JSON.parse(text) }; }
-      catch (e) { return { status: reply.status, body: { refused: reply.status + ": " + (text.indexOf("<") >= 0 ? "the server is busy; choose again in a moment" : text.trim()) } }; }
-    }); })
-    .then(function (got) {
-      said.textContent = got.status === 200 ? "Recorded: " + got.body.said.join("; ") : "Not taken: " + (got.body.refused || "the server said no");
-      // Kept under the rolls too: the form goes once the log moves past the choice.
-      if (got.status === 200) got.body.said.forEach(function (line) {
-        var item = document.createElement("li");
-        item.textContent = line;
-        document.getElementById("rolls-said").appendChild(item);
-      });
-    })
-    .catch(function () { said.textContent = "The choice did not arrive; choose again."; })
-    .then(function () { button.disabled = false; });
-});

@@ -606,7 +606,7 @@ fn c6_a_save_tapped_on_a_players_phone_and_a_gms_roll_it_witnesses_complete_the_
     browser.eval(&phone, "window.grimoireRolls()");
     browser.wait_for(
         &phone,
-        r#"document.getElementById("rolls-receipts").textContent.indexOf("holds every roll this phone made as it was shown (2)") >= 0"#,
+        r#"document.getElementById("rolls-receipts").textContent.indexOf("holds every roll and choice this phone made as it was shown (2)") >= 0"#,
         "both records found in the log",
     );
     // A record the log lacks (a request shown to the phone, then dropped) is flagged at the top.

@@ -30,6 +30,8 @@ struct Tricks {
     show_witnessed: Option<u32>,
     /// The public log is answered with a page of trouble instead.
     export_trouble: bool,
+    /// A choice sent with the first pick is passed on with the second instead.
+    rewrite_pick: Option<(&'static str, &'static str)>,
     /// This many of the next asks for the player's page or its rolls are answered as a busy
     /// server answers them: a 503 page, whose `main` is the live view's.
     busy: u32,
@@ -110,7 +112,7 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
     client.set_read_timeout(Some(PATIENCE))?;
     let mut reader = BufReader::new(client.try_clone()?);
     let mut client = client;
-    let (head, body) = read_request(&mut reader)?;
+    let (head, mut body) = read_request(&mut reader)?;
     let mut words = head.split_whitespace();
     let (method, path) = (
         words.next().unwrap_or_default().to_string(),
@@ -133,8 +135,17 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
             );
         }
     }
-    // The head as the honest server expects it: its own Host and Origin, one request per
-    // connection.
+    if method == "POST"
+        && path.ends_with("/choose")
+        && let Some((made, recorded)) = tricks.lock().unwrap().rewrite_pick
+    {
+        let form = String::from_utf8_lossy(&body).into_owned();
+        body = form
+            .replace(&format!("pick={made}"), &format!("pick={recorded}"))
+            .into_bytes();
+    }
+    // The head as the honest server expects it: its own Host and Origin, the body's length as
+    // passed on, one request per connection.
     let mut passed = String::new();
     for line in head.lines() {
         let name = line
@@ -145,6 +156,7 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
         match name.as_str() {
             "host" => passed.push_str(&format!("Host: {upstream}\r\n")),
             "origin" => passed.push_str(&format!("Origin: http://{upstream}\r\n")),
+            "content-length" => passed.push_str(&format!("Content-Length: {}\r\n", body.len())),
             "connection" => {}
             _ => passed.push_str(&format!("{line}\r\n")),
         }
@@ -259,16 +271,27 @@ fn phone_behind_a_proxy(
 ) -> (Campaign, Served, Proxy, Browser, super::browser::Tab) {
     let c = Campaign::with_party();
     let bea = link(&c, "Bea", "Aldric");
-    let served = Served::start(&c);
+    let (served, proxy, browser, phone) = behind_a_proxy(chromium, &c, &bea);
+    (c, served, proxy, browser, phone)
+}
+
+/// The phone that opens `link` at 390 px, reaching the real server on `c` only through the
+/// proxy, its page loaded whole.
+fn behind_a_proxy(
+    chromium: &std::path::Path,
+    c: &Campaign,
+    link: &str,
+) -> (Served, Proxy, Browser, super::browser::Tab) {
+    let served = Served::start(c);
     let proxy = Proxy::start(served.address());
     let mut browser = Browser::start(chromium);
-    let phone = browser.open(&format!("http://{}{bea}", proxy.address), 390, 844, true);
+    let phone = browser.open(&format!("http://{}{link}", proxy.address), 390, 844, true);
     browser.wait_for(
         &phone,
         r#"document.readyState === "complete" && document.getElementById("rolls") !== null && document.getElementById("party") !== null && document.body.dataset.head !== undefined"#,
         "the player's page",
     );
-    (c, served, proxy, browser, phone)
+    (served, proxy, browser, phone)
 }
 
 /// The three ways a modified server chose a witnessed die before: each is flagged on the phone by
@@ -596,4 +619,77 @@ fn c5_a_busy_answer_in_place_of_the_page_or_its_rolls_is_asked_again_and_wipes_n
     proxy.wait_until("the phone's answer to request 1", |t| {
         t.answers.iter().any(|(r, _, _)| *r == 1)
     });
+}
+
+/// A choice Mira's failed cast left to Bea, made on her phone: `pick` tapped and sent.
+fn choose_on_the_phone(browser: &mut Browser, phone: &super::browser::Tab, pick: &str) {
+    browser.wait_for(
+        phone,
+        r##"document.querySelector("#yours form.choice") !== null"##,
+        "the choice on Mira's card",
+    );
+    browser.eval(
+        phone,
+        &format!(
+            r##"document.querySelector('#yours form.choice input[value="{pick}"]').click(); document.querySelector("#yours form.choice button").click(); true"##
+        ),
+    );
+    browser.wait_for(
+        phone,
+        r##"document.getElementById("rolls-said").textContent.indexOf("Mira's choice, made by their player") >= 0"##,
+        "the choice said as recorded",
+    );
+}
+
+/// A server changed to cheat (here a proxy in front of the real one) that records another pick
+/// than the one the player made on their phone, and answers as if it had recorded theirs, is
+/// flagged on the phone by the event it recorded; an honest choice is counted among the phone's
+/// receipts.
+#[test]
+fn vsd9_a_server_changed_to_cheat_that_records_another_pick_is_flagged_on_the_phone() {
+    let Some(chromium) = chromium_or_skip(
+        "vsd9_a_server_changed_to_cheat_that_records_another_pick_is_flagged_on_the_phone",
+    ) else {
+        return;
+    };
+    let c = Campaign::with_party();
+    c.mira_learns_ember("1");
+    let fails = || {
+        let cast = c.ok(&[
+            "--rolls", "3,40,40", "spell", "cast", "Mira", "Ember", "--target", "the orc",
+        ]);
+        assert!(cast.contains("lose-half-mps, fires-later"), "{cast}");
+    };
+    fails();
+    let bea = link(&c, "Bea", "Mira");
+    let (_served, proxy, mut browser, phone) = behind_a_proxy(&chromium, &c, &bea);
+
+    // Honest: the pick Bea made is the one the log holds, and her receipts count it.
+    choose_on_the_phone(&mut browser, &phone, "lose-half-mps");
+    browser.wait_for(
+        &phone,
+        r#"document.getElementById("rolls-receipts").textContent.indexOf("The log holds every roll and choice this phone made as it was shown (1)") >= 0"#,
+        "the honest choice among the receipts",
+    );
+
+    // Cheating: Bea picks to hold the spell; the log records her losing half its MPs.
+    c.ok(&["time", "advance", "10m"]);
+    fails();
+    browser.eval(&phone, "window.grimoireRolls()");
+    proxy.tricks().rewrite_pick = Some(("fires-later", "lose-half-mps"));
+    choose_on_the_phone(&mut browser, &phone, "fires-later");
+    let log = c.json(&["log", "--limit", "2"]);
+    assert_eq!(log["events"][0]["kind"], "choice_answered", "{log}");
+    assert_eq!(
+        log["events"][0]["payload"]["asked"]["given"]["choices"],
+        serde_json::json!(["lose-half-mps"]),
+        "the log holds the rewritten pick: {log}"
+    );
+    let raised = flagged(
+        &mut browser,
+        &phone,
+        "the log records another choice than the one this phone made (Mira: fires-later)",
+    );
+    assert!(raised.contains('#'), "{raised}");
+    browser.screenshot(&phone, "players-hold-choice-flag");
 }

@@ -88,7 +88,7 @@ fn c4_a_players_five_tasks_each_take_at_most_two_taps_from_their_link() {
     );
     browser.wait_for(
         &phone,
-        r##"document.getElementById("rolls-receipts").textContent.indexOf("The log holds every roll this phone made as it was shown (1)") >= 0"##,
+        r##"document.getElementById("rolls-receipts").textContent.indexOf("The log holds every roll and choice this phone made as it was shown (1)") >= 0"##,
         "the receipts checked",
     );
     assert!(
