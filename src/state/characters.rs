@@ -17,7 +17,13 @@ use std::collections::BTreeMap;
 /// never recorded.
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Characters(BTreeMap<Folded, Kept>);
+pub struct Characters {
+    kept: BTreeMap<Folded, Kept>,
+    /// Set when a character that did not read is replaced or taken out: what was decided on it
+    /// (a new character added under its name, as if none held it) is still not to be recorded.
+    #[serde(skip)]
+    dropped_unreadable: bool,
+}
 
 /// One character as [`Characters`] keeps it, written as the character either way.
 #[derive(Clone, Serialize)]
@@ -82,20 +88,23 @@ impl Kept {
 impl Characters {
     #[inline]
     pub fn get(&self, key: &Folded) -> Option<&Character> {
-        self.0.get(key)?.read(key)
+        self.kept.get(key)?.read(key)
     }
 
     #[inline]
     pub fn get_mut(&mut self, key: &Folded) -> Option<&mut Character> {
-        self.0.get_mut(key)?.read_mut(key)
+        self.kept.get_mut(key)?.read_mut(key)
     }
 
     pub fn insert(&mut self, key: Folded, character: Character) {
-        self.0.insert(key, Kept::Read(character));
+        let replaced = self.kept.insert(key, Kept::Read(character));
+        self.dropped_unreadable |= replaced.is_some_and(|old| old.is_unreadable());
     }
 
     pub fn remove(&mut self, key: &Folded) -> Option<Character> {
-        match self.0.remove(key)? {
+        let removed = self.kept.remove(key)?;
+        self.dropped_unreadable |= removed.is_unreadable();
+        match removed {
             Kept::Read(character) => Some(character),
             Kept::Text(text) => text.into_judged(sound_under(key)),
         }
@@ -103,12 +112,18 @@ impl Characters {
 
     /// Keeps only the characters whose folded names `keep` accepts.
     pub fn retain_names(&mut self, mut keep: impl FnMut(&Folded) -> bool) {
-        self.0.retain(|key, _| keep(key));
+        let mut dropped = false;
+        self.kept.retain(|key, kept| {
+            let stays = keep(key);
+            dropped |= !stays && kept.is_unreadable();
+            stays
+        });
+        self.dropped_unreadable |= dropped;
     }
 
     /// Every character that reads, by folded name.
     pub fn iter(&self) -> impl Iterator<Item = (&Folded, &Character)> {
-        (self.0.iter()).filter_map(|(key, kept)| Some((key, kept.read(key)?)))
+        (self.kept.iter()).filter_map(|(key, kept)| Some((key, kept.read(key)?)))
     }
 
     pub fn values(&self) -> impl Iterator<Item = &Character> {
@@ -116,26 +131,27 @@ impl Characters {
     }
 
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Character> {
-        (self.0.iter_mut()).filter_map(|(key, kept)| kept.read_mut(key))
+        (self.kept.iter_mut()).filter_map(|(key, kept)| kept.read_mut(key))
     }
 
     /// How many characters there are, read or not.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.kept.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.kept.is_empty()
     }
 
     /// Reads every character now: whether each reads, under their own name.
     pub fn read_now(&self) -> bool {
-        self.iter().count() == self.0.len()
+        self.iter().count() == self.kept.len()
     }
 
-    /// Whether a character used since the snapshot was read did not read.
+    /// Whether a character used since the snapshot was read did not read (and is still here, or
+    /// was replaced or taken out since).
     pub fn has_unreadable(&self) -> bool {
-        self.0.values().any(Kept::is_unreadable)
+        self.dropped_unreadable || self.kept.values().any(Kept::is_unreadable)
     }
 }
 
@@ -150,8 +166,8 @@ impl<'a> IntoIterator for &'a Characters {
 /// Equal when the same names hold equal characters, each read as [`Characters::get`] reads it.
 impl PartialEq for Characters {
     fn eq(&self, other: &Characters) -> bool {
-        self.0.len() == other.0.len()
-            && (self.0.keys().zip(other.0.keys()))
+        self.kept.len() == other.kept.len()
+            && (self.kept.keys().zip(other.kept.keys()))
                 .all(|(mine, theirs)| mine == theirs && self.get(mine) == other.get(theirs))
     }
 }
@@ -218,7 +234,9 @@ impl<'de> Visitor<'de> for CharacterFields {
         Ok(Character {
             name: name.ok_or_else(|| A::Error::missing_field("name"))?,
             sheet,
-            health: health.unwrap_or_default(),
+            // Written for every character (null for one with no health track): a snapshot
+            // without it was edited, and would read as a character with none.
+            health: health.ok_or_else(|| A::Error::missing_field("health"))?,
             added_seq: added_seq.ok_or_else(|| A::Error::missing_field("added_seq"))?,
             system,
             spells_on: spells_on.unwrap_or_default(),
@@ -419,6 +437,18 @@ mod tests {
             refused(&other_game).contains("the state of another"),
             "{}",
             refused(&other_game)
+        );
+        // From the hostile pass: a character without their health track read as one with none.
+        let mut without_health =
+            serde_json::to_value(state.character("Aldric").expect("Aldric")).expect("serialises");
+        without_health
+            .as_object_mut()
+            .expect("a map")
+            .remove("health");
+        let without_health = refused(&without_health.to_string());
+        assert!(
+            without_health.contains("missing field `health`"),
+            "{without_health}"
         );
         let twice = text.replacen('{', r#"{"name":"Other","#, 1);
         assert!(refused(&twice).contains("duplicate field `name`"));

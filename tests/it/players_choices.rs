@@ -110,6 +110,38 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
     assert_eq!(c.json(&["verify"])["all_hold"], true);
 }
 
+/// From the hostile pass: a player's write refused because the snapshot it started from holds a
+/// character that does not read was answered as a campaign that cannot be read (503, a page),
+/// and the GM was told a page could not be made. It is a refusal naming the mend, as at the
+/// terminal, and nothing is recorded.
+#[test]
+fn vsd9_a_choice_on_a_damaged_snapshot_is_refused_naming_the_mend() {
+    let (c, bea, _cal) = miras_failed_ember();
+    while c
+        .sql()
+        .query_row("SELECT count(*) FROM snapshots", [], |r| r.get::<_, i64>(0))
+        .unwrap()
+        == 0
+    {
+        c.ok(&["heal", "Aldric", "1"]);
+    }
+    c.sql()
+        .execute(
+            "UPDATE snapshots SET state = json_set(state, '$.characters.mira', json('[]'))",
+            [],
+        )
+        .unwrap();
+    let served = Served::start(&c);
+    let head = c.head();
+    refused(
+        &served,
+        &bea,
+        "character=Mira&pick=fires-later",
+        "grimoire snapshots rebuild",
+    );
+    assert_eq!(c.head(), head, "nothing recorded");
+}
+
 /// The GM's terminal can still make the choice; a resonance result's pick is the GM's alone.
 /// From the hostile pass: a pick that rolls nothing, put to the caster's phone by the GM, was
 /// recorded as the player's roll; only a pick that rolls (a resonance) goes to a phone.

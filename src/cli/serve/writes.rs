@@ -42,8 +42,23 @@ impl Campaign {
                 answered["again"] = serde_json::json!(again);
                 pages::json_made(200, &answered)
             }
-            Err(Error::Rule(why)) => refused(why),
-            Err(e) => self.unreadable(&e),
+            Err(e) => self.not_recorded(e),
+        }
+    }
+
+    /// A player's write that recorded nothing: the rules' refusal, or a snapshot part that did
+    /// not read (refused as the terminal refuses it, naming the mend, and said to the GM too),
+    /// as the phone reads a refusal; any other trouble as the pages say it.
+    fn not_recorded(&mut self, e: Error) -> Made {
+        match e {
+            Error::Rule(why) => refused(why),
+            Error::Store(damaged @ crate::store::StoreError::DamagedSnapshot { .. }) => {
+                self.say_trouble(format!(
+                    "grimoire serve: a player's write recorded nothing: {damaged}"
+                ));
+                pages::json_made(409, &serde_json::json!({ "refused": damaged.to_string() }))
+            }
+            e => self.unreadable(&e),
         }
     }
 
@@ -82,8 +97,7 @@ impl Campaign {
             .and_then(|store| crate::campaign::Campaign::on(store).choose(run, choice));
         match recorded {
             Ok(written) => pages::json_made(200, &said(&written.events)),
-            Err(Error::Rule(why)) => refused(why),
-            Err(e) => self.unreadable(&e),
+            Err(e) => self.not_recorded(e),
         }
     }
 }
