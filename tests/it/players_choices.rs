@@ -117,14 +117,7 @@ fn vsd9_a_failed_casts_choice_is_made_on_the_casters_phone_as_the_players_and_re
 #[test]
 fn vsd9_a_choice_on_a_damaged_snapshot_is_refused_naming_the_mend() {
     let (c, bea, _cal) = miras_failed_ember();
-    while c
-        .sql()
-        .query_row("SELECT count(*) FROM snapshots", [], |r| r.get::<_, i64>(0))
-        .unwrap()
-        == 0
-    {
-        c.ok(&["heal", "Aldric", "1"]);
-    }
+    c.until_a_snapshot(&["heal", "Aldric", "1"]);
     c.sql()
         .execute(
             "UPDATE snapshots SET state = json_set(state, '$.characters.mira', json('[]'))",

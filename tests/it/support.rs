@@ -254,6 +254,18 @@ impl Campaign {
     pub fn sql(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(&self.db).expect("open raw")
     }
+
+    /// Records `args` again and again until the campaign holds a snapshot.
+    pub fn until_a_snapshot(&self, args: &[&str]) {
+        let snapshots = || {
+            self.sql()
+                .query_row("SELECT count(*) FROM snapshots", [], |r| r.get::<_, i64>(0))
+                .unwrap()
+        };
+        while snapshots() == 0 {
+            self.ok(args);
+        }
+    }
 }
 
 /// The sample A Dungeon Game tables, as a tables file holds them.

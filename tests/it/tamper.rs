@@ -954,14 +954,7 @@ fn a_roll_put_to_a_phone_on_a_damaged_snapshot_part_names_the_damage() {
     c.ok(&learning("Aldric", "Concealing Darkness", "phrase"));
     let scroll = c.write_scroll("Aldric", "Concealing Darkness", "a shadow hides the door");
     c.ok(&["player", "link", "Bea", "--plays", "Aldric"]);
-    while c
-        .sql()
-        .query_row("SELECT count(*) FROM snapshots", [], |r| r.get::<_, i64>(0))
-        .unwrap()
-        == 0
-    {
-        c.ok(&["time", "advance", "1m"]);
-    }
+    c.until_a_snapshot(&["time", "advance", "1m"]);
     c.sql()
         .execute(
             "UPDATE snapshots SET state = json_set(state, '$.systems.adg.scrolls', json('[1,2]'))",
