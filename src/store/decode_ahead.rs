@@ -6,6 +6,7 @@ use super::StoreError;
 use super::backend::{Payload, VisitPayload};
 use crate::event::Event;
 use crate::seq::Seq;
+use std::collections::VecDeque;
 use std::sync::mpsc;
 
 /// When a replay starts its second thread, and how much it hands over at a time.
@@ -124,6 +125,21 @@ impl Rows {
 
 type Read = Vec<Result<(Seq, Event), StoreError>>;
 
+/// The rows' events, in their order.
+fn read_rows(rows: &Rows) -> Read {
+    rows.each()
+        .map(|row| decode_payload(&row).map(|event| (row.seq, event)))
+        .collect()
+}
+
+/// A chunk of rows handed on, in the order they are folded.
+enum Chunk {
+    /// Read by the second thread: its events come back in the order the chunks went.
+    There,
+    /// Read here, while the second thread was behind.
+    Here(Read),
+}
+
 /// The second thread, as this one sees it.
 struct Ahead {
     filling: Rows,
@@ -132,6 +148,8 @@ struct Ahead {
     /// Events already folded go back to be freed where they were made: freeing memory another
     /// thread allocated cost a sixth of this thread's time.
     folded: mpsc::Sender<Read>,
+    /// The chunks handed on and not yet folded, oldest first.
+    unfolded: VecDeque<Chunk>,
 }
 
 impl Ahead {
@@ -144,11 +162,7 @@ impl Ahead {
                 while let Ok(done) = to_free.try_recv() {
                     drop(done);
                 }
-                let events = rows
-                    .each()
-                    .map(|row| decode_payload(&row).map(|event| (row.seq, event)))
-                    .collect();
-                if read_out.send(events).is_err() {
+                if read_out.send(read_rows(&rows)).is_err() {
                     break;
                 }
             }
@@ -158,6 +172,7 @@ impl Ahead {
             to_read,
             read,
             folded,
+            unfolded: VecDeque::new(),
         }
     }
 
@@ -172,24 +187,55 @@ impl Ahead {
             return Ok(());
         }
         let next = self.filling.as_large_again();
-        let mut rows = std::mem::replace(&mut self.filling, next);
-        // While the second thread is behind, this one folds what it has read rather than wait
-        // idle to hand it more.
-        loop {
-            match self.to_read.try_send(rows) {
-                Ok(()) => break,
-                Err(mpsc::TrySendError::Full(again)) => {
-                    rows = again;
-                    match self.read.recv() {
-                        Ok(events) => self.fold(events, visit)?,
-                        Err(_) => return Err(Self::gone()),
-                    }
-                }
-                Err(mpsc::TrySendError::Disconnected(_)) => return Err(Self::gone()),
+        let rows = std::mem::replace(&mut self.filling, next);
+        self.hand_on(rows)?;
+        self.fold_ready(visit, false)
+    }
+
+    /// Hands a chunk to the second thread, or reads it here while that thread is behind: reading
+    /// payloads is twice the folding, so on two cores this thread shares it rather than wait idle.
+    fn hand_on(&mut self, rows: Rows) -> Result<(), StoreError> {
+        match self.to_read.try_send(rows) {
+            Ok(()) => self.unfolded.push_back(Chunk::There),
+            Err(mpsc::TrySendError::Full(rows)) => {
+                self.unfolded.push_back(Chunk::Here(read_rows(&rows)))
             }
+            Err(mpsc::TrySendError::Disconnected(_)) => return Err(Self::gone()),
         }
-        while let Ok(events) = self.read.try_recv() {
-            self.fold(events, visit)?;
+        Ok(())
+    }
+
+    /// Folds the chunks handed on, oldest first, as far as they are read: all of them when
+    /// `every`, else until the second thread's next is not read yet (waiting for it once this
+    /// thread holds more chunks of its own than the second thread has ahead of it).
+    fn fold_ready(
+        &mut self,
+        visit: &mut dyn FnMut(Seq, &Event),
+        every: bool,
+    ) -> Result<(), StoreError> {
+        while let Some(oldest) = self.unfolded.pop_front() {
+            match oldest {
+                Chunk::Here(events) => fold_here(events, visit)?,
+                Chunk::There => {
+                    let held_here = self
+                        .unfolded
+                        .iter()
+                        .filter(|c| matches!(c, Chunk::Here(_)))
+                        .count();
+                    let events = match every || held_here >= AHEAD {
+                        true => self.read.recv().map_err(|_| Self::gone())?,
+                        false => match self.read.try_recv() {
+                            Ok(events) => events,
+                            Err(mpsc::TryRecvError::Empty) => {
+                                self.unfolded.push_front(Chunk::There);
+                                return Ok(());
+                            }
+                            Err(mpsc::TryRecvError::Disconnected) => return Err(Self::gone()),
+                        },
+                    };
+                    self.fold(events, visit)?;
+                }
+            }
         }
         Ok(())
     }
@@ -198,21 +244,12 @@ impl Ahead {
         fold(&self.folded, events, visit)
     }
 
-    fn finish(self, visit: &mut dyn FnMut(Seq, &Event)) -> Result<(), StoreError> {
-        let Ahead {
-            filling,
-            to_read,
-            read,
-            folded,
-        } = self;
-        if !filling.rows.is_empty() && to_read.send(filling).is_err() {
-            return Err(Self::gone());
+    fn finish(mut self, visit: &mut dyn FnMut(Seq, &Event)) -> Result<(), StoreError> {
+        let last = std::mem::take(&mut self.filling);
+        if !last.rows.is_empty() {
+            self.unfolded.push_back(Chunk::Here(read_rows(&last)));
         }
-        drop(to_read);
-        for events in read {
-            fold(&folded, events, visit)?;
-        }
-        Ok(())
+        self.fold_ready(visit, true)
     }
 
     /// The second thread ends only once this one stops handing it rows, unless it panicked (which
@@ -239,6 +276,15 @@ fn fold(
     }
     // Once the second thread has stopped, what is left is freed here.
     let _ = folded.send(events);
+    Ok(())
+}
+
+/// Shows `visit` the events read on this thread; the first that did not read ends the replay.
+fn fold_here(events: Read, visit: &mut dyn FnMut(Seq, &Event)) -> Result<(), StoreError> {
+    for read in events {
+        let (seq, event) = read?;
+        visit(seq, &event);
+    }
     Ok(())
 }
 
