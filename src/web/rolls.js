@@ -13,7 +13,17 @@
     memory[key] = JSON.parse(JSON.stringify(value));
     try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { unkept = true; }
   };
-  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here, CHOICES = "grimoire-choices:" + here;
+  var SENT = "grimoire-sent:" + here, FLAGS = "grimoire-flags:" + here, CHOICES = "grimoire-choices:" + here, SEEN = "grimoire-seen:" + here;
+  // The choices kept, as long as they have the shape this script writes.
+  var keptChoices = function () {
+    var kept = load(CHOICES), sound = {};
+    if (!kept || typeof kept !== "object" || Array.isArray(kept)) return sound;
+    Object.keys(kept).forEach(function (key) {
+      var c = kept[key];
+      if (c && typeof c === "object" && typeof c.character === "string" && Array.isArray(c.picks)) sound[key] = c;
+    });
+    return sound;
+  };
   var hex = function (bytes) { return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join(""); };
   // The same value whatever order its keys were written in.
   var canon = function (value) {
@@ -151,23 +161,27 @@
   var checkRecords = function () {
     var sent = load(SENT), requests = Object.keys(sent);
     // Choices the GM's side said it recorded, each at the event it named.
-    var choices = load(CHOICES), made = Object.keys(choices).filter(function (key) { return choices[key].seq !== undefined; });
+    var choices = keptChoices(), made = Object.keys(choices).filter(function (key) { return choices[key].seq !== undefined; });
     var out = document.getElementById("rolls-receipts");
     if (!requests.length && !made.length) { out.textContent = ""; return; }
+    var asked = Date.now();
     // Only the log itself is checked: a busy or trouble page in its place would read as a log
     // that lacks every request.
     fetch("export.jsonl", { cache: "no-store" }).then(function (reply) { if (!reply.ok) throw new Error("" + reply.status); return reply.text(); }).then(function (text) {
       // What the log says of each request, and (as every reader computes it) which were put
       // to a phone right after a roll to it was withdrawn, or answered only to be refused.
       var put = {}, answered = {}, withdrawn = {}, withdrawnFrom = {}, putAgain = {};
-      var named = {}, atSeq = {}, head = 0;
-      made.forEach(function (key) { named[choices[key].seq] = true; });
+      var named = {}, atSeq = {}, twice = {}, head = 0;
+      made.forEach(function (key) { named[choices[key].seq] = (named[choices[key].seq] || 0) + 1; });
       text.split("\n").forEach(function (line) {
         if (!line) return;
         try { var row = JSON.parse(line); } catch (e) { return; }
         var p = row.payload || {};
         if (typeof row.seq === "number" && row.seq > head) head = row.seq;
-        if (named[row.seq]) atSeq[row.seq] = row;
+        if (typeof row.seq === "number" && named[row.seq]) {
+          if (atSeq[row.seq]) twice[row.seq] = true;
+          atSeq[row.seq] = row;
+        }
         if (row.kind === "roll_requested") {
           put[p.request] = { seq: row.seq, commitment: p.commitment, asked: p.asked, device: p.device, witnessed: p.witnessed === true };
           if ((withdrawnFrom[p.device] || []).length) putAgain[p.request] = withdrawnFrom[p.device];
@@ -213,14 +227,21 @@
         }
       });
       var held = requests.length - waiting;
+      // The highest event this phone has seen in the log: a choice made after it is recorded after it.
+      var seen = load(SEEN);
+      if (!(seen.head >= head)) save(SEEN, { head: head });
       made.forEach(function (key) {
-        var kept = choices[key], row = atSeq[kept.seq];
-        if (!kept.seq) {
+        var kept = choices[key], row = atSeq[kept.seq], at = "#" + kept.seq + ": ";
+        if (!(Number.isInteger(kept.seq) && kept.seq > 0)) {
           flag("choice-unnamed:" + key, "Your choice for " + choiceWords(kept) + ": the GM's side said it was recorded, but named no event in the log.");
+        } else if (kept.seq <= (kept.after || 0) || named[kept.seq] > 1 || twice[kept.seq]) {
+          flag("choice-named:" + key, at + "the GM's side said your choice for " + choiceWords(kept) + " was recorded there, but the log held that event before you made it, or holds it twice.");
         } else if (!row && kept.seq > head) {
-          waiting++;
+          // The GM's side said it was recorded before this look at the log began: it must be there.
+          if (kept.named <= asked) flag("choice-missing:" + key, at + "the GM's side said your choice for " + choiceWords(kept) + " was recorded there, but the log it serves ends at #" + head + ".");
+          else waiting++;
         } else if (!row || row.kind !== "choice_answered" || !sameChoice(row.payload, kept)) {
-          flag("choice:" + key, "#" + kept.seq + ": the log records another choice than the one this phone made (" + choiceWords(kept) + ").");
+          flag("choice:" + key, at + "the log records another choice than the one this phone made (" + choiceWords(kept) + ").");
         } else {
           held++;
         }
@@ -238,7 +259,7 @@
         (unkept ? " This browser keeps nothing past this page (a private window, or its storage is full): keep the page open until your rolls are in the log." : "");
     }).catch(function () {
       out.className = "flagged";
-      out.textContent = "The public log could not be fetched, so this phone could not check its " + requests.length + " records against it; it tries again when the log moves.";
+      out.textContent = "The public log could not be fetched, so this phone could not check its " + (requests.length + made.length) + " records against it; it tries again when the log moves.";
     });
   };
   // Asked while a look is under way, the list is looked at again once it ends (the log may have
@@ -270,9 +291,11 @@
     var button = form.querySelector("button");
     button.disabled = true;
     said.textContent = "Sending…";
-    var data = new FormData(form), choices = load(CHOICES);
+    var data = new FormData(form), choices = keptChoices();
     var key = new Date().toISOString() + ":" + Object.keys(choices).length;
-    choices[key] = { character: String(data.get("character") || ""), picks: data.getAll("pick").map(String), names: String(data.get("names") || "").trim() };
+    // Made after every event this phone has seen in the log (or its page showed).
+    var after = Math.max(Number(load(SEEN).head) || 0, Number(document.body.dataset.head) || 0);
+    choices[key] = { character: String(data.get("character") || ""), picks: data.getAll("pick").map(String), names: String(data.get("names") || "").trim(), after: after };
     save(CHOICES, choices);
     fetch("choose", { method: "POST", cache: "no-store", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(data).toString() })
       // A refusal by the server's guards is plain text, a busy server's a page: said as it came.
@@ -281,16 +304,20 @@
         catch (e) { return { status: reply.status, body: { refused: reply.status + ": " + (text.indexOf("<") >= 0 ? "the server is busy; choose again in a moment" : text.trim()) } }; }
       }); })
       .then(function (got) {
-        var lines = got.status === 200 && Array.isArray(got.body.said) ? got.body.said.map(String) : [];
-        var now = load(CHOICES);
-        // Said to be recorded: the event named first is where the log must hold it. Refused:
-        // nothing to find (the form stays while the choice waits).
+        var body = got.body && typeof got.body === "object" ? got.body : {};
+        var lines = got.status === 200 && Array.isArray(body.said) ? body.said.map(String) : [];
+        var now = keptChoices();
+        // Said to be recorded: the event named first is where the log must hold it, from now
+        // on. Refused: nothing to find (the form stays while the choice waits).
         if (now[key]) {
-          if (got.status === 200) { var at = /^#(\d+) /.exec(lines[0] || ""); now[key].seq = at ? Number(at[1]) : 0; }
-          else delete now[key];
+          if (got.status === 200) {
+            var at = /^#(\d{1,15}) /.exec(lines[0] || "");
+            now[key].seq = at ? Number(at[1]) : 0;
+            now[key].named = Date.now();
+          } else delete now[key];
           save(CHOICES, now);
         }
-        said.textContent = got.status === 200 ? "Recorded: " + lines.join("; ") : "Not taken: " + (got.body.refused || "the server said no");
+        said.textContent = got.status === 200 ? "Recorded: " + lines.join("; ") : "Not taken: " + (body.refused || "the server said no");
         // Kept under the rolls too: the form goes once the log moves past the choice.
         lines.forEach(function (line) {
           var item = document.createElement("li");
@@ -300,7 +327,7 @@
         checkRecords();
       })
       // Whether it was recorded is not known, so there is nothing to find in the log.
-      .catch(function () { var now = load(CHOICES); delete now[key]; save(CHOICES, now); said.textContent = "The choice did not arrive; choose again."; })
+      .catch(function () { var now = keptChoices(); delete now[key]; save(CHOICES, now); said.textContent = "The choice did not arrive; choose again."; })
       .then(function () { button.disabled = false; });
   });
   drawFlags();

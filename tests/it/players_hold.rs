@@ -32,6 +32,8 @@ struct Tricks {
     export_trouble: bool,
     /// A choice sent with the first pick is passed on with the second instead.
     rewrite_pick: Option<(&'static str, &'static str)>,
+    /// A recorded choice is said to the phone as recorded at this event instead.
+    said_at: Option<u64>,
     /// This many of the next asks for the player's page or its rolls are answered as a busy
     /// server answers them: a 503 page, whose `main` is the live view's.
     busy: u32,
@@ -184,6 +186,25 @@ fn pass_on(client: TcpStream, upstream: &str, tricks: &Mutex<Tricks>) -> std::io
                 page.len()
             );
         }
+    }
+    let said_at = tricks.lock().unwrap().said_at;
+    if let Some(at) = said_at.filter(|_| path.ends_with("/choose")) {
+        let mut answer = Vec::new();
+        server.read_to_end(&mut answer)?;
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let (answer_head, answer_body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let mut said: serde_json::Value = serde_json::from_str(answer_body).expect("JSON");
+        if let Some(first) = said["said"][0].as_str() {
+            let (_, words) = first.split_once(' ').unwrap_or_default();
+            said["said"][0] = format!("#{at} {words}").into();
+        }
+        let body = said.to_string();
+        let status = answer_head.lines().next().unwrap_or("HTTP/1.1 200 OK");
+        return write!(
+            client,
+            "{status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
     }
     if !path.ends_with("/rolls") {
         // Pages and the stream of updates pass as they are, until either side closes.
@@ -699,4 +720,26 @@ fn vsd9_a_server_changed_to_cheat_that_records_another_pick_is_flagged_on_the_ph
     );
     assert!(raised.contains('#'), "{raised}");
     browser.screenshot(&phone, "players-hold-choice-flag");
+
+    // From the hostile pass: a server that rewrites the pick and names, as where it recorded it,
+    // the event of an earlier choice that holds the pick made now.
+    let honest = c.json(&["log", "--limit", "20"]);
+    let first_choice = (honest["events"].as_array().expect("events").iter())
+        .find(|e| e["kind"] == "choice_answered")
+        .and_then(|e| e["seq"].as_u64())
+        .expect("the honest choice");
+    c.ok(&["time", "advance", "10m"]);
+    fails();
+    {
+        let mut t = proxy.tricks();
+        t.rewrite_pick = Some(("lose-half-mps", "fires-later"));
+        t.said_at = Some(first_choice);
+    }
+    choose_on_the_phone(&mut browser, &phone, "lose-half-mps", 3);
+    let raised = flagged(
+        &mut browser,
+        &phone,
+        "but the log held that event before you made it",
+    );
+    assert!(raised.contains(&format!("#{first_choice}: ")), "{raised}");
 }
