@@ -1,6 +1,7 @@
 //! A long replay's payloads read into events on a second thread while this one folds them. Reading
-//! a payload into its event is half of a full replay, and independent of the state, so on two
-//! cores the fold no longer waits for it. A short replay (a snapshot's tail) never starts a thread.
+//! a payload into its event is two thirds of a full replay, and independent of the state, so on two
+//! cores the fold no longer waits for it; and while the second thread is behind, this one reads the
+//! chunk in hand itself. A short replay (a snapshot's tail) never starts a thread.
 
 use super::StoreError;
 use super::backend::{Payload, VisitPayload};
