@@ -24,6 +24,25 @@ fn unlock(c: &Campaign) -> rusqlite::Connection {
     conn
 }
 
+/// A generated campaign of 450 events, with a snapshot at its head.
+fn generated() -> Campaign {
+    let c = Campaign::empty();
+    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    c
+}
+
+/// Sets the state of the snapshot at #450 to `state`, an SQL expression of the state it holds.
+fn edit_snapshot(c: &Campaign, state: &str) {
+    let changed = c
+        .sql()
+        .execute(
+            &format!("UPDATE snapshots SET state = {state} WHERE seq = 450"),
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1, "the snapshot at #450");
+}
+
 fn verify_fails(c: &Campaign, args: &[&str]) -> String {
     let out = c.run(args);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -292,8 +311,7 @@ fn the_same_edits_on_an_export_are_refused_by_import_naming_the_line() {
 /// show a false sheet while every hash still links: `verify` compares each one with a replay.
 #[test]
 fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
-    let c = Campaign::empty();
-    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let c = generated();
     let honest = c.json(&["character", "show", "Adept0"])["character"]["health"]["current"].clone();
     assert!(honest.is_u64() && honest != 99, "{honest}");
     // One at the head, and the latest sessions' ends.
@@ -310,12 +328,10 @@ fn an_edited_snapshot_is_caught_by_verify_and_rebuilt_away() {
         "{report}"
     );
 
-    c.sql()
-        .execute(
-            "UPDATE snapshots SET state = json_set(state, '$.characters.adept0.health.current', 99) WHERE seq = 450",
-            [],
-        )
-        .unwrap();
+    edit_snapshot(
+        &c,
+        "json_set(state, '$.characters.adept0.health.current', 99)",
+    );
     // Commands would believe it...
     assert_eq!(
         c.json(&["character", "show", "Adept0"])["character"]["health"]["current"],
@@ -810,15 +826,9 @@ fn honest_downtimes_and_retraction_chains_verify_and_import() {
 /// `verify` names it, where the error they raised once stopped every command, `verify` included.
 #[test]
 fn a_snapshot_that_is_not_text_is_passed_over_and_named_by_verify() {
-    let c = Campaign::empty();
-    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let c = generated();
     let honest = c.json(&["character", "show", "Adept0"]);
-    c.sql()
-        .execute(
-            "UPDATE snapshots SET state = CAST(x'7bff7d' AS TEXT) WHERE seq = 450",
-            [],
-        )
-        .unwrap();
+    edit_snapshot(&c, "CAST(x'7bff7d' AS TEXT)");
     assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
     let report = verify_fails(&c, &["verify"]);
     assert!(
@@ -835,15 +845,9 @@ fn a_snapshot_that_is_not_text_is_passed_over_and_named_by_verify() {
 /// does records nothing and says how to mend it, and `verify` names the snapshot.
 #[test]
 fn a_snapshot_history_edited_out_of_shape_refuses_the_write_that_uses_it() {
-    let c = Campaign::empty();
-    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let c = generated();
     let honest = c.json(&["character", "show", "Adept0"]);
-    c.sql()
-        .execute(
-            "UPDATE snapshots SET state = json_set(state, '$.retracted', json('[1]')) WHERE seq = 450",
-            [],
-        )
-        .unwrap();
+    edit_snapshot(&c, "json_set(state, '$.retracted', json('[1]'))");
     assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
     c.ok(&["damage", "Adept0", "1"]);
     let refused = c.refused(&["retract", "451", "--reason", "typo"], 1);
@@ -869,24 +873,14 @@ fn a_snapshot_history_edited_out_of_shape_refuses_the_write_that_uses_it() {
 /// on another character is recorded, and reads go on without the snapshot.
 #[test]
 fn a_snapshot_character_swapped_or_out_of_shape_refuses_the_write_that_uses_them() {
-    let c = Campaign::empty();
-    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let c = generated();
     let honest = c.json(&["character", "show", "Adept0"]);
-    let edit = |change: &str| {
-        let changed = c
-            .sql()
-            .execute(
-                &format!("UPDATE snapshots SET state = {change} WHERE seq = 450"),
-                [],
-            )
-            .unwrap();
-        assert_eq!(changed, 1);
-    };
     let names_the_damage = |refused: &str| {
         refused.contains("the snapshot of the campaign at #450 holds a part that does not read")
             && refused.contains("grimoire snapshots rebuild")
     };
-    edit(
+    edit_snapshot(
+        &c,
         "json_set(state, '$.characters.adept0', json(json_extract(state, '$.characters.magus1')))",
     );
     assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
@@ -897,7 +891,10 @@ fn a_snapshot_character_swapped_or_out_of_shape_refuses_the_write_that_uses_them
             .contains("Magus1 takes 1 damage")
     );
     let honest = c.json(&["character", "show", "Adept0"]);
-    edit("json_set(state, '$.characters.adept0.sheet', json('[1]'))");
+    edit_snapshot(
+        &c,
+        "json_set(state, '$.characters.adept0.sheet', json('[1]'))",
+    );
     assert_eq!(c.json(&["character", "show", "Adept0"]), honest);
     let refused = c.refused(&["heal", "Adept0", "1"], 1);
     assert!(names_the_damage(&refused), "{refused}");
@@ -915,17 +912,14 @@ fn a_snapshot_character_swapped_or_out_of_shape_refuses_the_write_that_uses_them
 #[test]
 fn a_snapshot_part_out_of_shape_is_named_for_a_refusal_and_never_shown_empty_by_a_shell() {
     use std::io::Write;
-    let c = Campaign::empty();
-    c.ok(&["dev", "generate", "--characters", "2", "--events", "450"]);
+    let c = generated();
     let listed = c.ok(&["scroll", "list"]);
     let held: Vec<&str> = listed.lines().filter(|l| l.contains(" S")).collect();
     assert!(!held.is_empty(), "{listed}");
-    c.sql()
-        .execute(
-            "UPDATE snapshots SET state = json_set(state, '$.systems.adg.scrolls', json('{\"30\":5}')) WHERE seq = 450",
-            [],
-        )
-        .unwrap();
+    edit_snapshot(
+        &c,
+        "json_set(state, '$.systems.adg.scrolls', json('{\"30\":5}'))",
+    );
     assert_eq!(c.ok(&["scroll", "list"]), listed);
     let refused = c.refused(&["scroll", "read", "Adept0", "S1"], 1);
     assert!(

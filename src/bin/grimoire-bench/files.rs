@@ -322,14 +322,14 @@ pub(super) fn profile(args: &[String]) -> Result<(), Failure> {
 }
 
 /// `appends` durable appends (a `damage` command in process, as `grimoire damage` runs it: the
-/// command line parsed as the program parses it, the file opened, the snapshot and tail read, the event written, the file
-/// closed), alternating with raw single-row durable inserts into a file in `dir`; the two means.
+/// command line parsed as the program parses it, the file opened, the snapshot and tail read, the
+/// event written, the file closed), alternating with raw single-row durable inserts into a file in
+/// `dir`; the two means.
 fn durable_append(db: &Path, dir: &Path, appends: usize) -> Result<(Duration, Duration), Failure> {
     alternating(
         appends,
         mean,
         || {
-            // Parsed as the program parses its own command line.
             let cli = grimoire::cli::parse_from(
                 [
                     "grimoire",
